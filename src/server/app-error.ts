@@ -1,0 +1,32 @@
+import { ERROR_MESSAGES, type ErrorCode } from '../shared/errors.ts';
+
+const STATUS: Partial<Record<ErrorCode, number>> = {
+  unauthenticated: 401,
+  student_login_failed: 401,
+  admin_login_failed: 401,
+  forbidden: 403,
+  csrf: 403,
+  not_found: 404,
+  student_not_found: 404,
+  idempotency_conflict: 409,
+  idempotency_in_progress: 409,
+  student_id_taken: 409,
+  email_taken: 409,
+  rate_limited: 429,
+  login_locked: 429,
+  internal: 500,
+};
+
+/** An expected failure with a stable code; the error handler turns it into status + pt-BR message. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, options: { status?: number; details?: Record<string, unknown> } = {}) {
+    super(ERROR_MESSAGES[code]);
+    this.code = code;
+    this.status = options.status ?? STATUS[code] ?? 400;
+    this.details = options.details;
+  }
+}

@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['on', 'off', 'true', 'false', '1', '0'])
+  .transform((value) => value === 'on' || value === 'true' || value === '1');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DEMO: flag.optional(),
+  ADMIN_EMAIL: z.string().email().optional(),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  ADMIN_NAME: z.string().min(1).optional(),
+  /** The address users open, e.g. https://meritus.escola.br; decides Secure cookies and HSTS. */
+  PUBLIC_URL: z.string().url().optional(),
+  /** Extra origins allowed to send state-changing requests (comma-separated), e.g. Vite's dev server. */
+  ALLOWED_ORIGINS: z.string().optional(),
+  /** Requests per minute per IP across the API; 0 disables the limit (benchmarks). */
+  API_RATE_LIMIT: z.coerce.number().int().min(0).default(1200),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: flag.default(false),
+});
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  uploadsDir: string;
+  demo: boolean;
+  firstAdmin: { email: string; password: string; name: string } | undefined;
+  publicUrl: string | undefined;
+  /** Served over HTTPS: Secure, __Host- cookies and HSTS. */
+  https: boolean;
+  allowedOrigins: string[];
+  apiRateLimit: number;
+  logLevel: string;
+  trustProxy: boolean;
+  /** Where the built front end lives; absent in API-only tests. */
+  webDist: string | undefined;
+};
+
+export class ConfigError extends Error {}
+
+/** The only reader of process.env. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Configuração inválida:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const https = e.PUBLIC_URL?.startsWith('https://') ?? false;
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    uploadsDir: path.join(dataDir, 'uploads'),
+    demo: e.DEMO ?? e.DATABASE_URL === undefined,
+    firstAdmin:
+      e.ADMIN_EMAIL && e.ADMIN_PASSWORD
+        ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD, name: e.ADMIN_NAME ?? 'Administrador' }
+        : undefined,
+    publicUrl: e.PUBLIC_URL,
+    https,
+    allowedOrigins: [e.PUBLIC_URL, ...(e.ALLOWED_ORIGINS?.split(',') ?? [])]
+      .filter((origin): origin is string => Boolean(origin))
+      .map((origin) => new URL(origin.trim()).origin),
+    apiRateLimit: e.API_RATE_LIMIT,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    webDist: path.resolve('dist'),
+  };
+}

@@ -1,0 +1,219 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+export const admins = pgTable(
+  'admins',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    adminId: text('admin_id').notNull(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role').notNull().default('admin'),
+    permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
+    lastLogin: timestamp('last_login', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('admins_admin_id_key').on(t.adminId),
+    uniqueIndex('admins_email_key').on(sql`lower(${t.email})`),
+  ],
+);
+
+export const students = pgTable(
+  'students',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    studentId: text('student_id').notNull(),
+    name: text('name').notNull(),
+    email: text('email'),
+    grade: text('grade').notNull(),
+    birthDate: date('birth_date', { mode: 'string' }),
+    /** Path of a stored upload (served under /uploads) or an external URL. */
+    photoUrl: text('photo_url'),
+    /** Bumped on every photo change; appended to the URL so caches refetch. */
+    photoVersion: integer('photo_version').notNull().default(0),
+    passwordHash: text('password_hash').notNull(),
+    meritus: integer('meritus').notNull().default(0),
+    totalEarned: integer('total_earned').notNull().default(0),
+    estelecas: integer('estelecas').notNull().default(0),
+    lastLogin: timestamp('last_login', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    /** Removed students keep their ledger rows; they leave every list and cannot sign in. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('students_student_id_active_key').on(t.studentId).where(sql`${t.deletedAt} IS NULL`),
+    index('students_meritus_idx').on(t.meritus.desc()).where(sql`${t.deletedAt} IS NULL`),
+    check('students_meritus_nonnegative', sql`${t.meritus} >= 0`),
+    check('students_total_earned_nonnegative', sql`${t.totalEarned} >= 0`),
+    check('students_estelecas_nonnegative', sql`${t.estelecas} >= 0`),
+  ],
+);
+
+export const studentTags = pgTable(
+  'student_tags',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => students.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['leader', 'counselor', 'angel'] }).notNull(),
+    assignedAt: timestamp('assigned_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    assignedBy: uuid('assigned_by').references(() => admins.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('student_tags_student_kind_key').on(t.studentId, t.kind),
+    index('student_tags_expires_idx').on(t.expiresAt),
+  ],
+);
+
+export const tagLikes = pgTable(
+  'tag_likes',
+  {
+    tagId: uuid('tag_id')
+      .notNull()
+      .references(() => studentTags.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => students.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tagId, t.studentId] })],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** SHA-256 of the cookie token, hex; the token itself is never stored. */
+    tokenHash: text('token_hash').primaryKey(),
+    studentId: uuid('student_id').references(() => students.id, { onDelete: 'cascade' }),
+    adminId: uuid('admin_id').references(() => admins.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [
+    index('sessions_student_idx').on(t.studentId),
+    index('sessions_admin_idx').on(t.adminId),
+    check('sessions_one_owner', sql`(${t.studentId} IS NULL) <> (${t.adminId} IS NULL)`),
+  ],
+);
+
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountKey: text('account_key').notNull(),
+    ip: text('ip').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('login_failures_account_idx').on(t.accountKey, t.at), index('login_failures_ip_idx').on(t.ip, t.at)],
+);
+
+/** A lock on an account ("student:2024001") or an IP ("ip:1.2.3.4") after too many failures. */
+export const loginLocks = pgTable('login_locks', {
+  key: text('key').primaryKey(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }).notNull(),
+});
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    actorKind: text('actor_kind', { enum: ['student', 'admin', 'system', 'anonymous'] }).notNull(),
+    actorId: uuid('actor_id'),
+    actorLabel: text('actor_label'),
+    action: text('action').notNull(),
+    ip: text('ip'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index('audit_log_at_idx').on(t.at.desc()), index('audit_log_action_at_idx').on(t.action, t.at.desc())],
+);
+
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    currency: text('currency', { enum: ['meritus', 'estelecas'] }).notNull(),
+    type: text('type', { enum: ['transfer', 'admin_add', 'admin_remove', 'reward', 'penalty'] }).notNull(),
+    amount: integer('amount').notNull(),
+    description: text('description').notNull(),
+    fromStudentId: uuid('from_student_id').references(() => students.id),
+    toStudentId: uuid('to_student_id').references(() => students.id),
+    actorKind: text('actor_kind', { enum: ['student', 'admin', 'system'] }).notNull(),
+    actorAdminId: uuid('actor_admin_id').references(() => admins.id, { onDelete: 'set null' }),
+    actorName: text('actor_name').notNull(),
+    status: text('status', { enum: ['completed', 'pending', 'failed'] }).notNull().default('completed'),
+    /** Groups the rows of one bulk operation (a whole turma awarded at once). */
+    batchId: uuid('batch_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ledger_from_idx').on(t.fromStudentId, t.currency, t.createdAt.desc()),
+    index('ledger_to_idx').on(t.toStudentId, t.currency, t.createdAt.desc()),
+    index('ledger_created_idx').on(t.createdAt.desc()),
+    index('ledger_currency_type_created_idx').on(t.currency, t.type, t.createdAt.desc()),
+    check('ledger_amount_positive', sql`${t.amount} > 0`),
+    check(
+      'ledger_parties_match_type',
+      sql`CASE ${t.type}
+        WHEN 'transfer' THEN ${t.fromStudentId} IS NOT NULL AND ${t.toStudentId} IS NOT NULL AND ${t.fromStudentId} <> ${t.toStudentId}
+        WHEN 'admin_add' THEN ${t.fromStudentId} IS NULL AND ${t.toStudentId} IS NOT NULL
+        WHEN 'reward' THEN ${t.fromStudentId} IS NULL AND ${t.toStudentId} IS NOT NULL
+        ELSE ${t.fromStudentId} IS NOT NULL AND ${t.toStudentId} IS NULL END`,
+    ),
+  ],
+);
+
+/** One row per (user, Idempotency-Key): the first response, replayed on repeats. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    actorKey: text('actor_key').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code').notNull(),
+    response: jsonb('response').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.actorKey, t.key] }), index('idempotency_created_idx').on(t.createdAt)],
+);
+
+/** Targets of the admin dashboard's goals panel, kept by administrators. */
+export const goals = pgTable('goals', {
+  id: text('id').primaryKey(),
+  label: text('label').notNull(),
+  target: integer('target').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/** Reasons an administrator reuses when awarding or deducting. */
+export const reasonPresets = pgTable('reason_presets', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  label: text('label').notNull(),
+  createdBy: uuid('created_by').references(() => admins.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});

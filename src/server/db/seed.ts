@@ -1,0 +1,159 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { count } from 'drizzle-orm';
+import type { Config } from '../config.ts';
+import { ConfigError } from '../config.ts';
+import type { Db } from './client.ts';
+import { admins, students } from './schema.ts';
+import { hashPassword } from '../modules/auth/password.ts';
+import { GRADES } from '../../shared/constants.ts';
+
+export const DEMO_STUDENT = { studentId: '2024001', password: 'aluno123' } as const;
+export const DEMO_ADMIN = { email: 'admin@escola.com', password: 'admin123', name: 'Administrador Principal' } as const;
+
+const FIRST_NAMES = [
+  'Ana', 'Beatriz', 'Camila', 'Daniela', 'Eduarda', 'Fernanda', 'Gabriela', 'Helena', 'Isabela', 'Júlia',
+  'Larissa', 'Manuela', 'Natália', 'Olívia', 'Patrícia', 'Rafaela', 'Sofia', 'Valentina', 'Yasmin', 'Lívia',
+  'Arthur', 'Bruno', 'Caio', 'Davi', 'Enzo', 'Felipe', 'Gustavo', 'Heitor', 'Igor', 'João',
+  'Lucas', 'Matheus', 'Nicolas', 'Otávio', 'Pedro', 'Rafael', 'Samuel', 'Thiago', 'Vinícius', 'Miguel',
+];
+const SURNAMES = [
+  'Silva', 'Santos', 'Oliveira', 'Souza', 'Rodrigues', 'Ferreira', 'Alves', 'Pereira', 'Lima', 'Gomes',
+  'Costa', 'Ribeiro', 'Martins', 'Carvalho', 'Almeida', 'Lopes', 'Soares', 'Fernandes', 'Vieira', 'Barbosa',
+  'Rocha', 'Dias', 'Nascimento', 'Andrade', 'Moreira', 'Nunes', 'Marques', 'Machado', 'Mendes', 'Freitas',
+];
+const AVATAR_COLOURS = ['#2563eb', '#7c3aed', '#db2777', '#ea580c', '#16a34a', '#0891b2', '#ca8a04', '#4f46e5'];
+export const DEMO_STUDENTS_PER_GRADE = 5;
+
+/** A small deterministic generator, so every demo school looks the same. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function pick<T>(random: () => number, list: readonly T[]): T {
+  return list[Math.floor(random() * list.length)]!;
+}
+
+function emailLocalPart(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(' ')
+    .join('.');
+}
+
+async function writeAvatar(uploadsDir: string, initials: string, colour: string, fileName: string): Promise<string> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256">
+    <rect width="256" height="256" fill="${colour}"/>
+    <text x="128" y="128" dy="0.35em" text-anchor="middle" font-family="DejaVu Sans, Arial, sans-serif"
+      font-size="104" font-weight="700" fill="#ffffff">${initials}</text></svg>`;
+  const dir = path.join(uploadsDir, 'avatars');
+  await fs.mkdir(dir, { recursive: true });
+  await sharp(Buffer.from(svg)).webp({ quality: 82 }).toFile(path.join(dir, fileName));
+  return `/uploads/avatars/${fileName}`;
+}
+
+export type DemoStudentSeed = {
+  studentId: string;
+  name: string;
+  email: string;
+  grade: string;
+  birthDate: string;
+};
+
+/** The demo school's students: five per grade, matrículas from 2024001, realistic names. */
+export function demoStudents(): DemoStudentSeed[] {
+  const random = seededRandom(2024);
+  const used = new Set<string>();
+  const list: DemoStudentSeed[] = [];
+  let sequence = 1;
+  for (const [gradeIndex, grade] of GRADES.entries()) {
+    for (let i = 0; i < DEMO_STUDENTS_PER_GRADE; i++) {
+      let name: string;
+      do {
+        name = `${pick(random, FIRST_NAMES)} ${pick(random, SURNAMES)} ${pick(random, SURNAMES)}`;
+      } while (used.has(name) || new Set(name.split(' ')).size < 3);
+      used.add(name);
+      // 1º EM students are about 15 at the start of 2026, 3º EM about 17.
+      const year = 2010 - Math.floor(gradeIndex / 4) + (random() < 0.2 ? 1 : 0);
+      const month = 1 + Math.floor(random() * 12);
+      const day = 1 + Math.floor(random() * 28);
+      const parts = name.split(' ');
+      list.push({
+        studentId: String(2024000 + sequence),
+        name,
+        email: `${emailLocalPart(`${parts[0]} ${parts[2]}`)}${sequence}@escola.com`,
+        grade,
+        birthDate: `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`,
+      });
+      sequence += 1;
+    }
+  }
+  return list;
+}
+
+async function isEmpty(db: Db): Promise<boolean> {
+  const [[a], [s]] = await Promise.all([
+    db.select({ n: count() }).from(admins),
+    db.select({ n: count() }).from(students),
+  ]);
+  return (a?.n ?? 0) === 0 && (s?.n ?? 0) === 0;
+}
+
+export async function seedDemoSchool(db: Db, uploadsDir: string): Promise<void> {
+  await db.insert(admins).values({
+    adminId: 'admin001',
+    name: DEMO_ADMIN.name,
+    email: DEMO_ADMIN.email,
+    passwordHash: await hashPassword(DEMO_ADMIN.password),
+    role: 'admin',
+    permissions: ['all'],
+  });
+  const seeds = demoStudents();
+  const rows = [];
+  for (const [index, seed] of seeds.entries()) {
+    const initials = seed.name.split(' ').map((part) => part[0]).filter(Boolean).slice(0, 2).join('');
+    const photoUrl = await writeAvatar(uploadsDir, initials, AVATAR_COLOURS[index % AVATAR_COLOURS.length]!, `demo-${seed.studentId}.webp`);
+    rows.push({ ...seed, photoUrl, photoVersion: 1, passwordHash: await hashPassword(DEMO_STUDENT.password) });
+  }
+  await db.insert(students).values(rows);
+}
+
+/**
+ * First start: the demo school in demo mode; otherwise the first administrator
+ * from ADMIN_EMAIL / ADMIN_PASSWORD, without which a production server cannot be used.
+ * Returns what it did, for the start-up log.
+ */
+export async function ensureInitialData(db: Db, config: Config): Promise<'demo' | 'first_admin' | 'none'> {
+  if (!(await isEmpty(db))) return 'none';
+  if (config.demo) {
+    await seedDemoSchool(db, config.uploadsDir);
+    return 'demo';
+  }
+  const [adminCount] = await db.select({ n: count() }).from(admins);
+  if ((adminCount?.n ?? 0) > 0) return 'none';
+  if (!config.firstAdmin) {
+    throw new ConfigError(
+      'O banco de dados está vazio e não há administrador. Defina ADMIN_EMAIL e ADMIN_PASSWORD (mínimo 8 caracteres) ' +
+        'para criar o primeiro administrador, ou use DEMO=on para a escola de demonstração.',
+    );
+  }
+  await db.insert(admins).values({
+    adminId: 'admin001',
+    name: config.firstAdmin.name,
+    email: config.firstAdmin.email,
+    passwordHash: await hashPassword(config.firstAdmin.password),
+    role: 'admin',
+    permissions: ['all'],
+  });
+  return 'first_admin';
+}

@@ -1,0 +1,56 @@
+import { and, gt, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { students, studentTags } from '../../db/schema.ts';
+import type { PublicStudent, SelfStudent, StudentTag } from '../../../shared/auth.ts';
+
+export type StudentRow = typeof students.$inferSelect;
+
+/** The photo address with its version, so a changed photo is never served from cache. */
+export function photoAddress(row: Pick<StudentRow, 'photoUrl' | 'photoVersion'>): string | null {
+  if (!row.photoUrl) return null;
+  return `${row.photoUrl}${row.photoUrl.includes('?') ? '&' : '?'}v=${row.photoVersion}`;
+}
+
+/** Active (unexpired) tags of the given students, by student id. */
+export async function activeTagsByStudent(db: DbOrTx, studentIds: string[]): Promise<Map<string, StudentTag[]>> {
+  const byStudent = new Map<string, StudentTag[]>();
+  if (studentIds.length === 0) return byStudent;
+  const rows = await db
+    .select()
+    .from(studentTags)
+    .where(and(inArray(studentTags.studentId, studentIds), gt(studentTags.expiresAt, new Date())));
+  for (const row of rows) {
+    const list = byStudent.get(row.studentId) ?? [];
+    list.push({ kind: row.kind, assignedAt: row.assignedAt.toISOString(), expiresAt: row.expiresAt.toISOString() });
+    byStudent.set(row.studentId, list);
+  }
+  return byStudent;
+}
+
+export function toPublicStudent(row: StudentRow, tags: StudentTag[]): PublicStudent {
+  return {
+    id: row.id,
+    studentId: row.studentId,
+    name: row.name,
+    grade: row.grade,
+    photo: photoAddress(row),
+    meritus: row.meritus,
+    estelecas: row.estelecas,
+    tags,
+  };
+}
+
+export function toSelfStudent(row: StudentRow, tags: StudentTag[]): SelfStudent {
+  return {
+    ...toPublicStudent(row, tags),
+    email: row.email,
+    birthDate: row.birthDate,
+    totalEarned: row.totalEarned,
+    lastLogin: row.lastLogin?.toISOString() ?? null,
+  };
+}
+
+export async function loadSelfStudent(db: DbOrTx, row: StudentRow): Promise<SelfStudent> {
+  const tags = await activeTagsByStudent(db, [row.id]);
+  return toSelfStudent(row, tags.get(row.id) ?? []);
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { TAG_KINDS } from './constants.ts';
+
+export const studentLoginInput = z.object({
+  studentId: z.string({ error: 'student_login_failed' }).trim().min(1, { error: 'missing_fields' }).max(50),
+  password: z.string({ error: 'student_login_failed' }).min(1, { error: 'missing_fields' }).max(200),
+});
+export type StudentLoginInput = z.infer<typeof studentLoginInput>;
+
+export const adminLoginInput = z.object({
+  email: z.string({ error: 'admin_login_failed' }).trim().min(1, { error: 'missing_fields' }).max(254),
+  password: z.string({ error: 'admin_login_failed' }).min(1, { error: 'missing_fields' }).max(200),
+});
+export type AdminLoginInput = z.infer<typeof adminLoginInput>;
+
+export const studentTag = z.object({
+  kind: z.enum(TAG_KINDS),
+  assignedAt: z.string(),
+  expiresAt: z.string(),
+});
+export type StudentTag = z.infer<typeof studentTag>;
+
+/** What every signed-in user may see about any student. */
+export const publicStudent = z.object({
+  id: z.uuid(),
+  studentId: z.string(),
+  name: z.string(),
+  grade: z.string(),
+  photo: z.string().nullable(),
+  meritus: z.number().int(),
+  estelecas: z.number().int(),
+  tags: z.array(studentTag),
+});
+export type PublicStudent = z.infer<typeof publicStudent>;
+
+/** The signed-in student's own record. */
+export const selfStudent = publicStudent.extend({
+  email: z.string().nullable(),
+  birthDate: z.string().nullable(),
+  totalEarned: z.number().int(),
+  lastLogin: z.string().nullable(),
+});
+export type SelfStudent = z.infer<typeof selfStudent>;
+
+export const selfAdmin = z.object({
+  id: z.uuid(),
+  adminId: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: z.string(),
+  permissions: z.array(z.string()),
+});
+export type SelfAdmin = z.infer<typeof selfAdmin>;
+
+export const sessionUser = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('student'), student: selfStudent }),
+  z.object({ role: z.literal('admin'), admin: selfAdmin }),
+]);
+export type SessionUser = z.infer<typeof sessionUser>;

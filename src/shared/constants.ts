@@ -1,0 +1,64 @@
+/** Business constants from the spec (sections 9 of both documents). */
+export const MERITUS_GOAL = 2000;
+export const ESTELECAS_BAR_SCALE = 100;
+export const ESTELECAS_ACHIEVEMENTS = [
+  { threshold: 1, name: 'Primeira Esteleca' },
+  { threshold: 50, name: 'Colecionador' },
+  { threshold: 100, name: 'Mestre das Estelecas' },
+] as const;
+
+/** Largest amount a single operation may move; keeps typos like 100000 from emptying the school. */
+export const MAX_OPERATION_AMOUNT = 100_000;
+
+export const RECENT_TRANSACTIONS_LIMIT = 5;
+export const ESTELECAS_HISTORY_LIMIT = 20;
+export const ADMIN_RECENT_OPERATIONS_LIMIT = 10;
+export const ADMIN_ESTELECAS_HISTORY_LIMIT = 50;
+export const ESTELECAS_TOP_LIMIT = 10;
+
+export const WEEKLY_TAG_DAYS = 7;
+export const TAG_DURATION_MIN_DAYS = 1;
+export const TAG_DURATION_MAX_DAYS = 365;
+export const EXPIRED_TAG_SWEEP_MS = 5 * 60 * 1000;
+
+export const TOAST_DURATION_MS = 3000;
+export const CLIENT_THROTTLE = { maxIdentical: 4, windowMs: 1000 } as const;
+
+/** Fallback polling intervals, used only while the live event stream is down. */
+export const POLL_MS = {
+  dashboard: 30_000,
+  sidebarEstelecas: 30_000,
+  profileTags: 3_000,
+  profileFullReload: 15_000,
+  adminLive: 8_000,
+} as const;
+
+export const LIVE_BADGE_CLEAR_MS = 5_000;
+
+export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
+export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+
+export const LOGIN_LIMITS = {
+  windowMs: 15 * 60 * 1000,
+  lockMs: 15 * 60 * 1000,
+  perAccount: 10,
+  perIp: 50,
+} as const;
+
+export const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
+export const PHOTO_URL_CHECK_MS = 5_000;
+
+export const GRADES = [
+  '1º EM - Turma A', '1º EM - Turma B', '1º EM - Turma C', '1º EM - Turma D',
+  '2º EM - Turma A', '2º EM - Turma B', '2º EM - Turma C', '2º EM - Turma D',
+  '3º EM - Turma A', '3º EM - Turma B', '3º EM - Turma C', '3º EM - Turma D',
+] as const;
+export type Grade = (typeof GRADES)[number];
+
+export const TAG_KINDS = ['leader', 'counselor', 'angel'] as const;
+export type TagKind = (typeof TAG_KINDS)[number];
+export const TAG_NAMES: Record<TagKind, string> = {
+  leader: 'Líder da Semana',
+  counselor: 'Conselheiro da Semana',
+  angel: 'Anjo da Semana',
+};

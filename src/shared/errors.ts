@@ -1,0 +1,60 @@
+/**
+ * Stable error codes shared by server and client. The server sends the code and
+ * the pt-BR message; the client shows the message it knows for the code.
+ */
+export const ERROR_MESSAGES = {
+  bad_request: 'Dados inválidos',
+  validation: 'Dados inválidos',
+  unauthenticated: 'Sessão expirada. Faça login novamente.',
+  forbidden: 'Você não tem permissão para esta ação',
+  not_found: 'Recurso não encontrado',
+  csrf: 'Requisição de origem não permitida',
+  rate_limited: 'Muitas requisições. Aguarde um momento e tente novamente.',
+  login_locked: 'Muitas tentativas de login. Tente novamente em 15 minutos.',
+  client_throttled: 'Too many requests',
+  internal: 'Erro interno. Tente novamente.',
+  network: 'Erro de conexão. Verifique sua internet.',
+  student_login_failed: 'Matrícula ou senha incorretos',
+  admin_login_failed: 'Email ou senha incorretos',
+  login_error: 'Erro ao fazer login. Tente novamente.',
+  logout_error: 'Erro ao fazer logout.',
+  missing_fields: 'Preencha todos os campos obrigatórios',
+  missing_fields_short: 'Preencha todos os campos',
+  amount_not_positive: 'O valor deve ser maior que zero',
+  amount_not_integer: 'O valor deve ser um número inteiro',
+  amount_too_large: 'O valor máximo por operação é 100.000',
+  insufficient_balance: 'Saldo insuficiente',
+  estelecas_invalid_amount: 'Quantidade inválida ou insuficiente',
+  student_not_found: 'Estudante não encontrado',
+  self_transfer: 'Você não pode transferir para si mesmo',
+  remove_exceeds_balance: 'Não é possível remover mais Méritus do que o estudante possui',
+  remove_exceeds_estelecas: 'Não é possível remover mais Estelecas do que o estudante possui',
+  idempotency_conflict: 'Esta operação já foi enviada com outros dados. Recarregue a página e tente novamente.',
+  idempotency_in_progress: 'Esta operação ainda está sendo processada',
+  transfer_failed: 'Erro ao realizar transferência',
+  student_id_taken: 'Já existe um estudante com esta matrícula',
+  email_taken: 'Este email já está em uso',
+  invalid_grade: 'Selecione uma série válida',
+  invalid_photo_type: 'Formato não suportado. Use JPG, PNG, GIF ou WebP.',
+  photo_too_large: 'Arquivo muito grande. Máximo 5MB.',
+  invalid_photo_url: 'URL da imagem inválida ou inacessível',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_MESSAGES;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_MESSAGES, value);
+}
+
+export type ApiErrorBody = { error: { code: string; message: string; fields?: Record<string, string> } };
+
+/** Success and informational texts of the spec's catalogue. */
+export const MESSAGES = {
+  welcome: (name: string) => `Bem-vindo, ${name}!`,
+  logout: 'Logout realizado com sucesso',
+  loading: 'Carregando...',
+  signingIn: 'Entrando...',
+  meritusTransferred: (amount: number, recipient: string) => `${amount} M$ transferidos para ${recipient}!`,
+  estelecasTransferred: (amount: number, recipient: string) => `${amount} Estelecas transferidas para ${recipient}`,
+  defaultTransferDescription: (sender: string, recipient: string) => `Transferência de ${sender} para ${recipient}`,
+} as const;

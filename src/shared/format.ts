@@ -1,0 +1,83 @@
+const integerFormat = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
+const currencyFormat = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+const dateFormat = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo' });
+const dateTimeFormat = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: 'America/Sao_Paulo',
+  dateStyle: 'short',
+  timeStyle: 'short',
+});
+
+/** 1234 → "1.234" */
+export function formatNumber(value: number): string {
+  return integerFormat.format(value);
+}
+
+/** 1234 → "1.234 M$" */
+export function formatMeritus(value: number): string {
+  return `${integerFormat.format(value)} M$`;
+}
+
+/** Signed amount for history rows: "+50 M$", "-20 M$". */
+export function formatSignedMeritus(value: number): string {
+  const sign = value > 0 ? '+' : value < 0 ? '-' : '';
+  return `${sign}${formatMeritus(Math.abs(value))}`;
+}
+
+/** 1 → "R$ 1,00" */
+export function formatReais(value: number): string {
+  return currencyFormat.format(value).replace(/\u00a0/g, ' ');
+}
+
+/** ISO date or Date → "22/11/2026". Plain dates (YYYY-MM-DD) are taken as calendar days, not instants. */
+export function formatDate(value: string | Date): string {
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const [year, month, day] = value.split('-');
+    return `${day}/${month}/${year}`;
+  }
+  return dateFormat.format(new Date(value));
+}
+
+/** → "22/11/2026, 14:05" */
+export function formatDateTime(value: string | Date): string {
+  return dateTimeFormat.format(new Date(value));
+}
+
+/** Relative time as the live operations screen shows it. */
+export function formatRelativeTime(value: string | Date, now: Date = new Date()): string {
+  const seconds = Math.max(0, (now.getTime() - new Date(value).getTime()) / 1000);
+  if (seconds < 60) return 'Agora mesmo';
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min atrás`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours}h atrás`;
+  const days = Math.floor(hours / 24);
+  return `${days} ${days === 1 ? 'dia' : 'dias'} atrás`;
+}
+
+/** Bytes in base 1024, one decimal except for bytes: "512 B", "1.5 MB". */
+export function formatSize(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** Share of the goal, 0–100, for progress bars. */
+export function progressPercent(value: number, goal: number): number {
+  if (goal <= 0) return 0;
+  return Math.min(100, Math.max(0, (value / goal) * 100));
+}
+
+export function firstName(fullName: string): string {
+  return fullName.trim().split(/\s+/)[0] ?? fullName;
+}
+
+/** Whole days left until `expiresAt`, rounded up; 0 once expired. */
+export function daysRemaining(expiresAt: string | Date, now: Date = new Date()): number {
+  const ms = new Date(expiresAt).getTime() - now.getTime();
+  return ms <= 0 ? 0 : Math.ceil(ms / 86_400_000);
+}

@@ -1,0 +1,12 @@
+/**
+ * What the server pushes over /api/events. Students get only what concerns them
+ * or is public; administrators get every operation.
+ */
+export type ClientEvent =
+  | { type: 'balance' } // the signed-in student's balances or history changed
+  | { type: 'ranking' } // some public balance changed
+  | { type: 'tags' } // weekly tags or likes changed
+  | { type: 'students' } // students were added, edited or removed
+  | { type: 'operation'; status: 'completed' | 'failed' }; // admins: a new entry in the live feed
+
+export const CLIENT_EVENT_TYPES = ['balance', 'ranking', 'tags', 'students', 'operation'] as const;
