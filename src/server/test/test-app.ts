@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { loadConfig, type Config } from '../config.ts';
+import { openPglite, openPostgres, type Database, type Db } from '../db/client.ts';
+import { admins, students } from '../db/schema.ts';
+import { hashPassword } from '../modules/auth/password.ts';
+import { buildApp } from '../app.ts';
+
+export const TEST_PASSWORD = 'senha-teste-1';
+export const TEST_ADMIN = { email: 'prof@escola.test', name: 'Professora Helena Costa' } as const;
+
+export type TestStudent = typeof students.$inferSelect;
+export type TestAdmin = typeof admins.$inferSelect;
+
+export type TestDatabase = Database & { drop: () => Promise<void> };
+
+/** A fresh, migrated, empty database: in-memory PGlite or a new database on the run's PostgreSQL. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (process.env.TEST_DB !== 'postgres') {
+    const database = await openPglite(undefined);
+    return { ...database, drop: () => database.close() };
+  }
+  const adminUrl = inject('postgresAdminUrl');
+  const name = `t_${randomUUID().replace(/-/g, '')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openPostgres(url.toString(), { max: 30 });
+  return {
+    ...database,
+    drop: async () => {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meritus-test-'));
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, DEMO: 'off', API_RATE_LIMIT: '0', ...overrides });
+  return { ...config, webDist: undefined };
+}
+
+let cachedHash: Promise<string> | undefined;
+function testPasswordHash(): Promise<string> {
+  cachedHash ??= hashPassword(TEST_PASSWORD);
+  return cachedHash;
+}
+
+/** Adds students with zero balances (balances come only through the ledger). */
+export async function addStudents(
+  db: Db,
+  list: { studentId: string; name: string; grade?: string; email?: string; birthDate?: string }[],
+): Promise<TestStudent[]> {
+  const passwordHash = await testPasswordHash();
+  return db
+    .insert(students)
+    .values(list.map((s) => ({ grade: '1º EM - Turma A', ...s, passwordHash })))
+    .returning();
+}
+
+export async function addAdmin(db: Db, values: { email: string; name: string }): Promise<TestAdmin> {
+  const [row] = await db
+    .insert(admins)
+    .values({ adminId: `adm-${randomUUID().slice(0, 8)}`, ...values, passwordHash: await testPasswordHash(), permissions: ['all'] })
+    .returning();
+  return row!;
+}
+
+export type TestApp = {
+  app: FastifyInstance;
+  database: TestDatabase;
+  db: Db;
+  config: Config;
+  admin: TestAdmin;
+  /** Four students: Ana, Bruno, Carla, Diego (matrículas 3000001…3000004). */
+  students: TestStudent[];
+  /** Signs in through the API and returns the Cookie header to send. */
+  loginStudent(studentId: string, password?: string): Promise<string>;
+  loginAdmin(email?: string, password?: string): Promise<string>;
+  close(): Promise<void>;
+};
+
+export function cookieFrom(response: LightMyRequestResponse): string {
+  const header = response.headers['set-cookie'];
+  const first = Array.isArray(header) ? header[0] : header;
+  if (!first) throw new Error(`no session cookie (status ${response.statusCode}): ${response.body}`);
+  return first.split(';')[0]!;
+}
+
+/** The whole app on a fresh database with one administrator and four students. */
+export async function buildTestApp(options: { env?: Record<string, string> } = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = testConfig(options.env);
+  const app = await buildApp(config, database);
+  const admin = await addAdmin(database.db, TEST_ADMIN);
+  const seeded = await addStudents(database.db, [
+    { studentId: '3000001', name: 'Ana Beatriz Souza', email: 'ana@escola.test', birthDate: '2010-03-14' },
+    { studentId: '3000002', name: 'Bruno Henrique Lima', grade: '1º EM - Turma B' },
+    { studentId: '3000003', name: 'Carla Dias Ferreira', grade: '2º EM - Turma A' },
+    { studentId: '3000004', name: 'Diego Martins Rocha', grade: '3º EM - Turma D' },
+  ]);
+  return {
+    app,
+    database,
+    db: database.db,
+    config,
+    admin,
+    students: seeded,
+    async loginStudent(studentId, password = TEST_PASSWORD) {
+      const response = await app.inject({ method: 'POST', url: '/api/auth/student/login', payload: { studentId, password } });
+      return cookieFrom(response);
+    },
+    async loginAdmin(email = TEST_ADMIN.email, password = TEST_PASSWORD) {
+      const response = await app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email, password } });
+      return cookieFrom(response);
+    },
+    async close() {
+      await app.close();
+      await database.drop();
+      fs.rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { amountSchema, requiredText } from './validation.ts';
+
+export const CURRENCIES = ['meritus', 'estelecas'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
+export const ADMIN_OPERATION_TYPES = ['admin_add', 'admin_remove', 'reward', 'penalty'] as const;
+export type AdminOperationType = (typeof ADMIN_OPERATION_TYPES)[number];
+export const LEDGER_TYPES = ['transfer', ...ADMIN_OPERATION_TYPES] as const;
+export type LedgerType = (typeof LEDGER_TYPES)[number];
+
+/** Types that raise a balance; the others lower it (transfers move it). */
+export const CREDIT_TYPES: readonly AdminOperationType[] = ['admin_add', 'reward'];
+export function isCredit(type: AdminOperationType): boolean {
+  return CREDIT_TYPES.includes(type);
+}
+
+export const OPERATION_TYPE_LABELS: Record<LedgerType, string> = {
+  transfer: 'Transferência',
+  admin_add: 'Adição',
+  admin_remove: 'Remoção',
+  reward: 'Recompensa',
+  penalty: 'Penalidade',
+};
+
+const optionalDescription = z
+  .string()
+  .trim()
+  .max(200, { error: 'validation' })
+  .optional()
+  .transform((value) => (value ? value : undefined));
+
+const recipientId = (code: 'missing_fields' | 'missing_fields_short') => z.uuid({ error: code });
+
+/** POST /api/meritus/transfers */
+export const meritusTransferInput = z.object({
+  recipientId: recipientId('missing_fields'),
+  amount: amountSchema({ missing: 'missing_fields', notPositive: 'amount_not_positive' }),
+  description: optionalDescription,
+});
+export type MeritusTransferInput = z.input<typeof meritusTransferInput>;
+
+/** POST /api/estelecas/transfers */
+export const estelecasTransferInput = z.object({
+  recipientId: recipientId('missing_fields_short'),
+  amount: amountSchema({
+    missing: 'missing_fields_short',
+    notPositive: 'estelecas_invalid_amount',
+    notInteger: 'estelecas_invalid_amount',
+  }),
+});
+export type EstelecasTransferInput = z.input<typeof estelecasTransferInput>;
+
+/** POST /api/admin/students/:id/meritus and /estelecas */
+export const adminOperationInput = z.object({
+  type: z.enum(ADMIN_OPERATION_TYPES, { error: 'missing_fields_short' }),
+  amount: amountSchema({ missing: 'missing_fields_short', notPositive: 'amount_not_positive' }),
+  description: requiredText('missing_fields_short'),
+});
+export type AdminOperationInput = z.input<typeof adminOperationInput>;
+
+/** POST /api/admin/operations/bulk: several students or a whole turma, all or nothing. */
+export const bulkOperationInput = adminOperationInput.extend({
+  currency: z.enum(CURRENCIES),
+  studentIds: z.array(z.uuid(), { error: 'missing_fields_short' }).min(1, { error: 'missing_fields_short' }).max(5000),
+});
+export type BulkOperationInput = z.input<typeof bulkOperationInput>;
+
+export const partyView = z.object({
+  id: z.uuid(),
+  studentId: z.string(),
+  name: z.string(),
+  /** The student was removed; their rows stay so every history and total remains correct. */
+  removed: z.boolean(),
+});
+export type PartyView = z.infer<typeof partyView>;
+
+/** One ledger row seen from one student's side. */
+export const studentOperation = z.object({
+  id: z.uuid(),
+  currency: z.enum(CURRENCIES),
+  type: z.enum(LEDGER_TYPES),
+  /** transfer_in / transfer_out for transfers, else the type itself. */
+  kind: z.enum(['transfer_in', 'transfer_out', ...ADMIN_OPERATION_TYPES]),
+  amount: z.number().int(),
+  /** Positive when the student's balance rose. */
+  signedAmount: z.number().int(),
+  description: z.string(),
+  counterpart: partyView.nullable(),
+  actorName: z.string(),
+  createdAt: z.string(),
+});
+export type StudentOperation = z.infer<typeof studentOperation>;
+
+export const studentOperationsQuery = z.object({
+  currency: z.enum(CURRENCIES).optional(),
+  kind: z.enum(['transfer_in', 'transfer_out', 'credit', 'debit']).optional(),
+  q: z.string().trim().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  /** Opaque cursor from the previous page. */
+  cursor: z.string().max(200).optional(),
+});
+export const studentOperationsPage = z.object({ items: z.array(studentOperation), nextCursor: z.string().nullable() });
+export type StudentOperationsPage = z.infer<typeof studentOperationsPage>;
+
+export const limitQuery = (fallback: number, max = 200) =>
+  z.object({ limit: z.coerce.number().int().min(1).max(max).default(fallback) });
+
+/** The result of a write: the row written and the balances after it. */
+export const operationResult = z.object({
+  entry: z.object({
+    id: z.uuid(),
+    currency: z.enum(CURRENCIES),
+    type: z.enum(LEDGER_TYPES),
+    amount: z.number().int(),
+    description: z.string(),
+    createdAt: z.string(),
+  }),
+  message: z.string(),
+  balances: z.object({ meritus: z.number().int(), totalEarned: z.number().int(), estelecas: z.number().int() }),
+});
+export type OperationResult = z.infer<typeof operationResult>;
+
+export const bulkOperationResult = z.object({
+  count: z.number().int(),
+  batchId: z.uuid(),
+  message: z.string(),
+});
+export type BulkOperationResult = z.infer<typeof bulkOperationResult>;
+
+/** The live feed's classification (spec 2.1): from system/admin = award, to = deduction. */
+export const OPERATION_CATEGORIES = ['award', 'deduction', 'student_transfer'] as const;
+export type OperationCategory = (typeof OPERATION_CATEGORIES)[number];
+export const OPERATORS = ['admin', 'student', 'system'] as const;
+
+/** One row of the administrators' live feed: a ledger row or a refused attempt. */
+export const liveOperation = z.object({
+  id: z.string(),
+  currency: z.enum(CURRENCIES),
+  type: z.enum(LEDGER_TYPES),
+  category: z.enum(OPERATION_CATEGORIES),
+  operator: z.enum(OPERATORS),
+  amount: z.number().int().nullable(),
+  description: z.string(),
+  from: partyView.nullable(),
+  to: partyView.nullable(),
+  actorName: z.string(),
+  status: z.enum(['completed', 'pending', 'failed']),
+  /** Why a refused attempt was refused, in pt-BR. */
+  reason: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type LiveOperation = z.infer<typeof liveOperation>;
+
+export const liveOperationsQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
+
+/** Admin Estelecas screen: history with both parties. */
+export const ledgerEntryView = z.object({
+  id: z.uuid(),
+  currency: z.enum(CURRENCIES),
+  type: z.enum(LEDGER_TYPES),
+  amount: z.number().int(),
+  description: z.string(),
+  from: partyView.nullable(),
+  to: partyView.nullable(),
+  actorKind: z.enum(['student', 'admin', 'system']),
+  actorName: z.string(),
+  createdAt: z.string(),
+});
+export type LedgerEntryView = z.infer<typeof ledgerEntryView>;
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
