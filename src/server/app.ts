@@ -21,7 +21,7 @@ import { createEventBus, type EventBus } from './realtime/event-bus.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { eventsRoutes } from './realtime/events.routes.ts';
-
+import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { studentsRoutes } from './modules/students/students.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
 
@@ -86,7 +86,7 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
       await authRoutes(api, deps);
       await systemRoutes(api, deps);
       await eventsRoutes(api, deps);
-
+      await ledgerRoutes(api, deps);
       await studentsRoutes(api, deps);
       await tagsRoutes(api, deps);
     },

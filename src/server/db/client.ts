@@ -97,6 +97,9 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
 /** A real PostgreSQL through a pg pool; migrations run under an advisory lock so instances can start together. */
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20 });
+  // An idle client dropped by the server (restart, failover) must not crash the process;
+  // the pool replaces it on the next checkout.
+  pool.on('error', (error) => console.warn(`PostgreSQL: conexão ociosa perdida (${error.message})`));
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   const lockClient = await pool.connect();
   try {

@@ -1,0 +1,292 @@
+import { aliasedTable, and, desc, eq, gt, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { auditLog, ledgerEntries, students } from '../../db/schema.ts';
+import { AppError } from '../../app-error.ts';
+import {
+  ADMIN_OPERATION_TYPES,
+  CREDIT_TYPES,
+  type Currency,
+  type LedgerEntryView,
+  type LedgerType,
+  type LiveOperation,
+  type OperationCategory,
+  type PartyView,
+  type StudentOperation,
+  type StudentOperationsPage,
+} from '../../../shared/ledger.ts';
+import type { PublicStudent } from '../../../shared/auth.ts';
+import { ESTELECAS_TOP_LIMIT } from '../../../shared/constants.ts';
+import { activeTagsByStudent, toPublicStudent } from '../students/student-views.ts';
+
+const fromStudent = aliasedTable(students, 'from_student');
+const toStudent = aliasedTable(students, 'to_student');
+
+type PartyColumns = { id: string | null; studentId: string | null; name: string | null; deletedAt: Date | null };
+
+function party(row: PartyColumns | null): PartyView | null {
+  if (!row || !row.id || !row.studentId || !row.name) return null;
+  return { id: row.id, studentId: row.studentId, name: row.name, removed: row.deletedAt !== null };
+}
+
+const partyColumns = (table: typeof fromStudent) => ({
+  id: table.id,
+  studentId: table.studentId,
+  name: table.name,
+  deletedAt: table.deletedAt,
+});
+
+function entriesWithParties() {
+  return {
+    entry: ledgerEntries,
+    from: partyColumns(fromStudent),
+    to: partyColumns(toStudent),
+  };
+}
+
+type EntryWithParties = {
+  entry: typeof ledgerEntries.$inferSelect;
+  from: PartyColumns | null;
+  to: PartyColumns | null;
+};
+
+function toEntryView({ entry, from, to }: EntryWithParties): LedgerEntryView {
+  return {
+    id: entry.id,
+    currency: entry.currency,
+    type: entry.type,
+    amount: entry.amount,
+    description: entry.description,
+    from: party(from),
+    to: party(to),
+    actorKind: entry.actorKind,
+    actorName: entry.actorName,
+    createdAt: entry.createdAt.toISOString(),
+  };
+}
+
+function toStudentOperation(viewerId: string, row: EntryWithParties): StudentOperation {
+  const { entry } = row;
+  const incoming = entry.toStudentId === viewerId;
+  const kind =
+    entry.type === 'transfer' ? (incoming ? 'transfer_in' : 'transfer_out') : entry.type;
+  return {
+    id: entry.id,
+    currency: entry.currency,
+    type: entry.type,
+    kind,
+    amount: entry.amount,
+    signedAmount: incoming ? entry.amount : -entry.amount,
+    description: entry.description,
+    counterpart: entry.type === 'transfer' ? party(incoming ? row.from : row.to) : null,
+    actorName: entry.actorName,
+    createdAt: entry.createdAt.toISOString(),
+  };
+}
+
+/** Cursor = the last row's time and id, so pages stay stable while new rows arrive. */
+function encodeCursor(entry: { createdAt: Date; id: string }): string {
+  return Buffer.from(`${entry.createdAt.toISOString()}|${entry.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(at ?? '');
+  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) throw new AppError('validation');
+  return { createdAt, id };
+}
+
+export type StudentOperationsFilter = {
+  currency?: Currency | undefined;
+  kind?: 'transfer_in' | 'transfer_out' | 'credit' | 'debit' | undefined;
+  q?: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+};
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** A student's own operations (both sides of transfers), newest first, one page at a time. */
+export async function studentOperations(db: Db, viewerId: string, filter: StudentOperationsFilter): Promise<StudentOperationsPage> {
+  const conditions: SQL[] = [];
+  switch (filter.kind) {
+    case 'transfer_in':
+      conditions.push(eq(ledgerEntries.toStudentId, viewerId), eq(ledgerEntries.type, 'transfer'));
+      break;
+    case 'transfer_out':
+      conditions.push(eq(ledgerEntries.fromStudentId, viewerId), eq(ledgerEntries.type, 'transfer'));
+      break;
+    case 'credit':
+      conditions.push(eq(ledgerEntries.toStudentId, viewerId), inArray(ledgerEntries.type, [...CREDIT_TYPES]));
+      break;
+    case 'debit':
+      conditions.push(eq(ledgerEntries.fromStudentId, viewerId), inArray(ledgerEntries.type, ['admin_remove', 'penalty']));
+      break;
+    default:
+      conditions.push(or(eq(ledgerEntries.fromStudentId, viewerId), eq(ledgerEntries.toStudentId, viewerId))!);
+  }
+  if (filter.currency) conditions.push(eq(ledgerEntries.currency, filter.currency));
+  if (filter.q) {
+    const pattern = `%${escapeLike(filter.q)}%`;
+    conditions.push(
+      or(
+        ilike(ledgerEntries.description, pattern),
+        ilike(fromStudent.name, pattern),
+        ilike(toStudent.name, pattern),
+        ilike(fromStudent.studentId, pattern),
+        ilike(toStudent.studentId, pattern),
+      )!,
+    );
+  }
+  if (filter.cursor) {
+    const { createdAt, id } = decodeCursor(filter.cursor);
+    conditions.push(
+      or(lt(ledgerEntries.createdAt, createdAt), and(eq(ledgerEntries.createdAt, createdAt), lt(ledgerEntries.id, id)))!,
+    );
+  }
+  const rows = await db
+    .select(entriesWithParties())
+    .from(ledgerEntries)
+    .leftJoin(fromStudent, eq(fromStudent.id, ledgerEntries.fromStudentId))
+    .leftJoin(toStudent, eq(toStudent.id, ledgerEntries.toStudentId))
+    .where(and(...conditions))
+    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
+    .limit(filter.limit + 1);
+  const page = rows.slice(0, filter.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((row) => toStudentOperation(viewerId, row)),
+    nextCursor: rows.length > filter.limit && last ? encodeCursor(last.entry) : null,
+  };
+}
+
+/** Latest ledger rows matching `where`, with both parties. */
+async function latestEntries(db: Db, where: SQL | undefined, limit: number): Promise<LedgerEntryView[]> {
+  const rows = await db
+    .select(entriesWithParties())
+    .from(ledgerEntries)
+    .leftJoin(fromStudent, eq(fromStudent.id, ledgerEntries.fromStudentId))
+    .leftJoin(toStudent, eq(toStudent.id, ledgerEntries.toStudentId))
+    .where(where)
+    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
+    .limit(limit);
+  return rows.map(toEntryView);
+}
+
+/** The Méritus screen's side panel: the latest administrator operations. */
+export function recentAdminMeritus(db: Db, limit: number): Promise<LedgerEntryView[]> {
+  return latestEntries(
+    db,
+    and(eq(ledgerEntries.currency, 'meritus'), inArray(ledgerEntries.type, [...ADMIN_OPERATION_TYPES])),
+    limit,
+  );
+}
+
+export function estelecasHistory(db: Db, limit: number): Promise<LedgerEntryView[]> {
+  return latestEntries(db, eq(ledgerEntries.currency, 'estelecas'), limit);
+}
+
+export async function estelecasRanking(db: Db): Promise<PublicStudent[]> {
+  const rows = await db
+    .select()
+    .from(students)
+    .where(and(isNull(students.deletedAt), gt(students.estelecas, 0)))
+    .orderBy(desc(students.estelecas), students.name)
+    .limit(ESTELECAS_TOP_LIMIT);
+  const tags = await activeTagsByStudent(db, rows.map((row) => row.id));
+  return rows.map((row) => toPublicStudent(row, tags.get(row.id) ?? []));
+}
+
+function categoryOf(type: LedgerType): OperationCategory {
+  if (type === 'transfer') return 'student_transfer';
+  return CREDIT_TYPES.includes(type) ? 'award' : 'deduction';
+}
+
+type RefusedDetails = {
+  currency?: Currency;
+  type?: LedgerType;
+  amount?: number | null;
+  description?: string | null;
+  fromStudentId?: string | null;
+  toStudentId?: string | null;
+  reason?: string;
+};
+
+/**
+ * The administrators' live feed: completed ledger rows and refused attempts from
+ * the audit log, newest first.
+ */
+export async function liveOperations(db: Db, limit: number): Promise<LiveOperation[]> {
+  const [entries, refused] = await Promise.all([
+    latestEntries(db, undefined, limit),
+    db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'ledger.refused'))
+      .orderBy(desc(auditLog.at))
+      .limit(limit),
+  ]);
+  const ids = new Set<string>();
+  for (const row of refused) {
+    const details = row.details as RefusedDetails;
+    if (details.fromStudentId) ids.add(details.fromStudentId);
+    if (details.toStudentId) ids.add(details.toStudentId);
+  }
+  const validIds = [...ids].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+  const parties = validIds.length
+    ? await db
+        .select({ id: students.id, studentId: students.studentId, name: students.name, deletedAt: students.deletedAt })
+        .from(students)
+        .where(inArray(students.id, validIds))
+    : [];
+  const partyById = new Map(parties.map((p) => [p.id, party(p)]));
+
+  const operations: LiveOperation[] = entries.map((entry) => ({
+    id: entry.id,
+    currency: entry.currency,
+    type: entry.type,
+    category: categoryOf(entry.type),
+    operator: entry.actorKind,
+    amount: entry.amount,
+    description: entry.description,
+    from: entry.from,
+    to: entry.to,
+    actorName: entry.actorName,
+    status: 'completed',
+    reason: null,
+    createdAt: entry.createdAt,
+  }));
+  for (const row of refused) {
+    const details = row.details as RefusedDetails;
+    const type = details.type ?? 'transfer';
+    operations.push({
+      id: `refused-${row.id}`,
+      currency: details.currency ?? 'meritus',
+      type,
+      category: categoryOf(type),
+      operator: row.actorKind === 'admin' ? 'admin' : row.actorKind === 'student' ? 'student' : 'system',
+      amount: details.amount ?? null,
+      description: details.description ?? '',
+      from: (details.fromStudentId && partyById.get(details.fromStudentId)) || null,
+      to: (details.toStudentId && partyById.get(details.toStudentId)) || null,
+      actorName: row.actorLabel ?? '',
+      status: 'failed',
+      reason: details.reason ?? null,
+      createdAt: row.at.toISOString(),
+    });
+  }
+  return operations.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit);
+}
+
+/** Ledger rows in a time window, oldest first, for exports and reports. */
+export async function ledgerRowsBetween(db: Db, from: Date, to: Date): Promise<LedgerEntryView[]> {
+  const rows = await db
+    .select(entriesWithParties())
+    .from(ledgerEntries)
+    .leftJoin(fromStudent, eq(fromStudent.id, ledgerEntries.fromStudentId))
+    .leftJoin(toStudent, eq(toStudent.id, ledgerEntries.toStudentId))
+    .where(and(sql`${ledgerEntries.createdAt} >= ${from}`, lt(ledgerEntries.createdAt, to)))
+    .orderBy(ledgerEntries.createdAt, ledgerEntries.id);
+  return rows.map(toEntryView);
+}

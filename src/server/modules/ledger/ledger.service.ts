@@ -1,0 +1,392 @@
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { ledgerEntries, students } from '../../db/schema.ts';
+import { AppError } from '../../app-error.ts';
+import type { EventBus } from '../../realtime/event-bus.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import { ERROR_MESSAGES, MESSAGES, type ErrorCode } from '../../../shared/errors.ts';
+import {
+  isCredit,
+  type AdminOperationType,
+  type BulkOperationResult,
+  type Currency,
+  type LedgerType,
+  type OperationResult,
+} from '../../../shared/ledger.ts';
+import { formatNumber } from '../../../shared/format.ts';
+import { withIdempotency, type Stored } from './idempotency.ts';
+
+export type LedgerDeps = { db: Db; events: EventBus };
+export type StudentActor = { id: string; name: string };
+export type AdminActor = { id: string; name: string };
+
+type LedgerRow = typeof ledgerEntries.$inferSelect;
+type StudentRow = typeof students.$inferSelect;
+
+/** Only for the demo seed, which writes history in the past through these same functions. */
+export type Backdate = { at?: Date };
+
+const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
+const MAX_ATTEMPTS = 5;
+
+function sqlState(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * Locks are taken in a fixed order, so deadlocks should not happen; should the
+ * database still report one (or a serialization failure), the whole transaction
+ * is retried here and the client never sees it.
+ */
+async function withRetry<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      const state = sqlState(error);
+      if (state === '23514') throw new AppError('insufficient_balance');
+      if (!state || !RETRYABLE_SQLSTATES.has(state) || attempt >= MAX_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 10));
+    }
+  }
+}
+
+/** Locks the given current students in id order and returns them by id. */
+async function lockStudents(tx: Tx, ids: string[]): Promise<Map<string, StudentRow>> {
+  const rows = await tx
+    .select()
+    .from(students)
+    .where(and(inArray(students.id, ids), isNull(students.deletedAt)))
+    .orderBy(asc(students.id))
+    .for('update');
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+function balanceColumn(currency: Currency) {
+  return currency === 'meritus' ? students.meritus : students.estelecas;
+}
+
+function entryView(row: LedgerRow): OperationResult['entry'] {
+  return {
+    id: row.id,
+    currency: row.currency,
+    type: row.type,
+    amount: row.amount,
+    description: row.description,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+function balancesOf(row: Pick<StudentRow, 'meritus' | 'totalEarned' | 'estelecas'>): OperationResult['balances'] {
+  return { meritus: row.meritus, totalEarned: row.totalEarned, estelecas: row.estelecas };
+}
+
+/**
+ * Changes one student's balance by an administrator's operation, inside the caller's
+ * transaction: lock, check, update, ledger row. Credits raise `totalEarned` for Méritus.
+ */
+export async function applyAdminOperation(
+  tx: Tx,
+  actor: AdminActor,
+  studentId: string,
+  currency: Currency,
+  input: { type: AdminOperationType; amount: number; description: string },
+  options: Backdate & { batchId?: string; locked?: StudentRow } = {},
+): Promise<{ entry: LedgerRow; student: StudentRow }> {
+  const student = options.locked ?? (await lockStudents(tx, [studentId])).get(studentId);
+  if (!student) throw new AppError('student_not_found');
+  const credit = isCredit(input.type);
+  const balance = currency === 'meritus' ? student.meritus : student.estelecas;
+  if (!credit && balance < input.amount) {
+    throw new AppError(currency === 'meritus' ? 'remove_exceeds_balance' : 'remove_exceeds_estelecas', {
+      details: { student: student.name },
+    });
+  }
+  const delta = credit ? input.amount : -input.amount;
+  const column = balanceColumn(currency);
+  const [updated] = await tx
+    .update(students)
+    .set({
+      [currency === 'meritus' ? 'meritus' : 'estelecas']: sql`${column} + ${delta}`,
+      ...(credit && currency === 'meritus' ? { totalEarned: sql`${students.totalEarned} + ${input.amount}` } : {}),
+      updatedAt: new Date(),
+    })
+    .where(eq(students.id, student.id))
+    .returning();
+  const [entry] = await tx
+    .insert(ledgerEntries)
+    .values({
+      currency,
+      type: input.type,
+      amount: input.amount,
+      description: input.description,
+      fromStudentId: credit ? null : student.id,
+      toStudentId: credit ? student.id : null,
+      actorKind: 'admin',
+      actorAdminId: actor.id,
+      actorName: actor.name,
+      batchId: options.batchId ?? null,
+      ...(options.at ? { createdAt: options.at } : {}),
+    })
+    .returning();
+  return { entry: entry!, student: updated! };
+}
+
+/** Moves points between two students inside the caller's transaction. */
+async function applyTransfer(
+  tx: Tx,
+  sender: StudentActor,
+  currency: Currency,
+  input: { recipientId: string; amount: number; description?: string | undefined },
+  options: Backdate = {},
+): Promise<{ entry: LedgerRow; sender: StudentRow; recipient: StudentRow }> {
+  if (input.recipientId === sender.id) throw new AppError('self_transfer');
+  const locked = await lockStudents(tx, [sender.id, input.recipientId]);
+  const from = locked.get(sender.id);
+  const to = locked.get(input.recipientId);
+  if (!from) throw new AppError('unauthenticated');
+  if (!to) throw new AppError('student_not_found');
+  const balance = currency === 'meritus' ? from.meritus : from.estelecas;
+  if (balance < input.amount) throw new AppError(currency === 'meritus' ? 'insufficient_balance' : 'estelecas_invalid_amount');
+  const column = balanceColumn(currency);
+  const key = currency === 'meritus' ? 'meritus' : 'estelecas';
+  const [updatedFrom] = await tx
+    .update(students)
+    .set({ [key]: sql`${column} - ${input.amount}`, updatedAt: new Date() })
+    .where(eq(students.id, from.id))
+    .returning();
+  const [updatedTo] = await tx
+    .update(students)
+    .set({ [key]: sql`${column} + ${input.amount}`, updatedAt: new Date() })
+    .where(eq(students.id, to.id))
+    .returning();
+  const description =
+    input.description ??
+    (currency === 'meritus' ? MESSAGES.defaultTransferDescription(from.name, to.name) : `Transferência de Estelecas para ${to.name}`);
+  const [entry] = await tx
+    .insert(ledgerEntries)
+    .values({
+      currency,
+      type: 'transfer',
+      amount: input.amount,
+      description,
+      fromStudentId: from.id,
+      toStudentId: to.id,
+      actorKind: 'student',
+      actorName: from.name,
+      ...(options.at ? { createdAt: options.at } : {}),
+    })
+    .returning();
+  return { entry: entry!, sender: updatedFrom!, recipient: updatedTo! };
+}
+
+export type RefusedAttempt = {
+  actor: { kind: 'student' | 'admin'; id: string; name: string };
+  currency: Currency;
+  type: LedgerType;
+  amount: unknown;
+  description?: string | undefined;
+  fromStudentId?: string | null | undefined;
+  toStudentId?: string | null | undefined;
+  code: ErrorCode;
+  ip?: string | undefined;
+};
+
+/**
+ * A refused operation changes no balance and writes no ledger row, but the attempt
+ * is kept in the audit log and shown as failed in the administrators' live feed.
+ */
+export async function recordRefusedAttempt(deps: LedgerDeps, attempt: RefusedAttempt): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    await recordAudit(tx, {
+      actor: { kind: attempt.actor.kind, id: attempt.actor.id, label: attempt.actor.name },
+      action: 'ledger.refused',
+      ip: attempt.ip,
+      details: {
+        currency: attempt.currency,
+        type: attempt.type,
+        amount: typeof attempt.amount === 'number' && Number.isSafeInteger(attempt.amount) ? attempt.amount : null,
+        rawAmount: attempt.amount === undefined ? null : String(attempt.amount).slice(0, 40),
+        description: attempt.description?.slice(0, 200) ?? null,
+        fromStudentId: attempt.fromStudentId ?? null,
+        toStudentId: attempt.toStudentId ?? null,
+        code: attempt.code,
+        reason: ERROR_MESSAGES[attempt.code],
+      },
+    });
+    await deps.events.publish(tx, { type: 'ledger', studentIds: [], status: 'failed' });
+  });
+}
+
+/** Runs a write; on an expected refusal, records the attempt before passing the error on. */
+async function refusable<T>(deps: LedgerDeps, attempt: Omit<RefusedAttempt, 'code'>, run: () => Promise<T>): Promise<T> {
+  try {
+    return await withRetry(run);
+  } catch (error) {
+    if (error instanceof AppError && error.status < 500 && !error.code.startsWith('idempotency')) {
+      await recordRefusedAttempt(deps, { ...attempt, code: error.code });
+    }
+    throw error;
+  }
+}
+
+export type WriteContext = { idempotencyKey?: string | undefined; ip?: string | undefined };
+
+export async function studentTransfer(
+  deps: LedgerDeps,
+  sender: StudentActor,
+  currency: Currency,
+  input: { recipientId: string; amount: number; description?: string | undefined },
+  context: WriteContext = {},
+): Promise<Stored<OperationResult>> {
+  return refusable(
+    deps,
+    {
+      actor: { kind: 'student', ...sender },
+      currency,
+      type: 'transfer',
+      amount: input.amount,
+      description: input.description,
+      fromStudentId: sender.id,
+      toStudentId: input.recipientId,
+      ip: context.ip,
+    },
+    () =>
+      withIdempotency(
+        deps.db,
+        { actorKey: `student:${sender.id}`, key: context.idempotencyKey, request: { op: 'transfer', currency, ...input } },
+        201,
+        async (tx) => {
+          const { entry, sender: after, recipient } = await applyTransfer(tx, sender, currency, input);
+          await deps.events.publish(tx, { type: 'ledger', studentIds: [after.id, recipient.id], status: 'completed' });
+          return {
+            entry: entryView(entry),
+            message:
+              currency === 'meritus'
+                ? MESSAGES.meritusTransferred(entry.amount, recipient.name)
+                : MESSAGES.estelecasTransferred(entry.amount, recipient.name),
+            balances: balancesOf(after),
+          };
+        },
+      ),
+  );
+}
+
+function adminSuccessMessage(currency: Currency, type: AdminOperationType, amount: number, name: string): string {
+  const unit = currency === 'meritus' ? 'M$' : amount === 1 ? 'Esteleca' : 'Estelecas';
+  const verb = isCredit(type) ? (currency === 'meritus' ? 'adicionados a' : 'adicionadas a') : currency === 'meritus' ? 'removidos de' : 'removidas de';
+  return `${formatNumber(amount)} ${unit} ${verb} ${name}`;
+}
+
+export async function adminOperation(
+  deps: LedgerDeps,
+  admin: AdminActor,
+  studentId: string,
+  currency: Currency,
+  input: { type: AdminOperationType; amount: number; description: string },
+  context: WriteContext = {},
+): Promise<Stored<OperationResult>> {
+  const credit = isCredit(input.type);
+  return refusable(
+    deps,
+    {
+      actor: { kind: 'admin', ...admin },
+      currency,
+      type: input.type,
+      amount: input.amount,
+      description: input.description,
+      fromStudentId: credit ? null : studentId,
+      toStudentId: credit ? studentId : null,
+      ip: context.ip,
+    },
+    () =>
+      withIdempotency(
+        deps.db,
+        { actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'admin', studentId, currency, ...input } },
+        201,
+        async (tx) => {
+          const { entry, student } = await applyAdminOperation(tx, admin, studentId, currency, input);
+          await recordAudit(tx, {
+            actor: { kind: 'admin', id: admin.id, label: admin.name },
+            action: `ledger.${input.type}`,
+            ip: context.ip,
+            details: { currency, studentId, amount: input.amount, entryId: entry.id },
+          });
+          await deps.events.publish(tx, { type: 'ledger', studentIds: [student.id], status: 'completed' });
+          return {
+            entry: entryView(entry),
+            message: adminSuccessMessage(currency, input.type, entry.amount, student.name),
+            balances: balancesOf(student),
+          };
+        },
+      ),
+  );
+}
+
+/**
+ * One operation for many students (a whole turma): every leg or none. The first
+ * leg that cannot be applied (a removal beyond a balance, a removed student) aborts all.
+ */
+export async function bulkAdminOperation(
+  deps: LedgerDeps,
+  admin: AdminActor,
+  input: { currency: Currency; studentIds: string[]; type: AdminOperationType; amount: number; description: string },
+  context: WriteContext = {},
+): Promise<Stored<BulkOperationResult>> {
+  const studentIds = [...new Set(input.studentIds)];
+  return refusable(
+    deps,
+    {
+      actor: { kind: 'admin', ...admin },
+      currency: input.currency,
+      type: input.type,
+      amount: input.amount,
+      description: input.description,
+      ip: context.ip,
+    },
+    () =>
+      withIdempotency(
+        deps.db,
+        { actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'bulk', ...input, studentIds } },
+        201,
+        async (tx) => {
+          const locked = await lockStudents(tx, studentIds);
+          if (locked.size !== studentIds.length) throw new AppError('student_not_found');
+          const batchId = crypto.randomUUID();
+          for (const id of studentIds) {
+            await applyAdminOperation(tx, admin, id, input.currency, input, { batchId, locked: locked.get(id)! });
+          }
+          await recordAudit(tx, {
+            actor: { kind: 'admin', id: admin.id, label: admin.name },
+            action: `ledger.bulk.${input.type}`,
+            ip: context.ip,
+            details: { currency: input.currency, amount: input.amount, count: studentIds.length, batchId },
+          });
+          await deps.events.publish(tx, { type: 'ledger', studentIds, status: 'completed' });
+          const unit = input.currency === 'meritus' ? 'M$' : 'Estelecas';
+          const verb = isCredit(input.type) ? 'concedidos a' : 'descontados de';
+          return {
+            count: studentIds.length,
+            batchId,
+            message: `${formatNumber(input.amount)} ${unit} ${verb} ${studentIds.length} ${studentIds.length === 1 ? 'estudante' : 'estudantes'}`,
+          };
+        },
+      ),
+  );
+}
+
+/** For the demo seed: the same rules, in the past, without idempotency or events. */
+export const seedWriters = {
+  async admin(db: Db, admin: AdminActor, studentId: string, currency: Currency, input: Parameters<typeof applyAdminOperation>[4], at: Date) {
+    return db.transaction((tx) => applyAdminOperation(tx, admin, studentId, currency, input, { at }));
+  },
+  async transfer(db: Db, sender: StudentActor, currency: Currency, input: { recipientId: string; amount: number; description?: string }, at: Date) {
+    return db.transaction((tx) => applyTransfer(tx, sender, currency, input, { at }));
+  },
+};

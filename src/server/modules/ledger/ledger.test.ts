@@ -1,0 +1,345 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { buildTestApp, type TestApp } from '../../test/test-app.ts';
+import { auditLog, ledgerEntries, students } from '../../db/schema.ts';
+import { reconcile, totalBalances } from './reconciliation.service.ts';
+import { ERROR_MESSAGES } from '../../../shared/errors.ts';
+
+let t: TestApp;
+let adminCookie: string;
+let ana: TestApp['students'][number];
+let bruno: TestApp['students'][number];
+let anaCookie: string;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  adminCookie = await t.loginAdmin();
+  [ana, bruno] = t.students as [typeof ana, typeof bruno];
+  anaCookie = await t.loginStudent(ana.studentId);
+});
+afterAll(async () => t.close());
+
+async function award(studentId: string, amount: number, currency: 'meritus' | 'estelecas' = 'meritus') {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/api/admin/students/${studentId}/${currency}`,
+    headers: { cookie: adminCookie },
+    payload: { type: 'admin_add', amount, description: 'Participação em aula' },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json();
+}
+
+async function balances(id: string) {
+  const [row] = await t.db.select().from(students).where(eq(students.id, id));
+  return { meritus: row!.meritus, totalEarned: row!.totalEarned, estelecas: row!.estelecas };
+}
+
+async function ledgerCount() {
+  return (await t.db.select({ id: ledgerEntries.id }).from(ledgerEntries)).length;
+}
+
+function transfer(payload: unknown, options: { cookie?: string; key?: string; currency?: 'meritus' | 'estelecas' } = {}) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/${options.currency ?? 'meritus'}/transfers`,
+    headers: { cookie: options.cookie ?? anaCookie, ...(options.key ? { 'idempotency-key': options.key } : {}) },
+    payload: payload as object,
+  });
+}
+
+beforeEach(async () => {
+  expect(await reconcile(t.db)).toEqual([]);
+});
+
+describe('Méritus transfers', () => {
+  test('moves exactly the amount, with the default description and the success message', async () => {
+    await award(ana.id, 100);
+    const before = await balances(bruno.id);
+    const response = await transfer({ recipientId: bruno.id, amount: 30 });
+    expect(response.statusCode).toBe(201);
+    const body = response.json();
+    expect(body.message).toBe('30 M$ transferidos para Bruno Henrique Lima!');
+    expect(body.entry.description).toBe('Transferência de Ana Beatriz Souza para Bruno Henrique Lima');
+    expect(body.balances.meritus).toBe(70);
+    expect(await balances(bruno.id)).toEqual({ ...before, meritus: before.meritus + 30 });
+    // a received transfer is not "earned"
+    expect((await balances(bruno.id)).totalEarned).toBe(before.totalEarned);
+    expect(await reconcile(t.db)).toEqual([]);
+  });
+
+  test.each([
+    [{ amount: 10 }, 'Preencha todos os campos obrigatórios'],
+    [{ recipientId: '', amount: 10 }, 'Preencha todos os campos obrigatórios'],
+    [{ recipientId: 'RECIPIENT' }, 'Preencha todos os campos obrigatórios'],
+    [{ recipientId: 'RECIPIENT', amount: null }, 'Preencha todos os campos obrigatórios'],
+    [{ recipientId: 'RECIPIENT', amount: 0 }, 'O valor deve ser maior que zero'],
+    [{ recipientId: 'RECIPIENT', amount: -3 }, 'O valor deve ser maior que zero'],
+    [{ recipientId: 'RECIPIENT', amount: 1.5 }, 'O valor deve ser um número inteiro'],
+    [{ recipientId: 'RECIPIENT', amount: '10' }, 'O valor deve ser um número inteiro'],
+    [{ recipientId: 'RECIPIENT', amount: 1e9 }, 'O valor máximo por operação é 100.000'],
+  ])('refuses %j with "%s" and changes nothing', async (payload, message) => {
+    const body = JSON.parse(JSON.stringify(payload).replace('RECIPIENT', bruno.id));
+    const before = [await balances(ana.id), await balances(bruno.id), await ledgerCount()];
+    const response = await transfer(body);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toBe(message);
+    expect([await balances(ana.id), await balances(bruno.id), await ledgerCount()]).toEqual(before);
+  });
+
+  test('refuses more than the balance with "Saldo insuficiente", and the attempt shows as failed in the live feed', async () => {
+    const { meritus } = await balances(ana.id);
+    const before = await ledgerCount();
+    const response = await transfer({ recipientId: bruno.id, amount: meritus + 1, description: 'tentativa' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toEqual({ code: 'insufficient_balance', message: 'Saldo insuficiente' });
+    expect(await ledgerCount()).toBe(before);
+    const feed = await t.app.inject({ url: '/api/admin/operations', headers: { cookie: adminCookie } });
+    const failed = feed.json().find((op: { status: string; description: string }) => op.status === 'failed' && op.description === 'tentativa');
+    expect(failed).toMatchObject({ reason: 'Saldo insuficiente', amount: meritus + 1, category: 'student_transfer', operator: 'student' });
+    expect(failed.from.studentId).toBe(ana.studentId);
+    expect(failed.to.studentId).toBe(bruno.studentId);
+  });
+
+  test('refuses a transfer to oneself, to an unknown or removed student', async () => {
+    await award(ana.id, 5);
+    expect((await transfer({ recipientId: ana.id, amount: 1 })).json().error.message).toBe('Você não pode transferir para si mesmo');
+    const unknown = await transfer({ recipientId: randomUUID(), amount: 1 });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.message).toBe('Estudante não encontrado');
+    const [removed] = await t.db
+      .insert(students)
+      .values({ studentId: '3999999', name: 'Removido', grade: '1º EM - Turma A', passwordHash: 'x', deletedAt: new Date() })
+      .returning();
+    expect((await transfer({ recipientId: removed!.id, amount: 1 })).json().error.message).toBe('Estudante não encontrado');
+  });
+
+  test('a student cannot move another student\'s points by any field', async () => {
+    await award(bruno.id, 50);
+    await award(ana.id, 30);
+    const carla = t.students[2]!;
+    const brunoBefore = await balances(bruno.id);
+    const anaBefore = await balances(ana.id);
+    const attempts = [
+      { recipientId: carla.id, amount: 10, fromStudentId: bruno.id },
+      { recipientId: carla.id, amount: 10, senderId: bruno.id, studentId: bruno.studentId },
+    ];
+    for (const payload of attempts) {
+      expect((await transfer(payload)).statusCode).toBe(201);
+    }
+    // the extra fields are ignored: both transfers came out of Ana's balance, never Bruno's
+    expect(await balances(bruno.id)).toEqual(brunoBefore);
+    expect((await balances(ana.id)).meritus).toBe(anaBefore.meritus - 20);
+    const admin = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/students/${bruno.id}/meritus`,
+      headers: { cookie: anaCookie },
+      payload: { type: 'admin_remove', amount: 10, description: 'x' },
+    });
+    expect(admin.statusCode).toBe(403);
+    expect(await balances(bruno.id)).toEqual(brunoBefore);
+  });
+
+  test('anonymous transfers get 401', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/meritus/transfers', payload: { recipientId: bruno.id, amount: 1 } });
+    expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('Estelecas transfers', () => {
+  test('success message and both balances', async () => {
+    await award(ana.id, 10, 'estelecas');
+    const before = await balances(bruno.id);
+    const response = await transfer({ recipientId: bruno.id, amount: 4 }, { currency: 'estelecas' });
+    expect(response.statusCode).toBe(201);
+    expect(response.json().message).toBe('4 Estelecas transferidas para Bruno Henrique Lima');
+    expect((await balances(bruno.id)).estelecas).toBe(before.estelecas + 4);
+  });
+
+  test.each([
+    [{ amount: 1 }, 'Preencha todos os campos'],
+    [{ recipientId: 'RECIPIENT' }, 'Preencha todos os campos'],
+    [{ recipientId: 'RECIPIENT', amount: 0 }, 'Quantidade inválida ou insuficiente'],
+    [{ recipientId: 'RECIPIENT', amount: 2.5 }, 'Quantidade inválida ou insuficiente'],
+    [{ recipientId: 'RECIPIENT', amount: 100000 }, 'Quantidade inválida ou insuficiente'],
+  ])('refuses %j with "%s"', async (payload, message) => {
+    const body = JSON.parse(JSON.stringify(payload).replace('RECIPIENT', bruno.id));
+    const before = await ledgerCount();
+    const response = await transfer(body, { currency: 'estelecas' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toBe(message);
+    expect(await ledgerCount()).toBe(before);
+  });
+
+  test('unknown recipient: "Estudante não encontrado"', async () => {
+    const response = await transfer({ recipientId: randomUUID(), amount: 1 }, { currency: 'estelecas' });
+    expect(response.json().error.message).toBe('Estudante não encontrado');
+  });
+});
+
+describe('administrator operations', () => {
+  test('add raises meritus and totalEarned; remove lowers meritus only; messages name the student', async () => {
+    const carla = t.students[2]!;
+    const before = await balances(carla.id);
+    const add = await award(carla.id, 40);
+    expect(add.message).toBe('40 M$ adicionados a Carla Dias Ferreira');
+    const remove = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/students/${carla.id}/meritus`,
+      headers: { cookie: adminCookie },
+      payload: { type: 'penalty', amount: 15, description: 'Atraso' },
+    });
+    expect(remove.statusCode).toBe(201);
+    expect(remove.json().message).toBe('15 M$ removidos de Carla Dias Ferreira');
+    expect(await balances(carla.id)).toEqual({ ...before, meritus: before.meritus + 25, totalEarned: before.totalEarned + 40 });
+    const [entry] = await t.db.select().from(ledgerEntries).where(eq(ledgerEntries.id, remove.json().entry.id));
+    expect(entry).toMatchObject({ actorKind: 'admin', actorName: 'Professora Helena Costa', actorAdminId: t.admin.id, status: 'completed' });
+  });
+
+  test.each([
+    [{ type: 'admin_add', amount: 10 }, 'Preencha todos os campos'],
+    [{ type: 'admin_add', amount: 10, description: '   ' }, 'Preencha todos os campos'],
+    [{ amount: 10, description: 'x' }, 'Preencha todos os campos'],
+    [{ type: 'admin_add', description: 'x' }, 'Preencha todos os campos'],
+    [{ type: 'admin_add', amount: 0, description: 'x' }, 'O valor deve ser maior que zero'],
+    [{ type: 'admin_add', amount: -5, description: 'x' }, 'O valor deve ser maior que zero'],
+  ])('refuses %j with "%s"', async (payload, message) => {
+    const before = await ledgerCount();
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/students/${ana.id}/meritus`,
+      headers: { cookie: adminCookie },
+      payload,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toBe(message);
+    expect(await ledgerCount()).toBe(before);
+  });
+
+  test('cannot remove more than the student has, for either currency', async () => {
+    const diego = t.students[3]!;
+    const current = await balances(diego.id);
+    for (const [currency, message] of [
+      ['meritus', 'Não é possível remover mais Méritus do que o estudante possui'],
+      ['estelecas', 'Não é possível remover mais Estelecas do que o estudante possui'],
+    ] as const) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/api/admin/students/${diego.id}/${currency}`,
+        headers: { cookie: adminCookie },
+        payload: { type: 'admin_remove', amount: current[currency] + 1, description: 'Correção' },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.message).toBe(message);
+    }
+    expect(await balances(diego.id)).toEqual(current);
+  });
+
+  test('bulk award is all or nothing', async () => {
+    const ids = t.students.map((s) => s.id);
+    const totalsBefore = await totalBalances(t.db);
+    const rowsBefore = await ledgerCount();
+    const poor = t.students[3]!;
+    const { meritus } = await balances(poor.id);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/operations/bulk',
+      headers: { cookie: adminCookie },
+      payload: { currency: 'meritus', studentIds: ids, type: 'penalty', amount: meritus + 1, description: 'Bagunça' },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.message).toBe(ERROR_MESSAGES.remove_exceeds_balance);
+    expect(await ledgerCount()).toBe(rowsBefore);
+    expect(await totalBalances(t.db)).toEqual(totalsBefore);
+
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/operations/bulk',
+      headers: { cookie: adminCookie },
+      payload: { currency: 'meritus', studentIds: ids, type: 'reward', amount: 5, description: 'Feira de ciências' },
+    });
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json()).toMatchObject({ count: 4, message: '5 M$ concedidos a 4 estudantes' });
+    expect(await ledgerCount()).toBe(rowsBefore + 4);
+    expect((await totalBalances(t.db)).meritus).toBe(totalsBefore.meritus + 20);
+  });
+});
+
+describe('idempotency', () => {
+  test('the same key returns the first response and writes once; a different body gets 409', async () => {
+    await award(ana.id, 20);
+    const key = randomUUID();
+    const before = await ledgerCount();
+    const first = await transfer({ recipientId: bruno.id, amount: 3 }, { key });
+    const second = await transfer({ recipientId: bruno.id, amount: 3 }, { key });
+    expect(first.statusCode).toBe(201);
+    expect(second.statusCode).toBe(201);
+    expect(second.json()).toEqual(first.json());
+    expect(await ledgerCount()).toBe(before + 1);
+    const changed = await transfer({ recipientId: bruno.id, amount: 4 }, { key });
+    expect(changed.statusCode).toBe(409);
+    expect(await ledgerCount()).toBe(before + 1);
+  });
+
+  test('the same key sent 20 times at once yields one row', async () => {
+    await award(ana.id, 20);
+    const key = randomUUID();
+    const before = await ledgerCount();
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => transfer({ recipientId: bruno.id, amount: 1 }, { key })),
+    );
+    expect(responses.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
+    expect(new Set(responses.map((r) => r.json().entry.id)).size).toBe(1);
+    expect(await ledgerCount()).toBe(before + 1);
+  });
+
+  test('keys belong to their user: another student\'s same key is a separate request', async () => {
+    await award(bruno.id, 5);
+    const key = randomUUID();
+    const brunoCookie = await t.loginStudent(bruno.studentId);
+    const a = await transfer({ recipientId: t.students[2]!.id, amount: 1 }, { key });
+    const b = await transfer({ recipientId: t.students[2]!.id, amount: 1 }, { key, cookie: brunoCookie });
+    expect(a.statusCode).toBe(201);
+    expect(b.statusCode).toBe(201);
+    expect(a.json().entry.id).not.toBe(b.json().entry.id);
+  });
+});
+
+describe('reads', () => {
+  test('a student\'s operations: newest first, signed from their side, counterpart named, paged', async () => {
+    const response = await t.app.inject({ url: '/api/me/transactions?limit=3', headers: { cookie: anaCookie } });
+    expect(response.statusCode).toBe(200);
+    const items = response.json();
+    expect(items.length).toBe(3);
+    const times = items.map((i: { createdAt: string }) => i.createdAt);
+    expect([...times].sort().reverse()).toEqual(times);
+    const outgoing = items.find((i: { kind: string }) => i.kind === 'transfer_out');
+    if (outgoing) expect(outgoing.signedAmount).toBeLessThan(0);
+
+    const page1 = (await t.app.inject({ url: '/api/me/operations?limit=2', headers: { cookie: anaCookie } })).json();
+    const page2 = (
+      await t.app.inject({ url: `/api/me/operations?limit=2&cursor=${page1.nextCursor}`, headers: { cookie: anaCookie } })
+    ).json();
+    expect(page1.items).toHaveLength(2);
+    expect(page2.items.map((i: { id: string }) => i.id)).not.toContain(page1.items[0].id);
+    const search = (await t.app.inject({ url: '/api/me/operations?q=bruno&kind=transfer_out', headers: { cookie: anaCookie } })).json();
+    expect(search.items.length).toBeGreaterThan(0);
+    for (const item of search.items) expect(item.counterpart.name).toBe('Bruno Henrique Lima');
+  });
+
+  test('Estelecas history, admin recent operations and the Estelecas top 10', async () => {
+    const estelecas = (await t.app.inject({ url: '/api/me/estelecas', headers: { cookie: anaCookie } })).json();
+    expect(estelecas.every((e: { currency: string }) => e.currency === 'estelecas')).toBe(true);
+    const recent = (await t.app.inject({ url: '/api/admin/meritus/recent', headers: { cookie: adminCookie } })).json();
+    expect(recent.length).toBeLessThanOrEqual(10);
+    expect(recent.every((e: { type: string }) => e.type !== 'transfer')).toBe(true);
+    const top = (await t.app.inject({ url: '/api/admin/estelecas/ranking', headers: { cookie: adminCookie } })).json();
+    expect(top[0].estelecas).toBeGreaterThanOrEqual(top.at(-1).estelecas);
+  });
+
+  test('refused attempts are kept in the audit log', async () => {
+    const rows = await t.db.select().from(auditLog).where(eq(auditLog.action, 'ledger.refused'));
+    expect(rows.length).toBeGreaterThan(0);
+  });
+});
