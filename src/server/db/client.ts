@@ -99,7 +99,10 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20 });
   // An idle client dropped by the server (restart, failover) must not crash the process;
   // the pool replaces it on the next checkout.
-  pool.on('error', (error) => console.warn(`PostgreSQL: conexão ociosa perdida (${error.message})`));
+  let closing = false;
+  pool.on('error', (error) => {
+    if (!closing) console.warn(`PostgreSQL: conexão ociosa perdida (${error.message})`);
+  });
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   const lockClient = await pool.connect();
   try {
@@ -129,6 +132,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
+      closing = true;
       await Promise.all([...listenClients].map((client) => client.end().catch(() => {})));
       await pool.end();
     },

@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createTestDatabase, addAdmin, addStudents, type TestDatabase } from '../../test/test-app.ts';
+import { ledgerEntries, students } from '../../db/schema.ts';
+import { AppError } from '../../app-error.ts';
+import { createEventBus, type EventBus } from '../../realtime/event-bus.ts';
+import { adminOperation, studentTransfer, type LedgerDeps } from './ledger.service.ts';
+import { reconcile } from './reconciliation.service.ts';
+
+/**
+ * Random sequences of valid and invalid operations straight against the domain:
+ * after each one the ledger reconciles, and a refused one changed nothing.
+ */
+let database: TestDatabase;
+let events: EventBus;
+let deps: LedgerDeps;
+let admin: { id: string; name: string };
+let people: { id: string; name: string }[];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const silent = { warn: () => {} } as unknown as Parameters<typeof createEventBus>[1];
+  events = await createEventBus(database, silent);
+  deps = { db: database.db, events };
+  const row = await addAdmin(database.db, { email: 'prop@escola.test', name: 'Prof. Propriedade' });
+  admin = { id: row.id, name: row.name };
+  people = (
+    await addStudents(database.db, [
+      { studentId: '4000001', name: 'Aluno Um' },
+      { studentId: '4000002', name: 'Aluno Dois' },
+      { studentId: '4000003', name: 'Aluno Três' },
+    ])
+  ).map((s) => ({ id: s.id, name: s.name }));
+});
+afterAll(async () => {
+  await events.close();
+  await database.drop();
+});
+
+const who = fc.integer({ min: 0, max: 2 });
+// Mostly sensible amounts, sometimes zero, negative, fractional or absurd.
+const amount = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 1, max: 60 }) },
+  { weight: 1, arbitrary: fc.constantFrom(0, -3, 1.5, 1e9, Number.NaN) },
+);
+const currency = fc.constantFrom('meritus' as const, 'estelecas' as const);
+const operation = fc.oneof(
+  fc.record({ kind: fc.constant('transfer' as const), from: who, to: who, amount, currency }),
+  fc.record({
+    kind: fc.constant('admin' as const),
+    student: who,
+    type: fc.constantFrom('admin_add' as const, 'admin_remove' as const, 'reward' as const, 'penalty' as const),
+    amount,
+    currency,
+  }),
+);
+
+async function snapshot() {
+  const balances = await database.db.select().from(students).orderBy(students.studentId);
+  const rows = await database.db.select({ id: ledgerEntries.id }).from(ledgerEntries);
+  return { balances: balances.map((s) => [s.meritus, s.totalEarned, s.estelecas]), rows: rows.length };
+}
+
+test('any sequence of operations keeps the ledger reconciled; refusals change nothing', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 25 }), async (ops) => {
+      for (const op of ops) {
+        const before = await snapshot();
+        let refused = false;
+        try {
+          // The HTTP schema refuses bad amounts before the service; the domain must hold on its own too.
+          if (!Number.isSafeInteger(op.amount) || op.amount < 1 || op.amount > 100_000) throw new AppError('amount_not_positive');
+          if (op.kind === 'transfer') {
+            await studentTransfer(deps, people[op.from]!, op.currency, { recipientId: people[op.to]!.id, amount: op.amount });
+          } else {
+            await adminOperation(deps, admin, people[op.student]!.id, op.currency, {
+              type: op.type,
+              amount: op.amount,
+              description: 'propriedade',
+            });
+          }
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          refused = true;
+        }
+        expect(await reconcile(database.db)).toEqual([]);
+        if (refused) expect(await snapshot()).toEqual(before);
+      }
+    }),
+    { numRuns: 40 },
+  );
+});
