@@ -17,7 +17,8 @@ export const TEST_ADMIN = { email: 'prof@escola.test', name: 'Professora Helena 
 export type TestStudent = typeof students.$inferSelect;
 export type TestAdmin = typeof admins.$inferSelect;
 
-export type TestDatabase = Database & { drop: () => Promise<void> };
+/** `url` is set on PostgreSQL, so a test can open a second server instance on the same database. */
+export type TestDatabase = Database & { drop: () => Promise<void>; url?: string };
 
 /** A fresh, migrated, empty database: in-memory PGlite or a new database on the run's PostgreSQL. */
 export async function createTestDatabase(): Promise<TestDatabase> {
@@ -36,6 +37,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const database = await openPostgres(url.toString(), { max: 30 });
   return {
     ...database,
+    url: url.toString(),
     drop: async () => {
       await database.close();
       const cleanup = new pg.Client({ connectionString: adminUrl });
