@@ -8,6 +8,7 @@ import type { Db } from './client.ts';
 import { admins, students } from './schema.ts';
 import { hashPassword } from '../modules/auth/password.ts';
 import { GRADES } from '../../shared/constants.ts';
+import { seedDemoHistory } from './demo-history.ts';
 
 export const DEMO_STUDENT = { studentId: '2024001', password: 'aluno123' } as const;
 export const DEMO_ADMIN = { email: 'admin@escola.com', password: 'admin123', name: 'Administrador Principal' } as const;
@@ -137,6 +138,7 @@ export async function ensureInitialData(db: Db, config: Config): Promise<'demo' 
   if (!(await isEmpty(db))) return 'none';
   if (config.demo) {
     await seedDemoSchool(db, config.uploadsDir);
+    await seedDemoHistory(db);
     return 'demo';
   }
   const [adminCount] = await db.select({ n: count() }).from(admins);
