@@ -39,8 +39,11 @@ function asUser(command: string): void {
 
 export type PostgresServer = { url: string; port: number; dir: string; stop: () => Promise<void> };
 
-/** Starts a throw-away PostgreSQL 15 in a temporary folder on a free port. */
-export async function startPostgres(): Promise<PostgresServer> {
+/**
+ * Starts a throw-away PostgreSQL 15 in a temporary folder on a free port. Tests trade
+ * durability for speed; benchmarks keep the server's defaults (`durable`).
+ */
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<PostgresServer> {
   const initdb = findBinary('initdb');
   const pgCtl = findBinary('pg_ctl');
   if (process.getuid?.() === 0) {
@@ -53,7 +56,9 @@ export async function startPostgres(): Promise<PostgresServer> {
   const port = await freePort();
   asUser(`${initdb} -D ${dataDir} -U postgres --auth=trust -E UTF8 --no-locale > ${dir}/initdb.log 2>&1`);
   asUser(
-    `${pgCtl} -D ${dataDir} -l ${dir}/server.log -o "-p ${port} -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" -w start`,
+    `${pgCtl} -D ${dataDir} -l ${dir}/server.log -o "-p ${port} -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=300${
+      options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off'
+    }" -w start`,
   );
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

@@ -1,0 +1,235 @@
+/**
+ * npm run bench:bank — concurrent random transfers through HTTP against a real server.
+ *
+ * Starts PostgreSQL 15 in a temporary folder and the Méritus server on it, creates and
+ * signs in students through the API, runs transfers for a fixed time, checks every
+ * ledger invariant, then measures pgbench (tpcb-like, same client count) on the same
+ * PostgreSQL and prints the ratio. Then repeats the HTTP run on PGlite.
+ *
+ * Options (env): BENCH_STUDENTS (300), BENCH_CLIENTS (8), BENCH_SECONDS (15), BENCH_ROUNDS (3).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { startPostgres } from '../src/server/test/postgres-server.ts';
+import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
+import { reconcile, totalBalances } from '../src/server/modules/ledger/reconciliation.service.ts';
+import { GRADES } from '../src/shared/constants.ts';
+
+const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 300);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ADMIN = { email: 'bench@escola.test', password: 'bench-admin-123' };
+const INITIAL = 1000;
+
+type Result = { transfers: number; seconds: number; latencies: number[]; refusals: Map<string, number>; errors: number };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', API_RATE_LIMIT: '0', DEMO: 'off', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill();
+  throw new Error('server did not start');
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+function cookieOf(response: Response): string {
+  const cookie = response.headers.get('set-cookie');
+  if (!cookie) throw new Error(`no cookie (${response.status})`);
+  return cookie.split(';')[0]!;
+}
+
+async function post(url: string, cookie: string | undefined, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}), ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** Creates the students through the admin API (initial balance as a ledger entry) and signs each in. */
+async function populate(url: string): Promise<{ id: string; cookie: string }[]> {
+  const admin = cookieOf(await post(`${url}/api/auth/admin/login`, undefined, ADMIN));
+  const people: { id: string; cookie: string }[] = [];
+  const batch = 20;
+  for (let start = 0; start < STUDENTS; start += batch) {
+    const created = await Promise.all(
+      Array.from({ length: Math.min(batch, STUDENTS - start) }, async (_, offset) => {
+        const n = start + offset;
+        const studentId = String(9_000_000 + n);
+        const response = await post(`${url}/api/admin/students`, admin, {
+          studentId,
+          name: `Estudante Bench ${n}`,
+          password: 'bench-aluno-1',
+          grade: GRADES[n % GRADES.length],
+          meritus: INITIAL,
+        });
+        if (response.status !== 201) throw new Error(`create student: ${response.status} ${await response.text()}`);
+        const { id } = (await response.json()) as { id: string };
+        const cookie = cookieOf(await post(`${url}/api/auth/student/login`, undefined, { studentId, password: 'bench-aluno-1' }));
+        return { id, cookie };
+      }),
+    );
+    people.push(...created);
+  }
+  return people;
+}
+
+/** CLIENTS loops, each sending one transfer at a time with a fresh idempotency key. */
+async function runTransfers(url: string, people: { id: string; cookie: string }[]): Promise<Result> {
+  const result: Result = { transfers: 0, seconds: SECONDS, latencies: [], refusals: new Map(), errors: 0 };
+  const deadline = performance.now() + SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (performance.now() < deadline) {
+        const from = people[Math.floor(Math.random() * people.length)]!;
+        let to = people[Math.floor(Math.random() * people.length)]!;
+        if (to === from) to = people[(people.indexOf(from) + 1) % people.length]!;
+        // Mostly affordable amounts, with some that exceed the sender's balance.
+        const amount = Math.random() < 0.9 ? 1 + Math.floor(Math.random() * 50) : 500 + Math.floor(Math.random() * 2000);
+        const t0 = performance.now();
+        const response = await post(`${url}/api/meritus/transfers`, from.cookie, { recipientId: to.id, amount }, { 'idempotency-key': randomUUID() });
+        const body = (await response.json()) as { error?: { code: string } };
+        result.latencies.push(performance.now() - t0);
+        if (response.status === 201) result.transfers += 1;
+        else if (response.status === 400 && body.error) result.refusals.set(body.error.code, (result.refusals.get(body.error.code) ?? 0) + 1);
+        else result.errors += 1;
+      }
+    }),
+  );
+  result.seconds = (performance.now() - started) / 1000;
+  return result;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+function report(label: string, result: Result): number {
+  const sorted = [...result.latencies].sort((a, b) => a - b);
+  const tps = result.transfers / result.seconds;
+  const refusals = [...result.refusals].map(([code, n]) => `${code}=${n}`).join(', ') || 'none';
+  console.log(
+    `  ${label}: ${tps.toFixed(0)} transfers/s · p50 ${percentile(sorted, 50).toFixed(1)} ms · p95 ${percentile(sorted, 95).toFixed(1)} ms · p99 ${percentile(sorted, 99).toFixed(1)} ms · refusals: ${refusals} · other errors: ${result.errors}`,
+  );
+  return tps;
+}
+
+async function checkInvariants(database: Database, expectedTotal: number): Promise<number> {
+  const discrepancies = await reconcile(database.db);
+  const total = await totalBalances(database.db);
+  const violations = discrepancies.length + (total.meritus === expectedTotal ? 0 : 1);
+  console.log(
+    `  invariants: ${discrepancies.length} discrepancies, total Méritus ${total.meritus} (expected ${expectedTotal}) → ${violations} violations`,
+  );
+  return violations;
+}
+
+function pgbench(port: number, args: string[]): string {
+  const result = spawnSync('pgbench', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', ...args], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`pgbench failed: ${result.stderr}`);
+  return result.stdout;
+}
+
+async function benchPostgres(): Promise<{ ratio: number; violations: number }> {
+  console.log(`\nPostgreSQL 15 — ${STUDENTS} students, ${CLIENTS} clients, ${ROUNDS} rounds of ${SECONDS} s`);
+  const pg = await startPostgres({ durable: true });
+  try {
+    const url = pg.url.replace(/\/postgres$/, '/meritus');
+    spawnSync('psql', [pg.url, '-c', 'CREATE DATABASE meritus', '-c', 'CREATE DATABASE pgbench'], { encoding: 'utf8' });
+    const server = await startServer({ DATABASE_URL: url });
+    let violations = 0;
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    try {
+      const people = await populate(server.url);
+      const database = await openPostgres(url, { max: 2 });
+      try {
+        pgbench(pg.port, ['-i', '-q', '-s', '10', 'pgbench']);
+        for (let round = 1; round <= ROUNDS; round++) {
+          ours.push(report(`round ${round} Méritus`, await runTransfers(server.url, people)));
+          const out = pgbench(pg.port, ['-c', String(CLIENTS), '-j', '2', '-T', String(SECONDS), '-b', 'tpcb-like', 'pgbench']);
+          const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? 0);
+          theirs.push(tps);
+          console.log(`  round ${round} pgbench tpcb-like: ${tps.toFixed(0)} TPS`);
+        }
+        violations = await checkInvariants(database, STUDENTS * INITIAL);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      await stopServer(server.child);
+    }
+    const ratio = median(ours) / median(theirs);
+    console.log(`  median: ${median(ours).toFixed(0)} transfers/s vs ${median(theirs).toFixed(0)} pgbench TPS → ratio ${ratio.toFixed(2)} (target ≥ 0.5)`);
+    return { ratio, violations };
+  } finally {
+    await pg.stop();
+  }
+}
+
+async function benchPglite(): Promise<number> {
+  console.log(`\nPGlite (embedded) — ${STUDENTS} students, ${CLIENTS} clients, ${ROUNDS} rounds of ${SECONDS} s`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meritus-bench-'));
+  try {
+    const server = await startServer({ DATA_DIR: dataDir });
+    const tps: number[] = [];
+    try {
+      const people = await populate(server.url);
+      for (let round = 1; round <= ROUNDS; round++) tps.push(report(`round ${round} Méritus`, await runTransfers(server.url, people)));
+    } finally {
+      await stopServer(server.child);
+    }
+    const database = await openPglite(dataDir);
+    try {
+      console.log(`  median: ${median(tps).toFixed(0)} transfers/s`);
+      return await checkInvariants(database, STUDENTS * INITIAL);
+    } finally {
+      await database.close();
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const pgResult = await benchPostgres();
+const pgliteViolations = await benchPglite();
+const ok = pgResult.violations === 0 && pgliteViolations === 0;
+console.log(`\n${ok ? 'OK' : 'FALHOU'}: ratio ${pgResult.ratio.toFixed(2)}, violations ${pgResult.violations + pgliteViolations}`);
+process.exit(ok ? 0 : 1);
