@@ -62,7 +62,7 @@ export const students = pgTable(
   },
   (t) => [
     uniqueIndex('students_student_id_active_key').on(t.studentId).where(sql`${t.deletedAt} IS NULL`),
-    index('students_meritus_idx').on(t.meritus.desc()).where(sql`${t.deletedAt} IS NULL`),
+    index('students_meritus_idx').on(t.meritus.desc().nullsFirst()).where(sql`${t.deletedAt} IS NULL`),
     check('students_meritus_nonnegative', sql`${t.meritus} >= 0`),
     check('students_total_earned_nonnegative', sql`${t.totalEarned} >= 0`),
     check('students_estelecas_nonnegative', sql`${t.estelecas} >= 0`),
@@ -150,7 +150,7 @@ export const auditLog = pgTable(
     ip: text('ip'),
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
   },
-  (t) => [index('audit_log_at_idx').on(t.at.desc()), index('audit_log_action_at_idx').on(t.action, t.at.desc())],
+  (t) => [index('audit_log_at_idx').on(t.at.desc().nullsFirst()), index('audit_log_action_at_idx').on(t.action, t.at.desc().nullsFirst())],
 );
 
 export const ledgerEntries = pgTable(
@@ -172,10 +172,10 @@ export const ledgerEntries = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('ledger_from_idx').on(t.fromStudentId, t.currency, t.createdAt.desc()),
-    index('ledger_to_idx').on(t.toStudentId, t.currency, t.createdAt.desc()),
-    index('ledger_created_idx').on(t.createdAt.desc()),
-    index('ledger_currency_type_created_idx').on(t.currency, t.type, t.createdAt.desc()),
+    index('ledger_from_idx').on(t.fromStudentId, t.currency, t.createdAt.desc().nullsFirst()),
+    index('ledger_to_idx').on(t.toStudentId, t.currency, t.createdAt.desc().nullsFirst()),
+    index('ledger_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('ledger_currency_created_idx').on(t.currency, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     check('ledger_amount_positive', sql`${t.amount} > 0`),
     check(
       'ledger_parties_match_type',
