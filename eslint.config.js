@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import { importX, createNodeResolver } from 'eslint-plugin-import-x';
+import globals from 'globals';
+
+const root = import.meta.dirname;
+const featuresDir = path.join(root, 'src/web/features');
+
+/** Read at lint time, so a new feature folder is fenced off from the others without editing this file. */
+const features = fs.existsSync(featuresDir)
+  ? fs.readdirSync(featuresDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
+  : [];
+
+/** The import directions of ARCHITECTURE.md: web → shared, server → shared, features apart. */
+const zones = [
+  { target: './src/web', from: './src/server', message: 'O front end (src/web) não importa o servidor; use src/shared.' },
+  { target: './src/server', from: './src/web', message: 'O servidor (src/server) não importa o front end; use src/shared.' },
+  {
+    target: './src/shared',
+    from: '.',
+    except: ['./src/shared', './node_modules'],
+    message: 'src/shared só importa de src/shared (e de pacotes).',
+  },
+  ...features.map((feature) => ({
+    target: `./src/web/features/${feature}`,
+    from: './src/web/features',
+    except: [`./${feature}`],
+    message: 'Uma feature não importa outra; mova o que é comum para src/web/ui ou src/web/lib.',
+  })),
+];
+
+export default defineConfig(
+  globalIgnores(['dist/', 'node_modules/', 'data/', '.tmp/', 'test-results/', 'playwright-report/', 'coverage/', 'bench/results/']),
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: 'module',
+      globals: { ...globals.node },
+    },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    files: ['src/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    ...reactHooks.configs.flat['recommended-latest'],
+  },
+);
