@@ -24,6 +24,7 @@ import { eventsRoutes } from './realtime/events.routes.ts';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { studentsRoutes } from './modules/students/students.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
+import { studentAreaRoutes } from './modules/students/student-area.routes.ts';
 
 /** What every module's routes receive. */
 export type AppDeps = { config: Config; database: Database; events: EventBus };
@@ -89,6 +90,7 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
       await ledgerRoutes(api, deps);
       await studentsRoutes(api, deps);
       await tagsRoutes(api, deps);
+      await studentAreaRoutes(api, deps);
     },
     { prefix: '/api' },
   );

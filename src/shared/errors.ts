@@ -38,6 +38,7 @@ export const ERROR_MESSAGES = {
   invalid_photo_type: 'Formato não suportado. Use JPG, PNG, GIF ou WebP.',
   photo_too_large: 'Arquivo muito grande. Máximo 5MB.',
   invalid_photo_url: 'URL da imagem inválida ou inacessível',
+  tag_not_found: 'Esta tag não está mais ativa',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { buildTestApp, type TestApp } from '../../test/test-app.ts';
+import { students, studentTags } from '../../db/schema.ts';
+import type { ActiveTag } from '../../../shared/students.ts';
+
+const DAY = 86_400_000;
+
+let t: TestApp;
+let cookies: Record<'ana' | 'bruno' | 'diego', string>;
+let tagId: string;
+let notifications: string[];
+let stopListening: () => Promise<void>;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const [ana, bruno, carla, diego] = t.students as [TestApp['students'][number], TestApp['students'][number], TestApp['students'][number], TestApp['students'][number]];
+  cookies = {
+    ana: await t.loginStudent(ana.studentId),
+    bruno: await t.loginStudent(bruno.studentId),
+    diego: await t.loginStudent(diego.studentId),
+  };
+  const [tag] = await t.db
+    .insert(studentTags)
+    .values({ studentId: carla.id, kind: 'leader', expiresAt: new Date(Date.now() + 7 * DAY) })
+    .returning();
+  tagId = tag!.id;
+  notifications = [];
+  stopListening = await t.database.listen('meritus_events', (payload) => notifications.push(payload));
+});
+afterAll(async () => {
+  await stopListening();
+  await t.close();
+});
+
+function like(method: 'PUT' | 'DELETE', cookie: string, id = tagId) {
+  return t.app.inject({ method, url: `/api/tags/${id}/like`, headers: { cookie } });
+}
+
+async function activeTagAs(cookie: string): Promise<ActiveTag> {
+  const response = await t.app.inject({ method: 'GET', url: '/api/tags/active', headers: { cookie } });
+  return (response.json() as ActiveTag[]).find((tag) => tag.id === tagId)!;
+}
+
+async function settle() {
+  await new Promise((resolve) => setTimeout(resolve, 150));
+}
+
+test('liking is stored per student, idempotent, and tells every tag list to refresh only on a change', async () => {
+  const first = await like('PUT', cookies.ana);
+  expect(first.statusCode).toBe(200);
+  expect(first.json()).toEqual({ tagId, likes: 1, likedByMe: true });
+  await settle();
+  expect(notifications.filter((n) => JSON.parse(n).type === 'tags')).toHaveLength(1);
+
+  const again = await like('PUT', cookies.ana);
+  expect(again.json()).toEqual({ tagId, likes: 1, likedByMe: true });
+  await settle();
+  expect(notifications.filter((n) => JSON.parse(n).type === 'tags')).toHaveLength(1);
+
+  expect((await like('PUT', cookies.bruno)).json()).toEqual({ tagId, likes: 2, likedByMe: true });
+  expect(await activeTagAs(cookies.ana)).toMatchObject({ likes: 2, likedByMe: true });
+  expect(await activeTagAs(cookies.diego)).toMatchObject({ likes: 2, likedByMe: false });
+
+  expect((await like('DELETE', cookies.ana)).json()).toEqual({ tagId, likes: 1, likedByMe: false });
+  expect((await like('DELETE', cookies.ana)).json()).toEqual({ tagId, likes: 1, likedByMe: false });
+  expect(await activeTagAs(cookies.ana)).toMatchObject({ likes: 1, likedByMe: false });
+  expect(await activeTagAs(cookies.bruno)).toMatchObject({ likes: 1, likedByMe: true });
+  await settle();
+  expect(notifications.filter((n) => JSON.parse(n).type === 'tags')).toHaveLength(3);
+});
+
+test('an expired, unknown or malformed tag cannot be liked', async () => {
+  const [carla] = await t.db.select().from(students).where(eq(students.studentId, '3000003'));
+  const [expired] = await t.db
+    .insert(studentTags)
+    .values({ studentId: carla!.id, kind: 'angel', assignedAt: new Date(Date.now() - 8 * DAY), expiresAt: new Date(Date.now() - DAY) })
+    .returning();
+  for (const id of [expired!.id, randomUUID()]) {
+    const response = await like('PUT', cookies.ana, id);
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error).toEqual({ code: 'tag_not_found', message: 'Esta tag não está mais ativa' });
+  }
+  const malformed = await like('PUT', cookies.ana, 'abc');
+  expect(malformed.statusCode).toBe(400);
+  expect(malformed.json().error.message).toBe('Esta tag não está mais ativa');
+});
+
+test('only students like tags', async () => {
+  const admin = await t.loginAdmin();
+  expect((await like('PUT', admin)).statusCode).toBe(403);
+  expect((await t.app.inject({ method: 'PUT', url: `/api/tags/${tagId}/like` })).statusCode).toBe(401);
+});
