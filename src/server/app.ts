@@ -24,6 +24,8 @@ import { eventsRoutes } from './realtime/events.routes.ts';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { studentsRoutes } from './modules/students/students.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { reasonPresetsRoutes } from './modules/reason-presets/reason-presets.routes.ts';
 import { studentAreaRoutes } from './modules/students/student-area.routes.ts';
 
 /** What every module's routes receive. */
@@ -90,6 +92,8 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
       await ledgerRoutes(api, deps);
       await studentsRoutes(api, deps);
       await tagsRoutes(api, deps);
+      await dashboardRoutes(api, deps);
+      await reasonPresetsRoutes(api, deps);
       await studentAreaRoutes(api, deps);
     },
     { prefix: '/api' },

@@ -38,6 +38,14 @@ export const ERROR_MESSAGES = {
   invalid_photo_type: 'Formato não suportado. Use JPG, PNG, GIF ou WebP.',
   photo_too_large: 'Arquivo muito grande. Máximo 5MB.',
   invalid_photo_url: 'URL da imagem inválida ou inacessível',
+  goal_not_found: 'Meta não encontrada',
+  goal_invalid_target: 'Informe uma meta válida (número inteiro maior que zero)',
+  goal_percent_range: 'A meta de participação deve estar entre 1 e 100%',
+  preset_label_required: 'Informe o texto do motivo',
+  preset_label_too_long: 'O motivo deve ter no máximo 80 caracteres',
+  preset_exists: 'Este motivo já está salvo',
+  preset_limit: 'Limite de 30 motivos atingido. Remova um para adicionar outro.',
+  preset_not_found: 'Motivo não encontrado',
   tag_not_found: 'Esta tag não está mais ativa',
 } as const;
 
