@@ -1,0 +1,178 @@
+import { Suspense, useRef, useState, type ReactNode } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router';
+import { LogOut, Menu, X } from 'lucide-react';
+import type { SessionUser } from '../../shared/auth.ts';
+import { POLL_MS } from '../../shared/constants.ts';
+import { cn } from '../lib/cn.ts';
+import { useLiveStatus } from '../lib/live-events.ts';
+import { Avatar } from '../ui/avatar.tsx';
+import { Spinner } from '../ui/spinner.tsx';
+import { useFocusTrap } from '../ui/use-focus-trap.ts';
+import { BalanceCards } from './balance-cards.tsx';
+import { Brand } from './brand.tsx';
+import { navOrder, type Role } from './paths.ts';
+import type { AppRoute } from './route-types.ts';
+import { displayName, useLogout, useSession } from './session.ts';
+
+type NavEntry = { path: string; label: string; icon: NonNullable<AppRoute['nav']>['icon'] };
+
+/** The registered screens that have a sidebar entry, in the spec's order. */
+export function navEntries(role: Role, routes: readonly AppRoute[]): NavEntry[] {
+  const order = navOrder[role];
+  const rank = (path: string) => (order.includes(path) ? order.indexOf(path) : order.length);
+  return routes
+    .filter((route): route is AppRoute & { nav: NonNullable<AppRoute['nav']> } => route.nav !== undefined)
+    .map((route) => ({ path: route.path, label: route.nav.label, icon: route.nav.icon }))
+    .sort((a, b) => rank(a.path) - rank(b.path));
+}
+
+function UserChip({ user }: { user: SessionUser }) {
+  const name = displayName(user);
+  const subtitle = user.role === 'student' ? `Matrícula ${user.student.studentId} · ${user.student.grade}` : 'Administrador';
+  const photo = user.role === 'student' ? user.student.photo : null;
+  return (
+    <div className="flex items-center gap-3 rounded-2xl bg-slate-50 p-2.5 ring-1 ring-slate-200">
+      <Avatar name={name} src={photo} size="md" />
+      <div className="min-w-0">
+        <p className="truncate text-sm font-semibold text-slate-900" data-testid="user-name">
+          {name}
+        </p>
+        <p className="truncate text-xs text-slate-600">{subtitle}</p>
+      </div>
+    </div>
+  );
+}
+
+function SidebarContent({ user, role, entries }: { user: SessionUser; role: Role; entries: NavEntry[] }) {
+  const logout = useLogout();
+  const homeEntry = navOrder[role][0];
+  return (
+    <div className="flex h-full flex-col gap-4 overflow-y-auto p-4">
+      <UserChip user={user} />
+      {user.role === 'student' && <BalanceCards student={user.student} />}
+      <nav aria-label="Menu principal" className="flex-1">
+        <ul className="flex flex-col gap-1">
+          {entries.map((entry) => (
+            <li key={entry.path}>
+              <NavLink
+                to={entry.path}
+                end={entry.path === homeEntry}
+                className={({ isActive }) =>
+                  cn(
+                    'flex min-h-11 items-center gap-3 rounded-xl px-3 text-sm font-semibold transition-colors',
+                    isActive ? 'bg-indigo-600 text-white shadow-sm' : 'text-slate-700 hover:bg-indigo-50 hover:text-indigo-800',
+                  )
+                }
+              >
+                <entry.icon aria-hidden="true" className="size-5 shrink-0" />
+                {entry.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <button
+        type="button"
+        onClick={() => logout.mutate()}
+        disabled={logout.isPending}
+        className="flex min-h-11 items-center gap-3 rounded-xl px-3 text-sm font-semibold text-rose-700 transition-colors hover:bg-rose-50 disabled:opacity-60"
+      >
+        <LogOut aria-hidden="true" className="size-5" />
+        Sair
+      </button>
+    </div>
+  );
+}
+
+function MobileDrawer({ open, onClose, children }: { open: boolean; onClose: () => void; children: ReactNode }) {
+  const panelRef = useRef<HTMLDivElement>(null);
+  useFocusTrap(panelRef, open, onClose);
+  if (!open) return null;
+  return (
+    <div className="fixed inset-0 z-40 lg:hidden">
+      <div aria-hidden="true" data-testid="drawer-overlay" className="absolute inset-0 bg-slate-900/50" onClick={onClose} />
+      <div
+        ref={panelRef}
+        role="dialog"
+        aria-modal="true"
+        aria-label="Menu de navegação"
+        className="absolute inset-y-0 left-0 flex w-[85%] max-w-80 flex-col bg-white shadow-2xl"
+      >
+        <div className="flex h-16 items-center justify-between border-b border-slate-100 px-4">
+          <Brand />
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label="Fechar menu"
+            className="flex size-11 items-center justify-center rounded-xl text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+          >
+            <X aria-hidden="true" className="size-5" />
+          </button>
+        </div>
+        <div className="min-h-0 flex-1">{children}</div>
+      </div>
+    </div>
+  );
+}
+
+/** The signed-in frame: desktop sidebar, mobile top bar with a drawer, and the current screen. */
+export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRoute[] }) {
+  const live = useLiveStatus();
+  const { user } = useSession({ refetchInterval: live ? false : POLL_MS.sidebarEstelecas });
+  const location = useLocation();
+  // The drawer belongs to the page it was opened on, so any navigation closes it.
+  const [drawerPath, setDrawerPath] = useState<string | null>(null);
+  const drawerOpen = drawerPath === location.pathname;
+
+  if (!user) return null;
+  const entries = navEntries(role, routes);
+  const sidebar = <SidebarContent user={user} role={role} entries={entries} />;
+
+  return (
+    <div className="min-h-dvh bg-slate-50">
+      <a
+        href="#conteudo"
+        className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-indigo-700 shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Pular para o conteúdo
+      </a>
+      <aside className="fixed inset-y-0 left-0 z-30 hidden w-72 flex-col border-r border-slate-200 bg-white lg:flex">
+        <div className="flex h-16 shrink-0 items-center border-b border-slate-100 px-5">
+          <Brand />
+        </div>
+        <div className="min-h-0 flex-1">{sidebar}</div>
+      </aside>
+
+      <header className="sticky top-0 z-20 flex h-16 items-center gap-2 border-b border-slate-200 bg-white/95 px-2 backdrop-blur lg:hidden">
+        <button
+          type="button"
+          onClick={() => setDrawerPath(location.pathname)}
+          aria-label="Abrir menu"
+          aria-expanded={drawerOpen}
+          className="flex size-11 items-center justify-center rounded-xl text-slate-700 hover:bg-slate-100"
+        >
+          <Menu aria-hidden="true" className="size-6" />
+        </button>
+        <Brand className="flex-1" />
+        <Avatar name={displayName(user)} src={user.role === 'student' ? user.student.photo : null} size="sm" className="mr-2" />
+      </header>
+      <MobileDrawer open={drawerOpen} onClose={() => setDrawerPath(null)}>
+        {sidebar}
+      </MobileDrawer>
+
+      <div className="lg:pl-72">
+        <main id="conteudo" tabIndex={-1} className="mx-auto w-full max-w-7xl px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:py-8">
+          <Suspense
+            fallback={
+              <div className="flex justify-center py-20">
+                <Spinner className="size-8" />
+              </div>
+            }
+          >
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
+    </div>
+  );
+}

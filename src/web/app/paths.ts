@@ -1,0 +1,56 @@
+/** Every route of the app, written once. */
+export const paths = {
+  root: '/',
+  login: '/login',
+  student: {
+    home: '/student',
+    profile: '/student/profile',
+    transfer: '/student/transfer',
+    estelecas: '/student/estelecas',
+    ranking: '/student/ranking',
+    recentOperations: '/student/recent-operations',
+  },
+  admin: {
+    home: '/admin',
+    students: '/admin/students',
+    meritus: '/admin/meritus',
+    estelecas: '/admin/estelecas',
+    ranking: '/admin/ranking',
+    recentOperations: '/admin/recent-operations',
+    backend: '/admin/backend',
+    database: '/admin/database',
+    debug: '/admin/debug',
+    /** Linked from the admin dashboard's quick actions. */
+    reports: '/admin/reports',
+    settings: '/admin/settings',
+  },
+} as const;
+
+export type Role = 'student' | 'admin';
+
+/** The sidebar's order of entries per role, as the spec lists them. */
+export const navOrder: Record<Role, readonly string[]> = {
+  student: [
+    paths.student.home,
+    paths.student.profile,
+    paths.student.transfer,
+    paths.student.estelecas,
+    paths.student.ranking,
+    paths.student.recentOperations,
+  ],
+  admin: [
+    paths.admin.home,
+    paths.admin.students,
+    paths.admin.meritus,
+    paths.admin.estelecas,
+    paths.admin.ranking,
+    paths.admin.recentOperations,
+    paths.admin.backend,
+    paths.admin.database,
+    paths.admin.debug,
+  ],
+};
+
+export function homePath(role: Role): string {
+  return role === 'student' ? paths.student.home : paths.admin.home;
+}

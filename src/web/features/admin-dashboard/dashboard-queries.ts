@@ -1,0 +1,29 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import toast from 'react-hot-toast';
+import { POLL_MS } from '../../../shared/constants.ts';
+import { dashboardSummary, goalTarget, type GoalId, type GoalTarget } from '../../../shared/dashboard.ts';
+import { api, type ApiError } from '../../lib/api.ts';
+import { useLiveStatus } from '../../lib/live-events.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
+
+/** GET /api/admin/dashboard; pushed operations refresh it, polling only while the stream is down. */
+export function useDashboardSummary() {
+  const live = useLiveStatus();
+  return useQuery({
+    queryKey: queryKeys.adminDashboard,
+    queryFn: () => api.get('/admin/dashboard', { schema: dashboardSummary }),
+    refetchInterval: live ? false : POLL_MS.dashboard,
+  });
+}
+
+export function useUpdateGoal(onDone: () => void) {
+  const client = useQueryClient();
+  return useMutation<GoalTarget, ApiError, { id: GoalId; target: number }>({
+    mutationFn: ({ id, target }) => api.put(`/admin/dashboard/goals/${id}`, { target }, { schema: goalTarget }),
+    onSuccess: (goal) => {
+      toast.success(`Meta "${goal.label}" atualizada`);
+      void client.invalidateQueries({ queryKey: queryKeys.adminDashboard });
+      onDone();
+    },
+  });
+}

@@ -1,0 +1,38 @@
+import type { ActivityDay } from '../../../shared/dashboard.ts';
+import { BarChart, type BarDatum } from '../../ui/bar-chart.tsx';
+
+const weekdayShort = new Intl.DateTimeFormat('pt-BR', { weekday: 'short', timeZone: 'America/Sao_Paulo' });
+const weekdayLong = new Intl.DateTimeFormat('pt-BR', { weekday: 'long', day: '2-digit', month: '2-digit', timeZone: 'America/Sao_Paulo' });
+
+/** Noon in Brasília on that calendar day, so the weekday is right in any browser time zone. */
+function noonOf(date: string): Date {
+  return new Date(`${date}T12:00:00-03:00`);
+}
+
+export function toBars(days: readonly ActivityDay[]): BarDatum[] {
+  return days.map((day, index) => {
+    const today = index === days.length - 1;
+    return {
+      label: today ? 'Hoje' : weekdayShort.format(noonOf(day.date)).replace('.', ''),
+      fullLabel: today ? `hoje, ${weekdayLong.format(noonOf(day.date))}` : weekdayLong.format(noonOf(day.date)),
+      value: day.count,
+      highlight: today,
+    };
+  });
+}
+
+/** Méritus operations per day over the last 7 days. */
+export function WeeklyActivity({ days }: { days: readonly ActivityDay[] }) {
+  const total = days.reduce((sum, day) => sum + day.count, 0);
+  return (
+    <div>
+      <div className="mb-3 flex items-baseline justify-between gap-2">
+        <h3 className="text-sm font-semibold text-slate-800">Atividade semanal</h3>
+        <p className="text-xs text-slate-600">
+          {total} {total === 1 ? 'operação' : 'operações'} de Méritus em 7 dias
+        </p>
+      </div>
+      <BarChart data={toBars(days)} title="Operações de Méritus por dia, últimos 7 dias" unit="operações" />
+    </div>
+  );
+}

@@ -1,0 +1,212 @@
+import { useState, type FormEvent } from 'react';
+import { Navigate } from 'react-router';
+import { Eye, EyeOff, GraduationCap, KeyRound, Medal, ShieldCheck, Sparkles, Star, Trophy } from 'lucide-react';
+import { MESSAGES } from '../../../shared/errors.ts';
+import { homePath } from '../../app/paths.ts';
+import { useLogin, useSession } from '../../app/session.ts';
+import { Brand } from '../../app/brand.tsx';
+import { Button } from '../../ui/button.tsx';
+import { FullScreenSpinner } from '../../ui/spinner.tsx';
+import { Tabs } from '../../ui/tabs.tsx';
+import { TextField } from '../../ui/text-field.tsx';
+import { DEMO_CREDENTIALS, isDemoMode } from './demo-mode.ts';
+
+type LoginRole = 'student' | 'admin';
+
+function PasswordField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const [visible, setVisible] = useState(false);
+  return (
+    <TextField
+      label="Senha"
+      name="password"
+      type={visible ? 'text' : 'password'}
+      autoComplete="current-password"
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      aria-required="true"
+      trailing={
+        <button
+          type="button"
+          onClick={() => setVisible((shown) => !shown)}
+          aria-label={visible ? 'Ocultar senha' : 'Mostrar senha'}
+          aria-pressed={visible}
+          className="flex size-10 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+        >
+          {visible ? <EyeOff aria-hidden="true" className="size-5" /> : <Eye aria-hidden="true" className="size-5" />}
+        </button>
+      }
+    />
+  );
+}
+
+function DemoBox({ role, onFill }: { role: LoginRole; onFill: () => void }) {
+  const rows =
+    role === 'student'
+      ? [
+          ['Matrícula', DEMO_CREDENTIALS.student.studentId],
+          ['Senha', DEMO_CREDENTIALS.student.password],
+        ]
+      : [
+          ['Email', DEMO_CREDENTIALS.admin.email],
+          ['Senha', DEMO_CREDENTIALS.admin.password],
+        ];
+  return (
+    <aside aria-label="Credenciais de demonstração" className="mt-5 rounded-2xl border border-dashed border-indigo-300 bg-indigo-50/70 p-4">
+      <div className="flex items-center justify-between gap-3">
+        <p className="flex items-center gap-2 text-sm font-semibold text-indigo-900">
+          <KeyRound aria-hidden="true" className="size-4" />
+          Credenciais de demonstração
+        </p>
+        <button
+          type="button"
+          onClick={onFill}
+          className="rounded-lg px-2.5 py-1 text-sm font-semibold text-indigo-700 underline-offset-2 hover:bg-indigo-100 hover:underline"
+        >
+          Preencher
+        </button>
+      </div>
+      <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+        {rows.map(([term, value]) => (
+          <div key={term} className="contents">
+            <dt className="text-slate-600">{term}:</dt>
+            <dd className="font-mono font-semibold text-slate-900">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </aside>
+  );
+}
+
+function LoginForm({ role, demo }: { role: LoginRole; demo: boolean }) {
+  const login = useLogin();
+  const [identifier, setIdentifier] = useState('');
+  const [password, setPassword] = useState('');
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (login.isPending) return;
+    const id = identifier.trim();
+    if (!id || !password) return;
+    if (role === 'student') login.mutate({ role, input: { studentId: id, password } });
+    else login.mutate({ role, input: { email: id, password } });
+  };
+
+  const fillDemo = () => {
+    if (role === 'student') {
+      setIdentifier(DEMO_CREDENTIALS.student.studentId);
+      setPassword(DEMO_CREDENTIALS.student.password);
+    } else {
+      setIdentifier(DEMO_CREDENTIALS.admin.email);
+      setPassword(DEMO_CREDENTIALS.admin.password);
+    }
+  };
+
+  return (
+    <>
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+        {role === 'student' ? (
+          <TextField
+            label="Matrícula"
+            name="studentId"
+            inputMode="numeric"
+            autoComplete="username"
+            placeholder="Ex.: 2024001"
+            value={identifier}
+            onChange={(event) => setIdentifier(event.target.value)}
+            aria-required="true"
+          />
+        ) : (
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            placeholder="professor@escola.com"
+            value={identifier}
+            onChange={(event) => setIdentifier(event.target.value)}
+            aria-required="true"
+          />
+        )}
+        <PasswordField value={password} onChange={setPassword} />
+        <Button type="submit" size="lg" fullWidth loading={login.isPending} className="mt-1">
+          {login.isPending ? MESSAGES.signingIn : 'Entrar'}
+        </Button>
+      </form>
+      {demo && <DemoBox role={role} onFill={fillDemo} />}
+    </>
+  );
+}
+
+const highlights = [
+  { icon: Sparkles, text: 'Ganhe Méritus pelas suas conquistas' },
+  { icon: Star, text: 'Acumule Estelecas, os pontos de excelência' },
+  { icon: Trophy, text: 'Suba no ranking da escola' },
+] as const;
+
+/** /login: students sign in with matrícula, administrators with email. */
+export function LoginPage() {
+  const { user, isLoading } = useSession();
+  const [role, setRole] = useState<LoginRole>('student');
+  const [demo] = useState(isDemoMode);
+
+  if (isLoading) return <FullScreenSpinner />;
+  if (user) return <Navigate to={homePath(user.role)} replace />;
+
+  return (
+    <div className="flex min-h-dvh flex-col bg-slate-50 lg:flex-row">
+      <section className="relative overflow-hidden bg-gradient-to-br from-indigo-700 via-indigo-600 to-violet-700 px-6 pt-8 pb-20 text-white lg:flex lg:w-[46%] lg:flex-col lg:justify-between lg:px-14 lg:py-12">
+        <div aria-hidden="true" className="pointer-events-none absolute -top-24 -right-24 size-72 rounded-full bg-white/10" />
+        <div aria-hidden="true" className="pointer-events-none absolute -bottom-32 -left-16 size-80 rounded-full bg-amber-300/20" />
+        <Brand inverted className="relative" />
+        <div className="relative mt-6 lg:mt-0">
+          <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl lg:text-5xl lg:leading-tight">
+            Seu esforço vale <span className="text-amber-300">Méritus</span>.
+          </h1>
+          <p className="mt-3 max-w-md text-base text-indigo-100 lg:text-lg">
+            O portal da escola para ganhar, guardar e compartilhar Méritus e Estelecas com a sua turma.
+          </p>
+          <ul className="mt-8 hidden flex-col gap-4 lg:flex">
+            {highlights.map(({ icon: Icon, text }) => (
+              <li key={text} className="flex items-center gap-3 text-indigo-50">
+                <span className="flex size-10 items-center justify-center rounded-xl bg-white/15">
+                  <Icon aria-hidden="true" className="size-5" />
+                </span>
+                {text}
+              </li>
+            ))}
+          </ul>
+        </div>
+        <p className="relative hidden items-center gap-2 text-sm text-indigo-100 lg:flex">
+          <Medal aria-hidden="true" className="size-4" />1 Méritus = R$ 1,00
+        </p>
+      </section>
+
+      <main className="-mt-12 flex flex-1 items-start justify-center px-4 pb-10 lg:mt-0 lg:items-center lg:px-10">
+        <div className="relative w-full max-w-md rounded-3xl bg-white p-6 shadow-xl ring-1 ring-slate-200 sm:p-8 lg:shadow-lg">
+          <h2 className="text-2xl font-bold tracking-tight text-slate-900">Entrar</h2>
+          <p className="mt-1 text-sm text-slate-600">Escolha seu perfil e use seus dados de acesso.</p>
+          <Tabs
+            label="Tipo de acesso"
+            className="mt-5"
+            value={role}
+            onChange={setRole}
+            items={[
+              {
+                id: 'student',
+                label: 'Estudante',
+                icon: <GraduationCap aria-hidden="true" className="size-4" />,
+                panel: <LoginForm key="student" role="student" demo={demo} />,
+              },
+              {
+                id: 'admin',
+                label: 'Administrador',
+                icon: <ShieldCheck aria-hidden="true" className="size-4" />,
+                panel: <LoginForm key="admin" role="admin" demo={demo} />,
+              },
+            ]}
+          />
+        </div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,181 @@
+import type { z } from 'zod';
+import { CLIENT_THROTTLE } from '../../shared/constants.ts';
+import { ERROR_MESSAGES, isErrorCode } from '../../shared/errors.ts';
+
+/** Statuses after which a request may be sent once more. */
+export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 425, 429, 500, 502, 503, 504]);
+
+/** Calls whose 401 is an answer, not an expired session. */
+const SESSION_CALLS = ['/api/auth/me', '/api/auth/student/login', '/api/auth/admin/login', '/api/auth/logout'];
+
+/** An API failure with the stable code and the pt-BR text to show. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fields: Record<string, string> | undefined;
+
+  constructor(status: number, code: string, message: string, fields?: Record<string, string>) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.fields = fields;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** The pt-BR text for a code; the server's own message when the code is unknown here. */
+function messageFor(code: string, serverMessage: string | undefined): string {
+  if (isErrorCode(code)) return ERROR_MESSAGES[code];
+  return serverMessage ?? ERROR_MESSAGES.internal;
+}
+
+export type RequestOptions<T> = {
+  /** Validates the response body; a mismatch is reported as an internal error. */
+  schema?: z.ZodType<T>;
+  headers?: Record<string, string>;
+  /** Sent as the Idempotency-Key header; makes a write safe to retry. */
+  idempotencyKey?: string;
+  query?: Record<string, string | number | boolean | null | undefined>;
+  signal?: AbortSignal;
+};
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export type ApiClientOptions = {
+  fetch?: typeof fetch;
+  retryDelayMs?: number;
+  now?: () => number;
+};
+
+/** Paths are relative to /api: `api.get('/ranking')`. A path already starting with /api/ is kept. */
+function buildUrl(path: string, query: RequestOptions<unknown>['query']): string {
+  const base = path.startsWith('/api/') ? path : `/api${path.startsWith('/') ? path : `/${path}`}`;
+  if (!query) return base;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const search = params.toString();
+  return search ? `${base}${base.includes('?') ? '&' : '?'}${search}` : base;
+}
+
+function hasIdempotencyKey(headers: Record<string, string>): boolean {
+  return Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key');
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    body = undefined;
+  }
+  const error = (body as { error?: { code?: unknown; message?: unknown; fields?: unknown } } | undefined)?.error;
+  const code = typeof error?.code === 'string' ? error.code : response.status >= 500 ? 'internal' : 'bad_request';
+  const serverMessage = typeof error?.message === 'string' ? error.message : undefined;
+  const fields =
+    error?.fields && typeof error.fields === 'object' ? (error.fields as Record<string, string>) : undefined;
+  return new ApiError(response.status, code, messageFor(code, serverMessage), fields);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Builds the one fetch client of the app: JSON in and out, same-origin cookies, pt-BR
+ * errors, one retry for reads (and for writes that carry an Idempotency-Key), a guard
+ * against bursts of identical requests, and a hook for expired sessions.
+ */
+export function createApiClient(options: ApiClientOptions = {}) {
+  const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const retryDelayMs = options.retryDelayMs ?? 400;
+  const now = options.now ?? (() => Date.now());
+  const recent = new Map<string, number[]>();
+  let onUnauthorized: (() => void) | undefined;
+
+  /** Refuses the request when more than CLIENT_THROTTLE.maxIdentical identical ones ran within the window. */
+  function throttle(key: string): void {
+    const time = now();
+    const times = (recent.get(key) ?? []).filter((at) => time - at < CLIENT_THROTTLE.windowMs);
+    if (times.length >= CLIENT_THROTTLE.maxIdentical) {
+      recent.set(key, times);
+      throw new ApiError(429, 'client_throttled', ERROR_MESSAGES.client_throttled);
+    }
+    times.push(time);
+    recent.set(key, times);
+    if (recent.size > 200) {
+      for (const [other, otherTimes] of recent) {
+        if (otherTimes.every((at) => time - at >= CLIENT_THROTTLE.windowMs)) recent.delete(other);
+      }
+    }
+  }
+
+  async function request<T>(method: Method, path: string, body: unknown, opts: RequestOptions<T> = {}): Promise<T> {
+    const url = buildUrl(path, opts.query);
+    const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
+    if (opts.idempotencyKey) headers['Idempotency-Key'] = opts.idempotencyKey;
+    const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
+    let payload: BodyInit | undefined;
+    if (isForm) payload = body;
+    else if (body !== undefined) {
+      payload = JSON.stringify(body);
+      headers['Content-Type'] = 'application/json';
+    }
+
+    throttle(`${method} ${url} ${isForm ? '[form]' : (payload ?? '')}`);
+
+    const retryable = method === 'GET' || hasIdempotencyKey(headers);
+    const maxAttempts = retryable ? 2 : 1;
+    let response: Response | undefined;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        response = await doFetch(url, { method, headers, body: payload, credentials: 'same-origin', signal: opts.signal });
+      } catch (cause) {
+        if (opts.signal?.aborted) throw cause;
+        if (attempt < maxAttempts) {
+          await sleep(retryDelayMs);
+          continue;
+        }
+        throw new ApiError(0, 'network', ERROR_MESSAGES.network);
+      }
+      if (!response.ok && RETRY_STATUSES.has(response.status) && attempt < maxAttempts) {
+        await sleep(retryDelayMs);
+        continue;
+      }
+      break;
+    }
+
+    if (!response.ok) {
+      const error = await toApiError(response);
+      if (response.status === 401 && !SESSION_CALLS.some((call) => url.startsWith(call))) onUnauthorized?.();
+      throw error;
+    }
+    if (response.status === 204) return undefined as T;
+    const text = await response.text();
+    const data: unknown = text ? JSON.parse(text) : undefined;
+    if (!opts.schema) return data as T;
+    const parsed = opts.schema.safeParse(data);
+    if (!parsed.success) throw new ApiError(response.status, 'internal', ERROR_MESSAGES.internal);
+    return parsed.data;
+  }
+
+  return {
+    get: <T>(path: string, opts?: RequestOptions<T>) => request<T>('GET', path, undefined, opts),
+    post: <T>(path: string, body?: unknown, opts?: RequestOptions<T>) => request<T>('POST', path, body, opts),
+    patch: <T>(path: string, body?: unknown, opts?: RequestOptions<T>) => request<T>('PATCH', path, body, opts),
+    put: <T>(path: string, body?: unknown, opts?: RequestOptions<T>) => request<T>('PUT', path, body, opts),
+    delete: <T>(path: string, opts?: RequestOptions<T>) => request<T>('DELETE', path, undefined, opts),
+    /** What to do when a call answers 401 (the session expired or was ended elsewhere). */
+    onUnauthorized(handler: (() => void) | undefined): void {
+      onUnauthorized = handler;
+    },
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+/** The app's client. Paths are relative to /api. */
+export const api = createApiClient();

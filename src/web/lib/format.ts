@@ -1,0 +1,13 @@
+export {
+  daysRemaining,
+  firstName,
+  formatDate,
+  formatDateTime,
+  formatMeritus,
+  formatNumber,
+  formatReais,
+  formatRelativeTime,
+  formatSignedMeritus,
+  formatSize,
+  progressPercent,
+} from '../../shared/format.ts';
