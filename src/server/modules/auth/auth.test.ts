@@ -1,0 +1,553 @@
+import { eq, sql } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { addStudents, buildTestApp, TEST_ADMIN, TEST_PASSWORD, type TestApp } from '../../test/test-app.ts';
+import { admins, auditLog, loginFailures, loginLocks, sessions, students } from '../../db/schema.ts';
+import { hashToken } from './auth.service.ts';
+import { ERROR_MESSAGES } from '../../../shared/errors.ts';
+import { LOGIN_LIMITS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../shared/constants.ts';
+
+const MINUTE = 60_000;
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => t.close());
+
+/** Each test signs in from its own address, so the per-IP limit of one test never touches another. */
+let lastIp = 0;
+function freshIp(): string {
+  lastIp += 1;
+  return `10.9.${Math.floor(lastIp / 200)}.${(lastIp % 200) + 1}`;
+}
+
+type LoginOptions = { ip?: string; headers?: Record<string, string>; app?: TestApp };
+
+function studentLogin(studentId: string, password: string, options: LoginOptions = {}) {
+  return (options.app ?? t).app.inject({
+    method: 'POST',
+    url: '/api/auth/student/login',
+    payload: { studentId, password },
+    remoteAddress: options.ip ?? freshIp(),
+    headers: options.headers ?? {},
+  });
+}
+
+function adminLogin(email: string, password: string, options: LoginOptions = {}) {
+  return (options.app ?? t).app.inject({
+    method: 'POST',
+    url: '/api/auth/admin/login',
+    payload: { email, password },
+    remoteAddress: options.ip ?? freshIp(),
+    headers: options.headers ?? {},
+  });
+}
+
+function me(cookie: string | undefined, app: TestApp = t) {
+  return app.app.inject({ url: '/api/auth/me', headers: cookie ? { cookie } : {} });
+}
+
+function setCookieHeader(response: LightMyRequestResponse): string {
+  const header = response.headers['set-cookie'];
+  const first = Array.isArray(header) ? header[0] : header;
+  expect(first, `no Set-Cookie (status ${response.statusCode}: ${response.body})`).toBeDefined();
+  return first!;
+}
+
+/** The `name=value` pair to send back, as a browser would. */
+function sessionCookie(response: LightMyRequestResponse): string {
+  return setCookieHeader(response).split(';')[0]!;
+}
+
+function tokenHashOf(cookie: string): string {
+  return hashToken(cookie.slice(cookie.indexOf('=') + 1));
+}
+
+function errorBody(code: keyof typeof ERROR_MESSAGES) {
+  return { error: { code, message: ERROR_MESSAGES[code] } };
+}
+
+/** A student of one test alone, so locking or timing them out disturbs no other test. */
+let lastStudent = 0;
+async function newStudent(name = 'Estudante de Teste') {
+  lastStudent += 1;
+  const [row] = await addStudents(t.db, [{ studentId: String(3100000 + lastStudent), name }]);
+  return row!;
+}
+
+async function auditRows(ip: string) {
+  return t.db.select().from(auditLog).where(eq(auditLog.ip, ip)).orderBy(auditLog.id);
+}
+
+describe('student sign-in', () => {
+  test('the right password signs in and the cookie restores the session after a reload', async () => {
+    const response = await studentLogin('3000001', TEST_PASSWORD);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      role: 'student',
+      student: { studentId: '3000001', name: 'Ana Beatriz Souza', meritus: 0, estelecas: 0, totalEarned: 0, email: 'ana@escola.test' },
+    });
+    const reload = await me(sessionCookie(response));
+    expect(reload.statusCode).toBe(200);
+    expect(reload.json()).toMatchObject({ role: 'student', student: { id: t.students[0]!.id, studentId: '3000001' } });
+  });
+
+  test('a wrong password and an unknown matrícula get the same 401 and no cookie', async () => {
+    const wrong = await studentLogin('3000001', 'senha-errada');
+    const unknown = await studentLogin('9999999', TEST_PASSWORD);
+    for (const response of [wrong, unknown]) {
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual(errorBody('student_login_failed'));
+      expect(response.json().error.message).toBe('Matrícula ou senha incorretos');
+      expect(response.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
+  test.each([
+    ['both empty', '', ''],
+    ['empty matrícula', '', TEST_PASSWORD],
+    ['blank matrícula', '   ', TEST_PASSWORD],
+    ['empty password', '3000001', ''],
+  ])('%s → 400 "Preencha todos os campos obrigatórios"', async (_label, studentId, password) => {
+    const response = await studentLogin(studentId, password);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatchObject({ code: 'missing_fields', message: 'Preencha todos os campos obrigatórios' });
+    expect(response.headers['set-cookie']).toBeUndefined();
+  });
+
+  test('a removed student can no longer sign in', async () => {
+    const student = await newStudent();
+    await t.db.update(students).set({ deletedAt: new Date() }).where(eq(students.id, student.id));
+    const response = await studentLogin(student.studentId, TEST_PASSWORD);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(errorBody('student_login_failed'));
+  });
+});
+
+describe('administrator sign-in', () => {
+  test('the right password signs in (email in any case) and the cookie restores the session', async () => {
+    const response = await adminLogin(TEST_ADMIN.email.toUpperCase(), TEST_PASSWORD);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ role: 'admin', admin: { email: TEST_ADMIN.email, name: TEST_ADMIN.name } });
+    const reload = await me(sessionCookie(response));
+    expect(reload.statusCode).toBe(200);
+    expect(reload.json()).toMatchObject({ role: 'admin', admin: { id: t.admin.id } });
+  });
+
+  test('a wrong password and an unknown email get the same 401 and no cookie', async () => {
+    const wrong = await adminLogin(TEST_ADMIN.email, 'senha-errada');
+    const unknown = await adminLogin('ninguem@escola.test', TEST_PASSWORD);
+    for (const response of [wrong, unknown]) {
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual(errorBody('admin_login_failed'));
+      expect(response.json().error.message).toBe('Email ou senha incorretos');
+      expect(response.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
+  test.each([
+    ['both empty', '', ''],
+    ['empty email', '', TEST_PASSWORD],
+    ['empty password', TEST_ADMIN.email, ''],
+  ])('%s → 400 "Preencha todos os campos obrigatórios"', async (_label, email, password) => {
+    const response = await adminLogin(email, password);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatchObject({ code: 'missing_fields', message: 'Preencha todos os campos obrigatórios' });
+  });
+});
+
+describe('what a sign-in leaves behind', () => {
+  test('passwords are stored as argon2id hashes with at least 19 MiB and 2 passes', async () => {
+    const rows = [
+      ...(await t.db.select({ hash: students.passwordHash }).from(students)),
+      ...(await t.db.select({ hash: admins.passwordHash }).from(admins)),
+    ];
+    expect(rows.length).toBeGreaterThanOrEqual(5);
+    for (const { hash } of rows) {
+      const match = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(hash);
+      expect(match, hash).not.toBeNull();
+      expect(Number(match![1])).toBeGreaterThanOrEqual(19456);
+      expect(Number(match![2])).toBeGreaterThanOrEqual(2);
+      expect(hash).not.toContain(TEST_PASSWORD);
+    }
+  });
+
+  test('lastLogin is recorded for students and administrators', async () => {
+    const student = await newStudent();
+    expect(student.lastLogin).toBeNull();
+    const before = Date.now();
+    const response = await studentLogin(student.studentId, TEST_PASSWORD);
+    const after = Date.now();
+    const [row] = await t.db.select().from(students).where(eq(students.id, student.id));
+    expect(row!.lastLogin!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(row!.lastLogin!.getTime()).toBeLessThanOrEqual(after + 1000);
+    expect(response.json().student.lastLogin).toBe(row!.lastLogin!.toISOString());
+
+    await t.db.update(admins).set({ lastLogin: null }).where(eq(admins.id, t.admin.id));
+    await adminLogin(TEST_ADMIN.email, TEST_PASSWORD);
+    const [admin] = await t.db.select().from(admins).where(eq(admins.id, t.admin.id));
+    expect(admin!.lastLogin!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  test('every success and failure is in the audit log with time, account and IP', async () => {
+    const ip = freshIp();
+    const started = Date.now();
+    await studentLogin('3000002', TEST_PASSWORD, { ip });
+    await studentLogin('3000002', 'senha-errada', { ip });
+    await studentLogin('9999998', 'qualquer', { ip });
+    await adminLogin(TEST_ADMIN.email, TEST_PASSWORD, { ip });
+    await adminLogin(TEST_ADMIN.email, 'senha-errada', { ip });
+    const rows = await auditRows(ip);
+    expect(rows.map((row) => [row.action, row.actorKind, row.actorLabel])).toEqual([
+      ['login.success', 'student', 'Bruno Henrique Lima (3000002)'],
+      ['login.failure', 'anonymous', 'student:3000002'],
+      ['login.failure', 'anonymous', 'student:9999998'],
+      ['login.success', 'admin', TEST_ADMIN.name],
+      ['login.failure', 'anonymous', `admin:${TEST_ADMIN.email}`],
+    ]);
+    expect(rows[0]!.actorId).toBe(t.students[1]!.id);
+    expect(rows[3]!.actorId).toBe(t.admin.id);
+    expect(rows.map((row) => row.details.reason)).toEqual([undefined, 'wrong_password', 'unknown_account', undefined, 'wrong_password']);
+    for (const row of rows) {
+      expect(row.ip).toBe(ip);
+      expect(row.at.getTime()).toBeGreaterThanOrEqual(started - 1000);
+      expect(row.at.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+    }
+  });
+});
+
+describe('session cookie', () => {
+  test('is httpOnly, SameSite=Lax, for the whole site, not Secure over http, and expires after 12 hours', async () => {
+    const before = Date.now();
+    const header = setCookieHeader(await studentLogin('3000001', TEST_PASSWORD));
+    expect(header).toMatch(/^meritus_session=[A-Za-z0-9_-]{43};/);
+    expect(header).toMatch(/; HttpOnly/i);
+    expect(header).toMatch(/; SameSite=Lax/i);
+    expect(header).toMatch(/; Path=\//);
+    expect(header).not.toMatch(/; Secure/i);
+    expect(header).not.toMatch(/; Domain=/i);
+    const expires = Date.parse(/; Expires=([^;]+)/i.exec(header)![1]!);
+    expect(expires).toBeGreaterThan(before + SESSION_ABSOLUTE_MS - MINUTE);
+    expect(expires).toBeLessThan(before + SESSION_ABSOLUTE_MS + MINUTE);
+  });
+
+  test('every sign-in issues a new token, even when the browser already sends one', async () => {
+    const first = sessionCookie(await studentLogin('3000001', TEST_PASSWORD));
+    const second = sessionCookie(await studentLogin('3000001', TEST_PASSWORD, { headers: { cookie: first } }));
+    const third = sessionCookie(await studentLogin('3000001', TEST_PASSWORD));
+    expect(new Set([first, second, third]).size).toBe(3);
+    for (const cookie of [first, second, third]) expect((await me(cookie)).statusCode).toBe(200);
+  });
+
+  test('the database holds only a hash of the token', async () => {
+    const cookie = sessionCookie(await studentLogin('3000001', TEST_PASSWORD));
+    const token = cookie.split('=')[1]!;
+    const [byToken] = await t.db.select().from(sessions).where(eq(sessions.tokenHash, token));
+    const [byHash] = await t.db.select().from(sessions).where(eq(sessions.tokenHash, tokenHashOf(cookie)));
+    expect(byToken).toBeUndefined();
+    expect(byHash).toBeDefined();
+  });
+});
+
+describe('sign-out and expiry', () => {
+  test('logout ends the session: the old cookie gets 401, other devices stay signed in', async () => {
+    const cookie = sessionCookie(await studentLogin('3000003', TEST_PASSWORD));
+    const otherDevice = sessionCookie(await studentLogin('3000003', TEST_PASSWORD));
+    const ip = freshIp();
+    const response = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie }, remoteAddress: ip });
+    expect(response.statusCode).toBe(204);
+    const cleared = setCookieHeader(response);
+    expect(cleared).toMatch(/^meritus_session=;/);
+    expect(cleared).toMatch(/Expires=Thu, 01 Jan 1970/i);
+
+    const after = await me(cookie);
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).toEqual(errorBody('unauthenticated'));
+    expect(await t.db.select().from(sessions).where(eq(sessions.tokenHash, tokenHashOf(cookie)))).toEqual([]);
+    expect((await me(otherDevice)).statusCode).toBe(200);
+    expect((await auditRows(ip)).map((row) => [row.action, row.actorLabel])).toEqual([['logout', 'Carla Dias Ferreira']]);
+  });
+
+  test('logout without a session is a 401', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/auth/logout' });
+    expect(response.statusCode).toBe(401);
+  });
+
+  test('two hours without activity end the session', async () => {
+    const cookie = sessionCookie(await studentLogin('3000001', TEST_PASSWORD));
+    await t.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - SESSION_IDLE_MS - MINUTE) })
+      .where(eq(sessions.tokenHash, tokenHashOf(cookie)));
+    const response = await me(cookie);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(errorBody('unauthenticated'));
+    expect(await t.db.select().from(sessions).where(eq(sessions.tokenHash, tokenHashOf(cookie)))).toEqual([]);
+  });
+
+  test('activity keeps a session alive: the idle clock restarts at every request', async () => {
+    const cookie = sessionCookie(await studentLogin('3000001', TEST_PASSWORD));
+    const where = eq(sessions.tokenHash, tokenHashOf(cookie));
+    await t.db.update(sessions).set({ lastSeenAt: new Date(Date.now() - SESSION_IDLE_MS + 2 * MINUTE) }).where(where);
+    expect((await me(cookie)).statusCode).toBe(200);
+    const [row] = await t.db.select().from(sessions).where(where);
+    expect(Date.now() - row!.lastSeenAt.getTime()).toBeLessThan(MINUTE);
+    // Another 1 h 59 min later the session is still there, because the clock restarted.
+    await t.db.update(sessions).set({ lastSeenAt: new Date(row!.lastSeenAt.getTime() - SESSION_IDLE_MS + 2 * MINUTE) }).where(where);
+    expect((await me(cookie)).statusCode).toBe(200);
+  });
+
+  test('twelve hours after sign-in the session ends even while in use', async () => {
+    const cookie = sessionCookie(await studentLogin('3000001', TEST_PASSWORD));
+    const where = eq(sessions.tokenHash, tokenHashOf(cookie));
+    const [row] = await t.db.select().from(sessions).where(where);
+    expect(row!.expiresAt.getTime() - row!.createdAt.getTime()).toBeGreaterThan(SESSION_ABSOLUTE_MS - MINUTE);
+    expect(row!.expiresAt.getTime() - row!.createdAt.getTime()).toBeLessThanOrEqual(SESSION_ABSOLUTE_MS + MINUTE);
+
+    const signedInAt = Date.now() - SESSION_ABSOLUTE_MS + 30_000;
+    await t.db
+      .update(sessions)
+      .set({ createdAt: new Date(signedInAt), expiresAt: new Date(signedInAt + SESSION_ABSOLUTE_MS), lastSeenAt: new Date() })
+      .where(where);
+    expect((await me(cookie)).statusCode).toBe(200);
+    await t.db
+      .update(sessions)
+      .set({ createdAt: new Date(signedInAt - MINUTE), expiresAt: new Date(signedInAt - MINUTE + SESSION_ABSOLUTE_MS), lastSeenAt: new Date() })
+      .where(where);
+    const response = await me(cookie);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(errorBody('unauthenticated'));
+  });
+});
+
+describe('sign-in rate limit', () => {
+  const lockedBody = errorBody('login_locked');
+
+  test(`after ${LOGIN_LIMITS.perAccount} failures an account is locked for 15 minutes, other accounts still sign in`, async () => {
+    expect(lockedBody.error.message).toBe('Muitas tentativas de login. Tente novamente em 15 minutos.');
+    const victim = await newStudent();
+    const bystander = await newStudent();
+    const ip = freshIp();
+    for (let attempt = 1; attempt <= LOGIN_LIMITS.perAccount; attempt++) {
+      const response = await studentLogin(victim.studentId, `errada-${attempt}`, { ip });
+      expect(response.statusCode, `attempt ${attempt}`).toBe(401);
+    }
+    const locked = await studentLogin(victim.studentId, TEST_PASSWORD, { ip });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toEqual(lockedBody);
+    expect(locked.headers['set-cookie']).toBeUndefined();
+    // From anywhere: the lock is on the account, not only on the address.
+    expect((await studentLogin(victim.studentId, TEST_PASSWORD)).statusCode).toBe(429);
+    // Another account from the same address is not affected.
+    expect((await studentLogin(bystander.studentId, TEST_PASSWORD, { ip })).statusCode).toBe(200);
+    expect((await auditRows(ip)).some((row) => row.action === 'login.blocked' && row.actorLabel === `student:${victim.studentId}`)).toBe(true);
+
+    // The lock lasts 15 minutes.
+    const [lock] = await t.db.select().from(loginLocks).where(eq(loginLocks.key, `student:${victim.studentId}`));
+    expect(lock!.lockedUntil.getTime() - Date.now()).toBeGreaterThan(LOGIN_LIMITS.lockMs - MINUTE);
+    expect(lock!.lockedUntil.getTime() - Date.now()).toBeLessThanOrEqual(LOGIN_LIMITS.lockMs);
+    await t.db.update(loginLocks).set({ lockedUntil: new Date(Date.now() - 1000) }).where(eq(loginLocks.key, `student:${victim.studentId}`));
+    expect((await studentLogin(victim.studentId, TEST_PASSWORD)).statusCode).toBe(200);
+  });
+
+  test('an administrator account locks the same way', async () => {
+    const ip = freshIp();
+    for (let attempt = 1; attempt <= LOGIN_LIMITS.perAccount; attempt++) {
+      expect((await adminLogin('Diretora@escola.test', 'errada', { ip: freshIp() })).statusCode).toBe(401);
+    }
+    const locked = await adminLogin('diretora@escola.test', 'errada', { ip });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toEqual(lockedBody);
+    expect((await adminLogin(TEST_ADMIN.email, TEST_PASSWORD, { ip })).statusCode).toBe(200);
+  });
+
+  test('an account that does not exist gets the same answers, so the lock reveals nothing', async () => {
+    const real = await newStudent();
+    const answers = async (studentId: string) => {
+      const statuses: string[] = [];
+      for (let attempt = 0; attempt <= LOGIN_LIMITS.perAccount; attempt++) {
+        const response = await studentLogin(studentId, 'errada');
+        statuses.push(`${response.statusCode} ${response.body}`);
+      }
+      return statuses;
+    };
+    const forReal = await answers(real.studentId);
+    const forUnknown = await answers('8888888');
+    expect(forUnknown).toEqual(forReal);
+    expect(forReal.at(-1)).toBe(`429 ${JSON.stringify(lockedBody)}`);
+  });
+
+  test('failures older than 15 minutes no longer count, and a successful sign-in clears them', async () => {
+    const student = await newStudent();
+    const key = `student:${student.studentId}`;
+    for (let attempt = 1; attempt < LOGIN_LIMITS.perAccount; attempt++) await studentLogin(student.studentId, 'errada');
+    await t.db
+      .update(loginFailures)
+      .set({ at: sql`${loginFailures.at} - interval '16 minutes'` })
+      .where(eq(loginFailures.accountKey, key));
+    expect((await studentLogin(student.studentId, 'errada')).statusCode).toBe(401);
+    expect((await studentLogin(student.studentId, TEST_PASSWORD)).statusCode).toBe(200);
+
+    for (let attempt = 1; attempt < LOGIN_LIMITS.perAccount; attempt++) await studentLogin(student.studentId, 'errada');
+    expect((await studentLogin(student.studentId, TEST_PASSWORD)).statusCode).toBe(200);
+    expect((await studentLogin(student.studentId, 'errada')).statusCode).toBe(401);
+    expect((await studentLogin(student.studentId, TEST_PASSWORD)).statusCode).toBe(200);
+  });
+
+  test(`after ${LOGIN_LIMITS.perIp} failures from one address, that address is locked and others are not`, async () => {
+    const ip = freshIp();
+    for (let attempt = 0; attempt < LOGIN_LIMITS.perIp; attempt++) {
+      // Five tries per made-up matrícula: no single account reaches its own limit.
+      const response = await studentLogin(String(7700000 + Math.floor(attempt / 5)), 'errada', { ip });
+      expect(response.statusCode, `attempt ${attempt + 1}`).toBe(401);
+    }
+    const locked = await studentLogin('3000001', TEST_PASSWORD, { ip });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toEqual(lockedBody);
+    expect((await adminLogin(TEST_ADMIN.email, TEST_PASSWORD, { ip })).statusCode).toBe(429);
+    expect((await studentLogin('3000001', TEST_PASSWORD)).statusCode).toBe(200);
+  });
+});
+
+describe('request origin and security headers', () => {
+  test('a POST from a foreign origin is refused before it does anything', async () => {
+    const login = await studentLogin('3000001', TEST_PASSWORD, { headers: { origin: 'https://evil.example' } });
+    expect(login.statusCode).toBe(403);
+    expect(login.json()).toEqual(errorBody('csrf'));
+    expect(login.json().error.message).toBe('Requisição de origem não permitida');
+    expect(login.headers['set-cookie']).toBeUndefined();
+
+    const cookie = sessionCookie(await studentLogin('3000001', TEST_PASSWORD));
+    const logout = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie, origin: 'https://evil.example' } });
+    expect(logout.statusCode).toBe(403);
+    expect((await me(cookie)).statusCode).toBe(200);
+
+    const crossSite = await studentLogin('3000001', TEST_PASSWORD, { headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(crossSite.statusCode).toBe(403);
+  });
+
+  test('a POST from the page’s own origin is accepted', async () => {
+    const response = await studentLogin('3000001', TEST_PASSWORD, { headers: { host: 'meritus.escola.test', origin: 'http://meritus.escola.test' } });
+    expect(response.statusCode).toBe(200);
+  });
+
+  test('responses carry the CSP and the other security headers; no HSTS over plain http in development', async () => {
+    for (const url of ['/api/health', '/api/auth/me', '/pagina-que-nao-existe']) {
+      const response = await t.app.inject({ url });
+      const csp = String(response.headers['content-security-policy']);
+      for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]) {
+        expect(csp, url).toContain(directive);
+      }
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(response.headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+});
+
+describe('access to routes', () => {
+  test('a protected route answers 401 without a session and 403 to the wrong role', async () => {
+    const anonymous = await t.app.inject({ url: '/api/ranking' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toEqual(errorBody('unauthenticated'));
+    expect((await t.app.inject({ url: '/api/admin/operations' })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/api/admin/nao-existe' })).statusCode).toBe(401);
+
+    const student = await t.loginStudent('3000001');
+    const admin = await t.loginAdmin();
+    const studentOnAdmin = await t.app.inject({ url: '/api/admin/operations', headers: { cookie: student } });
+    expect(studentOnAdmin.statusCode).toBe(403);
+    expect(studentOnAdmin.json()).toEqual(errorBody('forbidden'));
+    expect((await t.app.inject({ url: '/api/students/directory', headers: { cookie: admin } })).statusCode).toBe(403);
+    expect((await t.app.inject({ url: '/api/ranking', headers: { cookie: student } })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/admin/operations', headers: { cookie: admin } })).statusCode).toBe(200);
+  });
+
+  test('GET /api/health answers 200 while the database answers', async () => {
+    const response = await t.app.inject({ url: '/api/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok', database: t.database.kind });
+  });
+
+  test('GET /api/openapi.json documents every registered API route', async () => {
+    const registered = registeredApiRoutes(t.app.printRoutes({ commonPrefix: false }));
+    expect(registered.length).toBeGreaterThan(10);
+    const response = await t.app.inject({ url: '/api/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const doc = response.json() as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(doc.openapi).toMatch(/^3\./);
+    const documented = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    // The document does not describe itself.
+    expect(documented.sort()).toEqual(registered.filter((route) => route !== 'GET /api/openapi.json').sort());
+  });
+});
+
+/** "METHOD /api/path/{param}" for every route in Fastify's printed route tree (HEAD twins left out). */
+function registeredApiRoutes(tree: string): string[] {
+  const stack: string[] = [];
+  const routes: string[] = [];
+  for (const line of tree.split('\n')) {
+    const match = /^([│ ]*)[├└]── (\S+)(?: \(([^)]+)\))?/.exec(line);
+    if (!match) continue;
+    const depth = match[1]!.length / 4;
+    stack.length = depth;
+    const path = (stack[depth - 1] ?? '') + match[2]!;
+    stack.push(path);
+    if (!match[3] || !path.startsWith('/api/')) continue;
+    for (const method of match[3].split(', ')) {
+      if (method !== 'HEAD') routes.push(`${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
+    }
+  }
+  return routes;
+}
+
+describe('served over https (PUBLIC_URL)', () => {
+  let https: TestApp;
+  beforeAll(async () => {
+    https = await buildTestApp({ env: { PUBLIC_URL: 'https://meritus.escola.test', ALLOWED_ORIGINS: 'https://painel.escola.test' } });
+  });
+  afterAll(async () => https.close());
+
+  test('the cookie is Secure with the __Host- prefix and signs the user in', async () => {
+    const response = await studentLogin('3000001', TEST_PASSWORD, { app: https });
+    expect(response.statusCode).toBe(200);
+    const header = setCookieHeader(response);
+    expect(header).toMatch(/^__Host-meritus_session=/);
+    expect(header).toMatch(/; Secure/i);
+    expect(header).toMatch(/; Path=\//);
+    expect(header).not.toMatch(/; Domain=/i);
+    const cookie = sessionCookie(response);
+    expect((await me(cookie, https)).statusCode).toBe(200);
+    // The same token under the plain name is not a session.
+    expect((await me(cookie.replace('__Host-', ''), https)).statusCode).toBe(401);
+  });
+
+  test('HSTS is sent, and PUBLIC_URL and ALLOWED_ORIGINS are accepted origins while others are not', async () => {
+    const health = await https.app.inject({ url: '/api/health' });
+    expect(health.headers['strict-transport-security']).toMatch(/max-age=31536000/);
+    for (const origin of ['https://meritus.escola.test', 'https://painel.escola.test']) {
+      expect((await studentLogin('3000001', TEST_PASSWORD, { app: https, headers: { origin } })).statusCode, origin).toBe(200);
+    }
+    expect((await studentLogin('3000001', TEST_PASSWORD, { app: https, headers: { origin: 'http://meritus.escola.test' } })).statusCode).toBe(403);
+  });
+});
+
+describe('production (NODE_ENV=production)', () => {
+  let production: TestApp;
+  beforeAll(async () => {
+    production = await buildTestApp({ env: { NODE_ENV: 'production' } });
+  });
+  afterAll(async () => production.close());
+
+  test('sends HSTS and the same security headers', async () => {
+    const response = await production.app.inject({ url: '/api/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['strict-transport-security']).toMatch(/max-age=31536000/);
+    expect(String(response.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+});
