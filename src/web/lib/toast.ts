@@ -18,3 +18,6 @@ export function errorMessage(error: unknown, fallback?: string): string {
 export function toastError(error: unknown, fallback?: string): void {
   toast.error(errorMessage(error, fallback));
 }
+
+/** react-hot-toast's `toast`, re-exported so screens import it from one place (its default export does not type-check under NodeNext). */
+export { toast } from 'react-hot-toast';

@@ -1,0 +1,134 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError, createApiClient } from './api.ts';
+
+type Call = { url: string; init: RequestInit };
+
+function json(status: number, body: unknown): Response {
+  return new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+/** A fetch that answers with the given responses in order and records every call. */
+function scriptedFetch(...responses: Array<Response | Error>) {
+  const calls: Call[] = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    calls.push({ url: String(input), init: init ?? {} });
+    const next = responses.shift();
+    if (!next) throw new Error('unexpected extra request');
+    if (next instanceof Error) throw next;
+    return next;
+  });
+  return { fetch: fetch as unknown as typeof globalThis.fetch, calls };
+}
+
+function client(fetch: typeof globalThis.fetch, now?: () => number) {
+  return createApiClient({ fetch, retryDelayMs: 0, ...(now ? { now } : {}) });
+}
+
+const errorBody = (code: string, message: string) => ({ error: { code, message } });
+
+describe('api client: retries', () => {
+  it('retries a GET once after a 503 and returns the second answer', async () => {
+    const { fetch, calls } = scriptedFetch(json(503, errorBody('internal', 'x')), json(200, [{ id: 1 }]));
+    await expect(client(fetch).get('/ranking')).resolves.toEqual([{ id: 1 }]);
+    expect(calls).toHaveLength(2);
+    expect(calls[0]?.url).toBe('/api/ranking');
+  });
+
+  it('gives up on a GET after one retry', async () => {
+    const { fetch, calls } = scriptedFetch(json(502, undefined), json(503, errorBody('internal', 'x')));
+    await expect(client(fetch).get('/ranking')).rejects.toMatchObject({ status: 503, code: 'internal' });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('retries a GET once after a network failure', async () => {
+    const { fetch, calls } = scriptedFetch(new TypeError('Failed to fetch'), json(200, { ok: true }));
+    await expect(client(fetch).get('/health')).resolves.toEqual({ ok: true });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('does not retry a POST without an Idempotency-Key', async () => {
+    const { fetch, calls } = scriptedFetch(json(503, errorBody('internal', 'x')), json(201, { ok: true }));
+    await expect(client(fetch).post('/meritus/transfers', { amount: 5 })).rejects.toBeInstanceOf(ApiError);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('retries a POST that carries an Idempotency-Key, with the same key and body', async () => {
+    const { fetch, calls } = scriptedFetch(new TypeError('Failed to fetch'), json(201, { done: true }));
+    const result = await client(fetch).post('/meritus/transfers', { amount: 5 }, { idempotencyKey: 'key-1' });
+    expect(result).toEqual({ done: true });
+    expect(calls).toHaveLength(2);
+    for (const call of calls) {
+      expect((call.init.headers as Record<string, string>)['Idempotency-Key']).toBe('key-1');
+      expect(call.init.body).toBe(JSON.stringify({ amount: 5 }));
+      expect(call.init.credentials).toBe('same-origin');
+    }
+  });
+
+  it('never retries a 4xx answer, and shows the pt-BR text of its code', async () => {
+    const { fetch, calls } = scriptedFetch(json(400, errorBody('insufficient_balance', 'server text')));
+    const error = await client(fetch).post('/meritus/transfers', { amount: 5 }, { idempotencyKey: 'k' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 400, code: 'insufficient_balance', message: 'Saldo insuficiente' });
+    expect(calls).toHaveLength(1);
+
+    const read = scriptedFetch(json(404, errorBody('not_found', 'x')));
+    await expect(client(read.fetch).get('/students/x')).rejects.toMatchObject({ status: 404 });
+    expect(read.calls).toHaveLength(1);
+  });
+
+  it("falls back to the server's message for a code it does not know", async () => {
+    const { fetch } = scriptedFetch(json(409, errorBody('brand_new_code', 'Mensagem do servidor')));
+    await expect(client(fetch).get('/x')).rejects.toMatchObject({ code: 'brand_new_code', message: 'Mensagem do servidor' });
+  });
+});
+
+describe('api client: throttle', () => {
+  it('refuses the 5th identical request within one second, without sending it', async () => {
+    let time = 1_000;
+    const { fetch, calls } = scriptedFetch(...Array.from({ length: 6 }, () => json(200, {})));
+    const api = client(fetch, () => time);
+    for (let i = 0; i < 4; i += 1) await api.post('/tags/like', { id: 'a' });
+    const refused = await api.post('/tags/like', { id: 'a' }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'client_throttled', message: 'Too many requests', status: 429 });
+    expect(calls).toHaveLength(4);
+
+    await api.post('/tags/like', { id: 'b' });
+    expect(calls).toHaveLength(5);
+
+    time += 1_000;
+    await api.post('/tags/like', { id: 'a' });
+    expect(calls).toHaveLength(6);
+  });
+});
+
+describe('api client: 401', () => {
+  it('calls the unauthorized handler when a call finds the session gone', async () => {
+    const { fetch } = scriptedFetch(json(401, errorBody('unauthenticated', 'x')));
+    const api = client(fetch);
+    const onUnauthorized = vi.fn();
+    api.onUnauthorized(onUnauthorized);
+    await expect(api.get('/ranking')).rejects.toMatchObject({ status: 401, message: 'Sessão expirada. Faça login novamente.' });
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves 401s of the session and sign-in calls to their callers', async () => {
+    const { fetch } = scriptedFetch(
+      json(401, errorBody('unauthenticated', 'x')),
+      json(401, errorBody('student_login_failed', 'x')),
+      json(401, errorBody('admin_login_failed', 'x')),
+    );
+    const api = client(fetch);
+    const onUnauthorized = vi.fn();
+    api.onUnauthorized(onUnauthorized);
+    await expect(api.get('/auth/me')).rejects.toMatchObject({ status: 401 });
+    await expect(api.post('/auth/student/login', { studentId: '1', password: 'x' })).rejects.toMatchObject({
+      message: 'Matrícula ou senha incorretos',
+    });
+    await expect(api.post('/auth/admin/login', { email: 'a@b.c', password: 'x' })).rejects.toMatchObject({
+      message: 'Email ou senha incorretos',
+    });
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+});
