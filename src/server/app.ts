@@ -24,6 +24,7 @@ import { eventsRoutes } from './realtime/events.routes.ts';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { studentsRoutes } from './modules/students/students.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
+import { adminStudentsRoutes } from './modules/students/admin-students.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { reasonPresetsRoutes } from './modules/reason-presets/reason-presets.routes.ts';
 import { studentAreaRoutes } from './modules/students/student-area.routes.ts';
@@ -92,6 +93,7 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
       await ledgerRoutes(api, deps);
       await studentsRoutes(api, deps);
       await tagsRoutes(api, deps);
+      await adminStudentsRoutes(api, deps);
       await dashboardRoutes(api, deps);
       await reasonPresetsRoutes(api, deps);
       await studentAreaRoutes(api, deps);

@@ -47,6 +47,18 @@ export const ERROR_MESSAGES = {
   preset_limit: 'Limite de 30 motivos atingido. Remova um para adicionar outro.',
   preset_not_found: 'Motivo não encontrado',
   tag_not_found: 'Esta tag não está mais ativa',
+  invalid_email: 'Email inválido',
+  invalid_birth_date: 'Data de nascimento inválida',
+  invalid_initial_meritus: 'O Méritus inicial deve ser um número inteiro maior ou igual a zero',
+  password_too_short: 'A senha deve ter pelo menos 6 caracteres',
+  invalid_tag_days: 'A duração deve ser um número inteiro de 1 a 365 dias',
+  invalid_tag_expiry: 'Data de expiração inválida (no máximo 365 dias a partir de hoje)',
+  file_missing: 'Nenhum arquivo selecionado',
+  import_too_large: 'Arquivo muito grande. Máximo 2MB.',
+  import_no_header: 'Cabeçalho não reconhecido: o arquivo precisa das colunas matrícula e nome',
+  import_empty: 'O arquivo não tem nenhuma linha de aluno',
+  import_too_many_rows: 'O arquivo tem mais de 5.000 linhas; divida-o em partes menores',
+  import_nothing_valid: 'Nenhuma linha válida para importar',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -1,12 +1,37 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app.ts';
+import { adminOf } from '../../plugins/auth.ts';
 import { activeTagsResponse } from '../../../shared/students.ts';
-import { listActiveTags } from './tags.service.ts';
+import { studentTagParams, tagChangeResult, tagDaysInput, tagExpiryInput } from '../../../shared/admin-students.ts';
+import { WEEKLY_TAG_DAYS } from '../../../shared/constants.ts';
+import { giveTag, listActiveTags, moveTagExpiry, takeTag } from './tags.service.ts';
 
-export async function tagsRoutes(app: FastifyInstance, { database }: AppDeps): Promise<void> {
+export async function tagsRoutes(app: FastifyInstance, { database, events }: AppDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.get('/tags/active', { schema: { tags: ['tags'], response: { 200: activeTagsResponse } } }, async (request) =>
+  const deps = { db: database.db, events };
+  const tags = ['tags'];
+  api.get('/tags/active', { schema: { tags, response: { 200: activeTagsResponse } } }, async (request) =>
     listActiveTags(database.db, request.principal!),
+  );
+
+  api.put(
+    '/admin/students/:id/tags/:kind',
+    { schema: { tags, params: studentTagParams, body: tagDaysInput.optional(), response: { 200: tagChangeResult } } },
+    async (request) =>
+      giveTag(deps, adminOf(request), request.params.id, request.params.kind, request.body?.days ?? WEEKLY_TAG_DAYS, { ip: request.ip }),
+  );
+
+  api.patch(
+    '/admin/students/:id/tags/:kind',
+    { schema: { tags, params: studentTagParams, body: tagExpiryInput, response: { 200: tagChangeResult } } },
+    async (request) =>
+      moveTagExpiry(deps, adminOf(request), request.params.id, request.params.kind, new Date(request.body.expiresAt), { ip: request.ip }),
+  );
+
+  api.delete(
+    '/admin/students/:id/tags/:kind',
+    { schema: { tags, params: studentTagParams, response: { 200: tagChangeResult } } },
+    async (request) => takeTag(deps, adminOf(request), request.params.id, request.params.kind, { ip: request.ip }),
   );
 }

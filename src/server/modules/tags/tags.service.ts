@@ -1,9 +1,14 @@
 import { and, count, desc, eq, gt, isNull, lte } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { students, studentTags, tagLikes } from '../../db/schema.ts';
+import { AppError } from '../../app-error.ts';
+import type { EventBus } from '../../realtime/event-bus.ts';
 import type { Principal } from '../auth/auth.service.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 import type { ActiveTag } from '../../../shared/students.ts';
-import { photoAddress } from '../students/student-views.ts';
+import { ADMIN_STUDENT_TEXTS, type TagChangeResult } from '../../../shared/admin-students.ts';
+import { TAG_DURATION_MAX_DAYS, TAG_NAMES, type TagKind } from '../../../shared/constants.ts';
+import { activeTagsByStudent, photoAddress } from '../students/student-views.ts';
 
 /** Removes tags past their expiry; reads already ignore them, this keeps the table small. */
 export async function sweepExpiredTags(db: Db): Promise<number> {
@@ -37,4 +42,123 @@ export async function listActiveTags(db: Db, viewer: Principal): Promise<ActiveT
     likes: countByTag.get(tag.id) ?? 0,
     likedByMe: mine.has(tag.id),
   }));
+}
+
+export type TagWriteDeps = { db: Db; events: EventBus };
+type TagAdmin = { id: string; name: string };
+type TagContext = { ip?: string | undefined };
+
+const DAY_MS = 86_400_000;
+
+async function lockCurrentStudent(tx: Tx, id: string) {
+  const [row] = await tx
+    .select({ id: students.id, studentId: students.studentId, name: students.name })
+    .from(students)
+    .where(and(eq(students.id, id), isNull(students.deletedAt)))
+    .for('update');
+  if (!row) throw new AppError('student_not_found');
+  return row;
+}
+
+async function tagsAfter(tx: Tx, studentId: string) {
+  return (await activeTagsByStudent(tx, [studentId])).get(studentId) ?? [];
+}
+
+/**
+ * Gives a student a weekly tag for `days` days from now. A tag still running is extended
+ * (its likes stay); an expired one not yet swept starts afresh.
+ */
+export async function giveTag(
+  deps: TagWriteDeps,
+  admin: TagAdmin,
+  studentId: string,
+  kind: TagKind,
+  days: number,
+  context: TagContext = {},
+): Promise<TagChangeResult> {
+  return deps.db.transaction(async (tx) => {
+    const student = await lockCurrentStudent(tx, studentId);
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + days * DAY_MS);
+    const [existing] = await tx
+      .select()
+      .from(studentTags)
+      .where(and(eq(studentTags.studentId, studentId), eq(studentTags.kind, kind)));
+    if (existing && existing.expiresAt > now) {
+      await tx.update(studentTags).set({ expiresAt, assignedBy: admin.id }).where(eq(studentTags.id, existing.id));
+    } else {
+      if (existing) await tx.delete(studentTags).where(eq(studentTags.id, existing.id));
+      await tx.insert(studentTags).values({ studentId, kind, assignedAt: now, expiresAt, assignedBy: admin.id });
+    }
+    await recordAudit(tx, {
+      actor: { kind: 'admin', id: admin.id, label: admin.name },
+      action: 'tag.add',
+      ip: context.ip,
+      details: { studentId, matricula: student.studentId, kind, tag: TAG_NAMES[kind], days, expiresAt: expiresAt.toISOString() },
+    });
+    await deps.events.publish(tx, { type: 'tags' });
+    return { message: ADMIN_STUDENT_TEXTS.tagAdded(kind, expiresAt), tags: await tagsAfter(tx, studentId) };
+  });
+}
+
+/** Takes a running tag away; its likes go with it. */
+export async function takeTag(
+  deps: TagWriteDeps,
+  admin: TagAdmin,
+  studentId: string,
+  kind: TagKind,
+  context: TagContext = {},
+): Promise<TagChangeResult> {
+  return deps.db.transaction(async (tx) => {
+    const student = await lockCurrentStudent(tx, studentId);
+    const removed = await tx
+      .delete(studentTags)
+      .where(and(eq(studentTags.studentId, studentId), eq(studentTags.kind, kind), gt(studentTags.expiresAt, new Date())))
+      .returning({ id: studentTags.id });
+    if (removed.length === 0) throw new AppError('tag_not_found', { status: 404 });
+    await recordAudit(tx, {
+      actor: { kind: 'admin', id: admin.id, label: admin.name },
+      action: 'tag.remove',
+      ip: context.ip,
+      details: { studentId, matricula: student.studentId, kind, tag: TAG_NAMES[kind] },
+    });
+    await deps.events.publish(tx, { type: 'tags' });
+    return { message: ADMIN_STUDENT_TEXTS.tagRemoved(kind), tags: await tagsAfter(tx, studentId) };
+  });
+}
+
+/**
+ * Moves the end of a running tag to an exact moment (ending it early, or keeping it to a
+ * date rather than a number of days); at most 365 days ahead.
+ */
+export async function moveTagExpiry(
+  deps: TagWriteDeps,
+  admin: TagAdmin,
+  studentId: string,
+  kind: TagKind,
+  expiresAt: Date,
+  context: TagContext = {},
+): Promise<TagChangeResult> {
+  const now = new Date();
+  if (Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() > now.getTime() + TAG_DURATION_MAX_DAYS * DAY_MS) {
+    throw new AppError('invalid_tag_expiry');
+  }
+  return deps.db.transaction(async (tx) => {
+    const student = await lockCurrentStudent(tx, studentId);
+    const moved = await tx
+      .update(studentTags)
+      .set({ expiresAt, assignedBy: admin.id })
+      .where(and(eq(studentTags.studentId, studentId), eq(studentTags.kind, kind), gt(studentTags.expiresAt, now)))
+      .returning({ id: studentTags.id });
+    if (moved.length === 0) throw new AppError('tag_not_found', { status: 404 });
+    await recordAudit(tx, {
+      actor: { kind: 'admin', id: admin.id, label: admin.name },
+      action: 'tag.expiry',
+      ip: context.ip,
+      details: { studentId, matricula: student.studentId, kind, tag: TAG_NAMES[kind], expiresAt: expiresAt.toISOString() },
+    });
+    await deps.events.publish(tx, { type: 'tags' });
+    const message = expiresAt > now ? ADMIN_STUDENT_TEXTS.tagExpiryChanged(kind, expiresAt) : ADMIN_STUDENT_TEXTS.tagRemoved(kind);
+    return { message, tags: await tagsAfter(tx, studentId) };
+  });
 }

@@ -1,0 +1,183 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../app.ts';
+import { AppError } from '../../app-error.ts';
+import { adminOf } from '../../plugins/auth.ts';
+import { localFileStorage } from '../../storage/file-storage.ts';
+import { PHOTO_MAX_BYTES } from '../../../shared/constants.ts';
+import {
+  adminStudentsResponse,
+  createStudentInput,
+  IMPORT_MAX_BYTES,
+  importPreview,
+  importResult,
+  messageResult,
+  passwordResetResult,
+  photoUrlBody,
+  studentIdParam,
+  studentWriteResult,
+  updateStudentInput,
+} from '../../../shared/admin-students.ts';
+import {
+  createStudent,
+  exportLedgerCsv,
+  exportStudentsCsv,
+  listAdminStudents,
+  removeStudent,
+  removeStudentPhoto,
+  resetStudentPassword,
+  setStudentPhotoUrl,
+  updateStudent,
+  uploadStudentPhoto,
+  type AdminStudentsDeps,
+} from './admin-students.service.ts';
+import { importStudents, previewImport } from './student-import.service.ts';
+
+/**
+ * The single file of a multipart request, read into memory up to `maxBytes`. Anything
+ * bigger is refused with the given code as soon as the limit is crossed.
+ */
+async function uploadedFile(request: FastifyRequest, maxBytes: number, tooLarge: 'photo_too_large' | 'import_too_large'): Promise<Buffer> {
+  if (!request.isMultipart()) throw new AppError('file_missing');
+  try {
+    const file = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 5, parts: 6 } });
+    if (!file) throw new AppError('file_missing');
+    const bytes = await file.toBuffer();
+    if (bytes.length === 0) throw new AppError('file_missing');
+    return bytes;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(tooLarge, { status: 413 });
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new AppError('bad_request');
+    throw error;
+  }
+}
+
+/** A CSV file (UTF-8 with BOM, `;`), sent whole or streamed. */
+const csvResponse = z
+  .custom<string | Readable>((value) => typeof value === 'string' || value instanceof Readable)
+  .describe('CSV (UTF-8 com BOM, separado por ";")');
+
+function attachment(fileName: string): string {
+  return `attachment; filename="${fileName}"`;
+}
+
+export async function adminStudentsRoutes(app: FastifyInstance, { config, database, events }: AppDeps): Promise<void> {
+  const deps: AdminStudentsDeps = { db: database.db, events, storage: localFileStorage(config.uploadsDir) };
+
+  // Encapsulated, so multipart parsing exists only for these routes.
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: Math.max(PHOTO_MAX_BYTES, IMPORT_MAX_BYTES), files: 1 } });
+    const api = scope.withTypeProvider<ZodTypeProvider>();
+    const tags = ['admin-students'];
+    const context = (request: FastifyRequest) => ({ ip: request.ip });
+
+    api.get('/admin/students', { schema: { tags, response: { 200: adminStudentsResponse } } }, async () => listAdminStudents(deps.db));
+
+    api.post(
+      '/admin/students',
+      { schema: { tags, body: createStudentInput, response: { 201: studentWriteResult } } },
+      async (request, reply) => reply.status(201).send(await createStudent(deps, adminOf(request), request.body, context(request))),
+    );
+
+    api.patch(
+      '/admin/students/:id',
+      { schema: { tags, params: studentIdParam, body: updateStudentInput, response: { 200: studentWriteResult } } },
+      async (request) => updateStudent(deps, adminOf(request), request.params.id, request.body, context(request)),
+    );
+
+    api.delete(
+      '/admin/students/:id',
+      { schema: { tags, params: studentIdParam, response: { 200: messageResult } } },
+      async (request) => removeStudent(deps, adminOf(request), request.params.id, context(request)),
+    );
+
+    api.post(
+      '/admin/students/:id/password',
+      { schema: { tags, params: studentIdParam, response: { 200: passwordResetResult } } },
+      async (request, reply) =>
+        reply.header('Cache-Control', 'no-store').send(await resetStudentPassword(deps, adminOf(request), request.params.id, context(request))),
+    );
+
+    api.post(
+      '/admin/students/:id/photo',
+      {
+        schema: {
+          tags,
+          params: studentIdParam,
+          consumes: ['multipart/form-data'],
+          description: 'Foto enviada como arquivo (campo "file"): JPG, PNG, GIF ou WebP, até 5 MB.',
+          response: { 200: studentWriteResult },
+        },
+      },
+      async (request) => {
+        const bytes = await uploadedFile(request, PHOTO_MAX_BYTES, 'photo_too_large');
+        return uploadStudentPhoto(deps, adminOf(request), request.params.id, bytes, context(request));
+      },
+    );
+
+    api.put(
+      '/admin/students/:id/photo',
+      { schema: { tags, params: studentIdParam, body: photoUrlBody, response: { 200: studentWriteResult } } },
+      async (request) => setStudentPhotoUrl(deps, adminOf(request), request.params.id, request.body.url, context(request)),
+    );
+
+    api.delete(
+      '/admin/students/:id/photo',
+      { schema: { tags, params: studentIdParam, response: { 200: studentWriteResult } } },
+      async (request) => removeStudentPhoto(deps, adminOf(request), request.params.id, context(request)),
+    );
+
+    api.post(
+      '/admin/students/import/preview',
+      {
+        schema: {
+          tags,
+          consumes: ['multipart/form-data'],
+          description: 'Arquivo CSV (campo "file") com matrícula, nome, email, série e data de nascimento. Nada é gravado.',
+          response: { 200: importPreview },
+        },
+      },
+      async (request) => previewImport(deps.db, await uploadedFile(request, IMPORT_MAX_BYTES, 'import_too_large')),
+    );
+
+    api.post(
+      '/admin/students/import',
+      {
+        schema: {
+          tags,
+          consumes: ['multipart/form-data'],
+          description: 'Cria, numa só transação, todas as linhas válidas do arquivo, com senhas iniciais geradas (mostradas só nesta resposta).',
+          response: { 201: importResult },
+        },
+      },
+      async (request, reply) => {
+        const bytes = await uploadedFile(request, IMPORT_MAX_BYTES, 'import_too_large');
+        const result = await importStudents(deps, adminOf(request), bytes, context(request));
+        return reply.status(201).header('Cache-Control', 'no-store').send(result);
+      },
+    );
+
+    api.get('/admin/students/export.csv', { schema: { tags, produces: ['text/csv'], response: { 200: csvResponse } } }, async (request, reply) => {
+      const { fileName, csv } = await exportStudentsCsv(deps.db, adminOf(request), context(request));
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('Content-Disposition', attachment(fileName))
+        .header('Cache-Control', 'no-store')
+        .send(csv);
+    });
+
+    api.get('/admin/ledger/export.csv', { schema: { tags, produces: ['text/csv'], response: { 200: csvResponse } } }, async (request, reply) => {
+      const { fileName, chunks } = await exportLedgerCsv(deps.db, adminOf(request), context(request));
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('Content-Disposition', attachment(fileName))
+        .header('Cache-Control', 'no-store')
+        .send(Readable.from(chunks));
+    });
+  });
+}

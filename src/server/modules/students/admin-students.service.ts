@@ -1,0 +1,453 @@
+import { randomInt } from 'node:crypto';
+import { aliasedTable, and, asc, desc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import { ledgerEntries, students, studentTags } from '../../db/schema.ts';
+import { AppError } from '../../app-error.ts';
+import type { EventBus } from '../../realtime/event-bus.ts';
+import type { FileStorage } from '../../storage/file-storage.ts';
+import { isUploadedStudentPhoto, removeStoredPhoto, storeStudentPhoto, thumbnailOf } from '../../storage/photos.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import { endStudentSessions } from '../auth/auth.service.ts';
+import { hashPassword } from '../auth/password.ts';
+import { applyAdminOperation, type AdminActor } from '../ledger/ledger.service.ts';
+import { activeTagsByStudent, photoAddress, toSelfStudent, type StudentRow } from './student-views.ts';
+import { toCsv } from './csv.ts';
+import {
+  ADMIN_STUDENT_TEXTS,
+  LEDGER_CSV_HEADERS,
+  STUDENTS_CSV_HEADERS,
+  type AdminStudent,
+  type CreateStudentInput,
+  type PasswordResetResult,
+  type StudentWriteResult,
+  type UpdateStudentInput,
+} from '../../../shared/admin-students.ts';
+import type { StudentTag } from '../../../shared/auth.ts';
+import { TAG_NAMES } from '../../../shared/constants.ts';
+import { OPERATION_TYPE_LABELS } from '../../../shared/ledger.ts';
+import { formatDate, formatDateTime } from '../../../shared/format.ts';
+
+export type AdminStudentsDeps = { db: Db; events: EventBus; storage: FileStorage };
+export type ActionContext = { ip?: string | undefined };
+
+export const INITIAL_BALANCE_DESCRIPTION = 'Saldo inicial';
+
+function auditActor(admin: AdminActor) {
+  return { kind: 'admin' as const, id: admin.id, label: admin.name };
+}
+
+export function toAdminStudent(row: StudentRow, tags: StudentTag[]): AdminStudent {
+  const photo = photoAddress(row);
+  const thumb = row.photoUrl ? thumbnailOf(row.photoUrl) : null;
+  return {
+    ...toSelfStudent(row, tags),
+    photoThumb: thumb ? `${thumb}?v=${row.photoVersion}` : photo,
+    photoSource: row.photoUrl ? (isUploadedStudentPhoto(row.photoUrl) ? 'upload' : 'url') : null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+async function withTags(db: DbOrTx, row: StudentRow): Promise<AdminStudent> {
+  const tags = await activeTagsByStudent(db, [row.id]);
+  return toAdminStudent(row, tags.get(row.id) ?? []);
+}
+
+/**
+ * Every current student with what the management screen shows. The whole school comes
+ * in one answer (2,000 students ≈ 0.6 MB of JSON) so the screen filters as the teacher types.
+ */
+export async function listAdminStudents(db: Db): Promise<AdminStudent[]> {
+  const rows = await db.select().from(students).where(isNull(students.deletedAt)).orderBy(asc(students.name), asc(students.studentId));
+  const tags = await activeTagsByStudent(db, rows.map((row) => row.id));
+  return rows.map((row) => toAdminStudent(row, tags.get(row.id) ?? []));
+}
+
+/** A current student, locked for the rest of the transaction. */
+async function lockCurrentStudent(tx: Tx, id: string): Promise<StudentRow> {
+  const [row] = await tx
+    .select()
+    .from(students)
+    .where(and(eq(students.id, id), isNull(students.deletedAt)))
+    .for('update');
+  if (!row) throw new AppError('student_not_found');
+  return row;
+}
+
+function sqlState(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** A concurrent insert of the same matrícula ends in the unique index; the client sees the usual message. */
+async function translatingUniqueViolation<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (sqlState(error) === '23505') throw new AppError('student_id_taken');
+    throw error;
+  }
+}
+
+/** Matrículas are unique among current students; a removed student's matrícula can be given again. */
+export async function assertStudentIdFree(db: DbOrTx, studentId: string, exceptId?: string): Promise<void> {
+  const conditions: SQL[] = [eq(students.studentId, studentId), isNull(students.deletedAt)];
+  if (exceptId) conditions.push(ne(students.id, exceptId));
+  const [taken] = await db.select({ id: students.id }).from(students).where(and(...conditions)).limit(1);
+  if (taken) throw new AppError('student_id_taken');
+}
+
+/** An email identifies one current student (case-insensitive). */
+export async function assertEmailFree(db: DbOrTx, email: string | null | undefined, exceptId?: string): Promise<void> {
+  if (!email) return;
+  const conditions: SQL[] = [eq(sql`lower(${students.email})`, email.toLowerCase()), isNull(students.deletedAt)];
+  if (exceptId) conditions.push(ne(students.id, exceptId));
+  const [taken] = await db.select({ id: students.id }).from(students).where(and(...conditions)).limit(1);
+  if (taken) throw new AppError('email_taken');
+}
+
+const PASSWORD_LETTERS = 'abcdefghjkmnpqrstuvwxyz';
+const PASSWORD_DIGITS = '23456789';
+
+/**
+ * A password a student can read off a sheet and type: "kmtr-vbaq-47". No 0/O, 1/l/i
+ * to confuse; ~42 bits from the operating system's random source, and sign-in is rate-limited.
+ */
+export function generateReadablePassword(): string {
+  const pick = (alphabet: string, n: number) => Array.from({ length: n }, () => alphabet[randomInt(alphabet.length)]).join('');
+  return `${pick(PASSWORD_LETTERS, 4)}-${pick(PASSWORD_LETTERS, 4)}-${pick(PASSWORD_DIGITS, 2)}`;
+}
+
+type CreateInput = {
+  studentId: string;
+  name: string;
+  password: string;
+  grade: string;
+  email?: string | null | undefined;
+  birthDate?: string | null | undefined;
+  photo?: string | null | undefined;
+  meritus?: number | undefined;
+};
+
+export async function createStudent(
+  deps: AdminStudentsDeps,
+  admin: AdminActor,
+  input: CreateInput & Pick<CreateStudentInput, 'grade'>,
+  context: ActionContext = {},
+): Promise<StudentWriteResult> {
+  const passwordHash = await hashPassword(input.password);
+  const row = await translatingUniqueViolation(() =>
+    deps.db.transaction(async (tx) => {
+      await assertStudentIdFree(tx, input.studentId);
+      await assertEmailFree(tx, input.email);
+      const [inserted] = await tx
+        .insert(students)
+        .values({
+          studentId: input.studentId,
+          name: input.name,
+          grade: input.grade,
+          email: input.email ?? null,
+          birthDate: input.birthDate ?? null,
+          photoUrl: input.photo ?? null,
+          passwordHash,
+        })
+        .returning();
+      let current = inserted!;
+      if (input.meritus && input.meritus > 0) {
+        const { student } = await applyAdminOperation(tx, admin, current.id, 'meritus', {
+          type: 'admin_add',
+          amount: input.meritus,
+          description: INITIAL_BALANCE_DESCRIPTION,
+        });
+        current = student;
+        await deps.events.publish(tx, { type: 'ledger', studentIds: [current.id], status: 'completed' });
+      }
+      await recordAudit(tx, {
+        actor: auditActor(admin),
+        action: 'student.create',
+        ip: context.ip,
+        details: { studentId: current.id, matricula: current.studentId, name: current.name, initialMeritus: input.meritus ?? 0 },
+      });
+      await deps.events.publish(tx, { type: 'students' });
+      return current;
+    }),
+  );
+  return { message: ADMIN_STUDENT_TEXTS.created(row.name), student: await withTags(deps.db, row) };
+}
+
+export async function updateStudent(
+  deps: AdminStudentsDeps,
+  admin: AdminActor,
+  id: string,
+  input: UpdateStudentInput & { email?: string | null | undefined; birthDate?: string | null | undefined },
+  context: ActionContext = {},
+): Promise<StudentWriteResult> {
+  const row = await translatingUniqueViolation(() =>
+    deps.db.transaction(async (tx) => {
+      const before = await lockCurrentStudent(tx, id);
+      if (input.studentId !== undefined && input.studentId !== before.studentId) await assertStudentIdFree(tx, input.studentId, id);
+      if (input.email) await assertEmailFree(tx, input.email, id);
+      const changes = {
+        ...(input.studentId !== undefined ? { studentId: input.studentId } : {}),
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.grade !== undefined ? { grade: input.grade } : {}),
+        ...(input.email !== undefined ? { email: input.email } : {}),
+        ...(input.birthDate !== undefined ? { birthDate: input.birthDate } : {}),
+      };
+      const [after] = await tx
+        .update(students)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(eq(students.id, id))
+        .returning();
+      const changed = Object.fromEntries(
+        Object.entries(changes)
+          .filter(([key, value]) => before[key as keyof typeof changes] !== value)
+          .map(([key, value]) => [key, { from: before[key as keyof typeof changes], to: value }]),
+      );
+      await recordAudit(tx, {
+        actor: auditActor(admin),
+        action: 'student.update',
+        ip: context.ip,
+        details: { studentId: id, matricula: after!.studentId, changed },
+      });
+      await deps.events.publish(tx, { type: 'students' });
+      return after!;
+    }),
+  );
+  return { message: ADMIN_STUDENT_TEXTS.updated(row.name), student: await withTags(deps.db, row) };
+}
+
+/**
+ * Removes a student: they can no longer sign in, their sessions end and they leave every
+ * list and ranking. Their ledger rows stay, so the other side of each transfer and every
+ * total remain correct (histories show them marked as removed).
+ */
+export async function removeStudent(
+  deps: AdminStudentsDeps,
+  admin: AdminActor,
+  id: string,
+  context: ActionContext = {},
+): Promise<{ message: string }> {
+  const row = await deps.db.transaction(async (tx) => {
+    const before = await lockCurrentStudent(tx, id);
+    const [after] = await tx
+      .update(students)
+      .set({ deletedAt: new Date(), photoUrl: null, photoVersion: before.photoVersion + 1, updatedAt: new Date() })
+      .where(eq(students.id, id))
+      .returning();
+    await endStudentSessions(tx, id);
+    const droppedTags = await tx.delete(studentTags).where(eq(studentTags.studentId, id)).returning({ id: studentTags.id });
+    await recordAudit(tx, {
+      actor: auditActor(admin),
+      action: 'student.delete',
+      ip: context.ip,
+      details: {
+        studentId: id,
+        matricula: before.studentId,
+        name: before.name,
+        balances: { meritus: before.meritus, totalEarned: before.totalEarned, estelecas: before.estelecas },
+      },
+    });
+    await deps.events.publish(tx, { type: 'students' });
+    if (droppedTags.length > 0) await deps.events.publish(tx, { type: 'tags' });
+    return { before, after: after! };
+  });
+  // The photo is personal data with no further use; histories show only the name.
+  await removeStoredPhoto(deps.storage, row.before.photoUrl);
+  return { message: ADMIN_STUDENT_TEXTS.deleted(row.before.name) };
+}
+
+export async function resetStudentPassword(
+  deps: AdminStudentsDeps,
+  admin: AdminActor,
+  id: string,
+  context: ActionContext = {},
+): Promise<PasswordResetResult> {
+  const password = generateReadablePassword();
+  const passwordHash = await hashPassword(password);
+  const row = await deps.db.transaction(async (tx) => {
+    const student = await lockCurrentStudent(tx, id);
+    await tx.update(students).set({ passwordHash, updatedAt: new Date() }).where(eq(students.id, id));
+    await endStudentSessions(tx, id);
+    await recordAudit(tx, {
+      actor: auditActor(admin),
+      action: 'student.password_reset',
+      ip: context.ip,
+      details: { studentId: id, matricula: student.studentId },
+    });
+    return student;
+  });
+  return { message: ADMIN_STUDENT_TEXTS.passwordReset(row.name), password };
+}
+
+/** Changes the photo column and bumps its version; returns the previous address to clean up. */
+async function replacePhoto(
+  deps: AdminStudentsDeps,
+  admin: AdminActor,
+  id: string,
+  photoUrl: string | null,
+  action: string,
+  context: ActionContext,
+): Promise<{ before: StudentRow; after: StudentRow }> {
+  return deps.db.transaction(async (tx) => {
+    const before = await lockCurrentStudent(tx, id);
+    const [after] = await tx
+      .update(students)
+      .set({ photoUrl, photoVersion: before.photoVersion + 1, updatedAt: new Date() })
+      .where(eq(students.id, id))
+      .returning();
+    await recordAudit(tx, {
+      actor: auditActor(admin),
+      action,
+      ip: context.ip,
+      details: { studentId: id, matricula: before.studentId, from: before.photoUrl, to: photoUrl },
+    });
+    await deps.events.publish(tx, { type: 'students' });
+    return { before, after: after! };
+  });
+}
+
+/** Stores an uploaded photo (checked by its bytes, re-encoded, thumbnail made) as the student's photo. */
+export async function uploadStudentPhoto(
+  deps: AdminStudentsDeps,
+  admin: AdminActor,
+  id: string,
+  bytes: Buffer,
+  context: ActionContext = {},
+): Promise<StudentWriteResult> {
+  const [exists] = await deps.db
+    .select({ id: students.id })
+    .from(students)
+    .where(and(eq(students.id, id), isNull(students.deletedAt)));
+  if (!exists) throw new AppError('student_not_found');
+  const stored = await storeStudentPhoto(deps.storage, id, bytes);
+  let result: { before: StudentRow; after: StudentRow };
+  try {
+    result = await replacePhoto(deps, admin, id, stored, 'student.photo.upload', context);
+  } catch (error) {
+    await removeStoredPhoto(deps.storage, stored);
+    throw error;
+  }
+  await removeStoredPhoto(deps.storage, result.before.photoUrl);
+  return { message: ADMIN_STUDENT_TEXTS.photoUploaded, student: await withTags(deps.db, result.after) };
+}
+
+export async function setStudentPhotoUrl(
+  deps: AdminStudentsDeps,
+  admin: AdminActor,
+  id: string,
+  url: string,
+  context: ActionContext = {},
+): Promise<StudentWriteResult> {
+  const { before, after } = await replacePhoto(deps, admin, id, url, 'student.photo.url', context);
+  if (before.photoUrl !== url) await removeStoredPhoto(deps.storage, before.photoUrl);
+  return { message: ADMIN_STUDENT_TEXTS.photoUpdated, student: await withTags(deps.db, after) };
+}
+
+export async function removeStudentPhoto(
+  deps: AdminStudentsDeps,
+  admin: AdminActor,
+  id: string,
+  context: ActionContext = {},
+): Promise<StudentWriteResult> {
+  const { before, after } = await replacePhoto(deps, admin, id, null, 'student.photo.remove', context);
+  await removeStoredPhoto(deps.storage, before.photoUrl);
+  return { message: ADMIN_STUDENT_TEXTS.photoRemoved, student: await withTags(deps.db, after) };
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+/** Every current student as a spreadsheet (UTF-8 with BOM, `;`). */
+export async function exportStudentsCsv(db: Db, admin: AdminActor, context: ActionContext = {}): Promise<{ fileName: string; csv: string }> {
+  const list = await listAdminStudents(db);
+  const csv = toCsv(
+    STUDENTS_CSV_HEADERS,
+    list.map((s) => [
+      s.studentId,
+      s.name,
+      s.email,
+      s.grade,
+      s.birthDate ? formatDate(s.birthDate) : null,
+      s.meritus,
+      s.totalEarned,
+      s.estelecas,
+      s.tags.map((tag) => TAG_NAMES[tag.kind]).join(', '),
+      s.lastLogin ? formatDateTime(s.lastLogin) : null,
+      formatDateTime(s.createdAt),
+    ]),
+  );
+  await recordAudit(db, { actor: auditActor(admin), action: 'students.export', ip: context.ip, details: { rows: list.length } });
+  return { fileName: `estudantes-${today()}.csv`, csv };
+}
+
+const CURRENCY_LABELS = { meritus: 'Méritus', estelecas: 'Estelecas' } as const;
+const STATUS_LABELS = { completed: 'Concluída', pending: 'Pendente', failed: 'Falhou' } as const;
+const EXPORT_PAGE = 5000;
+
+function partyName(party: { name: string | null; deletedAt: Date | null } | null): string | null {
+  if (!party?.name) return null;
+  return party.deletedAt ? `${party.name} (removido)` : party.name;
+}
+
+/**
+ * The whole ledger, newest first, as CSV chunks read a page at a time (a school year of
+ * operations does not have to fit in memory). Removed students appear as "Nome (removido)".
+ */
+export async function exportLedgerCsv(
+  db: Db,
+  admin: AdminActor,
+  context: ActionContext = {},
+): Promise<{ fileName: string; chunks: AsyncIterable<string> }> {
+  await recordAudit(db, { actor: auditActor(admin), action: 'ledger.export', ip: context.ip });
+  const fromStudent = aliasedTable(students, 'from_student');
+  const toStudent = aliasedTable(students, 'to_student');
+  async function* chunks(): AsyncIterable<string> {
+    yield toCsv(LEDGER_CSV_HEADERS, []);
+    // The cursor keeps the database's own timestamp text: a JavaScript Date would drop the
+    // microseconds and skip rows written within the same millisecond.
+    let after: { at: string; id: string } | undefined;
+    for (;;) {
+      const rows = await db
+        .select({
+          entry: ledgerEntries,
+          at: sql<string>`${ledgerEntries.createdAt}::text`,
+          from: { studentId: fromStudent.studentId, name: fromStudent.name, deletedAt: fromStudent.deletedAt },
+          to: { studentId: toStudent.studentId, name: toStudent.name, deletedAt: toStudent.deletedAt },
+        })
+        .from(ledgerEntries)
+        .leftJoin(fromStudent, eq(fromStudent.id, ledgerEntries.fromStudentId))
+        .leftJoin(toStudent, eq(toStudent.id, ledgerEntries.toStudentId))
+        .where(after ? sql`(${ledgerEntries.createdAt}, ${ledgerEntries.id}) < (${after.at}::timestamptz, ${after.id}::uuid)` : undefined)
+        .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
+        .limit(EXPORT_PAGE);
+      if (rows.length === 0) return;
+      yield toCsv(
+        [],
+        rows.map(({ entry, from, to }) => [
+          formatDateTime(entry.createdAt),
+          CURRENCY_LABELS[entry.currency],
+          OPERATION_TYPE_LABELS[entry.type],
+          entry.amount,
+          entry.description,
+          from?.studentId ?? null,
+          partyName(from),
+          to?.studentId ?? null,
+          partyName(to),
+          entry.actorName,
+          STATUS_LABELS[entry.status],
+        ]),
+        { bom: false },
+      );
+      const last = rows[rows.length - 1]!;
+      after = { at: last.at, id: last.entry.id };
+      if (rows.length < EXPORT_PAGE) return;
+    }
+  }
+  return { fileName: `operacoes-${today()}.csv`, chunks: chunks() };
+}

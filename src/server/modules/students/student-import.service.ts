@@ -1,0 +1,251 @@
+import { and, inArray, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { students } from '../../db/schema.ts';
+import { AppError } from '../../app-error.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import { hashPassword } from '../auth/password.ts';
+import type { AdminActor } from '../ledger/ledger.service.ts';
+import { generateReadablePassword, type ActionContext, type AdminStudentsDeps } from './admin-students.service.ts';
+import { decodeCsvBytes, parseCsv, toCsv } from './csv.ts';
+import {
+  ADMIN_STUDENT_TEXTS,
+  CREDENTIALS_CSV_HEADERS,
+  IMPORT_MAX_ROWS,
+  IMPORT_PROBLEMS,
+  normalizeGrade,
+  parseBirthDate,
+  type ImportPreview,
+  type ImportResult,
+  type ImportRow,
+} from '../../../shared/admin-students.ts';
+
+type Column = 'studentId' | 'name' | 'email' | 'grade' | 'turma' | 'birthDate';
+
+function headerKey(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
+}
+
+/** What a header cell names, as secretaries' spreadsheets spell it ("Matrícula", "RA", "Nome do aluno", "Série/Turma"…). */
+function columnOf(header: string): Column | null {
+  const key = headerKey(header);
+  if (!key) return null;
+  if (key.includes('nasc') || key.includes('birth') || key === 'aniversario') return 'birthDate';
+  if (key.includes('mail')) return 'email';
+  if (key.includes('matricula') || ['ra', 'registroacademico', 'studentid', 'codigo', 'codigodoaluno'].includes(key)) return 'studentId';
+  if (key === 'turma') return 'turma';
+  if (key.includes('serie') || key.includes('turma') || ['ano', 'grade', 'classe', 'anoescolar'].includes(key)) return 'grade';
+  // "Nome da mãe", "Nome do responsável" are someone else's name.
+  if ((key.startsWith('nome') && !/mae|pai|respons/.test(key)) || ['aluno', 'aluna', 'estudante', 'name'].includes(key)) return 'name';
+  return null;
+}
+
+type HeaderMap = Partial<Record<Column, number>>;
+
+function mapHeader(cells: string[]): HeaderMap {
+  const map: HeaderMap = {};
+  cells.forEach((cell, index) => {
+    const column = columnOf(cell);
+    if (column && map[column] === undefined) map[column] = index;
+  });
+  // A lone "Turma" column is the grade itself.
+  if (map.grade === undefined && map.turma !== undefined) {
+    map.grade = map.turma;
+    delete map.turma;
+  }
+  return map;
+}
+
+const emailSchema = z.email();
+
+type Candidate = ImportRow & { key: string };
+
+/** Parses and checks a file without touching the database. */
+function readRows(bytes: Buffer): { rows: Candidate[]; delimiter: string } {
+  const { rows: records, delimiter } = parseCsv(decodeCsvBytes(bytes));
+  const headerIndex = records.findIndex((cells) => cells.some((cell) => cell.trim() !== ''));
+  const header = headerIndex >= 0 ? mapHeader(records[headerIndex]!) : {};
+  if (header.studentId === undefined || header.name === undefined) throw new AppError('import_no_header');
+  const isBlank = (cells: string[]) => cells.every((cell) => cell.trim() === '');
+  const body = records
+    .map((cells, index) => ({ cells, line: index + 1 }))
+    .slice(headerIndex + 1)
+    .filter(({ cells }) => !isBlank(cells));
+  if (body.length === 0) throw new AppError('import_empty');
+  if (body.length > IMPORT_MAX_ROWS) throw new AppError('import_too_many_rows');
+
+  const cell = (cells: string[], column: Column) => {
+    const index = header[column];
+    return index === undefined ? '' : (cells[index] ?? '').trim();
+  };
+  const firstLineOf = new Map<string, number>();
+  const firstEmailLineOf = new Map<string, number>();
+  const rows: Candidate[] = [];
+  for (const { cells, line } of body) {
+    const problems: string[] = [];
+    const studentId = cell(cells, 'studentId');
+    const name = cell(cells, 'name').replace(/\s+/g, ' ');
+    const rawGrade = [cell(cells, 'grade'), cell(cells, 'turma')].filter(Boolean).join(' ');
+    const rawEmail = cell(cells, 'email').toLowerCase();
+    const rawBirth = cell(cells, 'birthDate');
+
+    if (!studentId) problems.push(IMPORT_PROBLEMS.missingStudentId);
+    if (!name) problems.push(IMPORT_PROBLEMS.missingName);
+    if (studentId.length > 50 || name.length > 120) problems.push(IMPORT_PROBLEMS.tooLong);
+    const grade = rawGrade ? normalizeGrade(rawGrade) : null;
+    if (!rawGrade) problems.push(IMPORT_PROBLEMS.missingGrade);
+    else if (!grade) problems.push(IMPORT_PROBLEMS.invalidGrade(rawGrade));
+    const emailValid = !rawEmail || (rawEmail.length <= 254 && emailSchema.safeParse(rawEmail).success);
+    if (!emailValid) problems.push(IMPORT_PROBLEMS.invalidEmail);
+    const birthDate = rawBirth ? parseBirthDate(rawBirth) : null;
+    if (rawBirth && !birthDate) problems.push(IMPORT_PROBLEMS.invalidBirthDate);
+
+    if (studentId) {
+      const first = firstLineOf.get(studentId);
+      if (first !== undefined) problems.push(IMPORT_PROBLEMS.duplicateInFile(first));
+      else firstLineOf.set(studentId, line);
+    }
+    if (rawEmail && emailValid) {
+      const first = firstEmailLineOf.get(rawEmail);
+      if (first !== undefined) problems.push(IMPORT_PROBLEMS.emailInFile(first));
+      else firstEmailLineOf.set(rawEmail, line);
+    }
+    rows.push({
+      key: studentId,
+      line,
+      studentId,
+      name,
+      email: rawEmail || null,
+      grade: grade ?? rawGrade,
+      birthDate: birthDate ?? (rawBirth || null),
+      valid: problems.length === 0,
+      problems,
+    });
+  }
+  return { rows, delimiter };
+}
+
+/** Marks rows whose matrícula or email a current student already has. */
+async function checkAgainstDatabase(db: DbOrTx, rows: Candidate[]): Promise<void> {
+  const ids = [...new Set(rows.map((row) => row.studentId).filter(Boolean))];
+  const emails = [...new Set(rows.map((row) => row.email).filter((email): email is string => Boolean(email)))];
+  const [takenIds, takenEmails] = await Promise.all([
+    ids.length
+      ? db.select({ value: students.studentId }).from(students).where(and(inArray(students.studentId, ids), isNull(students.deletedAt)))
+      : Promise.resolve([]),
+    emails.length
+      ? db
+          .select({ value: sql<string>`lower(${students.email})` })
+          .from(students)
+          .where(and(inArray(sql`lower(${students.email})`, emails), isNull(students.deletedAt)))
+      : Promise.resolve([]),
+  ]);
+  const idSet = new Set(takenIds.map((row) => row.value));
+  const emailSet = new Set(takenEmails.map((row) => row.value));
+  for (const row of rows) {
+    if (idSet.has(row.studentId)) row.problems.push(IMPORT_PROBLEMS.duplicateInDatabase);
+    if (row.email && emailSet.has(row.email)) row.problems.push(IMPORT_PROBLEMS.emailInDatabase);
+    row.valid = row.problems.length === 0;
+  }
+}
+
+function toPreview(rows: Candidate[], delimiter: string): ImportPreview {
+  const validCount = rows.filter((row) => row.valid).length;
+  return {
+    rows: rows.map(({ key: _key, ...row }) => row),
+    validCount,
+    invalidCount: rows.length - validCount,
+    delimiter,
+  };
+}
+
+/** Each row of the file, marked valid or with what is wrong with it (pt-BR). Writes nothing. */
+export async function previewImport(db: Db, bytes: Buffer): Promise<ImportPreview> {
+  const { rows, delimiter } = readRows(bytes);
+  await checkAgainstDatabase(db, rows);
+  return toPreview(rows, delimiter);
+}
+
+/** Hashes a few at a time: argon2 is deliberately slow and memory-hungry. */
+async function hashAll(passwords: string[]): Promise<string[]> {
+  const hashes: string[] = [];
+  const parallel = 4;
+  for (let i = 0; i < passwords.length; i += parallel) {
+    hashes.push(...(await Promise.all(passwords.slice(i, i + parallel).map((password) => hashPassword(password)))));
+  }
+  return hashes;
+}
+
+/**
+ * Creates every valid row of the file in one transaction, each with a generated initial
+ * password. The passwords are returned once (also as a CSV to hand out) and never stored in clear.
+ */
+export async function importStudents(
+  deps: AdminStudentsDeps,
+  admin: AdminActor,
+  bytes: Buffer,
+  context: ActionContext = {},
+): Promise<ImportResult> {
+  const { rows } = readRows(bytes);
+  await checkAgainstDatabase(deps.db, rows);
+  const candidates = rows.filter((row) => row.valid);
+  if (candidates.length === 0) throw new AppError('import_nothing_valid');
+  const passwords = candidates.map(() => generateReadablePassword());
+  const hashes = await hashAll(passwords);
+
+  const created = await deps.db
+    .transaction(async (tx) => {
+      // Checked again inside the transaction: someone may have added a student since the preview.
+      const recheck = candidates.map((row) => ({ ...row, problems: [] as string[] }));
+      await checkAgainstDatabase(tx, recheck);
+      const accepted = recheck.map((row, index) => ({ row, index })).filter(({ row }) => row.valid);
+      for (let i = 0; i < accepted.length; i += 500) {
+        await tx.insert(students).values(
+          accepted.slice(i, i + 500).map(({ row, index }) => ({
+            studentId: row.studentId,
+            name: row.name,
+            grade: row.grade,
+            email: row.email,
+            birthDate: row.birthDate,
+            passwordHash: hashes[index]!,
+          })),
+        );
+      }
+      if (accepted.length === 0) throw new AppError('import_nothing_valid');
+      await recordAudit(tx, {
+        actor: { kind: 'admin', id: admin.id, label: admin.name },
+        action: 'students.import',
+        ip: context.ip,
+        details: { created: accepted.length, skipped: rows.length - accepted.length, matriculas: accepted.map(({ row }) => row.studentId) },
+      });
+      await deps.events.publish(tx, { type: 'students' });
+      return accepted;
+    })
+    .catch((error: unknown) => {
+      if ((error as { code?: string; cause?: { code?: string } }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') {
+        throw new AppError('student_id_taken');
+      }
+      throw error;
+    });
+
+  const credentials = created.map(({ row, index }) => ({
+    studentId: row.studentId,
+    name: row.name,
+    grade: row.grade,
+    password: passwords[index]!,
+  }));
+  return {
+    message: ADMIN_STUDENT_TEXTS.imported(credentials.length),
+    created: credentials.length,
+    skipped: rows.length - credentials.length,
+    credentials,
+    credentialsCsv: toCsv(
+      CREDENTIALS_CSV_HEADERS,
+      credentials.map((c) => [c.studentId, c.name, c.grade, c.password]),
+    ),
+  };
+}

@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import { desc, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildTestApp, type TestApp } from '../../test/test-app.ts';
+import { auditLog, students } from '../../db/schema.ts';
+import type { ImportPreview, ImportResult } from '../../../shared/admin-students.ts';
+
+let t: TestApp;
+let adminCookie: string;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  adminCookie = await t.loginAdmin();
+});
+afterAll(async () => t.close());
+
+function send(url: string, bytes: Buffer, fileName = 'alunos.csv', contentType = 'text/csv') {
+  const boundary = `----meritus${randomUUID().replace(/-/g, '')}`;
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${contentType}\r\n\r\n`),
+    bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/admin/students/import${url}`,
+    headers: { cookie: adminCookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload,
+  });
+}
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** What Excel in Brazil writes for "CSV UTF-8 (delimitado por vírgulas)": a BOM, `;` and CRLF. */
+function excelCsv(lines: string[]): Buffer {
+  return Buffer.concat([BOM, Buffer.from(lines.join('\r\n') + '\r\n', 'utf8')]);
+}
+
+const SECRETARY_FILE = excelCsv([
+  'Matrícula;Nome do aluno;E-mail;Série;Data de nascimento',
+  '5001001;João Pedro Araújo;Joao.Araujo@escola.test;1A;05/03/2010',
+  '5001002;Maria Eduarda Conceição;;1º EM - Turma B;2010-11-30',
+  '5001003;Ângela Souza Brandão;angela@escola.test;2 EM C;1/2/2009',
+  ';Sem Matrícula;;1A;',
+  '5001005;;;1A;',
+  '5001006;Série Errada;;5º Z;',
+  '5001001;Repetido no Arquivo;;2A;',
+  '3000001;Já Cadastrada;;3D;',
+  '5001009;Email Ruim;email@;3ª série D;',
+  '5001010;Data Ruim;;3 EM A;31/02/2010',
+  '5001011;"Luís Otávio; o Segundo";;1ª série b;',
+  '5001012;Sem Série;;;',
+  '5001013;Email Repetido;joao.araujo@escola.test;1A;',
+  '5001014;Email de Outro Aluno;ana@escola.test;1A;',
+  ';;;;',
+]);
+
+async function preview(bytes: Buffer): Promise<ImportPreview> {
+  const response = await send('/preview', bytes);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json();
+}
+
+describe('import preview', () => {
+  test('marks each row valid or says what is wrong, reading accents, the BOM and ";" as Excel writes them', async () => {
+    const before = await t.db.select().from(students);
+    const result = await preview(SECRETARY_FILE);
+    expect(result.delimiter).toBe(';');
+    const byLine = new Map(result.rows.map((row) => [row.line, row]));
+    expect(byLine.get(2)).toMatchObject({
+      studentId: '5001001',
+      name: 'João Pedro Araújo',
+      email: 'joao.araujo@escola.test',
+      grade: '1º EM - Turma A',
+      birthDate: '2010-03-05',
+      valid: true,
+      problems: [],
+    });
+    expect(byLine.get(3)).toMatchObject({ name: 'Maria Eduarda Conceição', email: null, grade: '1º EM - Turma B', birthDate: '2010-11-30', valid: true });
+    expect(byLine.get(4)).toMatchObject({ name: 'Ângela Souza Brandão', grade: '2º EM - Turma C', birthDate: '2009-02-01', valid: true });
+    expect(byLine.get(5)).toMatchObject({ valid: false, problems: ['Matrícula não informada'] });
+    expect(byLine.get(6)).toMatchObject({ valid: false, problems: ['Nome não informado'] });
+    expect(byLine.get(7)).toMatchObject({ valid: false, problems: ['Série não reconhecida: "5º Z"'] });
+    expect(byLine.get(8)).toMatchObject({ valid: false, problems: ['Matrícula repetida no arquivo (linha 2)'] });
+    expect(byLine.get(9)).toMatchObject({ valid: false, problems: ['Matrícula já cadastrada'] });
+    expect(byLine.get(10)).toMatchObject({ valid: false, problems: ['Email inválido'], grade: '3º EM - Turma D' });
+    expect(byLine.get(11)).toMatchObject({ valid: false, problems: ['Data de nascimento inválida (use dd/mm/aaaa)'] });
+    expect(byLine.get(12)).toMatchObject({ name: 'Luís Otávio; o Segundo', grade: '1º EM - Turma B', valid: true });
+    expect(byLine.get(13)).toMatchObject({ valid: false, problems: ['Série não informada'] });
+    expect(byLine.get(14)).toMatchObject({ valid: false, problems: ['Email repetido no arquivo (linha 2)'] });
+    expect(byLine.get(15)).toMatchObject({ valid: false, problems: ['Email já usado por outro estudante'] });
+    expect(result.rows).toHaveLength(14);
+    expect(result.validCount).toBe(4);
+    expect(result.invalidCount).toBe(10);
+    // A preview writes nothing.
+    expect(await t.db.select().from(students)).toHaveLength(before.length);
+  });
+
+  test('reads a Windows-1252 file (older Excel) and comma-separated files, and joins separate Série and Turma columns', async () => {
+    const latin = Buffer.from('Matrícula;Nome;Série;Turma\r\n6001001;José Ávila Gonçalves;1º ano;C\r\n', 'latin1');
+    expect(latin.includes(Buffer.from('José', 'utf8'))).toBe(false);
+    const fromLatin = await preview(latin);
+    expect(fromLatin.rows[0]).toMatchObject({ name: 'José Ávila Gonçalves', grade: '1º EM - Turma C', valid: true });
+
+    const commas = Buffer.from('RA,Nome,Email,Turma,Nascimento\n6001002,Iara Tupã,iara@escola.test,3B,2008-09-09\n');
+    const fromCommas = await preview(commas);
+    expect(fromCommas.delimiter).toBe(',');
+    expect(fromCommas.rows[0]).toMatchObject({ studentId: '6001002', name: 'Iara Tupã', grade: '3º EM - Turma B', birthDate: '2008-09-09', valid: true });
+  });
+
+  test.each([
+    ['no recognisable header', Buffer.from('a;b;c\r\n1;2;3\r\n'), 400, 'Cabeçalho não reconhecido: o arquivo precisa das colunas matrícula e nome'],
+    ['only a header', excelCsv(['Matrícula;Nome;Série']), 400, 'O arquivo não tem nenhuma linha de aluno'],
+    ['an empty file', Buffer.alloc(0), 400, 'Nenhum arquivo selecionado'],
+    ['a file over 2 MB', Buffer.concat([Buffer.from('Matrícula;Nome;Série\n'), Buffer.alloc(2 * 1024 * 1024, 'x')]), 413, 'Arquivo muito grande. Máximo 2MB.'],
+    [
+      'more than 5,000 rows',
+      Buffer.from(['Matrícula;Nome;Série', ...Array.from({ length: 5001 }, (_, i) => `${9000000 + i};Aluno ${i};1A`)].join('\n')),
+      400,
+      'O arquivo tem mais de 5.000 linhas; divida-o em partes menores',
+    ],
+  ])('refuses %s', async (_label, bytes, status, message) => {
+    const response = await send('/preview', bytes);
+    expect(response.statusCode).toBe(status);
+    expect(response.json().error.message).toBe(message);
+  });
+
+  test('a request that is not a file upload says “Nenhum arquivo selecionado”', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/students/import/preview',
+      headers: { cookie: adminCookie },
+      payload: { csv: 'Matrícula;Nome\n1;A' },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toBe('Nenhum arquivo selecionado');
+  });
+});
+
+describe('import', () => {
+  test('creates every valid row in one step with generated passwords, returned once as a CSV, and each student can sign in', async () => {
+    const response = await send('', SECRETARY_FILE);
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.headers['cache-control']).toBe('no-store');
+    const result: ImportResult = response.json();
+    expect(result.message).toBe('4 alunos importados');
+    expect(result.created).toBe(4);
+    expect(result.skipped).toBe(10);
+    expect(result.credentials.map((c) => c.studentId)).toEqual(['5001001', '5001002', '5001003', '5001011']);
+    for (const credential of result.credentials) {
+      expect(credential.password).toMatch(/^[a-z]{4}-[a-z]{4}-[2-9]{2}$/);
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/student/login',
+        payload: { studentId: credential.studentId, password: credential.password },
+      });
+      expect(login.statusCode).toBe(200);
+    }
+    expect(new Set(result.credentials.map((c) => c.password)).size).toBe(4);
+
+    expect(result.credentialsCsv.startsWith('\uFEFFMatrícula;Nome;Série;Senha inicial\r\n')).toBe(true);
+    const joao = result.credentials.find((c) => c.studentId === '5001001')!;
+    expect(result.credentialsCsv).toContain(`5001001;João Pedro Araújo;1º EM - Turma A;${joao.password}\r\n`);
+    expect(result.credentialsCsv).toContain('"Luís Otávio; o Segundo"');
+
+    const rows = await t.db.select().from(students).where(inArray(students.studentId, ['5001001', '5001003']));
+    expect(rows.find((row) => row.studentId === '5001001')).toMatchObject({
+      name: 'João Pedro Araújo',
+      email: 'joao.araujo@escola.test',
+      grade: '1º EM - Turma A',
+      birthDate: '2010-03-05',
+      meritus: 0,
+    });
+    expect(rows.every((row) => !row.passwordHash.includes(joao.password))).toBe(true);
+
+    const [audit] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'students.import')).orderBy(desc(auditLog.id)).limit(1);
+    expect(audit).toMatchObject({ actorKind: 'admin', actorId: t.admin.id, actorLabel: t.admin.name });
+    expect(audit!.details).toMatchObject({ created: 4, skipped: 10 });
+    expect(JSON.stringify(audit!.details)).not.toContain(joao.password);
+  });
+
+  test('importing the same file again creates nothing: “Nenhuma linha válida para importar”', async () => {
+    const before = (await t.db.select().from(students)).length;
+    const response = await send('', SECRETARY_FILE);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toBe('Nenhuma linha válida para importar');
+    expect(await t.db.select().from(students)).toHaveLength(before);
+    const again = await preview(SECRETARY_FILE);
+    expect(again.rows.find((row) => row.studentId === '5001002')!.problems).toEqual(['Matrícula já cadastrada']);
+  });
+});

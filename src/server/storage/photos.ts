@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import { AppError } from '../app-error.ts';
+import { PHOTO_MAX_BYTES } from '../../shared/constants.ts';
+import { PHOTO_MAX_SIDE, PHOTO_THUMB_SIDE, PHOTO_TYPES } from '../../shared/admin-students.ts';
+import type { FileStorage } from './file-storage.ts';
+
+type PhotoType = (typeof PHOTO_TYPES)[number];
+
+/** Decompression bombs (a tiny file claiming a gigantic canvas) are refused before decoding. */
+const MAX_INPUT_PIXELS = 40_000_000;
+
+/** What the file's first bytes say it is; the name and the declared MIME type are not trusted. */
+export function sniffImageType(bytes: Buffer): PhotoType | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (bytes.length >= 6 && ['GIF87a', 'GIF89a'].includes(bytes.subarray(0, 6).toString('latin1'))) return 'image/gif';
+  if (bytes.length >= 12 && bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') {
+    return 'image/webp';
+  }
+  return null;
+}
+
+const SHARP_FORMATS: Record<PhotoType, string> = { 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
+
+/**
+ * Checks an uploaded photo by its bytes and re-encodes it: oriented by its EXIF, at most
+ * 512 px on its longest side, as WebP, with every piece of metadata (EXIF, GPS, ICC
+ * comments) dropped; plus a 96 px square thumbnail. Animated GIFs keep their first frame.
+ */
+export async function encodePhoto(bytes: Buffer): Promise<{ photo: Buffer; thumb: Buffer }> {
+  if (bytes.length > PHOTO_MAX_BYTES) throw new AppError('photo_too_large', { status: 413 });
+  const type = sniffImageType(bytes);
+  if (!type) throw new AppError('invalid_photo_type', { status: 415 });
+  const source = () => sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, animated: false, failOn: 'error' }).rotate();
+  try {
+    const metadata = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    if (metadata.format !== SHARP_FORMATS[type]) throw new AppError('invalid_photo_type', { status: 415 });
+    const [photo, thumb] = await Promise.all([
+      source()
+        .resize({ width: PHOTO_MAX_SIDE, height: PHOTO_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 82 })
+        .toBuffer(),
+      source()
+        .resize({ width: PHOTO_THUMB_SIDE, height: PHOTO_THUMB_SIDE, fit: 'cover', position: sharp.strategy.attention })
+        .webp({ quality: 78 })
+        .toBuffer(),
+    ]);
+    return { photo, thumb };
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    // Bytes that start like an image but do not decode as one.
+    throw new AppError('invalid_photo_type', { status: 415 });
+  }
+}
+
+const STUDENT_PHOTO = /^\/uploads\/students\/[0-9a-f-]{36}\/[0-9a-f]{16}\.webp$/;
+
+/** Stores a student's photo and its thumbnail; returns the photo's address. */
+export async function storeStudentPhoto(storage: FileStorage, studentUuid: string, bytes: Buffer): Promise<string> {
+  const { photo, thumb } = await encodePhoto(bytes);
+  const name = randomBytes(8).toString('hex');
+  await storage.put(`students/${studentUuid}/${name}.thumb.webp`, thumb);
+  return storage.put(`students/${studentUuid}/${name}.webp`, photo);
+}
+
+/** The thumbnail beside a stored student photo, or null for any other address. */
+export function thumbnailOf(photoUrl: string): string | null {
+  return STUDENT_PHOTO.test(photoUrl) ? photoUrl.replace(/\.webp$/, '.thumb.webp') : null;
+}
+
+/** True for a photo uploaded for a student (as opposed to an address typed or picked from the archive). */
+export function isUploadedStudentPhoto(photoUrl: string | null): photoUrl is string {
+  return photoUrl !== null && STUDENT_PHOTO.test(photoUrl);
+}
+
+/**
+ * Deletes an uploaded student photo and its thumbnail. External addresses and shared
+ * files (the image archive, demo avatars) are left alone.
+ */
+export async function removeStoredPhoto(storage: FileStorage, photoUrl: string | null): Promise<void> {
+  if (!isUploadedStudentPhoto(photoUrl) || !storage.owns(photoUrl)) return;
+  await Promise.all([storage.remove(photoUrl), storage.remove(photoUrl.replace(/\.webp$/, '.thumb.webp'))]);
+}

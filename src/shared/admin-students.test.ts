@@ -1,0 +1,61 @@
+import { describe, expect, test } from 'vitest';
+import { isAcceptablePhotoUrl, normalizeGrade, parseBirthDate } from './admin-students.ts';
+
+describe('normalizeGrade', () => {
+  test.each([
+    ['1º EM - Turma A', '1º EM - Turma A'],
+    ['1A', '1º EM - Turma A'],
+    ['1 A', '1º EM - Turma A'],
+    ['1º A', '1º EM - Turma A'],
+    ['1° B', '1º EM - Turma B'],
+    ['1 EM A', '1º EM - Turma A'],
+    ['2EM-C', '2º EM - Turma C'],
+    ['2º EM C', '2º EM - Turma C'],
+    ['3ª série D', '3º EM - Turma D'],
+    ['3a serie d', '3º EM - Turma D'],
+    ['2o ano B', '2º EM - Turma B'],
+    ['1º ano do Ensino Médio - Turma C', '1º EM - Turma C'],
+    ['3º EM Turma A', '3º EM - Turma A'],
+    ['  2 b  ', '2º EM - Turma B'],
+    ['1º ano C', '1º EM - Turma C'],
+  ])('%s → %s', (raw, grade) => {
+    expect(normalizeGrade(raw)).toBe(grade);
+  });
+
+  test.each(['4A', '1E', '9º ano A', 'A1', 'Turma A', '', '1', '1º EM'])('%j is not one of the 12 grades', (raw) => {
+    expect(normalizeGrade(raw)).toBeNull();
+  });
+});
+
+describe('parseBirthDate', () => {
+  const today = new Date('2026-11-22T12:00:00Z');
+  test.each([
+    ['05/03/2010', '2010-03-05'],
+    ['5/3/2010', '2010-03-05'],
+    ['05-03-2010', '2010-03-05'],
+    ['05.03.2010', '2010-03-05'],
+    ['2010-03-05', '2010-03-05'],
+    ['29/02/2012', '2012-02-29'],
+  ])('%s → %s', (raw, iso) => {
+    expect(parseBirthDate(raw, today)).toBe(iso);
+  });
+
+  test.each(['31/02/2010', '29/02/2011', '13/13/2010', '2010/03/05', '05/03/10', 'ontem', '01/01/2030', '01/01/1850'])('%j is refused', (raw) => {
+    expect(parseBirthDate(raw, today)).toBeNull();
+  });
+});
+
+describe('isAcceptablePhotoUrl', () => {
+  test.each([
+    ['https://cdn.exemplo.com.br/foto.jpg', true],
+    ['/uploads/avatars/ana.webp', true],
+    ['http://exemplo.com/foto.jpg', false],
+    ['data:image/png;base64,AAAA', false],
+    ['javascript:alert(1)', false],
+    ['/uploads/../server.lock', false],
+    ['/etc/passwd', false],
+    ['foto.jpg', false],
+  ])('%s → %s', (url, ok) => {
+    expect(isAcceptablePhotoUrl(url)).toBe(ok);
+  });
+});

@@ -1,0 +1,263 @@
+import { z } from 'zod';
+import { selfStudent, studentTag } from './auth.ts';
+import {
+  GRADES,
+  MAX_OPERATION_AMOUNT,
+  TAG_DURATION_MAX_DAYS,
+  TAG_DURATION_MIN_DAYS,
+  TAG_KINDS,
+  TAG_NAMES,
+  WEEKLY_TAG_DAYS,
+  type Grade,
+  type TagKind,
+} from './constants.ts';
+import { formatDate } from './format.ts';
+import { requiredText } from './validation.ts';
+
+/** Photo types accepted for upload, by what the file's bytes say it is. */
+export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+export const PHOTO_EXTENSIONS = ['jpeg', 'jpg', 'png', 'gif', 'webp'] as const;
+/** Longest side of a stored photo and the size of its square thumbnail, in pixels. */
+export const PHOTO_MAX_SIDE = 512;
+export const PHOTO_THUMB_SIDE = 96;
+
+export const MIN_PASSWORD_LENGTH = 6;
+/** Largest CSV a secretary may import at once. */
+export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
+export const IMPORT_MAX_ROWS = 5000;
+
+/** A student as the administrators' screen lists them. */
+export const adminStudent = selfStudent.extend({
+  /** A ~96 px version for tables and cards (stored uploads only; otherwise the photo itself). */
+  photoThumb: z.string().nullable(),
+  photoSource: z.enum(['upload', 'url']).nullable(),
+  createdAt: z.string(),
+});
+export type AdminStudent = z.infer<typeof adminStudent>;
+export const adminStudentsResponse = z.array(adminStudent);
+
+/** Birth dates as the API stores them: a real calendar day (aaaa-mm-dd), not in the future. */
+export function isValidBirthDate(value: string, today: Date = new Date()): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return false;
+  return year >= 1900 && date.getTime() <= today.getTime();
+}
+
+/**
+ * A date as a secretary types it: dd/mm/aaaa (also d/m/aaaa, with - or .) or aaaa-mm-dd.
+ * Returns aaaa-mm-dd, or null when it is not a real, past date.
+ */
+export function parseBirthDate(raw: string, today: Date = new Date()): string | null {
+  const text = raw.trim();
+  let iso: string | undefined;
+  const br = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text);
+  if (br) iso = `${br[3]}-${br[2]!.padStart(2, '0')}-${br[1]!.padStart(2, '0')}`;
+  else if (/^\d{4}-\d{2}-\d{2}$/.test(text)) iso = text;
+  return iso && isValidBirthDate(iso, today) ? iso : null;
+}
+
+function plain(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase();
+}
+
+/**
+ * Maps the ways schools write a turma to one of the 12 grades: "1º EM - Turma A",
+ * "1A", "1º A", "1 EM A", "1ª série B", "2o ano C", "3EM-D", "1° EM Turma A"…
+ */
+export function normalizeGrade(raw: string): Grade | null {
+  const exact = GRADES.find((grade) => grade === raw.trim());
+  if (exact) return exact;
+  const text = plain(raw)
+    .replace(/ENSINO\s+MEDIO/g, 'EM')
+    .replace(/[º°ª]/g, ' ')
+    .replace(/[-–—/.,:]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const match = /^([123])\s*(?:O|A)?\s*(?:SERIE|ANO)?\s*(?:DO\s+)?(?:EM)?\s*(?:TURMA)?\s*([A-D])$/.exec(text);
+  if (!match) return null;
+  return GRADES.find((grade) => grade === `${match[1]}º EM - Turma ${match[2]}`) ?? null;
+}
+
+/** https addresses, or a file this server stores (/uploads/…), as a photo may point to. */
+export function isAcceptablePhotoUrl(value: string): boolean {
+  if (value.startsWith('/uploads/')) return /^\/uploads\/[A-Za-z0-9/_.-]+$/.test(value) && !value.includes('..');
+  try {
+    return new URL(value).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const optionalEmail = z
+  .string({ error: 'invalid_email' })
+  .trim()
+  .max(254, { error: 'invalid_email' })
+  .transform((value) => value.toLowerCase())
+  .pipe(z.union([z.literal(''), z.email({ error: 'invalid_email' })]))
+  .transform((value) => (value === '' ? null : value))
+  .nullable()
+  .optional();
+
+const optionalBirthDate = z
+  .string({ error: 'invalid_birth_date' })
+  .trim()
+  .refine((value) => value === '' || isValidBirthDate(value), { error: 'invalid_birth_date' })
+  .transform((value) => (value === '' ? null : value))
+  .nullable()
+  .optional();
+
+export const photoUrlInput = z
+  .string({ error: 'invalid_photo_url' })
+  .trim()
+  .max(2048, { error: 'invalid_photo_url' })
+  .refine(isAcceptablePhotoUrl, { error: 'invalid_photo_url' });
+
+const gradeInput = z.enum(GRADES, { error: 'invalid_grade' });
+
+/** POST /api/admin/students */
+export const createStudentInput = z.object({
+  studentId: requiredText('missing_fields', 50),
+  name: requiredText('missing_fields', 120),
+  password: z
+    .string({ error: 'missing_fields' })
+    .min(1, { error: 'missing_fields' })
+    .min(MIN_PASSWORD_LENGTH, { error: 'password_too_short' })
+    .max(200, { error: 'validation' }),
+  grade: gradeInput,
+  email: optionalEmail,
+  birthDate: optionalBirthDate,
+  photo: photoUrlInput.nullable().optional(),
+  /** Initial Méritus, written as a ledger entry ('Saldo inicial'). */
+  meritus: z
+    .number({ error: 'invalid_initial_meritus' })
+    .int({ error: 'invalid_initial_meritus' })
+    .min(0, { error: 'invalid_initial_meritus' })
+    .max(MAX_OPERATION_AMOUNT, { error: 'amount_too_large' })
+    .optional(),
+});
+export type CreateStudentInput = z.input<typeof createStudentInput>;
+
+/** PATCH /api/admin/students/:id — balances change only through ledger operations. */
+export const updateStudentInput = z.object({
+  studentId: requiredText('missing_fields', 50).optional(),
+  name: requiredText('missing_fields', 120).optional(),
+  grade: gradeInput.optional(),
+  email: optionalEmail,
+  birthDate: optionalBirthDate,
+});
+export type UpdateStudentInput = z.input<typeof updateStudentInput>;
+
+export const photoUrlBody = z.object({ url: photoUrlInput });
+
+export const studentIdParam = z.object({ id: z.uuid({ error: 'student_not_found' }) });
+export const studentTagParams = studentIdParam.extend({ kind: z.enum(TAG_KINDS, { error: 'not_found' }) });
+
+export const tagDaysInput = z.object({
+  days: z
+    .number({ error: 'invalid_tag_days' })
+    .int({ error: 'invalid_tag_days' })
+    .min(TAG_DURATION_MIN_DAYS, { error: 'invalid_tag_days' })
+    .max(TAG_DURATION_MAX_DAYS, { error: 'invalid_tag_days' })
+    .default(WEEKLY_TAG_DAYS),
+});
+export type TagDaysInput = z.input<typeof tagDaysInput>;
+
+/** PATCH /api/admin/students/:id/tags/:kind — moves the end of a tag already given. */
+export const tagExpiryInput = z.object({ expiresAt: z.iso.datetime({ offset: true, error: 'invalid_tag_expiry' }) });
+
+export const tagChangeResult = z.object({ message: z.string(), tags: z.array(studentTag) });
+export type TagChangeResult = z.infer<typeof tagChangeResult>;
+
+export const studentWriteResult = z.object({ message: z.string(), student: adminStudent });
+export type StudentWriteResult = z.infer<typeof studentWriteResult>;
+
+export const messageResult = z.object({ message: z.string() });
+
+export const passwordResetResult = z.object({ message: z.string(), password: z.string() });
+export type PasswordResetResult = z.infer<typeof passwordResetResult>;
+
+/** One CSV row as the import preview shows it. */
+export const importRow = z.object({
+  /** Line in the file (the header is line 1). */
+  line: z.number().int(),
+  studentId: z.string(),
+  name: z.string(),
+  email: z.string().nullable(),
+  /** The normalised grade, or what the file had when it could not be recognised. */
+  grade: z.string(),
+  birthDate: z.string().nullable(),
+  valid: z.boolean(),
+  problems: z.array(z.string()),
+});
+export type ImportRow = z.infer<typeof importRow>;
+
+export const importPreview = z.object({
+  rows: z.array(importRow),
+  validCount: z.number().int(),
+  invalidCount: z.number().int(),
+  /** The separator found in the file, for the preview's footnote. */
+  delimiter: z.string(),
+});
+export type ImportPreview = z.infer<typeof importPreview>;
+
+export const importResult = z.object({
+  message: z.string(),
+  created: z.number().int(),
+  skipped: z.number().int(),
+  /** Matrícula, name, série and the generated password of each created student. Shown only now. */
+  credentials: z.array(z.object({ studentId: z.string(), name: z.string(), grade: z.string(), password: z.string() })),
+  /** The same, as a CSV (UTF-8 with BOM, `;`) ready to download. */
+  credentialsCsv: z.string(),
+});
+export type ImportResult = z.infer<typeof importResult>;
+
+/** Problems the import preview reports, one per broken rule. */
+export const IMPORT_PROBLEMS = {
+  missingStudentId: 'Matrícula não informada',
+  missingName: 'Nome não informado',
+  missingGrade: 'Série não informada',
+  invalidGrade: (raw: string) => `Série não reconhecida: "${raw}"`,
+  invalidEmail: 'Email inválido',
+  invalidBirthDate: 'Data de nascimento inválida (use dd/mm/aaaa)',
+  duplicateInFile: (line: number) => `Matrícula repetida no arquivo (linha ${line})`,
+  duplicateInDatabase: 'Matrícula já cadastrada',
+  emailInFile: (line: number) => `Email repetido no arquivo (linha ${line})`,
+  emailInDatabase: 'Email já usado por outro estudante',
+  tooLong: 'Texto longo demais',
+} as const;
+
+/** Texts of the Gerenciar Alunos screen: the spec's toasts and our success messages. */
+export const ADMIN_STUDENT_TEXTS = {
+  loadError: 'Erro ao carregar estudantes',
+  saveError: 'Erro ao salvar estudante',
+  deleteError: 'Erro ao excluir estudante',
+  tagsError: 'Erro ao atualizar tags',
+  created: (name: string) => `Estudante ${name} cadastrado com sucesso!`,
+  updated: (name: string) => `Estudante ${name} atualizado com sucesso!`,
+  deleted: (name: string) => `Estudante ${name} excluído`,
+  passwordReset: (name: string) => `Nova senha gerada para ${name}`,
+  photoUploaded: 'Foto enviada com sucesso!',
+  photoUpdated: 'Foto atualizada com sucesso!',
+  photoRemoved: 'Foto removida',
+  urlValid: 'URL da imagem válida!',
+  tagAdded: (kind: TagKind, expiresAt: string | Date) => `Tag ${TAG_NAMES[kind]} adicionada até ${formatDate(expiresAt)}`,
+  tagRemoved: (kind: TagKind) => `Tag ${TAG_NAMES[kind]} removida`,
+  tagExpiryChanged: (kind: TagKind, expiresAt: string | Date) => `Tag ${TAG_NAMES[kind]} válida até ${formatDate(expiresAt)}`,
+  tagsExpired: (count: number) => (count === 1 ? '1 tag expirada removida' : `${count} tags expiradas removidas`),
+  imported: (count: number) => (count === 1 ? '1 aluno importado' : `${count} alunos importados`),
+} as const;
+
+/** Column headers of the CSV files the school downloads (pt-BR, for Excel). */
+export const STUDENTS_CSV_HEADERS = [
+  'Matrícula', 'Nome', 'Email', 'Série', 'Data de nascimento', 'Méritus', 'Total ganho', 'Estelecas', 'Tags', 'Último acesso', 'Cadastrado em',
+] as const;
+export const LEDGER_CSV_HEADERS = [
+  'Data', 'Moeda', 'Tipo', 'Valor', 'Descrição', 'Matrícula (de)', 'De', 'Matrícula (para)', 'Para', 'Operador', 'Status',
+] as const;
+export const CREDENTIALS_CSV_HEADERS = ['Matrícula', 'Nome', 'Série', 'Senha inicial'] as const;
