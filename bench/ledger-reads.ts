@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { startPostgres } from '../src/server/test/postgres-server.ts';
 import { openPostgres } from '../src/server/db/client.ts';
+import { students } from '../src/server/db/schema.ts';
 import { estelecasHistory, liveOperations, recentAdminMeritus, studentOperations } from '../src/server/modules/ledger/ledger-queries.service.ts';
 import { ranking } from '../src/server/modules/students/students.service.ts';
 
@@ -47,8 +48,8 @@ try {
       FROM generate_series(1, ${ROWS}) AS n, ids`);
   await db.execute(sql`ANALYZE`);
   console.log(`filled in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
-  const [student] = (await db.execute(sql`SELECT id FROM students ORDER BY student_id LIMIT 1`)).rows as { id: string }[];
-  const viewer = student!.id;
+  const [first] = await db.select({ id: students.id }).from(students).orderBy(students.studentId).limit(1);
+  const viewer = first!.id;
 
   await time('student: last 5 Méritus operations', () => studentOperations(db, viewer, { currency: 'meritus', limit: 5 }));
   await time('student: Estelecas history (20)', () => studentOperations(db, viewer, { currency: 'estelecas', limit: 20 }));
