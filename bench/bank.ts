@@ -95,7 +95,8 @@ async function populate(url: string): Promise<{ id: string; cookie: string }[]> 
           meritus: INITIAL,
         });
         if (response.status !== 201) throw new Error(`create student: ${response.status} ${await response.text()}`);
-        const { id } = (await response.json()) as { id: string };
+        const { student } = (await response.json()) as { student: { id: string } };
+        const id = student.id;
         const cookie = cookieOf(await post(`${url}/api/auth/student/login`, undefined, { studentId, password: 'bench-aluno-1' }));
         return { id, cookie };
       }),
