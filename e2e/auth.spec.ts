@@ -95,6 +95,26 @@ test.describe('sign in and out', () => {
   });
 });
 
+test.describe('signed-in shell', () => {
+  test("the sidebar balances follow a teacher's award at once, without a reload", async ({ page, browser }) => {
+    await login(page, 'student');
+    const me = (await (await page.request.get('/api/auth/me')).json()) as { student: { id: string; meritus: number } };
+    const meritusCard = page.getByRole('region', { name: 'Seus Méritus' });
+    await expect(meritusCard).toContainText(`${me.student.meritus.toLocaleString('pt-BR')} M$`);
+
+    const admin = await browser.newContext();
+    await loginViaApi(admin, 'admin');
+    const award = await admin.request.post(`/api/admin/students/${me.student.id}/meritus`, {
+      data: { type: 'reward', amount: 7, description: 'Teste de atualização ao vivo' },
+      headers: { 'Idempotency-Key': crypto.randomUUID() },
+    });
+    expect(award.status(), await award.text()).toBe(201);
+    await admin.close();
+
+    await expect(meritusCard).toContainText(`${(me.student.meritus + 7).toLocaleString('pt-BR')} M$`, { timeout: 5_000 });
+  });
+});
+
 test.describe('route guard', () => {
   test('anonymous visitors are sent to /login from every area', async ({ page }) => {
     for (const path of ['/', '/student', '/student/ranking', '/admin', '/admin/students', '/qualquer-coisa']) {

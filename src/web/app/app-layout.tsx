@@ -28,16 +28,22 @@ export function navEntries(role: Role, routes: readonly AppRoute[]): NavEntry[] 
 
 function UserChip({ user }: { user: SessionUser }) {
   const name = displayName(user);
-  const subtitle = user.role === 'student' ? `Matrícula ${user.student.studentId} · ${user.student.grade}` : 'Administrador';
   const photo = user.role === 'student' ? user.student.photo : null;
   return (
     <div className="flex items-center gap-3 rounded-2xl bg-slate-50 p-2.5 ring-1 ring-slate-200">
       <Avatar name={name} src={photo} size="md" />
       <div className="min-w-0">
-        <p className="truncate text-sm font-semibold text-slate-900" data-testid="user-name">
+        <p className="line-clamp-2 text-sm leading-snug font-semibold break-words text-slate-900" data-testid="user-name">
           {name}
         </p>
-        <p className="truncate text-xs text-slate-600">{subtitle}</p>
+        {user.role === 'student' ? (
+          <>
+            <p className="truncate text-xs text-slate-600">Matrícula {user.student.studentId}</p>
+            <p className="truncate text-xs text-slate-600">{user.student.grade}</p>
+          </>
+        ) : (
+          <p className="truncate text-xs text-slate-600">Administrador</p>
+        )}
       </div>
     </div>
   );

@@ -1,18 +1,22 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-hot-toast';
-import { sessionUser, type AdminLoginInput, type SessionUser, type StudentLoginInput } from '../../shared/auth.ts';
+import type { AdminLoginInput, SessionUser, StudentLoginInput } from '../../shared/auth.ts';
 import { ERROR_MESSAGES, MESSAGES } from '../../shared/errors.ts';
 import { api, isApiError, type ApiError } from '../lib/api.ts';
 import { queryKeys } from '../lib/query-keys.ts';
 import { homePath, paths } from './paths.ts';
 
-/** GET /api/auth/me; a 401 means "nobody signed in" (null), not an error. */
+/**
+ * GET /api/auth/me; a 401 means "nobody signed in" (null), not an error. The server
+ * validates this response against `sessionUser` already; not parsing it again here keeps
+ * zod out of the first page's bundle.
+ */
 export const sessionQueryOptions = {
   queryKey: queryKeys.me,
   queryFn: async (): Promise<SessionUser | null> => {
     try {
-      return await api.get('/auth/me', { schema: sessionUser });
+      return await api.get<SessionUser>('/auth/me');
     } catch (error) {
       if (isApiError(error) && error.status === 401) return null;
       throw error;
@@ -64,7 +68,7 @@ export function useLogin() {
   const navigate = useNavigate();
   return useMutation<SessionUser, ApiError, LoginRequest>({
     mutationFn: (request) =>
-      api.post(request.role === 'student' ? '/auth/student/login' : '/auth/admin/login', request.input, { schema: sessionUser }),
+      api.post<SessionUser>(request.role === 'student' ? '/auth/student/login' : '/auth/admin/login', request.input),
     onSuccess: (user) => {
       client.removeQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.me[0] });
       client.setQueryData(queryKeys.me, user);
