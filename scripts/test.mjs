@@ -1,0 +1,67 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureWebBuild } from './web-build.mjs';
+
+/**
+ * The whole suite: API tests on PGlite and on a real PostgreSQL 15, unit tests, then the
+ * browser tests in Chromium. Nothing is skipped: a missing tool is installed or named.
+ */
+const root = path.resolve(import.meta.dirname, '..');
+const CHROMIUM = '/usr/bin/chromium';
+/** Where src/server/test/postgres-server.ts looks for the PostgreSQL 15 binaries. */
+const POSTGRES_BIN_DIRS = ['/usr/local/bin', '/usr/lib/postgresql/15/bin'];
+
+function fail(message) {
+  console.error(`\n${message}\n`);
+  process.exit(1);
+}
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
+  if (result.error) fail(`${command}: ${result.error.message}`);
+  return result.status ?? 1;
+}
+
+function hasCommand(name) {
+  return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
+}
+
+function ensureChromium() {
+  if (fs.existsSync(CHROMIUM)) return;
+  if (process.getuid?.() === 0 && hasCommand('apt-get')) {
+    console.log('Instalando o Chromium para os testes de navegador (apt-get install -y chromium)…');
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    if (run('apt-get', ['update'], { env }) === 0 && run('apt-get', ['install', '-y', 'chromium'], { env }) === 0 && fs.existsSync(CHROMIUM)) {
+      return;
+    }
+    fail(`A instalação do Chromium falhou. Instale-o com: apt-get update && apt-get install -y chromium (${CHROMIUM} é necessário).`);
+  }
+  fail(`Os testes de navegador precisam do Chromium em ${CHROMIUM}. Instale-o com: sudo apt-get install -y chromium`);
+}
+
+function ensurePostgres() {
+  const missing = ['initdb', 'pg_ctl', 'postgres'].filter(
+    (name) => !POSTGRES_BIN_DIRS.some((dir) => fs.existsSync(path.join(dir, name))),
+  );
+  if (missing.length > 0) {
+    fail(
+      `Os testes da API em PostgreSQL precisam do PostgreSQL 15 (faltam: ${missing.join(', ')}). ` +
+        `Instale com: sudo apt-get install -y postgresql-15 (binários em /usr/lib/postgresql/15/bin) ` +
+        'ou coloque initdb, pg_ctl e postgres em /usr/local/bin.',
+    );
+  }
+}
+
+ensureChromium();
+ensurePostgres();
+ensureWebBuild();
+
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const vitest = run(bin('vitest'), ['run']);
+const playwright = run(bin('playwright'), ['test']);
+
+if (vitest !== 0 || playwright !== 0) {
+  fail(`Testes falharam: ${[vitest !== 0 && 'vitest', playwright !== 0 && 'playwright'].filter(Boolean).join(' e ')}.`);
+}
+console.log('\nTodos os testes passaram (API em PGlite e PostgreSQL, unitários e navegador).');
