@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ensureWebBuild } from './web-build.mjs';
 
 /**
  * The whole suite: API tests on PGlite and on a real PostgreSQL 15, unit tests, then the
@@ -55,10 +54,10 @@ function ensurePostgres() {
 
 ensureChromium();
 ensurePostgres();
-ensureWebBuild();
 
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const vitest = run(bin('vitest'), ['run']);
+// playwright.config.ts's webServer builds the front end and starts a server on a fresh demo database.
 const playwright = run(bin('playwright'), ['test']);
 
 if (vitest !== 0 || playwright !== 0) {
