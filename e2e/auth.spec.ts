@@ -44,6 +44,7 @@ async function expectNavFollowsSpec(page: Page, role: Role): Promise<void> {
 
 test.describe('sign in and out', () => {
   test('the demo student signs in, stays signed in after a reload and signs out', async ({ page }) => {
+    test.slow(); // opens every registered screen of the area
     await login(page, 'student');
     const name = await userName(page, 'student');
     await expect(page.getByText(`Bem-vindo, ${name}!`)).toBeVisible();
@@ -68,6 +69,7 @@ test.describe('sign in and out', () => {
   });
 
   test('the demo administrator signs in, stays signed in after a reload and signs out', async ({ page }) => {
+    test.slow(); // opens every registered screen of the area
     await login(page, 'admin');
     await expect(page.getByText('Bem-vindo, Administrador Principal!')).toBeVisible();
     await expect(page.getByTestId('user-name')).toHaveText('Administrador Principal');
@@ -225,6 +227,22 @@ test.describe('login form', () => {
     await expect(page.getByLabel('Email')).toHaveValue('admin@escola.com');
     await page.getByRole('button', { name: 'Entrar' }).click();
     await expect(page).toHaveURL(HOME.admin);
+  });
+
+  test('outside demo mode the page shows no demonstration credentials', async ({ page }) => {
+    await page.route(
+      (url) => url.pathname === '/login',
+      async (route) => {
+        const response = await route.fetch();
+        const body = (await response.text()).replace('<meta name="meritus-demo" content="on">', '<meta name="meritus-demo" content="off">');
+        await route.fulfill({ response, body });
+      },
+    );
+    await page.goto('/login');
+    await expect(page.getByRole('button', { name: 'Entrar' })).toBeVisible();
+    await expect(page.getByText('Credenciais de demonstração')).toHaveCount(0);
+    await page.getByRole('tab', { name: 'Administrador' }).click();
+    await expect(page.getByText('admin123')).toHaveCount(0);
   });
 
   test('the login page has no serious accessibility violations on either tab', async ({ page }) => {

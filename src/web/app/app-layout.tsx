@@ -3,6 +3,7 @@ import { NavLink, Outlet, useLocation } from 'react-router';
 import { LogOut, Menu, X } from 'lucide-react';
 import type { SessionUser } from '../../shared/auth.ts';
 import { POLL_MS } from '../../shared/constants.ts';
+import { formatMeritus } from '../../shared/format.ts';
 import { cn } from '../lib/cn.ts';
 import { useLiveStatus } from '../lib/live-events.ts';
 import { Avatar } from '../ui/avatar.tsx';
@@ -160,6 +161,12 @@ export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRo
           <Menu aria-hidden="true" className="size-6" />
         </button>
         <Brand className="flex-1" />
+        {user.role === 'student' && (
+          <span className="rounded-full bg-amber-50 px-2.5 py-1 text-sm font-bold text-amber-900 ring-1 ring-amber-200">
+            <span className="sr-only">Saldo: </span>
+            {formatMeritus(user.student.meritus)}
+          </span>
+        )}
         <Avatar name={displayName(user)} src={user.role === 'student' ? user.student.photo : null} size="sm" className="mr-2" />
       </header>
       <MobileDrawer open={drawerOpen} onClose={() => setDrawerPath(null)}>
