@@ -25,7 +25,7 @@ export type BarChartProps = {
 export function BarChart({ data, title, unit, className }: BarChartProps) {
   const max = Math.max(1, ...data.map((datum) => datum.value));
   return (
-    <figure className={cn('w-full', className)}>
+    <figure className={cn('relative w-full', className)}>
       <div aria-hidden="true" className="flex h-36 items-end gap-1.5 sm:gap-2">
         {data.map((datum) => {
           const height = datum.value === 0 ? 0 : Math.max(4, (datum.value / max) * 100);
@@ -50,25 +50,27 @@ export function BarChart({ data, title, unit, className }: BarChartProps) {
           </span>
         ))}
       </div>
-      <table className="sr-only">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Dia</th>
-            <th scope="col">Quantidade</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.map((datum) => (
-            <tr key={datum.fullLabel}>
-              <th scope="row">{datum.fullLabel}</th>
-              <td>
-                {datum.value} {unit}
-              </td>
+      <div className="sr-only">
+        <table>
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Dia</th>
+              <th scope="col">Quantidade</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {data.map((datum) => (
+              <tr key={datum.fullLabel}>
+                <th scope="row">{datum.fullLabel}</th>
+                <td>
+                  {datum.value} {unit}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -104,14 +104,14 @@ describe('dashboard figures', () => {
       .filter((row) => row.credit && brasiliaDay.format(new Date(row.at)).startsWith(month))
       .reduce((sum, row) => sum + row.amount, 0);
     expect(body.goals).toEqual([
-      expect.objectContaining({ id: 'participation', label: 'Participação', unit: 'percent', target: 85, current: 75, progress: 88.2, updatedAt: null }),
-      expect.objectContaining({ id: 'weekly_transactions', label: 'Transações na semana', target: 50, current: 3, progress: 6 }),
+      expect.objectContaining({ id: 'participation', label: 'Participação', unit: 'percent', target: 95, current: 75, progress: 78.9, updatedAt: null }),
+      expect.objectContaining({ id: 'weekly_transactions', label: 'Transações na semana', target: 100, current: 3, progress: 3 }),
       expect.objectContaining({
         id: 'monthly_awarded',
         label: 'Méritus concedidos no mês',
-        target: 2000,
+        target: 5000,
         current: awardedThisMonth,
-        progress: Math.round((awardedThisMonth / 2000) * 1000) / 10,
+        progress: Math.round((awardedThisMonth / 5000) * 1000) / 10,
       }),
     ]);
   });
@@ -155,7 +155,7 @@ describe('goal targets', () => {
     expect(stored!.target).toBe(8);
     const [audit] = await t.db.select().from(auditLog).where(and(eq(auditLog.action, 'goal.update')));
     expect(audit).toMatchObject({ actorKind: 'admin', actorId: t.admin.id, actorLabel: t.admin.name });
-    expect(audit!.details).toEqual({ goal: 'weekly_transactions', from: 50, to: 8 });
+    expect(audit!.details).toEqual({ goal: 'weekly_transactions', from: 100, to: 8 });
   });
 
   test('progress is capped at 100%', async () => {

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import toast from 'react-hot-toast';
+import { toast } from '../../lib/toast.ts';
 import { POLL_MS } from '../../../shared/constants.ts';
 import { dashboardSummary, goalTarget, type GoalId, type GoalTarget } from '../../../shared/dashboard.ts';
 import { api, type ApiError } from '../../lib/api.ts';

@@ -26,7 +26,7 @@ export function WeeklyActivity({ days }: { days: readonly ActivityDay[] }) {
   const total = days.reduce((sum, day) => sum + day.count, 0);
   return (
     <div>
-      <div className="mb-3 flex items-baseline justify-between gap-2">
+      <div className="mb-3 flex flex-col gap-0.5 sm:flex-row sm:items-baseline sm:justify-between sm:gap-2">
         <h3 className="text-sm font-semibold text-slate-800">Atividade semanal</h3>
         <p className="text-xs text-slate-600">
           {total} {total === 1 ? 'operação' : 'operações'} de Méritus em 7 dias

@@ -1,0 +1,206 @@
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Activity, BarChart3, Coins, Info, RefreshCw, Settings, UserCheck, Users, Wallet } from 'lucide-react';
+import { DASHBOARD_DEFINITIONS, DASHBOARD_PERIODS, type DashboardStat, type DashboardSummary } from '../../../shared/dashboard.ts';
+import { firstName, formatMeritus, formatNumber } from '../../lib/format.ts';
+import { paths } from '../../app/paths.ts';
+import { useSession } from '../../app/session.ts';
+import { Button } from '../../ui/button.tsx';
+import { Card } from '../../ui/card.tsx';
+import { ProgressBar } from '../../ui/progress-bar.tsx';
+import { Skeleton } from '../../ui/skeleton.tsx';
+import type { Tone } from '../../ui/stat-card.tsx';
+import { cn } from '../../lib/cn.ts';
+import { useDashboardSummary } from './dashboard-queries.ts';
+import { GoalsPanel } from './goals-panel.tsx';
+import { StatChangeBadge } from './stat-change.tsx';
+import { WeeklyActivity } from './weekly-activity.tsx';
+
+const decimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
+
+const iconTones: Record<Tone, string> = {
+  indigo: 'bg-indigo-100 text-indigo-700',
+  amber: 'bg-amber-100 text-amber-700',
+  emerald: 'bg-emerald-100 text-emerald-700',
+  sky: 'bg-sky-100 text-sky-700',
+  rose: 'bg-rose-100 text-rose-700',
+  violet: 'bg-violet-100 text-violet-700',
+  slate: 'bg-slate-100 text-slate-700',
+};
+
+type CardKey = keyof typeof DASHBOARD_PERIODS;
+
+/** A dashboard figure with its real change and a tooltip saying how it is measured. */
+function DashboardStatCard({ id, label, stat, format, icon, tone }: { id: CardKey; label: string; stat: DashboardStat; format: (value: number) => string; icon: ReactNode; tone: Tone }) {
+  const [showInfo, setShowInfo] = useState(false);
+  const infoId = `stat-info-${id}`;
+  return (
+    <div className="relative flex items-start gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+      <span aria-hidden="true" className={cn('flex size-11 shrink-0 items-center justify-center rounded-xl', iconTones[tone])}>
+        {icon}
+      </span>
+      <div className="min-w-0 flex-1">
+        <div className="flex items-start justify-between gap-1">
+          <p className="text-sm font-medium text-slate-600">{label}</p>
+          <button
+            type="button"
+            aria-label={`Como é calculado: ${label}`}
+            aria-expanded={showInfo}
+            aria-controls={infoId}
+            onClick={() => setShowInfo((open) => !open)}
+            onBlur={() => setShowInfo(false)}
+            className="-mt-1.5 -mr-1.5 flex size-8 shrink-0 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+          >
+            <Info aria-hidden="true" className="size-4" />
+          </button>
+        </div>
+        <p className="mt-0.5 truncate text-2xl font-bold tracking-tight text-slate-900 tabular-nums">{format(stat.value)}</p>
+        <div className="mt-1">
+          <StatChangeBadge change={stat.change} period={DASHBOARD_PERIODS[id]} />
+        </div>
+      </div>
+      <p
+        id={infoId}
+        role="note"
+        hidden={!showInfo}
+        className="absolute top-12 right-3 left-3 z-10 rounded-xl bg-slate-900 p-3 text-xs leading-relaxed text-white shadow-lg"
+      >
+        {DASHBOARD_DEFINITIONS[id]}
+      </p>
+    </div>
+  );
+}
+
+type QuickAction = { to: string; label: string; description: string; icon: ReactNode };
+
+const QUICK_ACTIONS: QuickAction[] = [
+  { to: paths.admin.students, label: 'Estudantes', description: 'Cadastrar e editar alunos', icon: <Users aria-hidden="true" className="size-5" /> },
+  { to: paths.admin.meritus, label: 'Méritus', description: 'Adicionar ou remover M$', icon: <Coins aria-hidden="true" className="size-5" /> },
+  { to: paths.admin.reports, label: 'Relatórios', description: 'Resumos e exportações', icon: <BarChart3 aria-hidden="true" className="size-5" /> },
+  { to: paths.admin.settings, label: 'Configurações', description: 'Preferências do sistema', icon: <Settings aria-hidden="true" className="size-5" /> },
+];
+
+function QuickActions({ isAvailable }: { isAvailable: (path: string) => boolean }) {
+  const actions = QUICK_ACTIONS.filter((action) => isAvailable(action.to));
+  if (actions.length === 0) return null;
+  return (
+    <Card title="Ações rápidas" className="order-first lg:order-none">
+      <ul className="grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-1">
+        {actions.map((action) => (
+          <li key={action.to}>
+            <Link
+              to={action.to}
+              className="flex h-full items-center gap-3 rounded-xl border border-slate-200 p-3 transition-colors hover:border-indigo-300 hover:bg-indigo-50"
+            >
+              <span aria-hidden="true" className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-indigo-600 text-white">
+                {action.icon}
+              </span>
+              <span className="min-w-0">
+                <span className="block text-sm font-semibold text-slate-900">{action.label}</span>
+                <span className="block text-xs text-slate-600">{action.description}</span>
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+function Overview({ summary }: { summary: DashboardSummary }) {
+  const { overview, totalStudents } = summary;
+  return (
+    <Card title="Visão geral">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <div className="rounded-xl bg-slate-50 p-4">
+          <p className="text-sm font-medium text-slate-600">Taxa de participação</p>
+          <p className="mt-0.5 text-2xl font-bold text-slate-900 tabular-nums">{decimal.format(overview.participationRate)}%</p>
+          <ProgressBar value={overview.participationRate} max={100} label="Taxa de participação" tone="emerald" className="mt-2" />
+          <p className="mt-1.5 text-xs text-slate-600">
+            {formatNumber(overview.studentsWithBalance)} de {formatNumber(totalStudents.value)} estudantes com saldo acima de 0
+          </p>
+        </div>
+        <div className="rounded-xl bg-slate-50 p-4">
+          <p className="text-sm font-medium text-slate-600">Média por estudante</p>
+          <p className="mt-0.5 text-2xl font-bold text-slate-900 tabular-nums">{formatMeritus(overview.averagePerStudent)}</p>
+          <p className="mt-1.5 text-xs text-slate-600">Méritus em circulação dividido pelo total de estudantes</p>
+        </div>
+      </div>
+      <div className="mt-5">
+        <WeeklyActivity days={overview.weeklyActivity} />
+      </div>
+    </Card>
+  );
+}
+
+function DashboardSkeleton() {
+  return (
+    <div aria-hidden="true" className="flex flex-col gap-6">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        {[0, 1, 2, 3].map((key) => (
+          <Skeleton key={key} className="h-28 rounded-2xl" />
+        ))}
+      </div>
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
+        <Skeleton className="h-80 rounded-2xl lg:col-span-2" />
+        <Skeleton className="h-80 rounded-2xl" />
+      </div>
+    </div>
+  );
+}
+
+export type AdminDashboardPageProps = {
+  /** Whether a screen exists, so no quick action leads to a dead page. */
+  isAvailable: (path: string) => boolean;
+};
+
+/** /admin: greeting, the four figures with their real change, quick actions, overview and goals. */
+export function AdminDashboardPage({ isAvailable }: AdminDashboardPageProps) {
+  const { user } = useSession();
+  const summary = useDashboardSummary();
+  if (user?.role !== 'admin') return null;
+  const data = summary.data;
+
+  return (
+    <div>
+      <header className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Olá, {firstName(user.admin.name)}!</h1>
+          <p className="mt-1 text-sm text-slate-600 sm:text-base">Acompanhe a participação da escola e as metas do período.</p>
+        </div>
+        {data && (
+          <p className="text-xs text-slate-600">
+            Atualizado às {new Date(data.generatedAt).toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' })}
+          </p>
+        )}
+      </header>
+
+      {summary.isPending ? (
+        <DashboardSkeleton />
+      ) : !data ? (
+        <Card className="flex flex-col items-center gap-3 py-10 text-center">
+          <p className="font-semibold text-slate-900">Não foi possível carregar o painel.</p>
+          <Button variant="secondary" onClick={() => void summary.refetch()} icon={<RefreshCw aria-hidden="true" className="size-4" />}>
+            Tentar novamente
+          </Button>
+        </Card>
+      ) : (
+        <div className="flex flex-col gap-6">
+          <section aria-label="Indicadores" className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
+            <DashboardStatCard id="totalStudents" label="Total de Estudantes" stat={data.totalStudents} format={formatNumber} icon={<Users className="size-5" />} tone="indigo" />
+            <DashboardStatCard id="meritusInCirculation" label="Méritus em Circulação" stat={data.meritusInCirculation} format={formatMeritus} icon={<Wallet className="size-5" />} tone="amber" />
+            <DashboardStatCard id="transactions7d" label="Transações (7 dias)" stat={data.transactions7d} format={formatNumber} icon={<Activity className="size-5" />} tone="sky" />
+            <DashboardStatCard id="activeStudents" label="Estudantes Ativos" stat={data.activeStudents} format={formatNumber} icon={<UserCheck className="size-5" />} tone="emerald" />
+          </section>
+          <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-3">
+            <div className="lg:col-span-2 lg:row-span-2">
+              <Overview summary={data} />
+            </div>
+            <QuickActions isAvailable={isAvailable} />
+            <GoalsPanel goals={data.goals} />
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,188 @@
+import { useMemo, useState } from 'react';
+import { ArrowRight, Medal, MinusCircle, PlusCircle, Sparkles, Trophy } from 'lucide-react';
+import { LEDGER_TYPES, OPERATION_TYPE_LABELS, type LedgerEntryView, type LedgerType } from '../../../shared/ledger.ts';
+import { useSession } from '../../app/session.ts';
+import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { cn } from '../../lib/cn.ts';
+import { Avatar } from '../../ui/avatar.tsx';
+import { Badge } from '../../ui/badge.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Card } from '../../ui/card.tsx';
+import { EmptyState } from '../../ui/empty-state.tsx';
+import { PageHeader } from '../../ui/page-header.tsx';
+import { SearchInput } from '../../ui/search-input.tsx';
+import { SelectField } from '../../ui/select-field.tsx';
+import { Skeleton } from '../../ui/skeleton.tsx';
+import { searchKey } from '../../ui/student-picker.tsx';
+import type { Tone } from '../../ui/stat-card.tsx';
+import { EstelecasOperationModal, type EstelecasMode } from './estelecas-operation-modal.tsx';
+import { useEstelecasHistory, useEstelecasRanking, useStudents } from './estelecas-queries.ts';
+
+const TYPE_TONES: Record<LedgerType, Tone> = { admin_add: 'emerald', reward: 'emerald', admin_remove: 'rose', penalty: 'rose', transfer: 'sky' };
+const MEDALS = ['text-amber-500', 'text-slate-400', 'text-orange-700'];
+
+function RankingCard() {
+  const ranking = useEstelecasRanking();
+  return (
+    <Card title="Top 10 Estelecas" action={<Trophy aria-hidden="true" className="size-5 text-amber-500" />}>
+      {ranking.isPending ? (
+        <div className="flex flex-col gap-2">
+          {[0, 1, 2, 3, 4].map((key) => (
+            <Skeleton key={key} className="h-12" />
+          ))}
+        </div>
+      ) : (ranking.data ?? []).length === 0 ? (
+        <EmptyState title="Nenhum estudante com Estelecas ainda" icon={<Sparkles className="size-6" />} />
+      ) : (
+        <ol className="flex flex-col gap-1">
+          {ranking.data!.map((student, index) => (
+            <li key={student.id} className="flex items-center gap-3 rounded-xl px-2 py-2 odd:bg-slate-50">
+              <span className="flex w-7 shrink-0 justify-center text-sm font-bold text-slate-700 tabular-nums">
+                {index < 3 ? <Medal aria-label={`${index + 1}º lugar`} className={cn('size-5', MEDALS[index])} /> : `${index + 1}º`}
+              </span>
+              <Avatar name={student.name} src={student.photo} size="sm" />
+              <span className="min-w-0 flex-1">
+                <span className="block truncate text-sm font-semibold text-slate-900">{student.name}</span>
+                <span className="block truncate text-xs text-slate-600">{student.grade}</span>
+              </span>
+              <span className="shrink-0 text-sm font-bold text-violet-700 tabular-nums">
+                {formatNumber(student.estelecas)}
+                <span className="sr-only"> Estelecas</span>
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </Card>
+  );
+}
+
+function signed(entry: LedgerEntryView): string {
+  if (entry.type === 'transfer') return formatNumber(entry.amount);
+  return `${entry.to ? '+' : '-'}${formatNumber(entry.amount)}`;
+}
+
+function HistoryRow({ entry }: { entry: LedgerEntryView }) {
+  const credit = entry.type !== 'transfer' && entry.to !== null;
+  return (
+    <li className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:gap-4">
+      <div className="min-w-0 flex-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <Badge tone={TYPE_TONES[entry.type]}>{OPERATION_TYPE_LABELS[entry.type]}</Badge>
+          {entry.type === 'transfer' ? (
+            <span className="flex min-w-0 items-center gap-1 text-sm font-semibold text-slate-900">
+              <span className="truncate">{entry.from?.name ?? '—'}</span>
+              <ArrowRight aria-label="para" className="size-4 shrink-0 text-slate-500" />
+              <span className="truncate">{entry.to?.name ?? '—'}</span>
+            </span>
+          ) : (
+            <span className="truncate text-sm font-semibold text-slate-900">{(entry.to ?? entry.from)?.name ?? '—'}</span>
+          )}
+        </div>
+        <p className="mt-0.5 truncate text-sm text-slate-700">{entry.description}</p>
+        <p className="text-xs text-slate-600">
+          {entry.actorKind === 'admin' ? `por ${entry.actorName}` : entry.actorName} · <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
+        </p>
+      </div>
+      <span className={cn('shrink-0 text-base font-bold tabular-nums', entry.type === 'transfer' ? 'text-sky-700' : credit ? 'text-emerald-700' : 'text-rose-700')}>
+        {signed(entry)} <span className="text-xs font-semibold">{entry.amount === 1 ? 'Esteleca' : 'Estelecas'}</span>
+      </span>
+    </li>
+  );
+}
+
+function HistoryCard() {
+  const history = useEstelecasHistory();
+  const [query, setQuery] = useState('');
+  const [type, setType] = useState<'' | LedgerType>('');
+  const rows = useMemo(() => {
+    const words = searchKey(query).split(/\s+/).filter(Boolean);
+    return (history.data ?? []).filter((entry) => {
+      if (type && entry.type !== type) return false;
+      if (words.length === 0) return true;
+      const text = searchKey(
+        [entry.description, entry.actorName, entry.from?.name, entry.from?.studentId, entry.to?.name, entry.to?.studentId].filter(Boolean).join(' '),
+      );
+      return words.every((word) => text.includes(word));
+    });
+  }, [history.data, query, type]);
+
+  return (
+    <Card title="Histórico de Estelecas">
+      <div className="mb-2 grid grid-cols-1 gap-3 sm:grid-cols-[1fr_14rem]">
+        <SearchInput value={query} onChange={setQuery} label="Buscar no histórico" placeholder="Nome, matrícula ou descrição" />
+        <SelectField
+          label="Tipo"
+          hideLabel
+          className="h-11"
+          placeholder="Todos os tipos"
+          options={LEDGER_TYPES.map((value) => ({ value, label: OPERATION_TYPE_LABELS[value] }))}
+          value={type}
+          onChange={(event) => setType(event.target.value as '' | LedgerType)}
+        />
+      </div>
+      {history.isPending ? (
+        <div className="flex flex-col gap-3">
+          {[0, 1, 2, 3].map((key) => (
+            <Skeleton key={key} className="h-16" />
+          ))}
+        </div>
+      ) : rows.length === 0 ? (
+        <EmptyState
+          title={(history.data ?? []).length === 0 ? 'Nenhuma transação de Estelecas ainda' : 'Nenhuma operação encontrada'}
+          icon={<Sparkles className="size-6" />}
+        />
+      ) : (
+        <ul tabIndex={0} aria-label="Operações de Estelecas" className="-mx-1 max-h-[70vh] divide-y divide-slate-100 overflow-y-auto px-1 lg:max-h-[36rem]">
+          {rows.map((entry) => (
+            <HistoryRow key={entry.id} entry={entry} />
+          ))}
+        </ul>
+      )}
+      {history.data && history.data.length > 0 && (
+        <p className="mt-2 border-t border-slate-100 pt-3 text-xs text-slate-600">
+          {rows.length} de {history.data.length} {history.data.length === 1 ? 'operação' : 'operações'} (as 50 mais recentes)
+        </p>
+      )}
+    </Card>
+  );
+}
+
+/** /admin/estelecas: top 10, the latest 50 operations, and the add and remove dialogs. */
+export function AdminEstelecasPage() {
+  const { user } = useSession();
+  const students = useStudents();
+  const [mode, setMode] = useState<EstelecasMode | null>(null);
+  if (user?.role !== 'admin') return null;
+
+  return (
+    <div>
+      <PageHeader
+        title="Estelecas"
+        description="Pontos de excelência: ranking, histórico e ajustes."
+        icon={<Sparkles className="size-6" />}
+        actions={
+          <>
+            <Button variant="success" className="flex-1 sm:flex-none" onClick={() => setMode('add')} disabled={!students.data} icon={<PlusCircle aria-hidden="true" className="size-4" />}>
+              Adicionar Estelecas
+            </Button>
+            <Button variant="danger" className="flex-1 sm:flex-none" onClick={() => setMode('remove')} disabled={!students.data} icon={<MinusCircle aria-hidden="true" className="size-4" />}>
+              Remover Estelecas
+            </Button>
+          </>
+        }
+      />
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-5">
+        <div className="lg:col-span-2">
+          <RankingCard />
+        </div>
+        <div className="lg:col-span-3">
+          <HistoryCard />
+        </div>
+      </div>
+      {mode && students.data && <EstelecasOperationModal key={mode} mode={mode} students={students.data} onClose={() => setMode(null)} />}
+    </div>
+  );
+}
+
+export default AdminEstelecasPage;

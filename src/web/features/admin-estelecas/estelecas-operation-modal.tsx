@@ -1,0 +1,147 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import { ERROR_MESSAGES } from '../../../shared/errors.ts';
+import { OPERATION_TYPE_LABELS, type AdminOperationType } from '../../../shared/ledger.ts';
+import type { PublicStudent } from '../../../shared/auth.ts';
+import { formatNumber } from '../../lib/format.ts';
+import { errorMessage, toast } from '../../lib/toast.ts';
+import { Button } from '../../ui/button.tsx';
+import { Modal } from '../../ui/modal.tsx';
+import { SelectField } from '../../ui/select-field.tsx';
+import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
+import { TextAreaField, TextField } from '../../ui/text-field.tsx';
+import { useEstelecasOperation } from './estelecas-queries.ts';
+
+export type EstelecasMode = 'add' | 'remove';
+
+const COPY: Record<EstelecasMode, { title: string; description: string; submit: string; failure: string; types: AdminOperationType[] }> = {
+  add: {
+    title: 'Adicionar Estelecas',
+    description: 'Escolha o estudante, a quantidade e o motivo.',
+    submit: 'Adicionar',
+    failure: 'Erro ao adicionar Estelecas',
+    types: ['admin_add', 'reward'],
+  },
+  remove: {
+    title: 'Remover Estelecas',
+    description: 'A quantidade não pode passar do saldo do estudante.',
+    submit: 'Remover',
+    failure: 'Erro ao remover Estelecas',
+    types: ['admin_remove', 'penalty'],
+  },
+};
+
+function estelecasLabel(amount: number): string {
+  return `${formatNumber(amount)} ${amount === 1 ? 'Esteleca' : 'Estelecas'}`;
+}
+
+export function EstelecasOperationModal({ mode, students, onClose }: { mode: EstelecasMode; students: readonly PublicStudent[]; onClose: () => void }) {
+  const copy = COPY[mode];
+  const [type, setType] = useState<AdminOperationType>(copy.types[0]!);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [quantity, setQuantity] = useState('');
+  const [description, setDescription] = useState('');
+  const [error, setError] = useState<string>();
+
+  const pickerStudents: PickerStudent[] = useMemo(
+    () =>
+      [...students]
+        .sort((a, b) => a.name.localeCompare(b.name, 'pt-BR'))
+        .filter((student) => mode === 'add' || student.estelecas > 0)
+        .map((student) => ({ ...student, balanceLabel: estelecasLabel(student.estelecas) })),
+    [students, mode],
+  );
+  const student = students.find((candidate) => selected.has(candidate.id));
+
+  const operation = useEstelecasOperation({
+    onSuccess: (result) => {
+      toast.success(result.message);
+      onClose();
+    },
+    onError: (failure) => {
+      setError(errorMessage(failure, copy.failure));
+      toast.error(copy.failure);
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const amount = Number(quantity);
+    if (!student || quantity.trim() === '' || !Number.isInteger(amount) || amount < 1 || description.trim() === '') {
+      return setError(ERROR_MESSAGES.missing_fields_short);
+    }
+    if (mode === 'remove' && amount > student.estelecas) return setError(ERROR_MESSAGES.remove_exceeds_estelecas);
+    setError(undefined);
+    operation.submit({ studentId: student.id, input: { type, amount, description: description.trim() } });
+  };
+
+  const formId = `estelecas-${mode}-form`;
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title={copy.title}
+      description={copy.description}
+      size="lg"
+      dismissible={!operation.isPending}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose} disabled={operation.isPending}>
+            Cancelar
+          </Button>
+          <Button type="submit" form={formId} variant={mode === 'add' ? 'success' : 'danger'} loading={operation.isPending}>
+            {copy.submit}
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} onSubmit={submit} noValidate className="flex flex-col gap-4">
+        <div>
+          <p className="mb-1.5 text-sm font-medium text-slate-800">Estudante</p>
+          <StudentPicker
+            students={pickerStudents}
+            selected={selected}
+            onChange={(next) => {
+              setSelected(next);
+              setError(undefined);
+            }}
+            mode="single"
+            label="Estudante"
+            listClassName="max-h-56"
+          />
+        </div>
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+          <SelectField
+            label="Tipo"
+            options={copy.types.map((value) => ({ value, label: OPERATION_TYPE_LABELS[value] }))}
+            value={type}
+            onChange={(event) => setType(event.target.value as AdminOperationType)}
+          />
+          <TextField
+            label="Quantidade"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={mode === 'remove' && student ? student.estelecas : undefined}
+            step={1}
+            value={quantity}
+            onChange={(event) => setQuantity(event.target.value)}
+            hint={mode === 'remove' && student ? `Saldo de ${student.name}: ${estelecasLabel(student.estelecas)}` : 'Mínimo 1'}
+          />
+        </div>
+        <TextAreaField
+          label="Descrição"
+          rows={2}
+          maxLength={200}
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+          placeholder="Motivo da operação"
+        />
+        {error && (
+          <p role="alert" className="rounded-xl bg-rose-50 px-3 py-2 text-sm font-medium text-rose-800 ring-1 ring-rose-200 ring-inset">
+            {error}
+          </p>
+        )}
+      </form>
+    </Modal>
+  );
+}

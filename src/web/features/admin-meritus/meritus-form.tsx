@@ -1,0 +1,238 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import { MinusCircle, PlusCircle, Users, X } from 'lucide-react';
+import { GRADES, MAX_OPERATION_AMOUNT } from '../../../shared/constants.ts';
+import { ERROR_MESSAGES } from '../../../shared/errors.ts';
+import { isCredit, OPERATION_TYPE_LABELS, type AdminOperationType } from '../../../shared/ledger.ts';
+import type { PublicStudent } from '../../../shared/auth.ts';
+import { formatMeritus, formatNumber } from '../../lib/format.ts';
+import { toast, errorMessage } from '../../lib/toast.ts';
+import { cn } from '../../lib/cn.ts';
+import { Button } from '../../ui/button.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { SelectField } from '../../ui/select-field.tsx';
+import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
+import { TextAreaField, TextField } from '../../ui/text-field.tsx';
+import { useMeritusOperation, type MeritusRequest } from './meritus-queries.ts';
+import { ReasonPresetChips } from './reason-preset-chips.tsx';
+
+const TYPES: { type: AdminOperationType; hint: string }[] = [
+  { type: 'admin_add', hint: 'Soma ao saldo' },
+  { type: 'reward', hint: 'Soma ao saldo' },
+  { type: 'admin_remove', hint: 'Tira do saldo' },
+  { type: 'penalty', hint: 'Tira do saldo' },
+];
+
+/** The spec's message for a removal beyond a balance, naming who is short when several were chosen. */
+export function removalRefusal(short: readonly Pick<PublicStudent, 'name' | 'meritus'>[], total: number): string {
+  if (total <= 1 || short.length === 0) return ERROR_MESSAGES.remove_exceeds_balance;
+  const names = short.slice(0, 3).map((student) => `${student.name} (${formatMeritus(student.meritus)})`);
+  const more = short.length > 3 ? ` e mais ${short.length - 3}` : '';
+  return `${ERROR_MESSAGES.remove_exceeds_balance}: ${names.join(', ')}${more}. Nenhum saldo foi alterado.`;
+}
+
+type Pending = Extract<MeritusRequest, { kind: 'bulk' }>;
+
+export function MeritusForm({ students }: { students: readonly PublicStudent[] }) {
+  const [type, setType] = useState<AdminOperationType>('admin_add');
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [turma, setTurma] = useState('');
+  const [amount, setAmount] = useState('');
+  const [description, setDescription] = useState('');
+  const [error, setError] = useState<string>();
+  const [confirming, setConfirming] = useState<Pending | null>(null);
+
+  const byId = useMemo(() => new Map(students.map((student) => [student.id, student])), [students]);
+  const pickerStudents: PickerStudent[] = useMemo(
+    () => students.map((student) => ({ ...student, balanceLabel: formatMeritus(student.meritus) })),
+    [students],
+  );
+  const gradeCounts = useMemo(() => {
+    const counts = new Map<string, number>();
+    for (const student of students) counts.set(student.grade, (counts.get(student.grade) ?? 0) + 1);
+    return counts;
+  }, [students]);
+  const chosen = [...selected].map((id) => byId.get(id)).filter((student): student is PublicStudent => Boolean(student));
+  const credit = isCredit(type);
+
+  const reset = () => {
+    setSelected(new Set());
+    setTurma('');
+    setAmount('');
+    setDescription('');
+    setError(undefined);
+  };
+
+  const operation = useMeritusOperation({
+    onSuccess: (result) => {
+      toast.success(result.message);
+      setConfirming(null);
+      reset();
+    },
+    onError: (failure, request) => {
+      setConfirming(null);
+      let message = errorMessage(failure, 'Erro ao realizar operação');
+      if (failure.code === 'remove_exceeds_balance' && request.kind === 'bulk') {
+        const short = request.studentIds.map((id) => byId.get(id)).filter((s): s is PublicStudent => Boolean(s && s.meritus < request.input.amount));
+        message = removalRefusal(short, request.studentIds.length);
+      }
+      setError(message);
+      toast.error('Erro ao realizar operação');
+    },
+  });
+
+  const chooseTurma = (grade: string) => {
+    setTurma(grade);
+    setError(undefined);
+    if (grade) setSelected(new Set(students.filter((student) => student.grade === grade).map((student) => student.id)));
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const text = description.trim();
+    if (chosen.length === 0 || amount.trim() === '' || text === '') return setError(ERROR_MESSAGES.missing_fields_short);
+    const value = Number(amount);
+    if (!Number.isFinite(value) || value <= 0) return setError(ERROR_MESSAGES.amount_not_positive);
+    if (!Number.isInteger(value)) return setError(ERROR_MESSAGES.amount_not_integer);
+    if (value > MAX_OPERATION_AMOUNT) return setError(ERROR_MESSAGES.amount_too_large);
+    if (!credit) {
+      const short = chosen.filter((student) => student.meritus < value);
+      if (short.length > 0) return setError(removalRefusal(short, chosen.length));
+    }
+    setError(undefined);
+    const input = { type, amount: value, description: text };
+    if (chosen.length === 1) operation.submit({ kind: 'single', studentId: chosen[0]!.id, input });
+    else setConfirming({ kind: 'bulk', studentIds: chosen.map((student) => student.id), input });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-5">
+      <fieldset className="min-w-0">
+        <legend className="mb-2 text-sm font-medium text-slate-800">Tipo de operação</legend>
+        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+          {TYPES.map((option) => {
+            const active = option.type === type;
+            const add = isCredit(option.type);
+            return (
+              <label
+                key={option.type}
+                className={cn(
+                  'relative flex min-w-0 cursor-pointer items-center gap-2 rounded-xl border-2 px-3 py-2 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500',
+                  active
+                    ? add
+                      ? 'border-emerald-500 bg-emerald-50 text-emerald-900'
+                      : 'border-rose-500 bg-rose-50 text-rose-900'
+                    : 'border-slate-200 bg-white text-slate-700 hover:border-slate-300',
+                )}
+              >
+                <input type="radio" name="operation-type" value={option.type} checked={active} onChange={() => setType(option.type)} className="sr-only" />
+                {add ? <PlusCircle aria-hidden="true" className="size-4 shrink-0" /> : <MinusCircle aria-hidden="true" className="size-4 shrink-0" />}
+                <span className="min-w-0">
+                  <span className="block text-sm font-semibold">{OPERATION_TYPE_LABELS[option.type]}</span>
+                  <span className="block text-xs opacity-80">{option.hint}</span>
+                </span>
+              </label>
+            );
+          })}
+        </div>
+      </fieldset>
+
+      <div className="flex flex-col gap-3">
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+          <SelectField
+            label="Turma inteira"
+            placeholder="Escolher estudantes um a um"
+            options={GRADES.map((grade) => ({ value: grade, label: `${grade} (${gradeCounts.get(grade) ?? 0})`, disabled: !gradeCounts.get(grade) }))}
+            value={turma}
+            onChange={(event) => chooseTurma(event.target.value)}
+            containerClassName="flex-1"
+          />
+          {selected.size > 0 && (
+            <Button variant="ghost" onClick={() => { setSelected(new Set()); setTurma(''); }} icon={<X aria-hidden="true" className="size-4" />}>
+              Limpar seleção
+            </Button>
+          )}
+        </div>
+        <div>
+          <p className="mb-1.5 text-sm font-medium text-slate-800" id="meritus-students-label">
+            Estudantes
+          </p>
+          <StudentPicker
+            students={pickerStudents}
+            selected={selected}
+            onChange={(next) => {
+              setSelected(next);
+              setTurma('');
+              setError(undefined);
+            }}
+            mode="multiple"
+            label="Estudantes"
+          />
+        </div>
+        <p aria-live="polite" className="flex items-center gap-2 text-sm text-slate-700">
+          <Users aria-hidden="true" className="size-4 text-slate-500" />
+          {chosen.length === 0
+            ? 'Nenhum estudante selecionado'
+            : chosen.length === 1
+              ? `Selecionado: ${chosen[0]!.name} (${formatMeritus(chosen[0]!.meritus)})`
+              : `${formatNumber(chosen.length)} estudantes selecionados${turma ? ` — ${turma}` : ''}`}
+        </p>
+      </div>
+
+      <TextField
+        label="Valor (M$)"
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={MAX_OPERATION_AMOUNT}
+        step={1}
+        value={amount}
+        onChange={(event) => setAmount(event.target.value)}
+        placeholder="Ex.: 50"
+      />
+      <div className="flex flex-col gap-2">
+        <TextAreaField
+          label="Descrição"
+          rows={2}
+          maxLength={200}
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+          placeholder="Motivo da operação"
+        />
+        <ReasonPresetChips description={description} onPick={setDescription} />
+      </div>
+
+      {error && (
+        <p role="alert" className="rounded-xl bg-rose-50 px-3 py-2 text-sm font-medium text-rose-800 ring-1 ring-rose-200 ring-inset">
+          {error}
+        </p>
+      )}
+
+      <Button type="submit" size="lg" variant={credit ? 'success' : 'danger'} loading={operation.isPending} fullWidth>
+        {credit ? 'Adicionar Méritus' : 'Remover Méritus'}
+        {chosen.length > 1 ? ` (${formatNumber(chosen.length)} estudantes)` : ''}
+      </Button>
+
+      <ConfirmDialog
+        open={confirming !== null}
+        title={credit ? 'Conceder a vários estudantes?' : 'Descontar de vários estudantes?'}
+        tone={credit ? 'primary' : 'danger'}
+        message={
+          confirming && (
+            <>
+              <p>
+                {OPERATION_TYPE_LABELS[confirming.input.type]} de <strong>{formatMeritus(confirming.input.amount)}</strong> para{' '}
+                <strong>{formatNumber(confirming.studentIds.length)} estudantes</strong>
+                {turma ? ` (${turma})` : ''}: “{confirming.input.description}”.
+              </p>
+              <p className="mt-2 text-slate-600">Tudo ou nada: se um saldo não permitir, nenhum estudante é alterado.</p>
+            </>
+          )
+        }
+        confirmLabel="Confirmar"
+        pending={operation.isPending}
+        onConfirm={() => confirming && operation.submit(confirming)}
+        onCancel={() => setConfirming(null)}
+      />
+    </form>
+  );
+}

@@ -1,0 +1,73 @@
+import { useEffect, useState } from 'react';
+import { History } from 'lucide-react';
+import { OPERATION_TYPE_LABELS, type LedgerEntryView } from '../../../shared/ledger.ts';
+import { formatRelativeTime, formatSignedMeritus, formatDateTime } from '../../lib/format.ts';
+import { cn } from '../../lib/cn.ts';
+import { Badge } from '../../ui/badge.tsx';
+import { Card } from '../../ui/card.tsx';
+import { EmptyState } from '../../ui/empty-state.tsx';
+import { Skeleton } from '../../ui/skeleton.tsx';
+import { useRecentAdminMeritus } from './meritus-queries.ts';
+
+/** Re-renders every 30 s so relative times stay true. */
+function useNow(intervalMs = 30_000): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+function Row({ entry, now }: { entry: LedgerEntryView; now: Date }) {
+  const credit = entry.to !== null && entry.from === null;
+  const student = entry.to ?? entry.from;
+  return (
+    <li className="flex items-start justify-between gap-3 py-3">
+      <div className="min-w-0">
+        <p className="truncate text-sm font-semibold text-slate-900">
+          {student ? student.name : 'Estudante removido'}
+          {student?.removed && <span className="font-normal text-slate-600"> (removido)</span>}
+        </p>
+        <p className="truncate text-xs text-slate-600">{entry.description}</p>
+        <p className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-slate-600">
+          <Badge tone={credit ? 'emerald' : 'rose'}>{OPERATION_TYPE_LABELS[entry.type]}</Badge>
+          <span>por {entry.actorName}</span>
+        </p>
+      </div>
+      <div className="flex shrink-0 flex-col items-end gap-0.5">
+        <span className={cn('text-sm font-bold tabular-nums', credit ? 'text-emerald-700' : 'text-rose-700')}>
+          {formatSignedMeritus(credit ? entry.amount : -entry.amount)}
+        </span>
+        <time dateTime={entry.createdAt} title={formatDateTime(entry.createdAt)} className="text-xs whitespace-nowrap text-slate-600">
+          {formatRelativeTime(entry.createdAt, now)}
+        </time>
+      </div>
+    </li>
+  );
+}
+
+/** The last 10 additions, rewards, removals and penalties of Méritus, by any administrator. */
+export function RecentAdminOperations() {
+  const recent = useRecentAdminMeritus();
+  const now = useNow();
+  return (
+    <Card title="Operações Recentes" action={<History aria-hidden="true" className="size-5 text-slate-500" />}>
+      {recent.isPending ? (
+        <div className="flex flex-col gap-3">
+          {[0, 1, 2, 3].map((key) => (
+            <Skeleton key={key} className="h-14" />
+          ))}
+        </div>
+      ) : (recent.data ?? []).length === 0 ? (
+        <EmptyState title="Nenhuma operação recente" description="As adições e remoções de Méritus aparecem aqui." />
+      ) : (
+        <ul className="divide-y divide-slate-100">
+          {recent.data!.map((entry) => (
+            <Row key={entry.id} entry={entry} now={now} />
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}

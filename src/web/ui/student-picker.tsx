@@ -1,0 +1,121 @@
+import { useDeferredValue, useId, useMemo, useState } from 'react';
+import { Check } from 'lucide-react';
+import { cn } from '../lib/cn.ts';
+import { Avatar } from './avatar.tsx';
+import { SearchInput } from './search-input.tsx';
+
+export type PickerStudent = {
+  id: string;
+  studentId: string;
+  name: string;
+  grade: string;
+  photo: string | null;
+  /** Shown on the right, e.g. "120 M$". */
+  balanceLabel: string;
+};
+
+/** Lowercase without accents, so "joao" finds "João". */
+export function searchKey(text: string): string {
+  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+}
+
+export type StudentPickerProps = {
+  students: readonly PickerStudent[];
+  selected: ReadonlySet<string>;
+  onChange: (selected: Set<string>) => void;
+  /** One student (radio buttons) or several (check boxes). */
+  mode: 'single' | 'multiple';
+  /** Accessible name of the list, e.g. 'Estudantes'. */
+  label: string;
+  /** Rows drawn at once; the search narrows the rest (keeps 2,000 students fast). */
+  limit?: number;
+  listClassName?: string;
+};
+
+/**
+ * Search by name, matrícula or série, then pick one or several students. Only the first
+ * `limit` matches are drawn; a line says how many more the search could show.
+ */
+export function StudentPicker({ students, selected, onChange, mode, label, limit = 50, listClassName }: StudentPickerProps) {
+  const [query, setQuery] = useState('');
+  const deferredQuery = useDeferredValue(query);
+  const name = useId();
+  const indexed = useMemo(
+    () => students.map((student) => ({ student, key: searchKey(`${student.name} ${student.studentId} ${student.grade}`) })),
+    [students],
+  );
+  const matches = useMemo(() => {
+    const words = searchKey(deferredQuery).split(/\s+/).filter(Boolean);
+    return words.length === 0 ? indexed : indexed.filter((entry) => words.every((word) => entry.key.includes(word)));
+  }, [indexed, deferredQuery]);
+  const shown = matches.slice(0, limit);
+
+  const toggle = (id: string) => {
+    if (mode === 'single') return onChange(new Set([id]));
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    onChange(next);
+  };
+
+  return (
+    <div className="flex min-h-0 flex-col gap-2">
+      <SearchInput value={query} onChange={setQuery} label="Buscar estudante" placeholder="Buscar por nome, matrícula ou série" />
+      <fieldset className="min-h-0 min-w-0">
+        <legend className="sr-only">{label}</legend>
+        {shown.length === 0 ? (
+          <p className="rounded-xl border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-600">
+            {students.length === 0 ? 'Nenhum estudante disponível' : 'Nenhum estudante encontrado'}
+          </p>
+        ) : (
+          <ul className={cn('max-h-80 divide-y divide-slate-100 overflow-y-auto rounded-xl border border-slate-200 bg-white', listClassName)}>
+            {shown.map(({ student }) => {
+              const checked = selected.has(student.id);
+              return (
+                <li key={student.id}>
+                  <label
+                    className={cn(
+                      'relative flex min-h-14 cursor-pointer items-center gap-3 px-3 py-2 transition-colors',
+                      checked ? 'bg-indigo-50' : 'hover:bg-slate-50',
+                    )}
+                  >
+                    <input
+                      type={mode === 'single' ? 'radio' : 'checkbox'}
+                      name={name}
+                      checked={checked}
+                      onChange={() => toggle(student.id)}
+                      className="peer sr-only"
+                    />
+                    <span
+                      aria-hidden="true"
+                      className={cn(
+                        'flex size-5 shrink-0 items-center justify-center border-2 transition-colors peer-focus-visible:ring-2 peer-focus-visible:ring-indigo-500 peer-focus-visible:ring-offset-1',
+                        mode === 'single' ? 'rounded-full' : 'rounded-md',
+                        checked ? 'border-indigo-600 bg-indigo-600 text-white' : 'border-slate-400 bg-white',
+                      )}
+                    >
+                      {checked && <Check className="size-3.5" strokeWidth={3} />}
+                    </span>
+                    <Avatar name={student.name} src={student.photo} size="sm" />
+                    <span className="min-w-0 flex-1">
+                      <span className="block truncate text-sm font-semibold text-slate-900">{student.name}</span>
+                      <span className="block truncate text-xs text-slate-600">
+                        {student.studentId} · {student.grade}
+                      </span>
+                    </span>
+                    <span className="shrink-0 text-sm font-semibold text-slate-700 tabular-nums">{student.balanceLabel}</span>
+                  </label>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </fieldset>
+      {matches.length > shown.length && (
+        <p className="text-xs text-slate-600">
+          Mostrando {shown.length} de {matches.length} estudantes. Refine a busca para ver os demais.
+        </p>
+      )}
+    </div>
+  );
+}
