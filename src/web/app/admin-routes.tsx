@@ -1,3 +1,6 @@
+import { lazy } from 'react';
+import { Coins, LayoutDashboard, Radio, Sparkles } from 'lucide-react';
+import { paths } from './paths.ts';
 import type { AppRoute } from './route-types.ts';
 
 /**
@@ -5,4 +8,22 @@ import type { AppRoute } from './route-types.ts';
  * `{ path: paths.admin.students, Component: lazy(() => import('../features/admin-students/students-page.tsx')), nav: { label: 'Gerenciar Alunos', icon: Users } }`.
  * The sidebar lists the entries with `nav`, in the spec's order (navOrder in paths.ts).
  */
-export const adminRoutes: AppRoute[] = [];
+export const adminRoutes: AppRoute[] = [
+  {
+    path: paths.admin.home,
+    Component: lazy(() =>
+      import('../features/admin-dashboard/admin-dashboard-page.tsx').then(({ AdminDashboardPage }) => ({
+        default: () => <AdminDashboardPage isAvailable={isAdminScreen} />,
+      })),
+    ),
+    nav: { label: 'Dashboard', icon: LayoutDashboard },
+  },
+  { path: paths.admin.meritus, Component: lazy(() => import('../features/admin-meritus/admin-meritus-page.tsx')), nav: { label: 'Gerenciar M$', icon: Coins } },
+  { path: paths.admin.estelecas, Component: lazy(() => import('../features/admin-estelecas/admin-estelecas-page.tsx')), nav: { label: 'Estelecas', icon: Sparkles } },
+  { path: paths.admin.recentOperations, Component: lazy(() => import('../features/live-operations/live-operations-page.tsx')), nav: { label: 'Operações em Tempo Real', icon: Radio } },
+];
+
+/** Whether an admin path has a screen, so the dashboard's quick actions never lead to a dead page. */
+function isAdminScreen(path: string): boolean {
+  return adminRoutes.some((route) => route.path === path);
+}
