@@ -40,7 +40,7 @@ async function freePort(): Promise<number> {
 
 async function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--import', 'tsx', 'src/server/main.ts'], {
     env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', API_RATE_LIMIT: '0', DEMO: 'off', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -15,6 +15,12 @@ export type BusEvent =
 export type EventBus = {
   /** Published inside the caller's transaction: delivered to every instance only if it commits. */
   publish(db: DbOrTx, event: BusEvent): Promise<void>;
+  /**
+   * For the ledger's hot path, called once its transaction has committed: events are
+   * merged over a few milliseconds and sent outside any transaction, because a NOTIFY
+   * inside a transaction serialises every commit behind one global lock.
+   */
+  publishAfterCommit(event: BusEvent): void;
   subscribe(listener: (event: BusEvent) => void): () => void;
   close(): Promise<void>;
 };
@@ -26,9 +32,42 @@ function compact(event: BusEvent): BusEvent {
   return event;
 }
 
+const BATCH_MS = 5;
+
+/** Merges queued events: one ledger event per status with the union of the students. */
+export function mergeEvents(events: BusEvent[]): BusEvent[] {
+  const merged: BusEvent[] = [];
+  const ledger = new Map<'completed' | 'failed', Set<string> | 'all'>();
+  for (const event of events) {
+    if (event.type !== 'ledger') {
+      if (!merged.some((other) => other.type === event.type)) merged.push(event);
+      continue;
+    }
+    const current = ledger.get(event.status) ?? new Set<string>();
+    if (current === 'all' || event.studentIds === 'all') ledger.set(event.status, 'all');
+    else ledger.set(event.status, new Set([...current, ...event.studentIds]));
+  }
+  for (const [status, ids] of ledger) merged.push({ type: 'ledger', status, studentIds: ids === 'all' ? 'all' : [...ids] });
+  return merged;
+}
+
 /** Fans PostgreSQL NOTIFY messages out to this instance's live streams. */
 export async function createEventBus(database: Database, log: FastifyBaseLogger): Promise<EventBus> {
   const listeners = new Set<(event: BusEvent) => void>();
+  let queue: BusEvent[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let sending = Promise.resolve();
+  const notify = (db: DbOrTx, event: BusEvent) => db.execute(sql`SELECT pg_notify(${CHANNEL}, ${JSON.stringify(compact(event))})`);
+  const flush = () => {
+    timer = undefined;
+    const batch = mergeEvents(queue);
+    queue = [];
+    sending = sending
+      .then(async () => {
+        for (const event of batch) await notify(database.db, event);
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'falha ao publicar evento ao vivo'));
+  };
   const unlisten = await database.listen(CHANNEL, (payload) => {
     let event: BusEvent;
     try {
@@ -41,13 +80,22 @@ export async function createEventBus(database: Database, log: FastifyBaseLogger)
   });
   return {
     async publish(db, event) {
-      await db.execute(sql`SELECT pg_notify(${CHANNEL}, ${JSON.stringify(compact(event))})`);
+      await notify(db, event);
+    },
+    publishAfterCommit(event) {
+      queue.push(event);
+      timer ??= setTimeout(flush, BATCH_MS);
     },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     async close() {
+      if (timer) {
+        clearTimeout(timer);
+        flush();
+      }
+      await sending;
       listeners.clear();
       await unlisten();
     },

@@ -1,10 +1,17 @@
 import { createHash } from 'node:crypto';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { idempotencyKeys } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 
 export type IdempotencyScope = { actorKey: string; key: string | undefined; request: unknown };
+
+/**
+ * Lets the work store its response in its own last statement (one round trip fewer on
+ * the hot path). Returns undefined when the request has no key; if the work never calls
+ * it, the response is stored after the work.
+ */
+export type ResponseStore = (body: unknown) => SQL | undefined;
 export type Stored<T> = { status: number; body: T; replayed: boolean };
 
 const KEY_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
@@ -27,12 +34,13 @@ export async function withIdempotency<T>(
   db: Db,
   scope: IdempotencyScope,
   status: number,
-  work: (tx: Tx) => Promise<T>,
+  work: (tx: Tx, storeResponse: ResponseStore) => Promise<T>,
 ): Promise<Stored<T>> {
   assertValidKey(scope.key);
   const hash = requestHash(scope.request);
   return db.transaction(async (tx) => {
-    if (scope.key === undefined) return { status, body: await work(tx), replayed: false };
+    if (scope.key === undefined) return { status, body: await work(tx, () => undefined), replayed: false };
+    const key = scope.key;
     const inserted = await tx
       .insert(idempotencyKeys)
       .values({ actorKey: scope.actorKey, key: scope.key, requestHash: hash, statusCode: 0, response: {} })
@@ -47,11 +55,18 @@ export async function withIdempotency<T>(
       if (existing.requestHash !== hash) throw new AppError('idempotency_conflict');
       return { status: existing.statusCode, body: existing.response as T, replayed: true };
     }
-    const body = await work(tx);
-    await tx
-      .update(idempotencyKeys)
-      .set({ statusCode: status, response: body as object })
-      .where(and(eq(idempotencyKeys.actorKey, scope.actorKey), eq(idempotencyKeys.key, scope.key)));
+    let stored = false;
+    const body = await work(tx, (response) => {
+      stored = true;
+      return sql`UPDATE ${idempotencyKeys} SET status_code = ${status}, response = ${JSON.stringify(response)}::jsonb
+        WHERE actor_key = ${scope.actorKey} AND key = ${key}`;
+    });
+    if (!stored) {
+      await tx
+        .update(idempotencyKeys)
+        .set({ statusCode: status, response: body as object })
+        .where(and(eq(idempotencyKeys.actorKey, scope.actorKey), eq(idempotencyKeys.key, key)));
+    }
     return { status, body, replayed: false };
   });
 }

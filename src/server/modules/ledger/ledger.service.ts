@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { ledgerEntries, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
@@ -138,52 +139,50 @@ export async function applyAdminOperation(
   return { entry: entry!, student: updated! };
 }
 
-/** Moves points between two students inside the caller's transaction. */
+type TransferOutcome = { entry: OperationResult['entry']; sender: StudentRow; recipient: StudentRow };
+
+/**
+ * Moves points between two students inside the caller's transaction. Both rows are
+ * locked (in id order) and checked first; then the two balance changes, the ledger row
+ * and, through `respond`, the stored idempotent response go in one statement.
+ */
 async function applyTransfer(
   tx: Tx,
   sender: StudentActor,
   currency: Currency,
   input: { recipientId: string; amount: number; description?: string | undefined },
-  options: Backdate = {},
-): Promise<{ entry: LedgerRow; sender: StudentRow; recipient: StudentRow }> {
+  options: Backdate & { respond?: (outcome: TransferOutcome) => SQL | undefined } = {},
+): Promise<TransferOutcome> {
   if (input.recipientId === sender.id) throw new AppError('self_transfer');
   const locked = await lockStudents(tx, [sender.id, input.recipientId]);
   const from = locked.get(sender.id);
   const to = locked.get(input.recipientId);
   if (!from) throw new AppError('unauthenticated');
   if (!to) throw new AppError('student_not_found');
-  const balance = currency === 'meritus' ? from.meritus : from.estelecas;
-  if (balance < input.amount) throw new AppError(currency === 'meritus' ? 'insufficient_balance' : 'estelecas_invalid_amount');
-  const column = balanceColumn(currency);
   const key = currency === 'meritus' ? 'meritus' : 'estelecas';
-  const [updatedFrom] = await tx
-    .update(students)
-    .set({ [key]: sql`${column} - ${input.amount}`, updatedAt: new Date() })
-    .where(eq(students.id, from.id))
-    .returning();
-  const [updatedTo] = await tx
-    .update(students)
-    .set({ [key]: sql`${column} + ${input.amount}`, updatedAt: new Date() })
-    .where(eq(students.id, to.id))
-    .returning();
+  if (from[key] < input.amount) throw new AppError(currency === 'meritus' ? 'insufficient_balance' : 'estelecas_invalid_amount');
   const description =
     input.description ??
     (currency === 'meritus' ? MESSAGES.defaultTransferDescription(from.name, to.name) : `Transferência de Estelecas para ${to.name}`);
-  const [entry] = await tx
-    .insert(ledgerEntries)
-    .values({
-      currency,
-      type: 'transfer',
-      amount: input.amount,
-      description,
-      fromStudentId: from.id,
-      toStudentId: to.id,
-      actorKind: 'student',
-      actorName: from.name,
-      ...(options.at ? { createdAt: options.at } : {}),
-    })
-    .returning();
-  return { entry: entry!, sender: updatedFrom!, recipient: updatedTo! };
+  const createdAt = options.at ?? new Date();
+  const outcome: TransferOutcome = {
+    entry: { id: randomUUID(), currency, type: 'transfer', amount: input.amount, description, createdAt: createdAt.toISOString() },
+    sender: { ...from, [key]: from[key] - input.amount },
+    recipient: { ...to, [key]: to[key] + input.amount },
+  };
+  const column = sql.identifier(key);
+  const finish = options.respond?.(outcome) ?? sql`SELECT 1`;
+  await tx.execute(sql`
+    WITH debit AS (
+      UPDATE ${students} SET ${column} = ${column} - ${input.amount}, updated_at = now() WHERE id = ${from.id}
+    ), credit AS (
+      UPDATE ${students} SET ${column} = ${column} + ${input.amount}, updated_at = now() WHERE id = ${to.id}
+    ), entry AS (
+      INSERT INTO ${ledgerEntries} (id, currency, type, amount, description, from_student_id, to_student_id, actor_kind, actor_name, created_at)
+      VALUES (${outcome.entry.id}, ${currency}, 'transfer', ${input.amount}, ${description}, ${from.id}, ${to.id}, 'student', ${from.name}, ${createdAt.toISOString()})
+    )
+    ${finish}`);
+  return outcome;
 }
 
 export type RefusedAttempt = {
@@ -203,25 +202,23 @@ export type RefusedAttempt = {
  * is kept in the audit log and shown as failed in the administrators' live feed.
  */
 export async function recordRefusedAttempt(deps: LedgerDeps, attempt: RefusedAttempt): Promise<void> {
-  await deps.db.transaction(async (tx) => {
-    await recordAudit(tx, {
-      actor: { kind: attempt.actor.kind, id: attempt.actor.id, label: attempt.actor.name },
-      action: 'ledger.refused',
-      ip: attempt.ip,
-      details: {
-        currency: attempt.currency,
-        type: attempt.type,
-        amount: typeof attempt.amount === 'number' && Number.isSafeInteger(attempt.amount) ? attempt.amount : null,
-        rawAmount: attempt.amount === undefined ? null : String(attempt.amount).slice(0, 40),
-        description: attempt.description?.slice(0, 200) ?? null,
-        fromStudentId: attempt.fromStudentId ?? null,
-        toStudentId: attempt.toStudentId ?? null,
-        code: attempt.code,
-        reason: ERROR_MESSAGES[attempt.code],
-      },
-    });
-    await deps.events.publish(tx, { type: 'ledger', studentIds: [], status: 'failed' });
+  await recordAudit(deps.db, {
+    actor: { kind: attempt.actor.kind, id: attempt.actor.id, label: attempt.actor.name },
+    action: 'ledger.refused',
+    ip: attempt.ip,
+    details: {
+      currency: attempt.currency,
+      type: attempt.type,
+      amount: typeof attempt.amount === 'number' && Number.isSafeInteger(attempt.amount) ? attempt.amount : null,
+      rawAmount: attempt.amount === undefined ? null : String(attempt.amount).slice(0, 40),
+      description: attempt.description?.slice(0, 200) ?? null,
+      fromStudentId: attempt.fromStudentId ?? null,
+      toStudentId: attempt.toStudentId ?? null,
+      code: attempt.code,
+      reason: ERROR_MESSAGES[attempt.code],
+    },
   });
+  deps.events.publishAfterCommit({ type: 'ledger', studentIds: [], status: 'failed' });
 }
 
 /** Runs a write; on an expected refusal, records the attempt before passing the error on. */
@@ -262,19 +259,24 @@ export async function studentTransfer(
         deps.db,
         { actorKey: `student:${sender.id}`, key: context.idempotencyKey, request: { op: 'transfer', currency, ...input } },
         201,
-        async (tx) => {
-          const { entry, sender: after, recipient } = await applyTransfer(tx, sender, currency, input);
-          await deps.events.publish(tx, { type: 'ledger', studentIds: [after.id, recipient.id], status: 'completed' });
-          return {
-            entry: entryView(entry),
+        async (tx, storeResponse) => {
+          const resultOf = ({ entry, sender: after, recipient }: TransferOutcome): OperationResult => ({
+            entry,
             message:
               currency === 'meritus'
                 ? MESSAGES.meritusTransferred(entry.amount, recipient.name)
                 : MESSAGES.estelecasTransferred(entry.amount, recipient.name),
             balances: balancesOf(after),
-          };
+          });
+          const outcome = await applyTransfer(tx, sender, currency, input, { respond: (o) => storeResponse(resultOf(o)) });
+          return resultOf(outcome);
         },
-      ),
+      ).then((stored) => {
+        if (!stored.replayed) {
+          deps.events.publishAfterCommit({ type: 'ledger', studentIds: [sender.id, input.recipientId], status: 'completed' });
+        }
+        return stored;
+      }),
   );
 }
 
@@ -318,14 +320,16 @@ export async function adminOperation(
             ip: context.ip,
             details: { currency, studentId, amount: input.amount, entryId: entry.id },
           });
-          await deps.events.publish(tx, { type: 'ledger', studentIds: [student.id], status: 'completed' });
           return {
             entry: entryView(entry),
             message: adminSuccessMessage(currency, input.type, entry.amount, student.name),
             balances: balancesOf(student),
           };
         },
-      ),
+      ).then((stored) => {
+        if (!stored.replayed) deps.events.publishAfterCommit({ type: 'ledger', studentIds: [studentId], status: 'completed' });
+        return stored;
+      }),
   );
 }
 
@@ -368,7 +372,6 @@ export async function bulkAdminOperation(
             ip: context.ip,
             details: { currency: input.currency, amount: input.amount, count: studentIds.length, batchId },
           });
-          await deps.events.publish(tx, { type: 'ledger', studentIds, status: 'completed' });
           const unit = input.currency === 'meritus' ? 'M$' : 'Estelecas';
           const verb = isCredit(input.type) ? 'concedidos a' : 'descontados de';
           return {
@@ -377,7 +380,10 @@ export async function bulkAdminOperation(
             message: `${formatNumber(input.amount)} ${unit} ${verb} ${studentIds.length} ${studentIds.length === 1 ? 'estudante' : 'estudantes'}`,
           };
         },
-      ),
+      ).then((stored) => {
+        if (!stored.replayed) deps.events.publishAfterCommit({ type: 'ledger', studentIds, status: 'completed' });
+        return stored;
+      }),
   );
 }
 
