@@ -1,3 +1,6 @@
+import { lazy } from 'react';
+import { ArrowLeftRight, History, LayoutDashboard, Sparkles, Trophy, UserRound } from 'lucide-react';
+import { paths } from './paths.ts';
 import type { AppRoute } from './route-types.ts';
 
 /**
@@ -5,4 +8,35 @@ import type { AppRoute } from './route-types.ts';
  * `{ path: paths.student.ranking, Component: lazy(() => import('../features/ranking/ranking-page.tsx')), nav: { label: 'Top Ranking', icon: Trophy } }`.
  * The sidebar lists the entries with `nav`, in the spec's order (navOrder in paths.ts).
  */
-export const studentRoutes: AppRoute[] = [];
+export const studentRoutes: AppRoute[] = [
+  {
+    path: paths.student.home,
+    Component: lazy(() => import('../features/student-dashboard/student-dashboard-page.tsx')),
+    nav: { label: 'Dashboard', icon: LayoutDashboard },
+  },
+  {
+    path: paths.student.profile,
+    Component: lazy(() => import('../features/student-profile/student-profile-page.tsx')),
+    nav: { label: 'Meu Perfil', icon: UserRound },
+  },
+  {
+    path: paths.student.transfer,
+    Component: lazy(() => import('../features/student-transfer/student-transfer-page.tsx')),
+    nav: { label: 'Transferir M$', icon: ArrowLeftRight },
+  },
+  {
+    path: paths.student.estelecas,
+    Component: lazy(() => import('../features/student-estelecas/student-estelecas-page.tsx')),
+    nav: { label: 'Estelecas', icon: Sparkles },
+  },
+  {
+    path: paths.student.ranking,
+    Component: lazy(() => import('../features/ranking/student-ranking-page.tsx')),
+    nav: { label: 'Top Ranking', icon: Trophy },
+  },
+  {
+    path: paths.student.recentOperations,
+    Component: lazy(() => import('../features/student-operations/student-operations-page.tsx')),
+    nav: { label: 'Operações Recentes', icon: History },
+  },
+];

@@ -1,0 +1,265 @@
+import { useCallback, useEffect, useMemo, useRef, type Ref, type RefObject } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Award, Crown, LocateFixed, Medal, Trophy, Users, type LucideIcon } from 'lucide-react';
+import { rankingResponse } from '../../../shared/students.ts';
+import { api } from '../../lib/api.ts';
+import { cn } from '../../lib/cn.ts';
+import { formatMeritus, formatNumber } from '../../lib/format.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
+import { useSession } from '../../app/session.ts';
+import { Avatar } from '../../ui/avatar.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Card } from '../../ui/card.tsx';
+import { EmptyState } from '../../ui/empty-state.tsx';
+import { LoadError } from '../../ui/load-error.tsx';
+import { PageHeader } from '../../ui/page-header.tsx';
+import { Skeleton } from '../../ui/skeleton.tsx';
+import { rankStudents, type RankedStudent } from './ranking-figures.ts';
+import { useWindowRows } from './use-window-rows.ts';
+
+const ROW_HEIGHT = 64;
+
+type Place = { icon: LucideIcon; label: string; medal: string; pedestal: string; ring: string; height: string };
+
+/** Gold, silver and bronze: distinct colours and icons for 1st, 2nd and 3rd. */
+const PLACES: Record<1 | 2 | 3, Place> = {
+  1: { icon: Crown, label: '1º lugar', medal: 'bg-amber-400 text-amber-950', pedestal: 'from-amber-300 to-amber-500', ring: 'ring-amber-400', height: 'h-24 sm:h-32' },
+  2: { icon: Medal, label: '2º lugar', medal: 'bg-slate-300 text-slate-900', pedestal: 'from-slate-200 to-slate-400', ring: 'ring-slate-300', height: 'h-16 sm:h-24' },
+  3: { icon: Award, label: '3º lugar', medal: 'bg-orange-300 text-orange-950', pedestal: 'from-orange-200 to-orange-400', ring: 'ring-orange-300', height: 'h-12 sm:h-16' },
+};
+
+function placeOf(position: number): Place | null {
+  return position === 1 || position === 2 || position === 3 ? PLACES[position] : null;
+}
+
+function Podium({ top, selfId }: { top: RankedStudent[]; selfId: string | null }) {
+  // 2nd, 1st, 3rd from left to right, like a real podium.
+  const order = [top[1], top[0], top[2]].filter((student): student is RankedStudent => student !== undefined);
+  return (
+    <section aria-label="Pódio" className="rounded-3xl bg-gradient-to-b from-indigo-50 to-white p-4 ring-1 ring-indigo-100 sm:p-6">
+      <ol className="flex items-end justify-center gap-2 sm:gap-6">
+        {order.map((student) => {
+          const place = placeOf(student.position) ?? PLACES[3];
+          const mine = student.id === selfId;
+          return (
+            <li key={student.id} className="flex w-1/3 max-w-52 min-w-0 flex-col items-center" data-testid="podium-place">
+              <span className="sr-only">{`${student.position}º lugar: `}</span>
+              <div className="relative">
+                <Avatar name={student.name} src={student.photo} size={student.position === 1 ? 'xl' : 'lg'} className={cn('ring-4', place.ring)} />
+                <span aria-hidden="true" className={cn('absolute -top-2 -right-2 flex size-8 items-center justify-center rounded-full shadow ring-2 ring-white', place.medal)}>
+                  <place.icon className="size-4" />
+                </span>
+              </div>
+              <p className="mt-2 line-clamp-2 w-full text-center text-xs font-bold break-words text-slate-900 sm:text-base">
+                {student.name}
+                {mine && <span className="ml-1 text-indigo-700">(você)</span>}
+              </p>
+              <p className="w-full truncate text-center text-xs text-slate-600">{student.grade}</p>
+              <p className="mt-1 text-sm font-extrabold text-slate-900 tabular-nums sm:text-base">{formatMeritus(student.meritus)}</p>
+              <div aria-hidden="true" className={cn('mt-2 flex w-full items-start justify-center rounded-t-2xl bg-gradient-to-b pt-2 text-2xl font-black text-white/90', place.pedestal, place.height)}>
+                {student.position}
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
+
+function PositionCell({ position }: { position: number }) {
+  const place = placeOf(position);
+  if (!place) return <span className="text-sm font-bold text-slate-700 tabular-nums">#{position}</span>;
+  return (
+    <span className={cn('inline-flex size-9 items-center justify-center rounded-full', place.medal)} title={place.label}>
+      <place.icon aria-hidden="true" className="size-4" />
+      <span className="sr-only">#{position}</span>
+    </span>
+  );
+}
+
+function Row({ student, index, mine, focusRef }: { student: RankedStudent; index: number; mine: boolean; focusRef?: Ref<HTMLTableRowElement> | undefined }) {
+  return (
+    <tr
+      ref={focusRef}
+      aria-rowindex={index + 2}
+      tabIndex={mine ? -1 : undefined}
+      data-testid={mine ? 'my-ranking-row' : 'ranking-row'}
+      className={cn('border-b border-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-inset', mine ? 'bg-indigo-50' : index % 2 ? 'bg-slate-50/50' : 'bg-white')}
+      style={{ height: ROW_HEIGHT }}
+    >
+      <td className={cn('w-14 pl-3 sm:w-24 sm:pl-5', mine && 'border-l-4 border-indigo-600')}>
+        <PositionCell position={student.position} />
+      </td>
+      <td className="min-w-0 pr-2">
+        <div className="flex min-w-0 items-center gap-3">
+          <Avatar name={student.name} src={student.photo} size="sm" />
+          <div className="min-w-0">
+            <p className="truncate text-sm font-semibold text-slate-900">
+              {student.name}
+              {mine && <span className="ml-2 rounded-full bg-indigo-600 px-2 py-0.5 text-[0.7rem] font-bold text-white">Você</span>}
+            </p>
+            <p className="truncate text-xs text-slate-600 md:hidden">{student.grade}</p>
+          </div>
+        </div>
+      </td>
+      <td className="hidden truncate pr-2 text-sm text-slate-700 md:table-cell">{student.grade}</td>
+      <td className="w-28 pr-3 text-right sm:w-60 sm:pr-5">
+        <div className="flex flex-col items-end gap-1 sm:flex-row sm:items-center sm:justify-end sm:gap-3">
+          <span className="text-sm font-bold text-slate-900 tabular-nums">{formatMeritus(student.meritus)}</span>
+          <div aria-hidden="true" className="h-1.5 w-20 overflow-hidden rounded-full bg-slate-200 sm:h-2 sm:w-24">
+            <div className={cn('h-full rounded-full', mine ? 'bg-indigo-600' : 'bg-amber-500')} style={{ width: `${student.share}%` }} />
+          </div>
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+/** The grade column shows only from md up, so a spacer row spans 3 or 4 columns to match. */
+function SpacerCells() {
+  return (
+    <>
+      <td colSpan={3} className="md:hidden" />
+      <td colSpan={4} className="hidden md:table-cell" />
+    </>
+  );
+}
+
+function RankingTable({ rows, selfIndex, jumpRef }: { rows: RankedStudent[]; selfIndex: number; jumpRef: RefObject<(() => void) | null> }) {
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const myRowRef = useRef<HTMLTableRowElement>(null);
+  const { start, end, firstVisible, lastVisible, scrollToRow } = useWindowRows(bodyRef, rows.length, ROW_HEIGHT);
+  // After a jump, focus moves to the student's row as soon as it is rendered.
+  const pendingFocus = useRef(false);
+
+  const jump = useCallback(() => {
+    if (selfIndex < 0) return;
+    scrollToRow(selfIndex);
+    if (myRowRef.current) myRowRef.current.focus({ preventScroll: true });
+    else pendingFocus.current = true;
+  }, [selfIndex, scrollToRow]);
+
+  useEffect(() => {
+    jumpRef.current = jump;
+    return () => {
+      jumpRef.current = null;
+    };
+  }, [jump, jumpRef]);
+
+  useEffect(() => {
+    if (pendingFocus.current && myRowRef.current) {
+      pendingFocus.current = false;
+      myRowRef.current.focus({ preventScroll: true });
+    }
+  });
+
+  const selfInView = selfIndex >= firstVisible && selfIndex < lastVisible;
+  const me = selfIndex >= 0 ? rows[selfIndex] : undefined;
+
+  return (
+    <>
+      <Card padded={false} className="overflow-hidden">
+        <table aria-label="Ranking completo" aria-rowcount={rows.length + 1} className="w-full table-fixed border-collapse">
+          <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
+            <tr aria-rowindex={1} className="h-11 border-b border-slate-200">
+              <th scope="col" className="w-14 pl-3 sm:w-24 sm:pl-5">
+                <span aria-hidden="true" className="sm:hidden">
+                  #
+                </span>
+                <span className="sr-only sm:not-sr-only">Posição</span>
+              </th>
+              <th scope="col">Estudante</th>
+              <th scope="col" className="hidden md:table-cell">
+                Série
+              </th>
+              <th scope="col" className="w-28 pr-3 text-right sm:w-60 sm:pr-5">
+                Méritus
+              </th>
+            </tr>
+          </thead>
+          <tbody ref={bodyRef}>
+            {start > 0 && (
+              <tr aria-hidden="true" style={{ height: start * ROW_HEIGHT }}>
+                <SpacerCells />
+              </tr>
+            )}
+            {rows.slice(start, end).map((student, offset) => {
+              const index = start + offset;
+              const mine = index === selfIndex;
+              return <Row key={student.id} student={student} index={index} mine={mine} focusRef={mine ? myRowRef : undefined} />;
+            })}
+            {end < rows.length && (
+              <tr aria-hidden="true" style={{ height: (rows.length - end) * ROW_HEIGHT }}>
+                <SpacerCells />
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </Card>
+      {me && !selfInView && (
+        <div className="pointer-events-none sticky bottom-4 z-10 mt-4 flex justify-center">
+          <button
+            type="button"
+            onClick={jump}
+            className="pointer-events-auto flex min-h-11 items-center gap-2 rounded-full bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-lg ring-4 ring-white hover:bg-indigo-700"
+          >
+            <LocateFixed aria-hidden="true" className="size-4" />
+            Você está em #{me.position} · {formatMeritus(me.meritus)} — ver
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
+/**
+ * The ranking shared by both areas: podium for the top 3 and the full table by Méritus.
+ * With `highlightSelf` (the student area) the signed-in student's row stands out and a
+ * control jumps to it.
+ */
+export function RankingScreen({ highlightSelf }: { highlightSelf: boolean }) {
+  const { user } = useSession();
+  const selfId = highlightSelf && user?.role === 'student' ? user.student.id : null;
+  const ranking = useQuery({ queryKey: queryKeys.ranking, queryFn: () => api.get('/ranking', { schema: rankingResponse }) });
+  const rows = useMemo(() => (ranking.data ? rankStudents(ranking.data) : []), [ranking.data]);
+  const selfIndex = selfId ? rows.findIndex((row) => row.id === selfId) : -1;
+  const jumpRef = useRef<(() => void) | null>(null);
+  const me = selfIndex >= 0 ? rows[selfIndex] : undefined;
+
+  return (
+    <div>
+      <PageHeader
+        title="Top Ranking"
+        description={ranking.data ? `${formatNumber(rows.length)} estudantes ordenados por Méritus` : 'Estudantes ordenados por Méritus'}
+        icon={<Trophy className="size-6" />}
+        actions={
+          me && (
+            <Button variant="secondary" onClick={() => jumpRef.current?.()} icon={<LocateFixed aria-hidden="true" className="size-4" />}>
+              Ir para minha posição (#{me.position})
+            </Button>
+          )
+        }
+      />
+      {ranking.isPending ? (
+        <div className="flex flex-col gap-6" aria-hidden="true" data-testid="ranking-loading">
+          <Skeleton className="h-64 w-full rounded-3xl" />
+          <Skeleton className="h-96 w-full rounded-2xl" />
+        </div>
+      ) : ranking.isError ? (
+        <Card>
+          <LoadError message="Não foi possível carregar o ranking" onRetry={() => void ranking.refetch()} retrying={ranking.isFetching} />
+        </Card>
+      ) : rows.length === 0 ? (
+        <Card>
+          <EmptyState icon={<Users className="size-6" />} title="Nenhum estudante no ranking ainda" />
+        </Card>
+      ) : (
+        <div className="flex flex-col gap-6">
+          <Podium top={rows.slice(0, 3)} selfId={selfId} />
+          <RankingTable rows={rows} selfIndex={selfIndex} jumpRef={jumpRef} />
+        </div>
+      )}
+    </div>
+  );
+}

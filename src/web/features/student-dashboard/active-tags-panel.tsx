@@ -1,0 +1,87 @@
+import { Heart, Tags } from 'lucide-react';
+import type { ActiveTag } from '../../../shared/students.ts';
+import { TAG_NAMES } from '../../../shared/constants.ts';
+import { latestTagPerKind } from '../../../shared/student-figures.ts';
+import { formatNumber } from '../../lib/format.ts';
+import { cn } from '../../lib/cn.ts';
+import { useActiveTags } from '../../lib/student-queries.ts';
+import { Avatar } from '../../ui/avatar.tsx';
+import { Card } from '../../ui/card.tsx';
+import { EmptyState } from '../../ui/empty-state.tsx';
+import { LoadError } from '../../ui/load-error.tsx';
+import { Skeleton } from '../../ui/skeleton.tsx';
+import { TAG_LOOK, daysLeftText } from '../../ui/weekly-tag.tsx';
+import { useToggleTagLike } from './tag-like-queries.ts';
+
+function LikeButton({ tag }: { tag: ActiveTag }) {
+  const toggle = useToggleTagLike();
+  const liked = tag.likedByMe;
+  const who = `${TAG_NAMES[tag.kind]} de ${tag.student.name}`;
+  return (
+    <button
+      type="button"
+      aria-pressed={liked}
+      aria-label={`${liked ? 'Descurtir' : 'Curtir'} ${who} (${tag.likes === 1 ? '1 curtida' : `${formatNumber(tag.likes)} curtidas`})`}
+      onClick={() => toggle.mutate({ tagId: tag.id, like: !liked })}
+      className={cn(
+        'flex min-h-11 min-w-16 shrink-0 items-center justify-center gap-1.5 rounded-xl px-3 text-sm font-semibold tabular-nums ring-1 transition-colors',
+        liked ? 'bg-rose-50 text-rose-700 ring-rose-200 hover:bg-rose-100' : 'bg-white text-slate-700 ring-slate-200 hover:bg-slate-50',
+      )}
+    >
+      <Heart aria-hidden="true" className={cn('size-5', liked && 'fill-current')} />
+      <span data-testid="like-count">{formatNumber(tag.likes)}</span>
+    </button>
+  );
+}
+
+function TagItem({ tag }: { tag: ActiveTag }) {
+  const look = TAG_LOOK[tag.kind];
+  return (
+    <li className="flex min-w-0 flex-col gap-3 rounded-2xl border border-slate-200 p-3" data-testid="active-tag">
+      <div className="flex min-w-0 items-center gap-3">
+        <div className="relative shrink-0">
+          <Avatar name={tag.student.name} src={tag.student.photo} size="md" />
+          <span aria-hidden="true" className={cn('absolute -right-1 -bottom-1 flex size-6 items-center justify-center rounded-full ring-2 ring-white', look.iconBox)}>
+            <look.icon className="size-3.5" />
+          </span>
+        </div>
+        <div className="min-w-0">
+          <p className="text-sm font-bold text-slate-900">{TAG_NAMES[tag.kind]}</p>
+          <p className="line-clamp-2 text-sm break-words text-slate-700">{tag.student.name}</p>
+          <p className="truncate text-xs text-slate-600">{tag.student.grade}</p>
+        </div>
+      </div>
+      <div className="flex items-center justify-between gap-2">
+        <span className={cn('rounded-full px-2.5 py-1 text-xs font-semibold ring-1 ring-inset', look.chip)}>{daysLeftText(tag.expiresAt)}</span>
+        <LikeButton tag={tag} />
+      </div>
+    </li>
+  );
+}
+
+/** The weekly tags of the school: the newest holder of each kind, with likes kept on the server. */
+export function ActiveTagsPanel({ fallbackMs }: { fallbackMs: number }) {
+  const tags = useActiveTags(fallbackMs);
+  const shown = tags.data ? latestTagPerKind(tags.data) : [];
+  return (
+    <Card title="Tags Ativas">
+      {tags.isPending ? (
+        <div className="grid grid-cols-1 gap-2 sm:grid-cols-2 xl:grid-cols-3" aria-hidden="true">
+          <Skeleton className="h-24 w-full rounded-2xl" />
+          <Skeleton className="h-24 w-full rounded-2xl" />
+          <Skeleton className="h-24 w-full rounded-2xl" />
+        </div>
+      ) : tags.isError ? (
+        <LoadError message="Não foi possível carregar as tags" onRetry={() => void tags.refetch()} retrying={tags.isFetching} />
+      ) : shown.length === 0 ? (
+        <EmptyState icon={<Tags className="size-6" />} title="Nenhuma tag ativa no momento" className="py-6" />
+      ) : (
+        <ul aria-label="Tags ativas" className="grid grid-cols-1 gap-2 sm:grid-cols-2 xl:grid-cols-3">
+          {shown.map((tag) => (
+            <TagItem key={tag.id} tag={tag} />
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,39 @@
+import type { StudentSummary } from '../../../shared/student-area.ts';
+import { CHANGE_WINDOW_DAYS } from '../../../shared/student-area.ts';
+import { formatMeritus } from '../../../shared/format.ts';
+import { formatSignedAmount } from '../../lib/amount-format.ts';
+import { directionOf, type ChangeDirection } from '../../ui/change-line.tsx';
+
+export type ChangeText = { direction: ChangeDirection; text: string };
+
+const inWindow = `em ${CHANGE_WINDOW_DAYS} dias`;
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** The four stat cards' change lines, every one computed from the summary. */
+export function summaryChanges(summary: StudentSummary): { meritus: ChangeText; earned: ChangeText; rank: ChangeText; goal: ChangeText } {
+  const { meritusNet, earned } = summary.recent;
+  const moved = summary.rank.positionBefore - summary.rank.position;
+  return {
+    meritus:
+      meritusNet === 0
+        ? { direction: 'flat', text: `Sem movimentação ${inWindow}` }
+        : { direction: directionOf(meritusNet), text: `${formatSignedAmount('meritus', meritusNet)} ${inWindow}` },
+    earned:
+      earned === 0
+        ? { direction: 'flat', text: `Nenhum ganho ${inWindow}` }
+        : { direction: 'up', text: `${formatSignedAmount('meritus', earned)} ganhos ${inWindow}` },
+    rank:
+      moved === 0
+        ? { direction: 'flat', text: `Mesma posição há ${CHANGE_WINDOW_DAYS} dias` }
+        : moved > 0
+          ? { direction: 'up', text: `Subiu ${plural(moved, 'posição', 'posições')} em ${CHANGE_WINDOW_DAYS} dias` }
+          : { direction: 'down', text: `Caiu ${plural(-moved, 'posição', 'posições')} em ${CHANGE_WINDOW_DAYS} dias` },
+    goal:
+      summary.goal.remaining === 0
+        ? { direction: 'up', text: `Meta de ${formatMeritus(summary.goal.target)} alcançada!` }
+        : { direction: 'flat', text: `Faltam ${formatMeritus(summary.goal.remaining)} de ${formatMeritus(summary.goal.target)}` },
+  };
+}

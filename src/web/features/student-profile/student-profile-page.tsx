@@ -1,0 +1,170 @@
+import { useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Cake, Coins, GraduationCap, Mail, PiggyBank, RefreshCw, Sparkles, Trophy, UserRound, type LucideIcon } from 'lucide-react';
+import { toast } from 'react-hot-toast';
+import type { SelfStudent } from '../../../shared/auth.ts';
+import { POLL_MS } from '../../../shared/constants.ts';
+import { formatDate, formatMeritus, formatNumber } from '../../lib/format.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
+import { summaryQueryKey, useActiveTags, useFallbackInterval, useStudentSummary } from '../../lib/student-queries.ts';
+import { toastError } from '../../lib/toast.ts';
+import { useSession } from '../../app/session.ts';
+import { Avatar } from '../../ui/avatar.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Card } from '../../ui/card.tsx';
+import { PageHeader } from '../../ui/page-header.tsx';
+import { TagBadge } from '../../ui/weekly-tag.tsx';
+
+const NOT_INFORMED = 'Não informado';
+
+function InfoRow({ icon: Icon, label, value }: { icon: LucideIcon; label: string; value: string | null }) {
+  return (
+    <div className="flex items-start gap-3 py-3">
+      <span aria-hidden="true" className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-slate-100 text-slate-600">
+        <Icon className="size-5" />
+      </span>
+      <div className="min-w-0">
+        <dt className="text-xs font-medium text-slate-600">{label}</dt>
+        <dd className={value ? 'break-words text-sm font-semibold text-slate-900' : 'text-sm italic text-slate-600'}>{value ?? NOT_INFORMED}</dd>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The student's own weekly tags. Live events refresh them at once; while the stream is
+ * down they are polled every 3 s (the spec's interval), and the whole student record is
+ * reloaded every 15 s.
+ */
+function useOwnTags(student: SelfStudent) {
+  const tags = useActiveTags(POLL_MS.profileTags);
+  return tags.data ? tags.data.filter((tag) => tag.student.id === student.id) : student.tags;
+}
+
+function ProfileCard({ student }: { student: SelfStudent }) {
+  const tags = useOwnTags(student);
+  return (
+    <Card className="overflow-hidden" padded={false}>
+      <div className="h-20 bg-gradient-to-br from-indigo-600 to-violet-600 sm:h-24" />
+      <div className="flex flex-col items-center gap-3 px-5 pb-6 text-center sm:flex-row sm:items-end sm:gap-5 sm:text-left">
+        <Avatar name={student.name} src={student.photo} size="xl" className="-mt-12 ring-4" />
+        <div className="min-w-0 flex-1">
+          <h2 className="text-xl font-bold text-slate-900 sm:text-2xl">{student.name}</h2>
+          <p className="text-sm text-slate-600">
+            Matrícula {student.studentId} · {student.grade}
+          </p>
+          {tags.length > 0 && (
+            <ul aria-label="Suas tags ativas" className="mt-2 flex flex-wrap justify-center gap-2 sm:justify-start">
+              {tags.map((tag) => (
+                <li key={tag.kind}>
+                  <TagBadge kind={tag.kind} expiresAt={tag.expiresAt} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <div className="rounded-2xl bg-amber-50 px-4 py-3 text-center ring-1 ring-amber-200">
+          <p className="text-xs font-semibold text-amber-900">Saldo</p>
+          <p className="text-2xl font-extrabold tracking-tight text-slate-900">{formatMeritus(student.meritus)}</p>
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+function StatRow({ icon: Icon, tone, label, value, detail }: { icon: LucideIcon; tone: string; label: string; value: ReactNode; detail?: string | undefined }) {
+  return (
+    <div className="flex items-center gap-3 py-3">
+      <span aria-hidden="true" className={`flex size-10 shrink-0 items-center justify-center rounded-xl ${tone}`}>
+        <Icon className="size-5" />
+      </span>
+      <dt className="min-w-0 flex-1 text-sm font-medium text-slate-700">
+        {label}
+        {detail && <span className="block text-xs font-normal text-slate-600">{detail}</span>}
+      </dt>
+      <dd className="text-lg font-bold text-slate-900 tabular-nums">{value}</dd>
+    </div>
+  );
+}
+
+function Stats({ student }: { student: SelfStudent }) {
+  const summary = useStudentSummary(POLL_MS.profileFullReload);
+  const rank = summary.isPending ? (
+    <span aria-hidden="true" className="inline-block h-6 w-12 animate-pulse rounded-lg bg-slate-200 align-middle" />
+  ) : summary.data ? (
+    `#${summary.data.rank.position}`
+  ) : (
+    'N/A'
+  );
+  return (
+    <Card title="Estatísticas">
+      <dl className="divide-y divide-slate-100" data-testid="profile-stats">
+        <StatRow icon={Coins} tone="bg-amber-100 text-amber-700" label="Méritus Atuais" value={formatMeritus(student.meritus)} />
+        <StatRow icon={PiggyBank} tone="bg-emerald-100 text-emerald-700" label="Total Ganho" value={formatMeritus(student.totalEarned)} />
+        <StatRow
+          icon={Trophy}
+          tone="bg-violet-100 text-violet-700"
+          label="Posição no Ranking"
+          detail={summary.data ? `entre ${formatNumber(summary.data.rank.total)} estudantes` : undefined}
+          value={rank}
+        />
+        <StatRow icon={Sparkles} tone="bg-emerald-100 text-emerald-700" label="Estelecas" value={formatNumber(student.estelecas)} />
+      </dl>
+    </Card>
+  );
+}
+
+/** /student/profile: photo, identity, tags, balance, personal information and statistics. */
+export default function StudentProfilePage() {
+  const client = useQueryClient();
+  const fullReload = useFallbackInterval(POLL_MS.profileFullReload);
+  const { user } = useSession({ refetchInterval: fullReload });
+  const [refreshing, setRefreshing] = useState(false);
+  if (user?.role !== 'student') return null;
+  const student = user.student;
+
+  const refresh = async () => {
+    setRefreshing(true);
+    try {
+      await Promise.all([
+        client.refetchQueries({ queryKey: queryKeys.me, exact: true }, { throwOnError: true }),
+        client.refetchQueries({ queryKey: summaryQueryKey }, { throwOnError: true }),
+        client.refetchQueries({ queryKey: queryKeys.tags }, { throwOnError: true }),
+      ]);
+      toast.success('Perfil atualizado');
+    } catch (error) {
+      toastError(error);
+    } finally {
+      setRefreshing(false);
+    }
+  };
+
+  return (
+    <div>
+      <PageHeader
+        title="Meu Perfil"
+        description="Seus dados, tags e estatísticas"
+        icon={<UserRound className="size-6" />}
+        actions={
+          <Button variant="secondary" onClick={() => void refresh()} loading={refreshing} icon={<RefreshCw aria-hidden="true" className="size-4" />}>
+            Atualizar
+          </Button>
+        }
+      />
+      <div className="flex flex-col gap-6">
+        <ProfileCard student={student} />
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+          <Card title="Informações Pessoais">
+            <dl className="divide-y divide-slate-100">
+              <InfoRow icon={UserRound} label="Nome completo" value={student.name} />
+              <InfoRow icon={Mail} label="Email" value={student.email} />
+              <InfoRow icon={GraduationCap} label="Série" value={student.grade} />
+              <InfoRow icon={Cake} label="Data de nascimento" value={student.birthDate ? formatDate(student.birthDate) : null} />
+            </dl>
+          </Card>
+          <Stats student={student} />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import type { SessionUser } from '../../shared/auth.ts';
+import { POLL_MS } from '../../shared/constants.ts';
+import { directoryResponse, activeTagsResponse } from '../../shared/students.ts';
+import { studentSummary } from '../../shared/student-area.ts';
+import { studentOperation, type OperationResult } from '../../shared/ledger.ts';
+import { api } from './api.ts';
+import { useLiveStatus } from './live-events.ts';
+import { queryKeys } from './query-keys.ts';
+
+/**
+ * The signed-in student's summary. Its key sits under the ranking root, so every pushed
+ * 'ranking' event (sent with each of the student's own 'balance' events too) refreshes it:
+ * a classmate's operation can move the student's position.
+ */
+export const summaryQueryKey = [...queryKeys.ranking, 'my-summary'] as const;
+
+/** Polls at `fallbackMs` only while the live stream is down. */
+export function useFallbackInterval(fallbackMs: number): number | false {
+  return useLiveStatus() ? false : fallbackMs;
+}
+
+export function useStudentSummary(fallbackMs: number = POLL_MS.dashboard) {
+  const refetchInterval = useFallbackInterval(fallbackMs);
+  return useQuery({
+    queryKey: summaryQueryKey,
+    queryFn: () => api.get('/me/summary', { schema: studentSummary }),
+    refetchInterval,
+  });
+}
+
+/** Every active weekly tag with its likes (GET /api/tags/active). */
+export function useActiveTags(fallbackMs: number = POLL_MS.dashboard) {
+  const refetchInterval = useFallbackInterval(fallbackMs);
+  return useQuery({
+    queryKey: queryKeys.tags,
+    queryFn: () => api.get('/tags/active', { schema: activeTagsResponse }),
+    refetchInterval,
+  });
+}
+
+/** Classmates a student can send to (self excluded by the server). */
+export function useDirectory() {
+  return useQuery({
+    queryKey: queryKeys.directory,
+    queryFn: () => api.get('/students/directory', { schema: directoryResponse }),
+  });
+}
+
+/** The student's latest Méritus operations (GET /api/me/transactions). */
+export function useMyTransactions(limit: number, fallbackMs: number = POLL_MS.dashboard) {
+  const refetchInterval = useFallbackInterval(fallbackMs);
+  return useQuery({
+    queryKey: [...queryKeys.myTransactions, limit],
+    queryFn: () => api.get('/me/transactions', { query: { limit }, schema: z.array(studentOperation) }),
+    refetchInterval,
+  });
+}
+
+/**
+ * After an operation the server answers with the new balances: show them at once in the
+ * sidebar and cards, then refetch everything the operation touched.
+ */
+export function applyOperationResult(client: QueryClient, result: OperationResult): void {
+  client.setQueryData<SessionUser | null>(queryKeys.me, (user) =>
+    user?.role === 'student' ? { ...user, student: { ...user.student, ...result.balances } } : user,
+  );
+  for (const queryKey of [queryKeys.me, queryKeys.ranking, queryKeys.myTransactions, queryKeys.myOperations, queryKeys.myEstelecas, queryKeys.directory]) {
+    void client.invalidateQueries({ queryKey });
+  }
+}
+
+export function useApplyOperationResult(): (result: OperationResult) => void {
+  const client = useQueryClient();
+  return (result) => applyOperationResult(client, result);
+}

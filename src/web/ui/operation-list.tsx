@@ -1,0 +1,101 @@
+import { ArrowDownLeft, ArrowUpRight, Minus, Plus } from 'lucide-react';
+import type { StudentOperation } from '../../shared/ledger.ts';
+import { formatDateTime } from '../../shared/format.ts';
+import { formatSignedAmount } from '../lib/amount-format.ts';
+import { cn } from '../lib/cn.ts';
+
+export const OPERATION_KIND_LABELS: Record<StudentOperation['kind'], string> = {
+  transfer_in: 'Transferência recebida',
+  transfer_out: 'Transferência enviada',
+  admin_add: 'Adição',
+  reward: 'Recompensa',
+  admin_remove: 'Remoção',
+  penalty: 'Penalidade',
+};
+
+/**
+ * The spec's marks: arrows for transfers (in or out), a plus for additions and rewards,
+ * a minus for removals and penalties.
+ */
+function KindIcon({ kind }: { kind: StudentOperation['kind'] }) {
+  const credit = kind === 'transfer_in' || kind === 'admin_add' || kind === 'reward';
+  const Icon = kind === 'transfer_in' ? ArrowDownLeft : kind === 'transfer_out' ? ArrowUpRight : credit ? Plus : Minus;
+  return (
+    <span
+      aria-hidden="true"
+      className={cn('flex size-10 shrink-0 items-center justify-center rounded-xl', credit ? 'bg-emerald-100 text-emerald-700' : 'bg-rose-100 text-rose-700')}
+    >
+      <Icon className="size-5" strokeWidth={2.5} />
+    </span>
+  );
+}
+
+/** Who was on the other side: the classmate of a transfer, or the teacher of an operation. */
+export function counterpartText(operation: StudentOperation): string {
+  if (operation.kind === 'transfer_in' || operation.kind === 'transfer_out') {
+    const who = operation.counterpart
+      ? `${operation.counterpart.name}${operation.counterpart.removed ? ' (removido)' : ''}`
+      : 'estudante removido';
+    return `${operation.kind === 'transfer_in' ? 'de' : 'para'} ${who}`;
+  }
+  return `por ${operation.actorName}`;
+}
+
+export function OperationRow({ operation, showCurrency = false }: { operation: StudentOperation; showCurrency?: boolean }) {
+  const positive = operation.signedAmount > 0;
+  return (
+    <li className="flex items-center gap-3 py-3">
+      <KindIcon kind={operation.kind} />
+      <div className="min-w-0 flex-1">
+        <p className="line-clamp-2 text-sm font-semibold text-slate-900 sm:line-clamp-1" title={operation.description}>
+          {operation.description}
+        </p>
+        <p className="mt-0.5 truncate text-xs text-slate-600">
+          <span className="font-medium text-slate-700">{OPERATION_KIND_LABELS[operation.kind]}</span> · {counterpartText(operation)}
+          <span className="hidden sm:inline">
+            {' · '}
+            <time dateTime={operation.createdAt}>{formatDateTime(operation.createdAt)}</time>
+          </span>
+        </p>
+        <p className="text-xs text-slate-600 sm:hidden">
+          <time dateTime={operation.createdAt}>{formatDateTime(operation.createdAt)}</time>
+        </p>
+      </div>
+      <div className="flex shrink-0 flex-col items-end gap-1">
+        <span className={cn('text-sm font-bold tabular-nums sm:text-base', positive ? 'text-emerald-700' : 'text-rose-700')}>
+          {formatSignedAmount(operation.currency, operation.signedAmount)}
+        </span>
+        {showCurrency && (
+          <span
+            className={cn(
+              'rounded-full px-2 py-0.5 text-[0.7rem] font-semibold',
+              operation.currency === 'meritus' ? 'bg-amber-50 text-amber-900' : 'bg-emerald-50 text-emerald-900',
+            )}
+          >
+            {operation.currency === 'meritus' ? 'Méritus' : 'Estelecas'}
+          </span>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/** A student's operations, newest first, as the dashboard, Estelecas and history screens list them. */
+export function OperationList({
+  operations,
+  showCurrency = false,
+  label,
+}: {
+  operations: readonly StudentOperation[];
+  showCurrency?: boolean;
+  /** Accessible name of the list. */
+  label: string;
+}) {
+  return (
+    <ul aria-label={label} className="divide-y divide-slate-100">
+      {operations.map((operation) => (
+        <OperationRow key={operation.id} operation={operation} showCurrency={showCurrency} />
+      ))}
+    </ul>
+  );
+}

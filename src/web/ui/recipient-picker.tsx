@@ -1,0 +1,96 @@
+import { useId, useMemo } from 'react';
+import { Check, SearchX, Users } from 'lucide-react';
+import type { PublicStudent } from '../../shared/auth.ts';
+import { filterStudents } from '../lib/student-search.ts';
+import { cn } from '../lib/cn.ts';
+import { Avatar } from './avatar.tsx';
+import { EmptyState } from './empty-state.tsx';
+import { SearchInput } from './search-input.tsx';
+import { Skeleton } from './skeleton.tsx';
+
+export type RecipientPickerProps = {
+  /** Classmates to choose from (the server already leaves the student out). */
+  students: readonly PublicStudent[] | undefined;
+  loading: boolean;
+  selectedId: string | null;
+  onSelect: (student: PublicStudent) => void;
+  search: string;
+  onSearchChange: (value: string) => void;
+  /** Legend of the radio group, e.g. 'Destinatário'. */
+  legend: string;
+  className?: string;
+  listClassName?: string;
+};
+
+/**
+ * A searchable list of classmates to send to: radio buttons, so arrow keys move through
+ * them, with name, matrícula and grade. Search matches any of the three, ignoring case.
+ */
+export function RecipientPicker({ students, loading, selectedId, onSelect, search, onSearchChange, legend, className, listClassName }: RecipientPickerProps) {
+  const name = useId();
+  const filtered = useMemo(() => filterStudents(students ?? [], search), [students, search]);
+
+  return (
+    <fieldset className={cn('flex min-h-0 flex-col gap-3', className)}>
+      <legend className="sr-only">{legend}</legend>
+      <SearchInput value={search} onChange={onSearchChange} label="Buscar estudante" placeholder="Buscar por nome, matrícula ou série" />
+      {loading ? (
+        <div className="flex flex-col gap-2" aria-hidden="true">
+          {Array.from({ length: 5 }, (_, index) => (
+            <Skeleton key={index} className="h-16 w-full rounded-xl" />
+          ))}
+        </div>
+      ) : !students || students.length === 0 ? (
+        <EmptyState icon={<Users className="size-6" />} title="Nenhum estudante disponível" />
+      ) : filtered.length === 0 ? (
+        <EmptyState icon={<SearchX className="size-6" />} title="Nenhum estudante encontrado" description="Tente outro nome, matrícula ou série." />
+      ) : (
+        <div className={cn('-mx-1 overflow-y-auto px-1 py-1', listClassName)}>
+          <p className="sr-only" aria-live="polite">
+            {filtered.length === 1 ? '1 estudante' : `${filtered.length} estudantes`}
+          </p>
+          <ul className="flex flex-col gap-1.5">
+            {filtered.map((student) => {
+              const selected = student.id === selectedId;
+              return (
+                <li key={student.id} className="[content-visibility:auto] [contain-intrinsic-size:auto_4rem]">
+                  <label
+                    className={cn(
+                      'flex min-h-16 cursor-pointer items-center gap-3 rounded-xl border px-3 py-2 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500',
+                      selected ? 'border-indigo-500 bg-indigo-50' : 'border-slate-200 bg-white hover:border-indigo-300 hover:bg-slate-50',
+                    )}
+                  >
+                    <input
+                      type="radio"
+                      name={name}
+                      value={student.id}
+                      checked={selected}
+                      onChange={() => onSelect(student)}
+                      className="sr-only"
+                    />
+                    <Avatar name={student.name} src={student.photo} size="sm" />
+                    <span className="min-w-0 flex-1">
+                      <span className="block truncate text-sm font-semibold text-slate-900">{student.name}</span>
+                      <span className="block truncate text-xs text-slate-600">
+                        {student.studentId} · {student.grade}
+                      </span>
+                    </span>
+                    <span
+                      aria-hidden="true"
+                      className={cn(
+                        'flex size-6 shrink-0 items-center justify-center rounded-full border-2',
+                        selected ? 'border-indigo-600 bg-indigo-600 text-white' : 'border-slate-300',
+                      )}
+                    >
+                      {selected && <Check className="size-3.5" strokeWidth={3} />}
+                    </span>
+                  </label>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      )}
+    </fieldset>
+  );
+}
