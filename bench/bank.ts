@@ -11,6 +11,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -106,6 +107,31 @@ async function populate(url: string): Promise<{ id: string; cookie: string }[]> 
   return people;
 }
 
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+/** A lean keep-alive POST: fetch costs the client as much CPU as the server spends. */
+function postFast(url: string, cookie: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), cookie, ...headers },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
 /** CLIENTS loops, each sending one transfer at a time with a fresh idempotency key. */
 async function runTransfers(url: string, people: { id: string; cookie: string }[]): Promise<Result> {
   const result: Result = { transfers: 0, seconds: SECONDS, latencies: [], refusals: new Map(), errors: 0 };
@@ -120,8 +146,8 @@ async function runTransfers(url: string, people: { id: string; cookie: string }[
         // Mostly affordable amounts, with some that exceed the sender's balance.
         const amount = Math.random() < 0.9 ? 1 + Math.floor(Math.random() * 50) : 500 + Math.floor(Math.random() * 2000);
         const t0 = performance.now();
-        const response = await post(`${url}/api/meritus/transfers`, from.cookie, { recipientId: to.id, amount }, { 'idempotency-key': randomUUID() });
-        const body = (await response.json()) as { error?: { code: string } };
+        const response = await postFast(`${url}/api/meritus/transfers`, from.cookie, { recipientId: to.id, amount }, { 'idempotency-key': randomUUID() });
+        const body = JSON.parse(response.body) as { error?: { code: string } };
         result.latencies.push(performance.now() - t0);
         if (response.status === 201) result.transfers += 1;
         else if (response.status === 400 && body.error) result.refusals.set(body.error.code, (result.refusals.get(body.error.code) ?? 0) + 1);
