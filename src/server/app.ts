@@ -101,6 +101,7 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
     { prefix: '/api' },
   );
 
+  fs.mkdirSync(config.uploadsDir, { recursive: true });
   await app.register(fastifyStatic, {
     root: config.uploadsDir,
     prefix: '/uploads/',
