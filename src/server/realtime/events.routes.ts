@@ -29,7 +29,7 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
     for (const stream of openStreams) stream.end();
   });
 
-  app.get('/events', { schema: { tags: ['realtime'], summary: 'Eventos ao vivo (text/event-stream)' } }, (request, reply) => {
+  app.get('/events', { schema: { hide: true } }, (request, reply) => {
     const principal = request.principal!;
     const token = request.sessionToken!;
     reply.hijack();
