@@ -1,20 +1,21 @@
 import fs from 'node:fs';
 import { count, eq } from 'drizzle-orm';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestDatabase, testConfig as makeConfig, type TestDatabase } from '../test/test-app.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { ensureInitialData, DEMO_ADMIN } from './seed.ts';
 import { admins, students } from './schema.ts';
 import { verifyPassword } from '../modules/auth/password.ts';
 
+/** One database for the file: the refusals leave it empty, the last test fills it. */
 let database: TestDatabase;
 const dataDirs: string[] = [];
-beforeEach(async () => {
+beforeAll(async () => {
   database = await createTestDatabase();
 });
-afterEach(async () => {
+afterAll(async () => {
   await database.drop();
-  for (const dir of dataDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 function testConfig(env: Record<string, string>): Config {
