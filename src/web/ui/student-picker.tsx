@@ -1,5 +1,4 @@
 import { useDeferredValue, useId, useMemo, useState } from 'react';
-import { Check } from 'lucide-react';
 import { cn } from '../lib/cn.ts';
 import { Avatar } from './avatar.tsx';
 import { SearchInput } from './search-input.tsx';
@@ -84,18 +83,8 @@ export function StudentPicker({ students, selected, onChange, mode, label, limit
                       name={name}
                       checked={checked}
                       onChange={() => toggle(student.id)}
-                      className="peer sr-only"
+                      className="size-5 shrink-0 cursor-pointer accent-indigo-600"
                     />
-                    <span
-                      aria-hidden="true"
-                      className={cn(
-                        'flex size-5 shrink-0 items-center justify-center border-2 transition-colors peer-focus-visible:ring-2 peer-focus-visible:ring-indigo-500 peer-focus-visible:ring-offset-1',
-                        mode === 'single' ? 'rounded-full' : 'rounded-md',
-                        checked ? 'border-indigo-600 bg-indigo-600 text-white' : 'border-slate-400 bg-white',
-                      )}
-                    >
-                      {checked && <Check className="size-3.5" strokeWidth={3} />}
-                    </span>
                     <Avatar name={student.name} src={student.photo} size="sm" />
                     <span className="min-w-0 flex-1">
                       <span className="block truncate text-sm font-semibold text-slate-900">{student.name}</span>

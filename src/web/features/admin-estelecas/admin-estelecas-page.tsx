@@ -163,7 +163,7 @@ export function AdminEstelecasPage() {
         icon={<Sparkles className="size-6" />}
         actions={
           <>
-            <Button variant="success" className="flex-1 sm:flex-none" onClick={() => setMode('add')} disabled={!students.data} icon={<PlusCircle aria-hidden="true" className="size-4" />}>
+            <Button variant="primary" className="flex-1 sm:flex-none" onClick={() => setMode('add')} disabled={!students.data} icon={<PlusCircle aria-hidden="true" className="size-4" />}>
               Adicionar Estelecas
             </Button>
             <Button variant="danger" className="flex-1 sm:flex-none" onClick={() => setMode('remove')} disabled={!students.data} icon={<MinusCircle aria-hidden="true" className="size-4" />}>

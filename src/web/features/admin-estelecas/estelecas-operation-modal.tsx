@@ -88,7 +88,7 @@ export function EstelecasOperationModal({ mode, students, onClose }: { mode: Est
           <Button variant="secondary" onClick={onClose} disabled={operation.isPending}>
             Cancelar
           </Button>
-          <Button type="submit" form={formId} variant={mode === 'add' ? 'success' : 'danger'} loading={operation.isPending}>
+          <Button type="submit" form={formId} variant={mode === 'add' ? 'primary' : 'danger'} loading={operation.isPending}>
             {copy.submit}
           </Button>
         </>

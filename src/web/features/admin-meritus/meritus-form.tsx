@@ -1,5 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import { MinusCircle, PlusCircle, Users, X } from 'lucide-react';
+import { Users, X } from 'lucide-react';
 import { GRADES, MAX_OPERATION_AMOUNT } from '../../../shared/constants.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { isCredit, OPERATION_TYPE_LABELS, type AdminOperationType } from '../../../shared/ledger.ts';
@@ -116,7 +116,7 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
               <label
                 key={option.type}
                 className={cn(
-                  'relative flex min-w-0 cursor-pointer items-center gap-2 rounded-xl border-2 px-3 py-2 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500',
+                  'relative flex min-w-0 cursor-pointer items-center gap-2 rounded-xl border-2 px-3 py-2 transition-colors',
                   active
                     ? add
                       ? 'border-emerald-500 bg-emerald-50 text-emerald-900'
@@ -124,8 +124,14 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
                     : 'border-slate-200 bg-white text-slate-700 hover:border-slate-300',
                 )}
               >
-                <input type="radio" name="operation-type" value={option.type} checked={active} onChange={() => setType(option.type)} className="sr-only" />
-                {add ? <PlusCircle aria-hidden="true" className="size-4 shrink-0" /> : <MinusCircle aria-hidden="true" className="size-4 shrink-0" />}
+                <input
+                  type="radio"
+                  name="operation-type"
+                  value={option.type}
+                  checked={active}
+                  onChange={() => setType(option.type)}
+                  className={cn('size-4 shrink-0 cursor-pointer', add ? 'accent-emerald-600' : 'accent-rose-600')}
+                />
                 <span className="min-w-0">
                   <span className="block text-sm font-semibold">{OPERATION_TYPE_LABELS[option.type]}</span>
                   <span className="block text-xs opacity-80">{option.hint}</span>
@@ -207,7 +213,7 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
         </p>
       )}
 
-      <Button type="submit" size="lg" variant={credit ? 'success' : 'danger'} loading={operation.isPending} fullWidth>
+      <Button type="submit" size="lg" variant={credit ? 'primary' : 'danger'} loading={operation.isPending} fullWidth>
         {credit ? 'Adicionar Méritus' : 'Remover Méritus'}
         {chosen.length > 1 ? ` (${formatNumber(chosen.length)} estudantes)` : ''}
       </Button>

@@ -1,0 +1,284 @@
+import { randomUUID } from 'node:crypto';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from './axe.ts';
+import { loginViaApi, navigate } from './fixtures.ts';
+
+const integer = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
+const meritus = (value: number) => `${integer.format(value)} M$`;
+
+type Me = { student: { id: string; name: string; meritus: number; estelecas: number } };
+
+async function studentSession(context: BrowserContext): Promise<Me['student']> {
+  await loginViaApi(context, 'student');
+  const response = await context.request.get('/api/auth/me');
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as Me).student;
+}
+
+async function asAdmin(page: Page, path: string): Promise<void> {
+  await loginViaApi(page.context(), 'admin');
+  await navigate(page, path);
+}
+
+test.describe('Gerenciar M$', () => {
+  test('an award made on /admin/meritus shows on the student\'s screen at once, without a reload', async ({ browser, page }) => {
+    const studentContext = await browser.newContext();
+    const student = await studentSession(studentContext);
+    const studentPage = await studentContext.newPage();
+    await navigate(studentPage, '/student');
+    const balance = studentPage.getByRole('region', { name: 'Seus Méritus' });
+    await expect(balance).toContainText(meritus(student.meritus));
+
+    await asAdmin(page, '/admin/meritus');
+    await page.getByLabel('Buscar estudante').fill('2024001');
+    await page.getByRole('checkbox', { name: new RegExp(student.name) }).check();
+    await expect(page.getByText(`Selecionado: ${student.name}`)).toBeVisible();
+    await page.getByLabel('Valor (M$)').fill('37');
+    const description = `Participação ao vivo ${randomUUID().slice(0, 6)}`;
+    await page.getByLabel('Descrição').fill(description);
+    await page.getByRole('button', { name: 'Adicionar Méritus' }).click();
+
+    await expect(page.getByText(`37 M$ adicionados a ${student.name}`)).toBeVisible();
+    await expect(balance).toContainText(meritus(student.meritus + 37));
+    // the side panel lists it among the latest operations
+    await expect(page.getByText(description)).toBeVisible();
+    // the form is ready for the next operation
+    await expect(page.getByLabel('Valor (M$)')).toHaveValue('');
+    await studentContext.close();
+  });
+
+  test('the spec\'s messages: missing fields, amount, removal beyond the balance', async ({ page }) => {
+    await asAdmin(page, '/admin/meritus');
+    const submit = page.getByRole('button', { name: 'Adicionar Méritus' });
+    await submit.click();
+    await expect(page.getByRole('alert')).toHaveText('Preencha todos os campos');
+
+    await page.getByLabel('Buscar estudante').fill('2024002');
+    await page.getByRole('checkbox', { name: /2024002/ }).check();
+    await page.getByLabel('Valor (M$)').fill('0');
+    await page.getByLabel('Descrição').fill('Teste');
+    await submit.click();
+    await expect(page.getByRole('alert')).toHaveText('O valor deve ser maior que zero');
+
+    await page.getByRole('radio', { name: /Remoção/ }).check();
+    await page.getByLabel('Valor (M$)').fill('99999');
+    await page.getByRole('button', { name: 'Remover Méritus' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Não é possível remover mais Méritus do que o estudante possui');
+  });
+
+  test('a whole turma: one confirmation, one request, every student or none', async ({ page }) => {
+    await asAdmin(page, '/admin/meritus');
+    const turma = '2º EM - Turma C';
+    await page.getByLabel('Turma inteira').selectOption(turma);
+    await expect(page.getByText(new RegExp(`\\d+ estudantes selecionados — ${turma}`))).toBeVisible();
+    const count = Number((await page.getByText(/estudantes selecionados/).textContent())!.match(/\d+/)![0]);
+
+    // a penalty larger than some balance is refused before anything is sent, naming who is short
+    await page.getByRole('radio', { name: /Penalidade/ }).check();
+    await page.getByLabel('Valor (M$)').fill('5000');
+    await page.getByLabel('Descrição').fill('Teste de turma');
+    await page.getByRole('button', { name: /Remover Méritus/ }).click();
+    await expect(page.getByRole('alert')).toContainText('Não é possível remover mais Méritus do que o estudante possui:');
+    await expect(page.getByRole('alert')).toContainText('Nenhum saldo foi alterado.');
+
+    const requests: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().includes('/api/admin/')) requests.push(request.url());
+    });
+    await page.getByRole('radio', { name: /Recompensa/ }).check();
+    await page.getByLabel('Valor (M$)').fill('5');
+    await page.getByRole('button', { name: /Adicionar Méritus/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Conceder a vários estudantes?' });
+    await expect(dialog).toContainText('Tudo ou nada');
+    await dialog.getByRole('button', { name: 'Confirmar' }).click();
+    await expect(page.getByText(`5 M$ concedidos a ${count} estudantes`)).toBeVisible();
+    expect(requests.filter((url) => url.endsWith('/api/admin/operations/bulk'))).toHaveLength(1);
+  });
+
+  test('reason presets: save the description, fill it with one click, remove it', async ({ page }) => {
+    await asAdmin(page, '/admin/meritus');
+    const label = `Monitoria ${randomUUID().slice(0, 6)}`;
+    const descriptionField = page.getByLabel('Descrição');
+    await descriptionField.fill(label);
+    await page.getByRole('button', { name: 'Salvar motivo' }).click();
+    await expect(page.getByText(`Motivo "${label}" salvo`)).toBeVisible();
+    await descriptionField.fill('');
+    await page.getByRole('button', { name: label }).click();
+    await expect(descriptionField).toHaveValue(label);
+    await page.getByRole('button', { name: 'Editar' }).click();
+    await page.getByRole('button', { name: `Remover motivo ${label}` }).click();
+    await expect(page.getByText(`Motivo "${label}" removido`)).toBeVisible();
+    await expect(page.getByRole('button', { name: `Remover motivo ${label}` })).toHaveCount(0);
+  });
+});
+
+test.describe('Estelecas', () => {
+  test('add and remove dialogs: required fields, then the operation shows in the history', async ({ page }) => {
+    await asAdmin(page, '/admin/estelecas');
+    await expect(page.getByRole('heading', { name: 'Top 10 Estelecas' })).toBeVisible();
+    await page.getByRole('button', { name: 'Adicionar Estelecas' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Adicionar Estelecas' });
+    await dialog.getByRole('button', { name: 'Adicionar' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('Preencha todos os campos');
+
+    await dialog.getByLabel('Buscar estudante').fill('2024003');
+    await dialog.getByRole('radio', { name: /2024003/ }).check();
+    await dialog.getByLabel('Quantidade').fill('0');
+    await dialog.getByLabel('Descrição').fill('Projeto de excelência');
+    await dialog.getByRole('button', { name: 'Adicionar' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('Preencha todos os campos');
+
+    const description = `Olimpíada ${randomUUID().slice(0, 6)}`;
+    await dialog.getByLabel('Quantidade').fill('4');
+    await dialog.getByLabel('Descrição').fill(description);
+    await dialog.getByRole('button', { name: 'Adicionar' }).click();
+    await expect(page.getByText(/^4 Estelecas adicionadas a /)).toBeVisible();
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByText(description)).toBeVisible();
+
+    await page.getByLabel('Buscar no histórico').fill(description);
+    await expect(page.getByText(/^1 de \d+ operações/)).toBeVisible();
+
+    await page.getByRole('button', { name: 'Remover Estelecas' }).click();
+    const remove = page.getByRole('dialog', { name: 'Remover Estelecas' });
+    await remove.getByLabel('Buscar estudante').fill('2024003');
+    await remove.getByRole('radio', { name: /2024003/ }).check();
+    await remove.getByLabel('Quantidade').fill('100000');
+    await remove.getByLabel('Descrição').fill('Correção');
+    await remove.getByRole('button', { name: 'Remover' }).click();
+    await expect(remove.getByRole('alert')).toHaveText('Não é possível remover mais Estelecas do que o estudante possui');
+  });
+});
+
+test.describe('Operações em Tempo Real', () => {
+  test('a transfer made in another browser appears at once with De, Para and a +1 badge that clears', async ({ browser, page }) => {
+    await asAdmin(page, '/admin/recent-operations');
+    await expect(page.getByText('Ao vivo', { exact: true })).toBeVisible();
+    const studentContext = await browser.newContext();
+    await studentSession(studentContext);
+    const directory = (await (await studentContext.request.get('/api/students/directory')).json()) as { id: string; name: string }[];
+    const recipient = directory[0]!;
+    const description = `Obrigado pela ajuda ${randomUUID().slice(0, 6)}`;
+    const response = await studentContext.request.post('/api/meritus/transfers', {
+      data: { recipientId: recipient.id, amount: 1, description },
+      headers: { 'Idempotency-Key': randomUUID() },
+    });
+    expect(response.status()).toBe(201);
+
+    const row = page.getByTestId('live-operation').filter({ hasText: description });
+    await expect(row).toBeVisible();
+    await expect(row).toContainText('Transferência');
+    await expect(row).toContainText('De:');
+    await expect(row).toContainText(`Para: ${recipient.name}`);
+    await expect(row).toContainText('1 M$');
+    await expect(row).toContainText('Agora mesmo');
+    await expect(page.getByTestId('new-items-badge')).toHaveText(/^\+1/);
+    await expect(page.getByTestId('new-items-badge')).toHaveCount(0, { timeout: 8_000 });
+
+    // a refused attempt shows as failed, with its reason
+    const refused = `Tentativa sem saldo ${randomUUID().slice(0, 6)}`;
+    const tooMuch = await studentContext.request.post('/api/meritus/transfers', {
+      data: { recipientId: recipient.id, amount: 100_000, description: refused },
+      headers: { 'Idempotency-Key': randomUUID() },
+    });
+    expect(tooMuch.status()).toBe(400);
+    const failed = page.getByTestId('live-operation').filter({ hasText: refused });
+    await expect(failed).toContainText('Falhou');
+    await expect(failed).toContainText('Recusada: Saldo insuficiente');
+    await studentContext.close();
+  });
+
+  test('pause holds the list; resume applies what arrived; filters and search narrow it', async ({ browser, page }) => {
+    await asAdmin(page, '/admin/recent-operations');
+    await page.getByRole('button', { name: 'Pausar' }).click();
+    await expect(page.getByText('Atualização pausada')).toBeVisible();
+    const studentContext = await browser.newContext();
+    await studentSession(studentContext);
+    const directory = (await (await studentContext.request.get('/api/students/directory')).json()) as { id: string }[];
+    const description = `Durante a pausa ${randomUUID().slice(0, 6)}`;
+    await studentContext.request.post('/api/meritus/transfers', {
+      data: { recipientId: directory[1]!.id, amount: 1, description },
+      headers: { 'Idempotency-Key': randomUUID() },
+    });
+    await page.waitForTimeout(1_500);
+    await expect(page.getByText(description)).toHaveCount(0);
+    await page.getByRole('button', { name: 'Retomar' }).click();
+    await expect(page.getByText(description)).toBeVisible();
+
+    await page.getByLabel('Buscar operações').fill(description);
+    await expect(page.getByTestId('live-operation')).toHaveCount(1);
+    await page.getByLabel('Tipo').selectOption('award');
+    await expect(page.getByText('Nenhuma operação encontrada')).toBeVisible();
+    await page.getByLabel('Tipo').selectOption('student_transfer');
+    await page.getByLabel('Operador').selectOption('student');
+    await expect(page.getByTestId('live-operation')).toHaveCount(1);
+    await expect(page.getByTestId('live-count')).toHaveText(/^1 de \d+ operações$/);
+    await studentContext.close();
+  });
+});
+
+test.describe('every admin screen', () => {
+  const screens = ['/admin', '/admin/meritus', '/admin/estelecas', '/admin/recent-operations', '/admin/ranking'];
+
+  test('nothing is shown without a signed-in administrator', async ({ browser }) => {
+    const anonymous = await browser.newContext();
+    const page = await anonymous.newPage();
+    for (const path of screens) {
+      await page.goto(path);
+      await expect(page).toHaveURL('/login');
+    }
+    await anonymous.close();
+    const studentContext = await browser.newContext();
+    await loginViaApi(studentContext, 'student');
+    const studentPage = await studentContext.newPage();
+    // a student is sent away (through /login, which takes a signed-in student home) and never sees the admin screen
+    await studentPage.goto('/admin/meritus');
+    await expect(studentPage).toHaveURL('/student');
+    await expect(studentPage.getByRole('heading', { name: 'Gerenciar M$' })).toHaveCount(0);
+    await studentContext.close();
+  });
+
+  test('dashboard: greeting by first name, real figures, quick actions only to existing screens, goals', async ({ page }) => {
+    await asAdmin(page, '/admin');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Olá, Administrador!');
+    for (const label of ['Total de Estudantes', 'Méritus em Circulação', 'Transações (7 dias)', 'Estudantes Ativos']) {
+      await expect(page.getByText(label, { exact: true })).toBeVisible();
+    }
+    const summary = (await (await page.request.get('/api/admin/dashboard')).json()) as { totalStudents: { value: number } };
+    await expect(page.getByRole('region', { name: 'Indicadores' })).toContainText(integer.format(summary.totalStudents.value));
+    const actions = page.locator('section', { has: page.getByRole('heading', { name: 'Ações rápidas' }) }).getByRole('link');
+    for (const href of await actions.evaluateAll((links) => links.map((link) => link.getAttribute('href')!))) {
+      await navigate(page, href);
+      await expect(page).toHaveURL(href);
+      await navigate(page, '/admin');
+    }
+    await page.getByRole('button', { name: 'Editar meta Transações na semana' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Meta: Transações na semana' });
+    await dialog.getByLabel('Meta (operações)').fill('0');
+    await dialog.getByRole('button', { name: 'Salvar meta' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('Informe uma meta válida (número inteiro maior que zero)');
+    await dialog.getByLabel('Meta (operações)').fill('120');
+    await dialog.getByRole('button', { name: 'Salvar meta' }).click();
+    await expect(page.getByText('Meta "Transações na semana" atualizada')).toBeVisible();
+    await expect(page.getByText(/ de 120$/)).toBeVisible();
+  });
+
+  for (const path of screens) {
+    test(`no serious or critical accessibility violation on ${path}`, async ({ page }) => {
+      await asAdmin(page, path);
+      await page.waitForLoadState('networkidle');
+      await expectNoSeriousA11yViolations(page);
+    });
+  }
+
+  test('no serious or critical accessibility violation in the dialogs', async ({ page }) => {
+    await asAdmin(page, '/admin/estelecas');
+    await page.getByRole('button', { name: 'Adicionar Estelecas' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await navigate(page, '/admin');
+    await page.getByRole('button', { name: 'Editar meta Participação' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+  });
+});
