@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isAcceptablePhotoUrl, normalizeGrade, parseBirthDate } from './admin-students.ts';
+import { generateReadablePassword, isAcceptablePhotoUrl, normalizeGrade, parseBirthDate, sniffImageType } from './admin-students.ts';
 
 describe('normalizeGrade', () => {
   test.each([
@@ -57,5 +57,28 @@ describe('isAcceptablePhotoUrl', () => {
     ['foto.jpg', false],
   ])('%s → %s', (url, ok) => {
     expect(isAcceptablePhotoUrl(url)).toBe(ok);
+  });
+});
+
+describe('sniffImageType', () => {
+  test.each([
+    [[0xff, 0xd8, 0xff, 0xe0], 'image/jpeg'],
+    [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0], 'image/png'],
+    [[...Buffer.from('GIF89a')], 'image/gif'],
+    [[...Buffer.from('RIFF\0\0\0\0WEBPVP8 ')], 'image/webp'],
+    [[...Buffer.from('<svg xmlns=')], null],
+    [[...Buffer.from('%PDF-1.7')], null],
+    [[...Buffer.from('RIFF\0\0\0\0WAVEfmt ')], null],
+    [[], null],
+  ])('%j → %s', (bytes, type) => {
+    expect(sniffImageType(new Uint8Array(bytes))).toBe(type);
+  });
+});
+
+describe('generateReadablePassword', () => {
+  test('looks like "kmtr-vbaq-47", avoids look-alike characters and does not repeat', () => {
+    const passwords = Array.from({ length: 500 }, () => generateReadablePassword());
+    for (const password of passwords) expect(password).toMatch(/^[a-hjkmnp-z]{4}-[a-hjkmnp-z]{4}-[2-9]{2}$/);
+    expect(new Set(passwords).size).toBe(500);
   });
 });

@@ -22,6 +22,41 @@ export const PHOTO_MAX_SIDE = 512;
 export const PHOTO_THUMB_SIDE = 96;
 
 export const MIN_PASSWORD_LENGTH = 6;
+
+type PhotoType = (typeof PHOTO_TYPES)[number];
+
+/** What a file's first bytes say it is (JPEG, PNG, GIF or WebP); its name and declared type are not trusted. */
+export function sniffImageType(bytes: Uint8Array): PhotoType | null {
+  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (bytes.length >= 8 && png.every((byte, i) => bytes[i] === byte)) return 'image/png';
+  if (bytes.length >= 6 && ['GIF87a', 'GIF89a'].includes(ascii(0, 6))) return 'image/gif';
+  if (bytes.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
+  return null;
+}
+
+const PASSWORD_LETTERS = 'abcdefghjkmnpqrstuvwxyz';
+const PASSWORD_DIGITS = '23456789';
+
+/** A uniformly random index below `n`, from the platform's cryptographic source. */
+function randomIndex(n: number): number {
+  const limit = Math.floor(0x1_0000_0000 / n) * n;
+  const buffer = new Uint32Array(1);
+  for (;;) {
+    globalThis.crypto.getRandomValues(buffer);
+    if (buffer[0]! < limit) return buffer[0]! % n;
+  }
+}
+
+/**
+ * A password a student can read off a sheet and type: "kmtr-vbaq-47". No 0/O, 1/l/i to
+ * confuse; about 42 bits of randomness, and sign-in attempts are rate-limited.
+ */
+export function generateReadablePassword(): string {
+  const pick = (alphabet: string, n: number) => Array.from({ length: n }, () => alphabet[randomIndex(alphabet.length)]).join('');
+  return `${pick(PASSWORD_LETTERS, 4)}-${pick(PASSWORD_LETTERS, 4)}-${pick(PASSWORD_DIGITS, 2)}`;
+}
 /** Largest CSV a secretary may import at once. */
 export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 5000;
@@ -238,6 +273,7 @@ export const ADMIN_STUDENT_TEXTS = {
   saveError: 'Erro ao salvar estudante',
   deleteError: 'Erro ao excluir estudante',
   tagsError: 'Erro ao atualizar tags',
+  importError: 'Erro ao importar alunos',
   created: (name: string) => `Estudante ${name} cadastrado com sucesso!`,
   updated: (name: string) => `Estudante ${name} atualizado com sucesso!`,
   deleted: (name: string) => `Estudante ${name} excluído`,

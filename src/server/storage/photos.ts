@@ -2,24 +2,13 @@ import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { AppError } from '../app-error.ts';
 import { PHOTO_MAX_BYTES } from '../../shared/constants.ts';
-import { PHOTO_MAX_SIDE, PHOTO_THUMB_SIDE, PHOTO_TYPES } from '../../shared/admin-students.ts';
+import { PHOTO_MAX_SIDE, PHOTO_THUMB_SIDE, sniffImageType, type PHOTO_TYPES } from '../../shared/admin-students.ts';
 import type { FileStorage } from './file-storage.ts';
 
 type PhotoType = (typeof PHOTO_TYPES)[number];
 
 /** Decompression bombs (a tiny file claiming a gigantic canvas) are refused before decoding. */
 const MAX_INPUT_PIXELS = 40_000_000;
-
-/** What the file's first bytes say it is; the name and the declared MIME type are not trusted. */
-export function sniffImageType(bytes: Buffer): PhotoType | null {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (bytes.length >= 6 && ['GIF87a', 'GIF89a'].includes(bytes.subarray(0, 6).toString('latin1'))) return 'image/gif';
-  if (bytes.length >= 12 && bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') {
-    return 'image/webp';
-  }
-  return null;
-}
 
 const SHARP_FORMATS: Record<PhotoType, string> = { 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
 

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { Coins, LayoutDashboard, Radio, Sparkles, Trophy } from 'lucide-react';
+import { Coins, LayoutDashboard, Radio, Sparkles, Trophy, Users } from 'lucide-react';
 import { paths } from './paths.ts';
 import type { AppRoute } from './route-types.ts';
 
@@ -18,6 +18,7 @@ export const adminRoutes: AppRoute[] = [
     ),
     nav: { label: 'Dashboard', icon: LayoutDashboard },
   },
+  { path: paths.admin.students, Component: lazy(() => import('../features/admin-students/admin-students-page.tsx')), nav: { label: 'Gerenciar Alunos', icon: Users } },
   { path: paths.admin.meritus, Component: lazy(() => import('../features/admin-meritus/admin-meritus-page.tsx')), nav: { label: 'Gerenciar M$', icon: Coins } },
   { path: paths.admin.estelecas, Component: lazy(() => import('../features/admin-estelecas/admin-estelecas-page.tsx')), nav: { label: 'Estelecas', icon: Sparkles } },
   { path: paths.admin.ranking, Component: lazy(() => import('../features/ranking/admin-ranking-page.tsx')), nav: { label: 'Ranking', icon: Trophy } },

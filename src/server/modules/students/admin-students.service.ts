@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { aliasedTable, and, asc, desc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { ledgerEntries, students, studentTags } from '../../db/schema.ts';
@@ -14,6 +13,7 @@ import { activeTagsByStudent, photoAddress, toSelfStudent, type StudentRow } fro
 import { toCsv } from './csv.ts';
 import {
   ADMIN_STUDENT_TEXTS,
+  generateReadablePassword,
   LEDGER_CSV_HEADERS,
   STUDENTS_CSV_HEADERS,
   type AdminStudent,
@@ -108,18 +108,6 @@ export async function assertEmailFree(db: DbOrTx, email: string | null | undefin
   if (exceptId) conditions.push(ne(students.id, exceptId));
   const [taken] = await db.select({ id: students.id }).from(students).where(and(...conditions)).limit(1);
   if (taken) throw new AppError('email_taken');
-}
-
-const PASSWORD_LETTERS = 'abcdefghjkmnpqrstuvwxyz';
-const PASSWORD_DIGITS = '23456789';
-
-/**
- * A password a student can read off a sheet and type: "kmtr-vbaq-47". No 0/O, 1/l/i
- * to confuse; ~42 bits from the operating system's random source, and sign-in is rate-limited.
- */
-export function generateReadablePassword(): string {
-  const pick = (alphabet: string, n: number) => Array.from({ length: n }, () => alphabet[randomInt(alphabet.length)]).join('');
-  return `${pick(PASSWORD_LETTERS, 4)}-${pick(PASSWORD_LETTERS, 4)}-${pick(PASSWORD_DIGITS, 2)}`;
 }
 
 type CreateInput = {

@@ -1,0 +1,296 @@
+import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import { expectNoSeriousA11yViolations } from './axe.ts';
+import { login, loginViaApi, navigate } from './fixtures.ts';
+
+const SCREEN = '/admin/students';
+
+/** A date as the screens show it (São Paulo calendar). */
+function brDate(date: Date): string {
+  return new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo' }).format(date);
+}
+
+async function searchFor(page: Page, text: string): Promise<void> {
+  await page.getByRole('searchbox', { name: 'Buscar por nome, matrícula, email ou série' }).fill(text);
+}
+
+/** The table row of a student (desktop layout). */
+function row(page: Page, name: string) {
+  return page.getByRole('row').filter({ has: page.getByText(name, { exact: true }) });
+}
+
+async function studentByMatricula(page: Page, matricula: string): Promise<{ id: string; name: string }> {
+  const response = await page.request.get('/api/admin/students');
+  expect(response.status()).toBe(200);
+  const list = (await response.json()) as { id: string; name: string; studentId: string }[];
+  const found = list.find((student) => student.studentId === matricula);
+  expect(found, `student ${matricula}`).toBeTruthy();
+  return found!;
+}
+
+test.describe('Gerenciar Alunos', () => {
+  test('renders nothing for a visitor and sends them to sign in', async ({ page }) => {
+    await page.goto(SCREEN);
+    await expect(page).toHaveURL('/login');
+    await expect(page.getByRole('heading', { name: 'Gerenciar Alunos' })).toHaveCount(0);
+  });
+
+  test('creates a student with an uploaded photo, who then signs in', async ({ page, browser }) => {
+    test.slow(); // two browser sessions, an upload and a sign-in
+    const matricula = `9${Date.now().toString().slice(-6)}`;
+    const name = 'Lívia Conceição Araújo';
+    const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 220, g: 90, b: 40 } } }).png().toBuffer();
+
+    await login(page, 'admin');
+    await navigate(page, SCREEN);
+    await page.getByRole('button', { name: 'Adicionar Aluno' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Adicionar Aluno' });
+
+    // The spec's rule first: required fields.
+    await dialog.getByRole('button', { name: 'Cadastrar aluno' }).click();
+    await expect(page.getByText('Preencha todos os campos obrigatórios')).toBeVisible();
+
+    await dialog.getByLabel('Matrícula *').fill(matricula);
+    await dialog.getByLabel('Nome completo *').fill(name);
+    await dialog.getByLabel('Email').fill('livia.araujo@escola.test');
+    await dialog.getByLabel('Série').selectOption('2º EM - Turma C');
+    await dialog.getByLabel('Senha *', { exact: true }).fill('primeiro-acesso');
+    await dialog.getByLabel('Méritus inicial').fill('25');
+    await dialog.getByRole('tab', { name: 'Enviar arquivo' }).click();
+
+    // A text file named like a photo is refused by its bytes, before sending.
+    await dialog.getByLabel('Arquivo da foto').setInputFiles({ name: 'foto.png', mimeType: 'image/png', buffer: Buffer.from('não sou uma imagem') });
+    await expect(dialog.getByText('Formato não suportado. Use JPG, PNG, GIF ou WebP.')).toBeVisible();
+    await dialog.getByLabel('Arquivo da foto').setInputFiles({ name: 'livia.png', mimeType: 'image/png', buffer: photo });
+    await expect(dialog.getByText(/^livia\.png · /)).toBeVisible();
+
+    await dialog.getByRole('button', { name: 'Cadastrar aluno' }).click();
+    await expect(page.getByText(`Estudante ${name} cadastrado com sucesso!`)).toBeVisible();
+    await expect(dialog).toHaveCount(0);
+
+    await searchFor(page, matricula);
+    const created = row(page, name);
+    await expect(created).toHaveCount(1);
+    await expect(created.getByRole('img', { name })).toHaveAttribute('src', /^\/uploads\/students\/[0-9a-f-]{36}\/[0-9a-f]{16}\.thumb\.webp\?v=1$/);
+    await expect(created.getByText('25 M$')).toBeVisible();
+    await expect(created.getByText('2º EM - Turma C')).toBeVisible();
+
+    // The new student signs in with the password given.
+    const context = await browser.newContext();
+    const studentPage = await context.newPage();
+    await studentPage.goto('/login');
+    await studentPage.getByRole('tab', { name: 'Estudante' }).click();
+    await studentPage.getByLabel('Matrícula').fill(matricula);
+    await studentPage.getByLabel('Senha', { exact: true }).fill('primeiro-acesso');
+    await studentPage.getByRole('button', { name: 'Entrar' }).click();
+    await expect(studentPage).toHaveURL('/student');
+    await expect(studentPage.getByTestId('user-name')).toHaveText(name);
+    await expect(studentPage.getByRole('img', { name }).first()).toHaveAttribute('src', /\/uploads\/students\/.+\.webp\?v=1$/);
+    await context.close();
+  });
+
+  test('a photo address is checked in the browser: invalid, then valid', async ({ page }) => {
+    await login(page, 'admin');
+    await navigate(page, SCREEN);
+    await page.getByRole('button', { name: 'Adicionar Aluno' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Adicionar Aluno' });
+    const url = dialog.getByLabel('URL da imagem');
+    await url.fill('isto não é uma url');
+    await dialog.getByRole('button', { name: 'Verificar' }).click();
+    await expect(dialog.getByText('URL da imagem inválida ou inacessível')).toBeVisible();
+    await url.fill('/uploads/avatars/nao-existe.webp');
+    await dialog.getByRole('button', { name: 'Verificar' }).click();
+    await expect(dialog.getByText('URL da imagem inválida ou inacessível')).toBeVisible();
+    const existing = (await (await page.request.get('/api/admin/students')).json()) as { photo: string | null }[];
+    const photo = existing.find((student) => student.photo)!.photo!;
+    await url.fill(photo.replace(/\?v=\d+$/, ''));
+    await dialog.getByRole('button', { name: 'Verificar' }).click();
+    await expect(dialog.getByText('URL da imagem válida!')).toBeVisible();
+  });
+
+  test('tags: added with the expiry date, shown in the list, and gone as soon as they expire', async ({ page }) => {
+    await login(page, 'admin');
+    await navigate(page, SCREEN);
+    const student = await studentByMatricula(page, '2024033');
+    await searchFor(page, '2024033');
+    await page.getByRole('button', { name: `Tags de ${student.name}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Gerenciar Tags' });
+    await expect(dialog.getByLabel('Duração (dias)')).toHaveValue('7');
+    await dialog.getByLabel('Duração (dias)').fill('366');
+    await expect(dialog.getByText('A duração deve ser um número inteiro de 1 a 365 dias')).toBeVisible();
+    await expect(dialog.getByRole('switch', { name: 'Líder da Semana' })).toBeDisabled();
+    await dialog.getByLabel('Duração (dias)').fill('1');
+
+    const before = Date.now();
+    await dialog.getByRole('switch', { name: 'Líder da Semana' }).click();
+    const expected = [brDate(new Date(before + 86_400_000)), brDate(new Date(Date.now() + 86_400_000))];
+    await expect(page.getByText(new RegExp(`^Tag Líder da Semana adicionada até (${expected.join('|').replace(/\//g, '\\/')})$`))).toBeVisible();
+    await expect(dialog.getByRole('switch', { name: 'Líder da Semana' })).toHaveAttribute('aria-checked', 'true');
+    await expect(dialog.getByText(/^Ativa até \d{2}\/\d{2}\/\d{4} · Falta 1 dia$/)).toBeVisible();
+
+    await dialog.getByRole('switch', { name: 'Anjo da Semana' }).click();
+    await expect(page.getByText(/^Tag Anjo da Semana adicionada até/)).toBeVisible();
+    await dialog.getByRole('switch', { name: 'Anjo da Semana' }).click();
+    await expect(page.getByText('Tag Anjo da Semana removida')).toBeVisible();
+    await expect(dialog.getByRole('switch', { name: 'Anjo da Semana' })).toHaveAttribute('aria-checked', 'false');
+    await dialog.getByRole('button', { name: 'Concluir' }).click();
+
+    const tags = page.getByRole('list', { name: `Tags de ${student.name}` });
+    await expect(tags.getByRole('listitem')).toHaveCount(1);
+    await expect(tags.getByText(/^Líder da Semana até /)).toBeAttached();
+
+    // Bring the end of the day-long tag to a few seconds from now (an administrator can set an exact end).
+    const moved = await page.request.patch(`/api/admin/students/${student.id}/tags/leader`, {
+      data: { expiresAt: new Date(Date.now() + 4000).toISOString() },
+    });
+    expect(moved.status()).toBe(200);
+    // Without reloading: the screen drops it the moment it expires and says so.
+    await expect(page.getByText('1 tag expirada removida')).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole('list', { name: `Tags de ${student.name}` })).toHaveCount(0);
+    const active = (await (await page.request.get('/api/tags/active')).json()) as { student: { id: string } }[];
+    expect(active.some((tag) => tag.student.id === student.id)).toBe(false);
+  });
+
+  test('delete asks first, then removes the student from the list; they can no longer sign in', async ({ page }) => {
+    await login(page, 'admin');
+    await navigate(page, SCREEN);
+    const student = await studentByMatricula(page, '2024057');
+    await searchFor(page, '2024057');
+    await page.getByRole('button', { name: `Excluir ${student.name}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Excluir estudante' });
+    await expect(confirm.getByText(student.name)).toBeVisible();
+    await confirm.getByRole('button', { name: 'Cancelar' }).click();
+    await expect(row(page, student.name)).toHaveCount(1);
+
+    await page.getByRole('button', { name: `Excluir ${student.name}` }).click();
+    await confirm.getByRole('button', { name: 'Excluir' }).click();
+    await expect(page.getByText(`Estudante ${student.name} excluído`)).toBeVisible();
+    await expect(row(page, student.name)).toHaveCount(0);
+    await expect(page.getByText('Nenhum estudante encontrado')).toBeVisible();
+
+    const signIn = await page.request.post('/api/auth/student/login', { data: { studentId: '2024057', password: 'aluno123' } });
+    expect(signIn.status()).toBe(401);
+  });
+
+  test('password reset shows the new password once, and it works', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await login(page, 'admin');
+    await navigate(page, SCREEN);
+    const student = await studentByMatricula(page, '2024041');
+    await searchFor(page, '2024041');
+    await page.getByRole('button', { name: `Redefinir senha de ${student.name}` }).click();
+    await page.getByRole('dialog', { name: 'Redefinir senha' }).getByRole('button', { name: 'Gerar nova senha' }).click();
+    const shown = page.getByTestId('new-password');
+    await expect(shown).toHaveText(/^[a-z]{4}-[a-z]{4}-[2-9]{2}$/);
+    const password = (await shown.textContent())!;
+    await page.getByRole('button', { name: 'Copiar' }).click();
+    await expect(page.getByText('Senha copiada')).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(password);
+    await page.getByRole('dialog', { name: 'Nova senha' }).getByRole('button', { name: 'Concluir' }).click();
+    await expect(page.getByTestId('new-password')).toHaveCount(0);
+
+    const old = await page.request.post('/api/auth/student/login', { data: { studentId: '2024041', password: 'aluno123' } });
+    expect(old.status()).toBe(401);
+    const fresh = await page.request.post('/api/auth/student/login', { data: { studentId: '2024041', password } });
+    expect(fresh.status()).toBe(200);
+  });
+
+  test('imports a secretary’s CSV: preview marks each row, valid rows are created, passwords download once', async ({ page }) => {
+    await login(page, 'admin');
+    await navigate(page, SCREEN);
+    const suffix = Date.now().toString().slice(-5);
+    const csv = [
+      'Matrícula;Nome do aluno;E-mail;Série;Data de nascimento',
+      `81${suffix};Iara Tupã Gonçalves;;1A;05/03/2010`,
+      `82${suffix};Ícaro Brandão;icaro.${suffix}@escola.test;3º EM - Turma D;2009-12-31`,
+      `;Sem Matrícula;;2B;`,
+      `83${suffix};Série Errada;;9Z;`,
+    ].join('\r\n');
+    await page.getByRole('button', { name: 'Importar CSV' }).click();
+    const wizard = page.getByRole('dialog', { name: 'Importar alunos (CSV)' });
+    await wizard.getByLabel('Arquivo CSV de alunos').setInputFiles({
+      name: 'alunos-secretaria.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(csv, 'utf8')]),
+    });
+    await expect(wizard.getByText('2 válidas')).toBeVisible();
+    await expect(wizard.getByText('2 com problemas')).toBeVisible();
+    const preview = wizard.getByRole('table', { name: 'Pré-visualização da importação' });
+    await expect(preview.getByRole('row').filter({ hasText: 'Sem Matrícula' })).toContainText('Matrícula não informada');
+    await expect(preview.getByRole('row').filter({ hasText: 'Série Errada' })).toContainText('Série não reconhecida: "9Z"');
+    await expect(preview.getByRole('row').filter({ hasText: 'Iara Tupã Gonçalves' })).toContainText('Válida');
+
+    await wizard.getByRole('button', { name: 'Importar 2 alunos' }).click();
+    const done = page.getByRole('dialog', { name: '2 alunos importados' });
+    await expect(done).toBeVisible();
+    await expect(done.getByRole('button', { name: 'Concluir' })).toBeDisabled();
+    const [download] = await Promise.all([page.waitForEvent('download'), done.getByRole('button', { name: 'Baixar senhas (CSV)' }).click()]);
+    const bytes = await (await download.createReadStream()).toArray();
+    const text = Buffer.concat(bytes as Buffer[]).toString('utf8');
+    expect(text.startsWith('\uFEFFMatrícula;Nome;Série;Senha inicial\r\n')).toBe(true);
+    const iara = text.split('\r\n').find((line) => line.startsWith(`81${suffix};`))!;
+    expect(iara).toMatch(new RegExp(`^81${suffix};Iara Tupã Gonçalves;1º EM - Turma A;[a-z]{4}-[a-z]{4}-[2-9]{2}$`));
+    await done.getByRole('button', { name: 'Concluir' }).click();
+
+    await searchFor(page, `81${suffix}`);
+    await expect(row(page, 'Iara Tupã Gonçalves')).toHaveCount(1);
+    const signIn = await page.request.post('/api/auth/student/login', { data: { studentId: `81${suffix}`, password: iara.split(';')[3] } });
+    expect(signIn.status()).toBe(200);
+  });
+
+  test('exports students as a CSV for Excel (UTF-8 with BOM, ";")', async ({ page }) => {
+    await login(page, 'admin');
+    await navigate(page, SCREEN);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Exportar alunos (CSV)' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^estudantes-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = Buffer.concat((await (await download.createReadStream()).toArray()) as Buffer[]).toString('utf8');
+    expect(text.startsWith('\uFEFFMatrícula;Nome;Email;Série;')).toBe(true);
+  });
+
+  test('no serious accessibility violation: list, form, tags and import', async ({ page }) => {
+    test.slow(); // four axe-core scans
+    await loginViaApi(page.context(), 'admin');
+    await navigate(page, SCREEN);
+    await expect(page.getByRole('heading', { name: 'Gerenciar Alunos' })).toBeVisible();
+    await expect(page.getByRole('row').nth(1)).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await page.getByRole('button', { name: 'Adicionar Aluno' }).click();
+    await expect(page.getByRole('dialog', { name: 'Adicionar Aluno' })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: /^Tags de / }).first().click();
+    await expect(page.getByRole('dialog', { name: 'Gerenciar Tags' })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Importar CSV' }).click();
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test('phones get cards with the same information and labelled actions', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await loginViaApi(page.context(), 'admin');
+    await navigate(page, SCREEN);
+    const cards = page.getByRole('list', { name: 'Estudantes' });
+    await expect(cards).toBeVisible();
+    await expect(page.getByRole('table')).toBeHidden();
+    await expect(cards.getByRole('listitem').first().getByRole('button', { name: /^Editar / })).toBeVisible();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test('search filters as you type: by name without accents, matrícula and série', async ({ page }) => {
+    await loginViaApi(page.context(), 'admin');
+    await navigate(page, SCREEN);
+    const student = await studentByMatricula(page, '2024012');
+    await searchFor(page, student.name.toUpperCase().normalize('NFD').replace(/[\u0300-\u036f]/g, ''));
+    await expect(row(page, student.name)).toHaveCount(1);
+    await searchFor(page, '2024012');
+    await expect(page.getByText(/^Mostrando 1–1 de 1 /)).toBeVisible();
+    await searchFor(page, '');
+    await page.getByLabel('Filtrar por série').selectOption('3º EM - Turma D');
+    const rows = page.getByRole('row');
+    await expect(rows.nth(1)).toBeVisible();
+    for (const cell of await page.getByRole('cell').filter({ hasText: /º EM - Turma/ }).allTextContents()) expect(cell).toBe('3º EM - Turma D');
+  });
+});

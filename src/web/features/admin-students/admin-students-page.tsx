@@ -1,0 +1,276 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { ChevronLeft, ChevronRight, Download, FileUp, UserPlus, Users } from 'lucide-react';
+import { ADMIN_STUDENT_TEXTS, type AdminStudent } from '../../../shared/admin-students.ts';
+import { GRADES } from '../../../shared/constants.ts';
+import { useSession } from '../../app/session.ts';
+import { formatNumber } from '../../lib/format.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
+import { toast } from '../../lib/toast.ts';
+import { Button } from '../../ui/button.tsx';
+import { Card } from '../../ui/card.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { EmptyState } from '../../ui/empty-state.tsx';
+import { LoadError } from '../../ui/load-error.tsx';
+import { PageHeader } from '../../ui/page-header.tsx';
+import { SearchInput } from '../../ui/search-input.tsx';
+import { SelectField } from '../../ui/select-field.tsx';
+import { Skeleton } from '../../ui/skeleton.tsx';
+import { ImportWizard } from './import-wizard.tsx';
+import { PasswordResetDialog } from './password-reset-dialog.tsx';
+import { StudentCards, StudentsTable, type StudentActions } from './student-list.tsx';
+import { StudentFormModal } from './student-form-modal.tsx';
+import { buildSearchIndex, filterIndex, nextExpiry, PAGE_SIZE } from './students-filter.ts';
+import { useAdminStudents, useDeleteStudent } from './students-queries.ts';
+import { TagManagerModal } from './tag-manager-modal.tsx';
+
+const GRADE_FILTER = [{ value: '', label: 'Todas as séries' }, ...GRADES.map((grade) => ({ value: grade, label: grade }))];
+const EXPORT_LINK =
+  'inline-flex h-11 items-center justify-center gap-2 rounded-xl border border-slate-300 bg-white px-3 text-sm font-semibold whitespace-nowrap text-slate-800 shadow-sm hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500';
+/** setTimeout cannot wait longer than this (about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+type Dialog =
+  | { kind: 'form'; studentId: string | null }
+  | { kind: 'tags'; studentId: string }
+  | { kind: 'password'; student: AdminStudent }
+  | { kind: 'delete'; student: AdminStudent }
+  | { kind: 'import' };
+
+/**
+ * Re-renders when the next shown tag expires, so it disappears at once, then refetches
+ * (the server already leaves expired tags out) and says how many expired.
+ */
+function useTagExpiryClock(list: AdminStudent[] | undefined): number {
+  const client = useQueryClient();
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!list) return;
+    const next = nextExpiry(list, Date.now());
+    if (next === null) return;
+    const wait = next - Date.now() + 250;
+    if (wait > MAX_TIMER_MS) return;
+    const timer = setTimeout(() => {
+      const at = Date.now();
+      const expired = list.reduce(
+        (sum, student) => sum + student.tags.filter((tag) => new Date(tag.expiresAt).getTime() <= at && new Date(tag.expiresAt).getTime() > now).length,
+        0,
+      );
+      setNow(at);
+      if (expired > 0) toast.success(ADMIN_STUDENT_TEXTS.tagsExpired(expired));
+      void client.invalidateQueries({ queryKey: queryKeys.adminStudents });
+      void client.invalidateQueries({ queryKey: queryKeys.tags });
+    }, Math.max(0, wait));
+    return () => clearTimeout(timer);
+  }, [list, now, client]);
+  return now;
+}
+
+function ListSkeleton() {
+  return (
+    <div className="flex flex-col gap-3 p-4 sm:p-5" aria-hidden="true">
+      {Array.from({ length: 6 }, (_, i) => (
+        <div key={i} className="flex items-center gap-3">
+          <Skeleton className="size-10 rounded-full" />
+          <Skeleton className="h-4 flex-1" />
+          <Skeleton className="hidden h-4 w-24 md:block" />
+          <Skeleton className="hidden h-4 w-32 md:block" />
+          <Skeleton className="h-4 w-16" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** /admin/students: search, add, edit, remove students; photos, tags, passwords, CSV import and export. */
+export function AdminStudentsPage() {
+  const { user } = useSession();
+  const students = useAdminStudents();
+  const remove = useDeleteStudent();
+  const [query, setQuery] = useState('');
+  const [grade, setGrade] = useState('');
+  const [page, setPage] = useState(1);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const now = useTagExpiryClock(students.data);
+  const listTop = useRef<HTMLDivElement>(null);
+
+  const index = useMemo(() => buildSearchIndex(students.data ?? []), [students.data]);
+  const filtered = useMemo(() => filterIndex(index, query, grade), [index, query, grade]);
+  const pages = Math.max(1, Math.ceil(filtered.length / PAGE_SIZE));
+  const currentPage = Math.min(page, pages);
+  const shown = filtered.slice((currentPage - 1) * PAGE_SIZE, currentPage * PAGE_SIZE);
+
+  const loadFailed = students.isError;
+  useEffect(() => {
+    if (loadFailed) toast.error(ADMIN_STUDENT_TEXTS.loadError);
+  }, [loadFailed]);
+
+  if (user?.role !== 'admin') return null;
+
+  const byId = (id: string | null) => (id ? (students.data?.find((student) => student.id === id) ?? null) : null);
+  const actions: StudentActions = {
+    onEdit: (student) => setDialog({ kind: 'form', studentId: student.id }),
+    onTags: (student) => setDialog({ kind: 'tags', studentId: student.id }),
+    onResetPassword: (student) => setDialog({ kind: 'password', student }),
+    onDelete: (student) => setDialog({ kind: 'delete', student }),
+  };
+  const goTo = (target: number) => {
+    setPage(target);
+    listTop.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  };
+  const total = students.data?.length ?? 0;
+  const first = filtered.length === 0 ? 0 : (currentPage - 1) * PAGE_SIZE + 1;
+  const last = Math.min(currentPage * PAGE_SIZE, filtered.length);
+  const formStudent = dialog?.kind === 'form' ? byId(dialog.studentId) : null;
+  const tagStudent = dialog?.kind === 'tags' ? byId(dialog.studentId) : null;
+
+  return (
+    <div>
+      <PageHeader
+        title="Gerenciar Alunos"
+        description={students.data ? `${formatNumber(total)} ${total === 1 ? 'estudante cadastrado' : 'estudantes cadastrados'}` : 'Cadastro, fotos, tags e senhas dos estudantes'}
+        icon={<Users className="size-6" />}
+        actions={
+          <>
+            <Button variant="secondary" icon={<FileUp aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'import' })}>
+              Importar CSV
+            </Button>
+            <Button icon={<UserPlus aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'form', studentId: null })}>
+              Adicionar Aluno
+            </Button>
+          </>
+        }
+      />
+
+      <Card padded={false}>
+        <div ref={listTop} className="flex scroll-mt-24 flex-col gap-3 border-b border-slate-200 p-4 sm:p-5 lg:flex-row lg:items-center">
+          <SearchInput
+            className="flex-1"
+            label="Buscar por nome, matrícula, email ou série"
+            placeholder="Buscar aluno"
+            value={query}
+            onChange={(value) => {
+              setQuery(value);
+              setPage(1);
+            }}
+          />
+          <SelectField
+            label="Filtrar por série"
+            hideLabel
+            options={GRADE_FILTER}
+            value={grade}
+            onChange={(event) => {
+              setGrade(event.target.value);
+              setPage(1);
+            }}
+            containerClassName="lg:w-56"
+            className="h-11"
+          />
+          <div className="grid grid-cols-2 gap-2 lg:flex">
+            <a href="/api/admin/students/export.csv" download aria-label="Exportar alunos (CSV)" className={EXPORT_LINK}>
+              <Download aria-hidden="true" className="size-4 shrink-0" />
+              <span className="sm:hidden">Alunos</span>
+              <span className="hidden sm:inline">Exportar alunos</span>
+            </a>
+            <a href="/api/admin/ledger/export.csv" download aria-label="Exportar operações (CSV)" className={EXPORT_LINK}>
+              <Download aria-hidden="true" className="size-4 shrink-0" />
+              <span className="sm:hidden">Operações</span>
+              <span className="hidden sm:inline">Exportar operações</span>
+            </a>
+          </div>
+        </div>
+
+        {students.isPending ? (
+          <ListSkeleton />
+        ) : loadFailed && !students.data ? (
+          <LoadError message={ADMIN_STUDENT_TEXTS.loadError} onRetry={() => void students.refetch()} retrying={students.isFetching} />
+        ) : total === 0 ? (
+          <EmptyState
+            title="Nenhum estudante cadastrado"
+            description="Adicione o primeiro aluno ou importe a lista da secretaria em CSV."
+            action={
+              <Button icon={<UserPlus aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'form', studentId: null })}>
+                Adicionar Aluno
+              </Button>
+            }
+          />
+        ) : filtered.length === 0 ? (
+          <EmptyState title="Nenhum estudante encontrado" description="Tente outro nome, matrícula, email ou série." />
+        ) : (
+          <>
+            <div className="hidden md:block">
+              <StudentsTable students={shown} now={now} actions={actions} />
+            </div>
+            <div className="bg-slate-50 p-3 md:hidden">
+              <StudentCards students={shown} now={now} actions={actions} />
+            </div>
+            <nav
+              aria-label="Paginação"
+              className="flex flex-col items-center gap-3 border-t border-slate-200 px-4 py-3 text-sm text-slate-600 sm:flex-row sm:justify-between sm:px-5"
+            >
+              <p aria-live="polite">
+                Mostrando {formatNumber(first)}–{formatNumber(last)} de {formatNumber(filtered.length)}
+                {filtered.length !== total && ` (de ${formatNumber(total)})`}
+              </p>
+              {pages > 1 && (
+                <div className="flex items-center gap-2">
+                  <Button variant="secondary" size="sm" disabled={currentPage <= 1} onClick={() => goTo(currentPage - 1)} icon={<ChevronLeft aria-hidden="true" className="size-4" />}>
+                    Anterior
+                  </Button>
+                  <span className="px-1 whitespace-nowrap tabular-nums">
+                    Página {currentPage} de {pages}
+                  </span>
+                  <Button variant="secondary" size="sm" disabled={currentPage >= pages} onClick={() => goTo(currentPage + 1)}>
+                    Próxima
+                    <ChevronRight aria-hidden="true" className="size-4" />
+                  </Button>
+                </div>
+              )}
+            </nav>
+          </>
+        )}
+      </Card>
+
+      {dialog?.kind === 'form' && (dialog.studentId === null || formStudent) && (
+        <StudentFormModal
+          key={dialog.studentId ?? 'new'}
+          student={formStudent}
+          onClose={() => setDialog(null)}
+          onResetPassword={(student) => setDialog({ kind: 'password', student })}
+        />
+      )}
+      {tagStudent && <TagManagerModal student={tagStudent} now={now} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'password' && <PasswordResetDialog student={dialog.student} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'import' && <ImportWizard onClose={() => setDialog(null)} />}
+      <ConfirmDialog
+        open={dialog?.kind === 'delete'}
+        title="Excluir estudante"
+        message={
+          dialog?.kind === 'delete' && (
+            <div className="flex flex-col gap-2">
+              <p>
+                Tem certeza que deseja excluir <strong>{dialog.student.name}</strong> (matrícula {dialog.student.studentId})?
+              </p>
+              <p>O aluno não poderá mais entrar e sai das listas e rankings. O histórico de operações é mantido.</p>
+            </div>
+          )
+        }
+        confirmLabel="Excluir"
+        pending={remove.isPending}
+        onCancel={() => setDialog(null)}
+        onConfirm={() => {
+          if (dialog?.kind !== 'delete') return;
+          remove.mutate(dialog.student, {
+            onSuccess: (result) => {
+              toast.success(result.message);
+              setDialog(null);
+            },
+            onError: () => toast.error(ADMIN_STUDENT_TEXTS.deleteError),
+          });
+        }}
+      />
+    </div>
+  );
+}
+
+export default AdminStudentsPage;

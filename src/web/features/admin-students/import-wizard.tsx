@@ -1,0 +1,298 @@
+import { useId, useMemo, useState } from 'react';
+import { AlertTriangle, CheckCircle2, Download, FileSpreadsheet, FileUp, XCircle } from 'lucide-react';
+import { ADMIN_STUDENT_TEXTS, IMPORT_MAX_BYTES, type ImportPreview, type ImportResult } from '../../../shared/admin-students.ts';
+import { ERROR_MESSAGES } from '../../../shared/errors.ts';
+import { isApiError } from '../../lib/api.ts';
+import { cn } from '../../lib/cn.ts';
+import { formatDate, formatNumber, formatSize } from '../../lib/format.ts';
+import { toast } from '../../lib/toast.ts';
+import { Badge } from '../../ui/badge.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Modal } from '../../ui/modal.tsx';
+import { useImportPreview, useImportStudents } from './students-queries.ts';
+
+const SHOWN_ROWS = 200;
+
+/** Saves text as a file the browser downloads. */
+export function downloadText(text: string, fileName: string, type = 'text/csv;charset=utf-8'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function failure(error: unknown): string {
+  return isApiError(error) ? error.message : ERROR_MESSAGES.internal;
+}
+
+/**
+ * Import students from a CSV a school secretary has: choose the file, see each row valid or
+ * what is wrong, create all valid rows at once, then download the generated passwords (once).
+ */
+export function ImportWizard({ onClose }: { onClose: () => void }) {
+  const inputId = useId();
+  const [file, setFile] = useState<File | null>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [onlyProblems, setOnlyProblems] = useState(false);
+  const [result, setResult] = useState<ImportResult | null>(null);
+  const [downloaded, setDownloaded] = useState(false);
+  const preview = useImportPreview();
+  const importing = useImportStudents();
+  const data: ImportPreview | undefined = preview.data;
+
+  const rows = useMemo(() => {
+    const all = data?.rows ?? [];
+    return onlyProblems ? all.filter((row) => !row.valid) : all;
+  }, [data, onlyProblems]);
+
+  const choose = (chosen: File | undefined) => {
+    if (!chosen) return;
+    preview.reset();
+    setOnlyProblems(false);
+    if (chosen.size > IMPORT_MAX_BYTES) {
+      setFile(null);
+      setFileError(ERROR_MESSAGES.import_too_large);
+      return;
+    }
+    setFile(chosen);
+    setFileError(null);
+    preview.mutate(chosen, { onError: (error) => setFileError(failure(error)) });
+  };
+
+  const runImport = () => {
+    if (!file) return;
+    importing.mutate(file, {
+      onSuccess: (value) => {
+        setResult(value);
+        toast.success(value.message);
+      },
+      onError: (error) => {
+        toast.error(ADMIN_STUDENT_TEXTS.importError);
+        setFileError(failure(error));
+      },
+    });
+  };
+
+  const download = () => {
+    if (!result) return;
+    downloadText(result.credentialsCsv, `senhas-iniciais-${new Date().toISOString().slice(0, 10)}.csv`);
+    setDownloaded(true);
+  };
+
+  if (result) {
+    return (
+      <Modal
+        open
+        onClose={onClose}
+        dismissible={downloaded}
+        size="lg"
+        title={result.message}
+        description={result.skipped > 0 ? `${formatNumber(result.skipped)} linha(s) com problemas não foram importadas.` : undefined}
+        footer={
+          <>
+            <Button variant="secondary" onClick={onClose} disabled={!downloaded}>
+              Concluir
+            </Button>
+            <Button onClick={download} icon={<Download aria-hidden="true" className="size-4" />}>
+              Baixar senhas (CSV)
+            </Button>
+          </>
+        }
+      >
+        <div className="flex flex-col gap-4">
+          <p className="flex items-start gap-2 rounded-2xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
+            <AlertTriangle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+            As senhas iniciais aparecem só agora. Baixe o arquivo para entregá-las aos alunos antes de fechar esta janela.
+          </p>
+          {downloaded && (
+            <p role="status" className="flex items-center gap-2 text-sm font-medium text-emerald-700">
+              <CheckCircle2 aria-hidden="true" className="size-4" />
+              Arquivo de senhas baixado.
+            </p>
+          )}
+          <div className="max-h-72 overflow-auto rounded-xl ring-1 ring-slate-200">
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">Alunos importados</caption>
+              <thead className="sticky top-0 bg-slate-50 text-xs text-slate-600 uppercase">
+                <tr>
+                  <th scope="col" className="px-3 py-2 font-semibold">Matrícula</th>
+                  <th scope="col" className="px-3 py-2 font-semibold">Nome</th>
+                  <th scope="col" className="px-3 py-2 font-semibold">Série</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {result.credentials.slice(0, SHOWN_ROWS).map((row) => (
+                  <tr key={row.studentId}>
+                    <td className="px-3 py-2 font-mono text-slate-800">{row.studentId}</td>
+                    <td className="px-3 py-2 text-slate-900">{row.name}</td>
+                    <td className="px-3 py-2 whitespace-nowrap text-slate-700">{row.grade}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      </Modal>
+    );
+  }
+
+  const busy = preview.isPending || importing.isPending;
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      dismissible={!busy}
+      size="xl"
+      title="Importar alunos (CSV)"
+      description="Colunas: matrícula, nome, email, série e data de nascimento. Serve o arquivo salvo pelo Excel (com ; ou ,)."
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose} disabled={busy}>
+            Cancelar
+          </Button>
+          <Button onClick={runImport} disabled={!data || data.validCount === 0 || preview.isPending} loading={importing.isPending}>
+            {data ? `Importar ${formatNumber(data.validCount)} ${data.validCount === 1 ? 'aluno' : 'alunos'}` : 'Importar'}
+          </Button>
+        </>
+      }
+    >
+      <div className="flex flex-col gap-4">
+        <label
+          htmlFor={inputId}
+          className="flex cursor-pointer flex-col items-center justify-center gap-1 rounded-2xl border-2 border-dashed border-slate-300 bg-slate-50 px-4 py-6 text-center transition-colors focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-500/40 hover:border-indigo-400 hover:bg-indigo-50/50"
+        >
+          {file ? <FileSpreadsheet aria-hidden="true" className="size-7 text-indigo-600" /> : <FileUp aria-hidden="true" className="size-7 text-indigo-600" />}
+          <span className="font-semibold text-slate-900">{file ? file.name : 'Escolher arquivo CSV'}</span>
+          <span className="text-xs text-slate-600">{file ? `${formatSize(file.size)} · clique para trocar` : 'Até 2 MB e 5.000 linhas; a primeira linha é o cabeçalho.'}</span>
+          <input
+            id={inputId}
+            type="file"
+            accept=".csv,text/csv"
+            aria-label="Arquivo CSV de alunos"
+            className="sr-only"
+            disabled={busy}
+            onChange={(event) => {
+              choose(event.target.files?.[0]);
+              event.target.value = '';
+            }}
+          />
+        </label>
+
+        {preview.isPending && (
+          <p role="status" className="text-center text-sm text-slate-600">
+            Lendo o arquivo...
+          </p>
+        )}
+        {fileError && (
+          <p role="alert" className="rounded-xl bg-rose-50 px-3 py-2 text-sm font-medium text-rose-800 ring-1 ring-rose-200">
+            {fileError}
+          </p>
+        )}
+
+        {data && (
+          <>
+            <div className="flex flex-wrap items-center gap-2">
+              <Badge tone="emerald" icon={<CheckCircle2 aria-hidden="true" className="size-3.5" />}>
+                {formatNumber(data.validCount)} {data.validCount === 1 ? 'válida' : 'válidas'}
+              </Badge>
+              <Badge tone={data.invalidCount ? 'rose' : 'slate'} icon={<XCircle aria-hidden="true" className="size-3.5" />}>
+                {formatNumber(data.invalidCount)} com problemas
+              </Badge>
+              <span className="text-xs text-slate-600">Separador: “{data.delimiter === '\t' ? 'tab' : data.delimiter}”</span>
+              {data.invalidCount > 0 && (
+                <label className="ml-auto flex items-center gap-2 text-sm text-slate-700">
+                  <input type="checkbox" checked={onlyProblems} onChange={(event) => setOnlyProblems(event.target.checked)} className="size-4 accent-indigo-600" />
+                  Só linhas com problemas
+                </label>
+              )}
+            </div>
+            <ul className="flex max-h-[50dvh] flex-col gap-2 overflow-auto md:hidden" aria-label="Pré-visualização da importação">
+              {rows.slice(0, SHOWN_ROWS).map((row) => (
+                <li key={row.line} className={cn('rounded-xl p-3 text-sm ring-1', row.valid ? 'bg-white ring-slate-200' : 'bg-rose-50/60 ring-rose-200')}>
+                  <div className="flex items-start justify-between gap-2">
+                    <p className="min-w-0 font-semibold break-words text-slate-900">{row.name || '—'}</p>
+                    <span className="shrink-0 text-xs text-slate-600">Linha {row.line}</span>
+                  </div>
+                  <p className="text-slate-700">
+                    <span className="font-mono">{row.studentId || '—'}</span> · {row.grade || '—'}
+                  </p>
+                  {row.valid ? (
+                    <p className="mt-1 inline-flex items-center gap-1 font-medium text-emerald-700">
+                      <CheckCircle2 aria-hidden="true" className="size-4" />
+                      Válida
+                    </p>
+                  ) : (
+                    <ul className="mt-1 flex flex-col gap-0.5 font-medium text-rose-700">
+                      {row.problems.map((problem) => (
+                        <li key={problem} className="flex items-start gap-1">
+                          <XCircle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+                          {problem}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </li>
+              ))}
+            </ul>
+            <div className="hidden max-h-[45dvh] overflow-auto rounded-xl ring-1 ring-slate-200 md:block">
+              <table className="w-full text-left text-sm">
+                <caption className="sr-only">Pré-visualização da importação</caption>
+                <thead className="sticky top-0 z-10 bg-slate-50 text-xs text-slate-600 uppercase">
+                  <tr>
+                    <th scope="col" className="px-3 py-2 font-semibold">Linha</th>
+                    <th scope="col" className="px-3 py-2 font-semibold">Matrícula</th>
+                    <th scope="col" className="px-3 py-2 font-semibold">Nome</th>
+                    <th scope="col" className="px-3 py-2 font-semibold">Série</th>
+                    <th scope="col" className="px-3 py-2 font-semibold">Email</th>
+                    <th scope="col" className="px-3 py-2 font-semibold">Nascimento</th>
+                    <th scope="col" className="px-3 py-2 font-semibold">Situação</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {rows.slice(0, SHOWN_ROWS).map((row) => (
+                    <tr key={row.line} className={cn(!row.valid && 'bg-rose-50/60')}>
+                      <td className="px-3 py-2 text-slate-600 tabular-nums">{row.line}</td>
+                      <td className="px-3 py-2 font-mono text-slate-800">{row.studentId || '—'}</td>
+                      <td className="px-3 py-2 text-slate-900">{row.name || '—'}</td>
+                      <td className="px-3 py-2 whitespace-nowrap text-slate-700">{row.grade || '—'}</td>
+                      <td className="px-3 py-2 text-slate-700">{row.email ?? '—'}</td>
+                      <td className="px-3 py-2 whitespace-nowrap text-slate-700">
+                        {row.birthDate && /^\d{4}-\d{2}-\d{2}$/.test(row.birthDate) ? formatDate(row.birthDate) : (row.birthDate ?? '—')}
+                      </td>
+                      <td className="px-3 py-2">
+                        {row.valid ? (
+                          <span className="inline-flex items-center gap-1 font-medium text-emerald-700">
+                            <CheckCircle2 aria-hidden="true" className="size-4" />
+                            Válida
+                          </span>
+                        ) : (
+                          <ul className="flex flex-col gap-0.5 font-medium text-rose-700">
+                            {row.problems.map((problem) => (
+                              <li key={problem} className="flex items-start gap-1">
+                                <XCircle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+                                {problem}
+                              </li>
+                            ))}
+                          </ul>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            {rows.length > SHOWN_ROWS && (
+              <p className="text-xs text-slate-600">
+                Mostrando {SHOWN_ROWS} de {formatNumber(rows.length)} linhas. Todas as linhas válidas serão importadas.
+              </p>
+            )}
+          </>
+        )}
+      </div>
+    </Modal>
+  );
+}
