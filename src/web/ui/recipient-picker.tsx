@@ -33,7 +33,7 @@ export function RecipientPicker({ students, loading, selectedId, onSelect, searc
   return (
     <fieldset className={cn('flex min-h-0 flex-col gap-3', className)}>
       <legend className="sr-only">{legend}</legend>
-      <SearchInput value={search} onChange={onSearchChange} label="Buscar estudante" placeholder="Buscar por nome, matrícula ou série" />
+      <SearchInput value={search} onChange={onSearchChange} label="Buscar estudante" placeholder="Nome, matrícula ou série" />
       {loading ? (
         <div className="flex flex-col gap-2" aria-hidden="true">
           {Array.from({ length: 5 }, (_, index) => (
@@ -56,7 +56,7 @@ export function RecipientPicker({ students, loading, selectedId, onSelect, searc
                 <li key={student.id} className="[content-visibility:auto] [contain-intrinsic-size:auto_4rem]">
                   <label
                     className={cn(
-                      'flex min-h-16 cursor-pointer items-center gap-3 rounded-xl border px-3 py-2 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500',
+                      'relative flex min-h-16 cursor-pointer items-center gap-3 rounded-xl border px-3 py-2 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500',
                       selected ? 'border-indigo-500 bg-indigo-50' : 'border-slate-200 bg-white hover:border-indigo-300 hover:bg-slate-50',
                     )}
                   >
@@ -66,7 +66,7 @@ export function RecipientPicker({ students, loading, selectedId, onSelect, searc
                       value={student.id}
                       checked={selected}
                       onChange={() => onSelect(student)}
-                      className="sr-only"
+                      className="absolute inset-0 size-full cursor-pointer appearance-none rounded-xl opacity-0"
                     />
                     <Avatar name={student.name} src={student.photo} size="sm" />
                     <span className="min-w-0 flex-1">

@@ -57,11 +57,11 @@ function CurrencyFilter({ value, onChange }: { value: Currency | ''; onChange: (
           <label
             key={option.value}
             className={cn(
-              'flex min-h-10 flex-1 cursor-pointer items-center justify-center rounded-lg px-3 text-sm font-semibold transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500',
+              'relative flex min-h-10 flex-1 cursor-pointer items-center justify-center rounded-lg px-3 text-sm font-semibold transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500',
               value === option.value ? 'bg-white text-indigo-700 shadow-sm' : 'text-slate-600 hover:text-slate-900',
             )}
           >
-            <input type="radio" name={name} value={option.value} checked={value === option.value} onChange={() => onChange(option.value)} className="sr-only" />
+            <input type="radio" name={name} value={option.value} checked={value === option.value} onChange={() => onChange(option.value)} className="absolute inset-0 size-full cursor-pointer appearance-none rounded-lg opacity-0" />
             {option.label}
           </label>
         ))}
@@ -119,7 +119,7 @@ export default function StudentOperationsPage() {
               <p className="mb-1.5 text-sm font-medium text-slate-800" aria-hidden="true">
                 Buscar
               </p>
-              <SearchInput value={search} onChange={setSearch} label="Buscar por descrição, colega ou matrícula" />
+              <SearchInput value={search} onChange={setSearch} label="Buscar por descrição, colega ou matrícula" placeholder="Descrição, colega ou matrícula" />
             </div>
           </div>
         </Card>

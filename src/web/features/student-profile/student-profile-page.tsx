@@ -19,15 +19,15 @@ const NOT_INFORMED = 'Não informado';
 
 function InfoRow({ icon: Icon, label, value }: { icon: LucideIcon; label: string; value: string | null }) {
   return (
-    <div className="flex items-start gap-3 py-3">
+    <li className="flex items-start gap-3 py-3">
       <span aria-hidden="true" className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-slate-100 text-slate-600">
         <Icon className="size-5" />
       </span>
       <div className="min-w-0">
-        <dt className="text-xs font-medium text-slate-600">{label}</dt>
-        <dd className={value ? 'break-words text-sm font-semibold text-slate-900' : 'text-sm italic text-slate-600'}>{value ?? NOT_INFORMED}</dd>
+        <p className="text-xs font-medium text-slate-600">{label}</p>
+        <p className={value ? 'text-sm font-semibold break-words text-slate-900' : 'text-sm text-slate-600 italic'}>{value ?? NOT_INFORMED}</p>
       </div>
-    </div>
+    </li>
   );
 }
 
@@ -74,16 +74,16 @@ function ProfileCard({ student }: { student: SelfStudent }) {
 
 function StatRow({ icon: Icon, tone, label, value, detail }: { icon: LucideIcon; tone: string; label: string; value: ReactNode; detail?: string | undefined }) {
   return (
-    <div className="flex items-center gap-3 py-3">
+    <li className="flex items-center gap-3 py-3">
       <span aria-hidden="true" className={`flex size-10 shrink-0 items-center justify-center rounded-xl ${tone}`}>
         <Icon className="size-5" />
       </span>
-      <dt className="min-w-0 flex-1 text-sm font-medium text-slate-700">
+      <p className="min-w-0 flex-1 text-sm font-medium text-slate-700">
         {label}
         {detail && <span className="block text-xs font-normal text-slate-600">{detail}</span>}
-      </dt>
-      <dd className="text-lg font-bold text-slate-900 tabular-nums">{value}</dd>
-    </div>
+      </p>
+      <p className="text-lg font-bold text-slate-900 tabular-nums">{value}</p>
+    </li>
   );
 }
 
@@ -98,7 +98,7 @@ function Stats({ student }: { student: SelfStudent }) {
   );
   return (
     <Card title="Estatísticas">
-      <dl className="divide-y divide-slate-100" data-testid="profile-stats">
+      <ul className="divide-y divide-slate-100" data-testid="profile-stats">
         <StatRow icon={Coins} tone="bg-amber-100 text-amber-700" label="Méritus Atuais" value={formatMeritus(student.meritus)} />
         <StatRow icon={PiggyBank} tone="bg-emerald-100 text-emerald-700" label="Total Ganho" value={formatMeritus(student.totalEarned)} />
         <StatRow
@@ -109,7 +109,7 @@ function Stats({ student }: { student: SelfStudent }) {
           value={rank}
         />
         <StatRow icon={Sparkles} tone="bg-emerald-100 text-emerald-700" label="Estelecas" value={formatNumber(student.estelecas)} />
-      </dl>
+      </ul>
     </Card>
   );
 }
@@ -155,12 +155,12 @@ export default function StudentProfilePage() {
         <ProfileCard student={student} />
         <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
           <Card title="Informações Pessoais">
-            <dl className="divide-y divide-slate-100">
+            <ul className="divide-y divide-slate-100">
               <InfoRow icon={UserRound} label="Nome completo" value={student.name} />
               <InfoRow icon={Mail} label="Email" value={student.email} />
               <InfoRow icon={GraduationCap} label="Série" value={student.grade} />
               <InfoRow icon={Cake} label="Data de nascimento" value={student.birthDate ? formatDate(student.birthDate) : null} />
-            </dl>
+            </ul>
           </Card>
           <Stats student={student} />
         </div>

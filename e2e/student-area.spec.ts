@@ -1,0 +1,518 @@
+import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from './axe.ts';
+import { DEMO, loginViaApi, navigate } from './fixtures.ts';
+
+type PublicStudent = { id: string; studentId: string; name: string; grade: string; photo: string | null; meritus: number; estelecas: number; tags: unknown[] };
+type Summary = {
+  meritus: number;
+  totalEarned: number;
+  estelecas: number;
+  rank: { position: number; total: number; positionBefore: number };
+  goal: { target: number; percent: number; remaining: number };
+  recent: { meritusNet: number; earned: number; estelecasNet: number };
+  estelecasStats: { received: number; receivedRecent: number; sent: number; deducted: number; peak: number };
+};
+type Me = { role: 'student'; student: PublicStudent & { email: string | null; birthDate: string | null; totalEarned: number } };
+
+const STUDENT_SCREENS = ['/student', '/student/profile', '/student/transfer', '/student/estelecas', '/student/ranking', '/student/recent-operations'];
+
+const brl = (value: number) => value.toLocaleString('pt-BR');
+const meritus = (value: number) => `${brl(value)} M$`;
+
+async function signInAs(target: BrowserContext | APIRequestContext, studentId: string): Promise<void> {
+  const request = 'request' in target ? target.request : target;
+  const response = await request.post('/api/auth/student/login', { data: { studentId, password: DEMO.student.password } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+async function getJson<T>(page: Page, path: string): Promise<T> {
+  const response = await page.request.get(path);
+  expect(response.status(), `${path}: ${await response.text()}`).toBe(200);
+  return (await response.json()) as T;
+}
+
+/** A teacher's operation through the API, for setting data up. */
+async function adminOperation(request: APIRequestContext, studentUuid: string, currency: 'meritus' | 'estelecas', amount: number, description: string) {
+  const response = await request.post(`/api/admin/students/${studentUuid}/${currency}`, {
+    data: { type: 'reward', amount, description },
+    headers: { 'Idempotency-Key': crypto.randomUUID() },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
+function failWith500(page: Page, pattern: string) {
+  return page.route(pattern, (route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'Erro interno. Tente novamente.' } }) }),
+  );
+}
+
+test.describe('dashboard', () => {
+  test('greets the student and shows the real figures, tags, shortcuts and the last 5 operations', async ({ page, context }) => {
+    await loginViaApi(context, 'student');
+    await navigate(page, '/student');
+    const me = await getJson<Me>(page, '/api/auth/me');
+    const summary = await getJson<Summary>(page, '/api/me/summary');
+    const ranking = await getJson<PublicStudent[]>(page, '/api/ranking');
+
+    await expect(page.getByRole('heading', { level: 1, name: `Olá, ${me.student.name.split(' ')[0]}!` })).toBeVisible();
+    // The rank is the competition rank among all students: one more than those with more Méritus.
+    const expectedPosition = ranking.filter((other) => other.meritus > me.student.meritus).length + 1;
+    expect(summary.rank.position).toBe(expectedPosition);
+    expect(summary.rank.total).toBe(ranking.length);
+    expect(summary.goal.percent).toBe(Math.min(100, Math.floor((me.student.meritus * 100) / 2000)));
+
+    await expect(page.getByTestId('card-meritus')).toContainText(meritus(me.student.meritus));
+    await expect(page.getByTestId('card-earned')).toContainText(meritus(me.student.totalEarned));
+    await expect(page.getByTestId('card-rank')).toContainText(`#${expectedPosition}`);
+    await expect(page.getByTestId('card-rank')).toContainText(`de ${ranking.length}`);
+    await expect(page.getByTestId('card-goal')).toContainText(`${summary.goal.percent}%`);
+    await expect(page.getByTestId('card-meritus')).toContainText(
+      summary.recent.meritusNet === 0 ? 'Sem movimentação em 7 dias' : `${summary.recent.meritusNet > 0 ? '+' : '-'}${meritus(Math.abs(summary.recent.meritusNet))} em 7 dias`,
+    );
+
+    // One tag per kind (the newest holder), each with its days left.
+    const tags = page.getByTestId('active-tag');
+    const kinds = await tags.evaluateAll((items) => items.map((item) => item.querySelector('p')?.textContent));
+    expect(new Set(kinds).size).toBe(kinds.length);
+    for (const tag of await tags.all()) await expect(tag).toContainText(/Falta(m)? \d+ dias?/);
+
+    const recent = page.getByRole('list', { name: 'Transações recentes' });
+    const operations = await getJson<{ amount: number; signedAmount: number }[]>(page, '/api/me/transactions?limit=5');
+    await expect(recent.getByRole('listitem')).toHaveCount(operations.length);
+    expect(operations.length).toBeLessThanOrEqual(5);
+    if (operations[0]) {
+      const first = operations[0];
+      await expect(recent.getByRole('listitem').first()).toContainText(`${first.signedAmount > 0 ? '+' : '-'}${meritus(first.amount)}`);
+    }
+
+    await page.getByRole('link', { name: /Transferir M\$ Envie/ }).click();
+    await expect(page).toHaveURL('/student/transfer');
+    await page.goBack();
+    await page.getByRole('link', { name: /Ver Ranking/ }).click();
+    await expect(page).toHaveURL('/student/ranking');
+    await page.goBack();
+    await page.getByRole('link', { name: /Meu Perfil Seus dados/ }).click();
+    await expect(page).toHaveURL('/student/profile');
+  });
+
+  test('empty states and a failed load', async ({ page, context }) => {
+    await loginViaApi(context, 'student');
+    await page.route('**/api/tags/active', (route) => route.fulfill({ json: [] }));
+    await page.route('**/api/me/transactions?*', (route) => route.fulfill({ json: [] }));
+    await failWith500(page, '**/api/me/summary');
+    await navigate(page, '/student');
+    await expect(page.getByText('Nenhuma tag ativa no momento')).toBeVisible();
+    await expect(page.getByText('Nenhuma transação recente')).toBeVisible();
+    await expect(page.getByText('Não foi possível carregar seus números')).toBeVisible({ timeout: 10_000 });
+
+    await page.unroute('**/api/me/summary');
+    await page.getByRole('button', { name: 'Tentar novamente' }).click();
+    await expect(page.getByTestId('card-rank')).toContainText('#');
+  });
+
+  test('shows skeletons, not a blank screen, while the figures load', async ({ page, context }) => {
+    await loginViaApi(context, 'student');
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/me/summary', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await navigate(page, '/student');
+    await expect(page.getByTestId('summary-loading')).toBeVisible();
+    release();
+    await expect(page.getByTestId('summary-cards')).toBeVisible();
+  });
+
+  test('a like is stored on the server: it survives a reload and can be taken back', async ({ page, context }) => {
+    await loginViaApi(context, 'student');
+    await navigate(page, '/student');
+    const tag = page.getByTestId('active-tag').first();
+    const button = tag.getByRole('button', { name: /^(Curtir|Descurtir) / });
+    await expect(button).toBeVisible();
+    const wasLiked = (await button.getAttribute('aria-pressed')) === 'true';
+    const before = Number(await tag.getByTestId('like-count').textContent());
+
+    await button.click();
+    const expected = wasLiked ? before - 1 : before + 1;
+    await expect(button).toHaveAttribute('aria-pressed', String(!wasLiked));
+    await expect(tag.getByTestId('like-count')).toHaveText(String(expected));
+
+    await page.reload();
+    const reloaded = page.getByTestId('active-tag').first();
+    await expect(reloaded.getByRole('button', { name: /^(Curtir|Descurtir) / })).toHaveAttribute('aria-pressed', String(!wasLiked));
+    await expect(reloaded.getByTestId('like-count')).toHaveText(String(expected));
+
+    await reloaded.getByRole('button', { name: /^(Curtir|Descurtir) / }).click();
+    await expect(reloaded.getByTestId('like-count')).toHaveText(String(before));
+    await page.reload();
+    await expect(page.getByTestId('active-tag').first().getByTestId('like-count')).toHaveText(String(before));
+  });
+});
+
+test.describe('profile', () => {
+  test('photo, identity, personal information, statistics and the refresh button', async ({ page, context }) => {
+    await loginViaApi(context, 'student');
+    await navigate(page, '/student/profile');
+    const me = await getJson<Me>(page, '/api/auth/me');
+    const summary = await getJson<Summary>(page, '/api/me/summary');
+
+    await expect(page.getByRole('heading', { level: 1, name: 'Meu Perfil' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: me.student.name })).toBeVisible();
+    await expect(page.getByText(`Matrícula ${me.student.studentId} · ${me.student.grade}`).first()).toBeVisible();
+    const info = page.locator('section', { hasText: 'Informações Pessoais' });
+    if (me.student.email) await expect(info).toContainText(me.student.email);
+    if (me.student.birthDate) {
+      const [year, month, day] = me.student.birthDate.split('-');
+      await expect(info).toContainText(`${day}/${month}/${year}`);
+    }
+    await expect(page.getByTestId('profile-stats')).toContainText(`#${summary.rank.position}`);
+    await expect(page.getByTestId('profile-stats')).toContainText(meritus(me.student.totalEarned));
+
+    await page.getByRole('button', { name: 'Atualizar' }).click();
+    await expect(page.getByText('Perfil atualizado')).toBeVisible();
+  });
+
+  test("missing values read 'Não informado', a broken photo falls back to initials, and the rank reads N/A when unavailable", async ({ page, context }) => {
+    await loginViaApi(context, 'student');
+    await page.route('**/api/auth/me', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as Me;
+      await route.fulfill({ json: { ...body, student: { ...body.student, email: null, birthDate: null, photo: '/uploads/nao-existe.jpg?v=9' } } });
+    });
+    await failWith500(page, '**/api/me/summary');
+    await navigate(page, '/student/profile');
+    await expect(page.getByText('Não informado')).toHaveCount(2);
+    const me = await getJson<Me>(page, '/api/auth/me');
+    // The image failed, so the avatar is the initials placeholder named after the student.
+    await expect(page.locator('main').getByRole('img', { name: me.student.name }).first()).toBeVisible();
+    await expect(page.locator('main img[src*="nao-existe"]')).toHaveCount(0);
+    await expect(page.getByTestId('profile-stats')).toContainText('N/A', { timeout: 10_000 });
+  });
+});
+
+test.describe('Méritus transfer', () => {
+  test('search, validation messages, and a transfer that clears the form', async ({ page, context }) => {
+    await loginViaApi(context, 'student');
+    await navigate(page, '/student/transfer');
+    const me = await getJson<Me>(page, '/api/auth/me');
+    const directory = await getJson<PublicStudent[]>(page, '/api/students/directory');
+    expect(directory.some((student) => student.id === me.student.id)).toBe(false);
+    const recipients = page.getByRole('group', { name: 'Destinatário' }).getByRole('radio');
+    await expect(recipients).toHaveCount(directory.length);
+    await expect(page.getByRole('radio', { name: new RegExp(me.student.name) })).toHaveCount(0);
+
+    const search = page.getByRole('searchbox', { name: 'Buscar estudante' });
+    const target = directory[0]!;
+    await search.fill(target.name.toUpperCase());
+    await expect(recipients).toHaveCount(directory.filter((s) => s.name.toLowerCase().includes(target.name.toLowerCase())).length);
+    await search.fill(target.studentId);
+    await expect(recipients).toHaveCount(1);
+    await search.fill(target.grade.toLowerCase());
+    await expect(recipients).toHaveCount(directory.filter((s) => s.grade === target.grade).length);
+    await search.fill('zzz-ninguém');
+    await expect(page.getByText('Nenhum estudante encontrado')).toBeVisible();
+    await search.fill('');
+
+    const submit = page.getByRole('button', { name: 'Transferir' });
+    await submit.click();
+    await expect(page.getByText('Preencha todos os campos obrigatórios')).toBeVisible();
+
+    await page.getByRole('radio', { name: new RegExp(target.name) }).check();
+    await expect(page.getByTestId('selected-recipient')).toContainText(target.name);
+    const amount = page.getByLabel('Valor (M$)');
+    await amount.fill('0');
+    await submit.click();
+    await expect(page.getByText('O valor deve ser maior que zero')).toBeVisible();
+
+    await amount.fill(String(me.student.meritus + 1));
+    await expect(page.getByRole('alert').filter({ hasText: 'Saldo insuficiente' })).toBeVisible();
+    await expect(submit).toBeDisabled();
+
+    await amount.fill('2');
+    await expect(submit).toBeEnabled();
+    await failWith500(page, '**/api/meritus/transfers');
+    await submit.click();
+    await expect(page.getByText('Erro ao realizar transferência')).toBeVisible();
+    await page.unroute('**/api/meritus/transfers');
+
+    await page.getByLabel('Descrição (opcional)').fill('Obrigado pela ajuda!');
+    await submit.click();
+    await expect(page.getByText(`2 M$ transferidos para ${target.name}!`)).toBeVisible();
+    await expect(amount).toHaveValue('');
+    await expect(page.getByLabel('Descrição (opcional)')).toHaveValue('');
+    await expect(page.getByTestId('selected-recipient')).toHaveCount(0);
+    await expect(page.getByRole('radio', { checked: true })).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Seus Méritus' })).toContainText(meritus(me.student.meritus - 2));
+  });
+
+  test('with nobody to send to, the list says so', async ({ page, context }) => {
+    await loginViaApi(context, 'student');
+    await page.route('**/api/students/directory', (route) => route.fulfill({ json: [] }));
+    await navigate(page, '/student/transfer');
+    await expect(page.getByText('Nenhum estudante disponível')).toBeVisible();
+  });
+
+  test('works with the keyboard alone', async ({ page, context }) => {
+    await loginViaApi(context, 'student');
+    await navigate(page, '/student/transfer');
+    const directory = await getJson<PublicStudent[]>(page, '/api/students/directory');
+    const search = page.getByRole('searchbox', { name: 'Buscar estudante' });
+    await search.focus();
+    await page.keyboard.type(directory[1]!.studentId);
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Limpar busca' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('radio', { name: new RegExp(directory[1]!.name) })).toBeFocused();
+    await page.keyboard.press('Space');
+    await expect(page.getByRole('radio', { name: new RegExp(directory[1]!.name) })).toBeChecked();
+    await page.keyboard.press('Tab');
+    await expect(page.getByLabel('Valor (M$)')).toBeFocused();
+    await page.keyboard.type('1');
+    await page.keyboard.press('Enter');
+    await expect(page.getByText(`1 M$ transferidos para ${directory[1]!.name}!`)).toBeVisible();
+  });
+
+  test('the recipient sees the transfer in another browser at once, without a reload', async ({ browser, page, context }) => {
+    await loginViaApi(context, 'student');
+    const baseURL = test.info().project.use.baseURL!;
+    const recipientContext = await browser.newContext({ baseURL });
+    await signInAs(recipientContext, '2024002');
+    const recipientPage = await recipientContext.newPage();
+    await navigate(recipientPage, '/student');
+    const recipient = await getJson<Me>(recipientPage, '/api/auth/me');
+    await expect(recipientPage.getByTestId('card-meritus')).toContainText(meritus(recipient.student.meritus));
+    await recipientPage.evaluate(() => Object.assign(window, { __sameDocument: true }));
+
+    await navigate(page, '/student/transfer');
+    await page.getByRole('searchbox', { name: 'Buscar estudante' }).fill(recipient.student.studentId);
+    await page.getByRole('radio', { name: new RegExp(recipient.student.name) }).check();
+    await page.getByLabel('Valor (M$)').fill('3');
+    await page.getByLabel('Descrição (opcional)').fill('Ao vivo para o colega');
+    await page.getByRole('button', { name: 'Transferir' }).click();
+    await expect(page.getByText(`3 M$ transferidos para ${recipient.student.name}!`)).toBeVisible();
+
+    await expect(recipientPage.getByRole('region', { name: 'Seus Méritus' })).toContainText(meritus(recipient.student.meritus + 3), { timeout: 5_000 });
+    await expect(recipientPage.getByTestId('card-meritus')).toContainText(meritus(recipient.student.meritus + 3));
+    await expect(recipientPage.getByRole('list', { name: 'Transações recentes' }).getByRole('listitem').first()).toContainText('Ao vivo para o colega');
+    expect(await recipientPage.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    await recipientContext.close();
+  });
+});
+
+test.describe('Estelecas', () => {
+  test('figures, history, achievements and the transfer dialog with its messages', async ({ page, context, playwright }) => {
+    const baseURL = test.info().project.use.baseURL!;
+    await signInAs(context, '2024003');
+    await navigate(page, '/student/estelecas');
+    const me = await getJson<Me>(page, '/api/auth/me');
+    if (me.student.estelecas < 5) {
+      const admin = await playwright.request.newContext({ baseURL });
+      await loginViaApi(admin, 'admin');
+      await adminOperation(admin, me.student.id, 'estelecas', 10, 'Projeto de excelência');
+      await admin.dispose();
+      await page.reload();
+    }
+    const balance = (await getJson<Me>(page, '/api/auth/me')).student.estelecas;
+    const summary = await getJson<Summary>(page, '/api/me/summary');
+    const history = await getJson<unknown[]>(page, '/api/me/estelecas?limit=20');
+
+    await expect(page.getByTestId('estelecas-stats')).toContainText(brl(summary.estelecasStats.received));
+    await expect(page.getByRole('list', { name: 'Histórico de Estelecas' }).getByRole('listitem')).toHaveCount(Math.min(20, history.length));
+    const achievements = page.getByTestId('achievement');
+    await expect(achievements).toHaveCount(3);
+    await expect(achievements.nth(0)).toContainText('Primeira Esteleca');
+    await expect(achievements.nth(1)).toContainText('Colecionador');
+    await expect(achievements.nth(2)).toContainText('Mestre das Estelecas');
+    await expect(achievements.nth(0)).toHaveAttribute('data-earned', 'true');
+
+    await page.getByRole('button', { name: 'Transferir Estelecas' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Transferir Estelecas' });
+    await expect(dialog).toContainText(`Saldo disponível: ${brl(balance)} Estelecas`);
+    await dialog.getByRole('button', { name: 'Transferir' }).click();
+    await expect(page.getByText('Preencha todos os campos', { exact: true })).toBeVisible();
+
+    const directory = await getJson<PublicStudent[]>(page, '/api/students/directory');
+    const target = directory[0]!;
+    await dialog.getByRole('searchbox', { name: 'Buscar estudante' }).fill(target.studentId);
+    await dialog.getByRole('radio', { name: new RegExp(target.name) }).check();
+    await dialog.getByLabel('Quantidade').fill(String(balance + 1));
+    await dialog.getByRole('button', { name: 'Transferir' }).click();
+    await expect(page.getByText('Quantidade inválida ou insuficiente')).toBeVisible();
+
+    await dialog.getByLabel('Quantidade').fill('2');
+    await dialog.getByRole('button', { name: 'Transferir' }).click();
+    await expect(page.getByText(`2 Estelecas transferidas para ${target.name}`)).toBeVisible();
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Suas Estelecas' })).toContainText(brl(balance - 2));
+    await expect(page.getByRole('list', { name: 'Histórico de Estelecas' }).getByRole('listitem').first()).toContainText('-2 Estelecas');
+  });
+
+  test("an empty history, and 'Erro ao carregar histórico de Estelecas' when it fails", async ({ page, context }) => {
+    await loginViaApi(context, 'student');
+    await page.route('**/api/me/estelecas?*', (route) => route.fulfill({ json: [] }));
+    await navigate(page, '/student/estelecas');
+    await expect(page.getByText('Nenhuma transação de Estelecas ainda')).toBeVisible();
+
+    await page.unroute('**/api/me/estelecas?*');
+    await failWith500(page, '**/api/me/estelecas?*');
+    await page.reload();
+    await expect(page.getByRole('status').filter({ hasText: 'Erro ao carregar histórico de Estelecas' })).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByRole('alert').filter({ hasText: 'Erro ao carregar histórico de Estelecas' })).toBeVisible();
+  });
+});
+
+test.describe('ranking', () => {
+  test('podium, full table with ties, the own row highlighted and a jump to it', async ({ page, context }) => {
+    await signInAs(context, '2024030');
+    await navigate(page, '/student/ranking');
+    const me = await getJson<Me>(page, '/api/auth/me');
+    const ranking = await getJson<PublicStudent[]>(page, '/api/ranking');
+    await expect(page.getByTestId('podium-place')).toHaveCount(Math.min(3, ranking.length));
+    await expect(page.getByTestId('podium-place').nth(1)).toContainText(ranking[0]!.name);
+    const table = page.getByRole('table', { name: 'Ranking completo' });
+    await expect(table).toHaveAttribute('aria-rowcount', String(ranking.length + 1));
+    await expect(table.getByRole('row').nth(1)).toContainText(ranking[0]!.name);
+
+    const position = ranking.filter((other) => other.meritus > me.student.meritus).length + 1;
+    await page.getByRole('button', { name: `Ir para minha posição (#${position})` }).click();
+    const mine = page.getByTestId('my-ranking-row');
+    await expect(mine).toBeFocused();
+    await expect(mine).toBeInViewport();
+    await expect(mine).toContainText(me.student.name);
+    await expect(mine).toContainText('Você');
+    await expect(mine).toContainText(meritus(me.student.meritus));
+  });
+
+  test('errors and an empty school', async ({ page, context }) => {
+    await loginViaApi(context, 'student');
+    await failWith500(page, '**/api/ranking');
+    await navigate(page, '/student/ranking');
+    await expect(page.getByText('Não foi possível carregar o ranking')).toBeVisible({ timeout: 10_000 });
+    await page.unroute('**/api/ranking');
+    await page.route('**/api/ranking', (route) => route.fulfill({ json: [] }));
+    await page.getByRole('button', { name: 'Tentar novamente' }).click();
+    await expect(page.getByText('Nenhum estudante no ranking ainda')).toBeVisible();
+  });
+
+  test('stays smooth with 2,000 students: few rows in the page, quick to show, jump works', async ({ page, context }) => {
+    await loginViaApi(context, 'student');
+    const me = await (await context.request.get('/api/auth/me')).json() as Me;
+    const students: PublicStudent[] = Array.from({ length: 2000 }, (_, index) => ({
+      id: index === 1500 ? me.student.id : `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+      studentId: String(3_000_000 + index),
+      name: index === 1500 ? me.student.name : `Estudante ${String(index).padStart(4, '0')}`,
+      grade: '2º EM - Turma B',
+      photo: null,
+      meritus: 5000 - Math.floor(index / 2),
+      estelecas: 0,
+      tags: [],
+    }));
+    await page.route('**/api/ranking', (route) => route.fulfill({ json: students }));
+    await navigate(page, '/student');
+    await page.evaluate(() => performance.mark('ranking-start'));
+    await page.getByRole('link', { name: 'Top Ranking' }).first().click();
+    await expect(page.getByRole('table', { name: 'Ranking completo' }).getByRole('row').nth(1)).toBeVisible();
+    const renderMs = await page.evaluate(() => performance.now() - performance.getEntriesByName('ranking-start')[0]!.startTime);
+    const rowsInDom = await page.locator('tbody tr[aria-rowindex]').count();
+    test.info().annotations.push({ type: 'ranking-2000', description: `shown in ${Math.round(renderMs)} ms with ${rowsInDom} rows in the page` });
+    console.log(`ranking with 2,000 students: shown in ${Math.round(renderMs)} ms, ${rowsInDom} rows in the page`);
+    expect(rowsInDom).toBeLessThan(80);
+    expect(renderMs).toBeLessThan(3000);
+
+    // Ties: index 1500 and 1501 share the Méritus, so both are #1501.
+    await page.getByRole('button', { name: 'Ir para minha posição (#1501)' }).click();
+    await expect(page.getByTestId('my-ranking-row')).toBeFocused();
+    await expect(page.getByTestId('my-ranking-row')).toContainText('#1501');
+    await expect(page.getByTestId('my-ranking-row')).toBeInViewport();
+
+    const scrollMs = await page.evaluate(async () => {
+      const started = performance.now();
+      for (let y = 0; y < document.body.scrollHeight; y += 2000) {
+        window.scrollTo(0, y);
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+      }
+      return performance.now() - started;
+    });
+    test.info().annotations.push({ type: 'ranking-2000-scroll', description: `scrolled the whole list in ${Math.round(scrollMs)} ms` });
+    console.log(`ranking with 2,000 students: scrolled top to bottom in ${Math.round(scrollMs)} ms`);
+    await expect(page.getByRole('table', { name: 'Ranking completo' })).toContainText('Estudante 1999');
+  });
+});
+
+test.describe('recent operations', () => {
+  test('both currencies newest first, filters, search and pages', async ({ page, context, playwright }) => {
+    const baseURL = test.info().project.use.baseURL!;
+    await signInAs(context, '2024010');
+    const me = (await (await context.request.get('/api/auth/me')).json()) as Me;
+    const admin = await playwright.request.newContext({ baseURL });
+    await loginViaApi(admin, 'admin');
+    for (let i = 0; i < 22; i++) await adminOperation(admin, me.student.id, i % 2 ? 'estelecas' : 'meritus', 1, `Tarefa extra ${i + 1}`);
+    await admin.dispose();
+
+    await navigate(page, '/student/recent-operations');
+    const rows = page.locator('main li').filter({ has: page.locator('time') });
+    await expect(rows).toHaveCount(20);
+    await expect(rows.first()).toContainText('Tarefa extra 22');
+    await expect(rows.first()).toContainText('+1 Esteleca');
+    await expect(rows.nth(1)).toContainText('+1 M$');
+    await expect(rows.first().locator('time').first()).toHaveText(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/);
+    await page.getByRole('button', { name: 'Carregar mais' }).click();
+    await expect(rows).not.toHaveCount(20);
+    const total = await rows.count();
+    expect(total).toBeGreaterThan(20);
+
+    await page.getByRole('radio', { name: 'Estelecas' }).check();
+    await expect(rows.first()).toContainText('Esteleca');
+    for (const row of (await rows.all()).slice(0, 10)) await expect(row).toContainText('Esteleca');
+
+    await page.getByLabel('Tipo').selectOption('credit');
+    await page.getByRole('searchbox', { name: 'Buscar por descrição, colega ou matrícula' }).fill('Tarefa extra 22');
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText('Tarefa extra 22');
+
+    await page.getByRole('searchbox', { name: 'Buscar por descrição, colega ou matrícula' }).fill('nada-assim');
+    await expect(page.getByText('Nenhuma operação encontrada')).toBeVisible();
+    await page.getByRole('button', { name: 'Limpar filtros' }).first().click();
+    // Back to the whole history, with the pages already loaded.
+    await expect(rows).toHaveCount(total);
+    await expect(rows.first()).toContainText('Tarefa extra 22');
+  });
+
+  test('empty history and a failed load', async ({ page, context }) => {
+    await loginViaApi(context, 'student');
+    await page.route('**/api/me/operations?*', (route) => route.fulfill({ json: { items: [], nextCursor: null } }));
+    await navigate(page, '/student/recent-operations');
+    await expect(page.getByText('Nenhuma transação recente')).toBeVisible();
+    await page.unroute('**/api/me/operations?*');
+    await failWith500(page, '**/api/me/operations?*');
+    await page.reload();
+    await expect(page.getByText('Não foi possível carregar suas operações')).toBeVisible({ timeout: 10_000 });
+  });
+});
+
+test.describe('accessibility and layout', () => {
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    test(`axe finds no serious or critical violation on any student screen at ${viewport.width}×${viewport.height}`, async ({ page, context }) => {
+      test.slow();
+      await page.setViewportSize(viewport);
+      await loginViaApi(context, 'student');
+      for (const path of STUDENT_SCREENS) {
+        await navigate(page, path);
+        await expect(page.locator('main h1')).toBeVisible();
+        await expect(page.locator('[aria-hidden="true"].animate-pulse')).toHaveCount(0, { timeout: 10_000 });
+        await expectNoSeriousA11yViolations(page);
+        // Nothing runs off the side of the screen.
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(0);
+      }
+      await navigate(page, '/student/estelecas');
+      await page.getByRole('button', { name: 'Transferir Estelecas' }).click();
+      await expect(page.getByRole('dialog', { name: 'Transferir Estelecas' })).toBeVisible();
+      await expectNoSeriousA11yViolations(page);
+    });
+  }
+});
