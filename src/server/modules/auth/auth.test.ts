@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addStudents, buildTestApp, TEST_ADMIN, TEST_PASSWORD, type TestApp } from '../../test/test-app.ts';
 import { admins, auditLog, loginFailures, loginLocks, sessions, students } from '../../db/schema.ts';
+import { registeredApiRoutes } from '../../test/routes.ts';
 import { hashToken } from './auth.service.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { LOGIN_LIMITS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../shared/constants.ts';
@@ -471,7 +472,7 @@ describe('access to routes', () => {
   });
 
   test('GET /api/openapi.json documents every registered API route', async () => {
-    const registered = registeredApiRoutes(t.app.printRoutes({ commonPrefix: false }));
+    const registered = registeredApiRoutes(t.app);
     expect(registered.length).toBeGreaterThan(10);
     const response = await t.app.inject({ url: '/api/openapi.json' });
     expect(response.statusCode).toBe(200);
@@ -485,25 +486,6 @@ describe('access to routes', () => {
     expect(documented.sort()).toEqual(registered.filter((route) => !undocumented.includes(route)).sort());
   });
 });
-
-/** "METHOD /api/path/{param}" for every route in Fastify's printed route tree (HEAD twins left out). */
-function registeredApiRoutes(tree: string): string[] {
-  const stack: string[] = [];
-  const routes: string[] = [];
-  for (const line of tree.split('\n')) {
-    const match = /^([│ ]*)[├└]── (\S+)(?: \(([^)]+)\))?/.exec(line);
-    if (!match) continue;
-    const depth = match[1]!.length / 4;
-    stack.length = depth;
-    const path = (stack[depth - 1] ?? '') + match[2]!;
-    stack.push(path);
-    if (!match[3] || !path.startsWith('/api/')) continue;
-    for (const method of match[3].split(', ')) {
-      if (method !== 'HEAD') routes.push(`${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
-    }
-  }
-  return routes;
-}
 
 describe('served over https (PUBLIC_URL)', () => {
   let https: TestApp;
