@@ -10,7 +10,8 @@ export type TagLikeDeps = { db: Db; events: EventBus };
 /**
  * Likes or unlikes an active weekly tag for the signed-in student. Idempotent: liking
  * twice keeps one like. Everyone's tag lists are told to refresh only when something
- * actually changed.
+ * actually changed, right after the commit (a like is a student action that can be
+ * frequent, so it takes the ledger's path: no NOTIFY inside the transaction).
  */
 export async function setTagLike(
   { db, events }: TagLikeDeps,
@@ -18,7 +19,7 @@ export async function setTagLike(
   tagId: string,
   liked: boolean,
 ): Promise<TagLikeState> {
-  return db.transaction(async (tx) => {
+  const { state, changed } = await db.transaction(async (tx) => {
     const [tag] = await tx
       .select({ id: studentTags.id })
       .from(studentTags)
@@ -27,15 +28,15 @@ export async function setTagLike(
       .for('share', { of: studentTags });
     if (!tag) throw new AppError('tag_not_found', { status: 404 });
 
-    const changed = liked
+    const rows = liked
       ? await tx.insert(tagLikes).values({ tagId, studentId: viewer.id }).onConflictDoNothing().returning({ tagId: tagLikes.tagId })
       : await tx
           .delete(tagLikes)
           .where(and(eq(tagLikes.tagId, tagId), eq(tagLikes.studentId, viewer.id)))
           .returning({ tagId: tagLikes.tagId });
-    if (changed.length > 0) await events.publish(tx, { type: 'tags' });
-
     const [likes] = await tx.select({ n: count() }).from(tagLikes).where(eq(tagLikes.tagId, tagId));
-    return { tagId, likes: likes?.n ?? 0, likedByMe: liked };
+    return { state: { tagId, likes: likes?.n ?? 0, likedByMe: liked }, changed: rows.length > 0 };
   });
+  if (changed) events.publishAfterCommit({ type: 'tags' });
+  return state;
 }
