@@ -190,6 +190,7 @@ test.describe('Operações em Tempo Real', () => {
 
   test('pause holds the list; resume applies what arrived; filters and search narrow it', async ({ browser, page }) => {
     await asAdmin(page, '/admin/recent-operations');
+    await expect(page.getByTestId('live-operation').first()).toBeVisible();
     await page.getByRole('button', { name: 'Pausar' }).click();
     await expect(page.getByText('Atualização pausada')).toBeVisible();
     const studentContext = await browser.newContext();
@@ -270,6 +271,20 @@ test.describe('every admin screen', () => {
       await expectNoSeriousA11yViolations(page);
     });
   }
+
+  test('no serious or critical accessibility violation on a phone (390×844)', async ({ browser }) => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await phone.newPage();
+    await loginViaApi(phone, 'admin');
+    for (const path of screens) {
+      await navigate(page, path);
+      await page.waitForLoadState('networkidle');
+      await expectNoSeriousA11yViolations(page);
+      // nothing wider than the screen
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+    }
+    await phone.close();
+  });
 
   test('no serious or critical accessibility violation in the dialogs', async ({ page }) => {
     await asAdmin(page, '/admin/estelecas');

@@ -26,6 +26,8 @@ export type StudentPickerProps = {
   mode: 'single' | 'multiple';
   /** Accessible name of the list, e.g. 'Estudantes'. */
   label: string;
+  /** A small unit under each balance, e.g. 'Estelecas' (leave out when the label carries it, as in "120 M$"). */
+  balanceUnit?: string;
   /** Rows drawn at once; the search narrows the rest (keeps 2,000 students fast). */
   limit?: number;
   listClassName?: string;
@@ -35,7 +37,7 @@ export type StudentPickerProps = {
  * Search by name, matrícula or série, then pick one or several students. Only the first
  * `limit` matches are drawn; a line says how many more the search could show.
  */
-export function StudentPicker({ students, selected, onChange, mode, label, limit = 50, listClassName }: StudentPickerProps) {
+export function StudentPicker({ students, selected, onChange, mode, label, balanceUnit, limit = 50, listClassName }: StudentPickerProps) {
   const [query, setQuery] = useState('');
   const deferredQuery = useDeferredValue(query);
   const name = useId();
@@ -92,7 +94,10 @@ export function StudentPicker({ students, selected, onChange, mode, label, limit
                         {student.studentId} · {student.grade}
                       </span>
                     </span>
-                    <span className="shrink-0 text-sm font-semibold text-slate-700 tabular-nums">{student.balanceLabel}</span>
+                    <span className="flex shrink-0 flex-col items-end text-sm font-semibold text-slate-700 tabular-nums">
+                      {student.balanceLabel}
+                      {balanceUnit && <span className="text-xs font-normal text-slate-600">{balanceUnit}</span>}
+                    </span>
                   </label>
                 </li>
               );

@@ -63,7 +63,7 @@ function DashboardStatCard({ id, label, stat, format, icon, tone }: { id: CardKe
         id={infoId}
         role="note"
         hidden={!showInfo}
-        className="absolute top-12 right-3 left-3 z-10 rounded-xl bg-slate-900 p-3 text-xs leading-relaxed text-white shadow-lg"
+        className="absolute top-full right-0 left-0 z-10 mt-2 rounded-xl bg-slate-900 p-3 text-xs leading-relaxed text-white shadow-lg"
       >
         {DASHBOARD_DEFINITIONS[id]}
       </p>

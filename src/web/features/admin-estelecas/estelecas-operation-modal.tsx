@@ -47,7 +47,7 @@ export function EstelecasOperationModal({ mode, students, onClose }: { mode: Est
       [...students]
         .sort((a, b) => a.name.localeCompare(b.name, 'pt-BR'))
         .filter((student) => mode === 'add' || student.estelecas > 0)
-        .map((student) => ({ ...student, balanceLabel: estelecasLabel(student.estelecas) })),
+        .map((student) => ({ ...student, balanceLabel: formatNumber(student.estelecas) })),
     [students, mode],
   );
   const student = students.find((candidate) => selected.has(candidate.id));
@@ -106,6 +106,7 @@ export function EstelecasOperationModal({ mode, students, onClose }: { mode: Est
             }}
             mode="single"
             label="Estudante"
+            balanceUnit="Estelecas"
             listClassName="max-h-56"
           />
         </div>

@@ -169,6 +169,7 @@ export function LiveOperationsPage() {
           <Button
             variant="secondary"
             onClick={togglePause}
+            disabled={!paused && !feed.data}
             aria-pressed={paused}
             icon={paused ? <Play aria-hidden="true" className="size-4" /> : <Pause aria-hidden="true" className="size-4" />}
           >

@@ -1,0 +1,14 @@
+import { expect, test } from 'vitest';
+import { toBars } from './weekly-activity.tsx';
+
+test('the chart labels weekdays in Portuguese, the last day as today, and keeps empty days', () => {
+  const days = ['2026-11-15', '2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20', '2026-11-21'].map((date, index) => ({
+    date,
+    count: index === 0 ? 0 : index * 2,
+  }));
+  const bars = toBars(days);
+  expect(bars.map((bar) => bar.label)).toEqual(['dom', 'seg', 'ter', 'qua', 'qui', 'sex', 'Hoje']);
+  expect(bars.map((bar) => bar.value)).toEqual([0, 2, 4, 6, 8, 10, 12]);
+  expect(bars[6]).toMatchObject({ highlight: true, fullLabel: 'hoje, sábado, 21/11' });
+  expect(bars[1]!.fullLabel).toBe('segunda-feira, 16/11');
+});
