@@ -16,6 +16,7 @@ import {
 } from '../../../shared/ledger.ts';
 import { formatNumber } from '../../../shared/format.ts';
 import { withIdempotency, type Stored } from './idempotency.ts';
+import { sqlState } from '../../db/sql-state.ts';
 
 export type LedgerDeps = { db: Db; events: EventBus };
 export type StudentActor = { id: string; name: string };
@@ -29,16 +30,6 @@ export type Backdate = { at?: Date };
 
 const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 5;
-
-function sqlState(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 4; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
 
 /**
  * Locks are taken in a fixed order, so deadlocks should not happen; should the

@@ -26,6 +26,7 @@ import type { StudentTag } from '../../../shared/auth.ts';
 import { TAG_NAMES } from '../../../shared/constants.ts';
 import { OPERATION_TYPE_LABELS } from '../../../shared/ledger.ts';
 import { formatDate, formatDateTime } from '../../../shared/format.ts';
+import { sqlState } from '../../db/sql-state.ts';
 
 export type AdminStudentsDeps = { db: Db; events: EventBus; storage: FileStorage };
 export type ActionContext = { ip?: string | undefined };
@@ -71,16 +72,6 @@ async function lockCurrentStudent(tx: Tx, id: string): Promise<StudentRow> {
     .for('update');
   if (!row) throw new AppError('student_not_found');
   return row;
-}
-
-function sqlState(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 4; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 /** A concurrent insert of the same matrícula ends in the unique index; the client sees the usual message. */
