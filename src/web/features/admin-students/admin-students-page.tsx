@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, Download, FileUp, UserPlus, Users } from 'lucide-react';
 import { ADMIN_STUDENT_TEXTS, type AdminStudent } from '../../../shared/admin-students.ts';
@@ -23,6 +23,7 @@ import { StudentFormModal } from './student-form-modal.tsx';
 import { buildSearchIndex, filterIndex, nextExpiry, PAGE_SIZE } from './students-filter.ts';
 import { useAdminStudents, useDeleteStudent } from './students-queries.ts';
 import { TagManagerModal } from './tag-manager-modal.tsx';
+import { useWideScreen } from './use-wide-screen.ts';
 
 const GRADE_FILTER = [{ value: '', label: 'Todas as séries' }, ...GRADES.map((grade) => ({ value: grade, label: grade }))];
 const EXPORT_LINK =
@@ -94,11 +95,25 @@ export function AdminStudentsPage() {
   const now = useTagExpiryClock(students.data);
   const listTop = useRef<HTMLDivElement>(null);
 
+  const wide = useWideScreen();
+  // The box shows each key at once; the list follows as soon as React has a moment.
+  const deferredQuery = useDeferredValue(query);
   const index = useMemo(() => buildSearchIndex(students.data ?? []), [students.data]);
-  const filtered = useMemo(() => filterIndex(index, query, grade), [index, query, grade]);
+  const filtered = useMemo(() => filterIndex(index, deferredQuery, grade), [index, deferredQuery, grade]);
   const pages = Math.max(1, Math.ceil(filtered.length / PAGE_SIZE));
   const currentPage = Math.min(page, pages);
   const shown = filtered.slice((currentPage - 1) * PAGE_SIZE, currentPage * PAGE_SIZE);
+
+  // Stable, so rows that stay on screen while the search changes are not rendered again.
+  const actions = useMemo<StudentActions>(
+    () => ({
+      onEdit: (student) => setDialog({ kind: 'form', studentId: student.id }),
+      onTags: (student) => setDialog({ kind: 'tags', studentId: student.id }),
+      onResetPassword: (student) => setDialog({ kind: 'password', student }),
+      onDelete: (student) => setDialog({ kind: 'delete', student }),
+    }),
+    [],
+  );
 
   const loadFailed = students.isError;
   useEffect(() => {
@@ -108,12 +123,6 @@ export function AdminStudentsPage() {
   if (user?.role !== 'admin') return null;
 
   const byId = (id: string | null) => (id ? (students.data?.find((student) => student.id === id) ?? null) : null);
-  const actions: StudentActions = {
-    onEdit: (student) => setDialog({ kind: 'form', studentId: student.id }),
-    onTags: (student) => setDialog({ kind: 'tags', studentId: student.id }),
-    onResetPassword: (student) => setDialog({ kind: 'password', student }),
-    onDelete: (student) => setDialog({ kind: 'delete', student }),
-  };
   const goTo = (target: number) => {
     setPage(target);
     listTop.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
@@ -198,12 +207,13 @@ export function AdminStudentsPage() {
           <EmptyState title="Nenhum estudante encontrado" description="Tente outro nome, matrícula, email ou série." />
         ) : (
           <>
-            <div className="hidden md:block">
+            {wide ? (
               <StudentsTable students={shown} now={now} actions={actions} />
-            </div>
-            <div className="bg-slate-50 p-3 md:hidden">
-              <StudentCards students={shown} now={now} actions={actions} />
-            </div>
+            ) : (
+              <div className="bg-slate-50 p-3">
+                <StudentCards students={shown} now={now} actions={actions} />
+              </div>
+            )}
             <nav
               aria-label="Paginação"
               className="flex flex-col items-center gap-3 border-t border-slate-200 px-4 py-3 text-sm text-slate-600 sm:flex-row sm:justify-between sm:px-5"

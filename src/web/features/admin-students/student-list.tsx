@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { KeyRound, Pencil, Tag, Trash2 } from 'lucide-react';
 import type { AdminStudent } from '../../../shared/admin-students.ts';
 import { TAG_NAMES } from '../../../shared/constants.ts';
@@ -36,6 +37,50 @@ function TagIcons({ student, now }: { student: AdminStudent; now: number }) {
   );
 }
 
+type ItemProps = { student: AdminStudent; now: number; actions: StudentActions };
+
+/** One table row; memoised so paging and searching re-render only the rows that change. */
+const StudentRow = memo(function StudentRow({ student, now, actions }: ItemProps) {
+  return (
+    <tr className="hover:bg-slate-50/70">
+      <td className="py-3 pr-3 pl-5">
+        <div className="flex min-w-0 items-center gap-3">
+          <Avatar name={student.name} src={student.photoThumb} size="sm" />
+          <div className="min-w-0">
+            <p className="max-w-[16rem] truncate font-semibold text-slate-900 xl:max-w-[22rem]">{student.name}</p>
+            <p className="max-w-[16rem] truncate text-xs text-slate-600 xl:max-w-[22rem]">{student.email ?? 'Sem email'}</p>
+          </div>
+        </div>
+      </td>
+      <td className="px-3 py-3 font-mono text-slate-800 tabular-nums">{student.studentId}</td>
+      <td className="px-3 py-3 whitespace-nowrap text-slate-700">{student.grade}</td>
+      <td className="px-3 py-3 text-right font-semibold whitespace-nowrap text-slate-900 tabular-nums">{formatMeritus(student.meritus)}</td>
+      <td className="px-3 py-3">
+        <TagIcons student={student} now={now} />
+      </td>
+      <td className="py-3 pr-5 pl-3">
+        <div className="flex justify-end gap-0.5">
+          <IconButton size="sm" label={`Editar ${student.name}`} icon={<Pencil aria-hidden="true" className="size-4" />} onClick={() => actions.onEdit(student)} />
+          <IconButton size="sm" label={`Tags de ${student.name}`} icon={<Tag aria-hidden="true" className="size-4" />} onClick={() => actions.onTags(student)} />
+          <IconButton
+            size="sm"
+            label={`Redefinir senha de ${student.name}`}
+            icon={<KeyRound aria-hidden="true" className="size-4" />}
+            onClick={() => actions.onResetPassword(student)}
+          />
+          <IconButton
+            size="sm"
+            label={`Excluir ${student.name}`}
+            icon={<Trash2 aria-hidden="true" className="size-4" />}
+            className="text-rose-600 hover:bg-rose-50 hover:text-rose-700"
+            onClick={() => actions.onDelete(student)}
+          />
+        </div>
+      </td>
+    </tr>
+  );
+});
+
 /** Desktop: one row per student with photo, matrícula, name and email, série, Méritus, tags and actions. */
 export function StudentsTable({ students, now, actions }: { students: AdminStudent[]; now: number; actions: StudentActions }) {
   return (
@@ -54,42 +99,7 @@ export function StudentsTable({ students, now, actions }: { students: AdminStude
         </thead>
         <tbody className="divide-y divide-slate-100">
           {students.map((student) => (
-            <tr key={student.id} className="hover:bg-slate-50/70">
-              <td className="py-3 pr-3 pl-5">
-                <div className="flex min-w-0 items-center gap-3">
-                  <Avatar name={student.name} src={student.photoThumb} size="sm" />
-                  <div className="min-w-0">
-                    <p className="max-w-[16rem] truncate font-semibold text-slate-900 xl:max-w-[22rem]">{student.name}</p>
-                    <p className="max-w-[16rem] truncate text-xs text-slate-600 xl:max-w-[22rem]">{student.email ?? 'Sem email'}</p>
-                  </div>
-                </div>
-              </td>
-              <td className="px-3 py-3 font-mono text-slate-800 tabular-nums">{student.studentId}</td>
-              <td className="px-3 py-3 whitespace-nowrap text-slate-700">{student.grade}</td>
-              <td className="px-3 py-3 text-right font-semibold whitespace-nowrap text-slate-900 tabular-nums">{formatMeritus(student.meritus)}</td>
-              <td className="px-3 py-3">
-                <TagIcons student={student} now={now} />
-              </td>
-              <td className="py-3 pr-5 pl-3">
-                <div className="flex justify-end gap-0.5">
-                  <IconButton size="sm" label={`Editar ${student.name}`} icon={<Pencil aria-hidden="true" className="size-4" />} onClick={() => actions.onEdit(student)} />
-                  <IconButton size="sm" label={`Tags de ${student.name}`} icon={<Tag aria-hidden="true" className="size-4" />} onClick={() => actions.onTags(student)} />
-                  <IconButton
-                    size="sm"
-                    label={`Redefinir senha de ${student.name}`}
-                    icon={<KeyRound aria-hidden="true" className="size-4" />}
-                    onClick={() => actions.onResetPassword(student)}
-                  />
-                  <IconButton
-                    size="sm"
-                    label={`Excluir ${student.name}`}
-                    icon={<Trash2 aria-hidden="true" className="size-4" />}
-                    className="text-rose-600 hover:bg-rose-50 hover:text-rose-700"
-                    onClick={() => actions.onDelete(student)}
-                  />
-                </div>
-              </td>
-            </tr>
+            <StudentRow key={student.id} student={student} now={now} actions={actions} />
           ))}
         </tbody>
       </table>
@@ -97,63 +107,68 @@ export function StudentsTable({ students, now, actions }: { students: AdminStude
   );
 }
 
+/** One student as a card (phones); memoised like the table rows. */
+const StudentCard = memo(function StudentCard({ student, now, actions }: ItemProps) {
+  const tags = runningTags(student, now);
+  return (
+    <li className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+      <div className="flex items-start gap-3">
+        <Avatar name={student.name} src={student.photoThumb} size="lg" />
+        <div className="min-w-0 flex-1">
+          <p className="font-semibold break-words text-slate-900">{student.name}</p>
+          <p className="text-sm text-slate-600">
+            <span className="font-mono">{student.studentId}</span> · {student.grade}
+          </p>
+          <p className="truncate text-sm text-slate-600">{student.email ?? 'Sem email'}</p>
+        </div>
+      </div>
+      <div className="mt-3 flex flex-wrap items-center gap-1.5">
+        <span className="inline-flex items-center gap-1 rounded-full bg-indigo-50 px-3 py-1 text-xs font-semibold text-indigo-800 ring-1 ring-indigo-200 ring-inset">
+          <span className="font-medium">Méritus</span>
+          <span className="tabular-nums">{formatMeritus(student.meritus)}</span>
+        </span>
+        {tags.map((tag) => (
+          <TagBadge key={tag.kind} kind={tag.kind} expiresAt={tag.expiresAt} />
+        ))}
+      </div>
+      <div className="mt-3 grid grid-cols-2 gap-2 border-t border-slate-100 pt-3">
+        <Button variant="secondary" size="sm" icon={<Pencil aria-hidden="true" className="size-4" />} onClick={() => actions.onEdit(student)} aria-label={`Editar ${student.name}`}>
+          Editar
+        </Button>
+        <Button variant="secondary" size="sm" icon={<Tag aria-hidden="true" className="size-4" />} onClick={() => actions.onTags(student)} aria-label={`Tags de ${student.name}`}>
+          Tags
+        </Button>
+        <Button
+          variant="ghost"
+          size="sm"
+          icon={<KeyRound aria-hidden="true" className="size-4" />}
+          onClick={() => actions.onResetPassword(student)}
+          aria-label={`Redefinir senha de ${student.name}`}
+        >
+          Nova senha
+        </Button>
+        <Button
+          variant="ghost"
+          size="sm"
+          className="text-rose-700 hover:bg-rose-50"
+          icon={<Trash2 aria-hidden="true" className="size-4" />}
+          onClick={() => actions.onDelete(student)}
+          aria-label={`Excluir ${student.name}`}
+        >
+          Excluir
+        </Button>
+      </div>
+    </li>
+  );
+});
+
 /** Phones: one card per student with the same information and labelled buttons. */
 export function StudentCards({ students, now, actions }: { students: AdminStudent[]; now: number; actions: StudentActions }) {
   return (
     <ul className="flex flex-col gap-3" aria-label="Estudantes">
-      {students.map((student) => {
-        const tags = runningTags(student, now);
-        return (
-          <li key={student.id} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
-            <div className="flex items-start gap-3">
-              <Avatar name={student.name} src={student.photoThumb} size="lg" />
-              <div className="min-w-0 flex-1">
-                <p className="font-semibold break-words text-slate-900">{student.name}</p>
-                <p className="text-sm text-slate-600">
-                  <span className="font-mono">{student.studentId}</span> · {student.grade}
-                </p>
-                <p className="truncate text-sm text-slate-600">{student.email ?? 'Sem email'}</p>
-              </div>
-            </div>
-            <div className="mt-3 flex flex-wrap items-center gap-1.5">
-              <span className="inline-flex items-center gap-1 rounded-full bg-indigo-50 px-3 py-1 text-xs font-semibold text-indigo-800 ring-1 ring-indigo-200 ring-inset">
-                <span className="font-medium">Méritus</span>
-                <span className="tabular-nums">{formatMeritus(student.meritus)}</span>
-              </span>
-              {tags.map((tag) => (
-                <TagBadge key={tag.kind} kind={tag.kind} expiresAt={tag.expiresAt} />
-              ))}
-            </div>
-            <div className="mt-3 grid grid-cols-2 gap-2 border-t border-slate-100 pt-3">
-              <Button variant="secondary" size="sm" icon={<Pencil aria-hidden="true" className="size-4" />} onClick={() => actions.onEdit(student)} aria-label={`Editar ${student.name}`}>
-                Editar
-              </Button>
-              <Button variant="secondary" size="sm" icon={<Tag aria-hidden="true" className="size-4" />} onClick={() => actions.onTags(student)} aria-label={`Tags de ${student.name}`}>
-                Tags
-              </Button>
-              <Button
-                variant="ghost"
-                size="sm"
-                icon={<KeyRound aria-hidden="true" className="size-4" />}
-                onClick={() => actions.onResetPassword(student)}
-                aria-label={`Redefinir senha de ${student.name}`}
-              >
-                Nova senha
-              </Button>
-              <Button
-                variant="ghost"
-                size="sm"
-                className="text-rose-700 hover:bg-rose-50"
-                icon={<Trash2 aria-hidden="true" className="size-4" />}
-                onClick={() => actions.onDelete(student)}
-                aria-label={`Excluir ${student.name}`}
-              >
-                Excluir
-              </Button>
-            </div>
-          </li>
-        );
-      })}
+      {students.map((student) => (
+        <StudentCard key={student.id} student={student} now={now} actions={actions} />
+      ))}
     </ul>
   );
 }
