@@ -29,38 +29,49 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
     for (const stream of openStreams) stream.end();
   });
 
-  app.get('/events', { schema: { hide: true } }, (request, reply) => {
-    const principal = request.principal!;
-    const token = request.sessionToken!;
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
-    res.write('retry: 3000\n\n');
-    res.write(`event: ready\ndata: {}\n\n`);
+  app.get(
+    '/events',
+    {
+      schema: {
+        tags: ['realtime'],
+        summary: 'Eventos ao vivo (Server-Sent Events)',
+        description:
+          'text/event-stream. Eventos: ready, balance (saldos ou histórico do próprio estudante), ranking, tags, students e, para administradores, operation. Os eventos não trazem dados: o cliente recarrega o que mudou.',
+      },
+    },
+    (request, reply) => {
+      const principal = request.principal!;
+      const token = request.sessionToken!;
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-cache, no-transform',
+        Connection: 'keep-alive',
+        'X-Accel-Buffering': 'no',
+      });
+      res.write('retry: 3000\n\n');
+      res.write(`event: ready\ndata: {}\n\n`);
 
-    const unsubscribe = events.subscribe((event) => {
-      for (const clientEvent of eventsFor(principal, event)) {
-        res.write(`event: ${clientEvent.type}\ndata: ${JSON.stringify(clientEvent)}\n\n`);
-      }
-    });
-    // The heartbeat also re-checks the session, so a logout or removal ends the stream.
-    const heartbeat = setInterval(() => {
-      resolveSession(database.db, token)
-        .then((still) => (still ? res.write(': heartbeat\n\n') : res.end()))
-        .catch(() => res.end());
-    }, HEARTBEAT_MS);
-    openStreams.add(res);
-    const stop = () => {
-      openStreams.delete(res);
-      clearInterval(heartbeat);
-      unsubscribe();
-    };
-    request.raw.on('close', stop);
-    res.on('close', stop);
-  });
+      const unsubscribe = events.subscribe((event) => {
+        for (const clientEvent of eventsFor(principal, event)) {
+          res.write(`event: ${clientEvent.type}\ndata: ${JSON.stringify(clientEvent)}\n\n`);
+        }
+      });
+      // The heartbeat also re-checks the session, so a logout or removal ends the stream.
+      const heartbeat = setInterval(() => {
+        resolveSession(database.db, token)
+          .then((still) => (still ? res.write(': heartbeat\n\n') : res.end()))
+          .catch(() => res.end());
+      }, HEARTBEAT_MS);
+      openStreams.add(res);
+      const stop = () => {
+        openStreams.delete(res);
+        clearInterval(heartbeat);
+        unsubscribe();
+      };
+      request.raw.on('close', stop);
+      res.on('close', stop);
+    },
+  );
 }
