@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/test-app.ts';
+import { registeredApiRoutes } from '../../test/routes.ts';
 import { students, studentTags } from '../../db/schema.ts';
 import { formatDate } from '../../../shared/format.ts';
 
@@ -162,24 +163,6 @@ function sample(input: JsonSchema | undefined): unknown {
   }
 }
 
-/** Every /api route the server registered, from Fastify's own route tree. */
-function registeredApiRoutes(): string[] {
-  const found: string[] = [];
-  const stack: string[] = [];
-  for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^(.*?)[├└]── (\S+)(?: \(([^)]+)\))?$/.exec(line);
-    if (!match) continue;
-    const depth = match[1]!.length / 4;
-    stack.length = depth;
-    stack.push(match[2]!);
-    const path = stack.join('');
-    for (const method of match[3]?.split(', ') ?? []) {
-      if (method !== 'HEAD' && path.startsWith('/api/')) found.push(`${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
-    }
-  }
-  return found;
-}
-
 type Finding = { endpoint: string; problem: string };
 
 /** Walks a response and reports anything about another student beyond the public fields. */
@@ -218,7 +201,7 @@ describe('privacy: what a student receives about other students', () => {
     const documented = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     );
-    const hidden = registeredApiRoutes().filter((route) => !documented.includes(route));
+    const hidden = registeredApiRoutes(t.app).filter((route) => !documented.includes(route));
     expect(hidden.filter((route) => !REVIEWED_HIDDEN_ROUTES.has(route))).toEqual([]);
 
     const callable: string[] = [];
