@@ -124,7 +124,9 @@ export async function seedDemoSchool(db: Db, uploadsDir: string): Promise<void> 
   for (const [index, seed] of seeds.entries()) {
     const initials = seed.name.split(' ').map((part) => part[0]).filter(Boolean).slice(0, 2).join('');
     const photoUrl = await writeAvatar(uploadsDir, initials, AVATAR_COLOURS[index % AVATAR_COLOURS.length]!, `demo-${seed.studentId}.webp`);
-    rows.push({ ...seed, photoUrl, photoVersion: 1, passwordHash: await hashPassword(DEMO_STUDENT.password) });
+    // Enrolled at the start of the school year, before the three months of history.
+    const createdAt = new Date(Date.now() - (120 + index) * 86_400_000);
+    rows.push({ ...seed, photoUrl, photoVersion: 1, createdAt, updatedAt: createdAt, passwordHash: await hashPassword(DEMO_STUDENT.password) });
   }
   await db.insert(students).values(rows);
 }

@@ -10,7 +10,7 @@ const variants: Record<ButtonVariant, string> = {
   secondary: 'border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50 active:bg-slate-100',
   ghost: 'text-slate-700 hover:bg-slate-100 active:bg-slate-200',
   danger: 'bg-rose-600 text-white shadow-sm hover:bg-rose-700 active:bg-rose-800',
-  success: 'bg-emerald-600 text-white shadow-sm hover:bg-emerald-700 active:bg-emerald-800',
+  success: 'bg-emerald-700 text-white shadow-sm hover:bg-emerald-800 active:bg-emerald-900',
 };
 
 const sizes: Record<ButtonSize, string> = {

@@ -272,9 +272,11 @@ export async function studentTransfer(
 }
 
 function adminSuccessMessage(currency: Currency, type: AdminOperationType, amount: number, name: string): string {
-  const unit = currency === 'meritus' ? 'M$' : amount === 1 ? 'Esteleca' : 'Estelecas';
-  const verb = isCredit(type) ? (currency === 'meritus' ? 'adicionados a' : 'adicionadas a') : currency === 'meritus' ? 'removidos de' : 'removidas de';
-  return `${formatNumber(amount)} ${unit} ${verb} ${name}`;
+  const credit = isCredit(type);
+  if (currency === 'meritus') return `${formatNumber(amount)} M$ ${credit ? 'adicionados a' : 'removidos de'} ${name}`;
+  const one = amount === 1;
+  const verb = credit ? (one ? 'adicionada a' : 'adicionadas a') : one ? 'removida de' : 'removidas de';
+  return `${formatNumber(amount)} ${one ? 'Esteleca' : 'Estelecas'} ${verb} ${name}`;
 }
 
 export async function adminOperation(

@@ -217,6 +217,19 @@ describe('administrator operations', () => {
     expect(await ledgerCount()).toBe(before);
   });
 
+  test('Estelecas messages agree in number: "1 Esteleca removida", "3 Estelecas adicionadas"', async () => {
+    const carla = t.students[2]!;
+    const send = (type: string, amount: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/admin/students/${carla.id}/estelecas`,
+        headers: { cookie: adminCookie },
+        payload: { type, amount, description: 'Projeto' },
+      });
+    expect((await send('reward', 3)).json().message).toBe('3 Estelecas adicionadas a Carla Dias Ferreira');
+    expect((await send('admin_remove', 1)).json().message).toBe('1 Esteleca removida de Carla Dias Ferreira');
+  });
+
   test('cannot remove more than the student has, for either currency', async () => {
     const diego = t.students[3]!;
     const current = await balances(diego.id);
