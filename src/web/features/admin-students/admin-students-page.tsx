@@ -26,7 +26,7 @@ import { TagManagerModal } from './tag-manager-modal.tsx';
 import { useWideScreen } from './use-wide-screen.ts';
 
 const GRADE_FILTER = [{ value: '', label: 'Todas as séries' }, ...GRADES.map((grade) => ({ value: grade, label: grade }))];
-const EXPORT_LINK =
+const TOOL_BUTTON =
   'inline-flex h-11 items-center justify-center gap-2 rounded-xl border border-slate-300 bg-white px-3 text-sm font-semibold whitespace-nowrap text-slate-800 shadow-sm hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500';
 /** setTimeout cannot wait longer than this (about 24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -140,21 +140,16 @@ export function AdminStudentsPage() {
         description={students.data ? `${formatNumber(total)} ${total === 1 ? 'estudante cadastrado' : 'estudantes cadastrados'}` : 'Cadastro, fotos, tags e senhas dos estudantes'}
         icon={<Users className="size-6" />}
         actions={
-          <>
-            <Button variant="secondary" icon={<FileUp aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'import' })}>
-              Importar CSV
-            </Button>
-            <Button icon={<UserPlus aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'form', studentId: null })}>
-              Adicionar Aluno
-            </Button>
-          </>
+          <Button icon={<UserPlus aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'form', studentId: null })}>
+            Adicionar Aluno
+          </Button>
         }
       />
 
       <Card padded={false}>
-        <div ref={listTop} className="flex scroll-mt-24 flex-col gap-3 border-b border-slate-200 p-4 sm:p-5 lg:flex-row lg:items-center">
+        <div ref={listTop} className="flex scroll-mt-24 flex-col gap-3 border-b border-slate-200 p-4 sm:p-5 xl:flex-row xl:items-center">
           <SearchInput
-            className="flex-1"
+            className="xl:flex-1"
             label="Buscar por nome, matrícula, email ou série"
             placeholder="Buscar aluno"
             value={query}
@@ -172,16 +167,21 @@ export function AdminStudentsPage() {
               setGrade(event.target.value);
               setPage(1);
             }}
-            containerClassName="lg:w-56"
+            containerClassName="xl:w-56"
             className="h-11"
           />
-          <div className="grid grid-cols-2 gap-2 lg:flex">
-            <a href="/api/admin/students/export.csv" download aria-label="Exportar alunos (CSV)" className={EXPORT_LINK}>
+          <div className="grid grid-cols-3 gap-2 xl:flex">
+            <button type="button" aria-label="Importar CSV" className={TOOL_BUTTON} onClick={() => setDialog({ kind: 'import' })}>
+              <FileUp aria-hidden="true" className="size-4 shrink-0" />
+              <span className="sm:hidden">Importar</span>
+              <span className="hidden sm:inline">Importar CSV</span>
+            </button>
+            <a href="/api/admin/students/export.csv" download aria-label="Exportar alunos (CSV)" className={TOOL_BUTTON}>
               <Download aria-hidden="true" className="size-4 shrink-0" />
               <span className="sm:hidden">Alunos</span>
               <span className="hidden sm:inline">Exportar alunos</span>
             </a>
-            <a href="/api/admin/ledger/export.csv" download aria-label="Exportar operações (CSV)" className={EXPORT_LINK}>
+            <a href="/api/admin/ledger/export.csv" download aria-label="Exportar operações (CSV)" className={TOOL_BUTTON}>
               <Download aria-hidden="true" className="size-4 shrink-0" />
               <span className="sm:hidden">Operações</span>
               <span className="hidden sm:inline">Exportar operações</span>
@@ -210,7 +210,7 @@ export function AdminStudentsPage() {
             {wide ? (
               <StudentsTable students={shown} now={now} actions={actions} />
             ) : (
-              <div className="bg-slate-50 p-3">
+              <div className="bg-slate-50 p-3 sm:p-4">
                 <StudentCards students={shown} now={now} actions={actions} />
               </div>
             )}

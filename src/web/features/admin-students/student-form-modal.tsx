@@ -226,8 +226,6 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
           </p>
         )}
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="Matrícula *" value={values.studentId} onChange={set('studentId')} error={errors.studentId} autoComplete="off" disabled={pending} />
-          <SelectField label="Série" options={GRADE_OPTIONS} value={values.grade} onChange={set('grade')} error={errors.grade} disabled={pending} />
           <TextField
             label="Nome completo *"
             value={values.name}
@@ -237,6 +235,8 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
             containerClassName="sm:col-span-2"
             disabled={pending}
           />
+          <TextField label="Matrícula *" value={values.studentId} onChange={set('studentId')} error={errors.studentId} autoComplete="off" disabled={pending} />
+          <SelectField label="Série" options={GRADE_OPTIONS} value={values.grade} onChange={set('grade')} error={errors.grade} disabled={pending} />
           <TextField label="Email" type="email" value={values.email} onChange={set('email')} error={errors.email} autoComplete="off" disabled={pending} />
           <TextField label="Data de nascimento" type="date" value={values.birthDate} onChange={set('birthDate')} error={errors.birthDate} disabled={pending} />
           {creating ? (

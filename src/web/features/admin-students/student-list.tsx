@@ -131,7 +131,7 @@ const StudentCard = memo(function StudentCard({ student, now, actions }: ItemPro
           <TagBadge key={tag.kind} kind={tag.kind} expiresAt={tag.expiresAt} />
         ))}
       </div>
-      <div className="mt-3 grid grid-cols-2 gap-2 border-t border-slate-100 pt-3">
+      <div className="mt-3 grid grid-cols-2 gap-2 border-t border-slate-100 pt-3 [&>button]:whitespace-nowrap">
         <Button variant="secondary" size="sm" icon={<Pencil aria-hidden="true" className="size-4" />} onClick={() => actions.onEdit(student)} aria-label={`Editar ${student.name}`}>
           Editar
         </Button>
@@ -165,7 +165,7 @@ const StudentCard = memo(function StudentCard({ student, now, actions }: ItemPro
 /** Phones: one card per student with the same information and labelled buttons. */
 export function StudentCards({ students, now, actions }: { students: AdminStudent[]; now: number; actions: StudentActions }) {
   return (
-    <ul className="flex flex-col gap-3" aria-label="Estudantes">
+    <ul className="grid gap-3 md:grid-cols-2" aria-label="Estudantes">
       {students.map((student) => (
         <StudentCard key={student.id} student={student} now={now} actions={actions} />
       ))}

@@ -1,7 +1,10 @@
 import { useSyncExternalStore } from 'react';
 
-/** Tailwind's `md` breakpoint: at and above it the students show as a table, below as cards. */
-const WIDE = '(min-width: 768px)';
+/**
+ * Tailwind's `xl` breakpoint: from there the content beside the sidebar is wide enough for
+ * the table's six columns; below, the students show as cards.
+ */
+const WIDE = '(min-width: 1280px)';
 
 function subscribe(onChange: () => void): () => void {
   const query = window.matchMedia(WIDE);
