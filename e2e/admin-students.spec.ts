@@ -279,6 +279,41 @@ test.describe('Gerenciar Alunos', () => {
     await expectNoSeriousA11yViolations(page);
   });
 
+  test('the spec’s error toasts when the server fails: load, save, delete, tags', async ({ page }) => {
+    test.slow(); // waits for the list's one retry
+    await loginViaApi(page.context(), 'admin');
+    const failure = { status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'Erro interno. Tente novamente.' } }) };
+    await page.route('**/api/admin/students', (route) => route.fulfill(failure));
+    await page.goto(SCREEN);
+    await expect(page.getByText('Erro ao carregar estudantes').first()).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByRole('button', { name: 'Tentar novamente' })).toBeVisible();
+    await page.unroute('**/api/admin/students');
+    await page.getByRole('button', { name: 'Tentar novamente' }).click();
+    await expect(page.getByRole('row').nth(1)).toBeVisible();
+
+    await page.route('**/api/admin/students', (route) => (route.request().method() === 'POST' ? route.fulfill(failure) : route.fallback()));
+    await page.getByRole('button', { name: 'Adicionar Aluno' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Adicionar Aluno' });
+    await dialog.getByLabel('Matrícula *').fill('9999001');
+    await dialog.getByLabel('Nome completo *').fill('Falha Simulada');
+    await dialog.getByLabel('Senha *', { exact: true }).fill('segredo-123');
+    await dialog.getByRole('button', { name: 'Cadastrar aluno' }).click();
+    await expect(page.getByText('Erro ao salvar estudante')).toBeVisible();
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+
+    await page.route('**/api/admin/students/*', (route) => (route.request().method() === 'DELETE' ? route.fulfill(failure) : route.fallback()));
+    await page.getByRole('button', { name: /^Excluir / }).first().click();
+    await page.getByRole('dialog', { name: 'Excluir estudante' }).getByRole('button', { name: 'Excluir' }).click();
+    await expect(page.getByText('Erro ao excluir estudante')).toBeVisible();
+    await page.getByRole('dialog', { name: 'Excluir estudante' }).getByRole('button', { name: 'Cancelar' }).click();
+
+    await page.route('**/api/admin/students/*/tags/*', (route) => route.fulfill(failure));
+    await page.getByRole('button', { name: /^Tags de / }).first().click();
+    await page.getByRole('dialog', { name: 'Gerenciar Tags' }).getByRole('switch', { name: 'Anjo da Semana' }).click();
+    await expect(page.getByText('Erro ao atualizar tags')).toBeVisible();
+  });
+
   test('search filters as you type: by name without accents, matrícula and série', async ({ page }) => {
     await loginViaApi(page.context(), 'admin');
     await navigate(page, SCREEN);
