@@ -2,7 +2,7 @@ import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-quer
 import { z } from 'zod';
 import type { SessionUser } from '../../shared/auth.ts';
 import { POLL_MS } from '../../shared/constants.ts';
-import { directoryResponse, activeTagsResponse } from '../../shared/students.ts';
+import { directoryResponse, activeTagsResponse, rankingResponse } from '../../shared/students.ts';
 import { studentSummary } from '../../shared/student-area.ts';
 import { studentOperation, type OperationResult } from '../../shared/ledger.ts';
 import { api } from './api.ts';
@@ -36,6 +36,16 @@ export function useActiveTags(fallbackMs: number = POLL_MS.dashboard) {
   return useQuery({
     queryKey: queryKeys.tags,
     queryFn: () => api.get('/tags/active', { schema: activeTagsResponse }),
+    refetchInterval,
+  });
+}
+
+/** Every current student with balances, by Méritus (GET /api/ranking); pushed balance changes refresh it. */
+export function useRanking(fallbackMs: number = POLL_MS.dashboard) {
+  const refetchInterval = useFallbackInterval(fallbackMs);
+  return useQuery({
+    queryKey: queryKeys.ranking,
+    queryFn: () => api.get('/ranking', { schema: rankingResponse }),
     refetchInterval,
   });
 }

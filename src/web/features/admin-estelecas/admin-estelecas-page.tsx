@@ -4,6 +4,7 @@ import { LEDGER_TYPES, OPERATION_TYPE_LABELS, type LedgerEntryView, type LedgerT
 import { useSession } from '../../app/session.ts';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { cn } from '../../lib/cn.ts';
+import { useRanking } from '../../lib/student-queries.ts';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Badge } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
@@ -16,7 +17,7 @@ import { Skeleton } from '../../ui/skeleton.tsx';
 import { searchKey } from '../../ui/student-picker.tsx';
 import type { Tone } from '../../ui/stat-card.tsx';
 import { EstelecasOperationModal, type EstelecasMode } from './estelecas-operation-modal.tsx';
-import { useEstelecasHistory, useEstelecasRanking, useStudents } from './estelecas-queries.ts';
+import { useEstelecasHistory, useEstelecasRanking } from './estelecas-queries.ts';
 
 const TYPE_TONES: Record<LedgerType, Tone> = { admin_add: 'emerald', reward: 'emerald', admin_remove: 'rose', penalty: 'rose', transfer: 'sky' };
 const MEDALS = ['text-amber-500', 'text-slate-400', 'text-orange-700'];
@@ -151,7 +152,7 @@ function HistoryCard() {
 /** /admin/estelecas: top 10, the latest 50 operations, and the add and remove dialogs. */
 export function AdminEstelecasPage() {
   const { user } = useSession();
-  const students = useStudents();
+  const students = useRanking();
   const [mode, setMode] = useState<EstelecasMode | null>(null);
   if (user?.role !== 'admin') return null;
 

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { publicStudent } from '../../../shared/auth.ts';
 import { ADMIN_ESTELECAS_HISTORY_LIMIT, POLL_MS } from '../../../shared/constants.ts';
 import { ledgerEntryView, operationResult, type AdminOperationType, type OperationResult } from '../../../shared/ledger.ts';
-import { rankingResponse } from '../../../shared/students.ts';
 import { api, type ApiError } from '../../lib/api.ts';
 import { useIdempotentMutation } from '../../lib/idempotency.ts';
 import { useLiveStatus } from '../../lib/live-events.ts';
@@ -27,16 +26,6 @@ export function useEstelecasHistory() {
     queryFn: () =>
       api.get('/admin/estelecas/history', { query: { limit: ADMIN_ESTELECAS_HISTORY_LIMIT }, schema: z.array(ledgerEntryView) }),
     refetchInterval: live ? false : POLL_MS.adminLive,
-  });
-}
-
-/** Every current student, for the add and remove dialogs. */
-export function useStudents() {
-  const live = useLiveStatus();
-  return useQuery({
-    queryKey: queryKeys.ranking,
-    queryFn: () => api.get('/ranking', { schema: rankingResponse }),
-    refetchInterval: live ? false : POLL_MS.dashboard,
   });
 }
 

@@ -3,15 +3,15 @@ import { useSession } from '../../app/session.ts';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
+import { useRanking } from '../../lib/student-queries.ts';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { MeritusForm } from './meritus-form.tsx';
-import { useStudents } from './meritus-queries.ts';
 import { RecentAdminOperations } from './recent-admin-operations.tsx';
 
 /** /admin/meritus: add or remove Méritus for one student, several, or a whole turma. */
 export function AdminMeritusPage() {
   const { user } = useSession();
-  const students = useStudents();
+  const students = useRanking();
   if (user?.role !== 'admin') return null;
 
   return (

@@ -10,7 +10,6 @@ import {
   type OperationResult,
 } from '../../../shared/ledger.ts';
 import { reasonPreset, type ReasonPreset } from '../../../shared/reason-presets.ts';
-import { rankingResponse } from '../../../shared/students.ts';
 import { api, type ApiError } from '../../lib/api.ts';
 import { useIdempotentMutation } from '../../lib/idempotency.ts';
 import { useLiveStatus } from '../../lib/live-events.ts';
@@ -18,16 +17,6 @@ import { queryKeys } from '../../lib/query-keys.ts';
 import { toast, toastError } from '../../lib/toast.ts';
 
 const presetsKey = [...queryKeys.adminMeritus, 'reason-presets'] as const;
-
-/** Every current student with balances (the ranking list); pushed balance changes refresh it. */
-export function useStudents() {
-  const live = useLiveStatus();
-  return useQuery({
-    queryKey: queryKeys.ranking,
-    queryFn: () => api.get('/ranking', { schema: rankingResponse }),
-    refetchInterval: live ? false : POLL_MS.dashboard,
-  });
-}
 
 /** The side panel: the last 10 administrator operations on Méritus. */
 export function useRecentAdminMeritus() {
