@@ -14,6 +14,15 @@ export function issueMessage(issue: { message?: string | undefined }): string {
   return ERROR_MESSAGES[issueCode(issue)];
 }
 
+/**
+ * An amount as typed in a form: blank is missing (undefined), a decimal comma reads as a
+ * point, anything else becomes a number for a schema or rule to judge (NaN included).
+ */
+export function parseAmountText(text: string): number | undefined {
+  const trimmed = text.trim();
+  return trimmed === '' ? undefined : Number(trimmed.replace(',', '.'));
+}
+
 /** A required non-empty text; missing or blank → the given code. */
 export function requiredText(code: ErrorCode, max = 200) {
   return z

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { exceedsBalance, parseAmount, validateTransfer } from './transfer-form.ts';
+import { parseAmountText } from '../../../shared/validation.ts';
+import { exceedsBalance, validateTransfer } from './transfer-form.ts';
 
 const recipientId = '0b6c5f0e-4d0a-4c39-9d7a-2f4f1f7f2a11';
 
@@ -25,6 +26,8 @@ describe('Méritus transfer form', () => {
     expect(exceedsBalance('101', 100)).toBe(true);
     expect(exceedsBalance('100', 100)).toBe(false);
     expect(exceedsBalance('', 0)).toBe(false);
-    expect(parseAmount(' 12 ')).toBe(12);
+    expect(parseAmountText(' 12 ')).toBe(12);
+    expect(parseAmountText('2,5')).toBe(2.5);
+    expect(parseAmountText('  ')).toBeUndefined();
   });
 });

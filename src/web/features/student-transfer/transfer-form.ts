@@ -1,18 +1,12 @@
 import { meritusTransferInput, type MeritusTransferInput } from '../../../shared/ledger.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
-import { issueMessage } from '../../../shared/validation.ts';
+import { issueMessage, parseAmountText } from '../../../shared/validation.ts';
 
 export type TransferDraft = { recipientId: string | null; amount: string; description: string };
 
-/** The amount as typed: blank stays missing, anything else is a number for the schema to judge. */
-export function parseAmount(text: string): number | undefined {
-  const trimmed = text.trim();
-  return trimmed === '' ? undefined : Number(trimmed.replace(',', '.'));
-}
-
 /** True when the typed amount is a number above the balance: the inline 'Saldo insuficiente'. */
 export function exceedsBalance(text: string, balance: number): boolean {
-  const amount = parseAmount(text);
+  const amount = parseAmountText(text);
   return amount !== undefined && Number.isFinite(amount) && amount > balance;
 }
 
@@ -23,7 +17,7 @@ export function exceedsBalance(text: string, balance: number): boolean {
 export function validateTransfer(draft: TransferDraft, balance: number): { ok: true; input: MeritusTransferInput } | { ok: false; message: string } {
   const parsed = meritusTransferInput.safeParse({
     recipientId: draft.recipientId ?? undefined,
-    amount: parseAmount(draft.amount),
+    amount: parseAmountText(draft.amount),
     description: draft.description,
   });
   if (!parsed.success) return { ok: false, message: issueMessage(parsed.error.issues[0] ?? {}) };
