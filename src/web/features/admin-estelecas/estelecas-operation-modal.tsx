@@ -1,5 +1,4 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { OPERATION_TYPE_LABELS, type AdminOperationType } from '../../../shared/ledger.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
 import { formatNumber } from '../../lib/format.ts';
@@ -9,9 +8,8 @@ import { Modal } from '../../ui/modal.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
 import { TextAreaField, TextField } from '../../ui/text-field.tsx';
+import { validateEstelecasOperation, type EstelecasMode } from './estelecas-operation.ts';
 import { useEstelecasOperation } from './estelecas-queries.ts';
-
-export type EstelecasMode = 'add' | 'remove';
 
 const COPY: Record<EstelecasMode, { title: string; description: string; submit: string; failure: string; types: AdminOperationType[] }> = {
   add: {
@@ -65,13 +63,10 @@ export function EstelecasOperationModal({ mode, students, onClose }: { mode: Est
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const amount = Number(quantity);
-    if (!student || quantity.trim() === '' || !Number.isInteger(amount) || amount < 1 || description.trim() === '') {
-      return setError(ERROR_MESSAGES.missing_fields_short);
-    }
-    if (mode === 'remove' && amount > student.estelecas) return setError(ERROR_MESSAGES.remove_exceeds_estelecas);
+    const checked = validateEstelecasOperation(mode, { type, quantity, description }, student);
+    if (!checked.ok) return setError(checked.message);
     setError(undefined);
-    operation.submit({ studentId: student.id, input: { type, amount, description: description.trim() } });
+    operation.submit(checked.request);
   };
 
   const formId = `estelecas-${mode}-form`;

@@ -1,7 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Users, X } from 'lucide-react';
 import { GRADES, MAX_OPERATION_AMOUNT } from '../../../shared/constants.ts';
-import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { isCredit, OPERATION_TYPE_LABELS, type AdminOperationType } from '../../../shared/ledger.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
 import { formatMeritus, formatNumber } from '../../lib/format.ts';
@@ -12,6 +11,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
 import { TextAreaField, TextField } from '../../ui/text-field.tsx';
+import { removalRefusal, shortOf, validateMeritusOperation } from './meritus-operation.ts';
 import { useMeritusOperation, type MeritusRequest } from './meritus-queries.ts';
 import { ReasonPresetChips } from './reason-preset-chips.tsx';
 
@@ -21,14 +21,6 @@ const TYPES: { type: AdminOperationType; hint: string }[] = [
   { type: 'admin_remove', hint: 'Tira do saldo' },
   { type: 'penalty', hint: 'Tira do saldo' },
 ];
-
-/** The spec's message for a removal beyond a balance, naming who is short when several were chosen. */
-export function removalRefusal(short: readonly Pick<PublicStudent, 'name' | 'meritus'>[], total: number): string {
-  if (total <= 1 || short.length === 0) return ERROR_MESSAGES.remove_exceeds_balance;
-  const names = short.slice(0, 3).map((student) => `${student.name} (${formatMeritus(student.meritus)})`);
-  const more = short.length > 3 ? ` e mais ${short.length - 3}` : '';
-  return `${ERROR_MESSAGES.remove_exceeds_balance}: ${names.join(', ')}${more}. Nenhum saldo foi alterado.`;
-}
 
 type Pending = Extract<MeritusRequest, { kind: 'bulk' }>;
 
@@ -72,8 +64,8 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
       setConfirming(null);
       let message = errorMessage(failure, 'Erro ao realizar operação');
       if (failure.code === 'remove_exceeds_balance' && request.kind === 'bulk') {
-        const short = request.studentIds.map((id) => byId.get(id)).filter((s): s is PublicStudent => Boolean(s && s.meritus < request.input.amount));
-        message = removalRefusal(short, request.studentIds.length);
+        const known = request.studentIds.map((id) => byId.get(id)).filter((student): student is PublicStudent => Boolean(student));
+        message = removalRefusal(shortOf(known, request.input.amount), request.studentIds.length);
       }
       setError(message);
       toast.error('Erro ao realizar operação');
@@ -88,18 +80,10 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const text = description.trim();
-    if (chosen.length === 0 || amount.trim() === '' || text === '') return setError(ERROR_MESSAGES.missing_fields_short);
-    const value = Number(amount);
-    if (!Number.isFinite(value) || value <= 0) return setError(ERROR_MESSAGES.amount_not_positive);
-    if (!Number.isInteger(value)) return setError(ERROR_MESSAGES.amount_not_integer);
-    if (value > MAX_OPERATION_AMOUNT) return setError(ERROR_MESSAGES.amount_too_large);
-    if (!credit) {
-      const short = chosen.filter((student) => student.meritus < value);
-      if (short.length > 0) return setError(removalRefusal(short, chosen.length));
-    }
+    const checked = validateMeritusOperation({ type, amount, description }, chosen);
+    if (!checked.ok) return setError(checked.message);
     setError(undefined);
-    const input = { type, amount: value, description: text };
+    const { input } = checked;
     if (chosen.length === 1) operation.submit({ kind: 'single', studentId: chosen[0]!.id, input });
     else setConfirming({ kind: 'bulk', studentIds: chosen.map((student) => student.id), input });
   };
