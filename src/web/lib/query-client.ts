@@ -1,8 +1,13 @@
 import { QueryClient } from '@tanstack/react-query';
 import { isApiError } from './api.ts';
 
-/** Client errors (4xx) are answers, not glitches: they are never retried. */
-function shouldRetry(failureCount: number, error: unknown): boolean {
+/**
+ * Client errors (4xx) are answers, not glitches: they are never retried, except a
+ * refetch refused by the client's own burst guard (several pushed events within one
+ * second), which is tried again a moment later so the screen does not stay stale.
+ */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
+  if (isApiError(error) && error.code === 'client_throttled') return failureCount < 3;
   if (isApiError(error) && error.status >= 400 && error.status < 500) return false;
   return failureCount < 1;
 }

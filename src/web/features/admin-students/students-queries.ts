@@ -17,21 +17,11 @@ import {
   type UpdateStudentInput,
 } from '../../../shared/admin-students.ts';
 import { POLL_MS, type TagKind } from '../../../shared/constants.ts';
-import { api, isApiError, type ApiError } from '../../lib/api.ts';
+import { api, type ApiError } from '../../lib/api.ts';
 import { useLiveStatus } from '../../lib/live-events.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
 export const studentsListKey = [...queryKeys.adminStudents, 'list'] as const;
-
-/**
- * A refetch refused by the client's burst guard (several pushed events in one second) is
- * tried again a moment later instead of leaving the list stale; other client errors are answers.
- */
-function retryList(failureCount: number, error: unknown): boolean {
-  if (isApiError(error) && error.code === 'client_throttled') return failureCount < 3;
-  if (isApiError(error) && error.status >= 400 && error.status < 500) return false;
-  return failureCount < 1;
-}
 
 /** Every current student; pushed 'students', 'tags' and 'ranking' events refresh it. */
 export function useAdminStudents() {
@@ -40,7 +30,6 @@ export function useAdminStudents() {
     queryKey: studentsListKey,
     queryFn: () => api.get('/admin/students', { schema: adminStudentsResponse }),
     refetchInterval: live ? false : POLL_MS.dashboard,
-    retry: retryList,
   });
 }
 
