@@ -77,3 +77,13 @@ export function TextAreaField({ label, error, hint, containerClassName, classNam
     </FieldFrame>
   );
 }
+
+export type AmountFieldProps = Omit<TextFieldProps, 'type' | 'inputMode' | 'min' | 'step' | 'value' | 'onChange'> & {
+  value: string;
+  onValueChange: (text: string) => void;
+};
+
+/** A whole amount from 1 up: numeric keyboard on phones; the text stays as typed for the form's rules to judge. */
+export function AmountField({ value, onValueChange, ...rest }: AmountFieldProps) {
+  return <TextField type="number" inputMode="numeric" min={1} step={1} value={value} onChange={(event) => onValueChange(event.target.value)} {...rest} />;
+}

@@ -4,10 +4,11 @@ import type { PublicStudent } from '../../../shared/auth.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { errorMessage, toast } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
+import { FormAlert } from '../../ui/form-alert.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
-import { TextAreaField, TextField } from '../../ui/text-field.tsx';
+import { AmountField, TextAreaField } from '../../ui/text-field.tsx';
 import { validateEstelecasOperation, type EstelecasMode } from './estelecas-operation.ts';
 import { useEstelecasOperation } from './estelecas-queries.ts';
 
@@ -112,15 +113,11 @@ export function EstelecasOperationModal({ mode, students, onClose }: { mode: Est
             value={type}
             onChange={(event) => setType(event.target.value as AdminOperationType)}
           />
-          <TextField
+          <AmountField
             label="Quantidade"
-            type="number"
-            inputMode="numeric"
-            min={1}
             max={mode === 'remove' && student ? student.estelecas : undefined}
-            step={1}
             value={quantity}
-            onChange={(event) => setQuantity(event.target.value)}
+            onValueChange={setQuantity}
             hint={mode === 'remove' && student ? `Saldo de ${student.name}: ${estelecasLabel(student.estelecas)}` : 'Mínimo 1'}
           />
         </div>
@@ -132,11 +129,7 @@ export function EstelecasOperationModal({ mode, students, onClose }: { mode: Est
           onChange={(event) => setDescription(event.target.value)}
           placeholder="Motivo da operação"
         />
-        {error && (
-          <p role="alert" className="rounded-xl bg-rose-50 px-3 py-2 text-sm font-medium text-rose-800 ring-1 ring-rose-200 ring-inset">
-            {error}
-          </p>
-        )}
+        <FormAlert message={error} />
       </form>
     </Modal>
   );

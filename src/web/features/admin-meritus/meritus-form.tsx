@@ -7,10 +7,11 @@ import { formatMeritus, formatNumber } from '../../lib/format.ts';
 import { toast, errorMessage } from '../../lib/toast.ts';
 import { cn } from '../../lib/cn.ts';
 import { Button } from '../../ui/button.tsx';
+import { FormAlert } from '../../ui/form-alert.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
-import { TextAreaField, TextField } from '../../ui/text-field.tsx';
+import { AmountField, TextAreaField } from '../../ui/text-field.tsx';
 import { removalRefusal, shortOf, validateMeritusOperation } from './meritus-operation.ts';
 import { useMeritusOperation, type MeritusRequest } from './meritus-queries.ts';
 import { ReasonPresetChips } from './reason-preset-chips.tsx';
@@ -168,15 +169,11 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
         </p>
       </div>
 
-      <TextField
+      <AmountField
         label="Valor (M$)"
-        type="number"
-        inputMode="numeric"
-        min={1}
         max={MAX_OPERATION_AMOUNT}
-        step={1}
         value={amount}
-        onChange={(event) => setAmount(event.target.value)}
+        onValueChange={setAmount}
         placeholder="Ex.: 50"
       />
       <div className="flex flex-col gap-2">
@@ -191,11 +188,7 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
         <ReasonPresetChips description={description} onPick={setDescription} />
       </div>
 
-      {error && (
-        <p role="alert" className="rounded-xl bg-rose-50 px-3 py-2 text-sm font-medium text-rose-800 ring-1 ring-rose-200 ring-inset">
-          {error}
-        </p>
-      )}
+      <FormAlert message={error} />
 
       <Button type="submit" size="lg" variant={credit ? 'primary' : 'danger'} loading={operation.isPending} fullWidth>
         {credit ? 'Adicionar Méritus' : 'Remover Méritus'}

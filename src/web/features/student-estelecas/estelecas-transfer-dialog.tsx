@@ -12,7 +12,7 @@ import { Button } from '../../ui/button.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { RecipientPicker } from '../../ui/recipient-picker.tsx';
-import { TextField } from '../../ui/text-field.tsx';
+import { AmountField } from '../../ui/text-field.tsx';
 import { validateEstelecasTransfer } from './estelecas-form.ts';
 
 const FORM_ID = 'estelecas-transfer-form';
@@ -85,15 +85,11 @@ export function EstelecasTransferDialog({ onClose, balance }: { onClose: () => v
             />
           )}
         </div>
-        <TextField
+        <AmountField
           label="Quantidade"
-          type="number"
-          inputMode="numeric"
-          min={1}
           max={balance}
-          step={1}
           value={amount}
-          onChange={(event) => setAmount(event.target.value)}
+          onValueChange={setAmount}
           placeholder="0"
           hint={recipient ? `Para ${recipient.name}` : undefined}
         />

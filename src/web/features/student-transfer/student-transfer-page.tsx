@@ -16,7 +16,7 @@ import { Card } from '../../ui/card.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { RecipientPicker } from '../../ui/recipient-picker.tsx';
-import { TextAreaField, TextField } from '../../ui/text-field.tsx';
+import { AmountField, TextAreaField } from '../../ui/text-field.tsx';
 import { exceedsBalance, validateTransfer } from './transfer-form.ts';
 
 function SelectedRecipient({ recipient }: { recipient: PublicStudent | null }) {
@@ -104,15 +104,11 @@ export default function StudentTransferPage() {
         <Card title="Detalhes da transferência" className="self-start lg:sticky lg:top-8 lg:col-span-2">
           <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Transferir Méritus">
             <SelectedRecipient recipient={recipient} />
-            <TextField
+            <AmountField
               label="Valor (M$)"
-              type="number"
-              inputMode="numeric"
-              min={1}
               max={balance}
-              step={1}
               value={amount}
-              onChange={(event) => setAmount(event.target.value)}
+              onValueChange={setAmount}
               error={tooMuch ? ERROR_MESSAGES.insufficient_balance : undefined}
               hint={`Saldo disponível: ${formatMeritus(balance)}`}
               placeholder="0"
