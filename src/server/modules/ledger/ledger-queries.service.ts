@@ -83,16 +83,21 @@ function toStudentOperation(viewerId: string, row: EntryWithParties): StudentOpe
   };
 }
 
-/** Cursor = the last row's time and id, so pages stay stable while new rows arrive. */
-function encodeCursor(entry: { createdAt: Date; id: string }): string {
-  return Buffer.from(`${entry.createdAt.toISOString()}|${entry.id}`).toString('base64url');
+/**
+ * Cursor = the last row's time (as the database's own text, with microseconds: a
+ * JavaScript Date would drop them and skip rows written in the same millisecond) and id.
+ */
+function encodeCursor(at: string, id: string): string {
+  return Buffer.from(`${at}|${id}`).toString('base64url');
 }
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+const TIMESTAMP_TEXT = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:\d{2})?|Z)$/;
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function decodeCursor(cursor: string): { at: string; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) throw new AppError('validation');
-  return { createdAt, id };
+  if (!at || !id || !TIMESTAMP_TEXT.test(at) || !UUID_TEXT.test(id)) throw new AppError('validation');
+  return { at, id };
 }
 
 export type StudentOperationsFilter = {
@@ -140,13 +145,12 @@ export async function studentOperations(db: Db, viewerId: string, filter: Studen
     );
   }
   if (filter.cursor) {
-    const { createdAt, id } = decodeCursor(filter.cursor);
-    conditions.push(
-      or(lt(ledgerEntries.createdAt, createdAt), and(eq(ledgerEntries.createdAt, createdAt), lt(ledgerEntries.id, id)))!,
-    );
+    const { at, id } = decodeCursor(filter.cursor);
+    const after = sql`${at}::timestamptz`;
+    conditions.push(sql`(${ledgerEntries.createdAt} < ${after} OR (${ledgerEntries.createdAt} = ${after} AND ${ledgerEntries.id} < ${id}))`);
   }
   const rows = await db
-    .select(entriesWithParties())
+    .select({ ...entriesWithParties(), cursorAt: sql<string>`${ledgerEntries.createdAt}::text` })
     .from(ledgerEntries)
     .leftJoin(fromStudent, eq(fromStudent.id, ledgerEntries.fromStudentId))
     .leftJoin(toStudent, eq(toStudent.id, ledgerEntries.toStudentId))
@@ -157,7 +161,7 @@ export async function studentOperations(db: Db, viewerId: string, filter: Studen
   const last = page.at(-1);
   return {
     items: page.map((row) => toStudentOperation(viewerId, row)),
-    nextCursor: rows.length > filter.limit && last ? encodeCursor(last.entry) : null,
+    nextCursor: rows.length > filter.limit && last ? encodeCursor(last.cursorAt, last.entry.id) : null,
   };
 }
 
