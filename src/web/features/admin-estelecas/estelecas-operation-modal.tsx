@@ -1,6 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { OPERATION_TYPE_LABELS, type AdminOperationType } from '../../../shared/ledger.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
+import { formatEstelecas } from '../../lib/amount-format.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { errorMessage, toast } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
@@ -28,10 +29,6 @@ const COPY: Record<EstelecasMode, { title: string; description: string; submit: 
     types: ['admin_remove', 'penalty'],
   },
 };
-
-function estelecasLabel(amount: number): string {
-  return `${formatNumber(amount)} ${amount === 1 ? 'Esteleca' : 'Estelecas'}`;
-}
 
 export function EstelecasOperationModal({ mode, students, onClose }: { mode: EstelecasMode; students: readonly PublicStudent[]; onClose: () => void }) {
   const copy = COPY[mode];
@@ -118,7 +115,7 @@ export function EstelecasOperationModal({ mode, students, onClose }: { mode: Est
             max={mode === 'remove' && student ? student.estelecas : undefined}
             value={quantity}
             onValueChange={setQuantity}
-            hint={mode === 'remove' && student ? `Saldo de ${student.name}: ${estelecasLabel(student.estelecas)}` : 'Mínimo 1'}
+            hint={mode === 'remove' && student ? `Saldo de ${student.name}: ${formatEstelecas(student.estelecas)}` : 'Mínimo 1'}
           />
         </div>
         <TextAreaField

@@ -1,5 +1,6 @@
 import type { LiveOperation, OperationCategory, PartyView } from '../../../shared/ledger.ts';
-import { formatDateTime, formatNumber, formatRelativeTime } from '../../lib/format.ts';
+import { formatAmount } from '../../lib/amount-format.ts';
+import { formatDateTime, formatRelativeTime } from '../../lib/format.ts';
 import { cn } from '../../lib/cn.ts';
 import { Badge } from '../../ui/badge.tsx';
 import type { Tone } from '../../ui/stat-card.tsx';
@@ -28,8 +29,7 @@ const CATEGORY_TONES: Record<OperationCategory, Tone> = { award: 'emerald', dedu
 export function formatOperationAmount(operation: Pick<LiveOperation, 'amount' | 'category' | 'currency'>): string {
   if (operation.amount === null) return '—';
   const sign = operation.category === 'award' ? '+' : operation.category === 'deduction' ? '-' : '';
-  const unit = operation.currency === 'meritus' ? 'M$' : operation.amount === 1 ? 'Esteleca' : 'Estelecas';
-  return `${sign}${formatNumber(operation.amount)} ${unit}`;
+  return `${sign}${formatAmount(operation.currency, operation.amount)}`;
 }
 
 function Party({ label, party }: { label: 'De' | 'Para'; party: PartyView | null }) {
