@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { cn } from '../lib/cn.ts';
-import type { Tone } from './stat-card.tsx';
+import type { Tone } from './tone.ts';
 
 const tones: Record<Tone, string> = {
   indigo: 'bg-indigo-50 text-indigo-700 ring-indigo-200',

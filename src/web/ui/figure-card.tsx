@@ -1,16 +1,6 @@
 import type { ReactNode } from 'react';
 import { cn } from '../lib/cn.ts';
-import type { Tone } from './stat-card.tsx';
-
-const iconTones: Record<Tone, string> = {
-  indigo: 'bg-indigo-100 text-indigo-700',
-  amber: 'bg-amber-100 text-amber-700',
-  emerald: 'bg-emerald-100 text-emerald-700',
-  sky: 'bg-sky-100 text-sky-700',
-  rose: 'bg-rose-100 text-rose-700',
-  violet: 'bg-violet-100 text-violet-700',
-  slate: 'bg-slate-100 text-slate-700',
-};
+import { iconTones, type Tone } from './tone.ts';
 
 export type FigureCardProps = {
   label: string;

@@ -1,6 +1,6 @@
 import { cn } from '../lib/cn.ts';
 import { progressPercent } from '../../shared/format.ts';
-import type { Tone } from './stat-card.tsx';
+import type { Tone } from './tone.ts';
 
 const fills: Record<Tone, string> = {
   indigo: 'bg-indigo-600',

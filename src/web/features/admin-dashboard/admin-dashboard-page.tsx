@@ -9,24 +9,14 @@ import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { ProgressBar } from '../../ui/progress-bar.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
-import type { Tone } from '../../ui/stat-card.tsx';
-import { cn } from '../../lib/cn.ts';
+import { StatCard } from '../../ui/stat-card.tsx';
+import type { Tone } from '../../ui/tone.ts';
 import { useDashboardSummary } from './dashboard-queries.ts';
 import { GoalsPanel } from './goals-panel.tsx';
 import { StatChangeBadge } from './stat-change.tsx';
 import { WeeklyActivity } from './weekly-activity.tsx';
 
 const decimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
-
-const iconTones: Record<Tone, string> = {
-  indigo: 'bg-indigo-100 text-indigo-700',
-  amber: 'bg-amber-100 text-amber-700',
-  emerald: 'bg-emerald-100 text-emerald-700',
-  sky: 'bg-sky-100 text-sky-700',
-  rose: 'bg-rose-100 text-rose-700',
-  violet: 'bg-violet-100 text-violet-700',
-  slate: 'bg-slate-100 text-slate-700',
-};
 
 type CardKey = keyof typeof DASHBOARD_PERIODS;
 
@@ -35,30 +25,26 @@ function DashboardStatCard({ id, label, stat, format, icon, tone }: { id: CardKe
   const [showInfo, setShowInfo] = useState(false);
   const infoId = `stat-info-${id}`;
   return (
-    <div className="relative flex items-start gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
-      <span aria-hidden="true" className={cn('flex size-11 shrink-0 items-center justify-center rounded-xl', iconTones[tone])}>
-        {icon}
-      </span>
-      <div className="min-w-0 flex-1">
-        <div className="flex items-start justify-between gap-1">
-          <p className="text-sm font-medium text-slate-600">{label}</p>
-          <button
-            type="button"
-            aria-label={`Como é calculado: ${label}`}
-            aria-expanded={showInfo}
-            aria-controls={infoId}
-            onClick={() => setShowInfo((open) => !open)}
-            onBlur={() => setShowInfo(false)}
-            className="-mt-1.5 -mr-1.5 flex size-8 shrink-0 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-100 hover:text-slate-800"
-          >
-            <Info aria-hidden="true" className="size-4" />
-          </button>
-        </div>
-        <p className="mt-0.5 truncate text-2xl font-bold tracking-tight text-slate-900 tabular-nums">{format(stat.value)}</p>
-        <div className="mt-1">
-          <StatChangeBadge change={stat.change} period={DASHBOARD_PERIODS[id]} />
-        </div>
-      </div>
+    <StatCard
+      label={label}
+      value={format(stat.value)}
+      icon={icon}
+      tone={tone}
+      hint={<StatChangeBadge change={stat.change} period={DASHBOARD_PERIODS[id]} />}
+      action={
+        <button
+          type="button"
+          aria-label={`Como é calculado: ${label}`}
+          aria-expanded={showInfo}
+          aria-controls={infoId}
+          onClick={() => setShowInfo((open) => !open)}
+          onBlur={() => setShowInfo(false)}
+          className="-mt-1.5 -mr-1.5 flex size-8 shrink-0 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+        >
+          <Info aria-hidden="true" className="size-4" />
+        </button>
+      }
+    >
       <p
         id={infoId}
         role="note"
@@ -67,7 +53,7 @@ function DashboardStatCard({ id, label, stat, format, icon, tone }: { id: CardKe
       >
         {DASHBOARD_DEFINITIONS[id]}
       </p>
-    </div>
+    </StatCard>
   );
 }
 

@@ -9,7 +9,7 @@ import { IconButton } from '../../ui/icon-button.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { ProgressBar } from '../../ui/progress-bar.tsx';
 import { TextField } from '../../ui/text-field.tsx';
-import type { Tone } from '../../ui/stat-card.tsx';
+import type { Tone } from '../../ui/tone.ts';
 import { useUpdateGoal } from './dashboard-queries.ts';
 
 const decimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });

@@ -15,7 +15,7 @@ import { SearchInput } from '../../ui/search-input.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { searchKey } from '../../ui/student-picker.tsx';
-import type { Tone } from '../../ui/stat-card.tsx';
+import type { Tone } from '../../ui/tone.ts';
 import type { EstelecasMode } from './estelecas-operation.ts';
 import { EstelecasOperationModal } from './estelecas-operation-modal.tsx';
 import { useEstelecasHistory, useEstelecasRanking } from './estelecas-queries.ts';

@@ -3,7 +3,7 @@ import { formatAmount } from '../../lib/amount-format.ts';
 import { formatDateTime, formatRelativeTime } from '../../lib/format.ts';
 import { cn } from '../../lib/cn.ts';
 import { Badge } from '../../ui/badge.tsx';
-import type { Tone } from '../../ui/stat-card.tsx';
+import type { Tone } from '../../ui/tone.ts';
 
 export const CATEGORY_LABELS: Record<OperationCategory, string> = {
   award: 'Concessão',
