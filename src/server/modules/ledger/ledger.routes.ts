@@ -24,6 +24,7 @@ import {
   type LedgerType,
 } from '../../../shared/ledger.ts';
 import { publicStudent } from '../../../shared/auth.ts';
+import { studentIdParam } from '../../../shared/admin-students.ts';
 import {
   ADMIN_ESTELECAS_HISTORY_LIMIT,
   ADMIN_RECENT_OPERATIONS_LIMIT,
@@ -68,8 +69,6 @@ async function recordInvalidAttempt(
   throw error;
 }
 
-const uuidParam = (code: 'student_not_found') => z.object({ id: z.uuid({ error: code }) });
-
 export async function ledgerRoutes(app: FastifyInstance, { database, events }: AppDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const deps: LedgerDeps = { db: database.db, events };
@@ -105,7 +104,7 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events }: A
         attachValidation: true,
         schema: {
           tags,
-          params: uuidParam('student_not_found'),
+          params: studentIdParam,
           headers: idempotencyHeader,
           body: adminOperationInput,
           response: { 201: operationResult },

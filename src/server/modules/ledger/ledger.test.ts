@@ -249,6 +249,23 @@ describe('administrator operations', () => {
     expect(await balances(diego.id)).toEqual(current);
   });
 
+  test('an unknown (404) or malformed (400) student id: "Estudante não encontrado", nothing written', async () => {
+    const rows = await ledgerCount();
+    for (const [id, status] of [[randomUUID(), 404], ['not-a-uuid', 400]] as const) {
+      for (const currency of ['meritus', 'estelecas'] as const) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: `/api/admin/students/${id}/${currency}`,
+          headers: { cookie: adminCookie },
+          payload: { type: 'admin_add', amount: 5, description: 'Participação' },
+        });
+        expect(response.statusCode).toBe(status);
+        expect(response.json().error.message).toBe('Estudante não encontrado');
+      }
+    }
+    expect(await ledgerCount()).toBe(rows);
+  });
+
   test('bulk award is all or nothing', async () => {
     const ids = t.students.map((s) => s.id);
     const totalsBefore = await totalBalances(t.db);
