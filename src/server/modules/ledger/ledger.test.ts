@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/test-app.ts';
-import { auditLog, ledgerEntries, students } from '../../db/schema.ts';
+import { auditLog, idempotencyKeys, ledgerEntries, students } from '../../db/schema.ts';
+import { sweepIdempotencyKeys } from './idempotency.ts';
 import { reconcile, totalBalances } from './reconciliation.service.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 
@@ -333,6 +334,23 @@ describe('idempotency', () => {
     expect(a.statusCode).toBe(201);
     expect(b.statusCode).toBe(201);
     expect(a.json().entry.id).not.toBe(b.json().entry.id);
+  });
+
+  test('the periodic sweep forgets keys older than a day and keeps the fresh ones', async () => {
+    await award(ana.id, 2);
+    const [oldKey, freshKey] = [randomUUID(), randomUUID()];
+    expect((await transfer({ recipientId: bruno.id, amount: 1 }, { key: oldKey })).statusCode).toBe(201);
+    const fresh = await transfer({ recipientId: bruno.id, amount: 1 }, { key: freshKey });
+    await t.db
+      .update(idempotencyKeys)
+      .set({ createdAt: new Date(Date.now() - 25 * 60 * 60 * 1000) })
+      .where(eq(idempotencyKeys.key, oldKey));
+    await sweepIdempotencyKeys(t.db);
+    const kept = (await t.db.select({ key: idempotencyKeys.key }).from(idempotencyKeys)).map((row) => row.key);
+    expect(kept).toContain(freshKey);
+    expect(kept).not.toContain(oldKey);
+    // the fresh key still replays its first answer
+    expect((await transfer({ recipientId: bruno.id, amount: 1 }, { key: freshKey })).json()).toEqual(fresh.json());
   });
 });
 
