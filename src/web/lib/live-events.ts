@@ -1,10 +1,9 @@
-import { createContext, createElement, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { createContext, createElement, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { CLIENT_EVENT_TYPES, type ClientEvent } from '../../shared/live-events.ts';
 import { queryKeys, type QueryKeyRoot } from './query-keys.ts';
 
 type EventType = ClientEvent['type'];
-type Listener = (event: ClientEvent) => void;
 
 /** Which cached data each pushed event makes stale. */
 export const INVALIDATES: Record<EventType, readonly QueryKeyRoot[]> = {
@@ -19,9 +18,7 @@ function invalidateFor(client: QueryClient, type: EventType): void {
   for (const queryKey of INVALIDATES[type]) void client.invalidateQueries({ queryKey });
 }
 
-type LiveContextValue = { live: boolean; subscribe: (type: EventType, listener: Listener) => () => void };
-
-const LiveContext = createContext<LiveContextValue>({ live: false, subscribe: () => () => {} });
+const LiveContext = createContext(false);
 
 const RECONNECT_MS = 5_000;
 
@@ -33,15 +30,6 @@ const RECONNECT_MS = 5_000;
 export function LiveEventsProvider({ enabled, children }: { enabled: boolean; children: ReactNode }) {
   const client = useQueryClient();
   const [live, setLive] = useState(false);
-  const listeners = useRef(new Map<EventType, Set<Listener>>());
-  const [value] = useState<Omit<LiveContextValue, 'live'>>(() => ({
-    subscribe: (type, listener) => {
-      const set = listeners.current.get(type) ?? new Set<Listener>();
-      set.add(listener);
-      listeners.current.set(type, set);
-      return () => set.delete(listener);
-    },
-  }));
 
   useEffect(() => {
     if (!enabled || typeof EventSource === 'undefined') return;
@@ -69,16 +57,7 @@ export function LiveEventsProvider({ enabled, children }: { enabled: boolean; ch
         }
       };
       for (const type of CLIENT_EVENT_TYPES) {
-        source.addEventListener(type, (message) => {
-          let event: ClientEvent = { type } as ClientEvent;
-          try {
-            event = JSON.parse((message as MessageEvent<string>).data) as ClientEvent;
-          } catch {
-            // An event without a readable body still tells which data changed.
-          }
-          invalidateFor(client, type);
-          for (const listener of listeners.current.get(type) ?? []) listener(event);
-        });
+        source.addEventListener(type, () => invalidateFor(client, type));
       }
     };
     connect();
@@ -90,7 +69,7 @@ export function LiveEventsProvider({ enabled, children }: { enabled: boolean; ch
     };
   }, [enabled, client]);
 
-  return createElement(LiveContext.Provider, { value: { live, subscribe: value.subscribe } }, children);
+  return createElement(LiveContext.Provider, { value: live }, children);
 }
 
 /**
@@ -98,18 +77,5 @@ export function LiveEventsProvider({ enabled, children }: { enabled: boolean; ch
  * `refetchInterval: live ? false : POLL_MS.dashboard`.
  */
 export function useLiveStatus(): boolean {
-  return useContext(LiveContext).live;
-}
-
-/** Calls `callback` for each pushed event of `type` (e.g. to count new operations). */
-export function useLiveEvent<T extends EventType>(type: T, callback: (event: Extract<ClientEvent, { type: T }>) => void): void {
-  const { subscribe } = useContext(LiveContext);
-  const latest = useRef(callback);
-  useEffect(() => {
-    latest.current = callback;
-  });
-  useEffect(
-    () => subscribe(type, (event) => latest.current(event as Extract<ClientEvent, { type: T }>)),
-    [subscribe, type],
-  );
+  return useContext(LiveContext);
 }

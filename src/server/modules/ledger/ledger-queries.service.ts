@@ -1,4 +1,4 @@
-import { aliasedTable, and, desc, eq, gt, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, desc, eq, gt, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { auditLog, ledgerEntries, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
@@ -281,16 +281,4 @@ export async function liveOperations(db: Db, limit: number): Promise<LiveOperati
     });
   }
   return operations.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit);
-}
-
-/** Ledger rows in a time window, oldest first, for exports and reports. */
-export async function ledgerRowsBetween(db: Db, from: Date, to: Date): Promise<LedgerEntryView[]> {
-  const rows = await db
-    .select(entriesWithParties())
-    .from(ledgerEntries)
-    .leftJoin(fromStudent, eq(fromStudent.id, ledgerEntries.fromStudentId))
-    .leftJoin(toStudent, eq(toStudent.id, ledgerEntries.toStudentId))
-    .where(and(sql`${ledgerEntries.createdAt} >= ${from}`, lt(ledgerEntries.createdAt, to)))
-    .orderBy(ledgerEntries.createdAt, ledgerEntries.id);
-  return rows.map(toEntryView);
 }
