@@ -1,17 +1,16 @@
 import { useId, useMemo } from 'react';
 import { Check, SearchX, Users } from 'lucide-react';
 import type { PublicStudent } from '../../shared/auth.ts';
+import { useDirectory } from '../lib/student-queries.ts';
 import { filterStudents } from '../lib/student-search.ts';
 import { cn } from '../lib/cn.ts';
 import { Avatar } from './avatar.tsx';
 import { EmptyState } from './empty-state.tsx';
+import { LoadError } from './load-error.tsx';
 import { SearchInput } from './search-input.tsx';
 import { Skeleton } from './skeleton.tsx';
 
 export type RecipientPickerProps = {
-  /** Classmates to choose from (the server already leaves the student out). */
-  students: readonly PublicStudent[] | undefined;
-  loading: boolean;
   selectedId: string | null;
   onSelect: (student: PublicStudent) => void;
   search: string;
@@ -23,18 +22,25 @@ export type RecipientPickerProps = {
 };
 
 /**
- * A searchable list of classmates to send to: radio buttons, so arrow keys move through
- * them, with name, matrícula and grade. Search matches any of the three, ignoring case.
+ * A searchable list of the classmates a student can send to (GET /api/students/directory,
+ * which leaves the student out): radio buttons, so arrow keys move through them, with
+ * name, matrícula and grade. Search matches any of the three, ignoring case.
  */
-export function RecipientPicker({ students, loading, selectedId, onSelect, search, onSearchChange, legend, className, listClassName }: RecipientPickerProps) {
+export function RecipientPicker({ selectedId, onSelect, search, onSearchChange, legend, className, listClassName }: RecipientPickerProps) {
   const name = useId();
+  const directory = useDirectory();
+  const students = directory.data;
   const filtered = useMemo(() => filterStudents(students ?? [], search), [students, search]);
+
+  if (directory.isError) {
+    return <LoadError message="Não foi possível carregar os estudantes" onRetry={() => void directory.refetch()} retrying={directory.isFetching} />;
+  }
 
   return (
     <fieldset className={cn('flex min-h-0 flex-col gap-3', className)}>
       <legend className="sr-only">{legend}</legend>
       <SearchInput value={search} onChange={onSearchChange} label="Buscar estudante" placeholder="Nome, matrícula ou série" />
-      {loading ? (
+      {directory.isPending ? (
         <div className="flex flex-col gap-2" aria-hidden="true">
           {Array.from({ length: 5 }, (_, index) => (
             <Skeleton key={index} className="h-16 w-full rounded-xl" />

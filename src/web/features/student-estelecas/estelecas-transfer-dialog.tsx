@@ -6,10 +6,9 @@ import { operationResult, type EstelecasTransferInput } from '../../../shared/le
 import { api } from '../../lib/api.ts';
 import { formatEstelecas } from '../../lib/amount-format.ts';
 import { useIdempotentMutation } from '../../lib/idempotency.ts';
-import { useApplyOperationResult, useDirectory } from '../../lib/student-queries.ts';
+import { useApplyOperationResult } from '../../lib/student-queries.ts';
 import { errorMessage } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { RecipientPicker } from '../../ui/recipient-picker.tsx';
 import { AmountField } from '../../ui/text-field.tsx';
@@ -20,7 +19,6 @@ const FORM_ID = 'estelecas-transfer-form';
 /** The Estelecas transfer dialog: a classmate and a whole quantity up to the balance. */
 /** Mounted only while open, so every opening starts with an empty form. */
 export function EstelecasTransferDialog({ onClose, balance }: { onClose: () => void; balance: number }) {
-  const directory = useDirectory();
   const applyResult = useApplyOperationResult();
   const [search, setSearch] = useState('');
   const [recipient, setRecipient] = useState<PublicStudent | null>(null);
@@ -70,20 +68,14 @@ export function EstelecasTransferDialog({ onClose, balance }: { onClose: () => v
       <form id={FORM_ID} noValidate onSubmit={submit} className="flex flex-col gap-4">
         <div>
           <p className="mb-2 text-sm font-medium text-slate-800">Destinatário</p>
-          {directory.isError ? (
-            <LoadError message="Não foi possível carregar os estudantes" onRetry={() => void directory.refetch()} retrying={directory.isFetching} />
-          ) : (
-            <RecipientPicker
-              legend="Destinatário"
-              students={directory.data}
-              loading={directory.isPending}
-              selectedId={recipient?.id ?? null}
-              onSelect={setRecipient}
-              search={search}
-              onSearchChange={setSearch}
-              listClassName="max-h-60"
-            />
-          )}
+          <RecipientPicker
+            legend="Destinatário"
+            selectedId={recipient?.id ?? null}
+            onSelect={setRecipient}
+            search={search}
+            onSearchChange={setSearch}
+            listClassName="max-h-60"
+          />
         </div>
         <AmountField
           label="Quantidade"

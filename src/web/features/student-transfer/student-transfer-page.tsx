@@ -7,13 +7,12 @@ import { operationResult, type MeritusTransferInput } from '../../../shared/ledg
 import { api } from '../../lib/api.ts';
 import { formatMeritus } from '../../lib/format.ts';
 import { useIdempotentMutation } from '../../lib/idempotency.ts';
-import { useApplyOperationResult, useDirectory } from '../../lib/student-queries.ts';
+import { useApplyOperationResult } from '../../lib/student-queries.ts';
 import { errorMessage } from '../../lib/toast.ts';
 import { useSession } from '../../app/session.ts';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { RecipientPicker } from '../../ui/recipient-picker.tsx';
 import { AmountField, TextAreaField } from '../../ui/text-field.tsx';
@@ -44,7 +43,6 @@ function SelectedRecipient({ recipient }: { recipient: PublicStudent | null }) {
 /** /student/transfer: choose a classmate, an amount up to the balance and an optional note. */
 export default function StudentTransferPage() {
   const { user } = useSession();
-  const directory = useDirectory();
   const applyResult = useApplyOperationResult();
   const [search, setSearch] = useState('');
   const [recipient, setRecipient] = useState<PublicStudent | null>(null);
@@ -86,20 +84,14 @@ export default function StudentTransferPage() {
       <PageHeader title="Transferir M$" description="Envie Méritus para um colega" icon={<ArrowLeftRight className="size-6" />} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-5">
         <Card title="Destinatário" className="lg:col-span-3">
-          {directory.isError ? (
-            <LoadError message="Não foi possível carregar os estudantes" onRetry={() => void directory.refetch()} retrying={directory.isFetching} />
-          ) : (
-            <RecipientPicker
-              legend="Destinatário"
-              students={directory.data}
-              loading={directory.isPending}
-              selectedId={recipient?.id ?? null}
-              onSelect={setRecipient}
-              search={search}
-              onSearchChange={setSearch}
-              listClassName="max-h-[26rem] lg:max-h-[32rem]"
-            />
-          )}
+          <RecipientPicker
+            legend="Destinatário"
+            selectedId={recipient?.id ?? null}
+            onSelect={setRecipient}
+            search={search}
+            onSearchChange={setSearch}
+            listClassName="max-h-[26rem] lg:max-h-[32rem]"
+          />
         </Card>
         <Card title="Detalhes da transferência" className="self-start lg:sticky lg:top-8 lg:col-span-2">
           <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Transferir Méritus">
