@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/test-app.ts';
 import { auditLog, idempotencyKeys, ledgerEntries, students } from '../../db/schema.ts';
@@ -356,14 +356,16 @@ describe('idempotency', () => {
 
 describe('reads', () => {
   test('a student\'s operations: newest first, signed from their side, counterpart named, paged', async () => {
+    await award(ana.id, 5);
+    expect((await transfer({ recipientId: bruno.id, amount: 2, description: 'Lanche' })).statusCode).toBe(201);
     const response = await t.app.inject({ url: '/api/me/transactions?limit=3', headers: { cookie: anaCookie } });
     expect(response.statusCode).toBe(200);
     const items = response.json();
     expect(items.length).toBe(3);
     const times = items.map((i: { createdAt: string }) => i.createdAt);
     expect([...times].sort().reverse()).toEqual(times);
-    const outgoing = items.find((i: { kind: string }) => i.kind === 'transfer_out');
-    if (outgoing) expect(outgoing.signedAmount).toBeLessThan(0);
+    expect(items[0]).toMatchObject({ kind: 'transfer_out', amount: 2, signedAmount: -2, description: 'Lanche', counterpart: { id: bruno.id } });
+    expect(items[1]).toMatchObject({ kind: 'admin_add', amount: 5, signedAmount: 5 });
 
     const page1 = (await t.app.inject({ url: '/api/me/operations?limit=2', headers: { cookie: anaCookie } })).json();
     const page2 = (
@@ -377,17 +379,30 @@ describe('reads', () => {
   });
 
   test('Estelecas history, admin recent operations and the Estelecas top 10', async () => {
+    await award(ana.id, 3, 'estelecas');
+    await transfer({ recipientId: bruno.id, amount: 1 });
     const estelecas = (await t.app.inject({ url: '/api/me/estelecas', headers: { cookie: anaCookie } })).json();
+    expect(estelecas[0]).toMatchObject({ currency: 'estelecas', kind: 'admin_add', signedAmount: 3 });
     expect(estelecas.every((e: { currency: string }) => e.currency === 'estelecas')).toBe(true);
+
+    for (let amount = 1; amount <= 11; amount += 1) await award(bruno.id, amount);
     const recent = (await t.app.inject({ url: '/api/admin/meritus/recent', headers: { cookie: adminCookie } })).json();
-    expect(recent.length).toBeLessThanOrEqual(10);
-    expect(recent.every((e: { type: string }) => e.type !== 'transfer')).toBe(true);
+    expect(recent).toHaveLength(10);
+    expect(recent[0]).toMatchObject({ type: 'admin_add', amount: 11, to: { id: bruno.id } });
+    expect(recent.every((e: { type: string; currency: string }) => e.type !== 'transfer' && e.currency === 'meritus')).toBe(true);
+
     const top = (await t.app.inject({ url: '/api/admin/estelecas/ranking', headers: { cookie: adminCookie } })).json();
-    expect(top[0].estelecas).toBeGreaterThanOrEqual(top.at(-1).estelecas);
+    // current students holding Estelecas, most first, at most 10
+    const holders = (await t.db.select().from(students).where(and(isNull(students.deletedAt), gt(students.estelecas, 0)))).map((row) => row.estelecas);
+    const counts = top.map((s: { estelecas: number }) => s.estelecas);
+    expect(counts).toEqual([...holders].sort((a, b) => b - a).slice(0, 10));
   });
 
   test('refused attempts are kept in the audit log', async () => {
-    const rows = await t.db.select().from(auditLog).where(eq(auditLog.action, 'ledger.refused'));
-    expect(rows.length).toBeGreaterThan(0);
+    const refusedRows = async () => (await t.db.select().from(auditLog).where(eq(auditLog.action, 'ledger.refused'))).length;
+    const before = await refusedRows();
+    const { meritus } = await balances(ana.id);
+    expect((await transfer({ recipientId: bruno.id, amount: meritus + 1 })).statusCode).toBe(400);
+    expect(await refusedRows()).toBe(before + 1);
   });
 });
