@@ -1,23 +1,13 @@
-import { useEffect, useState } from 'react';
 import { History } from 'lucide-react';
 import { OPERATION_TYPE_LABELS, type LedgerEntryView } from '../../../shared/ledger.ts';
 import { formatRelativeTime, formatSignedMeritus, formatDateTime } from '../../lib/format.ts';
 import { cn } from '../../lib/cn.ts';
+import { useNow } from '../../lib/use-now.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { Card } from '../../ui/card.tsx';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { useRecentAdminMeritus } from './meritus-queries.ts';
-
-/** Re-renders every 30 s so relative times stay true. */
-function useNow(intervalMs = 30_000): Date {
-  const [now, setNow] = useState(() => new Date());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(new Date()), intervalMs);
-    return () => clearInterval(timer);
-  }, [intervalMs]);
-  return now;
-}
 
 function Row({ entry, now }: { entry: LedgerEntryView; now: Date }) {
   const credit = entry.to !== null && entry.from === null;
@@ -50,7 +40,7 @@ function Row({ entry, now }: { entry: LedgerEntryView; now: Date }) {
 /** The last 10 additions, rewards, removals and penalties of Méritus, by any administrator. */
 export function RecentAdminOperations() {
   const recent = useRecentAdminMeritus();
-  const now = useNow();
+  const now = useNow(30_000);
   return (
     <Card title="Operações Recentes" action={<History aria-hidden="true" className="size-5 text-slate-500" />}>
       {recent.isPending ? (

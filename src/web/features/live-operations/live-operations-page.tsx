@@ -6,6 +6,7 @@ import { useSession } from '../../app/session.ts';
 import { formatMeritus, formatNumber } from '../../lib/format.ts';
 import { useLiveStatus } from '../../lib/live-events.ts';
 import { cn } from '../../lib/cn.ts';
+import { useNow } from '../../lib/use-now.ts';
 import { Button } from '../../ui/button.tsx';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { SearchInput } from '../../ui/search-input.tsx';
@@ -16,16 +17,6 @@ import { useLiveOperations } from './live-operations-queries.ts';
 import { CATEGORY_LABELS, OperationRow, OPERATOR_LABELS } from './operation-row.tsx';
 
 type Operator = LiveOperation['operator'];
-
-/** Re-renders on an interval so relative times stay true. */
-function useNow(intervalMs = 15_000): Date {
-  const [now, setNow] = useState(() => new Date());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(new Date()), intervalMs);
-    return () => clearInterval(timer);
-  }, [intervalMs]);
-  return now;
-}
 
 function stats(list: readonly LiveOperation[]) {
   const completedMeritus = list.filter((operation) => operation.status === 'completed' && operation.currency === 'meritus');
@@ -101,7 +92,7 @@ export function LiveOperationsPage() {
   const feed = useLiveOperations(paused);
   const shown = paused ? (frozen ?? feed.data) : feed.data;
   const fresh = useNewItems(shown);
-  const now = useNow();
+  const now = useNow(15_000);
   const [query, setQuery] = useState('');
   const [category, setCategory] = useState<'all' | OperationCategory>('all');
   const [operator, setOperator] = useState<'all' | Operator>('all');
