@@ -16,8 +16,10 @@ import { validateEstelecasTransfer } from './estelecas-form.ts';
 
 const FORM_ID = 'estelecas-transfer-form';
 
-/** The Estelecas transfer dialog: a classmate and a whole quantity up to the balance. */
-/** Mounted only while open, so every opening starts with an empty form. */
+/**
+ * The Estelecas transfer dialog: a classmate and a whole quantity up to the balance.
+ * Mounted only while open, so every opening starts with an empty form.
+ */
 export function EstelecasTransferDialog({ onClose, balance }: { onClose: () => void; balance: number }) {
   const applyResult = useApplyOperationResult();
   const [search, setSearch] = useState('');
