@@ -1,3 +1,5 @@
+import type { Currency } from './ledger.ts';
+
 const integerFormat = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
 const currencyFormat = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 const dateFormat = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo' });
@@ -21,6 +23,21 @@ export function formatMeritus(value: number): string {
 export function formatSignedMeritus(value: number): string {
   const sign = value > 0 ? '+' : value < 0 ? '-' : '';
   return `${sign}${formatMeritus(Math.abs(value))}`;
+}
+
+/** 1 → "1 Esteleca", 1234 → "1.234 Estelecas" */
+export function formatEstelecas(value: number): string {
+  return `${formatNumber(value)} ${Math.abs(value) === 1 ? 'Esteleca' : 'Estelecas'}`;
+}
+
+export function formatAmount(currency: Currency, value: number): string {
+  return currency === 'meritus' ? formatMeritus(value) : formatEstelecas(value);
+}
+
+/** "+50 M$", "-1.200 M$", "+3 Estelecas"; zero has no sign. */
+export function formatSignedAmount(currency: Currency, value: number): string {
+  const sign = value > 0 ? '+' : value < 0 ? '-' : '';
+  return `${sign}${formatAmount(currency, Math.abs(value))}`;
 }
 
 /** 1 → "R$ 1,00" */

@@ -1,7 +1,7 @@
 import { ArrowDownLeft, ArrowUpRight, Minus, Plus } from 'lucide-react';
 import type { StudentOperation } from '../../shared/ledger.ts';
 import { formatDateTime } from '../../shared/format.ts';
-import { formatSignedAmount } from '../lib/amount-format.ts';
+import { formatSignedAmount } from '../lib/format.ts';
 import { cn } from '../lib/cn.ts';
 
 export const OPERATION_KIND_LABELS: Record<StudentOperation['kind'], string> = {

@@ -14,7 +14,7 @@ import {
   type LedgerType,
   type OperationResult,
 } from '../../../shared/ledger.ts';
-import { formatNumber } from '../../../shared/format.ts';
+import { formatEstelecas, formatNumber } from '../../../shared/format.ts';
 import { withIdempotency, type Stored } from './idempotency.ts';
 import { sqlState } from '../../db/sql-state.ts';
 
@@ -276,7 +276,7 @@ function adminSuccessMessage(currency: Currency, type: AdminOperationType, amoun
   if (currency === 'meritus') return `${formatNumber(amount)} M$ ${credit ? 'adicionados a' : 'removidos de'} ${name}`;
   const one = amount === 1;
   const verb = credit ? (one ? 'adicionada a' : 'adicionadas a') : one ? 'removida de' : 'removidas de';
-  return `${formatNumber(amount)} ${one ? 'Esteleca' : 'Estelecas'} ${verb} ${name}`;
+  return `${formatEstelecas(amount)} ${verb} ${name}`;
 }
 
 export async function adminOperation(

@@ -1,8 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { OPERATION_TYPE_LABELS, type AdminOperationType } from '../../../shared/ledger.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
-import { formatEstelecas } from '../../lib/amount-format.ts';
-import { formatNumber } from '../../lib/format.ts';
+import { formatEstelecas, formatNumber } from '../../lib/format.ts';
 import { errorMessage, toast } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
 import { FormAlert } from '../../ui/form-alert.tsx';

@@ -1,6 +1,5 @@
 import type { LiveOperation, OperationCategory, PartyView } from '../../../shared/ledger.ts';
-import { formatAmount } from '../../lib/amount-format.ts';
-import { formatDateTime, formatRelativeTime } from '../../lib/format.ts';
+import { formatAmount, formatDateTime, formatRelativeTime } from '../../lib/format.ts';
 import { cn } from '../../lib/cn.ts';
 import { Badge } from '../../ui/badge.tsx';
 import type { Tone } from '../../ui/tone.ts';

@@ -1,7 +1,7 @@
 import type { StudentSummary } from '../../../shared/student-area.ts';
 import { CHANGE_WINDOW_DAYS } from '../../../shared/student-area.ts';
 import { formatMeritus } from '../../../shared/format.ts';
-import { formatSignedAmount } from '../../lib/amount-format.ts';
+import { formatSignedAmount } from '../../lib/format.ts';
 import { directionOf, type ChangeDirection } from '../../ui/change-line.tsx';
 
 export type ChangeText = { direction: ChangeDirection; text: string };

@@ -4,7 +4,7 @@ import type { PublicStudent } from '../../../shared/auth.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { operationResult, type EstelecasTransferInput } from '../../../shared/ledger.ts';
 import { api } from '../../lib/api.ts';
-import { formatEstelecas } from '../../lib/amount-format.ts';
+import { formatEstelecas } from '../../lib/format.ts';
 import { useIdempotentMutation } from '../../lib/idempotency.ts';
 import { useApplyOperationResult } from '../../lib/student-queries.ts';
 import { errorMessage } from '../../lib/toast.ts';
