@@ -14,7 +14,7 @@ import {
   type LedgerType,
   type OperationResult,
 } from '../../../shared/ledger.ts';
-import { formatEstelecas, formatNumber } from '../../../shared/format.ts';
+import { formatAmount, formatEstelecas, formatNumber } from '../../../shared/format.ts';
 import { withIdempotency, type Stored } from './idempotency.ts';
 import { sqlState } from '../../db/sql-state.ts';
 
@@ -365,12 +365,13 @@ export async function bulkAdminOperation(
             ip: context.ip,
             details: { currency: input.currency, amount: input.amount, count: studentIds.length, batchId },
           });
-          const unit = input.currency === 'meritus' ? 'M$' : 'Estelecas';
-          const verb = isCredit(input.type) ? 'concedidos a' : 'descontados de';
+          // M$ (Méritus) is masculine, Esteleca feminine: "concedidos" / "concedida(s)".
+          const ending = input.currency === 'meritus' ? 'os' : input.amount === 1 ? 'a' : 'as';
+          const verb = isCredit(input.type) ? `concedid${ending} a` : `descontad${ending} de`;
           return {
             count: studentIds.length,
             batchId,
-            message: `${formatNumber(input.amount)} ${unit} ${verb} ${studentIds.length} ${studentIds.length === 1 ? 'estudante' : 'estudantes'}`,
+            message: `${formatAmount(input.currency, input.amount)} ${verb} ${studentIds.length} ${studentIds.length === 1 ? 'estudante' : 'estudantes'}`,
           };
         },
       ).then((stored) => {

@@ -294,6 +294,13 @@ describe('administrator operations', () => {
     expect(ok.json()).toMatchObject({ count: 4, message: '5 M$ concedidos a 4 estudantes' });
     expect(await ledgerCount()).toBe(rowsBefore + 4);
     expect((await totalBalances(t.db)).meritus).toBe(totalsBefore.meritus + 20);
+    const one = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/operations/bulk',
+      headers: { cookie: adminCookie },
+      payload: { currency: 'estelecas', studentIds: ids.slice(0, 2), type: 'reward', amount: 1, description: 'Olimpíada' },
+    });
+    expect(one.json().message).toBe('1 Esteleca concedida a 2 estudantes');
   });
 });
 
