@@ -220,21 +220,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
                   <p className="text-slate-700">
                     <span className="font-mono">{row.studentId || '—'}</span> · {row.grade || '—'}
                   </p>
-                  {row.valid ? (
-                    <p className="mt-1 inline-flex items-center gap-1 font-medium text-emerald-700">
-                      <CheckCircle2 aria-hidden="true" className="size-4" />
-                      Válida
-                    </p>
-                  ) : (
-                    <ul className="mt-1 flex flex-col gap-0.5 font-medium text-rose-700">
-                      {row.problems.map((problem) => (
-                        <li key={problem} className="flex items-start gap-1">
-                          <XCircle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-                          {problem}
-                        </li>
-                      ))}
-                    </ul>
-                  )}
+                  <RowStatus row={row} className="mt-1" />
                 </li>
               ))}
             </ul>
@@ -264,21 +250,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
                         {row.birthDate && /^\d{4}-\d{2}-\d{2}$/.test(row.birthDate) ? formatDate(row.birthDate) : (row.birthDate ?? '—')}
                       </td>
                       <td className="px-3 py-2">
-                        {row.valid ? (
-                          <span className="inline-flex items-center gap-1 font-medium text-emerald-700">
-                            <CheckCircle2 aria-hidden="true" className="size-4" />
-                            Válida
-                          </span>
-                        ) : (
-                          <ul className="flex flex-col gap-0.5 font-medium text-rose-700">
-                            {row.problems.map((problem) => (
-                              <li key={problem} className="flex items-start gap-1">
-                                <XCircle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-                                {problem}
-                              </li>
-                            ))}
-                          </ul>
-                        )}
+                        <RowStatus row={row} />
                       </td>
                     </tr>
                   ))}
@@ -294,5 +266,27 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
         )}
       </div>
     </Modal>
+  );
+}
+
+/** 'Válida', or what is wrong with the row, as the preview's cards and table both show it. */
+function RowStatus({ row, className }: { row: { valid: boolean; problems: string[] }; className?: string }) {
+  if (row.valid) {
+    return (
+      <p className={cn('inline-flex items-center gap-1 font-medium text-emerald-700', className)}>
+        <CheckCircle2 aria-hidden="true" className="size-4" />
+        Válida
+      </p>
+    );
+  }
+  return (
+    <ul className={cn('flex flex-col gap-0.5 font-medium text-rose-700', className)}>
+      {row.problems.map((problem) => (
+        <li key={problem} className="flex items-start gap-1">
+          <XCircle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          {problem}
+        </li>
+      ))}
+    </ul>
   );
 }
