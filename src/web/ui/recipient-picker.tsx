@@ -4,11 +4,11 @@ import type { PublicStudent } from '../../shared/auth.ts';
 import { useDirectory } from '../lib/student-queries.ts';
 import { filterStudents } from '../lib/student-search.ts';
 import { cn } from '../lib/cn.ts';
-import { Avatar } from './avatar.tsx';
 import { EmptyState } from './empty-state.tsx';
 import { LoadError } from './load-error.tsx';
 import { SearchInput } from './search-input.tsx';
 import { Skeleton } from './skeleton.tsx';
+import { StudentIdentity } from './student-identity.tsx';
 
 export type RecipientPickerProps = {
   selectedId: string | null;
@@ -74,13 +74,7 @@ export function RecipientPicker({ selectedId, onSelect, search, onSearchChange, 
                       onChange={() => onSelect(student)}
                       className="absolute inset-0 size-full cursor-pointer appearance-none rounded-xl opacity-0"
                     />
-                    <Avatar name={student.name} src={student.photo} size="sm" />
-                    <span className="min-w-0 flex-1">
-                      <span className="block truncate text-sm font-semibold text-slate-900">{student.name}</span>
-                      <span className="block truncate text-xs text-slate-600">
-                        {student.studentId} · {student.grade}
-                      </span>
-                    </span>
+                    <StudentIdentity student={student} />
                     <span
                       aria-hidden="true"
                       className={cn(

@@ -1,7 +1,7 @@
 import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { cn } from '../lib/cn.ts';
-import { Avatar } from './avatar.tsx';
 import { SearchInput } from './search-input.tsx';
+import { StudentIdentity } from './student-identity.tsx';
 
 export type PickerStudent = {
   id: string;
@@ -87,13 +87,7 @@ export function StudentPicker({ students, selected, onChange, mode, label, balan
                       onChange={() => toggle(student.id)}
                       className="size-5 shrink-0 cursor-pointer accent-indigo-600"
                     />
-                    <Avatar name={student.name} src={student.photo} size="sm" />
-                    <span className="min-w-0 flex-1">
-                      <span className="block truncate text-sm font-semibold text-slate-900">{student.name}</span>
-                      <span className="block truncate text-xs text-slate-600">
-                        {student.studentId} · {student.grade}
-                      </span>
-                    </span>
+                    <StudentIdentity student={student} />
                     <span className="flex shrink-0 flex-col items-end text-sm font-semibold text-slate-700 tabular-nums">
                       {student.balanceLabel}
                       {balanceUnit && <span className="text-xs font-normal text-slate-600">{balanceUnit}</span>}

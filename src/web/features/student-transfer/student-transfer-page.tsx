@@ -10,13 +10,13 @@ import { useIdempotentMutation } from '../../lib/idempotency.ts';
 import { useApplyOperationResult } from '../../lib/student-queries.ts';
 import { errorMessage } from '../../lib/toast.ts';
 import { useSession } from '../../app/session.ts';
-import { Avatar } from '../../ui/avatar.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { RecipientPicker } from '../../ui/recipient-picker.tsx';
 import { AmountField, TextAreaField } from '../../ui/text-field.tsx';
 import { exceedsBalance, validateTransfer } from './transfer-form.ts';
+import { StudentIdentity } from '../../ui/student-identity.tsx';
 
 function SelectedRecipient({ recipient }: { recipient: PublicStudent | null }) {
   if (!recipient) {
@@ -29,13 +29,7 @@ function SelectedRecipient({ recipient }: { recipient: PublicStudent | null }) {
   }
   return (
     <div className="flex items-center gap-3 rounded-xl bg-indigo-50 p-3 ring-1 ring-indigo-200" data-testid="selected-recipient">
-      <Avatar name={recipient.name} src={recipient.photo} size="sm" />
-      <div className="min-w-0">
-        <p className="truncate text-sm font-semibold text-slate-900">{recipient.name}</p>
-        <p className="truncate text-xs text-slate-600">
-          {recipient.studentId} · {recipient.grade}
-        </p>
-      </div>
+      <StudentIdentity student={recipient} />
     </div>
   );
 }
