@@ -27,7 +27,54 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ADMIN = { email: 'bench@escola.test', password: 'bench-admin-123' };
 const INITIAL = 1000;
 
-type Result = { transfers: number; seconds: number; latencies: number[]; refusals: Map<string, number>; errors: number };
+type Result = { transfers: number; seconds: number; latencies: number[]; refusals: Map<string, number>; errors: number; cpu: CpuUse };
+
+/** CPU seconds used during a run, by whom: the Méritus server, PostgreSQL (all its processes), this load generator. */
+type CpuUse = Record<'server' | 'postgres' | 'client', number>;
+
+const CLOCK_TICKS = 100;
+
+/** Fields of /proc/PID/stat after the command name: [0] state, [1] ppid, [11] utime, [12] stime (Linux). */
+function procStat(pid: number): string[] | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+function cpuSecondsOf(pids: number[]): number {
+  return pids.reduce((sum, pid) => {
+    const fields = procStat(pid);
+    return sum + (fields ? (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS : 0);
+  }, 0);
+}
+
+/** The postmaster, its live children (backends, WAL writer…) and the children it has reaped (fields [13], [14]). */
+function postgresCpuSeconds(postmaster: number): number {
+  const pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+  const children = pids.filter((pid) => Number(procStat(pid)?.[1]) === postmaster);
+  const reaped = procStat(postmaster)!;
+  return cpuSecondsOf([postmaster, ...children]) + (Number(reaped[13]) + Number(reaped[14])) / CLOCK_TICKS;
+}
+
+/** Starts counting CPU; the returned function tells what each party used since. */
+function startCpuCount(parties: { server?: number | undefined; postmaster?: number | undefined }): () => CpuUse {
+  const read = (): CpuUse => {
+    const usage = process.cpuUsage();
+    return {
+      server: parties.server ? cpuSecondsOf([parties.server]) : 0,
+      postgres: parties.postmaster ? postgresCpuSeconds(parties.postmaster) : 0,
+      client: (usage.user + usage.system) / 1e6 + childrenCpuSeconds(),
+    };
+  };
+  const start = read();
+  return () => {
+    const end = read();
+    return { server: end.server - start.server, postgres: end.postgres - start.postgres, client: end.client - start.client };
+  };
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -133,8 +180,13 @@ function postFast(url: string, cookie: string, body: unknown, headers: Record<st
 }
 
 /** CLIENTS loops, each sending one transfer at a time with a fresh idempotency key. */
-async function runTransfers(url: string, people: { id: string; cookie: string }[]): Promise<Result> {
-  const result: Result = { transfers: 0, seconds: SECONDS, latencies: [], refusals: new Map(), errors: 0 };
+async function runTransfers(
+  url: string,
+  people: { id: string; cookie: string }[],
+  parties: Parameters<typeof startCpuCount>[0],
+): Promise<Result> {
+  const result: Result = { transfers: 0, seconds: SECONDS, latencies: [], refusals: new Map(), errors: 0, cpu: { server: 0, postgres: 0, client: 0 } };
+  const cpuUsed = startCpuCount(parties);
   const deadline = performance.now() + SECONDS * 1000;
   const started = performance.now();
   await Promise.all(
@@ -156,6 +208,7 @@ async function runTransfers(url: string, people: { id: string; cookie: string }[
     }),
   );
   result.seconds = (performance.now() - started) / 1000;
+  result.cpu = cpuUsed();
   return result;
 }
 
@@ -175,6 +228,12 @@ function report(label: string, result: Result): number {
   console.log(
     `  ${label}: ${tps.toFixed(0)} transfers/s · p50 ${percentile(sorted, 50).toFixed(1)} ms · p95 ${percentile(sorted, 95).toFixed(1)} ms · p99 ${percentile(sorted, 99).toFixed(1)} ms · refusals: ${refusals} · other errors: ${result.errors}`,
   );
+  const requests = result.latencies.length;
+  const perRequest = (seconds: number) => `${((seconds / requests) * 1e6).toFixed(0)} µs`;
+  const cores = (result.cpu.server + result.cpu.postgres + result.cpu.client) / result.seconds;
+  console.log(
+    `    CPU per request: server ${perRequest(result.cpu.server)} · PostgreSQL ${perRequest(result.cpu.postgres)} · load generator ${perRequest(result.cpu.client)} (${cores.toFixed(2)} of ${os.availableParallelism()} cores busy)`,
+  );
   return tps;
 }
 
@@ -186,6 +245,12 @@ async function checkInvariants(database: Database, expectedTotal: number): Promi
     `  invariants: ${discrepancies.length} discrepancies, total Méritus ${total.meritus} (expected ${expectedTotal}) → ${violations} violations`,
   );
   return violations;
+}
+
+/** CPU seconds of this process's finished children (pgbench, run with spawnSync). */
+function childrenCpuSeconds(): number {
+  const fields = procStat(process.pid)!;
+  return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
 }
 
 function pgbench(port: number, args: string[]): string {
@@ -209,12 +274,19 @@ async function benchPostgres(): Promise<{ ratio: number; violations: number }> {
       const database = await openPostgres(url, { max: 2 });
       try {
         pgbench(pg.port, ['-i', '-q', '-s', '10', 'pgbench']);
+        const postmaster = Number(fs.readFileSync(path.join(pg.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
         for (let round = 1; round <= ROUNDS; round++) {
-          ours.push(report(`round ${round} Méritus`, await runTransfers(server.url, people)));
+          ours.push(report(`round ${round} Méritus`, await runTransfers(server.url, people, { server: server.child.pid, postmaster })));
+          const cpuUsed = startCpuCount({ postmaster });
           const out = pgbench(pg.port, ['-c', String(CLIENTS), '-j', '2', '-T', String(SECONDS), '-b', 'tpcb-like', 'pgbench']);
+          const cpu = cpuUsed();
           const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? 0);
+          const transactions = Number(/processed: (\d+)/.exec(out)?.[1] ?? 0);
           theirs.push(tps);
           console.log(`  round ${round} pgbench tpcb-like: ${tps.toFixed(0)} TPS`);
+          console.log(
+            `    CPU per transaction: PostgreSQL ${((cpu.postgres / transactions) * 1e6).toFixed(0)} µs · pgbench ${((cpu.client / transactions) * 1e6).toFixed(0)} µs`,
+          );
         }
         violations = await checkInvariants(database, STUDENTS * INITIAL);
       } finally {
@@ -239,7 +311,9 @@ async function benchPglite(): Promise<number> {
     const tps: number[] = [];
     try {
       const people = await populate(server.url);
-      for (let round = 1; round <= ROUNDS; round++) tps.push(report(`round ${round} Méritus`, await runTransfers(server.url, people)));
+      for (let round = 1; round <= ROUNDS; round++) {
+        tps.push(report(`round ${round} Méritus`, await runTransfers(server.url, people, { server: server.child.pid })));
+      }
     } finally {
       await stopServer(server.child);
     }

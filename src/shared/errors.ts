@@ -78,4 +78,5 @@ export const MESSAGES = {
   meritusTransferred: (amount: number, recipient: string) => `${amount} M$ transferidos para ${recipient}!`,
   estelecasTransferred: (amount: number, recipient: string) => `${amount} Estelecas transferidas para ${recipient}`,
   defaultTransferDescription: (sender: string, recipient: string) => `Transferência de ${sender} para ${recipient}`,
+  defaultEstelecasTransferDescription: (recipient: string) => `Transferência de Estelecas para ${recipient}`,
 } as const;

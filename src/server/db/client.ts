@@ -143,6 +143,11 @@ export async function openDatabase(config: { databaseUrl?: string | undefined; d
   return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir);
 }
 
+/** The rows of a raw `db.execute` result, which node-postgres and PGlite shape differently. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
 export async function pingDatabase(db: Db): Promise<void> {
   await db.execute(sql`SELECT 1`);
 }

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { rowsOf, type Db } from '../../db/client.ts';
 import { goals } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -24,9 +24,6 @@ const SCHOOL_TIME_ZONE = 'America/Sao_Paulo';
 
 type AdminActor = { id: string; name: string };
 
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
 
 function stat(value: number, previous: number): DashboardStat {
   return { value, change: { previous, delta: value - previous, percent: percentChange(value, previous) } };

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client.ts';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { rowsOf, type Db, type Tx } from '../../db/client.ts';
 import { ledgerEntries, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
@@ -15,7 +14,7 @@ import {
   type OperationResult,
 } from '../../../shared/ledger.ts';
 import { formatAmount, formatEstelecas, formatNumber } from '../../../shared/format.ts';
-import { withIdempotency, type Stored } from './idempotency.ts';
+import { idempotencyRecord, withIdempotency, type IdempotencyRecord, type Stored } from './idempotency.ts';
 import { sqlState } from '../../db/sql-state.ts';
 
 export type LedgerDeps = { db: Db; events: EventBus };
@@ -130,50 +129,66 @@ export async function applyAdminOperation(
   return { entry: entry!, student: updated! };
 }
 
-type TransferOutcome = { entry: OperationResult['entry']; sender: StudentRow; recipient: StudentRow };
+/** What the database's ledger_transfer() (migration 0002) answers. */
+type TransferAnswer =
+  | { outcome: 'completed' | 'replayed'; status: number; body: OperationResult }
+  | { outcome: 'refused'; reason: 'sender_missing' | 'recipient_missing' | 'insufficient' }
+  | { outcome: 'conflict' | 'in_progress' };
+
+const TRANSFER_REFUSALS = {
+  meritus: { sender_missing: 'unauthenticated', recipient_missing: 'student_not_found', insufficient: 'insufficient_balance' },
+  estelecas: { sender_missing: 'unauthenticated', recipient_missing: 'student_not_found', insufficient: 'estelecas_invalid_amount' },
+} as const satisfies Record<Currency, Record<Extract<TransferAnswer, { outcome: 'refused' }>['reason'], ErrorCode>>;
 
 /**
- * Moves points between two students inside the caller's transaction. Both rows are
- * locked (in id order) and checked first; then the two balance changes, the ledger row
- * and, through `respond`, the stored idempotent response go in one statement.
+ * A text whose names only the database knows (they are read under the transfer's lock),
+ * as a format() template: rendered with markers, which become %1$s and %2$s.
  */
-async function applyTransfer(
-  tx: Tx,
+function formatTemplate(render: (first: string, second: string) => string): string {
+  return render('\uE000', '\uE001').replaceAll('%', '%%').replaceAll('\uE000', '%1$s').replaceAll('\uE001', '%2$s');
+}
+
+const DESCRIPTION_TEMPLATES: Record<Currency, string> = {
+  meritus: formatTemplate((sender, recipient) => MESSAGES.defaultTransferDescription(sender, recipient)),
+  estelecas: formatTemplate((_sender, recipient) => MESSAGES.defaultEstelecasTransferDescription(recipient)),
+};
+
+/**
+ * Moves points between two students in one round trip: ledger_transfer() takes the
+ * Idempotency-Key, locks both students in id order, checks the balance under the lock,
+ * moves both balances, writes the ledger row and stores the response, or refuses and
+ * writes nothing. The texts are rendered here and passed in as templates.
+ */
+async function transfer(
+  db: Db,
   sender: StudentActor,
   currency: Currency,
   input: { recipientId: string; amount: number; description?: string | undefined },
-  options: Backdate & { respond?: (outcome: TransferOutcome) => SQL | undefined } = {},
-): Promise<TransferOutcome> {
+  options: Backdate & { idempotency?: IdempotencyRecord | undefined } = {},
+): Promise<Stored<OperationResult>> {
   if (input.recipientId === sender.id) throw new AppError('self_transfer');
-  const locked = await lockStudents(tx, [sender.id, input.recipientId]);
-  const from = locked.get(sender.id);
-  const to = locked.get(input.recipientId);
-  if (!from) throw new AppError('unauthenticated');
-  if (!to) throw new AppError('student_not_found');
-  const key = currency === 'meritus' ? 'meritus' : 'estelecas';
-  if (from[key] < input.amount) throw new AppError(currency === 'meritus' ? 'insufficient_balance' : 'estelecas_invalid_amount');
-  const description =
-    input.description ??
-    (currency === 'meritus' ? MESSAGES.defaultTransferDescription(from.name, to.name) : `Transferência de Estelecas para ${to.name}`);
-  const createdAt = options.at ?? new Date();
-  const outcome: TransferOutcome = {
-    entry: { id: randomUUID(), currency, type: 'transfer', amount: input.amount, description, createdAt: createdAt.toISOString() },
-    sender: { ...from, [key]: from[key] - input.amount },
-    recipient: { ...to, [key]: to[key] + input.amount },
-  };
-  const column = sql.identifier(key);
-  const finish = options.respond?.(outcome) ?? sql`SELECT 1`;
-  await tx.execute(sql`
-    WITH debit AS (
-      UPDATE ${students} SET ${column} = ${column} - ${input.amount}, updated_at = now() WHERE id = ${from.id}
-    ), credit AS (
-      UPDATE ${students} SET ${column} = ${column} + ${input.amount}, updated_at = now() WHERE id = ${to.id}
-    ), entry AS (
-      INSERT INTO ${ledgerEntries} (id, currency, type, amount, description, from_student_id, to_student_id, actor_kind, actor_name, created_at)
-      VALUES (${outcome.entry.id}, ${currency}, 'transfer', ${input.amount}, ${description}, ${from.id}, ${to.id}, 'student', ${from.name}, ${createdAt.toISOString()})
-    )
-    ${finish}`);
-  return outcome;
+  const announce = currency === 'meritus' ? MESSAGES.meritusTransferred : MESSAGES.estelecasTransferred;
+  const key = options.idempotency;
+  const [row] = rowsOf<{ answer: TransferAnswer }>(
+    await db.execute(sql`SELECT ledger_transfer(
+      ${currency}::text, ${sender.id}::uuid, ${input.recipientId}::uuid, ${input.amount}::integer,
+      ${input.description ?? null}::text, ${DESCRIPTION_TEMPLATES[currency]}::text,
+      ${formatTemplate((recipient) => announce(input.amount, recipient))}::text,
+      ${key?.actorKey ?? null}::text, ${key?.key ?? null}::text, ${key?.requestHash ?? null}::text,
+      201, ${options.at?.toISOString() ?? null}::timestamptz) AS answer`),
+  );
+  const answer = row!.answer;
+  switch (answer.outcome) {
+    case 'completed':
+    case 'replayed':
+      return { status: answer.status, body: answer.body, replayed: answer.outcome === 'replayed' };
+    case 'refused':
+      throw new AppError(TRANSFER_REFUSALS[currency][answer.reason]);
+    case 'conflict':
+      throw new AppError('idempotency_conflict');
+    case 'in_progress':
+      throw new AppError('idempotency_in_progress');
+  }
 }
 
 export type RefusedAttempt = {
@@ -245,29 +260,18 @@ export async function studentTransfer(
       toStudentId: input.recipientId,
       ip: context.ip,
     },
-    () =>
-      withIdempotency(
-        deps.db,
-        { actorKey: `student:${sender.id}`, key: context.idempotencyKey, request: { op: 'transfer', currency, ...input } },
-        201,
-        async (tx, storeResponse) => {
-          const resultOf = ({ entry, sender: after, recipient }: TransferOutcome): OperationResult => ({
-            entry,
-            message:
-              currency === 'meritus'
-                ? MESSAGES.meritusTransferred(entry.amount, recipient.name)
-                : MESSAGES.estelecasTransferred(entry.amount, recipient.name),
-            balances: balancesOf(after),
-          });
-          const outcome = await applyTransfer(tx, sender, currency, input, { respond: (o) => storeResponse(resultOf(o)) });
-          return resultOf(outcome);
-        },
-      ).then((stored) => {
-        if (!stored.replayed) {
-          deps.events.publishAfterCommit({ type: 'ledger', studentIds: [sender.id, input.recipientId], status: 'completed' });
-        }
-        return stored;
-      }),
+    async () => {
+      const idempotency = idempotencyRecord({
+        actorKey: `student:${sender.id}`,
+        key: context.idempotencyKey,
+        request: { op: 'transfer', currency, ...input },
+      });
+      const stored = await transfer(deps.db, sender, currency, input, { idempotency });
+      if (!stored.replayed) {
+        deps.events.publishAfterCommit({ type: 'ledger', studentIds: [sender.id, input.recipientId], status: 'completed' });
+      }
+      return stored;
+    },
   );
 }
 
@@ -387,6 +391,6 @@ export const seedWriters = {
     return db.transaction((tx) => applyAdminOperation(tx, admin, studentId, currency, input, { at }));
   },
   async transfer(db: Db, sender: StudentActor, currency: Currency, input: { recipientId: string; amount: number; description?: string }, at: Date) {
-    return db.transaction((tx) => applyTransfer(tx, sender, currency, input, { at }));
+    return transfer(db, sender, currency, input, { at });
   },
 };

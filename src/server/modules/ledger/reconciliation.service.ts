@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { rowsOf, type Db } from '../../db/client.ts';
 
 export type Discrepancy =
   | {
@@ -24,9 +24,6 @@ type BalanceRow = {
   ledger_earned: string | number;
 };
 
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
 
 /**
  * Checks every student's stored balances against the sum of their ledger rows, and
