@@ -75,7 +75,7 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   const deps: AppDeps = { config, database, events };
 
   await registerSecurity(app, config);
-  await registerAuth(app, config, database);
+  await registerAuth(app, config, database, events);
 
   await app.register(swagger, {
     openapi: {

@@ -23,6 +23,8 @@ const envSchema = z.object({
   API_RATE_LIMIT: z.coerce.number().int().min(0).default(1200),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: flag.default(false),
+  /** How long a resolved session is reused before the database is asked again; 0 asks on every request. */
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
 });
 
 export type Config = {
@@ -41,6 +43,7 @@ export type Config = {
   apiRateLimit: number;
   logLevel: string;
   trustProxy: boolean;
+  sessionCacheMs: number;
   /** Where the built front end lives; absent in API-only tests. */
   webDist: string | undefined;
 };
@@ -77,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiRateLimit: e.API_RATE_LIMIT,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    sessionCacheMs: e.SESSION_CACHE_MS,
     webDist: path.resolve('dist'),
   };
 }

@@ -3,7 +3,9 @@ import cookie from '@fastify/cookie';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { AppError } from '../app-error.ts';
-import { resolveSession, type Principal } from '../modules/auth/auth.service.ts';
+import type { Principal } from '../modules/auth/auth.service.ts';
+import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.ts';
+import type { EventBus } from '../realtime/event-bus.ts';
 
 /** Who may call a route. Routes under /api/admin default to 'admin', other /api routes to 'signedIn'. */
 export type Access = 'public' | 'signedIn' | 'student' | 'admin';
@@ -11,6 +13,9 @@ export type Access = 'public' | 'signedIn' | 'student' | 'admin';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+  }
+  interface FastifyInstance {
+    sessionCache: SessionCache;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -57,8 +62,14 @@ export function adminOf(request: FastifyRequest): Extract<Principal, { role: 'ad
  * Resolves the session cookie on every /api request and enforces each route's access
  * level in one place, so no route can forget its guard.
  */
-export async function registerAuth(app: FastifyInstance, config: Config, database: Database): Promise<void> {
+export async function registerAuth(app: FastifyInstance, config: Config, database: Database, events: EventBus): Promise<void> {
   await app.register(cookie);
+  const sessionCache = createSessionCache(database.db, config.sessionCacheMs);
+  const unsubscribe = events.subscribe((event) => {
+    if (event.type === 'sessions_ended') sessionCache.forget(event);
+  });
+  app.addHook('onClose', async () => unsubscribe());
+  app.decorate('sessionCache', sessionCache);
   app.decorateRequest('principal', null);
   app.decorateRequest('sessionToken', null);
 
@@ -67,7 +78,7 @@ export async function registerAuth(app: FastifyInstance, config: Config, databas
     const access = accessFor(request);
     if (access === 'public') return;
     const token = request.cookies[sessionCookieName(config)];
-    const principal = token ? await resolveSession(database.db, token) : null;
+    const principal = token ? await sessionCache.resolve(token) : null;
     if (!principal) throw new AppError('unauthenticated');
     request.principal = principal;
     request.sessionToken = token ?? null;

@@ -10,7 +10,10 @@ const MAX_IDS_IN_PAYLOAD = 150;
 export type BusEvent =
   | { type: 'ledger'; studentIds: string[] | 'all'; status: 'completed' | 'failed' }
   | { type: 'tags' }
-  | { type: 'students' };
+  | { type: 'students' }
+  /** Sessions deleted (logout, removal, password reset): each instance drops them from its session cache. */
+  | { type: 'sessions_ended'; tokenHash: string }
+  | { type: 'sessions_ended'; studentId: string };
 
 export type EventBus = {
   /** Published inside the caller's transaction: delivered to every instance only if it commits. */
@@ -40,7 +43,8 @@ export function mergeEvents(events: BusEvent[]): BusEvent[] {
   const ledger = new Map<'completed' | 'failed', Set<string> | 'all'>();
   for (const event of events) {
     if (event.type !== 'ledger') {
-      if (!merged.some((other) => other.type === event.type)) merged.push(event);
+      const key = JSON.stringify(event);
+      if (!merged.some((other) => JSON.stringify(other) === key)) merged.push(event);
       continue;
     }
     const current = ledger.get(event.status) ?? new Set<string>();

@@ -20,6 +20,8 @@ export function eventsFor(principal: Principal, event: BusEvent): ClientEvent[] 
       return [{ type: 'tags' }];
     case 'students':
       return [{ type: 'students' }, { type: 'ranking' }];
+    case 'sessions_ended':
+      return [];
   }
 }
 

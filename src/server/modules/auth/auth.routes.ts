@@ -4,13 +4,13 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { adminLoginInput, sessionUser, studentLoginInput } from '../../../shared/auth.ts';
 import { clearSessionCookie, setSessionCookie } from '../../plugins/auth.ts';
-import { currentUser, loginAdmin, loginStudent, logout, type RequestContext } from './auth.service.ts';
+import { currentUser, hashToken, loginAdmin, loginStudent, logout, type RequestContext } from './auth.service.ts';
 
 export function requestContext(request: FastifyRequest): RequestContext {
   return { ip: request.ip, userAgent: request.headers['user-agent'] };
 }
 
-export async function authRoutes(app: FastifyInstance, { config, database }: AppDeps): Promise<void> {
+export async function authRoutes(app: FastifyInstance, { config, database, events }: AppDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['auth'];
 
@@ -35,7 +35,9 @@ export async function authRoutes(app: FastifyInstance, { config, database }: App
   );
 
   api.post('/auth/logout', { schema: { tags, response: { 204: z.null() } } }, async (request, reply) => {
-    await logout(database.db, request.sessionToken!, request.principal!, requestContext(request));
+    await logout(database.db, events, request.sessionToken!, request.principal!, requestContext(request));
+    // Other instances forget the session when the event arrives; this one at once.
+    app.sessionCache.forget({ type: 'sessions_ended', tokenHash: hashToken(request.sessionToken!) });
     clearSessionCookie(reply, config);
     return reply.status(204).send(null);
   });

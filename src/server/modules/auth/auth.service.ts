@@ -8,6 +8,7 @@ import type { AdminLoginInput, SelfAdmin, SessionUser, StudentLoginInput } from 
 import { recordAudit } from '../audit/audit.service.ts';
 import { loadSelfStudent } from '../students/student-views.ts';
 import { dummyPasswordHash, verifyPassword } from './password.ts';
+import type { EventBus } from '../../realtime/event-bus.ts';
 
 export type RequestContext = { ip: string; userAgent?: string | undefined };
 
@@ -149,9 +150,19 @@ export async function loginAdmin(db: Db, input: AdminLoginInput, context: Reques
 /** Activity refreshes the idle timer at most once a minute, to spare a write per request. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-/** The principal behind a session token, or null when it is unknown, idle too long or past its absolute expiry. */
-export async function resolveSession(db: Db, token: string): Promise<Principal | null> {
-  const tokenHash = hashToken(token);
+/** A live session as the database knows it, with the times that end it. */
+export type SessionState = { principal: Principal; lastSeenAt: number; expiresAt: number };
+
+/** Whether a session read earlier still holds without asking the database: not expired, idle timer not due for a refresh. */
+export function sessionStillCurrent(state: SessionState, now: number): boolean {
+  return now < state.expiresAt && now - state.lastSeenAt <= TOUCH_INTERVAL_MS;
+}
+
+/**
+ * The session behind a token hash, or null when it is unknown, idle too long or past its
+ * absolute expiry (such a session is deleted). Refreshes the idle timer when it is due.
+ */
+export async function loadSession(db: Db, tokenHash: string): Promise<SessionState | null> {
   const [row] = await db
     .select({
       session: sessions,
@@ -170,16 +181,29 @@ export async function resolveSession(db: Db, token: string): Promise<Principal |
     await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
     return null;
   }
-  if (now - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+  let lastSeenAt = row.session.lastSeenAt.getTime();
+  if (now - lastSeenAt > TOUCH_INTERVAL_MS) {
     await db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.tokenHash, tokenHash));
+    lastSeenAt = now;
   }
-  if (row.student) return { role: 'student', id: row.student.id, name: row.student.name, studentId: row.student.studentId };
-  if (row.admin) return { role: 'admin', id: row.admin.id, name: row.admin.name, email: row.admin.email };
-  return null;
+  const principal: Principal | null = row.student
+    ? { role: 'student', id: row.student.id, name: row.student.name, studentId: row.student.studentId }
+    : row.admin
+      ? { role: 'admin', id: row.admin.id, name: row.admin.name, email: row.admin.email }
+      : null;
+  return principal && { principal, lastSeenAt, expiresAt: row.session.expiresAt.getTime() };
 }
 
-export async function logout(db: Db, token: string, principal: Principal, context: RequestContext): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+/** The principal behind a session token, straight from the database. */
+export async function resolveSession(db: Db, token: string): Promise<Principal | null> {
+  return (await loadSession(db, hashToken(token)))?.principal ?? null;
+}
+
+/** Ends one session; every server instance forgets it at once. */
+export async function logout(db: Db, events: EventBus, token: string, principal: Principal, context: RequestContext): Promise<void> {
+  const tokenHash = hashToken(token);
+  await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+  await events.publish(db, { type: 'sessions_ended', tokenHash });
   await recordAudit(db, {
     actor: { kind: principal.role, id: principal.id, label: principal.name },
     action: 'logout',
@@ -198,9 +222,10 @@ export async function currentUser(db: Db, principal: Principal): Promise<Session
   return { role: 'admin', admin: toSelfAdmin(row) };
 }
 
-/** Ends every session of a student (removal, password reset). */
-export async function endStudentSessions(db: DbOrTx, studentId: string): Promise<void> {
+/** Ends every session of a student (removal, password reset), on every server instance if the transaction commits. */
+export async function endStudentSessions(db: DbOrTx, events: EventBus, studentId: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.studentId, studentId));
+  await events.publish(db, { type: 'sessions_ended', studentId });
 }
 
 /** Drops expired sessions, stale failures and past locks; run periodically. */

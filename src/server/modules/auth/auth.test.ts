@@ -12,7 +12,9 @@ const MINUTE = 60_000;
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp();
+  // These tests move session times in the database behind the server's back, which a
+  // remembered session cannot see; session-cache.test.ts covers the cache's own expiry.
+  t = await buildTestApp({ env: { SESSION_CACHE_MS: '0' } });
 });
 afterAll(async () => t.close());
 

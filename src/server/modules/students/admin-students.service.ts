@@ -218,7 +218,7 @@ export async function removeStudent(
       .set({ deletedAt: new Date(), photoUrl: null, photoVersion: before.photoVersion + 1, updatedAt: new Date() })
       .where(eq(students.id, id))
       .returning();
-    await endStudentSessions(tx, id);
+    await endStudentSessions(tx, deps.events, id);
     const droppedTags = await tx.delete(studentTags).where(eq(studentTags.studentId, id)).returning({ id: studentTags.id });
     await recordAudit(tx, {
       actor: auditActor(admin),
@@ -251,7 +251,7 @@ export async function resetStudentPassword(
   const row = await deps.db.transaction(async (tx) => {
     const student = await lockCurrentStudent(tx, id);
     await tx.update(students).set({ passwordHash, updatedAt: new Date() }).where(eq(students.id, id));
-    await endStudentSessions(tx, id);
+    await endStudentSessions(tx, deps.events, id);
     await recordAudit(tx, {
       actor: auditActor(admin),
       action: 'student.password_reset',
