@@ -6,12 +6,15 @@
  * ledger invariant, then measures pgbench (tpcb-like, same client count) on the same
  * PostgreSQL and prints the ratio. Then repeats the HTTP run on PGlite.
  *
+ * Each server first runs WARM_UP_SECONDS of the same load, not counted, so JIT compilation
+ * and the connections' plan caches do not weigh on the first round.
+ *
  * Options (env): BENCH_STUDENTS (300), BENCH_CLIENTS (8), BENCH_SECONDS (15), BENCH_ROUNDS (3).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { Pool } from 'undici';
 import fs from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +29,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ADMIN = { email: 'bench@escola.test', password: 'bench-admin-123' };
 const INITIAL = 1000;
+const WARM_UP_SECONDS = 3;
 
 type Result = { transfers: number; seconds: number; latencies: number[]; refusals: Map<string, number>; errors: number; cpu: CpuUse };
 
@@ -154,29 +158,18 @@ async function populate(url: string): Promise<{ id: string; cookie: string }[]> 
   return people;
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-
-/** A lean keep-alive POST: fetch costs the client as much CPU as the server spends. */
-function postFast(url: string, cookie: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), cookie, ...headers },
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-      },
-    );
-    request.on('error', reject);
-    request.end(payload);
+/**
+ * The transfer requests go through undici's connection pool: node:http or fetch would cost
+ * the load generator about as much CPU as the server spends, on the same two cores.
+ */
+async function postTransfer(pool: Pool, cookie: string, body: unknown): Promise<{ status: number; body: string }> {
+  const response = await pool.request({
+    path: '/api/meritus/transfers',
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, 'idempotency-key': randomUUID() },
+    body: JSON.stringify(body),
   });
+  return { status: response.statusCode, body: await response.body.text() };
 }
 
 /** CLIENTS loops, each sending one transfer at a time with a fresh idempotency key. */
@@ -184,10 +177,12 @@ async function runTransfers(
   url: string,
   people: { id: string; cookie: string }[],
   parties: Parameters<typeof startCpuCount>[0],
+  seconds = SECONDS,
 ): Promise<Result> {
-  const result: Result = { transfers: 0, seconds: SECONDS, latencies: [], refusals: new Map(), errors: 0, cpu: { server: 0, postgres: 0, client: 0 } };
+  const result: Result = { transfers: 0, seconds, latencies: [], refusals: new Map(), errors: 0, cpu: { server: 0, postgres: 0, client: 0 } };
+  const pool = new Pool(url, { connections: CLIENTS });
   const cpuUsed = startCpuCount(parties);
-  const deadline = performance.now() + SECONDS * 1000;
+  const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
@@ -198,7 +193,7 @@ async function runTransfers(
         // Mostly affordable amounts, with some that exceed the sender's balance.
         const amount = Math.random() < 0.9 ? 1 + Math.floor(Math.random() * 50) : 500 + Math.floor(Math.random() * 2000);
         const t0 = performance.now();
-        const response = await postFast(`${url}/api/meritus/transfers`, from.cookie, { recipientId: to.id, amount }, { 'idempotency-key': randomUUID() });
+        const response = await postTransfer(pool, from.cookie, { recipientId: to.id, amount });
         const body = JSON.parse(response.body) as { error?: { code: string } };
         result.latencies.push(performance.now() - t0);
         if (response.status === 201) result.transfers += 1;
@@ -209,6 +204,7 @@ async function runTransfers(
   );
   result.seconds = (performance.now() - started) / 1000;
   result.cpu = cpuUsed();
+  await pool.close();
   return result;
 }
 
@@ -274,6 +270,7 @@ async function benchPostgres(): Promise<{ ratio: number; violations: number }> {
       const database = await openPostgres(url, { max: 2 });
       try {
         pgbench(pg.port, ['-i', '-q', '-s', '10', 'pgbench']);
+        await runTransfers(server.url, people, {}, WARM_UP_SECONDS);
         const postmaster = Number(fs.readFileSync(path.join(pg.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
         for (let round = 1; round <= ROUNDS; round++) {
           ours.push(report(`round ${round} Méritus`, await runTransfers(server.url, people, { server: server.child.pid, postmaster })));
@@ -311,6 +308,7 @@ async function benchPglite(): Promise<number> {
     const tps: number[] = [];
     try {
       const people = await populate(server.url);
+      await runTransfers(server.url, people, {}, WARM_UP_SECONDS);
       for (let round = 1; round <= ROUNDS; round++) {
         tps.push(report(`round ${round} Méritus`, await runTransfers(server.url, people, { server: server.child.pid })));
       }
