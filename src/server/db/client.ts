@@ -28,6 +28,23 @@ export type Database = {
   close(): Promise<void>;
 };
 
+/** A statement on a hot path, with $1… parameters; `name` identifies it as a prepared statement. */
+export type PreparedStatement = { name: string; text: string };
+type PreparedRunner = (statement: PreparedStatement, values: unknown[]) => Promise<unknown[]>;
+
+/** How each open database runs prepared statements (a drizzle database does not expose its driver's). */
+const preparedRunners = new WeakMap<Db, PreparedRunner>();
+
+/**
+ * Runs one statement outside the query builder: on PostgreSQL as a named prepared statement,
+ * parsed and planned once per connection; on PGlite, in the same process, as a plain query.
+ */
+export async function runPrepared<T>(db: Db, statement: PreparedStatement, values: unknown[]): Promise<T[]> {
+  const run = preparedRunners.get(db);
+  if (!run) throw new Error('runPrepared needs a database opened by openPglite or openPostgres');
+  return (await run(statement, values)) as T[];
+}
+
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export class DatabaseLockedError extends Error {}
@@ -75,6 +92,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
     await client.waitReady;
     const db = drizzlePglite({ client, schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });
+    preparedRunners.set(db, async (statement, values) => (await client.query(statement.text, values)).rows);
     return {
       db,
       kind: 'pglite',
@@ -112,6 +130,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     await lockClient.query('SELECT pg_advisory_unlock(727374)').catch(() => {});
     lockClient.release();
   }
+  preparedRunners.set(db, async (statement, values) => (await pool.query({ name: statement.name, text: statement.text, values })).rows);
   const listenClients = new Set<pg.Client>();
   return {
     db,

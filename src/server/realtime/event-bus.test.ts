@@ -26,3 +26,18 @@ test('"everyone" absorbs any list of students', () => {
     ]),
   ).toEqual([{ type: 'ledger', status: 'completed', studentIds: 'all' }]);
 });
+
+test('different sessions ending in one batch are all kept', () => {
+  expect(
+    mergeEvents([
+      { type: 'sessions_ended', tokenHash: 'h1' },
+      { type: 'sessions_ended', studentId: 's1' },
+      { type: 'sessions_ended', tokenHash: 'h1' },
+      { type: 'sessions_ended', tokenHash: 'h2' },
+    ]),
+  ).toEqual([
+    { type: 'sessions_ended', tokenHash: 'h1' },
+    { type: 'sessions_ended', studentId: 's1' },
+    { type: 'sessions_ended', tokenHash: 'h2' },
+  ]);
+});

@@ -20,7 +20,7 @@ export type EventBus = {
   publish(db: DbOrTx, event: BusEvent): Promise<void>;
   /**
    * For the ledger's hot path, called once its transaction has committed: events are
-   * merged over a few milliseconds and sent outside any transaction, because a NOTIFY
+   * merged over 20 ms and sent together outside any transaction, because a NOTIFY
    * inside a transaction serialises every commit behind one global lock.
    */
   publishAfterCommit(event: BusEvent): void;
@@ -35,7 +35,8 @@ function compact(event: BusEvent): BusEvent {
   return event;
 }
 
-const BATCH_MS = 5;
+/** Long enough to merge a busy school's operations into a few notifications a second; too short for anyone to notice. */
+const BATCH_MS = 20;
 
 /** Merges queued events: one ledger event per status with the union of the students. */
 export function mergeEvents(events: BusEvent[]): BusEvent[] {
@@ -61,15 +62,17 @@ export async function createEventBus(database: Database, log: FastifyBaseLogger)
   let queue: BusEvent[] = [];
   let timer: NodeJS.Timeout | undefined;
   let sending = Promise.resolve();
-  const notify = (db: DbOrTx, event: BusEvent) => db.execute(sql`SELECT pg_notify(${CHANNEL}, ${JSON.stringify(compact(event))})`);
+  /** One statement for any number of events: one round trip. */
+  const notify = async (db: DbOrTx, events: BusEvent[]) => {
+    const notifications = events.map((event) => sql`pg_notify(${CHANNEL}, ${JSON.stringify(compact(event))})`);
+    await db.execute(sql`SELECT ${sql.join(notifications, sql`, `)}`);
+  };
   const flush = () => {
     timer = undefined;
     const batch = mergeEvents(queue);
     queue = [];
     sending = sending
-      .then(async () => {
-        for (const event of batch) await notify(database.db, event);
-      })
+      .then(() => notify(database.db, batch))
       .catch((error: unknown) => log.warn({ err: error }, 'falha ao publicar evento ao vivo'));
   };
   const unlisten = await database.listen(CHANNEL, (payload) => {
@@ -84,7 +87,7 @@ export async function createEventBus(database: Database, log: FastifyBaseLogger)
   });
   return {
     async publish(db, event) {
-      await notify(db, event);
+      await notify(db, [event]);
     },
     publishAfterCommit(event) {
       queue.push(event);

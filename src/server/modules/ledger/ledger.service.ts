@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { rowsOf, type Db, type Tx } from '../../db/client.ts';
+import { runPrepared, type Db, type PreparedStatement, type Tx } from '../../db/client.ts';
 import { ledgerEntries, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
@@ -153,6 +153,12 @@ const DESCRIPTION_TEMPLATES: Record<Currency, string> = {
   estelecas: formatTemplate((_sender, recipient) => MESSAGES.defaultEstelecasTransferDescription(recipient)),
 };
 
+const LEDGER_TRANSFER: PreparedStatement = {
+  name: 'ledger_transfer',
+  text: `SELECT ledger_transfer($1::text, $2::uuid, $3::uuid, $4::integer, $5::text, $6::text, $7::text,
+    $8::text, $9::text, $10::text, $11::integer, $12::timestamptz) AS answer`,
+};
+
 /**
  * Moves points between two students in one round trip: ledger_transfer() takes the
  * Idempotency-Key, locks both students in id order, checks the balance under the lock,
@@ -169,14 +175,20 @@ async function transfer(
   if (input.recipientId === sender.id) throw new AppError('self_transfer');
   const announce = currency === 'meritus' ? MESSAGES.meritusTransferred : MESSAGES.estelecasTransferred;
   const key = options.idempotency;
-  const [row] = rowsOf<{ answer: TransferAnswer }>(
-    await db.execute(sql`SELECT ledger_transfer(
-      ${currency}::text, ${sender.id}::uuid, ${input.recipientId}::uuid, ${input.amount}::integer,
-      ${input.description ?? null}::text, ${DESCRIPTION_TEMPLATES[currency]}::text,
-      ${formatTemplate((recipient) => announce(input.amount, recipient))}::text,
-      ${key?.actorKey ?? null}::text, ${key?.key ?? null}::text, ${key?.requestHash ?? null}::text,
-      201, ${options.at?.toISOString() ?? null}::timestamptz) AS answer`),
-  );
+  const [row] = await runPrepared<{ answer: TransferAnswer }>(db, LEDGER_TRANSFER, [
+    currency,
+    sender.id,
+    input.recipientId,
+    input.amount,
+    input.description ?? null,
+    DESCRIPTION_TEMPLATES[currency],
+    formatTemplate((recipient) => announce(input.amount, recipient)),
+    key?.actorKey ?? null,
+    key?.key ?? null,
+    key?.requestHash ?? null,
+    201,
+    options.at?.toISOString() ?? null,
+  ]);
   const answer = row!.answer;
   switch (answer.outcome) {
     case 'completed':
