@@ -37,6 +37,7 @@ export const admins = pgTable(
   ],
 );
 
+/** Balances change often: no index may cover them, so updates stay HOT (fillfactor 80, migration 0003). */
 export const students = pgTable(
   'students',
   {
@@ -62,7 +63,6 @@ export const students = pgTable(
   },
   (t) => [
     uniqueIndex('students_student_id_active_key').on(t.studentId).where(sql`${t.deletedAt} IS NULL`),
-    index('students_meritus_idx').on(t.meritus.desc().nullsFirst()).where(sql`${t.deletedAt} IS NULL`),
     check('students_meritus_nonnegative', sql`${t.meritus} >= 0`),
     check('students_total_earned_nonnegative', sql`${t.totalEarned} >= 0`),
     check('students_estelecas_nonnegative', sql`${t.estelecas} >= 0`),

@@ -1,10 +1,12 @@
 -- A student's transfer in one round trip (decision 006). ledger.service.ts validates the
--- request and renders the texts (passed in as format() templates); this function does the
--- atomic part: the Idempotency-Key row first (a concurrent repeat waits on its unique
--- index), both students locked in id order (crossing transfers cannot deadlock), the
--- balance checked under the lock, both balances moved with the ledger row, and the
--- response stored for replays. A refusal writes nothing and removes its key, so a retry
--- runs anew.
+-- request and renders the texts (passed in as format() templates) and the audit record of
+-- a refusal; this function does the atomic part: a repeated Idempotency-Key replays its
+-- stored response; both students are locked in id order (crossing transfers cannot
+-- deadlock); the balance is checked under the lock; both balances move with the ledger row,
+-- and the response is stored under the key. A concurrent repeat that gets past the first
+-- check fails on the key's primary key when storing it and rolls back whole; the caller
+-- asks again and gets the replay. A refusal writes no ledger row and no key (a retry runs
+-- anew), only its audit record.
 CREATE FUNCTION ledger_transfer(
   p_currency text,
   p_sender uuid,
@@ -17,7 +19,8 @@ CREATE FUNCTION ledger_transfer(
   p_key text,
   p_request_hash text,
   p_status integer,
-  p_created_at timestamptz
+  p_created_at timestamptz,
+  p_refusal_audit jsonb
 ) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -34,14 +37,9 @@ DECLARE
   body jsonb;
 BEGIN
   IF p_key IS NOT NULL THEN
-    INSERT INTO idempotency_keys (actor_key, key, request_hash, status_code, response)
-      VALUES (p_actor_key, p_key, p_request_hash, 0, '{}')
-      ON CONFLICT DO NOTHING;
-    IF NOT FOUND THEN
-      SELECT * INTO existing FROM idempotency_keys WHERE actor_key = p_actor_key AND key = p_key;
-      IF NOT FOUND THEN
-        RETURN jsonb_build_object('outcome', 'in_progress');
-      ELSIF existing.request_hash <> p_request_hash THEN
+    SELECT * INTO existing FROM idempotency_keys WHERE actor_key = p_actor_key AND key = p_key;
+    IF FOUND THEN
+      IF existing.request_hash <> p_request_hash THEN
         RETURN jsonb_build_object('outcome', 'conflict');
       END IF;
       RETURN jsonb_build_object('outcome', 'replayed', 'status', existing.status_code, 'body', existing.response);
@@ -62,8 +60,11 @@ BEGIN
     refusal := 'insufficient';
   END IF;
   IF refusal IS NOT NULL THEN
-    IF p_key IS NOT NULL THEN
-      DELETE FROM idempotency_keys WHERE actor_key = p_actor_key AND key = p_key;
+    IF p_refusal_audit IS NOT NULL THEN
+      INSERT INTO audit_log (actor_kind, actor_id, actor_label, action, ip, details)
+        VALUES (p_refusal_audit->>'actorKind', (p_refusal_audit->>'actorId')::uuid, p_refusal_audit->>'actorLabel',
+                p_refusal_audit->>'action', p_refusal_audit->>'ip',
+                (p_refusal_audit->'details') || (p_refusal_audit->'outcomes'->refusal));
     END IF;
     RETURN jsonb_build_object('outcome', 'refused', 'reason', refusal);
   END IF;
@@ -93,7 +94,8 @@ BEGIN
     'balances', jsonb_build_object('meritus', sender.meritus, 'totalEarned', sender.total_earned, 'estelecas', sender.estelecas)
   );
   IF p_key IS NOT NULL THEN
-    UPDATE idempotency_keys SET status_code = p_status, response = body WHERE actor_key = p_actor_key AND key = p_key;
+    INSERT INTO idempotency_keys (actor_key, key, request_hash, status_code, response)
+      VALUES (p_actor_key, p_key, p_request_hash, p_status, body);
   END IF;
   RETURN jsonb_build_object('outcome', 'completed', 'status', p_status, 'body', body);
 END

@@ -129,11 +129,56 @@ export async function applyAdminOperation(
   return { entry: entry!, student: updated! };
 }
 
+export type RefusedAttempt = {
+  actor: { kind: 'student' | 'admin'; id: string; name: string };
+  currency: Currency;
+  type: LedgerType;
+  amount: unknown;
+  description?: string | undefined;
+  fromStudentId?: string | null | undefined;
+  toStudentId?: string | null | undefined;
+  code: ErrorCode;
+  ip?: string | undefined;
+};
+
+/** The audit record of a refused attempt, all but its code and reason. */
+function refusalAudit(attempt: Omit<RefusedAttempt, 'code'>) {
+  return {
+    actor: { kind: attempt.actor.kind, id: attempt.actor.id, label: attempt.actor.name },
+    action: 'ledger.refused',
+    ip: attempt.ip,
+    details: {
+      currency: attempt.currency,
+      type: attempt.type,
+      amount: typeof attempt.amount === 'number' && Number.isSafeInteger(attempt.amount) ? attempt.amount : null,
+      rawAmount: attempt.amount === undefined ? null : String(attempt.amount).slice(0, 40),
+      description: attempt.description?.slice(0, 200) ?? null,
+      fromStudentId: attempt.fromStudentId ?? null,
+      toStudentId: attempt.toStudentId ?? null,
+    },
+  } as const;
+}
+
+const refusalReason = (code: ErrorCode) => ({ code, reason: ERROR_MESSAGES[code] });
+
+/**
+ * A refused operation changes no balance and writes no ledger row, but the attempt
+ * is kept in the audit log and shown as failed in the administrators' live feed.
+ */
+export async function recordRefusedAttempt(deps: LedgerDeps, attempt: RefusedAttempt): Promise<void> {
+  const audit = refusalAudit(attempt);
+  await recordAudit(deps.db, { ...audit, details: { ...audit.details, ...refusalReason(attempt.code) } });
+  deps.events.publishAfterCommit({ type: 'ledger', studentIds: [], status: 'failed' });
+}
+
+/** A refusal whose audit record the database already wrote, in the same round trip as the attempt. */
+class RecordedRefusal extends AppError {}
+
 /** What the database's ledger_transfer() (migration 0002) answers. */
 type TransferAnswer =
   | { outcome: 'completed' | 'replayed'; status: number; body: OperationResult }
   | { outcome: 'refused'; reason: 'sender_missing' | 'recipient_missing' | 'insufficient' }
-  | { outcome: 'conflict' | 'in_progress' };
+  | { outcome: 'conflict' };
 
 const TRANSFER_REFUSALS = {
   meritus: { sender_missing: 'unauthenticated', recipient_missing: 'student_not_found', insufficient: 'insufficient_balance' },
@@ -156,7 +201,7 @@ const DESCRIPTION_TEMPLATES: Record<Currency, string> = {
 const LEDGER_TRANSFER: PreparedStatement = {
   name: 'ledger_transfer',
   text: `SELECT ledger_transfer($1::text, $2::uuid, $3::uuid, $4::integer, $5::text, $6::text, $7::text,
-    $8::text, $9::text, $10::text, $11::integer, $12::timestamptz) AS answer`,
+    $8::text, $9::text, $10::text, $11::integer, $12::timestamptz, $13::jsonb) AS answer`,
 };
 
 /**
@@ -170,12 +215,14 @@ async function transfer(
   sender: StudentActor,
   currency: Currency,
   input: { recipientId: string; amount: number; description?: string | undefined },
-  options: Backdate & { idempotency?: IdempotencyRecord | undefined } = {},
+  options: Backdate & { idempotency?: IdempotencyRecord | undefined; refusal?: Omit<RefusedAttempt, 'code'> } = {},
 ): Promise<Stored<OperationResult>> {
   if (input.recipientId === sender.id) throw new AppError('self_transfer');
   const announce = currency === 'meritus' ? MESSAGES.meritusTransferred : MESSAGES.estelecasTransferred;
   const key = options.idempotency;
-  const [row] = await runPrepared<{ answer: TransferAnswer }>(db, LEDGER_TRANSFER, [
+  const audit = options.refusal && refusalAudit(options.refusal);
+  const refusals = TRANSFER_REFUSALS[currency];
+  const values = [
     currency,
     sender.id,
     input.recipientId,
@@ -188,55 +235,39 @@ async function transfer(
     key?.requestHash ?? null,
     201,
     options.at?.toISOString() ?? null,
-  ]);
-  const answer = row!.answer;
+    audit && {
+      actorKind: audit.actor.kind,
+      actorId: audit.actor.id,
+      actorLabel: audit.actor.label,
+      action: audit.action,
+      ip: audit.ip ?? null,
+      details: audit.details,
+      outcomes: {
+        sender_missing: refusalReason(refusals.sender_missing),
+        recipient_missing: refusalReason(refusals.recipient_missing),
+        insufficient: refusalReason(refusals.insufficient),
+      },
+    },
+  ];
+  let rows: { answer: TransferAnswer }[];
+  try {
+    rows = await runPrepared(db, LEDGER_TRANSFER, values);
+  } catch (error) {
+    // The same key, sent at the same moment, was stored first: this attempt rolled back
+    // whole, and asking again replays that first response.
+    if (!key || sqlState(error) !== '23505') throw error;
+    rows = await runPrepared(db, LEDGER_TRANSFER, values);
+  }
+  const answer = rows[0]!.answer;
   switch (answer.outcome) {
     case 'completed':
     case 'replayed':
       return { status: answer.status, body: answer.body, replayed: answer.outcome === 'replayed' };
     case 'refused':
-      throw new AppError(TRANSFER_REFUSALS[currency][answer.reason]);
+      throw new (audit ? RecordedRefusal : AppError)(refusals[answer.reason]);
     case 'conflict':
       throw new AppError('idempotency_conflict');
-    case 'in_progress':
-      throw new AppError('idempotency_in_progress');
   }
-}
-
-export type RefusedAttempt = {
-  actor: { kind: 'student' | 'admin'; id: string; name: string };
-  currency: Currency;
-  type: LedgerType;
-  amount: unknown;
-  description?: string | undefined;
-  fromStudentId?: string | null | undefined;
-  toStudentId?: string | null | undefined;
-  code: ErrorCode;
-  ip?: string | undefined;
-};
-
-/**
- * A refused operation changes no balance and writes no ledger row, but the attempt
- * is kept in the audit log and shown as failed in the administrators' live feed.
- */
-export async function recordRefusedAttempt(deps: LedgerDeps, attempt: RefusedAttempt): Promise<void> {
-  await recordAudit(deps.db, {
-    actor: { kind: attempt.actor.kind, id: attempt.actor.id, label: attempt.actor.name },
-    action: 'ledger.refused',
-    ip: attempt.ip,
-    details: {
-      currency: attempt.currency,
-      type: attempt.type,
-      amount: typeof attempt.amount === 'number' && Number.isSafeInteger(attempt.amount) ? attempt.amount : null,
-      rawAmount: attempt.amount === undefined ? null : String(attempt.amount).slice(0, 40),
-      description: attempt.description?.slice(0, 200) ?? null,
-      fromStudentId: attempt.fromStudentId ?? null,
-      toStudentId: attempt.toStudentId ?? null,
-      code: attempt.code,
-      reason: ERROR_MESSAGES[attempt.code],
-    },
-  });
-  deps.events.publishAfterCommit({ type: 'ledger', studentIds: [], status: 'failed' });
 }
 
 /** Runs a write; on an expected refusal, records the attempt before passing the error on. */
@@ -244,7 +275,9 @@ async function refusable<T>(deps: LedgerDeps, attempt: Omit<RefusedAttempt, 'cod
   try {
     return await withRetry(run);
   } catch (error) {
-    if (error instanceof AppError && error.status < 500 && !error.code.startsWith('idempotency')) {
+    if (error instanceof RecordedRefusal) {
+      deps.events.publishAfterCommit({ type: 'ledger', studentIds: [], status: 'failed' });
+    } else if (error instanceof AppError && error.status < 500 && !error.code.startsWith('idempotency')) {
       await recordRefusedAttempt(deps, { ...attempt, code: error.code });
     }
     throw error;
@@ -260,31 +293,28 @@ export async function studentTransfer(
   input: { recipientId: string; amount: number; description?: string | undefined },
   context: WriteContext = {},
 ): Promise<Stored<OperationResult>> {
-  return refusable(
-    deps,
-    {
-      actor: { kind: 'student', ...sender },
-      currency,
-      type: 'transfer',
-      amount: input.amount,
-      description: input.description,
-      fromStudentId: sender.id,
-      toStudentId: input.recipientId,
-      ip: context.ip,
-    },
-    async () => {
-      const idempotency = idempotencyRecord({
-        actorKey: `student:${sender.id}`,
-        key: context.idempotencyKey,
-        request: { op: 'transfer', currency, ...input },
-      });
-      const stored = await transfer(deps.db, sender, currency, input, { idempotency });
-      if (!stored.replayed) {
-        deps.events.publishAfterCommit({ type: 'ledger', studentIds: [sender.id, input.recipientId], status: 'completed' });
-      }
-      return stored;
-    },
-  );
+  const attempt: Omit<RefusedAttempt, 'code'> = {
+    actor: { kind: 'student', ...sender },
+    currency,
+    type: 'transfer',
+    amount: input.amount,
+    description: input.description,
+    fromStudentId: sender.id,
+    toStudentId: input.recipientId,
+    ip: context.ip,
+  };
+  return refusable(deps, attempt, async () => {
+    const idempotency = idempotencyRecord({
+      actorKey: `student:${sender.id}`,
+      key: context.idempotencyKey,
+      request: { op: 'transfer', currency, ...input },
+    });
+    const stored = await transfer(deps.db, sender, currency, input, { idempotency, refusal: attempt });
+    if (!stored.replayed) {
+      deps.events.publishAfterCommit({ type: 'ledger', studentIds: [sender.id, input.recipientId], status: 'completed' });
+    }
+    return stored;
+  });
 }
 
 function adminSuccessMessage(currency: Currency, type: AdminOperationType, amount: number, name: string): string {

@@ -405,11 +405,47 @@ describe('reads', () => {
     expect(counts).toEqual([...holders].sort((a, b) => b - a).slice(0, 10));
   });
 
-  test('refused attempts are kept in the audit log', async () => {
-    const refusedRows = async () => (await t.db.select().from(auditLog).where(eq(auditLog.action, 'ledger.refused'))).length;
-    const before = await refusedRows();
+  test('refused attempts are kept in the audit log, with who, what and why', async () => {
+    const refused = () => t.db.select().from(auditLog).where(eq(auditLog.action, 'ledger.refused')).orderBy(auditLog.id);
+    const before = (await refused()).length;
     const { meritus } = await balances(ana.id);
-    expect((await transfer({ recipientId: bruno.id, amount: meritus + 1 })).statusCode).toBe(400);
-    expect(await refusedRows()).toBe(before + 1);
+    expect((await transfer({ recipientId: bruno.id, amount: meritus + 1, description: 'Lanche' }, { key: randomUUID() })).statusCode).toBe(400);
+    const unknown = randomUUID();
+    expect((await transfer({ recipientId: unknown, amount: 2 }, { currency: 'estelecas' })).statusCode).toBe(404);
+    const rows = (await refused()).slice(before);
+    expect(rows.map(({ actorKind, actorId, actorLabel, details }) => ({ actorKind, actorId, actorLabel, details }))).toEqual([
+      {
+        actorKind: 'student',
+        actorId: ana.id,
+        actorLabel: ana.name,
+        details: {
+          currency: 'meritus',
+          type: 'transfer',
+          amount: meritus + 1,
+          rawAmount: String(meritus + 1),
+          description: 'Lanche',
+          fromStudentId: ana.id,
+          toStudentId: bruno.id,
+          code: 'insufficient_balance',
+          reason: 'Saldo insuficiente',
+        },
+      },
+      {
+        actorKind: 'student',
+        actorId: ana.id,
+        actorLabel: ana.name,
+        details: {
+          currency: 'estelecas',
+          type: 'transfer',
+          amount: 2,
+          rawAmount: '2',
+          description: null,
+          fromStudentId: ana.id,
+          toStudentId: unknown,
+          code: 'student_not_found',
+          reason: 'Estudante não encontrado',
+        },
+      },
+    ]);
   });
 });
