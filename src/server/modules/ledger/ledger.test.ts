@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/test-app.ts';
+import { addStudents, buildTestApp, type TestApp } from '../../test/test-app.ts';
 import { auditLog, idempotencyKeys, ledgerEntries, students } from '../../db/schema.ts';
 import { sweepIdempotencyKeys } from './idempotency.ts';
 import { reconcile, totalBalances } from './reconciliation.service.ts';
@@ -140,6 +140,20 @@ describe('Méritus transfers', () => {
     });
     expect(admin.statusCode).toBe(403);
     expect(await balances(bruno.id)).toEqual(brunoBefore);
+  });
+
+  test('names with "%" or placeholders in them reach the texts as they are', async () => {
+    const [odd] = await addStudents(t.db, [{ studentId: '3000099', name: 'Zé 100% %1$s Silva' }]);
+    await award(ana.id, 5);
+    const response = await transfer({ recipientId: odd!.id, amount: 1 });
+    expect(response.statusCode).toBe(201);
+    expect(response.json().message).toBe('1 M$ transferidos para Zé 100% %1$s Silva!');
+    expect(response.json().entry.description).toBe(`Transferência de ${ana.name} para Zé 100% %1$s Silva`);
+    await award(ana.id, 2, 'estelecas');
+    const estelecas = await transfer({ recipientId: odd!.id, amount: 2 }, { currency: 'estelecas' });
+    expect(estelecas.statusCode).toBe(201);
+    expect(estelecas.json().message).toBe('2 Estelecas transferidas para Zé 100% %1$s Silva');
+    expect(estelecas.json().entry.description).toBe('Transferência de Estelecas para Zé 100% %1$s Silva');
   });
 
   test('anonymous transfers get 401', async () => {
