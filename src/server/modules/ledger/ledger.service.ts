@@ -198,6 +198,25 @@ const DESCRIPTION_TEMPLATES: Record<Currency, string> = {
   estelecas: formatTemplate((_sender, recipient) => MESSAGES.defaultEstelecasTransferDescription(recipient)),
 };
 
+/** What ledger_transfer() writes to the audit log should it refuse: the record, and each refusal's code and reason. */
+function refusalRecord(attempt: Omit<RefusedAttempt, 'code'>, currency: Currency) {
+  const audit = refusalAudit(attempt);
+  const codes = TRANSFER_REFUSALS[currency];
+  return {
+    actorKind: audit.actor.kind,
+    actorId: audit.actor.id,
+    actorLabel: audit.actor.label,
+    action: audit.action,
+    ip: audit.ip ?? null,
+    details: audit.details,
+    outcomes: {
+      sender_missing: refusalReason(codes.sender_missing),
+      recipient_missing: refusalReason(codes.recipient_missing),
+      insufficient: refusalReason(codes.insufficient),
+    },
+  };
+}
+
 const LEDGER_TRANSFER: PreparedStatement = {
   name: 'ledger_transfer',
   text: `SELECT ledger_transfer($1::text, $2::uuid, $3::uuid, $4::integer, $5::text, $6::text, $7::text,
@@ -220,8 +239,6 @@ async function transfer(
   if (input.recipientId === sender.id) throw new AppError('self_transfer');
   const announce = currency === 'meritus' ? MESSAGES.meritusTransferred : MESSAGES.estelecasTransferred;
   const key = options.idempotency;
-  const audit = options.refusal && refusalAudit(options.refusal);
-  const refusals = TRANSFER_REFUSALS[currency];
   const values = [
     currency,
     sender.id,
@@ -235,19 +252,7 @@ async function transfer(
     key?.requestHash ?? null,
     201,
     options.at?.toISOString() ?? null,
-    audit && {
-      actorKind: audit.actor.kind,
-      actorId: audit.actor.id,
-      actorLabel: audit.actor.label,
-      action: audit.action,
-      ip: audit.ip ?? null,
-      details: audit.details,
-      outcomes: {
-        sender_missing: refusalReason(refusals.sender_missing),
-        recipient_missing: refusalReason(refusals.recipient_missing),
-        insufficient: refusalReason(refusals.insufficient),
-      },
-    },
+    options.refusal ? refusalRecord(options.refusal, currency) : null,
   ];
   let rows: { answer: TransferAnswer }[];
   try {
@@ -264,7 +269,7 @@ async function transfer(
     case 'replayed':
       return { status: answer.status, body: answer.body, replayed: answer.outcome === 'replayed' };
     case 'refused':
-      throw new (audit ? RecordedRefusal : AppError)(refusals[answer.reason]);
+      throw new (options.refusal ? RecordedRefusal : AppError)(TRANSFER_REFUSALS[currency][answer.reason]);
     case 'conflict':
       throw new AppError('idempotency_conflict');
   }
