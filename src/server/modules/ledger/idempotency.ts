@@ -27,7 +27,7 @@ export function idempotencyRecord(scope: IdempotencyScope): IdempotencyRecord | 
  * The key row is inserted first: a concurrent request with the same key blocks on
  * the unique index until the first commits, then finds its stored response. If the
  * work fails, the transaction (and so the key) is rolled back and a retry runs anew.
- * (Student transfers do the same inside the database's ledger_transfer().)
+ * (Student transfers keep their keys inside the database's ledger_transfer(), decision 006.)
  */
 export async function withIdempotency<T>(
   db: Db,
