@@ -14,6 +14,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   email_taken: 409,
   rate_limited: 429,
   login_locked: 429,
+  body_too_large: 413,
   internal: 500,
 };
 
@@ -22,11 +23,17 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details: Record<string, unknown> | undefined;
+  /** Sent as `Retry-After` (seconds) when the refusal ends at a known time. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, options: { status?: number; details?: Record<string, unknown> } = {}) {
-    super(ERROR_MESSAGES[code]);
+  constructor(
+    code: ErrorCode,
+    options: { status?: number; details?: Record<string, unknown>; message?: string; retryAfterSeconds?: number } = {},
+  ) {
+    super(options.message ?? ERROR_MESSAGES[code]);
     this.code = code;
     this.status = options.status ?? STATUS[code] ?? 400;
     this.details = options.details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }

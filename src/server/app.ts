@@ -32,8 +32,38 @@ import { studentAreaRoutes } from './modules/students/student-area.routes.ts';
 /** What every module's routes receive. */
 export type AppDeps = { config: Config; database: Database; events: EventBus };
 
-function errorBody(code: ErrorCode, fields?: Record<string, string>): ApiErrorBody {
-  return { error: { code, message: ERROR_MESSAGES[code], ...(fields ? { fields } : {}) } };
+/** The request body limit; a bigger body is refused with 413 and a message naming it. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+function errorBody(code: ErrorCode, extra: { fields?: Record<string, string>; message?: string; details?: Record<string, unknown> } = {}): ApiErrorBody {
+  const { fields, message, details } = extra;
+  return { error: { code, message: message ?? ERROR_MESSAGES[code], ...(fields ? { fields } : {}), ...(details ? { details } : {}) } };
+}
+
+/**
+ * PostgreSQL data errors a request can provoke with values its schema let through (text
+ * the database cannot store, a date out of its range): the request is bad, not the server.
+ */
+const BAD_INPUT_SQLSTATES = new Set(['22P05', '22021', '22008', '22007', '22P02', '22003', '54000']);
+
+function sqlStateOf(error: unknown): string | undefined {
+  for (let cause: unknown = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/** A path as the router would read it: decoded, slashes collapsed, lower case (for deciding what it is, never for access). */
+function normalisedPath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Left as sent: a malformed escape cannot spell a route.
+  }
+  return decoded.replace(/\/+/g, '/').toLowerCase();
 }
 
 /** Builds the whole application without listening; tests drive it with app.inject. */
@@ -41,14 +71,17 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
     trustProxy: config.trustProxy,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // One route, however its path is spelled: `//`, a trailing slash and percent-encoding reach the same route and its guard.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).send(errorBody(error.code));
+      if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
+      return reply.status(error.status).send(errorBody(error.code, { message: error.message, ...(error.details ? { details: error.details } : {}) }));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: Record<string, string> = {};
@@ -57,14 +90,20 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
         fields[field] ??= ERROR_MESSAGES[issueCode(issue)];
       }
       const first = error.validation[0];
-      return reply.status(400).send(errorBody(first ? issueCode(first) : 'validation', fields));
+      return reply.status(400).send(errorBody(first ? issueCode(first) : 'validation', { fields }));
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
       return reply.status(500).send(errorBody('internal'));
     }
     const status = error.statusCode ?? 500;
+    if (status === 413) return reply.status(413).send(errorBody('body_too_large'));
     if (status === 429) return reply.status(429).send(errorBody('rate_limited'));
+    const sqlState = sqlStateOf(error);
+    if (sqlState && BAD_INPUT_SQLSTATES.has(sqlState)) {
+      request.log.warn({ err: error }, 'input refused by the database');
+      return reply.status(400).send(errorBody('validation'));
+    }
     if (status >= 400 && status < 500) return reply.status(status).send(errorBody('bad_request'));
     request.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send(errorBody('internal'));
@@ -76,6 +115,10 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
 
   await registerSecurity(app, config);
   await registerAuth(app, config, database, events);
+  // Personal data never lands in a browser's or a proxy's cache: an answer is cached only where its route says so (static files).
+  app.addHook('onSend', async (_request, reply) => {
+    if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -101,22 +144,23 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
     { prefix: '/api' },
   );
 
-  fs.mkdirSync(config.uploadsDir, { recursive: true });
-  await app.register(fastifyStatic, {
-    root: config.uploadsDir,
-    prefix: '/uploads/',
-    decorateReply: false,
-    maxAge: '365d',
-    immutable: true,
+  // Files anyone may fetch: uploaded photos under unguessable names, and the built front end.
+  await app.register(async (files) => {
+    files.addHook('onRoute', (options) => {
+      options.config = { ...options.config, access: 'public' };
+    });
+    fs.mkdirSync(config.uploadsDir, { recursive: true });
+    await files.register(fastifyStatic, {
+      root: config.uploadsDir,
+      prefix: '/uploads/',
+      decorateReply: false,
+      maxAge: '365d',
+      immutable: true,
+    });
+    await registerWeb(files, config);
   });
-  await registerWeb(app, config);
 
-  app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/')) {
-      return reply.status(request.principal ? 404 : 401).send(errorBody(request.principal ? 'not_found' : 'unauthenticated'));
-    }
-    return reply.status(404).send(errorBody('not_found'));
-  });
+  app.setNotFoundHandler((request, reply) => reply.status(404).send(errorBody('not_found')));
 
   return app;
 }
@@ -144,7 +188,8 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
     },
   });
   app.get('/*', { schema: { hide: true } }, (request, reply) => {
-    if (request.url.startsWith('/api/') || request.url.startsWith('/uploads/')) {
+    const path = normalisedPath(request.url);
+    if (path === '/api' || path.startsWith('/api/') || path.startsWith('/uploads/')) {
       return reply.callNotFound();
     }
     return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(index);

@@ -12,6 +12,8 @@ export const ERROR_MESSAGES = {
   rate_limited: 'Muitas requisições. Aguarde um momento e tente novamente.',
   login_locked: 'Muitas tentativas de login. Tente novamente em 15 minutos.',
   client_throttled: 'Too many requests',
+  body_too_large: 'A requisição é grande demais. O limite é 1 MB.',
+  invalid_text: 'O texto contém caracteres inválidos',
   internal: 'Erro interno. Tente novamente.',
   network: 'Erro de conexão. Verifique sua internet.',
   student_login_failed: 'Matrícula ou senha incorretos',
@@ -67,7 +69,9 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ERROR_MESSAGES, value);
 }
 
-export type ApiErrorBody = { error: { code: string; message: string; fields?: Record<string, string> } };
+export type ApiErrorBody = {
+  error: { code: string; message: string; fields?: Record<string, string>; details?: Record<string, unknown> };
+};
 
 /** Success and informational texts of the spec's catalogue. */
 export const MESSAGES = {

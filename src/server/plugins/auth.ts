@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
@@ -7,8 +7,12 @@ import type { Principal } from '../modules/auth/auth.service.ts';
 import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 
-/** Who may call a route. Routes under /api/admin default to 'admin', other /api routes to 'signedIn'. */
-export type Access = 'public' | 'signedIn' | 'student' | 'admin';
+/** Who may call a route: declared on every route (`config.access`), checked against the route the request reached. */
+export const ACCESS_LEVELS = ['public', 'signedIn', 'student', 'admin'] as const;
+export type Access = (typeof ACCESS_LEVELS)[number];
+
+/** A registered route as the guard knows it (the authorization tests walk this table). */
+export type DeclaredRoute = { method: string; url: string; options: RouteOptions };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,12 +20,17 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     sessionCache: SessionCache;
+    /** Every route registered, in order, HEAD twins included. */
+    declaredRoutes: DeclaredRoute[];
   }
   interface FastifyRequest {
     principal: Principal | null;
     sessionToken: string | null;
   }
 }
+
+/** Session tokens are 32 random bytes in base64url; anything else is not looked up. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 export function sessionCookieName(config: Config): string {
   return config.https ? '__Host-meritus_session' : 'meritus_session';
@@ -41,12 +50,6 @@ export function clearSessionCookie(reply: FastifyReply, config: Config): void {
   reply.clearCookie(sessionCookieName(config), { path: '/', httpOnly: true, sameSite: 'lax', secure: config.https });
 }
 
-function accessFor(request: FastifyRequest): Access {
-  const declared = request.routeOptions.config?.access;
-  if (declared) return declared;
-  return request.url.startsWith('/api/admin') ? 'admin' : 'signedIn';
-}
-
 /** The student behind a student-only route; the guard has already checked the role. */
 export function studentOf(request: FastifyRequest): Extract<Principal, { role: 'student' }> {
   if (request.principal?.role !== 'student') throw new AppError('forbidden');
@@ -58,9 +61,50 @@ export function adminOf(request: FastifyRequest): Extract<Principal, { role: 'ad
   return request.principal;
 }
 
+/** Whoever is signed in on a route declared 'signedIn' or narrower. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new AppError('unauthenticated');
+  return request.principal;
+}
+
+/** The signed-in principal with the session token that proved it. */
+export function sessionOf(request: FastifyRequest): { principal: Principal; token: string } {
+  if (!request.principal || !request.sessionToken) throw new AppError('unauthenticated');
+  return { principal: request.principal, token: request.sessionToken };
+}
+
+/** Whether the route a request reached is part of the API (its registered pattern, never the raw URL). */
+export function isApiRoute(request: FastifyRequest): boolean {
+  return request.routeOptions.url?.startsWith('/api/') ?? false;
+}
+
 /**
- * Resolves the session cookie on every /api request and enforces each route's access
- * level in one place, so no route can forget its guard.
+ * Refuses a request unless its route's declared access admits the principal. Judged from
+ * the route the router matched, so no spelling of a path (percent-encoding, doubled or
+ * trailing slashes) can reach a route without its guard; a route with no declaration is
+ * refused here and stops the start-up in `checkDeclarations`.
+ */
+async function guard(request: FastifyRequest): Promise<void> {
+  const access = request.routeOptions.config.access;
+  if (access === 'public') return;
+  if (!access) throw new AppError('forbidden');
+  if (!request.principal) throw new AppError('unauthenticated');
+  if (access !== 'signedIn' && request.principal.role !== access) throw new AppError('forbidden');
+}
+
+function checkDeclarations(routes: DeclaredRoute[]): void {
+  const undeclared = routes.filter(({ options }) => !ACCESS_LEVELS.includes(options.config?.access as Access));
+  if (undeclared.length > 0) {
+    const list = undeclared.map(({ method, url }) => `${method} ${url}`).join(', ');
+    throw new Error(`Rotas sem declaração de acesso (config.access): ${list}`);
+  }
+}
+
+/**
+ * Resolves the session cookie on API routes and enforces each route's declared access in
+ * one place. Must be registered before any route, and after the rate limiter, whose
+ * per-route hook then runs between the session lookup (it keys signed-in users by
+ * account) and the guard.
  */
 export async function registerAuth(app: FastifyInstance, config: Config, database: Database, events: EventBus): Promise<void> {
   await app.register(cookie);
@@ -70,18 +114,26 @@ export async function registerAuth(app: FastifyInstance, config: Config, databas
   });
   app.addHook('onClose', async () => unsubscribe());
   app.decorate('sessionCache', sessionCache);
+  app.decorate('declaredRoutes', [] as DeclaredRoute[]);
   app.decorateRequest('principal', null);
   app.decorateRequest('sessionToken', null);
 
+  app.addHook('onRoute', (options) => {
+    const methods = Array.isArray(options.method) ? options.method : [options.method];
+    for (const method of methods) app.declaredRoutes.push({ method, url: options.url, options });
+    const onRequest = options.onRequest ?? [];
+    options.onRequest = [...(Array.isArray(onRequest) ? onRequest : [onRequest]), guard];
+  });
+  // Scopes may declare access for routes a plugin registers (static files), so the check waits until every route exists.
+  app.addHook('onReady', async () => checkDeclarations(app.declaredRoutes));
+
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/')) return;
-    const access = accessFor(request);
-    if (access === 'public') return;
+    if (!isApiRoute(request)) return;
     const token = request.cookies[sessionCookieName(config)];
-    const principal = token ? await sessionCache.resolve(token) : null;
-    if (!principal) throw new AppError('unauthenticated');
+    if (!token || !TOKEN_SHAPE.test(token)) return;
+    const principal = await sessionCache.resolve(token);
+    if (!principal) return;
     request.principal = principal;
-    request.sessionToken = token ?? null;
-    if (access !== 'signedIn' && principal.role !== access) throw new AppError('forbidden');
+    request.sessionToken = token;
   });
 }

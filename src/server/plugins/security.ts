@@ -3,6 +3,7 @@ import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { Config } from '../config.ts';
 import { AppError } from '../app-error.ts';
+import { isApiRoute } from './auth.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -52,7 +53,7 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     await app.register(rateLimit, {
       max: config.apiRateLimit,
       timeWindow: '1 minute',
-      allowList: (request) => !request.url.startsWith('/api/'),
+      allowList: (request) => !isApiRoute(request),
       errorResponseBuilder: () => new AppError('rate_limited'),
     });
   }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.ts';
 import type { Principal } from '../modules/auth/auth.service.ts';
+import { sessionOf } from '../plugins/auth.ts';
 import { resolveSession } from '../modules/auth/auth.service.ts';
 import type { ClientEvent } from '../../shared/live-events.ts';
 import type { BusEvent } from './event-bus.ts';
@@ -34,6 +35,7 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
   app.get(
     '/events',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['realtime'],
         summary: 'Eventos ao vivo (Server-Sent Events)',
@@ -42,8 +44,7 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
       },
     },
     (request, reply) => {
-      const principal = request.principal!;
-      const token = request.sessionToken!;
+      const { principal, token } = sessionOf(request);
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {

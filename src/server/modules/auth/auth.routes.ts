@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { adminLoginInput, sessionUser, studentLoginInput } from '../../../shared/auth.ts';
-import { clearSessionCookie, setSessionCookie } from '../../plugins/auth.ts';
+import { clearSessionCookie, principalOf, sessionOf, setSessionCookie } from '../../plugins/auth.ts';
 import { currentUser, hashToken, loginAdmin, loginStudent, logout, type RequestContext } from './auth.service.ts';
 
 export function requestContext(request: FastifyRequest): RequestContext {
@@ -34,15 +34,16 @@ export async function authRoutes(app: FastifyInstance, { config, database, event
     },
   );
 
-  api.post('/auth/logout', { schema: { tags, response: { 204: z.null() } } }, async (request, reply) => {
-    await logout(database.db, events, request.sessionToken!, request.principal!, requestContext(request));
+  api.post('/auth/logout', { config: { access: 'signedIn' }, schema: { tags, response: { 204: z.null() } } }, async (request, reply) => {
+    const { principal, token } = sessionOf(request);
+    await logout(database.db, events, token, principal, requestContext(request));
     // Other instances forget the session when the event arrives; this one at once.
-    app.sessionCache.forget({ type: 'sessions_ended', tokenHash: hashToken(request.sessionToken!) });
+    app.sessionCache.forget({ type: 'sessions_ended', tokenHash: hashToken(token) });
     clearSessionCookie(reply, config);
     return reply.status(204).send(null);
   });
 
-  api.get('/auth/me', { schema: { tags, response: { 200: sessionUser } } }, async (request) =>
-    currentUser(database.db, request.principal!),
+  api.get('/auth/me', { config: { access: 'signedIn' }, schema: { tags, response: { 200: sessionUser } } }, async (request) =>
+    currentUser(database.db, principalOf(request)),
   );
 }

@@ -455,7 +455,7 @@ describe('access to routes', () => {
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json()).toEqual(errorBody('unauthenticated'));
     expect((await t.app.inject({ url: '/api/admin/operations' })).statusCode).toBe(401);
-    expect((await t.app.inject({ url: '/api/admin/nao-existe' })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/api/admin/nao-existe' })).statusCode).toBe(404);
 
     const student = await t.loginStudent('3000001');
     const admin = await t.loginAdmin();

@@ -9,11 +9,11 @@ export async function dashboardRoutes(app: FastifyInstance, { database }: AppDep
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['dashboard'];
 
-  api.get('/admin/dashboard', { schema: { tags, response: { 200: dashboardSummary } } }, async () => computeSummary(database.db));
+  api.get('/admin/dashboard', { config: { access: 'admin' }, schema: { tags, response: { 200: dashboardSummary } } }, async () => computeSummary(database.db));
 
   api.put(
     '/admin/dashboard/goals/:id',
-    { schema: { tags, params: goalParams, body: updateGoalInput, response: { 200: goalTarget } } },
+    { config: { access: 'admin' }, schema: { tags, params: goalParams, body: updateGoalInput, response: { 200: goalTarget } } },
     async (request) => updateGoalTarget(database.db, adminOf(request), request.params.id, request.body, { ip: request.ip }),
   );
 }

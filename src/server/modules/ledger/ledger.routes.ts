@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
-import { adminOf, studentOf } from '../../plugins/auth.ts';
+import { adminOf, principalOf, studentOf } from '../../plugins/auth.ts';
 import { issueCode } from '../../../shared/validation.ts';
 import {
   adminOperationInput,
@@ -55,7 +55,7 @@ async function recordInvalidAttempt(
   const error = request.validationError!;
   const first = (error as unknown as { validation?: { message?: string }[] }).validation?.[0];
   const body = request.body as LooseBody;
-  const principal = request.principal!;
+  const principal = principalOf(request);
   await recordRefusedAttempt(deps, {
     actor: { kind: principal.role, id: principal.id, name: principal.name },
     currency,
@@ -101,6 +101,7 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events }: A
     api.post(
       `/admin/students/:id/${currency}`,
       {
+        config: { access: 'admin' },
         attachValidation: true,
         schema: {
           tags,
@@ -124,7 +125,7 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events }: A
 
   api.post(
     '/admin/operations/bulk',
-    { schema: { tags, headers: idempotencyHeader, body: bulkOperationInput, response: { 201: bulkOperationResult } } },
+    { config: { access: 'admin' }, schema: { tags, headers: idempotencyHeader, body: bulkOperationInput, response: { 201: bulkOperationResult } } },
     async (request, reply) => {
       const result = await bulkAdminOperation(deps, adminOf(request), request.body, writeContext(request));
       return reply.status(result.status as 201).send(result.body);
@@ -153,23 +154,23 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events }: A
 
   api.get(
     '/admin/operations',
-    { schema: { tags, querystring: liveOperationsQuery, response: { 200: z.array(liveOperation) } } },
+    { config: { access: 'admin' }, schema: { tags, querystring: liveOperationsQuery, response: { 200: z.array(liveOperation) } } },
     async (request) => liveOperations(database.db, request.query.limit),
   );
 
   api.get(
     '/admin/meritus/recent',
-    { schema: { tags, querystring: limitQuery(ADMIN_RECENT_OPERATIONS_LIMIT, 100), response: { 200: z.array(ledgerEntryView) } } },
+    { config: { access: 'admin' }, schema: { tags, querystring: limitQuery(ADMIN_RECENT_OPERATIONS_LIMIT, 100), response: { 200: z.array(ledgerEntryView) } } },
     async (request) => recentAdminMeritus(database.db, request.query.limit),
   );
 
   api.get(
     '/admin/estelecas/history',
-    { schema: { tags, querystring: limitQuery(ADMIN_ESTELECAS_HISTORY_LIMIT, 500), response: { 200: z.array(ledgerEntryView) } } },
+    { config: { access: 'admin' }, schema: { tags, querystring: limitQuery(ADMIN_ESTELECAS_HISTORY_LIMIT, 500), response: { 200: z.array(ledgerEntryView) } } },
     async (request) => estelecasHistory(database.db, request.query.limit),
   );
 
-  api.get('/admin/estelecas/ranking', { schema: { tags, response: { 200: z.array(publicStudent) } } }, async () =>
+  api.get('/admin/estelecas/ranking', { config: { access: 'admin' }, schema: { tags, response: { 200: z.array(publicStudent) } } }, async () =>
     estelecasRanking(database.db),
   );
 }

@@ -10,20 +10,20 @@ export async function reasonPresetsRoutes(app: FastifyInstance, { database }: Ap
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['reason-presets'];
 
-  api.get('/admin/reason-presets', { schema: { tags, response: { 200: z.array(reasonPreset) } } }, async () =>
+  api.get('/admin/reason-presets', { config: { access: 'admin' }, schema: { tags, response: { 200: z.array(reasonPreset) } } }, async () =>
     listReasonPresets(database.db),
   );
 
   api.post(
     '/admin/reason-presets',
-    { schema: { tags, body: createReasonPresetInput, response: { 201: reasonPreset } } },
+    { config: { access: 'admin' }, schema: { tags, body: createReasonPresetInput, response: { 201: reasonPreset } } },
     async (request, reply) =>
       reply.status(201).send(await createReasonPreset(database.db, adminOf(request), request.body, { ip: request.ip })),
   );
 
   api.delete(
     '/admin/reason-presets/:id',
-    { schema: { tags, params: reasonPresetParams, response: { 204: z.null() } } },
+    { config: { access: 'admin' }, schema: { tags, params: reasonPresetParams, response: { 204: z.null() } } },
     async (request, reply) => {
       await deleteReasonPreset(database.db, adminOf(request), request.params.id, { ip: request.ip });
       return reply.status(204).send(null);

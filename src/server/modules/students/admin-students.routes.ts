@@ -76,29 +76,29 @@ export async function adminStudentsRoutes(app: FastifyInstance, { config, databa
     const tags = ['admin-students'];
     const context = (request: FastifyRequest) => ({ ip: request.ip });
 
-    api.get('/admin/students', { schema: { tags, response: { 200: adminStudentsResponse } } }, async () => listAdminStudents(deps.db));
+    api.get('/admin/students', { config: { access: 'admin' }, schema: { tags, response: { 200: adminStudentsResponse } } }, async () => listAdminStudents(deps.db));
 
     api.post(
       '/admin/students',
-      { schema: { tags, body: createStudentInput, response: { 201: studentWriteResult } } },
+      { config: { access: 'admin' }, schema: { tags, body: createStudentInput, response: { 201: studentWriteResult } } },
       async (request, reply) => reply.status(201).send(await createStudent(deps, adminOf(request), request.body, context(request))),
     );
 
     api.patch(
       '/admin/students/:id',
-      { schema: { tags, params: studentIdParam, body: updateStudentInput, response: { 200: studentWriteResult } } },
+      { config: { access: 'admin' }, schema: { tags, params: studentIdParam, body: updateStudentInput, response: { 200: studentWriteResult } } },
       async (request) => updateStudent(deps, adminOf(request), request.params.id, request.body, context(request)),
     );
 
     api.delete(
       '/admin/students/:id',
-      { schema: { tags, params: studentIdParam, response: { 200: messageResult } } },
+      { config: { access: 'admin' }, schema: { tags, params: studentIdParam, response: { 200: messageResult } } },
       async (request) => removeStudent(deps, adminOf(request), request.params.id, context(request)),
     );
 
     api.post(
       '/admin/students/:id/password',
-      { schema: { tags, params: studentIdParam, response: { 200: passwordResetResult } } },
+      { config: { access: 'admin' }, schema: { tags, params: studentIdParam, response: { 200: passwordResetResult } } },
       async (request, reply) =>
         reply.header('Cache-Control', 'no-store').send(await resetStudentPassword(deps, adminOf(request), request.params.id, context(request))),
     );
@@ -106,6 +106,7 @@ export async function adminStudentsRoutes(app: FastifyInstance, { config, databa
     api.post(
       '/admin/students/:id/photo',
       {
+        config: { access: 'admin' },
         schema: {
           tags,
           params: studentIdParam,
@@ -122,19 +123,20 @@ export async function adminStudentsRoutes(app: FastifyInstance, { config, databa
 
     api.put(
       '/admin/students/:id/photo',
-      { schema: { tags, params: studentIdParam, body: photoUrlBody, response: { 200: studentWriteResult } } },
+      { config: { access: 'admin' }, schema: { tags, params: studentIdParam, body: photoUrlBody, response: { 200: studentWriteResult } } },
       async (request) => setStudentPhotoUrl(deps, adminOf(request), request.params.id, request.body.url, context(request)),
     );
 
     api.delete(
       '/admin/students/:id/photo',
-      { schema: { tags, params: studentIdParam, response: { 200: studentWriteResult } } },
+      { config: { access: 'admin' }, schema: { tags, params: studentIdParam, response: { 200: studentWriteResult } } },
       async (request) => removeStudentPhoto(deps, adminOf(request), request.params.id, context(request)),
     );
 
     api.post(
       '/admin/students/import/preview',
       {
+        config: { access: 'admin' },
         schema: {
           tags,
           consumes: ['multipart/form-data'],
@@ -148,6 +150,7 @@ export async function adminStudentsRoutes(app: FastifyInstance, { config, databa
     api.post(
       '/admin/students/import',
       {
+        config: { access: 'admin' },
         schema: {
           tags,
           consumes: ['multipart/form-data'],
@@ -162,7 +165,7 @@ export async function adminStudentsRoutes(app: FastifyInstance, { config, databa
       },
     );
 
-    api.get('/admin/students/export.csv', { schema: { tags, produces: ['text/csv'], response: { 200: csvResponse } } }, async (request, reply) => {
+    api.get('/admin/students/export.csv', { config: { access: 'admin' }, schema: { tags, produces: ['text/csv'], response: { 200: csvResponse } } }, async (request, reply) => {
       const { fileName, csv } = await exportStudentsCsv(deps.db, adminOf(request), context(request));
       return reply
         .type('text/csv; charset=utf-8')
@@ -171,7 +174,7 @@ export async function adminStudentsRoutes(app: FastifyInstance, { config, databa
         .send(csv);
     });
 
-    api.get('/admin/ledger/export.csv', { schema: { tags, produces: ['text/csv'], response: { 200: csvResponse } } }, async (request, reply) => {
+    api.get('/admin/ledger/export.csv', { config: { access: 'admin' }, schema: { tags, produces: ['text/csv'], response: { 200: csvResponse } } }, async (request, reply) => {
       const { fileName, chunks } = await exportLedgerCsv(deps.db, adminOf(request), context(request));
       return reply
         .type('text/csv; charset=utf-8')

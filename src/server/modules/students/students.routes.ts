@@ -9,7 +9,7 @@ export async function studentsRoutes(app: FastifyInstance, { database }: AppDeps
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['students'];
 
-  api.get('/ranking', { schema: { tags, response: { 200: rankingResponse } } }, async () => ranking(database.db));
+  api.get('/ranking', { config: { access: 'signedIn' }, schema: { tags, response: { 200: rankingResponse } } }, async () => ranking(database.db));
 
   api.get(
     '/students/directory',

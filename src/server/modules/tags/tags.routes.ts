@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app.ts';
-import { adminOf } from '../../plugins/auth.ts';
+import { adminOf, principalOf } from '../../plugins/auth.ts';
 import { activeTagsResponse } from '../../../shared/students.ts';
 import { studentTagParams, tagChangeResult, tagDaysInput, tagExpiryInput } from '../../../shared/admin-students.ts';
 import { WEEKLY_TAG_DAYS } from '../../../shared/constants.ts';
@@ -11,27 +11,27 @@ export async function tagsRoutes(app: FastifyInstance, { database, events }: App
   const api = app.withTypeProvider<ZodTypeProvider>();
   const deps = { db: database.db, events };
   const tags = ['tags'];
-  api.get('/tags/active', { schema: { tags, response: { 200: activeTagsResponse } } }, async (request) =>
-    listActiveTags(database.db, request.principal!),
+  api.get('/tags/active', { config: { access: 'signedIn' }, schema: { tags, response: { 200: activeTagsResponse } } }, async (request) =>
+    listActiveTags(database.db, principalOf(request)),
   );
 
   api.put(
     '/admin/students/:id/tags/:kind',
-    { schema: { tags, params: studentTagParams, body: tagDaysInput.optional(), response: { 200: tagChangeResult } } },
+    { config: { access: 'admin' }, schema: { tags, params: studentTagParams, body: tagDaysInput.optional(), response: { 200: tagChangeResult } } },
     async (request) =>
       giveTag(deps, adminOf(request), request.params.id, request.params.kind, request.body?.days ?? WEEKLY_TAG_DAYS, { ip: request.ip }),
   );
 
   api.patch(
     '/admin/students/:id/tags/:kind',
-    { schema: { tags, params: studentTagParams, body: tagExpiryInput, response: { 200: tagChangeResult } } },
+    { config: { access: 'admin' }, schema: { tags, params: studentTagParams, body: tagExpiryInput, response: { 200: tagChangeResult } } },
     async (request) =>
       moveTagExpiry(deps, adminOf(request), request.params.id, request.params.kind, new Date(request.body.expiresAt), { ip: request.ip }),
   );
 
   api.delete(
     '/admin/students/:id/tags/:kind',
-    { schema: { tags, params: studentTagParams, response: { 200: tagChangeResult } } },
+    { config: { access: 'admin' }, schema: { tags, params: studentTagParams, response: { 200: tagChangeResult } } },
     async (request) => takeTag(deps, adminOf(request), request.params.id, request.params.kind, { ip: request.ip }),
   );
 }
