@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const database = await openDatabase(config);
   let closing = false;
   try {
-    const seeded = await ensureInitialData(database.db, config);
+    const seeded = await database.exclusive(() => ensureInitialData(database.db, config));
     const app = await buildApp(config, database);
     const stopMaintenance = startMaintenance(database, app.log);
     const shutdown = async (signal: string) => {

@@ -23,6 +23,12 @@ export type Database = {
   kind: 'pglite' | 'postgres';
   /** LISTEN on a channel; returns an unsubscribe function. */
   listen(channel: string, listener: Listener): Promise<() => Promise<void>>;
+  /**
+   * Runs `work` while no other instance starting on this database can: the lock the
+   * migrations take. First-start work (the demo school, the first administrator) runs
+   * here, so instances started together create it exactly once.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   /** Numbers a metrics panel or health check may show. */
   poolStats(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -48,6 +54,9 @@ export async function runPrepared<T>(db: Db, statement: PreparedStatement, value
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export class DatabaseLockedError extends Error {}
+
+/** The advisory lock under which instances starting together migrate and create the first data, one at a time. */
+const STARTUP_LOCK_ID = 727374;
 
 /**
  * PGlite is a single-process database: a second server on the same folder would
@@ -100,6 +109,8 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
         const unsubscribe = await client.listen(channel, listener);
         return unsubscribe;
       },
+      // The data folder's lock file already keeps every other server out.
+      exclusive: (work) => work(),
       poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
       async close() {
         await client.close();
@@ -122,14 +133,18 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     if (!closing) console.warn(`PostgreSQL: conexão ociosa perdida (${error.message})`);
   });
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-  const lockClient = await pool.connect();
-  try {
-    await lockClient.query('SELECT pg_advisory_lock(727374)');
-    await migratePg(drizzlePg({ client: lockClient, schema }), { migrationsFolder });
-  } finally {
-    await lockClient.query('SELECT pg_advisory_unlock(727374)').catch(() => {});
-    lockClient.release();
-  }
+  /** A session-level advisory lock held on one connection while `work` runs on any of the pool's. */
+  const exclusive = async <T>(work: (lockClient: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const lockClient = await pool.connect();
+    try {
+      await lockClient.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK_ID]);
+      return await work(lockClient);
+    } finally {
+      await lockClient.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK_ID]).catch(() => {});
+      lockClient.release();
+    }
+  };
+  await exclusive((lockClient) => migratePg(drizzlePg({ client: lockClient, schema }), { migrationsFolder }));
   preparedRunners.set(db, async (statement, values) => (await pool.query({ name: statement.name, text: statement.text, values })).rows);
   const listenClients = new Set<pg.Client>();
   return {
@@ -149,6 +164,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
         await client.end().catch(() => {});
       };
     },
+    exclusive: (work) => exclusive(() => work()),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       closing = true;
