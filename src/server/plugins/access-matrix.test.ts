@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { buildTestApp, type TestApp } from '../test/test-app.ts';
+import { students } from '../db/schema.ts';
+import { ERROR_MESSAGES } from '../../shared/errors.ts';
+import type { Access } from './auth.ts';
+
+/**
+ * Every registered route (Fastify's own table, so a new route cannot escape), called by
+ * every kind of actor, under every spelling of its path that reaches it. A refused actor
+ * gets exactly the error body; nobody but an administrator or the student themself ever
+ * sees a student's private fields.
+ */
+type Actor = 'anonymous' | 'studentA' | 'studentB' | 'admin';
+const ACTORS: Actor[] = ['anonymous', 'studentA', 'studentB', 'admin'];
+
+/** Bruno's private fields: no other student and no anonymous caller may ever receive them. */
+const B_PRIVATE = { email: 'bruno.privado@escola.test', birthDate: '2009-07-21' };
+
+let t: TestApp;
+const cookies = new Map<Actor, string>();
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const bruno = t.students[1]!;
+  await t.db.update(students).set(B_PRIVATE).where(eq(students.id, bruno.id));
+  cookies.set('studentA', await t.loginStudent(t.students[0]!.studentId));
+  cookies.set('studentB', await t.loginStudent(bruno.studentId));
+  cookies.set('admin', await t.loginAdmin());
+  await t.app.ready();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** The status a refused actor gets, or null when the route admits them. */
+function refusal(access: Access, actor: Actor): 401 | 403 | null {
+  if (access === 'public') return null;
+  if (actor === 'anonymous') return 401;
+  if (access === 'signedIn') return null;
+  const role = actor === 'admin' ? 'admin' : 'student';
+  return role === access ? null : 403;
+}
+
+/** A concrete path for a route pattern: ids that match nothing, so no allowed call changes anybody's data. */
+function concretePath(pattern: string): string {
+  return pattern
+    .replace(':kind', 'leader')
+    .replace(/:\w+/g, () => randomUUID())
+    .replace('*', 'nao-existe.webp');
+}
+
+/** Spellings of one path that the router reads as the same route. */
+function sameRouteSpellings(path: string): Record<string, string> {
+  const encodeFirstLetters = path
+    .split('/')
+    .map((segment) => (/^[a-z]/.test(segment) ? `%${segment.charCodeAt(0).toString(16)}${segment.slice(1)}` : segment))
+    .join('/');
+  return {
+    plain: path,
+    'percent-encoded letters': encodeFirstLetters,
+    'doubled slashes': path.replace(/\//g, '//'),
+    'trailing slash': `${path}/`,
+  };
+}
+
+/** A spelling that reaches no route: paths are case-sensitive. */
+function mixedCase(path: string): string {
+  return path.replace(/^\/api\/(\w)/, (_match, letter: string) => `/API/${letter.toUpperCase()}`);
+}
+
+function body(response: LightMyRequestResponse): string {
+  return response.body;
+}
+
+test('every route × every actor × every spelling: refused with 401/403 before anything runs, admitted otherwise, no private field leaks', async () => {
+  const routes = t.app.declaredRoutes.filter((route) => route.url.startsWith('/api/'));
+  const apiRoutes = new Set(routes.map((route) => `${route.method} ${route.url}`));
+  expect(apiRoutes.size).toBeGreaterThan(40);
+  let calls = 0;
+  const failures: string[] = [];
+
+  for (const route of routes) {
+    const access = route.options.config!.access!;
+    const path = concretePath(route.url);
+    const hasBody = ['POST', 'PUT', 'PATCH'].includes(route.method);
+    for (const actor of ACTORS) {
+      const expected = refusal(access, actor);
+      // The live stream never ends on its own; admitted callers are covered by the realtime tests.
+      if (expected === null && route.url === '/api/events') continue;
+      let plainStatus: number | undefined;
+      for (const [spelling, url] of Object.entries({ ...sameRouteSpellings(path), 'mixed case': mixedCase(path) })) {
+        // Signing out ends the caller's session: each admitted call uses a session of its own.
+        const cookie =
+          expected === null && route.url === '/api/auth/logout'
+            ? actor === 'admin'
+              ? await t.loginAdmin()
+              : await t.loginStudent(t.students[actor === 'studentA' ? 0 : 1]!.studentId)
+            : cookies.get(actor);
+        const response = await t.app.inject({
+          method: route.method as 'GET',
+          url,
+          headers: cookie ? { cookie } : {},
+          ...(hasBody ? { payload: {} } : {}),
+        });
+        calls += 1;
+        const where = `${route.method} ${url} as ${actor} (${spelling})`;
+        const text = body(response);
+        if (spelling === 'mixed case') {
+          if (response.statusCode !== 404) failures.push(`${where}: ${response.statusCode}, expected 404`);
+          continue;
+        }
+        if (response.statusCode >= 500) failures.push(`${where}: ${response.statusCode} ${text.slice(0, 200)}`);
+        if (expected !== null) {
+          const code = expected === 401 ? 'unauthenticated' : 'forbidden';
+          const expectedBody = route.method === 'HEAD' ? '' : JSON.stringify({ error: { code, message: ERROR_MESSAGES[code] } });
+          if (response.statusCode !== expected || text !== expectedBody) {
+            failures.push(`${where}: ${response.statusCode} ${text.slice(0, 200)}, expected ${expected}`);
+          }
+        } else if (response.statusCode === 401 || response.statusCode === 403) {
+          failures.push(`${where}: refused with ${response.statusCode} though the route admits ${actor}`);
+        }
+        if (spelling === 'plain') plainStatus = response.statusCode;
+        else if (response.statusCode !== plainStatus) failures.push(`${where}: ${response.statusCode}, the plain path answered ${plainStatus}`);
+        if (actor === 'anonymous' || actor === 'studentA') {
+          for (const value of Object.values(B_PRIVATE)) if (text.includes(value)) failures.push(`${where}: leaks ${value}`);
+        }
+        if (/password_?hash|token_?hash|\$argon2/i.test(text)) failures.push(`${where}: leaks a secret`);
+        if (!['no-store'].includes(String(response.headers['cache-control']))) failures.push(`${where}: Cache-Control ${response.headers['cache-control']}`);
+      }
+    }
+  }
+  console.info(`authorization matrix: ${apiRoutes.size} routes × ${ACTORS.length} actors × 5 spellings → ${calls} calls`);
+  expect(failures).toEqual([]);
+});
+
+test('a route without an access declaration stops the start-up', async () => {
+  const other = await buildTestApp();
+  try {
+    other.app.get('/api/undeclared', async () => ({ ok: true }));
+    await expect(other.app.ready()).rejects.toThrow('Rotas sem declaração de acesso (config.access): GET /api/undeclared');
+  } finally {
+    await other.close().catch(() => {});
+  }
+});
+
+test('the admin reads answer the administrator in full and only the administrator, however the path is spelled', async () => {
+  for (const url of ['/api/admin/students', '/%61pi/admin/students', '/api/%61dmin/students', '/api//admin//students/']) {
+    const anonymous = await t.app.inject({ url });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.body).not.toContain('ana@escola.test');
+    const student = await t.app.inject({ url, headers: { cookie: cookies.get('studentA')! } });
+    expect(student.statusCode).toBe(403);
+    const admin = await t.app.inject({ url, headers: { cookie: cookies.get('admin')! } });
+    expect(admin.statusCode).toBe(200);
+    expect(admin.body).toContain(B_PRIVATE.email);
+  }
+});
