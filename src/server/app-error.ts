@@ -25,15 +25,24 @@ export class AppError extends Error {
   readonly details: Record<string, unknown> | undefined;
   /** Sent as `Retry-After` (seconds) when the refusal ends at a known time. */
   readonly retryAfterSeconds: number | undefined;
+  /** The pt-BR message of each invalid field, as for a request refused by its schema. */
+  readonly fields: Record<string, string> | undefined;
 
   constructor(
     code: ErrorCode,
-    options: { status?: number; details?: Record<string, unknown>; message?: string; retryAfterSeconds?: number } = {},
+    options: {
+      status?: number;
+      details?: Record<string, unknown>;
+      message?: string;
+      retryAfterSeconds?: number;
+      fields?: Record<string, string>;
+    } = {},
   ) {
     super(options.message ?? ERROR_MESSAGES[code]);
     this.code = code;
     this.status = options.status ?? STATUS[code] ?? 400;
     this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.fields = options.fields;
   }
 }

@@ -81,7 +81,8 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
-      return reply.status(error.status).send(errorBody(error.code, { message: error.message, ...(error.details ? { details: error.details } : {}) }));
+      const { message, details, fields } = error;
+      return reply.status(error.status).send(errorBody(error.code, { message, ...(details ? { details } : {}), ...(fields ? { fields } : {}) }));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: Record<string, string> = {};
