@@ -2,7 +2,7 @@ import { useId, useMemo } from 'react';
 import { Check, SearchX, Users } from 'lucide-react';
 import type { PublicStudent } from '../../shared/auth.ts';
 import { useDirectory } from '../lib/student-queries.ts';
-import { filterStudents } from '../lib/student-search.ts';
+import { studentMatcher } from '../../shared/student-match.ts';
 import { cn } from '../lib/cn.ts';
 import { EmptyState } from './empty-state.tsx';
 import { LoadError } from './load-error.tsx';
@@ -24,13 +24,14 @@ export type RecipientPickerProps = {
 /**
  * A searchable list of the classmates a student can send to (GET /api/students/directory,
  * which leaves the student out): radio buttons, so arrow keys move through them, with
- * name, matrícula and grade. Search matches any of the three, ignoring case.
+ * name, matrícula and grade. The search is the app's one student search (shared/student-match).
  */
 export function RecipientPicker({ selectedId, onSelect, search, onSearchChange, legend, className, listClassName }: RecipientPickerProps) {
   const name = useId();
   const directory = useDirectory();
   const students = directory.data;
-  const filtered = useMemo(() => filterStudents(students ?? [], search), [students, search]);
+  const match = useMemo(() => studentMatcher(students ?? []), [students]);
+  const filtered = useMemo(() => match(search), [match, search]);
 
   if (directory.isError) {
     return <LoadError message="Não foi possível carregar os estudantes" onRetry={() => void directory.refetch()} retrying={directory.isFetching} />;

@@ -1,4 +1,5 @@
 import { useDeferredValue, useId, useMemo, useState } from 'react';
+import { studentMatcher } from '../../shared/student-match.ts';
 import { cn } from '../lib/cn.ts';
 import { SearchInput } from './search-input.tsx';
 import { StudentIdentity } from './student-identity.tsx';
@@ -12,11 +13,6 @@ export type PickerStudent = {
   /** Shown on the right, e.g. "120 M$". */
   balanceLabel: string;
 };
-
-/** Lowercase without accents, so "joao" finds "João". */
-export function searchKey(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-}
 
 export type StudentPickerProps = {
   students: readonly PickerStudent[];
@@ -41,14 +37,8 @@ export function StudentPicker({ students, selected, onChange, mode, label, balan
   const [query, setQuery] = useState('');
   const deferredQuery = useDeferredValue(query);
   const name = useId();
-  const indexed = useMemo(
-    () => students.map((student) => ({ student, key: searchKey(`${student.name} ${student.studentId} ${student.grade}`) })),
-    [students],
-  );
-  const matches = useMemo(() => {
-    const words = searchKey(deferredQuery).split(/\s+/).filter(Boolean);
-    return words.length === 0 ? indexed : indexed.filter((entry) => words.every((word) => entry.key.includes(word)));
-  }, [indexed, deferredQuery]);
+  const match = useMemo(() => studentMatcher(students), [students]);
+  const matches = useMemo(() => match(deferredQuery), [match, deferredQuery]);
   const shown = matches.slice(0, limit);
 
   const toggle = (id: string) => {
@@ -70,7 +60,7 @@ export function StudentPicker({ students, selected, onChange, mode, label, balan
           </p>
         ) : (
           <ul className={cn('max-h-80 divide-y divide-slate-100 overflow-y-auto rounded-xl border border-slate-200 bg-white', listClassName)}>
-            {shown.map(({ student }) => {
+            {shown.map((student) => {
               const checked = selected.has(student.id);
               return (
                 <li key={student.id}>

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { ArrowRight, Medal, MinusCircle, PlusCircle, Sparkles, Trophy } from 'lucide-react';
 import { LEDGER_TYPES, OPERATION_TYPE_LABELS, type LedgerEntryView, type LedgerType } from '../../../shared/ledger.ts';
+import { operationMatches, queryWords } from '../../../shared/student-match.ts';
 import { useSession } from '../../app/session.ts';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { cn } from '../../lib/cn.ts';
@@ -14,7 +15,6 @@ import { PageHeader } from '../../ui/page-header.tsx';
 import { SearchInput } from '../../ui/search-input.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
-import { searchKey } from '../../ui/student-picker.tsx';
 import type { Tone } from '../../ui/tone.ts';
 import type { EstelecasMode } from './estelecas-operation.ts';
 import { EstelecasOperationModal } from './estelecas-operation-modal.tsx';
@@ -98,15 +98,8 @@ function HistoryCard() {
   const [query, setQuery] = useState('');
   const [type, setType] = useState<'' | LedgerType>('');
   const rows = useMemo(() => {
-    const words = searchKey(query).split(/\s+/).filter(Boolean);
-    return (history.data ?? []).filter((entry) => {
-      if (type && entry.type !== type) return false;
-      if (words.length === 0) return true;
-      const text = searchKey(
-        [entry.description, entry.actorName, entry.from?.name, entry.from?.studentId, entry.to?.name, entry.to?.studentId].filter(Boolean).join(' '),
-      );
-      return words.every((word) => text.includes(word));
-    });
+    const words = queryWords(query);
+    return (history.data ?? []).filter((entry) => (!type || entry.type === type) && operationMatches(entry, words));
   }, [history.data, query, type]);
 
   return (

@@ -20,7 +20,7 @@ import { ImportWizard } from './import-wizard.tsx';
 import { PasswordResetDialog } from './password-reset-dialog.tsx';
 import { StudentCards, StudentsTable, type StudentActions } from './student-list.tsx';
 import { StudentFormModal } from './student-form-modal.tsx';
-import { buildSearchIndex, filterIndex, nextExpiry, PAGE_SIZE } from './students-filter.ts';
+import { nextExpiry, PAGE_SIZE, studentsFilter } from './students-filter.ts';
 import { useAdminStudents, useDeleteStudent } from './students-queries.ts';
 import { TagManagerModal } from './tag-manager-modal.tsx';
 import { useWideScreen } from './use-wide-screen.ts';
@@ -98,8 +98,8 @@ export function AdminStudentsPage() {
   const wide = useWideScreen();
   // The box shows each key at once; the list follows as soon as React has a moment.
   const deferredQuery = useDeferredValue(query);
-  const index = useMemo(() => buildSearchIndex(students.data ?? []), [students.data]);
-  const filtered = useMemo(() => filterIndex(index, deferredQuery, grade), [index, deferredQuery, grade]);
+  const filter = useMemo(() => studentsFilter(students.data ?? []), [students.data]);
+  const filtered = useMemo(() => filter(deferredQuery, grade), [filter, deferredQuery, grade]);
   const pages = Math.max(1, Math.ceil(filtered.length / PAGE_SIZE));
   const currentPage = Math.min(page, pages);
   const shown = filtered.slice((currentPage - 1) * PAGE_SIZE, currentPage * PAGE_SIZE);

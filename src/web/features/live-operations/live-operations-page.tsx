@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { ArrowLeftRight, Gift, Pause, Play, Radio, RefreshCw, Shield, UserRound, ListChecks } from 'lucide-react';
 import { LIVE_BADGE_CLEAR_MS, POLL_MS } from '../../../shared/constants.ts';
 import { OPERATION_CATEGORIES, OPERATORS, type LiveOperation, type OperationCategory } from '../../../shared/ledger.ts';
+import { operationMatches, queryWords } from '../../../shared/student-match.ts';
 import { useSession } from '../../app/session.ts';
 import { formatMeritus, formatNumber } from '../../lib/format.ts';
 import { useLiveStatus } from '../../lib/live-events.ts';
@@ -12,7 +13,6 @@ import { EmptyState } from '../../ui/empty-state.tsx';
 import { SearchInput } from '../../ui/search-input.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
-import { searchKey } from '../../ui/student-picker.tsx';
 import { useLiveOperations } from './live-operations-queries.ts';
 import { CATEGORY_LABELS, OperationRow, OPERATOR_LABELS } from './operation-row.tsx';
 
@@ -29,16 +29,6 @@ function stats(list: readonly LiveOperation[]) {
     awarded: sum('award'),
     transferred: sum('student_transfer'),
   };
-}
-
-function matches(operation: LiveOperation, words: string[]): boolean {
-  if (words.length === 0) return true;
-  const text = searchKey(
-    [operation.description, operation.actorName, operation.from?.name, operation.from?.studentId, operation.to?.name, operation.to?.studentId]
-      .filter(Boolean)
-      .join(' '),
-  );
-  return words.every((word) => text.includes(word));
 }
 
 /**
@@ -99,10 +89,10 @@ export function LiveOperationsPage() {
 
   const figures = useMemo(() => stats(shown ?? []), [shown]);
   const visible = useMemo(() => {
-    const words = searchKey(query).split(/\s+/).filter(Boolean);
+    const words = queryWords(query);
     return (shown ?? []).filter(
       (operation) =>
-        (category === 'all' || operation.category === category) && (operator === 'all' || operation.operator === operator) && matches(operation, words),
+        (category === 'all' || operation.category === category) && (operator === 'all' || operation.operator === operator) && operationMatches(operation, words),
     );
   }, [shown, query, category, operator]);
 
