@@ -38,11 +38,18 @@ export const LIVE_BADGE_CLEAR_MS = 5_000;
 export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 
+/**
+ * Sign-in throttling: failed sign-ins (never successful ones) counted in sliding windows.
+ * A school signs in from one address, where classmates know each other's matrículas, so
+ * no single address may lock an account for everyone: one account from one address is
+ * held to the pace of a guesser (10 in any 15 minutes, so at most 40 an hour), one
+ * account is closed everywhere only past what one address can reach, and one address is
+ * closed for every account only past what a whole school's typing mistakes reach.
+ */
 export const LOGIN_LIMITS = {
-  windowMs: 15 * 60 * 1000,
-  lockMs: 15 * 60 * 1000,
-  perAccount: 10,
-  perIp: 50,
+  perAccountAndAddress: { max: 10, windowMs: 15 * 60 * 1000 },
+  perAccount: { max: 100, windowMs: 60 * 60 * 1000 },
+  perAddress: { max: 300, windowMs: 15 * 60 * 1000 },
 } as const;
 
 export const PHOTO_MAX_BYTES = 5 * 1024 * 1024;

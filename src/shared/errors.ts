@@ -1,6 +1,7 @@
 /**
  * Stable error codes shared by server and client. The server sends the code and
- * the pt-BR message; the client shows the message it knows for the code.
+ * the pt-BR message, which may carry particulars (how long to wait); the client
+ * shows the server's message, or the one it knows for the code when there is none.
  */
 export const ERROR_MESSAGES = {
   bad_request: 'Dados inválidos',
@@ -67,6 +68,14 @@ export type ErrorCode = keyof typeof ERROR_MESSAGES;
 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ERROR_MESSAGES, value);
+}
+
+/** 'login_locked' with the wait until a sign-in is accepted again, rounded up to whole minutes (seconds under one). */
+export function loginLockedMessage(retryAfterSeconds: number): string {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  if (seconds < 60) return `Muitas tentativas de login. Tente novamente em ${seconds} ${seconds === 1 ? 'segundo' : 'segundos'}.`;
+  const minutes = Math.ceil(seconds / 60);
+  return `Muitas tentativas de login. Tente novamente em ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'}.`;
 }
 
 export type ApiErrorBody = {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  boolean,
   check,
   date,
   index,
@@ -121,6 +122,12 @@ export const sessions = pgTable(
   ],
 );
 
+/**
+ * Failed sign-ins of an account ("student:2024001", "admin:ana@escola.br") from an address,
+ * counted by the sign-in limits (LOGIN_LIMITS). A row is written `pending` before the
+ * password is checked, so concurrent guesses on one account from one address count
+ * against each other; it becomes a failure, or is deleted when the password was right.
+ */
 export const loginFailures = pgTable(
   'login_failures',
   {
@@ -128,15 +135,10 @@ export const loginFailures = pgTable(
     accountKey: text('account_key').notNull(),
     ip: text('ip').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    pending: boolean('pending').notNull().default(false),
   },
   (t) => [index('login_failures_account_idx').on(t.accountKey, t.at), index('login_failures_ip_idx').on(t.ip, t.at)],
 );
-
-/** A lock on an account ("student:2024001") or an IP ("ip:1.2.3.4") after too many failures. */
-export const loginLocks = pgTable('login_locks', {
-  key: text('key').primaryKey(),
-  lockedUntil: timestamp('locked_until', { withTimezone: true }).notNull(),
-});
 
 export const auditLog = pgTable(
   'audit_log',

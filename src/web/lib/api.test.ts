@@ -67,8 +67,8 @@ describe('api client: retries', () => {
     }
   });
 
-  it('never retries a 4xx answer, and shows the pt-BR text of its code', async () => {
-    const { fetch, calls } = scriptedFetch(json(400, errorBody('insufficient_balance', 'server text')));
+  it('never retries a 4xx answer, and shows the pt-BR text of its code when the answer has no message', async () => {
+    const { fetch, calls } = scriptedFetch(json(400, { error: { code: 'insufficient_balance' } }));
     const error = await client(fetch).post('/meritus/transfers', { amount: 5 }, { idempotencyKey: 'k' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 400, code: 'insufficient_balance', message: 'Saldo insuficiente' });
     expect(calls).toHaveLength(1);
@@ -78,7 +78,22 @@ describe('api client: retries', () => {
     expect(read.calls).toHaveLength(1);
   });
 
-  it("falls back to the server's message for a code it does not know", async () => {
+  it("shows the server's message over the known text of its code: it may say how long to wait", async () => {
+    const text = 'Muitas tentativas de login. Tente novamente em 12 minutos.';
+    const { fetch } = scriptedFetch(json(429, errorBody('login_locked', text)));
+    await expect(client(fetch).post('/auth/student/login', { studentId: '1', password: 'x' })).rejects.toMatchObject({
+      status: 429,
+      code: 'login_locked',
+      message: text,
+    });
+  });
+
+  it('shows the text known for a status when the answer is not ours (a proxy page)', async () => {
+    const { fetch } = scriptedFetch(new Response('<html>Bad Gateway</html>', { status: 502 }));
+    await expect(client(fetch).post('/x')).rejects.toMatchObject({ code: 'internal', message: 'Erro interno. Tente novamente.' });
+  });
+
+  it("shows the server's message for a code it does not know", async () => {
     const { fetch } = scriptedFetch(json(409, errorBody('brand_new_code', 'Mensagem do servidor')));
     await expect(client(fetch).get('/x')).rejects.toMatchObject({ code: 'brand_new_code', message: 'Mensagem do servidor' });
   });
@@ -105,7 +120,7 @@ describe('api client: throttle', () => {
 
 describe('api client: 401', () => {
   it('calls the unauthorized handler when a call finds the session gone', async () => {
-    const { fetch } = scriptedFetch(json(401, errorBody('unauthenticated', 'x')));
+    const { fetch } = scriptedFetch(json(401, errorBody('unauthenticated', 'Sessão expirada. Faça login novamente.')));
     const api = client(fetch);
     const onUnauthorized = vi.fn();
     api.onUnauthorized(onUnauthorized);
@@ -115,9 +130,9 @@ describe('api client: 401', () => {
 
   it('leaves 401s of the session and sign-in calls to their callers', async () => {
     const { fetch } = scriptedFetch(
-      json(401, errorBody('unauthenticated', 'x')),
-      json(401, errorBody('student_login_failed', 'x')),
-      json(401, errorBody('admin_login_failed', 'x')),
+      json(401, errorBody('unauthenticated', 'Sessão expirada. Faça login novamente.')),
+      json(401, errorBody('student_login_failed', 'Matrícula ou senha incorretos')),
+      json(401, errorBody('admin_login_failed', 'Email ou senha incorretos')),
     );
     const api = client(fetch);
     const onUnauthorized = vi.fn();

@@ -27,10 +27,13 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-/** The pt-BR text for a code; the server's own message when the code is unknown here. */
+/**
+ * The server's pt-BR message, which may carry particulars (how long to wait before signing
+ * in again); the text known for the code when the answer has none (a proxy's error page).
+ */
 function messageFor(code: string, serverMessage: string | undefined): string {
-  if (isErrorCode(code)) return ERROR_MESSAGES[code];
-  return serverMessage ?? ERROR_MESSAGES.internal;
+  if (serverMessage) return serverMessage;
+  return isErrorCode(code) ? ERROR_MESSAGES[code] : ERROR_MESSAGES.internal;
 }
 
 export type RequestOptions<T> = {

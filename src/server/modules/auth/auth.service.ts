@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { normalizeIP } from '@fastify/rate-limit';
+import { and, desc, eq, gt, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { admins, loginFailures, loginLocks, sessions, students } from '../../db/schema.ts';
+import { admins, loginFailures, sessions, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
+import { loginLockedMessage } from '../../../shared/errors.ts';
 import { LOGIN_LIMITS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../shared/constants.ts';
 import type { AdminLoginInput, SelfAdmin, SessionUser, StudentLoginInput } from '../../../shared/auth.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -35,49 +37,99 @@ function toSelfAdmin(row: typeof admins.$inferSelect): SelfAdmin {
   };
 }
 
-async function assertNotLocked(db: Db, keys: string[], context: RequestContext, accountKey: string): Promise<void> {
-  const [lock] = await db
-    .select({ key: loginLocks.key })
-    .from(loginLocks)
-    .where(and(or(...keys.map((key) => eq(loginLocks.key, key))), gt(loginLocks.lockedUntil, new Date())))
-    .limit(1);
-  if (lock) {
-    await recordAudit(db, {
-      actor: { kind: 'anonymous', label: accountKey },
-      action: 'login.blocked',
-      ip: context.ip,
-      details: { lock: lock.key },
-    });
-    throw new AppError('login_locked');
-  }
+/** Which sign-in limit refused an attempt (named in the audit log). */
+type LoginLimitName = keyof typeof LOGIN_LIMITS;
+
+/** A sign-in attempt registered before its password is checked (a pending row of login_failures). */
+type Attempt = { id: number; accountKey: string; address: string };
+
+/**
+ * The address the sign-in limits count, as the API limiter counts it: an IPv6 client by
+ * its /64, the block one subscriber holds, so changing the last bits is not a new address.
+ */
+function addressOf(ip: string): string {
+  return normalizeIP(ip);
 }
 
-/** Records a failed attempt and locks the account or the IP once it crosses its limit. */
-async function recordFailure(db: Db, accountKey: string, context: RequestContext, reason: string): Promise<void> {
-  const since = new Date(Date.now() - LOGIN_LIMITS.windowMs);
-  const lockedUntil = new Date(Date.now() + LOGIN_LIMITS.lockMs);
+/**
+ * When a limit lets the next attempt through: when the max-th newest failure in its
+ * window leaves the window. Null while fewer than max failures are in it.
+ */
+async function reopensAt(db: Db, limit: { max: number; windowMs: number }, where: SQL | undefined, now: number): Promise<number | null> {
+  const [row] = await db
+    .select({ at: loginFailures.at })
+    .from(loginFailures)
+    .where(and(where, gt(loginFailures.at, new Date(now - limit.windowMs))))
+    .orderBy(desc(loginFailures.at))
+    .offset(limit.max - 1)
+    .limit(1);
+  return row ? row.at.getTime() + limit.windowMs : null;
+}
+
+/**
+ * Registers an attempt on an account, or refuses it (429 with the wait) while a limit of
+ * LOGIN_LIMITS is reached. The attempt is written before the limits are read, so guesses
+ * sent together see each other and no more than the limit of one account from one
+ * address get their password checked. Pending attempts count only there: a burst of
+ * refused guesses must not close the account or the address for anyone else.
+ */
+async function beginAttempt(db: Db, accountKey: string, context: RequestContext): Promise<Attempt> {
+  const address = addressOf(context.ip);
+  const now = Date.now();
+  const [row] = await db
+    .insert(loginFailures)
+    .values({ accountKey, ip: address, at: new Date(now), pending: true })
+    .returning({ id: loginFailures.id });
+  const attempt = { id: row!.id, accountKey, address };
+  const counted: Record<LoginLimitName, SQL | undefined> = {
+    perAccountAndAddress: and(eq(loginFailures.accountKey, accountKey), eq(loginFailures.ip, address), ne(loginFailures.id, attempt.id)),
+    perAccount: and(eq(loginFailures.accountKey, accountKey), eq(loginFailures.pending, false)),
+    perAddress: and(eq(loginFailures.ip, address), eq(loginFailures.pending, false)),
+  };
+  const limits = await Promise.all(
+    (Object.keys(counted) as LoginLimitName[]).map(async (name) => ({ name, reopensAt: await reopensAt(db, LOGIN_LIMITS[name], counted[name], now) })),
+  );
+  const reached = limits.filter((limit) => limit.reopensAt !== null);
+  if (reached.length === 0) return attempt;
+
+  await db.delete(loginFailures).where(eq(loginFailures.id, attempt.id));
+  const retryAfterSeconds = Math.max(1, Math.ceil((Math.max(...reached.map((limit) => limit.reopensAt ?? 0)) - now) / 1000));
+  await recordAudit(db, {
+    actor: { kind: 'anonymous', label: accountKey },
+    action: 'login.blocked',
+    ip: context.ip,
+    details: { limits: reached.map((limit) => limit.name), retryAfterSeconds },
+  });
+  throw new AppError('login_locked', { retryAfterSeconds, message: loginLockedMessage(retryAfterSeconds) });
+}
+
+/** The attempt's password was wrong (or the account unknown): it now counts as a failure. */
+async function recordFailure(db: Db, attempt: Attempt, context: RequestContext, reason: string): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.insert(loginFailures).values({ accountKey, ip: context.ip });
-    const [[account], [ip]] = await Promise.all([
-      tx.select({ n: count() }).from(loginFailures).where(and(eq(loginFailures.accountKey, accountKey), gt(loginFailures.at, since))),
-      tx.select({ n: count() }).from(loginFailures).where(and(eq(loginFailures.ip, context.ip), gt(loginFailures.at, since))),
-    ]);
-    const locks: string[] = [];
-    if ((account?.n ?? 0) >= LOGIN_LIMITS.perAccount) locks.push(accountKey);
-    if ((ip?.n ?? 0) >= LOGIN_LIMITS.perIp) locks.push(`ip:${context.ip}`);
-    for (const key of locks) {
-      await tx
-        .insert(loginLocks)
-        .values({ key, lockedUntil })
-        .onConflictDoUpdate({ target: loginLocks.key, set: { lockedUntil } });
-    }
+    await tx.update(loginFailures).set({ pending: false }).where(eq(loginFailures.id, attempt.id));
     await recordAudit(tx, {
-      actor: { kind: 'anonymous', label: accountKey },
+      actor: { kind: 'anonymous', label: attempt.accountKey },
       action: 'login.failure',
       ip: context.ip,
-      details: { reason, ...(locks.length ? { locked: locks } : {}) },
+      details: { reason },
     });
   });
+}
+
+/**
+ * The right password: the attempt and the earlier failures of this account from this
+ * address are forgotten. Failures from other addresses stay: they may be someone else's.
+ */
+async function clearFailures(db: Db, attempt: Attempt): Promise<void> {
+  await db
+    .delete(loginFailures)
+    .where(
+      and(
+        eq(loginFailures.accountKey, attempt.accountKey),
+        eq(loginFailures.ip, attempt.address),
+        or(eq(loginFailures.pending, false), eq(loginFailures.id, attempt.id)),
+      ),
+    );
 }
 
 async function createSession(
@@ -98,8 +150,7 @@ async function createSession(
 }
 
 export async function loginStudent(db: Db, input: StudentLoginInput, context: RequestContext): Promise<LoginResult> {
-  const accountKey = `student:${input.studentId}`;
-  await assertNotLocked(db, [accountKey, `ip:${context.ip}`], context, accountKey);
+  const attempt = await beginAttempt(db, `student:${input.studentId}`, context);
   const [row] = await db
     .select()
     .from(students)
@@ -107,12 +158,12 @@ export async function loginStudent(db: Db, input: StudentLoginInput, context: Re
     .limit(1);
   const valid = await verifyPassword(row?.passwordHash ?? (await dummyPasswordHash()), input.password);
   if (!row || !valid) {
-    await recordFailure(db, accountKey, context, row ? 'wrong_password' : 'unknown_account');
+    await recordFailure(db, attempt, context, row ? 'wrong_password' : 'unknown_account');
     throw new AppError('student_login_failed');
   }
   const now = new Date();
   const [updated] = await db.update(students).set({ lastLogin: now }).where(eq(students.id, row.id)).returning();
-  await db.delete(loginFailures).where(eq(loginFailures.accountKey, accountKey));
+  await clearFailures(db, attempt);
   const session = await createSession(db, { studentId: row.id }, context);
   await recordAudit(db, {
     actor: { kind: 'student', id: row.id, label: `${row.name} (${row.studentId})` },
@@ -124,8 +175,7 @@ export async function loginStudent(db: Db, input: StudentLoginInput, context: Re
 
 export async function loginAdmin(db: Db, input: AdminLoginInput, context: RequestContext): Promise<LoginResult> {
   const email = input.email.toLowerCase();
-  const accountKey = `admin:${email}`;
-  await assertNotLocked(db, [accountKey, `ip:${context.ip}`], context, accountKey);
+  const attempt = await beginAttempt(db, `admin:${email}`, context);
   const [row] = await db
     .select()
     .from(admins)
@@ -133,11 +183,11 @@ export async function loginAdmin(db: Db, input: AdminLoginInput, context: Reques
     .limit(1);
   const valid = await verifyPassword(row?.passwordHash ?? (await dummyPasswordHash()), input.password);
   if (!row || !valid) {
-    await recordFailure(db, accountKey, context, row ? 'wrong_password' : 'unknown_account');
+    await recordFailure(db, attempt, context, row ? 'wrong_password' : 'unknown_account');
     throw new AppError('admin_login_failed');
   }
   await db.update(admins).set({ lastLogin: new Date() }).where(eq(admins.id, row.id));
-  await db.delete(loginFailures).where(eq(loginFailures.accountKey, accountKey));
+  await clearFailures(db, attempt);
   const session = await createSession(db, { adminId: row.id }, context);
   await recordAudit(db, {
     actor: { kind: 'admin', id: row.id, label: row.name },
@@ -228,10 +278,12 @@ export async function endStudentSessions(db: DbOrTx, events: EventBus, studentId
   await events.publish(db, { type: 'sessions_ended', studentId });
 }
 
-/** Drops expired sessions, stale failures and past locks; run periodically. */
+/** The longest window of the sign-in limits: older failures no longer count anywhere. */
+const LOGIN_FAILURE_MEMORY_MS = Math.max(...Object.values(LOGIN_LIMITS).map((limit) => limit.windowMs));
+
+/** Drops expired sessions and failures no sign-in limit counts any more; run periodically. */
 export async function sweepAuthState(db: Db): Promise<void> {
   const now = new Date();
   await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, new Date(now.getTime() - SESSION_IDLE_MS))));
-  await db.delete(loginFailures).where(lt(loginFailures.at, new Date(now.getTime() - LOGIN_LIMITS.windowMs)));
-  await db.delete(loginLocks).where(lt(loginLocks.lockedUntil, now));
+  await db.delete(loginFailures).where(lt(loginFailures.at, new Date(now.getTime() - LOGIN_FAILURE_MEMORY_MS)));
 }

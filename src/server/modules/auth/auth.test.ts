@@ -1,11 +1,11 @@
-import { eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addStudents, buildTestApp, TEST_ADMIN, TEST_PASSWORD, type TestApp } from '../../test/test-app.ts';
-import { admins, auditLog, loginFailures, loginLocks, sessions, students } from '../../db/schema.ts';
+import { admins, auditLog, loginFailures, sessions, students } from '../../db/schema.ts';
 import { registeredApiRoutes } from '../../test/routes.ts';
-import { hashToken } from './auth.service.ts';
-import { ERROR_MESSAGES } from '../../../shared/errors.ts';
+import { hashToken, sweepAuthState } from './auth.service.ts';
+import { ERROR_MESSAGES, loginLockedMessage } from '../../../shared/errors.ts';
 import { LOGIN_LIMITS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../shared/constants.ts';
 
 const MINUTE = 60_000;
@@ -324,53 +324,109 @@ describe('sign-out and expiry', () => {
   });
 });
 
-describe('sign-in rate limit', () => {
-  const lockedBody = errorBody('login_locked');
+describe('sign-in limits', () => {
+  const pair = LOGIN_LIMITS.perAccountAndAddress;
 
-  test(`after ${LOGIN_LIMITS.perAccount} failures an account is locked for 15 minutes, other accounts still sign in`, async () => {
-    expect(lockedBody.error.message).toBe('Muitas tentativas de login. Tente novamente em 15 minutos.');
-    const victim = await newStudent();
-    const bystander = await newStudent();
-    const ip = freshIp();
-    for (let attempt = 1; attempt <= LOGIN_LIMITS.perAccount; attempt++) {
-      const response = await studentLogin(victim.studentId, `errada-${attempt}`, { ip });
-      expect(response.statusCode, `attempt ${attempt}`).toBe(401);
+  /** Wrong passwords on one account from one address, each answered 401. */
+  async function failStudent(studentId: string, times: number, ip: string) {
+    for (let attempt = 1; attempt <= times; attempt++) {
+      const response = await studentLogin(studentId, `errada-${attempt}`, { ip });
+      expect(response.statusCode, `attempt ${attempt} on ${studentId} from ${ip}`).toBe(401);
     }
-    const locked = await studentLogin(victim.studentId, TEST_PASSWORD, { ip });
-    expect(locked.statusCode).toBe(429);
-    expect(locked.json()).toEqual(lockedBody);
-    expect(locked.headers['set-cookie']).toBeUndefined();
-    // From anywhere: the lock is on the account, not only on the address.
-    expect((await studentLogin(victim.studentId, TEST_PASSWORD)).statusCode).toBe(429);
-    // Another account from the same address is not affected.
-    expect((await studentLogin(bystander.studentId, TEST_PASSWORD, { ip })).statusCode).toBe(200);
-    expect((await auditRows(ip)).some((row) => row.action === 'login.blocked' && row.actorLabel === `student:${victim.studentId}`)).toBe(true);
+  }
 
-    // The lock lasts 15 minutes.
-    const [lock] = await t.db.select().from(loginLocks).where(eq(loginLocks.key, `student:${victim.studentId}`));
-    expect(lock!.lockedUntil.getTime() - Date.now()).toBeGreaterThan(LOGIN_LIMITS.lockMs - MINUTE);
-    expect(lock!.lockedUntil.getTime() - Date.now()).toBeLessThanOrEqual(LOGIN_LIMITS.lockMs);
-    await t.db.update(loginLocks).set({ lockedUntil: new Date(Date.now() - 1000) }).where(eq(loginLocks.key, `student:${victim.studentId}`));
-    expect((await studentLogin(victim.studentId, TEST_PASSWORD)).statusCode).toBe(200);
+  /** Moves the failures of an account into the past, as the clock would. */
+  async function ageFailures(accountKey: string, minutes: number) {
+    await t.db
+      .update(loginFailures)
+      .set({ at: sql`${loginFailures.at} - make_interval(mins => ${minutes})` })
+      .where(eq(loginFailures.accountKey, accountKey));
+  }
+
+  function expectRefused(response: LightMyRequestResponse, retryAfter: { above: number; atMost: number }) {
+    expect(response.statusCode, response.body).toBe(429);
+    const seconds = Number(response.headers['retry-after']);
+    expect(seconds).toBeGreaterThan(retryAfter.above);
+    expect(seconds).toBeLessThanOrEqual(retryAfter.atMost);
+    expect(response.json()).toEqual({ error: { code: 'login_locked', message: loginLockedMessage(seconds) } });
+    expect(response.headers['set-cookie']).toBeUndefined();
+    return seconds;
+  }
+
+  test('the refusal says the wait in words, rounded up to minutes, and the generic text is the 15-minute one', () => {
+    expect(loginLockedMessage(720)).toBe('Muitas tentativas de login. Tente novamente em 12 minutos.');
+    expect(loginLockedMessage(661)).toBe('Muitas tentativas de login. Tente novamente em 12 minutos.');
+    expect(loginLockedMessage(60)).toBe('Muitas tentativas de login. Tente novamente em 1 minuto.');
+    expect(loginLockedMessage(59)).toBe('Muitas tentativas de login. Tente novamente em 59 segundos.');
+    expect(loginLockedMessage(1)).toBe('Muitas tentativas de login. Tente novamente em 1 segundo.');
+    expect(loginLockedMessage(15 * 60)).toBe(ERROR_MESSAGES.login_locked);
   });
 
-  test('an administrator account locks the same way', async () => {
+  test('one address alone can never reach the limit that closes an account everywhere', () => {
+    const windowsPerAccountWindow = Math.ceil(LOGIN_LIMITS.perAccount.windowMs / pair.windowMs);
+    expect(pair.max * windowsPerAccountWindow).toBeLessThan(LOGIN_LIMITS.perAccount.max);
+  });
+
+  test(`after ${pair.max} failures on one account from one address, that address waits for it; the owner signs in elsewhere and classmates there`, async () => {
+    const victim = await newStudent();
+    const classmate = await newStudent();
     const ip = freshIp();
-    for (let attempt = 1; attempt <= LOGIN_LIMITS.perAccount; attempt++) {
-      expect((await adminLogin('Diretora@escola.test', 'errada', { ip: freshIp() })).statusCode).toBe(401);
+    await failStudent(victim.studentId, pair.max, ip);
+
+    const refused = await studentLogin(victim.studentId, TEST_PASSWORD, { ip });
+    expectRefused(refused, { above: pair.windowMs / 1000 - 60, atMost: pair.windowMs / 1000 });
+    expect(refused.json().error.message).toBe('Muitas tentativas de login. Tente novamente em 15 minutos.');
+    expect((await studentLogin(victim.studentId, TEST_PASSWORD)).statusCode).toBe(200);
+    expect((await studentLogin(classmate.studentId, TEST_PASSWORD, { ip })).statusCode).toBe(200);
+    expect((await adminLogin(TEST_ADMIN.email, TEST_PASSWORD, { ip })).statusCode).toBe(200);
+
+    const blocked = (await auditRows(ip)).filter((row) => row.action === 'login.blocked');
+    expect(blocked.map((row) => [row.actorLabel, row.details.limits])).toEqual([[`student:${victim.studentId}`, ['perAccountAndAddress']]]);
+  });
+
+  test('the wait counts from the failures: 12 minutes later it is 3 minutes, and after 15 the address may try again', async () => {
+    const student = await newStudent();
+    const ip = freshIp();
+    await failStudent(student.studentId, pair.max, ip);
+    await ageFailures(`student:${student.studentId}`, 12);
+    const refused = await studentLogin(student.studentId, TEST_PASSWORD, { ip });
+    expectRefused(refused, { above: 120, atMost: 180 });
+    expect(refused.json().error.message).toBe('Muitas tentativas de login. Tente novamente em 3 minutos.');
+
+    await ageFailures(`student:${student.studentId}`, 4);
+    expect((await studentLogin(student.studentId, 'errada', { ip })).statusCode).toBe(401);
+    expect((await studentLogin(student.studentId, TEST_PASSWORD, { ip })).statusCode).toBe(200);
+  });
+
+  test(`guesses sent together cannot pass the limit: of 25 sent at once from one address, at most ${pair.max} are checked`, async () => {
+    const student = await newStudent();
+    const ip = freshIp();
+    const responses = await Promise.all(Array.from({ length: 25 }, (_, index) => studentLogin(student.studentId, `errada-${index}`, { ip })));
+    const checked = responses.filter((response) => response.statusCode === 401).length;
+    expect(responses.filter((response) => response.statusCode === 429)).toHaveLength(25 - checked);
+    expect(checked).toBeLessThanOrEqual(pair.max);
+    const rows = await t.db.select().from(loginFailures).where(eq(loginFailures.accountKey, `student:${student.studentId}`));
+    expect(rows.map((row) => row.pending)).toEqual(Array.from({ length: checked }, () => false));
+    expect((await studentLogin(student.studentId, TEST_PASSWORD)).statusCode).toBe(200);
+  });
+
+  test('an administrator account is limited the same way (email in any case)', async () => {
+    const ip = freshIp();
+    for (let attempt = 1; attempt <= pair.max; attempt++) {
+      expect((await adminLogin('Diretora@escola.test', 'errada', { ip })).statusCode).toBe(401);
     }
-    const locked = await adminLogin('diretora@escola.test', 'errada', { ip });
-    expect(locked.statusCode).toBe(429);
-    expect(locked.json()).toEqual(lockedBody);
+    expectRefused(await adminLogin('diretora@escola.test', 'errada', { ip }), { above: 0, atMost: pair.windowMs / 1000 });
+    expect((await adminLogin('diretora@escola.test', 'errada')).statusCode).toBe(401);
     expect((await adminLogin(TEST_ADMIN.email, TEST_PASSWORD, { ip })).statusCode).toBe(200);
   });
 
-  test('an account that does not exist gets the same answers, so the lock reveals nothing', async () => {
+  test('an account that does not exist gets the same answers, so the limit reveals nothing', async () => {
     const real = await newStudent();
     const answers = async (studentId: string) => {
+      const ip = freshIp();
       const statuses: string[] = [];
-      for (let attempt = 0; attempt <= LOGIN_LIMITS.perAccount; attempt++) {
-        const response = await studentLogin(studentId, 'errada');
+      for (let attempt = 0; attempt <= pair.max; attempt++) {
+        const response = await studentLogin(studentId, 'errada', { ip });
         statuses.push(`${response.statusCode} ${response.body}`);
       }
       return statuses;
@@ -378,38 +434,83 @@ describe('sign-in rate limit', () => {
     const forReal = await answers(real.studentId);
     const forUnknown = await answers('8888888');
     expect(forUnknown).toEqual(forReal);
-    expect(forReal.at(-1)).toBe(`429 ${JSON.stringify(lockedBody)}`);
+    expect(forReal.at(-1)).toBe(`429 ${JSON.stringify(errorBody('login_locked'))}`);
   });
 
-  test('failures older than 15 minutes no longer count, and a successful sign-in clears them', async () => {
+  test('a successful sign-in clears the failures of its own address only; failures older than the window no longer count', async () => {
     const student = await newStudent();
     const key = `student:${student.studentId}`;
-    for (let attempt = 1; attempt < LOGIN_LIMITS.perAccount; attempt++) await studentLogin(student.studentId, 'errada');
-    await t.db
-      .update(loginFailures)
-      .set({ at: sql`${loginFailures.at} - interval '16 minutes'` })
-      .where(eq(loginFailures.accountKey, key));
-    expect((await studentLogin(student.studentId, 'errada')).statusCode).toBe(401);
-    expect((await studentLogin(student.studentId, TEST_PASSWORD)).statusCode).toBe(200);
+    const [home, elsewhere] = [freshIp(), freshIp()];
+    await failStudent(student.studentId, pair.max - 1, home);
+    await failStudent(student.studentId, pair.max - 1, elsewhere);
+    expect((await studentLogin(student.studentId, TEST_PASSWORD, { ip: home })).statusCode).toBe(200);
+    // Home starts over; the other address keeps its failures, so the owner's success hands a guesser nothing.
+    await failStudent(student.studentId, pair.max - 1, home);
+    await failStudent(student.studentId, 1, elsewhere);
+    expectRefused(await studentLogin(student.studentId, TEST_PASSWORD, { ip: elsewhere }), { above: 0, atMost: pair.windowMs / 1000 });
 
-    for (let attempt = 1; attempt < LOGIN_LIMITS.perAccount; attempt++) await studentLogin(student.studentId, 'errada');
-    expect((await studentLogin(student.studentId, TEST_PASSWORD)).statusCode).toBe(200);
+    await ageFailures(key, pair.windowMs / MINUTE + 1);
+    expect((await studentLogin(student.studentId, 'errada', { ip: elsewhere })).statusCode).toBe(401);
+    expect((await studentLogin(student.studentId, TEST_PASSWORD, { ip: elsewhere })).statusCode).toBe(200);
+  });
+
+  test(`one address alone never closes an account elsewhere, even in an hour: ${pair.max * 4} failures in four windows`, async () => {
+    const student = await newStudent();
+    const ip = freshIp();
+    for (let round = 1; round <= 4; round++) {
+      if (round > 1) await ageFailures(`student:${student.studentId}`, pair.windowMs / MINUTE);
+      await failStudent(student.studentId, pair.max, ip);
+    }
+    expect((await studentLogin(student.studentId, TEST_PASSWORD, { ip })).statusCode).toBe(429);
     expect((await studentLogin(student.studentId, 'errada')).statusCode).toBe(401);
     expect((await studentLogin(student.studentId, TEST_PASSWORD)).statusCode).toBe(200);
   });
 
-  test(`after ${LOGIN_LIMITS.perIp} failures from one address, that address is locked and others are not`, async () => {
+  test(`failures from many addresses close the account everywhere at ${LOGIN_LIMITS.perAccount.max} in an hour`, async () => {
+    const student = await newStudent();
+    const addresses = Array.from({ length: LOGIN_LIMITS.perAccount.max / pair.max }, () => freshIp());
+    for (const ip of addresses) await failStudent(student.studentId, pair.max, ip);
+    const refused = await studentLogin(student.studentId, TEST_PASSWORD);
+    expectRefused(refused, { above: LOGIN_LIMITS.perAccount.windowMs / 1000 - 60, atMost: LOGIN_LIMITS.perAccount.windowMs / 1000 });
+    expect(refused.json().error.message).toBe('Muitas tentativas de login. Tente novamente em 60 minutos.');
+    const [blocked] = (await t.db.select().from(auditLog).where(eq(auditLog.actorLabel, `student:${student.studentId}`)).orderBy(desc(auditLog.id))).filter(
+      (row) => row.action === 'login.blocked',
+    );
+    expect(blocked!.details.limits).toEqual(['perAccount']);
+  });
+
+  test(`past ${LOGIN_LIMITS.perAddress.max} failures from one address across accounts, sign-ins from it wait; other addresses do not`, async () => {
     const ip = freshIp();
-    for (let attempt = 0; attempt < LOGIN_LIMITS.perIp; attempt++) {
-      // Five tries per made-up matrícula: no single account reaches its own limit.
-      const response = await studentLogin(String(7700000 + Math.floor(attempt / 5)), 'errada', { ip });
-      expect(response.statusCode, `attempt ${attempt + 1}`).toBe(401);
-    }
-    const locked = await studentLogin('3000001', TEST_PASSWORD, { ip });
-    expect(locked.statusCode).toBe(429);
-    expect(locked.json()).toEqual(lockedBody);
-    expect((await adminLogin(TEST_ADMIN.email, TEST_PASSWORD, { ip })).statusCode).toBe(429);
+    // The failures a spray of guesses over many matrículas left, one each, then the last one through the API.
+    await t.db.insert(loginFailures).values(
+      Array.from({ length: LOGIN_LIMITS.perAddress.max - 1 }, (_, index) => ({ accountKey: `student:${6600000 + index}`, ip })),
+    );
+    expect((await studentLogin('6699999', 'errada', { ip })).statusCode).toBe(401);
+    const refused = await adminLogin(TEST_ADMIN.email, TEST_PASSWORD, { ip });
+    expectRefused(refused, { above: LOGIN_LIMITS.perAddress.windowMs / 1000 - 60, atMost: LOGIN_LIMITS.perAddress.windowMs / 1000 });
+    expect((await adminLogin(TEST_ADMIN.email, TEST_PASSWORD)).statusCode).toBe(200);
     expect((await studentLogin('3000001', TEST_PASSWORD)).statusCode).toBe(200);
+  });
+
+  test('an IPv6 client counts by its /64: other addresses of the same block share its failures', async () => {
+    const student = await newStudent();
+    for (let attempt = 1; attempt <= pair.max; attempt++) {
+      expect((await studentLogin(student.studentId, 'errada', { ip: `2001:db8:77:1::${attempt.toString(16)}` })).statusCode).toBe(401);
+    }
+    expect((await studentLogin(student.studentId, TEST_PASSWORD, { ip: '2001:db8:77:1:ffff::9' })).statusCode).toBe(429);
+    expect((await studentLogin(student.studentId, TEST_PASSWORD, { ip: '2001:db8:77:2::1' })).statusCode).toBe(200);
+  });
+
+  test('the sweep forgets failures no limit counts any more and keeps the others', async () => {
+    const student = await newStudent();
+    const key = `student:${student.studentId}`;
+    const ip = freshIp();
+    await failStudent(student.studentId, 1, ip);
+    await ageFailures(key, LOGIN_LIMITS.perAccount.windowMs / MINUTE + 1);
+    await failStudent(student.studentId, 1, ip);
+    const [recent] = await t.db.select().from(loginFailures).where(eq(loginFailures.accountKey, key)).orderBy(desc(loginFailures.at));
+    await sweepAuthState(t.db);
+    expect(await t.db.select().from(loginFailures).where(eq(loginFailures.accountKey, key))).toEqual([recent]);
   });
 });
 
