@@ -37,7 +37,14 @@ function asUser(command: string): void {
   if (result.status !== 0) throw new Error(`${command}\n${result.stdout}\n${result.stderr}`);
 }
 
-export type PostgresServer = { url: string; port: number; dir: string; stop: () => Promise<void> };
+export type PostgresServer = {
+  url: string;
+  port: number;
+  dir: string;
+  /** Stops the server and starts it again on the same port and data after `downMs`: a restart under a running app. */
+  restart: (downMs?: number) => Promise<void>;
+  stop: () => Promise<void>;
+};
 
 /**
  * Starts a throw-away PostgreSQL 15 in a temporary folder on a free port. Tests trade
@@ -55,15 +62,22 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
   const dataDir = path.join(dir, 'data');
   const port = await freePort();
   asUser(`${initdb} -D ${dataDir} -U postgres --auth=trust -E UTF8 --no-locale > ${dir}/initdb.log 2>&1`);
-  asUser(
-    `${pgCtl} -D ${dataDir} -l ${dir}/server.log -o "-p ${port} -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=300${
-      options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off'
-    }" -w start`,
-  );
+  const start = () =>
+    asUser(
+      `${pgCtl} -D ${dataDir} -l ${dir}/server.log -o "-p ${port} -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=300${
+        options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off'
+      }" -w start`,
+    );
+  start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     dir,
+    restart: async (downMs = 0) => {
+      asUser(`${pgCtl} -D ${dataDir} -m fast -w stop`);
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      start();
+    },
     stop: async () => {
       try {
         asUser(`${pgCtl} -D ${dataDir} -m fast -w stop`);
