@@ -17,7 +17,8 @@ import { registerSecurity } from './plugins/security.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { issueCode } from '../shared/validation.ts';
 import { ERROR_MESSAGES, type ApiErrorBody, type ErrorCode } from '../shared/errors.ts';
-import { createEventBus, type EventBus } from './realtime/event-bus.ts';
+import { createEventBus } from './realtime/event-bus.ts';
+import type { AppDeps } from './deps.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { eventsRoutes } from './realtime/events.routes.ts';
@@ -29,8 +30,6 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { reasonPresetsRoutes } from './modules/reason-presets/reason-presets.routes.ts';
 import { studentAreaRoutes } from './modules/students/student-area.routes.ts';
 
-/** What every module's routes receive. */
-export type AppDeps = { config: Config; database: Database; events: EventBus };
 
 /** The request body limit; a bigger body is refused with 413 and a message naming it. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { adminLoginInput, sessionUser, studentLoginInput } from '../../../shared/auth.ts';
 import { clearSessionCookie, principalOf, sessionOf, setSessionCookie } from '../../plugins/auth.ts';
 import { currentUser, hashToken, loginAdmin, loginStudent, logout, type RequestContext } from './auth.service.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { adminOf } from '../../plugins/auth.ts';
 import { dashboardSummary, goalParams, goalTarget, updateGoalInput } from '../../../shared/dashboard.ts';
 import { dashboardSummary as computeSummary, updateGoalTarget } from './dashboard.service.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { adminOf } from '../../plugins/auth.ts';
 import { createReasonPresetInput, reasonPreset, reasonPresetParams } from '../../../shared/reason-presets.ts';
 import { createReasonPreset, deleteReasonPreset, listReasonPresets } from './reason-presets.service.ts';

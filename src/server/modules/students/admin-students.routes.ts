@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../app-error.ts';
 import { adminOf } from '../../plugins/auth.ts';
 import { localFileStorage } from '../../storage/file-storage.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { studentOf } from '../../plugins/auth.ts';
 import { studentSummary as studentSummarySchema, tagLikeParams, tagLikeState } from '../../../shared/student-area.ts';
 import { studentSummary } from './student-summary.service.ts';

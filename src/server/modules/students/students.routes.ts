@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { directoryResponse, rankingResponse } from '../../../shared/students.ts';
 import { studentOf } from '../../plugins/auth.ts';
 import { ranking, transferDirectory } from './students.service.ts';

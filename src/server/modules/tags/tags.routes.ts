@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { adminOf, principalOf } from '../../plugins/auth.ts';
 import { activeTagsResponse } from '../../../shared/students.ts';
 import { studentTagParams, tagChangeResult, tagDaysInput, tagExpiryInput } from '../../../shared/admin-students.ts';

@@ -1,0 +1,6 @@
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import type { EventBus } from './realtime/event-bus.ts';
+
+/** What every module's routes receive from buildApp (app.ts), which registers them. */
+export type AppDeps = { config: Config; database: Database; events: EventBus };
