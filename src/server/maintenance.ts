@@ -5,12 +5,17 @@ import { sweepIdempotencyKeys } from './modules/ledger/idempotency.ts';
 import { sweepExpiredTags } from './modules/tags/tags.service.ts';
 import { EXPIRED_TAG_SWEEP_MS } from '../shared/constants.ts';
 
-/** Periodic clean-up: expired sessions, login locks, weekly tags and day-old idempotency keys. Returns a stop function. */
+const SWEEPS = { authState: sweepAuthState, expiredTags: sweepExpiredTags, idempotencyKeys: sweepIdempotencyKeys };
+
+/**
+ * Periodic clean-up: expired sessions, login locks, weekly tags and day-old idempotency keys.
+ * Each sweep's failure is logged on its own (one failing does not hide another's) and never escapes the timer. Returns a stop function.
+ */
 export function startMaintenance(database: Database, log: FastifyBaseLogger): () => void {
   const run = () => {
-    Promise.all([sweepAuthState(database.db), sweepExpiredTags(database.db), sweepIdempotencyKeys(database.db)]).catch((error: unknown) =>
-      log.warn({ err: error }, 'manutenção periódica falhou'),
-    );
+    for (const [name, sweep] of Object.entries(SWEEPS)) {
+      sweep(database.db).catch((error: unknown) => log.warn({ err: error, sweep: name }, 'manutenção periódica falhou'));
+    }
   };
   run();
   const timer = setInterval(run, EXPIRED_TAG_SWEEP_MS);
