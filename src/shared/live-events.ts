@@ -7,6 +7,7 @@ export type ClientEvent =
   | { type: 'ranking' } // some public balance changed
   | { type: 'tags' } // weekly tags or likes changed
   | { type: 'students' } // students were added, edited or removed
-  | { type: 'operation'; status: 'completed' | 'failed' }; // admins: a new entry in the live feed
+  | { type: 'operation'; status: 'completed' | 'failed' } // admins: a new entry in the live feed
+  | { type: 'refetch' }; // events may have been missed (the server lost its database connection for a while): reload everything
 
-export const CLIENT_EVENT_TYPES = ['balance', 'ranking', 'tags', 'students', 'operation'] as const;
+export const CLIENT_EVENT_TYPES = ['balance', 'ranking', 'tags', 'students', 'operation', 'refetch'] as const;

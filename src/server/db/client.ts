@@ -17,12 +17,20 @@ export type DbOrTx = Db | Tx;
 
 export type Listener = (payload: string) => void;
 
+/** What a LISTEN reports besides its messages; only PostgreSQL's connection can be lost (PGlite runs in-process). */
+export type ListenEvents = {
+  /** The connection was lost; a new one is being opened. */
+  onLost?: (error: Error) => void;
+  /** LISTEN holds again after a loss: notifications sent meanwhile never arrived. */
+  onResumed?: () => void;
+};
+
 /** The database plus what differs between PGlite and PostgreSQL. */
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** LISTEN on a channel; returns an unsubscribe function. */
-  listen(channel: string, listener: Listener): Promise<() => Promise<void>>;
+  /** LISTEN on a channel, re-subscribing after a lost connection; returns an unsubscribe function. */
+  listen(channel: string, listener: Listener, events?: ListenEvents): Promise<() => Promise<void>>;
   /**
    * Runs `work` while no other instance starting on this database can: the lock the
    * migrations take. First-start work (the demo school, the first administrator) runs
@@ -146,31 +154,104 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   };
   await exclusive((lockClient) => migratePg(drizzlePg({ client: lockClient, schema }), { migrationsFolder }));
   preparedRunners.set(db, async (statement, values) => (await pool.query({ name: statement.name, text: statement.text, values })).rows);
-  const listenClients = new Set<pg.Client>();
+  const subscriptions = new Set<() => Promise<void>>();
   return {
     db,
     kind: 'postgres',
-    async listen(channel, listener) {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      client.on('notification', (message) => {
-        if (message.channel === channel) listener(message.payload ?? '');
-      });
-      client.on('error', () => {});
-      await client.query(`LISTEN "${channel.replace(/"/g, '')}"`);
-      listenClients.add(client);
+    async listen(channel, listener, events = {}) {
+      const unsubscribe = await listenPostgres(url, channel, listener, events);
+      subscriptions.add(unsubscribe);
       return async () => {
-        listenClients.delete(client);
-        await client.end().catch(() => {});
+        subscriptions.delete(unsubscribe);
+        await unsubscribe();
       };
     },
     exclusive: (work) => exclusive(() => work()),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       closing = true;
-      await Promise.all([...listenClients].map((client) => client.end().catch(() => {})));
+      await Promise.all([...subscriptions].map((unsubscribe) => unsubscribe()));
       await pool.end();
     },
+  };
+}
+
+/** Reconnection waits start at 250 ms and double up to 5 s. */
+const LISTEN_RETRY_FIRST_MS = 250;
+const LISTEN_RETRY_MAX_MS = 5_000;
+
+/**
+ * The wait before reconnection attempt `attempt` (0, 1, …): between half and all of its
+ * doubling step, so instances that lost PostgreSQL together do not all knock at once.
+ */
+export function listenRetryDelay(attempt: number, random: () => number = Math.random): number {
+  const step = Math.min(LISTEN_RETRY_MAX_MS, LISTEN_RETRY_FIRST_MS * 2 ** attempt);
+  return Math.round(step * (0.5 + random() / 2));
+}
+
+/**
+ * LISTEN on a dedicated connection that outlives it: when PostgreSQL restarts or drops
+ * it, a new one is opened with backoff and LISTENs again, and `onResumed` says that
+ * notifications were missed meanwhile. The first connection must succeed (start-up fails
+ * otherwise); TCP keep-alive lets a silently dead network path be noticed too.
+ */
+async function listenPostgres(url: string, channel: string, listener: Listener, events: ListenEvents): Promise<() => Promise<void>> {
+  const statement = `LISTEN "${channel.replace(/"/g, '')}"`;
+  let current: pg.Client | undefined;
+  let live = false;
+  let started = false;
+  let stopped = false;
+  let attempt = 0;
+  let retry: NodeJS.Timeout | undefined;
+
+  /** Every sign of a loss ('error', 'end', a failed attempt) lands here; only the first for the current connection acts. */
+  const lost = (client: pg.Client, error: Error) => {
+    if (client !== current) return;
+    current = undefined;
+    void client.end().catch(() => {});
+    if (live) {
+      live = false;
+      events.onLost?.(error);
+    }
+    if (started && !stopped) retry = setTimeout(() => void resubscribe(), listenRetryDelay(attempt++));
+  };
+  /** Opens a connection and LISTENs on it; rejects if either fails or the connection is lost meanwhile. */
+  const subscribe = async () => {
+    const client = new pg.Client({ connectionString: url, keepAlive: true });
+    current = client;
+    client.on('error', (error) => lost(client, error));
+    client.on('end', () => lost(client, new Error('conexão LISTEN encerrada')));
+    client.on('notification', (message) => {
+      if (message.channel === channel) listener(message.payload ?? '');
+    });
+    try {
+      await client.connect();
+      await client.query(statement);
+    } catch (error) {
+      lost(client, error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
+    if (client !== current) throw new Error('conexão LISTEN perdida ao assinar');
+    live = true;
+  };
+  const resubscribe = async () => {
+    try {
+      await subscribe();
+    } catch {
+      return; // lost() has already scheduled the next attempt
+    }
+    attempt = 0;
+    events.onResumed?.();
+  };
+
+  await subscribe();
+  started = true;
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const client = current;
+    current = undefined;
+    await client?.end().catch(() => {});
   };
 }
 

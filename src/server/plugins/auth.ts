@@ -111,6 +111,7 @@ export async function registerAuth(app: FastifyInstance, config: Config, databas
   const sessionCache = createSessionCache(database.db, config.sessionCacheMs);
   const unsubscribe = events.subscribe((event) => {
     if (event.type === 'sessions_ended') sessionCache.forget(event);
+    if (event.type === 'resync') sessionCache.forgetAll();
   });
   app.addHook('onClose', async () => unsubscribe());
   app.decorate('sessionCache', sessionCache);

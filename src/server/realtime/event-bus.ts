@@ -15,6 +15,22 @@ export type BusEvent =
   | { type: 'sessions_ended'; tokenHash: string }
   | { type: 'sessions_ended'; studentId: string };
 
+export type SessionsEnded = Extract<BusEvent, { type: 'sessions_ended' }>;
+
+/**
+ * Told to this instance's listeners only, when its LISTEN connection came back after a
+ * loss: any event may have been missed, so whatever was derived from them must be redone.
+ */
+export type ResyncEvent = { type: 'resync' };
+
+/** What a subscriber hears: the bus's events plus this instance's resync. */
+export type DeliveredEvent = BusEvent | ResyncEvent;
+
+/** Whether an ended-sessions event covers one session (its own token, or every session of its student). */
+export function endsSession(ended: SessionsEnded, tokenHash: string, principal: { role: string; id: string }): boolean {
+  return 'tokenHash' in ended ? ended.tokenHash === tokenHash : principal.role === 'student' && principal.id === ended.studentId;
+}
+
 export type EventBus = {
   /** Published inside the caller's transaction: delivered to every instance only if it commits. */
   publish(db: DbOrTx, event: BusEvent): Promise<void>;
@@ -24,7 +40,8 @@ export type EventBus = {
    * inside a transaction serialises every commit behind one global lock.
    */
   publishAfterCommit(event: BusEvent): void;
-  subscribe(listener: (event: BusEvent) => void): () => void;
+  /** A listener that throws is logged and skipped; the others still hear the event. */
+  subscribe(listener: (event: DeliveredEvent) => void): () => void;
   close(): Promise<void>;
 };
 
@@ -58,7 +75,7 @@ export function mergeEvents(events: BusEvent[]): BusEvent[] {
 
 /** Fans PostgreSQL NOTIFY messages out to this instance's live streams. */
 export async function createEventBus(database: Database, log: FastifyBaseLogger): Promise<EventBus> {
-  const listeners = new Set<(event: BusEvent) => void>();
+  const listeners = new Set<(event: DeliveredEvent) => void>();
   let queue: BusEvent[] = [];
   let timer: NodeJS.Timeout | undefined;
   let sending = Promise.resolve();
@@ -75,16 +92,36 @@ export async function createEventBus(database: Database, log: FastifyBaseLogger)
       .then(() => notify(database.db, batch))
       .catch((error: unknown) => log.warn({ err: error }, 'falha ao publicar evento ao vivo'));
   };
-  const unlisten = await database.listen(CHANNEL, (payload) => {
-    let event: BusEvent;
-    try {
-      event = JSON.parse(payload) as BusEvent;
-    } catch {
-      log.warn({ payload }, 'ignoring malformed event');
-      return;
+  // Listeners run inside the database driver's notification callback: an exception escaping there would stop the process.
+  const deliver = (event: DeliveredEvent) => {
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        log.error({ err: error, event }, 'ouvinte de eventos ao vivo falhou');
+      }
     }
-    for (const listener of listeners) listener(event);
-  });
+  };
+  const unlisten = await database.listen(
+    CHANNEL,
+    (payload) => {
+      let event: BusEvent;
+      try {
+        event = JSON.parse(payload) as BusEvent;
+      } catch {
+        log.warn({ payload }, 'ignoring malformed event');
+        return;
+      }
+      deliver(event);
+    },
+    {
+      onLost: (error) => log.warn({ err: error }, 'conexão de eventos ao vivo perdida; reconectando'),
+      onResumed: () => {
+        log.info('conexão de eventos ao vivo restabelecida; eventos perdidos serão recarregados');
+        deliver({ type: 'resync' });
+      },
+    },
+  );
   return {
     async publish(db, event) {
       await notify(db, [event]);

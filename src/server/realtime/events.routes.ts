@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
+import { AppError } from '../app-error.ts';
 import type { Principal } from '../modules/auth/auth.service.ts';
+import { hashToken, resolveSession } from '../modules/auth/auth.service.ts';
 import { sessionOf } from '../plugins/auth.ts';
-import { resolveSession } from '../modules/auth/auth.service.ts';
 import type { ClientEvent } from '../../shared/live-events.ts';
-import type { BusEvent } from './event-bus.ts';
+import { endsSession, type BusEvent } from './event-bus.ts';
 
 const HEARTBEAT_MS = 25_000;
 
@@ -27,9 +28,10 @@ export function eventsFor(principal: Principal, event: BusEvent): ClientEvent[] 
 }
 
 export async function eventsRoutes(app: FastifyInstance, { database, events }: AppDeps): Promise<void> {
-  const openStreams = new Set<NodeJS.WritableStream & { end(): void }>();
+  /** The end function of every open stream, so closing the server ends them. */
+  const openStreams = new Set<() => void>();
   app.addHook('preClose', async () => {
-    for (const stream of openStreams) stream.end();
+    for (const end of openStreams) end();
   });
 
   app.get(
@@ -40,41 +42,81 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
         tags: ['realtime'],
         summary: 'Eventos ao vivo (Server-Sent Events)',
         description:
-          'text/event-stream. Eventos: ready, balance (saldos ou histórico do próprio estudante), ranking, tags, students e, para administradores, operation. Os eventos não trazem dados: o cliente recarrega o que mudou.',
+          'text/event-stream. Eventos: ready, balance (saldos ou histórico do próprio estudante), ranking, tags, students, refetch (eventos podem ter se perdido: recarregar tudo) e, para administradores, operation. Os eventos não trazem dados: o cliente recarrega o que mudou. O fluxo termina quando a sessão termina (saída, remoção, nova senha, expiração).',
       },
     },
-    (request, reply) => {
+    async (request, reply) => {
       const { principal, token } = sessionOf(request);
+      const session = await app.sessionCache.session(token);
+      if (!session) throw new AppError('unauthenticated');
+      const tokenHash = hashToken(token);
+
       reply.hijack();
       const res = reply.raw;
+      let ended = false;
+      // Everything below runs from timers and the bus: it must neither throw nor write to a closed socket.
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        openStreams.delete(end);
+        clearInterval(heartbeat);
+        clearTimeout(expiry);
+        unsubscribe();
+        if (!res.writableEnded && !res.destroyed) res.end();
+      };
+      const write = (text: string) => {
+        if (ended) return;
+        if (res.writableEnded || res.destroyed) return end();
+        try {
+          res.write(text);
+        } catch (error) {
+          request.log.warn({ err: error }, 'falha ao escrever no fluxo de eventos');
+          end();
+        }
+      };
+      const send = (event: ClientEvent) => write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      /** Asks the database whether the session still holds (an ended one may have been missed); ends the stream if not. */
+      const stillSignedIn = async (): Promise<boolean> => {
+        try {
+          if (await resolveSession(database.db, token)) return true;
+        } catch (error) {
+          request.log.warn({ err: error }, 'não foi possível verificar a sessão do fluxo de eventos');
+        }
+        end();
+        return false;
+      };
+
+      const unsubscribe = events.subscribe((event) => {
+        if (event.type === 'resync') {
+          void stillSignedIn().then((signedIn) => signedIn && send({ type: 'refetch' }));
+        } else if (event.type === 'sessions_ended') {
+          if (endsSession(event, tokenHash, principal)) end();
+        } else {
+          for (const clientEvent of eventsFor(principal, event)) send(clientEvent);
+        }
+      });
+      // Idle expiry and any missed end are caught here; logout, removal and a new password arrive as sessions_ended.
+      const heartbeat = setInterval(() => {
+        void stillSignedIn().then((signedIn) => signedIn && write(': heartbeat\n\n'));
+      }, HEARTBEAT_MS);
+      const expiry = setTimeout(end, session.expiresAt - Date.now());
+      openStreams.add(end);
+      res.on('close', end);
+      res.on('error', (error) => {
+        request.log.debug({ err: error }, 'fluxo de eventos interrompido');
+        end();
+      });
+      // The client may have gone while the session was looked up, before 'close' had a listener.
+      if (res.destroyed) return end();
+
       res.writeHead(200, {
         'Content-Type': 'text/event-stream; charset=utf-8',
-        'Cache-Control': 'no-cache, no-transform',
+        'Cache-Control': 'no-store, no-transform',
         Connection: 'keep-alive',
         'X-Accel-Buffering': 'no',
       });
-      res.write('retry: 3000\n\n');
-      res.write(`event: ready\ndata: {}\n\n`);
-
-      const unsubscribe = events.subscribe((event) => {
-        for (const clientEvent of eventsFor(principal, event)) {
-          res.write(`event: ${clientEvent.type}\ndata: ${JSON.stringify(clientEvent)}\n\n`);
-        }
-      });
-      // The heartbeat also re-checks the session, so a logout or removal ends the stream.
-      const heartbeat = setInterval(() => {
-        resolveSession(database.db, token)
-          .then((still) => (still ? res.write(': heartbeat\n\n') : res.end()))
-          .catch(() => res.end());
-      }, HEARTBEAT_MS);
-      openStreams.add(res);
-      const stop = () => {
-        openStreams.delete(res);
-        clearInterval(heartbeat);
-        unsubscribe();
-      };
-      request.raw.on('close', stop);
-      res.on('close', stop);
+      write('retry: 3000\n\n');
+      write('event: ready\ndata: {}\n\n');
     },
   );
 }

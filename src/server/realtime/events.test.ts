@@ -1,74 +1,31 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { buildTestApp, testConfig, type TestApp } from '../test/test-app.ts';
+import { buildTestApp, cookieFrom, testConfig, TEST_PASSWORD, type TestApp } from '../test/test-app.ts';
 import { openPostgres, type Database } from '../db/client.ts';
+import { sessions } from '../db/schema.ts';
 import { buildApp } from '../app.ts';
-
-type Received = { event: string; data: unknown };
-
-/** Opens /api/events on a listening server and collects the events it sends. */
-async function openStream(baseUrl: string, cookie: string) {
-  const controller = new AbortController();
-  const response = await fetch(`${baseUrl}/api/events`, { headers: { cookie }, signal: controller.signal });
-  expect(response.status).toBe(200);
-  expect(response.headers.get('content-type')).toContain('text/event-stream');
-  const received: Received[] = [];
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const pump = (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const chunk = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (.*)$/m.exec(chunk)?.[1];
-          const data = /^data: (.*)$/m.exec(chunk)?.[1];
-          if (event) received.push({ event, data: data ? JSON.parse(data) : null });
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return {
-    received,
-    async waitFor(predicate: (events: Received[]) => boolean, ms = 5000) {
-      const started = Date.now();
-      while (!predicate(received)) {
-        if (Date.now() - started > ms) throw new Error(`timed out; got ${JSON.stringify(received)}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
-    async close() {
-      controller.abort();
-      await pump;
-    },
-  };
-}
+import { hashToken } from '../modules/auth/auth.service.ts';
+import { has, openStream } from './sse-test-client.ts';
 
 let t: TestApp;
 let baseUrl: string;
-let second: { app: FastifyInstance; database: Database; baseUrl: string } | undefined;
+/**
+ * A second server instance on the same database: on PostgreSQL with its own pool and LISTEN
+ * connection, as another process would have; on PGlite (one process only) sharing the database.
+ */
+let second: { app: FastifyInstance; ownDatabase?: Database; baseUrl: string };
 
 beforeAll(async () => {
   t = await buildTestApp();
   baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  if (t.database.url) {
-    const database = await openPostgres(t.database.url, { max: 5 });
-    const app = await buildApp(testConfig(), database);
-    second = { app, database, baseUrl: await app.listen({ port: 0, host: '127.0.0.1' }) };
-  }
+  const ownDatabase = t.database.url ? await openPostgres(t.database.url, { max: 5 }) : undefined;
+  const app = await buildApp(testConfig(), ownDatabase ?? t.database);
+  second = { app, ownDatabase, baseUrl: await app.listen({ port: 0, host: '127.0.0.1' }) };
 });
 afterAll(async () => {
-  if (second) {
-    await second.app.close();
-    await second.database.close();
-  }
+  await second.app.close();
+  await second.ownDatabase?.close();
   await t.close();
 });
 
@@ -82,25 +39,52 @@ async function award(studentId: string, amount: number) {
   expect(response.statusCode).toBe(201);
 }
 
-test('anonymous users cannot open the stream', async () => {
-  const response = await fetch(`${baseUrl}/api/events`);
-  expect(response.status).toBe(401);
+/** Signs a student in through the second instance. */
+async function loginOnSecond(studentId: string): Promise<string> {
+  const response = await second.app.inject({ method: 'POST', url: '/api/auth/student/login', payload: { studentId, password: TEST_PASSWORD } });
+  return cookieFrom(response);
+}
+
+test('anonymous users cannot open the stream, however the path is spelled, and the server keeps serving', async () => {
+  for (const path of ['/api/events', '/%61pi/events', '/api//events/']) {
+    const response = await fetch(`${baseUrl}${path}`);
+    expect(response.status, path).toBe(401);
+    await response.body?.cancel();
+  }
+  // The reported crash came with the next operation's event; the server must still take a transfer and answer.
+  const [ana, bruno] = t.students;
+  await award(ana!.id, 5);
+  const transfer = await t.app.inject({
+    method: 'POST',
+    url: '/api/meritus/transfers',
+    headers: { cookie: await t.loginStudent(ana!.studentId) },
+    payload: { recipientId: bruno!.id, amount: 2 },
+  });
+  expect(transfer.statusCode).toBe(201);
+  const health = await fetch(`${baseUrl}/api/health`);
+  expect(health.status).toBe(200);
+});
+
+test('the stream is never cached', async () => {
+  const stream = await openStream(baseUrl, await t.loginStudent(t.students[0]!.studentId));
+  expect(stream.cacheControl).toContain('no-store');
+  await stream.close();
 });
 
 test('a student hears about their own balance and public ranking changes only; an admin hears every operation', async () => {
   const [ana, bruno] = t.students;
   const anaStream = await openStream(baseUrl, await t.loginStudent(ana!.studentId));
   const adminStream = await openStream(baseUrl, await t.loginAdmin());
-  await anaStream.waitFor((events) => events.some((e) => e.event === 'ready'));
-  await adminStream.waitFor((events) => events.some((e) => e.event === 'ready'));
+  await anaStream.waitFor(has('ready'));
+  await adminStream.waitFor(has('ready'));
 
   await award(bruno!.id, 10);
-  await anaStream.waitFor((events) => events.some((e) => e.event === 'ranking'));
+  await anaStream.waitFor(has('ranking'));
   expect(anaStream.received.some((e) => e.event === 'balance')).toBe(false);
-  await adminStream.waitFor((events) => events.some((e) => e.event === 'operation'));
+  await adminStream.waitFor(has('operation'));
 
   await award(ana!.id, 10);
-  await anaStream.waitFor((events) => events.some((e) => e.event === 'balance'));
+  await anaStream.waitFor(has('balance'));
   // a refused attempt reaches administrators as failed, and students not at all
   const before = anaStream.received.length;
   const refused = await t.app.inject({
@@ -116,20 +100,72 @@ test('a student hears about their own balance and public ranking changes only; a
   await adminStream.close();
 });
 
-// Two instances need a shared server database; PGlite belongs to one process.
-const multiInstance = process.env.TEST_DB === 'postgres' ? test : () => {};
-multiInstance('an operation made through one server instance reaches a client connected to another', async () => {
-  if (!second) throw new Error('the second instance did not start');
+test('an operation made through one server instance reaches a client connected to another', async () => {
   const carla = t.students[2]!;
-  const login = await second.app.inject({
-    method: 'POST',
-    url: '/api/auth/student/login',
-    payload: { studentId: carla.studentId, password: 'senha-teste-1' },
-  });
-  const cookie = String(login.headers['set-cookie']).split(';')[0]!;
-  const stream = await openStream(second.baseUrl, cookie);
-  await stream.waitFor((events) => events.some((e) => e.event === 'ready'));
+  const stream = await openStream(second.baseUrl, await loginOnSecond(carla.studentId));
+  await stream.waitFor(has('ready'));
   await award(carla.id, 25); // through the first instance
-  await stream.waitFor((events) => events.some((e) => e.event === 'balance'));
+  await stream.waitFor(has('balance'));
   await stream.close();
+});
+
+test('a logout ends that session’s streams at once on every instance; the student’s other sessions keep streaming', async () => {
+  const ana = t.students[0]!;
+  const leaving = await t.loginStudent(ana.studentId);
+  const staying = await t.loginStudent(ana.studentId);
+  const leavingHere = await openStream(baseUrl, leaving);
+  const leavingThere = await openStream(second.baseUrl, leaving);
+  const stayingStream = await openStream(second.baseUrl, staying);
+  await Promise.all([leavingHere, leavingThere, stayingStream].map((stream) => stream.waitFor(has('ready'))));
+
+  const logout = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: leaving } });
+  expect(logout.statusCode).toBe(204);
+  // "At once": far sooner than the 25 s heartbeat that used to notice it.
+  await leavingHere.waitForEnd();
+  await leavingThere.waitForEnd();
+
+  await award(ana.id, 3);
+  await stayingStream.waitFor(has('balance'));
+  await stayingStream.close();
+});
+
+test('a stream ends at its session’s absolute expiry', async () => {
+  const carla = t.students[2]!;
+  const cookie = await t.loginStudent(carla.studentId);
+  const expiresAt = Date.now() + 1500;
+  await t.db
+    .update(sessions)
+    .set({ expiresAt: new Date(expiresAt) })
+    .where(eq(sessions.tokenHash, hashToken(cookie.split('=')[1]!)));
+  const stream = await openStream(baseUrl, cookie);
+  await stream.waitFor(has('ready'));
+  await stream.waitForEnd(5000);
+  expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);
+});
+
+test('a password reset ends every stream of the student at once, on every instance', async () => {
+  const bruno = t.students[1]!;
+  const streams = [await openStream(baseUrl, await t.loginStudent(bruno.studentId)), await openStream(second.baseUrl, await loginOnSecond(bruno.studentId))];
+  await Promise.all(streams.map((stream) => stream.waitFor(has('ready'))));
+  const reset = await second.app.inject({
+    method: 'POST',
+    url: `/api/admin/students/${bruno.id}/password`,
+    headers: { cookie: await t.loginAdmin() },
+  });
+  expect(reset.statusCode).toBe(200);
+  for (const stream of streams) await stream.waitForEnd();
+});
+
+test('removing a student ends every stream of theirs at once, on every instance, and no one else’s', async () => {
+  const [ana, , , diego] = t.students;
+  const streams = [await openStream(baseUrl, await t.loginStudent(diego!.studentId)), await openStream(second.baseUrl, await loginOnSecond(diego!.studentId))];
+  const bystander = await openStream(baseUrl, await t.loginStudent(ana!.studentId));
+  await Promise.all([...streams, bystander].map((stream) => stream.waitFor(has('ready'))));
+  const removal = await t.app.inject({ method: 'DELETE', url: `/api/admin/students/${diego!.id}`, headers: { cookie: await t.loginAdmin() } });
+  expect(removal.statusCode).toBe(200);
+  for (const stream of streams) await stream.waitForEnd();
+
+  await award(ana!.id, 4);
+  await bystander.waitFor(has('balance'));
+  await bystander.close();
 });

@@ -5,17 +5,20 @@ import { queryKeys, type QueryKeyRoot } from './query-keys.ts';
 
 type EventType = ClientEvent['type'];
 
-/** Which cached data each pushed event makes stale. */
-export const INVALIDATES: Record<EventType, readonly QueryKeyRoot[]> = {
+/** Which cached data each pushed event makes stale ('all': events may have been missed). */
+export const INVALIDATES: Record<EventType, readonly QueryKeyRoot[] | 'all'> = {
   balance: [queryKeys.me, queryKeys.myTransactions, queryKeys.myOperations, queryKeys.myEstelecas],
   ranking: [queryKeys.ranking, queryKeys.directory, queryKeys.adminStudents, queryKeys.adminDashboard, queryKeys.adminEstelecas],
   tags: [queryKeys.tags, queryKeys.me, queryKeys.adminStudents],
   students: [queryKeys.adminStudents, queryKeys.directory, queryKeys.ranking, queryKeys.adminDashboard],
   operation: [queryKeys.adminOperations, queryKeys.adminMeritus, queryKeys.adminEstelecas, queryKeys.adminDashboard],
+  refetch: 'all',
 };
 
 function invalidateFor(client: QueryClient, type: EventType): void {
-  for (const queryKey of INVALIDATES[type]) void client.invalidateQueries({ queryKey });
+  const stale = INVALIDATES[type];
+  if (stale === 'all') void client.invalidateQueries();
+  else for (const queryKey of stale) void client.invalidateQueries({ queryKey });
 }
 
 const LiveContext = createContext(false);
@@ -53,6 +56,9 @@ export function LiveEventsProvider({ enabled, children }: { enabled: boolean; ch
         // The browser retries by itself unless the stream was refused (e.g. an HTTP error).
         if (source?.readyState === EventSource.CLOSED && !stopped) {
           source.close();
+          // The server ends a stream with its session (logout elsewhere, removal, expiry): asking who is
+          // signed in lets a 401 take the user to the login page now rather than at their next click.
+          void client.invalidateQueries({ queryKey: queryKeys.me });
           reconnectTimer = setTimeout(connect, RECONNECT_MS);
         }
       };

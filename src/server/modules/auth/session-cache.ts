@@ -1,14 +1,16 @@
 import type { Db } from '../../db/client.ts';
-import type { BusEvent } from '../../realtime/event-bus.ts';
+import { endsSession, type SessionsEnded } from '../../realtime/event-bus.ts';
 import { hashToken, loadSession, sessionStillCurrent, type Principal, type SessionState } from './auth.service.ts';
-
-type SessionsEnded = Extract<BusEvent, { type: 'sessions_ended' }>;
 
 export type SessionCache = {
   /** The principal behind a session token, as `resolveSession` would answer. */
   resolve(token: string): Promise<Principal | null>;
+  /** The same session with the times that end it (the event stream closes itself at its expiry). */
+  session(token: string): Promise<SessionState | null>;
   /** Drops ended sessions (the event bus brings them from every instance). */
   forget(ended: SessionsEnded): void;
+  /** Drops everything: after the event bus was disconnected, some ended sessions may never have been heard of. */
+  forgetAll(): void;
 };
 
 const MAX_ENTRIES = 10_000;
@@ -23,27 +25,33 @@ const MAX_ENTRIES = 10_000;
  */
 export function createSessionCache(db: Db, ttlMs: number): SessionCache {
   const entries = new Map<string, SessionState & { checkedAt: number }>();
+  const session = async (token: string): Promise<SessionState | null> => {
+    const tokenHash = hashToken(token);
+    const now = Date.now();
+    const cached = entries.get(tokenHash);
+    if (cached && now - cached.checkedAt < ttlMs && sessionStillCurrent(cached, now)) {
+      const { checkedAt: _, ...state } = cached;
+      return state;
+    }
+    const state = await loadSession(db, tokenHash);
+    entries.delete(tokenHash);
+    if (!state || ttlMs <= 0) return state;
+    entries.set(tokenHash, { ...state, checkedAt: now });
+    if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+    return state;
+  };
   return {
+    session,
     async resolve(token) {
-      const tokenHash = hashToken(token);
-      const now = Date.now();
-      const cached = entries.get(tokenHash);
-      if (cached && now - cached.checkedAt < ttlMs && sessionStillCurrent(cached, now)) return cached.principal;
-      const state = await loadSession(db, tokenHash);
-      entries.delete(tokenHash);
-      if (!state || ttlMs <= 0) return state?.principal ?? null;
-      entries.set(tokenHash, { ...state, checkedAt: now });
-      if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-      return state.principal;
+      return (await session(token))?.principal ?? null;
     },
     forget(ended) {
-      if ('tokenHash' in ended) {
-        entries.delete(ended.tokenHash);
-        return;
-      }
       for (const [tokenHash, entry] of entries) {
-        if (entry.principal.role === 'student' && entry.principal.id === ended.studentId) entries.delete(tokenHash);
+        if (endsSession(ended, tokenHash, entry.principal)) entries.delete(tokenHash);
       }
+    },
+    forgetAll() {
+      entries.clear();
     },
   };
 }
