@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { adminOf, principalOf, studentOf } from '../../plugins/auth.ts';
 import { issueCode } from '../../../shared/validation.ts';
 import {
