@@ -1,19 +1,25 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const apiTests = ['src/server/**/*.test.ts'];
 
 /**
- * API tests run twice: on an in-memory PGlite and on a real PostgreSQL 15 that the
- * global setup starts in a temporary folder. Web unit tests run in jsdom.
+ * API tests run twice: on an in-memory PGlite and on a real PostgreSQL 15 that the global setup
+ * starts in a temporary folder; each project's global setup migrates one template database that
+ * every test file copies. Unit tests run in Node; only the ones that render (*.test.tsx) in jsdom.
  */
 export default defineConfig({
   test: {
+    // Vitest's default (one worker less than the cores) leaves a single worker on two cores, and
+    // API test files spend much of their time waiting on PostgreSQL or a child process.
+    maxWorkers: Math.max(os.availableParallelism(), 2),
     projects: [
       {
         test: {
           name: 'api-pglite',
           include: apiTests,
           env: { TEST_DB: 'pglite' },
+          globalSetup: ['src/server/test/pglite-global-setup.ts'],
           setupFiles: ['src/server/test/fail-on-console-error.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -33,7 +39,14 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/shared/**/*.test.ts', 'src/web/**/*.test.{ts,tsx}'],
+          include: ['src/shared/**/*.test.ts', 'src/web/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'unit-dom',
+          include: ['src/web/**/*.test.tsx'],
           environment: 'jsdom',
         },
       },

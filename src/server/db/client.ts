@@ -101,11 +101,14 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Embedded PostgreSQL in a folder, or in memory when `dataDir` is undefined (tests). */
-export async function openPglite(dataDir: string | undefined): Promise<Database> {
+/**
+ * Embedded PostgreSQL in a folder, or in memory when `dataDir` is undefined (tests), then
+ * started from `template`, a dumped data folder, when given: that skips initdb's seconds.
+ */
+export async function openPglite(dataDir: string | undefined, template?: Blob): Promise<Database> {
   const release = dataDir ? acquireDataDirLock(dataDir) : () => {};
   try {
-    const client = dataDir ? new PGlite(path.join(dataDir, 'pglite')) : new PGlite();
+    const client = dataDir ? new PGlite(path.join(dataDir, 'pglite')) : new PGlite(template ? { loadDataDir: template } : {});
     await client.waitReady;
     const db = drizzlePglite({ client, schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });

@@ -20,18 +20,27 @@ export type TestAdmin = typeof admins.$inferSelect;
 /** `url` is set on PostgreSQL, so a test can open a second server instance on the same database. */
 export type TestDatabase = Database & { drop: () => Promise<void>; url?: string };
 
-/** A fresh, migrated, empty database: in-memory PGlite or a new database on the run's PostgreSQL. */
+let pgliteTemplate: Blob | undefined;
+
+/**
+ * A fresh, migrated, empty database: in-memory PGlite or a new database on the run's PostgreSQL,
+ * each a copy of the migrated template the project's global setup made once for the run.
+ */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (process.env.TEST_DB !== 'postgres') {
-    const database = await openPglite(undefined);
+    pgliteTemplate ??= new Blob([fs.readFileSync(inject('pgliteTemplatePath'))]);
+    const database = await openPglite(undefined, pgliteTemplate);
     return { ...database, drop: () => database.close() };
   }
   const adminUrl = inject('postgresAdminUrl');
   const name = `t_${randomUUID().replace(/-/g, '')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const database = await openPostgres(url.toString(), { max: 30 });
