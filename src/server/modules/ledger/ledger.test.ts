@@ -377,6 +377,9 @@ describe('idempotency', () => {
 
 describe('reads', () => {
   test('a student\'s operations: newest first, signed from their side, counterpart named, paged', async () => {
+    // Four operations of Ana's at least, whatever ran before.
+    await award(ana.id, 1);
+    await award(ana.id, 1);
     await award(ana.id, 5);
     expect((await transfer({ recipientId: bruno.id, amount: 2, description: 'Lanche' })).statusCode).toBe(201);
     const response = await t.app.inject({ url: '/api/me/transactions?limit=3', headers: { cookie: anaCookie } });
@@ -388,12 +391,14 @@ describe('reads', () => {
     expect(items[0]).toMatchObject({ kind: 'transfer_out', amount: 2, signedAmount: -2, description: 'Lanche', counterpart: { id: bruno.id } });
     expect(items[1]).toMatchObject({ kind: 'admin_add', amount: 5, signedAmount: 5 });
 
-    const page1 = (await t.app.inject({ url: '/api/me/operations?limit=2', headers: { cookie: anaCookie } })).json();
-    const page2 = (
-      await t.app.inject({ url: `/api/me/operations?limit=2&cursor=${page1.nextCursor}`, headers: { cookie: anaCookie } })
-    ).json();
-    expect(page1.items).toHaveLength(2);
-    expect(page2.items.map((i: { id: string }) => i.id)).not.toContain(page1.items[0].id);
+    // Two pages of two are the first four operations of one page of four, in the same order.
+    const operations = (url: string) => t.app.inject({ url, headers: { cookie: anaCookie } }).then((r) => r.json());
+    const ids = (page: { items: { id: string }[] }) => page.items.map((item) => item.id);
+    const firstFour = await operations('/api/me/operations?limit=4');
+    expect(firstFour.items).toHaveLength(4);
+    const page1 = await operations('/api/me/operations?limit=2');
+    const page2 = await operations(`/api/me/operations?limit=2&cursor=${page1.nextCursor}`);
+    expect([...ids(page1), ...ids(page2)]).toEqual(ids(firstFour));
     const search = (await t.app.inject({ url: '/api/me/operations?q=bruno&kind=transfer_out', headers: { cookie: anaCookie } })).json();
     expect(search.items.length).toBeGreaterThan(0);
     for (const item of search.items) expect(item.counterpart.name).toBe('Bruno Henrique Lima');
@@ -401,7 +406,10 @@ describe('reads', () => {
 
   test('Estelecas history, admin recent operations and the Estelecas top 10', async () => {
     await award(ana.id, 3, 'estelecas');
-    await transfer({ recipientId: bruno.id, amount: 1 });
+    // A later Méritus transfer stays out of the Estelecas history.
+    await award(ana.id, 1);
+    const meritusTransfer = await transfer({ recipientId: bruno.id, amount: 1 });
+    expect(meritusTransfer.statusCode).toBe(201);
     const estelecas = (await t.app.inject({ url: '/api/me/estelecas', headers: { cookie: anaCookie } })).json();
     expect(estelecas[0]).toMatchObject({ currency: 'estelecas', kind: 'admin_add', signedAmount: 3 });
     expect(estelecas.every((e: { currency: string }) => e.currency === 'estelecas')).toBe(true);

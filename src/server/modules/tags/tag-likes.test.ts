@@ -8,9 +8,11 @@ import type { ActiveTag } from '../../../shared/students.ts';
 const DAY = 86_400_000;
 
 let t: TestApp;
-let cookies: Record<'ana' | 'bruno' | 'diego', string>;
+let cookies: Record<'ana' | 'bruno' | 'diego' | 'admin', string>;
+let diegoId: string;
 let tagId: string;
-let notifications: string[];
+let notifications: { type: string; studentIds?: string[] }[];
+let heard: () => void = () => {};
 let stopListening: () => Promise<void>;
 
 beforeAll(async () => {
@@ -20,14 +22,19 @@ beforeAll(async () => {
     ana: await t.loginStudent(ana.studentId),
     bruno: await t.loginStudent(bruno.studentId),
     diego: await t.loginStudent(diego.studentId),
+    admin: await t.loginAdmin(),
   };
+  diegoId = diego.id;
   const [tag] = await t.db
     .insert(studentTags)
     .values({ studentId: carla.id, kind: 'leader', expiresAt: new Date(Date.now() + 7 * DAY) })
     .returning();
   tagId = tag!.id;
   notifications = [];
-  stopListening = await t.database.listen('meritus_events', (payload) => notifications.push(payload));
+  stopListening = await t.database.listen('meritus_events', (payload) => {
+    notifications.push(JSON.parse(payload));
+    heard();
+  });
 });
 afterAll(async () => {
   await stopListening();
@@ -43,13 +50,32 @@ async function activeTagAs(cookie: string): Promise<ActiveTag> {
   return (response.json() as ActiveTag[]).find((tag) => tag.id === tagId)!;
 }
 
+/**
+ * Waits until everything published before now has been heard: an award to Diego goes through
+ * the same after-commit queue as a like's event, so once its notification arrives, any event
+ * the step caused has arrived before it.
+ */
 async function settle() {
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  const marker = notifications.length;
+  const award = await t.app.inject({
+    method: 'POST',
+    url: `/api/admin/students/${diegoId}/meritus`,
+    headers: { cookie: cookies.admin },
+    payload: { type: 'admin_add', amount: 1, description: 'Marcador do teste' },
+  });
+  expect(award.statusCode).toBe(201);
+  const arrived = () => notifications.slice(marker).some((n) => n.type === 'ledger' && n.studentIds?.includes(diegoId));
+  if (arrived()) return;
+  await new Promise<void>((resolve) => {
+    heard = () => {
+      if (arrived()) resolve();
+    };
+  });
 }
 
 test('liking is stored per student, idempotent, and tells every tag list to refresh only on a change', async () => {
-  const tagEvents = () => notifications.filter((n) => JSON.parse(n).type === 'tags').length;
-  /** Runs a step, waits for the batched notification and returns how many tag events it caused. */
+  const tagEvents = () => notifications.filter((n) => n.type === 'tags').length;
+  /** Runs a step, waits until its batched notification would have arrived and returns how many tag events it caused. */
   async function eventsOf(step: () => Promise<unknown>): Promise<number> {
     const before = tagEvents();
     await step();
