@@ -6,6 +6,9 @@ import { AppError } from '../../app-error.ts';
 import { createEventBus, type EventBus } from '../../realtime/event-bus.ts';
 import { adminOperation, studentTransfer, type LedgerDeps } from './ledger.service.ts';
 import { reconcile } from './reconciliation.service.ts';
+import { adminOperationInput, estelecasTransferInput, meritusTransferInput } from '../../../shared/ledger.ts';
+import { issueCode } from '../../../shared/validation.ts';
+import type { ErrorCode } from '../../../shared/errors.ts';
 
 /**
  * Random sequences of valid and invalid operations straight against the domain:
@@ -61,15 +64,21 @@ async function snapshot() {
   return { balances: balances.map((s) => [s.meritus, s.totalEarned, s.estelecas]), rows: rows.length };
 }
 
-test('any sequence of operations keeps the ledger reconciled; refusals change nothing', async () => {
+/** The code the shared schema (the forms' and the routes') gives an amount, or undefined when it is valid. */
+function amountRefusal(op: { kind: 'transfer' | 'admin'; currency: 'meritus' | 'estelecas'; amount: number }): ErrorCode | undefined {
+  const rule = op.kind === 'admin' ? adminOperationInput : op.currency === 'meritus' ? meritusTransferInput : estelecasTransferInput;
+  const issue = rule.shape.amount.safeParse(op.amount).error?.issues[0];
+  return issue && issueCode(issue);
+}
+
+test('any sequence of operations keeps the ledger reconciled; refusals, and every invalid amount, change nothing', async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 25 }), async (ops) => {
       for (const op of ops) {
         const before = await snapshot();
-        let refused = false;
+        let refused: AppError | undefined;
+        // The HTTP schema refuses bad amounts before the service; the domain must refuse them on its own too.
         try {
-          // The HTTP schema refuses bad amounts before the service; the domain must hold on its own too.
-          if (!Number.isSafeInteger(op.amount) || op.amount < 1 || op.amount > 100_000) throw new AppError('amount_not_positive');
           if (op.kind === 'transfer') {
             await studentTransfer(deps, people[op.from]!, op.currency, { recipientId: people[op.to]!.id, amount: op.amount });
           } else {
@@ -81,8 +90,10 @@ test('any sequence of operations keeps the ledger reconciled; refusals change no
           }
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
-          refused = true;
+          refused = error;
         }
+        const invalid = amountRefusal(op);
+        if (invalid) expect(refused?.code, `amount ${op.amount}`).toBe(invalid);
         expect(await reconcile(database.db)).toEqual([]);
         if (refused) expect(await snapshot()).toEqual(before);
       }
