@@ -6,7 +6,7 @@ import { directoryResponse, activeTagsResponse, rankingResponse } from '../../sh
 import { studentSummary } from '../../shared/student-area.ts';
 import { studentOperation, type OperationResult } from '../../shared/ledger.ts';
 import { api } from './api.ts';
-import { useLiveStatus } from './live-events.ts';
+import { useLiveQuery } from './live-query.ts';
 import { queryKeys } from './query-keys.ts';
 
 /**
@@ -16,38 +16,18 @@ import { queryKeys } from './query-keys.ts';
  */
 export const summaryQueryKey = [...queryKeys.ranking, 'my-summary'] as const;
 
-/** Polls at `fallbackMs` only while the live stream is down. */
-export function useFallbackInterval(fallbackMs: number): number | false {
-  return useLiveStatus() ? false : fallbackMs;
-}
-
 export function useStudentSummary(fallbackMs: number = POLL_MS.dashboard) {
-  const refetchInterval = useFallbackInterval(fallbackMs);
-  return useQuery({
-    queryKey: summaryQueryKey,
-    queryFn: () => api.get('/me/summary', { schema: studentSummary }),
-    refetchInterval,
-  });
+  return useLiveQuery(summaryQueryKey, () => api.get('/me/summary', { schema: studentSummary }), fallbackMs);
 }
 
 /** Every active weekly tag with its likes (GET /api/tags/active). */
 export function useActiveTags(fallbackMs: number = POLL_MS.dashboard) {
-  const refetchInterval = useFallbackInterval(fallbackMs);
-  return useQuery({
-    queryKey: queryKeys.tags,
-    queryFn: () => api.get('/tags/active', { schema: activeTagsResponse }),
-    refetchInterval,
-  });
+  return useLiveQuery(queryKeys.tags, () => api.get('/tags/active', { schema: activeTagsResponse }), fallbackMs);
 }
 
 /** Every current student with balances, by Méritus (GET /api/ranking); pushed balance changes refresh it. */
 export function useRanking(fallbackMs: number = POLL_MS.dashboard) {
-  const refetchInterval = useFallbackInterval(fallbackMs);
-  return useQuery({
-    queryKey: queryKeys.ranking,
-    queryFn: () => api.get('/ranking', { schema: rankingResponse }),
-    refetchInterval,
-  });
+  return useLiveQuery(queryKeys.ranking, () => api.get('/ranking', { schema: rankingResponse }), fallbackMs);
 }
 
 /** Classmates a student can send to (self excluded by the server). */
@@ -60,12 +40,7 @@ export function useDirectory() {
 
 /** The student's latest Méritus operations (GET /api/me/transactions). */
 export function useMyTransactions(limit: number, fallbackMs: number = POLL_MS.dashboard) {
-  const refetchInterval = useFallbackInterval(fallbackMs);
-  return useQuery({
-    queryKey: [...queryKeys.myTransactions, limit],
-    queryFn: () => api.get('/me/transactions', { query: { limit }, schema: z.array(studentOperation) }),
-    refetchInterval,
-  });
+  return useLiveQuery([...queryKeys.myTransactions, limit], () => api.get('/me/transactions', { query: { limit }, schema: z.array(studentOperation) }), fallbackMs);
 }
 
 /**

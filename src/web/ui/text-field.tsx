@@ -87,3 +87,14 @@ export type AmountFieldProps = Omit<TextFieldProps, 'type' | 'inputMode' | 'min'
 export function AmountField({ value, onValueChange, ...rest }: AmountFieldProps) {
   return <TextField type="number" inputMode="numeric" min={1} step={1} value={value} onChange={(event) => onValueChange(event.target.value)} {...rest} />;
 }
+
+export type DescriptionFieldProps = Omit<TextAreaFieldProps, 'label' | 'value' | 'onChange' | 'maxLength'> & {
+  label?: string;
+  value: string;
+  onValueChange: (text: string) => void;
+};
+
+/** An operation's description, up to the 200 characters the server keeps; by default the reason an administrator gives. */
+export function DescriptionField({ label = 'Descrição', rows = 2, placeholder = 'Motivo da operação', onValueChange, ...rest }: DescriptionFieldProps) {
+  return <TextAreaField label={label} rows={rows} maxLength={200} placeholder={placeholder} onChange={(event) => onValueChange(event.target.value)} {...rest} />;
+}

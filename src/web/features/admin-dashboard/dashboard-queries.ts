@@ -1,19 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../lib/toast.ts';
 import { POLL_MS } from '../../../shared/constants.ts';
 import { dashboardSummary, goalTarget, type GoalId, type GoalTarget } from '../../../shared/dashboard.ts';
 import { api, type ApiError } from '../../lib/api.ts';
-import { useLiveStatus } from '../../lib/live-events.ts';
+import { useLiveQuery } from '../../lib/live-query.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
 /** GET /api/admin/dashboard; pushed operations refresh it, polling only while the stream is down. */
 export function useDashboardSummary() {
-  const live = useLiveStatus();
-  return useQuery({
-    queryKey: queryKeys.adminDashboard,
-    queryFn: () => api.get('/admin/dashboard', { schema: dashboardSummary }),
-    refetchInterval: live ? false : POLL_MS.dashboard,
-  });
+  return useLiveQuery(queryKeys.adminDashboard, () => api.get('/admin/dashboard', { schema: dashboardSummary }), POLL_MS.dashboard);
 }
 
 export function useUpdateGoal(onDone: () => void) {

@@ -16,8 +16,7 @@ import { SearchInput } from '../../ui/search-input.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import type { Tone } from '../../ui/tone.ts';
-import type { EstelecasMode } from './estelecas-operation.ts';
-import { EstelecasOperationModal } from './estelecas-operation-modal.tsx';
+import { EstelecasOperationModal, type EstelecasMode } from './estelecas-operation-modal.tsx';
 import { useEstelecasHistory, useEstelecasRanking } from './estelecas-queries.ts';
 
 const TYPE_TONES: Record<LedgerType, Tone> = { admin_add: 'emerald', reward: 'emerald', admin_remove: 'rose', penalty: 'rose', transfer: 'sky' };

@@ -8,9 +8,10 @@ import { FormAlert } from '../../ui/form-alert.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
-import { AmountField, TextAreaField } from '../../ui/text-field.tsx';
-import { validateEstelecasOperation, type EstelecasMode } from './estelecas-operation.ts';
-import { useEstelecasOperation } from './estelecas-queries.ts';
+import { AmountField, DescriptionField } from '../../ui/text-field.tsx';
+import { useAdminOperation, validateAdminOperation } from '../../lib/admin-operation.ts';
+
+export type EstelecasMode = 'add' | 'remove';
 
 const COPY: Record<EstelecasMode, { title: string; description: string; submit: string; failure: string; types: AdminOperationType[] }> = {
   add: {
@@ -47,7 +48,7 @@ export function EstelecasOperationModal({ mode, students, onClose }: { mode: Est
   );
   const student = students.find((candidate) => selected.has(candidate.id));
 
-  const operation = useEstelecasOperation({
+  const operation = useAdminOperation('estelecas', {
     onSuccess: (result) => {
       toast.success(result.message);
       onClose();
@@ -60,10 +61,10 @@ export function EstelecasOperationModal({ mode, students, onClose }: { mode: Est
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const checked = validateEstelecasOperation(mode, { type, quantity, description }, student);
+    const checked = validateAdminOperation('estelecas', { type, amount: quantity, description }, student ? [student] : []);
     if (!checked.ok) return setError(checked.message);
     setError(undefined);
-    operation.submit(checked.request);
+    operation.submit({ kind: 'single', studentId: student!.id, input: checked.input });
   };
 
   const formId = `estelecas-${mode}-form`;
@@ -117,14 +118,7 @@ export function EstelecasOperationModal({ mode, students, onClose }: { mode: Est
             hint={mode === 'remove' && student ? `Saldo de ${student.name}: ${formatEstelecas(student.estelecas)}` : 'Mínimo 1'}
           />
         </div>
-        <TextAreaField
-          label="Descrição"
-          rows={2}
-          maxLength={200}
-          value={description}
-          onChange={(event) => setDescription(event.target.value)}
-          placeholder="Motivo da operação"
-        />
+        <DescriptionField value={description} onValueChange={setDescription} />
         <FormAlert message={error} />
       </form>
     </Modal>

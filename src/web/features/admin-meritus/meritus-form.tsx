@@ -11,9 +11,8 @@ import { FormAlert } from '../../ui/form-alert.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
-import { AmountField, TextAreaField } from '../../ui/text-field.tsx';
-import { removalRefusal, shortOf, validateMeritusOperation } from './meritus-operation.ts';
-import { useMeritusOperation, type MeritusRequest } from './meritus-queries.ts';
+import { AmountField, DescriptionField } from '../../ui/text-field.tsx';
+import { removalRefusal, shortOf, useAdminOperation, validateAdminOperation, type AdminOperationRequest } from '../../lib/admin-operation.ts';
 import { ReasonPresetChips } from './reason-preset-chips.tsx';
 
 const TYPES: { type: AdminOperationType; hint: string }[] = [
@@ -23,7 +22,7 @@ const TYPES: { type: AdminOperationType; hint: string }[] = [
   { type: 'penalty', hint: 'Tira do saldo' },
 ];
 
-type Pending = Extract<MeritusRequest, { kind: 'bulk' }>;
+type Pending = Extract<AdminOperationRequest, { kind: 'bulk' }>;
 
 export function MeritusForm({ students }: { students: readonly PublicStudent[] }) {
   const [type, setType] = useState<AdminOperationType>('admin_add');
@@ -55,7 +54,7 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
     setError(undefined);
   };
 
-  const operation = useMeritusOperation({
+  const operation = useAdminOperation('meritus', {
     onSuccess: (result) => {
       toast.success(result.message);
       setConfirming(null);
@@ -66,7 +65,7 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
       let message = errorMessage(failure, 'Erro ao realizar operação');
       if (failure.code === 'remove_exceeds_balance' && request.kind === 'bulk') {
         const known = request.studentIds.map((id) => byId.get(id)).filter((student): student is PublicStudent => Boolean(student));
-        message = removalRefusal(shortOf(known, request.input.amount), request.studentIds.length);
+        message = removalRefusal('meritus', shortOf('meritus', known, request.input.amount), request.studentIds.length);
       }
       setError(message);
       toast.error('Erro ao realizar operação');
@@ -81,7 +80,7 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const checked = validateMeritusOperation({ type, amount, description }, chosen);
+    const checked = validateAdminOperation('meritus', { type, amount, description }, chosen);
     if (!checked.ok) return setError(checked.message);
     setError(undefined);
     const { input } = checked;
@@ -177,14 +176,7 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
         placeholder="Ex.: 50"
       />
       <div className="flex flex-col gap-2">
-        <TextAreaField
-          label="Descrição"
-          rows={2}
-          maxLength={200}
-          value={description}
-          onChange={(event) => setDescription(event.target.value)}
-          placeholder="Motivo da operação"
-        />
+        <DescriptionField value={description} onValueChange={setDescription} />
         <ReasonPresetChips description={description} onPick={setDescription} />
       </div>
 

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   adminStudentsResponse,
   importPreview,
@@ -19,18 +19,14 @@ import {
 import { POLL_MS, type TagKind } from '../../../shared/constants.ts';
 import { api, type ApiError } from '../../lib/api.ts';
 import { useLiveStatus } from '../../lib/live-events.ts';
+import { useLiveQuery } from '../../lib/live-query.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
 export const studentsListKey = [...queryKeys.adminStudents, 'list'] as const;
 
 /** Every current student; pushed 'students', 'tags' and 'ranking' events refresh it. */
 export function useAdminStudents() {
-  const live = useLiveStatus();
-  return useQuery({
-    queryKey: studentsListKey,
-    queryFn: () => api.get('/admin/students', { schema: adminStudentsResponse }),
-    refetchInterval: live ? false : POLL_MS.dashboard,
-  });
+  return useLiveQuery(studentsListKey, () => api.get('/admin/students', { schema: adminStudentsResponse }), POLL_MS.dashboard);
 }
 
 /**

@@ -1,9 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { POLL_MS } from '../../../shared/constants.ts';
 import { liveOperation } from '../../../shared/ledger.ts';
 import { api } from '../../lib/api.ts';
-import { useLiveStatus } from '../../lib/live-events.ts';
+import { useLiveQuery } from '../../lib/live-query.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
 export const LIVE_FEED_LIMIT = 100;
@@ -13,10 +12,9 @@ export const LIVE_FEED_LIMIT = 100;
  * runs only while the event stream is down, and never while the screen is paused.
  */
 export function useLiveOperations(paused: boolean) {
-  const live = useLiveStatus();
-  return useQuery({
-    queryKey: [...queryKeys.adminOperations, { limit: LIVE_FEED_LIMIT }],
-    queryFn: () => api.get('/admin/operations', { query: { limit: LIVE_FEED_LIMIT }, schema: z.array(liveOperation) }),
-    refetchInterval: paused || live ? false : POLL_MS.adminLive,
-  });
+  return useLiveQuery(
+    [...queryKeys.adminOperations, { limit: LIVE_FEED_LIMIT }],
+    () => api.get('/admin/operations', { query: { limit: LIVE_FEED_LIMIT }, schema: z.array(liveOperation) }),
+    paused ? false : POLL_MS.adminLive,
+  );
 }

@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { ArrowDownLeft, ArrowUpRight, Award, Check, Crown, Gem, History, Lock, Send, Sparkles, Star, type LucideIcon } from 'lucide-react';
 import { toast } from 'react-hot-toast';
@@ -11,7 +10,8 @@ import { api } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { formatEstelecas, formatNumber, formatSignedAmount } from '../../lib/format.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
-import { useFallbackInterval, useStudentSummary } from '../../lib/student-queries.ts';
+import { useLiveQuery } from '../../lib/live-query.ts';
+import { useStudentSummary } from '../../lib/student-queries.ts';
 import { useSession } from '../../app/session.ts';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
@@ -114,12 +114,11 @@ function AchievementCard({ achievement, icon: Icon, balance }: { achievement: Ac
 }
 
 function EstelecasHistory({ fallbackMs }: { fallbackMs: number }) {
-  const refetchInterval = useFallbackInterval(fallbackMs);
-  const history = useQuery({
-    queryKey: [...queryKeys.myEstelecas, ESTELECAS_HISTORY_LIMIT],
-    queryFn: () => api.get('/me/estelecas', { query: { limit: ESTELECAS_HISTORY_LIMIT }, schema: z.array(studentOperation) }),
-    refetchInterval,
-  });
+  const history = useLiveQuery(
+    [...queryKeys.myEstelecas, ESTELECAS_HISTORY_LIMIT],
+    () => api.get('/me/estelecas', { query: { limit: ESTELECAS_HISTORY_LIMIT }, schema: z.array(studentOperation) }),
+    fallbackMs,
+  );
   const failedAt = history.isError ? history.errorUpdatedAt : 0;
   useEffect(() => {
     if (failedAt) toast.error(HISTORY_ERROR, { id: 'estelecas-history-error' });

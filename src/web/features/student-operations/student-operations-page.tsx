@@ -7,7 +7,7 @@ import { api } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
-import { useFallbackInterval } from '../../lib/student-queries.ts';
+import { useFallbackInterval } from '../../lib/live-query.ts';
 import { toastError } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';

@@ -1,0 +1,84 @@
+import { describe, expect, test } from 'vitest';
+import { removalRefusal, validateAdminOperation } from './admin-operation.ts';
+
+const holder = (name: string, meritus: number, estelecas = 0) => ({ name, meritus, estelecas });
+
+describe('refusing a removal beyond a balance', () => {
+  test("one student: the spec's message as it is, per currency", () => {
+    expect(removalRefusal('meritus', [holder('Ana Souza', 3)], 1)).toBe('Não é possível remover mais Méritus do que o estudante possui');
+    expect(removalRefusal('estelecas', [holder('Ana Souza', 3)], 1)).toBe('Não é possível remover mais Estelecas do que o estudante possui');
+  });
+
+  test('several students: names who is short, with their balance, and says nothing changed', () => {
+    const short = [holder('Ana Souza', 3), holder('Bruno Lima', 1250), holder('Carla Dias', 0), holder('Diego Rocha', 2), holder('Eva Nunes', 4)];
+    expect(removalRefusal('meritus', short, 30)).toBe(
+      'Não é possível remover mais Méritus do que o estudante possui: Ana Souza (3 M$), Bruno Lima (1.250 M$), Carla Dias (0 M$) e mais 2. Nenhum saldo foi alterado.',
+    );
+    expect(removalRefusal('estelecas', [holder('Ana Souza', 90, 1), holder('Bruno Lima', 0, 0)], 2)).toBe(
+      'Não é possível remover mais Estelecas do que o estudante possui: Ana Souza (1 Esteleca), Bruno Lima (0 Estelecas). Nenhum saldo foi alterado.',
+    );
+  });
+});
+
+describe('checking the Gerenciar M$ form before it is sent', () => {
+  const ana = holder('Ana Souza', 30);
+  const bruno = holder('Bruno Lima', 5);
+  const draft = { type: 'admin_add' as const, amount: '10', description: ' Participação ' };
+
+  test('nobody chosen, a blank amount or a blank reason: fill every field', () => {
+    for (const [changed, chosen] of [[{}, []], [{ amount: ' ' }, [ana]], [{ description: '  ' }, [ana]], [{ amount: '0', description: '' }, [ana]]] as const) {
+      expect(validateAdminOperation('meritus', { ...draft, ...changed }, chosen)).toEqual({ ok: false, message: 'Preencha todos os campos' });
+    }
+  });
+
+  test('the amount must be a whole number from 1 to 100.000', () => {
+    expect(validateAdminOperation('meritus', { ...draft, amount: '0' }, [ana])).toEqual({ ok: false, message: 'O valor deve ser maior que zero' });
+    expect(validateAdminOperation('meritus', { ...draft, amount: '-3' }, [ana])).toEqual({ ok: false, message: 'O valor deve ser maior que zero' });
+    expect(validateAdminOperation('meritus', { ...draft, amount: '2.5' }, [ana])).toEqual({ ok: false, message: 'O valor deve ser um número inteiro' });
+    expect(validateAdminOperation('meritus', { ...draft, amount: '100001' }, [ana])).toEqual({ ok: false, message: 'O valor máximo por operação é 100.000' });
+  });
+
+  test('a removal is refused when a chosen balance does not cover it; an award is not', () => {
+    expect(validateAdminOperation('meritus', { ...draft, type: 'penalty' }, [ana, bruno])).toEqual({
+      ok: false,
+      message: 'Não é possível remover mais Méritus do que o estudante possui: Bruno Lima (5 M$). Nenhum saldo foi alterado.',
+    });
+    expect(validateAdminOperation('meritus', { ...draft, type: 'admin_remove', amount: '31' }, [ana])).toEqual({
+      ok: false,
+      message: 'Não é possível remover mais Méritus do que o estudante possui',
+    });
+    expect(validateAdminOperation('meritus', { ...draft, type: 'reward', amount: '100000' }, [bruno])).toEqual({
+      ok: true,
+      input: { type: 'reward', amount: 100000, description: 'Participação' },
+    });
+    expect(validateAdminOperation('meritus', { ...draft, type: 'admin_remove', amount: '5' }, [ana, bruno])).toEqual({
+      ok: true,
+      input: { type: 'admin_remove', amount: 5, description: 'Participação' },
+    });
+  });
+});
+
+describe('checking the Estelecas add and remove dialogs', () => {
+  const student = holder('Ana Souza', 0, 4);
+  const draft = { type: 'reward' as const, amount: '3', description: ' Monitoria ' };
+
+  test("every field, and a whole quantity of at least 1, or 'Preencha todos os campos'", () => {
+    const missing = { ok: false, message: 'Preencha todos os campos' };
+    expect(validateAdminOperation('estelecas', draft, [])).toEqual(missing);
+    for (const amount of ['', '0', '-2', '1.5']) expect(validateAdminOperation('estelecas', { ...draft, amount }, [student])).toEqual(missing);
+    expect(validateAdminOperation('estelecas', { ...draft, description: ' ' }, [student])).toEqual(missing);
+    expect(validateAdminOperation('estelecas', { ...draft, amount: '100001' }, [student])).toEqual({ ok: false, message: 'O valor máximo por operação é 100.000' });
+    expect(validateAdminOperation('estelecas', { ...draft, amount: '40' }, [student])).toEqual({ ok: true, input: { type: 'reward', amount: 40, description: 'Monitoria' } });
+  });
+
+  test('a removal cannot take more Estelecas than the student has', () => {
+    expect(validateAdminOperation('estelecas', { ...draft, type: 'penalty', amount: '5' }, [student])).toEqual({
+      ok: false,
+      message: 'Não é possível remover mais Estelecas do que o estudante possui',
+    });
+    expect(validateAdminOperation('estelecas', { ...draft, type: 'penalty', amount: '4' }, [student])).toEqual({
+      ok: true,
+      input: { type: 'penalty', amount: 4, description: 'Monitoria' },
+    });
+  });
+});

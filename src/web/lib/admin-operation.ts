@@ -1,0 +1,98 @@
+import { useQueryClient } from '@tanstack/react-query';
+import type { PublicStudent } from '../../shared/auth.ts';
+import { ERROR_MESSAGES, type ErrorCode } from '../../shared/errors.ts';
+import { formatAmount } from '../../shared/format.ts';
+import {
+  adminOperationInput,
+  bulkOperationResult,
+  isCredit,
+  operationResult,
+  type AdminOperationType,
+  type BulkOperationResult,
+  type Currency,
+  type OperationResult,
+} from '../../shared/ledger.ts';
+import { issueCode, parseAmountText } from '../../shared/validation.ts';
+import { api, type ApiError } from './api.ts';
+import { useIdempotentMutation } from './idempotency.ts';
+import { queryKeys } from './query-keys.ts';
+
+export type OperationInput = { type: AdminOperationType; amount: number; description: string };
+/** One student, or several in one all-or-nothing request. */
+export type AdminOperationRequest =
+  | { kind: 'single'; studentId: string; input: OperationInput }
+  | { kind: 'bulk'; studentIds: string[]; input: OperationInput };
+export type AdminOperationResponse = OperationResult | BulkOperationResult;
+
+type Holder = Pick<PublicStudent, 'name' | 'meritus' | 'estelecas'>;
+
+/**
+ * What differs between the currencies: the text of a removal beyond a balance, and the
+ * spec's Estelecas dialog, which answers any unusable quantity with 'Preencha todos os campos'.
+ */
+const RULES: Record<Currency, { overBalance: ErrorCode; amountIssue: (code: ErrorCode) => ErrorCode }> = {
+  meritus: { overBalance: 'remove_exceeds_balance', amountIssue: (code) => code },
+  estelecas: { overBalance: 'remove_exceeds_estelecas', amountIssue: (code) => (code === 'amount_too_large' ? code : 'missing_fields_short') },
+};
+
+/** The chosen students whose balance would not cover a removal of `amount`. */
+export function shortOf<T extends Holder>(currency: Currency, students: readonly T[], amount: number): T[] {
+  return students.filter((student) => student[currency] < amount);
+}
+
+/** The spec's message for a removal beyond a balance, naming who is short when several were chosen. */
+export function removalRefusal(currency: Currency, short: readonly Holder[], total: number): string {
+  const text = ERROR_MESSAGES[RULES[currency].overBalance];
+  if (total <= 1 || short.length === 0) return text;
+  const names = short.slice(0, 3).map((student) => `${student.name} (${formatAmount(currency, student[currency])})`);
+  const more = short.length > 3 ? ` e mais ${short.length - 3}` : '';
+  return `${text}: ${names.join(', ')}${more}. Nenhum saldo foi alterado.`;
+}
+
+export type OperationDraft = { type: AdminOperationType; amount: string; description: string };
+
+/**
+ * An administrator's add/remove form, checked with the schema the server uses, in the
+ * spec's order: every field filled, a whole amount above zero and within the limit, and
+ * for a removal every chosen balance covering it.
+ */
+export function validateAdminOperation(
+  currency: Currency,
+  draft: OperationDraft,
+  chosen: readonly Holder[],
+): { ok: true; input: OperationInput } | { ok: false; message: string } {
+  const rules = RULES[currency];
+  const amount = parseAmountText(draft.amount);
+  if (chosen.length === 0 || amount === undefined || draft.description.trim() === '') return { ok: false, message: ERROR_MESSAGES.missing_fields_short };
+  const parsed = adminOperationInput.safeParse({ type: draft.type, amount, description: draft.description });
+  if (!parsed.success) return { ok: false, message: ERROR_MESSAGES[rules.amountIssue(issueCode(parsed.error.issues[0] ?? {}))] };
+  const input = parsed.data;
+  if (!isCredit(input.type)) {
+    const short = shortOf(currency, chosen, input.amount);
+    if (short.length > 0) return { ok: false, message: removalRefusal(currency, short, chosen.length) };
+  }
+  return { ok: true, input };
+}
+
+/**
+ * An administrator's add or remove of either currency, for one student or many, with one
+ * Idempotency-Key per submission; a success refreshes the rankings and that currency's panels.
+ */
+export function useAdminOperation(
+  currency: Currency,
+  handlers: { onSuccess: (result: AdminOperationResponse) => void; onError: (error: ApiError, request: AdminOperationRequest) => void },
+) {
+  const client = useQueryClient();
+  return useIdempotentMutation<AdminOperationRequest, AdminOperationResponse>({
+    mutationFn: (request, idempotencyKey) =>
+      request.kind === 'single'
+        ? api.post(`/admin/students/${request.studentId}/${currency}`, request.input, { schema: operationResult, idempotencyKey })
+        : api.post('/admin/operations/bulk', { currency, studentIds: request.studentIds, ...request.input }, { schema: bulkOperationResult, idempotencyKey }),
+    onSuccess: (result) => {
+      void client.invalidateQueries({ queryKey: queryKeys.ranking });
+      void client.invalidateQueries({ queryKey: currency === 'meritus' ? queryKeys.adminMeritus : queryKeys.adminEstelecas });
+      handlers.onSuccess(result);
+    },
+    onError: handlers.onError,
+  });
+}
