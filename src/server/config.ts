@@ -5,6 +5,14 @@ const flag = z
   .enum(['on', 'off', 'true', 'false', '1', '0'])
   .transform((value) => value === 'on' || value === 'true' || value === '1');
 
+/**
+ * The API limiter's budgets. Signed-in users count one by one, so a school behind one
+ * address is not one budget; the per-address budget is for requests without a session,
+ * sized for 300 students opening the sign-in page and signing in within one minute
+ * (about two requests each) with room for typing mistakes.
+ */
+export const API_RATE_LIMIT_DEFAULTS = { signedIn: 600, anonymous: 1200, windowMs: 60_000 } as const;
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -19,8 +27,11 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   /** Extra origins allowed to send state-changing requests (comma-separated), e.g. Vite's dev server. */
   ALLOWED_ORIGINS: z.string().optional(),
-  /** Requests per minute per IP across the API; 0 disables the limit (benchmarks). */
-  API_RATE_LIMIT: z.coerce.number().int().min(0).default(1200),
+  /** API requests per window per signed-in user; 0 turns the API limiter off (benchmarks). */
+  API_RATE_LIMIT: z.coerce.number().int().min(0).default(API_RATE_LIMIT_DEFAULTS.signedIn),
+  /** API requests per window per address without a session (sign-in pages, sign-ins). */
+  API_RATE_LIMIT_ANONYMOUS: z.coerce.number().int().min(1).default(API_RATE_LIMIT_DEFAULTS.anonymous),
+  API_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).default(API_RATE_LIMIT_DEFAULTS.windowMs),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: flag.default(false),
   /** How long a resolved session is reused before the database is asked again; 0 asks on every request. */
@@ -40,7 +51,8 @@ export type Config = {
   /** Served over HTTPS: Secure, __Host- cookies and HSTS. */
   https: boolean;
   allowedOrigins: string[];
-  apiRateLimit: number;
+  /** Null when the API limiter is off. */
+  apiRateLimit: { signedIn: number; anonymous: number; windowMs: number } | null;
   logLevel: string;
   trustProxy: boolean;
   sessionCacheMs: number;
@@ -77,7 +89,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedOrigins: [e.PUBLIC_URL, ...(e.ALLOWED_ORIGINS?.split(',') ?? [])]
       .filter((origin): origin is string => Boolean(origin))
       .map((origin) => new URL(origin.trim()).origin),
-    apiRateLimit: e.API_RATE_LIMIT,
+    apiRateLimit:
+      e.API_RATE_LIMIT > 0 ? { signedIn: e.API_RATE_LIMIT, anonymous: e.API_RATE_LIMIT_ANONYMOUS, windowMs: e.API_RATE_LIMIT_WINDOW_MS } : null,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     sessionCacheMs: e.SESSION_CACHE_MS,

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { Config } from '../config.ts';
 import { AppError } from '../app-error.ts';
 import { isApiRoute } from './auth.ts';
@@ -13,7 +13,7 @@ function isAllowedOrigin(request: FastifyRequest, origin: string, allowed: strin
   return host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
 }
 
-/** Security headers, CSRF defence for state-changing requests, and a coarse per-IP request limit. */
+/** Security headers, CSRF defence for state-changing requests, and the API request limits (per user, or per address without a session). */
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
   // Built once: @fastify/helmet rebuilt every header (parsing the CSP) on each request.
   const setSecurityHeaders = helmet({
@@ -49,11 +49,17 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     }
   });
 
-  if (config.apiRateLimit > 0) {
+  const limits = config.apiRateLimit;
+  if (limits) {
+    // The session is resolved by a root hook before this per-route one, so a signed-in
+    // user spends their own budget wherever they are; only requests without one share
+    // their address's (IPv6 by /64, as the library does when it keys by address).
     await app.register(rateLimit, {
-      max: config.apiRateLimit,
-      timeWindow: '1 minute',
+      timeWindow: limits.windowMs,
+      keyGenerator: (request) => (request.principal ? `user:${request.principal.role}:${request.principal.id}` : normalizeIP(request.ip)),
+      max: (request) => (request.principal ? limits.signedIn : limits.anonymous),
       allowList: (request) => !isApiRoute(request),
+      // The library has already set Retry-After.
       errorResponseBuilder: () => new AppError('rate_limited'),
     });
   }

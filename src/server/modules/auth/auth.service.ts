@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { normalizeIP } from '@fastify/rate-limit';
 import { and, desc, eq, gt, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import { rowsOf, type Db, type DbOrTx } from '../../db/client.ts';
 import { admins, loginFailures, sessions, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { loginLockedMessage } from '../../../shared/errors.ts';
@@ -51,19 +51,15 @@ function addressOf(ip: string): string {
   return normalizeIP(ip);
 }
 
-/**
- * When a limit lets the next attempt through: when the max-th newest failure in its
- * window leaves the window. Null while fewer than max failures are in it.
- */
-async function reopensAt(db: Db, limit: { max: number; windowMs: number }, where: SQL | undefined, now: number): Promise<number | null> {
-  const [row] = await db
+/** The max-th newest failure in a limit's window: while there is one, the limit is reached. */
+function nthNewestFailure(db: Db, limit: { max: number; windowMs: number }, where: SQL | undefined, now: number) {
+  return db
     .select({ at: loginFailures.at })
     .from(loginFailures)
     .where(and(where, gt(loginFailures.at, new Date(now - limit.windowMs))))
     .orderBy(desc(loginFailures.at))
     .offset(limit.max - 1)
     .limit(1);
-  return row ? row.at.getTime() + limit.windowMs : null;
 }
 
 /**
@@ -86,14 +82,22 @@ async function beginAttempt(db: Db, accountKey: string, context: RequestContext)
     perAccount: and(eq(loginFailures.accountKey, accountKey), eq(loginFailures.pending, false)),
     perAddress: and(eq(loginFailures.ip, address), eq(loginFailures.pending, false)),
   };
-  const limits = await Promise.all(
-    (Object.keys(counted) as LoginLimitName[]).map(async (name) => ({ name, reopensAt: await reopensAt(db, LOGIN_LIMITS[name], counted[name], now) })),
+  const names = Object.keys(counted) as LoginLimitName[];
+  // One round trip for the three limits: a sign-in is the first request of every school day.
+  const columns = sql.join(
+    names.map((name) => sql`(${nthNewestFailure(db, LOGIN_LIMITS[name], counted[name], now)}) as ${sql.identifier(name)}`),
+    sql`, `,
   );
-  const reached = limits.filter((limit) => limit.reopensAt !== null);
+  const [nth] = rowsOf<Record<LoginLimitName, Date | string | null>>(await db.execute(sql`select ${columns}`));
+  // A limit lets the next attempt through when its max-th newest failure leaves the window.
+  const reached = names.flatMap((name) => {
+    const at = nth?.[name];
+    return at ? [{ name, reopensAt: new Date(at).getTime() + LOGIN_LIMITS[name].windowMs }] : [];
+  });
   if (reached.length === 0) return attempt;
 
   await db.delete(loginFailures).where(eq(loginFailures.id, attempt.id));
-  const retryAfterSeconds = Math.max(1, Math.ceil((Math.max(...reached.map((limit) => limit.reopensAt ?? 0)) - now) / 1000));
+  const retryAfterSeconds = Math.max(1, Math.ceil((Math.max(...reached.map((limit) => limit.reopensAt)) - now) / 1000));
   await recordAudit(db, {
     actor: { kind: 'anonymous', label: accountKey },
     action: 'login.blocked',
