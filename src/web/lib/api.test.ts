@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, createApiClient } from './api.ts';
 
 type Call = { url: string; init: RequestInit };
@@ -30,17 +30,28 @@ function client(fetch: typeof globalThis.fetch, now?: () => number) {
 const errorBody = (code: string, message: string) => ({ error: { code, message } });
 
 describe('api client: retries', () => {
-  it('retries a GET once after a 503 and returns the second answer', async () => {
-    const { fetch, calls } = scriptedFetch(json(503, errorBody('internal', 'x')), json(200, [{ id: 1 }]));
+  it('retries a GET after server errors and returns the first good answer', async () => {
+    const { fetch, calls } = scriptedFetch(json(503, errorBody('internal', 'x')), json(502, undefined), json(200, [{ id: 1 }]));
     await expect(client(fetch).get('/ranking')).resolves.toEqual([{ id: 1 }]);
-    expect(calls).toHaveLength(2);
-    expect(calls[0]?.url).toBe('/api/ranking');
+    expect(calls).toHaveLength(3);
+    expect(calls.map((call) => call.url)).toEqual(['/api/ranking', '/api/ranking', '/api/ranking']);
   });
 
-  it('gives up on a GET after one retry', async () => {
-    const { fetch, calls } = scriptedFetch(json(502, undefined), json(503, errorBody('internal', 'x')));
-    await expect(client(fetch).get('/ranking')).rejects.toMatchObject({ status: 503, code: 'internal' });
-    expect(calls).toHaveLength(2);
+  it('gives up on a GET after three attempts in all', async () => {
+    const { fetch, calls } = scriptedFetch(json(502, undefined), json(503, errorBody('internal', 'x')), json(500, errorBody('internal', 'x')));
+    await expect(client(fetch).get('/ranking')).rejects.toMatchObject({ status: 500, code: 'internal' });
+    expect(calls).toHaveLength(3);
+  });
+
+  it('stops waiting to retry when the caller gives up (a query cancelled by leaving the screen)', async () => {
+    const { fetch, calls } = scriptedFetch(json(503, undefined), json(200, {}));
+    const controller = new AbortController();
+    const slow = createApiClient({ fetch, retryDelayMs: 60_000 });
+    const pending = slow.get('/ranking', { signal: controller.signal });
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    controller.abort(new DOMException('left the screen', 'AbortError'));
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(calls).toHaveLength(1);
   });
 
   it('retries a GET once after a network failure', async () => {
@@ -73,9 +84,11 @@ describe('api client: retries', () => {
     expect(error).toMatchObject({ status: 400, code: 'insufficient_balance', message: 'Saldo insuficiente' });
     expect(calls).toHaveLength(1);
 
-    const read = scriptedFetch(json(404, errorBody('not_found', 'x')));
-    await expect(client(read.fetch).get('/students/x')).rejects.toMatchObject({ status: 404 });
-    expect(read.calls).toHaveLength(1);
+    for (const status of [404, 408, 429]) {
+      const read = scriptedFetch(json(status, errorBody('not_found', 'x')), json(200, {}));
+      await expect(client(read.fetch).get('/students/x')).rejects.toMatchObject({ status });
+      expect(read.calls).toHaveLength(1);
+    }
   });
 
   it("shows the server's message over the known text of its code: it may say how long to wait", async () => {
@@ -115,6 +128,28 @@ describe('api client: throttle', () => {
     time += 1_000;
     await api.post('/tags/like', { id: 'a' });
     expect(calls).toHaveLength(6);
+  });
+});
+
+describe('api client: throttle of reads', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('a 5th identical read within one second waits for the window instead of failing', async () => {
+    vi.useFakeTimers({ now: 1_000 });
+    const { fetch, calls } = scriptedFetch(...Array.from({ length: 5 }, (_, i) => json(200, { n: i + 1 })));
+    const api = createApiClient({ fetch });
+    for (let i = 0; i < 4; i += 1) await api.get('/ranking');
+    let fifth: unknown;
+    const pending = api.get('/ranking').then((value) => (fifth = value));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(calls).toHaveLength(4);
+    expect(fifth).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    await pending;
+    expect(fifth).toEqual({ n: 5 });
+    expect(calls).toHaveLength(5);
   });
 });
 

@@ -2,8 +2,13 @@ import type { z } from 'zod';
 import { CLIENT_THROTTLE } from '../../shared/constants.ts';
 import { ERROR_MESSAGES, isErrorCode } from '../../shared/errors.ts';
 
-/** Statuses after which a request may be sent once more. */
-export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 425, 429, 500, 502, 503, 504]);
+/**
+ * The app's only retry layer (the query client does not retry): a request that is safe to
+ * repeat (a read, or a write carrying an Idempotency-Key) is sent up to MAX_ATTEMPTS times
+ * while it meets a network failure or a server error. A 4xx is an answer, never retried.
+ */
+export const MAX_ATTEMPTS = 3;
+export const RETRY_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
 
 /** Calls whose 401 is an answer, not an expired session. */
 const SESSION_CALLS = ['/api/auth/me', '/api/auth/student/login', '/api/auth/admin/login', '/api/auth/logout'];
@@ -85,12 +90,26 @@ async function toApiError(response: Response): Promise<ApiError> {
   return new ApiError(response.status, code, messageFor(code, serverMessage), fields);
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or fails at once with the signal's reason when the caller gives up meanwhile. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
 
 /**
  * Builds the one fetch client of the app: JSON in and out, same-origin cookies, pt-BR
- * errors, one retry for reads (and for writes that carry an Idempotency-Key), a guard
- * against bursts of identical requests, and a hook for expired sessions.
+ * errors, the retries (see MAX_ATTEMPTS), a guard against bursts of identical requests,
+ * and a hook for expired sessions.
  */
 export function createApiClient(options: ApiClientOptions = {}) {
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -99,13 +118,16 @@ export function createApiClient(options: ApiClientOptions = {}) {
   const recent = new Map<string, number[]>();
   let onUnauthorized: (() => void) | undefined;
 
-  /** Refuses the request when more than CLIENT_THROTTLE.maxIdentical identical ones ran within the window. */
-  function throttle(key: string): void {
+  /**
+   * Counts the request when fewer than CLIENT_THROTTLE.maxIdentical identical ones ran within
+   * the window (returns 0); otherwise returns how long until the oldest of them leaves it.
+   */
+  function throttleWait(key: string): number {
     const time = now();
     const times = (recent.get(key) ?? []).filter((at) => time - at < CLIENT_THROTTLE.windowMs);
     if (times.length >= CLIENT_THROTTLE.maxIdentical) {
       recent.set(key, times);
-      throw new ApiError(429, 'client_throttled', ERROR_MESSAGES.client_throttled);
+      return times[0]! + CLIENT_THROTTLE.windowMs - time;
     }
     times.push(time);
     recent.set(key, times);
@@ -114,6 +136,21 @@ export function createApiClient(options: ApiClientOptions = {}) {
         if (otherTimes.every((at) => time - at >= CLIENT_THROTTLE.windowMs)) recent.delete(other);
       }
     }
+    return 0;
+  }
+
+  /**
+   * A burst of identical writes is refused. A burst of identical reads (several pushed events
+   * within a second) waits once for the window instead, so the screen still ends up fresh.
+   */
+  async function throttle(method: Method, key: string, signal: AbortSignal | undefined): Promise<void> {
+    const wait = throttleWait(key);
+    if (wait === 0) return;
+    if (method === 'GET') {
+      await pause(wait, signal);
+      if (throttleWait(key) === 0) return;
+    }
+    throw new ApiError(429, 'client_throttled', ERROR_MESSAGES.client_throttled);
   }
 
   async function request<T>(method: Method, path: string, body: unknown, opts: RequestOptions<T> = {}): Promise<T> {
@@ -128,24 +165,25 @@ export function createApiClient(options: ApiClientOptions = {}) {
       headers['Content-Type'] = 'application/json';
     }
 
-    throttle(`${method} ${url} ${isForm ? '[form]' : (payload ?? '')}`);
+    await throttle(method, `${method} ${url} ${isForm ? '[form]' : (payload ?? '')}`, opts.signal);
 
-    const retryable = method === 'GET' || hasIdempotencyKey(headers);
-    const maxAttempts = retryable ? 2 : 1;
+    const maxAttempts = method === 'GET' || hasIdempotencyKey(headers) ? MAX_ATTEMPTS : 1;
     let response: Response | undefined;
     for (let attempt = 1; ; attempt += 1) {
+      // Doubling waits (400 ms, 800 ms) give a restarting server a moment.
+      const backoff = retryDelayMs * 2 ** (attempt - 1);
       try {
         response = await doFetch(url, { method, headers, body: payload, credentials: 'same-origin', signal: opts.signal });
       } catch (cause) {
         if (opts.signal?.aborted) throw cause;
         if (attempt < maxAttempts) {
-          await sleep(retryDelayMs);
+          await pause(backoff, opts.signal);
           continue;
         }
         throw new ApiError(0, 'network', ERROR_MESSAGES.network);
       }
       if (!response.ok && RETRY_STATUSES.has(response.status) && attempt < maxAttempts) {
-        await sleep(retryDelayMs);
+        await pause(backoff, opts.signal);
         continue;
       }
       break;

@@ -1,15 +1,12 @@
-import { expect, test } from 'vitest';
-import { ApiError } from './api.ts';
-import { shouldRetry } from './query-client.ts';
+import { expect, test, vi } from 'vitest';
+import { createApiClient } from './api.ts';
+import { createQueryClient } from './query-client.ts';
 
-test('a refetch refused by the client throttle is retried, up to three times', () => {
-  const throttled = new ApiError(429, 'client_throttled', 'Too many requests');
-  expect([0, 1, 2, 3].map((count) => shouldRetry(count, throttled))).toEqual([true, true, true, false]);
-});
-
-test('other client errors are answers; server errors get one more try', () => {
-  expect(shouldRetry(0, new ApiError(404, 'not_found', 'x'))).toBe(false);
-  expect(shouldRetry(0, new ApiError(401, 'unauthenticated', 'x'))).toBe(false);
-  expect(shouldRetry(0, new ApiError(503, 'internal', 'x'))).toBe(true);
-  expect(shouldRetry(1, new ApiError(503, 'internal', 'x'))).toBe(false);
+test('a read that keeps failing is sent three times in all: the API client retries, the query client does not add its own', async () => {
+  const fetch = vi.fn(async () => new Response(JSON.stringify({ error: { code: 'internal', message: 'x' } }), { status: 503 }));
+  const api = createApiClient({ fetch: fetch as unknown as typeof globalThis.fetch, retryDelayMs: 0 });
+  const client = createQueryClient();
+  await expect(client.fetchQuery({ queryKey: ['ranking'], queryFn: () => api.get('/ranking') })).rejects.toMatchObject({ status: 503 });
+  expect(fetch).toHaveBeenCalledTimes(3);
+  expect(client.getDefaultOptions().mutations?.retry).toBe(false);
 });
