@@ -5,6 +5,7 @@ import path from 'node:path';
 /**
  * The whole suite: API tests on PGlite and on a real PostgreSQL 15, unit tests, then the
  * browser tests in Chromium. Nothing is skipped: a missing tool is installed or named.
+ * Every stage runs even after one fails; the time of each is printed at the end.
  */
 const root = path.resolve(import.meta.dirname, '..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -56,11 +57,35 @@ ensureChromium();
 ensurePostgres();
 
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
-const vitest = run(bin('vitest'), ['run']);
-// playwright.config.ts's webServer builds the front end and starts a server on a fresh demo database.
-const playwright = run(bin('playwright'), ['test']);
+const stages = [
+  // Vitest's projects (vitest.config.ts), one run each so each gets its own time.
+  { name: 'vitest api-pglite', command: bin('vitest'), args: ['run', '--project', 'api-pglite'] },
+  { name: 'vitest api-postgres', command: bin('vitest'), args: ['run', '--project', 'api-postgres'] },
+  { name: 'vitest unit', command: bin('vitest'), args: ['run', '--project', 'unit', '--project', 'unit-dom'] },
+  // playwright.config.ts's webServer builds the front end and starts a server on a fresh demo database.
+  { name: 'playwright', command: bin('playwright'), args: ['test'] },
+];
 
-if (vitest !== 0 || playwright !== 0) {
-  fail(`Testes falharam: ${[vitest !== 0 && 'vitest', playwright !== 0 && 'playwright'].filter(Boolean).join(' e ')}.`);
+function duration(ms) {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
 }
+
+const started = performance.now();
+const results = stages.map((stage) => {
+  console.log(`\n==> ${stage.name}`);
+  const at = performance.now();
+  const status = run(stage.command, stage.args);
+  return { ...stage, ok: status === 0, ms: performance.now() - at };
+});
+
+const width = Math.max(...stages.map((stage) => stage.name.length));
+console.log('\nTempo por etapa:');
+for (const result of results) {
+  console.log(`  ${result.name.padEnd(width)}  ${duration(result.ms).padStart(12)}  ${result.ok ? 'ok' : 'FALHOU'}`);
+}
+console.log(`  ${'total'.padEnd(width)}  ${duration(performance.now() - started).padStart(12)}`);
+
+const failed = results.filter((result) => !result.ok).map((result) => result.name);
+if (failed.length > 0) fail(`Testes falharam: ${failed.join(', ')}.`);
 console.log('\nTodos os testes passaram (API em PGlite e PostgreSQL, unitários e navegador).');
