@@ -11,8 +11,9 @@ import {
   type Grade,
   type TagKind,
 } from './constants.ts';
+import { ERROR_MESSAGES } from './errors.ts';
 import { formatDate } from './format.ts';
-import { requiredText } from './validation.ts';
+import { calendarDate, instantText, requiredText, textInput } from './validation.ts';
 
 /** Photo types accepted for upload, by what the file's bytes say it is. */
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
@@ -74,11 +75,8 @@ export const adminStudentsResponse = z.array(adminStudent);
 /** Birth dates as the API stores them: a real calendar day (aaaa-mm-dd), not in the future. */
 export function isValidBirthDate(value: string, today: Date = new Date()): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return false;
-  return year >= 1900 && date.getTime() <= today.getTime();
+  const date = match ? calendarDate(Number(match[1]), Number(match[2]), Number(match[3])) : null;
+  return date !== null && date.getTime() <= today.getTime();
 }
 
 /**
@@ -129,28 +127,20 @@ export function isAcceptablePhotoUrl(value: string): boolean {
   }
 }
 
-const optionalEmail = z
-  .string({ error: 'invalid_email' })
-  .trim()
-  .max(254, { error: 'invalid_email' })
+const optionalEmail = textInput({ error: 'invalid_email', max: 254, maxError: 'invalid_email' })
   .transform((value) => value.toLowerCase())
   .pipe(z.union([z.literal(''), z.email({ error: 'invalid_email' })]))
   .transform((value) => (value === '' ? null : value))
   .nullable()
   .optional();
 
-const optionalBirthDate = z
-  .string({ error: 'invalid_birth_date' })
-  .trim()
+const optionalBirthDate = textInput({ error: 'invalid_birth_date', max: 10, maxError: 'invalid_birth_date' })
   .refine((value) => value === '' || isValidBirthDate(value), { error: 'invalid_birth_date' })
   .transform((value) => (value === '' ? null : value))
   .nullable()
   .optional();
 
-export const photoUrlInput = z
-  .string({ error: 'invalid_photo_url' })
-  .trim()
-  .max(2048, { error: 'invalid_photo_url' })
+export const photoUrlInput = textInput({ error: 'invalid_photo_url', max: 2048, maxError: 'invalid_photo_url' })
   .refine(isAcceptablePhotoUrl, { error: 'invalid_photo_url' });
 
 const gradeInput = z.enum(GRADES, { error: 'invalid_grade' });
@@ -159,11 +149,9 @@ const gradeInput = z.enum(GRADES, { error: 'invalid_grade' });
 export const createStudentInput = z.object({
   studentId: requiredText('missing_fields', 50),
   name: requiredText('missing_fields', 120),
-  password: z
-    .string({ error: 'missing_fields' })
+  password: textInput({ error: 'missing_fields', max: 200, trim: false })
     .min(1, { error: 'missing_fields' })
-    .min(MIN_PASSWORD_LENGTH, { error: 'password_too_short' })
-    .max(200, { error: 'validation' }),
+    .min(MIN_PASSWORD_LENGTH, { error: 'password_too_short' }),
   grade: gradeInput,
   email: optionalEmail,
   birthDate: optionalBirthDate,
@@ -204,7 +192,7 @@ export const tagDaysInput = z.object({
 export type TagDaysInput = z.input<typeof tagDaysInput>;
 
 /** PATCH /api/admin/students/:id/tags/:kind — moves the end of a tag already given. */
-export const tagExpiryInput = z.object({ expiresAt: z.iso.datetime({ offset: true, error: 'invalid_tag_expiry' }) });
+export const tagExpiryInput = z.object({ expiresAt: instantText('invalid_tag_expiry') });
 
 export const tagChangeResult = z.object({ message: z.string(), tags: z.array(studentTag) });
 export type TagChangeResult = z.infer<typeof tagChangeResult>;
@@ -265,6 +253,7 @@ export const IMPORT_PROBLEMS = {
   emailInFile: (line: number) => `Email repetido no arquivo (linha ${line})`,
   emailInDatabase: 'Email já usado por outro estudante',
   tooLong: 'Texto longo demais',
+  invalidText: ERROR_MESSAGES.invalid_text,
 } as const;
 
 /** Texts of the Gerenciar Alunos screen: the spec's toasts and our success messages. */

@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { TAG_KINDS } from './constants.ts';
+import { textInput } from './validation.ts';
 
 export const studentLoginInput = z.object({
-  studentId: z.string({ error: 'student_login_failed' }).trim().min(1, { error: 'missing_fields' }).max(50),
-  password: z.string({ error: 'student_login_failed' }).min(1, { error: 'missing_fields' }).max(200),
+  studentId: textInput({ error: 'student_login_failed', max: 50 }).min(1, { error: 'missing_fields' }),
+  password: textInput({ error: 'student_login_failed', max: 200, trim: false }).min(1, { error: 'missing_fields' }),
 });
 export type StudentLoginInput = z.infer<typeof studentLoginInput>;
 
 export const adminLoginInput = z.object({
-  email: z.string({ error: 'admin_login_failed' }).trim().min(1, { error: 'missing_fields' }).max(254),
-  password: z.string({ error: 'admin_login_failed' }).min(1, { error: 'missing_fields' }).max(200),
+  email: textInput({ error: 'admin_login_failed', max: 254 }).min(1, { error: 'missing_fields' }),
+  password: textInput({ error: 'admin_login_failed', max: 200, trim: false }).min(1, { error: 'missing_fields' }),
 });
 export type AdminLoginInput = z.infer<typeof adminLoginInput>;
 

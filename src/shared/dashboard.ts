@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textInput } from './validation.ts';
 
 /**
  * The administrator dashboard (/admin). Every figure is computed from the database;
@@ -104,7 +105,7 @@ export const dashboardSummary = z.object({
 export type DashboardSummary = z.infer<typeof dashboardSummary>;
 
 /** Any text is accepted here so an unknown goal answers 404, not a validation error. */
-export const goalParams = z.object({ id: z.string().max(50) });
+export const goalParams = z.object({ id: textInput({ max: 50, trim: false }) });
 
 export function isGoalId(value: string): value is GoalId {
   return (GOAL_IDS as readonly string[]).includes(value);

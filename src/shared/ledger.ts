@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountSchema, requiredText } from './validation.ts';
+import { amountSchema, requiredText, textInput } from './validation.ts';
 
 export const CURRENCIES = ['meritus', 'estelecas'] as const;
 export type Currency = (typeof CURRENCIES)[number];
@@ -23,10 +23,7 @@ export const OPERATION_TYPE_LABELS: Record<LedgerType, string> = {
   penalty: 'Penalidade',
 };
 
-const optionalDescription = z
-  .string()
-  .trim()
-  .max(200, { error: 'validation' })
+const optionalDescription = textInput({ max: 200 })
   .optional()
   .transform((value) => (value ? value : undefined));
 
@@ -95,10 +92,10 @@ export type StudentOperation = z.infer<typeof studentOperation>;
 export const studentOperationsQuery = z.object({
   currency: z.enum(CURRENCIES).optional(),
   kind: z.enum(['transfer_in', 'transfer_out', 'credit', 'debit']).optional(),
-  q: z.string().trim().max(100).optional(),
+  q: textInput({ max: 100 }).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  /** Opaque cursor from the previous page. */
-  cursor: z.string().max(200).optional(),
+  /** Opaque cursor from the previous page; the service reads it and refuses one it did not write. */
+  cursor: textInput({ max: 200, trim: false }).optional(),
 });
 export const studentOperationsPage = z.object({ items: z.array(studentOperation), nextCursor: z.string().nullable() });
 export type StudentOperationsPage = z.infer<typeof studentOperationsPage>;
@@ -170,3 +167,9 @@ export const ledgerEntryView = z.object({
 export type LedgerEntryView = z.infer<typeof ledgerEntryView>;
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
+/** What a client may use as an Idempotency-Key: the web sends a UUID; longer keys would only bloat the key table. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
+/** The headers of a write that may be retried. */
+export const idempotencyHeaders = z.object({
+  [IDEMPOTENCY_HEADER]: textInput({ max: 100, trim: false }).regex(IDEMPOTENCY_KEY_PATTERN, { error: 'validation' }).optional(),
+});

@@ -23,13 +23,47 @@ export function parseAmountText(text: string): number | undefined {
   return trimmed === '' ? undefined : Number(trimmed.replace(',', '.'));
 }
 
+/**
+ * NUL, or half of a UTF-16 surrogate pair without its other half: PostgreSQL refuses the
+ * first in text and jsonb, and a lone surrogate is not Unicode at all (stored as U+FFFD by
+ * one driver, refused by the other).
+ */
+// eslint-disable-next-line no-control-regex -- NUL is what it looks for
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
+
+export function isStorableText(value: string): boolean {
+  return !UNSTORABLE.test(value);
+}
+
+/** Input already refused, kept for the record: cut to `max` and what PostgreSQL cannot store shown as U+FFFD. */
+export function recordableText(value: string, max = value.length): string {
+  return value.slice(0, max).replace(UNSTORABLE_ALL, '\uFFFD');
+}
+
+type TextOptions = {
+  /** Code when the value is missing or not a string. */
+  error?: ErrorCode;
+  /** Longest accepted, after trimming: every text the API takes has a bound. */
+  max: number;
+  maxError?: ErrorCode;
+  /** Surrounding spaces are dropped before the length checks; passwords keep theirs. */
+  trim?: boolean;
+};
+
+/**
+ * Every text the API takes in (bodies, queries, path parameters, headers) is this schema:
+ * what PostgreSQL cannot store is refused with 'invalid_text' before any other check.
+ * Callers chain `.min()`, `.refine()`… for their own rules.
+ */
+export function textInput({ error = 'validation', max, maxError = 'validation', trim = true }: TextOptions) {
+  const storable = z.string({ error }).refine(isStorableText, { error: 'invalid_text', abort: true });
+  return (trim ? storable.trim() : storable).max(max, { error: maxError });
+}
+
 /** A required non-empty text; missing or blank → the given code. */
 export function requiredText(code: ErrorCode, max = 200) {
-  return z
-    .string({ error: code })
-    .trim()
-    .min(1, { error: code })
-    .max(max, { error: 'validation' });
+  return textInput({ error: code, max }).min(1, { error: code });
 }
 
 /**
@@ -42,4 +76,25 @@ export function amountSchema(codes: { missing: ErrorCode; notPositive: ErrorCode
     .int({ error: codes.notInteger ?? 'amount_not_integer' })
     .positive({ error: codes.notPositive })
     .max(MAX_OPERATION_AMOUNT, { error: 'amount_too_large' });
+}
+
+/** The years every date the school deals with falls in; outside them a date is a typo or a probe (PostgreSQL would keep year 9999). */
+const DATE_YEARS = { min: 1900, max: 2100 } as const;
+
+function withinDateYears(date: Date): boolean {
+  const year = date.getUTCFullYear();
+  return year >= DATE_YEARS.min && year <= DATE_YEARS.max;
+}
+
+/** The UTC instant the fields name, or null when they are not a real calendar time within DATE_YEARS (31/02, 25:00, year 9999…). */
+export function calendarDate(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): Date | null {
+  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  const fields = [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()];
+  const asGiven = fields.every((field, i) => field === [year, month, day, hour, minute, second][i]);
+  return asGiven && withinDateYears(date) ? date : null;
+}
+
+/** An instant as the API takes it: ISO 8601 with its offset, a real time within DATE_YEARS. */
+export function instantText(code: ErrorCode) {
+  return z.iso.datetime({ offset: true, error: code, abort: true }).refine((value) => withinDateYears(new Date(value)), { error: code });
 }

@@ -3,18 +3,17 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { idempotencyKeys } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../../shared/ledger.ts';
 
 export type IdempotencyScope = { actorKey: string; key: string | undefined; request: unknown };
 /** A key's row: whose it is, the key, and a fingerprint of the request it was first sent with. */
 export type IdempotencyRecord = { actorKey: string; key: string; requestHash: string };
 export type Stored<T> = { status: number; body: T; replayed: boolean };
 
-const KEY_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
-
-/** The row a request's key is kept in, or undefined when the request has no key; a malformed key is a 400. */
+/** The row a request's key is kept in, or undefined when the request has no key; a malformed key is a 400 (routes refuse it first, by their header schema). */
 export function idempotencyRecord(scope: IdempotencyScope): IdempotencyRecord | undefined {
   if (scope.key === undefined) return undefined;
-  if (!KEY_PATTERN.test(scope.key)) throw new AppError('validation');
+  if (!IDEMPOTENCY_KEY_PATTERN.test(scope.key)) throw new AppError('validation');
   return {
     actorKey: scope.actorKey,
     key: scope.key,

@@ -16,6 +16,7 @@ import {
 } from '../../../shared/ledger.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
 import { ESTELECAS_TOP_LIMIT } from '../../../shared/constants.ts';
+import { calendarDate } from '../../../shared/validation.ts';
 import { activeTagsByStudent, toPublicStudent } from '../students/student-views.ts';
 
 const fromStudent = aliasedTable(students, 'from_student');
@@ -91,12 +92,22 @@ function encodeCursor(at: string, id: string): string {
   return Buffer.from(`${at}|${id}`).toString('base64url');
 }
 
-const TIMESTAMP_TEXT = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:\d{2})?|Z)$/;
+const TIMESTAMP_TEXT = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?(?:[+-](\d{2})(?::(\d{2}))?|Z)$/;
 const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** A real time (no 31/02, no year 9999) with an offset PostgreSQL accepts, as the database writes it. */
+function isTimestampText(at: string): boolean {
+  const time = TIMESTAMP_TEXT.exec(at);
+  if (!time) return false;
+  const fields = time.slice(1).map((field) => Number(field ?? 0));
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = fields as [number, number, number, number, number, number, number, number];
+  return calendarDate(year, month, day, hour, minute, second) !== null && offsetHours <= 15 && offsetMinutes <= 59;
+}
+
+/** A cursor this server wrote, or a 400. */
 function decodeCursor(cursor: string): { at: string; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!at || !id || !TIMESTAMP_TEXT.test(at) || !UUID_TEXT.test(id)) throw new AppError('validation');
+  const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!at || !id || rest.length > 0 || !isTimestampText(at) || !UUID_TEXT.test(id)) throw new AppError('validation');
   return { at, id };
 }
 

@@ -5,12 +5,14 @@ import type { AppDeps } from '../../deps.ts';
 import { adminOf, principalOf, studentOf } from '../../plugins/auth.ts';
 import { issueCode } from '../../../shared/validation.ts';
 import {
+  ADMIN_OPERATION_TYPES,
   adminOperationInput,
   bulkOperationInput,
   bulkOperationResult,
   CURRENCIES,
   estelecasTransferInput,
   IDEMPOTENCY_HEADER,
+  idempotencyHeaders,
   ledgerEntryView,
   limitQuery,
   liveOperation,
@@ -73,7 +75,6 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events }: A
   const api = app.withTypeProvider<ZodTypeProvider>();
   const deps: LedgerDeps = { db: database.db, events };
   const tags = ['ledger'];
-  const idempotencyHeader = z.object({ [IDEMPOTENCY_HEADER]: z.string().optional() });
 
   for (const currency of CURRENCIES) {
     const body = currency === 'meritus' ? meritusTransferInput : estelecasTransferInput;
@@ -82,16 +83,14 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events }: A
       {
         config: { access: 'student' },
         attachValidation: true,
-        schema: { tags, headers: idempotencyHeader, body, response: { 201: operationResult } },
+        schema: { tags, headers: idempotencyHeaders, body, response: { 201: operationResult } },
       },
       async (request, reply) => {
         const student = studentOf(request);
         if (request.validationError) {
-          const recipient = (request.body as LooseBody)?.recipientId;
-          await recordInvalidAttempt(deps, request, currency, 'transfer', {
-            fromStudentId: student.id,
-            toStudentId: typeof recipient === 'string' ? recipient : null,
-          });
+          // Only a real id is kept as the other party: the live feed looks the parties up by id.
+          const recipient = z.uuid().safeParse((request.body as LooseBody)?.recipientId).data;
+          await recordInvalidAttempt(deps, request, currency, 'transfer', { fromStudentId: student.id, toStudentId: recipient ?? null });
         }
         const result = await studentTransfer(deps, student, currency, request.body, writeContext(request));
         return reply.status(result.status as 201).send(result.body);
@@ -106,7 +105,7 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events }: A
         schema: {
           tags,
           params: studentIdParam,
-          headers: idempotencyHeader,
+          headers: idempotencyHeaders,
           body: adminOperationInput,
           response: { 201: operationResult },
         },
@@ -114,8 +113,9 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events }: A
       async (request, reply) => {
         const admin = adminOf(request);
         if (request.validationError) {
-          const type = (request.body as LooseBody)?.type;
-          await recordInvalidAttempt(deps, request, currency, typeof type === 'string' ? (type as LedgerType) : 'admin_add', {});
+          // An unknown type is recorded as an addition: the live feed shows only real types.
+          const type = z.enum(ADMIN_OPERATION_TYPES).safeParse((request.body as LooseBody)?.type).data;
+          await recordInvalidAttempt(deps, request, currency, type ?? 'admin_add', {});
         }
         const result = await adminOperation(deps, admin, request.params.id, currency, request.body, writeContext(request));
         return reply.status(result.status as 201).send(result.body);
@@ -125,7 +125,7 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events }: A
 
   api.post(
     '/admin/operations/bulk',
-    { config: { access: 'admin' }, schema: { tags, headers: idempotencyHeader, body: bulkOperationInput, response: { 201: bulkOperationResult } } },
+    { config: { access: 'admin' }, schema: { tags, headers: idempotencyHeaders, body: bulkOperationInput, response: { 201: bulkOperationResult } } },
     async (request, reply) => {
       const result = await bulkAdminOperation(deps, adminOf(request), request.body, writeContext(request));
       return reply.status(result.status as 201).send(result.body);

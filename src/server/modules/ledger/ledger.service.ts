@@ -14,6 +14,7 @@ import {
   type OperationResult,
 } from '../../../shared/ledger.ts';
 import { formatAmount, formatEstelecas, formatNumber } from '../../../shared/format.ts';
+import { recordableText } from '../../../shared/validation.ts';
 import { idempotencyRecord, withIdempotency, type IdempotencyRecord, type Stored } from './idempotency.ts';
 import { sqlState } from '../../db/sql-state.ts';
 
@@ -151,8 +152,8 @@ function refusalAudit(attempt: Omit<RefusedAttempt, 'code'>) {
       currency: attempt.currency,
       type: attempt.type,
       amount: typeof attempt.amount === 'number' && Number.isSafeInteger(attempt.amount) ? attempt.amount : null,
-      rawAmount: attempt.amount === undefined ? null : String(attempt.amount).slice(0, 40),
-      description: attempt.description?.slice(0, 200) ?? null,
+      rawAmount: attempt.amount === undefined ? null : recordableText(String(attempt.amount), 40),
+      description: attempt.description === undefined ? null : recordableText(attempt.description, 200),
       fromStudentId: attempt.fromStudentId ?? null,
       toStudentId: attempt.toStudentId ?? null,
     },

@@ -20,6 +20,7 @@ import {
   type ImportResult,
   type ImportRow,
 } from '../../../shared/admin-students.ts';
+import { isStorableText, recordableText } from '../../../shared/validation.ts';
 
 type Column = 'studentId' | 'name' | 'email' | 'grade' | 'turma' | 'birthDate';
 
@@ -79,15 +80,18 @@ function readRows(bytes: Buffer): { rows: Candidate[]; delimiter: string } {
   if (body.length === 0) throw new AppError('import_empty');
   if (body.length > IMPORT_MAX_ROWS) throw new AppError('import_too_many_rows');
 
+  // Text PostgreSQL cannot store (a NUL in a cell) flags its row and is shown, and looked up, as U+FFFD.
   const cell = (cells: string[], column: Column) => {
     const index = header[column];
-    return index === undefined ? '' : (cells[index] ?? '').trim();
+    return index === undefined ? '' : recordableText((cells[index] ?? '').trim());
   };
+  const columns = Object.values(header);
   const firstLineOf = new Map<string, number>();
   const firstEmailLineOf = new Map<string, number>();
   const rows: Candidate[] = [];
   for (const { cells, line } of body) {
     const problems: string[] = [];
+    if (columns.some((index) => !isStorableText(cells[index] ?? ''))) problems.push(IMPORT_PROBLEMS.invalidText);
     const studentId = cell(cells, 'studentId');
     const name = cell(cells, 'name').replace(/\s+/g, ' ');
     const rawGrade = [cell(cells, 'grade'), cell(cells, 'turma')].filter(Boolean).join(' ');

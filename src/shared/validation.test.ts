@@ -1,0 +1,95 @@
+import { describe, expect, test } from 'vitest';
+import { calendarDate, instantText, isStorableText, recordableText, requiredText, textInput } from './validation.ts';
+
+const codes = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues.map((issue) => issue.message) ?? [];
+
+describe('isStorableText', () => {
+  test.each([
+    ['plain text', 'Monitoria de matemática', true],
+    ['an emoji (a surrogate pair)', 'Parabéns 🎉', true],
+    ['the replacement character', 'Ana\uFFFD', true],
+    ['tabs and new lines', 'a\tb\r\nc', true],
+    ['a NUL', 'a\u0000b', false],
+    ['a lone high surrogate', 'a\ud83d', false],
+    ['a lone low surrogate', '\ude00b', false],
+    ['two high surrogates', '\ud83d\ud83d\ude00', false],
+    ['a pair written backwards', '\ude00\ud83d', false],
+  ])('%s → %s', (_label, value, storable) => {
+    expect(isStorableText(value)).toBe(storable);
+  });
+});
+
+describe('textInput', () => {
+  const name = textInput({ error: 'missing_fields', max: 5 }).min(1, { error: 'missing_fields' });
+
+  test('refuses NUL and lone surrogates with invalid_text, and with that code only', () => {
+    for (const value of ['\u0000', 'ab\u0000', '\ud800', ' \udfff ', `${'x'.repeat(50)}\u0000`]) {
+      expect(codes(name.safeParse(value))).toEqual(['invalid_text']);
+    }
+  });
+
+  test('keeps the callers’ rules: trimming, missing, too long', () => {
+    expect(name.parse('  Ana  ')).toBe('Ana');
+    expect(name.parse('🎉🎉')).toBe('🎉🎉');
+    expect(codes(name.safeParse('   '))).toEqual(['missing_fields']);
+    expect(codes(name.safeParse(undefined))).toEqual(['missing_fields']);
+    expect(codes(name.safeParse(42))).toEqual(['missing_fields']);
+    expect(codes(name.safeParse('Bartolomeu'))).toEqual(['validation']);
+    expect(codes(textInput({ max: 3, maxError: 'preset_label_too_long' }).safeParse('abcd'))).toEqual(['preset_label_too_long']);
+  });
+
+  test('a password keeps its spaces', () => {
+    expect(textInput({ max: 20, trim: false }).parse(' segredo ')).toBe(' segredo ');
+  });
+
+  test('requiredText is the same schema with one code for missing', () => {
+    expect(codes(requiredText('missing_fields_short').safeParse('Lanche\u0000'))).toEqual(['invalid_text']);
+    expect(codes(requiredText('missing_fields_short').safeParse(''))).toEqual(['missing_fields_short']);
+  });
+});
+
+describe('recordableText', () => {
+  test('cuts to the limit and shows what PostgreSQL cannot store as U+FFFD, also a pair the cut split', () => {
+    expect(recordableText('a\u0000b\ud800c')).toBe('a\uFFFDb\uFFFDc');
+    expect(recordableText('ab🎉', 3)).toBe('ab\uFFFD');
+    expect(recordableText('Parabéns 🎉', 200)).toBe('Parabéns 🎉');
+  });
+});
+
+describe('calendarDate', () => {
+  test('a real time within 1900–2100', () => {
+    expect(calendarDate(2024, 2, 29, 23, 59, 59)?.toISOString()).toBe('2024-02-29T23:59:59.000Z');
+    expect(calendarDate(1900, 1, 1)?.toISOString()).toBe('1900-01-01T00:00:00.000Z');
+  });
+
+  test.each([
+    [2023, 2, 29, 0, 0, 0],
+    [2024, 2, 30, 0, 0, 0],
+    [2024, 13, 1, 0, 0, 0],
+    [2024, 0, 10, 0, 0, 0],
+    [2024, 6, 1, 24, 0, 0],
+    [2024, 6, 1, 12, 60, 0],
+    [2024, 6, 1, 12, 0, 60],
+    [9999, 12, 31, 0, 0, 0],
+    [1899, 12, 31, 0, 0, 0],
+    [275760, 9, 13, 0, 0, 0],
+  ])('%i-%i-%i %i:%i:%i is refused', (...fields) => {
+    expect(calendarDate(...fields)).toBeNull();
+  });
+});
+
+describe('instantText', () => {
+  const expiry = instantText('invalid_tag_expiry');
+
+  test('takes ISO 8601 with an offset', () => {
+    expect(expiry.parse('2026-03-01T10:00:00-03:00')).toBe('2026-03-01T10:00:00-03:00');
+    expect(expiry.parse('2026-03-01T13:00:00.123Z')).toBe('2026-03-01T13:00:00.123Z');
+  });
+
+  test.each(['9999-12-31T23:59:59Z', '+275760-09-13T00:00:00.000Z', '1899-12-31T23:59:59Z', '2024-02-30T10:00:00Z', '2024-06-01', 'amanhã', '2024-06-01T10:00:00\u0000Z'])(
+    '%j is refused with the caller’s code',
+    (value) => {
+      expect(codes(expiry.safeParse(value))).toEqual(['invalid_tag_expiry']);
+    },
+  );
+});
