@@ -20,6 +20,8 @@ export function App() {
       <RouterProvider router={router} />
       <Toaster
         position="top-right"
+        // Below the phone's app bar and the page's title row (styles.css), so a toast never lies over the screen's own buttons.
+        containerStyle={{ top: 'var(--toaster-top)' }}
         toastOptions={{
           duration: TOAST_DURATION_MS,
           style: { background: '#1e293b', color: '#f8fafc', borderRadius: '12px', fontSize: '14px', fontWeight: 500 },
