@@ -189,3 +189,28 @@ describe('import', () => {
     expect(again.rows.find((row) => row.studentId === '5001002')!.problems).toEqual(['Matrícula já cadastrada']);
   });
 });
+
+describe('text PostgreSQL cannot store', () => {
+  test('a NUL inside a cell flags its row (“O texto contém caracteres inválidos”, shown as �) and the other rows still import', async () => {
+    const file = excelCsv([
+      'Matrícula;Nome;Email;Série',
+      '7001001;Nair Queiroz;;1A',
+      '7001002;Otto\u0000Ramos;;1A',
+      '70010\u000003;Paula Reis;;2B',
+      '7001004;Quitéria Sá;quiteria\u0000@escola.test;3C',
+    ]);
+    const result = await preview(file);
+    expect(result.rows.map((row) => [row.studentId, row.name, row.valid, row.problems[0] ?? null])).toEqual([
+      ['7001001', 'Nair Queiroz', true, null],
+      ['7001002', 'Otto\uFFFDRamos', false, 'O texto contém caracteres inválidos'],
+      ['70010\uFFFD03', 'Paula Reis', false, 'O texto contém caracteres inválidos'],
+      ['7001004', 'Quitéria Sá', false, 'O texto contém caracteres inválidos'],
+    ]);
+
+    const response = await send('', file);
+    expect(response.statusCode, response.body).toBe(201);
+    expect((response.json() as ImportResult).credentials.map((c) => c.studentId)).toEqual(['7001001']);
+    const stored = await t.db.select({ name: students.name }).from(students).where(inArray(students.studentId, ['7001001', '7001002', '7001004']));
+    expect(stored).toEqual([{ name: 'Nair Queiroz' }]);
+  });
+});
