@@ -367,7 +367,8 @@ export async function exportStudentsCsv(db: Db, admin: AdminActor, context: Acti
 
 const CURRENCY_LABELS = { meritus: 'Méritus', estelecas: 'Estelecas' } as const;
 const STATUS_LABELS = { completed: 'Concluída', pending: 'Pendente', failed: 'Falhou' } as const;
-const EXPORT_PAGE = 5000;
+/** Rows of the ledger export read at a time (exported for the test that crosses a page). */
+export const EXPORT_PAGE = 5000;
 
 function partyName(party: { name: string | null; deletedAt: Date | null } | null): string | null {
   if (!party?.name) return null;
