@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import {
@@ -73,6 +73,11 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
     bodyLimit: BODY_LIMIT_BYTES,
     // One route, however its path is spelled: `//`, a trailing slash and percent-encoding reach the same route and its guard.
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    // A path the router cannot read (bad percent-encoding, a parameter over its length) is refused in our shape, never Fastify's English one.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+      void (reply as FastifyReply).status(status).header('Cache-Control', 'no-store').send(errorBody(status === 414 ? 'not_found' : 'bad_request'));
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
