@@ -3,10 +3,9 @@ import { Pencil, Target } from 'lucide-react';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { GOAL_DEFINITIONS, type GoalView } from '../../../shared/dashboard.ts';
 import { formatMeritus, formatNumber } from '../../lib/format.ts';
-import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { IconButton } from '../../ui/icon-button.tsx';
-import { Modal } from '../../ui/modal.tsx';
+import { FormModal } from '../../ui/form-modal.tsx';
 import { ProgressBar } from '../../ui/progress-bar.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import type { Tone } from '../../ui/tone.ts';
@@ -40,24 +39,7 @@ function GoalEditor({ goal, onClose }: { goal: GoalView; onClose: () => void }) 
   };
 
   return (
-    <Modal
-      open
-      onClose={onClose}
-      title={`Meta: ${goal.label}`}
-      description={goal.description}
-      size="sm"
-      dismissible={!update.isPending}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={update.isPending}>
-            Cancelar
-          </Button>
-          <Button type="submit" form="goal-form" loading={update.isPending}>
-            Salvar meta
-          </Button>
-        </>
-      }
-    >
+    <FormModal onClose={onClose} title={`Meta: ${goal.label}`} description={goal.description} size="sm" formId="goal-form" pending={update.isPending} submitLabel="Salvar meta">
       <form id="goal-form" onSubmit={submit} noValidate>
         <TextField
           label={goal.unit === 'percent' ? 'Meta (%)' : goal.unit === 'meritus' ? 'Meta (M$)' : 'Meta (operações)'}
@@ -73,7 +55,7 @@ function GoalEditor({ goal, onClose }: { goal: GoalView; onClose: () => void }) 
           autoFocus
         />
       </form>
-    </Modal>
+    </FormModal>
   );
 }
 

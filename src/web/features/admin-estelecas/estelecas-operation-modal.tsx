@@ -3,9 +3,8 @@ import { OPERATION_TYPE_LABELS, type AdminOperationType } from '../../../shared/
 import type { PublicStudent } from '../../../shared/auth.ts';
 import { formatEstelecas, formatNumber } from '../../lib/format.ts';
 import { errorMessage, toast } from '../../lib/toast.ts';
-import { Button } from '../../ui/button.tsx';
 import { FormAlert } from '../../ui/form-alert.tsx';
-import { Modal } from '../../ui/modal.tsx';
+import { FormModal } from '../../ui/form-modal.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
 import { AmountField, DescriptionField } from '../../ui/text-field.tsx';
@@ -69,23 +68,15 @@ export function EstelecasOperationModal({ mode, students, onClose }: { mode: Est
 
   const formId = `estelecas-${mode}-form`;
   return (
-    <Modal
-      open
+    <FormModal
       onClose={onClose}
       title={copy.title}
       description={copy.description}
       size="lg"
-      dismissible={!operation.isPending}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={operation.isPending}>
-            Cancelar
-          </Button>
-          <Button type="submit" form={formId} variant={mode === 'add' ? 'primary' : 'danger'} loading={operation.isPending}>
-            {copy.submit}
-          </Button>
-        </>
-      }
+      formId={formId}
+      pending={operation.isPending}
+      submitLabel={copy.submit}
+      submitVariant={mode === 'add' ? 'primary' : 'danger'}
     >
       <form id={formId} onSubmit={submit} noValidate className="flex flex-col gap-4">
         <div>
@@ -121,6 +112,6 @@ export function EstelecasOperationModal({ mode, students, onClose }: { mode: Est
         <DescriptionField value={description} onValueChange={setDescription} />
         <FormAlert message={error} />
       </form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -16,7 +16,7 @@ import { formatMeritus } from '../../lib/format.ts';
 import { toast } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
 import { IconButton } from '../../ui/icon-button.tsx';
-import { Modal } from '../../ui/modal.tsx';
+import { FormModal } from '../../ui/form-modal.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { initialPhotoState, PhotoField, verifyUrl, type PhotoState } from './photo-field.tsx';
@@ -201,23 +201,14 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
 
   const formId = creating ? 'student-form-new' : `student-form-${student.id}`;
   return (
-    <Modal
-      open
+    <FormModal
       onClose={onClose}
-      dismissible={!pending}
       size="lg"
       title={creating ? 'Adicionar Aluno' : 'Editar Aluno'}
       description={creating ? 'Campos com * são obrigatórios.' : `Matrícula ${student.studentId}`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={pending}>
-            Cancelar
-          </Button>
-          <Button type="submit" form={formId} loading={pending}>
-            {creating ? 'Cadastrar aluno' : 'Salvar alterações'}
-          </Button>
-        </>
-      }
+      formId={formId}
+      pending={pending}
+      submitLabel={creating ? 'Cadastrar aluno' : 'Salvar alterações'}
     >
       <form id={formId} noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
         {serverError && (
@@ -306,6 +297,6 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
         </div>
         <PhotoField name={values.name} currentPhoto={student?.photo ?? null} state={photo} onChange={patchPhoto} disabled={pending} />
       </form>
-    </Modal>
+    </FormModal>
   );
 }

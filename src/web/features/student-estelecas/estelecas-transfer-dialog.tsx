@@ -1,7 +1,6 @@
 import { formatEstelecas } from '../../lib/format.ts';
 import { useTransferForm } from '../../lib/transfer.ts';
-import { Button } from '../../ui/button.tsx';
-import { Modal } from '../../ui/modal.tsx';
+import { FormModal } from '../../ui/form-modal.tsx';
 import { RecipientPicker } from '../../ui/recipient-picker.tsx';
 import { AmountField } from '../../ui/text-field.tsx';
 
@@ -15,22 +14,13 @@ export function EstelecasTransferDialog({ onClose, balance }: { onClose: () => v
   const transfer = useTransferForm('estelecas', balance, onClose);
 
   return (
-    <Modal
-      open
+    <FormModal
       onClose={onClose}
-      dismissible={!transfer.isPending}
       title="Transferir Estelecas"
       description={`Saldo disponível: ${formatEstelecas(balance)}`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={transfer.isPending}>
-            Cancelar
-          </Button>
-          <Button type="submit" form={FORM_ID} loading={transfer.isPending}>
-            {transfer.isPending ? 'Transferindo...' : 'Transferir'}
-          </Button>
-        </>
-      }
+      formId={FORM_ID}
+      pending={transfer.isPending}
+      submitLabel={transfer.isPending ? 'Transferindo...' : 'Transferir'}
     >
       <form id={FORM_ID} noValidate onSubmit={(event) => transfer.send(event)} className="flex flex-col gap-4">
         <div>
@@ -46,6 +36,6 @@ export function EstelecasTransferDialog({ onClose, balance }: { onClose: () => v
           hint={transfer.recipient ? `Para ${transfer.recipient.name}` : undefined}
         />
       </form>
-    </Modal>
+    </FormModal>
   );
 }
