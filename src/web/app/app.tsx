@@ -20,8 +20,9 @@ export function App() {
       <RouterProvider router={router} />
       <Toaster
         position="top-right"
-        // Below the phone's app bar and the page's title row (styles.css), so a toast never lies over the screen's own buttons.
-        containerStyle={{ top: 'var(--toaster-top)' }}
+        // Below the phone's app bar and the page's title row (styles.css), so a toast never lies over the screen's own
+        // buttons; clipped at that line, so a toast sliding in from above does not pass over them either.
+        containerStyle={{ top: 'var(--toaster-top)', clipPath: 'polygon(-2rem 0, calc(100% + 2rem) 0, calc(100% + 2rem) calc(100% + 2rem), -2rem calc(100% + 2rem))' }}
         toastOptions={{
           duration: TOAST_DURATION_MS,
           style: { background: '#1e293b', color: '#f8fafc', borderRadius: '12px', fontSize: '14px', fontWeight: 500 },
