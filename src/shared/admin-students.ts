@@ -283,6 +283,6 @@ export const STUDENTS_CSV_HEADERS = [
   'Matrícula', 'Nome', 'Email', 'Série', 'Data de nascimento', 'Méritus', 'Total ganho', 'Estelecas', 'Tags', 'Último acesso', 'Cadastrado em',
 ] as const;
 export const LEDGER_CSV_HEADERS = [
-  'Data', 'Moeda', 'Tipo', 'Valor', 'Descrição', 'Matrícula (de)', 'De', 'Matrícula (para)', 'Para', 'Operador', 'Status',
+  'Data', 'Moeda', 'Tipo', 'Valor', 'Descrição', 'Matrícula (de)', 'De', 'Matrícula (para)', 'Para', 'Operador',
 ] as const;
 export const CREDENTIALS_CSV_HEADERS = ['Matrícula', 'Nome', 'Série', 'Senha inicial'] as const;

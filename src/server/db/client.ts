@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { livingSql } from './living-sql.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -112,6 +113,7 @@ export async function openPglite(dataDir: string | undefined, template?: Blob): 
     await client.waitReady;
     const db = drizzlePglite({ client, schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });
+    await client.exec(livingSql());
     preparedRunners.set(db, async (statement, values) => (await client.query(statement.text, values)).rows);
     return {
       db,
@@ -155,7 +157,10 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
       lockClient.release();
     }
   };
-  await exclusive((lockClient) => migratePg(drizzlePg({ client: lockClient, schema }), { migrationsFolder }));
+  await exclusive(async (lockClient) => {
+    await migratePg(drizzlePg({ client: lockClient, schema }), { migrationsFolder });
+    await lockClient.query(livingSql());
+  });
   preparedRunners.set(db, async (statement, values) => (await pool.query({ name: statement.name, text: statement.text, values })).rows);
   const subscriptions = new Set<() => Promise<void>>();
   return {

@@ -2,9 +2,11 @@ import { asc, isNull } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { admins, students, studentTags } from './schema.ts';
 import { AppError } from '../app-error.ts';
-import { seedWriters } from '../modules/ledger/ledger.service.ts';
+import { adminOperation, studentTransfer, type LedgerDeps } from '../modules/ledger/ledger.service.ts';
+import { silentEvents } from '../realtime/event-bus.ts';
 import { seededRandom } from './seed.ts';
 import { TAG_KINDS } from '../../shared/constants.ts';
+import type { AdminOperationType, Currency } from '../../shared/ledger.ts';
 
 const DAY = 86_400_000;
 const HISTORY_DAYS = 90;
@@ -46,13 +48,20 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
   // Each student gets a temperament, so the ranking spreads out instead of bunching.
   const effort = new Map(roster.map((s) => [s.id, 0.3 + random() * 0.9]));
 
+  // Written through the ledger's own operations, in the past; nobody watches their events yet.
+  const deps: LedgerDeps = { db, events: silentEvents };
+  const backdatedAdmin = (currency: Currency, id: string, operation: { type: AdminOperationType; amount: number; description: string }, at: Date) =>
+    adminOperation(deps, actor, currency, { id, ...operation }, { at });
+  const backdatedTransfer = (sender: { id: string; name: string }, currency: Currency, transfer: { recipientId: string; amount: number; description?: string }, at: Date) =>
+    studentTransfer(deps, { id: sender.id, name: sender.name }, currency, transfer, { at });
+
   type Planned = { at: number; run: () => Promise<unknown> };
   const plan: Planned[] = [];
   for (const student of roster) {
     plan.push({
       at: start + random() * DAY,
       run: () =>
-        seedWriters.admin(db, actor, student.id, 'meritus', { type: 'admin_add', amount: 20 + Math.floor(random() * 80), description: 'Saldo inicial' }, new Date(start)),
+        backdatedAdmin('meritus', student.id, { type: 'admin_add', amount: 20 + Math.floor(random() * 80), description: 'Saldo inicial' }, new Date(start)),
     });
     const weight = effort.get(student.id)!;
     const events = Math.round(6 + weight * 10);
@@ -63,7 +72,7 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
         plan.push({
           at,
           run: () =>
-            seedWriters.admin(db, actor, student.id, 'meritus', {
+            backdatedAdmin('meritus', student.id, {
               type: random() < 0.6 ? 'reward' : 'admin_add',
               amount: 5 * (1 + Math.floor(random() * weight * 8)),
               description: pick(REWARDS),
@@ -73,7 +82,7 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
         plan.push({
           at,
           run: () =>
-            seedWriters.admin(db, actor, student.id, 'meritus', {
+            backdatedAdmin('meritus', student.id, {
               type: 'penalty',
               amount: 5 + Math.floor(random() * 3) * 5,
               description: pick(PENALTIES),
@@ -85,7 +94,7 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
         plan.push({
           at,
           run: () =>
-            seedWriters.transfer(db, { id: student.id, name: student.name }, 'meritus', {
+            backdatedTransfer(student, 'meritus', {
               recipientId: recipient.id,
               amount: 2 + Math.floor(random() * 15),
               ...(description ? { description } : {}),
@@ -95,7 +104,7 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
         plan.push({
           at,
           run: () =>
-            seedWriters.admin(db, actor, student.id, 'estelecas', {
+            backdatedAdmin('estelecas', student.id, {
               type: 'reward',
               amount: 3 + Math.floor(random() * weight * 12),
               description: pick(ESTELECAS_REWARDS),
@@ -106,7 +115,7 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
         plan.push({
           at,
           run: () =>
-            seedWriters.transfer(db, { id: student.id, name: student.name }, 'estelecas', { recipientId: recipient.id, amount: 1 + Math.floor(random() * 3) }, new Date(at)),
+            backdatedTransfer(student, 'estelecas', { recipientId: recipient.id, amount: 1 + Math.floor(random() * 3) }, new Date(at)),
         });
       }
     }
@@ -118,7 +127,7 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
       const at = schoolTime(days);
       plan.push({
         at,
-        run: () => seedWriters.admin(db, actor, showcase.id, 'estelecas', { type: 'reward', amount, description }, new Date(at)),
+        run: () => backdatedAdmin('estelecas', showcase.id, { type: 'reward', amount, description }, new Date(at)),
       });
     }
   }

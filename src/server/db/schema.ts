@@ -168,7 +168,6 @@ export const ledgerEntries = pgTable(
     actorKind: text('actor_kind', { enum: ['student', 'admin', 'system'] }).notNull(),
     actorAdminId: uuid('actor_admin_id').references(() => admins.id, { onDelete: 'set null' }),
     actorName: text('actor_name').notNull(),
-    status: text('status', { enum: ['completed', 'pending', 'failed'] }).notNull().default('completed'),
     /** Groups the rows of one bulk operation (a whole turma awarded at once). */
     batchId: uuid('batch_id'),
     createdAt: createdAt(),

@@ -52,6 +52,14 @@ function compact(event: BusEvent): BusEvent {
   return event;
 }
 
+/** A bus for writes nobody watches yet (the first start's demo history): it drops every event. */
+export const silentEvents: EventBus = {
+  publish: async () => {},
+  publishAfterCommit: () => {},
+  subscribe: () => () => {},
+  close: async () => {},
+};
+
 /** Long enough to merge a busy school's operations into a few notifications a second; too short for anyone to notice. */
 const BATCH_MS = 20;
 

@@ -70,7 +70,7 @@ async function figures(db: Db, now: Date): Promise<Figures> {
            FROM ledger_entries e
            LEFT JOIN current_students t ON t.id = e.to_student_id
            LEFT JOIN current_students f ON f.id = e.from_student_id
-          WHERE e.currency = 'meritus' AND e.status = 'completed'
+          WHERE e.currency = 'meritus'
             AND e.created_at > ${at(7 * DAY)}::timestamptz AND e.created_at <= ${nowIso}::timestamptz) AS net_since_week,
         (SELECT count(*) FROM current_students WHERE meritus > 0) AS with_balance,
         (SELECT count(*) FROM current_students
@@ -79,13 +79,13 @@ async function figures(db: Db, now: Date): Promise<Figures> {
           WHERE a.action = 'login.success' AND a.actor_kind = 'student'
             AND a.at > ${at(2 * DAY)}::timestamptz AND a.at <= ${at(DAY)}::timestamptz) AS active_before,
         (SELECT count(*) FROM ledger_entries
-          WHERE currency = 'meritus' AND status = 'completed'
+          WHERE currency = 'meritus'
             AND created_at > ${at(7 * DAY)}::timestamptz AND created_at <= ${nowIso}::timestamptz) AS transactions,
         (SELECT count(*) FROM ledger_entries
-          WHERE currency = 'meritus' AND status = 'completed'
+          WHERE currency = 'meritus'
             AND created_at > ${at(14 * DAY)}::timestamptz AND created_at <= ${at(7 * DAY)}::timestamptz) AS transactions_before,
         (SELECT coalesce(sum(amount), 0) FROM ledger_entries
-          WHERE currency = 'meritus' AND status = 'completed' AND type IN ('admin_add', 'reward')
+          WHERE currency = 'meritus' AND type IN ('admin_add', 'reward')
             AND created_at >= (date_trunc('month', ${nowIso}::timestamptz AT TIME ZONE ${SCHOOL_TIME_ZONE}) AT TIME ZONE ${SCHOOL_TIME_ZONE})
             AND created_at <= ${nowIso}::timestamptz) AS awarded_month
     `),
@@ -103,7 +103,7 @@ async function weeklyActivity(db: Db, now: Date): Promise<ActivityDay[]> {
     await db.execute(sql`
       SELECT to_char((created_at AT TIME ZONE ${SCHOOL_TIME_ZONE})::date, 'YYYY-MM-DD') AS day, count(*) AS n
         FROM ledger_entries
-       WHERE currency = 'meritus' AND status = 'completed'
+       WHERE currency = 'meritus'
          AND created_at >= (${days[0]}::date::timestamp AT TIME ZONE ${SCHOOL_TIME_ZONE})
          AND created_at <= ${nowIso}::timestamptz
        GROUP BY 1

@@ -2,7 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addStudents, buildTestApp, type TestApp } from '../../test/test-app.ts';
 import { auditLog, goals, students } from '../../db/schema.ts';
-import { seedWriters } from '../ledger/ledger.service.ts';
+import { adminOperation, studentTransfer } from '../ledger/ledger.service.ts';
+import { silentEvents } from '../../realtime/event-bus.ts';
 import type { DashboardSummary } from '../../../shared/dashboard.ts';
 
 const HOUR = 3_600_000;
@@ -28,6 +29,8 @@ beforeAll(async () => {
   const [ana, bruno, carla, diego] = t.students as [TestApp['students'][number], TestApp['students'][number], TestApp['students'][number], TestApp['students'][number]];
   const [eva] = await addStudents(t.db, [{ studentId: '3000005', name: 'Eva Nogueira' }]);
   const admin = { id: t.admin.id, name: t.admin.name };
+  /** The scenario is written in the past, through the ledger's own operations. */
+  const history = { db: t.db, events: silentEvents };
   const ago = (ms: number) => new Date(now - ms);
   for (const student of [ana, bruno, carla, eva!]) {
     await t.db.update(students).set({ createdAt: ago(40 * DAY) }).where(eq(students.id, student.id));
@@ -35,18 +38,18 @@ beforeAll(async () => {
   await t.db.update(students).set({ createdAt: ago(5 * DAY) }).where(eq(students.id, diego.id));
 
   const award = async (id: string, type: 'admin_add' | 'reward' | 'penalty', amount: number, at: number) => {
-    await seedWriters.admin(t.db, admin, id, 'meritus', { type, amount, description: 'Cenário' }, ago(at));
+    await adminOperation(history, admin, 'meritus', { id, type, amount, description: 'Cenário' }, { at: ago(at) });
     meritusRows.push({ at: now - at, amount, credit: type !== 'penalty' });
   };
   await award(eva!.id, 'admin_add', 50, 36 * DAY);
   await t.db.update(students).set({ deletedAt: ago(35 * DAY) }).where(eq(students.id, eva!.id));
   await award(ana.id, 'admin_add', 100, 10 * DAY);
   await award(bruno.id, 'reward', 40, 9 * DAY);
-  await seedWriters.transfer(t.db, { id: ana.id, name: ana.name }, 'meritus', { recipientId: bruno.id, amount: 30 }, ago(3 * DAY));
+  await studentTransfer(history, { id: ana.id, name: ana.name }, 'meritus', { recipientId: bruno.id, amount: 30 }, { at: ago(3 * DAY) });
   meritusRows.push({ at: now - 3 * DAY, amount: 30, credit: false });
   await award(carla.id, 'admin_add', 20, 2 * DAY);
   await award(bruno.id, 'penalty', 10, 1 * DAY);
-  await seedWriters.admin(t.db, admin, diego.id, 'estelecas', { type: 'admin_add', amount: 5, description: 'Cenário' }, ago(DAY));
+  await adminOperation(history, admin, 'estelecas', { id: diego.id, type: 'admin_add', amount: 5, description: 'Cenário' }, { at: ago(DAY) });
 
   await t.loginStudent(ana.studentId);
   await t.loginStudent(bruno.studentId);

@@ -82,7 +82,8 @@ test('any sequence of operations keeps the ledger reconciled; refusals, and ever
           if (op.kind === 'transfer') {
             await studentTransfer(deps, people[op.from]!, op.currency, { recipientId: people[op.to]!.id, amount: op.amount });
           } else {
-            await adminOperation(deps, admin, people[op.student]!.id, op.currency, {
+            await adminOperation(deps, admin, op.currency, {
+              id: people[op.student]!.id,
               type: op.type,
               amount: op.amount,
               description: 'propriedade',

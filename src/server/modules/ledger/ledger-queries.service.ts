@@ -18,6 +18,7 @@ import type { PublicStudent } from '../../../shared/auth.ts';
 import { ESTELECAS_TOP_LIMIT } from '../../../shared/constants.ts';
 import { calendarDate } from '../../../shared/validation.ts';
 import { activeTagsByStudent, toPublicStudent } from '../students/student-views.ts';
+import { refusedAttemptRecord } from './refused-attempts.ts';
 
 const fromStudent = aliasedTable(students, 'from_student');
 const toStudent = aliasedTable(students, 'to_student');
@@ -218,19 +219,10 @@ function categoryOf(type: LedgerType): OperationCategory {
   return CREDIT_TYPES.includes(type) ? 'award' : 'deduction';
 }
 
-type RefusedDetails = {
-  currency?: Currency;
-  type?: LedgerType;
-  amount?: number | null;
-  description?: string | null;
-  fromStudentId?: string | null;
-  toStudentId?: string | null;
-  reason?: string;
-};
-
 /**
- * The administrators' live feed: completed ledger rows and refused attempts from
- * the audit log, newest first.
+ * The administrators' live feed: completed ledger rows and refused attempts from the
+ * audit log, newest first. A refused attempt that named no real operation type stays in
+ * the audit log only: the feed shows operations.
  */
 export async function liveOperations(db: Db, limit: number): Promise<LiveOperation[]> {
   const [entries, refused] = await Promise.all([
@@ -242,13 +234,16 @@ export async function liveOperations(db: Db, limit: number): Promise<LiveOperati
       .orderBy(desc(auditLog.at))
       .limit(limit),
   ]);
+  const attempts = refused.flatMap((row) => {
+    const details = refusedAttemptRecord.safeParse(row.details).data;
+    return details?.type ? [{ row, details: { ...details, type: details.type } }] : [];
+  });
   const ids = new Set<string>();
-  for (const row of refused) {
-    const details = row.details as RefusedDetails;
+  for (const { details } of attempts) {
     if (details.fromStudentId) ids.add(details.fromStudentId);
     if (details.toStudentId) ids.add(details.toStudentId);
   }
-  const validIds = [...ids].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+  const validIds = [...ids];
   const parties = validIds.length
     ? await db
         .select({ id: students.id, studentId: students.studentId, name: students.name, deletedAt: students.deletedAt })
@@ -272,22 +267,20 @@ export async function liveOperations(db: Db, limit: number): Promise<LiveOperati
     reason: null,
     createdAt: entry.createdAt,
   }));
-  for (const row of refused) {
-    const details = row.details as RefusedDetails;
-    const type = details.type ?? 'transfer';
+  for (const { row, details } of attempts) {
     operations.push({
       id: `refused-${row.id}`,
-      currency: details.currency ?? 'meritus',
-      type,
-      category: categoryOf(type),
+      currency: details.currency,
+      type: details.type,
+      category: categoryOf(details.type),
       operator: row.actorKind === 'admin' ? 'admin' : row.actorKind === 'student' ? 'student' : 'system',
-      amount: details.amount ?? null,
+      amount: details.amount,
       description: details.description ?? '',
       from: (details.fromStudentId && partyById.get(details.fromStudentId)) || null,
       to: (details.toStudentId && partyById.get(details.toStudentId)) || null,
       actorName: row.actorLabel ?? '',
       status: 'failed',
-      reason: details.reason ?? null,
+      reason: details.reason,
       createdAt: row.at.toISOString(),
     });
   }

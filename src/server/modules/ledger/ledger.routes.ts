@@ -2,10 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
-import { adminOf, principalOf, studentOf } from '../../plugins/auth.ts';
-import { issueCode } from '../../../shared/validation.ts';
+import { adminOf, studentOf } from '../../plugins/auth.ts';
 import {
-  ADMIN_OPERATION_TYPES,
   adminOperationInput,
   bulkOperationInput,
   bulkOperationResult,
@@ -22,8 +20,6 @@ import {
   studentOperation,
   studentOperationsPage,
   studentOperationsQuery,
-  type Currency,
-  type LedgerType,
 } from '../../../shared/ledger.ts';
 import { publicStudent } from '../../../shared/auth.ts';
 import { studentIdParam } from '../../../shared/admin-students.ts';
@@ -33,42 +29,17 @@ import {
   ESTELECAS_HISTORY_LIMIT,
   RECENT_TRANSACTIONS_LIMIT,
 } from '../../../shared/constants.ts';
-import { adminOperation, bulkAdminOperation, recordRefusedAttempt, studentTransfer, type LedgerDeps } from './ledger.service.ts';
+import { adminOperation, bulkAdminOperation, studentTransfer, type LedgerDeps } from './ledger.service.ts';
 import { estelecasHistory, estelecasRanking, liveOperations, recentAdminMeritus, studentOperations } from './ledger-queries.service.ts';
 
+/** What a write knows besides its body; the service validates the key with the body. */
 function writeContext(request: FastifyRequest) {
-  const key = request.headers[IDEMPOTENCY_HEADER];
-  return { idempotencyKey: typeof key === 'string' ? key : undefined, ip: request.ip };
+  return { idempotencyKey: request.headers[IDEMPOTENCY_HEADER], ip: request.ip };
 }
 
-type LooseBody = { amount?: unknown; description?: unknown; recipientId?: unknown; type?: unknown; studentIds?: unknown } | undefined;
-
-/**
- * A request refused by its schema (amount "10", 1.5, null…) never reaches the
- * service, but it is still a refused attempt the administrators should see.
- */
-async function recordInvalidAttempt(
-  deps: LedgerDeps,
-  request: FastifyRequest,
-  currency: Currency,
-  type: LedgerType,
-  parties: { fromStudentId?: string | null; toStudentId?: string | null },
-): Promise<never> {
-  const error = request.validationError!;
-  const first = (error as unknown as { validation?: { message?: string }[] }).validation?.[0];
-  const body = request.body as LooseBody;
-  const principal = principalOf(request);
-  await recordRefusedAttempt(deps, {
-    actor: { kind: principal.role, id: principal.id, name: principal.name },
-    currency,
-    type,
-    amount: body?.amount,
-    description: typeof body?.description === 'string' ? body.description : undefined,
-    ...parties,
-    code: first ? issueCode(first) : 'validation',
-    ip: request.ip,
-  });
-  throw error;
+/** The body as sent, including when its schema refused it: the service validates it and records the refusal. */
+function sentBody(request: FastifyRequest): Record<string, unknown> {
+  return typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {};
 }
 
 export async function ledgerRoutes(app: FastifyInstance, { database, events }: AppDeps): Promise<void> {
@@ -76,6 +47,7 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events }: A
   const deps: LedgerDeps = { db: database.db, events };
   const tags = ['ledger'];
 
+  // Writes: the schemas document the request, and the service validates it (attachValidation), so a refused attempt is recorded.
   for (const currency of CURRENCIES) {
     const body = currency === 'meritus' ? meritusTransferInput : estelecasTransferInput;
     api.post(
@@ -86,13 +58,7 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events }: A
         schema: { tags, headers: idempotencyHeaders, body, response: { 201: operationResult } },
       },
       async (request, reply) => {
-        const student = studentOf(request);
-        if (request.validationError) {
-          // Only a real id is kept as the other party: the live feed looks the parties up by id.
-          const recipient = z.uuid().safeParse((request.body as LooseBody)?.recipientId).data;
-          await recordInvalidAttempt(deps, request, currency, 'transfer', { fromStudentId: student.id, toStudentId: recipient ?? null });
-        }
-        const result = await studentTransfer(deps, student, currency, request.body, writeContext(request));
+        const result = await studentTransfer(deps, studentOf(request), currency, request.body, writeContext(request));
         return reply.status(result.status as 201).send(result.body);
       },
     );
@@ -111,13 +77,8 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events }: A
         },
       },
       async (request, reply) => {
-        const admin = adminOf(request);
-        if (request.validationError) {
-          // An unknown type is recorded as an addition: the live feed shows only real types.
-          const type = z.enum(ADMIN_OPERATION_TYPES).safeParse((request.body as LooseBody)?.type).data;
-          await recordInvalidAttempt(deps, request, currency, type ?? 'admin_add', {});
-        }
-        const result = await adminOperation(deps, admin, request.params.id, currency, request.body, writeContext(request));
+        const input = { ...sentBody(request), id: (request.params as { id?: unknown }).id };
+        const result = await adminOperation(deps, adminOf(request), currency, input, writeContext(request));
         return reply.status(result.status as 201).send(result.body);
       },
     );
@@ -125,7 +86,11 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events }: A
 
   api.post(
     '/admin/operations/bulk',
-    { config: { access: 'admin' }, schema: { tags, headers: idempotencyHeaders, body: bulkOperationInput, response: { 201: bulkOperationResult } } },
+    {
+      config: { access: 'admin' },
+      attachValidation: true,
+      schema: { tags, headers: idempotencyHeaders, body: bulkOperationInput, response: { 201: bulkOperationResult } },
+    },
     async (request, reply) => {
       const result = await bulkAdminOperation(deps, adminOf(request), request.body, writeContext(request));
       return reply.status(result.status as 201).send(result.body);

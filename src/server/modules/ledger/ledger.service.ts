@@ -1,327 +1,114 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { runPrepared, type Db, type PreparedStatement, type Tx } from '../../db/client.ts';
-import { ledgerEntries, students } from '../../db/schema.ts';
+import { z } from 'zod';
+import { sql } from 'drizzle-orm';
+import { runPrepared, rowsOf, type Db, type DbOrTx, type PreparedStatement, type Tx } from '../../db/client.ts';
 import { AppError } from '../../app-error.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { ERROR_MESSAGES, MESSAGES, type ErrorCode } from '../../../shared/errors.ts';
 import {
+  adminOperationInput,
+  ADMIN_OPERATION_TYPES,
+  bulkOperationInput,
+  estelecasTransferInput,
   isCredit,
+  meritusTransferInput,
   type AdminOperationType,
   type BulkOperationResult,
   type Currency,
-  type LedgerType,
   type OperationResult,
 } from '../../../shared/ledger.ts';
 import { formatAmount, formatEstelecas, formatNumber } from '../../../shared/format.ts';
-import { recordableText } from '../../../shared/validation.ts';
-import { idempotencyRecord, withIdempotency, type IdempotencyRecord, type Stored } from './idempotency.ts';
+import { issueCode, recordableText } from '../../../shared/validation.ts';
+import { idempotencyRecord, type IdempotencyRecord, type Stored } from './idempotency.ts';
+import { refusedAttemptRecord, type RefusedAttemptRecord } from './refused-attempts.ts';
 import { sqlState } from '../../db/sql-state.ts';
 
+/**
+ * The ledger's writes (decision 007): every operation is validated here with the shared
+ * schema the forms use, then runs in one of ledger.sql's functions, which lock, check,
+ * move the balances, write the rows and keep the Idempotency-Key in one round trip.
+ */
 export type LedgerDeps = { db: Db; events: EventBus };
 export type StudentActor = { id: string; name: string };
 export type AdminActor = { id: string; name: string };
 
-type LedgerRow = typeof ledgerEntries.$inferSelect;
-type StudentRow = typeof students.$inferSelect;
+/** What a write knows besides its body. `at` backdates it: only the demo history does that. */
+export type WriteContext = { idempotencyKey?: unknown; ip?: string | undefined; at?: Date | undefined };
 
-/** Only for the demo seed, which writes history in the past through these same functions. */
-export type Backdate = { at?: Date };
+/** A student short of the amount of a deduction, as the error's details name them. */
+export type ShortStudent = { id: string; name: string; balance: number };
 
+type Refusal = 'sender_missing' | 'recipient_missing' | 'student_missing' | 'insufficient';
+
+/** What ledger.sql's functions answer. */
+type LedgerAnswer<T> =
+  | { outcome: 'completed' | 'replayed'; status: number; body: T }
+  | { outcome: 'refused'; reason: Refusal; details: { short?: ShortStudent[] } | null }
+  | { outcome: 'conflict' };
+
+const LEDGER_TRANSFER: PreparedStatement = { name: 'ledger_transfer', text: 'SELECT ledger_transfer($1::jsonb) AS answer' };
+const LEDGER_ADMIN_OPERATION: PreparedStatement = {
+  name: 'ledger_admin_operation',
+  text: 'SELECT ledger_admin_operation($1::jsonb) AS answer',
+};
+
+const REFUSAL_CODES: Record<'transfer' | 'admin', Record<Currency, Partial<Record<Refusal, ErrorCode>>>> = {
+  transfer: {
+    meritus: { sender_missing: 'unauthenticated', recipient_missing: 'student_not_found', insufficient: 'insufficient_balance' },
+    estelecas: { sender_missing: 'unauthenticated', recipient_missing: 'student_not_found', insufficient: 'estelecas_invalid_amount' },
+  },
+  admin: {
+    meritus: { student_missing: 'student_not_found', insufficient: 'remove_exceeds_balance' },
+    estelecas: { student_missing: 'student_not_found', insufficient: 'remove_exceeds_estelecas' },
+  },
+};
+
+/** Only the balance constraints mean the money was not there; any other violation is a defect, not the user's. */
+const BALANCE_CONSTRAINTS = new Set(['students_meritus_nonnegative', 'students_estelecas_nonnegative', 'students_total_earned_nonnegative']);
 const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 5;
 
 /**
- * Locks are taken in a fixed order, so deadlocks should not happen; should the
- * database still report one (or a serialization failure), the whole transaction
- * is retried here and the client never sees it.
+ * Calls one of ledger.sql's functions: alone as a named prepared statement, or inside the
+ * caller's transaction. A deadlock or serialization failure is retried; a concurrent
+ * repeat of an Idempotency-Key fails on the key's primary key, rolled back whole, and
+ * asking again replays the first response.
  */
-async function withRetry<T>(run: () => Promise<T>): Promise<T> {
+async function callLedger<T>(db: DbOrTx, statement: PreparedStatement, payload: object, inTransaction: boolean): Promise<LedgerAnswer<T>> {
+  const json = JSON.stringify(payload);
+  const once = async () => {
+    const rows = inTransaction
+      ? rowsOf<{ answer: LedgerAnswer<T> }>(await db.execute(sql`SELECT ${sql.raw(statement.name)}(${json}::jsonb) AS answer`))
+      : await runPrepared<{ answer: LedgerAnswer<T> }>(db as Db, statement, [json]);
+    return rows[0]!.answer;
+  };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await run();
+      return await once();
     } catch (error) {
       const state = sqlState(error);
-      if (state === '23514') throw new AppError('insufficient_balance');
-      if (!state || !RETRYABLE_SQLSTATES.has(state) || attempt >= MAX_ATTEMPTS) throw error;
+      if (state === '23514' && BALANCE_CONSTRAINTS.has((error as { constraint?: string }).constraint ?? '')) {
+        throw new AppError('insufficient_balance');
+      }
+      const retryable = !inTransaction && (RETRYABLE_SQLSTATES.has(state ?? '') || (state === '23505' && 'idempotency' in payload));
+      if (!retryable || attempt >= MAX_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 10));
     }
   }
 }
 
-/** Locks the given current students in id order and returns them by id. */
-async function lockStudents(tx: Tx, ids: string[]): Promise<Map<string, StudentRow>> {
-  const rows = await tx
-    .select()
-    .from(students)
-    .where(and(inArray(students.id, ids), isNull(students.deletedAt)))
-    .orderBy(asc(students.id))
-    .for('update');
-  return new Map(rows.map((row) => [row.id, row]));
-}
-
-function balanceColumn(currency: Currency) {
-  return currency === 'meritus' ? students.meritus : students.estelecas;
-}
-
-function entryView(row: LedgerRow): OperationResult['entry'] {
-  return {
-    id: row.id,
-    currency: row.currency,
-    type: row.type,
-    amount: row.amount,
-    description: row.description,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
-function balancesOf(row: Pick<StudentRow, 'meritus' | 'totalEarned' | 'estelecas'>): OperationResult['balances'] {
-  return { meritus: row.meritus, totalEarned: row.totalEarned, estelecas: row.estelecas };
-}
-
 /**
- * Changes one student's balance by an administrator's operation, inside the caller's
- * transaction: lock, check, update, ledger row. Credits raise `totalEarned` for Méritus.
- */
-export async function applyAdminOperation(
-  tx: Tx,
-  actor: AdminActor,
-  studentId: string,
-  currency: Currency,
-  input: { type: AdminOperationType; amount: number; description: string },
-  options: Backdate & { batchId?: string; locked?: StudentRow } = {},
-): Promise<{ entry: LedgerRow; student: StudentRow }> {
-  const student = options.locked ?? (await lockStudents(tx, [studentId])).get(studentId);
-  if (!student) throw new AppError('student_not_found');
-  const credit = isCredit(input.type);
-  const balance = currency === 'meritus' ? student.meritus : student.estelecas;
-  if (!credit && balance < input.amount) {
-    throw new AppError(currency === 'meritus' ? 'remove_exceeds_balance' : 'remove_exceeds_estelecas', {
-      details: { student: student.name },
-    });
-  }
-  const delta = credit ? input.amount : -input.amount;
-  const column = balanceColumn(currency);
-  const [updated] = await tx
-    .update(students)
-    .set({
-      [currency === 'meritus' ? 'meritus' : 'estelecas']: sql`${column} + ${delta}`,
-      ...(credit && currency === 'meritus' ? { totalEarned: sql`${students.totalEarned} + ${input.amount}` } : {}),
-      updatedAt: new Date(),
-    })
-    .where(eq(students.id, student.id))
-    .returning();
-  const [entry] = await tx
-    .insert(ledgerEntries)
-    .values({
-      currency,
-      type: input.type,
-      amount: input.amount,
-      description: input.description,
-      fromStudentId: credit ? null : student.id,
-      toStudentId: credit ? student.id : null,
-      actorKind: 'admin',
-      actorAdminId: actor.id,
-      actorName: actor.name,
-      batchId: options.batchId ?? null,
-      ...(options.at ? { createdAt: options.at } : {}),
-    })
-    .returning();
-  return { entry: entry!, student: updated! };
-}
-
-export type RefusedAttempt = {
-  actor: { kind: 'student' | 'admin'; id: string; name: string };
-  currency: Currency;
-  type: LedgerType;
-  amount: unknown;
-  description?: string | undefined;
-  fromStudentId?: string | null | undefined;
-  toStudentId?: string | null | undefined;
-  code: ErrorCode;
-  ip?: string | undefined;
-};
-
-/** The audit record of a refused attempt, all but its code and reason. */
-function refusalAudit(attempt: Omit<RefusedAttempt, 'code'>) {
-  return {
-    actor: { kind: attempt.actor.kind, id: attempt.actor.id, label: attempt.actor.name },
-    action: 'ledger.refused',
-    ip: attempt.ip,
-    details: {
-      currency: attempt.currency,
-      type: attempt.type,
-      amount: typeof attempt.amount === 'number' && Number.isSafeInteger(attempt.amount) ? attempt.amount : null,
-      rawAmount: attempt.amount === undefined ? null : recordableText(String(attempt.amount), 40),
-      description: attempt.description === undefined ? null : recordableText(attempt.description, 200),
-      fromStudentId: attempt.fromStudentId ?? null,
-      toStudentId: attempt.toStudentId ?? null,
-    },
-  } as const;
-}
-
-const refusalReason = (code: ErrorCode) => ({ code, reason: ERROR_MESSAGES[code] });
-
-/**
- * A refused operation changes no balance and writes no ledger row, but the attempt
- * is kept in the audit log and shown as failed in the administrators' live feed.
- */
-export async function recordRefusedAttempt(deps: LedgerDeps, attempt: RefusedAttempt): Promise<void> {
-  const audit = refusalAudit(attempt);
-  await recordAudit(deps.db, { ...audit, details: { ...audit.details, ...refusalReason(attempt.code) } });
-  deps.events.publishAfterCommit({ type: 'ledger', studentIds: [], status: 'failed' });
-}
-
-/** A refusal whose audit record the database already wrote, in the same round trip as the attempt. */
-class RecordedRefusal extends AppError {}
-
-/** What the database's ledger_transfer() (migration 0002) answers. */
-type TransferAnswer =
-  | { outcome: 'completed' | 'replayed'; status: number; body: OperationResult }
-  | { outcome: 'refused'; reason: 'sender_missing' | 'recipient_missing' | 'insufficient' }
-  | { outcome: 'conflict' };
-
-const TRANSFER_REFUSALS = {
-  meritus: { sender_missing: 'unauthenticated', recipient_missing: 'student_not_found', insufficient: 'insufficient_balance' },
-  estelecas: { sender_missing: 'unauthenticated', recipient_missing: 'student_not_found', insufficient: 'estelecas_invalid_amount' },
-} as const satisfies Record<Currency, Record<Extract<TransferAnswer, { outcome: 'refused' }>['reason'], ErrorCode>>;
-
-/**
- * A text whose names only the database knows (they are read under the transfer's lock),
- * as a format() template: rendered with markers, which become %1$s and %2$s.
+ * A text whose names only the database knows (it reads them under the lock), as a
+ * format() template: rendered with markers, which become %1$s and %2$s.
  */
 function formatTemplate(render: (first: string, second: string) => string): string {
   return render('\uE000', '\uE001').replaceAll('%', '%%').replaceAll('\uE000', '%1$s').replaceAll('\uE001', '%2$s');
 }
 
-const DESCRIPTION_TEMPLATES: Record<Currency, string> = {
+const TRANSFER_DESCRIPTIONS: Record<Currency, string> = {
   meritus: formatTemplate((sender, recipient) => MESSAGES.defaultTransferDescription(sender, recipient)),
   estelecas: formatTemplate((_sender, recipient) => MESSAGES.defaultEstelecasTransferDescription(recipient)),
 };
-
-/** What ledger_transfer() writes to the audit log should it refuse: the record, and each refusal's code and reason. */
-function refusalRecord(attempt: Omit<RefusedAttempt, 'code'>, currency: Currency) {
-  const audit = refusalAudit(attempt);
-  const codes = TRANSFER_REFUSALS[currency];
-  return {
-    actorKind: audit.actor.kind,
-    actorId: audit.actor.id,
-    actorLabel: audit.actor.label,
-    action: audit.action,
-    ip: audit.ip ?? null,
-    details: audit.details,
-    outcomes: {
-      sender_missing: refusalReason(codes.sender_missing),
-      recipient_missing: refusalReason(codes.recipient_missing),
-      insufficient: refusalReason(codes.insufficient),
-    },
-  };
-}
-
-const LEDGER_TRANSFER: PreparedStatement = {
-  name: 'ledger_transfer',
-  text: `SELECT ledger_transfer($1::text, $2::uuid, $3::uuid, $4::integer, $5::text, $6::text, $7::text,
-    $8::text, $9::text, $10::text, $11::integer, $12::timestamptz, $13::jsonb) AS answer`,
-};
-
-/**
- * Moves points between two students in one round trip: ledger_transfer() takes the
- * Idempotency-Key, locks both students in id order, checks the balance under the lock,
- * moves both balances, writes the ledger row and stores the response, or refuses and
- * writes nothing. The texts are rendered here and passed in as templates.
- */
-async function transfer(
-  db: Db,
-  sender: StudentActor,
-  currency: Currency,
-  input: { recipientId: string; amount: number; description?: string | undefined },
-  options: Backdate & { idempotency?: IdempotencyRecord | undefined; refusal?: Omit<RefusedAttempt, 'code'> } = {},
-): Promise<Stored<OperationResult>> {
-  if (input.recipientId === sender.id) throw new AppError('self_transfer');
-  const announce = currency === 'meritus' ? MESSAGES.meritusTransferred : MESSAGES.estelecasTransferred;
-  const key = options.idempotency;
-  const values = [
-    currency,
-    sender.id,
-    input.recipientId,
-    input.amount,
-    input.description ?? null,
-    DESCRIPTION_TEMPLATES[currency],
-    formatTemplate((recipient) => announce(input.amount, recipient)),
-    key?.actorKey ?? null,
-    key?.key ?? null,
-    key?.requestHash ?? null,
-    201,
-    options.at?.toISOString() ?? null,
-    options.refusal ? refusalRecord(options.refusal, currency) : null,
-  ];
-  let rows: { answer: TransferAnswer }[];
-  try {
-    rows = await runPrepared(db, LEDGER_TRANSFER, values);
-  } catch (error) {
-    // The same key, sent at the same moment, was stored first: this attempt rolled back
-    // whole, and asking again replays that first response.
-    if (!key || sqlState(error) !== '23505') throw error;
-    rows = await runPrepared(db, LEDGER_TRANSFER, values);
-  }
-  const answer = rows[0]!.answer;
-  switch (answer.outcome) {
-    case 'completed':
-    case 'replayed':
-      return { status: answer.status, body: answer.body, replayed: answer.outcome === 'replayed' };
-    case 'refused':
-      throw new (options.refusal ? RecordedRefusal : AppError)(TRANSFER_REFUSALS[currency][answer.reason]);
-    case 'conflict':
-      throw new AppError('idempotency_conflict');
-  }
-}
-
-/** Runs a write; on an expected refusal, records the attempt before passing the error on. */
-async function refusable<T>(deps: LedgerDeps, attempt: Omit<RefusedAttempt, 'code'>, run: () => Promise<T>): Promise<T> {
-  try {
-    return await withRetry(run);
-  } catch (error) {
-    if (error instanceof RecordedRefusal) {
-      deps.events.publishAfterCommit({ type: 'ledger', studentIds: [], status: 'failed' });
-    } else if (error instanceof AppError && error.status < 500 && !error.code.startsWith('idempotency')) {
-      await recordRefusedAttempt(deps, { ...attempt, code: error.code });
-    }
-    throw error;
-  }
-}
-
-export type WriteContext = { idempotencyKey?: string | undefined; ip?: string | undefined };
-
-export async function studentTransfer(
-  deps: LedgerDeps,
-  sender: StudentActor,
-  currency: Currency,
-  input: { recipientId: string; amount: number; description?: string | undefined },
-  context: WriteContext = {},
-): Promise<Stored<OperationResult>> {
-  const attempt: Omit<RefusedAttempt, 'code'> = {
-    actor: { kind: 'student', ...sender },
-    currency,
-    type: 'transfer',
-    amount: input.amount,
-    description: input.description,
-    fromStudentId: sender.id,
-    toStudentId: input.recipientId,
-    ip: context.ip,
-  };
-  return refusable(deps, attempt, async () => {
-    const idempotency = idempotencyRecord({
-      actorKey: `student:${sender.id}`,
-      key: context.idempotencyKey,
-      request: { op: 'transfer', currency, ...input },
-    });
-    const stored = await transfer(deps.db, sender, currency, input, { idempotency, refusal: attempt });
-    if (!stored.replayed) {
-      deps.events.publishAfterCommit({ type: 'ledger', studentIds: [sender.id, input.recipientId], status: 'completed' });
-    }
-    return stored;
-  });
-}
 
 function adminSuccessMessage(currency: Currency, type: AdminOperationType, amount: number, name: string): string {
   const credit = isCredit(type);
@@ -331,114 +118,252 @@ function adminSuccessMessage(currency: Currency, type: AdminOperationType, amoun
   return `${formatEstelecas(amount)} ${verb} ${name}`;
 }
 
-export async function adminOperation(
-  deps: LedgerDeps,
-  admin: AdminActor,
-  studentId: string,
+function bulkSuccessMessage(currency: Currency, type: AdminOperationType, amount: number, count: number): string {
+  // M$ (Méritus) is masculine, Esteleca feminine: "concedidos" / "concedida(s)".
+  const ending = currency === 'meritus' ? 'os' : amount === 1 ? 'a' : 'as';
+  const verb = isCredit(type) ? `concedid${ending} a` : `descontad${ending} de`;
+  return `${formatAmount(currency, amount)} ${verb} ${count} ${count === 1 ? 'estudante' : 'estudantes'}`;
+}
+
+/** Whatever a refused request said, as far as it can be kept in its record. */
+type LooseInput = { amount?: unknown; description?: unknown; recipientId?: unknown; type?: unknown; id?: unknown };
+
+function loose(input: unknown): LooseInput {
+  return typeof input === 'object' && input !== null ? (input as LooseInput) : {};
+}
+
+const uuidOrNull = (value: unknown) => z.uuid().safeParse(value).data ?? null;
+
+/** The record of a refused attempt, all but its code and reason, from what the request said. */
+function attemptRecord(
+  actor: { kind: 'student' | 'admin'; id: string; name: string },
   currency: Currency,
-  input: { type: AdminOperationType; amount: number; description: string },
-  context: WriteContext = {},
-): Promise<Stored<OperationResult>> {
-  const credit = isCredit(input.type);
-  return refusable(
-    deps,
-    {
-      actor: { kind: 'admin', ...admin },
+  input: LooseInput,
+  parties: { type: RefusedAttemptRecord['type']; fromStudentId: unknown; toStudentId: unknown },
+  ip: string | undefined,
+) {
+  const amount = input.amount;
+  return {
+    actorKind: actor.kind,
+    actorId: actor.id,
+    actorLabel: actor.name,
+    ip: ip ?? null,
+    details: {
       currency,
-      type: input.type,
-      amount: input.amount,
-      description: input.description,
-      fromStudentId: credit ? null : studentId,
-      toStudentId: credit ? studentId : null,
-      ip: context.ip,
+      type: parties.type,
+      amount: typeof amount === 'number' && Number.isSafeInteger(amount) ? amount : null,
+      rawAmount: amount === undefined ? null : recordableText(String(amount), 40),
+      description: typeof input.description === 'string' ? recordableText(input.description, 200) : null,
+      fromStudentId: uuidOrNull(parties.fromStudentId),
+      toStudentId: uuidOrNull(parties.toStudentId),
     },
-    () =>
-      withIdempotency(
-        deps.db,
-        { actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'admin', studentId, currency, ...input } },
-        201,
-        async (tx) => {
-          const { entry, student } = await applyAdminOperation(tx, admin, studentId, currency, input);
-          await recordAudit(tx, {
-            actor: { kind: 'admin', id: admin.id, label: admin.name },
-            action: `ledger.${input.type}`,
-            ip: context.ip,
-            details: { currency, studentId, amount: input.amount, entryId: entry.id },
-          });
-          return {
-            entry: entryView(entry),
-            message: adminSuccessMessage(currency, input.type, entry.amount, student.name),
-            balances: balancesOf(student),
-          };
-        },
-      ).then((stored) => {
-        if (!stored.replayed) deps.events.publishAfterCommit({ type: 'ledger', studentIds: [studentId], status: 'completed' });
-        return stored;
-      }),
-  );
+  };
+}
+type AttemptRecord = ReturnType<typeof attemptRecord>;
+
+/** Writes the audit record of an attempt refused before reaching the database, and tells the live feed. */
+async function recordRefusal(deps: LedgerDeps, attempt: AttemptRecord, code: ErrorCode): Promise<void> {
+  await recordAudit(deps.db, {
+    actor: { kind: attempt.actorKind, id: attempt.actorId, label: attempt.actorLabel },
+    action: 'ledger.refused',
+    ip: attempt.ip ?? undefined,
+    details: refusedAttemptRecord.parse({ ...attempt.details, code, reason: ERROR_MESSAGES[code] }),
+  });
+  deps.events.publishAfterCommit({ type: 'ledger', studentIds: [], status: 'failed' });
 }
 
 /**
- * One operation for many students (a whole turma): every leg or none. The first
- * leg that cannot be applied (a removal beyond a balance, a removed student) aborts all.
+ * The attempt's record as ledger.sql writes it on a refusal: with each refusal's code and
+ * reason. History written in the past (the demo school) records no refusal: nobody tried it.
+ */
+function refusalForDatabase(attempt: AttemptRecord, codes: Partial<Record<Refusal, ErrorCode>>, context: WriteContext) {
+  if (context.at) return null;
+  const outcomes = Object.fromEntries(Object.entries(codes).map(([refusal, code]) => [refusal, { code, reason: ERROR_MESSAGES[code] }]));
+  return { ...attempt, outcomes };
+}
+
+/** The input as the shared schema reads it, or a refusal recorded and thrown with each field's message. */
+async function validated<S extends z.ZodType>(deps: LedgerDeps, schema: S, input: unknown, attempt: AttemptRecord): Promise<z.output<S>> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const fields: Record<string, string> = {};
+  for (const issue of parsed.error.issues) fields[issue.path.join('.') || 'body'] ??= ERROR_MESSAGES[issueCode(issue)];
+  const code = issueCode(parsed.error.issues[0]!);
+  await recordRefusal(deps, attempt, code);
+  throw new AppError(code, { status: 400, fields });
+}
+
+/** Turns the database's answer into the stored response, or throws the refusal (already recorded by the database). */
+function settle<T>(deps: LedgerDeps, answer: LedgerAnswer<T>, codes: Partial<Record<Refusal, ErrorCode>>, studentIds: string[]): Stored<T> {
+  switch (answer.outcome) {
+    case 'completed':
+      deps.events.publishAfterCommit({ type: 'ledger', studentIds, status: 'completed' });
+      return { status: answer.status, body: answer.body, replayed: false };
+    case 'replayed':
+      return { status: answer.status, body: answer.body, replayed: true };
+    case 'refused':
+      deps.events.publishAfterCommit({ type: 'ledger', studentIds: [], status: 'failed' });
+      throw new AppError(codes[answer.reason] ?? 'internal', answer.details?.short ? { details: { short: answer.details.short } } : {});
+    case 'conflict':
+      throw new AppError('idempotency_conflict');
+  }
+}
+
+const TRANSFER_SCHEMAS = { meritus: meritusTransferInput, estelecas: estelecasTransferInput } as const;
+
+/** A student moves points to another student. */
+export async function studentTransfer(
+  deps: LedgerDeps,
+  sender: StudentActor,
+  currency: Currency,
+  input: unknown,
+  context: WriteContext = {},
+): Promise<Stored<OperationResult>> {
+  const said = loose(input);
+  const attempt = attemptRecord({ kind: 'student', ...sender }, currency, said, { type: 'transfer', fromStudentId: sender.id, toStudentId: said.recipientId }, context.ip);
+  const transfer = await validated(deps, TRANSFER_SCHEMAS[currency], input, attempt);
+  if (transfer.recipientId === sender.id) {
+    await recordRefusal(deps, attempt, 'self_transfer');
+    throw new AppError('self_transfer');
+  }
+  const idempotency = idempotencyRecord({ actorKey: `student:${sender.id}`, key: context.idempotencyKey, request: { op: 'transfer', currency, ...transfer } });
+  const announce = currency === 'meritus' ? MESSAGES.meritusTransferred : MESSAGES.estelecasTransferred;
+  const codes = REFUSAL_CODES.transfer[currency];
+  const answer = await callLedger<OperationResult>(
+    deps.db,
+    LEDGER_TRANSFER,
+    {
+      currency,
+      senderId: sender.id,
+      recipientId: transfer.recipientId,
+      amount: transfer.amount,
+      description: ('description' in transfer ? transfer.description : undefined) ?? null,
+      descriptionTemplate: TRANSFER_DESCRIPTIONS[currency],
+      messageTemplate: formatTemplate((recipient) => announce(transfer.amount, recipient)),
+      idempotency: idempotency ?? null,
+      status: 201,
+      createdAt: context.at?.toISOString() ?? null,
+      refusal: refusalForDatabase(attempt, codes, context),
+    },
+    false,
+  );
+  return settle(deps, answer, codes, [sender.id, transfer.recipientId]);
+}
+
+const adminTargetInput = adminOperationInput.extend({ id: z.uuid({ error: 'student_not_found' }) });
+
+/** Whether a request named a real operation type: an unknown one is refused and kept without a type, never as an award. */
+function typeOf(input: LooseInput): AdminOperationType | null {
+  return z.enum(ADMIN_OPERATION_TYPES).safeParse(input.type).data ?? null;
+}
+
+function adminAttempt(admin: AdminActor, currency: Currency, said: LooseInput, target: unknown, ip: string | undefined) {
+  const type = typeOf(said);
+  const credit = type !== null && isCredit(type);
+  return attemptRecord({ kind: 'admin', ...admin }, currency, said, { type, fromStudentId: credit ? null : target, toStudentId: credit ? target : null }, ip);
+}
+
+/** The database payload of an administrator's operation; the audit action names it. */
+function adminPayload(
+  admin: AdminActor,
+  currency: Currency,
+  operation: { type: AdminOperationType; amount: number; description: string },
+  studentIds: string[],
+  extra: { bulk: boolean; messageTemplate: string; audit: object; idempotency?: IdempotencyRecord | undefined; at?: Date | undefined; refusal?: object | null },
+) {
+  return {
+    currency,
+    type: operation.type,
+    amount: operation.amount,
+    description: operation.description,
+    studentIds,
+    adminId: admin.id,
+    adminName: admin.name,
+    bulk: extra.bulk,
+    messageTemplate: extra.messageTemplate,
+    audit: extra.audit,
+    idempotency: extra.idempotency ?? null,
+    status: 201,
+    createdAt: extra.at?.toISOString() ?? null,
+    refusal: extra.refusal ?? null,
+  };
+}
+
+/** An administrator awards or deducts points for one student. `input` carries the student's row id as `id`. */
+export async function adminOperation(
+  deps: LedgerDeps,
+  admin: AdminActor,
+  currency: Currency,
+  input: unknown,
+  context: WriteContext = {},
+): Promise<Stored<OperationResult>> {
+  const said = loose(input);
+  const attempt = adminAttempt(admin, currency, said, said.id, context.ip);
+  const operation = await validated(deps, adminTargetInput, input, attempt);
+  const { id, ...request } = operation;
+  const codes = REFUSAL_CODES.admin[currency];
+  const payload = adminPayload(admin, currency, request, [id], {
+    bulk: false,
+    messageTemplate: formatTemplate((name) => adminSuccessMessage(currency, request.type, request.amount, name)),
+    audit: { action: `ledger.${request.type}`, ip: context.ip ?? null, details: { currency, studentId: id, amount: request.amount } },
+    idempotency: idempotencyRecord({ actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'admin', studentId: id, currency, ...request } }),
+    at: context.at,
+    refusal: refusalForDatabase(attempt, codes, context),
+  });
+  return settle(deps, await callLedger<OperationResult>(deps.db, LEDGER_ADMIN_OPERATION, payload, false), codes, [id]);
+}
+
+/**
+ * One operation for many students (a whole turma): every leg or none. A deduction beyond
+ * any balance is refused whole, naming every student who is short.
  */
 export async function bulkAdminOperation(
   deps: LedgerDeps,
   admin: AdminActor,
-  input: { currency: Currency; studentIds: string[]; type: AdminOperationType; amount: number; description: string },
+  input: unknown,
   context: WriteContext = {},
 ): Promise<Stored<BulkOperationResult>> {
-  const studentIds = [...new Set(input.studentIds)];
-  return refusable(
-    deps,
-    {
-      actor: { kind: 'admin', ...admin },
-      currency: input.currency,
-      type: input.type,
-      amount: input.amount,
-      description: input.description,
-      ip: context.ip,
+  const said = loose(input) as LooseInput & { currency?: unknown };
+  const currency = z.enum(['meritus', 'estelecas']).safeParse(said.currency).data ?? 'meritus';
+  const attempt = adminAttempt(admin, currency, said, null, context.ip);
+  const operation = await validated(deps, bulkOperationInput, input, attempt);
+  const studentIds = [...new Set(operation.studentIds)];
+  const request = { type: operation.type, amount: operation.amount, description: operation.description };
+  const codes = REFUSAL_CODES.admin[operation.currency];
+  const payload = adminPayload(admin, operation.currency, request, studentIds, {
+    bulk: true,
+    messageTemplate: bulkSuccessMessage(operation.currency, request.type, request.amount, studentIds.length),
+    audit: {
+      action: `ledger.bulk.${request.type}`,
+      ip: context.ip ?? null,
+      details: { currency: operation.currency, amount: request.amount, count: studentIds.length },
     },
-    () =>
-      withIdempotency(
-        deps.db,
-        { actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'bulk', ...input, studentIds } },
-        201,
-        async (tx) => {
-          const locked = await lockStudents(tx, studentIds);
-          if (locked.size !== studentIds.length) throw new AppError('student_not_found');
-          const batchId = crypto.randomUUID();
-          for (const id of studentIds) {
-            await applyAdminOperation(tx, admin, id, input.currency, input, { batchId, locked: locked.get(id)! });
-          }
-          await recordAudit(tx, {
-            actor: { kind: 'admin', id: admin.id, label: admin.name },
-            action: `ledger.bulk.${input.type}`,
-            ip: context.ip,
-            details: { currency: input.currency, amount: input.amount, count: studentIds.length, batchId },
-          });
-          // M$ (Méritus) is masculine, Esteleca feminine: "concedidos" / "concedida(s)".
-          const ending = input.currency === 'meritus' ? 'os' : input.amount === 1 ? 'a' : 'as';
-          const verb = isCredit(input.type) ? `concedid${ending} a` : `descontad${ending} de`;
-          return {
-            count: studentIds.length,
-            batchId,
-            message: `${formatAmount(input.currency, input.amount)} ${verb} ${studentIds.length} ${studentIds.length === 1 ? 'estudante' : 'estudantes'}`,
-          };
-        },
-      ).then((stored) => {
-        if (!stored.replayed) deps.events.publishAfterCommit({ type: 'ledger', studentIds, status: 'completed' });
-        return stored;
-      }),
-  );
+    idempotency: idempotencyRecord({ actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'bulk', ...operation, studentIds } }),
+    at: context.at,
+    refusal: refusalForDatabase(attempt, codes, context),
+  });
+  return settle(deps, await callLedger<BulkOperationResult>(deps.db, LEDGER_ADMIN_OPERATION, payload, false), codes, studentIds);
 }
 
-/** For the demo seed: the same rules, in the past, without idempotency or events. */
-export const seedWriters = {
-  async admin(db: Db, admin: AdminActor, studentId: string, currency: Currency, input: Parameters<typeof applyAdminOperation>[4], at: Date) {
-    return db.transaction((tx) => applyAdminOperation(tx, admin, studentId, currency, input, { at }));
-  },
-  async transfer(db: Db, sender: StudentActor, currency: Currency, input: { recipientId: string; amount: number; description?: string }, at: Date) {
-    return transfer(db, sender, currency, input, { at });
-  },
-};
+/**
+ * A new student's initial balance, inside the transaction that creates them: the same
+ * function as every award, so the ledger row and the balance come together.
+ */
+export async function creditInitialBalance(
+  tx: Tx,
+  admin: AdminActor,
+  studentId: string,
+  amount: number,
+  description: string,
+  ip: string | undefined,
+): Promise<OperationResult> {
+  const request = { type: 'admin_add' as const, amount, description };
+  const payload = adminPayload(admin, 'meritus', request, [studentId], {
+    bulk: false,
+    messageTemplate: formatTemplate((name) => adminSuccessMessage('meritus', 'admin_add', amount, name)),
+    audit: { action: 'ledger.admin_add', ip: ip ?? null, details: { currency: 'meritus', studentId, amount } },
+  });
+  const answer = await callLedger<OperationResult>(tx, LEDGER_ADMIN_OPERATION, payload, true);
+  if (answer.outcome !== 'completed') throw new AppError('student_not_found');
+  return answer.body;
+}

@@ -36,10 +36,10 @@ export async function reconcile(db: Db): Promise<Discrepancy[]> {
       WITH flows AS (
         SELECT to_student_id AS student, currency, amount AS delta,
                CASE WHEN currency = 'meritus' AND type IN ('admin_add', 'reward') THEN amount ELSE 0 END AS earned
-          FROM ledger_entries WHERE to_student_id IS NOT NULL AND status = 'completed'
+          FROM ledger_entries WHERE to_student_id IS NOT NULL
         UNION ALL
         SELECT from_student_id, currency, -amount, 0
-          FROM ledger_entries WHERE from_student_id IS NOT NULL AND status = 'completed'
+          FROM ledger_entries WHERE from_student_id IS NOT NULL
       ), sums AS (
         SELECT student,
                COALESCE(SUM(delta) FILTER (WHERE currency = 'meritus'), 0) AS ledger_meritus,

@@ -8,7 +8,7 @@ import { isUploadedStudentPhoto, removeStoredPhoto, storeStudentPhoto, thumbnail
 import { recordAudit } from '../audit/audit.service.ts';
 import { endStudentSessions } from '../auth/auth.service.ts';
 import { hashPassword } from '../auth/password.ts';
-import { applyAdminOperation, type AdminActor } from '../ledger/ledger.service.ts';
+import { creditInitialBalance, type AdminActor } from '../ledger/ledger.service.ts';
 import { activeTagsByStudent, photoAddress, toSelfStudent, type StudentRow } from './student-views.ts';
 import { toCsv } from './csv.ts';
 import {
@@ -137,12 +137,8 @@ export async function createStudent(
         .returning();
       let current = inserted!;
       if (input.meritus && input.meritus > 0) {
-        const { student } = await applyAdminOperation(tx, admin, current.id, 'meritus', {
-          type: 'admin_add',
-          amount: input.meritus,
-          description: INITIAL_BALANCE_DESCRIPTION,
-        });
-        current = student;
+        const { balances } = await creditInitialBalance(tx, admin, current.id, input.meritus, INITIAL_BALANCE_DESCRIPTION, context.ip);
+        current = { ...current, ...balances };
         await deps.events.publish(tx, { type: 'ledger', studentIds: [current.id], status: 'completed' });
       }
       await recordAudit(tx, {
@@ -366,7 +362,6 @@ export async function exportStudentsCsv(db: Db, admin: AdminActor, context: Acti
 }
 
 const CURRENCY_LABELS = { meritus: 'Méritus', estelecas: 'Estelecas' } as const;
-const STATUS_LABELS = { completed: 'Concluída', pending: 'Pendente', failed: 'Falhou' } as const;
 /** Rows of the ledger export read at a time (exported for the test that crosses a page). */
 export const EXPORT_PAGE = 5000;
 
@@ -420,7 +415,6 @@ export async function exportLedgerCsv(
           to?.studentId ?? null,
           partyName(to),
           entry.actorName,
-          STATUS_LABELS[entry.status],
         ]),
         { bom: false },
       );

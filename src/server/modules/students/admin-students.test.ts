@@ -566,11 +566,11 @@ describe('CSV export', () => {
     expect(response.headers['content-disposition']).toMatch(/filename="operacoes-\d{4}-\d{2}-\d{2}\.csv"/);
     expect(response.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const lines = response.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    expect(lines[0]).toBe('Data;Moeda;Tipo;Valor;Descrição;Matrícula (de);De;Matrícula (para);Para;Operador;Status');
+    expect(lines[0]).toBe('Data;Moeda;Tipo;Valor;Descrição;Matrícula (de);De;Matrícula (para);Para;Operador');
     const all = await t.db.select().from(ledgerEntries);
     expect(lines).toHaveLength(all.length + 1);
     expect(lines[1]).toMatch(
-      new RegExp(`^\\d{2}/\\d{2}/\\d{4}, \\d{2}:\\d{2};Méritus;Transferência;5;"Ajuda na lição; obrigado!";${payer.studentId};Heitor Pagador \\(removido\\);3000001;Ana Beatriz Souza;Heitor Pagador;Concluída$`),
+      new RegExp(`^\\d{2}/\\d{2}/\\d{4}, \\d{2}:\\d{2};Méritus;Transferência;5;"Ajuda na lição; obrigado!";${payer.studentId};Heitor Pagador \\(removido\\);3000001;Ana Beatriz Souza;Heitor Pagador$`),
     );
     expect(lines[2]).toContain(';Méritus;Adição;20;Saldo inicial;;;');
     expect((await lastAudit('ledger.export'))!.actorId).toBe(t.admin.id);

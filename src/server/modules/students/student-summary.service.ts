@@ -26,11 +26,11 @@ async function meritusNowAndBefore(db: Db, since: Date): Promise<{ id: string; n
     .from(
       sql`(
         SELECT ${ledgerEntries.toStudentId} AS student, ${ledgerEntries.amount} AS delta FROM ${ledgerEntries}
-         WHERE ${ledgerEntries.currency} = 'meritus' AND ${ledgerEntries.status} = 'completed'
+         WHERE ${ledgerEntries.currency} = 'meritus'
            AND ${ledgerEntries.toStudentId} IS NOT NULL AND ${ledgerEntries.createdAt} >= ${since}
         UNION ALL
         SELECT ${ledgerEntries.fromStudentId}, -${ledgerEntries.amount} FROM ${ledgerEntries}
-         WHERE ${ledgerEntries.currency} = 'meritus' AND ${ledgerEntries.status} = 'completed'
+         WHERE ${ledgerEntries.currency} = 'meritus'
            AND ${ledgerEntries.fromStudentId} IS NOT NULL AND ${ledgerEntries.createdAt} >= ${since}
       ) AS s`,
     )
@@ -77,7 +77,7 @@ export async function studentSummary(db: Db, studentId: string, now: Date = new 
         estelecasDeducted: total(sql`CASE WHEN ${isEstelecas} AND ${outgoing} AND ${ledgerEntries.type} <> 'transfer' THEN ${amount} END`),
       })
       .from(ledgerEntries)
-      .where(and(eq(ledgerEntries.status, 'completed'), or(incoming, outgoing))),
+      .where(or(incoming, outgoing)),
     meritusNowAndBefore(db, since),
     // Highest Estelecas balance ever held: the maximum of the running sum of the student's rows.
     db
@@ -87,7 +87,7 @@ export async function studentSummary(db: Db, studentId: string, now: Date = new 
           SELECT SUM(CASE WHEN ${incoming} THEN ${amount} ELSE -${amount} END)
                  OVER (ORDER BY ${ledgerEntries.createdAt}, ${ledgerEntries.id}) AS balance
             FROM ${ledgerEntries}
-           WHERE ${isEstelecas} AND ${ledgerEntries.status} = 'completed' AND (${incoming} OR ${outgoing})
+           WHERE ${isEstelecas} AND (${incoming} OR ${outgoing})
         ) AS running`,
       ),
   ]);

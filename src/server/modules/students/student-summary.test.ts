@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/test-app.ts';
 import { students } from '../../db/schema.ts';
-import { seedWriters } from '../ledger/ledger.service.ts';
+import { adminOperation } from '../ledger/ledger.service.ts';
+import { silentEvents } from '../../realtime/event-bus.ts';
 import { studentSummary } from './student-summary.service.ts';
 import type { StudentSummary } from '../../../shared/student-area.ts';
 
@@ -103,8 +104,9 @@ describe('GET /api/me/summary', () => {
   test('the position of 7 days ago comes from the ledger: overtaken students see it', async () => {
     const tenDaysAgo = new Date(Date.now() - 10 * DAY);
     const admin = { id: t.admin.id, name: t.admin.name };
-    await seedWriters.admin(t.db, admin, ana.id, 'meritus', { type: 'admin_add', amount: 100, description: 'Saldo inicial' }, tenDaysAgo);
-    await seedWriters.admin(t.db, admin, bruno.id, 'meritus', { type: 'admin_add', amount: 50, description: 'Saldo inicial' }, tenDaysAgo);
+    const history = { db: t.db, events: silentEvents };
+    await adminOperation(history, admin, 'meritus', { id: ana.id, type: 'admin_add', amount: 100, description: 'Saldo inicial' }, { at: tenDaysAgo });
+    await adminOperation(history, admin, 'meritus', { id: bruno.id, type: 'admin_add', amount: 50, description: 'Saldo inicial' }, { at: tenDaysAgo });
     // Today Bruno earns 80 and Ana gives 5 away to Diego: Bruno 130, Ana 95, Diego 5.
     await adminOp(bruno.id, 'reward', 80);
     await transfer(ana, diego.id, 5);

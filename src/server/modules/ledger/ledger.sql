@@ -1,0 +1,224 @@
+-- The ledger's writes: every operation that moves Méritus or Estelecas runs through one of
+-- these two functions (decision 007). This file is living SQL: the start-up re-applies it
+-- (CREATE OR REPLACE) under the migrations' lock, and a test compares the deployed
+-- definitions with it. Change a ledger rule here, never in a migration.
+--
+-- ledger.service.ts validates the request with the shared schema, renders the pt-BR texts
+-- (passed in as format() templates, since names are read here under the lock) and the
+-- audit records; these functions do the atomic part, in one round trip:
+-- - a repeated Idempotency-Key replays its stored response (a different request under the
+--   same key is a conflict);
+-- - the students are locked in id order, so crossing operations cannot deadlock;
+-- - balances are checked under the lock, then moved together with the ledger rows;
+-- - the response is stored under the key. A concurrent repeat that got past the first check
+--   fails on the key's primary key and rolls back whole; the caller asks again and replays.
+-- A refusal writes no ledger row and no key (a retry runs anew), only its audit record.
+-- Both take one jsonb argument and answer jsonb:
+--   {outcome: 'completed'|'replayed', status, body} | {outcome: 'refused', reason, details?} | {outcome: 'conflict'}
+
+-- The stored answer to a repeated Idempotency-Key, or NULL for a key not seen yet.
+CREATE OR REPLACE FUNCTION ledger_replay(p_idempotency jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  existing idempotency_keys%ROWTYPE;
+BEGIN
+  IF p_idempotency IS NULL OR jsonb_typeof(p_idempotency) = 'null' THEN
+    RETURN NULL;
+  END IF;
+  SELECT * INTO existing FROM idempotency_keys
+   WHERE actor_key = p_idempotency->>'actorKey' AND key = p_idempotency->>'key';
+  IF NOT FOUND THEN
+    RETURN NULL;
+  END IF;
+  IF existing.request_hash <> p_idempotency->>'requestHash' THEN
+    RETURN jsonb_build_object('outcome', 'conflict');
+  END IF;
+  RETURN jsonb_build_object('outcome', 'replayed', 'status', existing.status_code, 'body', existing.response);
+END
+$$;
+
+-- Stores the response under the key (when there is one) and answers 'completed'.
+CREATE OR REPLACE FUNCTION ledger_complete(p_idempotency jsonb, p_status integer, p_body jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF p_idempotency IS NOT NULL AND jsonb_typeof(p_idempotency) <> 'null' THEN
+    INSERT INTO idempotency_keys (actor_key, key, request_hash, status_code, response)
+      VALUES (p_idempotency->>'actorKey', p_idempotency->>'key', p_idempotency->>'requestHash', p_status, p_body);
+  END IF;
+  RETURN jsonb_build_object('outcome', 'completed', 'status', p_status, 'body', p_body);
+END
+$$;
+
+-- Writes the audit record of a refusal (when asked to) and answers 'refused'. `p_refusal`
+-- is the record the service built (refusedAttemptRecord in src/shared/ledger.ts, without its
+-- code and reason) and `outcomes` maps each refusal to its code and pt-BR reason.
+CREATE OR REPLACE FUNCTION ledger_refuse(p_refusal jsonb, p_reason text, p_details jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF p_refusal IS NOT NULL AND jsonb_typeof(p_refusal) <> 'null' THEN
+    INSERT INTO audit_log (actor_kind, actor_id, actor_label, action, ip, details)
+      VALUES (p_refusal->>'actorKind', (p_refusal->>'actorId')::uuid, p_refusal->>'actorLabel',
+              'ledger.refused', p_refusal->>'ip',
+              (p_refusal->'details') || (p_refusal->'outcomes'->p_reason));
+  END IF;
+  RETURN jsonb_build_object('outcome', 'refused', 'reason', p_reason, 'details', p_details);
+END
+$$;
+
+-- The ledger row's view in a response.
+CREATE OR REPLACE FUNCTION ledger_entry_view(p_entry ledger_entries) RETURNS jsonb
+LANGUAGE sql STABLE AS $$
+  SELECT jsonb_build_object(
+    'id', p_entry.id,
+    'currency', p_entry.currency,
+    'type', p_entry.type,
+    'amount', p_entry.amount,
+    'description', p_entry.description,
+    'createdAt', to_char(p_entry.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+  )
+$$;
+
+-- A student's transfer to another student.
+-- p: {currency, senderId, recipientId, amount, description|null, descriptionTemplate (%1$s sender,
+--     %2$s recipient), messageTemplate (%1$s recipient), idempotency|null, status, createdAt|null, refusal|null}
+-- Refusals: sender_missing, recipient_missing, insufficient.
+CREATE OR REPLACE FUNCTION ledger_transfer(p jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_replay jsonb := ledger_replay(p->'idempotency');
+  v_currency text := p->>'currency';
+  v_amount integer := (p->>'amount')::integer;
+  v_sender_id uuid := (p->>'senderId')::uuid;
+  v_recipient_id uuid := (p->>'recipientId')::uuid;
+  v_debit_meritus integer := CASE WHEN v_currency = 'meritus' THEN v_amount ELSE 0 END;
+  v_debit_estelecas integer := CASE WHEN v_currency = 'estelecas' THEN v_amount ELSE 0 END;
+  v_locked students%ROWTYPE;
+  v_sender students%ROWTYPE;
+  v_recipient students%ROWTYPE;
+  v_entry ledger_entries%ROWTYPE;
+BEGIN
+  IF v_replay IS NOT NULL THEN
+    RETURN v_replay;
+  END IF;
+  IF v_currency NOT IN ('meritus', 'estelecas') OR v_amount IS NULL OR v_amount < 1 OR v_sender_id = v_recipient_id THEN
+    RAISE EXCEPTION 'ledger_transfer: invalid request %', p USING ERRCODE = '22023';
+  END IF;
+
+  FOR v_locked IN
+    SELECT * FROM students WHERE id IN (v_sender_id, v_recipient_id) AND deleted_at IS NULL ORDER BY id FOR UPDATE
+  LOOP
+    IF v_locked.id = v_sender_id THEN v_sender := v_locked; ELSE v_recipient := v_locked; END IF;
+  END LOOP;
+  IF v_sender.id IS NULL THEN
+    RETURN ledger_refuse(p->'refusal', 'sender_missing', NULL);
+  ELSIF v_recipient.id IS NULL THEN
+    RETURN ledger_refuse(p->'refusal', 'recipient_missing', NULL);
+  ELSIF v_sender.meritus < v_debit_meritus OR v_sender.estelecas < v_debit_estelecas THEN
+    RETURN ledger_refuse(p->'refusal', 'insufficient', NULL);
+  END IF;
+
+  UPDATE students
+     SET meritus = meritus - v_debit_meritus, estelecas = estelecas - v_debit_estelecas, updated_at = now()
+   WHERE id = v_sender_id
+  RETURNING * INTO v_sender;
+  UPDATE students
+     SET meritus = meritus + v_debit_meritus, estelecas = estelecas + v_debit_estelecas, updated_at = now()
+   WHERE id = v_recipient_id;
+
+  INSERT INTO ledger_entries (currency, type, amount, description, from_student_id, to_student_id, actor_kind, actor_name, created_at)
+    VALUES (v_currency, 'transfer', v_amount,
+            coalesce(p->>'description', format(p->>'descriptionTemplate', v_sender.name, v_recipient.name)),
+            v_sender_id, v_recipient_id, 'student', v_sender.name, coalesce((p->>'createdAt')::timestamptz, now()))
+  RETURNING * INTO v_entry;
+
+  RETURN ledger_complete(p->'idempotency', (p->>'status')::integer, jsonb_build_object(
+    'entry', ledger_entry_view(v_entry),
+    'message', format(p->>'messageTemplate', v_recipient.name),
+    'balances', jsonb_build_object('meritus', v_sender.meritus, 'totalEarned', v_sender.total_earned, 'estelecas', v_sender.estelecas)
+  ));
+END
+$$;
+
+-- An administrator's award or deduction for one student, or for many at once (a whole turma:
+-- every leg or none). Credits (admin_add, reward) also raise a student's total earned in Méritus.
+-- p: {currency, type, amount, description, studentIds: [uuid], adminId, adminName, bulk (boolean),
+--     messageTemplate (%1$s the student's name; the whole text for bulk), audit: {action, ip, details},
+--     idempotency|null, status, createdAt|null, refusal|null}
+-- Refusals: student_missing; insufficient, with details.short = [{id, name, balance}] of every
+-- student whose balance is below the amount of a deduction.
+CREATE OR REPLACE FUNCTION ledger_admin_operation(p jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_replay jsonb := ledger_replay(p->'idempotency');
+  v_currency text := p->>'currency';
+  v_type text := p->>'type';
+  v_amount integer := (p->>'amount')::integer;
+  v_ids uuid[] := ARRAY(SELECT DISTINCT value::uuid FROM jsonb_array_elements_text(p->'studentIds'));
+  v_credit boolean := p->>'type' IN ('admin_add', 'reward');
+  v_delta integer;
+  v_batch_id uuid := CASE WHEN (p->>'bulk')::boolean THEN gen_random_uuid() END;
+  v_created timestamptz := coalesce((p->>'createdAt')::timestamptz, now());
+  v_found integer;
+  v_short jsonb;
+  v_student students%ROWTYPE;
+  v_entry ledger_entries%ROWTYPE;
+  v_body jsonb;
+BEGIN
+  IF v_replay IS NOT NULL THEN
+    RETURN v_replay;
+  END IF;
+  IF v_currency NOT IN ('meritus', 'estelecas') OR v_type NOT IN ('admin_add', 'admin_remove', 'reward', 'penalty')
+     OR v_amount IS NULL OR v_amount < 1 OR cardinality(v_ids) = 0 OR (v_batch_id IS NULL AND cardinality(v_ids) <> 1) THEN
+    RAISE EXCEPTION 'ledger_admin_operation: invalid request %', p USING ERRCODE = '22023';
+  END IF;
+  v_delta := CASE WHEN v_credit THEN v_amount ELSE -v_amount END;
+
+  SELECT count(*),
+         jsonb_agg(jsonb_build_object('id', s.id, 'name', s.name, 'balance', s.balance) ORDER BY s.name)
+           FILTER (WHERE NOT v_credit AND s.balance < v_amount)
+    INTO v_found, v_short
+    FROM (SELECT id, name, CASE WHEN v_currency = 'meritus' THEN meritus ELSE estelecas END AS balance
+            FROM students WHERE id = ANY(v_ids) AND deleted_at IS NULL ORDER BY id FOR UPDATE) s;
+  IF v_found < cardinality(v_ids) THEN
+    RETURN ledger_refuse(p->'refusal', 'student_missing', NULL);
+  ELSIF v_short IS NOT NULL THEN
+    RETURN ledger_refuse(p->'refusal', 'insufficient', jsonb_build_object('short', v_short));
+  END IF;
+
+  UPDATE students
+     SET meritus = meritus + CASE WHEN v_currency = 'meritus' THEN v_delta ELSE 0 END,
+         estelecas = estelecas + CASE WHEN v_currency = 'estelecas' THEN v_delta ELSE 0 END,
+         total_earned = total_earned + CASE WHEN v_currency = 'meritus' AND v_credit THEN v_amount ELSE 0 END,
+         updated_at = now()
+   WHERE id = ANY(v_ids);
+
+  IF v_batch_id IS NULL THEN
+    INSERT INTO ledger_entries (currency, type, amount, description, from_student_id, to_student_id,
+                                actor_kind, actor_admin_id, actor_name, created_at)
+      VALUES (v_currency, v_type, v_amount, p->>'description',
+              CASE WHEN v_credit THEN NULL ELSE v_ids[1] END, CASE WHEN v_credit THEN v_ids[1] END,
+              'admin', (p->>'adminId')::uuid, p->>'adminName', v_created)
+    RETURNING * INTO v_entry;
+    SELECT * INTO v_student FROM students WHERE id = v_ids[1];
+    v_body := jsonb_build_object(
+      'entry', ledger_entry_view(v_entry),
+      'message', format(p->>'messageTemplate', v_student.name),
+      'balances', jsonb_build_object('meritus', v_student.meritus, 'totalEarned', v_student.total_earned, 'estelecas', v_student.estelecas)
+    );
+  ELSE
+    INSERT INTO ledger_entries (currency, type, amount, description, from_student_id, to_student_id,
+                                actor_kind, actor_admin_id, actor_name, batch_id, created_at)
+      SELECT v_currency, v_type, v_amount, p->>'description',
+             CASE WHEN v_credit THEN NULL ELSE target END, CASE WHEN v_credit THEN target END,
+             'admin', (p->>'adminId')::uuid, p->>'adminName', v_batch_id, v_created
+        FROM unnest(v_ids) AS target;
+    v_body := jsonb_build_object('count', cardinality(v_ids), 'batchId', v_batch_id, 'message', p->>'messageTemplate');
+  END IF;
+
+  INSERT INTO audit_log (actor_kind, actor_id, actor_label, action, ip, details)
+    VALUES ('admin', (p->>'adminId')::uuid, p->>'adminName', p->'audit'->>'action', p->'audit'->>'ip',
+            coalesce(p->'audit'->'details', '{}') || CASE WHEN v_batch_id IS NULL
+              THEN jsonb_build_object('entryId', v_entry.id) ELSE jsonb_build_object('batchId', v_batch_id) END);
+  RETURN ledger_complete(p->'idempotency', (p->>'status')::integer, v_body);
+END
+$$;
