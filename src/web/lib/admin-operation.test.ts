@@ -38,23 +38,18 @@ describe('checking the Gerenciar M$ form before it is sent', () => {
     expect(validateAdminOperation('meritus', { ...draft, amount: '100001' }, [ana])).toEqual({ ok: false, message: 'O valor máximo por operação é 100.000' });
   });
 
-  test('a removal is refused when a chosen balance does not cover it; an award is not', () => {
-    expect(validateAdminOperation('meritus', { ...draft, type: 'penalty' }, [ana, bruno])).toEqual({
-      ok: false,
-      message: 'Não é possível remover mais Méritus do que o estudante possui: Bruno Lima (5 M$). Nenhum saldo foi alterado.',
-    });
-    expect(validateAdminOperation('meritus', { ...draft, type: 'admin_remove', amount: '31' }, [ana])).toEqual({
-      ok: false,
-      message: 'Não é possível remover mais Méritus do que o estudante possui',
-    });
-    expect(validateAdminOperation('meritus', { ...draft, type: 'reward', amount: '100000' }, [bruno])).toEqual({
-      ok: true,
-      input: { type: 'reward', amount: 100000, description: 'Participação' },
-    });
-    expect(validateAdminOperation('meritus', { ...draft, type: 'admin_remove', amount: '5' }, [ana, bruno])).toEqual({
-      ok: true,
-      input: { type: 'admin_remove', amount: 5, description: 'Participação' },
-    });
+  test.each([
+    ['penalty', '10', [ana, bruno], 'Não é possível remover mais Méritus do que o estudante possui: Bruno Lima (5 M$). Nenhum saldo foi alterado.'],
+    ['admin_remove', '31', [ana], 'Não é possível remover mais Méritus do que o estudante possui'],
+  ] as const)('a %s of %s is refused when a chosen balance does not cover it', (type, amount, chosen, message) => {
+    expect(validateAdminOperation('meritus', { ...draft, type, amount }, chosen)).toEqual({ ok: false, message });
+  });
+
+  test.each([
+    ['reward', '100000', [bruno]],
+    ['admin_remove', '5', [ana, bruno]],
+  ] as const)('a %s of %s within every balance goes out as typed, its description trimmed', (type, amount, chosen) => {
+    expect(validateAdminOperation('meritus', { ...draft, type, amount }, chosen)).toEqual({ ok: true, input: { type, amount: Number(amount), description: 'Participação' } });
   });
 });
 
@@ -72,13 +67,8 @@ describe('checking the Estelecas add and remove dialogs', () => {
   });
 
   test('a removal cannot take more Estelecas than the student has', () => {
-    expect(validateAdminOperation('estelecas', { ...draft, type: 'penalty', amount: '5' }, [student])).toEqual({
-      ok: false,
-      message: 'Não é possível remover mais Estelecas do que o estudante possui',
-    });
-    expect(validateAdminOperation('estelecas', { ...draft, type: 'penalty', amount: '4' }, [student])).toEqual({
-      ok: true,
-      input: { type: 'penalty', amount: 4, description: 'Monitoria' },
-    });
+    const remove = (amount: string) => validateAdminOperation('estelecas', { ...draft, type: 'penalty', amount }, [student]);
+    expect(remove('5')).toEqual({ ok: false, message: 'Não é possível remover mais Estelecas do que o estudante possui' });
+    expect(remove('4')).toEqual({ ok: true, input: { type: 'penalty', amount: 4, description: 'Monitoria' } });
   });
 });
