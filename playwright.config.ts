@@ -9,8 +9,9 @@ const dataDir = path.join(os.tmpdir(), `meritus-e2e-${port}-${process.pid}`);
 
 export default defineConfig({
   testDir: 'e2e',
-  fullyParallel: false,
-  workers: process.env.CI ? 1 : 2,
+  // Every test sets up the students it changes (fixtures.ts), so tests run in any order and side by side.
+  fullyParallel: true,
+  workers: 2,
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },

@@ -1,7 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import { randomInt } from 'node:crypto';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expectNoSeriousA11yViolations } from './axe.ts';
-import { login, loginViaApi, navigate } from './fixtures.ts';
+import { expect, login, loginViaApi, navigate, test } from './fixtures.ts';
 
 const SCREEN = '/admin/students';
 
@@ -19,14 +20,8 @@ function row(page: Page, name: string) {
   return page.getByRole('row').filter({ has: page.getByText(name, { exact: true }) });
 }
 
-async function studentByMatricula(page: Page, matricula: string): Promise<{ id: string; name: string }> {
-  const response = await page.request.get('/api/admin/students');
-  expect(response.status()).toBe(200);
-  const list = (await response.json()) as { id: string; name: string; studentId: string }[];
-  const found = list.find((student) => student.studentId === matricula);
-  expect(found, `student ${matricula}`).toBeTruthy();
-  return found!;
-}
+/** A matrícula no other test uses (seven digits after a 9, as fresh students of the fixture have eight). */
+const freshMatricula = () => `9${String(randomInt(1_000_000, 9_999_999))}`;
 
 test.describe('Gerenciar Alunos', () => {
   test('renders nothing for a visitor and sends them to sign in', async ({ page }) => {
@@ -37,7 +32,7 @@ test.describe('Gerenciar Alunos', () => {
 
   test('creates a student with an uploaded photo, who then signs in', async ({ page, browser }) => {
     test.slow(); // two browser sessions, an upload and a sign-in
-    const matricula = `9${Date.now().toString().slice(-6)}`;
+    const matricula = freshMatricula();
     const name = 'Lívia Conceição Araújo';
     const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 220, g: 90, b: 40 } } }).png().toBuffer();
 
@@ -108,11 +103,11 @@ test.describe('Gerenciar Alunos', () => {
     await expect(dialog.getByText('URL da imagem válida!')).toBeVisible();
   });
 
-  test('tags: added with the expiry date, shown in the list, and gone as soon as they expire', async ({ page }) => {
+  test('tags: added with the expiry date, shown in the list, and gone as soon as they expire', async ({ page, school }) => {
+    const student = await school.createStudent();
     await login(page, 'admin');
     await navigate(page, SCREEN);
-    const student = await studentByMatricula(page, '2024033');
-    await searchFor(page, '2024033');
+    await searchFor(page, student.studentId);
     await page.getByRole('button', { name: `Tags de ${student.name}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Gerenciar Tags' });
     await expect(dialog.getByLabel('Duração (dias)')).toHaveValue('7');
@@ -151,11 +146,11 @@ test.describe('Gerenciar Alunos', () => {
     expect(active.some((tag) => tag.student.id === student.id)).toBe(false);
   });
 
-  test('delete asks first, then removes the student from the list; they can no longer sign in', async ({ page }) => {
+  test('delete asks first, then removes the student from the list; they can no longer sign in', async ({ page, school }) => {
+    const student = await school.createStudent();
     await login(page, 'admin');
     await navigate(page, SCREEN);
-    const student = await studentByMatricula(page, '2024057');
-    await searchFor(page, '2024057');
+    await searchFor(page, student.studentId);
     await page.getByRole('button', { name: `Excluir ${student.name}` }).click();
     const confirm = page.getByRole('dialog', { name: 'Excluir estudante' });
     await expect(confirm.getByText(student.name)).toBeVisible();
@@ -168,16 +163,16 @@ test.describe('Gerenciar Alunos', () => {
     await expect(row(page, student.name)).toHaveCount(0);
     await expect(page.getByText('Nenhum estudante encontrado')).toBeVisible();
 
-    const signIn = await page.request.post('/api/auth/student/login', { data: { studentId: '2024057', password: 'aluno123' } });
+    const signIn = await page.request.post('/api/auth/student/login', { data: { studentId: student.studentId, password: student.password } });
     expect(signIn.status()).toBe(401);
   });
 
-  test('password reset shows the new password once, and it works', async ({ page, context }) => {
+  test('password reset shows the new password once, and it works', async ({ page, context, school }) => {
+    const student = await school.createStudent();
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await login(page, 'admin');
     await navigate(page, SCREEN);
-    const student = await studentByMatricula(page, '2024041');
-    await searchFor(page, '2024041');
+    await searchFor(page, student.studentId);
     await page.getByRole('button', { name: `Redefinir senha de ${student.name}` }).click();
     await page.getByRole('dialog', { name: 'Redefinir senha' }).getByRole('button', { name: 'Gerar nova senha' }).click();
     const shown = page.getByTestId('new-password');
@@ -189,16 +184,16 @@ test.describe('Gerenciar Alunos', () => {
     await page.getByRole('dialog', { name: 'Nova senha' }).getByRole('button', { name: 'Concluir' }).click();
     await expect(page.getByTestId('new-password')).toHaveCount(0);
 
-    const old = await page.request.post('/api/auth/student/login', { data: { studentId: '2024041', password: 'aluno123' } });
+    const old = await page.request.post('/api/auth/student/login', { data: { studentId: student.studentId, password: student.password } });
     expect(old.status()).toBe(401);
-    const fresh = await page.request.post('/api/auth/student/login', { data: { studentId: '2024041', password } });
+    const fresh = await page.request.post('/api/auth/student/login', { data: { studentId: student.studentId, password } });
     expect(fresh.status()).toBe(200);
   });
 
   test('imports a secretary’s CSV: preview marks each row, valid rows are created, passwords download once', async ({ page }) => {
     await login(page, 'admin');
     await navigate(page, SCREEN);
-    const suffix = Date.now().toString().slice(-5);
+    const suffix = String(randomInt(10_000, 99_999));
     const csv = [
       'Matrícula;Nome do aluno;E-mail;Série;Data de nascimento',
       `81${suffix};Iara Tupã Gonçalves;;1A;05/03/2010`,
@@ -314,13 +309,13 @@ test.describe('Gerenciar Alunos', () => {
     await expect(page.getByText('Erro ao atualizar tags')).toBeVisible();
   });
 
-  test('search filters as you type: by name without accents, matrícula and série', async ({ page }) => {
+  test('search filters as you type: by name without accents, matrícula and série', async ({ page, school }) => {
+    const student = await school.createStudent();
     await loginViaApi(page.context(), 'admin');
     await navigate(page, SCREEN);
-    const student = await studentByMatricula(page, '2024012');
     await searchFor(page, student.name.toUpperCase().normalize('NFD').replace(/[\u0300-\u036f]/g, ''));
     await expect(row(page, student.name)).toHaveCount(1);
-    await searchFor(page, '2024012');
+    await searchFor(page, student.studentId);
     await expect(page.getByText(/^Mostrando 1–1 de 1 /)).toBeVisible();
     await searchFor(page, '');
     await page.getByLabel('Filtrar por série').selectOption('3º EM - Turma D');

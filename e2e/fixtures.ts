@@ -1,4 +1,5 @@
-import { expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+import { expect, test as base, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 
 export const DEMO = {
   student: { studentId: '2024001', password: 'aluno123' },
@@ -25,16 +26,21 @@ export async function login(page: Page, role: Role): Promise<void> {
   await expect(page).toHaveURL(HOME[role]);
 }
 
+function requestOf(target: APIRequestContext | BrowserContext | Page): APIRequestContext {
+  return 'request' in target ? target.request : target;
+}
+
 /**
- * Signs in through the API (for test setup). With a BrowserContext the session cookie
- * lands in the browser; with an APIRequestContext it is kept for later `request` calls.
+ * Signs in through the API (for test setup): as the demo student or administrator, or as a
+ * student a test created. With a BrowserContext or Page the session cookie lands in the
+ * browser; with an APIRequestContext it is kept for later `request` calls.
  */
-export async function loginViaApi(target: APIRequestContext | BrowserContext, role: Role): Promise<void> {
-  const request = 'request' in target ? target.request : target;
+export async function loginViaApi(target: APIRequestContext | BrowserContext | Page, who: Role | TestStudent): Promise<void> {
+  const request = requestOf(target);
   const response =
-    role === 'student'
-      ? await request.post('/api/auth/student/login', { data: DEMO.student })
-      : await request.post('/api/auth/admin/login', { data: DEMO.admin });
+    who === 'admin'
+      ? await request.post('/api/auth/admin/login', { data: DEMO.admin })
+      : await request.post('/api/auth/student/login', { data: who === 'student' ? DEMO.student : { studentId: who.studentId, password: who.password } });
   expect(response.status(), await response.text()).toBe(200);
 }
 
@@ -43,3 +49,76 @@ export async function navigate(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await expect(page.getByText('Carregando...', { exact: true })).toHaveCount(0);
 }
+
+/** GET a JSON answer of the API with the target's session, expecting 200. */
+export async function getJson<T>(target: APIRequestContext | BrowserContext | Page, path: string): Promise<T> {
+  const response = await requestOf(target).get(path);
+  expect(response.status(), `${path}: ${await response.text()}`).toBe(200);
+  return (await response.json()) as T;
+}
+
+export type TestStudent = {
+  id: string;
+  studentId: string;
+  name: string;
+  grade: string;
+  password: string;
+  meritus: number;
+  estelecas: number;
+};
+
+/** A grade the turma-wide award of admin-area.spec.ts leaves alone, so its award never reaches these students. */
+export const TEST_GRADE = '1º EM - Turma B';
+
+const FIRST_NAMES = ['Aurora', 'Bento', 'Cecília', 'Davi', 'Elisa', 'Flávio', 'Glória', 'Heitor', 'Íris', 'Joaquim'];
+
+/** Setup through the API as the demo administrator: fresh students and operations on them. */
+export class School {
+  constructor(readonly admin: APIRequestContext) {}
+
+  /**
+   * A new student nobody else uses, with a known password and balances: a random
+   * matrícula and a name made unique by a random surname ("Aurora Kmbdpoa").
+   */
+  async createStudent(options: { meritus?: number; estelecas?: number; grade?: string; email?: string; birthDate?: string } = {}): Promise<TestStudent> {
+    const token = randomUUID().replace(/-/g, '');
+    const studentId = `9${String(parseInt(token.slice(0, 12), 16)).slice(-8)}`;
+    const surname = [...token.slice(12, 19)].map((digit) => 'abcdefghijklmnop'[parseInt(digit, 16)]).join('');
+    const name = `${FIRST_NAMES[parseInt(token.slice(-2), 16) % FIRST_NAMES.length]} ${surname[0]!.toUpperCase()}${surname.slice(1)}`;
+    const grade = options.grade ?? TEST_GRADE;
+    const password = `senha-${token.slice(0, 8)}`;
+    const meritus = options.meritus ?? 100;
+    const response = await this.admin.post('/api/admin/students', {
+      data: { studentId, name, password, grade, meritus, email: options.email, birthDate: options.birthDate },
+    });
+    expect(response.status(), await response.text()).toBe(201);
+    const { student } = (await response.json()) as { student: { id: string } };
+    const created: TestStudent = { id: student.id, studentId, name, grade, password, meritus, estelecas: 0 };
+    if (options.estelecas) {
+      await this.award(created, 'estelecas', options.estelecas, 'Saldo inicial do teste');
+      created.estelecas = options.estelecas;
+    }
+    return created;
+  }
+
+  /** A teacher's reward to a student, as the API makes it. */
+  async award(student: { id: string }, currency: 'meritus' | 'estelecas', amount: number, description: string): Promise<void> {
+    const response = await this.admin.post(`/api/admin/students/${student.id}/${currency}`, {
+      data: { type: 'reward', amount, description },
+      headers: { 'Idempotency-Key': randomUUID() },
+    });
+    expect(response.status(), await response.text()).toBe(201);
+  }
+}
+
+/** Playwright's test with `school`: an API session of the demo administrator for setting data up. */
+export const test = base.extend<{ school: School }>({
+  school: async ({ playwright, baseURL }, use) => {
+    const admin = await playwright.request.newContext({ baseURL });
+    await loginViaApi(admin, 'admin');
+    await use(new School(admin));
+    await admin.dispose();
+  },
+});
+
+export { expect };
