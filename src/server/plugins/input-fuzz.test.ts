@@ -80,6 +80,7 @@ const AUDITED_BY_DESIGN: Record<string, string> = {
   'POST /api/estelecas/transfers': 'ledger.refused',
   'POST /api/admin/students/:id/meritus': 'ledger.refused',
   'POST /api/admin/students/:id/estelecas': 'ledger.refused',
+  'POST /api/admin/operations/bulk': 'ledger.refused',
   'GET /api/admin/students/export.csv': 'students.export',
   'GET /api/admin/ledger/export.csv': 'ledger.export',
 };

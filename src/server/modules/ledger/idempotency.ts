@@ -3,7 +3,8 @@ import { lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { idempotencyKeys } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
-import { IDEMPOTENCY_KEY_PATTERN } from '../../../shared/ledger.ts';
+import { IDEMPOTENCY_HEADER, idempotencyHeaders } from '../../../shared/ledger.ts';
+import { issueCode } from '../../../shared/validation.ts';
 
 /** Whose key it is, the Idempotency-Key header as sent (anything), and the request it came with. */
 export type IdempotencyScope = { actorKey: string; key: unknown; request: unknown };
@@ -17,10 +18,11 @@ export type Stored<T> = { status: number; body: T; replayed: boolean };
  */
 export function idempotencyRecord(scope: IdempotencyScope): IdempotencyRecord | undefined {
   if (scope.key === undefined) return undefined;
-  if (typeof scope.key !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(scope.key)) throw new AppError('validation');
+  const key = idempotencyHeaders.shape[IDEMPOTENCY_HEADER].safeParse(scope.key);
+  if (!key.success || key.data === undefined) throw new AppError(key.error ? issueCode(key.error.issues[0]!) : 'validation', { status: 400 });
   return {
     actorKey: scope.actorKey,
-    key: scope.key,
+    key: key.data,
     requestHash: createHash('sha256').update(JSON.stringify(scope.request)).digest('hex'),
   };
 }

@@ -45,11 +45,53 @@ function entriesWithParties() {
   };
 }
 
-type EntryWithParties = {
+export type EntryWithParties = {
   entry: typeof ledgerEntries.$inferSelect;
   from: PartyColumns | null;
   to: PartyColumns | null;
 };
+
+/**
+ * Where a row stands in the ledger's newest-first order: its time as the database's own
+ * text (with microseconds: a JavaScript Date would drop them and skip rows written in the
+ * same millisecond) and its id, which breaks ties.
+ */
+type Position = { at: string; id: string };
+
+/**
+ * One page of rows with both parties, newest first, matching `where` and after `position`:
+ * the keyset every list of the ledger walks (a student's pages, the latest rows, the export).
+ */
+async function entriesPage(
+  db: Db,
+  where: SQL | undefined,
+  after: Position | undefined,
+  limit: number,
+): Promise<(EntryWithParties & { position: Position })[]> {
+  const older = after
+    ? sql`(${ledgerEntries.createdAt}, ${ledgerEntries.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`
+    : undefined;
+  const rows = await db
+    .select({ ...entriesWithParties(), at: sql<string>`${ledgerEntries.createdAt}::text` })
+    .from(ledgerEntries)
+    .leftJoin(fromStudent, eq(fromStudent.id, ledgerEntries.fromStudentId))
+    .leftJoin(toStudent, eq(toStudent.id, ledgerEntries.toStudentId))
+    .where(and(where, older))
+    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
+    .limit(limit);
+  return rows.map(({ at, ...row }) => ({ ...row, position: { at, id: row.entry.id } }));
+}
+
+/** The whole ledger, newest first, a page at a time (a school year of rows need not fit in memory). */
+export async function* everyEntryNewestFirst(db: Db, pageSize: number): AsyncGenerator<EntryWithParties[]> {
+  let after: Position | undefined;
+  for (;;) {
+    const page = await entriesPage(db, undefined, after, pageSize);
+    if (page.length > 0) yield page;
+    if (page.length < pageSize) return;
+    after = page.at(-1)!.position;
+  }
+}
 
 function toEntryView({ entry, from, to }: EntryWithParties): LedgerEntryView {
   return {
@@ -85,11 +127,8 @@ function toStudentOperation(viewerId: string, row: EntryWithParties): StudentOpe
   };
 }
 
-/**
- * Cursor = the last row's time (as the database's own text, with microseconds: a
- * JavaScript Date would drop them and skip rows written in the same millisecond) and id.
- */
-function encodeCursor(at: string, id: string): string {
+/** A page's cursor: the position of its last row. */
+function encodeCursor({ at, id }: Position): string {
   return Buffer.from(`${at}|${id}`).toString('base64url');
 }
 
@@ -106,7 +145,7 @@ function isTimestampText(at: string): boolean {
 }
 
 /** A cursor this server wrote, or a 400. */
-function decodeCursor(cursor: string): { at: string; id: string } {
+function decodeCursor(cursor: string): Position {
   const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   if (!at || !id || rest.length > 0 || !isTimestampText(at) || !UUID_TEXT.test(id)) throw new AppError('validation');
   return { at, id };
@@ -156,38 +195,18 @@ export async function studentOperations(db: Db, viewerId: string, filter: Studen
       )!,
     );
   }
-  if (filter.cursor) {
-    const { at, id } = decodeCursor(filter.cursor);
-    const after = sql`${at}::timestamptz`;
-    conditions.push(sql`(${ledgerEntries.createdAt} < ${after} OR (${ledgerEntries.createdAt} = ${after} AND ${ledgerEntries.id} < ${id}))`);
-  }
-  const rows = await db
-    .select({ ...entriesWithParties(), cursorAt: sql<string>`${ledgerEntries.createdAt}::text` })
-    .from(ledgerEntries)
-    .leftJoin(fromStudent, eq(fromStudent.id, ledgerEntries.fromStudentId))
-    .leftJoin(toStudent, eq(toStudent.id, ledgerEntries.toStudentId))
-    .where(and(...conditions))
-    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
-    .limit(filter.limit + 1);
+  const rows = await entriesPage(db, and(...conditions), filter.cursor ? decodeCursor(filter.cursor) : undefined, filter.limit + 1);
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);
   return {
     items: page.map((row) => toStudentOperation(viewerId, row)),
-    nextCursor: rows.length > filter.limit && last ? encodeCursor(last.cursorAt, last.entry.id) : null,
+    nextCursor: rows.length > filter.limit && last ? encodeCursor(last.position) : null,
   };
 }
 
 /** Latest ledger rows matching `where`, with both parties. */
 async function latestEntries(db: Db, where: SQL | undefined, limit: number): Promise<LedgerEntryView[]> {
-  const rows = await db
-    .select(entriesWithParties())
-    .from(ledgerEntries)
-    .leftJoin(fromStudent, eq(fromStudent.id, ledgerEntries.fromStudentId))
-    .leftJoin(toStudent, eq(toStudent.id, ledgerEntries.toStudentId))
-    .where(where)
-    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
-    .limit(limit);
-  return rows.map(toEntryView);
+  return (await entriesPage(db, where, undefined, limit)).map(toEntryView);
 }
 
 /** The Méritus screen's side panel: the latest administrator operations. */

@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
 import { adminOf, studentOf } from '../../plugins/auth.ts';
+import { csvResponse, sendCsv } from '../../csv.ts';
+import { exportLedgerCsv } from './ledger-export.service.ts';
 import {
   adminOperationInput,
   bulkOperationInput,
@@ -94,6 +96,15 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events }: A
     async (request, reply) => {
       const result = await bulkAdminOperation(deps, adminOf(request), request.body, writeContext(request));
       return reply.status(result.status as 201).send(result.body);
+    },
+  );
+
+  api.get(
+    '/admin/ledger/export.csv',
+    { config: { access: 'admin' }, schema: { tags, produces: ['text/csv'], response: { 200: csvResponse } } },
+    async (request, reply) => {
+      const { fileName, chunks } = await exportLedgerCsv(database.db, adminOf(request), { ip: request.ip });
+      return sendCsv(reply, fileName, chunks);
     },
   );
 

@@ -1,11 +1,10 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../app-error.ts';
 import { adminOf } from '../../plugins/auth.ts';
+import { csvResponse, sendCsv } from '../../csv.ts';
 import { localFileStorage } from '../../storage/file-storage.ts';
 import { PHOTO_MAX_BYTES } from '../../../shared/constants.ts';
 import {
@@ -23,7 +22,6 @@ import {
 } from '../../../shared/admin-students.ts';
 import {
   createStudent,
-  exportLedgerCsv,
   exportStudentsCsv,
   listAdminStudents,
   removeStudent,
@@ -57,14 +55,6 @@ async function uploadedFile(request: FastifyRequest, maxBytes: number, tooLarge:
   }
 }
 
-/** A CSV file (UTF-8 with BOM, `;`), sent whole or streamed. */
-const csvResponse = z
-  .custom<string | Readable>((value) => typeof value === 'string' || value instanceof Readable)
-  .describe('CSV (UTF-8 com BOM, separado por ";")');
-
-function attachment(fileName: string): string {
-  return `attachment; filename="${fileName}"`;
-}
 
 export async function adminStudentsRoutes(app: FastifyInstance, { config, database, events }: AppDeps): Promise<void> {
   const deps: AdminStudentsDeps = { db: database.db, events, storage: localFileStorage(config.uploadsDir) };
@@ -167,20 +157,7 @@ export async function adminStudentsRoutes(app: FastifyInstance, { config, databa
 
     api.get('/admin/students/export.csv', { config: { access: 'admin' }, schema: { tags, produces: ['text/csv'], response: { 200: csvResponse } } }, async (request, reply) => {
       const { fileName, csv } = await exportStudentsCsv(deps.db, adminOf(request), context(request));
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('Content-Disposition', attachment(fileName))
-        .header('Cache-Control', 'no-store')
-        .send(csv);
-    });
-
-    api.get('/admin/ledger/export.csv', { config: { access: 'admin' }, schema: { tags, produces: ['text/csv'], response: { 200: csvResponse } } }, async (request, reply) => {
-      const { fileName, chunks } = await exportLedgerCsv(deps.db, adminOf(request), context(request));
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('Content-Disposition', attachment(fileName))
-        .header('Cache-Control', 'no-store')
-        .send(Readable.from(chunks));
+      return sendCsv(reply, fileName, csv);
     });
   });
 }

@@ -1,6 +1,6 @@
-import { aliasedTable, and, asc, desc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
-import { ledgerEntries, students, studentTags } from '../../db/schema.ts';
+import { students, studentTags } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
@@ -10,11 +10,10 @@ import { endStudentSessions } from '../auth/auth.service.ts';
 import { hashPassword } from '../auth/password.ts';
 import { creditInitialBalance, type AdminActor } from '../ledger/ledger.service.ts';
 import { activeTagsByStudent, photoAddress, toSelfStudent, type StudentRow } from './student-views.ts';
-import { toCsv } from './csv.ts';
+import { toCsv } from '../../csv.ts';
 import {
   ADMIN_STUDENT_TEXTS,
   generateReadablePassword,
-  LEDGER_CSV_HEADERS,
   STUDENTS_CSV_HEADERS,
   type AdminStudent,
   type CreateStudentInput,
@@ -24,7 +23,6 @@ import {
 } from '../../../shared/admin-students.ts';
 import type { StudentTag } from '../../../shared/auth.ts';
 import { TAG_NAMES } from '../../../shared/constants.ts';
-import { OPERATION_TYPE_LABELS } from '../../../shared/ledger.ts';
 import { formatDate, formatDateTime } from '../../../shared/format.ts';
 import { sqlState } from '../../db/sql-state.ts';
 
@@ -359,69 +357,4 @@ export async function exportStudentsCsv(db: Db, admin: AdminActor, context: Acti
   );
   await recordAudit(db, { actor: auditActor(admin), action: 'students.export', ip: context.ip, details: { rows: list.length } });
   return { fileName: `estudantes-${today()}.csv`, csv };
-}
-
-const CURRENCY_LABELS = { meritus: 'Méritus', estelecas: 'Estelecas' } as const;
-/** Rows of the ledger export read at a time (exported for the test that crosses a page). */
-export const EXPORT_PAGE = 5000;
-
-function partyName(party: { name: string | null; deletedAt: Date | null } | null): string | null {
-  if (!party?.name) return null;
-  return party.deletedAt ? `${party.name} (removido)` : party.name;
-}
-
-/**
- * The whole ledger, newest first, as CSV chunks read a page at a time (a school year of
- * operations does not have to fit in memory). Removed students appear as "Nome (removido)".
- */
-export async function exportLedgerCsv(
-  db: Db,
-  admin: AdminActor,
-  context: ActionContext = {},
-): Promise<{ fileName: string; chunks: AsyncIterable<string> }> {
-  await recordAudit(db, { actor: auditActor(admin), action: 'ledger.export', ip: context.ip });
-  const fromStudent = aliasedTable(students, 'from_student');
-  const toStudent = aliasedTable(students, 'to_student');
-  async function* chunks(): AsyncIterable<string> {
-    yield toCsv(LEDGER_CSV_HEADERS, []);
-    // The cursor keeps the database's own timestamp text: a JavaScript Date would drop the
-    // microseconds and skip rows written within the same millisecond.
-    let after: { at: string; id: string } | undefined;
-    for (;;) {
-      const rows = await db
-        .select({
-          entry: ledgerEntries,
-          at: sql<string>`${ledgerEntries.createdAt}::text`,
-          from: { studentId: fromStudent.studentId, name: fromStudent.name, deletedAt: fromStudent.deletedAt },
-          to: { studentId: toStudent.studentId, name: toStudent.name, deletedAt: toStudent.deletedAt },
-        })
-        .from(ledgerEntries)
-        .leftJoin(fromStudent, eq(fromStudent.id, ledgerEntries.fromStudentId))
-        .leftJoin(toStudent, eq(toStudent.id, ledgerEntries.toStudentId))
-        .where(after ? sql`(${ledgerEntries.createdAt}, ${ledgerEntries.id}) < (${after.at}::timestamptz, ${after.id}::uuid)` : undefined)
-        .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
-        .limit(EXPORT_PAGE);
-      if (rows.length === 0) return;
-      yield toCsv(
-        [],
-        rows.map(({ entry, from, to }) => [
-          formatDateTime(entry.createdAt),
-          CURRENCY_LABELS[entry.currency],
-          OPERATION_TYPE_LABELS[entry.type],
-          entry.amount,
-          entry.description,
-          from?.studentId ?? null,
-          partyName(from),
-          to?.studentId ?? null,
-          partyName(to),
-          entry.actorName,
-        ]),
-        { bom: false },
-      );
-      const last = rows[rows.length - 1]!;
-      after = { at: last.at, id: last.entry.id };
-      if (rows.length < EXPORT_PAGE) return;
-    }
-  }
-  return { fileName: `operacoes-${today()}.csv`, chunks: chunks() };
 }

@@ -7,7 +7,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { hashPassword } from '../auth/password.ts';
 import type { AdminActor } from '../ledger/ledger.service.ts';
 import type { ActionContext, AdminStudentsDeps } from './admin-students.service.ts';
-import { decodeCsvBytes, parseCsv, toCsv } from './csv.ts';
+import { decodeCsvBytes, parseCsv, toCsv } from '../../csv.ts';
 import {
   ADMIN_STUDENT_TEXTS,
   CREDENTIALS_CSV_HEADERS,

@@ -1,4 +1,7 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import Papa from 'papaparse';
+import { z } from 'zod';
 
 const BOM = '\uFEFF';
 
@@ -40,4 +43,18 @@ export function parseCsv(text: string): { rows: string[][]; delimiter: string } 
     delimitersToGuess: [';', ',', '\t', '|'],
   });
   return { rows: result.data, delimiter: result.meta.delimiter };
+}
+
+/** The response schema of a CSV download (UTF-8 with BOM, `;`), sent whole or streamed. */
+export const csvResponse = z
+  .custom<string | Readable>((value) => typeof value === 'string' || value instanceof Readable)
+  .describe('CSV (UTF-8 com BOM, separado por ";")');
+
+/** Sends a CSV as a download that no cache keeps. */
+export function sendCsv(reply: FastifyReply, fileName: string, body: string | AsyncIterable<string>) {
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('Content-Disposition', `attachment; filename="${fileName}"`)
+    .header('Cache-Control', 'no-store')
+    .send(typeof body === 'string' ? body : Readable.from(body));
 }

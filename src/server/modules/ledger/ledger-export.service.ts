@@ -1,0 +1,51 @@
+import type { Db } from '../../db/client.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import { toCsv } from '../../csv.ts';
+import { LEDGER_CSV_HEADERS } from '../../../shared/admin-students.ts';
+import { OPERATION_TYPE_LABELS } from '../../../shared/ledger.ts';
+import { formatDateTime } from '../../../shared/format.ts';
+import { everyEntryNewestFirst, type EntryWithParties } from './ledger-queries.service.ts';
+import type { AdminActor } from './ledger.service.ts';
+
+const CURRENCY_LABELS = { meritus: 'Méritus', estelecas: 'Estelecas' } as const;
+/** Rows of the ledger export read at a time (exported for the test that crosses a page). */
+export const EXPORT_PAGE = 5000;
+
+function partyName(party: EntryWithParties['from']): string | null {
+  if (!party?.name) return null;
+  return party.deletedAt ? `${party.name} (removido)` : party.name;
+}
+
+/**
+ * The whole ledger, newest first, as CSV chunks read a page at a time. Removed students
+ * appear as "Nome (removido)". The export itself is audited.
+ */
+export async function exportLedgerCsv(
+  db: Db,
+  admin: AdminActor,
+  context: { ip?: string | undefined } = {},
+): Promise<{ fileName: string; chunks: AsyncIterable<string> }> {
+  await recordAudit(db, { actor: { kind: 'admin', id: admin.id, label: admin.name }, action: 'ledger.export', ip: context.ip });
+  async function* chunks(): AsyncIterable<string> {
+    yield toCsv(LEDGER_CSV_HEADERS, []);
+    for await (const page of everyEntryNewestFirst(db, EXPORT_PAGE)) {
+      yield toCsv(
+        [],
+        page.map(({ entry, from, to }) => [
+          formatDateTime(entry.createdAt),
+          CURRENCY_LABELS[entry.currency],
+          OPERATION_TYPE_LABELS[entry.type],
+          entry.amount,
+          entry.description,
+          from?.studentId ?? null,
+          partyName(from),
+          to?.studentId ?? null,
+          partyName(to),
+          entry.actorName,
+        ]),
+        { bom: false },
+      );
+    }
+  }
+  return { fileName: `operacoes-${new Date().toISOString().slice(0, 10)}.csv`, chunks: chunks() };
+}

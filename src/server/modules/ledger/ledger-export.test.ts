@@ -1,0 +1,107 @@
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { buildTestApp, type TestApp } from '../../test/test-app.ts';
+import { auditLog, ledgerEntries, students } from '../../db/schema.ts';
+import { rowsOf } from '../../db/client.ts';
+import { reconcile } from './reconciliation.service.ts';
+import { EXPORT_PAGE } from './ledger-export.service.ts';
+import type { AdminStudent } from '../../../shared/admin-students.ts';
+
+/** GET /api/admin/ledger/export.csv: the whole ledger, newest first, streamed a page at a time. */
+let t: TestApp;
+let adminCookie: string;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  adminCookie = await t.loginAdmin();
+});
+afterAll(async () => t.close());
+beforeEach(async () => {
+  expect(await reconcile(t.db)).toEqual([]);
+});
+
+function call(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) {
+  return t.app.inject({ method, url: `/api${url}`, headers: { cookie: adminCookie }, ...(payload === undefined ? {} : { payload }) });
+}
+
+let sequence = 0;
+async function create(overrides: Record<string, unknown> = {}): Promise<AdminStudent> {
+  sequence += 1;
+  const response = await call('POST', '/admin/students', {
+    studentId: `88${String(sequence).padStart(5, '0')}`,
+    name: 'Júlia Araújo Conceição',
+    password: 'segredo-123',
+    grade: '2º EM - Turma C',
+    ...overrides,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().student as AdminStudent;
+}
+
+async function lastAudit(action: string) {
+  const [row] = await t.db.select().from(auditLog).where(eq(auditLog.action, action)).orderBy(desc(auditLog.id)).limit(1);
+  return row;
+}
+
+describe('ledger CSV export', () => {
+  test('ledger: every row, newest first, with removed students marked, as a BOM-prefixed CSV', async () => {
+    const payer = await create({ meritus: 20, name: 'Heitor Pagador' });
+    const cookie = await t.loginStudent(payer.studentId, 'segredo-123');
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/meritus/transfers',
+      headers: { cookie },
+      payload: { recipientId: t.students[0]!.id, amount: 5, description: 'Ajuda na lição; obrigado!' },
+    });
+    await call('DELETE', `/admin/students/${payer.id}`);
+    const response = await call('GET', '/admin/ledger/export.csv');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-disposition']).toMatch(/filename="operacoes-\d{4}-\d{2}-\d{2}\.csv"/);
+    expect(response.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    const lines = response.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('Data;Moeda;Tipo;Valor;Descrição;Matrícula (de);De;Matrícula (para);Para;Operador');
+    const all = await t.db.select().from(ledgerEntries);
+    expect(lines).toHaveLength(all.length + 1);
+    expect(lines[1]).toMatch(
+      new RegExp(`^\\d{2}/\\d{2}/\\d{4}, \\d{2}:\\d{2};Méritus;Transferência;5;"Ajuda na lição; obrigado!";${payer.studentId};Heitor Pagador \\(removido\\);3000001;Ana Beatriz Souza;Heitor Pagador$`),
+    );
+    expect(lines[2]).toContain(';Méritus;Adição;20;Saldo inicial;;;');
+    expect((await lastAudit('ledger.export'))!.actorId).toBe(t.admin.id);
+  });
+
+  test('the ledger export crosses its pages with every row once, newest first, even through rows of the same microsecond', async () => {
+    const student = await create();
+    const [{ n: before }] = (await t.db.select({ n: count() }).from(ledgerEntries)) as [{ n: number }];
+    // Written long ago, so every other row comes first: the page boundary falls at position
+    // EXPORT_PAGE - before of these, newest first, and 8 rows around it share one instant.
+    const total = EXPORT_PAGE + 3;
+    const [tieFrom, tieTo] = [EXPORT_PAGE - before - 5, EXPORT_PAGE - before + 2];
+    const offsetOf = (position: number) => total - (position >= tieFrom && position <= tieTo ? tieTo : position);
+    const written = rowsOf<{ id: string; position: number }>(
+      await t.db.execute(sql`
+        INSERT INTO ledger_entries (currency, type, amount, description, to_student_id, actor_kind, actor_name, created_at)
+        SELECT 'estelecas', 'admin_add', 1, 'Lote ' || p, ${student.id}, 'admin', 'Carga de teste',
+               '2020-02-03 10:00:00+00'::timestamptz
+                 + ((${total} - CASE WHEN p BETWEEN ${tieFrom} AND ${tieTo} THEN ${tieTo} ELSE p END) || ' microseconds')::interval
+        FROM generate_series(0, ${total - 1}) AS p
+        RETURNING id, substring(description FROM 6)::int AS position`),
+    );
+    await t.db.update(students).set({ estelecas: total }).where(eq(students.id, student.id));
+    try {
+      // Newest first; rows of one instant by id, descending, as the export promises a stable order.
+      const expected = written
+        .sort((a, b) => offsetOf(b.position) - offsetOf(a.position) || (a.id < b.id ? 1 : -1))
+        .map((row) => `Lote ${row.position}`);
+      const response = await call('GET', '/admin/ledger/export.csv');
+      expect(response.statusCode).toBe(200);
+      const lines = response.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+      expect(lines).toHaveLength(1 + before + total);
+      expect(lines.slice(1 + before).map((line) => line.split(';')[4])).toEqual(expected);
+    } finally {
+      await t.db.transaction(async (tx) => {
+        await tx.delete(ledgerEntries).where(and(eq(ledgerEntries.toStudentId, student.id), eq(ledgerEntries.actorName, 'Carga de teste')));
+        await tx.update(students).set({ estelecas: 0 }).where(eq(students.id, student.id));
+      });
+    }
+  });
+});
