@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps.ts';
-import { adminOf, principalOf } from '../../plugins/auth.ts';
+import { adminOf, principalOf, studentOf } from '../../plugins/auth.ts';
+import { tagLikeParams, tagLikeState } from '../../../shared/student-area.ts';
+import { setTagLike } from './tag-likes.service.ts';
 import { activeTagsResponse } from '../../../shared/students.ts';
 import { studentTagParams, tagChangeResult, tagDaysInput, tagExpiryInput } from '../../../shared/admin-students.ts';
 import { WEEKLY_TAG_DAYS } from '../../../shared/constants.ts';
@@ -34,4 +36,15 @@ export async function tagsRoutes(app: FastifyInstance, { database, events }: App
     { config: { access: 'admin' }, schema: { tags, params: studentTagParams, response: { 200: tagChangeResult } } },
     async (request) => takeTag(deps, adminOf(request), request.params.id, request.params.kind, { ip: request.ip }),
   );
+
+  // Students like weekly tags; the likes follow them across devices.
+  for (const [method, liked] of [['PUT', true], ['DELETE', false]] as const) {
+    api.route({
+      method,
+      url: '/tags/:tagId/like',
+      config: { access: 'student' },
+      schema: { tags, params: tagLikeParams, response: { 200: tagLikeState } },
+      handler: async (request) => setTagLike(deps, studentOf(request), request.params.tagId, liked),
+    });
+  }
 }
