@@ -1,6 +1,6 @@
 import { loadConfig, ConfigError } from './config.ts';
 import { DatabaseLockedError, openDatabase } from './db/client.ts';
-import { ensureInitialData } from './db/seed.ts';
+import { ensureInitialData } from './seed/seed.ts';
 import { buildApp } from './app.ts';
 import { startMaintenance } from './maintenance.ts';
 

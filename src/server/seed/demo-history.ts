@@ -1,10 +1,10 @@
 import { asc, isNull } from 'drizzle-orm';
-import type { Db } from './client.ts';
-import { admins, students, studentTags } from './schema.ts';
+import type { Db } from '../db/client.ts';
+import { admins, students, studentTags } from '../db/schema.ts';
 import { AppError } from '../app-error.ts';
 import { adminOperation, studentTransfer, type LedgerDeps } from '../modules/ledger/ledger.service.ts';
 import { silentEvents } from '../realtime/event-bus.ts';
-import { seededRandom } from './seed.ts';
+import { seededRandom } from './seeded-random.ts';
 import { TAG_KINDS } from '../../shared/constants.ts';
 import type { AdminOperationType, Currency } from '../../shared/ledger.ts';
 

@@ -4,11 +4,12 @@ import sharp from 'sharp';
 import { count } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import { ConfigError } from '../config.ts';
-import type { Db } from './client.ts';
-import { admins, students } from './schema.ts';
+import type { Db } from '../db/client.ts';
+import { admins, students } from '../db/schema.ts';
 import { hashPassword } from '../modules/auth/password.ts';
 import { GRADES } from '../../shared/constants.ts';
 import { seedDemoHistory } from './demo-history.ts';
+import { seededRandom } from './seeded-random.ts';
 
 export const DEMO_STUDENT = { studentId: '2024001', password: 'aluno123' } as const;
 export const DEMO_ADMIN = { email: 'admin@escola.com', password: 'admin123', name: 'Administrador Principal' } as const;
@@ -26,18 +27,6 @@ const SURNAMES = [
 ];
 const AVATAR_COLOURS = ['#2563eb', '#7c3aed', '#db2777', '#ea580c', '#16a34a', '#0891b2', '#ca8a04', '#4f46e5'];
 export const DEMO_STUDENTS_PER_GRADE = 5;
-
-/** A small deterministic generator, so every demo school looks the same. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pick<T>(random: () => number, list: readonly T[]): T {
   return list[Math.floor(random() * list.length)]!;

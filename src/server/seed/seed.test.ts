@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestDatabase, testConfig as makeConfig, type TestDatabase } from '../test/test-app.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { ensureInitialData, DEMO_ADMIN } from './seed.ts';
-import { admins, students } from './schema.ts';
+import { admins, students } from '../db/schema.ts';
 import { verifyPassword } from '../modules/auth/password.ts';
 
 /** One database for the file: the refusals leave it empty, the last test fills it. */
