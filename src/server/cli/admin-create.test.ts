@@ -48,7 +48,8 @@ async function withDatabase<T>(use: (database: Database) => Promise<T>): Promise
   }
 }
 
-describe.sequential('npm run admin:create', () => {
+// Each test starts processes that load the whole server (and PGlite's first start runs initdb): slow on a busy machine.
+describe.sequential('npm run admin:create', { timeout: 120_000 }, () => {
   test('from flags: the new administrator can sign in, and the creation is audited', async () => {
     const result = await createAdmin(['--email', 'Coordenacao@Escola.test', '--name', 'Coordenadora Lúcia', '--password', 'senha-da-lucia']);
     expect(result.stderr).toBe('');

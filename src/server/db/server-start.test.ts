@@ -46,7 +46,8 @@ async function signIn(server: RunningServer, password = ADMIN.password): Promise
   });
 }
 
-describe.sequential('starting the server', () => {
+// Each test starts processes that load the whole server (and PGlite's first start runs initdb): slow on a busy machine.
+describe.sequential('starting the server', { timeout: 120_000 }, () => {
   test('production mode on an empty database without ADMIN_EMAIL and ADMIN_PASSWORD: exits with a message naming both', async () => {
     const result = await runScript('src/server/main.ts', [], { env: { ...target, PORT: '0' } });
     expect(result.code).not.toBe(0);
@@ -64,6 +65,8 @@ describe.sequential('starting the server', () => {
     expect(await response.json()).toMatchObject({ role: 'admin', admin: { email: ADMIN.email, name: ADMIN.name } });
     cookie = response.headers.getSetCookie()[0]!.split(';')[0]!;
     expect(await server.stop()).toBe(0);
+    // A stopped server leaves the PGlite folder free for the next one.
+    if (onPglite) expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
   });
 
   test('a restart keeps the data: the administrator, and even the open session', async () => {
@@ -87,8 +90,6 @@ describe.sequential('starting the server', () => {
       expect(second.stderr).toContain(`já está em uso por outro servidor (PID ${first.child.pid})`);
       // The first one is unharmed and still answers.
       expect((await fetch(`${first.url}/api/health`)).status).toBe(200);
-      expect(await first.stop()).toBe(0);
-      expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
     } else {
       const second = await start();
       const me = await fetch(`${second.url}/api/auth/me`, { headers: { cookie } });
@@ -98,7 +99,9 @@ describe.sequential('starting the server', () => {
   });
 
   test('after a crash (SIGKILL) the server starts again with its data', async () => {
-    const victim = await start();
+    // The server the test before left running is the one that crashes.
+    const victim = running.at(-1)!;
+    expect(victim.child.exitCode).toBeNull();
     victim.child.kill('SIGKILL');
     await victim.stop();
     if (onPglite) expect(fs.readFileSync(path.join(dataDir, 'server.lock'), 'utf8')).toBe(String(victim.child.pid));

@@ -66,7 +66,7 @@ export async function startServer(env: Record<string, string>, timeoutMs = 60_00
       child.kill('SIGKILL');
       throw new Error(`the server did not answer within ${timeoutMs} ms:\n${output}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
     url,

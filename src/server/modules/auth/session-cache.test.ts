@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildTestApp, testConfig, type TestApp } from '../../test/test-app.ts';
@@ -22,6 +22,9 @@ beforeAll(async () => {
   t = await buildTestApp({ env: CACHE });
   otherDatabase = t.database.url ? await openPostgres(t.database.url, { max: 5 }) : undefined;
   other = await buildApp(testConfig(CACHE), otherDatabase ?? t.database);
+});
+afterEach(() => {
+  vi.useRealTimers();
 });
 afterAll(async () => {
   await other.close();
@@ -77,9 +80,11 @@ test('a password reset and a removal end the student’s cached sessions on ever
 test('a cached session still ends at its absolute expiry', async () => {
   const cookie = await t.loginStudent(t.students[3]!.studentId);
   const where = eq(sessions.tokenHash, tokenHashOf(cookie));
-  await t.db.update(sessions).set({ expiresAt: new Date(Date.now() + 700) }).where(where);
+  vi.useFakeTimers({ toFake: ['Date'] });
+  await t.db.update(sessions).set({ expiresAt: new Date(Date.now() + 10_000) }).where(where);
   expect(await status(t.app, cookie)).toBe(200);
-  await new Promise((resolve) => setTimeout(resolve, 800));
+  // Past the expiry, well within the cache's minute.
+  vi.setSystemTime(Date.now() + 10_001);
   expect(await status(t.app, cookie)).toBe(401);
   expect(await t.db.select().from(sessions).where(where)).toEqual([]);
 });
@@ -90,7 +95,8 @@ test('a session deleted without an event (a lost notification) is refused once t
     const cookie = await t.loginStudent(t.students[0]!.studentId);
     expect(await status(brief, cookie)).toBe(200);
     await t.db.delete(sessions).where(eq(sessions.tokenHash, tokenHashOf(cookie)));
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 301);
     expect(await status(brief, cookie)).toBe(401);
   } finally {
     await brief.close();
