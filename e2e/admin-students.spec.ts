@@ -47,7 +47,7 @@ test.describe('Gerenciar Alunos', () => {
 
     await dialog.getByLabel('Matrícula *').fill(matricula);
     await dialog.getByLabel('Nome completo *').fill(name);
-    await dialog.getByLabel('Email').fill('livia.araujo@escola.test');
+    await dialog.getByLabel('Email').fill(`livia.${matricula}@escola.test`);
     await dialog.getByLabel('Série').selectOption('2º EM - Turma C');
     await dialog.getByLabel('Senha *', { exact: true }).fill('primeiro-acesso');
     await dialog.getByLabel('Méritus inicial').fill('25');
