@@ -10,6 +10,7 @@ import { hashPassword } from '../modules/auth/password.ts';
 import { GRADES } from '../../shared/constants.ts';
 import { seedDemoHistory } from './demo-history.ts';
 import { seededRandom } from './seeded-random.ts';
+import { foldText } from '../../shared/student-match.ts';
 
 export const DEMO_STUDENT = { studentId: '2024001', password: 'aluno123' } as const;
 export const DEMO_ADMIN = { email: 'admin@escola.com', password: 'admin123', name: 'Administrador Principal' } as const;
@@ -33,12 +34,7 @@ function pick<T>(random: () => number, list: readonly T[]): T {
 }
 
 function emailLocalPart(name: string): string {
-  return name
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .split(' ')
-    .join('.');
+  return foldText(name).split(' ').join('.');
 }
 
 async function writeAvatar(uploadsDir: string, initials: string, colour: string, fileName: string): Promise<string> {

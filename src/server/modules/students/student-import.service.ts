@@ -21,15 +21,12 @@ import {
   type ImportRow,
 } from '../../../shared/admin-students.ts';
 import { isStorableText, recordableText } from '../../../shared/validation.ts';
+import { foldText } from '../../../shared/student-match.ts';
 
 type Column = 'studentId' | 'name' | 'email' | 'grade' | 'turma' | 'birthDate';
 
 function headerKey(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '');
+  return foldText(text).replace(/[^a-z0-9]/g, '');
 }
 
 /** What a header cell names, as secretaries' spreadsheets spell it ("Matrícula", "RA", "Nome do aluno", "Série/Turma"…). */
