@@ -35,7 +35,7 @@ const ahead = (ms: number) => new Date(Date.now() + ms);
 
 async function addSession(name: string, times: { lastSeenAt: Date; expiresAt: Date }): Promise<string> {
   const tokenHash = createHash('sha256').update(name).digest('hex');
-  await database.db.insert(sessions).values({ tokenHash, studentId: ana.id, createdAt: ago(HOUR), ...times });
+  await database.db.insert(sessions).values({ tokenHash, studentUuid: ana.id, createdAt: ago(HOUR), ...times });
   return tokenHash;
 }
 
@@ -46,7 +46,7 @@ async function sessionHashes(): Promise<string[]> {
 async function addExpiredTag(): Promise<string> {
   const [tag] = await database.db
     .insert(studentTags)
-    .values({ studentId: bruno.id, kind: 'angel', assignedAt: ago(8 * DAY), expiresAt: ago(MINUTE) })
+    .values({ studentUuid: bruno.id, kind: 'angel', assignedAt: ago(8 * DAY), expiresAt: ago(MINUTE) })
     .returning({ id: studentTags.id });
   return tag!.id;
 }
@@ -77,7 +77,7 @@ test('sign-in failures no limit counts any more are forgotten; recent ones are k
 test('weekly tags past their expiry are removed; current tags stay', async () => {
   const [current] = await database.db
     .insert(studentTags)
-    .values({ studentId: ana.id, kind: 'leader', expiresAt: ahead(DAY) })
+    .values({ studentUuid: ana.id, kind: 'leader', expiresAt: ahead(DAY) })
     .returning({ id: studentTags.id });
   await addExpiredTag();
   expect(await sweepExpiredTags(database.db)).toBe(1);

@@ -178,8 +178,8 @@ export type UpdateStudentInput = z.input<typeof updateStudentInput>;
 
 export const photoUrlBody = z.object({ url: photoUrlInput });
 
-export const studentIdParam = z.object({ id: z.uuid({ error: 'student_not_found' }) });
-export const studentTagParams = studentIdParam.extend({ kind: z.enum(TAG_KINDS, { error: 'not_found' }) });
+export const studentUuidParam = z.object({ id: z.uuid({ error: 'student_not_found' }) });
+export const studentTagParams = studentUuidParam.extend({ kind: z.enum(TAG_KINDS, { error: 'not_found' }) });
 
 export const tagDaysInput = z.object({
   days: z

@@ -59,9 +59,15 @@ export type AdminOperationInput = z.input<typeof adminOperationInput>;
 /** POST /api/admin/operations/bulk: several students or a whole turma, all or nothing. */
 export const bulkOperationInput = adminOperationInput.extend({
   currency: z.enum(CURRENCIES),
-  studentIds: z.array(z.uuid(), { error: 'missing_fields_short' }).min(1, { error: 'missing_fields_short' }).max(5000),
+  studentUuids: z.array(z.uuid(), { error: 'missing_fields_short' }).min(1, { error: 'missing_fields_short' }).max(5000),
 });
 export type BulkOperationInput = z.input<typeof bulkOperationInput>;
+
+/** A student short of the amount of a refused deduction, with their balance in its currency. */
+export const shortStudent = z.object({ id: z.uuid(), name: z.string(), balance: z.number() });
+export type ShortStudent = z.infer<typeof shortStudent>;
+/** The details of a removal refused beyond a balance: every student who is short. */
+export const removalRefusalDetails = z.object({ short: z.array(shortStudent) });
 
 export const partyView = z.object({
   id: z.uuid(),

@@ -74,7 +74,7 @@ export const studentTags = pgTable(
   'student_tags',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    studentId: uuid('student_id')
+    studentUuid: uuid('student_id')
       .notNull()
       .references(() => students.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['leader', 'counselor', 'angel'] }).notNull(),
@@ -83,7 +83,7 @@ export const studentTags = pgTable(
     assignedBy: uuid('assigned_by').references(() => admins.id, { onDelete: 'set null' }),
   },
   (t) => [
-    uniqueIndex('student_tags_student_kind_key').on(t.studentId, t.kind),
+    uniqueIndex('student_tags_student_kind_key').on(t.studentUuid, t.kind),
     index('student_tags_expires_idx').on(t.expiresAt),
   ],
 );
@@ -94,12 +94,12 @@ export const tagLikes = pgTable(
     tagId: uuid('tag_id')
       .notNull()
       .references(() => studentTags.id, { onDelete: 'cascade' }),
-    studentId: uuid('student_id')
+    studentUuid: uuid('student_id')
       .notNull()
       .references(() => students.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.tagId, t.studentId] })],
+  (t) => [primaryKey({ columns: [t.tagId, t.studentUuid] })],
 );
 
 export const sessions = pgTable(
@@ -107,7 +107,7 @@ export const sessions = pgTable(
   {
     /** SHA-256 of the cookie token, hex; the token itself is never stored. */
     tokenHash: text('token_hash').primaryKey(),
-    studentId: uuid('student_id').references(() => students.id, { onDelete: 'cascade' }),
+    studentUuid: uuid('student_id').references(() => students.id, { onDelete: 'cascade' }),
     adminId: uuid('admin_id').references(() => admins.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
@@ -116,9 +116,9 @@ export const sessions = pgTable(
     userAgent: text('user_agent'),
   },
   (t) => [
-    index('sessions_student_idx').on(t.studentId),
+    index('sessions_student_idx').on(t.studentUuid),
     index('sessions_admin_idx').on(t.adminId),
-    check('sessions_one_owner', sql`(${t.studentId} IS NULL) <> (${t.adminId} IS NULL)`),
+    check('sessions_one_owner', sql`(${t.studentUuid} IS NULL) <> (${t.adminId} IS NULL)`),
   ],
 );
 

@@ -8,12 +8,12 @@ const MAX_IDS_IN_PAYLOAD = 150;
 
 /** A change committed to the database, as it travels between server instances. */
 export type BusEvent =
-  | { type: 'ledger'; studentIds: string[] | 'all'; status: 'completed' | 'failed' }
+  | { type: 'ledger'; studentUuids: string[] | 'all'; status: 'completed' | 'failed' }
   | { type: 'tags' }
   | { type: 'students' }
   /** Sessions deleted (logout, removal, password reset): each instance drops them from its session cache. */
   | { type: 'sessions_ended'; tokenHash: string }
-  | { type: 'sessions_ended'; studentId: string };
+  | { type: 'sessions_ended'; studentUuid: string };
 
 export type SessionsEnded = Extract<BusEvent, { type: 'sessions_ended' }>;
 
@@ -28,7 +28,7 @@ export type DeliveredEvent = BusEvent | ResyncEvent;
 
 /** Whether an ended-sessions event covers one session (its own token, or every session of its student). */
 export function endsSession(ended: SessionsEnded, tokenHash: string, principal: { role: string; id: string }): boolean {
-  return 'tokenHash' in ended ? ended.tokenHash === tokenHash : principal.role === 'student' && principal.id === ended.studentId;
+  return 'tokenHash' in ended ? ended.tokenHash === tokenHash : principal.role === 'student' && principal.id === ended.studentUuid;
 }
 
 export type EventBus = {
@@ -46,8 +46,8 @@ export type EventBus = {
 };
 
 function compact(event: BusEvent): BusEvent {
-  if (event.type === 'ledger' && Array.isArray(event.studentIds) && event.studentIds.length > MAX_IDS_IN_PAYLOAD) {
-    return { ...event, studentIds: 'all' };
+  if (event.type === 'ledger' && Array.isArray(event.studentUuids) && event.studentUuids.length > MAX_IDS_IN_PAYLOAD) {
+    return { ...event, studentUuids: 'all' };
   }
   return event;
 }
@@ -74,10 +74,10 @@ export function mergeEvents(events: BusEvent[]): BusEvent[] {
       continue;
     }
     const current = ledger.get(event.status) ?? new Set<string>();
-    if (current === 'all' || event.studentIds === 'all') ledger.set(event.status, 'all');
-    else ledger.set(event.status, new Set([...current, ...event.studentIds]));
+    if (current === 'all' || event.studentUuids === 'all') ledger.set(event.status, 'all');
+    else ledger.set(event.status, new Set([...current, ...event.studentUuids]));
   }
-  for (const [status, ids] of ledger) merged.push({ type: 'ledger', status, studentIds: ids === 'all' ? 'all' : [...ids] });
+  for (const [status, ids] of ledger) merged.push({ type: 'ledger', status, studentUuids: ids === 'all' ? 'all' : [...ids] });
   return merged;
 }
 

@@ -15,7 +15,7 @@ export function eventsFor(principal: Principal, event: BusEvent): ClientEvent[] 
     case 'ledger': {
       if (principal.role === 'admin') return [{ type: 'operation', status: event.status }, { type: 'ranking' }];
       if (event.status !== 'completed') return [];
-      const mine = event.studentIds === 'all' || event.studentIds.includes(principal.id);
+      const mine = event.studentUuids === 'all' || event.studentUuids.includes(principal.id);
       return mine ? [{ type: 'balance' }, { type: 'ranking' }] : [{ type: 'ranking' }];
     }
     case 'tags':

@@ -29,10 +29,10 @@ afterAll(async () => {
   await t.close();
 });
 
-async function award(studentId: string, amount: number) {
+async function award(studentUuid: string, amount: number) {
   const response = await t.app.inject({
     method: 'POST',
-    url: `/api/admin/students/${studentId}/meritus`,
+    url: `/api/admin/students/${studentUuid}/meritus`,
     headers: { cookie: await t.loginAdmin() },
     payload: { type: 'reward', amount, description: 'Monitoria' },
   });

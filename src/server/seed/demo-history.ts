@@ -147,7 +147,7 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
   const holders = [...(showcase ? [showcase] : []), ...others].slice(0, TAG_KINDS.length + 2);
   await db.insert(studentTags).values(
     holders.map((student, index) => ({
-      studentId: student.id,
+      studentUuid: student.id,
       kind: TAG_KINDS[index % TAG_KINDS.length]!,
       assignedAt: new Date(now.getTime() - (1 + index) * DAY),
       expiresAt: new Date(now.getTime() + (6 - index) * DAY),

@@ -1,22 +1,44 @@
 import { describe, expect, test } from 'vitest';
-import { removalRefusal, validateAdminOperation } from './admin-operation.ts';
+import { ApiError } from './api.ts';
+import { removalRefusal, shortInRefusal, validateAdminOperation } from './admin-operation.ts';
 
 const holder = (name: string, meritus: number, estelecas = 0) => ({ name, meritus, estelecas });
+const short = (name: string, balance: number) => ({ name, balance });
 
 describe('refusing a removal beyond a balance', () => {
   test("one student: the spec's message as it is, per currency", () => {
-    expect(removalRefusal('meritus', [holder('Ana Souza', 3)], 1)).toBe('Não é possível remover mais Méritus do que o estudante possui');
-    expect(removalRefusal('estelecas', [holder('Ana Souza', 3)], 1)).toBe('Não é possível remover mais Estelecas do que o estudante possui');
+    expect(removalRefusal('meritus', [short('Ana Souza', 3)], 1)).toBe('Não é possível remover mais Méritus do que o estudante possui');
+    expect(removalRefusal('estelecas', [short('Ana Souza', 3)], 1)).toBe('Não é possível remover mais Estelecas do que o estudante possui');
   });
 
   test('several students: names who is short, with their balance, and says nothing changed', () => {
-    const short = [holder('Ana Souza', 3), holder('Bruno Lima', 1250), holder('Carla Dias', 0), holder('Diego Rocha', 2), holder('Eva Nunes', 4)];
-    expect(removalRefusal('meritus', short, 30)).toBe(
+    const several = [short('Ana Souza', 3), short('Bruno Lima', 1250), short('Carla Dias', 0), short('Diego Rocha', 2), short('Eva Nunes', 4)];
+    expect(removalRefusal('meritus', several, 30)).toBe(
       'Não é possível remover mais Méritus do que o estudante possui: Ana Souza (3 M$), Bruno Lima (1.250 M$), Carla Dias (0 M$) e mais 2. Nenhum saldo foi alterado.',
     );
-    expect(removalRefusal('estelecas', [holder('Ana Souza', 90, 1), holder('Bruno Lima', 0, 0)], 2)).toBe(
+    expect(removalRefusal('estelecas', [short('Ana Souza', 1), short('Bruno Lima', 0)], 2)).toBe(
       'Não é possível remover mais Estelecas do que o estudante possui: Ana Souza (1 Esteleca), Bruno Lima (0 Estelecas). Nenhum saldo foi alterado.',
     );
+  });
+
+  test("a whole turma refused by the server: the students and balances the server named, not this screen's copy", () => {
+    const refused = new ApiError(400, 'remove_exceeds_balance', 'Não é possível remover mais Méritus do que o estudante possui', undefined, {
+      short: [
+        { id: '6f1c1c2e-8a9b-4c1d-9e2f-3a4b5c6d7e8f', name: 'Bruno Lima', balance: 4 },
+        { id: '0b7e6d5c-4b3a-4291-8f7e-6d5c4b3a2910', name: 'Carla Dias', balance: 0 },
+      ],
+    });
+    expect(removalRefusal('meritus', shortInRefusal(refused), 30)).toBe(
+      'Não é possível remover mais Méritus do que o estudante possui: Bruno Lima (4 M$), Carla Dias (0 M$). Nenhum saldo foi alterado.',
+    );
+  });
+
+  test('an answer naming nobody (or not as expected) leaves the plain message', () => {
+    for (const details of [undefined, { short: 'Bruno' }, { short: [{ name: 'Bruno Lima' }] }]) {
+      const refused = new ApiError(400, 'remove_exceeds_balance', 'x', undefined, details);
+      expect(shortInRefusal(refused)).toEqual([]);
+      expect(removalRefusal('meritus', shortInRefusal(refused), 30)).toBe('Não é possível remover mais Méritus do que o estudante possui');
+    }
   });
 });
 

@@ -7,10 +7,12 @@ import {
   bulkOperationResult,
   isCredit,
   operationResult,
+  removalRefusalDetails,
   type AdminOperationType,
   type BulkOperationResult,
   type Currency,
   type OperationResult,
+  type ShortStudent,
 } from '../../shared/ledger.ts';
 import { issueCode, parseAmountText } from '../../shared/validation.ts';
 import { api, type ApiError } from './api.ts';
@@ -20,8 +22,8 @@ import { queryKeys } from './query-keys.ts';
 export type OperationInput = { type: AdminOperationType; amount: number; description: string };
 /** One student, or several in one all-or-nothing request. */
 export type AdminOperationRequest =
-  | { kind: 'single'; studentId: string; input: OperationInput }
-  | { kind: 'bulk'; studentIds: string[]; input: OperationInput };
+  | { kind: 'single'; studentUuid: string; input: OperationInput }
+  | { kind: 'bulk'; studentUuids: string[]; input: OperationInput };
 export type AdminOperationResponse = OperationResult | BulkOperationResult;
 
 type Holder = Pick<PublicStudent, 'name' | 'meritus' | 'estelecas'>;
@@ -35,18 +37,28 @@ const RULES: Record<Currency, { overBalance: ErrorCode; amountIssue: (code: Erro
   estelecas: { overBalance: 'remove_exceeds_estelecas', amountIssue: (code) => (code === 'amount_too_large' ? code : 'missing_fields_short') },
 };
 
+type Short = Pick<ShortStudent, 'name' | 'balance'>;
+
 /** The chosen students whose balance would not cover a removal of `amount`. */
-export function shortOf<T extends Holder>(currency: Currency, students: readonly T[], amount: number): T[] {
-  return students.filter((student) => student[currency] < amount);
+function shortOf(currency: Currency, students: readonly Holder[], amount: number): Short[] {
+  return students.filter((student) => student[currency] < amount).map((student) => ({ name: student.name, balance: student[currency] }));
 }
 
 /** The spec's message for a removal beyond a balance, naming who is short when several were chosen. */
-export function removalRefusal(currency: Currency, short: readonly Holder[], total: number): string {
+export function removalRefusal(currency: Currency, short: readonly Short[], total: number): string {
   const text = ERROR_MESSAGES[RULES[currency].overBalance];
   if (total <= 1 || short.length === 0) return text;
-  const names = short.slice(0, 3).map((student) => `${student.name} (${formatAmount(currency, student[currency])})`);
+  const names = short.slice(0, 3).map((student) => `${student.name} (${formatAmount(currency, student.balance)})`);
   const more = short.length > 3 ? ` e mais ${short.length - 3}` : '';
   return `${text}: ${names.join(', ')}${more}. Nenhum saldo foi alterado.`;
+}
+
+/**
+ * Who the server found short when it refused a removal for several students: its balances
+ * are the ones that counted, not this screen's copy. None when the answer names nobody.
+ */
+export function shortInRefusal(failure: ApiError): ShortStudent[] {
+  return removalRefusalDetails.safeParse(failure.details).data?.short ?? [];
 }
 
 export type OperationDraft = { type: AdminOperationType; amount: string; description: string };
@@ -86,8 +98,8 @@ export function useAdminOperation(
   return useIdempotentMutation<AdminOperationRequest, AdminOperationResponse>({
     mutationFn: (request, idempotencyKey) =>
       request.kind === 'single'
-        ? api.post(`/admin/students/${request.studentId}/${currency}`, request.input, { schema: operationResult, idempotencyKey })
-        : api.post('/admin/operations/bulk', { currency, studentIds: request.studentIds, ...request.input }, { schema: bulkOperationResult, idempotencyKey }),
+        ? api.post(`/admin/students/${request.studentUuid}/${currency}`, request.input, { schema: operationResult, idempotencyKey })
+        : api.post('/admin/operations/bulk', { currency, studentUuids: request.studentUuids, ...request.input }, { schema: bulkOperationResult, idempotencyKey }),
     onSuccess: (result) => {
       void client.invalidateQueries({ queryKey: queryKeys.ranking });
       void client.invalidateQueries({ queryKey: currency === 'meritus' ? queryKeys.adminMeritus : queryKeys.adminEstelecas });

@@ -101,6 +101,12 @@ describe('api client: retries', () => {
     });
   });
 
+  it("keeps the error's details, which name who is short of a refused removal", async () => {
+    const details = { short: [{ id: '6f1c1c2e-8a9b-4c1d-9e2f-3a4b5c6d7e8f', name: 'Bruno Lima', balance: 4 }] };
+    const { fetch } = scriptedFetch(json(400, { error: { code: 'remove_exceeds_balance', message: 'Não é possível remover', details } }));
+    await expect(client(fetch).post('/admin/operations/bulk', {})).rejects.toMatchObject({ code: 'remove_exceeds_balance', details });
+  });
+
   it('shows the text known for a status when the answer is not ours (a proxy page)', async () => {
     const { fetch } = scriptedFetch(new Response('<html>Bad Gateway</html>', { status: 502 }));
     await expect(client(fetch).post('/x')).rejects.toMatchObject({ code: 'internal', message: 'Erro interno. Tente novamente.' });

@@ -18,13 +18,16 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly fields: Record<string, string> | undefined;
+  /** What the server said besides the message (who is short of a refused removal); read with the code's schema. */
+  readonly details: unknown;
 
-  constructor(status: number, code: string, message: string, fields?: Record<string, string>) {
+  constructor(status: number, code: string, message: string, fields?: Record<string, string>, details?: unknown) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fields = fields;
+    this.details = details;
   }
 }
 
@@ -82,12 +85,12 @@ async function toApiError(response: Response): Promise<ApiError> {
   } catch {
     body = undefined;
   }
-  const error = (body as { error?: { code?: unknown; message?: unknown; fields?: unknown } } | undefined)?.error;
+  const error = (body as { error?: { code?: unknown; message?: unknown; fields?: unknown; details?: unknown } } | undefined)?.error;
   const code = typeof error?.code === 'string' ? error.code : response.status >= 500 ? 'internal' : 'bad_request';
   const serverMessage = typeof error?.message === 'string' ? error.message : undefined;
   const fields =
     error?.fields && typeof error.fields === 'object' ? (error.fields as Record<string, string>) : undefined;
-  return new ApiError(response.status, code, messageFor(code, serverMessage), fields);
+  return new ApiError(response.status, code, messageFor(code, serverMessage), fields, error?.details);
 }
 
 /** Waits `ms`, or fails at once with the signal's reason when the caller gives up meanwhile. */

@@ -138,7 +138,7 @@ async function clearFailures(db: Db, attempt: Attempt): Promise<void> {
 
 async function createSession(
   db: Db,
-  owner: { studentId: string } | { adminId: string },
+  owner: { studentUuid: string } | { adminId: string },
   context: RequestContext,
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
@@ -168,7 +168,7 @@ export async function loginStudent(db: Db, input: StudentLoginInput, context: Re
   const now = new Date();
   const [updated] = await db.update(students).set({ lastLogin: now }).where(eq(students.id, row.id)).returning();
   await clearFailures(db, attempt);
-  const session = await createSession(db, { studentId: row.id }, context);
+  const session = await createSession(db, { studentUuid: row.id }, context);
   await recordAudit(db, {
     actor: { kind: 'student', id: row.id, label: `${row.name} (${row.studentId})` },
     action: 'login.success',
@@ -224,7 +224,7 @@ export async function loadSession(db: Db, tokenHash: string): Promise<SessionSta
       admin: { id: admins.id, name: admins.name, email: admins.email },
     })
     .from(sessions)
-    .leftJoin(students, eq(students.id, sessions.studentId))
+    .leftJoin(students, eq(students.id, sessions.studentUuid))
     .leftJoin(admins, eq(admins.id, sessions.adminId))
     .where(eq(sessions.tokenHash, tokenHash))
     .limit(1);
@@ -277,9 +277,9 @@ export async function currentUser(db: Db, principal: Principal): Promise<Session
 }
 
 /** Ends every session of a student (removal, password reset), on every server instance if the transaction commits. */
-export async function endStudentSessions(db: DbOrTx, events: EventBus, studentId: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.studentId, studentId));
-  await events.publish(db, { type: 'sessions_ended', studentId });
+export async function endStudentSessions(db: DbOrTx, events: EventBus, studentUuid: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.studentUuid, studentUuid));
+  await events.publish(db, { type: 'sessions_ended', studentUuid });
 }
 
 /** The longest window of the sign-in limits: older failures no longer count anywhere. */

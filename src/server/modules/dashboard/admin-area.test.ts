@@ -52,7 +52,7 @@ describe('a whole turma at once', () => {
 
     const refused = await admin('POST', '/api/admin/operations/bulk', {
       currency: 'meritus',
-      studentIds: ids,
+      studentUuids: ids,
       type: 'penalty',
       amount: 5,
       description: 'Bagunça na excursão',
@@ -78,7 +78,7 @@ describe('a whole turma at once', () => {
     const ids = turma.map((s) => s.id);
     const before = new Map((await rowsOf(ids)).map((row) => [row.id, row]));
     const key = randomUUID();
-    const payload = { currency: 'meritus', studentIds: ids, type: 'reward', amount: 10, description: 'Feira de ciências' };
+    const payload = { currency: 'meritus', studentUuids: ids, type: 'reward', amount: 10, description: 'Feira de ciências' };
     const response = await admin('POST', '/api/admin/operations/bulk', payload, key);
     expect(response.statusCode).toBe(201);
     expect(response.json()).toMatchObject({ count: 5, message: '10 M$ concedidos a 5 estudantes' });
@@ -113,7 +113,7 @@ describe('a whole turma at once', () => {
     const rows = await ledgerCount();
     const response = await admin('POST', '/api/admin/operations/bulk', {
       currency: 'meritus',
-      studentIds: ids,
+      studentUuids: ids,
       type: 'admin_add',
       amount: 1,
       description: 'Presença',
@@ -125,14 +125,14 @@ describe('a whole turma at once', () => {
   });
 
   test.each([
-    [{ studentIds: [] }, 'Preencha todos os campos'],
+    [{ studentUuids: [] }, 'Preencha todos os campos'],
     [{ description: '  ' }, 'Preencha todos os campos'],
     [{ amount: 0 }, 'O valor deve ser maior que zero'],
   ])('refuses %j with "%s"', async (change, message) => {
     const rows = await ledgerCount();
     const response = await admin('POST', '/api/admin/operations/bulk', {
       currency: 'meritus',
-      studentIds: turma.map((s) => s.id),
+      studentUuids: turma.map((s) => s.id),
       type: 'admin_add',
       amount: 5,
       description: 'Presença',

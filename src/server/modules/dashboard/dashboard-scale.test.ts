@@ -24,7 +24,7 @@ beforeAll(async () => {
       method: 'POST',
       url: '/api/admin/operations/bulk',
       headers: { cookie },
-      payload: { currency: type === 'reward' ? 'estelecas' : 'meritus', studentIds: ids, type, amount, description: 'Escala' },
+      payload: { currency: type === 'reward' ? 'estelecas' : 'meritus', studentUuids: ids, type, amount, description: 'Escala' },
     });
     expect(response.statusCode).toBe(201);
   }

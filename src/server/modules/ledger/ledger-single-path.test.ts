@@ -42,7 +42,7 @@ test('a whole-turma deduction beyond some balances names every student who is sh
     method: 'POST',
     url: '/api/admin/operations/bulk',
     headers: { cookie: adminCookie },
-    payload: { currency: 'meritus', studentIds: [ana.id, bruno.id, carla.id], type: 'penalty', amount: 20, description: 'Bagunça' },
+    payload: { currency: 'meritus', studentUuids: [ana.id, bruno.id, carla.id], type: 'penalty', amount: 20, description: 'Bagunça' },
   });
   expect(response.statusCode).toBe(400);
   expect(response.json().error).toEqual({
@@ -66,7 +66,7 @@ test('the services validate what they are given: amounts of 0, −3 or 1.5 and a
     [() => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'penalty', amount: -3, description: 'x' }), 'amount_not_positive'],
     [() => adminOperation(deps(), admin(), 'estelecas', { id: ana.id, type: 'admin_add', amount: 1.5, description: 'x' }), 'amount_not_integer'],
     [() => studentTransfer(deps(), { id: ana.id, name: ana.name }, 'meritus', { recipientId: bruno.id, amount: 1.5 }), 'amount_not_integer'],
-    [() => bulkAdminOperation(deps(), admin(), { currency: 'meritus', studentIds: [ana.id], type: 'admin_add', amount: -3, description: 'x' }), 'amount_not_positive'],
+    [() => bulkAdminOperation(deps(), admin(), { currency: 'meritus', studentUuids: [ana.id], type: 'admin_add', amount: -3, description: 'x' }), 'amount_not_positive'],
     [() => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'gift', amount: 5, description: 'x' }), 'missing_fields_short'],
   ];
   const rowsBefore = (await t.db.select().from(ledgerEntries)).length;

@@ -24,7 +24,7 @@ import {
   studentOperationsQuery,
 } from '../../../shared/ledger.ts';
 import { publicStudent } from '../../../shared/auth.ts';
-import { studentIdParam } from '../../../shared/admin-students.ts';
+import { studentUuidParam } from '../../../shared/admin-students.ts';
 import {
   ADMIN_ESTELECAS_HISTORY_LIMIT,
   ADMIN_RECENT_OPERATIONS_LIMIT,
@@ -72,7 +72,7 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events }: A
         attachValidation: true,
         schema: {
           tags,
-          params: studentIdParam,
+          params: studentUuidParam,
           headers: idempotencyHeaders,
           body: adminOperationInput,
           response: { 201: operationResult },

@@ -16,6 +16,7 @@ import {
   type BulkOperationResult,
   type Currency,
   type OperationResult,
+  type ShortStudent,
 } from '../../../shared/ledger.ts';
 import { formatAmount, formatEstelecas, formatNumber } from '../../../shared/format.ts';
 import { issueCode, recordableText } from '../../../shared/validation.ts';
@@ -35,8 +36,6 @@ export type AdminActor = { id: string; name: string };
 /** What a write knows besides its body. `at` backdates it: only the demo history does that. */
 export type WriteContext = { idempotencyKey?: unknown; ip?: string | undefined; at?: Date | undefined };
 
-/** A student short of the amount of a deduction, as the error's details name them. */
-export type ShortStudent = { id: string; name: string; balance: number };
 
 type Refusal = 'sender_missing' | 'recipient_missing' | 'student_missing' | 'insufficient';
 
@@ -169,7 +168,7 @@ async function recordRefusal(deps: LedgerDeps, attempt: AttemptRecord, code: Err
     ip: attempt.ip ?? undefined,
     details: refusedAttemptRecord.parse({ ...attempt.details, code, reason: ERROR_MESSAGES[code] }),
   });
-  deps.events.publishAfterCommit({ type: 'ledger', studentIds: [], status: 'failed' });
+  deps.events.publishAfterCommit({ type: 'ledger', studentUuids: [], status: 'failed' });
 }
 
 /**
@@ -194,15 +193,15 @@ async function validated<S extends z.ZodType>(deps: LedgerDeps, schema: S, input
 }
 
 /** Turns the database's answer into the stored response, or throws the refusal (already recorded by the database). */
-function settle<T>(deps: LedgerDeps, answer: LedgerAnswer<T>, codes: Partial<Record<Refusal, ErrorCode>>, studentIds: string[]): Stored<T> {
+function settle<T>(deps: LedgerDeps, answer: LedgerAnswer<T>, codes: Partial<Record<Refusal, ErrorCode>>, studentUuids: string[]): Stored<T> {
   switch (answer.outcome) {
     case 'completed':
-      deps.events.publishAfterCommit({ type: 'ledger', studentIds, status: 'completed' });
+      deps.events.publishAfterCommit({ type: 'ledger', studentUuids, status: 'completed' });
       return { status: answer.status, body: answer.body, replayed: false };
     case 'replayed':
       return { status: answer.status, body: answer.body, replayed: true };
     case 'refused':
-      deps.events.publishAfterCommit({ type: 'ledger', studentIds: [], status: 'failed' });
+      deps.events.publishAfterCommit({ type: 'ledger', studentUuids: [], status: 'failed' });
       throw new AppError(codes[answer.reason] ?? 'internal', answer.details?.short ? { details: { short: answer.details.short } } : {});
     case 'conflict':
       throw new AppError('idempotency_conflict');
@@ -268,7 +267,7 @@ function adminPayload(
   admin: AdminActor,
   currency: Currency,
   operation: { type: AdminOperationType; amount: number; description: string },
-  studentIds: string[],
+  studentUuids: string[],
   extra: { bulk: boolean; messageTemplate: string; audit: object; idempotency?: IdempotencyRecord | undefined; at?: Date | undefined; refusal?: object | null },
 ) {
   return {
@@ -276,7 +275,7 @@ function adminPayload(
     type: operation.type,
     amount: operation.amount,
     description: operation.description,
-    studentIds,
+    studentUuids,
     adminId: admin.id,
     adminName: admin.name,
     bulk: extra.bulk,
@@ -305,8 +304,8 @@ export async function adminOperation(
   const payload = adminPayload(admin, currency, request, [id], {
     bulk: false,
     messageTemplate: formatTemplate((name) => adminSuccessMessage(currency, request.type, request.amount, name)),
-    audit: { action: `ledger.${request.type}`, ip: context.ip ?? null, details: { currency, studentId: id, amount: request.amount } },
-    idempotency: idempotencyRecord({ actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'admin', studentId: id, currency, ...request } }),
+    audit: { action: `ledger.${request.type}`, ip: context.ip ?? null, details: { currency, studentUuid: id, amount: request.amount } },
+    idempotency: idempotencyRecord({ actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'admin', studentUuid: id, currency, ...request } }),
     at: context.at,
     refusal: refusalForDatabase(attempt, codes, context),
   });
@@ -327,22 +326,22 @@ export async function bulkAdminOperation(
   const currency = z.enum(['meritus', 'estelecas']).safeParse(said.currency).data ?? 'meritus';
   const attempt = adminAttempt(admin, currency, said, null, context.ip);
   const operation = await validated(deps, bulkOperationInput, input, attempt);
-  const studentIds = [...new Set(operation.studentIds)];
+  const studentUuids = [...new Set(operation.studentUuids)];
   const request = { type: operation.type, amount: operation.amount, description: operation.description };
   const codes = REFUSAL_CODES.admin[operation.currency];
-  const payload = adminPayload(admin, operation.currency, request, studentIds, {
+  const payload = adminPayload(admin, operation.currency, request, studentUuids, {
     bulk: true,
-    messageTemplate: bulkSuccessMessage(operation.currency, request.type, request.amount, studentIds.length),
+    messageTemplate: bulkSuccessMessage(operation.currency, request.type, request.amount, studentUuids.length),
     audit: {
       action: `ledger.bulk.${request.type}`,
       ip: context.ip ?? null,
-      details: { currency: operation.currency, amount: request.amount, count: studentIds.length },
+      details: { currency: operation.currency, amount: request.amount, count: studentUuids.length },
     },
-    idempotency: idempotencyRecord({ actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'bulk', ...operation, studentIds } }),
+    idempotency: idempotencyRecord({ actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'bulk', ...operation, studentUuids } }),
     at: context.at,
     refusal: refusalForDatabase(attempt, codes, context),
   });
-  return settle(deps, await callLedger<BulkOperationResult>(deps.db, LEDGER_ADMIN_OPERATION, payload, false), codes, studentIds);
+  return settle(deps, await callLedger<BulkOperationResult>(deps.db, LEDGER_ADMIN_OPERATION, payload, false), codes, studentUuids);
 }
 
 /**
@@ -352,16 +351,16 @@ export async function bulkAdminOperation(
 export async function creditInitialBalance(
   tx: Tx,
   admin: AdminActor,
-  studentId: string,
+  studentUuid: string,
   amount: number,
   description: string,
   ip: string | undefined,
 ): Promise<OperationResult> {
   const request = { type: 'admin_add' as const, amount, description };
-  const payload = adminPayload(admin, 'meritus', request, [studentId], {
+  const payload = adminPayload(admin, 'meritus', request, [studentUuid], {
     bulk: false,
     messageTemplate: formatTemplate((name) => adminSuccessMessage('meritus', 'admin_add', amount, name)),
-    audit: { action: 'ledger.admin_add', ip: ip ?? null, details: { currency: 'meritus', studentId, amount } },
+    audit: { action: 'ledger.admin_add', ip: ip ?? null, details: { currency: 'meritus', studentUuid, amount } },
   });
   const answer = await callLedger<OperationResult>(tx, LEDGER_ADMIN_OPERATION, payload, true);
   if (answer.outcome !== 'completed') throw new AppError('student_not_found');

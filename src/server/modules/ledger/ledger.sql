@@ -141,7 +141,7 @@ $$;
 
 -- An administrator's award or deduction for one student, or for many at once (a whole turma:
 -- every leg or none). Credits (admin_add, reward) also raise a student's total earned in Méritus.
--- p: {currency, type, amount, description, studentIds: [uuid], adminId, adminName, bulk (boolean),
+-- p: {currency, type, amount, description, studentUuids: [uuid], adminId, adminName, bulk (boolean),
 --     messageTemplate (%1$s the student's name; the whole text for bulk), audit: {action, ip, details},
 --     idempotency|null, status, createdAt|null, refusal|null}
 -- Refusals: student_missing; insufficient, with details.short = [{id, name, balance}] of every
@@ -153,7 +153,7 @@ DECLARE
   v_currency text := p->>'currency';
   v_type text := p->>'type';
   v_amount integer := (p->>'amount')::integer;
-  v_ids uuid[] := ARRAY(SELECT DISTINCT value::uuid FROM jsonb_array_elements_text(p->'studentIds'));
+  v_ids uuid[] := ARRAY(SELECT DISTINCT value::uuid FROM jsonb_array_elements_text(p->'studentUuids'));
   v_credit boolean := p->>'type' IN ('admin_add', 'reward');
   v_delta integer;
   v_batch_id uuid := CASE WHEN (p->>'bulk')::boolean THEN gen_random_uuid() END;

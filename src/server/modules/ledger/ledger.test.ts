@@ -21,10 +21,10 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-async function award(studentId: string, amount: number, currency: 'meritus' | 'estelecas' = 'meritus') {
+async function award(studentUuid: string, amount: number, currency: 'meritus' | 'estelecas' = 'meritus') {
   const response = await t.app.inject({
     method: 'POST',
-    url: `/api/admin/students/${studentId}/${currency}`,
+    url: `/api/admin/students/${studentUuid}/${currency}`,
     headers: { cookie: adminCookie },
     payload: { type: 'admin_add', amount, description: 'Participação em aula' },
   });
@@ -291,7 +291,7 @@ describe('administrator operations', () => {
       method: 'POST',
       url: '/api/admin/operations/bulk',
       headers: { cookie: adminCookie },
-      payload: { currency: 'meritus', studentIds: ids, type: 'penalty', amount: meritus + 1, description: 'Bagunça' },
+      payload: { currency: 'meritus', studentUuids: ids, type: 'penalty', amount: meritus + 1, description: 'Bagunça' },
     });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error.message).toBe(ERROR_MESSAGES.remove_exceeds_balance);
@@ -302,7 +302,7 @@ describe('administrator operations', () => {
       method: 'POST',
       url: '/api/admin/operations/bulk',
       headers: { cookie: adminCookie },
-      payload: { currency: 'meritus', studentIds: ids, type: 'reward', amount: 5, description: 'Feira de ciências' },
+      payload: { currency: 'meritus', studentUuids: ids, type: 'reward', amount: 5, description: 'Feira de ciências' },
     });
     expect(ok.statusCode).toBe(201);
     expect(ok.json()).toMatchObject({ count: 4, message: '5 M$ concedidos a 4 estudantes' });
@@ -312,7 +312,7 @@ describe('administrator operations', () => {
       method: 'POST',
       url: '/api/admin/operations/bulk',
       headers: { cookie: adminCookie },
-      payload: { currency: 'estelecas', studentIds: ids.slice(0, 2), type: 'reward', amount: 1, description: 'Olimpíada' },
+      payload: { currency: 'estelecas', studentUuids: ids.slice(0, 2), type: 'reward', amount: 1, description: 'Olimpíada' },
     });
     expect(one.json().message).toBe('1 Esteleca concedida a 2 estudantes');
   });

@@ -4,13 +4,13 @@ import { rowsOf, type Db } from '../../db/client.ts';
 export type Discrepancy =
   | {
       kind: 'balance_mismatch';
+      studentUuid: string;
       studentId: string;
-      matricula: string;
       field: 'meritus' | 'estelecas' | 'totalEarned';
       stored: number;
       fromLedger: number;
     }
-  | { kind: 'negative_balance'; studentId: string; matricula: string; field: 'meritus' | 'estelecas' | 'totalEarned'; stored: number }
+  | { kind: 'negative_balance'; studentUuid: string; studentId: string; field: 'meritus' | 'estelecas' | 'totalEarned'; stored: number }
   | { kind: 'invalid_entry'; entryId: string; problem: string };
 
 type BalanceRow = {
@@ -66,9 +66,9 @@ export async function reconcile(db: Db): Promise<Discrepancy[]> {
       ['totalEarned', row.total_earned, Number(row.ledger_earned)],
     ] as const;
     for (const [field, stored, fromLedger] of checks) {
-      if (stored < 0) found.push({ kind: 'negative_balance', studentId: row.id, matricula: row.student_id, field, stored });
+      if (stored < 0) found.push({ kind: 'negative_balance', studentUuid: row.id, studentId: row.student_id, field, stored });
       if (stored !== fromLedger) {
-        found.push({ kind: 'balance_mismatch', studentId: row.id, matricula: row.student_id, field, stored, fromLedger });
+        found.push({ kind: 'balance_mismatch', studentUuid: row.id, studentId: row.student_id, field, stored, fromLedger });
       }
     }
   }

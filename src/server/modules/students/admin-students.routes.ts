@@ -16,7 +16,7 @@ import {
   messageResult,
   passwordResetResult,
   photoUrlBody,
-  studentIdParam,
+  studentUuidParam,
   studentWriteResult,
   updateStudentInput,
 } from '../../../shared/admin-students.ts';
@@ -76,19 +76,19 @@ export async function adminStudentsRoutes(app: FastifyInstance, { config, databa
 
     api.patch(
       '/admin/students/:id',
-      { config: { access: 'admin' }, schema: { tags, params: studentIdParam, body: updateStudentInput, response: { 200: studentWriteResult } } },
+      { config: { access: 'admin' }, schema: { tags, params: studentUuidParam, body: updateStudentInput, response: { 200: studentWriteResult } } },
       async (request) => updateStudent(deps, adminOf(request), request.params.id, request.body, context(request)),
     );
 
     api.delete(
       '/admin/students/:id',
-      { config: { access: 'admin' }, schema: { tags, params: studentIdParam, response: { 200: messageResult } } },
+      { config: { access: 'admin' }, schema: { tags, params: studentUuidParam, response: { 200: messageResult } } },
       async (request) => removeStudent(deps, adminOf(request), request.params.id, context(request)),
     );
 
     api.post(
       '/admin/students/:id/password',
-      { config: { access: 'admin' }, schema: { tags, params: studentIdParam, response: { 200: passwordResetResult } } },
+      { config: { access: 'admin' }, schema: { tags, params: studentUuidParam, response: { 200: passwordResetResult } } },
       async (request, reply) =>
         reply.header('Cache-Control', 'no-store').send(await resetStudentPassword(deps, adminOf(request), request.params.id, context(request))),
     );
@@ -99,7 +99,7 @@ export async function adminStudentsRoutes(app: FastifyInstance, { config, databa
         config: { access: 'admin' },
         schema: {
           tags,
-          params: studentIdParam,
+          params: studentUuidParam,
           consumes: ['multipart/form-data'],
           description: 'Foto enviada como arquivo (campo "file"): JPG, PNG, GIF ou WebP, até 5 MB.',
           response: { 200: studentWriteResult },
@@ -113,13 +113,13 @@ export async function adminStudentsRoutes(app: FastifyInstance, { config, databa
 
     api.put(
       '/admin/students/:id/photo',
-      { config: { access: 'admin' }, schema: { tags, params: studentIdParam, body: photoUrlBody, response: { 200: studentWriteResult } } },
+      { config: { access: 'admin' }, schema: { tags, params: studentUuidParam, body: photoUrlBody, response: { 200: studentWriteResult } } },
       async (request) => setStudentPhotoUrl(deps, adminOf(request), request.params.id, request.body.url, context(request)),
     );
 
     api.delete(
       '/admin/students/:id/photo',
-      { config: { access: 'admin' }, schema: { tags, params: studentIdParam, response: { 200: studentWriteResult } } },
+      { config: { access: 'admin' }, schema: { tags, params: studentUuidParam, response: { 200: studentWriteResult } } },
       async (request) => removeStudentPhoto(deps, adminOf(request), request.params.id, context(request)),
     );
 

@@ -137,13 +137,13 @@ export async function createStudent(
       if (input.meritus && input.meritus > 0) {
         const { balances } = await creditInitialBalance(tx, admin, current.id, input.meritus, INITIAL_BALANCE_DESCRIPTION, context.ip);
         current = { ...current, ...balances };
-        await deps.events.publish(tx, { type: 'ledger', studentIds: [current.id], status: 'completed' });
+        await deps.events.publish(tx, { type: 'ledger', studentUuids: [current.id], status: 'completed' });
       }
       await recordAudit(tx, {
         actor: auditActor(admin),
         action: 'student.create',
         ip: context.ip,
-        details: { studentId: current.id, matricula: current.studentId, name: current.name, initialMeritus: input.meritus ?? 0 },
+        details: { studentUuid: current.id, studentId: current.studentId, name: current.name, initialMeritus: input.meritus ?? 0 },
       });
       await deps.events.publish(tx, { type: 'students' });
       return current;
@@ -185,7 +185,7 @@ export async function updateStudent(
         actor: auditActor(admin),
         action: 'student.update',
         ip: context.ip,
-        details: { studentId: id, matricula: after!.studentId, changed },
+        details: { studentUuid: id, studentId: after!.studentId, changed },
       });
       await deps.events.publish(tx, { type: 'students' });
       return after!;
@@ -213,14 +213,14 @@ export async function removeStudent(
       .where(eq(students.id, id))
       .returning();
     await endStudentSessions(tx, deps.events, id);
-    const droppedTags = await tx.delete(studentTags).where(eq(studentTags.studentId, id)).returning({ id: studentTags.id });
+    const droppedTags = await tx.delete(studentTags).where(eq(studentTags.studentUuid, id)).returning({ id: studentTags.id });
     await recordAudit(tx, {
       actor: auditActor(admin),
       action: 'student.delete',
       ip: context.ip,
       details: {
-        studentId: id,
-        matricula: before.studentId,
+        studentUuid: id,
+        studentId: before.studentId,
         name: before.name,
         balances: { meritus: before.meritus, totalEarned: before.totalEarned, estelecas: before.estelecas },
       },
@@ -250,7 +250,7 @@ export async function resetStudentPassword(
       actor: auditActor(admin),
       action: 'student.password_reset',
       ip: context.ip,
-      details: { studentId: id, matricula: student.studentId },
+      details: { studentUuid: id, studentId: student.studentId },
     });
     return student;
   });
@@ -277,7 +277,7 @@ async function replacePhoto(
       actor: auditActor(admin),
       action,
       ip: context.ip,
-      details: { studentId: id, matricula: before.studentId, from: before.photoUrl, to: photoUrl },
+      details: { studentUuid: id, studentId: before.studentId, from: before.photoUrl, to: photoUrl },
     });
     await deps.events.publish(tx, { type: 'students' });
     return { before, after: after! };

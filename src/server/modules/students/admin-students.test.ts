@@ -190,7 +190,7 @@ describe('creating a student', () => {
     expect(await loginStatus(matricula, 'primeiro-acesso')).toBe(200);
     const audit = await lastAudit('student.create');
     expect(audit).toMatchObject({ actorKind: 'admin', actorId: t.admin.id, actorLabel: t.admin.name });
-    expect(audit!.details).toMatchObject({ matricula, name: 'Lívia Gonçalves' });
+    expect(audit!.details).toMatchObject({ studentUuid: student.id, studentId: matricula, name: 'Lívia Gonçalves' });
     expect((await listed()).some((s) => s.studentId === matricula)).toBe(true);
   });
 
@@ -285,7 +285,7 @@ describe('removing a student', () => {
     expect(await loginStatus(leaving.studentId, 'segredo-123')).toBe(401);
     const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: leavingCookie } });
     expect(me.statusCode).toBe(401);
-    expect(await t.db.select().from(sessions).where(eq(sessions.studentId, leaving.id))).toEqual([]);
+    expect(await t.db.select().from(sessions).where(eq(sessions.studentUuid, leaving.id))).toEqual([]);
 
     expect((await listed()).some((s) => s.id === leaving.id)).toBe(false);
     const ranking = await t.app.inject({ method: 'GET', url: '/api/ranking', headers: { cookie: stayingCookie } });
@@ -306,7 +306,7 @@ describe('removing a student', () => {
 
     const audit = await lastAudit('student.delete');
     expect(audit).toMatchObject({ actorId: t.admin.id, actorLabel: t.admin.name });
-    expect(audit!.details).toMatchObject({ matricula: leaving.studentId, balances: { meritus: 70 } });
+    expect(audit!.details).toMatchObject({ studentUuid: leaving.id, studentId: leaving.studentId, balances: { meritus: 70 } });
 
     // Removed once: a second attempt finds no one; the matrícula can be given to a new student.
     expect((await call('DELETE', `/admin/students/${leaving.id}`)).statusCode).toBe(404);
@@ -445,10 +445,10 @@ describe('photos', () => {
 });
 
 describe('weekly tags', () => {
-  async function activeTagKinds(studentId: string) {
+  async function activeTagKinds(studentUuid: string) {
     const cookie = await t.loginStudent('3000004');
     const response = await t.app.inject({ method: 'GET', url: '/api/tags/active', headers: { cookie } });
-    return response.json().filter((tag: { student: { id: string } }) => tag.student.id === studentId).map((tag: { kind: string }) => tag.kind);
+    return response.json().filter((tag: { student: { id: string } }) => tag.student.id === studentUuid).map((tag: { kind: string }) => tag.kind);
   }
 
   test('adds a tag for 7 days by default, with the expiry date in the message', async () => {
@@ -474,7 +474,7 @@ describe('weekly tags', () => {
     const response = await call('PUT', `/admin/students/${student.id}/tags/angel`, { days });
     expect(response.statusCode).toBe(400);
     expect(errorOf(response)).toBe('A duração deve ser um número inteiro de 1 a 365 dias');
-    expect(await t.db.select().from(studentTags).where(eq(studentTags.studentId, student.id))).toEqual([]);
+    expect(await t.db.select().from(studentTags).where(eq(studentTags.studentUuid, student.id))).toEqual([]);
   });
 
   test('1 and 365 days are accepted; the three tags are independent; removing one says so', async () => {
@@ -503,13 +503,13 @@ describe('weekly tags', () => {
     const moved = await call('PATCH', `/admin/students/${student.id}/tags/leader`, { expiresAt: new Date(Date.now() - 1000).toISOString() });
     expect(moved.statusCode).toBe(200);
     expect(moved.json()).toMatchObject({ message: 'Tag Líder da Semana removida', tags: [] });
-    expect(await t.db.select().from(studentTags).where(eq(studentTags.studentId, student.id))).toHaveLength(1);
+    expect(await t.db.select().from(studentTags).where(eq(studentTags.studentUuid, student.id))).toHaveLength(1);
     expect(await activeTagKinds(student.id)).toEqual([]);
     expect((await listed()).find((s) => s.id === student.id)!.tags).toEqual([]);
     const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
     expect(me.json().student.tags).toEqual([]);
     expect(await sweepExpiredTags(t.db)).toBeGreaterThanOrEqual(1);
-    expect(await t.db.select().from(studentTags).where(eq(studentTags.studentId, student.id))).toEqual([]);
+    expect(await t.db.select().from(studentTags).where(eq(studentTags.studentUuid, student.id))).toEqual([]);
     // A new one can be given after expiry.
     expect((await call('PUT', `/admin/students/${student.id}/tags/leader`, { days: 2 })).json().tags).toHaveLength(1);
   });

@@ -114,8 +114,8 @@ beforeAll(async () => {
   const [tag] = await t.db
     .insert(studentTags)
     .values([
-      { studentId: bruno.id, kind: 'leader', expiresAt: new Date(Date.now() + 7 * 86_400_000) },
-      { studentId: carla.id, kind: 'angel', expiresAt: new Date(Date.now() + 3 * 86_400_000) },
+      { studentUuid: bruno.id, kind: 'leader', expiresAt: new Date(Date.now() + 7 * 86_400_000) },
+      { studentUuid: carla.id, kind: 'angel', expiresAt: new Date(Date.now() + 3 * 86_400_000) },
     ])
     .returning();
   tagId = tag!.id;

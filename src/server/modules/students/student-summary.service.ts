@@ -20,7 +20,7 @@ const total = (expression: ReturnType<typeof sql>) => sql`COALESCE(SUM(${express
 async function meritusNowAndBefore(db: Db, since: Date): Promise<{ id: string; now: number; before: number }[]> {
   const delta = db
     .select({
-      studentId: sql<string>`s.student`.as('student'),
+      studentUuid: sql<string>`s.student`.as('student'),
       net: sql<number>`SUM(s.delta)`.as('net'),
     })
     .from(
@@ -43,21 +43,21 @@ async function meritusNowAndBefore(db: Db, since: Date): Promise<{ id: string; n
       before: sql`${students.meritus} - COALESCE(${delta.net}, 0)`.mapWith(Number),
     })
     .from(students)
-    .leftJoin(delta, eq(delta.studentId, students.id))
+    .leftJoin(delta, eq(delta.studentUuid, students.id))
     .where(isNull(students.deletedAt));
 }
 
 /** The signed-in student's figures: balances, rank with ties, goal and what changed recently. */
-export async function studentSummary(db: Db, studentId: string, now: Date = new Date()): Promise<StudentSummary> {
+export async function studentSummary(db: Db, studentUuid: string, now: Date = new Date()): Promise<StudentSummary> {
   const since = new Date(now.getTime() - CHANGE_WINDOW_DAYS * DAY_MS);
   const [me] = await db
     .select({ meritus: students.meritus, totalEarned: students.totalEarned, estelecas: students.estelecas })
     .from(students)
-    .where(and(eq(students.id, studentId), isNull(students.deletedAt)));
+    .where(and(eq(students.id, studentUuid), isNull(students.deletedAt)));
   if (!me) throw new AppError('student_not_found');
 
-  const incoming = eq(ledgerEntries.toStudentId, studentId);
-  const outgoing = eq(ledgerEntries.fromStudentId, studentId);
+  const incoming = eq(ledgerEntries.toStudentId, studentUuid);
+  const outgoing = eq(ledgerEntries.fromStudentId, studentUuid);
   const recent = gte(ledgerEntries.createdAt, since);
   const isMeritus = eq(ledgerEntries.currency, 'meritus');
   const isEstelecas = eq(ledgerEntries.currency, 'estelecas');
@@ -94,7 +94,7 @@ export async function studentSummary(db: Db, studentId: string, now: Date = new 
 
   const nowValues = balances.map((row) => row.now);
   const beforeValues = balances.map((row) => row.before);
-  const mine = balances.find((row) => row.id === studentId);
+  const mine = balances.find((row) => row.id === studentUuid);
   const before = mine?.before ?? me.meritus;
 
   return {

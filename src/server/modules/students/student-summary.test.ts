@@ -24,14 +24,14 @@ beforeEach(async () => {
 afterEach(async () => t.close());
 
 async function adminOp(
-  studentId: string,
+  studentUuid: string,
   type: 'admin_add' | 'admin_remove' | 'reward' | 'penalty',
   amount: number,
   currency: 'meritus' | 'estelecas' = 'meritus',
 ) {
   const response = await t.app.inject({
     method: 'POST',
-    url: `/api/admin/students/${studentId}/${currency}`,
+    url: `/api/admin/students/${studentUuid}/${currency}`,
     headers: { cookie: adminCookie },
     payload: { type, amount, description: 'Participação em aula' },
   });

@@ -11,18 +11,18 @@ export function photoAddress(row: Pick<StudentRow, 'photoUrl' | 'photoVersion'>)
   return `${row.photoUrl}${row.photoUrl.includes('?') ? '&' : '?'}v=${row.photoVersion}`;
 }
 
-/** Active (unexpired) tags of the given students, by student id. */
-export async function activeTagsByStudent(db: DbOrTx, studentIds: string[]): Promise<Map<string, StudentTag[]>> {
+/** Active (unexpired) tags of the given students, by the student row's UUID. */
+export async function activeTagsByStudent(db: DbOrTx, studentUuids: string[]): Promise<Map<string, StudentTag[]>> {
   const byStudent = new Map<string, StudentTag[]>();
-  if (studentIds.length === 0) return byStudent;
+  if (studentUuids.length === 0) return byStudent;
   const rows = await db
     .select()
     .from(studentTags)
-    .where(and(inArray(studentTags.studentId, studentIds), gt(studentTags.expiresAt, new Date())));
+    .where(and(inArray(studentTags.studentUuid, studentUuids), gt(studentTags.expiresAt, new Date())));
   for (const row of rows) {
-    const list = byStudent.get(row.studentId) ?? [];
+    const list = byStudent.get(row.studentUuid) ?? [];
     list.push({ kind: row.kind, assignedAt: row.assignedAt.toISOString(), expiresAt: row.expiresAt.toISOString() });
-    byStudent.set(row.studentId, list);
+    byStudent.set(row.studentUuid, list);
   }
   return byStudent;
 }

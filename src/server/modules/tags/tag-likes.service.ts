@@ -23,16 +23,16 @@ export async function setTagLike(
     const [tag] = await tx
       .select({ id: studentTags.id })
       .from(studentTags)
-      .innerJoin(students, eq(students.id, studentTags.studentId))
+      .innerJoin(students, eq(students.id, studentTags.studentUuid))
       .where(and(eq(studentTags.id, tagId), gt(studentTags.expiresAt, new Date()), isNull(students.deletedAt)))
       .for('share', { of: studentTags });
     if (!tag) throw new AppError('tag_not_found', { status: 404 });
 
     const rows = liked
-      ? await tx.insert(tagLikes).values({ tagId, studentId: viewer.id }).onConflictDoNothing().returning({ tagId: tagLikes.tagId })
+      ? await tx.insert(tagLikes).values({ tagId, studentUuid: viewer.id }).onConflictDoNothing().returning({ tagId: tagLikes.tagId })
       : await tx
           .delete(tagLikes)
-          .where(and(eq(tagLikes.tagId, tagId), eq(tagLikes.studentId, viewer.id)))
+          .where(and(eq(tagLikes.tagId, tagId), eq(tagLikes.studentUuid, viewer.id)))
           .returning({ tagId: tagLikes.tagId });
     const [likes] = await tx.select({ n: count() }).from(tagLikes).where(eq(tagLikes.tagId, tagId));
     return { state: { tagId, likes: likes?.n ?? 0, likedByMe: liked }, changed: rows.length > 0 };

@@ -11,7 +11,7 @@ let t: TestApp;
 let cookies: Record<'ana' | 'bruno' | 'diego' | 'admin', string>;
 let diegoId: string;
 let tagId: string;
-let notifications: { type: string; studentIds?: string[] }[];
+let notifications: { type: string; studentUuids?: string[] }[];
 let heard: () => void = () => {};
 let stopListening: () => Promise<void>;
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
   diegoId = diego.id;
   const [tag] = await t.db
     .insert(studentTags)
-    .values({ studentId: carla.id, kind: 'leader', expiresAt: new Date(Date.now() + 7 * DAY) })
+    .values({ studentUuid: carla.id, kind: 'leader', expiresAt: new Date(Date.now() + 7 * DAY) })
     .returning();
   tagId = tag!.id;
   notifications = [];
@@ -64,7 +64,7 @@ async function settle() {
     payload: { type: 'admin_add', amount: 1, description: 'Marcador do teste' },
   });
   expect(award.statusCode).toBe(201);
-  const arrived = () => notifications.slice(marker).some((n) => n.type === 'ledger' && n.studentIds?.includes(diegoId));
+  const arrived = () => notifications.slice(marker).some((n) => n.type === 'ledger' && n.studentUuids?.includes(diegoId));
   if (arrived()) return;
   await new Promise<void>((resolve) => {
     heard = () => {
@@ -99,7 +99,7 @@ test('an expired, unknown or malformed tag cannot be liked', async () => {
   const [carla] = await t.db.select().from(students).where(eq(students.studentId, '3000003'));
   const [expired] = await t.db
     .insert(studentTags)
-    .values({ studentId: carla!.id, kind: 'angel', assignedAt: new Date(Date.now() - 8 * DAY), expiresAt: new Date(Date.now() - DAY) })
+    .values({ studentUuid: carla!.id, kind: 'angel', assignedAt: new Date(Date.now() - 8 * DAY), expiresAt: new Date(Date.now() - DAY) })
     .returning();
   for (const id of [expired!.id, randomUUID()]) {
     const response = await like('PUT', cookies.ana, id);

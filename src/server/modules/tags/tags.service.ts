@@ -21,7 +21,7 @@ export async function listActiveTags(db: Db, viewer: Principal): Promise<ActiveT
   const rows = await db
     .select({ tag: studentTags, student: students })
     .from(studentTags)
-    .innerJoin(students, eq(students.id, studentTags.studentId))
+    .innerJoin(students, eq(students.id, studentTags.studentUuid))
     .where(and(gt(studentTags.expiresAt, new Date()), isNull(students.deletedAt)))
     .orderBy(desc(studentTags.assignedAt));
   const likeCounts = await db
@@ -31,7 +31,7 @@ export async function listActiveTags(db: Db, viewer: Principal): Promise<ActiveT
   const countByTag = new Map(likeCounts.map((row) => [row.tagId, row.n]));
   const mine =
     viewer.role === 'student'
-      ? new Set((await db.select({ tagId: tagLikes.tagId }).from(tagLikes).where(eq(tagLikes.studentId, viewer.id))).map((r) => r.tagId))
+      ? new Set((await db.select({ tagId: tagLikes.tagId }).from(tagLikes).where(eq(tagLikes.studentUuid, viewer.id))).map((r) => r.tagId))
       : new Set<string>();
   return rows.map(({ tag, student }) => ({
     id: tag.id,
@@ -60,8 +60,8 @@ async function lockCurrentStudent(tx: Tx, id: string) {
   return row;
 }
 
-async function tagsAfter(tx: Tx, studentId: string) {
-  return (await activeTagsByStudent(tx, [studentId])).get(studentId) ?? [];
+async function tagsAfter(tx: Tx, studentUuid: string) {
+  return (await activeTagsByStudent(tx, [studentUuid])).get(studentUuid) ?? [];
 }
 
 /**
@@ -71,33 +71,33 @@ async function tagsAfter(tx: Tx, studentId: string) {
 export async function giveTag(
   deps: TagWriteDeps,
   admin: TagAdmin,
-  studentId: string,
+  studentUuid: string,
   kind: TagKind,
   days: number,
   context: TagContext = {},
 ): Promise<TagChangeResult> {
   return deps.db.transaction(async (tx) => {
-    const student = await lockCurrentStudent(tx, studentId);
+    const student = await lockCurrentStudent(tx, studentUuid);
     const now = new Date();
     const expiresAt = new Date(now.getTime() + days * DAY_MS);
     const [existing] = await tx
       .select()
       .from(studentTags)
-      .where(and(eq(studentTags.studentId, studentId), eq(studentTags.kind, kind)));
+      .where(and(eq(studentTags.studentUuid, studentUuid), eq(studentTags.kind, kind)));
     if (existing && existing.expiresAt > now) {
       await tx.update(studentTags).set({ expiresAt, assignedBy: admin.id }).where(eq(studentTags.id, existing.id));
     } else {
       if (existing) await tx.delete(studentTags).where(eq(studentTags.id, existing.id));
-      await tx.insert(studentTags).values({ studentId, kind, assignedAt: now, expiresAt, assignedBy: admin.id });
+      await tx.insert(studentTags).values({ studentUuid, kind, assignedAt: now, expiresAt, assignedBy: admin.id });
     }
     await recordAudit(tx, {
       actor: { kind: 'admin', id: admin.id, label: admin.name },
       action: 'tag.add',
       ip: context.ip,
-      details: { studentId, matricula: student.studentId, kind, tag: TAG_NAMES[kind], days, expiresAt: expiresAt.toISOString() },
+      details: { studentUuid, studentId: student.studentId, kind, tag: TAG_NAMES[kind], days, expiresAt: expiresAt.toISOString() },
     });
     await deps.events.publish(tx, { type: 'tags' });
-    return { message: ADMIN_STUDENT_TEXTS.tagAdded(kind, expiresAt), tags: await tagsAfter(tx, studentId) };
+    return { message: ADMIN_STUDENT_TEXTS.tagAdded(kind, expiresAt), tags: await tagsAfter(tx, studentUuid) };
   });
 }
 
@@ -105,25 +105,25 @@ export async function giveTag(
 export async function takeTag(
   deps: TagWriteDeps,
   admin: TagAdmin,
-  studentId: string,
+  studentUuid: string,
   kind: TagKind,
   context: TagContext = {},
 ): Promise<TagChangeResult> {
   return deps.db.transaction(async (tx) => {
-    const student = await lockCurrentStudent(tx, studentId);
+    const student = await lockCurrentStudent(tx, studentUuid);
     const removed = await tx
       .delete(studentTags)
-      .where(and(eq(studentTags.studentId, studentId), eq(studentTags.kind, kind), gt(studentTags.expiresAt, new Date())))
+      .where(and(eq(studentTags.studentUuid, studentUuid), eq(studentTags.kind, kind), gt(studentTags.expiresAt, new Date())))
       .returning({ id: studentTags.id });
     if (removed.length === 0) throw new AppError('tag_not_found', { status: 404 });
     await recordAudit(tx, {
       actor: { kind: 'admin', id: admin.id, label: admin.name },
       action: 'tag.remove',
       ip: context.ip,
-      details: { studentId, matricula: student.studentId, kind, tag: TAG_NAMES[kind] },
+      details: { studentUuid, studentId: student.studentId, kind, tag: TAG_NAMES[kind] },
     });
     await deps.events.publish(tx, { type: 'tags' });
-    return { message: ADMIN_STUDENT_TEXTS.tagRemoved(kind), tags: await tagsAfter(tx, studentId) };
+    return { message: ADMIN_STUDENT_TEXTS.tagRemoved(kind), tags: await tagsAfter(tx, studentUuid) };
   });
 }
 
@@ -134,7 +134,7 @@ export async function takeTag(
 export async function moveTagExpiry(
   deps: TagWriteDeps,
   admin: TagAdmin,
-  studentId: string,
+  studentUuid: string,
   kind: TagKind,
   expiresAt: Date,
   context: TagContext = {},
@@ -144,21 +144,21 @@ export async function moveTagExpiry(
     throw new AppError('invalid_tag_expiry');
   }
   return deps.db.transaction(async (tx) => {
-    const student = await lockCurrentStudent(tx, studentId);
+    const student = await lockCurrentStudent(tx, studentUuid);
     const moved = await tx
       .update(studentTags)
       .set({ expiresAt, assignedBy: admin.id })
-      .where(and(eq(studentTags.studentId, studentId), eq(studentTags.kind, kind), gt(studentTags.expiresAt, now)))
+      .where(and(eq(studentTags.studentUuid, studentUuid), eq(studentTags.kind, kind), gt(studentTags.expiresAt, now)))
       .returning({ id: studentTags.id });
     if (moved.length === 0) throw new AppError('tag_not_found', { status: 404 });
     await recordAudit(tx, {
       actor: { kind: 'admin', id: admin.id, label: admin.name },
       action: 'tag.expiry',
       ip: context.ip,
-      details: { studentId, matricula: student.studentId, kind, tag: TAG_NAMES[kind], expiresAt: expiresAt.toISOString() },
+      details: { studentUuid, studentId: student.studentId, kind, tag: TAG_NAMES[kind], expiresAt: expiresAt.toISOString() },
     });
     await deps.events.publish(tx, { type: 'tags' });
     const message = expiresAt > now ? ADMIN_STUDENT_TEXTS.tagExpiryChanged(kind, expiresAt) : ADMIN_STUDENT_TEXTS.tagRemoved(kind);
-    return { message, tags: await tagsAfter(tx, studentId) };
+    return { message, tags: await tagsAfter(tx, studentUuid) };
   });
 }

@@ -63,7 +63,7 @@ export function EstelecasOperationModal({ mode, students, onClose }: { mode: Est
     const checked = validateAdminOperation('estelecas', { type, amount: quantity, description }, student ? [student] : []);
     if (!checked.ok) return setError(checked.message);
     setError(undefined);
-    operation.submit({ kind: 'single', studentId: student!.id, input: checked.input });
+    operation.submit({ kind: 'single', studentUuid: student!.id, input: checked.input });
   };
 
   const formId = `estelecas-${mode}-form`;

@@ -12,7 +12,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
 import { AmountField, DescriptionField } from '../../ui/text-field.tsx';
-import { removalRefusal, shortOf, useAdminOperation, validateAdminOperation, type AdminOperationRequest } from '../../lib/admin-operation.ts';
+import { removalRefusal, shortInRefusal, useAdminOperation, validateAdminOperation, type AdminOperationRequest } from '../../lib/admin-operation.ts';
 import { ReasonPresetChips } from './reason-preset-chips.tsx';
 
 const TYPES: { type: AdminOperationType; hint: string }[] = [
@@ -64,8 +64,7 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
       setConfirming(null);
       let message = errorMessage(failure, 'Erro ao realizar operação');
       if (failure.code === 'remove_exceeds_balance' && request.kind === 'bulk') {
-        const known = request.studentIds.map((id) => byId.get(id)).filter((student): student is PublicStudent => Boolean(student));
-        message = removalRefusal('meritus', shortOf('meritus', known, request.input.amount), request.studentIds.length);
+        message = removalRefusal('meritus', shortInRefusal(failure), request.studentUuids.length);
       }
       setError(message);
       toast.error('Erro ao realizar operação');
@@ -84,8 +83,8 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
     if (!checked.ok) return setError(checked.message);
     setError(undefined);
     const { input } = checked;
-    if (chosen.length === 1) operation.submit({ kind: 'single', studentId: chosen[0]!.id, input });
-    else setConfirming({ kind: 'bulk', studentIds: chosen.map((student) => student.id), input });
+    if (chosen.length === 1) operation.submit({ kind: 'single', studentUuid: chosen[0]!.id, input });
+    else setConfirming({ kind: 'bulk', studentUuids: chosen.map((student) => student.id), input });
   };
 
   return (
@@ -196,7 +195,7 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
             <>
               <p>
                 {OPERATION_TYPE_LABELS[confirming.input.type]} de <strong>{formatMeritus(confirming.input.amount)}</strong> para{' '}
-                <strong>{formatNumber(confirming.studentIds.length)} estudantes</strong>
+                <strong>{formatNumber(confirming.studentUuids.length)} estudantes</strong>
                 {turma ? ` (${turma})` : ''}: “{confirming.input.description}”.
               </p>
               <p className="mt-2 text-slate-600">Tudo ou nada: se um saldo não permitir, nenhum estudante é alterado.</p>

@@ -32,8 +32,8 @@ const TOOL_BUTTON =
 const MAX_TIMER_MS = 2_147_483_647;
 
 type Dialog =
-  | { kind: 'form'; studentId: string | null }
-  | { kind: 'tags'; studentId: string }
+  | { kind: 'form'; studentUuid: string | null }
+  | { kind: 'tags'; studentUuid: string }
   | { kind: 'password'; student: AdminStudent }
   | { kind: 'delete'; student: AdminStudent }
   | { kind: 'import' };
@@ -107,8 +107,8 @@ export function AdminStudentsPage() {
   // Stable, so rows that stay on screen while the search changes are not rendered again.
   const actions = useMemo<StudentActions>(
     () => ({
-      onEdit: (student) => setDialog({ kind: 'form', studentId: student.id }),
-      onTags: (student) => setDialog({ kind: 'tags', studentId: student.id }),
+      onEdit: (student) => setDialog({ kind: 'form', studentUuid: student.id }),
+      onTags: (student) => setDialog({ kind: 'tags', studentUuid: student.id }),
       onResetPassword: (student) => setDialog({ kind: 'password', student }),
       onDelete: (student) => setDialog({ kind: 'delete', student }),
     }),
@@ -130,8 +130,8 @@ export function AdminStudentsPage() {
   const total = students.data?.length ?? 0;
   const first = filtered.length === 0 ? 0 : (currentPage - 1) * PAGE_SIZE + 1;
   const last = Math.min(currentPage * PAGE_SIZE, filtered.length);
-  const formStudent = dialog?.kind === 'form' ? byId(dialog.studentId) : null;
-  const tagStudent = dialog?.kind === 'tags' ? byId(dialog.studentId) : null;
+  const formStudent = dialog?.kind === 'form' ? byId(dialog.studentUuid) : null;
+  const tagStudent = dialog?.kind === 'tags' ? byId(dialog.studentUuid) : null;
 
   return (
     <div>
@@ -140,7 +140,7 @@ export function AdminStudentsPage() {
         description={students.data ? `${formatNumber(total)} ${total === 1 ? 'estudante cadastrado' : 'estudantes cadastrados'}` : 'Cadastro, fotos, tags e senhas dos estudantes'}
         icon={<Users className="size-6" />}
         actions={
-          <Button icon={<UserPlus aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'form', studentId: null })}>
+          <Button icon={<UserPlus aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'form', studentUuid: null })}>
             Adicionar Aluno
           </Button>
         }
@@ -198,7 +198,7 @@ export function AdminStudentsPage() {
             title="Nenhum estudante cadastrado"
             description="Adicione o primeiro aluno ou importe a lista da secretaria em CSV."
             action={
-              <Button icon={<UserPlus aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'form', studentId: null })}>
+              <Button icon={<UserPlus aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'form', studentUuid: null })}>
                 Adicionar Aluno
               </Button>
             }
@@ -241,9 +241,9 @@ export function AdminStudentsPage() {
         )}
       </Card>
 
-      {dialog?.kind === 'form' && (dialog.studentId === null || formStudent) && (
+      {dialog?.kind === 'form' && (dialog.studentUuid === null || formStudent) && (
         <StudentFormModal
-          key={dialog.studentId ?? 'new'}
+          key={dialog.studentUuid ?? 'new'}
           student={formStudent}
           onClose={() => setDialog(null)}
           onResetPassword={(student) => setDialog({ kind: 'password', student })}
