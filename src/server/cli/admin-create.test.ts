@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestDatabase, testConfig, type TestDatabase } from '../test/test-app.ts';
+import { createTestDatabase, seedPgliteDataDir, testConfig, type TestDatabase } from '../test/test-app.ts';
 import { runScript } from '../test/processes.ts';
 import { openPglite, openPostgres, type Database } from '../db/client.ts';
 import { admins, auditLog } from '../db/schema.ts';
@@ -19,6 +19,7 @@ let target: Record<string, string>;
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meritus-cli-'));
   if (onPglite) {
+    await seedPgliteDataDir(dataDir);
     target = { DATA_DIR: dataDir };
   } else {
     database = await createTestDatabase();

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../config.ts';
@@ -20,7 +21,12 @@ export type TestAdmin = typeof admins.$inferSelect;
 /** `url` is set on PostgreSQL, so a test can open a second server instance on the same database. */
 export type TestDatabase = Database & { drop: () => Promise<void>; url?: string };
 
-let pgliteTemplate: Blob | undefined;
+let pgliteTemplateBlob: Blob | undefined;
+/** The migrated PGlite the api-pglite global setup dumped once for the run. */
+function pgliteTemplate(): Blob {
+  pgliteTemplateBlob ??= new Blob([fs.readFileSync(inject('pgliteTemplatePath'))]);
+  return pgliteTemplateBlob;
+}
 
 /**
  * A fresh, migrated, empty database: in-memory PGlite or a new database on the run's PostgreSQL,
@@ -28,8 +34,7 @@ let pgliteTemplate: Blob | undefined;
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (process.env.TEST_DB !== 'postgres') {
-    pgliteTemplate ??= new Blob([fs.readFileSync(inject('pgliteTemplatePath'))]);
-    const database = await openPglite(undefined, pgliteTemplate);
+    const database = await openPglite(undefined, pgliteTemplate());
     return { ...database, drop: () => database.close() };
   }
   const adminUrl = inject('postgresAdminUrl');
@@ -55,6 +60,17 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await cleanup.end();
     },
   };
+}
+
+/**
+ * Fills DATA_DIR with the embedded database as a first start leaves it (migrated, empty; in
+ * DATA_DIR/pglite, where openPglite keeps it), copied from the run's template: for tests of a
+ * program that opens DATA_DIR, which need not wait for initdb.
+ */
+export async function seedPgliteDataDir(dataDir: string): Promise<void> {
+  const client = new PGlite(path.join(dataDir, 'pglite'), { loadDataDir: pgliteTemplate() });
+  await client.waitReady;
+  await client.close();
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
