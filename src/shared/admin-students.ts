@@ -14,6 +14,7 @@ import {
 import { ERROR_MESSAGES } from './errors.ts';
 import { formatDate } from './format.ts';
 import { calendarDate, instantText, requiredText, textInput } from './validation.ts';
+import { foldText } from './student-match.ts';
 
 /** Photo types accepted for upload, by what the file's bytes say it is. */
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
@@ -93,10 +94,7 @@ export function parseBirthDate(raw: string, today: Date = new Date()): string | 
 }
 
 function plain(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toUpperCase();
+  return foldText(text).toUpperCase();
 }
 
 /**

@@ -1,11 +1,10 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/test-app.ts';
+import { addStudents, buildTestApp, type TestApp } from '../../test/test-app.ts';
 import { auditLog, ledgerEntries, students } from '../../db/schema.ts';
 import { rowsOf } from '../../db/client.ts';
 import { reconcile } from './reconciliation.service.ts';
 import { EXPORT_PAGE } from './ledger-export.service.ts';
-import type { AdminStudent } from '../../../shared/admin-students.ts';
 
 /** GET /api/admin/ledger/export.csv: the whole ledger, newest first, streamed a page at a time. */
 let t: TestApp;
@@ -25,17 +24,15 @@ function call(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) 
 }
 
 let sequence = 0;
-async function create(overrides: Record<string, unknown> = {}): Promise<AdminStudent> {
+/** A new student, with an initial balance awarded as the student form does. */
+async function enrol(name: string, meritus = 0) {
   sequence += 1;
-  const response = await call('POST', '/admin/students', {
-    studentId: `88${String(sequence).padStart(5, '0')}`,
-    name: 'Júlia Araújo Conceição',
-    password: 'segredo-123',
-    grade: '2º EM - Turma C',
-    ...overrides,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json().student as AdminStudent;
+  const [student] = await addStudents(t.db, [{ studentId: `88${String(sequence).padStart(5, '0')}`, name }]);
+  if (meritus > 0) {
+    const award = await call('POST', `/admin/students/${student!.id}/meritus`, { type: 'admin_add', amount: meritus, description: 'Saldo inicial' });
+    expect(award.statusCode, award.body).toBe(201);
+  }
+  return student!;
 }
 
 async function lastAudit(action: string) {
@@ -45,8 +42,8 @@ async function lastAudit(action: string) {
 
 describe('ledger CSV export', () => {
   test('ledger: every row, newest first, with removed students marked, as a BOM-prefixed CSV', async () => {
-    const payer = await create({ meritus: 20, name: 'Heitor Pagador' });
-    const cookie = await t.loginStudent(payer.studentId, 'segredo-123');
+    const payer = await enrol('Heitor Pagador', 20);
+    const cookie = await t.loginStudent(payer.studentId);
     await t.app.inject({
       method: 'POST',
       url: '/api/meritus/transfers',
@@ -70,7 +67,7 @@ describe('ledger CSV export', () => {
   });
 
   test('the ledger export crosses its pages with every row once, newest first, even through rows of the same microsecond', async () => {
-    const student = await create();
+    const student = await enrol('Júlia Araújo Conceição');
     const [{ n: before }] = (await t.db.select({ n: count() }).from(ledgerEntries)) as [{ n: number }];
     // Written long ago, so every other row comes first: the page boundary falls at position
     // EXPORT_PAGE - before of these, newest first, and 8 rows around it share one instant.
