@@ -157,6 +157,17 @@ describe('api client: throttle of reads', () => {
     expect(fifth).toEqual({ n: 5 });
     expect(calls).toHaveLength(5);
   });
+
+  it('reads that keep arriving faster than the window all wait their turn; none fails', async () => {
+    vi.useFakeTimers({ now: 1_000 });
+    const { fetch, calls } = scriptedFetch(...Array.from({ length: 12 }, (_, i) => json(200, { n: i + 1 })));
+    const api = createApiClient({ fetch });
+    const results = Promise.allSettled(Array.from({ length: 12 }, () => api.get('/ranking')));
+    await vi.advanceTimersByTimeAsync(3_000);
+    const settled = await results;
+    expect(settled.filter((result) => result.status === 'rejected')).toEqual([]);
+    expect(calls).toHaveLength(12);
+  });
 });
 
 describe('api client: 401', () => {

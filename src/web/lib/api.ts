@@ -143,17 +143,18 @@ export function createApiClient(options: ApiClientOptions = {}) {
   }
 
   /**
-   * A burst of identical writes is refused. A burst of identical reads (several pushed events
-   * within a second) waits once for the window instead, so the screen still ends up fresh.
+   * A burst of identical writes is refused. A burst of identical reads (pushed events
+   * arriving faster than the window) waits its turn instead, however many wait with it, so
+   * the screen ends up fresh and never shows a load error for it.
    */
   async function throttle(method: Method, key: string, signal: AbortSignal | undefined): Promise<void> {
-    const wait = throttleWait(key);
+    let wait = throttleWait(key);
     if (wait === 0) return;
-    if (method === 'GET') {
+    if (method !== 'GET') throw new ApiError(429, 'client_throttled', ERROR_MESSAGES.client_throttled);
+    while (wait > 0) {
       await pause(wait, signal);
-      if (throttleWait(key) === 0) return;
+      wait = throttleWait(key);
     }
-    throw new ApiError(429, 'client_throttled', ERROR_MESSAGES.client_throttled);
   }
 
   async function request<T>(method: Method, path: string, body: unknown, opts: RequestOptions<T> = {}): Promise<T> {
