@@ -73,7 +73,12 @@ const MAX_ATTEMPTS = 5;
  * repeat of an Idempotency-Key fails on the key's primary key, rolled back whole, and
  * asking again replays the first response.
  */
-async function callLedger<T>(db: DbOrTx, statement: PreparedStatement, payload: object, inTransaction: boolean): Promise<LedgerAnswer<T>> {
+async function callLedger<T>(
+  db: DbOrTx,
+  statement: PreparedStatement,
+  payload: { idempotency: IdempotencyRecord | null } & Record<string, unknown>,
+  inTransaction: boolean,
+): Promise<LedgerAnswer<T>> {
   const json = JSON.stringify(payload);
   const once = async () => {
     const rows = inTransaction
@@ -89,7 +94,7 @@ async function callLedger<T>(db: DbOrTx, statement: PreparedStatement, payload: 
       if (state === '23514' && BALANCE_CONSTRAINTS.has((error as { constraint?: string }).constraint ?? '')) {
         throw new AppError('insufficient_balance');
       }
-      const retryable = !inTransaction && (RETRYABLE_SQLSTATES.has(state ?? '') || (state === '23505' && 'idempotency' in payload));
+      const retryable = !inTransaction && (RETRYABLE_SQLSTATES.has(state ?? '') || (state === '23505' && payload.idempotency !== null));
       if (!retryable || attempt >= MAX_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 10));
     }
