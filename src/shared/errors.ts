@@ -62,6 +62,7 @@ export const ERROR_MESSAGES = {
   import_empty: 'O arquivo não tem nenhuma linha de aluno',
   import_too_many_rows: 'O arquivo tem mais de 5.000 linhas; divida-o em partes menores',
   import_nothing_valid: 'Nenhuma linha válida para importar',
+  search_too_long: 'A busca deve ter no máximo 100 caracteres',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
