@@ -218,3 +218,25 @@ export const reasonPresets = pgTable('reason_presets', {
   createdBy: uuid('created_by').references(() => admins.id, { onDelete: 'set null' }),
   createdAt: createdAt(),
 });
+
+/**
+ * Results of the diagnostic checks and fixes (Debug & Diagnóstico): in the database, so they
+ * survive restarts and every instance sees the same list. `runId` groups one run's entries.
+ */
+export const diagnosticLogs = pgTable(
+  'diagnostic_logs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    runId: uuid('run_id'),
+    category: text('category', { enum: ['CONNECTIVITY', 'ADMINISTRATORS', 'STUDENTS', 'TRANSACTIONS', 'AUTH', 'SYSTEM', 'FIX'] }).notNull(),
+    status: text('status', { enum: ['success', 'warning', 'error', 'info'] }).notNull(),
+    message: text('message').notNull(),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [
+    index('diagnostic_logs_at_idx').on(t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    check('diagnostic_logs_category_known', sql`${t.category} IN ('CONNECTIVITY', 'ADMINISTRATORS', 'STUDENTS', 'TRANSACTIONS', 'AUTH', 'SYSTEM', 'FIX')`),
+    check('diagnostic_logs_status_known', sql`${t.status} IN ('success', 'warning', 'error', 'info')`),
+  ],
+);
