@@ -48,19 +48,35 @@ export const estelecasTransferInput = z.object({
 });
 export type EstelecasTransferInput = z.input<typeof estelecasTransferInput>;
 
-/** POST /api/admin/students/:id/meritus and /estelecas */
-export const adminOperationInput = z.object({
-  type: z.enum(ADMIN_OPERATION_TYPES, { error: 'missing_fields_short' }),
-  amount: amountSchema({ missing: 'missing_fields_short', notPositive: 'amount_not_positive' }),
-  description: requiredText('missing_fields_short'),
-});
-export type AdminOperationInput = z.input<typeof adminOperationInput>;
+/**
+ * What an unusable amount of an administrator's operation is answered with, per currency:
+ * the spec's Estelecas dialogs answer any quantity below 1 (or not whole) with 'Preencha todos os campos'.
+ */
+const ADMIN_AMOUNT_CODES = {
+  meritus: { missing: 'missing_fields_short', notPositive: 'amount_not_positive' },
+  estelecas: { missing: 'missing_fields_short', notPositive: 'missing_fields_short', notInteger: 'missing_fields_short' },
+} as const satisfies Record<Currency, Parameters<typeof amountSchema>[0]>;
 
-/** POST /api/admin/operations/bulk: several students or a whole turma, all or nothing. */
-export const bulkOperationInput = adminOperationInput.extend({
-  currency: z.enum(CURRENCIES),
-  studentUuids: z.array(z.uuid(), { error: 'missing_fields_short' }).min(1, { error: 'missing_fields_short' }).max(5000),
-});
+function adminOperationSchema<C extends Currency>(currency: C) {
+  return z.object({
+    type: z.enum(ADMIN_OPERATION_TYPES, { error: 'missing_fields_short' }),
+    amount: amountSchema(ADMIN_AMOUNT_CODES[currency]),
+    description: requiredText('missing_fields_short'),
+  });
+}
+
+/** POST /api/admin/students/:id/meritus and /estelecas: the form of each currency and the service read the same one. */
+export const adminOperationInputs = { meritus: adminOperationSchema('meritus'), estelecas: adminOperationSchema('estelecas') } as const;
+export type AdminOperationInput = z.input<(typeof adminOperationInputs)[Currency]>;
+
+const bulkStudents = z.array(z.uuid(), { error: 'missing_fields_short' }).min(1, { error: 'missing_fields_short' }).max(5000);
+
+function bulkOperationSchema<C extends Currency>(currency: C) {
+  return adminOperationSchema(currency).extend({ currency: z.literal(currency), studentUuids: bulkStudents });
+}
+
+/** POST /api/admin/operations/bulk: several students or a whole turma, all or nothing; the amount is read by its currency's rule. */
+export const bulkOperationInput = z.discriminatedUnion('currency', [bulkOperationSchema('meritus'), bulkOperationSchema('estelecas')]);
 export type BulkOperationInput = z.input<typeof bulkOperationInput>;
 
 /** A student short of the amount of a refused deduction, with their balance in its currency. */

@@ -3,7 +3,7 @@ import type { PublicStudent } from '../../shared/auth.ts';
 import { ERROR_MESSAGES, type ErrorCode } from '../../shared/errors.ts';
 import { formatAmount } from '../../shared/format.ts';
 import {
-  adminOperationInput,
+  adminOperationInputs,
   bulkOperationResult,
   isCredit,
   operationResult,
@@ -14,7 +14,7 @@ import {
   type OperationResult,
   type ShortStudent,
 } from '../../shared/ledger.ts';
-import { issueCode, parseAmountText } from '../../shared/validation.ts';
+import { issueMessage, parseAmountText } from '../../shared/validation.ts';
 import { api, type ApiError } from './api.ts';
 import { useIdempotentMutation } from './idempotency.ts';
 import { queryKeys } from './query-keys.ts';
@@ -28,14 +28,8 @@ export type AdminOperationResponse = OperationResult | BulkOperationResult;
 
 type Holder = Pick<PublicStudent, 'name' | 'meritus' | 'estelecas'>;
 
-/**
- * What differs between the currencies: the text of a removal beyond a balance, and the
- * spec's Estelecas dialog, which answers any unusable quantity with 'Preencha todos os campos'.
- */
-const RULES: Record<Currency, { overBalance: ErrorCode; amountIssue: (code: ErrorCode) => ErrorCode }> = {
-  meritus: { overBalance: 'remove_exceeds_balance', amountIssue: (code) => code },
-  estelecas: { overBalance: 'remove_exceeds_estelecas', amountIssue: (code) => (code === 'amount_too_large' ? code : 'missing_fields_short') },
-};
+/** The text of a removal beyond a balance, per currency. */
+const OVER_BALANCE: Record<Currency, ErrorCode> = { meritus: 'remove_exceeds_balance', estelecas: 'remove_exceeds_estelecas' };
 
 type Short = Pick<ShortStudent, 'name' | 'balance'>;
 
@@ -46,7 +40,7 @@ function shortOf(currency: Currency, students: readonly Holder[], amount: number
 
 /** The spec's message for a removal beyond a balance, naming who is short when several were chosen. */
 export function removalRefusal(currency: Currency, short: readonly Short[], total: number): string {
-  const text = ERROR_MESSAGES[RULES[currency].overBalance];
+  const text = ERROR_MESSAGES[OVER_BALANCE[currency]];
   if (total <= 1 || short.length === 0) return text;
   const names = short.slice(0, 3).map((student) => `${student.name} (${formatAmount(currency, student.balance)})`);
   const more = short.length > 3 ? ` e mais ${short.length - 3}` : '';
@@ -64,7 +58,7 @@ export function shortInRefusal(failure: ApiError): ShortStudent[] {
 export type OperationDraft = { type: AdminOperationType; amount: string; description: string };
 
 /**
- * An administrator's add/remove form, checked with the schema the server uses, in the
+ * An administrator's add/remove form, checked with its currency's schema (the server's), in the
  * spec's order: every field filled, a whole amount above zero and within the limit, and
  * for a removal every chosen balance covering it.
  */
@@ -73,11 +67,10 @@ export function validateAdminOperation(
   draft: OperationDraft,
   chosen: readonly Holder[],
 ): { ok: true; input: OperationInput } | { ok: false; message: string } {
-  const rules = RULES[currency];
   const amount = parseAmountText(draft.amount);
   if (chosen.length === 0 || amount === undefined || draft.description.trim() === '') return { ok: false, message: ERROR_MESSAGES.missing_fields_short };
-  const parsed = adminOperationInput.safeParse({ type: draft.type, amount, description: draft.description });
-  if (!parsed.success) return { ok: false, message: ERROR_MESSAGES[rules.amountIssue(issueCode(parsed.error.issues[0] ?? {}))] };
+  const parsed = adminOperationInputs[currency].safeParse({ type: draft.type, amount, description: draft.description });
+  if (!parsed.success) return { ok: false, message: issueMessage(parsed.error.issues[0] ?? {}) };
   const input = parsed.data;
   if (!isCredit(input.type)) {
     const short = shortOf(currency, chosen, input.amount);

@@ -208,7 +208,7 @@ describe('Estelecas screen', () => {
     [{ type: 'admin_add', amount: 2 }, 'Preencha todos os campos'],
     [{ type: 'admin_add', description: 'Olimpíada' }, 'Preencha todos os campos'],
     [{ amount: 2, description: 'Olimpíada' }, 'Preencha todos os campos'],
-    [{ type: 'admin_add', amount: 0, description: 'Olimpíada' }, 'O valor deve ser maior que zero'],
+    [{ type: 'admin_add', amount: 0, description: 'Olimpíada' }, 'Preencha todos os campos'],
     [{ type: 'admin_remove', amount: 1_000, description: 'Correção' }, 'Não é possível remover mais Estelecas do que o estudante possui'],
   ])('the add and remove dialogs: %j → "%s", nothing written', async (payload, message) => {
     const rows = await ledgerCount();

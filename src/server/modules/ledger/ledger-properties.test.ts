@@ -6,7 +6,7 @@ import { AppError } from '../../app-error.ts';
 import { createEventBus, type EventBus } from '../../realtime/event-bus.ts';
 import { adminOperation, studentTransfer, type LedgerDeps } from './ledger.service.ts';
 import { reconcile } from './reconciliation.service.ts';
-import { adminOperationInput, estelecasTransferInput, meritusTransferInput } from '../../../shared/ledger.ts';
+import { adminOperationInputs, estelecasTransferInput, meritusTransferInput } from '../../../shared/ledger.ts';
 import { issueCode } from '../../../shared/validation.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
 
@@ -66,7 +66,7 @@ async function snapshot() {
 
 /** The code the shared schema (the forms' and the routes') gives an amount, or undefined when it is valid. */
 function amountRefusal(op: { kind: 'transfer' | 'admin'; currency: 'meritus' | 'estelecas'; amount: number }): ErrorCode | undefined {
-  const rule = op.kind === 'admin' ? adminOperationInput : op.currency === 'meritus' ? meritusTransferInput : estelecasTransferInput;
+  const rule = op.kind === 'admin' ? adminOperationInputs[op.currency] : op.currency === 'meritus' ? meritusTransferInput : estelecasTransferInput;
   const issue = rule.shape.amount.safeParse(op.amount).error?.issues[0];
   return issue && issueCode(issue);
 }

@@ -64,7 +64,8 @@ test('the services validate what they are given: amounts of 0, −3 or 1.5 and a
   const cases: [() => Promise<unknown>, string][] = [
     [() => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'admin_add', amount: 0, description: 'x' }), 'amount_not_positive'],
     [() => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'penalty', amount: -3, description: 'x' }), 'amount_not_positive'],
-    [() => adminOperation(deps(), admin(), 'estelecas', { id: ana.id, type: 'admin_add', amount: 1.5, description: 'x' }), 'amount_not_integer'],
+    [() => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'admin_add', amount: 1.5, description: 'x' }), 'amount_not_integer'],
+    [() => adminOperation(deps(), admin(), 'estelecas', { id: ana.id, type: 'admin_add', amount: 1.5, description: 'x' }), 'missing_fields_short'],
     [() => studentTransfer(deps(), { id: ana.id, name: ana.name }, 'meritus', { recipientId: bruno.id, amount: 1.5 }), 'amount_not_integer'],
     [() => bulkAdminOperation(deps(), admin(), { currency: 'meritus', studentUuids: [ana.id], type: 'admin_add', amount: -3, description: 'x' }), 'amount_not_positive'],
     [() => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'gift', amount: 5, description: 'x' }), 'missing_fields_short'],

@@ -6,7 +6,7 @@ import { adminOf, studentOf } from '../../plugins/auth.ts';
 import { csvResponse, sendCsv } from '../../csv.ts';
 import { exportLedgerCsv } from './ledger-export.service.ts';
 import {
-  adminOperationInput,
+  adminOperationInputs,
   bulkOperationInput,
   bulkOperationResult,
   CURRENCIES,
@@ -74,7 +74,7 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events }: A
           tags,
           params: studentUuidParam,
           headers: idempotencyHeaders,
-          body: adminOperationInput,
+          body: adminOperationInputs[currency],
           response: { 201: operationResult },
         },
       },

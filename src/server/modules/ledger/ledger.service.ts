@@ -6,7 +6,7 @@ import type { EventBus } from '../../realtime/event-bus.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { ERROR_MESSAGES, MESSAGES, type ErrorCode } from '../../../shared/errors.ts';
 import {
-  adminOperationInput,
+  adminOperationInputs,
   ADMIN_OPERATION_TYPES,
   bulkOperationInput,
   estelecasTransferInput,
@@ -254,7 +254,11 @@ export async function studentTransfer(
   return settle(deps, answer, codes, [sender.id, transfer.recipientId]);
 }
 
-const adminTargetInput = adminOperationInput.extend({ id: z.uuid({ error: 'student_not_found' }) });
+const targetId = z.uuid({ error: 'student_not_found' });
+const ADMIN_TARGET_INPUTS = {
+  meritus: adminOperationInputs.meritus.extend({ id: targetId }),
+  estelecas: adminOperationInputs.estelecas.extend({ id: targetId }),
+} as const;
 
 /** Whether a request named a real operation type: an unknown one is refused and kept without a type, never as an award. */
 function typeOf(input: LooseInput): AdminOperationType | null {
@@ -303,7 +307,7 @@ export async function adminOperation(
 ): Promise<Stored<OperationResult>> {
   const said = loose(input);
   const attempt = adminAttempt(admin, currency, said, said.id, context.ip);
-  const operation = await validated(deps, adminTargetInput, input, attempt);
+  const operation = await validated(deps, ADMIN_TARGET_INPUTS[currency], input, attempt);
   const { id, ...request } = operation;
   const codes = REFUSAL_CODES.admin[currency];
   const payload = adminPayload(admin, currency, request, [id], {

@@ -232,6 +232,34 @@ describe('administrator operations', () => {
     expect(await ledgerCount()).toBe(before);
   });
 
+  test.each([
+    ['meritus', 0, 'O valor deve ser maior que zero'],
+    ['meritus', 2.5, 'O valor deve ser um número inteiro'],
+    ['estelecas', 0, 'Preencha todos os campos'],
+    ['estelecas', -2, 'Preencha todos os campos'],
+    ['estelecas', 1.5, 'Preencha todos os campos'],
+    ['estelecas', 100_001, 'O valor máximo por operação é 100.000'],
+  ] as const)('%s: an amount of %s is refused with its dialog\'s text "%s", for one student and for a turma alike', async (currency, amount, message) => {
+    const before = await ledgerCount();
+    const single = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/students/${ana.id}/${currency}`,
+      headers: { cookie: adminCookie },
+      payload: { type: 'reward', amount, description: 'Monitoria' },
+    });
+    const bulk = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/operations/bulk',
+      headers: { cookie: adminCookie },
+      payload: { currency, studentUuids: [ana.id, bruno.id], type: 'reward', amount, description: 'Monitoria' },
+    });
+    for (const response of [single, bulk]) {
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toMatchObject({ message, fields: { amount: message } });
+    }
+    expect(await ledgerCount()).toBe(before);
+  });
+
   test('Estelecas messages agree in number: "1 Esteleca removida", "3 Estelecas adicionadas"', async () => {
     const carla = t.students[2]!;
     const send = (type: string, amount: number) =>
