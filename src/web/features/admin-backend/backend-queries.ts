@@ -1,0 +1,47 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import {
+  configurationList,
+  entityPage,
+  monitoringSnapshot,
+  MONITORING_REFRESH_MS,
+  SYSTEM_API,
+  systemOverview,
+  type EntityId,
+} from '../../../shared/system.ts';
+import { api } from '../../lib/api.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
+
+export function useSystemOverview() {
+  return useQuery({
+    queryKey: [...queryKeys.adminSystem, 'overview'],
+    queryFn: () => api.get(SYSTEM_API.overview, { schema: systemOverview }),
+  });
+}
+
+export type EntityRequest = { entity: EntityId; page: number; pageSize: number; q: string };
+
+/** One page of an entity; the previous page stays on screen while the next one loads. */
+export function useEntityPage(request: EntityRequest) {
+  return useQuery({
+    queryKey: [...queryKeys.adminSystem, 'entity', request],
+    queryFn: () =>
+      api.get(SYSTEM_API.entity(request.entity), { schema: entityPage, query: { page: request.page, pageSize: request.pageSize, q: request.q } }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The instance's figures, re-read every MONITORING_REFRESH_MS (the spec's 3 s) while the tab is open. */
+export function useMonitoring() {
+  return useQuery({
+    queryKey: [...queryKeys.adminSystem, 'monitoring'],
+    queryFn: () => api.get(SYSTEM_API.monitoring, { schema: monitoringSnapshot }),
+    refetchInterval: MONITORING_REFRESH_MS,
+  });
+}
+
+export function useConfiguration() {
+  return useQuery({
+    queryKey: [...queryKeys.adminSystem, 'configuration'],
+    queryFn: () => api.get(SYSTEM_API.configuration, { schema: configurationList }),
+  });
+}

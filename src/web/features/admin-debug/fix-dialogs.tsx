@@ -1,0 +1,103 @@
+import { useState } from 'react';
+import { Check, Copy, KeyRound } from 'lucide-react';
+import { DEFAULT_ADMIN, FIX_LABELS, type FixAdministratorsResult, type FixPreview } from '../../../shared/system.ts';
+import { countOf } from '../../lib/format.ts';
+import { toast } from '../../lib/toast.ts';
+import { Button } from '../../ui/button.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { Modal } from '../../ui/modal.tsx';
+
+/** What 'Corrigir Administrators' will do, asked before it is done. */
+export function FixAdministratorsDialog({ open, pending, onConfirm, onCancel }: { open: boolean; pending: boolean; onConfirm: () => void; onCancel: () => void }) {
+  return (
+    <ConfirmDialog
+      open={open}
+      title="Corrigir Administrators"
+      tone="primary"
+      confirmLabel="Aplicar correção"
+      pending={pending}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+      message={
+        <div className="flex flex-col gap-2">
+          <p>
+            Cria o administrador padrão <strong>{DEFAULT_ADMIN.name}</strong> ({DEFAULT_ADMIN.adminId}, função {DEFAULT_ADMIN.role}, permissões{' '}
+            {DEFAULT_ADMIN.permissions.join(', ')}) <strong>somente se não houver nenhum administrador</strong>. Se já existir um, nada muda.
+          </p>
+          <p>A senha é gerada agora e mostrada uma única vez. Depois o diagnóstico é executado de novo.</p>
+        </div>
+      }
+    />
+  );
+}
+
+/** The created administrator's credentials, shown this once with a copy button. */
+export function NewAdminPasswordDialog({ result, onClose }: { result: FixAdministratorsResult; onClose: () => void }) {
+  const [copied, setCopied] = useState(false);
+  if (!result.admin || !result.password) return null;
+  const password = result.password;
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(password);
+      setCopied(true);
+      toast.success('Senha copiada');
+    } catch {
+      toast.error('Erro ao copiar para área de transferência');
+    }
+  };
+
+  return (
+    <Modal open onClose={onClose} size="sm" title="Administrador criado" description={`${result.admin.name} · ${result.admin.email}`} footer={<Button onClick={onClose}>Concluir</Button>}>
+      <div className="flex flex-col gap-4">
+        <div className="flex flex-wrap items-center gap-2 rounded-2xl bg-indigo-50 p-4 ring-1 ring-indigo-200">
+          <KeyRound aria-hidden="true" className="size-5 shrink-0 text-indigo-700" />
+          <output aria-label="Senha do administrador" className="min-w-0 flex-1 font-mono text-lg font-bold break-all text-slate-900 select-all" data-testid="new-admin-password">
+            {password}
+          </output>
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => void copy()}
+            icon={copied ? <Check aria-hidden="true" className="size-4" /> : <Copy aria-hidden="true" className="size-4" />}
+          >
+            {copied ? 'Copiada' : 'Copiar'}
+          </Button>
+        </div>
+        <p className="text-sm text-slate-700">
+          Entre com o email <strong className="break-all">{result.admin.email}</strong> e esta senha. Ela não será mostrada novamente depois que você fechar esta janela.
+        </p>
+      </div>
+    </Modal>
+  );
+}
+
+/** The preview of a fix: every change it will make, applied only on confirmation. */
+export function FixPreviewDialog({ preview, pending, onConfirm, onCancel }: { preview: FixPreview; pending: boolean; onConfirm: () => void; onCancel: () => void }) {
+  const count = preview.items.length;
+  return (
+    <ConfirmDialog
+      open
+      title={FIX_LABELS[preview.fix]}
+      confirmLabel="Aplicar correção"
+      pending={pending}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+      message={
+        <div className="flex flex-col gap-3">
+          <p>
+            Esta correção vai alterar {countOf(count, 'item', 'itens')}:
+          </p>
+          <ul aria-label="Itens a corrigir" tabIndex={0} className="max-h-64 list-disc overflow-y-auto rounded-xl bg-slate-50 py-2 pr-3 pl-7 text-slate-800">
+            {preview.items.map((item) => (
+              <li key={item.key} className="py-0.5 break-words">
+                {item.label}
+              </li>
+            ))}
+          </ul>
+          <p>A alteração fica registrada no log (FIX) e na auditoria.</p>
+        </div>
+      }
+    />
+  );
+}
