@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { SECRET_MASK } from '../shared/system.ts';
 
 const flag = z
   .enum(['on', 'off', 'true', 'false', '1', '0'])
@@ -36,7 +37,39 @@ const envSchema = z.object({
   TRUST_PROXY: flag.default(false),
   /** How long a resolved session is reused before the database is asked again; 0 asks on every request. */
   SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  /** Bearer token a monitoring system sends to GET /metrics; unset, /metrics answers 404. */
+  METRICS_TOKEN: z.string().min(16).optional(),
 });
+
+type EnvName = keyof typeof envSchema.shape;
+
+/**
+ * What the Configurações tab says of each variable (the README's table), in pt-BR. The
+ * secrets are shown only as set or unset.
+ */
+export const CONFIG_DESCRIPTIONS: Record<EnvName, { description: string; secret?: true }> = {
+  NODE_ENV: { description: 'Modo de execução (production envia HSTS; development e test para desenvolvimento).' },
+  PORT: { description: 'Porta em que o servidor escuta.' },
+  HOST: { description: 'Endereço em que o servidor escuta (0.0.0.0 aceita outras máquinas).' },
+  DATABASE_URL: { description: 'Conexão do PostgreSQL; sem ela, o banco embutido (PGlite) em DATA_DIR.', secret: true },
+  DATA_DIR: { description: 'Pasta do banco embutido e dos arquivos enviados (uploads).' },
+  DEMO: { description: 'Cria a escola de demonstração num banco vazio e mostra as credenciais de demonstração no login.' },
+  ADMIN_EMAIL: { description: 'Email do primeiro administrador de um banco de produção vazio.' },
+  ADMIN_PASSWORD: { description: 'Senha do primeiro administrador (mínimo de 8 caracteres).', secret: true },
+  ADMIN_NAME: { description: 'Nome do primeiro administrador.' },
+  PUBLIC_URL: { description: 'Endereço que os usuários abrem; com https:// ativa cookies Secure e HSTS.' },
+  ALLOWED_ORIGINS: { description: 'Outras origens (separadas por vírgula) que podem enviar requisições que alteram dados.' },
+  API_RATE_LIMIT: { description: 'Requisições à API por janela por usuário conectado; 0 desliga o limitador.' },
+  API_RATE_LIMIT_ANONYMOUS: { description: 'Requisições à API por janela por endereço sem sessão (login).' },
+  API_RATE_LIMIT_WINDOW_MS: { description: 'Janela dos limites da API, em milissegundos.' },
+  LOG_LEVEL: { description: 'Nível dos logs do servidor (fatal … trace, ou silent).' },
+  TRUST_PROXY: { description: 'Ligado atrás de um proxy reverso, para os limites verem o endereço do cliente.' },
+  SESSION_CACHE_MS: { description: 'Por quanto tempo uma sessão consultada é reutilizada antes de perguntar ao banco de novo; 0 consulta sempre.' },
+  METRICS_TOKEN: { description: 'Token (Bearer) que um sistema de monitoramento envia a /metrics; sem ele, /metrics fica desligado.', secret: true },
+};
+
+/** One variable as the server runs with it: the value as text (secrets never), and whether it came from the environment. */
+export type ConfigSetting = { name: EnvName; value: string | null; source: 'default' | 'environment'; secret: boolean; description: string };
 
 export type Config = {
   env: 'development' | 'production' | 'test';
@@ -58,6 +91,10 @@ export type Config = {
   sessionCacheMs: number;
   /** Where the built front end lives; absent in API-only tests. */
   webDist: string | undefined;
+  /** Null when /metrics is disabled. */
+  metricsToken: string | null;
+  /** Every variable with its effective value and source, for the Configurações tab. */
+  settings: ConfigSetting[];
 };
 
 export class ConfigError extends Error {}
@@ -72,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
   const https = e.PUBLIC_URL?.startsWith('https://') ?? false;
+  const demo = e.DEMO ?? e.DATABASE_URL === undefined;
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -79,7 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     dataDir,
     uploadsDir: path.join(dataDir, 'uploads'),
-    demo: e.DEMO ?? e.DATABASE_URL === undefined,
+    demo,
     firstAdmin:
       e.ADMIN_EMAIL && e.ADMIN_PASSWORD
         ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD, name: e.ADMIN_NAME ?? 'Administrador' }
@@ -95,5 +133,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     sessionCacheMs: e.SESSION_CACHE_MS,
     webDist: path.resolve('dist'),
+    metricsToken: e.METRICS_TOKEN ?? null,
+    settings: settingsOf(env, e, { demo, dataDir }),
   };
+}
+
+/** Values as the server uses them: the demo flag as decided, the data folder resolved, flags as on/off. */
+function settingsOf(env: NodeJS.ProcessEnv, parsed: z.infer<typeof envSchema>, effective: { demo: boolean; dataDir: string }): ConfigSetting[] {
+  const values: Partial<Record<EnvName, unknown>> = { ...parsed, DEMO: effective.demo, DATA_DIR: effective.dataDir };
+  return (Object.keys(CONFIG_DESCRIPTIONS) as EnvName[]).map((name) => {
+    const { description, secret = false } = CONFIG_DESCRIPTIONS[name];
+    const value = values[name];
+    const text = typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value);
+    const shown = value === undefined ? null : secret ? SECRET_MASK : text;
+    return { name, value: shown, source: env[name] === undefined ? 'default' : 'environment', secret, description };
+  });
 }
