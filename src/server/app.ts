@@ -15,7 +15,7 @@ import type { Database } from './db/client.ts';
 import { AppError } from './app-error.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerAuth } from './plugins/auth.ts';
-import { issueCode } from '../shared/validation.ts';
+import { issueCode, issueFields } from '../shared/validation.ts';
 import { ERROR_MESSAGES, type ApiErrorBody, type ErrorCode } from '../shared/errors.ts';
 import { createEventBus } from './realtime/event-bus.ts';
 import type { AppDeps } from './deps.ts';
@@ -89,11 +89,7 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
       return reply.status(error.status).send(errorBody(error.code, { message, ...(details ? { details } : {}), ...(fields ? { fields } : {}) }));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const fields: Record<string, string> = {};
-      for (const issue of error.validation) {
-        const field = issue.instancePath.replace(/^\//, '') || 'body';
-        fields[field] ??= ERROR_MESSAGES[issueCode(issue)];
-      }
+      const fields = issueFields(error.validation.map((issue) => ({ path: issue.instancePath.split('/').slice(1), message: issue.message })));
       const first = error.validation[0];
       return reply.status(400).send(errorBody(first ? issueCode(first) : 'validation', { fields }));
     }

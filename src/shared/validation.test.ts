@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { calendarDate, instantText, isStorableText, recordableText, requiredText, textInput } from './validation.ts';
+import { z } from 'zod';
+import { calendarDate, instantText, isStorableText, issueFields, recordableText, requiredText, textInput } from './validation.ts';
 
 const codes = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues.map((issue) => issue.message) ?? [];
 
@@ -45,6 +46,34 @@ describe('textInput', () => {
   test('requiredText is the same schema with one code for missing', () => {
     expect(codes(requiredText('missing_fields_short').safeParse('Lanche\u0000'))).toEqual(['invalid_text']);
     expect(codes(requiredText('missing_fields_short').safeParse(''))).toEqual(['missing_fields_short']);
+  });
+});
+
+describe('issueFields', () => {
+  const form = z.object({
+    name: requiredText('missing_fields'),
+    grade: z.object({ year: z.number({ error: 'invalid_grade' }) }),
+    tags: z.array(textInput({ max: 3 })),
+  });
+
+  test("each field's first message in pt-BR, nested fields by dotted path, an unknown message as 'Dados inválidos'", () => {
+    const result = form.safeParse({ name: '  ', grade: { year: 'x' }, tags: ['ok', 'longo demais', 'outro longo'] });
+    expect(issueFields(result.error!.issues)).toEqual({
+      name: 'Preencha todos os campos obrigatórios',
+      'grade.year': 'Selecione uma série válida',
+      'tags.1': 'Dados inválidos',
+      'tags.2': 'Dados inválidos',
+    });
+  });
+
+  test("the first issue of a field wins; an issue about the whole input is 'body'", () => {
+    expect(
+      issueFields([
+        { path: ['amount'], message: 'amount_not_positive' },
+        { path: ['amount'], message: 'amount_too_large' },
+        { path: [], message: 'missing_fields_short' },
+      ]),
+    ).toEqual({ amount: 'O valor deve ser maior que zero', body: 'Preencha todos os campos' });
   });
 });
 

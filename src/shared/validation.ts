@@ -15,6 +15,17 @@ export function issueMessage(issue: { message?: string | undefined }): string {
 }
 
 /**
+ * The pt-BR message of each field the issues name (its first issue wins), keyed by the
+ * field's path joined with dots, or 'body' when the whole input is at fault: the `fields`
+ * of a 400, whether the route's schema or the service refused the input.
+ */
+export function issueFields(issues: readonly { path: readonly PropertyKey[]; message?: string | undefined }[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) fields[issue.path.map(String).join('.') || 'body'] ??= issueMessage(issue);
+  return fields;
+}
+
+/**
  * An amount as typed in a form: blank is missing (undefined), a decimal comma reads as a
  * point, anything else becomes a number for a schema or rule to judge (NaN included).
  */

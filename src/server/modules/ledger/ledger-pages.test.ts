@@ -38,3 +38,13 @@ test('a tampered cursor is a 400 with a message, not a 500', async () => {
   expect(response.statusCode).toBe(400);
   expect(response.json().error.message).toBe('Dados inválidos');
 });
+
+test('a query the route refuses names each field at fault, and only those', async () => {
+  const response = await t.app.inject({ url: '/api/me/operations?limit=0&kind=todas&currency=meritus', headers: { cookie } });
+  expect(response.statusCode).toBe(400);
+  expect(response.json().error).toEqual({
+    code: 'validation',
+    message: 'Dados inválidos',
+    fields: { kind: 'Dados inválidos', limit: 'Dados inválidos' },
+  });
+});

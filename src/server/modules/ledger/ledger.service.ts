@@ -19,7 +19,7 @@ import {
   type ShortStudent,
 } from '../../../shared/ledger.ts';
 import { formatAmount, formatEstelecas, formatNumber } from '../../../shared/format.ts';
-import { issueCode, recordableText } from '../../../shared/validation.ts';
+import { issueCode, issueFields, recordableText } from '../../../shared/validation.ts';
 import { idempotencyRecord, type IdempotencyRecord, type Stored } from './idempotency.ts';
 import { refusedAttemptRecord, type RefusedAttemptRecord } from './refused-attempts.ts';
 import { sqlState } from '../../db/sql-state.ts';
@@ -190,11 +190,9 @@ function refusalForDatabase(attempt: AttemptRecord, codes: Partial<Record<Refusa
 async function validated<S extends z.ZodType>(deps: LedgerDeps, schema: S, input: unknown, attempt: AttemptRecord): Promise<z.output<S>> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const fields: Record<string, string> = {};
-  for (const issue of parsed.error.issues) fields[issue.path.join('.') || 'body'] ??= ERROR_MESSAGES[issueCode(issue)];
   const code = issueCode(parsed.error.issues[0]!);
   await recordRefusal(deps, attempt, code);
-  throw new AppError(code, { status: 400, fields });
+  throw new AppError(code, { status: 400, fields: issueFields(parsed.error.issues) });
 }
 
 /** Turns the database's answer into the stored response, or throws the refusal (already recorded by the database). */
