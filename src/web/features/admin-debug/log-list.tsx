@@ -1,5 +1,5 @@
 import { CircleAlert, CircleCheck, CircleX, Info } from 'lucide-react';
-import type { DiagnosticLog, DiagnosticStatus } from '../../../shared/system.ts';
+import { SYSTEM_TEXTS, type DiagnosticLog, type DiagnosticStatus } from '../../../shared/system.ts';
 import { cn } from '../../lib/cn.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
 
@@ -45,7 +45,7 @@ function LogItem({ log }: { log: DiagnosticLog }) {
 /** The diagnostic log, newest first as the server sends it; the spec's empty text when there is none. */
 export function LogList({ logs }: { logs: readonly DiagnosticLog[] }) {
   if (logs.length === 0) {
-    return <EmptyState title="Nenhum log disponível" description="Execute um diagnóstico para ver os resultados" />;
+    return <EmptyState title={SYSTEM_TEXTS.noLogs} description={SYSTEM_TEXTS.noLogsHint} />;
   }
   return (
     <ul aria-label="Logs de diagnóstico" className="flex flex-col gap-2">
