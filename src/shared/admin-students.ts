@@ -12,7 +12,7 @@ import {
   type TagKind,
 } from './constants.ts';
 import { ERROR_MESSAGES } from './errors.ts';
-import { formatDate } from './format.ts';
+import { countOf, formatDate } from './format.ts';
 import { calendarDate, instantText, requiredText, textInput } from './validation.ts';
 import { foldText } from './student-match.ts';
 
@@ -272,8 +272,8 @@ export const ADMIN_STUDENT_TEXTS = {
   tagAdded: (kind: TagKind, expiresAt: string | Date) => `Tag ${TAG_NAMES[kind]} adicionada até ${formatDate(expiresAt)}`,
   tagRemoved: (kind: TagKind) => `Tag ${TAG_NAMES[kind]} removida`,
   tagExpiryChanged: (kind: TagKind, expiresAt: string | Date) => `Tag ${TAG_NAMES[kind]} válida até ${formatDate(expiresAt)}`,
-  tagsExpired: (count: number) => (count === 1 ? '1 tag expirada removida' : `${count} tags expiradas removidas`),
-  imported: (count: number) => (count === 1 ? '1 aluno importado' : `${count} alunos importados`),
+  tagsExpired: (count: number) => countOf(count, 'tag expirada removida', 'tags expiradas removidas'),
+  imported: (count: number) => countOf(count, 'aluno importado', 'alunos importados'),
 } as const;
 
 /** Column headers of the CSV files the school downloads (pt-BR, for Excel). */

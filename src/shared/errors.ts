@@ -1,3 +1,5 @@
+import { countOf } from './format.ts';
+
 /**
  * Stable error codes shared by server and client. The server sends the code and
  * the pt-BR message, which may carry particulars (how long to wait); the client
@@ -74,9 +76,9 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 /** 'login_locked' with the wait until a sign-in is accepted again, rounded up to whole minutes (seconds under one). */
 export function loginLockedMessage(retryAfterSeconds: number): string {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-  if (seconds < 60) return `Muitas tentativas de login. Tente novamente em ${seconds} ${seconds === 1 ? 'segundo' : 'segundos'}.`;
+  if (seconds < 60) return `Muitas tentativas de login. Tente novamente em ${countOf(seconds, 'segundo', 'segundos')}.`;
   const minutes = Math.ceil(seconds / 60);
-  return `Muitas tentativas de login. Tente novamente em ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'}.`;
+  return `Muitas tentativas de login. Tente novamente em ${countOf(minutes, 'minuto', 'minutos')}.`;
 }
 
 export type ApiErrorBody = {

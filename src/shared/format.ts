@@ -14,6 +14,19 @@ export function formatNumber(value: number): string {
   return integerFormat.format(value);
 }
 
+/**
+ * The form that agrees with a count: pt-BR takes the singular for one (and minus one) only, so "Falta 1 dia",
+ * "Faltam 0 dias". Every count text goes through here or countOf.
+ */
+export function plural(count: number, one: string, many: string): string {
+  return Math.abs(count) === 1 ? one : many;
+}
+
+/** 1 → "1 aluno", 1234 → "1.234 alunos" */
+export function countOf(count: number, one: string, many: string): string {
+  return `${formatNumber(count)} ${plural(count, one, many)}`;
+}
+
 /** 1234 → "1.234 M$" */
 export function formatMeritus(value: number): string {
   return `${integerFormat.format(value)} M$`;
@@ -27,7 +40,7 @@ export function formatSignedMeritus(value: number): string {
 
 /** 1 → "1 Esteleca", 1234 → "1.234 Estelecas" */
 export function formatEstelecas(value: number): string {
-  return `${formatNumber(value)} ${Math.abs(value) === 1 ? 'Esteleca' : 'Estelecas'}`;
+  return countOf(value, 'Esteleca', 'Estelecas');
 }
 
 export function formatAmount(currency: Currency, value: number): string {
@@ -68,7 +81,7 @@ export function formatRelativeTime(value: string | Date, now: Date = new Date())
   const hours = Math.floor(minutes / 60);
   if (hours < 24) return `${hours}h atrás`;
   const days = Math.floor(hours / 24);
-  return `${days} ${days === 1 ? 'dia' : 'dias'} atrás`;
+  return `${countOf(days, 'dia', 'dias')} atrás`;
 }
 
 /** Bytes in base 1024, one decimal except for bytes: "512 B", "1.5 MB". */

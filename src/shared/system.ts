@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countOf } from './format.ts';
 import { textInput } from './validation.ts';
 
 /**
@@ -330,6 +331,6 @@ export const SYSTEM_TEXTS = {
   noLogsHint: 'Execute um diagnóstico para ver os resultados',
   adminExists: 'Já existe um administrador; nada foi alterado',
   adminCreated: (email: string) => `Administrador padrão criado (${email}). Anote a senha: ela não será mostrada de novo.`,
-  logsCleared: (n: number) => `${n} ${n === 1 ? 'log removido' : 'logs removidos'}`,
+  logsCleared: (n: number) => countOf(n, 'log removido', 'logs removidos'),
   nothingToFix: 'Nada a corrigir',
 } as const;

@@ -1,4 +1,5 @@
 export {
+  countOf,
   daysRemaining,
   firstName,
   formatAmount,
@@ -12,5 +13,6 @@ export {
   formatSignedAmount,
   formatSignedMeritus,
   formatSize,
+  plural,
   progressPercent,
 } from '../../shared/format.ts';

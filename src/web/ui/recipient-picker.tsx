@@ -1,6 +1,7 @@
 import { useId, useMemo } from 'react';
 import { Check, SearchX, Users } from 'lucide-react';
 import type { PublicStudent } from '../../shared/auth.ts';
+import { countOf } from '../../shared/format.ts';
 import { useDirectory } from '../lib/student-queries.ts';
 import { studentMatcher } from '../../shared/student-match.ts';
 import { cn } from '../lib/cn.ts';
@@ -54,7 +55,7 @@ export function RecipientPicker({ selectedId, onSelect, search, onSearchChange, 
       ) : (
         <div className={cn('-mx-1 overflow-y-auto px-1 py-1', listClassName)}>
           <p className="sr-only" aria-live="polite">
-            {filtered.length === 1 ? '1 estudante' : `${filtered.length} estudantes`}
+            {countOf(filtered.length, 'estudante', 'estudantes')}
           </p>
           <ul className="flex flex-col gap-1.5">
             {filtered.map((student) => {

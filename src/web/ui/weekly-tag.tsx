@@ -1,6 +1,6 @@
 import { Crown, HandHeart, Lightbulb, type LucideIcon } from 'lucide-react';
 import { TAG_NAMES, type TagKind } from '../../shared/constants.ts';
-import { daysRemaining } from '../../shared/format.ts';
+import { countOf, daysRemaining, plural } from '../../shared/format.ts';
 import { cn } from '../lib/cn.ts';
 
 export const TAG_LOOK: Record<TagKind, { icon: LucideIcon; chip: string; iconBox: string }> = {
@@ -12,7 +12,7 @@ export const TAG_LOOK: Record<TagKind, { icon: LucideIcon; chip: string; iconBox
 /** "Falta 1 dia", "Faltam 5 dias": the days left rounded up, as the spec shows them. */
 export function daysLeftText(expiresAt: string, now: Date = new Date()): string {
   const days = daysRemaining(expiresAt, now);
-  return days === 1 ? 'Falta 1 dia' : `Faltam ${days} dias`;
+  return `${plural(days, 'Falta', 'Faltam')} ${countOf(days, 'dia', 'dias')}`;
 }
 
 /** A weekly tag as a chip: icon, name and the days left. */

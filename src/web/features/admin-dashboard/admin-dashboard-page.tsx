@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Activity, BarChart3, Coins, Info, RefreshCw, Settings, UserCheck, Users, Wallet } from 'lucide-react';
 import { DASHBOARD_DEFINITIONS, DASHBOARD_PERIODS, type DashboardStat, type DashboardSummary } from '../../../shared/dashboard.ts';
-import { firstName, formatMeritus, formatNumber } from '../../lib/format.ts';
+import { countOf, firstName, formatMeritus, formatNumber } from '../../lib/format.ts';
 import { paths } from '../../app/paths.ts';
 import { useSession } from '../../app/session.ts';
 import { Button } from '../../ui/button.tsx';
@@ -103,7 +103,7 @@ function Overview({ summary }: { summary: DashboardSummary }) {
           <p className="mt-0.5 text-2xl font-bold text-slate-900 tabular-nums">{decimal.format(overview.participationRate)}%</p>
           <ProgressBar value={overview.participationRate} max={100} label="Taxa de participação" tone="emerald" className="mt-2" />
           <p className="mt-1.5 text-xs text-slate-600">
-            {formatNumber(overview.studentsWithBalance)} de {formatNumber(totalStudents.value)} estudantes com saldo acima de 0
+            {formatNumber(overview.studentsWithBalance)} de {countOf(totalStudents.value, 'estudante', 'estudantes')} com saldo acima de 0
           </p>
         </div>
         <div className="rounded-xl bg-slate-50 p-4">

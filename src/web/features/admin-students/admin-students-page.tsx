@@ -4,7 +4,7 @@ import { ChevronLeft, ChevronRight, Download, FileUp, UserPlus, Users } from 'lu
 import { ADMIN_STUDENT_TEXTS, type AdminStudent } from '../../../shared/admin-students.ts';
 import { GRADES } from '../../../shared/constants.ts';
 import { useSession } from '../../app/session.ts';
-import { formatNumber } from '../../lib/format.ts';
+import { countOf, formatNumber } from '../../lib/format.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { toast } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
@@ -137,7 +137,7 @@ export function AdminStudentsPage() {
     <div>
       <PageHeader
         title="Gerenciar Alunos"
-        description={students.data ? `${formatNumber(total)} ${total === 1 ? 'estudante cadastrado' : 'estudantes cadastrados'}` : 'Cadastro, fotos, tags e senhas dos estudantes'}
+        description={students.data ? countOf(total, 'estudante cadastrado', 'estudantes cadastrados') : 'Cadastro, fotos, tags e senhas dos estudantes'}
         icon={<Users className="size-6" />}
         actions={
           <Button icon={<UserPlus aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'form', studentUuid: null })}>

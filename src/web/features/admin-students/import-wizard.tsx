@@ -4,7 +4,7 @@ import { ADMIN_STUDENT_TEXTS, IMPORT_MAX_BYTES, type ImportPreview, type ImportR
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { isApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
-import { formatDate, formatNumber, formatSize } from '../../lib/format.ts';
+import { countOf, formatDate, formatNumber, formatSize } from '../../lib/format.ts';
 import { toast } from '../../lib/toast.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
@@ -155,7 +155,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
             Cancelar
           </Button>
           <Button onClick={runImport} disabled={!data || data.validCount === 0 || preview.isPending} loading={importing.isPending}>
-            {data ? `Importar ${formatNumber(data.validCount)} ${data.validCount === 1 ? 'aluno' : 'alunos'}` : 'Importar'}
+            {data ? `Importar ${countOf(data.validCount, 'aluno', 'alunos')}` : 'Importar'}
           </Button>
         </>
       }
@@ -197,7 +197,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
           <>
             <div className="flex flex-wrap items-center gap-2">
               <Badge tone="emerald" icon={<CheckCircle2 aria-hidden="true" className="size-3.5" />}>
-                {formatNumber(data.validCount)} {data.validCount === 1 ? 'válida' : 'válidas'}
+                {countOf(data.validCount, 'válida', 'válidas')}
               </Badge>
               <Badge tone={data.invalidCount ? 'rose' : 'slate'} icon={<XCircle aria-hidden="true" className="size-3.5" />}>
                 {formatNumber(data.invalidCount)} com problemas

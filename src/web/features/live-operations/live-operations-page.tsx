@@ -4,7 +4,7 @@ import { LIVE_BADGE_CLEAR_MS, POLL_MS } from '../../../shared/constants.ts';
 import { OPERATION_CATEGORIES, OPERATORS, type LiveOperation, type OperationCategory } from '../../../shared/ledger.ts';
 import { operationMatches, queryWords } from '../../../shared/student-match.ts';
 import { useSession } from '../../app/session.ts';
-import { formatMeritus, formatNumber } from '../../lib/format.ts';
+import { countOf, formatMeritus, formatNumber, plural } from '../../lib/format.ts';
 import { useLiveStatus } from '../../lib/live-events.ts';
 import { cn } from '../../lib/cn.ts';
 import { useNow } from '../../lib/use-now.ts';
@@ -132,7 +132,7 @@ export function LiveOperationsPage() {
                 {fresh.count > 0 && (
                   <span data-testid="new-items-badge" className="rounded-full bg-indigo-600 px-2.5 py-0.5 text-sm font-bold text-white">
                     +{fresh.count}
-                    <span className="sr-only"> {fresh.count === 1 ? 'nova operação' : 'novas operações'}</span>
+                    <span className="sr-only"> {plural(fresh.count, 'nova operação', 'novas operações')}</span>
                   </span>
                 )}
               </span>
@@ -223,8 +223,8 @@ export function LiveOperationsPage() {
         <footer className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-100 px-4 py-3 text-sm text-slate-600 sm:px-5">
           <span data-testid="live-count">
             {visible.length === (shown ?? []).length
-              ? `${formatNumber(visible.length)} ${visible.length === 1 ? 'operação' : 'operações'}`
-              : `${formatNumber(visible.length)} de ${formatNumber((shown ?? []).length)} operações`}
+              ? countOf(visible.length, 'operação', 'operações')
+              : `${formatNumber(visible.length)} de ${countOf((shown ?? []).length, 'operação', 'operações')}`}
           </span>
           <span className="text-xs">As {formatNumber((shown ?? []).length)} mais recentes</span>
         </footer>

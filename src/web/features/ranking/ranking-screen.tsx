@@ -4,7 +4,7 @@ import { Award, Crown, LocateFixed, Medal, Trophy, Users, type LucideIcon } from
 import { rankingResponse } from '../../../shared/students.ts';
 import { api } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
-import { formatMeritus, formatNumber } from '../../lib/format.ts';
+import { countOf, formatMeritus } from '../../lib/format.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { useSession } from '../../app/session.ts';
 import { Avatar } from '../../ui/avatar.tsx';
@@ -231,7 +231,7 @@ export function RankingScreen({ highlightSelf }: { highlightSelf: boolean }) {
     <div>
       <PageHeader
         title="Top Ranking"
-        description={ranking.data ? `${formatNumber(rows.length)} estudantes ordenados por Méritus` : 'Estudantes ordenados por Méritus'}
+        description={ranking.data ? `${countOf(rows.length, 'estudante ordenado', 'estudantes ordenados')} por Méritus` : 'Estudantes ordenados por Méritus'}
         icon={<Trophy className="size-6" />}
         actions={
           me && (

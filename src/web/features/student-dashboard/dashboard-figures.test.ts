@@ -34,6 +34,7 @@ describe('dashboard change lines', () => {
 
   test('goal: what is missing, or reached', () => {
     expect(summaryChanges(summary({})).goal.text).toBe('Faltam 1.100 M$ de 2.000 M$');
+    expect(summaryChanges(summary({ goal: { remaining: 1 } })).goal.text).toBe('Falta 1 M$ de 2.000 M$');
     expect(summaryChanges(summary({ goal: { percent: 100, remaining: 0 } })).goal).toEqual({ direction: 'up', text: 'Meta de 2.000 M$ alcançada!' });
   });
 });

@@ -1,16 +1,12 @@
 import type { StudentSummary } from '../../../shared/student-area.ts';
 import { CHANGE_WINDOW_DAYS } from '../../../shared/student-area.ts';
-import { formatMeritus } from '../../../shared/format.ts';
+import { countOf, formatMeritus, plural } from '../../../shared/format.ts';
 import { formatSignedAmount } from '../../lib/format.ts';
 import { directionOf, type ChangeDirection } from '../../ui/change-line.tsx';
 
 export type ChangeText = { direction: ChangeDirection; text: string };
 
 const inWindow = `em ${CHANGE_WINDOW_DAYS} dias`;
-
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
 
 /** The four stat cards' change lines, every one computed from the summary. */
 export function summaryChanges(summary: StudentSummary): { meritus: ChangeText; earned: ChangeText; rank: ChangeText; goal: ChangeText } {
@@ -29,11 +25,11 @@ export function summaryChanges(summary: StudentSummary): { meritus: ChangeText; 
       moved === 0
         ? { direction: 'flat', text: `Mesma posição há ${CHANGE_WINDOW_DAYS} dias` }
         : moved > 0
-          ? { direction: 'up', text: `Subiu ${plural(moved, 'posição', 'posições')} em ${CHANGE_WINDOW_DAYS} dias` }
-          : { direction: 'down', text: `Caiu ${plural(-moved, 'posição', 'posições')} em ${CHANGE_WINDOW_DAYS} dias` },
+          ? { direction: 'up', text: `Subiu ${countOf(moved, 'posição', 'posições')} em ${CHANGE_WINDOW_DAYS} dias` }
+          : { direction: 'down', text: `Caiu ${countOf(-moved, 'posição', 'posições')} em ${CHANGE_WINDOW_DAYS} dias` },
     goal:
       summary.goal.remaining === 0
         ? { direction: 'up', text: `Meta de ${formatMeritus(summary.goal.target)} alcançada!` }
-        : { direction: 'flat', text: `Faltam ${formatMeritus(summary.goal.remaining)} de ${formatMeritus(summary.goal.target)}` },
+        : { direction: 'flat', text: `${plural(summary.goal.remaining, 'Falta', 'Faltam')} ${formatMeritus(summary.goal.remaining)} de ${formatMeritus(summary.goal.target)}` },
   };
 }

@@ -8,7 +8,7 @@ import { estelecasAchievements, type Achievement } from '../../../shared/student
 import type { StudentSummary } from '../../../shared/student-area.ts';
 import { api } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
-import { formatEstelecas, formatNumber, formatSignedAmount } from '../../lib/format.ts';
+import { formatEstelecas, formatNumber, formatSignedAmount, plural } from '../../lib/format.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { useLiveQuery } from '../../lib/live-query.ts';
 import { useStudentSummary } from '../../lib/student-queries.ts';
@@ -74,7 +74,7 @@ function StatCards({ balance, summary }: { balance: number; summary: StudentSumm
         textValue
         icon={<Award className="size-5" />}
         tone="amber"
-        footer={<span className="text-slate-600">{next ? `Faltam ${formatEstelecas(next.missing)}` : 'Você tem todas as conquistas'}</span>}
+        footer={<span className="text-slate-600">{next ? `${plural(next.missing, 'Falta', 'Faltam')} ${formatEstelecas(next.missing)}` : 'Você tem todas as conquistas'}</span>}
       />
     </div>
   );
@@ -105,7 +105,9 @@ function AchievementCard({ achievement, icon: Icon, balance }: { achievement: Ac
         ) : (
           <div className="mt-1.5 flex items-center gap-2">
             <ProgressBar value={balance} max={threshold} label={`Progresso para ${name}`} tone="amber" className="h-1.5 flex-1" />
-            <span className="shrink-0 text-xs font-semibold text-slate-700">Faltam {formatNumber(missing)}</span>
+            <span className="shrink-0 text-xs font-semibold text-slate-700">
+              {plural(missing, 'Falta', 'Faltam')} {formatNumber(missing)}
+            </span>
           </div>
         )}
       </div>

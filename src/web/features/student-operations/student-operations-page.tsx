@@ -5,7 +5,7 @@ import { POLL_MS } from '../../../shared/constants.ts';
 import { studentOperationsPage, type Currency } from '../../../shared/ledger.ts';
 import { api } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
-import { formatNumber } from '../../lib/format.ts';
+import { countOf } from '../../lib/format.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { useFallbackInterval } from '../../lib/live-query.ts';
 import { toastError } from '../../lib/toast.ts';
@@ -167,7 +167,7 @@ export default function StudentOperationsPage() {
               ))}
               <div className="flex flex-col items-center gap-2 border-t border-slate-100 pt-4">
                 <p className="text-sm text-slate-600" aria-live="polite">
-                  {items.length === 1 ? '1 operação' : `${formatNumber(items.length)} operações`}
+                  {countOf(items.length, 'operação', 'operações')}
                   {operations.hasNextPage ? ' carregadas' : ' no total'}
                 </p>
                 {operations.hasNextPage && (

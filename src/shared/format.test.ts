@@ -1,0 +1,23 @@
+import { describe, expect, test } from 'vitest';
+import { countOf, formatEstelecas, formatRelativeTime, plural } from './format.ts';
+
+describe('agreement in number', () => {
+  test('one (either sign) takes the singular; zero and the rest the plural', () => {
+    expect([1, -1].map((n) => plural(n, 'Falta', 'Faltam'))).toEqual(['Falta', 'Falta']);
+    expect([0, 2, -2, 1000].map((n) => plural(n, 'Falta', 'Faltam'))).toEqual(['Faltam', 'Faltam', 'Faltam', 'Faltam']);
+  });
+
+  test('a count reads with its noun, the number grouped as pt-BR writes it', () => {
+    expect(countOf(1, 'aluno importado', 'alunos importados')).toBe('1 aluno importado');
+    expect(countOf(0, 'operação', 'operações')).toBe('0 operações');
+    expect(countOf(2500, 'operação', 'operações')).toBe('2.500 operações');
+  });
+
+  test('the formatters that count use it', () => {
+    expect(formatEstelecas(1)).toBe('1 Esteleca');
+    expect(formatEstelecas(3)).toBe('3 Estelecas');
+    const now = new Date('2026-11-23T12:00:00Z');
+    expect(formatRelativeTime(new Date('2026-11-22T11:00:00Z'), now)).toBe('1 dia atrás');
+    expect(formatRelativeTime(new Date('2026-11-20T11:00:00Z'), now)).toBe('3 dias atrás');
+  });
+});
