@@ -21,7 +21,7 @@ import {
 import { formatAmount, formatEstelecas, formatNumber } from '../../../shared/format.ts';
 import { issueCode, issueFields, recordableText } from '../../../shared/validation.ts';
 import { idempotencyRecord, type IdempotencyRecord, type Stored } from './idempotency.ts';
-import { refusedAttemptRecord, type RefusedAttemptRecord } from './refused-attempts.ts';
+import { refusedAttempt, type RefusedAttemptRecord } from './refused-attempts.ts';
 import { sqlState } from '../../db/sql-state.ts';
 
 /**
@@ -171,19 +171,21 @@ async function recordRefusal(deps: LedgerDeps, attempt: AttemptRecord, code: Err
     actor: { kind: attempt.actorKind, id: attempt.actorId, label: attempt.actorLabel },
     action: 'ledger.refused',
     ip: attempt.ip ?? undefined,
-    details: refusedAttemptRecord.parse({ ...attempt.details, code, reason: ERROR_MESSAGES[code] }),
+    details: refusedAttempt(attempt.details, code),
   });
   deps.events.publishAfterCommit({ type: 'ledger', studentUuids: [], status: 'failed' });
 }
 
 /**
- * The attempt's record as ledger.sql writes it on a refusal: with each refusal's code and
- * reason. History written in the past (the demo school) records no refusal: nobody tried it.
+ * What ledger.sql needs to record a refusal it finds under the lock: who and whence, and the
+ * finished record of each refusal it may find, so it stores one as built here and composes
+ * none. History written in the past (the demo school) records no refusal: nobody tried it.
  */
 function refusalForDatabase(attempt: AttemptRecord, codes: Partial<Record<Refusal, ErrorCode>>, context: WriteContext) {
   if (context.at) return null;
-  const outcomes = Object.fromEntries(Object.entries(codes).map(([refusal, code]) => [refusal, { code, reason: ERROR_MESSAGES[code] }]));
-  return { ...attempt, outcomes };
+  const { details, ...who } = attempt;
+  const records = Object.fromEntries(Object.entries(codes).map(([refusal, code]) => [refusal, refusedAttempt(details, code)]));
+  return { ...who, records };
 }
 
 /** The input as the shared schema reads it, or a refusal recorded and thrown with each field's message. */

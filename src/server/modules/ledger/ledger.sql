@@ -50,16 +50,16 @@ END
 $$;
 
 -- Writes the audit record of a refusal (when asked to) and answers 'refused'. `p_refusal`
--- is the record the service built (refusedAttemptRecord in src/shared/ledger.ts, without its
--- code and reason) and `outcomes` maps each refusal to its code and pt-BR reason.
+-- holds who and whence, and in `records` the finished record of each refusal this call may
+-- find, built by the service through its schema (refusedAttemptRecord, refused-attempts.ts):
+-- the one for p_reason is stored as it is, so the record is defined in one place.
 CREATE OR REPLACE FUNCTION ledger_refuse(p_refusal jsonb, p_reason text, p_details jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 BEGIN
   IF p_refusal IS NOT NULL AND jsonb_typeof(p_refusal) <> 'null' THEN
     INSERT INTO audit_log (actor_kind, actor_id, actor_label, action, ip, details)
       VALUES (p_refusal->>'actorKind', (p_refusal->>'actorId')::uuid, p_refusal->>'actorLabel',
-              'ledger.refused', p_refusal->>'ip',
-              (p_refusal->'details') || (p_refusal->'outcomes'->p_reason));
+              'ledger.refused', p_refusal->>'ip', p_refusal->'records'->p_reason);
   END IF;
   RETURN jsonb_build_object('outcome', 'refused', 'reason', p_reason, 'details', p_details);
 END

@@ -455,13 +455,20 @@ describe('reads', () => {
     expect(counts).toEqual([...holders].sort((a, b) => b - a).slice(0, 10));
   });
 
-  test('refused attempts are kept in the audit log, with who, what and why', async () => {
+  test('refused attempts are kept in the audit log, with who, what and why, also those the database refused under its lock', async () => {
     const refused = () => t.db.select().from(auditLog).where(eq(auditLog.action, 'ledger.refused')).orderBy(auditLog.id);
     const before = (await refused()).length;
     const { meritus } = await balances(ana.id);
     expect((await transfer({ recipientId: bruno.id, amount: meritus + 1, description: 'Lanche' }, { key: randomUUID() })).statusCode).toBe(400);
     const unknown = randomUUID();
     expect((await transfer({ recipientId: unknown, amount: 2 }, { currency: 'estelecas' })).statusCode).toBe(404);
+    const removal = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/students/${bruno.id}/estelecas`,
+      headers: { cookie: adminCookie },
+      payload: { type: 'penalty', amount: (await balances(bruno.id)).estelecas + 1, description: 'Atraso' },
+    });
+    expect(removal.statusCode).toBe(400);
     const rows = (await refused()).slice(before);
     expect(rows.map(({ actorKind, actorId, actorLabel, details }) => ({ actorKind, actorId, actorLabel, details }))).toEqual([
       {
@@ -494,6 +501,22 @@ describe('reads', () => {
           toStudentId: unknown,
           code: 'student_not_found',
           reason: 'Estudante não encontrado',
+        },
+      },
+      {
+        actorKind: 'admin',
+        actorId: t.admin.id,
+        actorLabel: t.admin.name,
+        details: {
+          currency: 'estelecas',
+          type: 'penalty',
+          amount: expect.any(Number),
+          rawAmount: expect.any(String),
+          description: 'Atraso',
+          fromStudentId: bruno.id,
+          toStudentId: null,
+          code: 'remove_exceeds_estelecas',
+          reason: 'Não é possível remover mais Estelecas do que o estudante possui',
         },
       },
     ]);

@@ -3,10 +3,12 @@ import { CURRENCIES, LEDGER_TYPES } from '../../../shared/ledger.ts';
 import { ERROR_MESSAGES, type ErrorCode } from '../../../shared/errors.ts';
 
 /**
- * The details of a refused ledger attempt in the audit log ('ledger.refused'): written by
- * ledger.service.ts (and, with the same fields, by ledger.sql's ledger_refuse()) and read
- * back by the live feed, always through this schema. `type` is null when the request named
- * no real operation type: such an attempt is kept for the audit, never shown as an award.
+ * The details of a refused ledger attempt in the audit log ('ledger.refused'), written and
+ * read only through this schema: ledger.service.ts builds every record with refusedAttempt()
+ * (for a refusal found by the database, one per possible refusal, and ledger.sql's
+ * ledger_refuse() stores the one that applies as it is) and the live feed parses them back.
+ * `type` is null when the request named no real operation type: such an attempt is kept for
+ * the audit, never shown as an award.
  */
 export const refusedAttemptRecord = z.object({
   currency: z.enum(CURRENCIES),
@@ -23,3 +25,8 @@ export const refusedAttemptRecord = z.object({
 });
 export type RefusedAttemptRecord = z.infer<typeof refusedAttemptRecord>;
 
+
+/** The record of an attempt refused with `code`, checked against the schema before anything stores it. */
+export function refusedAttempt(attempt: Omit<RefusedAttemptRecord, 'code' | 'reason'>, code: ErrorCode): RefusedAttemptRecord {
+  return refusedAttemptRecord.parse({ ...attempt, code, reason: ERROR_MESSAGES[code] });
+}
