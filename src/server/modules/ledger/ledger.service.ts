@@ -4,7 +4,7 @@ import { runPrepared, rowsOf, type Db, type DbOrTx, type PreparedStatement, type
 import { AppError } from '../../app-error.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { ERROR_MESSAGES, MESSAGES, type ErrorCode } from '../../../shared/errors.ts';
+import { MESSAGES, type ErrorCode } from '../../../shared/errors.ts';
 import {
   adminOperationInputs,
   ADMIN_OPERATION_TYPES,
