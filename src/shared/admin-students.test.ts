@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { generateReadablePassword, isAcceptablePhotoUrl, normalizeGrade, parseBirthDate, sniffImageType } from './admin-students.ts';
+import { generateReadablePassword, isAcceptablePhotoUrl, normalizeGrade, parseBirthDate, photoUrlProblem, sniffImageType } from './admin-students.ts';
 
 describe('normalizeGrade', () => {
   test.each([
@@ -57,6 +57,13 @@ describe('isAcceptablePhotoUrl', () => {
     ['foto.jpg', false],
   ])('%s → %s', (url, ok) => {
     expect(isAcceptablePhotoUrl(url)).toBe(ok);
+  });
+
+  test('an http address is told to use https; other refusals keep the general message', () => {
+    expect(photoUrlProblem('http://exemplo.com/foto.jpg')).toBe('photo_url_not_https');
+    expect(photoUrlProblem('ftp://exemplo.com/foto.jpg')).toBe('invalid_photo_url');
+    expect(photoUrlProblem('foto.jpg')).toBe('invalid_photo_url');
+    expect(photoUrlProblem('https://exemplo.com/foto.jpg')).toBeNull();
   });
 });
 

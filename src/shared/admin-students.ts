@@ -115,14 +115,22 @@ export function normalizeGrade(raw: string): Grade | null {
   return GRADES.find((grade) => grade === `${match[1]}º EM - Turma ${match[2]}`) ?? null;
 }
 
-/** https addresses, or a file this server stores (/uploads/…), as a photo may point to. */
-export function isAcceptablePhotoUrl(value: string): boolean {
-  if (value.startsWith('/uploads/')) return /^\/uploads\/[A-Za-z0-9/_.-]+$/.test(value) && !value.includes('..');
+/**
+ * Why a photo address is refused, or null: a photo may point to an https address or a file this server stores
+ * (/uploads/…). An http:// address gets its own answer, so the teacher knows to write https.
+ */
+export function photoUrlProblem(value: string): 'photo_url_not_https' | 'invalid_photo_url' | null {
+  if (value.startsWith('/uploads/')) return /^\/uploads\/[A-Za-z0-9/_.-]+$/.test(value) && !value.includes('..') ? null : 'invalid_photo_url';
   try {
-    return new URL(value).protocol === 'https:';
+    const { protocol } = new URL(value);
+    return protocol === 'https:' ? null : protocol === 'http:' ? 'photo_url_not_https' : 'invalid_photo_url';
   } catch {
-    return false;
+    return 'invalid_photo_url';
   }
+}
+
+export function isAcceptablePhotoUrl(value: string): boolean {
+  return photoUrlProblem(value) === null;
 }
 
 const optionalEmail = textInput({ error: 'invalid_email', max: 254, maxError: 'invalid_email' })
@@ -139,6 +147,7 @@ const optionalBirthDate = textInput({ error: 'invalid_birth_date', max: 10, maxE
   .optional();
 
 export const photoUrlInput = textInput({ error: 'invalid_photo_url', max: 2048, maxError: 'invalid_photo_url' })
+  .refine((value) => photoUrlProblem(value) !== 'photo_url_not_https', { error: 'photo_url_not_https', abort: true })
   .refine(isAcceptablePhotoUrl, { error: 'invalid_photo_url' });
 
 const gradeInput = z.enum(GRADES, { error: 'invalid_grade' });

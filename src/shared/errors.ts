@@ -43,6 +43,7 @@ export const ERROR_MESSAGES = {
   invalid_photo_type: 'Formato não suportado. Use JPG, PNG, GIF ou WebP.',
   photo_too_large: 'Arquivo muito grande. Máximo 5MB.',
   invalid_photo_url: 'URL da imagem inválida ou inacessível',
+  photo_url_not_https: 'A URL da imagem deve começar com https:// (endereços http:// não são aceitos)',
   goal_not_found: 'Meta não encontrada',
   goal_invalid_target: 'Informe uma meta válida (número inteiro maior que zero)',
   goal_percent_range: 'A meta de participação deve estar entre 1 e 100%',

@@ -154,7 +154,7 @@ describe('creating a student', () => {
     [{ birthDate: '2999-01-01' }, 'Data de nascimento inválida'],
     [{ photo: 'não é uma url' }, 'URL da imagem inválida ou inacessível'],
     [{ photo: 'javascript:alert(1)' }, 'URL da imagem inválida ou inacessível'],
-    [{ photo: 'http://exemplo.com/foto.png' }, 'URL da imagem inválida ou inacessível'],
+    [{ photo: 'http://exemplo.com/foto.png' }, 'A URL da imagem deve começar com https:// (endereços http:// não são aceitos)'],
     [{ photo: '/uploads/../data/pglite' }, 'URL da imagem inválida ou inacessível'],
   ])('refuses %j with “%s” and writes nothing', async (overrides, message) => {
     const before = (await t.db.select().from(students)).length;
@@ -428,10 +428,15 @@ describe('photos', () => {
   test('a photo by URL must be an https address (or a stored file); setting one drops an uploaded photo; removing clears it', async () => {
     const student = await create();
     const uploaded = (await upload(`/admin/students/${student.id}/photo`, 'a.png', 'image/png', await png(100, 100))).json().student;
-    for (const url of ['ftp://exemplo.com/a.png', 'http://exemplo.com/a.png', 'exemplo.com/a.png', '']) {
+    for (const [url, message] of [
+      ['ftp://exemplo.com/a.png', 'URL da imagem inválida ou inacessível'],
+      ['http://exemplo.com/a.png', 'A URL da imagem deve começar com https:// (endereços http:// não são aceitos)'],
+      ['exemplo.com/a.png', 'URL da imagem inválida ou inacessível'],
+      ['', 'URL da imagem inválida ou inacessível'],
+    ]) {
       const refused = await call('PUT', `/admin/students/${student.id}/photo`, { url });
       expect(refused.statusCode).toBe(400);
-      expect(errorOf(refused)).toBe('URL da imagem inválida ou inacessível');
+      expect(errorOf(refused)).toBe(message);
     }
     const byUrl = await call('PUT', `/admin/students/${student.id}/photo`, { url: 'https://cdn.exemplo.com.br/fotos/julia.webp' });
     expect(byUrl.statusCode).toBe(200);

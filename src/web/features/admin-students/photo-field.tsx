@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo } from 'react';
 import { CheckCircle2, ImageUp, Link2, Trash2, XCircle } from 'lucide-react';
-import { ADMIN_STUDENT_TEXTS } from '../../../shared/admin-students.ts';
+import { ADMIN_STUDENT_TEXTS, photoUrlProblem } from '../../../shared/admin-students.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { formatSize } from '../../lib/format.ts';
 import { Avatar } from '../../ui/avatar.tsx';
@@ -76,7 +76,7 @@ export function PhotoField({ name, currentPhoto, state, onChange, disabled }: Ph
     ) : state.urlStatus === 'invalid' ? (
       <span className="inline-flex items-center gap-1 font-medium text-rose-700">
         <XCircle aria-hidden="true" className="size-4" />
-        {ERROR_MESSAGES.invalid_photo_url}
+        {ERROR_MESSAGES[photoUrlProblem(typed) ?? 'invalid_photo_url']}
       </span>
     ) : (
       'Endereço https de uma imagem (JPG, PNG, GIF ou WebP).'
