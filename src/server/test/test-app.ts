@@ -8,9 +8,11 @@ import { inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../config.ts';
 import { openPglite, openPostgres, type Database, type Db } from '../db/client.ts';
-import { admins, students } from '../db/schema.ts';
+import { desc, eq } from 'drizzle-orm';
+import { admins, auditLog, students } from '../db/schema.ts';
 import { hashPassword } from '../modules/auth/password.ts';
 import { buildApp } from '../app.ts';
+import type { Currency, OperationResult } from '../../shared/ledger.ts';
 
 export const TEST_PASSWORD = 'senha-teste-1';
 export const TEST_ADMIN = { email: 'prof@escola.test', name: 'Professora Helena Costa' } as const;
@@ -116,6 +118,12 @@ export type TestApp = {
   /** Signs in through the API and returns the Cookie header to send. */
   loginStudent(studentId: string, password?: string): Promise<string>;
   loginAdmin(email?: string, password?: string): Promise<string>;
+  /** Calls `/api${url}` with a session cookie: the test administrator's unless another is given. */
+  request(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, options?: { payload?: unknown; cookie?: string }): Promise<LightMyRequestResponse>;
+  /** Awards a student points through the API, as the administrator would (balances change only through the ledger); throws unless it is written. */
+  award(studentUuid: string, amount: number, options?: { currency?: Currency; description?: string }): Promise<OperationResult>;
+  /** The newest audit record of an action. */
+  lastAudit(action: string): Promise<typeof auditLog.$inferSelect | undefined>;
   close(): Promise<void>;
 };
 
@@ -138,6 +146,18 @@ export async function buildTestApp(options: { env?: Record<string, string> } = {
     { studentId: '3000003', name: 'Carla Dias Ferreira', grade: '2º EM - Turma A' },
     { studentId: '3000004', name: 'Diego Martins Rocha', grade: '3º EM - Turma D' },
   ]);
+  let adminCookie: Promise<string> | undefined;
+  const loginAdmin = async (email = TEST_ADMIN.email, password = TEST_PASSWORD) => {
+    const response = await app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email, password } });
+    return cookieFrom(response);
+  };
+  const request: TestApp['request'] = async (method, url, options = {}) =>
+    app.inject({
+      method,
+      url: `/api${url}`,
+      headers: { cookie: options.cookie ?? (await (adminCookie ??= loginAdmin())) },
+      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+    });
   return {
     app,
     database,
@@ -149,9 +169,16 @@ export async function buildTestApp(options: { env?: Record<string, string> } = {
       const response = await app.inject({ method: 'POST', url: '/api/auth/student/login', payload: { studentId, password } });
       return cookieFrom(response);
     },
-    async loginAdmin(email = TEST_ADMIN.email, password = TEST_PASSWORD) {
-      const response = await app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email, password } });
-      return cookieFrom(response);
+    loginAdmin,
+    request,
+    async award(studentUuid, amount, { currency = 'meritus', description = 'Saldo para o teste' } = {}) {
+      const response = await request('POST', `/admin/students/${studentUuid}/${currency}`, { payload: { type: 'admin_add', amount, description } });
+      if (response.statusCode !== 201) throw new Error(`award refused (${response.statusCode}): ${response.body}`);
+      return response.json();
+    },
+    async lastAudit(action) {
+      const [row] = await database.db.select().from(auditLog).where(eq(auditLog.action, action)).orderBy(desc(auditLog.id)).limit(1);
+      return row;
     },
     async close() {
       await app.close();

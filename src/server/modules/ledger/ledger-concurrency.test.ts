@@ -10,28 +10,16 @@ import { reconcile, totalBalances } from './reconciliation.service.ts';
  * (a pool of 30 connections), which is where locking mistakes would show.
  */
 let t: TestApp;
-let adminCookie: string;
 let group: { id: string; studentId: string; cookie: string }[];
 
 beforeAll(async () => {
   t = await buildTestApp();
-  adminCookie = await t.loginAdmin();
   const [extra] = await addStudents(t.db, [{ studentId: '3000005', name: 'Eva Nunes Prado' }]);
   const all = [...t.students, extra!];
   group = [];
   for (const s of all) group.push({ id: s.id, studentId: s.studentId, cookie: await t.loginStudent(s.studentId) });
 });
 afterAll(async () => t.close());
-
-async function setBalance(id: string, meritus: number) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `/api/admin/students/${id}/meritus`,
-    headers: { cookie: adminCookie },
-    payload: { type: 'admin_add', amount: meritus, description: 'Saldo para o teste' },
-  });
-  expect(response.statusCode).toBe(201);
-}
 
 function transfer(from: (typeof group)[number], toId: string, amount: number, key = randomUUID()) {
   return t.app.inject({
@@ -43,7 +31,7 @@ function transfer(from: (typeof group)[number], toId: string, amount: number, ke
 }
 
 test('200 simultaneous transfers among 5 students, asking for more than they have', async () => {
-  for (const s of group) await setBalance(s.id, 100);
+  for (const s of group) await t.award(s.id, 100);
   const totalBefore = await totalBalances(t.db);
   const rowsBefore = (await t.db.select({ id: ledgerEntries.id }).from(ledgerEntries)).length;
 
@@ -82,7 +70,7 @@ test('20 simultaneous transfers of the whole balance: exactly one succeeds', asy
   const [row] = await t.db.select().from(students).where(eq(students.id, sender!.id));
   let balance = row!.meritus;
   if (balance === 0) {
-    await setBalance(sender!.id, 50);
+    await t.award(sender!.id, 50);
     balance = 50;
   }
   const responses = await Promise.all(
@@ -97,8 +85,8 @@ test('20 simultaneous transfers of the whole balance: exactly one succeeds', asy
 
 test('crossing transfers (A→B while B→A) never surface a deadlock to the client', async () => {
   const [a, b] = group as [(typeof group)[number], (typeof group)[number]];
-  await setBalance(a.id, 200);
-  await setBalance(b.id, 200);
+  await t.award(a.id, 200);
+  await t.award(b.id, 200);
   const totalBefore = await totalBalances(t.db);
   const responses = await Promise.all(
     Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? transfer(a, b.id, 1) : transfer(b, a.id, 1))),

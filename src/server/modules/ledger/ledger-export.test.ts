@@ -1,57 +1,39 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { addStudents, buildTestApp, type TestApp } from '../../test/test-app.ts';
-import { auditLog, ledgerEntries, students } from '../../db/schema.ts';
+import { ledgerEntries, students } from '../../db/schema.ts';
 import { rowsOf } from '../../db/client.ts';
 import { reconcile } from './reconciliation.service.ts';
 import { EXPORT_PAGE } from './ledger-export.service.ts';
 
 /** GET /api/admin/ledger/export.csv: the whole ledger, newest first, streamed a page at a time. */
 let t: TestApp;
-let adminCookie: string;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  adminCookie = await t.loginAdmin();
 });
 afterAll(async () => t.close());
 beforeEach(async () => {
   expect(await reconcile(t.db)).toEqual([]);
 });
 
-function call(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) {
-  return t.app.inject({ method, url: `/api${url}`, headers: { cookie: adminCookie }, ...(payload === undefined ? {} : { payload }) });
-}
-
 let sequence = 0;
 /** A new student, with an initial balance awarded as the student form does. */
 async function enrol(name: string, meritus = 0) {
   sequence += 1;
   const [student] = await addStudents(t.db, [{ studentId: `88${String(sequence).padStart(5, '0')}`, name }]);
-  if (meritus > 0) {
-    const award = await call('POST', `/admin/students/${student!.id}/meritus`, { type: 'admin_add', amount: meritus, description: 'Saldo inicial' });
-    expect(award.statusCode, award.body).toBe(201);
-  }
+  if (meritus > 0) await t.award(student!.id, meritus, { description: 'Saldo inicial' });
   return student!;
-}
-
-async function lastAudit(action: string) {
-  const [row] = await t.db.select().from(auditLog).where(eq(auditLog.action, action)).orderBy(desc(auditLog.id)).limit(1);
-  return row;
 }
 
 describe('ledger CSV export', () => {
   test('ledger: every row, newest first, with removed students marked, as a BOM-prefixed CSV', async () => {
     const payer = await enrol('Heitor Pagador', 20);
     const cookie = await t.loginStudent(payer.studentId);
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/meritus/transfers',
-      headers: { cookie },
-      payload: { recipientId: t.students[0]!.id, amount: 5, description: 'Ajuda na lição; obrigado!' },
-    });
-    await call('DELETE', `/admin/students/${payer.id}`);
-    const response = await call('GET', '/admin/ledger/export.csv');
+    const paid = await t.request('POST', '/meritus/transfers', { cookie, payload: { recipientId: t.students[0]!.id, amount: 5, description: 'Ajuda na lição; obrigado!' } });
+    expect(paid.statusCode).toBe(201);
+    expect((await t.request('DELETE', `/admin/students/${payer.id}`)).statusCode).toBe(200);
+    const response = await t.request('GET', '/admin/ledger/export.csv');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-disposition']).toMatch(/filename="operacoes-\d{4}-\d{2}-\d{2}\.csv"/);
     expect(response.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
@@ -63,7 +45,7 @@ describe('ledger CSV export', () => {
       new RegExp(`^\\d{2}/\\d{2}/\\d{4}, \\d{2}:\\d{2};Méritus;Transferência;5;"Ajuda na lição; obrigado!";${payer.studentId};Heitor Pagador \\(removido\\);3000001;Ana Beatriz Souza;Heitor Pagador$`),
     );
     expect(lines[2]).toContain(';Méritus;Adição;20;Saldo inicial;;;');
-    expect((await lastAudit('ledger.export'))!.actorId).toBe(t.admin.id);
+    expect((await t.lastAudit('ledger.export'))!.actorId).toBe(t.admin.id);
   });
 
   test('the ledger export crosses its pages with every row once, newest first, even through rows of the same microsecond', async () => {
@@ -89,7 +71,7 @@ describe('ledger CSV export', () => {
       const expected = written
         .sort((a, b) => offsetOf(b.position) - offsetOf(a.position) || (a.id < b.id ? 1 : -1))
         .map((row) => `Lote ${row.position}`);
-      const response = await call('GET', '/admin/ledger/export.csv');
+      const response = await t.request('GET', '/admin/ledger/export.csv');
       expect(response.statusCode).toBe(200);
       const lines = response.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
       expect(lines).toHaveLength(1 + before + total);

@@ -21,16 +21,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-async function award(studentUuid: string, amount: number, currency: 'meritus' | 'estelecas' = 'meritus') {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `/api/admin/students/${studentUuid}/${currency}`,
-    headers: { cookie: adminCookie },
-    payload: { type: 'admin_add', amount, description: 'Participação em aula' },
-  });
-  expect(response.statusCode).toBe(201);
-  return response.json();
-}
+const award = (studentUuid: string, amount: number, currency: 'meritus' | 'estelecas' = 'meritus') =>
+  t.award(studentUuid, amount, { currency, description: 'Participação em aula' });
 
 async function balances(id: string) {
   const [row] = await t.db.select().from(students).where(eq(students.id, id));
