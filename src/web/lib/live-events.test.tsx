@@ -1,0 +1,196 @@
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { QueryClient, QueryClientProvider, QueryObserver } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { LiveEventsProvider, useLiveStatus } from './live-events.ts';
+import { queryKeys, type QueryKeyRoot } from './query-keys.ts';
+
+declare global {
+  var IS_REACT_ACT_ENVIRONMENT: boolean;
+}
+globalThis.IS_REACT_ACT_ENVIRONMENT = true;
+
+/** An EventSource the test drives: the server's events, a dropped stream, a refused one. */
+class FakeEventSource {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSED = 2;
+  static created: FakeEventSource[] = [];
+
+  readyState = FakeEventSource.CONNECTING;
+  onerror: ((event: Event) => void) | null = null;
+  private readonly listeners = new Map<string, (() => void)[]>();
+
+  constructor(readonly url: string) {
+    FakeEventSource.created.push(this);
+  }
+
+  addEventListener(type: string, listener: () => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+
+  close() {
+    this.readyState = FakeEventSource.CLOSED;
+  }
+
+  /** The server sends an event; 'ready' is its first on every stream. */
+  push(type: string) {
+    this.readyState = FakeEventSource.OPEN;
+    for (const listener of this.listeners.get(type) ?? []) listener();
+  }
+
+  /** The connection fails: the browser retries by itself ('retrying') unless the stream was refused. */
+  fail(how: 'retrying' | 'refused') {
+    this.readyState = how === 'refused' ? FakeEventSource.CLOSED : FakeEventSource.CONNECTING;
+    this.onerror?.(new Event('error'));
+  }
+}
+
+let container: HTMLDivElement;
+let root: Root;
+let client: QueryClient;
+let fetches: Map<QueryKeyRoot, number>;
+let unsubscribe: (() => void)[];
+
+/** A query some screen keeps on display; counts how often it is fetched. */
+function displayed(queryKey: QueryKeyRoot) {
+  fetches.set(queryKey, 0);
+  const observer = new QueryObserver(client, {
+    queryKey,
+    queryFn: async () => {
+      fetches.set(queryKey, fetches.get(queryKey)! + 1);
+      return null;
+    },
+  });
+  unsubscribe.push(observer.subscribe(() => {}));
+}
+
+/** How often each displayed query was fetched since the last call. */
+function refetched(): Record<string, number> {
+  const counts = Object.fromEntries([...fetches].map(([key, n]) => [key[0], n]));
+  for (const key of fetches.keys()) fetches.set(key, 0);
+  return counts;
+}
+
+function Status() {
+  return <output>{useLiveStatus() ? 'ao vivo' : 'sem conexão'}</output>;
+}
+
+function render(enabled: boolean) {
+  act(() =>
+    root.render(
+      <QueryClientProvider client={client}>
+        <LiveEventsProvider enabled={enabled}>
+          <Status />
+        </LiveEventsProvider>
+      </QueryClientProvider>,
+    ),
+  );
+}
+
+const status = () => container.querySelector('output')?.textContent;
+const latest = () => FakeEventSource.created.at(-1)!;
+/** Moves the clock and lets the refetches it started run. */
+const elapse = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+beforeEach(async () => {
+  vi.useFakeTimers();
+  vi.stubGlobal('EventSource', FakeEventSource);
+  FakeEventSource.created = [];
+  client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
+  fetches = new Map();
+  unsubscribe = [];
+  container = document.createElement('div');
+  document.body.append(container);
+  root = createRoot(container);
+  for (const key of [queryKeys.me, queryKeys.ranking, queryKeys.tags]) displayed(key);
+  render(true);
+  await elapse(0);
+  refetched();
+});
+
+afterEach(() => {
+  act(() => root.unmount());
+  container.remove();
+  for (const stop of unsubscribe) stop();
+  client.clear();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe('live events', () => {
+  test('one stream on /api/events; live once it is ready, and the first ready refetches nothing', async () => {
+    expect(FakeEventSource.created.map((source) => source.url)).toEqual(['/api/events']);
+    expect(status()).toBe('sem conexão');
+    act(() => latest().push('ready'));
+    await elapse(0);
+    expect(status()).toBe('ao vivo');
+    expect(refetched()).toEqual({ me: 0, ranking: 0, tags: 0 });
+  });
+
+  test('a pushed event refetches the queries it makes stale, and only those', async () => {
+    act(() => latest().push('ready'));
+    act(() => latest().push('ranking'));
+    await elapse(0);
+    expect(refetched()).toEqual({ me: 0, ranking: 1, tags: 0 });
+    act(() => latest().push('balance'));
+    await elapse(0);
+    expect(refetched()).toEqual({ me: 1, ranking: 0, tags: 0 });
+  });
+
+  test('after the stream drops and the browser reconnects it, every displayed query is refetched once (events may have been missed)', async () => {
+    act(() => latest().push('ready'));
+    act(() => latest().fail('retrying'));
+    await elapse(60_000);
+    expect(status()).toBe('sem conexão');
+    // The browser reconnects the same EventSource by itself; nothing is refetched until it is back.
+    expect(FakeEventSource.created).toHaveLength(1);
+    expect(refetched()).toEqual({ me: 0, ranking: 0, tags: 0 });
+    act(() => latest().push('ready'));
+    await elapse(0);
+    expect(status()).toBe('ao vivo');
+    expect(refetched()).toEqual({ me: 1, ranking: 1, tags: 1 });
+  });
+
+  test('a refused stream: who is signed in is asked at once, a new stream opens after 5 s and not before, each time, and its ready refetches everything', async () => {
+    act(() => latest().push('ready'));
+    const refused = latest();
+    act(() => refused.fail('refused'));
+    await elapse(0);
+    expect(refused.readyState).toBe(FakeEventSource.CLOSED);
+    expect(refetched()).toEqual({ me: 1, ranking: 0, tags: 0 });
+
+    await elapse(4_999);
+    expect(FakeEventSource.created).toHaveLength(1);
+    await elapse(1);
+    expect(FakeEventSource.created).toHaveLength(2);
+
+    // Refused again before it was ever ready: the next try waits its 5 s too.
+    act(() => latest().fail('refused'));
+    await elapse(4_999);
+    expect(FakeEventSource.created).toHaveLength(2);
+    await elapse(1);
+    expect(FakeEventSource.created).toHaveLength(3);
+    refetched();
+
+    act(() => latest().push('ready'));
+    await elapse(0);
+    expect(status()).toBe('ao vivo');
+    expect(refetched()).toEqual({ me: 1, ranking: 1, tags: 1 });
+  });
+
+  test('signing out closes the stream and cancels a pending reconnect', async () => {
+    act(() => latest().push('ready'));
+    act(() => latest().fail('refused'));
+    render(false);
+    await elapse(60_000);
+    expect(FakeEventSource.created).toHaveLength(1);
+    expect(latest().readyState).toBe(FakeEventSource.CLOSED);
+    expect(status()).toBe('sem conexão');
+
+    render(true);
+    expect(FakeEventSource.created).toHaveLength(2);
+    render(false);
+    expect(latest().readyState).toBe(FakeEventSource.CLOSED);
+  });
+});
