@@ -13,7 +13,8 @@ import { BalanceCards } from './balance-cards.tsx';
 import { Brand } from './brand.tsx';
 import { navOrder, type Role } from './paths.ts';
 import type { AppRoute } from './route-types.ts';
-import { displayName, useLogout, useSession } from './session.ts';
+import { displayName } from './session-api.ts';
+import { useLogout, useSession } from './session.ts';
 
 type NavEntry = { path: string; label: string; icon: NonNullable<AppRoute['nav']>['icon'] };
 

@@ -1,23 +1,31 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, Route, Routes } from 'react-router';
 import { Toaster } from 'react-hot-toast';
 import { TOAST_DURATION_MS } from '../../shared/constants.ts';
-import { api } from '../lib/api.ts';
-import { queryClient } from '../lib/query-client.ts';
+import { LoginPage } from '../features/auth/login-page.tsx';
+import { FullScreenSpinner } from '../ui/spinner.tsx';
 import { paths } from './paths.ts';
-import { router } from './router.tsx';
-import { clearSession } from './session.ts';
+import { loadSignedInApp } from './sign-in.ts';
 
-// A 401 from any call means the session ended (expired, or signed out elsewhere).
-api.onUnauthorized(() => {
-  clearSession(queryClient);
-  void router.navigate(paths.login, { replace: true });
-});
+// The first load holds /login only (React, the router, the login page): the signed-in part comes when someone needs it.
+const SignedInApp = lazy(() => loadSignedInApp().then(({ SignedInApp }) => ({ default: SignedInApp })));
 
 export function App() {
   return (
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+    <>
+      <BrowserRouter>
+        <Routes>
+          <Route path={paths.login} element={<LoginPage />} />
+          <Route
+            path="*"
+            element={
+              <Suspense fallback={<FullScreenSpinner />}>
+                <SignedInApp />
+              </Suspense>
+            }
+          />
+        </Routes>
+      </BrowserRouter>
       <Toaster
         position="top-right"
         // Below the phone's app bar and the page's title row (styles.css), so a toast never lies over the screen's own
@@ -30,6 +38,6 @@ export function App() {
           error: { duration: TOAST_DURATION_MS, iconTheme: { primary: '#fb7185', secondary: '#1e293b' } },
         }}
       />
-    </QueryClientProvider>
+    </>
   );
 }

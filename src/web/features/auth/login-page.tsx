@@ -1,12 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Navigate } from 'react-router';
 import { Eye, EyeOff, GraduationCap, KeyRound, Medal, ShieldCheck, Sparkles, Star, Trophy } from 'lucide-react';
 import { MESSAGES } from '../../../shared/errors.ts';
-import { homePath } from '../../app/paths.ts';
-import { useLogin, useSession } from '../../app/session.ts';
+import { useSignedInRedirect, useSignIn } from '../../app/sign-in.ts';
 import { Brand } from '../../app/brand.tsx';
 import { Button } from '../../ui/button.tsx';
-import { FullScreenSpinner } from '../../ui/spinner.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { DEMO_CREDENTIALS, isDemoMode } from './demo-mode.ts';
@@ -78,17 +75,16 @@ function DemoBox({ role, onFill }: { role: LoginRole; onFill: () => void }) {
 }
 
 function LoginForm({ role, demo }: { role: LoginRole; demo: boolean }) {
-  const login = useLogin();
+  const login = useSignIn();
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (login.isPending) return;
     const id = identifier.trim();
     if (!id || !password) return;
-    if (role === 'student') login.mutate({ role, input: { studentId: id, password } });
-    else login.mutate({ role, input: { email: id, password } });
+    if (role === 'student') void login.signIn({ role, input: { studentId: id, password } });
+    else void login.signIn({ role, input: { email: id, password } });
   };
 
   const fillDemo = () => {
@@ -145,12 +141,9 @@ const highlights = [
 
 /** /login: students sign in with matrícula, administrators with email. */
 export function LoginPage() {
-  const { user, isLoading } = useSession();
+  useSignedInRedirect();
   const [role, setRole] = useState<LoginRole>('student');
   const [demo] = useState(isDemoMode);
-
-  if (isLoading) return <FullScreenSpinner />;
-  if (user) return <Navigate to={homePath(user.role)} replace />;
 
   return (
     <div className="flex min-h-dvh flex-col bg-slate-50 lg:flex-row">

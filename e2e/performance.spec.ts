@@ -1,0 +1,90 @@
+import path from 'node:path';
+import { gzipSync, constants as zlib } from 'node:zlib';
+import { build, type Rolldown } from 'vite';
+import { expect, test } from './fixtures.ts';
+
+/** The issue's budget: all the JavaScript the login route downloads, gzipped (kB as Vite prints them). */
+const LOGIN_JS_BUDGET_BYTES = 100_000;
+
+const root = path.resolve(import.meta.dirname, '..');
+const LOGIN_PAGE = path.join(root, 'src/web/features/auth/login-page.tsx');
+/** Modules only a signed-in user needs: none of them may be in the login route's chunks. */
+const SIGNED_IN_ONLY = [
+  /\/src\/web\/app\/signed-in-app\.tsx$/,
+  /\/src\/web\/app\/app-layout\.tsx$/,
+  /\/src\/web\/lib\/live-events\.ts$/,
+  /\/src\/web\/features\/(?!auth\/)/,
+  /\/node_modules\/@tanstack\//,
+];
+
+/** The front end as `vite build` makes it, kept in memory (the served dist/ is left alone). */
+async function buildChunks(): Promise<Map<string, Rolldown.OutputChunk>> {
+  const output = await build({ root, logLevel: 'silent', build: { write: false, emptyOutDir: false } });
+  const outputs = Array.isArray(output) ? output : [output];
+  const chunks = new Map<string, Rolldown.OutputChunk>();
+  for (const result of outputs) {
+    if (!('output' in result)) throw new Error('vite build returned a watcher');
+    for (const item of result.output) if (item.type === 'chunk') chunks.set(item.fileName, item);
+  }
+  return chunks;
+}
+
+/** The chunks `start` pulls in before it runs: itself and its static imports, transitively (not its dynamic imports). */
+function staticClosure(chunks: Map<string, Rolldown.OutputChunk>, start: Rolldown.OutputChunk[]): Rolldown.OutputChunk[] {
+  const seen = new Map<string, Rolldown.OutputChunk>();
+  const visit = (chunk: Rolldown.OutputChunk) => {
+    if (seen.has(chunk.fileName)) return;
+    seen.set(chunk.fileName, chunk);
+    for (const name of chunk.imports) visit(chunks.get(name)!);
+  };
+  start.forEach(visit);
+  return [...seen.values()];
+}
+
+const gzipSize = (code: string) => gzipSync(code, { level: zlib.Z_BEST_COMPRESSION }).length;
+
+test.describe('first load', () => {
+  test('the login route needs at most 100 kB of gzipped JavaScript and none of the signed-in code', async () => {
+    test.slow(); // a full production build on a shared machine
+    const chunks = await buildChunks();
+    const entries = [...chunks.values()].filter((chunk) => chunk.isEntry);
+    expect(entries.map((chunk) => chunk.facadeModuleId)).toEqual([path.join(root, 'index.html')]);
+    // The login page may be the entry's or a chunk of its own: either way the route needs that chunk and its imports.
+    const loginChunks = staticClosure(chunks, [
+      ...entries,
+      ...[...chunks.values()].filter((chunk) => chunk.facadeModuleId === LOGIN_PAGE),
+    ]);
+    const modules = loginChunks.flatMap((chunk) => chunk.moduleIds);
+    expect(modules, 'the walk reaches the login page').toContain(LOGIN_PAGE);
+    expect(modules.filter((id) => SIGNED_IN_ONLY.some((pattern) => pattern.test(id.replaceAll('\\', '/'))))).toEqual([]);
+
+    const sizes = loginChunks.map((chunk) => ({ file: chunk.fileName, gzip: gzipSize(chunk.code) }));
+    const total = sizes.reduce((sum, chunk) => sum + chunk.gzip, 0);
+    expect(total, `login route: ${JSON.stringify(sizes)}`).toBeLessThanOrEqual(LOGIN_JS_BUDGET_BYTES);
+
+    // Every screen of the areas is a chunk of its own, loaded when it is opened.
+    const screens = [...chunks.values()].filter((chunk) => chunk.facadeModuleId?.includes('/src/web/features/') && chunk.facadeModuleId !== LOGIN_PAGE);
+    expect(screens.length).toBeGreaterThan(0);
+    expect(screens.filter((chunk) => !chunk.isDynamicEntry).map((chunk) => chunk.fileName)).toEqual([]);
+    const loginFiles = new Set(loginChunks.map((chunk) => chunk.fileName));
+    expect(screens.filter((chunk) => loginFiles.has(chunk.fileName)).map((chunk) => chunk.fileName)).toEqual([]);
+  });
+
+  test('/login shows its form with only the scripts its HTML names, no lazy chunk', async ({ page }) => {
+    const html = await (await page.request.get('/login')).text();
+    const named = new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]));
+    expect(named.size).toBeGreaterThan(0);
+    const requested: string[] = [];
+    await page.route(/\/assets\/.+\.js$/, async (route) => {
+      const { pathname } = new URL(route.request().url());
+      requested.push(pathname);
+      // Refused, so a form that needed a lazy chunk would never show.
+      if (named.has(pathname)) await route.continue();
+      else await route.abort();
+    });
+    await page.goto('/login');
+    await expect(page.getByRole('button', { name: 'Entrar' })).toBeVisible();
+    await expect(page.getByLabel('Matrícula')).toBeEditable();
+    expect(requested.filter((pathname) => !named.has(pathname))).toEqual([]);
+  });
+});

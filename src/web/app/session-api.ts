@@ -1,0 +1,38 @@
+import type { AdminLoginInput, SessionUser, StudentLoginInput } from '../../shared/auth.ts';
+import { ERROR_MESSAGES } from '../../shared/errors.ts';
+import { api, isApiError } from '../lib/api.ts';
+
+/**
+ * The session's calls without the query client, so the login page (first load) does not
+ * pull TanStack Query in; the signed-in part keeps the session in its cache (session.ts).
+ */
+
+/**
+ * GET /api/auth/me; a 401 means "nobody signed in" (null), not an error. The server
+ * validates this response against `sessionUser` already; not parsing it again here keeps
+ * zod out of the first page's bundle.
+ */
+export async function fetchSession(): Promise<SessionUser | null> {
+  try {
+    return await api.get<SessionUser>('/auth/me');
+  } catch (error) {
+    if (isApiError(error) && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export type LoginRequest = { role: 'student'; input: StudentLoginInput } | { role: 'admin'; input: AdminLoginInput };
+
+export function postLogin(request: LoginRequest): Promise<SessionUser> {
+  return api.post<SessionUser>(request.role === 'student' ? '/auth/student/login' : '/auth/admin/login', request.input);
+}
+
+export function displayName(user: SessionUser): string {
+  return user.role === 'student' ? user.student.name : user.admin.name;
+}
+
+/** The text to show for a failed sign-in. */
+export function loginErrorMessage(error: unknown): string {
+  if (isApiError(error) && error.status >= 400 && error.status < 500 && error.code !== 'client_throttled') return error.message;
+  return ERROR_MESSAGES.login_error;
+}
