@@ -11,10 +11,12 @@ import {
 import { api } from '../../lib/api.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
+/** Read afresh each time the tab opens: the counts and the health are what an administrator comes to check. */
 export function useSystemOverview() {
   return useQuery({
     queryKey: [...queryKeys.adminSystem, 'overview'],
     queryFn: () => api.get(SYSTEM_API.overview, { schema: systemOverview }),
+    staleTime: 0,
   });
 }
 
