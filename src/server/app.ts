@@ -15,6 +15,8 @@ import type { Database } from './db/client.ts';
 import { AppError } from './app-error.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerAuth } from './plugins/auth.ts';
+import { registerMetrics } from './plugins/metrics.ts';
+import { registerCompression } from './plugins/compression.ts';
 import { issueCode, issueFields } from '../shared/validation.ts';
 import { ERROR_MESSAGES, type ApiErrorBody, type ErrorCode } from '../shared/errors.ts';
 import { createEventBus } from './realtime/event-bus.ts';
@@ -116,6 +118,7 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
 
   await registerSecurity(app, config);
   await registerAuth(app, config, database, events);
+  await registerMetrics(app, deps);
   // Personal data never lands in a browser's or a proxy's cache: an answer is cached only where its route says so (static files).
   app.addHook('onSend', async (_request, reply) => {
     if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
@@ -131,6 +134,7 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
 
   await app.register(
     async (api) => {
+      await registerCompression(api);
       await authRoutes(api, deps);
       await systemRoutes(api, deps);
       await eventsRoutes(api, deps);
@@ -179,20 +183,26 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
     .readFileSync(indexPath, 'utf8')
     .replace('<meta name="meritus-demo" content="off"', `<meta name="meritus-demo" content="${config.demo ? 'on' : 'off'}"`);
 
+  // Hashed assets never change under their name; the build wrote their .br and .gz beside them (vite.config.ts).
   await app.register(fastifyStatic, {
     root: dist,
     prefix: '/',
     index: false,
     wildcard: false,
+    preCompressed: true,
     setHeaders: (reply, filePath) => {
       if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
     },
   });
-  app.get('/*', { schema: { hide: true } }, (request, reply) => {
-    const path = normalisedPath(request.url);
-    if (path === '/api' || path.startsWith('/api/') || path.startsWith('/uploads/')) {
-      return reply.callNotFound();
-    }
-    return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(index);
+  // The page is rendered at start-up (demo flag), so it is compressed on the fly, in a scope of its own: not the static files.
+  await app.register(async (page) => {
+    await registerCompression(page);
+    page.get('/*', { schema: { hide: true } }, (request, reply) => {
+      const path = normalisedPath(request.url);
+      if (path === '/api' || path.startsWith('/api/') || path.startsWith('/uploads/')) {
+        return reply.callNotFound();
+      }
+      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(index);
+    });
   });
 }
