@@ -133,7 +133,7 @@ export const ENTITY_LABELS: Record<EntityId, string> = {
 export const ENTITY_PAGE_SIZES = [25, 50, 100] as const;
 export const ENTITY_SEARCH_MAX = 100;
 
-export const entityParams = z.object({ entity: z.enum(ENTITY_IDS, { error: 'not_found' }) });
+export const entityParams = z.object({ entity: z.enum(ENTITY_IDS, { error: 'validation' }) });
 
 /** Page (from 1), size and search text of the entity browser; the export takes only `q`. */
 export const entityQuery = z.object({
@@ -285,7 +285,7 @@ export const diagnosticRun = z.object({
 });
 export type DiagnosticRun = z.infer<typeof diagnosticRun>;
 
-export const fixParams = z.object({ fix: z.enum(FIX_IDS, { error: 'not_found' }) });
+export const fixParams = z.object({ fix: z.enum(FIX_IDS, { error: 'validation' }) });
 
 /** One thing a fix would change: `key` identifies it for the apply call, `label` describes it in pt-BR. */
 export const fixItem = z.object({ key: z.string(), label: z.string() });
@@ -308,7 +308,8 @@ export const fixResult = z.object({
 });
 export type FixResult = z.infer<typeof fixResult>;
 
-export const DEFAULT_ADMIN = { adminId: 'admin001', name: 'Administrador Principal', role: 'admin', permissions: ['all'] } as const;
+/** The spec's default administrator; its email is ADMIN_EMAIL when configured, this one otherwise. */
+export const DEFAULT_ADMIN = { adminId: 'admin001', name: 'Administrador Principal', role: 'admin', permissions: ['all'], email: 'admin@escola.com' } as const;
 
 export const fixAdministratorsResult = z.object({
   created: z.boolean(),

@@ -65,6 +65,17 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'GET /api/admin/reason-presets',
     'POST /api/admin/reason-presets',
     'DELETE /api/admin/reason-presets/:id',
+    'GET /api/admin/system/overview',
+    'GET /api/admin/system/entities/:entity',
+    'GET /api/admin/system/entities/:entity/export.csv',
+    'GET /api/admin/system/monitoring',
+    'GET /api/admin/system/configuration',
+    'GET /api/admin/diagnostics/logs',
+    'DELETE /api/admin/diagnostics/logs',
+    'POST /api/admin/diagnostics/run',
+    'POST /api/admin/diagnostics/fixes/administrators',
+    'GET /api/admin/diagnostics/fixes/:fix/preview',
+    'POST /api/admin/diagnostics/fixes/:fix',
   ],
 };
 

@@ -4,8 +4,10 @@ import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
 import { pingDatabase } from '../../db/client.ts';
 import { AppError } from '../../app-error.ts';
+import { systemAdminRoutes } from './system-admin.routes.ts';
 
-export async function systemRoutes(app: FastifyInstance, { database }: AppDeps): Promise<void> {
+export async function systemRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { database } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
@@ -25,4 +27,6 @@ export async function systemRoutes(app: FastifyInstance, { database }: AppDeps):
   );
 
   api.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
+
+  await systemAdminRoutes(app, deps);
 }

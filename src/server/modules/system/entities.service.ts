@@ -1,0 +1,222 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { rowsOf, type Db } from '../../db/client.ts';
+import { toCsv } from '../../csv.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import { type EntityId, type EntityPage, type EntityQuery } from '../../../shared/system.ts';
+import type { AdminActor } from '../ledger/ledger.service.ts';
+
+/**
+ * The read-only entity browser of the backend panel. Each entity names the columns it shows;
+ * none selects a password hash, a session token (or its hash) or an idempotency key, so no
+ * page or export can carry one.
+ */
+
+type Column = { key: string; label: string; value: SQL };
+type EntityDef = { columns: Column[]; from: SQL; where?: SQL; search: SQL[]; order: SQL };
+
+/** Instants as ISO 8601 in UTC, the same text from both drivers. */
+const iso = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const col = (key: string, label: string, value: SQL): Column => ({ key, label, value });
+
+function ledgerEntity(currency: 'meritus' | 'estelecas'): EntityDef {
+  const party = (alias: string) => sql.raw(`CASE WHEN ${alias}.id IS NULL THEN NULL ELSE ${alias}.student_id || ' · ' || ${alias}.name END`);
+  return {
+    columns: [
+      col('createdAt', 'Data', iso(sql`e.created_at`)),
+      col('type', 'Tipo', sql`e.type`),
+      col('amount', 'Valor', sql`e.amount`),
+      col('from', 'De', party('f')),
+      col('to', 'Para', party('t')),
+      col('description', 'Descrição', sql`e.description`),
+      col('actor', 'Responsável', sql`e.actor_name`),
+      col('id', 'ID', sql`e.id::text`),
+    ],
+    from: sql`ledger_entries e LEFT JOIN students f ON f.id = e.from_student_id LEFT JOIN students t ON t.id = e.to_student_id`,
+    where: sql`e.currency = ${currency}`,
+    search: [sql`e.description`, sql`e.actor_name`, sql`e.type`, sql`f.name`, sql`f.student_id`, sql`t.name`, sql`t.student_id`],
+    order: sql`e.created_at DESC, e.id DESC`,
+  };
+}
+
+const ENTITIES: Record<EntityId, EntityDef> = {
+  students: {
+    columns: [
+      col('studentId', 'Matrícula', sql`s.student_id`),
+      col('name', 'Nome', sql`s.name`),
+      col('grade', 'Série', sql`s.grade`),
+      col('email', 'Email', sql`s.email`),
+      col('meritus', 'Méritus', sql`s.meritus`),
+      col('estelecas', 'Estelecas', sql`s.estelecas`),
+      col('totalEarned', 'Total ganho', sql`s.total_earned`),
+      col('lastLogin', 'Último acesso', iso(sql`s.last_login`)),
+      col('createdAt', 'Criado em', iso(sql`s.created_at`)),
+      col('status', 'Situação', sql`CASE WHEN s.deleted_at IS NULL THEN 'ativo' ELSE 'removido' END`),
+    ],
+    from: sql`students s`,
+    search: [sql`s.student_id`, sql`s.name`, sql`s.email`, sql`s.grade`],
+    order: sql`s.deleted_at IS NOT NULL, s.name, s.id`,
+  },
+  administrators: {
+    columns: [
+      col('adminId', 'ID', sql`a.admin_id`),
+      col('name', 'Nome', sql`a.name`),
+      col('email', 'Email', sql`a.email`),
+      col('role', 'Papel', sql`a.role`),
+      col('permissions', 'Permissões', sql`array_to_string(a.permissions, ', ')`),
+      col('lastLogin', 'Último acesso', iso(sql`a.last_login`)),
+      col('createdAt', 'Criado em', iso(sql`a.created_at`)),
+    ],
+    from: sql`admins a`,
+    search: [sql`a.admin_id`, sql`a.name`, sql`a.email`, sql`a.role`],
+    order: sql`a.name, a.id`,
+  },
+  meritus_ledger: ledgerEntity('meritus'),
+  estelecas_ledger: ledgerEntity('estelecas'),
+  refused_attempts: {
+    columns: [
+      col('at', 'Data', iso(sql`l.at`)),
+      col('actor', 'Quem', sql`l.actor_label`),
+      col('currency', 'Moeda', sql`l.details->>'currency'`),
+      col('type', 'Tipo', sql`l.details->>'type'`),
+      col('amount', 'Valor enviado', sql`COALESCE(l.details->>'amount', l.details->>'rawAmount')`),
+      col('reason', 'Motivo', sql`l.details->>'reason'`),
+      col('description', 'Descrição', sql`l.details->>'description'`),
+      col('ip', 'IP', sql`l.ip`),
+    ],
+    from: sql`audit_log l`,
+    where: sql`l.action = 'ledger.refused'`,
+    search: [sql`l.actor_label`, sql`l.details->>'reason'`, sql`l.details->>'description'`, sql`l.details->>'type'`],
+    order: sql`l.at DESC, l.id DESC`,
+  },
+  tags: {
+    columns: [
+      col('studentId', 'Matrícula', sql`s.student_id`),
+      col('student', 'Estudante', sql`s.name`),
+      col('kind', 'Tag', sql`CASE g.kind WHEN 'leader' THEN 'Líder da Semana' WHEN 'counselor' THEN 'Conselheiro da Semana' ELSE 'Anjo da Semana' END`),
+      col('assignedAt', 'Atribuída em', iso(sql`g.assigned_at`)),
+      col('expiresAt', 'Expira em', iso(sql`g.expires_at`)),
+      col('status', 'Situação', sql`CASE WHEN g.expires_at > now() THEN 'ativa' ELSE 'expirada' END`),
+    ],
+    from: sql`student_tags g JOIN students s ON s.id = g.student_id`,
+    search: [sql`s.name`, sql`s.student_id`, sql`g.kind`],
+    order: sql`g.assigned_at DESC, g.id`,
+  },
+  sessions: {
+    columns: [
+      col('kind', 'Tipo', sql`CASE WHEN x.student_id IS NULL THEN 'administrador' ELSE 'estudante' END`),
+      col('owner', 'Usuário', sql`COALESCE(s.student_id || ' · ' || s.name, a.email)`),
+      col('createdAt', 'Início', iso(sql`x.created_at`)),
+      col('lastSeenAt', 'Último uso', iso(sql`x.last_seen_at`)),
+      col('expiresAt', 'Expira em', iso(sql`x.expires_at`)),
+      col('ip', 'IP', sql`x.ip`),
+      col('userAgent', 'Navegador', sql`x.user_agent`),
+    ],
+    from: sql`sessions x LEFT JOIN students s ON s.id = x.student_id LEFT JOIN admins a ON a.id = x.admin_id`,
+    search: [sql`s.name`, sql`s.student_id`, sql`a.email`, sql`a.name`, sql`x.ip`, sql`x.user_agent`],
+    order: sql`x.last_seen_at DESC, x.created_at DESC`,
+  },
+  audit: {
+    columns: [
+      col('at', 'Data', iso(sql`l.at`)),
+      col('actorKind', 'Tipo de autor', sql`l.actor_kind`),
+      col('actor', 'Autor', sql`l.actor_label`),
+      col('action', 'Ação', sql`l.action`),
+      col('ip', 'IP', sql`l.ip`),
+      col('details', 'Detalhes', sql`l.details::text`),
+    ],
+    from: sql`audit_log l`,
+    search: [sql`l.action`, sql`l.actor_label`, sql`l.ip`, sql`l.details::text`],
+    order: sql`l.at DESC, l.id DESC`,
+  },
+  diagnostic_logs: {
+    columns: [
+      col('at', 'Data', iso(sql`d.at`)),
+      col('category', 'Categoria', sql`d.category`),
+      col('status', 'Situação', sql`d.status`),
+      col('message', 'Mensagem', sql`d.message`),
+      col('details', 'Detalhes', sql`d.details::text`),
+    ],
+    from: sql`diagnostic_logs d`,
+    search: [sql`d.category`, sql`d.status`, sql`d.message`, sql`d.details::text`],
+    order: sql`d.at DESC, d.id DESC`,
+  },
+};
+
+/** Search text as a LIKE pattern that matches it anywhere, its own % and _ taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function whereOf(def: EntityDef, q: string): SQL {
+  const conditions: SQL[] = [];
+  if (def.where) conditions.push(def.where);
+  if (q) {
+    const pattern = containsPattern(q);
+    conditions.push(sql`(${sql.join(
+      def.search.map((expr) => sql`${expr} ILIKE ${pattern}`),
+      sql` OR `,
+    )})`);
+  }
+  return conditions.length > 0 ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
+}
+
+type Cell = string | number | boolean | null;
+
+function selectRows(db: Db, def: EntityDef, q: string, limit: number, offset: number): Promise<Record<string, Cell>[]> {
+  const select = sql.join(
+    def.columns.map((column) => sql`${column.value} AS ${sql.identifier(column.key)}`),
+    sql`, `,
+  );
+  return db
+    .execute(sql`SELECT ${select} FROM ${def.from} ${whereOf(def, q)} ORDER BY ${def.order} LIMIT ${limit} OFFSET ${offset}`)
+    .then((result) => rowsOf<Record<string, Cell>>(result));
+}
+
+export async function entityPage(db: Db, entity: EntityId, query: EntityQuery): Promise<EntityPage> {
+  const def = ENTITIES[entity];
+  const [rows, [total]] = await Promise.all([
+    selectRows(db, def, query.q, query.pageSize, (query.page - 1) * query.pageSize),
+    db.execute(sql`SELECT count(*) AS n FROM ${def.from} ${whereOf(def, query.q)}`).then((result) => rowsOf<{ n: string | number }>(result)),
+  ]);
+  return {
+    entity,
+    columns: def.columns.map(({ key, label }) => ({ key, label })),
+    rows,
+    total: Number(total?.n ?? 0),
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}
+
+/** Rows of an export read at a time. */
+const EXPORT_PAGE = 2000;
+
+/** Every row matching the search as CSV, a page at a time; the export is audited. */
+export async function exportEntityCsv(
+  db: Db,
+  admin: AdminActor,
+  entity: EntityId,
+  q: string,
+  context: { ip?: string },
+): Promise<{ fileName: string; chunks: AsyncGenerator<string> }> {
+  const def = ENTITIES[entity];
+  await recordAudit(db, { actor: { kind: 'admin', id: admin.id, label: admin.name }, action: 'system.entity_export', ip: context.ip, details: { entity, q } });
+  const keys = def.columns.map((column) => column.key);
+  async function* chunks(): AsyncGenerator<string> {
+    yield toCsv(
+      def.columns.map((column) => column.label),
+      [],
+    );
+    for (let offset = 0; ; offset += EXPORT_PAGE) {
+      const rows = await selectRows(db, def, q, EXPORT_PAGE, offset);
+      if (rows.length > 0) yield toCsv([], rows.map((row) => keys.map((key) => toCsvCell(row[key] ?? null))), { bom: false });
+      if (rows.length < EXPORT_PAGE) return;
+    }
+  }
+  const day = new Date().toISOString().slice(0, 10);
+  return { fileName: `${entity}-${day}.csv`, chunks: chunks() };
+}
+
+function toCsvCell(value: Cell): string | number | null {
+  return typeof value === 'boolean' ? (value ? 'sim' : 'não') : value;
+}
