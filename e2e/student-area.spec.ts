@@ -256,7 +256,7 @@ test.describe('Méritus transfer', () => {
     await expect(page.getByLabel('Valor (M$)')).toBeFocused();
     await page.keyboard.type('1');
     await page.keyboard.press('Enter');
-    await expect(page.getByText(`1 M$ transferidos para ${target.name}!`)).toBeVisible();
+    await expect(page.getByText(`1 M$ transferido para ${target.name}!`)).toBeVisible();
   });
 
   test('the recipient sees the transfer in another browser at once, without a reload', async ({ browser, page, context, school }) => {

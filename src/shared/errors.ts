@@ -1,4 +1,4 @@
-import { countOf } from './format.ts';
+import { countOf, formatEstelecas, formatMeritus, plural } from './format.ts';
 
 /**
  * Stable error codes shared by server and client. The server sends the code and
@@ -92,8 +92,8 @@ export const MESSAGES = {
   logout: 'Logout realizado com sucesso',
   loading: 'Carregando...',
   signingIn: 'Entrando...',
-  meritusTransferred: (amount: number, recipient: string) => `${amount} M$ transferidos para ${recipient}!`,
-  estelecasTransferred: (amount: number, recipient: string) => `${amount} Estelecas transferidas para ${recipient}`,
+  meritusTransferred: (amount: number, recipient: string) => `${formatMeritus(amount)} ${plural(amount, 'transferido', 'transferidos')} para ${recipient}!`,
+  estelecasTransferred: (amount: number, recipient: string) => `${formatEstelecas(amount)} ${plural(amount, 'transferida', 'transferidas')} para ${recipient}`,
   defaultTransferDescription: (sender: string, recipient: string) => `Transferência de ${sender} para ${recipient}`,
   defaultEstelecasTransferDescription: (recipient: string) => `Transferência de Estelecas para ${recipient}`,
 } as const;

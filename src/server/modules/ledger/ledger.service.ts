@@ -18,7 +18,7 @@ import {
   type OperationResult,
   type ShortStudent,
 } from '../../../shared/ledger.ts';
-import { formatAmount, formatEstelecas, formatNumber } from '../../../shared/format.ts';
+import { formatAmount, plural } from '../../../shared/format.ts';
 import { issueCode, issueFields, recordableText } from '../../../shared/validation.ts';
 import { idempotencyRecord, type IdempotencyRecord, type Stored } from './idempotency.ts';
 import { refusedAttempt, type RefusedAttemptRecord } from './refused-attempts.ts';
@@ -115,11 +115,10 @@ const TRANSFER_DESCRIPTIONS: Record<Currency, string> = {
 };
 
 function adminSuccessMessage(currency: Currency, type: AdminOperationType, amount: number, name: string): string {
-  const credit = isCredit(type);
-  if (currency === 'meritus') return `${formatNumber(amount)} M$ ${credit ? 'adicionados a' : 'removidos de'} ${name}`;
-  const one = amount === 1;
-  const verb = credit ? (one ? 'adicionada a' : 'adicionadas a') : one ? 'removida de' : 'removidas de';
-  return `${formatEstelecas(amount)} ${verb} ${name}`;
+  // Méritus (M$) agree in the masculine, Estelecas in the feminine: "1 M$ adicionado a", "3 Estelecas removidas de".
+  const [added, removed] = currency === 'meritus' ? ['adicionado', 'removido'] : ['adicionada', 'removida'];
+  const verb = isCredit(type) ? `${plural(amount, added, `${added}s`)} a` : `${plural(amount, removed, `${removed}s`)} de`;
+  return `${formatAmount(currency, amount)} ${verb} ${name}`;
 }
 
 function bulkSuccessMessage(currency: Currency, type: AdminOperationType, amount: number, count: number): string {

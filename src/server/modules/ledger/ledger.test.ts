@@ -139,7 +139,7 @@ describe('Méritus transfers', () => {
     await award(ana.id, 5);
     const response = await transfer({ recipientId: odd!.id, amount: 1 });
     expect(response.statusCode).toBe(201);
-    expect(response.json().message).toBe('1 M$ transferidos para Zé 100% %1$s Silva!');
+    expect(response.json().message).toBe('1 M$ transferido para Zé 100% %1$s Silva!');
     expect(response.json().entry.description).toBe(`Transferência de ${ana.name} para Zé 100% %1$s Silva`);
     await award(ana.id, 2, 'estelecas');
     const estelecas = await transfer({ recipientId: odd!.id, amount: 2 }, { currency: 'estelecas' });
@@ -252,17 +252,19 @@ describe('administrator operations', () => {
     expect(await ledgerCount()).toBe(before);
   });
 
-  test('Estelecas messages agree in number: "1 Esteleca removida", "3 Estelecas adicionadas"', async () => {
+  test('operation messages agree in number: "1 Esteleca removida", "3 Estelecas adicionadas", "1 M$ adicionado"', async () => {
     const carla = t.students[2]!;
-    const send = (type: string, amount: number) =>
+    const send = (currency: 'meritus' | 'estelecas', type: string, amount: number) =>
       t.app.inject({
         method: 'POST',
-        url: `/api/admin/students/${carla.id}/estelecas`,
+        url: `/api/admin/students/${carla.id}/${currency}`,
         headers: { cookie: adminCookie },
         payload: { type, amount, description: 'Projeto' },
       });
-    expect((await send('reward', 3)).json().message).toBe('3 Estelecas adicionadas a Carla Dias Ferreira');
-    expect((await send('admin_remove', 1)).json().message).toBe('1 Esteleca removida de Carla Dias Ferreira');
+    expect((await send('estelecas', 'reward', 3)).json().message).toBe('3 Estelecas adicionadas a Carla Dias Ferreira');
+    expect((await send('estelecas', 'admin_remove', 1)).json().message).toBe('1 Esteleca removida de Carla Dias Ferreira');
+    expect((await send('meritus', 'reward', 1)).json().message).toBe('1 M$ adicionado a Carla Dias Ferreira');
+    expect((await send('meritus', 'admin_remove', 1)).json().message).toBe('1 M$ removido de Carla Dias Ferreira');
   });
 
   test('cannot remove more than the student has, for either currency', async () => {
