@@ -9,7 +9,9 @@
  * Each server first runs WARM_UP_SECONDS of the same load, not counted, so JIT compilation
  * and the connections' plan caches do not weigh on the first round.
  *
- * Options (env): BENCH_STUDENTS (300), BENCH_CLIENTS (8), BENCH_SECONDS (15), BENCH_ROUNDS (3).
+ * Options (env): BENCH_STUDENTS (300), BENCH_CLIENTS (8), BENCH_SECONDS (15), BENCH_ROUNDS (3),
+ * BENCH_PGLITE=off (PostgreSQL only), BENCH_PROFILE=1 (the PostgreSQL server runs with --cpu-prof
+ * and the functions it spent the measured rounds in are printed, busiest first).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -30,8 +32,20 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ADMIN = { email: 'bench@escola.test', password: 'bench-admin-123' };
 const INITIAL = 1000;
 const WARM_UP_SECONDS = 3;
+const PROFILE_DIR = process.env.BENCH_PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), 'meritus-prof-')) : undefined;
 
-type Result = { transfers: number; seconds: number; latencies: number[]; refusals: Map<string, number>; errors: number; cpu: CpuUse };
+/** `span`: when the run started and ended on the monotonic clock, in µs (the clock CPU profiles use). */
+type Result = {
+  transfers: number;
+  seconds: number;
+  latencies: number[];
+  refusals: Map<string, number>;
+  errors: number;
+  cpu: CpuUse;
+  span: [number, number];
+};
+
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 
 /** CPU seconds used during a run, by whom: the Méritus server, PostgreSQL (all its processes), this load generator. */
 type CpuUse = Record<'server' | 'postgres' | 'client', number>;
@@ -90,9 +104,9 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+async function startServer(env: Record<string, string>, profileDir?: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--import', 'tsx', 'src/server/main.ts'], {
     env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', API_RATE_LIMIT: '0', DEMO: 'off', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -179,9 +193,10 @@ async function runTransfers(
   parties: Parameters<typeof startCpuCount>[0],
   seconds = SECONDS,
 ): Promise<Result> {
-  const result: Result = { transfers: 0, seconds, latencies: [], refusals: new Map(), errors: 0, cpu: { server: 0, postgres: 0, client: 0 } };
+  const result: Result = { transfers: 0, seconds, latencies: [], refusals: new Map(), errors: 0, cpu: { server: 0, postgres: 0, client: 0 }, span: [0, 0] };
   const pool = new Pool(url, { connections: CLIENTS });
   const cpuUsed = startCpuCount(parties);
+  const from = monotonicMicros();
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
   await Promise.all(
@@ -204,6 +219,7 @@ async function runTransfers(
   );
   result.seconds = (performance.now() - started) / 1000;
   result.cpu = cpuUsed();
+  result.span = [from, monotonicMicros()];
   await pool.close();
   return result;
 }
@@ -231,6 +247,60 @@ function report(label: string, result: Result): number {
     `    CPU per request: server ${perRequest(result.cpu.server)} · PostgreSQL ${perRequest(result.cpu.postgres)} · load generator ${perRequest(result.cpu.client)} (${cores.toFixed(2)} of ${os.availableParallelism()} cores busy)`,
   );
   return tps;
+}
+
+type CpuProfile = {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+};
+
+/** Where a function lives: its package, or its path in the project. */
+function placeOf(url: string): string {
+  const local = url.replace(/^file:\/\//, '').replace(`${process.cwd()}/`, '');
+  const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(local);
+  return inPackage ? `${inPackage[1]}/${inPackage[2]}` : local;
+}
+
+/**
+ * Prints the functions the server spent the measured rounds in (self time of the samples
+ * that fall in `spans`, idle excluded), busiest first, and the same time by package.
+ */
+function printProfile(dir: string, spans: [number, number][], count = 25): void {
+  const file = fs.readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
+  if (!file) {
+    console.log('  no CPU profile was written');
+    return;
+  }
+  const profile = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
+  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const byFunction = new Map<string, number>();
+  const byPackage = new Map<string, number>();
+  let busy = 0;
+  let time = profile.startTime;
+  profile.samples.forEach((id, index) => {
+    time += profile.timeDeltas[index] ?? 0;
+    if (!spans.some(([from, to]) => time >= from && time <= to)) return;
+    const frame = frames.get(id)!;
+    if (frame.functionName === '(idle)') return;
+    busy += 1;
+    const place = frame.url ? placeOf(frame.url) : '';
+    const name = `${frame.functionName || '(anonymous)'}${place ? ` ${place}:${frame.lineNumber + 1}` : ''}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + 1);
+    const area = place ? (/^((?:@[^/]+\/)?[^/]+)\//.exec(place)?.[1] ?? place) : frame.functionName;
+    const owner = place.startsWith('src/') ? place : area;
+    byPackage.set(owner, (byPackage.get(owner) ?? 0) + 1);
+  });
+  const top = (counts: Map<string, number>) =>
+    [...counts]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([name, samples]) => `    ${((samples / busy) * 100).toFixed(1).padStart(5)}%  ${name}`)
+      .join('\n');
+  console.log(`  server CPU profile of the measured rounds (${busy} busy samples), self time by function:\n${top(byFunction)}`);
+  console.log(`  by package or file:\n${top(byPackage)}`);
+  console.log(`  whole profile (open it in Chrome DevTools' Performance panel): ${path.join(dir, file)}`);
 }
 
 async function checkInvariants(database: Database, expectedTotal: number): Promise<number> {
@@ -261,9 +331,10 @@ async function benchPostgres(): Promise<{ ratio: number; violations: number }> {
   try {
     const url = pg.url.replace(/\/postgres$/, '/meritus');
     spawnSync('psql', [pg.url, '-c', 'CREATE DATABASE meritus', '-c', 'CREATE DATABASE pgbench'], { encoding: 'utf8' });
-    const server = await startServer({ DATABASE_URL: url });
+    const server = await startServer({ DATABASE_URL: url }, PROFILE_DIR);
     let violations = 0;
     const ours: number[] = [];
+    const spans: [number, number][] = [];
     const theirs: number[] = [];
     try {
       const people = await populate(server.url);
@@ -273,7 +344,9 @@ async function benchPostgres(): Promise<{ ratio: number; violations: number }> {
         await runTransfers(server.url, people, {}, WARM_UP_SECONDS);
         const postmaster = Number(fs.readFileSync(path.join(pg.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
         for (let round = 1; round <= ROUNDS; round++) {
-          ours.push(report(`round ${round} Méritus`, await runTransfers(server.url, people, { server: server.child.pid, postmaster })));
+          const result = await runTransfers(server.url, people, { server: server.child.pid, postmaster });
+          spans.push(result.span);
+          ours.push(report(`round ${round} Méritus`, result));
           const cpuUsed = startCpuCount({ postmaster });
           const out = pgbench(pg.port, ['-c', String(CLIENTS), '-j', '2', '-T', String(SECONDS), '-b', 'tpcb-like', 'pgbench']);
           const cpu = cpuUsed();
@@ -292,6 +365,7 @@ async function benchPostgres(): Promise<{ ratio: number; violations: number }> {
     } finally {
       await stopServer(server.child);
     }
+    if (PROFILE_DIR) printProfile(PROFILE_DIR, spans);
     // Each round is compared with the pgbench round right after it, so a machine that
     // slows down or speeds up during the run weighs on both sides of every ratio.
     const ratio = median(ours.map((tps, round) => tps / theirs[round]!));
@@ -332,7 +406,7 @@ async function benchPglite(): Promise<number> {
 }
 
 const pgResult = await benchPostgres();
-const pgliteViolations = await benchPglite();
+const pgliteViolations = process.env.BENCH_PGLITE === 'off' ? 0 : await benchPglite();
 const ok = pgResult.violations === 0 && pgliteViolations === 0;
 console.log(`\n${ok ? 'OK' : 'FALHOU'}: ratio ${pgResult.ratio.toFixed(2)}, violations ${pgResult.violations + pgliteViolations}`);
 process.exit(ok ? 0 : 1);
