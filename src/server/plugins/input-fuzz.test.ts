@@ -228,10 +228,11 @@ const schemaOf = (route: DeclaredRoute, part: 'body' | 'params' | 'querystring' 
   (route.options.schema as Record<string, unknown> | undefined)?.[part] as Schema;
 const paramNames = (url: string) => [...url.matchAll(/:(\w+)/g)].map((match) => match[1]!);
 
-/** The field names of an object schema (through .optional()). */
+/** The field names of an object schema (through .optional()), or of every option of a discriminated union. */
 function fieldsOf(schema: Schema): string[] {
   let current: unknown = schema;
   while (current instanceof z.ZodOptional || current instanceof z.ZodDefault) current = current.unwrap();
+  if (current instanceof z.ZodDiscriminatedUnion) return [...new Set(current.options.flatMap((option) => fieldsOf(option as Schema)))];
   return current instanceof z.ZodObject ? Object.keys(current.shape) : [];
 }
 
