@@ -35,7 +35,7 @@ function UserChip({ user }: { user: SessionUser }) {
     <div className="flex items-center gap-3 rounded-2xl bg-slate-50 p-2.5 ring-1 ring-slate-200">
       <Avatar name={name} src={photo} size="md" />
       <div className="min-w-0">
-        <p className="line-clamp-2 text-sm leading-snug font-semibold break-words text-slate-900" data-testid="user-name">
+        <p className="text-sm leading-snug font-semibold break-words text-slate-900" data-testid="user-name">
           {name}
         </p>
         {user.role === 'student' ? (
@@ -175,7 +175,7 @@ export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRo
       </MobileDrawer>
 
       <div className="lg:pl-72">
-        <main id="conteudo" tabIndex={-1} className="mx-auto w-full max-w-7xl px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:py-8">
+        <main id="conteudo" tabIndex={-1} className="mx-auto w-full max-w-7xl px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:pt-(--toast-band) lg:pb-8">
           <Suspense
             fallback={
               <div className="flex justify-center py-20">
