@@ -1,14 +1,14 @@
 import { Avatar } from './avatar.tsx';
 
-/** A student's photo, name and "matrícula · série", as lists and pickers show them. */
+/** A student's photo, name and "matrícula · série", as lists and pickers show them: whole, wrapping on a narrow screen. */
 export function StudentIdentity({ student }: { student: { name: string; photo: string | null; studentId: string; grade: string } }) {
   return (
     <>
       <Avatar name={student.name} src={student.photo} size="sm" />
       <span className="min-w-0 flex-1">
-        <span className="block truncate text-sm font-semibold text-slate-900">{student.name}</span>
-        <span className="block truncate text-xs text-slate-600">
-          {student.studentId} · {student.grade}
+        <span className="block text-sm font-semibold break-words text-slate-900">{student.name}</span>
+        <span className="block text-xs text-slate-600">
+          {student.studentId} · <span className="whitespace-nowrap">{student.grade}</span>
         </span>
       </span>
     </>

@@ -3,7 +3,7 @@ import { ArrowRight, Medal, MinusCircle, PlusCircle, Sparkles, Trophy } from 'lu
 import { LEDGER_TYPES, OPERATION_TYPE_LABELS, type LedgerEntryView, type LedgerType } from '../../../shared/ledger.ts';
 import { operationMatches, queryWords } from '../../../shared/student-match.ts';
 import { useSession } from '../../app/session.ts';
-import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { countOf, formatDateTime, formatNumber, plural } from '../../lib/format.ts';
 import { cn } from '../../lib/cn.ts';
 import { useRanking } from '../../lib/student-queries.ts';
 import { Avatar } from '../../ui/avatar.tsx';
@@ -43,8 +43,8 @@ function RankingCard() {
               </span>
               <Avatar name={student.name} src={student.photo} size="sm" />
               <span className="min-w-0 flex-1">
-                <span className="block truncate text-sm font-semibold text-slate-900">{student.name}</span>
-                <span className="block truncate text-xs text-slate-600">{student.grade}</span>
+                <span className="block text-sm font-semibold break-words text-slate-900">{student.name}</span>
+                <span className="block text-xs text-slate-600">{student.grade}</span>
               </span>
               <span className="shrink-0 text-sm font-bold text-violet-700 tabular-nums">
                 {formatNumber(student.estelecas)}
@@ -71,22 +71,22 @@ function HistoryRow({ entry }: { entry: LedgerEntryView }) {
         <div className="flex flex-wrap items-center gap-2">
           <Badge tone={TYPE_TONES[entry.type]}>{OPERATION_TYPE_LABELS[entry.type]}</Badge>
           {entry.type === 'transfer' ? (
-            <span className="flex min-w-0 items-center gap-1 text-sm font-semibold text-slate-900">
-              <span className="truncate">{entry.from?.name ?? '—'}</span>
+            <span className="flex min-w-0 flex-wrap items-center gap-x-1 text-sm font-semibold break-words text-slate-900">
+              <span>{entry.from?.name ?? '—'}</span>
               <ArrowRight aria-label="para" className="size-4 shrink-0 text-slate-500" />
-              <span className="truncate">{entry.to?.name ?? '—'}</span>
+              <span>{entry.to?.name ?? '—'}</span>
             </span>
           ) : (
-            <span className="truncate text-sm font-semibold text-slate-900">{(entry.to ?? entry.from)?.name ?? '—'}</span>
+            <span className="text-sm font-semibold break-words text-slate-900">{(entry.to ?? entry.from)?.name ?? '—'}</span>
           )}
         </div>
-        <p className="mt-0.5 truncate text-sm text-slate-700">{entry.description}</p>
+        <p className="mt-0.5 text-sm break-words text-slate-700">{entry.description}</p>
         <p className="text-xs text-slate-600">
           {entry.actorKind === 'admin' ? `por ${entry.actorName}` : entry.actorName} · <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
         </p>
       </div>
       <span className={cn('shrink-0 text-base font-bold tabular-nums', entry.type === 'transfer' ? 'text-sky-700' : credit ? 'text-emerald-700' : 'text-rose-700')}>
-        {signed(entry)} <span className="text-xs font-semibold">{entry.amount === 1 ? 'Esteleca' : 'Estelecas'}</span>
+        {signed(entry)} <span className="text-xs font-semibold">{plural(entry.amount, 'Esteleca', 'Estelecas')}</span>
       </span>
     </li>
   );
@@ -135,7 +135,7 @@ function HistoryCard() {
       )}
       {history.data && history.data.length > 0 && (
         <p className="mt-2 border-t border-slate-100 pt-3 text-xs text-slate-600">
-          {rows.length} de {history.data.length} {history.data.length === 1 ? 'operação' : 'operações'} (as 50 mais recentes)
+          {rows.length} de {countOf(history.data.length, 'operação', 'operações')} (as 50 mais recentes)
         </p>
       )}
     </Card>
@@ -157,10 +157,10 @@ export function AdminEstelecasPage() {
         icon={<Sparkles className="size-6" />}
         actions={
           <>
-            <Button variant="primary" className="flex-1 sm:flex-none" onClick={() => setMode('add')} disabled={!students.data} icon={<PlusCircle aria-hidden="true" className="size-4" />}>
+            <Button variant="primary" className="flex-auto whitespace-nowrap sm:flex-none" onClick={() => setMode('add')} disabled={!students.data} icon={<PlusCircle aria-hidden="true" className="size-4" />}>
               Adicionar Estelecas
             </Button>
-            <Button variant="danger" className="flex-1 sm:flex-none" onClick={() => setMode('remove')} disabled={!students.data} icon={<MinusCircle aria-hidden="true" className="size-4" />}>
+            <Button variant="danger" className="flex-auto whitespace-nowrap sm:flex-none" onClick={() => setMode('remove')} disabled={!students.data} icon={<MinusCircle aria-hidden="true" className="size-4" />}>
               Remover Estelecas
             </Button>
           </>

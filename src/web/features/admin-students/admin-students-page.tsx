@@ -170,21 +170,19 @@ export function AdminStudentsPage() {
             containerClassName="xl:w-56"
             className="h-11"
           />
-          <div className="grid grid-cols-3 gap-2 xl:flex">
-            <button type="button" aria-label="Importar CSV" className={TOOL_BUTTON} onClick={() => setDialog({ kind: 'import' })}>
+          {/* Whole labels on every screen: the buttons wrap to a new row rather than shrink to a word. */}
+          <div className="flex flex-wrap gap-2 [&>*]:flex-auto xl:[&>*]:flex-none">
+            <button type="button" className={TOOL_BUTTON} onClick={() => setDialog({ kind: 'import' })}>
               <FileUp aria-hidden="true" className="size-4 shrink-0" />
-              <span className="sm:hidden">Importar</span>
-              <span className="hidden sm:inline">Importar CSV</span>
+              Importar CSV
             </button>
             <a href="/api/admin/students/export.csv" download aria-label="Exportar alunos (CSV)" className={TOOL_BUTTON}>
               <Download aria-hidden="true" className="size-4 shrink-0" />
-              <span className="sm:hidden">Alunos</span>
-              <span className="hidden sm:inline">Exportar alunos</span>
+              Exportar alunos
             </a>
             <a href="/api/admin/ledger/export.csv" download aria-label="Exportar operações (CSV)" className={TOOL_BUTTON}>
               <Download aria-hidden="true" className="size-4 shrink-0" />
-              <span className="sm:hidden">Operações</span>
-              <span className="hidden sm:inline">Exportar operações</span>
+              Exportar operações
             </a>
           </div>
         </div>

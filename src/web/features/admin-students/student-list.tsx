@@ -47,8 +47,8 @@ const StudentRow = memo(function StudentRow({ student, now, actions }: ItemProps
         <div className="flex min-w-0 items-center gap-3">
           <Avatar name={student.name} src={student.photoThumb} size="sm" />
           <div className="min-w-0">
-            <p className="max-w-[16rem] truncate font-semibold text-slate-900 xl:max-w-[22rem]">{student.name}</p>
-            <p className="max-w-[16rem] truncate text-xs text-slate-600 xl:max-w-[22rem]">{student.email ?? 'Sem email'}</p>
+            <p className="max-w-[16rem] font-semibold break-words text-slate-900 xl:max-w-[22rem]">{student.name}</p>
+            <p className="max-w-[16rem] text-xs break-all text-slate-600 xl:max-w-[22rem]">{student.email ?? 'Sem email'}</p>
           </div>
         </div>
       </td>
@@ -119,7 +119,7 @@ const StudentCard = memo(function StudentCard({ student, now, actions }: ItemPro
           <p className="text-sm text-slate-600">
             <span className="font-mono">{student.studentId}</span> · {student.grade}
           </p>
-          <p className="truncate text-sm text-slate-600">{student.email ?? 'Sem email'}</p>
+          <p className="text-sm break-all text-slate-600">{student.email ?? 'Sem email'}</p>
         </div>
       </div>
       <div className="mt-3 flex flex-wrap items-center gap-1.5">
@@ -143,7 +143,7 @@ const StudentCard = memo(function StudentCard({ student, now, actions }: ItemPro
           size="sm"
           icon={<KeyRound aria-hidden="true" className="size-4" />}
           onClick={() => actions.onResetPassword(student)}
-          aria-label={`Redefinir senha de ${student.name}`}
+          aria-label={`Nova senha de ${student.name}`}
         >
           Nova senha
         </Button>

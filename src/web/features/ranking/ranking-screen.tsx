@@ -17,7 +17,8 @@ import { Skeleton } from '../../ui/skeleton.tsx';
 import { rankStudents, type RankedStudent } from './ranking-figures.ts';
 import { useWindowRows } from './use-window-rows.ts';
 
-const ROW_HEIGHT = 64;
+// Tall enough for a long name in three lines over the série on a phone: names wrap, never cut.
+const ROW_HEIGHT = 72;
 
 type Place = { icon: LucideIcon; label: string; medal: string; pedestal: string; ring: string; height: string };
 
@@ -50,11 +51,11 @@ function Podium({ top, selfId }: { top: RankedStudent[]; selfId: string | null }
                   <place.icon className="size-4" />
                 </span>
               </div>
-              <p className="mt-2 line-clamp-2 w-full text-center text-xs font-bold break-words text-slate-900 sm:text-base">
+              <p className="mt-2 w-full text-center text-xs font-bold break-words text-slate-900 sm:text-base">
                 {student.name}
                 {mine && <span className="ml-1 text-indigo-700">(você)</span>}
               </p>
-              <p className="w-full truncate text-center text-xs text-slate-600">{student.grade}</p>
+              <p className="w-full text-center text-xs text-slate-600">{student.grade}</p>
               <p className="mt-1 text-sm font-extrabold text-slate-900 tabular-nums sm:text-base">{formatMeritus(student.meritus)}</p>
               <div aria-hidden="true" className={cn('mt-2 flex w-full items-start justify-center rounded-t-2xl bg-gradient-to-b pt-2 text-2xl font-black text-white/90', place.pedestal, place.height)}>
                 {student.position}
@@ -95,16 +96,16 @@ function Row({ student, index, mine, focusRef }: { student: RankedStudent; index
         <div className="flex min-w-0 items-center gap-3">
           <Avatar name={student.name} src={student.photo} size="sm" />
           <div className="min-w-0">
-            <p className="truncate text-sm font-semibold text-slate-900">
+            <p className="text-sm leading-tight font-semibold break-words text-slate-900">
               {student.name}
               {mine && <span className="ml-2 rounded-full bg-indigo-600 px-2 py-0.5 text-[0.7rem] font-bold text-white">Você</span>}
             </p>
-            <p className="truncate text-xs text-slate-600 md:hidden">{student.grade}</p>
+            <p className="text-xs leading-tight text-slate-600 md:hidden">{student.grade}</p>
           </div>
         </div>
       </td>
-      <td className="hidden truncate pr-2 text-sm text-slate-700 md:table-cell">{student.grade}</td>
-      <td className="w-28 pr-3 text-right sm:w-60 sm:pr-5">
+      <td className="hidden pr-2 text-sm text-slate-700 md:table-cell">{student.grade}</td>
+      <td className="w-24 pr-3 text-right sm:w-60 sm:pr-5">
         <div className="flex flex-col items-end gap-1 sm:flex-row sm:items-center sm:justify-end sm:gap-3">
           <span className="text-sm font-bold text-slate-900 tabular-nums">{formatMeritus(student.meritus)}</span>
           <div aria-hidden="true" className="h-1.5 w-20 overflow-hidden rounded-full bg-slate-200 sm:h-2 sm:w-24">

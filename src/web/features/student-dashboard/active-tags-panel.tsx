@@ -2,7 +2,7 @@ import { Heart, Tags } from 'lucide-react';
 import type { ActiveTag } from '../../../shared/students.ts';
 import { TAG_NAMES } from '../../../shared/constants.ts';
 import { latestTagPerKind } from '../../../shared/student-figures.ts';
-import { formatNumber } from '../../lib/format.ts';
+import { formatNumber, plural } from '../../lib/format.ts';
 import { cn } from '../../lib/cn.ts';
 import { useActiveTags } from '../../lib/student-queries.ts';
 import { Avatar } from '../../ui/avatar.tsx';
@@ -13,24 +13,34 @@ import { Skeleton } from '../../ui/skeleton.tsx';
 import { TAG_LOOK, daysLeftText } from '../../ui/weekly-tag.tsx';
 import { useToggleTagLike } from './tag-like-queries.ts';
 
+/**
+ * The heart toggles the like; the count beside it is not part of the button's name, so what a screen reader calls
+ * the button ("Curtir …", pressed or not) is what it does, and the count is read as "3 curtidas".
+ */
 function LikeButton({ tag }: { tag: ActiveTag }) {
   const toggle = useToggleTagLike();
   const liked = tag.likedByMe;
-  const who = `${TAG_NAMES[tag.kind]} de ${tag.student.name}`;
   return (
-    <button
-      type="button"
-      aria-pressed={liked}
-      aria-label={`${liked ? 'Descurtir' : 'Curtir'} ${who} (${tag.likes === 1 ? '1 curtida' : `${formatNumber(tag.likes)} curtidas`})`}
-      onClick={() => toggle.mutate({ tagId: tag.id, like: !liked })}
+    <div
       className={cn(
-        'flex min-h-11 min-w-16 shrink-0 items-center justify-center gap-1.5 rounded-xl px-3 text-sm font-semibold tabular-nums ring-1 transition-colors',
-        liked ? 'bg-rose-50 text-rose-700 ring-rose-200 hover:bg-rose-100' : 'bg-white text-slate-700 ring-slate-200 hover:bg-slate-50',
+        'flex min-h-11 shrink-0 items-center rounded-xl text-sm font-semibold tabular-nums ring-1 transition-colors',
+        liked ? 'bg-rose-50 text-rose-700 ring-rose-200' : 'bg-white text-slate-700 ring-slate-200',
       )}
     >
-      <Heart aria-hidden="true" className={cn('size-5', liked && 'fill-current')} />
-      <span data-testid="like-count">{formatNumber(tag.likes)}</span>
-    </button>
+      <button
+        type="button"
+        aria-pressed={liked}
+        aria-label={`Curtir ${TAG_NAMES[tag.kind]} de ${tag.student.name}`}
+        onClick={() => toggle.mutate({ tagId: tag.id, like: !liked })}
+        className={cn('flex size-11 items-center justify-center rounded-xl transition-colors', liked ? 'hover:bg-rose-100' : 'hover:bg-slate-50')}
+      >
+        <Heart aria-hidden="true" className={cn('size-5', liked && 'fill-current')} />
+      </button>
+      <span className="pr-3">
+        <span data-testid="like-count">{formatNumber(tag.likes)}</span>
+        <span className="sr-only"> {plural(tag.likes, 'curtida', 'curtidas')}</span>
+      </span>
+    </div>
   );
 }
 
@@ -41,14 +51,14 @@ function TagItem({ tag }: { tag: ActiveTag }) {
       <div className="flex min-w-0 items-center gap-3">
         <div className="relative shrink-0">
           <Avatar name={tag.student.name} src={tag.student.photo} size="md" />
-          <span aria-hidden="true" className={cn('absolute -right-1 -bottom-1 flex size-6 items-center justify-center rounded-full ring-2 ring-white', look.iconBox)}>
-            <look.icon className="size-3.5" />
+          <span aria-hidden="true" className={cn('absolute -right-2 -bottom-2 flex size-5 items-center justify-center rounded-full ring-2 ring-white', look.iconBox)}>
+            <look.icon className="size-3" />
           </span>
         </div>
         <div className="min-w-0">
           <p className="text-sm font-bold text-slate-900">{TAG_NAMES[tag.kind]}</p>
-          <p className="line-clamp-2 text-sm break-words text-slate-700">{tag.student.name}</p>
-          <p className="truncate text-xs text-slate-600">{tag.student.grade}</p>
+          <p className="text-sm break-words text-slate-700">{tag.student.name}</p>
+          <p className="text-xs text-slate-600">{tag.student.grade}</p>
         </div>
       </div>
       <div className="flex items-center justify-between gap-2">

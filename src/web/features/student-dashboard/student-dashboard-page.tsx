@@ -106,7 +106,7 @@ function QuickActions() {
               </span>
               <span className="min-w-0 flex-1">
                 <span className="block text-sm font-semibold text-slate-900">{action.label}</span>
-                <span className="block truncate text-xs text-slate-600">{action.description}</span>
+                <span className="block text-xs text-slate-600">{action.description}</span>
               </span>
               <ChevronRight aria-hidden="true" className="size-4 text-slate-400" />
             </Link>
@@ -128,8 +128,8 @@ export default function StudentDashboardPage() {
         <Avatar name={student.name} src={student.photo} size="lg" className="ring-4 ring-white/30" />
         <div className="min-w-0">
           <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Olá, {firstName(student.name)}!</h1>
-          <p className="mt-1 truncate text-sm text-indigo-100 sm:text-base">
-            {student.grade} · Matrícula {student.studentId}
+          <p className="mt-1 text-sm text-indigo-100 sm:text-base">
+            <span className="whitespace-nowrap">{student.grade}</span> · <span className="whitespace-nowrap">Matrícula {student.studentId}</span>
           </p>
         </div>
       </header>
