@@ -33,8 +33,8 @@ export function bucketUpperMs(bucket: number): number {
   return BUCKET_BASE_MS * BUCKET_GROWTH ** bucket;
 }
 
-/** Requests of one route group since the sampler last took them. */
-export type GroupCounts = { requests: number; serverErrors: number; latency: Uint32Array };
+/** Requests of one route group since the instance started (samplers subtract their previous reading). */
+export type GroupCounts = { requests: number; serverErrors: number; latency: Float64Array };
 
 /** A 5xx answer, kept so the diagnostic can name it by the request id the logs carry. */
 export type ServerErrorRecord = { at: string; requestId: string; method: string; route: string; status: number };
@@ -42,8 +42,8 @@ const SERVER_ERRORS_KEPT = 50;
 
 export type InstanceMetrics = {
   instance: { id: string; startedAt: Date };
-  /** The counts since the previous call, per route group; the counters start again at zero. */
-  takeInterval(): { groups: Record<RouteGroup, GroupCounts>; failedSignIns: number; events: number };
+  /** A copy of the counts since start, per route group: each reader keeps its previous reading, so readers do not disturb each other. */
+  totals(): InstanceTotals;
   liveClients(): number;
   /** Newest last. */
   recentServerErrors(): ServerErrorRecord[];
@@ -66,11 +66,11 @@ export function routeGroupOf(pattern: string | undefined): RouteGroup {
   return 'student';
 }
 
-function emptyGroups(): Record<RouteGroup, GroupCounts> {
-  return Object.fromEntries(ROUTE_GROUPS.map((group) => [group, { requests: 0, serverErrors: 0, latency: new Uint32Array(LATENCY_BUCKETS) }])) as Record<
-    RouteGroup,
-    GroupCounts
-  >;
+export type InstanceTotals = { groups: Record<RouteGroup, GroupCounts>; failedSignIns: number; events: number };
+
+function emptyTotals(): InstanceTotals {
+  const groups = Object.fromEntries(ROUTE_GROUPS.map((group) => [group, { requests: 0, serverErrors: 0, latency: new Float64Array(LATENCY_BUCKETS) }]));
+  return { groups: groups as Record<RouteGroup, GroupCounts>, failedSignIns: 0, events: 0 };
 }
 
 /** Compares the bearer token in constant time (both sides hashed, so their lengths match). */
@@ -92,9 +92,7 @@ export async function registerMetrics(app: FastifyInstance, { config, database, 
     id: `${os.hostname()}-${process.pid}-${randomBytes(2).toString('hex')}`,
     startedAt: new Date(Date.now() - Math.round(process.uptime() * 1000)),
   };
-  let groups = emptyGroups();
-  let failedSignIns = 0;
-  let eventsReceived = 0;
+  const totals = emptyTotals();
   let liveClients = 0;
   const serverErrors: ServerErrorRecord[] = [];
 
@@ -102,7 +100,7 @@ export async function registerMetrics(app: FastifyInstance, { config, database, 
   const prom = registry ? createPrometheusMetrics(registry, app, { database, liveClients: () => liveClients }) : null;
 
   const unsubscribe = events.subscribe(() => {
-    eventsReceived += 1;
+    totals.events += 1;
     prom?.liveEvents.inc();
   });
   app.addHook('onClose', async () => unsubscribe());
@@ -137,7 +135,7 @@ export async function registerMetrics(app: FastifyInstance, { config, database, 
     const status = reply.statusCode;
     const pattern = request.routeOptions.url;
     if (status === 401 && pattern !== undefined && SIGN_IN_ROUTES[pattern]) {
-      failedSignIns += 1;
+      totals.failedSignIns += 1;
       prom?.signInFailures.inc({ role: SIGN_IN_ROUTES[pattern] });
     }
     if (status >= 500) {
@@ -147,7 +145,7 @@ export async function registerMetrics(app: FastifyInstance, { config, database, 
     // A live stream's duration is how long someone stayed, not a latency.
     if (route.group === 'events') return;
     const ms = reply.elapsedTime;
-    const counts = groups[route.group];
+    const counts = totals.groups[route.group];
     counts.requests += 1;
     if (status >= 500) counts.serverErrors += 1;
     counts.latency[latencyBucket(ms)]! += 1;
@@ -160,12 +158,14 @@ export async function registerMetrics(app: FastifyInstance, { config, database, 
 
   const metrics: InstanceMetrics = {
     instance,
-    takeInterval() {
-      const taken = { groups, failedSignIns, events: eventsReceived };
-      groups = emptyGroups();
-      failedSignIns = 0;
-      eventsReceived = 0;
-      return taken;
+    totals() {
+      const groups = Object.fromEntries(
+        ROUTE_GROUPS.map((group) => {
+          const { requests, serverErrors, latency } = totals.groups[group];
+          return [group, { requests, serverErrors, latency: latency.slice() }];
+        }),
+      );
+      return { groups: groups as Record<RouteGroup, GroupCounts>, failedSignIns: totals.failedSignIns, events: totals.events };
     },
     liveClients: () => liveClients,
     recentServerErrors: () => [...serverErrors],

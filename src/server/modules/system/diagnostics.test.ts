@@ -11,18 +11,16 @@ import { fixAdministrators } from './diagnostics.service.ts';
 import { ORPHAN_MIN_AGE_MS } from './photo-files.ts';
 
 let t: TestApp;
-let cookie: string;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  cookie = await t.loginAdmin();
 });
 afterAll(async () => {
   await t.close();
 });
 
-async function call<T>(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: Record<string, unknown>): Promise<{ status: number; body: T }> {
-  const response = await t.app.inject({ method, url: `/api${url}`, headers: { cookie }, ...(payload === undefined ? {} : { payload }) });
+async function call<T>(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown): Promise<{ status: number; body: T }> {
+  const response = await t.request(method, url, { payload });
   return { status: response.statusCode, body: response.json() as T };
 }
 
@@ -193,8 +191,7 @@ describe('each check finds what it is for', () => {
       });
       const failed = await other.app.inject({ url: '/api/falha-de-teste' });
       expect(failed.statusCode).toBe(500);
-      const response = await other.app.inject({ method: 'POST', url: '/api/admin/diagnostics/run', headers: { cookie: await other.loginAdmin() } });
-      const result = response.json() as DiagnosticRun;
+      const result = (await other.request('POST', SYSTEM_API.diagnosticRun)).json() as DiagnosticRun;
       const found = result.logs.find((log) => log.category === 'SYSTEM' && log.status === 'error')!;
       expect(found.details.errors).toEqual([expect.objectContaining({ route: '/api/falha-de-teste', status: 500, method: 'GET', requestId: expect.any(String) })]);
     } finally {

@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay, performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.ts';
-import { bucketUpperMs, LATENCY_BUCKETS, type GroupCounts, type InstanceMetrics } from '../../plugins/metrics.ts';
+import { bucketUpperMs, LATENCY_BUCKETS, type InstanceMetrics } from '../../plugins/metrics.ts';
 import {
   MONITORING_SAMPLE_MS,
   MONITORING_WINDOW_MS,
@@ -27,9 +27,9 @@ export function instanceView(metrics: InstanceMetrics, now = Date.now()): Instan
 type Percentiles = { p50: number; p95: number; p99: number };
 
 /** Percentiles from the log buckets: each the upper bound of the bucket holding that rank (within 25 %). */
-export function percentilesOf(buckets: Uint32Array): Percentiles | null {
+export function percentilesOf(buckets: ArrayLike<number>): Percentiles | null {
   let total = 0;
-  for (const n of buckets) total += n;
+  for (let i = 0; i < buckets.length; i++) total += buckets[i]!;
   if (total === 0) return null;
   const at = (share: number) => {
     const rank = Math.ceil(total * share);
@@ -59,7 +59,7 @@ export function startMonitor(database: Database, metrics: InstanceMetrics, optio
   const series: MonitoringSample[] = [];
   const loopDelay = monitorEventLoopDelay({ resolution: 20 });
   loopDelay.enable();
-  let last = { at: performance.now(), cpu: process.cpuUsage(), loop: performance.eventLoopUtilization() as EventLoopUtilization };
+  let last = { at: performance.now(), cpu: process.cpuUsage(), loop: performance.eventLoopUtilization() as EventLoopUtilization, totals: metrics.totals() };
   let running: Promise<MonitoringSample> | undefined;
 
   const databaseBytes = async (): Promise<number | null> => {
@@ -76,13 +76,20 @@ export function startMonitor(database: Database, metrics: InstanceMetrics, optio
     const seconds = Math.max(0.001, (now - last.at) / 1000);
     const cpu = process.cpuUsage(last.cpu);
     const loop = performance.eventLoopUtilization(last.loop);
-    last = { at: now, cpu: process.cpuUsage(), loop: performance.eventLoopUtilization() };
-    const interval = metrics.takeInterval();
-    const all = new Uint32Array(LATENCY_BUCKETS);
+    const totals = metrics.totals();
+    const previous = last.totals;
+    last = { at: now, cpu: process.cpuUsage(), loop: performance.eventLoopUtilization(), totals };
+    const all = new Float64Array(LATENCY_BUCKETS);
     let requests = 0;
     let serverErrors = 0;
     const groups = ROUTE_GROUPS.map((group) => {
-      const counts: GroupCounts = interval.groups[group];
+      const current = totals.groups[group];
+      const before = previous.groups[group];
+      const counts = {
+        requests: current.requests - before.requests,
+        serverErrors: current.serverErrors - before.serverErrors,
+        latency: current.latency.map((n, i) => n - before.latency[i]!),
+      };
       requests += counts.requests;
       serverErrors += counts.serverErrors;
       for (let i = 0; i < LATENCY_BUCKETS; i++) all[i]! += counts.latency[i]!;
@@ -116,8 +123,8 @@ export function startMonitor(database: Database, metrics: InstanceMetrics, optio
       databaseBytes: await databaseBytes(),
       connections: { inUse: pool.total - pool.idle, total: pool.total, waiting: pool.waiting },
       liveClients: metrics.liveClients(),
-      eventsPerSecond: round(interval.events / seconds),
-      failedSignIns: interval.failedSignIns,
+      eventsPerSecond: round((totals.events - previous.events) / seconds),
+      failedSignIns: totals.failedSignIns - previous.failedSignIns,
     };
     series.push(sample);
     if (series.length > keep) series.splice(0, series.length - keep);
