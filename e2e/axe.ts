@@ -4,6 +4,9 @@ import { expect, type Page } from '@playwright/test';
 /**
  * Runs axe-core on the page (WCAG 2 A/AA) and fails on any serious or critical violation.
  * It judges the screen as it settles: a toast still sliding in at half opacity would read as low contrast.
+ * Endless animations (a pulsing "Ao vivo" dot, a spinner) are held still during the scan and resumed
+ * after: each frame of one makes every colour-contrast probe lay the page out again (a scan of the
+ * live feed took 3–4 times as long), and a still frame is one the user sees too.
  */
 export async function expectNoSeriousA11yViolations(page: Page, options: { exclude?: string[] } = {}): Promise<void> {
   await page.evaluate(() =>
@@ -16,7 +19,16 @@ export async function expectNoSeriousA11yViolations(page: Page, options: { exclu
   );
   let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
   for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
-  const results = await builder.analyze();
+  await page.evaluate(() => {
+    const held = document.getAnimations().filter((animation) => animation.playState === 'running');
+    for (const animation of held) animation.pause();
+    Object.assign(window, { __heldForAxe: held });
+  });
+  const results = await builder.analyze().finally(() =>
+    page.evaluate(() => {
+      for (const animation of (window as unknown as { __heldForAxe?: Animation[] }).__heldForAxe ?? []) animation.play();
+    }),
+  );
   const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
   const report = serious.map((violation) => ({
     id: violation.id,
