@@ -9,6 +9,8 @@ const dataDir = path.join(os.tmpdir(), `meritus-e2e-${port}-${process.pid}`);
 
 export default defineConfig({
   testDir: 'e2e',
+  // Each run empties its output folder first: one per port, so runs side by side keep their traces.
+  outputDir: `test-results/e2e-${port}`,
   // Every test sets up the students it changes (fixtures.ts), so tests run in any order and side by side.
   fullyParallel: true,
   workers: 2,
@@ -39,8 +41,9 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } } }],
   webServer: {
-    // Old asset files are kept so a build started by a parallel run cannot pull them from under a running server.
-    command: `npx vite build --no-emptyOutDir --logLevel warn && rm -rf ${dataDir} && node --import tsx src/server/main.ts`,
+    // Builds the front end only when dist is older than its sources (`.ci/run` has just built it). Old asset
+    // files are kept so a build started by a parallel run cannot pull them from under a running server.
+    command: `node scripts/web-build.mjs --no-emptyOutDir && rm -rf ${dataDir} && node --import tsx src/server/main.ts`,
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

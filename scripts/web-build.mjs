@@ -26,17 +26,20 @@ export function staleReason() {
   return changed ? `${changed} mudou depois do último build` : null;
 }
 
-/** Runs `vite build` when dist/ is missing or older than its sources; exits the process if the build fails. */
-export function ensureWebBuild() {
+/**
+ * Runs `vite build` (with any extra arguments for it) when dist/ is missing or older than its
+ * sources; exits the process if the build fails.
+ */
+export function ensureWebBuild(viteArgs = []) {
   const reason = staleReason();
   if (!reason) return;
   console.log(`Gerando o front end (${reason})…`);
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn', ...viteArgs], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
     console.error('O build do front end falhou (vite build).');
     process.exit(result.status ?? 1);
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) ensureWebBuild();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) ensureWebBuild(process.argv.slice(2));
