@@ -19,7 +19,16 @@ const SIGNED_IN_ONLY = [
 
 /** The front end as `vite build` makes it, kept in memory (the served dist/ is left alone). */
 async function buildChunks(): Promise<Map<string, Rolldown.OutputChunk>> {
-  const output = await build({ root, logLevel: 'silent', build: { write: false, emptyOutDir: false } });
+  // Vite builds React's development code when NODE_ENV is set to anything but production (e.g. 'test').
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  let output: Awaited<ReturnType<typeof build>>;
+  try {
+    output = await build({ root, logLevel: 'silent', build: { write: false, emptyOutDir: false } });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   const outputs = Array.isArray(output) ? output : [output];
   const chunks = new Map<string, Rolldown.OutputChunk>();
   for (const result of outputs) {

@@ -12,13 +12,32 @@ import { api, isApiError } from '../lib/api.ts';
  * validates this response against `sessionUser` already; not parsing it again here keeps
  * zod out of the first page's bundle.
  */
-export async function fetchSession(): Promise<SessionUser | null> {
+async function fetchSession(): Promise<SessionUser | null> {
   try {
     return await api.get<SessionUser>('/auth/me');
   } catch (error) {
     if (isApiError(error) && error.status === 401) return null;
     throw error;
   }
+}
+
+let firstCheck: Promise<SessionUser | null> | undefined;
+
+/**
+ * Asks /api/auth/me as the page starts, so the answer travels while the page's code downloads
+ * (a signed-in screen would otherwise ask only once its chunk has run).
+ */
+export function startSessionCheck(): void {
+  firstCheck = fetchSession();
+  // Whoever takes it (sessionCheck) sees the failure; unclaimed, it is not an unhandled rejection.
+  firstCheck.catch(() => undefined);
+}
+
+/** Who is signed in: the answer asked at start the first time, a fresh request after that. */
+export function sessionCheck(): Promise<SessionUser | null> {
+  const started = firstCheck;
+  firstCheck = undefined;
+  return started ?? fetchSession();
 }
 
 export type LoginRequest = { role: 'student'; input: StudentLoginInput } | { role: 'admin'; input: AdminLoginInput };

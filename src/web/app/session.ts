@@ -7,11 +7,11 @@ import { api, isApiError, type ApiError } from '../lib/api.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { queryKeys } from '../lib/query-keys.ts';
 import { paths } from './paths.ts';
-import { fetchSession } from './session-api.ts';
+import { sessionCheck } from './session-api.ts';
 
 export const sessionQueryOptions = {
   queryKey: queryKeys.me,
-  queryFn: fetchSession,
+  queryFn: sessionCheck,
   staleTime: 60_000,
 } as const;
 

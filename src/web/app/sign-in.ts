@@ -4,7 +4,7 @@ import { toast } from 'react-hot-toast';
 import type { SessionUser } from '../../shared/auth.ts';
 import { MESSAGES } from '../../shared/errors.ts';
 import { homePath } from './paths.ts';
-import { displayName, fetchSession, loginErrorMessage, postLogin, type LoginRequest } from './session-api.ts';
+import { displayName, loginErrorMessage, postLogin, sessionCheck, type LoginRequest } from './session-api.ts';
 
 /** The signed-in part of the app (signed-in-app.tsx), a chunk of its own; the browser loads it once. */
 export const loadSignedInApp = () => import('./signed-in-app.tsx');
@@ -44,7 +44,7 @@ export function useSignedInRedirect(): void {
   const navigate = useNavigate();
   useEffect(() => {
     let active = true;
-    void fetchSession()
+    void sessionCheck()
       .then(async (user) => {
         if (!user || !active) return;
         await enter(user, loadSignedInApp());
