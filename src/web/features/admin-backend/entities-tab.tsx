@@ -147,11 +147,11 @@ export function EntitiesTab() {
           <p role="status" className="text-sm text-slate-600">
             Página {formatNumber(data.page)} de {formatNumber(pages)} · {countOf(data.total, 'registro', 'registros')}
           </p>
-          <div className="flex items-center gap-2">
+          <div className="grid grid-cols-2 gap-2 sm:flex sm:items-center">
             <SelectField
               label="Por página"
               hideLabel
-              containerClassName="w-36"
+              containerClassName="col-span-2 sm:w-40"
               value={String(pageSize)}
               options={ENTITY_PAGE_SIZES.map((size) => ({ value: String(size), label: `${size} / página` }))}
               onChange={(event) => {

@@ -30,10 +30,12 @@ function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?
 function CurrentFigures({ sample, sampleSeconds }: { sample: MonitoringSample; sampleSeconds: number }) {
   return (
     <Card title="Agora">
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-4" data-testid="monitoring-current">
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-5" data-testid="monitoring-current">
         <Figure label="Requisições" value={formatRate(sample.requestsPerSecond)} />
         <Figure label="Taxa de erros (5xx)" value={formatShare(sample.errorRate)} />
-        <Figure label="Latência p50 / p95 / p99" value={<span className="text-base">{latencyText(sample.latencyMs)}</span>} />
+        <Figure label="Latência p50" value={sample.latencyMs ? formatMs(sample.latencyMs.p50) : 'sem requisições'} />
+        <Figure label="Latência p95" value={sample.latencyMs ? formatMs(sample.latencyMs.p95) : 'sem requisições'} />
+        <Figure label="Latência p99" value={sample.latencyMs ? formatMs(sample.latencyMs.p99) : 'sem requisições'} />
         <Figure label="CPU" value={formatPercent(sample.cpuPercent)} hint="de um núcleo" />
         <Figure
           label="Atraso do event loop"

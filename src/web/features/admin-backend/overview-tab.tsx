@@ -73,16 +73,13 @@ function HealthCard({ overview }: { overview: SystemOverview }) {
       </div>
       <ul className="divide-y divide-slate-100" aria-label="Saúde real">
         <HealthLine label="Banco de dados" state={health.database.ok ? 'ok' : 'error'}>
-          {health.database.detail} · ida e volta {formatMs(health.database.roundTripMs)}
+          {health.database.ok ? `Respondeu em ${formatMs(health.database.roundTripMs)}` : health.database.detail}
         </HealthLine>
         <HealthLine label="Migrações" state={health.migrations.ok ? 'ok' : 'error'}>
-          {health.migrations.detail} ({health.migrations.applied} de {health.migrations.expected} aplicadas)
+          {health.migrations.detail}
         </HealthLine>
         <HealthLine label="Espaço livre em disco" state={health.disk.ok ? 'ok' : 'warning'}>
-          {health.disk.freeBytes !== null && health.disk.totalBytes !== null
-            ? `${formatSize(health.disk.freeBytes)} livres de ${formatSize(health.disk.totalBytes)}`
-            : health.disk.detail}{' '}
-          <span className="font-mono text-xs break-all">({health.disk.path})</span>
+          {health.disk.detail} <span className="font-mono text-xs break-all">({health.disk.path})</span>
         </HealthLine>
         <HealthLine label="Armazenamento de arquivos" state={health.storage.ok ? 'ok' : 'error'}>
           {health.storage.detail}

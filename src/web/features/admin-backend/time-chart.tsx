@@ -51,7 +51,7 @@ export function TimeChart({ title, times, series, format }: TimeChartProps) {
           grid: { stroke: '#e2e8f0', width: 1 },
           ticks: { show: false },
           values: (_chart, splits) => splits.map((split) => clock.format(new Date(split * 1000))),
-          space: 60,
+          space: 48,
         },
         {
           stroke: '#475569',

@@ -5,6 +5,7 @@ import {
   FIX_LABELS,
   SYSTEM_TEXTS,
   type DiagnosticCategory,
+  type DiagnosticCounters,
   type DiagnosticRun,
   type FixAdministratorsResult,
   type FixId,
@@ -17,7 +18,6 @@ import { toast, toastError } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
-import { FigureCard } from '../../ui/figure-card.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
@@ -53,14 +53,33 @@ function CategoryChips({ value, onChange }: { value: Filter; onChange: (filter: 
   );
 }
 
-function Counters({ counters }: { counters: { administrators: number; students: number; transactions: number; logs: number } | undefined }) {
-  const value = (figure: number | undefined): ReactNode => (figure === undefined ? <Skeleton className="h-8 w-16" /> : formatNumber(figure));
+type CounterProps = { label: string; value: number | undefined; icon: ReactNode; tint: string; testId: string };
+
+/** One of the spec's four counters: label over the figure, so the longest label fits two to a row on a phone. */
+function Counter({ label, value, icon, tint, testId }: CounterProps) {
+  return (
+    <div className="min-w-0 rounded-2xl border border-slate-200 bg-white p-3.5 shadow-sm sm:p-4" data-testid={testId}>
+      <div className="flex items-start justify-between gap-2">
+        <p className="min-w-0 text-xs font-semibold text-slate-600 sm:text-sm">{label}</p>
+        <span aria-hidden="true" className={cn('flex size-8 shrink-0 items-center justify-center rounded-lg', tint)}>
+          {icon}
+        </span>
+      </div>
+      <p className="mt-1 text-2xl font-bold tracking-tight text-slate-900 tabular-nums sm:text-[1.75rem]">
+        {value === undefined ? <Skeleton className="h-8 w-16" /> : formatNumber(value)}
+      </p>
+    </div>
+  );
+}
+
+function Counters({ counters }: { counters: DiagnosticCounters | undefined }) {
+  const icon = 'size-4';
   return (
     <section aria-label="Contadores" className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
-      <FigureCard label="Administradores" value={value(counters?.administrators)} icon={<ShieldCheck className="size-5" />} tone="violet" testId="counter-administrators" />
-      <FigureCard label="Estudantes" value={value(counters?.students)} icon={<Users className="size-5" />} tone="indigo" testId="counter-students" />
-      <FigureCard label="Transações" value={value(counters?.transactions)} icon={<ArrowLeftRight className="size-5" />} tone="sky" testId="counter-transactions" />
-      <FigureCard label="Logs de Debug" value={value(counters?.logs)} icon={<FileText className="size-5" />} tone="slate" testId="counter-logs" />
+      <Counter label="Administradores" value={counters?.administrators} icon={<ShieldCheck className={icon} />} tint="bg-violet-100 text-violet-700" testId="counter-administrators" />
+      <Counter label="Estudantes" value={counters?.students} icon={<Users className={icon} />} tint="bg-indigo-100 text-indigo-700" testId="counter-students" />
+      <Counter label="Transações" value={counters?.transactions} icon={<ArrowLeftRight className={icon} />} tint="bg-sky-100 text-sky-700" testId="counter-transactions" />
+      <Counter label="Logs de Debug" value={counters?.logs} icon={<FileText className={icon} />} tint="bg-slate-100 text-slate-700" testId="counter-logs" />
     </section>
   );
 }
@@ -163,24 +182,18 @@ export default function AdminDebugPage() {
 
   return (
     <div>
-      <PageHeader
-        icon={<Bug className="size-6" />}
-        title="Debug & Diagnóstico"
-        description="Verificações reais dos dados, da conexão e do sistema"
-        actions={
-          <>
-            <Button onClick={runDiagnostic} loading={run.isPending} disabled={running} icon={<Play aria-hidden="true" className="size-4" />}>
-              Executar Diagnóstico
-            </Button>
-            <Button variant="secondary" onClick={() => setAskAdmins(true)} disabled={running} icon={<ShieldCheck aria-hidden="true" className="size-4" />}>
-              Corrigir Administrators
-            </Button>
-            <Button variant="secondary" onClick={() => setAskClear(true)} disabled={running} icon={<Trash2 aria-hidden="true" className="size-4" />}>
-              Limpar Logs
-            </Button>
-          </>
-        }
-      />
+      <PageHeader icon={<Bug className="size-6" />} title="Debug & Diagnóstico" description="Verificações reais dos dados, da conexão e do sistema" />
+      <div className="-mt-2 mb-6 flex flex-col gap-2 sm:flex-row sm:flex-wrap">
+        <Button onClick={runDiagnostic} loading={run.isPending} disabled={running} icon={<Play aria-hidden="true" className="size-4" />}>
+          Executar Diagnóstico
+        </Button>
+        <Button variant="secondary" onClick={() => setAskAdmins(true)} disabled={running} icon={<ShieldCheck aria-hidden="true" className="size-4" />}>
+          Corrigir Administrators
+        </Button>
+        <Button variant="secondary" onClick={() => setAskClear(true)} disabled={running} icon={<Trash2 aria-hidden="true" className="size-4" />}>
+          Limpar Logs
+        </Button>
+      </div>
 
       <div className="flex flex-col gap-6">
         <Counters counters={logs.data?.counters} />

@@ -1,7 +1,13 @@
+import { useState } from 'react';
 import { CircleAlert, CircleCheck, CircleX, Info } from 'lucide-react';
 import { SYSTEM_TEXTS, type DiagnosticLog, type DiagnosticStatus } from '../../../shared/system.ts';
 import { cn } from '../../lib/cn.ts';
+import { countOf } from '../../lib/format.ts';
+import { Button } from '../../ui/button.tsx';
 import { EmptyState } from '../../ui/empty-state.tsx';
+
+/** Logs shown at first and added by each 'Mostrar mais': a run writes a few dozen, the server keeps hundreds. */
+const PAGE = 50;
 
 /** The status colours of the spec (success, warning, error, info), each with its icon and word so colour is never the only cue. */
 const STATUS_LOOK: Record<DiagnosticStatus, { label: string; icon: typeof Info; row: string; tint: string }> = {
@@ -16,7 +22,7 @@ const timeFormat = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeSt
 function LogItem({ log }: { log: DiagnosticLog }) {
   const look = STATUS_LOOK[log.status];
   return (
-    <li className={cn('rounded-xl border border-l-4 border-slate-200 bg-white p-3 sm:p-4', look.row)} data-testid="debug-log">
+    <li className={cn('rounded-xl border border-l-4 border-slate-200 bg-white px-3 py-2.5 sm:px-4', look.row)} data-testid="debug-log">
       <div className="flex items-start gap-3">
         <look.icon aria-hidden="true" className={cn('mt-0.5 size-5 shrink-0', look.tint)} />
         <div className="min-w-0 flex-1">
@@ -44,14 +50,23 @@ function LogItem({ log }: { log: DiagnosticLog }) {
 
 /** The diagnostic log, newest first as the server sends it; the spec's empty text when there is none. */
 export function LogList({ logs }: { logs: readonly DiagnosticLog[] }) {
+  const [limit, setLimit] = useState(PAGE);
   if (logs.length === 0) {
     return <EmptyState title={SYSTEM_TEXTS.noLogs} description={SYSTEM_TEXTS.noLogsHint} />;
   }
+  const hidden = logs.length - limit;
   return (
-    <ul aria-label="Logs de diagnóstico" className="flex flex-col gap-2">
-      {logs.map((log) => (
-        <LogItem key={log.id} log={log} />
-      ))}
-    </ul>
+    <div className="flex flex-col gap-3">
+      <ul aria-label="Logs de diagnóstico" className="flex flex-col gap-2">
+        {logs.slice(0, limit).map((log) => (
+          <LogItem key={log.id} log={log} />
+        ))}
+      </ul>
+      {hidden > 0 && (
+        <Button variant="secondary" className="self-center" onClick={() => setLimit(limit + PAGE)}>
+          Mostrar mais ({countOf(hidden, 'restante', 'restantes')})
+        </Button>
+      )}
+    </div>
   );
 }
