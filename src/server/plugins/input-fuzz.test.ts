@@ -45,6 +45,8 @@ function validParam(url: string, name: string): string {
   if (url.startsWith('/api/admin/reason-presets/')) return presetId;
   if (url.startsWith('/api/admin/dashboard/goals/')) return 'participation';
   if (url.startsWith('/api/admin/students/')) return bruno.id;
+  if (name === 'entity') return 'students';
+  if (name === 'fix') return 'expired_tags';
   throw new Error(`input-fuzz: no valid value for :${name} of ${url}; add one`);
 }
 
@@ -66,12 +68,16 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'PATCH /api/admin/students/:id/tags/:kind': { expiresAt: inAWeek },
   'PUT /api/admin/dashboard/goals/:id': { target: 80 },
   'POST /api/admin/reason-presets': { label: 'Participação na aula' },
+  'POST /api/admin/diagnostics/fixes/:fix': { keys: [] },
 };
 
 /** Routes left out, and why. */
 const SKIPPED: Record<string, string> = {
   'POST /api/auth/logout': 'takes no input; it would end the session the other cases use',
   'GET /api/events': 'an event stream that stays open; it reads no query',
+  'POST /api/admin/diagnostics/run': 'takes no input; each run writes its diagnostic logs by design',
+  'POST /api/admin/diagnostics/fixes/administrators': 'takes no input; it creates nothing while an administrator exists',
+  'DELETE /api/admin/diagnostics/logs': 'takes no input; it clears the diagnostic logs by design',
 };
 
 /** Audit rows a route writes by design even when it refuses or only reads. */
@@ -83,6 +89,7 @@ const AUDITED_BY_DESIGN: Record<string, string> = {
   'POST /api/admin/operations/bulk': 'ledger.refused',
   'GET /api/admin/students/export.csv': 'students.export',
   'GET /api/admin/ledger/export.csv': 'ledger.export',
+  'GET /api/admin/system/entities/:entity/export.csv': 'system.entity_export',
 };
 
 /** A POST that writes nothing: its answer to a broken file is a preview flagging every row. */
