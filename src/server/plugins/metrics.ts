@@ -121,16 +121,24 @@ export async function registerMetrics(app: FastifyInstance, { config, database, 
     return found;
   };
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.routeOptions.url !== EVENTS_ROUTE) return;
-    // Counted once the guard has admitted the stream; the response closes when the stream ends.
-    liveClients += 1;
-    reply.raw.once('close', () => {
-      liveClients -= 1;
-    });
+  // Callback hooks: an async one would allocate a promise on every request.
+  app.addHook('preHandler', (request, reply, done) => {
+    if (request.routeOptions.url === EVENTS_ROUTE) {
+      // Counted once the guard has admitted the stream; the response closes when the stream ends.
+      liveClients += 1;
+      reply.raw.once('close', () => {
+        liveClients -= 1;
+      });
+    }
+    done();
   });
 
-  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
+    observe(request, reply);
+    done();
+  });
+
+  function observe(request: FastifyRequest, reply: FastifyReply): void {
     const route = routeMetrics(request);
     const status = reply.statusCode;
     const pattern = request.routeOptions.url;
@@ -154,7 +162,7 @@ export async function registerMetrics(app: FastifyInstance, { config, database, 
       if (!child) route.children.set(status, (child = prom.requestDuration.labels(request.method, pattern ?? 'unmatched', String(status))));
       child.observe(ms / 1000);
     }
-  });
+  }
 
   const metrics: InstanceMetrics = {
     instance,

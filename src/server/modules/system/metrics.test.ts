@@ -3,6 +3,7 @@ import { buildTestApp, type TestApp } from '../../test/test-app.ts';
 import { latencyBucket, LATENCY_BUCKETS } from '../../plugins/metrics.ts';
 import { percentilesOf, startMonitor } from './monitoring.service.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
+import { has, openStream } from '../../realtime/sse-test-client.ts';
 
 const TOKEN = 'token-de-teste-das-metricas-0123';
 
@@ -118,6 +119,28 @@ describe('monitoring', () => {
       expect(next.failedSignIns).toBe(0);
       expect(next.groups.find((entry) => entry.group === 'system')!.latencyMs).toBeNull();
       expect(monitor.snapshot().series).toHaveLength(3);
+    } finally {
+      await monitor.close();
+      await t.close();
+    }
+  });
+
+  test('live-event clients count while their stream is open, and the events this instance hears count per second', async () => {
+    const t = await buildTestApp();
+    const monitor = startMonitor(t.database, t.app.metrics, { timer: false });
+    try {
+      const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      await monitor.sample();
+      const stream = await openStream(baseUrl, await t.loginAdmin());
+      await stream.waitFor(has('ready'));
+      await t.award(t.students[0]!.id, 5);
+      // The operation reached the stream, so the bus delivered it to this instance.
+      await stream.waitFor(has('operation'));
+      const sample = await monitor.sample();
+      expect(sample.liveClients).toBe(1);
+      expect(sample.eventsPerSecond).toBeGreaterThan(0);
+      await stream.close();
+      await expect.poll(() => t.app.metrics.liveClients()).toBe(0);
     } finally {
       await monitor.close();
       await t.close();
