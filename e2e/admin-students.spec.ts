@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expectNoSeriousA11yViolations } from './axe.ts';
-import { expect, login, loginViaApi, navigate, test } from './fixtures.ts';
+import { expect, loginViaApi, navigate, test } from './fixtures.ts';
 
 const SCREEN = '/admin/students';
 
@@ -36,7 +36,7 @@ test.describe('Gerenciar Alunos', () => {
     const name = 'Lívia Conceição Araújo';
     const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 220, g: 90, b: 40 } } }).png().toBuffer();
 
-    await login(page, 'admin');
+    await loginViaApi(page.context(), 'admin');
     await navigate(page, SCREEN);
     await page.getByRole('button', { name: 'Adicionar Aluno' }).click();
     const dialog = page.getByRole('dialog', { name: 'Adicionar Aluno' });
@@ -85,7 +85,7 @@ test.describe('Gerenciar Alunos', () => {
   });
 
   test('a photo address is checked in the browser: invalid, then valid', async ({ page }) => {
-    await login(page, 'admin');
+    await loginViaApi(page.context(), 'admin');
     await navigate(page, SCREEN);
     await page.getByRole('button', { name: 'Adicionar Aluno' }).click();
     const dialog = page.getByRole('dialog', { name: 'Adicionar Aluno' });
@@ -105,7 +105,7 @@ test.describe('Gerenciar Alunos', () => {
 
   test('tags: added with the expiry date, shown in the list, and gone as soon as they expire', async ({ page, school }) => {
     const student = await school.createStudent();
-    await login(page, 'admin');
+    await loginViaApi(page.context(), 'admin');
     await navigate(page, SCREEN);
     await searchFor(page, student.studentId);
     await page.getByRole('button', { name: `Tags de ${student.name}` }).click();
@@ -148,7 +148,7 @@ test.describe('Gerenciar Alunos', () => {
 
   test('delete asks first, then removes the student from the list; they can no longer sign in', async ({ page, school }) => {
     const student = await school.createStudent();
-    await login(page, 'admin');
+    await loginViaApi(page.context(), 'admin');
     await navigate(page, SCREEN);
     await searchFor(page, student.studentId);
     await page.getByRole('button', { name: `Excluir ${student.name}` }).click();
@@ -170,7 +170,7 @@ test.describe('Gerenciar Alunos', () => {
   test('password reset shows the new password once, and it works', async ({ page, context, school }) => {
     const student = await school.createStudent();
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await login(page, 'admin');
+    await loginViaApi(page.context(), 'admin');
     await navigate(page, SCREEN);
     await searchFor(page, student.studentId);
     await page.getByRole('button', { name: `Redefinir senha de ${student.name}` }).click();
@@ -191,7 +191,7 @@ test.describe('Gerenciar Alunos', () => {
   });
 
   test('imports a secretary’s CSV: preview marks each row, valid rows are created, passwords download once', async ({ page }) => {
-    await login(page, 'admin');
+    await loginViaApi(page.context(), 'admin');
     await navigate(page, SCREEN);
     const suffix = String(randomInt(10_000, 99_999));
     const csv = [
@@ -234,7 +234,7 @@ test.describe('Gerenciar Alunos', () => {
   });
 
   test('exports students as a CSV for Excel (UTF-8 with BOM, ";")', async ({ page }) => {
-    await login(page, 'admin');
+    await loginViaApi(page.context(), 'admin');
     await navigate(page, SCREEN);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Exportar alunos (CSV)' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^estudantes-\d{4}-\d{2}-\d{2}\.csv$/);

@@ -256,7 +256,8 @@ test.describe('on a phone (390×844)', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   test('the drawer opens with the entries, and closes with its button, Escape, the overlay and navigation', async ({ page }) => {
-    await login(page, 'student');
+    await loginViaApi(page, 'student');
+    await navigate(page, HOME.student);
     const name = await userName(page, 'student');
     const openMenu = page.getByRole('button', { name: 'Abrir menu' });
     const drawer = page.getByRole('dialog', { name: 'Menu de navegação' });
@@ -298,7 +299,8 @@ test.describe('on a phone (390×844)', () => {
   });
 
   test('the signed-in shell has no serious accessibility violations', async ({ page }) => {
-    await login(page, 'student');
+    await loginViaApi(page, 'student');
+    await navigate(page, HOME.student);
     await expectNoSeriousA11yViolations(page);
     await page.getByRole('button', { name: 'Abrir menu' }).click();
     await expectNoSeriousA11yViolations(page);

@@ -44,10 +44,14 @@ export async function loginViaApi(target: APIRequestContext | BrowserContext | P
   expect(response.status(), await response.text()).toBe(200);
 }
 
-/** Opens a path of the app and waits until the page has rendered past the session check. */
+/**
+ * Opens a path of the app and waits until the page has rendered past the session check. A
+ * first load parses the signed-in bundle, which on a machine busy with several browsers takes
+ * longer than one expectation's 10 s; the wait ends as soon as the screen is there.
+ */
 export async function navigate(page: Page, path: string): Promise<void> {
   await page.goto(path);
-  await expect(page.getByText('Carregando...', { exact: true })).toHaveCount(0);
+  await expect(page.getByText('Carregando...', { exact: true })).toHaveCount(0, { timeout: 30_000 });
 }
 
 /** GET a JSON answer of the API with the target's session, expecting 200. */
