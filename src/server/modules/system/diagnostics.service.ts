@@ -265,7 +265,7 @@ async function transactionChecks({ database }: SystemDeps, discrepancies: Discre
   const invalid = discrepancies.filter((found) => found.kind === 'invalid_entry');
   entries.push(
     invalid.length === 0
-      ? { category: 'TRANSACTIONS', status: 'success', message: 'Invariante 6: todas as linhas do razão têm valor positivo e partes coerentes com o tipo' }
+      ? { category: 'TRANSACTIONS', status: 'success', message: 'Todas as linhas do razão têm valor positivo e partes coerentes com o tipo' }
       : { category: 'TRANSACTIONS', status: 'error', message: `${plural(invalid.length, 'linha inválida', 'linhas inválidas')} no razão`, details: { entries: first(invalid) } },
   );
   const dangling = rowsOf<{ id: string; side: string }>(

@@ -48,6 +48,13 @@ function round(value: number, digits = 2): number {
   return Math.round(value * factor) / factor;
 }
 
+/** The event-loop monitor's timer period: what it records is that period plus the delay. */
+const LOOP_RESOLUTION_MS = 10;
+
+function loopDelayMs(recordedNs: number): number {
+  return recordedNs > 0 ? round(Math.max(0, recordedNs / 1e6 - LOOP_RESOLUTION_MS)) : 0;
+}
+
 /**
  * Samples this instance every MONITORING_SAMPLE_MS and keeps MONITORING_WINDOW_MS of samples
  * in memory: requests, latency and errors per route group (from the metrics plugin's
@@ -57,7 +64,7 @@ export function startMonitor(database: Database, metrics: InstanceMetrics, optio
   const sampleMs = options.sampleMs ?? MONITORING_SAMPLE_MS;
   const keep = Math.ceil(MONITORING_WINDOW_MS / sampleMs);
   const series: MonitoringSample[] = [];
-  const loopDelay = monitorEventLoopDelay({ resolution: 20 });
+  const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   loopDelay.enable();
   let last = { at: performance.now(), cpu: process.cpuUsage(), loop: performance.eventLoopUtilization() as EventLoopUtilization, totals: metrics.totals() };
   let running: Promise<MonitoringSample> | undefined;
@@ -103,9 +110,9 @@ export function startMonitor(database: Database, metrics: InstanceMetrics, optio
     const memory = process.memoryUsage();
     const pool = database.poolStats();
     const delay = {
-      delayP50Ms: round(loopDelay.percentile(50) / 1e6),
-      delayP99Ms: round(loopDelay.percentile(99) / 1e6),
-      delayMaxMs: round(loopDelay.max / 1e6),
+      delayP50Ms: loopDelayMs(loopDelay.percentile(50)),
+      delayP99Ms: loopDelayMs(loopDelay.percentile(99)),
+      delayMaxMs: loopDelayMs(loopDelay.max),
       utilization: round(loop.utilization, 4),
     };
     loopDelay.reset();
