@@ -38,9 +38,9 @@ function CurrentFigures({ sample, sampleSeconds }: { sample: MonitoringSample; s
         <Figure label="Latência p99" value={sample.latencyMs ? formatMs(sample.latencyMs.p99) : 'sem requisições'} />
         <Figure label="CPU" value={formatPercent(sample.cpuPercent)} hint="de um núcleo" />
         <Figure
-          label="Atraso do event loop"
-          value={`${formatMs(sample.eventLoop.delayP99Ms)}`}
-          hint={`p99 · p50 ${formatMs(sample.eventLoop.delayP50Ms)} · máx. ${formatMs(sample.eventLoop.delayMaxMs)}`}
+          label="Atraso do event loop (p99)"
+          value={formatMs(sample.eventLoop.delayP99Ms)}
+          hint={`p50 ${formatMs(sample.eventLoop.delayP50Ms)} · máx. ${formatMs(sample.eventLoop.delayMaxMs)}`}
         />
         <Figure label="Utilização do event loop" value={formatShare(sample.eventLoop.utilization)} />
         <Figure label="Memória residente" value={formatSize(sample.rssBytes)} />
