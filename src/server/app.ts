@@ -17,6 +17,7 @@ import { registerSecurity } from './plugins/security.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerCompression } from './plugins/compression.ts';
+import { registerRequestLog, requestIdGenerator } from './plugins/request-log.ts';
 import { issueCode, issueFields } from '../shared/validation.ts';
 import { ERROR_MESSAGES, type ApiErrorBody, type ErrorCode } from '../shared/errors.ts';
 import { createEventBus } from './realtime/event-bus.ts';
@@ -67,18 +68,27 @@ function normalisedPath(url: string): string {
   return decoded.replace(/\/+/g, '/').toLowerCase();
 }
 
-/** Builds the whole application without listening; tests drive it with app.inject. */
-export async function buildApp(config: Config, database: Database): Promise<FastifyInstance> {
+/** Builds the whole application without listening; tests drive it with app.inject (and may read its log lines from `logStream`). */
+export async function buildApp(config: Config, database: Database, options: { logStream?: { write(line: string): void } } = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'], ...(options.logStream ? { stream: options.logStream } : {}) },
+    // One line per request, written by the request log when it is answered, instead of Fastify's two.
+    disableRequestLogging: true,
+    genReqId: requestIdGenerator(config),
+    requestIdHeader: false,
+    // A request that arrives on an open connection while the server stops is still answered (with Connection: close), never Fastify's English 503.
+    return503OnClosing: false,
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     // One route, however its path is spelled: `//`, a trailing slash and percent-encoding reach the same route and its guard.
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     // A path the router cannot read (bad percent-encoding, a parameter over its length) is refused in our shape, never Fastify's English one.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-      void (reply as FastifyReply).status(status).header('Cache-Control', 'no-store').send(errorBody(status === 414 ? 'not_found' : 'bad_request'));
+      void (reply as FastifyReply).status(status).header('Cache-Control', 'no-store').header('X-Request-Id', request.id).send(errorBody(status === 414 ? 'not_found' : 'bad_request'));
     },
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -116,6 +126,7 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   app.addHook('onClose', async () => events.close());
   const deps: AppDeps = { config, database, events };
 
+  await registerRequestLog(app);
   await registerSecurity(app, config);
   await registerAuth(app, config, database, events);
   await registerMetrics(app, deps);

@@ -4,10 +4,22 @@ import { AppError } from '../app-error.ts';
 import type { Principal } from '../modules/auth/auth.service.ts';
 import { hashToken, resolveSession } from '../modules/auth/auth.service.ts';
 import { sessionOf } from '../plugins/auth.ts';
+import { logRequest } from '../plugins/request-log.ts';
 import type { ClientEvent } from '../../shared/live-events.ts';
 import { endsSession, type BusEvent } from './event-bus.ts';
 
 const HEARTBEAT_MS = 25_000;
+/** How long a browser waits before reconnecting a dropped stream (the SSE `retry:` field). */
+const RETRY_MS = 3000;
+
+/**
+ * The last words of a stream the server ends because it stops: when to come back, spread
+ * over a few seconds so the clients of a restarting server do not all reconnect at once.
+ * The browser's EventSource reconnects by itself after it; live-events.ts then refetches.
+ */
+export function reconnectHint(): string {
+  return `retry: ${RETRY_MS + Math.floor(Math.random() * RETRY_MS)}\n\n`;
+}
 
 /** Turns a bus event into what this user may see; an empty list means nothing for them. */
 export function eventsFor(principal: Principal, event: BusEvent): ClientEvent[] {
@@ -28,10 +40,12 @@ export function eventsFor(principal: Principal, event: BusEvent): ClientEvent[] 
 }
 
 export async function eventsRoutes(app: FastifyInstance, { database, events }: AppDeps): Promise<void> {
-  /** The end function of every open stream, so closing the server ends them. */
-  const openStreams = new Set<() => void>();
+  /** The end function of every open stream, so a stopping server ends them with the reconnect hint. */
+  const openStreams = new Set<(lastWords?: string) => void>();
+  let stopping = false;
   app.addHook('preClose', async () => {
-    for (const end of openStreams) end();
+    stopping = true;
+    for (const end of openStreams) end(reconnectHint());
   });
 
   app.get(
@@ -55,14 +69,16 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
       const res = reply.raw;
       let ended = false;
       // Everything below runs from timers and the bus: it must neither throw nor write to a closed socket.
-      const end = () => {
+      const end = (lastWords?: string) => {
         if (ended) return;
         ended = true;
         openStreams.delete(end);
         clearInterval(heartbeat);
         clearTimeout(expiry);
         unsubscribe();
-        if (!res.writableEnded && !res.destroyed) res.end();
+        if (!res.writableEnded && !res.destroyed) res.end(lastWords);
+        // The reply is hijacked, so the request log's onResponse never sees it: the stream's one line is written here.
+        logRequest(request, reply, res.headersSent ? res.statusCode : 499);
       };
       const write = (text: string) => {
         if (ended) return;
@@ -101,7 +117,7 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
       }, HEARTBEAT_MS);
       const expiry = setTimeout(end, session.expiresAt - Date.now());
       openStreams.add(end);
-      res.on('close', end);
+      res.on('close', () => end());
       res.on('error', (error) => {
         request.log.debug({ err: error }, 'fluxo de eventos interrompido');
         end();
@@ -115,7 +131,9 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
         Connection: 'keep-alive',
         'X-Accel-Buffering': 'no',
       });
-      write('retry: 3000\n\n');
+      // A stream asked for while the server stops (on a connection still open) is told at once to come back later.
+      if (stopping) return end(reconnectHint());
+      write(`retry: ${RETRY_MS}\n\n`);
       write('event: ready\ndata: {}\n\n');
     },
   );

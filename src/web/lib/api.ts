@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { CLIENT_THROTTLE } from '../../shared/constants.ts';
 import { ERROR_MESSAGES, isErrorCode } from '../../shared/errors.ts';
+import { REQUEST_ID_HEADER } from '../../shared/request-id.ts';
 
 /**
  * The app's only retry layer (the query client does not retry): a request that is safe to
@@ -20,14 +21,17 @@ export class ApiError extends Error {
   readonly fields: Record<string, string> | undefined;
   /** What the server said besides the message (who is short of a refused removal); read with the code's schema. */
   readonly details: unknown;
+  /** The server's id of the failed request (X-Request-Id), which its log line carries; null when no answer came. */
+  readonly requestId: string | null;
 
-  constructor(status: number, code: string, message: string, fields?: Record<string, string>, details?: unknown) {
+  constructor(status: number, code: string, message: string, fields?: Record<string, string>, details?: unknown, requestId: string | null = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fields = fields;
     this.details = details;
+    this.requestId = requestId;
   }
 }
 
@@ -90,7 +94,7 @@ async function toApiError(response: Response): Promise<ApiError> {
   const serverMessage = typeof error?.message === 'string' ? error.message : undefined;
   const fields =
     error?.fields && typeof error.fields === 'object' ? (error.fields as Record<string, string>) : undefined;
-  return new ApiError(response.status, code, messageFor(code, serverMessage), fields, error?.details);
+  return new ApiError(response.status, code, messageFor(code, serverMessage), fields, error?.details, response.headers.get(REQUEST_ID_HEADER));
 }
 
 /** Waits `ms`, or fails at once with the signal's reason when the caller gives up meanwhile. */

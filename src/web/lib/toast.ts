@@ -1,5 +1,7 @@
+import { createElement } from 'react';
 import { toast } from 'react-hot-toast';
 import { ERROR_MESSAGES } from '../../shared/errors.ts';
+import { requestCode } from '../../shared/request-id.ts';
 import { isApiError } from './api.ts';
 
 /**
@@ -14,9 +16,16 @@ export function errorMessage(error: unknown, fallback?: string): string {
   return fallback ?? ERROR_MESSAGES.internal;
 }
 
-/** Shows a failure as an error toast; callers decide when a toast is wanted. */
+/**
+ * Shows a failure as an error toast; callers decide when a toast is wanted. A failure the
+ * server answered carries the short code of its request ('Código: 7F3K-2Q9M'), which a
+ * teacher can read out to whoever looks it up in the server's logs.
+ */
 export function toastError(error: unknown, fallback?: string): void {
-  toast.error(errorMessage(error, fallback));
+  const message = errorMessage(error, fallback);
+  const code = isApiError(error) ? requestCode(error.requestId) : null;
+  if (code) toast.error(createElement('span', null, message, createElement('span', { className: 'mt-0.5 block font-mono text-[11px] font-normal opacity-80' }, `Código: ${code}`)));
+  else toast.error(message);
 }
 
 /** react-hot-toast's `toast`, re-exported so screens import it from one place (its default export does not type-check under NodeNext). */

@@ -1,0 +1,64 @@
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { AppToaster } from '../ui/toaster.tsx';
+import { ApiError, createApiClient } from './api.ts';
+import { toast, toastError } from './toast.ts';
+
+declare global {
+  var IS_REACT_ACT_ENVIRONMENT: boolean;
+}
+globalThis.IS_REACT_ACT_ENVIRONMENT = true;
+// jsdom has no matchMedia; react-hot-toast asks it whether motion is reduced.
+window.matchMedia ??= ((query: string) => ({ matches: false, media: query, addEventListener() {}, removeEventListener() {} })) as unknown as typeof window.matchMedia;
+
+let container: HTMLDivElement;
+let root: Root;
+
+beforeEach(() => {
+  container = document.createElement('div');
+  document.body.append(container);
+  root = createRoot(container);
+  act(() => root.render(<AppToaster />));
+});
+afterEach(() => {
+  act(() => toast.remove());
+  act(() => root.unmount());
+  container.remove();
+});
+
+function shown(): string {
+  return container.querySelector('[role="status"]')?.textContent ?? '';
+}
+
+describe('error toasts', () => {
+  test('a failure the server answered shows its message and the short code of its request', () => {
+    act(() => toastError(new ApiError(500, 'internal', 'Erro interno do servidor', undefined, undefined, '7F3K2Q9M'), 'Erro ao realizar transferência'));
+    expect(shown()).toContain('Erro ao realizar transferência');
+    expect(shown()).toContain('Código: 7F3K-2Q9M');
+  });
+
+  test("the code is the one the server sent in X-Request-Id with its answer", async () => {
+    const client = createApiClient({
+      fetch: async () =>
+        new Response(JSON.stringify({ error: { code: 'not_found', message: 'Não encontrado' } }), {
+          status: 404,
+          headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'Q8ZK4T1M' },
+        }),
+    });
+    const failure: unknown = await client.get('/students/1').catch((error: unknown) => error);
+    act(() => toastError(failure));
+    expect(shown()).toBe('Não encontradoCódigo: Q8ZK-4T1M');
+  });
+
+  test('a refusal carries the code too, beside the pt-BR reason', () => {
+    act(() => toastError(new ApiError(409, 'insufficient_balance', 'Saldo insuficiente', undefined, undefined, 'ABCD2345')));
+    expect(shown()).toBe('Saldo insuficienteCódigo: ABCD-2345');
+  });
+
+  test('a network failure has no request to name: the message alone', () => {
+    act(() => toastError(new ApiError(0, 'network', 'Sem conexão com o servidor'), 'Erro ao realizar transferência'));
+    expect(shown()).toBe('Erro ao realizar transferência');
+    expect(shown()).not.toContain('Código');
+  });
+});
