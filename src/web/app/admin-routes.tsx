@@ -1,21 +1,22 @@
 import { lazy } from 'react';
-import { Bug, Coins, LayoutDashboard, Radio, Server, Sparkles, Trophy, Users } from 'lucide-react';
+import { Coins, LayoutDashboard, Radio, Sparkles, Trophy, Users } from 'lucide-react';
+import { AdminDashboardPage } from '../features/admin-dashboard/admin-dashboard-page.tsx';
 import { paths } from './paths.ts';
 import type { AppRoute } from './route-types.ts';
 
 /**
- * Screens of the admin area. Add one entry per screen, e.g.
+ * Screens of the admin area; the home loads with the area, the others as their own chunks. Add one entry per screen, e.g.
  * `{ path: paths.admin.students, Component: lazy(() => import('../features/admin-students/students-page.tsx')), nav: { label: 'Gerenciar Alunos', icon: Users } }`.
  * The sidebar lists the entries with `nav`, in the spec's order (navOrder in paths.ts).
  */
+function AdminHome() {
+  return <AdminDashboardPage isAvailable={isAdminScreen} />;
+}
+
 export const adminRoutes: AppRoute[] = [
   {
     path: paths.admin.home,
-    Component: lazy(() =>
-      import('../features/admin-dashboard/admin-dashboard-page.tsx').then(({ AdminDashboardPage }) => ({
-        default: () => <AdminDashboardPage isAvailable={isAdminScreen} />,
-      })),
-    ),
+    Component: AdminHome,
     nav: { label: 'Dashboard', icon: LayoutDashboard },
   },
   { path: paths.admin.students, Component: lazy(() => import('../features/admin-students/admin-students-page.tsx')), nav: { label: 'Gerenciar Alunos', icon: Users } },
@@ -23,8 +24,6 @@ export const adminRoutes: AppRoute[] = [
   { path: paths.admin.estelecas, Component: lazy(() => import('../features/admin-estelecas/admin-estelecas-page.tsx')), nav: { label: 'Estelecas', icon: Sparkles } },
   { path: paths.admin.ranking, Component: lazy(() => import('../features/ranking/admin-ranking-page.tsx')), nav: { label: 'Ranking', icon: Trophy } },
   { path: paths.admin.recentOperations, Component: lazy(() => import('../features/live-operations/live-operations-page.tsx')), nav: { label: 'Operações em Tempo Real', icon: Radio } },
-  { path: paths.admin.backend, Component: lazy(() => import('../features/admin-backend/admin-backend-page.tsx')), nav: { label: 'Painel Backend', icon: Server } },
-  { path: paths.admin.debug, Component: lazy(() => import('../features/admin-debug/admin-debug-page.tsx')), nav: { label: 'Debug & Diagnóstico', icon: Bug } },
 ];
 
 /** Whether an admin path has a screen, so the dashboard's quick actions never lead to a dead page. */

@@ -1,13 +1,27 @@
-import { lazy, Suspense } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { LoginPage } from '../features/auth/login-page.tsx';
 import { FullScreenSpinner } from '../ui/spinner.tsx';
 import { AppToaster } from '../ui/toaster.tsx';
-import { paths } from './paths.ts';
-import { loadSignedInApp } from './sign-in.ts';
+import { paths, type Role } from './paths.ts';
+import { loadArea, loadSignedInApp } from './sign-in.ts';
 
 // The first load holds /login only (React, the router, the login page): the signed-in part comes when someone needs it.
-const SignedInApp = lazy(() => loadSignedInApp().then(({ SignedInApp }) => ({ default: SignedInApp })));
+const SignedInRoot = lazy(() => loadSignedInApp().then(({ SignedInRoot }) => ({ default: SignedInRoot })));
+
+function lazyArea(role: Role) {
+  return lazy(async (): Promise<{ default: ComponentType }> => {
+    const [{ Area }, routes] = await loadArea(role);
+    return { default: () => <Area role={role} routes={routes} /> };
+  });
+}
+
+const StudentArea = lazyArea('student');
+const AdminArea = lazyArea('admin');
+
+function Loading({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<FullScreenSpinner />}>{children}</Suspense>;
+}
 
 export function App() {
   return (
@@ -15,14 +29,10 @@ export function App() {
       <BrowserRouter>
         <Routes>
           <Route path={paths.login} element={<LoginPage />} />
-          <Route
-            path="*"
-            element={
-              <Suspense fallback={<FullScreenSpinner />}>
-                <SignedInApp />
-              </Suspense>
-            }
-          />
+          <Route path={`${paths.student.home}/*`} element={<Loading><StudentArea /></Loading>} />
+          <Route path={`${paths.admin.home}/*`} element={<Loading><AdminArea /></Loading>} />
+          <Route path={paths.root} element={<Loading><SignedInRoot /></Loading>} />
+          <Route path="*" element={<Navigate to={paths.root} replace />} />
         </Routes>
       </BrowserRouter>
       <AppToaster />

@@ -1,12 +1,13 @@
-import type { ComponentType, LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
 import type { LucideIcon } from 'lucide-react';
 
 /**
- * One screen of an area. `path` is absolute (from paths.ts); `Component` is lazy so
- * each screen is its own chunk; `nav` makes it a sidebar entry (ordered by navOrder).
+ * One screen of an area. `path` is absolute (from paths.ts); `Component` is lazy so each
+ * screen is its own chunk, except the area's home, which loads with the area (one round trip
+ * fewer on the page people open first); `nav` makes it a sidebar entry (ordered by navOrder).
  */
 export type AppRoute = {
   path: string;
-  Component: LazyExoticComponent<ComponentType>;
+  Component: ComponentType;
   nav?: { label: string; icon: LucideIcon };
 };

@@ -3,14 +3,23 @@ import { useNavigate } from 'react-router';
 import { toast } from 'react-hot-toast';
 import type { SessionUser } from '../../shared/auth.ts';
 import { MESSAGES } from '../../shared/errors.ts';
-import { homePath } from './paths.ts';
+import { homePath, type Role } from './paths.ts';
 import { displayName, loginErrorMessage, postLogin, sessionCheck, type LoginRequest } from './session-api.ts';
 
-/** The signed-in part of the app (signed-in-app.tsx), a chunk of its own; the browser loads it once. */
+/** The signed-in shell (signed-in-app.tsx: query cache, live events, layout), a chunk of its own. */
 export const loadSignedInApp = () => import('./signed-in-app.tsx');
 
-async function enter(user: SessionUser, app: ReturnType<typeof loadSignedInApp>): Promise<void> {
-  (await app).setSessionUser(user);
+/** An area's routes with its home screen; fetched beside the shell, not after it. */
+export function loadArea(role: Role) {
+  return Promise.all([
+    loadSignedInApp(),
+    role === 'student' ? import('./student-routes.tsx').then((module) => module.studentRoutes) : import('./admin-routes.tsx').then((module) => module.adminRoutes),
+  ]);
+}
+
+async function enter(user: SessionUser, area: ReturnType<typeof loadArea>): Promise<void> {
+  const [shell] = await area;
+  shell.setSessionUser(user);
 }
 
 /** Signs in, greets the user and opens their home. */
@@ -20,12 +29,12 @@ export function useSignIn() {
   const signIn = async (request: LoginRequest) => {
     if (isPending) return;
     setPending(true);
-    // Fetched while the password is checked; awaited only once the sign-in succeeds.
-    const app = loadSignedInApp();
-    app.catch(() => undefined);
+    // The area is fetched while the password is checked; awaited only once the sign-in succeeds.
+    const area = loadArea(request.role);
+    area.catch(() => undefined);
     try {
       const user = await postLogin(request);
-      await enter(user, app);
+      await enter(user, area);
       toast.success(MESSAGES.welcome(displayName(user)));
       void navigate(homePath(user.role), { replace: true });
     } catch (error) {
@@ -47,7 +56,7 @@ export function useSignedInRedirect(): void {
     void sessionCheck()
       .then(async (user) => {
         if (!user || !active) return;
-        await enter(user, loadSignedInApp());
+        await enter(user, loadArea(user.role));
         if (active) void navigate(homePath(user.role), { replace: true });
       })
       .catch(() => undefined);
