@@ -21,7 +21,7 @@ import {
 import { formatAmount, plural } from '../../../shared/format.ts';
 import { issueCode, issueFields, recordableText } from '../../../shared/validation.ts';
 import { idempotencyRecord, type IdempotencyRecord, type Stored } from './idempotency.ts';
-import { refusedAttempt, type RefusedAttemptRecord } from './refused-attempts.ts';
+import { refusedAttempt, refusedAttempts, type RefusedAttemptRecord } from './refused-attempts.ts';
 import { sqlState } from '../../db/sql-state.ts';
 
 /**
@@ -185,8 +185,7 @@ async function recordRefusal(deps: LedgerDeps, attempt: AttemptRecord, code: Err
 function refusalForDatabase(attempt: AttemptRecord, codes: Partial<Record<Refusal, ErrorCode>>, context: WriteContext) {
   if (context.at) return null;
   const { details, ...who } = attempt;
-  const records = Object.fromEntries(Object.entries(codes).map(([refusal, code]) => [refusal, refusedAttempt(details, code)]));
-  return { ...who, records };
+  return { ...who, records: refusedAttempts(details, codes) };
 }
 
 /** The input as the shared schema reads it, or a refusal recorded and thrown with each field's message. */
