@@ -81,7 +81,7 @@ describe('one JSON log line per request', () => {
       },
     });
     await addAdmin(database.db, TEST_ADMIN);
-    [student] = await addStudents(database.db, [{ studentId: '3000001', name: 'Ana Beatriz Souza', email: 'ana@escola.test', birthDate: '2010-03-14' }]);
+    student = (await addStudents(database.db, [{ studentId: '3000001', name: 'Ana Beatriz Souza', email: 'ana@escola.test', birthDate: '2010-03-14' }]))[0]!;
   });
   afterAll(async () => {
     await app?.close();
