@@ -73,6 +73,14 @@ describe('Entidades', () => {
     expect(second).toMatchObject({ total: 4, page: 2, rows: [] });
   });
 
+  test('codes show and are searched by their pt-BR names', async () => {
+    await t.award(t.students[2]!.id, 4, { description: 'Feira de ciências' });
+    const page = await get<EntityPage>(`${SYSTEM_API.entity('meritus_ledger')}?q=${encodeURIComponent('adição')}`);
+    expect(page.rows.length).toBeGreaterThan(0);
+    expect(page.rows.every((row) => row.type === 'Adição')).toBe(true);
+    expect(page.rows.find((row) => row.description === 'Feira de ciências')).toMatchObject({ to: '3000003 · Carla Dias Ferreira', amount: 4 });
+  });
+
   test('bad paging or search is a 400 in pt-BR', async () => {
     for (const query of ['page=0', 'pageSize=7', 'page=abc', `q=${'x'.repeat(101)}`]) {
       const response = await t.request('GET', `${SYSTEM_API.entity('students')}?${query}`);

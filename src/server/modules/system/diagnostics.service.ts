@@ -466,13 +466,21 @@ export async function fixAdministrators(deps: SystemDeps, admin: AdminActor, con
   const created = await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${DEFAULT_ADMIN_LOCK})`);
     const [{ n: before } = { n: 0 }] = await tx.select({ n: count() }).from(admins);
-    if (before > 0 || passwordHash === null) {
+    if (before > 0) {
       await writeLogs(tx, null, [{ category: 'FIX', status: 'info', message: SYSTEM_TEXTS.adminExists, details: { fix: 'administrators', before, after: before } }]);
       return null;
     }
     const [row] = await tx
       .insert(admins)
-      .values({ adminId: DEFAULT_ADMIN.adminId, name: DEFAULT_ADMIN.name, email, role: DEFAULT_ADMIN.role, permissions: [...DEFAULT_ADMIN.permissions], passwordHash })
+      .values({
+        adminId: DEFAULT_ADMIN.adminId,
+        name: DEFAULT_ADMIN.name,
+        email,
+        role: DEFAULT_ADMIN.role,
+        permissions: [...DEFAULT_ADMIN.permissions],
+        // The last administrator was removed since the first count: hashed here, under the lock.
+        passwordHash: passwordHash ?? (await hashPassword(password)),
+      })
       .returning({ adminId: admins.adminId, name: admins.name, email: admins.email });
     await recordAudit(tx, { actor: auditActor(admin), action: 'diagnostics.fix_administrators', ip: context.ip, details: { adminId: row!.adminId, email } });
     await writeLogs(tx, null, [

@@ -4,6 +4,8 @@ import { toCsv } from '../../csv.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { type EntityId, type EntityPage, type EntityQuery } from '../../../shared/system.ts';
 import type { AdminActor } from '../ledger/ledger.service.ts';
+import { OPERATION_TYPE_LABELS } from '../../../shared/ledger.ts';
+import { TAG_NAMES } from '../../../shared/constants.ts';
 
 /**
  * The read-only entity browser of the backend panel. Each entity names the columns it shows;
@@ -18,12 +20,19 @@ type EntityDef = { columns: Column[]; from: SQL; where?: SQL; search: SQL[]; ord
 const iso = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const col = (key: string, label: string, value: SQL): Column => ({ key, label, value });
 
+/** A code column shown (and searched) by its pt-BR name, from the shared constant that names it everywhere. */
+function labelled(column: SQL, labels: Record<string, string>): SQL {
+  const cases = Object.entries(labels).map(([code, label]) => sql`WHEN ${code} THEN ${label}`);
+  return sql`(CASE ${column} ${sql.join(cases, sql` `)} ELSE ${column} END)`;
+}
+
 function ledgerEntity(currency: 'meritus' | 'estelecas'): EntityDef {
+  const type = labelled(sql`e.type`, OPERATION_TYPE_LABELS);
   const party = (alias: string) => sql.raw(`CASE WHEN ${alias}.id IS NULL THEN NULL ELSE ${alias}.student_id || ' · ' || ${alias}.name END`);
   return {
     columns: [
       col('createdAt', 'Data', iso(sql`e.created_at`)),
-      col('type', 'Tipo', sql`e.type`),
+      col('type', 'Tipo', type),
       col('amount', 'Valor', sql`e.amount`),
       col('from', 'De', party('f')),
       col('to', 'Para', party('t')),
@@ -33,7 +42,7 @@ function ledgerEntity(currency: 'meritus' | 'estelecas'): EntityDef {
     ],
     from: sql`ledger_entries e LEFT JOIN students f ON f.id = e.from_student_id LEFT JOIN students t ON t.id = e.to_student_id`,
     where: sql`e.currency = ${currency}`,
-    search: [sql`e.description`, sql`e.actor_name`, sql`e.type`, sql`f.name`, sql`f.student_id`, sql`t.name`, sql`t.student_id`],
+    search: [sql`e.description`, sql`e.actor_name`, type, sql`f.name`, sql`f.student_id`, sql`t.name`, sql`t.student_id`],
     order: sql`e.created_at DESC, e.id DESC`,
   };
 }
@@ -92,13 +101,13 @@ const ENTITIES: Record<EntityId, EntityDef> = {
     columns: [
       col('studentId', 'Matrícula', sql`s.student_id`),
       col('student', 'Estudante', sql`s.name`),
-      col('kind', 'Tag', sql`CASE g.kind WHEN 'leader' THEN 'Líder da Semana' WHEN 'counselor' THEN 'Conselheiro da Semana' ELSE 'Anjo da Semana' END`),
+      col('kind', 'Tag', labelled(sql`g.kind`, TAG_NAMES)),
       col('assignedAt', 'Atribuída em', iso(sql`g.assigned_at`)),
       col('expiresAt', 'Expira em', iso(sql`g.expires_at`)),
       col('status', 'Situação', sql`CASE WHEN g.expires_at > now() THEN 'ativa' ELSE 'expirada' END`),
     ],
     from: sql`student_tags g JOIN students s ON s.id = g.student_id`,
-    search: [sql`s.name`, sql`s.student_id`, sql`g.kind`],
+    search: [sql`s.name`, sql`s.student_id`, labelled(sql`g.kind`, TAG_NAMES)],
     order: sql`g.assigned_at DESC, g.id`,
   },
   sessions: {
