@@ -39,6 +39,8 @@ const envSchema = z.object({
   SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   /** Bearer token a monitoring system sends to GET /metrics; unset, /metrics answers 404. */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /** How long a stopping server (SIGTERM, SIGINT) waits for the requests in flight before it exits anyway. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
 });
 
 type EnvName = keyof typeof envSchema.shape;
@@ -66,6 +68,7 @@ export const CONFIG_DESCRIPTIONS: Record<EnvName, { description: string; secret?
   TRUST_PROXY: { description: 'Ligado atrás de um proxy reverso, para os limites verem o endereço do cliente.' },
   SESSION_CACHE_MS: { description: 'Por quanto tempo uma sessão consultada é reutilizada antes de perguntar ao banco de novo; 0 consulta sempre.' },
   METRICS_TOKEN: { description: 'Token (Bearer) que um sistema de monitoramento envia a /metrics; sem ele, /metrics fica desligado.', secret: true },
+  SHUTDOWN_TIMEOUT_MS: { description: 'Ao receber SIGTERM, quanto tempo (ms) o servidor espera as requisições em andamento antes de sair mesmo assim.' },
 };
 
 /** One variable as the server runs with it: the value as text (secrets never), and whether it came from the environment. */
@@ -93,6 +96,7 @@ export type Config = {
   webDist: string | undefined;
   /** Null when /metrics is disabled. */
   metricsToken: string | null;
+  shutdownTimeoutMs: number;
   /** Every variable with its effective value and source, for the Configurações tab. */
   settings: ConfigSetting[];
 };
@@ -134,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionCacheMs: e.SESSION_CACHE_MS,
     webDist: path.resolve('dist'),
     metricsToken: e.METRICS_TOKEN ?? null,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     settings: settingsOf(env, e, { demo, dataDir }),
   };
 }

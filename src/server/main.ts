@@ -12,13 +12,31 @@ async function main(): Promise<void> {
     const seeded = await database.exclusive(() => ensureInitialData(database.db, config));
     const app = await buildApp(config, database);
     const stopMaintenance = startMaintenance(database, app.log);
+    /**
+     * Stops taking connections, lets the requests in flight finish (transfers included),
+     * ends the event streams with a reconnect hint, then closes the database. Past
+     * SHUTDOWN_TIMEOUT_MS it exits anyway: a transfer is one transaction, so one cut short
+     * never happened, and its retry with the same Idempotency-Key performs it once.
+     */
     const shutdown = async (signal: string) => {
       if (closing) return;
       closing = true;
-      app.log.info({ signal }, 'encerrando');
+      app.log.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'encerrando: terminando as requisições em andamento');
+      const deadline = setTimeout(() => {
+        app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'requisições ainda em andamento no fim do prazo: saindo mesmo assim');
+        process.exit(1);
+      }, config.shutdownTimeoutMs);
+      deadline.unref();
       stopMaintenance();
-      await app.close();
-      await database.close();
+      // A kept-alive connection closes once its answer is sent, not after Node's keep-alive timeout (5 s) that server.close() waits for.
+      app.server.keepAliveTimeout = 1;
+      try {
+        await app.close();
+        await database.close();
+      } catch (error) {
+        app.log.error({ err: error }, 'falha ao encerrar');
+        process.exit(1);
+      }
       process.exit(0);
     };
     process.on('SIGINT', () => void shutdown('SIGINT'));
