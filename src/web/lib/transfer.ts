@@ -14,7 +14,7 @@ import { issueMessage, parseAmountText } from '../../shared/validation.ts';
 import { api } from './api.ts';
 import { useIdempotentMutation } from './idempotency.ts';
 import { useApplyOperationResult } from './student-queries.ts';
-import { errorMessage } from './toast.ts';
+import { toastError } from './toast.ts';
 
 export type TransferInput = MeritusTransferInput | EstelecasTransferInput;
 
@@ -71,7 +71,7 @@ export function useTransferForm(currency: Currency, balance: number, onSent: () 
       onSent();
     },
     onError: (error) => {
-      toast.error(errorMessage(error, ERROR_MESSAGES.transfer_failed));
+      toastError(error, ERROR_MESSAGES.transfer_failed);
     },
   });
   const send = (event: FormEvent, description?: string) => {
