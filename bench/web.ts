@@ -91,8 +91,14 @@ async function stopServer(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/** A POST tried twice: the first can meet a kept-alive connection the server closed meanwhile ('other side closed'). */
+function post(url: string, body: unknown): Promise<Response> {
+  const request = () => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return request().catch(request);
+}
+
 async function sessionCookie(login: NonNullable<Page['login']>): Promise<string> {
-  const response = await fetch(`${BASE}${login.url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(login.body) });
+  const response = await post(`${BASE}${login.url}`, login.body);
   const cookie = response.headers.get('set-cookie');
   if (!response.ok || !cookie) throw new Error(`sign-in for the bench failed: ${response.status} ${await response.text()}`);
   return cookie.split(';')[0]!;
