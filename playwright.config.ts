@@ -17,7 +17,7 @@ export default defineConfig({
   // workers the run used about 3.5 min of CPU in 6 min on two cores. More workers fill those waits.
   workers: Number(process.env.E2E_WORKERS ?? 4),
   retries: 0,
-  // Room for a busy machine (2 cores shared by the server, two browsers and whatever else runs): waits end on events, not on time.
+  // Room for a busy machine (2 cores shared by the server, the browsers and whatever else runs): waits end on events, not on time.
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? 'line' : [['list']],
