@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { countOf, formatEstelecas, formatRelativeTime, plural } from './format.ts';
+import { countOf, formatEstelecas, formatMs, formatRelativeTime, formatSize, plural } from './format.ts';
 
 describe('agreement in number', () => {
   test('one (either sign) takes the singular; zero and the rest the plural', () => {
@@ -20,4 +20,13 @@ describe('agreement in number', () => {
     expect(formatRelativeTime(new Date('2026-11-22T11:00:00Z'), now)).toBe('1 dia atrás');
     expect(formatRelativeTime(new Date('2026-11-20T11:00:00Z'), now)).toBe('3 dias atrás');
   });
+});
+
+test('sizes and durations use the Brazilian decimal comma (the server writes them into diagnostics too)', () => {
+  expect(formatSize(512)).toBe('512 B');
+  expect(formatSize(1536)).toBe('1,5 KB');
+  expect(formatSize(81_711_000_000)).toBe('76,1 GB');
+  expect(formatMs(0.4215)).toBe('0,42 ms');
+  expect(formatMs(14.873)).toBe('14,9 ms');
+  expect(formatMs(123.45)).toBe('123,5 ms');
 });

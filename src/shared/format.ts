@@ -9,6 +9,10 @@ const dateTimeFormat = new Intl.DateTimeFormat('pt-BR', {
   timeStyle: 'short',
 });
 
+const oneDecimal = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const upToOneDecimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
+const upToTwoDecimals = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 2 });
+
 /** 1234 → "1.234" */
 export function formatNumber(value: number): string {
   return integerFormat.format(value);
@@ -84,7 +88,12 @@ export function formatRelativeTime(value: string | Date, now: Date = new Date())
   return `${countOf(days, 'dia', 'dias')} atrás`;
 }
 
-/** Bytes in base 1024, one decimal except for bytes: "512 B", "1.5 MB". */
+/** Milliseconds: '0,42 ms' under 10, '12,3 ms' above. */
+export function formatMs(ms: number): string {
+  return `${(ms < 10 ? upToTwoDecimals : upToOneDecimal).format(ms)} ms`;
+}
+
+/** Bytes in base 1024, one decimal except for bytes: "512 B", "1,5 MB". */
 export function formatSize(bytes: number): string {
   const units = ['B', 'KB', 'MB', 'GB'];
   let value = bytes;
@@ -93,7 +102,7 @@ export function formatSize(bytes: number): string {
     value /= 1024;
     unit += 1;
   }
-  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+  return unit === 0 ? `${value} B` : `${oneDecimal.format(value)} ${units[unit]}`;
 }
 
 /** Share of the goal, 0–100, for progress bars. */

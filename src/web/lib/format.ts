@@ -7,6 +7,7 @@ export {
   formatDateTime,
   formatEstelecas,
   formatMeritus,
+  formatMs,
   formatNumber,
   formatReais,
   formatRelativeTime,

@@ -7,7 +7,7 @@ import { OVERVIEW_COUNTS, recordHealth, type ConfigEntry, type OverviewCount, ty
 import { instanceView } from './monitoring.service.ts';
 import { photoFiles } from './photo-files.ts';
 import { appVersion, databaseRoundTrip, databaseVersion, diskSpace, migrationStatus, storageWritable } from './system-health.ts';
-import { formatSize } from '../../../shared/format.ts';
+import { formatMs, formatSize } from '../../../shared/format.ts';
 
 export type SystemDeps = { database: Database; config: Config; metrics: InstanceMetrics };
 
@@ -80,7 +80,7 @@ export async function systemOverview({ database, config, metrics }: SystemDeps):
     totalRecords,
     recordHealth: recordHealth(totalRecords),
     health: {
-      database: { ok: true, detail: `Respondeu em ${roundTripMs} ms`, roundTripMs },
+      database: { ok: true, detail: `Respondeu em ${formatMs(roundTripMs)}`, roundTripMs },
       migrations,
       disk,
       storage: { ok: storage.ok, detail: storage.ok ? `${storage.detail} (${formatSize(imageBytes)} em imagens)` : storage.detail },

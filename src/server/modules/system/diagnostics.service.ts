@@ -7,7 +7,7 @@ import { recordAudit, type AuditActor } from '../audit/audit.service.ts';
 import { reconcile, totalBalances, type Discrepancy } from '../ledger/reconciliation.service.ts';
 import type { AdminActor } from '../ledger/ledger.service.ts';
 import { GRADES, LOGIN_LIMITS, SESSION_IDLE_MS, EXPIRED_TAG_SWEEP_MS, TAG_NAMES, type TagKind } from '../../../shared/constants.ts';
-import { formatDateTime, formatSize } from '../../../shared/format.ts';
+import { countOf, formatDateTime, formatMs, formatSize } from '../../../shared/format.ts';
 import {
   DEFAULT_ADMIN,
   DIAGNOSTIC_LOG_LIMIT,
@@ -43,10 +43,6 @@ const DEFAULT_ADMIN_LOCK = 727375;
 /** A 5xx older than this no longer counts as recent. */
 const RECENT_ERRORS_MS = 24 * 60 * 60 * 1000;
 
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 function first<T>(list: T[]): T[] {
   return list.slice(0, DETAIL_LIST_MAX);
 }
@@ -78,7 +74,7 @@ async function writeLogs(db: DbOrTx, runId: string | null, entries: Entry[]): Pr
 async function connectivity({ database, config }: SystemDeps): Promise<Entry[]> {
   const entries: Entry[] = [];
   const roundTripMs = await databaseRoundTrip(database.db);
-  entries.push({ category: 'CONNECTIVITY', status: 'success', message: `Banco de dados respondeu em ${roundTripMs} ms`, details: { roundTripMs, mode: database.kind } });
+  entries.push({ category: 'CONNECTIVITY', status: 'success', message: `Banco de dados respondeu em ${formatMs(roundTripMs)}`, details: { roundTripMs, mode: database.kind } });
   if (database.kind === 'postgres') {
     // The event bus's connection idles after its LISTEN, which pg_stat_activity keeps as its last statement.
     const listening = await scalar(
@@ -87,7 +83,7 @@ async function connectivity({ database, config }: SystemDeps): Promise<Entry[]> 
     );
     entries.push(
       listening > 0
-        ? { category: 'CONNECTIVITY', status: 'success', message: `Conexão de eventos ao vivo (LISTEN) ativa: ${plural(listening, 'instância', 'instâncias')}`, details: { listening } }
+        ? { category: 'CONNECTIVITY', status: 'success', message: `Conexão de eventos ao vivo (LISTEN) ativa: ${countOf(listening, 'instância', 'instâncias')}`, details: { listening } }
         : { category: 'CONNECTIVITY', status: 'error', message: 'Nenhuma conexão de eventos ao vivo (LISTEN) ativa: as telas não recebem atualizações', details: { listening } },
     );
   } else {
@@ -106,7 +102,7 @@ async function administrators({ database }: SystemDeps, actor: AdminActor): Prom
   const total = await scalar(db, sql`SELECT count(*) AS n FROM admins`);
   entries.push(
     total > 0
-      ? { category: 'ADMINISTRATORS', status: 'success', message: `${plural(total, 'administrador cadastrado', 'administradores cadastrados')}`, details: { total } }
+      ? { category: 'ADMINISTRATORS', status: 'success', message: `${countOf(total, 'administrador cadastrado', 'administradores cadastrados')}`, details: { total } }
       : { category: 'ADMINISTRATORS', status: 'error', message: 'Nenhum administrador cadastrado: use Corrigir Administrators', details: { total } },
   );
   const incomplete = rowsOf<AdminProblemRow>(
@@ -127,7 +123,7 @@ async function administrators({ database }: SystemDeps, actor: AdminActor): Prom
       : {
           category: 'ADMINISTRATORS',
           status: 'error',
-          message: `${plural(incomplete.length, 'administrador sem campo obrigatório', 'administradores sem campo obrigatório')}`,
+          message: `${countOf(incomplete.length, 'administrador sem campo obrigatório', 'administradores sem campo obrigatório')}`,
           details: { administrators: first(incomplete).map((row) => ({ id: row.id, adminId: row.admin_id, email: row.email, missing: row.missing })) },
         },
   );
@@ -137,7 +133,7 @@ async function administrators({ database }: SystemDeps, actor: AdminActor): Prom
   entries.push(
     duplicates.length === 0
       ? { category: 'ADMINISTRATORS', status: 'success', message: 'Nenhum email de administrador repetido' }
-      : { category: 'ADMINISTRATORS', status: 'error', message: `${plural(duplicates.length, 'email repetido', 'emails repetidos')} entre administradores`, details: { emails: duplicates.map((row) => ({ email: row.email, count: Number(row.n) })) } },
+      : { category: 'ADMINISTRATORS', status: 'error', message: `${countOf(duplicates.length, 'email repetido', 'emails repetidos')} entre administradores`, details: { emails: duplicates.map((row) => ({ email: row.email, count: Number(row.n) })) } },
   );
   const [self] = await db.select().from(admins).where(eq(admins.id, actor.id));
   const selfMissing = self ? [self.adminId, self.name, self.email, self.passwordHash, self.role].some((value) => value.trim() === '') : true;
@@ -156,11 +152,11 @@ async function studentChecks({ database }: SystemDeps, discrepancies: Discrepanc
   const checked = await scalar(db, sql`SELECT count(*) AS n FROM students`);
   entries.push(
     mismatches.length === 0
-      ? { category: 'STUDENTS', status: 'success', message: `Méritus, Estelecas e total ganho conferem com o razão (${plural(checked, 'estudante', 'estudantes')})` }
+      ? { category: 'STUDENTS', status: 'success', message: `Méritus, Estelecas e total ganho conferem com o razão (${countOf(checked, 'estudante', 'estudantes')})` }
       : {
           category: 'STUDENTS',
           status: 'error',
-          message: `${plural(mismatches.length, 'saldo diverge', 'saldos divergem')} do razão; nada foi alterado`,
+          message: `${countOf(mismatches.length, 'saldo diverge', 'saldos divergem')} do razão; nada foi alterado`,
           details: { total: mismatches.length, discrepancies: first(mismatches) },
         },
   );
@@ -168,7 +164,7 @@ async function studentChecks({ database }: SystemDeps, discrepancies: Discrepanc
   entries.push(
     negative.length === 0
       ? { category: 'STUDENTS', status: 'success', message: 'Nenhum saldo negativo' }
-      : { category: 'STUDENTS', status: 'error', message: `${plural(negative.length, 'saldo negativo', 'saldos negativos')}`, details: { balances: first(negative) } },
+      : { category: 'STUDENTS', status: 'error', message: `${countOf(negative.length, 'saldo negativo', 'saldos negativos')}`, details: { balances: first(negative) } },
   );
   const duplicates = rowsOf<{ student_id: string; n: string | number }>(
     await db.execute(sql`SELECT student_id, count(*) AS n FROM students WHERE deleted_at IS NULL GROUP BY student_id HAVING count(*) > 1`),
@@ -176,7 +172,7 @@ async function studentChecks({ database }: SystemDeps, discrepancies: Discrepanc
   entries.push(
     duplicates.length === 0
       ? { category: 'STUDENTS', status: 'success', message: 'Nenhuma matrícula repetida entre estudantes ativos' }
-      : { category: 'STUDENTS', status: 'error', message: `${plural(duplicates.length, 'matrícula repetida', 'matrículas repetidas')}`, details: { studentIds: duplicates.map((row) => ({ studentId: row.student_id, count: Number(row.n) })) } },
+      : { category: 'STUDENTS', status: 'error', message: `${countOf(duplicates.length, 'matrícula repetida', 'matrículas repetidas')}`, details: { studentIds: duplicates.map((row) => ({ studentId: row.student_id, count: Number(row.n) })) } },
   );
   const badGrades = await db
     .select({ studentId: students.studentId, name: students.name, grade: students.grade })
@@ -188,7 +184,7 @@ async function studentChecks({ database }: SystemDeps, discrepancies: Discrepanc
   entries.push(
     badGrades.length === 0
       ? { category: 'STUDENTS', status: 'success', message: 'Todas as séries são válidas' }
-      : { category: 'STUDENTS', status: 'warning', message: `${plural(badGrades.length, 'estudante com série inválida', 'estudantes com série inválida')}`, details: { students: first(badGrades) } },
+      : { category: 'STUDENTS', status: 'warning', message: `${countOf(badGrades.length, 'estudante com série inválida', 'estudantes com série inválida')}`, details: { students: first(badGrades) } },
   );
   const expired = await expiredTags(db);
   entries.push(
@@ -197,7 +193,7 @@ async function studentChecks({ database }: SystemDeps, discrepancies: Discrepanc
       : {
           category: 'STUDENTS',
           status: 'warning',
-          message: `${plural(expired.length, 'tag expirada ainda não removida', 'tags expiradas ainda não removidas')}`,
+          message: `${countOf(expired.length, 'tag expirada ainda não removida', 'tags expiradas ainda não removidas')}`,
           details: { fix: 'expired_tags', tags: first(expired).map((tag) => tag.label) },
         },
   );
@@ -207,7 +203,7 @@ async function studentChecks({ database }: SystemDeps, discrepancies: Discrepanc
       : {
           category: 'STUDENTS',
           status: 'warning',
-          message: `${plural(photos.missingFiles.length, 'foto aponta', 'fotos apontam')} para arquivo inexistente`,
+          message: `${countOf(photos.missingFiles.length, 'foto aponta', 'fotos apontam')} para arquivo inexistente`,
           details: { students: first(photos.missingFiles) },
         },
   );
@@ -226,7 +222,7 @@ async function transactionChecks({ database }: SystemDeps, discrepancies: Discre
   entries.push(
     mismatches === 0
       ? { category: 'TRANSACTIONS', status: 'success', message: 'Invariantes 1 e 2: todo saldo é a soma das suas linhas no razão' }
-      : { category: 'TRANSACTIONS', status: 'error', message: `Invariantes 1 e 2: ${plural(mismatches, 'saldo difere', 'saldos diferem')} da soma do razão (ver STUDENTS)`, details: { mismatches } },
+      : { category: 'TRANSACTIONS', status: 'error', message: `Invariantes 1 e 2: ${countOf(mismatches, 'saldo difere', 'saldos diferem')} da soma do razão (ver STUDENTS)`, details: { mismatches } },
   );
   const constraints = rowsOf<{ conname: string; convalidated: boolean }>(
     await db.execute(sql`SELECT conname, convalidated FROM pg_constraint WHERE conname IN (${sql.join(
@@ -266,7 +262,7 @@ async function transactionChecks({ database }: SystemDeps, discrepancies: Discre
   entries.push(
     invalid.length === 0
       ? { category: 'TRANSACTIONS', status: 'success', message: 'Todas as linhas do razão têm valor positivo e partes coerentes com o tipo' }
-      : { category: 'TRANSACTIONS', status: 'error', message: `${plural(invalid.length, 'linha inválida', 'linhas inválidas')} no razão`, details: { entries: first(invalid) } },
+      : { category: 'TRANSACTIONS', status: 'error', message: `${countOf(invalid.length, 'linha inválida', 'linhas inválidas')} no razão`, details: { entries: first(invalid) } },
   );
   const dangling = rowsOf<{ id: string; side: string }>(
     await db.execute(sql`
@@ -290,7 +286,7 @@ async function transactionChecks({ database }: SystemDeps, discrepancies: Discre
   const perType: Record<string, Record<string, number>> = {};
   for (const row of week) (perType[row.currency] ??= {})[row.type] = Number(row.n);
   const weekTotal = week.reduce((sum, row) => sum + Number(row.n), 0);
-  entries.push({ category: 'TRANSACTIONS', status: 'info', message: `${plural(weekTotal, 'operação', 'operações')} nos últimos 7 dias`, details: perType });
+  entries.push({ category: 'TRANSACTIONS', status: 'info', message: `${countOf(weekTotal, 'operação', 'operações')} nos últimos 7 dias`, details: perType });
   return entries;
 }
 
@@ -316,8 +312,8 @@ async function authChecks({ database }: SystemDeps): Promise<Entry[]> {
       status: stale > 0 ? 'warning' : 'success',
       message:
         stale > 0
-          ? `${plural(stale, 'sessão expirada', 'sessões expiradas')} há mais de ${(2 * EXPIRED_TAG_SWEEP_MS) / 60_000} minutos ainda no banco: a limpeza periódica não está rodando`
-          : `${plural(open, 'sessão aberta', 'sessões abertas')}; ${plural(expired, 'expirada aguardando', 'expiradas aguardando')} a limpeza periódica`,
+          ? `${countOf(stale, 'sessão expirada', 'sessões expiradas')} há mais de ${(2 * EXPIRED_TAG_SWEEP_MS) / 60_000} minutos ainda no banco: a limpeza periódica não está rodando`
+          : `${countOf(open, 'sessão aberta', 'sessões abertas')}; ${countOf(expired, 'expirada aguardando', 'expiradas aguardando')} a limpeza periódica`,
       details: { open, expired, stale },
     },
   ];
@@ -346,7 +342,7 @@ async function authChecks({ database }: SystemDeps): Promise<Entry[]> {
       : {
           category: 'AUTH',
           status: 'warning',
-          message: `Bloqueados agora por tentativas de login: ${plural(blocked.accounts.length + blocked.accountsAtAddress.length, 'conta', 'contas')}, ${plural(blocked.addresses.length, 'endereço', 'endereços')}`,
+          message: `Bloqueados agora por tentativas de login: ${countOf(blocked.accounts.length + blocked.accountsAtAddress.length, 'conta', 'contas')}, ${countOf(blocked.addresses.length, 'endereço', 'endereços')}`,
           details: { accountsAtAddress: first(blocked.accountsAtAddress), accounts: first(blocked.accounts), addresses: first(blocked.addresses) },
         },
   );
@@ -367,11 +363,11 @@ async function systemChecks({ database, config, metrics }: SystemDeps, photos: P
   const orphanBytes = photos.orphanFiles.reduce((sum, file) => sum + file.bytes, 0);
   entries.push(
     photos.orphanFiles.length === 0 && photos.missingFiles.length === 0
-      ? { category: 'SYSTEM', status: 'success', message: `Arquivos de foto e registros conferem (${plural(photos.files.length, 'arquivo', 'arquivos')})` }
+      ? { category: 'SYSTEM', status: 'success', message: `Arquivos de foto e registros conferem (${countOf(photos.files.length, 'arquivo', 'arquivos')})` }
       : {
           category: 'SYSTEM',
           status: 'warning',
-          message: `${plural(photos.orphanFiles.length, 'arquivo sem registro', 'arquivos sem registro')} (${formatSize(orphanBytes)}); ${plural(photos.missingFiles.length, 'registro sem arquivo', 'registros sem arquivo')}`,
+          message: `${countOf(photos.orphanFiles.length, 'arquivo sem registro', 'arquivos sem registro')} (${formatSize(orphanBytes)}); ${countOf(photos.missingFiles.length, 'registro sem arquivo', 'registros sem arquivo')}`,
           details: {
             ...(photos.orphanFiles.length > 0 ? { fix: 'orphan_photos' } : {}),
             orphanFiles: first(photos.orphanFiles).map((file) => file.key),
@@ -387,7 +383,7 @@ async function systemChecks({ database, config, metrics }: SystemDeps, photos: P
       : {
           category: 'SYSTEM',
           status: 'error',
-          message: `${plural(errors.length, 'erro de servidor (5xx) recente', 'erros de servidor (5xx) recentes')} nesta instância`,
+          message: `${countOf(errors.length, 'erro de servidor (5xx) recente', 'erros de servidor (5xx) recentes')} nesta instância`,
           details: { instance: metrics.instance.id, errors: errors.reverse() },
         },
   );

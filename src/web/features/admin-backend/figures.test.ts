@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
-import { formatDuration, formatMs, formatShare } from './figures.ts';
+import { formatMs } from '../../../shared/format.ts';
+import { formatDuration, formatShare } from './figures.ts';
 
 test('uptime reads in days, hours, minutes and seconds, dropping what is too small to matter', () => {
   expect(formatDuration(0)).toBe('0 min 0 s');

@@ -3,11 +3,6 @@
 const oneDecimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
 const twoDecimals = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 2 });
 
-/** Milliseconds: '0,42 ms' under 10, '12,3 ms' above. */
-export function formatMs(ms: number): string {
-  return `${(ms < 10 ? twoDecimals : oneDecimal).format(ms)} ms`;
-}
-
 /** A rate per second: '3,5/s'. */
 export function formatRate(perSecond: number): string {
   return `${twoDecimals.format(perSecond)}/s`;

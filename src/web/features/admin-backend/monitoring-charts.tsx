@@ -1,5 +1,6 @@
 import type { MonitoringSample } from '../../../shared/system.ts';
-import { formatMegabytes, formatMs, formatPercent, formatRate } from './figures.ts';
+import { formatMs } from '../../lib/format.ts';
+import { formatMegabytes, formatPercent, formatRate } from './figures.ts';
 import { TimeChart, type ChartSeries } from './time-chart.tsx';
 
 const COLORS = { indigo: '#4f46e5', amber: '#d97706', rose: '#e11d48', emerald: '#059669', sky: '#0284c7', violet: '#7c3aed' } as const;

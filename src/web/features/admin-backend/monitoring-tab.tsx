@@ -6,7 +6,8 @@ import { Card } from '../../ui/card.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { useMonitoring } from './backend-queries.ts';
-import { formatMs, formatPercent, formatRate, formatShare } from './figures.ts';
+import { formatMs } from '../../lib/format.ts';
+import { formatPercent, formatRate, formatShare } from './figures.ts';
 
 const MonitoringCharts = lazy(() => import('./monitoring-charts.tsx'));
 

@@ -21,7 +21,8 @@ import { LoadError } from '../../ui/load-error.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import type { Tone } from '../../ui/tone.ts';
 import { useSystemOverview } from './backend-queries.ts';
-import { formatDuration, formatMs } from './figures.ts';
+import { formatMs } from '../../lib/format.ts';
+import { formatDuration } from './figures.ts';
 
 const RECORD_HEALTH_TONES: Record<RecordHealth, Tone> = { critical: 'rose', warning: 'amber', healthy: 'emerald' };
 
