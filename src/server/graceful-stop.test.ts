@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import net from 'node:net';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -205,6 +206,24 @@ describe.sequential('SIGTERM during a burst of transfers', { timeout: 180_000 },
         expect(balances.get(student.id)).toBe(AWARD - sent + received);
       }
     });
+  });
+
+  test('a request that never finishes (a client sending its body slowly) does not hold the stop: exit 1 at SHUTDOWN_TIMEOUT_MS', async () => {
+    const server = await startServer({ ...env, SHUTDOWN_TIMEOUT_MS: '1500' });
+    running.push(server);
+    const { port } = new URL(server.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.on('error', () => {});
+    // Headers and a first byte of a body announced as 1000 bytes: the request stays in flight.
+    socket.write('POST /api/auth/student/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{');
+    // The health check proves the server is serving; the slow request reached it before SIGTERM.
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+    const { code, ms } = await terminate(server);
+    socket.destroy();
+    expect(code).toBe(1);
+    expect(ms).toBeGreaterThanOrEqual(1400);
+    expect(ms).toBeLessThan(1500 + 3000);
   });
 });
 
