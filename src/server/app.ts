@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import {
@@ -76,7 +76,7 @@ export async function buildApp(config: Config, database: Database, options: { lo
         ? false
         : { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'], ...(options.logStream ? { stream: options.logStream } : {}) },
     // One line per request, written by the request log when it is answered, instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdGenerator(config),
     requestIdHeader: false,
     // A request that arrives on an open connection while the server stops is still answered (with Connection: close), never Fastify's English 503.
