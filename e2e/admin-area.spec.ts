@@ -149,38 +149,6 @@ test.describe('Estelecas', () => {
     await expect(page.getByText(`4 Estelecas removidas de ${student.name}`)).toBeVisible();
     expect((await getJson<{ id: string; estelecas: number }[]>(page, '/api/ranking')).find((row) => row.id === student.id)?.estelecas).toBe(0);
   });
-
-  test("a toast never lies over the screen's own buttons, on a wide screen or a phone", async ({ browser, school }) => {
-    test.slow(); // two browser sessions, an operation in each
-    for (const viewport of [
-      { width: 1440, height: 900 },
-      { width: 390, height: 844 },
-    ]) {
-      const student = await school.createStudent();
-      const context = await browser.newContext({ viewport, isMobile: viewport.width < 500, hasTouch: viewport.width < 500 });
-      const page = await context.newPage();
-      await asAdmin(page, '/admin/estelecas');
-      const dialog = await estelecasDialog(page, 'Adicionar Estelecas', student, '1', 'Toast e botões');
-      await dialog.getByRole('button', { name: 'Adicionar' }).click();
-      const toast = page.getByRole('status').filter({ hasText: `1 Esteleca adicionada a ${student.name}` });
-      await expect(dialog).toHaveCount(0);
-      // Where the toast rests (its slot in the toaster, leaving out its slide-in and slide-out), measured at once: it lives 3 s.
-      const covered = await toast.evaluate((message) => {
-        const bar = message.parentElement as HTMLElement;
-        const slot = bar.parentElement!.getBoundingClientRect();
-        const box = { left: slot.right - bar.offsetWidth, right: slot.right, top: slot.top, bottom: slot.top + bar.offsetHeight };
-        return [...document.querySelectorAll('button, a[href]')]
-          .filter((element) => {
-            const other = element.getBoundingClientRect();
-            const shown = other.width > 0 && other.height > 0 && getComputedStyle(element).visibility !== 'hidden';
-            return shown && box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom;
-          })
-          .map((element) => element.textContent?.trim() || element.getAttribute('aria-label'));
-      });
-      expect(covered, `${viewport.width}×${viewport.height}: the toast covers these`).toEqual([]);
-      await context.close();
-    }
-  });
 });
 
 test.describe('Operações em Tempo Real', () => {
