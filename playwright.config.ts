@@ -13,9 +13,8 @@ export default defineConfig({
   outputDir: `test-results/e2e-${port}`,
   // Every test sets up the students it changes (fixtures.ts), so tests run in any order and side by side.
   fullyParallel: true,
-  // A browser test spends most of its time waiting (on the server, pushed events, a page settling): with two
-  // workers the run used about 3.5 min of CPU in 6 min on two cores. More workers fill those waits.
-  workers: Number(process.env.E2E_WORKERS ?? 4),
+  // Two workers on two cores: four (and the browser tests beside the API tests) timed tests out on a busy machine.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   // Room for a busy machine (2 cores shared by the server, the browsers and whatever else runs): waits end on events, not on time.
   timeout: 60_000,

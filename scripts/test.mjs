@@ -1,10 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * The whole suite: API tests on PGlite and on a real PostgreSQL 15 and unit tests, with the
- * browser tests in Chromium beside them. Nothing is skipped: a missing tool is installed or named.
+ * The whole suite: API tests on PGlite and on a real PostgreSQL 15, unit tests, then the
+ * browser tests in Chromium. Nothing is skipped: a missing tool is installed or named.
  * Every stage runs even after one fails; the time of each is printed at the end.
  */
 const root = path.resolve(import.meta.dirname, '..');
@@ -57,20 +57,13 @@ ensureChromium();
 ensurePostgres();
 
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
-/**
- * Two lanes run side by side: the Vitest projects one after another (each run its own time), and
- * the browser tests, which spend most of their time waiting (on the server, pushed events, pages
- * settling) while the API tests keep both cores busy. One lane's output would cut through the
- * other's, so the browser tests' output is kept and printed when they end.
- */
-const lanes = [
-  [
-    { name: 'vitest api-pglite', command: bin('vitest'), args: ['run', '--project', 'api-pglite'] },
-    { name: 'vitest api-postgres', command: bin('vitest'), args: ['run', '--project', 'api-postgres'] },
-    { name: 'vitest unit', command: bin('vitest'), args: ['run', '--project', 'unit', '--project', 'unit-dom'] },
-  ],
-  // playwright.config.ts's webServer builds the front end when dist is stale and starts a server on a fresh demo database.
-  [{ name: 'playwright', command: bin('playwright'), args: ['test'], buffered: true }],
+const stages = [
+  // Vitest's projects (vitest.config.ts), one run each so each gets its own time.
+  { name: 'vitest api-pglite', command: bin('vitest'), args: ['run', '--project', 'api-pglite'] },
+  { name: 'vitest api-postgres', command: bin('vitest'), args: ['run', '--project', 'api-postgres'] },
+  { name: 'vitest unit', command: bin('vitest'), args: ['run', '--project', 'unit', '--project', 'unit-dom'] },
+  // playwright.config.ts's webServer builds the front end and starts a server on a fresh demo database.
+  { name: 'playwright', command: bin('playwright'), args: ['test'] },
 ];
 
 function duration(ms) {
@@ -78,37 +71,16 @@ function duration(ms) {
   return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
 }
 
-/** Runs one stage to its end; a buffered stage's output is printed in one piece when it ends. */
-function runStage(stage) {
-  const at = performance.now();
-  if (!stage.buffered) console.log(`\n==> ${stage.name}`);
-  return new Promise((resolve) => {
-    const child = spawn(stage.command, stage.args, { cwd: root, stdio: stage.buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
-    const output = [];
-    child.stdout?.on('data', (chunk) => output.push(chunk));
-    child.stderr?.on('data', (chunk) => output.push(chunk));
-    child.on('error', (error) => fail(`${stage.command}: ${error.message}`));
-    child.on('close', (status) => {
-      if (stage.buffered) {
-        console.log(`\n==> ${stage.name} (rodou ao mesmo tempo que o vitest; saída completa)`);
-        process.stdout.write(Buffer.concat(output));
-      }
-      resolve({ ...stage, ok: status === 0, ms: performance.now() - at });
-    });
-  });
-}
-
-async function runLane(stages) {
-  const results = [];
-  for (const stage of stages) results.push(await runStage(stage));
-  return results;
-}
-
 const started = performance.now();
-const results = (await Promise.all(lanes.map(runLane))).flat();
+const results = stages.map((stage) => {
+  console.log(`\n==> ${stage.name}`);
+  const at = performance.now();
+  const status = run(stage.command, stage.args);
+  return { ...stage, ok: status === 0, ms: performance.now() - at };
+});
 
-const width = Math.max(...results.map((result) => result.name.length));
-console.log('\nTempo por etapa (playwright roda ao mesmo tempo que as etapas do vitest):');
+const width = Math.max(...stages.map((stage) => stage.name.length));
+console.log('\nTempo por etapa:');
 for (const result of results) {
   console.log(`  ${result.name.padEnd(width)}  ${duration(result.ms).padStart(12)}  ${result.ok ? 'ok' : 'FALHOU'}`);
 }

@@ -35,7 +35,10 @@ export function ensureWebBuild(viteArgs = []) {
   if (!reason) return;
   console.log(`Gerando o front end (${reason})…`);
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn', ...viteArgs], { cwd: root, stdio: 'inherit' });
+  // Always React's production code, whatever NODE_ENV the caller runs with (the browser tests' server runs as 'test'),
+  // since `npm start` later serves this same dist/.
+  const env = { ...process.env, NODE_ENV: 'production' };
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn', ...viteArgs], { cwd: root, stdio: 'inherit', env });
   if (result.status !== 0) {
     console.error('O build do front end falhou (vite build).');
     process.exit(result.status ?? 1);
