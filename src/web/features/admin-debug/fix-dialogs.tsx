@@ -1,11 +1,9 @@
-import { useState } from 'react';
-import { Check, Copy, KeyRound } from 'lucide-react';
 import { DEFAULT_ADMIN, FIX_LABELS, type FixAdministratorsResult, type FixPreview } from '../../../shared/system.ts';
 import { countOf } from '../../lib/format.ts';
-import { toast } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { Modal } from '../../ui/modal.tsx';
+import { OneTimePassword } from '../../ui/one-time-password.tsx';
 
 /** What 'Corrigir Administrators' will do, asked before it is done. */
 export function FixAdministratorsDialog({ open, pending, onConfirm, onCancel }: { open: boolean; pending: boolean; onConfirm: () => void; onCancel: () => void }) {
@@ -33,37 +31,12 @@ export function FixAdministratorsDialog({ open, pending, onConfirm, onCancel }: 
 
 /** The created administrator's credentials, shown this once with a copy button. */
 export function NewAdminPasswordDialog({ result, onClose }: { result: FixAdministratorsResult; onClose: () => void }) {
-  const [copied, setCopied] = useState(false);
   if (!result.admin || !result.password) return null;
-  const password = result.password;
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(password);
-      setCopied(true);
-      toast.success('Senha copiada');
-    } catch {
-      toast.error('Erro ao copiar para área de transferência');
-    }
-  };
 
   return (
     <Modal open onClose={onClose} size="sm" title="Administrador criado" description={`${result.admin.name} · ${result.admin.email}`} footer={<Button onClick={onClose}>Concluir</Button>}>
       <div className="flex flex-col gap-4">
-        <div className="flex flex-wrap items-center gap-2 rounded-2xl bg-indigo-50 p-4 ring-1 ring-indigo-200">
-          <KeyRound aria-hidden="true" className="size-5 shrink-0 text-indigo-700" />
-          <output aria-label="Senha do administrador" className="min-w-0 flex-1 font-mono text-lg font-bold break-all text-slate-900 select-all" data-testid="new-admin-password">
-            {password}
-          </output>
-          <Button
-            variant="secondary"
-            size="sm"
-            onClick={() => void copy()}
-            icon={copied ? <Check aria-hidden="true" className="size-4" /> : <Copy aria-hidden="true" className="size-4" />}
-          >
-            {copied ? 'Copiada' : 'Copiar'}
-          </Button>
-        </div>
+        <OneTimePassword password={result.password} label="Senha do administrador" testId="new-admin-password" />
         <p className="text-sm text-slate-700">
           Entre com o email <strong className="break-all">{result.admin.email}</strong> e esta senha. Ela não será mostrada novamente depois que você fechar esta janela.
         </p>
