@@ -32,6 +32,13 @@ import { adminStudentsRoutes } from './modules/students/admin-students.routes.ts
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { reasonPresetsRoutes } from './modules/reason-presets/reason-presets.routes.ts';
 import { studentAreaRoutes } from './modules/students/student-area.routes.ts';
+import { archiveRoutes, sharePageRoutes } from './modules/archive/archive.routes.ts';
+import { createFileStorage } from './storage/storage.ts';
+import { keyOfAddress, type FileStorage } from './storage/file-storage.ts';
+import { sendStoredObject } from './storage/serve-object.ts';
+import { reportsRoutes } from './modules/reports/reports.routes.ts';
+import { createSettingsStore } from './modules/settings/settings.service.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
 
 
 /** The request body limit; a bigger body is refused with 413 and a message naming it. */
@@ -69,7 +76,7 @@ function normalisedPath(url: string): string {
 }
 
 /** Builds the whole application without listening; tests drive it with app.inject (and may read its log lines from `logStream`). */
-export async function buildApp(config: Config, database: Database, options: { logStream?: { write(line: string): void } } = {}): Promise<FastifyInstance> {
+export async function buildApp(config: Config, database: Database, options: { logStream?: { write(line: string): void }; storage?: FileStorage } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
@@ -124,7 +131,9 @@ export async function buildApp(config: Config, database: Database, options: { lo
 
   const events = await createEventBus(database, app.log);
   app.addHook('onClose', async () => events.close());
-  const deps: AppDeps = { config, database, events };
+  // One storage for every module's files (photos, the logo, the archive); tests may pass one (a failing driver, an S3 bucket).
+  const storage = options.storage ?? createFileStorage(config);
+  const deps: AppDeps = { config, database, events, settings: createSettingsStore(database.db, events), storage };
 
   await registerRequestLog(app);
   await registerSecurity(app, config);
@@ -156,6 +165,9 @@ export async function buildApp(config: Config, database: Database, options: { lo
       await dashboardRoutes(api, deps);
       await reasonPresetsRoutes(api, deps);
       await studentAreaRoutes(api, deps);
+      await archiveRoutes(api, deps);
+      await reportsRoutes(api, deps);
+      await settingsRoutes(api, deps);
     },
     { prefix: '/api' },
   );
@@ -165,20 +177,41 @@ export async function buildApp(config: Config, database: Database, options: { lo
     files.addHook('onRoute', (options) => {
       options.config = { ...options.config, access: 'public' };
     });
-    fs.mkdirSync(config.uploadsDir, { recursive: true });
-    await files.register(fastifyStatic, {
-      root: config.uploadsDir,
-      prefix: '/uploads/',
-      decorateReply: false,
-      maxAge: '365d',
-      immutable: true,
-    });
+    if (storage.driver === 's3') await serveUploadsFromBucket(files, storage);
+    else {
+      fs.mkdirSync(config.uploadsDir, { recursive: true });
+      await files.register(fastifyStatic, {
+        root: config.uploadsDir,
+        prefix: '/uploads/',
+        // The image archive's files are served by their routes, which check each image's access level.
+        allowedPath: (pathName) => !pathName.startsWith('/archive/'),
+        decorateReply: false,
+        maxAge: '365d',
+        immutable: true,
+      });
+    }
+    await sharePageRoutes(files, deps);
     await registerWeb(files, config);
   });
 
   app.setNotFoundHandler((request, reply) => reply.status(404).send(errorBody('not_found')));
 
   return app;
+}
+
+/**
+ * With object storage, the photos and the logo (WebP under unguessable, never-reused keys) come from the
+ * bucket, so every instance serves what any other stored. The archive's files keep their own routes.
+ */
+async function serveUploadsFromBucket(files: FastifyInstance, storage: FileStorage): Promise<void> {
+  files.get('/uploads/*', async (request, reply) => {
+    const key = keyOfAddress(request.url);
+    const sent =
+      key && !key.startsWith('archive/') && key.endsWith('.webp')
+        ? await sendStoredObject(request, reply, storage, key, { contentType: 'image/webp', cacheControl: 'public, max-age=31536000, immutable', etag: `"${key}"` })
+        : null;
+    return sent ?? reply.status(404).send(errorBody('not_found'));
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { SECRET_MASK } from '../shared/system.ts';
+import type { S3Settings } from './storage/s3-storage.ts';
 
 const flag = z
   .enum(['on', 'off', 'true', 'false', '1', '0'])
@@ -41,6 +42,15 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16).optional(),
   /** How long a stopping server (SIGTERM, SIGINT) waits for the requests in flight before it exits anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
+  /** Set, files (image archive, student photos) go to this S3-compatible bucket instead of DATA_DIR/uploads. */
+  S3_BUCKET: z.string().min(3).optional(),
+  /** The S3-compatible service's address (MinIO, Garage…); unset, AWS S3 of S3_REGION. */
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Bucket in the path (http://host/bucket/key) instead of the host name: most self-hosted services need it. */
+  S3_FORCE_PATH_STYLE: flag.default(false),
 });
 
 type EnvName = keyof typeof envSchema.shape;
@@ -69,6 +79,12 @@ export const CONFIG_DESCRIPTIONS: Record<EnvName, { description: string; secret?
   SESSION_CACHE_MS: { description: 'Por quanto tempo uma sessão consultada é reutilizada antes de perguntar ao banco de novo; 0 consulta sempre.' },
   METRICS_TOKEN: { description: 'Token (Bearer) que um sistema de monitoramento envia a /metrics; sem ele, /metrics fica desligado.', secret: true },
   SHUTDOWN_TIMEOUT_MS: { description: 'Ao receber SIGTERM, quanto tempo (ms) o servidor espera as requisições em andamento antes de sair mesmo assim.' },
+  S3_BUCKET: { description: 'Bucket S3 compatível onde ficam os arquivos (Data-Base e fotos); sem ele, a pasta DATA_DIR/uploads.' },
+  S3_ENDPOINT: { description: 'Endereço do serviço S3 compatível (MinIO, Garage…); sem ele, o S3 da AWS na região S3_REGION.' },
+  S3_REGION: { description: 'Região do bucket S3.' },
+  S3_ACCESS_KEY_ID: { description: 'Chave de acesso do S3.' },
+  S3_SECRET_ACCESS_KEY: { description: 'Chave secreta do S3.', secret: true },
+  S3_FORCE_PATH_STYLE: { description: 'Usa o bucket no caminho do endereço (necessário na maioria dos serviços próprios, como MinIO).' },
 };
 
 /** One variable as the server runs with it: the value as text (secrets never), and whether it came from the environment. */
@@ -97,6 +113,8 @@ export type Config = {
   /** Null when /metrics is disabled. */
   metricsToken: string | null;
   shutdownTimeoutMs: number;
+  /** Where files live: the local folder (uploadsDir) or an S3-compatible bucket. */
+  storage: { driver: 'local' } | { driver: 's3'; s3: S3Settings };
   /** Every variable with its effective value and source, for the Configurações tab. */
   settings: ConfigSetting[];
 };
@@ -139,6 +157,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve('dist'),
     metricsToken: e.METRICS_TOKEN ?? null,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    storage: e.S3_BUCKET
+      ? {
+          driver: 's3',
+          s3: {
+            bucket: e.S3_BUCKET,
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          },
+        }
+      : { driver: 'local' },
     settings: settingsOf(env, e, { demo, dataDir }),
   };
 }

@@ -1,6 +1,8 @@
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { EventBus } from './realtime/event-bus.ts';
+import type { SettingsStore } from './modules/settings/settings.service.ts';
+import type { FileStorage } from './storage/file-storage.ts';
 
 /** What every module's routes receive from buildApp (app.ts), which registers them. */
-export type AppDeps = { config: Config; database: Database; events: EventBus };
+export type AppDeps = { config: Config; database: Database; events: EventBus; settings: SettingsStore; storage: FileStorage };

@@ -3,6 +3,8 @@ import { DatabaseLockedError, openDatabase } from './db/client.ts';
 import { ensureInitialData } from './seed/seed.ts';
 import { buildApp } from './app.ts';
 import { startMaintenance } from './maintenance.ts';
+import { fileSourceOf, serveLiveBackups } from './backup/live-backup.ts';
+import { sqlClientOf } from './backup/sql-client.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -12,6 +14,7 @@ async function main(): Promise<void> {
     const seeded = await database.exclusive(() => ensureInitialData(database.db, config));
     const app = await buildApp(config, database);
     const stopMaintenance = startMaintenance(database, app.log);
+    let stopLiveBackups = async () => {};
     /**
      * Stops taking connections, lets the requests in flight finish (transfers included),
      * ends the event streams with a reconnect hint, then closes the database. Past
@@ -32,6 +35,7 @@ async function main(): Promise<void> {
       app.server.keepAliveTimeout = 1;
       try {
         await app.close();
+        await stopLiveBackups();
         await database.close();
       } catch (error) {
         app.log.error({ err: error }, 'falha ao encerrar');
@@ -42,6 +46,8 @@ async function main(): Promise<void> {
     process.on('SIGINT', () => void shutdown('SIGINT'));
     process.on('SIGTERM', () => void shutdown('SIGTERM'));
     await app.listen({ port: config.port, host: config.host });
+    // Only this process can read an embedded database: `npm run backup` asks it for the copy.
+    if (database.kind === 'pglite') stopLiveBackups = await serveLiveBackups(config.dataDir, await sqlClientOf(database), fileSourceOf(config), app.log);
     app.log.info(
       { database: database.kind, demo: config.demo, seeded },
       `Méritus em http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`,

@@ -7,11 +7,10 @@ import {
   TAG_DURATION_MIN_DAYS,
   TAG_KINDS,
   TAG_NAMES,
-  WEEKLY_TAG_DAYS,
-  type Grade,
   type TagKind,
 } from './constants.ts';
 import { ERROR_MESSAGES } from './errors.ts';
+import { ARCHIVE_PHOTO_URL } from './archive.ts';
 import { countOf, formatDate } from './format.ts';
 import { calendarDate, instantText, requiredText, textInput } from './validation.ts';
 import { foldText } from './student-match.ts';
@@ -98,11 +97,12 @@ function plain(text: string): string {
 }
 
 /**
- * Maps the ways schools write a turma to one of the 12 grades: "1º EM - Turma A",
- * "1A", "1º A", "1 EM A", "1ª série B", "2o ano C", "3EM-D", "1° EM Turma A"…
+ * Maps the ways schools write a turma to one of the school's turmas (`turmas`, the 12 grades
+ * by default): its name in any case, or for the spec's names "1A", "1º A", "1 EM A",
+ * "1ª série B", "2o ano C", "3EM-D", "1° EM Turma A"…
  */
-export function normalizeGrade(raw: string): Grade | null {
-  const exact = GRADES.find((grade) => grade === raw.trim());
+export function normalizeGrade(raw: string, turmas: readonly string[] = GRADES): string | null {
+  const exact = turmas.find((grade) => grade.toLowerCase() === raw.trim().toLowerCase());
   if (exact) return exact;
   const text = plain(raw)
     .replace(/ENSINO\s+MEDIO/g, 'EM')
@@ -112,14 +112,15 @@ export function normalizeGrade(raw: string): Grade | null {
     .trim();
   const match = /^([123])\s*(?:O|A)?\s*(?:SERIE|ANO)?\s*(?:DO\s+)?(?:EM)?\s*(?:TURMA)?\s*([A-D])$/.exec(text);
   if (!match) return null;
-  return GRADES.find((grade) => grade === `${match[1]}º EM - Turma ${match[2]}`) ?? null;
+  return turmas.find((grade) => grade === `${match[1]}º EM - Turma ${match[2]}`) ?? null;
 }
 
 /**
- * Why a photo address is refused, or null: a photo may point to an https address or a file this server stores
- * (/uploads/…). An http:// address gets its own answer, so the teacher knows to write https.
+ * Why a photo address is refused, or null: a photo may point to an https address, a file this server stores
+ * (/uploads/…) or an image of the archive (its preview, picked in 'Selecionar Imagem para Cadastro'). An http:// address gets its own answer, so the teacher knows to write https.
  */
 export function photoUrlProblem(value: string): 'photo_url_not_https' | 'invalid_photo_url' | null {
+  if (ARCHIVE_PHOTO_URL.test(value)) return null;
   if (value.startsWith('/uploads/')) return /^\/uploads\/[A-Za-z0-9/_.-]+$/.test(value) && !value.includes('..') ? null : 'invalid_photo_url';
   try {
     const { protocol } = new URL(value);
@@ -150,7 +151,8 @@ export const photoUrlInput = textInput({ error: 'invalid_photo_url', max: 2048, 
   .refine((value) => photoUrlProblem(value) !== 'photo_url_not_https', { error: 'photo_url_not_https', abort: true })
   .refine(isAcceptablePhotoUrl, { error: 'invalid_photo_url' });
 
-const gradeInput = z.enum(GRADES, { error: 'invalid_grade' });
+/** A turma's name; whether the school has it (and it is active) is the service's rule, against the stored list (settings). */
+const gradeInput = requiredText('invalid_grade', 40);
 
 /** POST /api/admin/students */
 export const createStudentInput = z.object({
@@ -194,7 +196,8 @@ export const tagDaysInput = z.object({
     .int({ error: 'invalid_tag_days' })
     .min(TAG_DURATION_MIN_DAYS, { error: 'invalid_tag_days' })
     .max(TAG_DURATION_MAX_DAYS, { error: 'invalid_tag_days' })
-    .default(WEEKLY_TAG_DAYS),
+    // Without it, the school's default duration (its settings).
+    .optional(),
 });
 export type TagDaysInput = z.input<typeof tagDaysInput>;
 
@@ -278,9 +281,9 @@ export const ADMIN_STUDENT_TEXTS = {
   photoUpdated: 'Foto atualizada com sucesso!',
   photoRemoved: 'Foto removida',
   urlValid: 'URL da imagem válida!',
-  tagAdded: (kind: TagKind, expiresAt: string | Date) => `Tag ${TAG_NAMES[kind]} adicionada até ${formatDate(expiresAt)}`,
+  tagAdded: (kind: TagKind, expiresAt: string | Date, timeZone?: string) => `Tag ${TAG_NAMES[kind]} adicionada até ${formatDate(expiresAt, timeZone)}`,
   tagRemoved: (kind: TagKind) => `Tag ${TAG_NAMES[kind]} removida`,
-  tagExpiryChanged: (kind: TagKind, expiresAt: string | Date) => `Tag ${TAG_NAMES[kind]} válida até ${formatDate(expiresAt)}`,
+  tagExpiryChanged: (kind: TagKind, expiresAt: string | Date, timeZone?: string) => `Tag ${TAG_NAMES[kind]} válida até ${formatDate(expiresAt, timeZone)}`,
   tagsExpired: (count: number) => countOf(count, 'tag expirada removida', 'tags expiradas removidas'),
   imported: (count: number) => countOf(count, 'aluno importado', 'alunos importados'),
 } as const;

@@ -1,4 +1,7 @@
-import { countOf, formatEstelecas, formatMeritus, plural } from './format.ts';
+import { countOf, formatMeritus, formatNumber } from './format.ts';
+import { CORE_ERROR_MESSAGES } from './messages-core.ts';
+
+export { MESSAGES } from './messages-core.ts';
 
 /**
  * Stable error codes shared by server and client. The server sends the code and
@@ -6,23 +9,7 @@ import { countOf, formatEstelecas, formatMeritus, plural } from './format.ts';
  * shows the server's message, or the one it knows for the code when there is none.
  */
 export const ERROR_MESSAGES = {
-  bad_request: 'Dados inválidos',
-  validation: 'Dados inválidos',
-  unauthenticated: 'Sessão expirada. Faça login novamente.',
-  forbidden: 'Você não tem permissão para esta ação',
-  not_found: 'Recurso não encontrado',
-  csrf: 'Requisição de origem não permitida',
-  rate_limited: 'Muitas requisições. Aguarde um momento e tente novamente.',
-  login_locked: 'Muitas tentativas de login. Tente novamente em 15 minutos.',
-  client_throttled: 'Too many requests',
-  body_too_large: 'A requisição é grande demais. O limite é 1 MB.',
-  invalid_text: 'O texto contém caracteres inválidos',
-  internal: 'Erro interno. Tente novamente.',
-  network: 'Erro de conexão. Verifique sua internet.',
-  student_login_failed: 'Matrícula ou senha incorretos',
-  admin_login_failed: 'Email ou senha incorretos',
-  login_error: 'Erro ao fazer login. Tente novamente.',
-  logout_error: 'Erro ao fazer logout.',
+  ...CORE_ERROR_MESSAGES,
   missing_fields: 'Preencha todos os campos obrigatórios',
   missing_fields_short: 'Preencha todos os campos',
   amount_not_positive: 'O valor deve ser maior que zero',
@@ -59,6 +46,15 @@ export const ERROR_MESSAGES = {
   password_too_short: 'A senha deve ter pelo menos 6 caracteres',
   invalid_tag_days: 'A duração deve ser um número inteiro de 1 a 365 dias',
   invalid_tag_expiry: 'Data de expiração inválida (no máximo 365 dias a partir de hoje)',
+  report_invalid_period: 'Período inválido. Escolha Hoje, 7 dias, 30 dias, Este mês, Bimestre, Ano letivo ou Personalizado.',
+  report_invalid_date: 'Data inválida. Use o formato aaaa-mm-dd com uma data real.',
+  report_dates_required: 'Informe a data de início e a data de fim do período personalizado',
+  report_from_after_to: 'A data de início deve ser anterior ou igual à data de fim',
+  report_range_too_long: 'O período pode ter no máximo 366 dias',
+  report_unknown_turma: 'Turma desconhecida',
+  report_too_many_turmas: 'Escolha no máximo 100 turmas',
+  report_unknown_table: 'Tabela de relatório desconhecida',
+  report_unknown_format: 'Formato de exportação inválido. Use csv ou xlsx.',
   file_missing: 'Nenhum arquivo selecionado',
   import_too_large: 'Arquivo muito grande. Máximo 2MB.',
   import_no_header: 'Cabeçalho não reconhecido: o arquivo precisa das colunas matrícula e nome',
@@ -66,6 +62,46 @@ export const ERROR_MESSAGES = {
   import_too_many_rows: 'O arquivo tem mais de 5.000 linhas; divida-o em partes menores',
   import_nothing_valid: 'Nenhuma linha válida para importar',
   search_too_long: 'A busca deve ter no máximo 100 caracteres',
+  archive_image_not_found: 'Imagem não encontrada',
+  archive_file_empty: 'Arquivo vazio',
+  archive_file_too_large: 'Arquivo muito grande (máx. 50MB)',
+  archive_type_not_allowed: 'Tipo não permitido',
+  archive_file_name_invalid: 'O arquivo precisa de um nome (até 255 caracteres)',
+  archive_too_many_files: 'Envie no máximo 50 arquivos por vez',
+  archive_upload_failed: 'Nenhum arquivo foi enviado',
+  archive_save_failed: 'Erro ao salvar o arquivo',
+  archive_invalid_category: 'Categoria inválida',
+  archive_invalid_access_level: 'Nível de acesso inválido',
+  archive_invalid_tags: 'Tags inválidas: no máximo 20, com até 40 caracteres cada',
+  archive_description_too_long: 'A descrição deve ter no máximo 1.000 caracteres',
+  archive_album_too_long: 'O nome do álbum deve ter no máximo 100 caracteres',
+  archive_bulk_empty: 'Selecione ao menos uma imagem',
+  archive_bulk_too_many: 'Selecione no máximo 500 imagens por vez',
+  archive_share_unavailable: 'Somente imagens públicas e ativas podem ser compartilhadas',
+  archive_share_not_found: 'Link de compartilhamento inválido ou expirado',
+  archive_photo_unavailable: 'Somente imagens ativas, públicas ou restritas, podem ser foto de estudante',
+  school_name_required: 'Informe o nome da escola',
+  school_name_too_long: 'O nome da escola deve ter no máximo 80 caracteres',
+  invalid_time_zone: 'Selecione um fuso horário válido',
+  invalid_meritus_goal: 'A meta de Méritus deve ser um número inteiro de 1 a 1.000.000',
+  invalid_bar_scale: 'A escala da barra de Estelecas deve ser um número inteiro de 1 a 1.000.000',
+  invalid_achievement_thresholds: 'Os marcos das conquistas devem ser números inteiros, o segundo maior que o primeiro',
+  invalid_max_operation: 'O máximo por operação deve ser um número inteiro de 1 a 100.000',
+  invalid_daily_cap: 'O limite diário deve ser um número inteiro de 1 a 1.000.000 (vazio: sem limite)',
+  invalid_min_interval: 'O intervalo mínimo deve ser um número inteiro de 1 a 86.400 segundos (vazio: sem intervalo)',
+  transfer_daily_cap: 'Limite diário de transferências atingido',
+  transfer_too_soon: 'Aguarde um pouco antes de fazer outra transferência',
+  turma_name_required: 'Informe o nome da turma',
+  turma_name_too_long: 'O nome da turma deve ter no máximo 40 caracteres',
+  turma_exists: 'Já existe uma turma com este nome',
+  turma_not_found: 'Turma não encontrada',
+  turma_retired: 'Esta turma está desativada e não recebe novos estudantes',
+  turma_last_active: 'Mantenha pelo menos uma turma ativa',
+  admin_not_found: 'Administrador não encontrado',
+  admin_last: 'Não é possível remover o último administrador',
+  admin_self: 'Você não pode remover a si mesmo',
+  admin_name_required: 'Informe o nome do administrador',
+  admin_password_too_short: 'A senha do administrador deve ter pelo menos 8 caracteres',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
@@ -82,18 +118,30 @@ export function loginLockedMessage(retryAfterSeconds: number): string {
   return `Muitas tentativas de login. Tente novamente em ${countOf(minutes, 'minuto', 'minutos')}.`;
 }
 
+/** 'amount_too_large' with the school's maximum per operation. */
+export function amountTooLargeMessage(max: number): string {
+  return `O valor máximo por operação é ${formatNumber(max)}`;
+}
+
+/**
+ * 'transfer_daily_cap' with the school's cap, and what is left of it today when known (the
+ * database finds it under the lock; the refusal's record keeps the text without it).
+ */
+export function dailyCapMessage(cap: number, remaining?: number): string {
+  const base = `Limite diário de transferências atingido: até ${formatMeritus(cap)} por dia.`;
+  if (remaining === undefined) return base;
+  return remaining > 0 ? `${base} Hoje você ainda pode transferir ${formatMeritus(remaining)}.` : `${base} Tente novamente amanhã.`;
+}
+
+/** 'transfer_too_soon' with the school's minimum interval between two transfers of a student. */
+export function tooSoonMessage(intervalSeconds: number): string {
+  const wait =
+    intervalSeconds < 60 || intervalSeconds % 60 !== 0
+      ? countOf(intervalSeconds, 'segundo', 'segundos')
+      : countOf(intervalSeconds / 60, 'minuto', 'minutos');
+  return `Aguarde ${wait} entre uma transferência e outra.`;
+}
+
 export type ApiErrorBody = {
   error: { code: string; message: string; fields?: Record<string, string>; details?: Record<string, unknown> };
 };
-
-/** Success and informational texts of the spec's catalogue. */
-export const MESSAGES = {
-  welcome: (name: string) => `Bem-vindo, ${name}!`,
-  logout: 'Logout realizado com sucesso',
-  loading: 'Carregando...',
-  signingIn: 'Entrando...',
-  meritusTransferred: (amount: number, recipient: string) => `${formatMeritus(amount)} ${plural(amount, 'transferido', 'transferidos')} para ${recipient}!`,
-  estelecasTransferred: (amount: number, recipient: string) => `${formatEstelecas(amount)} ${plural(amount, 'transferida', 'transferidas')} para ${recipient}`,
-  defaultTransferDescription: (sender: string, recipient: string) => `Transferência de ${sender} para ${recipient}`,
-  defaultEstelecasTransferDescription: (recipient: string) => `Transferência de Estelecas para ${recipient}`,
-} as const;

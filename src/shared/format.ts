@@ -2,12 +2,68 @@ import type { Currency } from './ledger.ts';
 
 const integerFormat = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
 const currencyFormat = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
-const dateFormat = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo' });
-const dateTimeFormat = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  dateStyle: 'short',
-  timeStyle: 'short',
-});
+
+/**
+ * The school's time zone (its settings, decision 009): every date and time a screen shows is
+ * written in it, whatever the device's clock says. The web sets it once the settings arrive;
+ * the server passes the zone to each call instead, since one process may serve several
+ * databases (tests) and must not keep one school's zone in a module.
+ */
+export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
+let schoolTimeZone = DEFAULT_TIME_ZONE;
+
+export function setSchoolTimeZone(timeZone: string): void {
+  schoolTimeZone = timeZone;
+}
+
+export function currentSchoolTimeZone(): string {
+  return schoolTimeZone;
+}
+
+/** Building a DateTimeFormat costs far more than using one: one per zone and options, kept. */
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dateTimeFormatOf(options: Intl.DateTimeFormatOptions, timeZone: string, locale = 'pt-BR'): Intl.DateTimeFormat {
+  const key = `${locale}|${timeZone}|${JSON.stringify(options)}`;
+  let format = dateTimeFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { ...options, timeZone });
+    dateTimeFormats.set(key, format);
+  }
+  return format;
+}
+
+/** An instant written with any of Intl's date options, in the school's time zone (or `timeZone`). */
+export function formatInstant(value: string | Date, options: Intl.DateTimeFormatOptions, timeZone: string = schoolTimeZone): string {
+  return dateTimeFormatOf(options, timeZone).format(new Date(value));
+}
+
+/** The calendar day of an instant in a time zone, as YYYY-MM-DD. */
+export function dayIn(timeZone: string, at: Date): string {
+  return dateTimeFormatOf({ year: 'numeric', month: '2-digit', day: '2-digit' }, timeZone, 'en-CA').format(at);
+}
+
+/** The instant a day of the time zone begins, for the day `at` falls in: a school's 'today' begins at its midnight. */
+export function startOfDayIn(timeZone: string, at: Date): Date {
+  const [year, month, day] = dayIn(timeZone, at).split('-').map(Number) as [number, number, number];
+  const midnightUtc = Date.UTC(year, month - 1, day);
+  // The zone's offset at that midnight (read twice: a change of offset on the day itself moves it once more).
+  let start = midnightUtc - offsetMs(timeZone, new Date(midnightUtc));
+  start = midnightUtc - offsetMs(timeZone, new Date(start));
+  return new Date(start);
+}
+
+/** How far the zone's wall clock is ahead of UTC at an instant, in milliseconds. */
+function offsetMs(timeZone: string, at: Date): number {
+  const parts = dateTimeFormatOf(
+    { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' },
+    timeZone,
+    'en-US',
+  ).formatToParts(at);
+  const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
+  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return wall - Math.floor(at.getTime() / 1000) * 1000;
+}
 
 const oneDecimal = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const upToOneDecimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
@@ -63,17 +119,22 @@ export function formatReais(value: number): string {
 }
 
 /** ISO date or Date → "22/11/2026". Plain dates (YYYY-MM-DD) are taken as calendar days, not instants. */
-export function formatDate(value: string | Date): string {
+export function formatDate(value: string | Date, timeZone: string = schoolTimeZone): string {
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
     const [year, month, day] = value.split('-');
     return `${day}/${month}/${year}`;
   }
-  return dateFormat.format(new Date(value));
+  return formatInstant(value, {}, timeZone);
 }
 
 /** → "22/11/2026, 14:05" */
-export function formatDateTime(value: string | Date): string {
-  return dateTimeFormat.format(new Date(value));
+export function formatDateTime(value: string | Date, timeZone: string = schoolTimeZone): string {
+  return formatInstant(value, { dateStyle: 'short', timeStyle: 'short' }, timeZone);
+}
+
+/** → "14:05" ('Atualizado às 14:05'); with seconds, "14:05:09". */
+export function formatTime(value: string | Date, { seconds = false }: { seconds?: boolean } = {}, timeZone: string = schoolTimeZone): string {
+  return formatInstant(value, { timeStyle: seconds ? 'medium' : 'short' }, timeZone);
 }
 
 /** Relative time as the live operations screen shows it. */

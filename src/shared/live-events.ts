@@ -8,6 +8,7 @@ export type ClientEvent =
   | { type: 'tags' } // weekly tags or likes changed
   | { type: 'students' } // students were added, edited or removed
   | { type: 'operation'; status: 'completed' | 'failed' } // admins: a new entry in the live feed
+  | { type: 'settings' } // the school's settings changed (name, time zone, rules, turmas)
   | { type: 'refetch' }; // events may have been missed (the server lost its database connection for a while): reload everything
 
-export const CLIENT_EVENT_TYPES = ['balance', 'ranking', 'tags', 'students', 'operation', 'refetch'] as const;
+export const CLIENT_EVENT_TYPES = ['balance', 'ranking', 'tags', 'students', 'operation', 'settings', 'refetch'] as const;

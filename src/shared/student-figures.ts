@@ -55,8 +55,12 @@ export type Achievement = { threshold: number; name: string; earned: boolean; mi
  * some point (the peak), so spending Estelecas never takes a badge away. `missing`
  * is what the current balance still lacks for an achievement not yet earned.
  */
-export function estelecasAchievements(peak: number, balance: number): Achievement[] {
-  return ESTELECAS_ACHIEVEMENTS.map(({ threshold, name }) => {
+export function estelecasAchievements(
+  peak: number,
+  balance: number,
+  achievements: readonly { threshold: number; name: string }[] = ESTELECAS_ACHIEVEMENTS,
+): Achievement[] {
+  return achievements.map(({ threshold, name }) => {
     const earned = peak >= threshold;
     return { threshold, name, earned, missing: earned ? 0 : Math.max(0, threshold - balance) };
   });

@@ -71,7 +71,7 @@ const STARTUP_LOCK_ID = 727374;
  * PGlite is a single-process database: a second server on the same folder would
  * corrupt it. A lock file holding the owner's PID keeps the second one out.
  */
-function acquireDataDirLock(dataDir: string): () => void {
+export function acquireDataDirLock(dataDir: string): () => void {
   fs.mkdirSync(dataDir, { recursive: true });
   const lockPath = path.join(dataDir, 'server.lock');
   for (let attempt = 0; attempt < 2; attempt++) {

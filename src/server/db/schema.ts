@@ -240,3 +240,119 @@ export const diagnosticLogs = pgTable(
     check('diagnostic_logs_status_known', sql`${t.status} IN ('success', 'warning', 'error', 'info')`),
   ],
 );
+
+/* ───────────────────────── Image archive (Data-Base, spec 2.7) ───────────────────────── */
+
+/**
+ * One stored file of the archive. `fileKey` is random and names the stored objects
+ * (archive/{fileKey}/…) and the file URLs, so they cannot be guessed from the id or the
+ * content; `contentHash` (SHA-256 of the bytes) keeps identical files stored once.
+ * `searchText` is name, description, tags and uploader folded (no accents, lower case),
+ * written by the service, for the search box.
+ */
+export const archiveImages = pgTable(
+  'archive_images',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    fileKey: text('file_key').notNull(),
+    contentHash: text('content_hash').notNull(),
+    fileName: text('file_name').notNull(),
+    mimeType: text('mime_type').notNull(),
+    kind: text('kind', { enum: ['image', 'video', 'audio', 'document'] }).notNull(),
+    fileSize: integer('file_size').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    /** The WebP thumbnail and preview exist (images that decoded). */
+    hasVariants: boolean('has_variants').notNull().default(false),
+    description: text('description').notNull().default(''),
+    category: text('category').notNull().default('galeria'),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    albumId: text('album_id'),
+    albumName: text('album_name'),
+    accessLevel: text('access_level', { enum: ['public', 'restricted', 'private', 'admin'] }).notNull().default('public'),
+    isActive: boolean('is_active').notNull().default(true),
+    isFeatured: boolean('is_featured').notNull().default(false),
+    usageCount: integer('usage_count').notNull().default(0),
+    downloadCount: integer('download_count').notNull().default(0),
+    lastAccessedAt: timestamp('last_accessed_at', { withTimezone: true }),
+    /** An administrator's id, or 'unknown'; name and email kept as they were at upload. */
+    uploadedBy: text('uploaded_by').notNull().default('unknown'),
+    uploaderName: text('uploader_name'),
+    uploaderEmail: text('uploader_email'),
+    /** Random token of /share/image/{token}; null when the link was revoked or never made. */
+    shareToken: text('share_token'),
+    searchText: text('search_text').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('archive_images_file_key_key').on(t.fileKey),
+    uniqueIndex('archive_images_content_hash_key').on(t.contentHash),
+    uniqueIndex('archive_images_share_token_key').on(t.shareToken),
+    // One index per sort of the list (with the id as tie-breaker), so a page is an index range at 10,000 images.
+    index('archive_images_created_idx').on(t.createdAt, t.id),
+    index('archive_images_name_idx').on(t.fileName, t.id),
+    index('archive_images_size_idx').on(t.fileSize, t.id),
+    index('archive_images_usage_idx').on(t.usageCount, t.id),
+    index('archive_images_downloads_idx').on(t.downloadCount, t.id),
+    index('archive_images_category_idx').on(t.category, t.createdAt),
+    index('archive_images_uploader_idx').on(t.uploadedBy),
+    check('archive_images_category_known', sql`${t.category} IN ('perfil', 'banner', 'icone', 'ilustracao', 'documento', 'biblioteca', 'galeria', 'outros')`),
+    check('archive_images_access_level_known', sql`${t.accessLevel} IN ('public', 'restricted', 'private', 'admin')`),
+    check('archive_images_kind_known', sql`${t.kind} IN ('image', 'video', 'audio', 'document')`),
+    check('archive_images_counters_nonnegative', sql`${t.usageCount} >= 0 AND ${t.downloadCount} >= 0 AND ${t.fileSize} > 0`),
+  ],
+);
+
+/** Favourites of each administrator (spec: page memory; here they follow the teacher across devices). */
+export const archiveFavourites = pgTable(
+  'archive_favourites',
+  {
+    adminUuid: uuid('admin_id')
+      .notNull()
+      .references(() => admins.id, { onDelete: 'cascade' }),
+    imageId: uuid('image_id')
+      .notNull()
+      .references(() => archiveImages.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.adminUuid, t.imageId] }), index('archive_favourites_image_idx').on(t.imageId)],
+);
+
+// ---------------------------------------------------------------- settings (issue 13, decision 009)
+
+/**
+ * The school's settings (/admin/settings): at most one row (id 1); without it every value is
+ * its default (shared/settings.ts). The rules are one jsonb object, read through their zod
+ * schema, so a rule added later needs no migration and starts at its default.
+ */
+export const schoolSettings = pgTable(
+  'school_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    name: text('name').notNull(),
+    logoUrl: text('logo_url'),
+    timeZone: text('time_zone').notNull(),
+    rules: jsonb('rules').$type<Record<string, unknown>>().notNull().default({}),
+    updatedBy: uuid('updated_by').references(() => admins.id, { onDelete: 'set null' }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('school_settings_one_row', sql`${t.id} = 1`)],
+);
+
+/**
+ * The school's turmas, in their order. Students keep the turma's name in `students.grade`:
+ * a rename changes both in one transaction (decision 009). A retired turma keeps its
+ * students and history and takes no new students.
+ */
+export const turmas = pgTable(
+  'turmas',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    position: integer('position').notNull(),
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('turmas_name_key').on(sql`lower(${t.name})`)],
+);

@@ -24,8 +24,18 @@ const B_PRIVATE = { email: 'bruno.privado@escola.test', birthDate: '2009-07-21' 
  * route declared with the wrong access fails this test. A new route must be added.
  */
 const EXPECTED_ACCESS: Record<Access, string[]> = {
-  public: ['POST /api/auth/student/login', 'POST /api/auth/admin/login', 'GET /api/health', 'GET /api/openapi.json'],
-  signedIn: ['POST /api/auth/logout', 'GET /api/auth/me', 'GET /api/events', 'GET /api/ranking', 'GET /api/tags/active'],
+  public: [
+    'POST /api/auth/student/login',
+    'POST /api/auth/admin/login',
+    'GET /api/health',
+    'GET /api/openapi.json',
+    // Declared public; each answer is decided by the image's access level (archive.test.ts covers it).
+    'GET /api/archive/files/:key',
+    'GET /api/archive/files/:key/:variant',
+    // The login page's school name, logo and demo flag (no secrets).
+    'GET /api/settings/public',
+  ],
+  signedIn: ['POST /api/auth/logout', 'GET /api/auth/me', 'GET /api/events', 'GET /api/ranking', 'GET /api/tags/active', 'GET /api/settings'],
   student: [
     'POST /api/meritus/transfers',
     'POST /api/estelecas/transfers',
@@ -76,6 +86,35 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'POST /api/admin/diagnostics/fixes/administrators',
     'GET /api/admin/diagnostics/fixes/:fix/preview',
     'POST /api/admin/diagnostics/fixes/:fix',
+    'GET /api/admin/reports/overview',
+    'GET /api/admin/reports/timeline',
+    'GET /api/admin/reports/reasons',
+    'GET /api/admin/reports/export',
+    'GET /api/admin/reports/statement.pdf',
+    'GET /api/admin/reports/certificate.pdf',
+    'GET /api/admin/archive/images',
+    'POST /api/admin/archive/images',
+    'GET /api/admin/archive/summary',
+    'POST /api/admin/archive/images/bulk',
+    'GET /api/admin/archive/images/:id',
+    'PATCH /api/admin/archive/images/:id',
+    'DELETE /api/admin/archive/images/:id',
+    'PUT /api/admin/archive/images/:id/favourite',
+    'POST /api/admin/archive/images/:id/copy-link',
+    'POST /api/admin/archive/images/:id/select',
+    'POST /api/admin/archive/images/:id/share',
+    'DELETE /api/admin/archive/images/:id/share',
+    'PUT /api/admin/settings/school',
+    'POST /api/admin/settings/logo',
+    'DELETE /api/admin/settings/logo',
+    'PUT /api/admin/settings/rules',
+    'GET /api/admin/turmas',
+    'POST /api/admin/turmas',
+    'PATCH /api/admin/turmas/:id',
+    'GET /api/admin/admins',
+    'POST /api/admin/admins',
+    'DELETE /api/admin/admins/:id',
+    'POST /api/admin/admins/:id/password',
   ],
 };
 

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { buildTestApp } from '../test/test-app.ts';
 import { rowsOf } from '../db/client.ts';
+import { archiveImages, turmas } from '../db/schema.ts';
 import { IDEMPOTENCY_HEADER } from '../../shared/ledger.ts';
 import { ERROR_MESSAGES, isErrorCode, type ErrorCode } from '../../shared/errors.ts';
 import type { DeclaredRoute } from './auth.ts';
@@ -37,13 +38,23 @@ const tagId = (activeTags.json() as { id: string }[])[0]!.id;
 const preset = await t.app.inject({ method: 'POST', url: '/api/admin/reason-presets', headers: { cookie: cookies.admin }, payload: { label: 'Ajudou um colega' } });
 expect(preset.statusCode).toBe(201);
 const presetId = (preset.json() as { id: string }).id;
+const [archived] = await t.db
+  .insert(archiveImages)
+  .values({ fileKey: 'k'.repeat(32), contentHash: 'h'.repeat(64), fileName: 'cartaz.png', mimeType: 'image/png', kind: 'image', fileSize: 10, hasVariants: true })
+  .returning();
+
+const [turma] = await t.db.select().from(turmas).limit(1);
 
 /** A real value for each path parameter, so a case can make just one part of a request hostile. */
 function validParam(url: string, name: string): string {
   if (name === 'kind') return 'leader';
   if (name === 'tagId') return tagId;
   if (url.startsWith('/api/admin/reason-presets/')) return presetId;
+  if (url.startsWith('/api/admin/archive/images/')) return archived!.id;
+  if (url.startsWith('/api/archive/files/')) return name === 'variant' ? 'thumb' : archived!.fileKey;
   if (url.startsWith('/api/admin/dashboard/goals/')) return 'participation';
+  if (url.startsWith('/api/admin/turmas/')) return turma!.id;
+  if (url.startsWith('/api/admin/admins/')) return t.admin.id;
   if (url.startsWith('/api/admin/students/')) return bruno.id;
   if (name === 'entity') return 'students';
   if (name === 'fix') return 'expired_tags';
@@ -69,6 +80,24 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'PUT /api/admin/dashboard/goals/:id': { target: 80 },
   'POST /api/admin/reason-presets': { label: 'Participação na aula' },
   'POST /api/admin/diagnostics/fixes/:fix': { keys: [] },
+  'PATCH /api/admin/archive/images/:id': { description: 'Cartaz da feira', category: 'banner', tags: ['feira'], albumName: 'Feira', accessLevel: 'restricted', isFeatured: true },
+  'POST /api/admin/archive/images/bulk': { action: 'category', ids: [archived!.id], category: 'banner' },
+  'PUT /api/admin/archive/images/:id/favourite': { favourite: true },
+  'POST /api/admin/archive/images/:id/select': { studentId: bruno.id },
+  'PUT /api/admin/settings/school': { name: 'Colégio Horizonte', timeZone: 'America/Sao_Paulo' },
+  'PUT /api/admin/settings/rules': {
+    meritusGoal: 2000,
+    estelecasBarScale: 100,
+    achievementThresholds: { collector: 50, master: 100 },
+    defaultTagDays: 7,
+    maxOperationAmount: 100_000,
+    transferDailyCap: null,
+    transferMinIntervalSeconds: null,
+  },
+  'POST /api/admin/turmas': { name: 'Robótica' },
+  'PATCH /api/admin/turmas/:id': { name: '1º EM - Alfa', retired: false },
+  'POST /api/admin/admins': { name: 'Rita Moura', email: 'rita@escola.test', password: 'senha-forte-1' },
+  'POST /api/admin/admins/:id/password': { password: 'senha-forte-2' },
 };
 
 /** Routes left out, and why. */
@@ -78,6 +107,7 @@ const SKIPPED: Record<string, string> = {
   'POST /api/admin/diagnostics/run': 'takes no input; each run writes its diagnostic logs by design',
   'POST /api/admin/diagnostics/fixes/administrators': 'takes no input; it creates nothing while an administrator exists',
   'DELETE /api/admin/diagnostics/logs': 'takes no input; it clears the diagnostic logs by design',
+  'DELETE /api/admin/settings/logo': 'takes no input; it removes the logo by design',
 };
 
 /** Audit rows a route writes by design even when it refuses or only reads. */

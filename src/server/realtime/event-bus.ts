@@ -11,6 +11,8 @@ export type BusEvent =
   | { type: 'ledger'; studentUuids: string[] | 'all'; status: 'completed' | 'failed' }
   | { type: 'tags' }
   | { type: 'students' }
+  /** The school's settings changed (decision 009): each instance drops its copy. */
+  | { type: 'settings' }
   /** Sessions deleted (logout, removal, password reset): each instance drops them from its session cache. */
   | { type: 'sessions_ended'; tokenHash: string }
   | { type: 'sessions_ended'; studentUuid: string };

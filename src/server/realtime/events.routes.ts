@@ -34,6 +34,8 @@ export function eventsFor(principal: Principal, event: BusEvent): ClientEvent[] 
       return [{ type: 'tags' }];
     case 'students':
       return [{ type: 'students' }, { type: 'ranking' }];
+    case 'settings':
+      return [{ type: 'settings' }];
     case 'sessions_ended':
       return [];
   }

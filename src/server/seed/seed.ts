@@ -1,5 +1,3 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import sharp from 'sharp';
 import { count } from 'drizzle-orm';
 import type { Config } from '../config.ts';
@@ -8,6 +6,9 @@ import type { Db } from '../db/client.ts';
 import { admins, students } from '../db/schema.ts';
 import { hashPassword } from '../modules/auth/password.ts';
 import { GRADES } from '../../shared/constants.ts';
+import { seedDemoArchive } from './demo-archive.ts';
+import { createFileStorage } from '../storage/storage.ts';
+import type { FileStorage } from '../storage/file-storage.ts';
 import { seedDemoHistory } from './demo-history.ts';
 import { seededRandom } from './seeded-random.ts';
 import { foldText } from '../../shared/student-match.ts';
@@ -37,15 +38,12 @@ function emailLocalPart(name: string): string {
   return foldText(name).split(' ').join('.');
 }
 
-async function writeAvatar(uploadsDir: string, initials: string, colour: string, fileName: string): Promise<string> {
+async function writeAvatar(storage: FileStorage, initials: string, colour: string, fileName: string): Promise<string> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256">
     <rect width="256" height="256" fill="${colour}"/>
     <text x="128" y="128" dy="0.35em" text-anchor="middle" font-family="DejaVu Sans, Arial, sans-serif"
       font-size="104" font-weight="700" fill="#ffffff">${initials}</text></svg>`;
-  const dir = path.join(uploadsDir, 'avatars');
-  await fs.mkdir(dir, { recursive: true });
-  await sharp(Buffer.from(svg)).webp({ quality: 82 }).toFile(path.join(dir, fileName));
-  return `/uploads/avatars/${fileName}`;
+  return storage.put(`avatars/${fileName}`, await sharp(Buffer.from(svg)).webp({ quality: 82 }).toBuffer());
 }
 
 export type DemoStudentSeed = {
@@ -95,7 +93,7 @@ async function isEmpty(db: Db): Promise<boolean> {
   return (a?.n ?? 0) === 0 && (s?.n ?? 0) === 0;
 }
 
-export async function seedDemoSchool(db: Db, uploadsDir: string): Promise<void> {
+export async function seedDemoSchool(db: Db, storage: FileStorage): Promise<void> {
   await db.insert(admins).values({
     adminId: 'admin001',
     name: DEMO_ADMIN.name,
@@ -108,7 +106,7 @@ export async function seedDemoSchool(db: Db, uploadsDir: string): Promise<void> 
   const rows = [];
   for (const [index, seed] of seeds.entries()) {
     const initials = seed.name.split(' ').map((part) => part[0]).filter(Boolean).slice(0, 2).join('');
-    const photoUrl = await writeAvatar(uploadsDir, initials, AVATAR_COLOURS[index % AVATAR_COLOURS.length]!, `demo-${seed.studentId}.webp`);
+    const photoUrl = await writeAvatar(storage, initials, AVATAR_COLOURS[index % AVATAR_COLOURS.length]!, `demo-${seed.studentId}.webp`);
     // Enrolled at the start of the school year, before the three months of history.
     const createdAt = new Date(Date.now() - (120 + index) * 86_400_000);
     rows.push({ ...seed, photoUrl, photoVersion: 1, createdAt, updatedAt: createdAt, passwordHash: await hashPassword(DEMO_STUDENT.password) });
@@ -124,8 +122,10 @@ export async function seedDemoSchool(db: Db, uploadsDir: string): Promise<void> 
 export async function ensureInitialData(db: Db, config: Config): Promise<'demo' | 'first_admin' | 'none'> {
   if (!(await isEmpty(db))) return 'none';
   if (config.demo) {
-    await seedDemoSchool(db, config.uploadsDir);
+    const storage = createFileStorage(config);
+    await seedDemoSchool(db, storage);
     await seedDemoHistory(db);
+    await seedDemoArchive(db, storage, config.dataDir);
     return 'demo';
   }
   const [adminCount] = await db.select({ n: count() }).from(admins);

@@ -4,6 +4,7 @@ import { AppError } from '../app-error.ts';
 import { PHOTO_MAX_BYTES } from '../../shared/constants.ts';
 import { PHOTO_MAX_SIDE, PHOTO_THUMB_SIDE, sniffImageType, type PHOTO_TYPES } from '../../shared/admin-students.ts';
 import type { FileStorage } from './file-storage.ts';
+import { ARCHIVE_PHOTO_URL } from '../../shared/archive.ts';
 
 type PhotoType = (typeof PHOTO_TYPES)[number];
 
@@ -53,8 +54,9 @@ export async function storeStudentPhoto(storage: FileStorage, studentUuid: strin
   return storage.put(`students/${studentUuid}/${name}.webp`, photo);
 }
 
-/** The thumbnail beside a stored student photo, or null for any other address. */
+/** The thumbnail beside a stored student photo or an archive image's preview, or null for any other address. */
 export function thumbnailOf(photoUrl: string): string | null {
+  if (ARCHIVE_PHOTO_URL.test(photoUrl)) return photoUrl.replace(/\/preview$/, '/thumb');
   return STUDENT_PHOTO.test(photoUrl) ? photoUrl.replace(/\.webp$/, '.thumb.webp') : null;
 }
 

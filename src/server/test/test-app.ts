@@ -12,6 +12,7 @@ import { desc, eq } from 'drizzle-orm';
 import { admins, auditLog, students } from '../db/schema.ts';
 import { hashPassword } from '../modules/auth/password.ts';
 import { buildApp } from '../app.ts';
+import type { FileStorage } from '../storage/file-storage.ts';
 import type { Currency, OperationResult } from '../../shared/ledger.ts';
 
 export const TEST_PASSWORD = 'senha-teste-1';
@@ -135,10 +136,10 @@ export function cookieFrom(response: LightMyRequestResponse): string {
 }
 
 /** The whole app on a fresh database with one administrator and four students. */
-export async function buildTestApp(options: { env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function buildTestApp(options: { env?: Record<string, string>; storage?: FileStorage } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = testConfig(options.env);
-  const app = await buildApp(config, database);
+  const app = await buildApp(config, database, options.storage ? { storage: options.storage } : {});
   const admin = await addAdmin(database.db, TEST_ADMIN);
   const seeded = await addStudents(database.db, [
     { studentId: '3000001', name: 'Ana Beatriz Souza', email: 'ana@escola.test', birthDate: '2010-03-14' },

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { Bug, Coins, LayoutDashboard, Radio, Server, Sparkles, Trophy, Users } from 'lucide-react';
+import { Bug, Coins, Database, LayoutDashboard, Radio, Server, Sparkles, Trophy, Users } from 'lucide-react';
 import { AdminDashboardPage } from '../features/admin-dashboard/admin-dashboard-page.tsx';
 import { paths } from './paths.ts';
 import type { AppRoute } from './route-types.ts';
@@ -25,7 +25,10 @@ export const adminRoutes: AppRoute[] = [
   { path: paths.admin.ranking, Component: lazy(() => import('../features/ranking/admin-ranking-page.tsx')), nav: { label: 'Ranking', icon: Trophy } },
   { path: paths.admin.recentOperations, Component: lazy(() => import('../features/live-operations/live-operations-page.tsx')), nav: { label: 'Operações em Tempo Real', icon: Radio } },
   { path: paths.admin.backend, Component: lazy(() => import('../features/admin-backend/admin-backend-page.tsx')), nav: { label: 'Painel Backend', icon: Server } },
+  { path: paths.admin.database, Component: lazy(() => import('../features/admin-archive/admin-archive-page.tsx')), nav: { label: 'Data-Base', icon: Database } },
   { path: paths.admin.debug, Component: lazy(() => import('../features/admin-debug/admin-debug-page.tsx')), nav: { label: 'Debug & Diagnóstico', icon: Bug } },
+  { path: paths.admin.reports, Component: lazy(() => import('../features/admin-reports/admin-reports-page.tsx')) },
+  { path: paths.admin.settings, Component: lazy(() => import('../features/admin-settings/admin-settings-page.tsx')) },
 ];
 
 /** Whether an admin path has a screen, so the dashboard's quick actions never lead to a dead page. */

@@ -11,6 +11,8 @@ import { Spinner } from '../ui/spinner.tsx';
 import { useFocusTrap } from '../ui/use-focus-trap.ts';
 import { BalanceCards } from './balance-cards.tsx';
 import { Brand } from './brand.tsx';
+import { useSchoolSettings } from '../lib/school-settings.ts';
+import type { SchoolRules } from '../../shared/settings.ts';
 import { navOrder, type Role } from './paths.ts';
 import type { AppRoute } from './route-types.ts';
 import { displayName } from './session-api.ts';
@@ -51,13 +53,13 @@ function UserChip({ user }: { user: SessionUser }) {
   );
 }
 
-function SidebarContent({ user, role, entries }: { user: SessionUser; role: Role; entries: NavEntry[] }) {
+function SidebarContent({ user, role, entries, rules }: { user: SessionUser; role: Role; entries: NavEntry[]; rules: SchoolRules | undefined }) {
   const logout = useLogout();
   const homeEntry = navOrder[role][0];
   return (
     <div className="flex h-full flex-col gap-4 overflow-y-auto p-4">
       <UserChip user={user} />
-      {user.role === 'student' && <BalanceCards student={user.student} />}
+      {user.role === 'student' && rules && <BalanceCards student={user.student} rules={rules} />}
       <nav aria-label="Menu principal" className="flex-1">
         <ul className="flex flex-col gap-1">
           {entries.map((entry) => (
@@ -131,10 +133,12 @@ export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRo
   // The drawer belongs to the page it was opened on, so any navigation closes it.
   const [drawerPath, setDrawerPath] = useState<string | null>(null);
   const drawerOpen = drawerPath === location.pathname;
+  const settings = useSchoolSettings();
 
   if (!user) return null;
   const entries = navEntries(role, routes);
-  const sidebar = <SidebarContent user={user} role={role} entries={entries} />;
+  const school = settings.data?.school;
+  const sidebar = <SidebarContent user={user} role={role} entries={entries} rules={settings.data?.rules} />;
 
   return (
     <div className="min-h-dvh bg-slate-50">
@@ -146,7 +150,7 @@ export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRo
       </a>
       <aside className="fixed inset-y-0 left-0 z-30 hidden w-72 flex-col border-r border-slate-200 bg-white lg:flex">
         <div className="flex h-16 shrink-0 items-center border-b border-slate-100 px-5">
-          <Brand />
+          <Brand school={school} />
         </div>
         <div className="min-h-0 flex-1">{sidebar}</div>
       </aside>
@@ -161,7 +165,7 @@ export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRo
         >
           <Menu aria-hidden="true" className="size-6" />
         </button>
-        <Brand className="flex-1" />
+        <Brand className="min-w-0 flex-1" school={school} />
         {user.role === 'student' && (
           <span className="rounded-full bg-amber-50 px-2.5 py-1 text-sm font-bold text-amber-900 ring-1 ring-amber-200">
             <span className="sr-only">Saldo: </span>
@@ -183,7 +187,14 @@ export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRo
               </div>
             }
           >
-            <Outlet />
+            {/* Screens wait for the settings: their dates are written in the school's time zone (if the settings fail, in the default one). */}
+            {settings.data || settings.isError ? (
+              <Outlet />
+            ) : (
+              <div className="flex justify-center py-20">
+                <Spinner className="size-8" />
+              </div>
+            )}
           </Suspense>
         </main>
       </div>

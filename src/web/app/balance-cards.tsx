@@ -1,12 +1,13 @@
 import { Coins, Info, Star } from 'lucide-react';
 import type { SelfStudent } from '../../shared/auth.ts';
-import { ESTELECAS_BAR_SCALE, MERITUS_GOAL } from '../../shared/constants.ts';
+import type { SchoolRules } from '../../shared/settings.ts';
 import { formatMeritus, formatNumber, formatReais, progressPercent } from '../../shared/format.ts';
 import { ProgressBar } from '../ui/progress-bar.tsx';
 
-/** The student's balances in the sidebar: Méritus against the goal, Estelecas against 100, and the exchange note. */
-export function BalanceCards({ student }: { student: SelfStudent }) {
-  const goalPercent = Math.round(progressPercent(student.meritus, MERITUS_GOAL));
+/** The student's balances in the sidebar: Méritus against the school's goal, Estelecas against its bar scale, and the exchange note. */
+export function BalanceCards({ student, rules }: { student: SelfStudent; rules: Pick<SchoolRules, 'meritusGoal' | 'estelecasBarScale'> }) {
+  const { meritusGoal, estelecasBarScale } = rules;
+  const goalPercent = Math.round(progressPercent(student.meritus, meritusGoal));
   return (
     <div className="flex flex-col gap-2.5">
       <section aria-label="Seus Méritus" className="rounded-2xl bg-gradient-to-br from-amber-50 to-orange-50 p-3.5 ring-1 ring-amber-200">
@@ -16,10 +17,10 @@ export function BalanceCards({ student }: { student: SelfStudent }) {
         </div>
         <p className="mt-1 text-2xl font-extrabold tracking-tight text-slate-900">{formatMeritus(student.meritus)}</p>
         <div className="mt-2 flex items-center justify-between text-xs font-medium text-amber-900">
-          <span>Meta: {formatMeritus(MERITUS_GOAL)}</span>
+          <span>Meta: {formatMeritus(meritusGoal)}</span>
           <span>{goalPercent}%</span>
         </div>
-        <ProgressBar value={student.meritus} max={MERITUS_GOAL} label="Progresso da meta de Méritus" tone="amber" className="mt-1.5" trackClassName="bg-amber-100" />
+        <ProgressBar value={student.meritus} max={meritusGoal} label="Progresso da meta de Méritus" tone="amber" className="mt-1.5" trackClassName="bg-amber-100" />
       </section>
       <section aria-label="Suas Estelecas" className="rounded-2xl bg-gradient-to-br from-emerald-50 to-teal-50 p-3.5 ring-1 ring-emerald-200">
         <div className="flex items-center justify-between">
@@ -29,7 +30,7 @@ export function BalanceCards({ student }: { student: SelfStudent }) {
           </span>
           <span className="text-lg font-extrabold text-slate-900">{formatNumber(student.estelecas)}</span>
         </div>
-        <ProgressBar value={student.estelecas} max={ESTELECAS_BAR_SCALE} label="Estelecas (escala de 100)" tone="emerald" className="mt-2" trackClassName="bg-emerald-100" />
+        <ProgressBar value={student.estelecas} max={estelecasBarScale} label={`Estelecas (escala de ${formatNumber(estelecasBarScale)})`} tone="emerald" className="mt-2" trackClassName="bg-emerald-100" />
         <p className="mt-1.5 text-xs text-emerald-900">Pontos de excelência</p>
       </section>
       <p className="flex items-center gap-2 rounded-xl bg-indigo-50 px-3 py-2 text-xs font-medium text-indigo-900 ring-1 ring-indigo-100">

@@ -1,5 +1,5 @@
 import type { AdminLoginInput, SessionUser, StudentLoginInput } from '../../shared/auth.ts';
-import { ERROR_MESSAGES } from '../../shared/errors.ts';
+import { CORE_ERROR_MESSAGES as ERROR_MESSAGES } from '../../shared/messages-core.ts';
 import { api, isApiError } from '../lib/api.ts';
 
 /**

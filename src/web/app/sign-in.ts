@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-hot-toast';
 import type { SessionUser } from '../../shared/auth.ts';
-import { MESSAGES } from '../../shared/errors.ts';
+import { MESSAGES } from '../../shared/messages-core.ts';
 import { homePath, type Role } from './paths.ts';
 import { displayName, loginErrorMessage, postLogin, sessionCheck, type LoginRequest } from './session-api.ts';
 

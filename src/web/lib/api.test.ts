@@ -79,9 +79,9 @@ describe('api client: retries', () => {
   });
 
   it('never retries a 4xx answer, and shows the pt-BR text of its code when the answer has no message', async () => {
-    const { fetch, calls } = scriptedFetch(json(400, { error: { code: 'insufficient_balance' } }));
+    const { fetch, calls } = scriptedFetch(json(403, { error: { code: 'forbidden' } }));
     const error = await client(fetch).post('/meritus/transfers', { amount: 5 }, { idempotencyKey: 'k' }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 400, code: 'insufficient_balance', message: 'Saldo insuficiente' });
+    expect(error).toMatchObject({ status: 403, code: 'forbidden', message: 'Você não tem permissão para esta ação' });
     expect(calls).toHaveLength(1);
 
     for (const status of [404, 408, 429]) {

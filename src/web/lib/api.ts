@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { CLIENT_THROTTLE } from '../../shared/constants.ts';
-import { ERROR_MESSAGES, isErrorCode } from '../../shared/errors.ts';
+import { CORE_ERROR_MESSAGES as ERROR_MESSAGES, isCoreErrorCode } from '../../shared/messages-core.ts';
 import { REQUEST_ID_HEADER } from '../../shared/request-id.ts';
 
 /**
@@ -41,11 +41,12 @@ export function isApiError(error: unknown): error is ApiError {
 
 /**
  * The server's pt-BR message, which may carry particulars (how long to wait before signing
- * in again); the text known for the code when the answer has none (a proxy's error page).
+ * in again); the text known for the code when the answer has none (a proxy's error page, which
+ * only ever carries the transport and session codes: a domain refusal always comes with its message).
  */
 function messageFor(code: string, serverMessage: string | undefined): string {
   if (serverMessage) return serverMessage;
-  return isErrorCode(code) ? ERROR_MESSAGES[code] : ERROR_MESSAGES.internal;
+  return isCoreErrorCode(code) ? ERROR_MESSAGES[code] : ERROR_MESSAGES.internal;
 }
 
 export type RequestOptions<T> = {
@@ -82,7 +83,8 @@ function hasIdempotencyKey(headers: Record<string, string>): boolean {
   return Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key');
 }
 
-async function toApiError(response: Response): Promise<ApiError> {
+/** The failure a non-2xx answer stands for (also for answers read outside the client, e.g. an upload sent with XMLHttpRequest). */
+export async function toApiError(response: Response): Promise<ApiError> {
   let body: unknown;
   try {
     body = await response.json();

@@ -6,6 +6,7 @@ export {
   formatDate,
   formatDateTime,
   formatEstelecas,
+  formatInstant,
   formatMeritus,
   formatMs,
   formatNumber,
@@ -14,6 +15,7 @@ export {
   formatSignedAmount,
   formatSignedMeritus,
   formatSize,
+  formatTime,
   plural,
   progressPercent,
 } from '../../shared/format.ts';

@@ -12,6 +12,8 @@ export const INVALIDATES: Record<EventType, readonly QueryKeyRoot[] | 'all'> = {
   tags: [queryKeys.tags, queryKeys.me, queryKeys.adminStudents],
   students: [queryKeys.adminStudents, queryKeys.directory, queryKeys.ranking, queryKeys.adminDashboard],
   operation: [queryKeys.adminOperations, queryKeys.adminMeritus, queryKeys.adminEstelecas, queryKeys.adminDashboard],
+  // Rare, and they touch what many screens show (the goal, the time zone, turma names): everything is read again.
+  settings: 'all',
   refetch: 'all',
 };
 

@@ -17,6 +17,8 @@ export const queryKeys = {
   adminMeritus: ['admin-meritus'],
   adminSystem: ['admin-system'],
   gallery: ['gallery'],
+  /** The school's settings (GET /api/settings); the settings screen's lists extend it. */
+  settings: ['settings'],
 } as const satisfies Record<string, readonly [string]>;
 
 export type QueryKeyRoot = (typeof queryKeys)[keyof typeof queryKeys];

@@ -3,7 +3,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { AppToaster } from '../ui/toaster.tsx';
 import { ApiError, createApiClient } from './api.ts';
-import { toast, toastError } from './toast.ts';
+import { toast, toastError, toastFailure } from './toast.ts';
 
 declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean;
@@ -54,6 +54,11 @@ describe('error toasts', () => {
   test('a refusal carries the code too, beside the pt-BR reason', () => {
     act(() => toastError(new ApiError(409, 'insufficient_balance', 'Saldo insuficiente', undefined, undefined, 'ABCD2345')));
     expect(shown()).toBe('Saldo insuficienteCódigo: ABCD-2345');
+  });
+
+  test("a screen's own failure text (the spec's) keeps the code of the request that failed", () => {
+    act(() => toastFailure('Erro ao salvar estudante', new ApiError(409, 'student_id_taken', 'Já existe um estudante com esta matrícula', undefined, undefined, 'M2K7QX4A')));
+    expect(shown()).toBe('Erro ao salvar estudanteCódigo: M2K7-QX4A');
   });
 
   test('a network failure has no request to name: the message alone', () => {

@@ -22,7 +22,11 @@ export function errorMessage(error: unknown, fallback?: string): string {
  * teacher can read out to whoever looks it up in the server's logs.
  */
 export function toastError(error: unknown, fallback?: string): void {
-  const message = errorMessage(error, fallback);
+  toastFailure(errorMessage(error, fallback), error);
+}
+
+/** An error toast with the screen's own text (the spec's 'Erro ao salvar estudante'), and the request's code when the server answered. */
+export function toastFailure(message: string, error: unknown): void {
   const code = isApiError(error) ? requestCode(error.requestId) : null;
   if (code) toast.error(createElement('span', null, message, createElement('span', { className: 'mt-0.5 block font-mono text-[11px] font-normal opacity-80' }, `Código: ${code}`)));
   else toast.error(message);

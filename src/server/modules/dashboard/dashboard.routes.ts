@@ -5,11 +5,13 @@ import { adminOf } from '../../plugins/auth.ts';
 import { dashboardSummary, goalParams, goalTarget, updateGoalInput } from '../../../shared/dashboard.ts';
 import { dashboardSummary as computeSummary, updateGoalTarget } from './dashboard.service.ts';
 
-export async function dashboardRoutes(app: FastifyInstance, { database }: AppDeps): Promise<void> {
+export async function dashboardRoutes(app: FastifyInstance, { database, settings }: AppDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['dashboard'];
 
-  api.get('/admin/dashboard', { config: { access: 'admin' }, schema: { tags, response: { 200: dashboardSummary } } }, async () => computeSummary(database.db));
+  api.get('/admin/dashboard', { config: { access: 'admin' }, schema: { tags, response: { 200: dashboardSummary } } }, async () =>
+    computeSummary(database.db, (await settings.get()).school.timeZone),
+  );
 
   api.put(
     '/admin/dashboard/goals/:id',

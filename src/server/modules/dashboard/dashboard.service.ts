@@ -15,12 +15,10 @@ import {
   type GoalTarget,
   type GoalView,
 } from '../../../shared/dashboard.ts';
-import { progressPercent } from '../../../shared/format.ts';
+import { dayIn, progressPercent } from '../../../shared/format.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-/** The school's calendar (days, months) is Brasília's. */
-const SCHOOL_TIME_ZONE = 'America/Sao_Paulo';
 
 type AdminActor = { id: string; name: string };
 
@@ -29,11 +27,9 @@ function stat(value: number, previous: number): DashboardStat {
   return { value, change: { previous, delta: value - previous, percent: percentChange(value, previous) } };
 }
 
-const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: SCHOOL_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
-
-/** The last 7 calendar days in Brasília, oldest first, ending today. */
-function lastSevenDays(now: Date): string[] {
-  return Array.from({ length: 7 }, (_, index) => dayFormat.format(new Date(now.getTime() - (6 - index) * DAY)));
+/** The last 7 calendar days of the school's time zone, oldest first, ending today. */
+function lastSevenDays(timeZone: string, now: Date): string[] {
+  return Array.from({ length: 7 }, (_, index) => dayIn(timeZone, new Date(now.getTime() - (6 - index) * DAY)));
 }
 
 type Figures = {
@@ -53,7 +49,7 @@ type Figures = {
  * Every figure of the dashboard in one round trip. Balances "then" are derived from
  * today's balances minus what the ledger changed since, for the students who exist now.
  */
-async function figures(db: Db, now: Date): Promise<Figures> {
+async function figures(db: Db, timeZone: string, now: Date): Promise<Figures> {
   const at = (ms: number) => new Date(now.getTime() - ms).toISOString();
   const nowIso = now.toISOString();
   const [row] = rowsOf<Record<keyof Figures, string | number>>(
@@ -86,7 +82,7 @@ async function figures(db: Db, now: Date): Promise<Figures> {
             AND created_at > ${at(14 * DAY)}::timestamptz AND created_at <= ${at(7 * DAY)}::timestamptz) AS transactions_before,
         (SELECT coalesce(sum(amount), 0) FROM ledger_entries
           WHERE currency = 'meritus' AND type IN ('admin_add', 'reward')
-            AND created_at >= (date_trunc('month', ${nowIso}::timestamptz AT TIME ZONE ${SCHOOL_TIME_ZONE}) AT TIME ZONE ${SCHOOL_TIME_ZONE})
+            AND created_at >= (date_trunc('month', ${nowIso}::timestamptz AT TIME ZONE ${timeZone}) AT TIME ZONE ${timeZone})
             AND created_at <= ${nowIso}::timestamptz) AS awarded_month
     `),
   );
@@ -95,16 +91,16 @@ async function figures(db: Db, now: Date): Promise<Figures> {
   return numbers;
 }
 
-/** Méritus operations per Brasília calendar day over the last 7 days, with empty days as 0. */
-async function weeklyActivity(db: Db, now: Date): Promise<ActivityDay[]> {
-  const days = lastSevenDays(now);
+/** Méritus operations per calendar day of the school's time zone over the last 7 days, with empty days as 0. */
+async function weeklyActivity(db: Db, timeZone: string, now: Date): Promise<ActivityDay[]> {
+  const days = lastSevenDays(timeZone, now);
   const nowIso = now.toISOString();
   const rows = rowsOf<{ day: string; n: string | number }>(
     await db.execute(sql`
-      SELECT to_char((created_at AT TIME ZONE ${SCHOOL_TIME_ZONE})::date, 'YYYY-MM-DD') AS day, count(*) AS n
+      SELECT to_char((created_at AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD') AS day, count(*) AS n
         FROM ledger_entries
        WHERE currency = 'meritus'
-         AND created_at >= (${days[0]}::date::timestamp AT TIME ZONE ${SCHOOL_TIME_ZONE})
+         AND created_at >= (${days[0]}::date::timestamp AT TIME ZONE ${timeZone})
          AND created_at <= ${nowIso}::timestamptz
        GROUP BY 1
     `),
@@ -134,8 +130,9 @@ function goalViews(stored: StoredGoal[], current: Record<GoalId, number>): GoalV
   });
 }
 
-export async function dashboardSummary(db: Db, now: Date = new Date()): Promise<DashboardSummary> {
-  const [f, activity, storedGoals] = await Promise.all([figures(db, now), weeklyActivity(db, now), db.select().from(goals)]);
+/** The dashboard's figures; days and months are the school's calendar (its time zone). */
+export async function dashboardSummary(db: Db, timeZone: string, now: Date = new Date()): Promise<DashboardSummary> {
+  const [f, activity, storedGoals] = await Promise.all([figures(db, timeZone, now), weeklyActivity(db, timeZone, now), db.select().from(goals)]);
   const participationRate = f.total === 0 ? 0 : Math.round((f.with_balance / f.total) * 1000) / 10;
   return {
     totalStudents: stat(f.total, f.total_then),

@@ -18,12 +18,12 @@ function partyName(party: EntryWithParties['from']): string | null {
 
 /**
  * The whole ledger, newest first, as CSV chunks read a page at a time. Removed students
- * appear as "Nome (removido)". The export itself is audited.
+ * appear as "Nome (removido)". Times are written in the school's time zone. The export itself is audited.
  */
 export async function exportLedgerCsv(
   db: Db,
   admin: AdminActor,
-  context: { ip?: string | undefined } = {},
+  context: { ip?: string | undefined; timeZone: string },
 ): Promise<{ fileName: string; chunks: AsyncIterable<string> }> {
   await recordAudit(db, { actor: { kind: 'admin', id: admin.id, label: admin.name }, action: 'ledger.export', ip: context.ip });
   async function* chunks(): AsyncIterable<string> {
@@ -32,7 +32,7 @@ export async function exportLedgerCsv(
       yield toCsv(
         [],
         page.map(({ entry, from, to }) => [
-          formatDateTime(entry.createdAt),
+          formatDateTime(entry.createdAt, context.timeZone),
           CURRENCY_LABELS[entry.currency],
           OPERATION_TYPE_LABELS[entry.type],
           entry.amount,

@@ -44,9 +44,9 @@ function sentBody(request: FastifyRequest): Record<string, unknown> {
   return typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {};
 }
 
-export async function ledgerRoutes(app: FastifyInstance, { database, events }: AppDeps): Promise<void> {
+export async function ledgerRoutes(app: FastifyInstance, { database, events, settings }: AppDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const deps: LedgerDeps = { db: database.db, events };
+  const deps: LedgerDeps = { db: database.db, events, settings };
   const tags = ['ledger'];
 
   // Writes: the schemas document the request, and the service validates it (attachValidation), so a refused attempt is recorded.
@@ -103,7 +103,10 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events }: A
     '/admin/ledger/export.csv',
     { config: { access: 'admin' }, schema: { tags, produces: ['text/csv'], response: { 200: csvResponse } } },
     async (request, reply) => {
-      const { fileName, chunks } = await exportLedgerCsv(database.db, adminOf(request), { ip: request.ip });
+      const { fileName, chunks } = await exportLedgerCsv(database.db, adminOf(request), {
+        ip: request.ip,
+        timeZone: (await settings.get()).school.timeZone,
+      });
       return sendCsv(reply, fileName, chunks);
     },
   );

@@ -4,7 +4,7 @@ import { runPrepared, rowsOf, type Db, type DbOrTx, type PreparedStatement, type
 import { AppError } from '../../app-error.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { MESSAGES, type ErrorCode } from '../../../shared/errors.ts';
+import { amountTooLargeMessage, dailyCapMessage, ERROR_MESSAGES, MESSAGES, tooSoonMessage, type ErrorCode } from '../../../shared/errors.ts';
 import {
   adminOperationInputs,
   ADMIN_OPERATION_TYPES,
@@ -23,13 +23,21 @@ import { issueCode, issueFields, recordableText } from '../../../shared/validati
 import { idempotencyRecord, type IdempotencyRecord, type Stored } from './idempotency.ts';
 import { refusedAttempt, refusedAttempts, type RefusedAttemptRecord } from './refused-attempts.ts';
 import { sqlState } from '../../db/sql-state.ts';
+import type { SettingsStore } from '../settings/settings.service.ts';
+import { DEFAULT_RULES, type SchoolRules } from '../../../shared/settings.ts';
+import { DEFAULT_TIME_ZONE, startOfDayIn } from '../../../shared/format.ts';
 
 /**
  * The ledger's writes (decision 007): every operation is validated here with the shared
  * schema the forms use, then runs in one of ledger.sql's functions, which lock, check,
  * move the balances, write the rows and keep the Idempotency-Key in one round trip.
  */
-export type LedgerDeps = { db: Db; events: EventBus };
+export type LedgerDeps = {
+  db: Db;
+  events: EventBus;
+  /** The school's rules (maximum per operation, transfer guardrails); without it, as in direct calls from tests, the defaults apply. */
+  settings?: SettingsStore;
+};
 export type StudentActor = { id: string; name: string };
 export type AdminActor = { id: string; name: string };
 
@@ -37,12 +45,12 @@ export type AdminActor = { id: string; name: string };
 export type WriteContext = { idempotencyKey?: unknown; ip?: string | undefined; at?: Date | undefined };
 
 
-type Refusal = 'sender_missing' | 'recipient_missing' | 'student_missing' | 'insufficient';
+type Refusal = 'sender_missing' | 'recipient_missing' | 'student_missing' | 'insufficient' | 'daily_cap' | 'too_soon';
 
 /** What ledger.sql's functions answer. */
 type LedgerAnswer<T> =
   | { outcome: 'completed' | 'replayed'; status: number; body: T }
-  | { outcome: 'refused'; reason: Refusal; details: { short?: ShortStudent[] } | null }
+  | { outcome: 'refused'; reason: Refusal; details: { short?: ShortStudent[]; remaining?: number; waitSeconds?: number } | null }
   | { outcome: 'conflict' };
 
 const LEDGER_TRANSFER: PreparedStatement = { name: 'ledger_transfer', text: 'SELECT ledger_transfer($1::jsonb) AS answer' };
@@ -53,8 +61,14 @@ const LEDGER_ADMIN_OPERATION: PreparedStatement = {
 
 const REFUSAL_CODES: Record<'transfer' | 'admin', Record<Currency, Partial<Record<Refusal, ErrorCode>>>> = {
   transfer: {
-    meritus: { sender_missing: 'unauthenticated', recipient_missing: 'student_not_found', insufficient: 'insufficient_balance' },
-    estelecas: { sender_missing: 'unauthenticated', recipient_missing: 'student_not_found', insufficient: 'estelecas_invalid_amount' },
+    meritus: {
+      sender_missing: 'unauthenticated',
+      recipient_missing: 'student_not_found',
+      insufficient: 'insufficient_balance',
+      daily_cap: 'transfer_daily_cap',
+      too_soon: 'transfer_too_soon',
+    },
+    estelecas: { sender_missing: 'unauthenticated', recipient_missing: 'student_not_found', insufficient: 'estelecas_invalid_amount', too_soon: 'transfer_too_soon' },
   },
   admin: {
     meritus: { student_missing: 'student_not_found', insufficient: 'remove_exceeds_balance' },
@@ -167,12 +181,12 @@ function attemptRecord(
 type AttemptRecord = ReturnType<typeof attemptRecord>;
 
 /** Writes the audit record of an attempt refused before reaching the database, and tells the live feed. */
-async function recordRefusal(deps: LedgerDeps, attempt: AttemptRecord, code: ErrorCode): Promise<void> {
+async function recordRefusal(deps: LedgerDeps, attempt: AttemptRecord, code: ErrorCode, reason?: string): Promise<void> {
   await recordAudit(deps.db, {
     actor: { kind: attempt.actorKind, id: attempt.actorId, label: attempt.actorLabel },
     action: 'ledger.refused',
     ip: attempt.ip ?? undefined,
-    details: refusedAttempt(attempt.details, code),
+    details: refusedAttempt(attempt.details, code, reason),
   });
   deps.events.publishAfterCommit({ type: 'ledger', studentUuids: [], status: 'failed' });
 }
@@ -182,32 +196,77 @@ async function recordRefusal(deps: LedgerDeps, attempt: AttemptRecord, code: Err
  * finished record of each refusal it may find, so it stores one as built here and composes
  * none. History written in the past (the demo school) records no refusal: nobody tried it.
  */
-function refusalForDatabase(attempt: AttemptRecord, codes: Partial<Record<Refusal, ErrorCode>>, context: WriteContext) {
+function refusalForDatabase(
+  attempt: AttemptRecord,
+  codes: Partial<Record<Refusal, ErrorCode>>,
+  context: WriteContext,
+  reasons: Partial<Record<Refusal, string>> = {},
+) {
   if (context.at) return null;
   const { details, ...who } = attempt;
-  return { ...who, records: refusedAttempts(details, codes) };
+  return { ...who, records: refusedAttempts(details, codes, reasons) };
 }
 
-/** The input as the shared schema reads it, or a refusal recorded and thrown with each field's message. */
-async function validated<S extends z.ZodType>(deps: LedgerDeps, schema: S, input: unknown, attempt: AttemptRecord): Promise<z.output<S>> {
+async function rulesOf(deps: LedgerDeps): Promise<SchoolRules> {
+  return (await settingsOf(deps)).rules;
+}
+
+async function settingsOf(deps: LedgerDeps): Promise<{ rules: SchoolRules; timeZone: string }> {
+  if (!deps.settings) return { rules: DEFAULT_RULES, timeZone: DEFAULT_TIME_ZONE };
+  const { rules, school } = await deps.settings.get();
+  return { rules, timeZone: school.timeZone };
+}
+
+/**
+ * The input as the shared schema reads it and within the school's maximum per operation (the
+ * schema's bound is the highest a school may set), or a refusal recorded and thrown with each
+ * field's message.
+ */
+async function validated<S extends z.ZodType<{ amount: number }>>(
+  deps: LedgerDeps,
+  schema: S,
+  input: unknown,
+  attempt: AttemptRecord,
+  rules: SchoolRules,
+): Promise<z.output<S>> {
   const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const code = issueCode(parsed.error.issues[0]!);
-  await recordRefusal(deps, attempt, code);
-  throw new AppError(code, { status: 400, fields: issueFields(parsed.error.issues) });
+  const overMax = parsed.success && parsed.data.amount > rules.maxOperationAmount;
+  if (parsed.success && !overMax) return parsed.data;
+  const issues = parsed.success ? [{ path: ['amount'], message: 'amount_too_large' }] : parsed.error.issues;
+  const code = issueCode(issues[0]!);
+  const message = code === 'amount_too_large' ? amountTooLargeMessage(rules.maxOperationAmount) : undefined;
+  await recordRefusal(deps, attempt, code, message);
+  const fields = issueFields(issues);
+  if (message && fields.amount === ERROR_MESSAGES.amount_too_large) fields.amount = message;
+  throw new AppError(code, { status: 400, fields, ...(message ? { message } : {}) });
 }
 
 /** Turns the database's answer into the stored response, or throws the refusal (already recorded by the database). */
-function settle<T>(deps: LedgerDeps, answer: LedgerAnswer<T>, codes: Partial<Record<Refusal, ErrorCode>>, studentUuids: string[]): Stored<T> {
+function settle<T>(
+  deps: LedgerDeps,
+  answer: LedgerAnswer<T>,
+  codes: Partial<Record<Refusal, ErrorCode>>,
+  studentUuids: string[],
+  rules: SchoolRules = DEFAULT_RULES,
+): Stored<T> {
   switch (answer.outcome) {
     case 'completed':
       deps.events.publishAfterCommit({ type: 'ledger', studentUuids, status: 'completed' });
       return { status: answer.status, body: answer.body, replayed: false };
     case 'replayed':
       return { status: answer.status, body: answer.body, replayed: true };
-    case 'refused':
+    case 'refused': {
       deps.events.publishAfterCommit({ type: 'ledger', studentUuids: [], status: 'failed' });
-      throw new AppError(codes[answer.reason] ?? 'internal', answer.details?.short ? { details: { short: answer.details.short } } : {});
+      const code = codes[answer.reason] ?? 'internal';
+      if (answer.reason === 'daily_cap' && rules.transferDailyCap !== null) {
+        throw new AppError(code, { message: dailyCapMessage(rules.transferDailyCap, answer.details?.remaining), details: { remaining: answer.details?.remaining ?? 0 } });
+      }
+      if (answer.reason === 'too_soon' && rules.transferMinIntervalSeconds !== null) {
+        const waitSeconds = Math.max(1, answer.details?.waitSeconds ?? rules.transferMinIntervalSeconds);
+        throw new AppError(code, { status: 429, message: tooSoonMessage(rules.transferMinIntervalSeconds), retryAfterSeconds: waitSeconds, details: { waitSeconds } });
+      }
+      throw new AppError(code, answer.details?.short ? { details: { short: answer.details.short } } : {});
+    }
     case 'conflict':
       throw new AppError('idempotency_conflict');
   }
@@ -225,7 +284,8 @@ export async function studentTransfer(
 ): Promise<Stored<OperationResult>> {
   const said = loose(input);
   const attempt = attemptRecord({ kind: 'student', ...sender }, currency, said, { type: 'transfer', fromStudentId: sender.id, toStudentId: said.recipientId }, context.ip);
-  const transfer = await validated(deps, TRANSFER_SCHEMAS[currency], input, attempt);
+  const { rules, timeZone } = await settingsOf(deps);
+  const transfer = await validated(deps, TRANSFER_SCHEMAS[currency], input, attempt, rules);
   if (transfer.recipientId === sender.id) {
     await recordRefusal(deps, attempt, 'self_transfer');
     throw new AppError('self_transfer');
@@ -233,6 +293,13 @@ export async function studentTransfer(
   const idempotency = idempotencyRecord({ actorKey: `student:${sender.id}`, key: context.idempotencyKey, request: { op: 'transfer', currency, ...transfer } });
   const announce = currency === 'meritus' ? MESSAGES.meritusTransferred : MESSAGES.estelecasTransferred;
   const codes = REFUSAL_CODES.transfer[currency];
+  // The guardrails on students' transfers; history written in the past (the demo school) is not held to them.
+  const dailyCap = currency === 'meritus' && !context.at ? rules.transferDailyCap : null;
+  const minIntervalSeconds = context.at ? null : rules.transferMinIntervalSeconds;
+  const guard =
+    dailyCap === null && minIntervalSeconds === null
+      ? null
+      : { dailyCap, dayStart: startOfDayIn(timeZone, new Date()).toISOString(), minIntervalSeconds };
   const answer = await callLedger<OperationResult>(
     deps.db,
     LEDGER_TRANSFER,
@@ -247,11 +314,15 @@ export async function studentTransfer(
       idempotency: idempotency ?? null,
       status: 201,
       createdAt: context.at?.toISOString() ?? null,
-      refusal: refusalForDatabase(attempt, codes, context),
+      guard,
+      refusal: refusalForDatabase(attempt, codes, context, {
+        ...(dailyCap !== null ? { daily_cap: dailyCapMessage(dailyCap) } : {}),
+        ...(minIntervalSeconds !== null ? { too_soon: tooSoonMessage(minIntervalSeconds) } : {}),
+      }),
     },
     false,
   );
-  return settle(deps, answer, codes, [sender.id, transfer.recipientId]);
+  return settle(deps, answer, codes, [sender.id, transfer.recipientId], rules);
 }
 
 const targetId = z.uuid({ error: 'student_not_found' });
@@ -307,7 +378,7 @@ export async function adminOperation(
 ): Promise<Stored<OperationResult>> {
   const said = loose(input);
   const attempt = adminAttempt(admin, currency, said, said.id, context.ip);
-  const operation = await validated(deps, ADMIN_TARGET_INPUTS[currency], input, attempt);
+  const operation = await validated(deps, ADMIN_TARGET_INPUTS[currency], input, attempt, await rulesOf(deps));
   const { id, ...request } = operation;
   const codes = REFUSAL_CODES.admin[currency];
   const payload = adminPayload(admin, currency, request, [id], {
@@ -334,7 +405,7 @@ export async function bulkAdminOperation(
   const said = loose(input) as LooseInput & { currency?: unknown };
   const currency = z.enum(['meritus', 'estelecas']).safeParse(said.currency).data ?? 'meritus';
   const attempt = adminAttempt(admin, currency, said, null, context.ip);
-  const operation = await validated(deps, bulkOperationInput, input, attempt);
+  const operation = await validated(deps, bulkOperationInput, input, attempt, await rulesOf(deps));
   const studentUuids = [...new Set(operation.studentUuids)];
   const request = { type: operation.type, amount: operation.amount, description: operation.description };
   const codes = REFUSAL_CODES.admin[operation.currency];

@@ -80,8 +80,10 @@ $$;
 
 -- A student's transfer to another student.
 -- p: {currency, senderId, recipientId, amount, description|null, descriptionTemplate (%1$s sender,
---     %2$s recipient), messageTemplate (%1$s recipient), idempotency|null, status, createdAt|null, refusal|null}
--- Refusals: sender_missing, recipient_missing, insufficient.
+--     %2$s recipient), messageTemplate (%1$s recipient), idempotency|null, status, createdAt|null,
+--     guard|null: {dailyCap|null, dayStart, minIntervalSeconds|null} (the school's guardrails), refusal|null}
+-- Refusals: sender_missing, recipient_missing, too_soon {waitSeconds}, daily_cap {remaining}, insufficient.
+-- The guardrails are checked under the sender's lock, so two transfers at once cannot both pass them.
 CREATE OR REPLACE FUNCTION ledger_transfer(p jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -96,6 +98,10 @@ DECLARE
   v_sender students%ROWTYPE;
   v_recipient students%ROWTYPE;
   v_entry ledger_entries%ROWTYPE;
+  v_interval integer := (p->'guard'->>'minIntervalSeconds')::integer;
+  v_cap integer := (p->'guard'->>'dailyCap')::integer;
+  v_last timestamptz;
+  v_sent_today bigint;
 BEGIN
   IF v_replay IS NOT NULL THEN
     RETURN v_replay;
@@ -113,7 +119,24 @@ BEGIN
     RETURN ledger_refuse(p->'refusal', 'sender_missing', NULL);
   ELSIF v_recipient.id IS NULL THEN
     RETURN ledger_refuse(p->'refusal', 'recipient_missing', NULL);
-  ELSIF v_sender.meritus < v_debit_meritus OR v_sender.estelecas < v_debit_estelecas THEN
+  END IF;
+  IF v_interval IS NOT NULL THEN
+    SELECT max(created_at) INTO v_last FROM ledger_entries
+     WHERE from_student_id = v_sender_id AND currency IN ('meritus', 'estelecas') AND type = 'transfer';
+    IF v_last > now() - make_interval(secs => v_interval) THEN
+      RETURN ledger_refuse(p->'refusal', 'too_soon', jsonb_build_object(
+        'waitSeconds', ceil(extract(epoch FROM v_last + make_interval(secs => v_interval) - now()))));
+    END IF;
+  END IF;
+  IF v_cap IS NOT NULL THEN
+    SELECT coalesce(sum(amount), 0) INTO v_sent_today FROM ledger_entries
+     WHERE from_student_id = v_sender_id AND currency = v_currency AND type = 'transfer'
+       AND created_at >= (p->'guard'->>'dayStart')::timestamptz;
+    IF v_sent_today + v_amount > v_cap THEN
+      RETURN ledger_refuse(p->'refusal', 'daily_cap', jsonb_build_object('remaining', greatest(v_cap - v_sent_today, 0)));
+    END IF;
+  END IF;
+  IF v_sender.meritus < v_debit_meritus OR v_sender.estelecas < v_debit_estelecas THEN
     RETURN ledger_refuse(p->'refusal', 'insufficient', NULL);
   END IF;
 

@@ -29,9 +29,12 @@ export type RefusedAttemptRecord = z.infer<typeof refusedAttemptRecord>;
 type AttemptDetails = Omit<RefusedAttemptRecord, 'code' | 'reason'>;
 const attemptDetails = refusedAttemptRecord.omit({ code: true, reason: true });
 
-/** The record of an attempt refused with `code`, checked against the schema before anything stores it. */
-export function refusedAttempt(attempt: AttemptDetails, code: ErrorCode): RefusedAttemptRecord {
-  return refusedAttemptRecord.parse({ ...attempt, code, reason: ERROR_MESSAGES[code] });
+/**
+ * The record of an attempt refused with `code`, checked against the schema before anything
+ * stores it; `reason` when the text shown carried the school's particulars (its maximum).
+ */
+export function refusedAttempt(attempt: AttemptDetails, code: ErrorCode, reason: string = ERROR_MESSAGES[code]): RefusedAttemptRecord {
+  return refusedAttemptRecord.parse({ ...attempt, code, reason });
 }
 
 /**
@@ -41,10 +44,14 @@ export function refusedAttempt(attempt: AttemptDetails, code: ErrorCode): Refuse
  * records cost ~20 µs of every transfer. Object.assign, because an object spread here cost
  * five times as much.
  */
-export function refusedAttempts<K extends string>(attempt: AttemptDetails, codes: Partial<Record<K, ErrorCode>>): Partial<Record<K, RefusedAttemptRecord>> {
+export function refusedAttempts<K extends string>(
+  attempt: AttemptDetails,
+  codes: Partial<Record<K, ErrorCode>>,
+  reasons: Partial<Record<K, string>> = {},
+): Partial<Record<K, RefusedAttemptRecord>> {
   const checked = attemptDetails.parse(attempt);
   const entries = Object.entries(codes) as [K, ErrorCode][];
   return Object.fromEntries(
-    entries.map(([key, code]): [K, RefusedAttemptRecord] => [key, Object.assign({}, checked, { code, reason: ERROR_MESSAGES[code] })]),
+    entries.map(([key, code]): [K, RefusedAttemptRecord] => [key, Object.assign({}, checked, { code, reason: reasons[key] ?? ERROR_MESSAGES[code] })]),
   ) as Partial<Record<K, RefusedAttemptRecord>>;
 }

@@ -5,7 +5,6 @@ import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../app-error.ts';
 import { adminOf } from '../../plugins/auth.ts';
 import { csvResponse, sendCsv } from '../../csv.ts';
-import { localFileStorage } from '../../storage/file-storage.ts';
 import { PHOTO_MAX_BYTES } from '../../../shared/constants.ts';
 import {
   adminStudentsResponse,
@@ -38,7 +37,7 @@ import { importStudents, previewImport } from './student-import.service.ts';
  * The single file of a multipart request, read into memory up to `maxBytes`. Anything
  * bigger is refused with the given code as soon as the limit is crossed.
  */
-async function uploadedFile(request: FastifyRequest, maxBytes: number, tooLarge: 'photo_too_large' | 'import_too_large'): Promise<Buffer> {
+export async function uploadedFile(request: FastifyRequest, maxBytes: number, tooLarge: 'photo_too_large' | 'import_too_large'): Promise<Buffer> {
   if (!request.isMultipart()) throw new AppError('file_missing');
   try {
     const file = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 5, parts: 6 } });
@@ -56,8 +55,8 @@ async function uploadedFile(request: FastifyRequest, maxBytes: number, tooLarge:
 }
 
 
-export async function adminStudentsRoutes(app: FastifyInstance, { config, database, events }: AppDeps): Promise<void> {
-  const deps: AdminStudentsDeps = { db: database.db, events, storage: localFileStorage(config.uploadsDir) };
+export async function adminStudentsRoutes(app: FastifyInstance, { database, events, settings, storage }: AppDeps): Promise<void> {
+  const deps: AdminStudentsDeps = { db: database.db, events, storage };
 
   // Encapsulated, so multipart parsing exists only for these routes.
   await app.register(async (scope) => {
@@ -156,7 +155,10 @@ export async function adminStudentsRoutes(app: FastifyInstance, { config, databa
     );
 
     api.get('/admin/students/export.csv', { config: { access: 'admin' }, schema: { tags, produces: ['text/csv'], response: { 200: csvResponse } } }, async (request, reply) => {
-      const { fileName, csv } = await exportStudentsCsv(deps.db, adminOf(request), context(request));
+      const { fileName, csv } = await exportStudentsCsv(deps.db, adminOf(request), {
+        ...context(request),
+        timeZone: (await settings.get()).school.timeZone,
+      });
       return sendCsv(reply, fileName, csv);
     });
   });

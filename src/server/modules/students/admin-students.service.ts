@@ -7,6 +7,7 @@ import type { FileStorage } from '../../storage/file-storage.ts';
 import { isUploadedStudentPhoto, removeStoredPhoto, storeStudentPhoto, thumbnailOf } from '../../storage/photos.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { endStudentSessions } from '../auth/auth.service.ts';
+import { checkStudentTurma } from '../settings/settings.service.ts';
 import { hashPassword } from '../auth/password.ts';
 import { creditInitialBalance, type AdminActor } from '../ledger/ledger.service.ts';
 import { activeTagsByStudent, photoAddress, toSelfStudent, type StudentRow } from './student-views.ts';
@@ -121,12 +122,13 @@ export async function createStudent(
     deps.db.transaction(async (tx) => {
       await assertStudentIdFree(tx, input.studentId);
       await assertEmailFree(tx, input.email);
+      const grade = await checkStudentTurma(tx, input.grade);
       const [inserted] = await tx
         .insert(students)
         .values({
           studentId: input.studentId,
           name: input.name,
-          grade: input.grade,
+          grade,
           email: input.email ?? null,
           birthDate: input.birthDate ?? null,
           photoUrl: input.photo ?? null,
@@ -167,7 +169,7 @@ export async function updateStudent(
       const changes = {
         ...(input.studentId !== undefined ? { studentId: input.studentId } : {}),
         ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.grade !== undefined ? { grade: input.grade } : {}),
+        ...(input.grade !== undefined ? { grade: await checkStudentTurma(tx, input.grade, before.grade) } : {}),
         ...(input.email !== undefined ? { email: input.email } : {}),
         ...(input.birthDate !== undefined ? { birthDate: input.birthDate } : {}),
       };
@@ -336,8 +338,8 @@ function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
-/** Every current student as a spreadsheet (UTF-8 with BOM, `;`). */
-export async function exportStudentsCsv(db: Db, admin: AdminActor, context: ActionContext = {}): Promise<{ fileName: string; csv: string }> {
+/** Every current student as a spreadsheet (UTF-8 with BOM, `;`), times in the school's time zone. */
+export async function exportStudentsCsv(db: Db, admin: AdminActor, context: ActionContext & { timeZone: string }): Promise<{ fileName: string; csv: string }> {
   const list = await listAdminStudents(db);
   const csv = toCsv(
     STUDENTS_CSV_HEADERS,
@@ -351,8 +353,8 @@ export async function exportStudentsCsv(db: Db, admin: AdminActor, context: Acti
       s.totalEarned,
       s.estelecas,
       s.tags.map((tag) => TAG_NAMES[tag.kind]).join(', '),
-      s.lastLogin ? formatDateTime(s.lastLogin) : null,
-      formatDateTime(s.createdAt),
+      s.lastLogin ? formatDateTime(s.lastLogin, context.timeZone) : null,
+      formatDateTime(s.createdAt, context.timeZone),
     ]),
   );
   await recordAudit(db, { actor: auditActor(admin), action: 'students.export', ip: context.ip, details: { rows: list.length } });

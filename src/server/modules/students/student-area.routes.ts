@@ -6,9 +6,9 @@ import { studentSummary as studentSummarySchema } from '../../../shared/student-
 import { studentSummary } from './student-summary.service.ts';
 
 /** The student area's own endpoint: the summary figures. */
-export async function studentAreaRoutes(app: FastifyInstance, { database }: AppDeps): Promise<void> {
+export async function studentAreaRoutes(app: FastifyInstance, { database, settings }: AppDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.get('/me/summary', { config: { access: 'student' }, schema: { tags: ['students'], response: { 200: studentSummarySchema } } }, async (request) =>
-    studentSummary(database.db, studentOf(request).id),
+    studentSummary(database.db, studentOf(request).id, (await settings.get()).rules.meritusGoal),
   );
 }

@@ -1,3 +1,4 @@
+import { activeTurmaNames } from '../settings/settings.service.ts';
 import { and, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
@@ -64,7 +65,8 @@ const emailSchema = z.email();
 type Candidate = ImportRow & { key: string };
 
 /** Parses and checks a file without touching the database. */
-function readRows(bytes: Buffer): { rows: Candidate[]; delimiter: string } {
+/** `turmas`: the school's active turmas, the only ones a new student may join. */
+function readRows(bytes: Buffer, turmas: readonly string[]): { rows: Candidate[]; delimiter: string } {
   const { rows: records, delimiter } = parseCsv(decodeCsvBytes(bytes));
   const headerIndex = records.findIndex((cells) => cells.some((cell) => cell.trim() !== ''));
   const header = headerIndex >= 0 ? mapHeader(records[headerIndex]!) : {};
@@ -98,7 +100,7 @@ function readRows(bytes: Buffer): { rows: Candidate[]; delimiter: string } {
     if (!studentId) problems.push(IMPORT_PROBLEMS.missingStudentId);
     if (!name) problems.push(IMPORT_PROBLEMS.missingName);
     if (studentId.length > 50 || name.length > 120) problems.push(IMPORT_PROBLEMS.tooLong);
-    const grade = rawGrade ? normalizeGrade(rawGrade) : null;
+    const grade = rawGrade ? normalizeGrade(rawGrade, turmas) : null;
     if (!rawGrade) problems.push(IMPORT_PROBLEMS.missingGrade);
     else if (!grade) problems.push(IMPORT_PROBLEMS.invalidGrade(rawGrade));
     const emailValid = !rawEmail || (rawEmail.length <= 254 && emailSchema.safeParse(rawEmail).success);
@@ -167,7 +169,7 @@ function toPreview(rows: Candidate[], delimiter: string): ImportPreview {
 
 /** Each row of the file, marked valid or with what is wrong with it (pt-BR). Writes nothing. */
 export async function previewImport(db: Db, bytes: Buffer): Promise<ImportPreview> {
-  const { rows, delimiter } = readRows(bytes);
+  const { rows, delimiter } = readRows(bytes, await activeTurmaNames(db));
   await checkAgainstDatabase(db, rows);
   return toPreview(rows, delimiter);
 }
@@ -192,7 +194,7 @@ export async function importStudents(
   bytes: Buffer,
   context: ActionContext = {},
 ): Promise<ImportResult> {
-  const { rows } = readRows(bytes);
+  const { rows } = readRows(bytes, await activeTurmaNames(deps.db));
   await checkAgainstDatabase(deps.db, rows);
   const candidates = rows.filter((row) => row.valid);
   if (candidates.length === 0) throw new AppError('import_nothing_valid');

@@ -2,7 +2,6 @@ import { and, eq, gte, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { ledgerEntries, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
-import { MERITUS_GOAL } from '../../../shared/constants.ts';
 import { CHANGE_WINDOW_DAYS, type StudentSummary } from '../../../shared/student-area.ts';
 import { competitionRank, goalPercent, goalRemaining } from '../../../shared/student-figures.ts';
 
@@ -47,8 +46,8 @@ async function meritusNowAndBefore(db: Db, since: Date): Promise<{ id: string; n
     .where(isNull(students.deletedAt));
 }
 
-/** The signed-in student's figures: balances, rank with ties, goal and what changed recently. */
-export async function studentSummary(db: Db, studentUuid: string, now: Date = new Date()): Promise<StudentSummary> {
+/** The signed-in student's figures: balances, rank with ties, the school's Méritus goal and what changed recently. */
+export async function studentSummary(db: Db, studentUuid: string, goal: number, now: Date = new Date()): Promise<StudentSummary> {
   const since = new Date(now.getTime() - CHANGE_WINDOW_DAYS * DAY_MS);
   const [me] = await db
     .select({ meritus: students.meritus, totalEarned: students.totalEarned, estelecas: students.estelecas })
@@ -106,7 +105,7 @@ export async function studentSummary(db: Db, studentUuid: string, now: Date = ne
       total: balances.length,
       positionBefore: competitionRank(before, beforeValues),
     },
-    goal: { target: MERITUS_GOAL, percent: goalPercent(me.meritus), remaining: goalRemaining(me.meritus) },
+    goal: { target: goal, percent: goalPercent(me.meritus, goal), remaining: goalRemaining(me.meritus, goal) },
     recent: { meritusNet: flows?.meritusNet ?? 0, earned: flows?.earned ?? 0, estelecasNet: flows?.estelecasNet ?? 0 },
     estelecasStats: {
       received: flows?.estelecasReceived ?? 0,

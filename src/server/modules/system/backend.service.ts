@@ -8,8 +8,9 @@ import { instanceView } from './monitoring.service.ts';
 import { photoFiles } from './photo-files.ts';
 import { appVersion, databaseRoundTrip, databaseVersion, diskSpace, migrationStatus, storageWritable } from './system-health.ts';
 import { formatMs, formatSize } from '../../../shared/format.ts';
+import type { FileStorage } from '../../storage/file-storage.ts';
 
-export type SystemDeps = { database: Database; config: Config; metrics: InstanceMetrics };
+export type SystemDeps = { database: Database; config: Config; metrics: InstanceMetrics; storage: FileStorage };
 
 type CountRow = Record<'students_active' | 'students_removed' | 'administrators' | 'meritus_entries' | 'estelecas_entries' | 'refused_attempts' | 'tags' | 'open_sessions', string | number>;
 
@@ -55,13 +56,13 @@ export async function lastDiagnostic(db: Db): Promise<SystemOverview['health']['
   return { at: new Date(row.at).toISOString(), status: errors > 0 ? 'error' : warnings > 0 ? 'warning' : 'success', errors, warnings };
 }
 
-export async function systemOverview({ database, config, metrics }: SystemDeps): Promise<SystemOverview> {
+export async function systemOverview({ database, config, metrics, storage: fileStorage }: SystemDeps): Promise<SystemOverview> {
   const db = database.db;
   // Timed alone: beside the other queries it would measure their wait too.
   const roundTripMs = await databaseRoundTrip(db);
   const [counts, files, migrations, disk, storage, last, databaseName] = await Promise.all([
     recordCounts(db),
-    photoFiles(config.uploadsDir),
+    photoFiles(fileStorage),
     migrationStatus(db),
     diskSpace(config.dataDir),
     storageWritable(config.uploadsDir),

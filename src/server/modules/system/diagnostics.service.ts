@@ -414,7 +414,7 @@ export async function runDiagnostics(deps: SystemDeps, actor: AdminActor): Promi
   const db = deps.database.db;
   const runId = randomUUID();
   const at = new Date().toISOString();
-  const [discrepancies, photos] = await Promise.all([reconcile(db), photoIntegrity(db, deps.config.uploadsDir)]);
+  const [discrepancies, photos] = await Promise.all([reconcile(db), photoIntegrity(db, deps.storage)]);
   const entries: Entry[] = [];
   entries.push(...(await guarded('CONNECTIVITY', () => connectivity(deps))));
   entries.push(...(await guarded('ADMINISTRATORS', () => administrators(deps, actor))));
@@ -504,7 +504,7 @@ async function expiredTags(db: DbOrTx): Promise<Candidate[]> {
 }
 
 async function orphanPhotos(deps: SystemDeps): Promise<Candidate[]> {
-  const { orphanFiles } = await photoIntegrity(deps.database.db, deps.config.uploadsDir);
+  const { orphanFiles } = await photoIntegrity(deps.database.db, deps.storage);
   return orphanFiles.map((file) => ({ key: file.key, label: `${file.key} (${formatSize(file.bytes)})` }));
 }
 
@@ -520,7 +520,7 @@ const FIXES: Record<FixId, { candidates(deps: SystemDeps): Promise<Candidate[]>;
   orphan_photos: {
     candidates: orphanPhotos,
     async apply(deps, chosen) {
-      for (const item of chosen) await removePhotoFile(deps.config.uploadsDir, item.key);
+      for (const item of chosen) await removePhotoFile(deps.storage, item.key);
     },
     done: 'Arquivos de foto sem registro removidos',
   },

@@ -9,6 +9,7 @@ import { verifyPassword } from '../auth/password.ts';
 import { DEFAULT_ADMIN, SYSTEM_API, type DiagnosticLog, type DiagnosticRun, type FixAdministratorsResult, type FixPreview, type FixResult } from '../../../shared/system.ts';
 import { fixAdministrators } from './diagnostics.service.ts';
 import { ORPHAN_MIN_AGE_MS } from './photo-files.ts';
+import { localFileStorage } from '../../storage/file-storage.ts';
 
 let t: TestApp;
 
@@ -217,7 +218,7 @@ describe('Corrigir Administrators', () => {
     try {
       await other.db.delete(admins);
       const actor = { id: randomUUID(), name: 'Suporte' };
-      const deps = { database: other.database, config: other.config, metrics: other.app.metrics };
+      const deps = { database: other.database, config: other.config, metrics: other.app.metrics, storage: localFileStorage(other.config.uploadsDir) };
       const results = await Promise.all([fixAdministrators(deps, actor, {}), fixAdministrators(deps, actor, {})]);
       const created = results.filter((result) => result.created);
       expect(created).toHaveLength(1);

@@ -1,8 +1,7 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { students } from '../../db/schema.ts';
+import type { FileStorage } from '../../storage/file-storage.ts';
 
 /** The upload folders that hold student photos (uploaded ones and the demo's avatars); other features keep their own. */
 const PHOTO_FOLDERS = ['students', 'avatars'] as const;
@@ -15,29 +14,10 @@ export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
 
 export type StoredFile = { key: string; bytes: number; modifiedAt: Date };
 
-async function walk(root: string, folder: string): Promise<StoredFile[]> {
-  let entries;
-  try {
-    entries = await fs.readdir(path.join(root, folder), { withFileTypes: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  const found: StoredFile[] = [];
-  for (const entry of entries) {
-    const key = `${folder}/${entry.name}`;
-    if (entry.isDirectory()) found.push(...(await walk(root, key)));
-    else if (entry.isFile() && !entry.name.endsWith('.partial')) {
-      const stat = await fs.stat(path.join(root, key));
-      found.push({ key, bytes: stat.size, modifiedAt: stat.mtime });
-    }
-  }
-  return found;
-}
-
-/** Every photo file under the uploads folder, by its storage key ("students/<uuid>/<name>.webp"). */
-export async function photoFiles(uploadsDir: string): Promise<StoredFile[]> {
-  return (await Promise.all(PHOTO_FOLDERS.map((folder) => walk(uploadsDir, folder)))).flat();
+/** Every photo file in the storage (local folder or bucket), by its key ("students/<uuid>/<name>.webp"). */
+export async function photoFiles(storage: FileStorage): Promise<StoredFile[]> {
+  const lists = await Promise.all(PHOTO_FOLDERS.map((folder) => storage.list(`${folder}/`)));
+  return lists.flat().map((object) => ({ key: object.key, bytes: object.size, modifiedAt: object.modifiedAt }));
 }
 
 /** The storage key of a photo address this server stores, or null (external addresses, other folders). */
@@ -62,9 +42,9 @@ export type PhotoIntegrity = {
 };
 
 /** Compares the photo files with the students' photo addresses, both ways. */
-export async function photoIntegrity(db: Db, uploadsDir: string, now = Date.now()): Promise<PhotoIntegrity> {
+export async function photoIntegrity(db: Db, storage: FileStorage, now = Date.now()): Promise<PhotoIntegrity> {
   const [files, rows] = await Promise.all([
-    photoFiles(uploadsDir),
+    photoFiles(storage),
     db.select({ id: students.id, studentId: students.studentId, photoUrl: students.photoUrl }).from(students).where(isNotNull(students.photoUrl)),
   ]);
   const referenced = new Set<string>();
@@ -81,9 +61,7 @@ export async function photoIntegrity(db: Db, uploadsDir: string, now = Date.now(
 }
 
 /** Deletes one photo file by its key; the caller has checked it is an orphan. */
-export async function removePhotoFile(uploadsDir: string, key: string): Promise<void> {
-  const root = path.resolve(uploadsDir);
-  const file = path.resolve(root, key);
-  if (!file.startsWith(root + path.sep)) throw new Error(`photo key escapes the uploads folder: ${key}`);
-  await fs.rm(file, { force: true });
+export async function removePhotoFile(storage: FileStorage, key: string): Promise<void> {
+  if (!PHOTO_FOLDERS.some((folder) => key.startsWith(`${folder}/`))) throw new Error(`not a photo key: ${key}`);
+  await storage.delete(key);
 }

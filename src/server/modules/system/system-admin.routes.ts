@@ -27,9 +27,9 @@ import { startMonitor } from './monitoring.service.ts';
 import { applyFix, clearLogs, fixAdministrators, listLogs, previewFix, runDiagnostics } from './diagnostics.service.ts';
 
 /** Painel Backend and Debug & Diagnóstico: administrators only. */
-export async function systemAdminRoutes(app: FastifyInstance, { config, database }: AppDeps): Promise<void> {
+export async function systemAdminRoutes(app: FastifyInstance, { config, database, storage }: AppDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const deps: SystemDeps = { config, database, metrics: app.metrics };
+  const deps: SystemDeps = { config, database, metrics: app.metrics, storage };
   const monitor = startMonitor(database, app.metrics);
   app.addHook('onClose', async () => monitor.close());
   const admin = { access: 'admin' as const };

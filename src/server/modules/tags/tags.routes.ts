@@ -6,10 +6,9 @@ import { tagLikeParams, tagLikeState } from '../../../shared/student-area.ts';
 import { setTagLike } from './tag-likes.service.ts';
 import { activeTagsResponse } from '../../../shared/students.ts';
 import { studentTagParams, tagChangeResult, tagDaysInput, tagExpiryInput } from '../../../shared/admin-students.ts';
-import { WEEKLY_TAG_DAYS } from '../../../shared/constants.ts';
 import { giveTag, listActiveTags, moveTagExpiry, takeTag } from './tags.service.ts';
 
-export async function tagsRoutes(app: FastifyInstance, { database, events }: AppDeps): Promise<void> {
+export async function tagsRoutes(app: FastifyInstance, { database, events, settings }: AppDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const deps = { db: database.db, events };
   const tags = ['tags'];
@@ -20,15 +19,21 @@ export async function tagsRoutes(app: FastifyInstance, { database, events }: App
   api.put(
     '/admin/students/:id/tags/:kind',
     { config: { access: 'admin' }, schema: { tags, params: studentTagParams, body: tagDaysInput.optional(), response: { 200: tagChangeResult } } },
-    async (request) =>
-      giveTag(deps, adminOf(request), request.params.id, request.params.kind, request.body?.days ?? WEEKLY_TAG_DAYS, { ip: request.ip }),
+    async (request) => {
+      const { rules, school } = await settings.get();
+      const days = request.body?.days ?? rules.defaultTagDays;
+      return giveTag(deps, adminOf(request), request.params.id, request.params.kind, days, { ip: request.ip, timeZone: school.timeZone });
+    },
   );
 
   api.patch(
     '/admin/students/:id/tags/:kind',
     { config: { access: 'admin' }, schema: { tags, params: studentTagParams, body: tagExpiryInput, response: { 200: tagChangeResult } } },
     async (request) =>
-      moveTagExpiry(deps, adminOf(request), request.params.id, request.params.kind, new Date(request.body.expiresAt), { ip: request.ip }),
+      moveTagExpiry(deps, adminOf(request), request.params.id, request.params.kind, new Date(request.body.expiresAt), {
+        ip: request.ip,
+        timeZone: (await settings.get()).school.timeZone,
+      }),
   );
 
   api.delete(

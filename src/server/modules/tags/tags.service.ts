@@ -46,7 +46,8 @@ export async function listActiveTags(db: Db, viewer: Principal): Promise<ActiveT
 
 export type TagWriteDeps = { db: Db; events: EventBus };
 type TagAdmin = { id: string; name: string };
-type TagContext = { ip?: string | undefined };
+/** `timeZone`: the school's, for the dates in the answer's message. */
+type TagContext = { ip?: string | undefined; timeZone?: string | undefined };
 
 const DAY_MS = 86_400_000;
 
@@ -97,7 +98,7 @@ export async function giveTag(
       details: { studentUuid, studentId: student.studentId, kind, tag: TAG_NAMES[kind], days, expiresAt: expiresAt.toISOString() },
     });
     await deps.events.publish(tx, { type: 'tags' });
-    return { message: ADMIN_STUDENT_TEXTS.tagAdded(kind, expiresAt), tags: await tagsAfter(tx, studentUuid) };
+    return { message: ADMIN_STUDENT_TEXTS.tagAdded(kind, expiresAt, context.timeZone), tags: await tagsAfter(tx, studentUuid) };
   });
 }
 
@@ -158,7 +159,7 @@ export async function moveTagExpiry(
       details: { studentUuid, studentId: student.studentId, kind, tag: TAG_NAMES[kind], expiresAt: expiresAt.toISOString() },
     });
     await deps.events.publish(tx, { type: 'tags' });
-    const message = expiresAt > now ? ADMIN_STUDENT_TEXTS.tagExpiryChanged(kind, expiresAt) : ADMIN_STUDENT_TEXTS.tagRemoved(kind);
+    const message = expiresAt > now ? ADMIN_STUDENT_TEXTS.tagExpiryChanged(kind, expiresAt, context.timeZone) : ADMIN_STUDENT_TEXTS.tagRemoved(kind);
     return { message, tags: await tagsAfter(tx, studentUuid) };
   });
 }

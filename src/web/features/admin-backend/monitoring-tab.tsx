@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Server } from 'lucide-react';
 import { MONITORING_REFRESH_MS, ROUTE_GROUP_LABELS, SYSTEM_TEXTS, type MonitoringSample, type MonitoringSnapshot } from '../../../shared/system.ts';
-import { formatNumber, formatSize } from '../../lib/format.ts';
+import { formatNumber, formatSize, formatTime } from '../../lib/format.ts';
 import { Card } from '../../ui/card.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
@@ -11,7 +11,6 @@ import { formatPercent, formatRate, formatShare } from './figures.ts';
 
 const MonitoringCharts = lazy(() => import('./monitoring-charts.tsx'));
 
-const clock = new Intl.DateTimeFormat('pt-BR', { timeStyle: 'medium' });
 
 function latencyText(latency: MonitoringSample['latencyMs']): string {
   return latency ? `${formatMs(latency.p50)} / ${formatMs(latency.p95)} / ${formatMs(latency.p99)}` : 'sem requisições';
@@ -109,7 +108,7 @@ function Header({ snapshot, updatedAt }: { snapshot: MonitoringSnapshot; updated
         </span>
       </p>
       <p className="text-xs text-slate-600">
-        Atualizado às {clock.format(updatedAt)} · a cada {MONITORING_REFRESH_MS / 1000} s · amostras de {snapshot.sampleMs / 1000} s dos últimos{' '}
+        Atualizado às {formatTime(new Date(updatedAt), { seconds: true })} · a cada {MONITORING_REFRESH_MS / 1000} s · amostras de {snapshot.sampleMs / 1000} s dos últimos{' '}
         {Math.round(snapshot.windowMs / 60_000)} min
       </p>
     </div>

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { formatTime } from '../../lib/format.ts';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
@@ -19,7 +20,6 @@ export type TimeChartProps = {
 };
 
 const HEIGHT = 140;
-const clock = new Intl.DateTimeFormat('pt-BR', { hour: '2-digit', minute: '2-digit' });
 
 /**
  * A small line chart of the last minutes drawn with uPlot. The canvas is hidden from
@@ -50,7 +50,7 @@ export function TimeChart({ title, times, series, format }: TimeChartProps) {
           font: axisFont,
           grid: { stroke: '#e2e8f0', width: 1 },
           ticks: { show: false },
-          values: (_chart, splits) => splits.map((split) => clock.format(new Date(split * 1000))),
+          values: (_chart, splits) => splits.map((split) => formatTime(new Date(split * 1000))),
           space: 48,
         },
         {

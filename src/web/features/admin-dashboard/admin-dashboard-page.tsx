@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Activity, BarChart3, Coins, Info, RefreshCw, Settings, UserCheck, Users, Wallet } from 'lucide-react';
 import { DASHBOARD_DEFINITIONS, DASHBOARD_PERIODS, type DashboardStat, type DashboardSummary } from '../../../shared/dashboard.ts';
-import { countOf, firstName, formatMeritus, formatNumber } from '../../lib/format.ts';
+import { countOf, firstName, formatMeritus, formatNumber, formatTime } from '../../lib/format.ts';
 import { paths } from '../../app/paths.ts';
 import { useSession } from '../../app/session.ts';
 import { Button } from '../../ui/button.tsx';
@@ -156,7 +156,7 @@ export function AdminDashboardPage({ isAvailable }: AdminDashboardPageProps) {
         </div>
         {data && (
           <p className="text-xs text-slate-600">
-            Atualizado às {new Date(data.generatedAt).toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' })}
+            Atualizado às {formatTime(data.generatedAt)}
           </p>
         )}
       </header>

@@ -2,12 +2,12 @@ import type { ActivityDay } from '../../../shared/dashboard.ts';
 import { countOf } from '../../lib/format.ts';
 import { BarChart, type BarDatum } from '../../ui/bar-chart.tsx';
 
-const weekdayShort = new Intl.DateTimeFormat('pt-BR', { weekday: 'short', timeZone: 'America/Sao_Paulo' });
-const weekdayLong = new Intl.DateTimeFormat('pt-BR', { weekday: 'long', day: '2-digit', month: '2-digit', timeZone: 'America/Sao_Paulo' });
+// The days are the school's calendar days (YYYY-MM-DD): read at noon UTC and written in UTC, their weekday is the same in any zone.
+const weekdayShort = new Intl.DateTimeFormat('pt-BR', { weekday: 'short', timeZone: 'UTC' });
+const weekdayLong = new Intl.DateTimeFormat('pt-BR', { weekday: 'long', day: '2-digit', month: '2-digit', timeZone: 'UTC' });
 
-/** Noon in Brasília on that calendar day, so the weekday is right in any browser time zone. */
 function noonOf(date: string): Date {
-  return new Date(`${date}T12:00:00-03:00`);
+  return new Date(`${date}T12:00:00Z`);
 }
 
 export function toBars(days: readonly ActivityDay[]): BarDatum[] {

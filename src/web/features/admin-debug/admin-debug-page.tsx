@@ -13,7 +13,7 @@ import {
 } from '../../../shared/system.ts';
 import { useSession } from '../../app/session.ts';
 import { cn } from '../../lib/cn.ts';
-import { formatNumber } from '../../lib/format.ts';
+import { formatNumber, formatTime } from '../../lib/format.ts';
 import { toast, toastError } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
@@ -202,7 +202,7 @@ export default function AdminDebugPage() {
           title="Logs"
           action={
             <span role="status" className="text-xs text-slate-600">
-              {run.isPending ? 'Executando diagnóstico…' : lastRun ? `Último diagnóstico: ${new Date(lastRun.at).toLocaleTimeString('pt-BR')}` : ''}
+              {run.isPending ? 'Executando diagnóstico…' : lastRun ? `Último diagnóstico: ${formatTime(lastRun.at, { seconds: true })}` : ''}
             </span>
           }
         >

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { CircleAlert, CircleCheck, CircleX, Info } from 'lucide-react';
 import { SYSTEM_TEXTS, type DiagnosticLog, type DiagnosticStatus } from '../../../shared/system.ts';
 import { cn } from '../../lib/cn.ts';
-import { countOf } from '../../lib/format.ts';
+import { countOf, formatInstant } from '../../lib/format.ts';
 import { Button } from '../../ui/button.tsx';
 import { EmptyState } from '../../ui/empty-state.tsx';
 
@@ -17,7 +17,6 @@ const STATUS_LOOK: Record<DiagnosticStatus, { label: string; icon: typeof Info; 
   info: { label: 'Info', icon: Info, row: 'border-l-sky-500', tint: 'text-sky-700' },
 };
 
-const timeFormat = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'medium' });
 
 function LogItem({ log }: { log: DiagnosticLog }) {
   const look = STATUS_LOOK[log.status];
@@ -28,7 +27,7 @@ function LogItem({ log }: { log: DiagnosticLog }) {
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs">
             <time dateTime={log.at} className="text-slate-600 tabular-nums">
-              {timeFormat.format(new Date(log.at))}
+              {formatInstant(log.at, { dateStyle: 'short', timeStyle: 'medium' })}
             </time>
             <span className="rounded-md bg-slate-100 px-1.5 py-0.5 font-mono font-semibold text-slate-700">{log.category}</span>
             <span className={cn('font-semibold', look.tint)}>{look.label}</span>

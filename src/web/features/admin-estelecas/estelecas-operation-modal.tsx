@@ -2,7 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { OPERATION_TYPE_LABELS, type AdminOperationType } from '../../../shared/ledger.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
 import { formatEstelecas, formatNumber } from '../../lib/format.ts';
-import { errorMessage, toast } from '../../lib/toast.ts';
+import { errorMessage, toast, toastFailure } from '../../lib/toast.ts';
 import { FormAlert } from '../../ui/form-alert.tsx';
 import { FormModal } from '../../ui/form-modal.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
@@ -54,7 +54,7 @@ export function EstelecasOperationModal({ mode, students, onClose }: { mode: Est
     },
     onError: (failure) => {
       setError(errorMessage(failure, copy.failure));
-      toast.error(copy.failure);
+      toastFailure(copy.failure, failure);
     },
   });
 

@@ -1,10 +1,11 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Users, X } from 'lucide-react';
-import { GRADES, MAX_OPERATION_AMOUNT } from '../../../shared/constants.ts';
+import { MAX_OPERATION_AMOUNT } from '../../../shared/constants.ts';
+import { useSchoolSettings } from '../../lib/school-settings.ts';
 import { isCredit, OPERATION_TYPE_LABELS, type AdminOperationType } from '../../../shared/ledger.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
 import { formatMeritus, formatNumber } from '../../lib/format.ts';
-import { toast, errorMessage } from '../../lib/toast.ts';
+import { errorMessage, toast, toastFailure } from '../../lib/toast.ts';
 import { cn } from '../../lib/cn.ts';
 import { Button } from '../../ui/button.tsx';
 import { FormAlert } from '../../ui/form-alert.tsx';
@@ -25,6 +26,9 @@ const TYPES: { type: AdminOperationType; hint: string }[] = [
 type Pending = Extract<AdminOperationRequest, { kind: 'bulk' }>;
 
 export function MeritusForm({ students }: { students: readonly PublicStudent[] }) {
+  const settings = useSchoolSettings().data;
+  const turmaNames = settings?.turmas.map((turma) => turma.name) ?? [];
+  const maxAmount = settings?.rules.maxOperationAmount ?? MAX_OPERATION_AMOUNT;
   const [type, setType] = useState<AdminOperationType>('admin_add');
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [turma, setTurma] = useState('');
@@ -67,7 +71,7 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
         message = removalRefusal('meritus', shortInRefusal(failure), request.studentUuids.length);
       }
       setError(message);
-      toast.error('Erro ao realizar operação');
+      toastFailure('Erro ao realizar operação', failure);
     },
   });
 
@@ -130,7 +134,7 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
           <SelectField
             label="Turma inteira"
             placeholder="Escolher estudantes um a um"
-            options={GRADES.map((grade) => ({ value: grade, label: `${grade} (${gradeCounts.get(grade) ?? 0})`, disabled: !gradeCounts.get(grade) }))}
+            options={turmaNames.map((grade) => ({ value: grade, label: `${grade} (${gradeCounts.get(grade) ?? 0})`, disabled: !gradeCounts.get(grade) }))}
             value={turma}
             onChange={(event) => chooseTurma(event.target.value)}
             containerClassName="flex-1"
@@ -169,7 +173,7 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
 
       <AmountField
         label="Valor (M$)"
-        max={MAX_OPERATION_AMOUNT}
+        max={maxAmount}
         value={amount}
         onValueChange={setAmount}
         placeholder="Ex.: 50"

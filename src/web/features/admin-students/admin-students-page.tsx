@@ -2,11 +2,11 @@ import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, Download, FileUp, UserPlus, Users } from 'lucide-react';
 import { ADMIN_STUDENT_TEXTS, type AdminStudent } from '../../../shared/admin-students.ts';
-import { GRADES } from '../../../shared/constants.ts';
+import { useSchoolSettings } from '../../lib/school-settings.ts';
 import { useSession } from '../../app/session.ts';
 import { countOf, formatNumber } from '../../lib/format.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
-import { toast } from '../../lib/toast.ts';
+import { toast, toastFailure } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
@@ -25,7 +25,6 @@ import { useAdminStudents, useDeleteStudent } from './students-queries.ts';
 import { TagManagerModal } from './tag-manager-modal.tsx';
 import { useWideScreen } from './use-wide-screen.ts';
 
-const GRADE_FILTER = [{ value: '', label: 'Todas as séries' }, ...GRADES.map((grade) => ({ value: grade, label: grade }))];
 const TOOL_BUTTON =
   'inline-flex h-11 items-center justify-center gap-2 rounded-xl border border-slate-300 bg-white px-3 text-sm font-semibold whitespace-nowrap text-slate-800 shadow-sm hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500';
 /** setTimeout cannot wait longer than this (about 24.8 days). */
@@ -88,6 +87,7 @@ export function AdminStudentsPage() {
   const { user } = useSession();
   const students = useAdminStudents();
   const remove = useDeleteStudent();
+  const gradeFilter = [{ value: '', label: 'Todas as séries' }, ...(useSchoolSettings().data?.turmas ?? []).map((turma) => ({ value: turma.name, label: turma.name }))];
   const [query, setQuery] = useState('');
   const [grade, setGrade] = useState('');
   const [page, setPage] = useState(1);
@@ -161,7 +161,7 @@ export function AdminStudentsPage() {
           <SelectField
             label="Filtrar por série"
             hideLabel
-            options={GRADE_FILTER}
+            options={gradeFilter}
             value={grade}
             onChange={(event) => {
               setGrade(event.target.value);
@@ -273,7 +273,7 @@ export function AdminStudentsPage() {
               toast.success(result.message);
               setDialog(null);
             },
-            onError: () => toast.error(ADMIN_STUDENT_TEXTS.deleteError),
+            onError: (error) => toastFailure(ADMIN_STUDENT_TEXTS.deleteError, error),
           });
         }}
       />

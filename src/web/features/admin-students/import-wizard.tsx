@@ -5,7 +5,7 @@ import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { isApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { countOf, formatDate, formatNumber, formatSize } from '../../lib/format.ts';
-import { toast } from '../../lib/toast.ts';
+import { toast, toastFailure } from '../../lib/toast.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Modal } from '../../ui/modal.tsx';
@@ -71,7 +71,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
         toast.success(value.message);
       },
       onError: (error) => {
-        toast.error(ADMIN_STUDENT_TEXTS.importError);
+        toastFailure(ADMIN_STUDENT_TEXTS.importError, error);
         setFileError(failure(error));
       },
     });

@@ -1,15 +1,22 @@
 import { useEffect, useId, useMemo } from 'react';
-import { CheckCircle2, ImageUp, Link2, Trash2, XCircle } from 'lucide-react';
+import { CheckCircle2, Database, ImageUp, Link2, Trash2, XCircle } from 'lucide-react';
 import { ADMIN_STUDENT_TEXTS, photoUrlProblem } from '../../../shared/admin-students.ts';
+import { ARCHIVE_TEXTS, type ArchiveItem } from '../../../shared/archive.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
+import { absoluteUrl, copyToClipboard } from '../../lib/clipboard.ts';
 import { formatSize } from '../../lib/format.ts';
+import { toast } from '../../lib/toast.ts';
+import { ArchiveImagePicker } from '../../ui/archive-image-picker.tsx';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { checkImageUrl, checkPhotoFile, PHOTO_ACCEPT } from './photo-check.ts';
 
-export type PhotoMode = 'url' | 'upload';
+export type PhotoMode = 'url' | 'upload' | 'archive';
+
+/** An image picked from the archive; the server makes it the photo when the student is saved. */
+export type ArchivePick = { id: string; fileName: string; previewUrl: string | null };
 export type UrlStatus = 'idle' | 'checking' | 'valid' | 'invalid';
 
 export type PhotoState = {
@@ -18,13 +25,14 @@ export type PhotoState = {
   urlStatus: UrlStatus;
   file: File | null;
   fileError: string | null;
+  archive: ArchivePick | null;
   /** The current photo is to be removed on save. */
   remove: boolean;
 };
 
 export function initialPhotoState(current: { photo: string | null; photoSource: 'upload' | 'url' | null } | null): PhotoState {
   const url = current?.photoSource === 'url' && current.photo ? current.photo.replace(/[?&]v=\d+$/, '') : '';
-  return { mode: current?.photoSource === 'upload' ? 'upload' : 'url', url, urlStatus: url ? 'valid' : 'idle', file: null, fileError: null, remove: false };
+  return { mode: current?.photoSource === 'upload' ? 'upload' : 'url', url, urlStatus: url ? 'valid' : 'idle', file: null, fileError: null, archive: null, remove: false };
 }
 
 /** Checks the typed address (parse + load within 5 s) and reports the result into the state. */
@@ -44,7 +52,7 @@ type PhotoFieldProps = {
   disabled?: boolean;
 };
 
-/** The photo part of the student form: by address (checked in the browser) or by upload (checked, then sent). */
+/** The photo part of the student form: by address (checked in the browser), by upload (checked, then sent) or picked from the archive. */
 export function PhotoField({ name, currentPhoto, state, onChange, disabled }: PhotoFieldProps) {
   const inputId = useId();
   const preview = useMemo(() => (state.file ? URL.createObjectURL(state.file) : null), [state.file]);
@@ -57,7 +65,14 @@ export function PhotoField({ name, currentPhoto, state, onChange, disabled }: Ph
 
   const typed = state.url.trim();
   const urlPhoto = typed ? (state.urlStatus === 'valid' ? typed : null) : currentPhoto;
-  const shown = state.remove ? null : state.mode === 'upload' ? (preview ?? currentPhoto) : urlPhoto;
+  const shown = state.remove ? null : state.mode === 'upload' ? (preview ?? currentPhoto) : state.mode === 'archive' ? (state.archive?.previewUrl ?? currentPhoto) : urlPhoto;
+
+  /** 'Selecionar Imagem para Cadastro': the image's address goes to the clipboard, as the spec's picker did. */
+  const pickArchive = async (item: ArchiveItem) => {
+    onChange({ archive: { id: item.id, fileName: item.fileName, previewUrl: item.previewUrl }, remove: false });
+    const copied = await copyToClipboard(absoluteUrl(item.previewUrl ?? item.fileUrl));
+    toast.success(copied ? ARCHIVE_TEXTS.selected : ARCHIVE_TEXTS.selectedFallback(item.fileName));
+  };
 
   const pickFile = async (file: File | undefined) => {
     if (!file) return;
@@ -88,13 +103,13 @@ export function PhotoField({ name, currentPhoto, state, onChange, disabled }: Ph
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
         <div className="flex flex-col items-center gap-2 sm:w-36">
           <Avatar name={name || 'Novo aluno'} src={shown} size="xl" className="ring-slate-200" />
-          {(currentPhoto || state.file || state.url) && !state.remove && (
+          {(currentPhoto || state.file || state.url || state.archive) && !state.remove && (
             <Button
               variant="ghost"
               size="sm"
               className="whitespace-nowrap"
               disabled={disabled}
-              onClick={() => onChange({ remove: true, file: null, fileError: null, url: '', urlStatus: 'idle' })}
+              onClick={() => onChange({ remove: true, file: null, fileError: null, archive: null, url: '', urlStatus: 'idle' })}
               icon={<Trash2 aria-hidden="true" className="size-4" />}
             >
               Remover foto
@@ -178,6 +193,23 @@ export function PhotoField({ name, currentPhoto, state, onChange, disabled }: Ph
                       </span>
                     ) : null}
                   </p>
+                </div>
+              ),
+            },
+            {
+              id: 'archive',
+              label: 'Data-Base',
+              icon: <Database aria-hidden="true" className="size-4" />,
+              panel: (
+                <div className="flex flex-col gap-3">
+                  <p className="text-sm font-semibold text-slate-900">{ARCHIVE_TEXTS.pickerTitle}</p>
+                  {state.archive && (
+                    <p role="status" className="inline-flex items-start gap-1 text-sm font-medium break-words text-emerald-800">
+                      <CheckCircle2 aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+                      {ARCHIVE_TEXTS.pickerSelected}: {state.archive.fileName}
+                    </p>
+                  )}
+                  <ArchiveImagePicker selectedId={state.archive?.id ?? null} onSelect={(item) => void pickArchive(item)} disabled={disabled} />
                 </div>
               ),
             },

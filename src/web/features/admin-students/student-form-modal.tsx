@@ -8,12 +8,13 @@ import {
   type AdminStudent,
   type CreateStudentInput,
 } from '../../../shared/admin-students.ts';
-import { GRADES } from '../../../shared/constants.ts';
+import { useSchoolSettings } from '../../lib/school-settings.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { issueMessage } from '../../../shared/validation.ts';
 import { isApiError } from '../../lib/api.ts';
+import { useSelectArchiveImage } from '../../lib/archive-picker.ts';
 import { formatMeritus } from '../../lib/format.ts';
-import { toast } from '../../lib/toast.ts';
+import { toast, toastFailure } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
 import { IconButton } from '../../ui/icon-button.tsx';
 import { FormModal } from '../../ui/form-modal.tsx';
@@ -22,11 +23,13 @@ import { TextField } from '../../ui/text-field.tsx';
 import { initialPhotoState, PhotoField, verifyUrl, type PhotoState } from './photo-field.tsx';
 import { useCreateStudent, usePhotoChange, useUpdateStudent, type PhotoChange } from './students-queries.ts';
 
+/** The photo change to send after the student is saved: one of the photo endpoints, or an archive image. */
+type PendingPhoto = PhotoChange | { kind: 'archive'; imageId: string };
+
 type Field = 'studentId' | 'name' | 'email' | 'password' | 'grade' | 'birthDate' | 'meritus';
 type Values = Record<Field, string>;
 
 const REQUIRED_LABEL = 'Campo obrigatório';
-const GRADE_OPTIONS = GRADES.map((grade) => ({ value: grade, label: grade }));
 
 /** Which field a server refusal is about, so the message lands beside it. */
 const FIELD_OF_CODE: Partial<Record<string, Field>> = {
@@ -39,13 +42,13 @@ const FIELD_OF_CODE: Partial<Record<string, Field>> = {
   password_too_short: 'password',
 };
 
-function initialValues(student: AdminStudent | null): Values {
+function initialValues(student: AdminStudent | null, firstTurma: string): Values {
   return {
     studentId: student?.studentId ?? '',
     name: student?.name ?? '',
     email: student?.email ?? '',
     password: '',
-    grade: student?.grade ?? GRADES[0],
+    grade: student?.grade ?? firstTurma,
     birthDate: student?.birthDate ?? '',
     meritus: '0',
   };
@@ -60,7 +63,7 @@ export function initialMeritus(text: string): number {
 /** The message for a failed photo upload: the server's for a refused file, else 'Erro no upload: …'. */
 function photoErrorMessage(error: unknown): string {
   if (!isApiError(error)) return `Erro no upload: ${ERROR_MESSAGES.internal}`;
-  if (['invalid_photo_type', 'photo_too_large', 'invalid_photo_url', 'photo_url_not_https', 'unauthenticated', 'network', 'file_missing'].includes(error.code)) {
+  if (['invalid_photo_type', 'photo_too_large', 'invalid_photo_url', 'photo_url_not_https', 'unauthenticated', 'network', 'file_missing', 'archive_photo_unavailable', 'archive_image_not_found'].includes(error.code)) {
     return error.message;
   }
   return `Erro no upload: ${error.message}`;
@@ -76,7 +79,10 @@ type Props = {
 /** Add or edit a student: the spec's fields, its validation messages, and the photo by URL or upload. */
 export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
   const creating = student === null;
-  const [values, setValues] = useState<Values>(() => initialValues(student));
+  const turmas = useSchoolSettings().data?.turmas ?? [];
+  // A retired turma takes no one new: offered only to a student already in it.
+  const gradeOptions = turmas.filter((turma) => !turma.retired || turma.name === student?.grade).map((turma) => ({ value: turma.name, label: turma.name }));
+  const [values, setValues] = useState<Values>(() => initialValues(student, gradeOptions[0]?.value ?? ''));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [showPassword, setShowPassword] = useState(false);
@@ -84,8 +90,9 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
   const create = useCreateStudent();
   const update = useUpdateStudent();
   const photoChange = usePhotoChange();
+  const selectImage = useSelectArchiveImage();
   const [checkingPhoto, setCheckingPhoto] = useState(false);
-  const pending = create.isPending || update.isPending || photoChange.isPending || checkingPhoto;
+  const pending = create.isPending || update.isPending || photoChange.isPending || selectImage.isPending || checkingPhoto;
 
   const set = (field: Field) => (event: { target: { value: string } }) => {
     setValues((current) => ({ ...current, [field]: event.target.value }));
@@ -94,9 +101,10 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
   const patchPhoto = (patch: Partial<PhotoState>) => setPhoto((current) => ({ ...current, ...patch }));
 
   /** The photo change to send after the student is saved, or null when nothing changed. */
-  const pendingPhotoChange = (): PhotoChange | null => {
+  const pendingPhotoChange = (): PendingPhoto | null => {
     if (photo.remove) return student?.photo ? { kind: 'remove' } : null;
     if (photo.mode === 'upload') return photo.file ? { kind: 'upload', file: photo.file } : null;
+    if (photo.mode === 'archive') return photo.archive ? { kind: 'archive', imageId: photo.archive.id } : null;
     const url = photo.url.trim();
     const savedUrl = student?.photoSource === 'url' ? initialPhotoState(student).url : '';
     return url && url !== savedUrl ? { kind: 'url', url } : null;
@@ -175,14 +183,18 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
           message = change ? '' : ADMIN_STUDENT_TEXTS.updated(student.name);
         }
       }
-      const photoStep = creating ? (change?.kind === 'upload' ? change : null) : change;
+      const photoStep = creating ? (change?.kind === 'upload' || change?.kind === 'archive' ? change : null) : change;
       if (photoStep) {
         try {
-          const result = await photoChange.mutateAsync({ id: saved.id, change: photoStep });
+          // An archive image becomes the photo through the archive's select call (it counts the use).
+          const result =
+            photoStep.kind === 'archive'
+              ? await selectImage.mutateAsync({ imageId: photoStep.imageId, studentId: saved.id })
+              : await photoChange.mutateAsync({ id: saved.id, change: photoStep });
           if (!message) message = result.message;
         } catch (error) {
           if (message) toast.success(message);
-          toast.error(photoErrorMessage(error));
+          toastFailure(photoErrorMessage(error), error);
           if (creating) onClose();
           return;
         }
@@ -190,7 +202,7 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
       toast.success(message);
       onClose();
     } catch (error) {
-      toast.error(ADMIN_STUDENT_TEXTS.saveError);
+      toastFailure(ADMIN_STUDENT_TEXTS.saveError, error);
       if (isApiError(error) && error.status < 500 && error.code !== 'network') {
         const field = FIELD_OF_CODE[error.code];
         if (field) setErrors((current) => ({ ...current, [field]: error.message }));
@@ -227,7 +239,7 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
             disabled={pending}
           />
           <TextField label="Matrícula *" value={values.studentId} onChange={set('studentId')} error={errors.studentId} autoComplete="off" disabled={pending} />
-          <SelectField label="Série" options={GRADE_OPTIONS} value={values.grade} onChange={set('grade')} error={errors.grade} disabled={pending} />
+          <SelectField label="Série" options={gradeOptions} value={values.grade} onChange={set('grade')} error={errors.grade} disabled={pending} />
           <TextField label="Email" type="email" value={values.email} onChange={set('email')} error={errors.email} autoComplete="off" disabled={pending} />
           <TextField label="Data de nascimento" type="date" value={values.birthDate} onChange={set('birthDate')} error={errors.birthDate} disabled={pending} />
           {creating ? (

@@ -5,6 +5,7 @@ import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { isApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { formatDate } from '../../lib/format.ts';
+import { useSchoolSettings } from '../../lib/school-settings.ts';
 import { toast } from '../../lib/toast.ts';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Button } from '../../ui/button.tsx';
@@ -24,7 +25,8 @@ export function tagDays(text: string): number | null {
 
 /** Toggles the three weekly tags of one student; a new tag lasts the chosen number of days. */
 export function TagManagerModal({ student, onClose, now }: { student: AdminStudent; onClose: () => void; now: number }) {
-  const [daysText, setDaysText] = useState(String(WEEKLY_TAG_DAYS));
+  const defaultDays = useSchoolSettings().data?.rules.defaultTagDays ?? WEEKLY_TAG_DAYS;
+  const [daysText, setDaysText] = useState(String(defaultDays));
   const [problem, setProblem] = useState<string | null>(null);
   const toggle = useTagToggle();
   const days = tagDays(daysText);
@@ -35,7 +37,7 @@ export function TagManagerModal({ student, onClose, now }: { student: AdminStude
     if (add && days === null) return;
     setProblem(null);
     toggle.mutate(
-      { student, kind, add, days: days ?? WEEKLY_TAG_DAYS },
+      { student, kind, add, days: days ?? defaultDays },
       {
         onSuccess: (result) => toast.success(result.message),
         onError: (error) => {

@@ -1,12 +1,33 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Eye, EyeOff, GraduationCap, KeyRound, Medal, ShieldCheck, Sparkles, Star, Trophy } from 'lucide-react';
-import { MESSAGES } from '../../../shared/errors.ts';
+import { MESSAGES } from '../../../shared/messages-core.ts';
 import { useSignedInRedirect, useSignIn } from '../../app/sign-in.ts';
 import { Brand } from '../../app/brand.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { DEMO_CREDENTIALS, isDemoMode } from './demo-mode.ts';
+import { api } from '../../lib/api.ts';
+import type { PublicSettings } from '../../../shared/settings.ts';
+
+/**
+ * The school's name and logo (GET /api/settings/public); the page shows without them until they arrive.
+ * Read without its zod schema: parsing it here would pull zod (about 27 kB gzipped) into the login route's first load.
+ */
+function usePublicSchool(): PublicSettings | null {
+  const [school, setSchool] = useState<PublicSettings | null>(null);
+  useEffect(() => {
+    let current = true;
+    api.get<PublicSettings>('/settings/public').then(
+      (settings) => current && setSchool(settings),
+      () => {},
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
+  return school;
+}
 
 type LoginRole = 'student' | 'admin';
 
@@ -144,13 +165,14 @@ export function LoginPage() {
   useSignedInRedirect();
   const [role, setRole] = useState<LoginRole>('student');
   const [demo] = useState(isDemoMode);
+  const school = usePublicSchool();
 
   return (
     <div className="flex min-h-dvh flex-col bg-slate-50 lg:flex-row">
       <section className="relative overflow-hidden bg-gradient-to-br from-indigo-700 via-indigo-600 to-violet-700 px-6 pt-8 pb-20 text-white lg:flex lg:w-[46%] lg:flex-col lg:justify-between lg:px-14 lg:py-12">
         <div aria-hidden="true" className="pointer-events-none absolute -top-24 -right-24 size-72 rounded-full bg-white/10" />
         <div aria-hidden="true" className="pointer-events-none absolute -bottom-32 -left-16 hidden size-80 rounded-full bg-amber-300/20 lg:block" />
-        <Brand inverted className="relative" />
+        <Brand inverted className="relative" school={school ?? undefined} />
         <div className="relative mt-6 lg:mt-0">
           <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl lg:text-5xl lg:leading-tight">
             Seu esforço vale <span className="text-amber-300">Méritus</span>.

@@ -24,11 +24,19 @@ import { ProgressBar } from '../../ui/progress-bar.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { FigureCard } from '../../ui/figure-card.tsx';
 import { EstelecasTransferDialog } from './estelecas-transfer-dialog.tsx';
+import { useSchoolSettings } from '../../lib/school-settings.ts';
+import { achievementsOf, DEFAULT_RULES } from '../../../shared/settings.ts';
+
+/** The achievements with the school's thresholds (its settings). */
+function useAchievementThresholds() {
+  return achievementsOf(useSchoolSettings().data?.rules ?? DEFAULT_RULES);
+}
 
 const HISTORY_ERROR = 'Erro ao carregar histórico de Estelecas';
 const ACHIEVEMENT_ICONS: LucideIcon[] = [Star, Gem, Crown];
 
 function StatCards({ balance, summary }: { balance: number; summary: StudentSummary | undefined }) {
+  const thresholds = useAchievementThresholds();
   if (!summary) {
     return (
       <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4" aria-hidden="true">
@@ -40,7 +48,7 @@ function StatCards({ balance, summary }: { balance: number; summary: StudentSumm
   }
   const stats = summary.estelecasStats;
   const net = summary.recent.estelecasNet;
-  const next = estelecasAchievements(stats.peak, balance).find((achievement) => !achievement.earned);
+  const next = estelecasAchievements(stats.peak, balance, thresholds).find((achievement) => !achievement.earned);
   return (
     <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4" data-testid="estelecas-stats">
       <FigureCard
@@ -150,9 +158,10 @@ export default function StudentEstelecasPage() {
   const { user } = useSession();
   const summary = useStudentSummary(POLL_MS.sidebarEstelecas);
   const [dialogOpen, setDialogOpen] = useState(false);
+  const thresholds = useAchievementThresholds();
   if (user?.role !== 'student') return null;
   const balance = user.student.estelecas;
-  const achievements = summary.data ? estelecasAchievements(summary.data.estelecasStats.peak, balance) : null;
+  const achievements = summary.data ? estelecasAchievements(summary.data.estelecasStats.peak, balance, thresholds) : null;
 
   return (
     <div>

@@ -1,0 +1,71 @@
+import { test, expect, loginViaApi, navigate, getJson } from './fixtures.ts';
+import { expectNoSeriousA11yViolations } from './axe.ts';
+import type { SchoolSettings } from '../src/shared/settings.ts';
+
+/** Settings are the school's, shared by every test of the run: each test puts back what it changed. */
+async function withSettings(school: { admin: import('@playwright/test').APIRequestContext }, change: (current: SchoolSettings) => Promise<void>, body: () => Promise<void>) {
+  const current = await getJson<SchoolSettings>(school.admin, '/api/settings');
+  await change(current);
+  try {
+    await body();
+  } finally {
+    await school.admin.put('/api/admin/settings/rules', { data: current.rules });
+    await school.admin.put('/api/admin/settings/school', { data: { name: current.school.name, timeZone: current.school.timeZone } });
+  }
+}
+
+test('the settings screen at desktop and phone sizes: every section, axe clean', async ({ page }) => {
+  await loginViaApi(page, 'admin');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await navigate(page, '/admin/settings');
+  await expect(page.getByRole('heading', { name: 'Configurações' })).toBeVisible();
+  for (const section of ['Escola', 'Regras', 'Turmas', 'Administradores']) await expect(page.getByRole('heading', { name: section })).toBeVisible();
+  await expect(page.getByLabel('Meta de Méritus (M$)')).toHaveValue(/^\d+$/);
+  await expect(page.getByRole('list', { name: 'Turmas da escola' }).getByRole('listitem')).not.toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+  await page.screenshot({ path: 'test-results/settings-shots/settings-1440.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole('button', { name: 'Salvar regras' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.screenshot({ path: 'test-results/settings-shots/settings-390.png', fullPage: true });
+});
+
+test('a new goal saved on the settings screen shows in a student\'s sidebar', async ({ page, browser, school }) => {
+  const student = await school.createStudent({ meritus: 300 });
+  await withSettings(
+    school,
+    async () => {},
+    async () => {
+      await loginViaApi(page, 'admin');
+      await navigate(page, '/admin/settings');
+      await page.getByLabel('Meta de Méritus (M$)').fill('600');
+      await page.getByRole('button', { name: 'Salvar regras' }).click();
+      await expect(page.getByText('Regras salvas')).toBeVisible();
+
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const studentPage = await context.newPage();
+      await loginViaApi(studentPage, student);
+      await navigate(studentPage, '/student');
+      const sidebar = studentPage.getByRole('region', { name: 'Seus Méritus' });
+      await expect(sidebar.getByText('Meta: 600 M$')).toBeVisible();
+      await expect(sidebar.getByText('50%')).toBeVisible();
+      await context.close();
+    },
+  );
+});
+
+test('the login page shows the school\'s name and its logo mark', async ({ page, school }) => {
+  await withSettings(
+    school,
+    async (current) => {
+      const saved = await school.admin.put('/api/admin/settings/school', { data: { name: 'Colégio Horizonte Azul', timeZone: current.school.timeZone } });
+      expect(saved.status()).toBe(200);
+    },
+    async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto('/login');
+      await expect(page.getByText('Colégio Horizonte Azul')).toBeVisible();
+      await page.screenshot({ path: 'test-results/settings-shots/login-390.png' });
+    },
+  );
+});

@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { acquireDataDirLock, openPglite, openPostgres } from '../db/client.ts';
+import { archiveMigrationLevel, BackupError, restoreInto, verifyArchive, type Manifest } from './archive.ts';
+import { connectPostgres, pgliteSqlClient, type SqlClient } from './sql-client.ts';
+
+/** The embedded database of a data folder, or a PostgreSQL database. */
+export type RestoreTarget = { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
+
+export type RestoreOptions = {
+  /** Where the archive's files go (the local storage's folder, DATA_DIR/uploads). */
+  filesRoot: string;
+  /** Erases a target that is not empty (the database's tables and data, and the files folder) before restoring. */
+  force: boolean;
+};
+
+function hasEntries(dir: string): boolean {
+  return fs.existsSync(dir) && fs.readdirSync(dir).length > 0;
+}
+
+const FORCE_HINT = 'Para apagar tudo o que há nele e restaurar a cópia no lugar, rode de novo com --force.';
+
+/** Opens the embedded target under the data folder's lock, once it is empty (or emptied with force). */
+async function openEmbeddedTarget(dataDir: string, options: RestoreOptions): Promise<SqlClient> {
+  const release = acquireDataDirLock(dataDir);
+  try {
+    const databaseDir = path.join(dataDir, 'pglite');
+    const occupied = [hasEntries(databaseDir) && databaseDir, hasEntries(options.filesRoot) && options.filesRoot].filter(Boolean);
+    if (occupied.length > 0 && !options.force) {
+      throw new BackupError(`O destino não está vazio: ${occupied.join(' e ')} já tem dados. ${FORCE_HINT}`);
+    }
+    fs.rmSync(databaseDir, { recursive: true, force: true });
+    fs.rmSync(options.filesRoot, { recursive: true, force: true });
+    const client = new PGlite(databaseDir);
+    await client.waitReady;
+    return pgliteSqlClient(client, release);
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/**
+ * Connects to the PostgreSQL target once nobody else is connected (a running server would
+ * write beside the restore) and it is empty: no table in `public`, no migration journal.
+ * With force, the schemas `public` and `drizzle` are dropped with everything in them.
+ */
+async function openPostgresTarget(url: string, options: RestoreOptions): Promise<SqlClient> {
+  const client = await connectPostgres(url);
+  try {
+    const [others] = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    if (others!.n > 0) {
+      throw new BackupError(
+        `Há ${others!.n} outra(s) conexão(ões) com o banco de destino: pare todos os servidores do Méritus que usam este DATABASE_URL antes de restaurar.`,
+      );
+    }
+    const [contents] = await client.query<{ tables: number; journal: boolean }>(
+      `SELECT (SELECT count(*)::int FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm', 'S')) AS tables,
+              to_regnamespace('drizzle') IS NOT NULL AS journal`,
+    );
+    const occupied = [
+      contents!.tables > 0 || contents!.journal ? `o banco de dados (${contents!.tables} objetos em public)` : '',
+      hasEntries(options.filesRoot) ? options.filesRoot : '',
+    ].filter(Boolean);
+    if (occupied.length > 0 && !options.force) throw new BackupError(`O destino não está vazio: ${occupied.join(' e ')} já tem dados. ${FORCE_HINT}`);
+    if (occupied.length > 0) {
+      await client.query('DROP SCHEMA IF EXISTS drizzle CASCADE; DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public');
+      fs.rmSync(options.filesRoot, { recursive: true, force: true });
+    }
+    return client;
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
+/**
+ * `npm run restore`: checks the whole archive before touching anything, then restores it into
+ * an empty target and finally opens it as the server does (the current migrations and living SQL).
+ */
+export async function restoreArchive(file: string, target: RestoreTarget, options: RestoreOptions): Promise<{ manifest: Manifest; ms: number }> {
+  const started = performance.now();
+  const manifest = await verifyArchive(file);
+  archiveMigrationLevel(manifest);
+  const client = target.kind === 'pglite' ? await openEmbeddedTarget(target.dataDir, options) : await openPostgresTarget(target.url, options);
+  try {
+    await restoreInto(client, file, manifest, options.filesRoot);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new BackupError(`A restauração falhou (${reason}). O destino pode ter ficado pela metade: corrija a causa e rode de novo com --force.`);
+  } finally {
+    await client.close();
+  }
+  const current = target.kind === 'pglite' ? await openPglite(target.dataDir) : await openPostgres(target.url, { max: 1 });
+  await current.close();
+  return { manifest, ms: performance.now() - started };
+}

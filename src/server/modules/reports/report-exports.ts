@@ -1,0 +1,174 @@
+import ExcelJS from 'exceljs';
+import type { Db } from '../../db/client.ts';
+import { toCsv } from '../../csv.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import { formatDate } from '../../../shared/format.ts';
+import {
+  FIGURE_DEFINITIONS,
+  FIGURE_IDS,
+  FIGURE_LABELS,
+  formatDayRange,
+  REPORT_TABLE_FILES,
+  REPORT_TABLE_TITLES,
+  type ExportFormat,
+  type ReasonRow,
+  type ReportTable,
+} from '../../../shared/reports.ts';
+import { reportOverview, reportReasons, reportTimeline, type ReportScope } from './reports.service.ts';
+
+type Cell = string | number | null;
+/** `date` cells hold a calendar day (aaaa-mm-dd); `decimal` ones a number with one decimal. */
+type ColumnKind = 'text' | 'integer' | 'decimal' | 'date';
+export type ExportTable = { title: string; columns: { header: string; kind: ColumnKind }[]; rows: Cell[][] };
+
+const text = (header: string) => ({ header, kind: 'text' as const });
+const integer = (header: string) => ({ header, kind: 'integer' as const });
+const decimal = (header: string) => ({ header, kind: 'decimal' as const });
+
+function reasonTable(title: string, rows: ReasonRow[]): ExportTable {
+  return {
+    title,
+    columns: [text('Motivo'), text('Motivo rápido salvo'), integer('Operações'), integer('Méritus'), integer('Estelecas')],
+    rows: rows.map((row) => [row.description, row.preset ? 'Sim' : 'Não', row.operations, row.meritus, row.estelecas]),
+  };
+}
+
+/** One table of the reports screen, as its export writes it. */
+export async function reportTable(db: Db, scope: ReportScope, table: ReportTable): Promise<ExportTable> {
+  const title = REPORT_TABLE_TITLES[table];
+  const { period } = scope;
+  switch (table) {
+    case 'figures': {
+      const { figures } = await reportOverview(db, scope);
+      return {
+        title,
+        columns: [
+          text('Indicador'),
+          decimal(`No período (${formatDayRange(period.from, period.to)})`),
+          decimal(`Período anterior (${formatDayRange(period.previousFrom, period.previousTo)})`),
+          decimal('Variação'),
+          text('Definição'),
+        ],
+        rows: FIGURE_IDS.map((id) => {
+          const { current, previous } = figures[id];
+          const label = id === 'participation' ? `${FIGURE_LABELS[id]} (%)` : FIGURE_LABELS[id];
+          return [label, current, previous, Math.round((current - previous) * 10) / 10, FIGURE_DEFINITIONS[id]];
+        }),
+      };
+    }
+    case 'timeline': {
+      const { points } = await reportTimeline(db, scope);
+      return {
+        title,
+        columns: [{ header: period.bucket === 'day' ? 'Dia' : 'Semana (início)', kind: 'date' }, integer('Méritus concedidos'), integer('Méritus removidos'), integer('Méritus transferidos')],
+        rows: points.map((point) => [point.start, point.awarded, point.removed, point.transferred]),
+      };
+    }
+    case 'turmas': {
+      const { turmas } = await reportOverview(db, scope);
+      return {
+        title,
+        columns: [
+          text('Turma'),
+          integer('Alunos'),
+          integer('Méritus concedidos'),
+          integer('Méritus removidos'),
+          integer('Méritus transferidos'),
+          integer('Saldo no fim do período'),
+          decimal('Média por aluno'),
+          integer('Alunos participantes'),
+          decimal('Participação (%)'),
+        ],
+        rows: turmas.map((row) => [row.turma, row.students, row.awarded, row.removed, row.transferred, row.balance, row.averageBalance, row.participants, row.participation]),
+      };
+    }
+    case 'balances': {
+      const { balances } = await reportOverview(db, scope);
+      return {
+        title,
+        columns: [text('Faixa de saldo'), integer('Mínimo (M$)'), integer('Máximo (M$)'), integer('Alunos')],
+        rows: balances.map((row) => [row.label, row.min, row.max, row.students]),
+      };
+    }
+    case 'awards':
+    case 'penalties': {
+      const reasons = await reportReasons(db, scope);
+      return reasonTable(title, table === 'awards' ? reasons.awards : reasons.penalties);
+    }
+    case 'risers': {
+      const { risers } = await reportOverview(db, scope);
+      return {
+        title,
+        columns: [integer('Posição'), text('Matrícula'), text('Nome'), text('Turma'), integer('Saldo no início (M$)'), integer('Saldo no fim (M$)'), integer('Variação (M$)')],
+        rows: risers.map((row, index) => [index + 1, row.studentId, row.name, row.grade, row.start, row.end, row.change]),
+      };
+    }
+  }
+}
+
+const decimalComma = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1, useGrouping: false });
+
+/** The table as CSV: decimals with a comma and days as dd/mm/aaaa, as Excel in Brazil reads them. */
+export function tableCsv(table: ExportTable): string {
+  return toCsv(
+    table.columns.map((column) => column.header),
+    table.rows.map((row) =>
+      row.map((cell, index) => {
+        const kind = table.columns[index]!.kind;
+        if (cell === null) return null;
+        if (kind === 'decimal' && typeof cell === 'number') return decimalComma.format(cell);
+        if (kind === 'date' && typeof cell === 'string') return formatDate(cell);
+        return cell;
+      }),
+    ),
+  );
+}
+
+/** The table as a workbook of one sheet: numbers as number cells, days as date cells. */
+export async function tableXlsx(table: ExportTable): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = 'Méritus';
+  const sheet = workbook.addWorksheet(table.title.slice(0, 31));
+  sheet.columns = table.columns.map((column) => ({
+    header: column.header,
+    width: Math.min(60, Math.max(12, column.header.length + 2)),
+    style: column.kind === 'decimal' ? { numFmt: '0.0' } : column.kind === 'date' ? { numFmt: 'dd/mm/yyyy' } : {},
+  }));
+  sheet.getRow(1).font = { bold: true };
+  for (const row of table.rows) {
+    sheet.addRow(
+      row.map((cell, index) => {
+        if (table.columns[index]!.kind === 'date' && typeof cell === 'string') {
+          const [year, month, day] = cell.split('-').map(Number);
+          return new Date(Date.UTC(year!, month! - 1, day!));
+        }
+        return cell;
+      }),
+    );
+  }
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+export type ExportFile = { fileName: string; contentType: string; body: string | Buffer };
+
+/** Builds one table's export and records it in the audit log (what, in which format, for which period and turmas). */
+export async function exportReportTable(
+  db: Db,
+  admin: { id: string; name: string },
+  scope: ReportScope,
+  table: ReportTable,
+  format: ExportFormat,
+  context: { ip?: string | undefined } = {},
+): Promise<ExportFile> {
+  const data = await reportTable(db, scope, table);
+  await recordAudit(db, {
+    actor: { kind: 'admin', id: admin.id, label: admin.name },
+    action: 'report.export',
+    ip: context.ip,
+    details: { table, format, from: scope.period.from, to: scope.period.to, turmas: scope.turmas },
+  });
+  const fileName = `relatorio-${REPORT_TABLE_FILES[table]}-${scope.period.from}-a-${scope.period.to}.${format}`;
+  return format === 'csv'
+    ? { fileName, contentType: 'text/csv; charset=utf-8', body: tableCsv(data) }
+    : { fileName, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', body: await tableXlsx(data) };
+}

@@ -1,0 +1,192 @@
+import PDFDocument from 'pdfkit';
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '../../db/client.ts';
+import { AppError } from '../../app-error.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import { TAG_NAMES, type TagKind } from '../../../shared/constants.ts';
+import { OPERATION_TYPE_LABELS, type LedgerType } from '../../../shared/ledger.ts';
+import { formatEstelecas, formatMeritus, formatSignedAmount } from '../../../shared/format.ts';
+import { addDays, formatDayRange } from '../../../shared/reports.ts';
+import type { ReportScope } from './reports.service.ts';
+import { reportSchool } from './report-school.ts';
+import type { ExportFile } from './report-exports.ts';
+
+type Admin = { id: string; name: string };
+
+function formatterIn(timeZone: string) {
+  const dateTime = new Intl.DateTimeFormat('pt-BR', { timeZone, dateStyle: 'short', timeStyle: 'short' });
+  const date = new Intl.DateTimeFormat('pt-BR', { timeZone, dateStyle: 'short' });
+  return { dateTime: (value: Date) => dateTime.format(value), date: (value: Date) => date.format(value) };
+}
+
+/** Renders a document and collects its bytes. */
+function render(options: PDFKit.PDFDocumentOptions, draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
+  const doc = new PDFDocument({ ...options, bufferPages: true });
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    draw(doc);
+    doc.end();
+  });
+}
+
+function fileSlug(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60);
+}
+
+type StatementRow = {
+  at: Date | string;
+  currency: 'meritus' | 'estelecas';
+  type: LedgerType;
+  amount: number;
+  description: string;
+  incoming: boolean;
+  other_name: string | null;
+};
+
+/**
+ * A student's statement (extrato) for a period: balances at its start and end summed from the
+ * ledger, and every operation in between with its signed amount. Audited.
+ */
+export async function statementPdf(db: Db, admin: Admin, scope: ReportScope, studentUuid: string, context: { ip?: string | undefined } = {}): Promise<ExportFile> {
+  const { period, school } = scope;
+  const tz = school.timeZone;
+  const p1 = sql`(${period.from}::date::timestamp AT TIME ZONE ${tz})`;
+  const p2 = sql`(${addDays(period.to, 1)}::date::timestamp AT TIME ZONE ${tz})`;
+  const [student] = rowsOf<{ id: string; student_id: string; name: string; grade: string }>(
+    await db.execute(sql`SELECT id, student_id, name, grade FROM students WHERE id = ${studentUuid}`),
+  );
+  if (!student) throw new AppError('student_not_found');
+  const [opening] = rowsOf<{ meritus: string | number; estelecas: string | number }>(
+    await db.execute(sql`
+      SELECT coalesce(sum(CASE WHEN to_student_id = ${studentUuid} THEN amount ELSE -amount END) FILTER (WHERE currency = 'meritus'), 0) AS meritus,
+             coalesce(sum(CASE WHEN to_student_id = ${studentUuid} THEN amount ELSE -amount END) FILTER (WHERE currency = 'estelecas'), 0) AS estelecas
+        FROM ledger_entries
+       WHERE (to_student_id = ${studentUuid} OR from_student_id = ${studentUuid}) AND created_at < ${p1}`),
+  );
+  const rows = rowsOf<StatementRow>(
+    await db.execute(sql`
+      SELECT e.created_at AS at, e.currency, e.type, e.amount, e.description,
+             e.to_student_id = ${studentUuid} AS incoming,
+             other.name AS other_name
+        FROM ledger_entries e
+        LEFT JOIN students other ON other.id = CASE WHEN e.to_student_id = ${studentUuid} THEN e.from_student_id ELSE e.to_student_id END
+       WHERE (e.to_student_id = ${studentUuid} OR e.from_student_id = ${studentUuid})
+         AND e.created_at >= ${p1} AND e.created_at < ${p2}
+       ORDER BY e.created_at, e.id`),
+  );
+  const balance = { meritus: Number(opening?.meritus ?? 0), estelecas: Number(opening?.estelecas ?? 0) };
+  const start = { ...balance };
+  const format = formatterIn(tz);
+  const issuedAt = new Date();
+
+  const body = await render({ size: 'A4', margin: 50, info: { Title: `Extrato de ${student.name}`, Author: school.name } }, (doc) => {
+    const left = doc.page.margins.left;
+    const width = doc.page.width - left - doc.page.margins.right;
+    doc.font('Helvetica-Bold').fontSize(10).fillColor('#4338ca').text(school.name.toUpperCase(), { characterSpacing: 1 });
+    doc.moveDown(0.3).font('Helvetica-Bold').fontSize(20).fillColor('#0f172a').text('Extrato de Méritus e Estelecas');
+    doc.moveDown(0.5).font('Helvetica').fontSize(11).fillColor('#334155');
+    doc.text(`Aluno: ${student.name}`).text(`Matrícula: ${student.student_id} · Turma: ${student.grade}`).text(`Período: ${formatDayRange(period.from, period.to)}`);
+    doc.moveDown(0.5).font('Helvetica-Bold').text(`Saldo no início do período: ${formatMeritus(start.meritus)} · ${formatEstelecas(start.estelecas)}`);
+    doc.moveDown(0.8);
+
+    const columns = [
+      { header: 'Data', width: 88 },
+      { header: 'Moeda', width: 58 },
+      { header: 'Operação', width: 78 },
+      { header: 'Descrição', width: width - 88 - 58 - 78 - 95 },
+      { header: 'Valor', width: 95, align: 'right' as const },
+    ];
+    const drawRow = (cells: string[], bold: boolean) => {
+      doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9).fillColor('#0f172a');
+      const height = Math.max(...cells.map((cell, i) => doc.heightOfString(cell, { width: columns[i]!.width - 6 })));
+      if (doc.y + height > doc.page.height - doc.page.margins.bottom - 30) doc.addPage();
+      const y = doc.y;
+      let x = left;
+      cells.forEach((cell, i) => {
+        doc.text(cell, x, y, { width: columns[i]!.width - 6, align: columns[i]!.align ?? 'left' });
+        x += columns[i]!.width;
+      });
+      doc.x = left;
+      doc.y = y + height + 5;
+      doc.moveTo(left, doc.y - 2.5).lineTo(left + width, doc.y - 2.5).lineWidth(0.5).strokeColor('#e2e8f0').stroke();
+    };
+    drawRow(columns.map((column) => column.header), true);
+    if (rows.length === 0) {
+      doc.font('Helvetica').fontSize(10).fillColor('#475569').text('Nenhuma operação no período.', left, doc.y + 4);
+    }
+    for (const row of rows) {
+      const signed = row.incoming ? row.amount : -row.amount;
+      balance[row.currency] += signed;
+      const party = row.type === 'transfer' && row.other_name ? ` (${row.incoming ? 'de' : 'para'} ${row.other_name})` : '';
+      drawRow(
+        [format.dateTime(new Date(row.at)), row.currency === 'meritus' ? 'Méritus' : 'Estelecas', OPERATION_TYPE_LABELS[row.type], `${row.description}${party}`, formatSignedAmount(row.currency, signed)],
+        false,
+      );
+    }
+    doc.moveDown(0.8).font('Helvetica-Bold').fontSize(11).fillColor('#0f172a');
+    doc.text(`Saldo no fim do período: ${formatMeritus(balance.meritus)} · ${formatEstelecas(balance.estelecas)}`, left);
+    doc.moveDown(0.3).font('Helvetica').fontSize(9).fillColor('#475569');
+    doc.text(`Emitido em ${format.dateTime(issuedAt)} por ${admin.name}. Valores somados do registro de operações.`, left);
+  });
+
+  await recordAudit(db, {
+    actor: { kind: 'admin', id: admin.id, label: admin.name },
+    action: 'report.statement',
+    ip: context.ip,
+    details: { student: student.id, studentId: student.student_id, from: period.from, to: period.to },
+  });
+  return { fileName: `extrato-${student.student_id}-${period.from}-a-${period.to}.pdf`, contentType: 'application/pdf', body };
+}
+
+/**
+ * A printable certificate (A4, landscape) for the holder of a current weekly tag, with the
+ * school's name. An expired or removed tag is refused. Audited.
+ */
+export async function certificatePdf(db: Db, admin: Admin, tagId: string, context: { ip?: string | undefined; now?: Date } = {}): Promise<ExportFile> {
+  const now = context.now ?? new Date();
+  const [tag] = rowsOf<{ kind: TagKind; assigned_at: Date | string; expires_at: Date | string; student_uuid: string; student_id: string; name: string; grade: string }>(
+    await db.execute(sql`
+      SELECT t.kind, t.assigned_at, t.expires_at, s.id AS student_uuid, s.student_id, s.name, s.grade
+        FROM student_tags t JOIN students s ON s.id = t.student_id
+       WHERE t.id = ${tagId} AND t.expires_at > ${now.toISOString()}::timestamptz AND s.deleted_at IS NULL`),
+  );
+  if (!tag) throw new AppError('tag_not_found', { status: 404 });
+  const school = await reportSchool(db);
+  const format = formatterIn(school.timeZone);
+  const title = TAG_NAMES[tag.kind];
+
+  const body = await render({ size: 'A4', layout: 'landscape', margin: 0, info: { Title: `${title}: ${tag.name}`, Author: school.name } }, (doc) => {
+    const { width, height } = doc.page;
+    doc.rect(24, 24, width - 48, height - 48).lineWidth(3).strokeColor('#4338ca').stroke();
+    doc.rect(34, 34, width - 68, height - 68).lineWidth(0.8).strokeColor('#a5b4fc').stroke();
+    const line = (text: string, y: number, font: string, size: number, color: string) =>
+      doc.font(font).fontSize(size).fillColor(color).text(text, 60, y, { width: width - 120, align: 'center' });
+    line(school.name.toUpperCase(), 80, 'Helvetica-Bold', 14, '#4338ca');
+    line('CERTIFICADO', 130, 'Helvetica-Bold', 40, '#0f172a');
+    line('Certificamos que', 205, 'Helvetica', 16, '#334155');
+    line(tag.name, 235, 'Helvetica-Bold', 30, '#0f172a');
+    line(`da turma ${tag.grade} (matrícula ${tag.student_id}), recebeu o título de`, 285, 'Helvetica', 16, '#334155');
+    line(title, 318, 'Helvetica-Bold', 26, '#b45309');
+    line(`pelo período de ${format.date(new Date(tag.assigned_at))} a ${format.date(new Date(tag.expires_at))}.`, 362, 'Helvetica', 14, '#334155');
+    doc.moveTo(width / 2 - 130, height - 120).lineTo(width / 2 + 130, height - 120).lineWidth(0.8).strokeColor('#0f172a').stroke();
+    line('Coordenação pedagógica', height - 112, 'Helvetica', 12, '#334155');
+    line(`Emitido em ${format.date(now)}`, height - 80, 'Helvetica', 10, '#64748b');
+  });
+
+  await recordAudit(db, {
+    actor: { kind: 'admin', id: admin.id, label: admin.name },
+    action: 'report.certificate',
+    ip: context.ip,
+    details: { tag: tagId, kind: tag.kind, student: tag.student_uuid, studentId: tag.student_id },
+  });
+  return { fileName: `certificado-${fileSlug(title)}-${fileSlug(tag.name)}.pdf`, contentType: 'application/pdf', body };
+}

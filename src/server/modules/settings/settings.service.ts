@@ -1,0 +1,391 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { admins, schoolSettings as schoolSettingsTable, sessions, students, turmas } from '../../db/schema.ts';
+import { AppError } from '../../app-error.ts';
+import type { EventBus } from '../../realtime/event-bus.ts';
+import type { FileStorage } from '../../storage/file-storage.ts';
+import { encodePhoto } from '../../storage/photos.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import { hashPassword } from '../auth/password.ts';
+import { generateReadablePassword } from '../../../shared/admin-students.ts';
+import { DEFAULT_TIME_ZONE } from '../../../shared/format.ts';
+import {
+  DEFAULT_RULES,
+  DEFAULT_SCHOOL_NAME,
+  SETTINGS_TEXTS,
+  isTimeZone,
+  schoolRules,
+  type AdminAccount,
+  type AdminTurma,
+  type AdminWriteResult,
+  type PublicSettings,
+  type SchoolInfoInput,
+  type SchoolRules,
+  type SchoolSettings,
+  type Turma,
+} from '../../../shared/settings.ts';
+
+/**
+ * The school's settings (decision 009): read through a cache per server instance, which every
+ * instance drops when one of them commits a change (the event bus's 'settings' event, or a
+ * resync after a lost connection), and the writing instance drops at once.
+ */
+export type SettingsStore = {
+  get(): Promise<SchoolSettings>;
+  /** Drops this instance's copy; the next get() reads the database. */
+  invalidate(): void;
+};
+
+export type SettingsDeps = { db: Db; events: EventBus; settings: SettingsStore; storage: FileStorage };
+type AdminActor = { id: string; name: string };
+type Context = { ip?: string | undefined };
+
+const auditActor = (admin: AdminActor) => ({ kind: 'admin' as const, id: admin.id, label: admin.name });
+
+/** Stored rules over the defaults, so a rule added later starts at its default; a stored value that no longer passes is ignored. */
+function rulesFrom(stored: Record<string, unknown> | undefined): SchoolRules {
+  const merged = { ...DEFAULT_RULES, ...stored };
+  return schoolRules.safeParse(merged).data ?? DEFAULT_RULES;
+}
+
+function toTurma(row: typeof turmas.$inferSelect): Turma {
+  return { id: row.id, name: row.name, retired: row.retiredAt !== null };
+}
+
+/** The settings as stored now, without any cache: for scripts, benchmarks and the cache itself. */
+export async function readSchoolSettings(db: DbOrTx): Promise<SchoolSettings> {
+  const [[row], turmaRows] = await Promise.all([
+    db.select().from(schoolSettingsTable).where(eq(schoolSettingsTable.id, 1)),
+    db.select().from(turmas).orderBy(asc(turmas.position), asc(turmas.createdAt)),
+  ]);
+  return {
+    school: {
+      name: row?.name ?? DEFAULT_SCHOOL_NAME,
+      logoUrl: row?.logoUrl ?? null,
+      // A zone this runtime does not know (an older ICU) would break every date on the screens.
+      timeZone: row && isTimeZone(row.timeZone) ? row.timeZone : DEFAULT_TIME_ZONE,
+    },
+    rules: rulesFrom(row?.rules),
+    turmas: turmaRows.map(toTurma),
+  };
+}
+
+/** A safety net under the notifications: a copy older than this is read again. */
+const CACHE_MS = 60_000;
+
+export function createSettingsStore(db: Db, events: EventBus): SettingsStore {
+  let cached: { value: Promise<SchoolSettings>; at: number } | undefined;
+  const invalidate = () => {
+    cached = undefined;
+  };
+  events.subscribe((event) => {
+    if (event.type === 'settings' || event.type === 'resync') invalidate();
+  });
+  return {
+    get() {
+      const now = Date.now();
+      if (!cached || now - cached.at > CACHE_MS) {
+        const value = readSchoolSettings(db);
+        const entry = { value, at: now };
+        cached = entry;
+        // A failed read is not kept: the next request tries again.
+        value.catch(() => {
+          if (cached === entry) invalidate();
+        });
+      }
+      return cached.value;
+    },
+    invalidate,
+  };
+}
+
+export async function getPublicSettings(store: SettingsStore, demo: boolean): Promise<PublicSettings> {
+  const { school } = await store.get();
+  return { ...school, demo };
+}
+
+/**
+ * Runs a change of the settings in one transaction with its audit record and the bus event
+ * (delivered to every instance if it commits), then drops this instance's copy at once.
+ */
+async function changeSettings<T>(deps: SettingsDeps, work: (tx: DbOrTx) => Promise<T>): Promise<T> {
+  const result = await deps.db.transaction(async (tx) => {
+    // One change at a time: a rename and an addition cannot both pick the same name or position.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('school_settings'))`);
+    const value = await work(tx);
+    await deps.events.publish(tx, { type: 'settings' });
+    return value;
+  });
+  deps.settings.invalidate();
+  return result;
+}
+
+/** Writes some columns of the settings row, creating it with the defaults when missing. */
+async function upsertSettings(tx: DbOrTx, admin: AdminActor, values: Partial<typeof schoolSettingsTable.$inferInsert>): Promise<void> {
+  const set = { ...values, updatedBy: admin.id, updatedAt: new Date() };
+  await tx
+    .insert(schoolSettingsTable)
+    .values({ id: 1, name: DEFAULT_SCHOOL_NAME, timeZone: DEFAULT_TIME_ZONE, ...set })
+    .onConflictDoUpdate({ target: schoolSettingsTable.id, set });
+}
+
+// ---------------------------------------------------------------- the school
+
+export async function updateSchoolInfo(deps: SettingsDeps, admin: AdminActor, input: SchoolInfoInput, context: Context = {}): Promise<SchoolSettings> {
+  const name = input.name.replace(/\s+/g, ' ').trim();
+  await changeSettings(deps, async (tx) => {
+    const before = (await readSchoolSettings(tx)).school;
+    await upsertSettings(tx, admin, { name, timeZone: input.timeZone });
+    await recordAudit(tx, {
+      actor: auditActor(admin),
+      action: 'settings.school',
+      ip: context.ip,
+      details: { before: { name: before.name, timeZone: before.timeZone }, after: { name, timeZone: input.timeZone } },
+    });
+  });
+  return deps.settings.get();
+}
+
+/** Stores an uploaded logo (checked by its bytes, re-encoded as the photos are) and removes the previous one. */
+export async function setSchoolLogo(deps: SettingsDeps, admin: AdminActor, bytes: Buffer, context: Context = {}): Promise<SchoolSettings> {
+  const { photo } = await encodePhoto(bytes);
+  const stored = await deps.storage.put(`school/logo-${randomBytes(8).toString('hex')}.webp`, photo);
+  let previous: string | null;
+  try {
+    previous = await replaceLogo(deps, admin, stored, 'settings.logo', context);
+  } catch (error) {
+    await deps.storage.remove(stored);
+    throw error;
+  }
+  if (previous) await deps.storage.remove(previous);
+  return deps.settings.get();
+}
+
+export async function removeSchoolLogo(deps: SettingsDeps, admin: AdminActor, context: Context = {}): Promise<SchoolSettings> {
+  const previous = await replaceLogo(deps, admin, null, 'settings.logo_removed', context);
+  if (previous) await deps.storage.remove(previous);
+  return deps.settings.get();
+}
+
+async function replaceLogo(deps: SettingsDeps, admin: AdminActor, logoUrl: string | null, action: string, context: Context): Promise<string | null> {
+  return changeSettings(deps, async (tx) => {
+    const before = (await readSchoolSettings(tx)).school.logoUrl;
+    await upsertSettings(tx, admin, { logoUrl });
+    await recordAudit(tx, { actor: auditActor(admin), action, ip: context.ip, details: { from: before, to: logoUrl } });
+    return before;
+  });
+}
+
+// ---------------------------------------------------------------- the rules
+
+export async function updateRules(deps: SettingsDeps, admin: AdminActor, input: SchoolRules, context: Context = {}): Promise<SchoolSettings> {
+  await changeSettings(deps, async (tx) => {
+    const before = (await readSchoolSettings(tx)).rules;
+    await upsertSettings(tx, admin, { rules: input });
+    const changed = Object.fromEntries(
+      Object.keys(input)
+        .filter((key) => JSON.stringify(before[key as keyof SchoolRules]) !== JSON.stringify(input[key as keyof SchoolRules]))
+        .map((key) => [key, { from: before[key as keyof SchoolRules], to: input[key as keyof SchoolRules] }]),
+    );
+    await recordAudit(tx, { actor: auditActor(admin), action: 'settings.rules', ip: context.ip, details: { changed } });
+  });
+  return deps.settings.get();
+}
+
+// ---------------------------------------------------------------- turmas
+
+export async function listAdminTurmas(db: Db): Promise<AdminTurma[]> {
+  const rows = await db
+    .select({ turma: turmas, students: sql<number>`(SELECT count(*) FROM students s WHERE s.grade = "turmas"."name" AND s.deleted_at IS NULL)`.mapWith(Number) })
+    .from(turmas)
+    .orderBy(asc(turmas.position), asc(turmas.createdAt));
+  return rows.map((row) => ({ ...toTurma(row.turma), students: row.students }));
+}
+
+function cleanName(name: string): string {
+  return name.replace(/\s+/g, ' ').trim();
+}
+
+async function nameTaken(tx: DbOrTx, name: string, except?: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: turmas.id })
+    .from(turmas)
+    .where(and(eq(sql`lower(${turmas.name})`, name.toLowerCase()), except ? ne(turmas.id, except) : undefined))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function createTurma(deps: SettingsDeps, admin: AdminActor, input: { name: string }, context: Context = {}): Promise<{ message: string; turma: Turma }> {
+  const name = cleanName(input.name);
+  const turma = await changeSettings(deps, async (tx) => {
+    if (await nameTaken(tx, name)) throw new AppError('turma_exists', { status: 409 });
+    const [{ next } = { next: 0 }] = await tx.select({ next: sql<number>`coalesce(max(${turmas.position}), -1) + 1`.mapWith(Number) }).from(turmas);
+    const [row] = await tx.insert(turmas).values({ name, position: next }).returning();
+    await recordAudit(tx, { actor: auditActor(admin), action: 'turma.create', ip: context.ip, details: { turmaId: row!.id, name } });
+    return toTurma(row!);
+  });
+  return { message: SETTINGS_TEXTS.turmaCreated(turma.name), turma };
+}
+
+/**
+ * Renames a turma (its students follow in the same transaction: they keep the turma's name),
+ * or retires / restores it. The last active turma cannot be retired: new students need one.
+ */
+export async function updateTurma(
+  deps: SettingsDeps,
+  admin: AdminActor,
+  id: string,
+  input: { name?: string | undefined; retired?: boolean | undefined },
+  context: Context = {},
+): Promise<{ message: string; turma: Turma }> {
+  return changeSettings(deps, async (tx) => {
+    const [before] = await tx.select().from(turmas).where(eq(turmas.id, id)).for('update');
+    if (!before) throw new AppError('turma_not_found', { status: 404 });
+    const messages: string[] = [];
+    let name = before.name;
+    if (input.name !== undefined && cleanName(input.name) !== before.name) {
+      name = cleanName(input.name);
+      if (await nameTaken(tx, name, id)) throw new AppError('turma_exists', { status: 409 });
+      const moved = await tx.update(students).set({ grade: name, updatedAt: new Date() }).where(eq(students.grade, before.name)).returning({ id: students.id });
+      await tx.update(turmas).set({ name }).where(eq(turmas.id, id));
+      await recordAudit(tx, { actor: auditActor(admin), action: 'turma.rename', ip: context.ip, details: { turmaId: id, from: before.name, to: name, students: moved.length } });
+      if (moved.length > 0) await deps.events.publish(tx, { type: 'students' });
+      messages.push(SETTINGS_TEXTS.turmaRenamed(name));
+    }
+    let retiredAt = before.retiredAt;
+    if (input.retired !== undefined && input.retired !== (before.retiredAt !== null)) {
+      if (input.retired) {
+        const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(turmas).where(and(isNull(turmas.retiredAt), ne(turmas.id, id)));
+        if (n === 0) throw new AppError('turma_last_active', { status: 409 });
+      }
+      retiredAt = input.retired ? new Date() : null;
+      await tx.update(turmas).set({ retiredAt }).where(eq(turmas.id, id));
+      await recordAudit(tx, { actor: auditActor(admin), action: input.retired ? 'turma.retire' : 'turma.restore', ip: context.ip, details: { turmaId: id, name } });
+      messages.push(input.retired ? SETTINGS_TEXTS.turmaRetired(name) : SETTINGS_TEXTS.turmaRestored(name));
+    }
+    const turma = toTurma({ ...before, name, retiredAt });
+    return { message: messages.join('. ') || SETTINGS_TEXTS.turmaRenamed(name), turma };
+  });
+}
+
+/** The names of the turmas new students may join, in the school's order. */
+export async function activeTurmaNames(db: DbOrTx): Promise<string[]> {
+  const rows = await db.select({ name: turmas.name }).from(turmas).where(isNull(turmas.retiredAt)).orderBy(asc(turmas.position), asc(turmas.createdAt));
+  return rows.map((row) => row.name);
+}
+
+/**
+ * The rule of a student's turma, for the students' services: the name must be one of the
+ * school's turmas (any spelling of its case), and a student may join (or be created in) only
+ * an active one; a student already in a retired turma may stay. Answers the stored name.
+ */
+export async function checkStudentTurma(db: DbOrTx, grade: string, current?: string): Promise<string> {
+  const [row] = await db
+    .select()
+    .from(turmas)
+    .where(eq(sql`lower(${turmas.name})`, grade.trim().toLowerCase()))
+    .limit(1);
+  if (!row) throw new AppError('invalid_grade', { fields: { grade: 'Selecione uma série válida' } });
+  if (row.retiredAt !== null && row.name !== current) throw new AppError('turma_retired', { status: 409, fields: { grade: 'Esta turma está desativada e não recebe novos estudantes' } });
+  return row.name;
+}
+
+// ---------------------------------------------------------------- administrators
+
+function toAccount(row: typeof admins.$inferSelect): AdminAccount {
+  return { id: row.id, name: row.name, email: row.email, lastLogin: row.lastLogin?.toISOString() ?? null, createdAt: row.createdAt.toISOString() };
+}
+
+export async function listAdmins(db: Db): Promise<AdminAccount[]> {
+  const rows = await db.select().from(admins).orderBy(asc(sql`lower(${admins.name})`), asc(admins.createdAt));
+  return rows.map(toAccount);
+}
+
+/** Deletes an administrator's sessions and tells every instance to forget them (their session caches). */
+async function endAdminSessions(tx: DbOrTx, events: EventBus, adminId: string, keep?: string): Promise<number> {
+  const ended = await tx
+    .delete(sessions)
+    .where(and(eq(sessions.adminId, adminId), keep ? ne(sessions.tokenHash, keep) : undefined))
+    .returning({ tokenHash: sessions.tokenHash });
+  for (const { tokenHash } of ended) await events.publish(tx, { type: 'sessions_ended', tokenHash });
+  return ended.length;
+}
+
+/** Administrators are serialised among themselves, so two removals at once cannot leave the school without one. */
+async function lockAdmins(tx: DbOrTx): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('admins'))`);
+}
+
+export async function createAdmin(
+  deps: SettingsDeps,
+  admin: AdminActor,
+  input: { name: string; email: string; password?: string | undefined },
+  context: Context = {},
+): Promise<AdminWriteResult> {
+  const generated = input.password === undefined ? generateReadablePassword() : null;
+  const passwordHash = await hashPassword(input.password ?? generated!);
+  const email = input.email.trim().toLowerCase();
+  const row = await deps.db.transaction(async (tx) => {
+    await lockAdmins(tx);
+    const [taken] = await tx.select({ id: admins.id }).from(admins).where(eq(sql`lower(${admins.email})`, email)).limit(1);
+    if (taken) throw new AppError('email_taken', { status: 409, fields: { email: 'Este email já está em uso' } });
+    const [created] = await tx
+      .insert(admins)
+      .values({ adminId: `adm-${randomBytes(4).toString('hex')}`, name: cleanName(input.name), email, passwordHash, permissions: ['all'] })
+      .returning();
+    await recordAudit(tx, {
+      actor: auditActor(admin),
+      action: 'admin.create',
+      ip: context.ip,
+      details: { adminId: created!.id, email, generatedPassword: generated !== null },
+    });
+    return created!;
+  });
+  return { message: SETTINGS_TEXTS.adminCreated(row.name), admin: toAccount(row), password: generated };
+}
+
+/** Removes an administrator: never yourself, never the last one. Their sessions end with them. */
+export async function removeAdmin(deps: SettingsDeps, admin: AdminActor, id: string, context: Context = {}): Promise<{ message: string }> {
+  if (id === admin.id) throw new AppError('admin_self', { status: 409 });
+  const removed = await deps.db.transaction(async (tx) => {
+    await lockAdmins(tx);
+    const [row] = await tx.select().from(admins).where(eq(admins.id, id));
+    if (!row) throw new AppError('admin_not_found', { status: 404 });
+    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(admins);
+    if (n <= 1) throw new AppError('admin_last', { status: 409 });
+    const sessionsEnded = await endAdminSessions(tx, deps.events, id);
+    await tx.delete(admins).where(eq(admins.id, id));
+    await recordAudit(tx, { actor: auditActor(admin), action: 'admin.delete', ip: context.ip, details: { adminId: id, email: row.email, name: row.name, sessionsEnded } });
+    return row;
+  });
+  return { message: SETTINGS_TEXTS.adminRemoved(removed.name) };
+}
+
+/**
+ * Sets a new password (typed, or generated and shown once) and ends that administrator's
+ * sessions; resetting one's own keeps the session it is done from (`keepSessionHash`).
+ */
+export async function resetAdminPassword(
+  deps: SettingsDeps,
+  admin: AdminActor,
+  id: string,
+  input: { password?: string | undefined },
+  context: Context & { keepSessionHash?: string } = {},
+): Promise<AdminWriteResult> {
+  const generated = input.password === undefined ? generateReadablePassword() : null;
+  const passwordHash = await hashPassword(input.password ?? generated!);
+  const row = await deps.db.transaction(async (tx) => {
+    const [updated] = await tx.update(admins).set({ passwordHash, updatedAt: new Date() }).where(eq(admins.id, id)).returning();
+    if (!updated) throw new AppError('admin_not_found', { status: 404 });
+    const sessionsEnded = await endAdminSessions(tx, deps.events, id, id === admin.id ? context.keepSessionHash : undefined);
+    await recordAudit(tx, {
+      actor: auditActor(admin),
+      action: 'admin.password_reset',
+      ip: context.ip,
+      details: { adminId: id, email: updated.email, generatedPassword: generated !== null, sessionsEnded },
+    });
+    return updated;
+  });
+  return { message: SETTINGS_TEXTS.adminPasswordReset(row.name), admin: toAccount(row), password: generated };
+}

@@ -1,0 +1,286 @@
+import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { count, eq } from 'drizzle-orm';
+import { buildTestApp, testConfig, type TestApp } from '../../test/test-app.ts';
+import { buildApp } from '../../app.ts';
+import { ledgerEntries, students } from '../../db/schema.ts';
+import { formatDateTime, startOfDayIn } from '../../../shared/format.ts';
+import { DEFAULT_RULES, type SchoolRules } from '../../../shared/settings.ts';
+import { removeAdmin } from './settings.service.ts';
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const rules = (changes: Partial<SchoolRules>): SchoolRules => ({ ...DEFAULT_RULES, ...changes });
+
+async function ledgerRows(app: TestApp): Promise<number> {
+  const [row] = await app.db.select({ n: count() }).from(ledgerEntries);
+  return row!.n;
+}
+
+test('the formatter writes an instant in the zone it is given, and a day starts at that zone\'s midnight', () => {
+  const instant = '2026-11-23T02:30:00Z';
+  expect(formatDateTime(instant, 'America/Sao_Paulo')).toBe('22/11/2026, 23:30');
+  expect(formatDateTime(instant, 'Asia/Tokyo')).toBe('23/11/2026, 11:30');
+  expect(startOfDayIn('America/Sao_Paulo', new Date(instant)).toISOString()).toBe('2026-11-22T03:00:00.000Z');
+  expect(startOfDayIn('Asia/Tokyo', new Date(instant)).toISOString()).toBe('2026-11-22T15:00:00.000Z');
+});
+
+describe('the school', () => {
+  test('name and time zone: the login page\'s public answer, the settings every screen reads, an export\'s times; audited; bad input changes nothing', async () => {
+    t = await buildTestApp();
+    const app = t;
+    const before = await app.app.inject({ method: 'GET', url: '/api/settings/public' });
+    expect(before.statusCode).toBe(200);
+    expect(before.json()).toEqual({ name: 'Escola Méritus', logoUrl: null, timeZone: 'America/Sao_Paulo', demo: false });
+
+    await app.award(app.students[0]!.id, 10);
+    const csvBefore = (await app.request('GET', '/admin/ledger/export.csv')).body;
+
+    const saved = await app.request('PUT', '/admin/settings/school', { payload: { name: '  Colégio   Horizonte ', timeZone: 'Asia/Tokyo' } });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().school).toEqual({ name: 'Colégio Horizonte', logoUrl: null, timeZone: 'Asia/Tokyo' });
+    expect((await app.app.inject({ method: 'GET', url: '/api/settings/public' })).json()).toMatchObject({ name: 'Colégio Horizonte', timeZone: 'Asia/Tokyo' });
+    const student = await app.loginStudent('3000001');
+    expect((await app.request('GET', '/settings', { cookie: student })).json().school.name).toBe('Colégio Horizonte');
+
+    // The same ledger row, written in Tokyo's time now.
+    const [entry] = await app.db.select().from(ledgerEntries);
+    const csvAfter = (await app.request('GET', '/admin/ledger/export.csv')).body;
+    expect(csvBefore).toContain(formatDateTime(entry!.createdAt, 'America/Sao_Paulo'));
+    expect(csvAfter).toContain(formatDateTime(entry!.createdAt, 'Asia/Tokyo'));
+    expect(csvAfter).not.toContain(formatDateTime(entry!.createdAt, 'America/Sao_Paulo'));
+
+    const audit = await app.lastAudit('settings.school');
+    expect(audit?.details).toEqual({ before: { name: 'Escola Méritus', timeZone: 'America/Sao_Paulo' }, after: { name: 'Colégio Horizonte', timeZone: 'Asia/Tokyo' } });
+
+    const badZone = await app.request('PUT', '/admin/settings/school', { payload: { name: 'Outra', timeZone: 'Marte/Base_Alfa' } });
+    expect(badZone.statusCode).toBe(400);
+    expect(badZone.json().error).toMatchObject({ code: 'invalid_time_zone', message: 'Selecione um fuso horário válido' });
+    const blank = await app.request('PUT', '/admin/settings/school', { payload: { name: '   ', timeZone: 'UTC' } });
+    expect(blank.json().error).toMatchObject({ code: 'school_name_required', message: 'Informe o nome da escola' });
+    expect((await app.request('PUT', '/admin/settings/school', { cookie: student, payload: { name: 'X', timeZone: 'UTC' } })).statusCode).toBe(403);
+    expect((await app.request('GET', '/settings', { cookie: student })).json().school).toMatchObject({ name: 'Colégio Horizonte', timeZone: 'Asia/Tokyo' });
+  });
+
+  test('a logo upload is stored re-encoded and shown to the login page; removing it deletes the file', async () => {
+    t = await buildTestApp();
+    const app = t;
+    const sharp = (await import('sharp')).default;
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#4f46e5' } }).png().toBuffer();
+    const boundary = 'logo-boundary';
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`),
+      png,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const cookie = await app.loginAdmin();
+    const uploaded = await app.app.inject({
+      method: 'POST',
+      url: '/api/admin/settings/logo',
+      headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: body,
+    });
+    expect(uploaded.statusCode).toBe(200);
+    const logoUrl = uploaded.json().school.logoUrl as string;
+    expect(logoUrl).toMatch(/^\/uploads\/school\/logo-[0-9a-f]{16}\.webp$/);
+    expect((await app.app.inject({ method: 'GET', url: logoUrl })).statusCode).toBe(200);
+    expect((await app.app.inject({ method: 'GET', url: '/api/settings/public' })).json().logoUrl).toBe(logoUrl);
+
+    const removed = await app.request('DELETE', '/admin/settings/logo');
+    expect(removed.json().school.logoUrl).toBeNull();
+    expect((await app.app.inject({ method: 'GET', url: logoUrl })).statusCode).toBe(404);
+    expect((await app.lastAudit('settings.logo_removed'))?.details).toEqual({ from: logoUrl, to: null });
+  });
+});
+
+describe('the rules', () => {
+  test('the goal, the default tag duration and the maximum per operation apply at once; the change is audited; invalid rules change nothing', async () => {
+    t = await buildTestApp();
+    const app = t;
+    const [ana, bruno] = app.students;
+    await app.award(ana!.id, 250);
+    const student = await app.loginStudent('3000001');
+
+    const saved = await app.request('PUT', '/admin/settings/rules', { payload: rules({ meritusGoal: 500, defaultTagDays: 3, maxOperationAmount: 50 }) });
+    expect(saved.statusCode).toBe(200);
+    const summary = (await app.request('GET', '/me/summary', { cookie: student })).json();
+    expect(summary.goal).toEqual({ target: 500, percent: 50, remaining: 250 });
+    expect((await app.request('GET', '/settings', { cookie: student })).json().rules.meritusGoal).toBe(500);
+
+    const tagged = await app.request('PUT', `/admin/students/${bruno!.id}/tags/leader`, { payload: {} });
+    expect(tagged.statusCode).toBe(200);
+    const days = (new Date(tagged.json().tags[0].expiresAt).getTime() - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(2.99);
+    expect(days).toBeLessThanOrEqual(3);
+
+    const rowsBefore = await ledgerRows(app);
+    const tooMuch = await app.request('POST', `/admin/students/${bruno!.id}/meritus`, { payload: { type: 'reward', amount: 51, description: 'Prêmio' } });
+    expect(tooMuch.statusCode).toBe(400);
+    expect(tooMuch.json().error).toMatchObject({ code: 'amount_too_large', message: 'O valor máximo por operação é 50', fields: { amount: 'O valor máximo por operação é 50' } });
+    const transfer = await app.request('POST', '/meritus/transfers', { cookie: student, payload: { recipientId: bruno!.id, amount: 60 } });
+    expect(transfer.json().error.message).toBe('O valor máximo por operação é 50');
+    expect(await ledgerRows(app)).toBe(rowsBefore);
+    expect((await app.lastAudit('ledger.refused'))?.details).toMatchObject({ code: 'amount_too_large', reason: 'O valor máximo por operação é 50', amount: 60 });
+
+    expect((await app.lastAudit('settings.rules'))?.details).toEqual({
+      changed: { meritusGoal: { from: 2000, to: 500 }, defaultTagDays: { from: 7, to: 3 }, maxOperationAmount: { from: 100_000, to: 50 } },
+    });
+
+    const invalid = await app.request('PUT', '/admin/settings/rules', { payload: rules({ meritusGoal: 0, achievementThresholds: { collector: 80, master: 80 } }) });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().error.fields).toMatchObject({
+      meritusGoal: 'A meta de Méritus deve ser um número inteiro de 1 a 1.000.000',
+      'achievementThresholds.master': 'Os marcos das conquistas devem ser números inteiros, o segundo maior que o primeiro',
+    });
+    expect((await app.request('GET', '/settings', { cookie: student })).json().rules).toMatchObject({ meritusGoal: 500, maxOperationAmount: 50 });
+  });
+
+  test('a change made through one instance reaches another instance on the same database without a restart', async () => {
+    t = await buildTestApp();
+    const app = t;
+    const otherConfig = testConfig();
+    const other = await buildApp(otherConfig, app.database);
+    try {
+      const student = await app.loginStudent('3000001');
+      const goalOnOther = async () =>
+        (await other.inject({ method: 'GET', url: '/api/settings', headers: { cookie: student } })).json().rules.meritusGoal as number;
+      // The other instance has read (and cached) the settings before the change.
+      expect(await goalOnOther()).toBe(2000);
+      await app.request('PUT', '/admin/settings/rules', { payload: rules({ meritusGoal: 750 }) });
+      // It drops its copy when the bus's event arrives (a NOTIFY away).
+      await vi.waitFor(async () => expect(await goalOnOther()).toBe(750));
+    } finally {
+      await other.close();
+      fs.rmSync(otherConfig.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('transfer guardrails: over the daily cap and inside the minimum interval are refused with their messages, recorded, and nothing is written', async () => {
+    t = await buildTestApp();
+    const app = t;
+    const [ana, bruno] = app.students;
+    await app.award(ana!.id, 500);
+    const student = await app.loginStudent('3000001');
+    const send = (amount: number, currency = 'meritus') =>
+      app.request('POST', `/${currency}/transfers`, { cookie: student, payload: { recipientId: bruno!.id, amount } });
+
+    await app.request('PUT', '/admin/settings/rules', { payload: rules({ transferDailyCap: 100 }) });
+    expect((await send(60)).statusCode).toBe(201);
+    const rows = await ledgerRows(app);
+    const overCap = await send(50);
+    expect(overCap.statusCode).toBe(400);
+    expect(overCap.json().error).toMatchObject({
+      code: 'transfer_daily_cap',
+      message: 'Limite diário de transferências atingido: até 100 M$ por dia. Hoje você ainda pode transferir 40 M$.',
+      details: { remaining: 40 },
+    });
+    expect(await ledgerRows(app)).toBe(rows);
+    expect((await app.lastAudit('ledger.refused'))?.details).toMatchObject({ code: 'transfer_daily_cap', amount: 50, reason: 'Limite diário de transferências atingido: até 100 M$ por dia.' });
+    expect((await send(40)).statusCode).toBe(201);
+
+    await app.request('PUT', '/admin/settings/rules', { payload: rules({ transferMinIntervalSeconds: 3600 }) });
+    const [{ meritus } = { meritus: 0 }] = await app.db.select({ meritus: students.meritus }).from(students).where(eq(students.id, ana!.id));
+    const tooSoon = await send(5);
+    expect(tooSoon.statusCode).toBe(429);
+    expect(tooSoon.json().error).toMatchObject({ code: 'transfer_too_soon', message: 'Aguarde 60 minutos entre uma transferência e outra.' });
+    expect(Number(tooSoon.headers['retry-after'])).toBeGreaterThan(3500);
+    // The interval counts any transfer of the student, Estelecas too.
+    expect((await send(1, 'estelecas')).json().error.code).toBe('transfer_too_soon');
+    const [after] = await app.db.select({ meritus: students.meritus }).from(students).where(eq(students.id, ana!.id));
+    expect(after!.meritus).toBe(meritus);
+    expect(await ledgerRows(app)).toBe(rows + 1);
+    expect((await app.lastAudit('ledger.refused'))?.details).toMatchObject({ code: 'transfer_too_soon', currency: 'estelecas' });
+  });
+});
+
+describe('turmas', () => {
+  test('add, rename (its students follow), retire (students stay, no one new joins); duplicates and unknown turmas refused; audited', async () => {
+    t = await buildTestApp();
+    const app = t;
+    const [ana] = app.students;
+    const list = (await app.request('GET', '/admin/turmas')).json() as { id: string; name: string; retired: boolean; students: number }[];
+    expect(list).toHaveLength(12);
+    expect(list[0]).toMatchObject({ name: '1º EM - Turma A', retired: false, students: 1 });
+
+    const created = await app.request('POST', '/admin/turmas', { payload: { name: 'Robótica' } });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ message: 'Turma Robótica criada', turma: { name: 'Robótica', retired: false } });
+    const duplicate = await app.request('POST', '/admin/turmas', { payload: { name: 'robótica' } });
+    expect(duplicate.statusCode).toBe(409);
+    expect(duplicate.json().error.message).toBe('Já existe uma turma com este nome');
+
+    const first = list[0]!;
+    const renamed = await app.request('PATCH', `/admin/turmas/${first.id}`, { payload: { name: '1º EM - Alfa' } });
+    expect(renamed.statusCode).toBe(200);
+    const [anaRow] = await app.db.select().from(students).where(eq(students.id, ana!.id));
+    expect(anaRow!.grade).toBe('1º EM - Alfa');
+    expect((await app.lastAudit('turma.rename'))?.details).toMatchObject({ from: '1º EM - Turma A', to: '1º EM - Alfa', students: 1 });
+
+    const retired = await app.request('PATCH', `/admin/turmas/${first.id}`, { payload: { retired: true } });
+    expect(retired.json()).toMatchObject({ message: 'Turma 1º EM - Alfa desativada', turma: { retired: true } });
+    const newcomer = { studentId: '3000010', name: 'Elisa Prado', password: 'senha123' };
+    const refused = await app.request('POST', '/admin/students', { payload: { ...newcomer, grade: '1º EM - Alfa' } });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toBe('Esta turma está desativada e não recebe novos estudantes');
+    const unknown = await app.request('POST', '/admin/students', { payload: { ...newcomer, grade: '9º ano Z' } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.message).toBe('Selecione uma série válida');
+    // Ana stays in her retired turma and can still be edited.
+    const edited = await app.request('PATCH', `/admin/students/${ana!.id}`, { payload: { name: 'Ana B. Souza', grade: '1º EM - Alfa' } });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json().student.grade).toBe('1º EM - Alfa');
+    // Any spelling of a turma's case is stored as the turma's name.
+    const joined = await app.request('POST', '/admin/students', { payload: { ...newcomer, grade: 'ROBÓTICA' } });
+    expect(joined.json().student.grade).toBe('Robótica');
+    expect(await app.lastAudit('turma.retire')).toBeDefined();
+  });
+});
+
+describe('administrators', () => {
+  test('add (generated or typed password), reset (sessions end), remove (never yourself, never the last one); audited', async () => {
+    t = await buildTestApp();
+    const app = t;
+    const generated = await app.request('POST', '/admin/admins', { payload: { name: 'Marcos Teixeira', email: 'Marcos@Escola.test' } });
+    expect(generated.statusCode).toBe(201);
+    const { admin: marcos, password } = generated.json();
+    expect(password).toMatch(/^[a-z]{4}-[a-z]{4}-\d{2}$/);
+    const marcosCookie = await app.loginAdmin('marcos@escola.test', password);
+    expect((await app.request('GET', '/auth/me', { cookie: marcosCookie })).statusCode).toBe(200);
+
+    const short = await app.request('POST', '/admin/admins', { payload: { name: 'Rita', email: 'rita@escola.test', password: 'curta' } });
+    expect(short.json().error.message).toBe('A senha do administrador deve ter pelo menos 8 caracteres');
+    const taken = await app.request('POST', '/admin/admins', { payload: { name: 'Outro', email: 'MARCOS@escola.test', password: 'senha-longa-1' } });
+    expect(taken.statusCode).toBe(409);
+
+    const listed = (await app.request('GET', '/admin/admins')).json();
+    expect(listed.map((a: { email: string }) => a.email).sort()).toEqual(['marcos@escola.test', 'prof@escola.test']);
+    expect(listed.find((a: { email: string }) => a.email === 'marcos@escola.test').lastLogin).not.toBeNull();
+
+    const reset = await app.request('POST', `/admin/admins/${marcos.id}/password`, { payload: { password: 'nova-senha-forte' } });
+    expect(reset.json()).toMatchObject({ password: null });
+    // Every instance drops the ended sessions from its session cache when the bus tells it (at once on PGlite, a NOTIFY away on PostgreSQL).
+    const signedOut = (cookie: string) => vi.waitFor(async () => expect((await app.request('GET', '/auth/me', { cookie })).statusCode).toBe(401));
+    await signedOut(marcosCookie);
+    const marcosAgain = await app.loginAdmin('marcos@escola.test', 'nova-senha-forte');
+    expect((await app.lastAudit('admin.password_reset'))?.details).toMatchObject({ adminId: marcos.id, sessionsEnded: 1, generatedPassword: false });
+
+    const self = await app.request('DELETE', `/admin/admins/${marcos.id}`, { cookie: marcosAgain });
+    expect(self.statusCode).toBe(409);
+    expect(self.json().error.message).toBe('Você não pode remover a si mesmo');
+
+    const removed = await app.request('DELETE', `/admin/admins/${marcos.id}`);
+    expect(removed.json().message).toBe('Administrador Marcos Teixeira removido');
+    await signedOut(marcosAgain);
+    expect((await app.lastAudit('admin.delete'))?.details).toMatchObject({ adminId: marcos.id, sessionsEnded: 1 });
+
+    // A request from an administrator removed meanwhile cannot take the last one away.
+    const deps = { db: app.db, events: { publish: async () => {} } } as unknown as Parameters<typeof removeAdmin>[0];
+    await expect(removeAdmin(deps, { id: randomUUID(), name: 'Removido' }, app.admin.id)).rejects.toMatchObject({ code: 'admin_last' });
+    expect((await app.request('GET', '/admin/admins')).json()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,82 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ByteRange, FileStorage } from './file-storage.ts';
+
+/**
+ * The one range a Range header asks for ("bytes=0-99", "bytes=100-", "bytes=-500"), 'unsatisfiable'
+ * when it lies outside the object, or null to send the whole object (no header, several ranges,
+ * or a unit other than bytes: RFC 9110 lets a server ignore those).
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
+}
+
+export type ServeOptions = {
+  contentType: string;
+  /** Known size (from the database) saves asking the storage first. */
+  size?: number;
+  cacheControl: string;
+  /** The object never changes under its key, so its key is its validator. */
+  etag?: string;
+  /** 'attachment' sends it as a download under this name. */
+  disposition?: { type: 'inline' | 'attachment'; fileName: string };
+  headers?: Record<string, string>;
+};
+
+/** RFC 6266 / 5987: an ASCII fallback name plus the UTF-8 one. */
+export function contentDisposition(type: 'inline' | 'attachment', fileName: string): string {
+  const ascii = fileName.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/**
+ * Sends a stored object with ranges (video seeking) and conditional requests; null when the
+ * storage has no such object (the caller answers 404 in its own words).
+ */
+export async function sendStoredObject(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  storage: FileStorage,
+  key: string,
+  options: ServeOptions,
+): Promise<FastifyReply | null> {
+  reply.header('Cache-Control', options.cacheControl).header('Accept-Ranges', 'bytes').header('X-Content-Type-Options', 'nosniff');
+  for (const [name, value] of Object.entries(options.headers ?? {})) reply.header(name, value);
+  if (options.disposition) reply.header('Content-Disposition', contentDisposition(options.disposition.type, options.disposition.fileName));
+  if (options.etag) {
+    reply.header('ETag', options.etag);
+    if (request.headers['if-none-match'] === options.etag) return reply.status(304).send();
+  }
+  let size = options.size;
+  const rangeHeader = request.headers.range;
+  if (rangeHeader && size === undefined) {
+    const stat = await storage.stat(key);
+    if (!stat) return null;
+    size = stat.size;
+  }
+  const range = size === undefined ? null : parseRange(rangeHeader, size);
+  if (range === 'unsatisfiable') return reply.status(416).header('Content-Range', `bytes */${size}`).send();
+  const object = await storage.read(key, range ?? undefined);
+  if (!object) return null;
+  reply.type(options.contentType);
+  if (range) {
+    reply.status(206).header('Content-Range', `bytes ${range.start}-${range.end}/${object.size}`).header('Content-Length', range.end - range.start + 1);
+  } else {
+    reply.header('Content-Length', object.size);
+  }
+  if (request.method === 'HEAD') {
+    object.body.destroy();
+    return reply.send();
+  }
+  return reply.send(object.body);
+}

@@ -1,0 +1,44 @@
+import { formatEstelecas, formatMeritus, plural } from './format.ts';
+
+/**
+ * The texts the first load needs (the login route and the session check): transport, session and
+ * sign-in errors and the spec's success texts. errors.ts builds the whole catalogue on them; they
+ * live apart so the login route's JavaScript does not carry every screen's messages.
+ */
+export const CORE_ERROR_MESSAGES = {
+  bad_request: 'Dados inválidos',
+  validation: 'Dados inválidos',
+  unauthenticated: 'Sessão expirada. Faça login novamente.',
+  forbidden: 'Você não tem permissão para esta ação',
+  not_found: 'Recurso não encontrado',
+  csrf: 'Requisição de origem não permitida',
+  rate_limited: 'Muitas requisições. Aguarde um momento e tente novamente.',
+  login_locked: 'Muitas tentativas de login. Tente novamente em 15 minutos.',
+  client_throttled: 'Too many requests',
+  body_too_large: 'A requisição é grande demais. O limite é 1 MB.',
+  invalid_text: 'O texto contém caracteres inválidos',
+  internal: 'Erro interno. Tente novamente.',
+  network: 'Erro de conexão. Verifique sua internet.',
+  student_login_failed: 'Matrícula ou senha incorretos',
+  admin_login_failed: 'Email ou senha incorretos',
+  login_error: 'Erro ao fazer login. Tente novamente.',
+  logout_error: 'Erro ao fazer logout.',
+} as const;
+
+export type CoreErrorCode = keyof typeof CORE_ERROR_MESSAGES;
+
+export function isCoreErrorCode(value: unknown): value is CoreErrorCode {
+  return typeof value === 'string' && Object.hasOwn(CORE_ERROR_MESSAGES, value);
+}
+
+/** Success and informational texts of the spec's catalogue. */
+export const MESSAGES = {
+  welcome: (name: string) => `Bem-vindo, ${name}!`,
+  logout: 'Logout realizado com sucesso',
+  loading: 'Carregando...',
+  signingIn: 'Entrando...',
+  meritusTransferred: (amount: number, recipient: string) => `${formatMeritus(amount)} ${plural(amount, 'transferido', 'transferidos')} para ${recipient}!`,
+  estelecasTransferred: (amount: number, recipient: string) => `${formatEstelecas(amount)} ${plural(amount, 'transferida', 'transferidas')} para ${recipient}`,
+  defaultTransferDescription: (sender: string, recipient: string) => `Transferência de ${sender} para ${recipient}`,
+  defaultEstelecasTransferDescription: (recipient: string) => `Transferência de Estelecas para ${recipient}`,
+} as const;

@@ -1,0 +1,374 @@
+import { z } from 'zod';
+import { calendarDate, textInput } from './validation.ts';
+import { formatDate } from './format.ts';
+
+/** The API paths of the reports screen (relative to /api). */
+export const REPORTS_API = {
+  overview: '/admin/reports/overview',
+  timeline: '/admin/reports/timeline',
+  reasons: '/admin/reports/reasons',
+  export: '/admin/reports/export',
+  statement: '/admin/reports/statement.pdf',
+  certificate: '/admin/reports/certificate.pdf',
+} as const;
+
+export const REPORT_PERIODS = ['today', '7d', '30d', 'month', 'bimester', 'year', 'custom'] as const;
+export type ReportPeriod = (typeof REPORT_PERIODS)[number];
+export const DEFAULT_REPORT_PERIOD: ReportPeriod = '30d';
+
+export const REPORT_PERIOD_LABELS: Record<ReportPeriod, string> = {
+  today: 'Hoje',
+  '7d': '7 dias',
+  '30d': '30 dias',
+  month: 'Este mês',
+  bimester: 'Bimestre',
+  year: 'Ano letivo',
+  custom: 'Personalizado',
+};
+
+/** The longest period a report covers: a whole year, so a custom range cannot ask for decades of rows. */
+export const MAX_REPORT_DAYS = 366;
+/** Periods up to this many days are drawn day by day; longer ones week by week (weeks start on Monday). */
+export const DAILY_BUCKET_MAX_DAYS = 62;
+export const MAX_REPORT_TURMAS = 100;
+/** Rows of the top reasons and of the students who rose most. */
+export const REPORT_TOP_LIMIT = 10;
+
+/**
+ * The school calendar of a Brazilian school, written once: the ano letivo runs from 1 February
+ * to 31 December (in January, the reports' "ano letivo" is the one that just ended), and its four
+ * bimestres cover it without gaps, each recess inside the bimestre it ends (July's in the 2nd).
+ * Months and days, 1-based.
+ */
+export const SCHOOL_YEAR = { start: [2, 1], end: [12, 31] } as const;
+export const BIMESTERS = [
+  { start: [2, 1], end: [4, 15] },
+  { start: [4, 16], end: [7, 31] },
+  { start: [8, 1], end: [9, 30] },
+  { start: [10, 1], end: [12, 31] },
+] as const;
+
+export const PERIOD_HINTS: Partial<Record<ReportPeriod, string>> = {
+  bimester:
+    'Bimestre atual até hoje. 1º bimestre: 1º/fev a 15/abr · 2º: 16/abr a 31/jul (com o recesso de julho) · 3º: 1º/ago a 30/set · 4º: 1º/out a 31/dez. Em janeiro, o 4º bimestre do ano anterior.',
+  year: 'Ano letivo até hoje: de 1º de fevereiro a 31 de dezembro. Em janeiro, o ano letivo anterior.',
+};
+
+/** What each figure counts, shown beside it on the screen and in the exports. */
+export const FIGURE_DEFINITIONS = {
+  meritusAwarded: 'Soma das adições e recompensas de Méritus no período.',
+  meritusRemoved: 'Soma das remoções e penalidades de Méritus no período.',
+  meritusTransferred: 'Soma dos Méritus enviados em transferências pelos alunos das turmas escolhidas.',
+  estelecasAwarded: 'Soma das adições e recompensas de Estelecas no período.',
+  estelecasRemoved: 'Soma das remoções e penalidades de Estelecas no período.',
+  activeStudents: 'Alunos que enviaram ao menos uma transferência (Méritus ou Estelecas) no período.',
+  participation: 'Alunos com ao menos uma operação no período (recebida ou enviada), em % dos alunos matriculados nas turmas escolhidas.',
+} as const;
+export type FigureId = keyof typeof FIGURE_DEFINITIONS;
+export const FIGURE_IDS = Object.keys(FIGURE_DEFINITIONS) as FigureId[];
+export const FIGURE_LABELS: Record<FigureId, string> = {
+  meritusAwarded: 'Méritus concedidos',
+  meritusRemoved: 'Méritus removidos',
+  meritusTransferred: 'Méritus transferidos',
+  estelecasAwarded: 'Estelecas concedidas',
+  estelecasRemoved: 'Estelecas removidas',
+  activeStudents: 'Alunos ativos',
+  participation: 'Participação',
+};
+
+/** Balance ranges of the distribution chart, in M$ (the last one open-ended). */
+export const BALANCE_BUCKETS = [
+  { min: 0, max: 0 },
+  { min: 1, max: 99 },
+  { min: 100, max: 249 },
+  { min: 250, max: 499 },
+  { min: 500, max: 999 },
+  { min: 1000, max: 1999 },
+  { min: 2000, max: null },
+] as const;
+
+export function balanceBucketLabel(bucket: { min: number; max: number | null }): string {
+  const n = (value: number) => value.toLocaleString('pt-BR');
+  if (bucket.max === null) return `${n(bucket.min)} M$ ou mais`;
+  if (bucket.min === bucket.max) return `${n(bucket.min)} M$`;
+  return `${n(bucket.min)} a ${n(bucket.max)} M$`;
+}
+
+// ---------------------------------------------------------------- query and its rules
+
+const isoDate = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function parseDay(value: string): Date | null {
+  const match = isoDate.exec(value);
+  return match ? calendarDate(Number(match[1]), Number(match[2]), Number(match[3])) : null;
+}
+
+const DAY_MS = 86_400_000;
+
+function dayText(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** A calendar day `days` after `day` (negative: before). */
+export function addDays(day: string, days: number): string {
+  return dayText(new Date(parseDay(day)!.getTime() + days * DAY_MS));
+}
+
+/** Days from `from` to `to`, both included. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((parseDay(to)!.getTime() - parseDay(from)!.getTime()) / DAY_MS) + 1;
+}
+
+const dayField = textInput({ max: 10, error: 'report_invalid_date', maxError: 'report_invalid_date' }).refine((value) => parseDay(value) !== null, { error: 'report_invalid_date' });
+
+/**
+ * The filters of every report: the period and the turmas (none = all). A turma may be sent
+ * repeated (`turma=A&turma=B`), as the screen's URL keeps them.
+ */
+const reportFilters = z.object({
+  period: z.enum(REPORT_PERIODS, { error: 'report_invalid_period' }).default(DEFAULT_REPORT_PERIOD),
+  from: dayField.optional(),
+  to: dayField.optional(),
+  turma: z
+    .preprocess(
+      (value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]),
+      z.array(textInput({ max: 80, error: 'report_unknown_turma' }).min(1, { error: 'report_unknown_turma' })).max(MAX_REPORT_TURMAS, { error: 'report_too_many_turmas' }),
+    )
+    .default([]),
+});
+
+/** A custom period needs both days, in order, and at most MAX_REPORT_DAYS of them. */
+function checkPeriod(query: { period: ReportPeriod; from?: string | undefined; to?: string | undefined }, context: z.RefinementCtx): void {
+  if (query.period !== 'custom') return;
+  // A day that is not a real date has its own issue already; zod still runs this check.
+  if ((query.from && !parseDay(query.from)) || (query.to && !parseDay(query.to))) return;
+  if (!query.from || !query.to) {
+    context.addIssue({ code: 'custom', path: [query.from ? 'to' : 'from'], message: 'report_dates_required' });
+    return;
+  }
+  if (query.from > query.to) context.addIssue({ code: 'custom', path: ['from'], message: 'report_from_after_to' });
+  else if (daysBetween(query.from, query.to) > MAX_REPORT_DAYS) context.addIssue({ code: 'custom', path: ['to'], message: 'report_range_too_long' });
+}
+
+export const reportQuery = reportFilters.superRefine(checkPeriod);
+export type ReportQuery = z.infer<typeof reportQuery>;
+export type ReportQueryInput = z.input<typeof reportQuery>;
+
+export type ResolvedPeriod = {
+  period: ReportPeriod;
+  from: string;
+  to: string;
+  days: number;
+  previousFrom: string;
+  previousTo: string;
+  bucket: 'day' | 'week';
+};
+
+function monthDay(year: number, [month, day]: readonly [number, number]): string {
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** The school year and bimestre `today` falls in (January: the last ones of the year before). */
+function schoolTerm(today: string): { year: { from: string; to: string }; bimester: { from: string; to: string } } {
+  const calendarYear = Number(today.slice(0, 4));
+  const year = today < monthDay(calendarYear, SCHOOL_YEAR.start) ? calendarYear - 1 : calendarYear;
+  const bimesters = BIMESTERS.map((b) => ({ from: monthDay(year, b.start), to: monthDay(year, b.end) }));
+  const bimester = [...bimesters].reverse().find((b) => b.from <= today) ?? bimesters[0]!;
+  return { year: { from: monthDay(year, SCHOOL_YEAR.start), to: monthDay(year, SCHOOL_YEAR.end) }, bimester };
+}
+
+/**
+ * The calendar days a report covers, given today in the school's time zone: presets end today
+ * (or at the end of their term when it is over), and the period before is the same number of
+ * days just before it.
+ */
+export function resolvePeriod(query: Pick<ReportQuery, 'period' | 'from' | 'to'>, today: string): ResolvedPeriod {
+  const earliest = (a: string, b: string) => (a < b ? a : b);
+  let range: { from: string; to: string };
+  switch (query.period) {
+    case 'today':
+      range = { from: today, to: today };
+      break;
+    case '7d':
+      range = { from: addDays(today, -6), to: today };
+      break;
+    case '30d':
+      range = { from: addDays(today, -29), to: today };
+      break;
+    case 'month':
+      range = { from: `${today.slice(0, 8)}01`, to: today };
+      break;
+    case 'bimester': {
+      const { bimester } = schoolTerm(today);
+      range = { from: bimester.from, to: earliest(bimester.to, today) };
+      break;
+    }
+    case 'year': {
+      const { year } = schoolTerm(today);
+      range = { from: year.from, to: earliest(year.to, today) };
+      break;
+    }
+    case 'custom':
+      range = { from: query.from!, to: query.to! };
+      break;
+  }
+  const days = daysBetween(range.from, range.to);
+  return {
+    period: query.period,
+    ...range,
+    days,
+    previousFrom: addDays(range.from, -days),
+    previousTo: addDays(range.from, -1),
+    bucket: days <= DAILY_BUCKET_MAX_DAYS ? 'day' : 'week',
+  };
+}
+
+/** "25/10/2026 a 23/11/2026", or one day. */
+export function formatDayRange(from: string, to: string): string {
+  return from === to ? formatDate(from) : `${formatDate(from)} a ${formatDate(to)}`;
+}
+
+// ---------------------------------------------------------------- answers
+
+export const reportPeriodView = z.object({
+  period: z.enum(REPORT_PERIODS),
+  from: z.string(),
+  to: z.string(),
+  days: z.number().int(),
+  previousFrom: z.string(),
+  previousTo: z.string(),
+  bucket: z.enum(['day', 'week']),
+  /** The turmas chosen; empty means all. */
+  turmas: z.array(z.string()),
+  /** Every turma the filter may name. */
+  availableTurmas: z.array(z.string()),
+});
+export type ReportPeriodView = z.infer<typeof reportPeriodView>;
+
+const figure = z.object({ current: z.number(), previous: z.number() });
+export type ReportFigure = z.infer<typeof figure>;
+
+export const reportFigures = z.object({
+  meritusAwarded: figure,
+  meritusRemoved: figure,
+  meritusTransferred: figure,
+  estelecasAwarded: figure,
+  estelecasRemoved: figure,
+  activeStudents: figure,
+  /** Percent with one decimal. */
+  participation: figure,
+  /** Students enrolled in the chosen turmas during the period (participation's denominator). */
+  enrolled: figure,
+  /** Students with at least one operation (participation's numerator). */
+  participants: figure,
+});
+export type ReportFigures = z.infer<typeof reportFigures>;
+
+export const turmaRow = z.object({
+  turma: z.string(),
+  students: z.number().int(),
+  awarded: z.number().int(),
+  removed: z.number().int(),
+  transferred: z.number().int(),
+  /** Méritus held by the turma's students at the end of the period (from the ledger). */
+  balance: z.number().int(),
+  /** balance ÷ students, one decimal. */
+  averageBalance: z.number(),
+  participants: z.number().int(),
+  participation: z.number(),
+});
+export type TurmaRow = z.infer<typeof turmaRow>;
+
+export const balanceBucketRow = z.object({ label: z.string(), min: z.number().int(), max: z.number().int().nullable(), students: z.number().int() });
+export type BalanceBucketRow = z.infer<typeof balanceBucketRow>;
+
+export const riserRow = z.object({
+  id: z.uuid(),
+  studentId: z.string(),
+  name: z.string(),
+  grade: z.string(),
+  start: z.number().int(),
+  end: z.number().int(),
+  change: z.number().int(),
+});
+export type RiserRow = z.infer<typeof riserRow>;
+
+export const reportOverview = z.object({
+  period: reportPeriodView,
+  figures: reportFigures,
+  turmas: z.array(turmaRow),
+  balances: z.array(balanceBucketRow),
+  risers: z.array(riserRow),
+});
+export type ReportOverview = z.infer<typeof reportOverview>;
+
+export const timelinePoint = z.object({
+  /** First day of the bucket (a day, or the Monday of a week; the first bucket may start later, on the period's first day). */
+  start: z.string(),
+  awarded: z.number().int(),
+  removed: z.number().int(),
+  transferred: z.number().int(),
+});
+export type TimelinePoint = z.infer<typeof timelinePoint>;
+export const reportTimeline = z.object({ period: reportPeriodView, points: z.array(timelinePoint) });
+export type ReportTimeline = z.infer<typeof reportTimeline>;
+
+export const reasonRow = z.object({
+  description: z.string(),
+  /** Whether the text is one of the saved reasons (Motivos rápidos). */
+  preset: z.boolean(),
+  operations: z.number().int(),
+  meritus: z.number().int(),
+  estelecas: z.number().int(),
+});
+export type ReasonRow = z.infer<typeof reasonRow>;
+export const reportReasons = z.object({ period: reportPeriodView, awards: z.array(reasonRow), penalties: z.array(reasonRow) });
+export type ReportReasons = z.infer<typeof reportReasons>;
+
+// ---------------------------------------------------------------- exports
+
+export const REPORT_TABLES = ['figures', 'timeline', 'turmas', 'balances', 'awards', 'penalties', 'risers'] as const;
+export type ReportTable = (typeof REPORT_TABLES)[number];
+export const REPORT_TABLE_TITLES: Record<ReportTable, string> = {
+  figures: 'Indicadores',
+  timeline: 'Méritus ao longo do tempo',
+  turmas: 'Comparação entre turmas',
+  balances: 'Distribuição de saldos',
+  awards: 'Principais motivos de premiação',
+  penalties: 'Principais motivos de penalidade',
+  risers: 'Alunos que mais subiram',
+};
+/** File names of the exports, without the period and extension. */
+export const REPORT_TABLE_FILES: Record<ReportTable, string> = {
+  figures: 'indicadores',
+  timeline: 'meritus-no-tempo',
+  turmas: 'turmas',
+  balances: 'saldos',
+  awards: 'motivos-premiacao',
+  penalties: 'motivos-penalidade',
+  risers: 'alunos-que-mais-subiram',
+};
+export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export const reportExportQuery = reportFilters
+  .extend({
+    table: z.enum(REPORT_TABLES, { error: 'report_unknown_table' }),
+    format: z.enum(EXPORT_FORMATS, { error: 'report_unknown_format' }),
+  })
+  .superRefine(checkPeriod);
+
+/** A student's statement (extrato) for a period. */
+export const statementQuery = reportFilters.pick({ period: true, from: true, to: true }).extend({ student: z.uuid({ error: 'student_not_found' }) }).superRefine(checkPeriod);
+export const certificateQuery = z.object({ tag: z.uuid({ error: 'tag_not_found' }) });
+
+/** The search string of a report's URL (the screen keeps its filters there, so a report can be bookmarked). */
+export function reportSearch(query: { period: ReportPeriod; from?: string | undefined; to?: string | undefined; turma: readonly string[] }): URLSearchParams {
+  const params = new URLSearchParams({ period: query.period });
+  if (query.period === 'custom') {
+    if (query.from) params.set('from', query.from);
+    if (query.to) params.set('to', query.to);
+  }
+  for (const turma of query.turma) params.append('turma', turma);
+  return params;
+}

@@ -1,0 +1,222 @@
+import { z } from 'zod';
+import {
+  ESTELECAS_ACHIEVEMENTS,
+  ESTELECAS_BAR_SCALE,
+  MAX_OPERATION_AMOUNT,
+  MERITUS_GOAL,
+  TAG_DURATION_MAX_DAYS,
+  TAG_DURATION_MIN_DAYS,
+  WEEKLY_TAG_DAYS,
+} from './constants.ts';
+import type { ErrorCode } from './errors.ts';
+import { DEFAULT_TIME_ZONE } from './format.ts';
+import { textInput } from './validation.ts';
+
+/**
+ * What a school configures (/admin/settings): stored in the database, read by every screen
+ * from the server. The constants in constants.ts are the defaults a new school starts with.
+ */
+
+export const DEFAULT_SCHOOL_NAME = 'Escola Méritus';
+export const SCHOOL_NAME_MAX_LENGTH = 80;
+export const TURMA_NAME_MAX_LENGTH = 40;
+export const ADMIN_PASSWORD_MIN_LENGTH = 8;
+
+/** The largest goal, bar scale, threshold or daily cap a school may set: beyond, it is a typo. */
+export const RULE_MAX = 1_000_000;
+/** A minimum interval between a student's transfers, at most a day. */
+export const MIN_INTERVAL_MAX_SECONDS = 86_400;
+
+/** True for a time zone name this runtime knows (IANA: 'America/Sao_Paulo', 'Europe/Lisbon', 'UTC'). */
+export function isTimeZone(value: string): boolean {
+  if (!value || value.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Brazil's zones, offered first in the settings screen. */
+const BRAZIL_ZONES = [
+  DEFAULT_TIME_ZONE,
+  'America/Manaus',
+  'America/Cuiaba',
+  'America/Belem',
+  'America/Fortaleza',
+  'America/Recife',
+  'America/Bahia',
+  'America/Porto_Velho',
+  'America/Rio_Branco',
+  'America/Noronha',
+];
+
+/** The time zones offered in the settings screen: Brazil's first, then every other this runtime knows. */
+export function timeZoneOptions(): string[] {
+  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return [...BRAZIL_ZONES, ...all.filter((zone) => !BRAZIL_ZONES.includes(zone)), ...(all.includes('UTC') ? [] : ['UTC'])];
+}
+
+function wholeNumber(code: ErrorCode, min: number, max: number) {
+  return z.number({ error: code }).int({ error: code }).min(min, { error: code }).max(max, { error: code });
+}
+
+// ---------------------------------------------------------------- the school
+
+export const schoolInfo = z.object({
+  name: z.string(),
+  /** Address of the stored logo, or null for the Méritus mark. */
+  logoUrl: z.string().nullable(),
+  timeZone: z.string(),
+});
+export type SchoolInfo = z.infer<typeof schoolInfo>;
+
+/** GET /api/settings/public: what the login page shows before anyone signs in (no secrets). */
+export const publicSettings = schoolInfo.extend({ demo: z.boolean() });
+export type PublicSettings = z.infer<typeof publicSettings>;
+
+/** PUT /api/admin/settings/school */
+export const schoolInfoInput = z.object({
+  name: textInput({ error: 'school_name_required', max: SCHOOL_NAME_MAX_LENGTH, maxError: 'school_name_too_long' }).min(1, {
+    error: 'school_name_required',
+  }),
+  timeZone: textInput({ error: 'invalid_time_zone', max: 64, maxError: 'invalid_time_zone' }).refine(isTimeZone, { error: 'invalid_time_zone' }),
+});
+export type SchoolInfoInput = z.input<typeof schoolInfoInput>;
+
+// ---------------------------------------------------------------- the rules
+
+export const schoolRules = z
+  .object({
+    /** The Méritus goal of every student's progress bar (M$). */
+    meritusGoal: wholeNumber('invalid_meritus_goal', 1, RULE_MAX),
+    /** What fills the Estelecas bar. */
+    estelecasBarScale: wholeNumber('invalid_bar_scale', 1, RULE_MAX),
+    /** Estelecas for the second and third achievements (the first is always the first Esteleca). */
+    achievementThresholds: z.object({
+      collector: wholeNumber('invalid_achievement_thresholds', 2, RULE_MAX),
+      master: wholeNumber('invalid_achievement_thresholds', 3, RULE_MAX),
+    }),
+    /** A weekly tag's duration when the administrator does not choose one. */
+    defaultTagDays: wholeNumber('invalid_tag_days', TAG_DURATION_MIN_DAYS, TAG_DURATION_MAX_DAYS),
+    /** Largest amount one operation (award, deduction, transfer) may move. */
+    maxOperationAmount: wholeNumber('invalid_max_operation', 1, MAX_OPERATION_AMOUNT),
+    /** Méritus a student may transfer in one day of the school's time zone; null for no cap. */
+    transferDailyCap: wholeNumber('invalid_daily_cap', 1, RULE_MAX).nullable(),
+    /** Seconds a student waits between two transfers; null for none. */
+    transferMinIntervalSeconds: wholeNumber('invalid_min_interval', 1, MIN_INTERVAL_MAX_SECONDS).nullable(),
+  })
+  .refine((rules) => rules.achievementThresholds.master > rules.achievementThresholds.collector, {
+    error: 'invalid_achievement_thresholds',
+    path: ['achievementThresholds', 'master'],
+  });
+export type SchoolRules = z.infer<typeof schoolRules>;
+/** PUT /api/admin/settings/rules: the whole set, as the form shows it. */
+export const schoolRulesInput = schoolRules;
+
+export const DEFAULT_RULES: SchoolRules = {
+  meritusGoal: MERITUS_GOAL,
+  estelecasBarScale: ESTELECAS_BAR_SCALE,
+  achievementThresholds: { collector: ESTELECAS_ACHIEVEMENTS[1].threshold, master: ESTELECAS_ACHIEVEMENTS[2].threshold },
+  defaultTagDays: WEEKLY_TAG_DAYS,
+  maxOperationAmount: MAX_OPERATION_AMOUNT,
+  transferDailyCap: null,
+  transferMinIntervalSeconds: null,
+};
+
+/** The three achievements with the school's thresholds. */
+export function achievementsOf(rules: Pick<SchoolRules, 'achievementThresholds'>): { threshold: number; name: string }[] {
+  const [first, second, third] = ESTELECAS_ACHIEVEMENTS;
+  return [
+    { threshold: first.threshold, name: first.name },
+    { threshold: rules.achievementThresholds.collector, name: second.name },
+    { threshold: rules.achievementThresholds.master, name: third.name },
+  ];
+}
+
+// ---------------------------------------------------------------- turmas
+
+export const turma = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  /** A retired turma keeps its students and history; it cannot receive new students. */
+  retired: z.boolean(),
+});
+export type Turma = z.infer<typeof turma>;
+
+/** The administrators' view: how many current students each turma holds. */
+export const adminTurma = turma.extend({ students: z.number().int() });
+export type AdminTurma = z.infer<typeof adminTurma>;
+
+const turmaName = textInput({ error: 'turma_name_required', max: TURMA_NAME_MAX_LENGTH, maxError: 'turma_name_too_long' }).min(1, {
+  error: 'turma_name_required',
+});
+
+/** POST /api/admin/turmas */
+export const createTurmaInput = z.object({ name: turmaName });
+export type CreateTurmaInput = z.input<typeof createTurmaInput>;
+
+/** PATCH /api/admin/turmas/:id: a new name, or retiring / restoring. */
+export const updateTurmaInput = z.object({ name: turmaName.optional(), retired: z.boolean({ error: 'validation' }).optional() });
+export type UpdateTurmaInput = z.input<typeof updateTurmaInput>;
+
+export const turmaParams = z.object({ id: z.uuid({ error: 'turma_not_found' }) });
+
+// ---------------------------------------------------------------- everything a screen reads
+
+/** GET /api/settings: what every signed-in screen reads (formatting, goals, lists of turmas). */
+export const schoolSettings = z.object({
+  school: schoolInfo,
+  rules: schoolRules,
+  /** In the school's order; retired ones included (lists and filters still show their students). */
+  turmas: z.array(turma),
+});
+export type SchoolSettings = z.infer<typeof schoolSettings>;
+
+// ---------------------------------------------------------------- administrators
+
+export const adminAccount = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  email: z.string(),
+  lastLogin: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type AdminAccount = z.infer<typeof adminAccount>;
+
+const adminPassword = textInput({ error: 'password_too_short', max: 200, trim: false }).min(ADMIN_PASSWORD_MIN_LENGTH, {
+  error: 'admin_password_too_short',
+});
+
+/** POST /api/admin/admins: without a password, one is generated and shown once. */
+export const createAdminInput = z.object({
+  name: textInput({ error: 'admin_name_required', max: 120 }).min(1, { error: 'admin_name_required' }),
+  email: textInput({ error: 'invalid_email', max: 254 }).pipe(z.email({ error: 'invalid_email' })),
+  password: adminPassword.optional(),
+});
+export type CreateAdminInput = z.input<typeof createAdminInput>;
+
+/** POST /api/admin/admins/:id/password: without a password, one is generated and shown once. */
+export const adminPasswordInput = z.object({ password: adminPassword.optional() });
+export type AdminPasswordInput = z.input<typeof adminPasswordInput>;
+
+export const adminParams = z.object({ id: z.uuid({ error: 'admin_not_found' }) });
+
+/** The answer to a creation or reset: the generated password, when there is one, shown once. */
+export const adminWriteResult = z.object({ message: z.string(), admin: adminAccount, password: z.string().nullable() });
+export type AdminWriteResult = z.infer<typeof adminWriteResult>;
+
+export const SETTINGS_TEXTS = {
+  schoolSaved: 'Dados da escola salvos',
+  rulesSaved: 'Regras salvas',
+  logoSaved: 'Logo atualizado',
+  logoRemoved: 'Logo removido',
+  turmaCreated: (name: string) => `Turma ${name} criada`,
+  turmaRenamed: (name: string) => `Turma renomeada para ${name}`,
+  turmaRetired: (name: string) => `Turma ${name} desativada`,
+  turmaRestored: (name: string) => `Turma ${name} reativada`,
+  adminCreated: (name: string) => `Administrador ${name} adicionado`,
+  adminRemoved: (name: string) => `Administrador ${name} removido`,
+  adminPasswordReset: (name: string) => `Senha de ${name} redefinida; as sessões abertas foram encerradas`,
+} as const;

@@ -1,0 +1,187 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import {
+  ARCHIVE_API,
+  ARCHIVE_UPLOAD_FILE_FIELD,
+  archiveBulkResult,
+  archiveCounters,
+  archiveEditResult,
+  archiveFavouriteResult,
+  archiveMessageResult,
+  archivePage,
+  archiveShareResult,
+  archiveSummary,
+  archiveUploadResult,
+  type ArchiveAccessLevel,
+  type ArchiveBulkInput,
+  type ArchiveCategory,
+  type ArchiveEditInput,
+  type ArchiveItem,
+  type ArchivePage,
+  type ArchiveSort,
+  type ArchiveUploadResult,
+  type SortOrder,
+} from '../../../shared/archive.ts';
+import { api, type ApiError } from '../../lib/api.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
+import { sendForm, type UploadProgress } from './upload-request.ts';
+
+/** What the screen filters and sorts by; every field goes to the server as the list's query. */
+export type ArchiveFilters = {
+  q: string;
+  featured: boolean;
+  publicOnly: boolean;
+  category: ArchiveCategory | '';
+  uploader: string;
+  accessLevel: ArchiveAccessLevel | '';
+  sort: ArchiveSort;
+  order: SortOrder;
+};
+
+export const NO_FILTERS: ArchiveFilters = { q: '', featured: false, publicOnly: false, category: '', uploader: '', accessLevel: '', sort: 'date', order: 'desc' };
+
+const imagesKey = [...queryKeys.gallery, 'images'] as const;
+const summaryKey = [...queryKeys.gallery, 'summary'] as const;
+
+/** The matching images, a page at a time (the server filters, sorts and pages). */
+export function useArchiveImages(filters: ArchiveFilters) {
+  return useInfiniteQuery({
+    queryKey: [...imagesKey, filters],
+    queryFn: ({ pageParam, signal }) =>
+      api.get(ARCHIVE_API.images, {
+        schema: archivePage,
+        signal,
+        query: {
+          q: filters.q.trim(),
+          featured: filters.featured || undefined,
+          public: filters.publicOnly || undefined,
+          category: filters.category,
+          uploader: filters.uploader,
+          accessLevel: filters.accessLevel,
+          sort: filters.sort,
+          order: filters.order,
+          cursor: pageParam,
+        },
+      }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** The seven tiles and the filter counts, over the whole archive. */
+export function useArchiveSummary() {
+  return useQuery({ queryKey: summaryKey, queryFn: () => api.get(ARCHIVE_API.summary, { schema: archiveSummary }) });
+}
+
+/** Re-reads the list and the tiles after a change. */
+export function useRefreshArchive() {
+  const client = useQueryClient();
+  return () => void client.invalidateQueries({ queryKey: queryKeys.gallery });
+}
+
+/** Changes one record in every cached page at once (the spec: "the local list updates immediately"). */
+function usePatchCached() {
+  const client = useQueryClient();
+  return (id: string, patch: Partial<ArchiveItem>) =>
+    client.setQueriesData<InfiniteData<ArchivePage>>({ queryKey: imagesKey }, (data) =>
+      data ? { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.map((item) => (item.id === id ? { ...item, ...patch } : item)) })) } : data,
+    );
+}
+
+export function useEditImage() {
+  const refresh = useRefreshArchive();
+  return useMutation({
+    mutationFn: ({ id, input }: { id: string; input: ArchiveEditInput }) => api.patch(ARCHIVE_API.image(id), input, { schema: archiveEditResult }),
+    onSuccess: refresh,
+  });
+}
+
+export function useDeleteImage() {
+  const refresh = useRefreshArchive();
+  return useMutation({
+    mutationFn: (item: ArchiveItem) => api.delete(ARCHIVE_API.image(item.id), { schema: archiveMessageResult }),
+    onSuccess: refresh,
+  });
+}
+
+export function useBulkAction() {
+  const refresh = useRefreshArchive();
+  return useMutation({
+    mutationFn: (input: ArchiveBulkInput) => api.post(ARCHIVE_API.bulk, input, { schema: archiveBulkResult }),
+    onSuccess: refresh,
+  });
+}
+
+export function useFavourite() {
+  const patch = usePatchCached();
+  return useMutation({
+    mutationFn: (item: ArchiveItem) => api.put(ARCHIVE_API.favourite(item.id), { favourite: !item.isFavourite }, { schema: archiveFavouriteResult }),
+    onSuccess: (result, item) => patch(item.id, { isFavourite: result.favourite }),
+  });
+}
+
+/** Counts a use of the image (copy link); the card shows the new count at once. */
+export function useCopyLink() {
+  const patch = usePatchCached();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (item: ArchiveItem) => api.post(ARCHIVE_API.copyLink(item.id), undefined, { schema: archiveCounters }),
+    onSuccess: (counters, item) => {
+      patch(item.id, counters);
+      void client.invalidateQueries({ queryKey: summaryKey });
+    },
+  });
+}
+
+export function useShareLink() {
+  const patch = usePatchCached();
+  return useMutation<{ shareUrl: string | null; message: string }, ApiError, { item: ArchiveItem; revoke: boolean }>({
+    mutationFn: async ({ item, revoke }) =>
+      revoke
+        ? { shareUrl: null, ...(await api.delete(ARCHIVE_API.share(item.id), { schema: archiveMessageResult })) }
+        : api.post(ARCHIVE_API.share(item.id), undefined, { schema: archiveShareResult }),
+    onSuccess: ({ shareUrl }, { item }) => patch(item.id, { shareUrl }),
+  });
+}
+
+/** The form's fields as the upload sends them (the same for every file). */
+export type UploadFields = {
+  description: string;
+  tags: string;
+  category: ArchiveCategory;
+  accessLevel: ArchiveAccessLevel;
+  isFeatured: boolean;
+  albumName: string;
+};
+
+/** One file in one request, so each file has its own progress from the real transfer. */
+export function uploadOne(file: File, fields: UploadFields, onProgress: (progress: UploadProgress) => void): Promise<ArchiveUploadResult> {
+  const form = new FormData();
+  form.append('description', fields.description);
+  form.append('tags', fields.tags);
+  form.append('category', fields.category);
+  form.append('accessLevel', fields.accessLevel);
+  form.append('isFeatured', String(fields.isFeatured));
+  form.append('albumName', fields.albumName);
+  form.append(ARCHIVE_UPLOAD_FILE_FIELD, file, file.name);
+  return sendForm(ARCHIVE_API.images, form, archiveUploadResult, onProgress);
+}
+
+/**
+ * Starts the browser's download from the file's download address (the server counts it and
+ * names the file); the card's count rises at once.
+ */
+export function useDownload() {
+  const patch = usePatchCached();
+  const client = useQueryClient();
+  return (item: ArchiveItem) => {
+    const link = document.createElement('a');
+    link.href = item.downloadUrl;
+    link.download = item.fileName;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    patch(item.id, { downloadCount: item.downloadCount + 1 });
+    void client.invalidateQueries({ queryKey: summaryKey });
+  };
+}

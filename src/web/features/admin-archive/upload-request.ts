@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+import { ERROR_MESSAGES } from '../../../shared/errors.ts';
+import { REQUEST_ID_HEADER } from '../../../shared/request-id.ts';
+import { ApiError, toApiError } from '../../lib/api.ts';
+
+export type UploadProgress = { loaded: number; total: number };
+
+/**
+ * Sends one multipart form with XMLHttpRequest, because fetch cannot report how much of a
+ * request body has gone out: `onProgress` follows the real transfer. Resolves with the
+ * answer checked by `schema`; a refusal becomes the same ApiError the API client throws.
+ */
+export function sendForm<T>(url: string, form: FormData, schema: z.ZodType<T>, onProgress: (progress: UploadProgress) => void, signal?: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.withCredentials = true;
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress({ loaded: event.loaded, total: event.total });
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'network', ERROR_MESSAGES.network));
+    xhr.onabort = () => reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'));
+    xhr.onload = () => {
+      const headers = new Headers();
+      const requestId = xhr.getResponseHeader(REQUEST_ID_HEADER);
+      if (requestId) headers.set(REQUEST_ID_HEADER, requestId);
+      const response = new Response(xhr.status === 204 ? null : xhr.responseText, { status: xhr.status, headers });
+      if (!response.ok) {
+        void toApiError(response).then(reject);
+        return;
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = undefined;
+      }
+      const parsed = schema.safeParse(body);
+      if (parsed.success) resolve(parsed.data);
+      else reject(new ApiError(xhr.status, 'internal', ERROR_MESSAGES.internal, undefined, undefined, requestId));
+    };
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(form);
+  });
+}

@@ -1,0 +1,365 @@
+import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { Activity, ArrowDownCircle, ArrowLeftRight, BarChart3, Coins, Sparkles, UserCheck, Users } from 'lucide-react';
+import { PageHeader } from '../../ui/page-header.tsx';
+import { Card } from '../../ui/card.tsx';
+import { FigureCard } from '../../ui/figure-card.tsx';
+import { ChangeLine, directionOf } from '../../ui/change-line.tsx';
+import { SelectField } from '../../ui/select-field.tsx';
+import { LoadError } from '../../ui/load-error.tsx';
+import { Skeleton } from '../../ui/skeleton.tsx';
+import { formatDate, formatMeritus, formatNumber } from '../../lib/format.ts';
+import {
+  DEFAULT_REPORT_PERIOD,
+  FIGURE_DEFINITIONS,
+  FIGURE_LABELS,
+  formatDayRange,
+  PERIOD_HINTS,
+  REPORT_PERIOD_LABELS,
+  REPORT_PERIODS,
+  reportSearch,
+  type FigureId,
+  type ReportFigure,
+  type ReportPeriod,
+} from '../../../shared/reports.ts';
+import { useReports } from './report-queries.ts';
+import { ReportChart } from './report-chart.tsx';
+import { DocumentsPanel, ExportLinks, HorizontalBars, ReportSection, ReportTableView } from './report-parts.tsx';
+
+const COLORS = { awarded: '#059669', removed: '#e11d48', transferred: '#4f46e5', amber: '#d97706' } as const;
+const decimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
+const percent = (value: number) => `${decimal.format(value)}%`;
+
+/** The filters as the URL keeps them; anything the server would refuse is shown as its message. */
+function useFilters() {
+  const [params, setParams] = useSearchParams();
+  const raw = params.get('period');
+  const period: ReportPeriod = REPORT_PERIODS.includes(raw as ReportPeriod) ? (raw as ReportPeriod) : DEFAULT_REPORT_PERIOD;
+  const filters = { period, from: params.get('from') ?? undefined, to: params.get('to') ?? undefined, turma: params.getAll('turma') };
+  const update = (change: Partial<typeof filters>) => setParams(reportSearch({ ...filters, ...change }), { replace: true });
+  return { filters, search: reportSearch(filters).toString(), update };
+}
+
+const FIGURES: { id: FigureId; icon: ReactNode; tone: 'emerald' | 'rose' | 'indigo' | 'amber' | 'sky' | 'violet'; format: (value: number) => string }[] = [
+  { id: 'meritusAwarded', icon: <Coins className="size-5" />, tone: 'emerald', format: formatMeritus },
+  { id: 'meritusRemoved', icon: <ArrowDownCircle className="size-5" />, tone: 'rose', format: formatMeritus },
+  { id: 'meritusTransferred', icon: <ArrowLeftRight className="size-5" />, tone: 'indigo', format: formatMeritus },
+  { id: 'estelecasAwarded', icon: <Sparkles className="size-5" />, tone: 'amber', format: formatNumber },
+  { id: 'estelecasRemoved', icon: <Sparkles className="size-5" />, tone: 'rose', format: formatNumber },
+  { id: 'activeStudents', icon: <UserCheck className="size-5" />, tone: 'sky', format: formatNumber },
+  { id: 'participation', icon: <Activity className="size-5" />, tone: 'violet', format: percent },
+];
+
+function FigureChange({ figure, format }: { figure: ReportFigure; format: (value: number) => string }) {
+  const delta = Math.round((figure.current - figure.previous) * 10) / 10;
+  return (
+    <ChangeLine direction={directionOf(delta)}>
+      {delta === 0 ? 'Igual ao' : `${delta > 0 ? '+' : '−'}${format(Math.abs(delta))} vs.`} período anterior ({format(figure.previous)})
+    </ChangeLine>
+  );
+}
+
+function TurmaFilter({ available, chosen, onChange }: { available: readonly string[]; chosen: readonly string[]; onChange: (turmas: string[]) => void }) {
+  const id = useId();
+  const summary = chosen.length === 0 ? 'Todas as turmas' : chosen.length === 1 ? chosen[0] : `${chosen.length} turmas`;
+  return (
+    <details className="group relative">
+      <summary className="flex h-12 cursor-pointer list-none items-center justify-between gap-2 rounded-xl border border-slate-300 bg-white px-3.5 text-sm text-slate-900 shadow-sm">
+        <span>
+          <span className="sr-only">Turmas: </span>
+          {summary}
+        </span>
+        <span aria-hidden="true" className="text-slate-500 group-open:rotate-180">▾</span>
+      </summary>
+      <fieldset className="absolute z-20 mt-1 max-h-80 w-full min-w-64 overflow-y-auto rounded-xl border border-slate-200 bg-white p-2 shadow-lg">
+        <legend className="sr-only">Turmas do relatório</legend>
+        <button type="button" onClick={() => onChange([])} className="mb-1 w-full rounded-lg px-2 py-1.5 text-left text-sm font-medium text-indigo-700 hover:bg-indigo-50">
+          Todas as turmas
+        </button>
+        {available.map((turma, index) => (
+          <label key={turma} htmlFor={`${id}-${index}`} className="flex cursor-pointer items-center gap-2 rounded-lg px-2 py-1.5 text-sm text-slate-800 hover:bg-slate-50">
+            <input
+              id={`${id}-${index}`}
+              type="checkbox"
+              className="size-4 accent-indigo-600"
+              checked={chosen.includes(turma)}
+              onChange={(event) => onChange(event.target.checked ? [...chosen, turma] : chosen.filter((item) => item !== turma))}
+            />
+            {turma}
+          </label>
+        ))}
+      </fieldset>
+    </details>
+  );
+}
+
+/** /admin/reports: a period and turmas (kept in the URL), figures with the period before, charts with their tables, exports and documents. */
+export default function AdminReportsPage() {
+  const { filters, search, update } = useFilters();
+  const { overview, timeline, reasons } = useReports(search);
+  const period = overview.data?.period;
+  // The turma list outlives a refused or loading period (a custom range half typed), so the choices never vanish under the pointer.
+  const [turmaChoices, setTurmaChoices] = useState<readonly string[]>([]);
+  if (period && period.availableTurmas !== turmaChoices) setTurmaChoices(period.availableTurmas);
+  const error = overview.error ?? timeline.error ?? reasons.error;
+  const periodText = period ? formatDayRange(period.from, period.to) : '';
+  const periodSearch = useMemo(() => reportSearch({ ...filters, turma: [] }).toString(), [filters]);
+
+  return (
+    <div>
+      <PageHeader title="Relatórios" description="Concessões, participação e destaques da escola no período escolhido." icon={<BarChart3 className="size-6" />} />
+
+      <Card title="Filtros" className="mb-6">
+        <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
+          <SelectField
+            label="Período"
+            value={filters.period}
+            options={REPORT_PERIODS.map((value) => ({ value, label: REPORT_PERIOD_LABELS[value] }))}
+            onChange={(event) => update({ period: event.target.value as ReportPeriod })}
+          />
+          {filters.period === 'custom' && (
+            <>
+              <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-800">
+                De
+                <input type="date" value={filters.from ?? ''} onChange={(event) => update({ from: event.target.value })} className="h-12 rounded-xl border border-slate-300 bg-white px-3.5 text-base text-slate-900 shadow-sm sm:text-sm" />
+              </label>
+              <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-800">
+                Até
+                <input type="date" value={filters.to ?? ''} onChange={(event) => update({ to: event.target.value })} className="h-12 rounded-xl border border-slate-300 bg-white px-3.5 text-base text-slate-900 shadow-sm sm:text-sm" />
+              </label>
+            </>
+          )}
+          <div className="flex flex-col gap-1.5">
+            <span className="text-sm font-medium text-slate-800" aria-hidden="true">
+              Turmas
+            </span>
+            <TurmaFilter available={turmaChoices} chosen={filters.turma} onChange={(turma) => update({ turma })} />
+          </div>
+        </div>
+        <div className="mt-3 text-sm text-slate-700" aria-live="polite">
+          {period && (
+            <p>
+              <strong className="font-semibold text-slate-900">{periodText}</strong> ({period.days} {period.days === 1 ? 'dia' : 'dias'}) · comparado com {formatDayRange(period.previousFrom, period.previousTo)}
+            </p>
+          )}
+          {PERIOD_HINTS[filters.period] && <p className="mt-1 text-xs text-slate-600">{PERIOD_HINTS[filters.period]}</p>}
+        </div>
+      </Card>
+
+      {error ? (
+        <Card>
+          <LoadError message={error.message} onRetry={() => void Promise.all([overview.refetch(), timeline.refetch(), reasons.refetch()])} />
+        </Card>
+      ) : (
+        <div className="flex flex-col gap-6">
+          <section aria-labelledby="figures-title">
+            <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+              <h2 id="figures-title" className="text-base font-semibold text-slate-900">
+                Indicadores
+              </h2>
+              <ExportLinks table="figures" search={search} title="indicadores" />
+            </div>
+            <div className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">
+              {FIGURES.map(({ id, icon, tone, format }) => {
+                const figure = overview.data?.figures[id];
+                return (
+                  <FigureCard
+                    key={id}
+                    testId={`figure-${id}`}
+                    label={FIGURE_LABELS[id]}
+                    icon={icon}
+                    tone={tone}
+                    value={figure ? format(figure.current) : <Skeleton className="h-8 w-24" />}
+                    footer={
+                      <>
+                        {figure && <FigureChange figure={figure} format={format} />}
+                        <p className="mt-1 text-slate-600">{FIGURE_DEFINITIONS[id]}</p>
+                      </>
+                    }
+                  />
+                );
+              })}
+              <FigureCard
+                label="Alunos matriculados"
+                icon={<Users className="size-5" />}
+                tone="indigo"
+                value={overview.data ? formatNumber(overview.data.figures.enrolled.current) : <Skeleton className="h-8 w-24" />}
+                footer={<p className="text-slate-600">Alunos das turmas escolhidas no fim do período (base da participação).</p>}
+              />
+            </div>
+          </section>
+
+          <ReportSection
+            title="Méritus ao longo do tempo"
+            description={period?.bucket === 'week' ? 'Por semana (a semana começa na segunda-feira).' : 'Por dia.'}
+            table="timeline"
+            search={search}
+            chart={
+              timeline.data && (
+                <ReportChart
+                  kind="lines"
+                  labels={timeline.data.points.map((point) => formatDate(point.start).slice(0, 5))}
+                  series={[
+                    { label: 'Concedidos', color: COLORS.awarded, values: timeline.data.points.map((point) => point.awarded) },
+                    { label: 'Removidos', color: COLORS.removed, values: timeline.data.points.map((point) => point.removed) },
+                    { label: 'Transferidos', color: COLORS.transferred, values: timeline.data.points.map((point) => point.transferred) },
+                  ]}
+                  format={formatNumber}
+                />
+              )
+            }
+          >
+            {timeline.data ? (
+              <ReportTableView
+                caption={`Méritus concedidos, removidos e transferidos ${period?.bucket === 'week' ? 'por semana' : 'por dia'}`}
+                rows={timeline.data.points}
+                rowKey={(point) => point.start}
+                empty="Nenhum dia no período"
+                columns={[
+                  { header: period?.bucket === 'week' ? 'Semana de' : 'Dia', cell: (point) => formatDate(point.start) },
+                  { header: 'Concedidos', cell: (point) => formatMeritus(point.awarded), numeric: true },
+                  { header: 'Removidos', cell: (point) => formatMeritus(point.removed), numeric: true },
+                  { header: 'Transferidos', cell: (point) => formatMeritus(point.transferred), numeric: true },
+                ]}
+              />
+            ) : (
+              <Skeleton className="h-48" />
+            )}
+          </ReportSection>
+
+          <ReportSection
+              title="Comparação entre turmas"
+              description="Média de Méritus por aluno no fim do período; a tabela traz os totais e a participação."
+              table="turmas"
+              search={search}
+              chart={
+                overview.data && (
+                  <ReportChart
+                    kind="bars"
+                    labels={overview.data.turmas.map((row) => row.turma.replace(' - Turma ', ' '))}
+                    series={[{ label: 'Média por aluno', color: COLORS.transferred, values: overview.data.turmas.map((row) => row.averageBalance) }]}
+                    format={formatNumber}
+                  />
+                )
+              }
+            >
+              {overview.data ? (
+                <ReportTableView
+                  caption="Totais de Méritus, média por aluno e participação por turma"
+                  rows={overview.data.turmas}
+                  rowKey={(row) => row.turma}
+                  empty="Nenhuma turma"
+                  columns={[
+                    { header: 'Turma', cell: (row) => <span className="whitespace-nowrap">{row.turma}</span> },
+                    { header: 'Alunos', cell: (row) => formatNumber(row.students), numeric: true },
+                    { header: 'Concedidos', cell: (row) => formatMeritus(row.awarded), numeric: true },
+                    { header: 'Removidos', cell: (row) => formatMeritus(row.removed), numeric: true },
+                    { header: 'Transferidos', cell: (row) => formatMeritus(row.transferred), numeric: true },
+                    { header: 'Saldo no fim', cell: (row) => formatMeritus(row.balance), numeric: true },
+                    { header: 'Média por aluno', cell: (row) => formatMeritus(row.averageBalance), numeric: true },
+                    { header: 'Participação', cell: (row) => percent(row.participation), numeric: true },
+                  ]}
+                />
+              ) : (
+                <Skeleton className="h-48" />
+              )}
+            </ReportSection>
+
+            <ReportSection
+              title="Distribuição de saldos"
+              description="Quantos alunos têm cada faixa de saldo de Méritus no fim do período (somado das operações)."
+              table="balances"
+              search={search}
+              chart={
+                overview.data && (
+                  <ReportChart kind="bars" labels={overview.data.balances.map((row) => (row.max === null ? `${formatNumber(row.min)}+` : row.min === row.max ? formatNumber(row.min) : `${formatNumber(row.min)}–${formatNumber(row.max)}`))} series={[{ label: 'Alunos', color: COLORS.amber, values: overview.data.balances.map((row) => row.students) }]} format={formatNumber} />
+                )
+              }
+            >
+              {overview.data ? (
+                <ReportTableView
+                  caption="Alunos por faixa de saldo"
+                  rows={overview.data.balances}
+                  rowKey={(row) => row.label}
+                  empty="Nenhum aluno"
+                  columns={[
+                    { header: 'Faixa de saldo', cell: (row) => row.label },
+                    { header: 'Alunos', cell: (row) => formatNumber(row.students), numeric: true },
+                  ]}
+                />
+              ) : (
+                <Skeleton className="h-48" />
+              )}
+            </ReportSection>
+
+          <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
+            {(['awards', 'penalties'] as const).map((kind) => {
+              const list = reasons.data?.[kind];
+              const title = kind === 'awards' ? 'Principais motivos de premiação' : 'Principais motivos de penalidade';
+              return (
+                <ReportSection
+                  key={kind}
+                  title={title}
+                  description={kind === 'awards' ? 'Adições e recompensas, de Méritus e de Estelecas, pelo texto do motivo.' : 'Remoções e penalidades, de Méritus e de Estelecas, pelo texto do motivo.'}
+                  table={kind}
+                  search={search}
+                  chart={list && <HorizontalBars color={kind === 'awards' ? COLORS.awarded : COLORS.removed} items={list.map((row) => ({ label: row.description, value: row.operations, text: formatNumber(row.operations) }))} />}
+                >
+                  {list ? (
+                    <ReportTableView
+                      caption={`${title}: operações e valores`}
+                      rows={list}
+                      rowKey={(row) => row.description}
+                      empty="Nenhuma operação no período"
+                      columns={[
+                        { header: 'Motivo', cell: (row) => (row.preset ? `${row.description} (motivo rápido)` : row.description) },
+                        { header: 'Operações', cell: (row) => formatNumber(row.operations), numeric: true },
+                        { header: 'Méritus', cell: (row) => formatMeritus(row.meritus), numeric: true },
+                        { header: 'Estelecas', cell: (row) => formatNumber(row.estelecas), numeric: true },
+                      ]}
+                    />
+                  ) : (
+                    <Skeleton className="h-40" />
+                  )}
+                </ReportSection>
+              );
+            })}
+          </div>
+
+          <ReportSection
+            title="Alunos que mais subiram"
+            description="Maior aumento do saldo de Méritus entre o início e o fim do período."
+            table="risers"
+            search={search}
+            chart={overview.data && <HorizontalBars color={COLORS.awarded} items={overview.data.risers.map((row) => ({ label: row.name, value: row.change, text: `+${formatMeritus(row.change)}` }))} />}
+          >
+            {overview.data ? (
+              <ReportTableView
+                caption="Alunos que mais subiram no período"
+                rows={overview.data.risers}
+                rowKey={(row) => row.id}
+                empty="Nenhum aluno aumentou o saldo no período"
+                columns={[
+                  { header: 'Aluno', cell: (row) => row.name },
+                  { header: 'Turma', cell: (row) => row.grade },
+                  { header: 'Início', cell: (row) => formatMeritus(row.start), numeric: true },
+                  { header: 'Fim', cell: (row) => formatMeritus(row.end), numeric: true },
+                  { header: 'Variação', cell: (row) => `+${formatMeritus(row.change)}`, numeric: true },
+                ]}
+              />
+            ) : (
+              <Skeleton className="h-40" />
+            )}
+          </ReportSection>
+
+          <section aria-labelledby="documents-title">
+            <h2 id="documents-title" className="mb-3 text-base font-semibold text-slate-900">
+              Documentos
+            </h2>
+            <DocumentsPanel periodSearch={periodSearch} periodText={periodText} />
+          </section>
+        </div>
+      )}
+    </div>
+  );
+}

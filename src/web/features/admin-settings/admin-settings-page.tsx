@@ -1,0 +1,370 @@
+import { useState, type FormEvent } from 'react';
+import { Archive, ArchiveRestore, KeyRound, Pencil, Settings, Trash2, Upload } from 'lucide-react';
+import { useSession } from '../../app/session.ts';
+import { useSchoolSettings } from '../../lib/school-settings.ts';
+import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { parseAmountText, issueFields } from '../../../shared/validation.ts';
+import { schoolInfoInput, schoolRules, timeZoneOptions, type AdminAccount, type SchoolRules, type SchoolSettings } from '../../../shared/settings.ts';
+import { Badge } from '../../ui/badge.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Card } from '../../ui/card.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { OneTimePassword } from '../../ui/one-time-password.tsx';
+import { PageHeader } from '../../ui/page-header.tsx';
+import { SelectField } from '../../ui/select-field.tsx';
+import { Spinner } from '../../ui/spinner.tsx';
+import { TextField } from '../../ui/text-field.tsx';
+import {
+  useAdminAccounts,
+  useAdminTurmas,
+  useCreateAdmin,
+  useCreateTurma,
+  useRemoveAdmin,
+  useRemoveLogo,
+  useResetAdminPassword,
+  useSaveRules,
+  useSaveSchool,
+  useUpdateTurma,
+  useUploadLogo,
+} from './settings-queries.ts';
+
+const ZONE_OPTIONS = timeZoneOptions().map((zone) => ({ value: zone, label: zone.replaceAll('_', ' ') }));
+
+function SchoolSection({ settings }: { settings: SchoolSettings }) {
+  const [name, setName] = useState(settings.school.name);
+  const [timeZone, setTimeZone] = useState(settings.school.timeZone);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const save = useSaveSchool();
+  const upload = useUploadLogo();
+  const removeLogo = useRemoveLogo();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = schoolInfoInput.safeParse({ name, timeZone });
+    setErrors(parsed.success ? {} : issueFields(parsed.error.issues));
+    if (parsed.success) save.mutate(parsed.data);
+  };
+
+  return (
+    <Card title="Escola">
+      <form onSubmit={submit} noValidate className="grid gap-4 md:grid-cols-2">
+        <TextField label="Nome da escola" value={name} onChange={(event) => setName(event.target.value)} error={errors.name} maxLength={80} />
+        <SelectField
+          label="Fuso horário"
+          hint="Todas as datas e horas do portal usam este fuso."
+          options={ZONE_OPTIONS}
+          value={timeZone}
+          onChange={(event) => setTimeZone(event.target.value)}
+          error={errors.timeZone}
+        />
+        <div className="md:col-span-2">
+          <Button type="submit" disabled={save.isPending}>
+            Salvar dados da escola
+          </Button>
+        </div>
+      </form>
+      <div className="mt-6 flex flex-wrap items-center gap-4 border-t border-slate-100 pt-4">
+        {settings.school.logoUrl ? (
+          <img src={settings.school.logoUrl} alt="Logo atual da escola" className="size-16 rounded-xl bg-white object-contain ring-1 ring-slate-200" />
+        ) : (
+          <p className="text-sm text-slate-600">Sem logo: o portal mostra a marca do Méritus.</p>
+        )}
+        <label className="inline-flex h-11 cursor-pointer items-center gap-2 rounded-xl border border-slate-300 bg-white px-3 text-sm font-semibold text-slate-800 shadow-sm focus-within:ring-2 focus-within:ring-indigo-500 hover:bg-slate-50">
+          <Upload aria-hidden="true" className="size-4" />
+          Enviar logo
+          <input
+            type="file"
+            accept="image/jpeg,image/png,image/gif,image/webp"
+            className="sr-only"
+            disabled={upload.isPending}
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              if (file) upload.mutate(file);
+              event.target.value = '';
+            }}
+          />
+        </label>
+        {settings.school.logoUrl && (
+          <Button variant="ghost" onClick={() => removeLogo.mutate(undefined)} disabled={removeLogo.isPending} icon={<Trash2 aria-hidden="true" className="size-4" />}>
+            Remover logo
+          </Button>
+        )}
+        <p className="w-full text-xs text-slate-600">JPG, PNG, GIF ou WebP, até 5 MB. Aparece na tela de login, no menu e nos certificados.</p>
+      </div>
+    </Card>
+  );
+}
+
+type RuleField = 'meritusGoal' | 'estelecasBarScale' | 'collector' | 'master' | 'defaultTagDays' | 'maxOperationAmount' | 'transferDailyCap' | 'transferMinIntervalSeconds';
+const RULE_FIELDS: { field: RuleField; label: string; hint?: string; optional?: boolean }[] = [
+  { field: 'meritusGoal', label: 'Meta de Méritus (M$)' },
+  { field: 'estelecasBarScale', label: 'Escala da barra de Estelecas' },
+  { field: 'collector', label: 'Conquista "Colecionador" (Estelecas)' },
+  { field: 'master', label: 'Conquista "Mestre das Estelecas" (Estelecas)' },
+  { field: 'defaultTagDays', label: 'Duração padrão das tags (dias)' },
+  { field: 'maxOperationAmount', label: 'Valor máximo por operação' },
+  { field: 'transferDailyCap', label: 'Limite diário de transferência por aluno (M$)', hint: 'Vazio: sem limite', optional: true },
+  { field: 'transferMinIntervalSeconds', label: 'Intervalo mínimo entre transferências (segundos)', hint: 'Vazio: sem intervalo', optional: true },
+];
+
+function rulesText(rules: SchoolRules): Record<RuleField, string> {
+  const text = (value: number | null) => (value === null ? '' : String(value));
+  return {
+    meritusGoal: text(rules.meritusGoal),
+    estelecasBarScale: text(rules.estelecasBarScale),
+    collector: text(rules.achievementThresholds.collector),
+    master: text(rules.achievementThresholds.master),
+    defaultTagDays: text(rules.defaultTagDays),
+    maxOperationAmount: text(rules.maxOperationAmount),
+    transferDailyCap: text(rules.transferDailyCap),
+    transferMinIntervalSeconds: text(rules.transferMinIntervalSeconds),
+  };
+}
+
+function RulesSection({ rules }: { rules: SchoolRules }) {
+  const [values, setValues] = useState(() => rulesText(rules));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const save = useSaveRules();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const number = (field: RuleField) => parseAmountText(values[field]);
+    const optional = (field: RuleField) => number(field) ?? null;
+    const parsed = schoolRules.safeParse({
+      meritusGoal: number('meritusGoal'),
+      estelecasBarScale: number('estelecasBarScale'),
+      achievementThresholds: { collector: number('collector'), master: number('master') },
+      defaultTagDays: number('defaultTagDays'),
+      maxOperationAmount: number('maxOperationAmount'),
+      transferDailyCap: optional('transferDailyCap'),
+      transferMinIntervalSeconds: optional('transferMinIntervalSeconds'),
+    });
+    if (!parsed.success) {
+      const fields = issueFields(parsed.error.issues);
+      setErrors(Object.fromEntries(Object.entries(fields).map(([path, message]) => [path.replace('achievementThresholds.', ''), message])));
+      return;
+    }
+    setErrors({});
+    save.mutate(parsed.data);
+  };
+
+  return (
+    <Card title="Regras">
+      <form onSubmit={submit} noValidate className="grid gap-4 md:grid-cols-2">
+        {RULE_FIELDS.map(({ field, label, hint }) => (
+          <TextField
+            key={field}
+            label={label}
+            hint={hint}
+            inputMode="numeric"
+            value={values[field]}
+            onChange={(event) => setValues((current) => ({ ...current, [field]: event.target.value }))}
+            error={errors[field]}
+          />
+        ))}
+        <div className="md:col-span-2">
+          <Button type="submit" disabled={save.isPending}>
+            Salvar regras
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function TurmasSection() {
+  const turmas = useAdminTurmas();
+  const create = useCreateTurma();
+  const update = useUpdateTurma();
+  const [newName, setNewName] = useState('');
+  const [editing, setEditing] = useState<{ id: string; name: string } | null>(null);
+
+  return (
+    <Card title="Turmas">
+      <p className="mb-3 text-sm text-slate-600">Uma turma desativada mantém seus alunos e histórico, mas não recebe novos alunos.</p>
+      {turmas.isPending ? (
+        <Spinner className="size-6" />
+      ) : (
+        <ul className="divide-y divide-slate-100" aria-label="Turmas da escola">
+          {(turmas.data ?? []).map((turma) => (
+            <li key={turma.id} className="flex flex-wrap items-center gap-2 py-2">
+              {editing?.id === turma.id ? (
+                <form
+                  className="flex flex-1 flex-wrap items-end gap-2"
+                  onSubmit={(event) => {
+                    event.preventDefault();
+                    update.mutate({ id: turma.id, name: editing.name }, { onSuccess: () => setEditing(null) });
+                  }}
+                >
+                  <TextField label={`Novo nome de ${turma.name}`} value={editing.name} onChange={(event) => setEditing({ id: turma.id, name: event.target.value })} maxLength={40} containerClassName="min-w-48 flex-1" />
+                  <Button type="submit" size="sm" disabled={update.isPending}>
+                    Salvar
+                  </Button>
+                  <Button variant="ghost" size="sm" onClick={() => setEditing(null)}>
+                    Cancelar
+                  </Button>
+                </form>
+              ) : (
+                <>
+                  <span className="w-full min-w-0 font-semibold text-slate-900 sm:w-auto sm:flex-1">
+                    {turma.name} <span className="font-normal text-slate-600">· {formatNumber(turma.students)} {turma.students === 1 ? 'aluno' : 'alunos'}</span>
+                  </span>
+                  {turma.retired && <Badge tone="slate">Desativada</Badge>}
+                  <Button variant="ghost" size="sm" aria-label={`Renomear ${turma.name}`} icon={<Pencil aria-hidden="true" className="size-4" />} onClick={() => setEditing({ id: turma.id, name: turma.name })}>
+                    Renomear
+                  </Button>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`${turma.retired ? 'Reativar' : 'Desativar'} ${turma.name}`}
+                    icon={turma.retired ? <ArchiveRestore aria-hidden="true" className="size-4" /> : <Archive aria-hidden="true" className="size-4" />}
+                    disabled={update.isPending}
+                    onClick={() => update.mutate({ id: turma.id, retired: !turma.retired })}
+                  >
+                    {turma.retired ? 'Reativar' : 'Desativar'}
+                  </Button>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <form
+        className="mt-4 flex flex-wrap items-end gap-2 border-t border-slate-100 pt-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          create.mutate(newName, { onSuccess: () => setNewName('') });
+        }}
+      >
+        <TextField label="Nova turma" value={newName} onChange={(event) => setNewName(event.target.value)} maxLength={40} containerClassName="min-w-48 flex-1" />
+        <Button type="submit" disabled={create.isPending}>
+          Adicionar turma
+        </Button>
+      </form>
+    </Card>
+  );
+}
+
+function AdminsSection() {
+  const { user } = useSession();
+  const admins = useAdminAccounts();
+  const create = useCreateAdmin();
+  const reset = useResetAdminPassword();
+  const remove = useRemoveAdmin();
+  const [form, setForm] = useState({ name: '', email: '', password: '' });
+  const [shown, setShown] = useState<{ label: string; password: string } | null>(null);
+  const [confirm, setConfirm] = useState<{ kind: 'reset' | 'remove'; admin: AdminAccount } | null>(null);
+  const selfId = user?.role === 'admin' ? user.admin.id : null;
+  const total = admins.data?.length ?? 0;
+
+  return (
+    <Card title="Administradores">
+      {admins.isPending ? (
+        <Spinner className="size-6" />
+      ) : (
+        <ul className="divide-y divide-slate-100" aria-label="Administradores">
+          {(admins.data ?? []).map((admin) => (
+            <li key={admin.id} className="flex flex-wrap items-center gap-2 py-2">
+              <span className="w-full min-w-0 sm:w-auto sm:flex-1">
+                <span className="block font-semibold text-slate-900">
+                  {admin.name} {admin.id === selfId && <span className="font-normal text-slate-600">(você)</span>}
+                </span>
+                <span className="block text-sm break-words text-slate-600">
+                  {admin.email} · Último acesso: {admin.lastLogin ? formatDateTime(admin.lastLogin) : 'nunca'}
+                </span>
+              </span>
+              <Button variant="ghost" size="sm" aria-label={`Redefinir senha de ${admin.name}`} icon={<KeyRound aria-hidden="true" className="size-4" />} onClick={() => setConfirm({ kind: 'reset', admin })}>
+                Redefinir senha
+              </Button>
+              {admin.id !== selfId && total > 1 && (
+                <Button variant="ghost" size="sm" aria-label={`Remover ${admin.name}`} icon={<Trash2 aria-hidden="true" className="size-4" />} onClick={() => setConfirm({ kind: 'remove', admin })}>
+                  Remover
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {shown && (
+        <div className="mt-4">
+          <OneTimePassword password={shown.password} label={shown.label} testId="admin-password" />
+        </div>
+      )}
+      <form
+        className="mt-4 grid gap-3 border-t border-slate-100 pt-4 md:grid-cols-3"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          const { password, ...rest } = form;
+          create.mutate(password ? { ...rest, password } : rest, {
+            onSuccess: (result) => {
+              setForm({ name: '', email: '', password: '' });
+              setShown(result.password ? { label: `Senha de ${result.admin.name} (mostrada uma única vez)`, password: result.password } : null);
+            },
+          });
+        }}
+      >
+        <TextField label="Nome" value={form.name} onChange={(event) => setForm({ ...form, name: event.target.value })} autoComplete="off" />
+        <TextField label="Email" type="email" value={form.email} onChange={(event) => setForm({ ...form, email: event.target.value })} autoComplete="off" />
+        <TextField
+          label="Senha (opcional)"
+          hint="Vazia: uma senha é gerada e mostrada uma vez"
+          type="password"
+          autoComplete="new-password"
+          value={form.password}
+          onChange={(event) => setForm({ ...form, password: event.target.value })}
+        />
+        <div className="md:col-span-3">
+          <Button type="submit" disabled={create.isPending}>
+            Adicionar administrador
+          </Button>
+        </div>
+      </form>
+      <ConfirmDialog
+        open={confirm !== null}
+        title={confirm?.kind === 'remove' ? 'Remover administrador' : 'Redefinir senha'}
+        message={
+          confirm?.kind === 'remove'
+            ? `Remover ${confirm.admin.name}? As sessões abertas dele serão encerradas.`
+            : `Gerar uma nova senha para ${confirm?.admin.name ?? ''}? As sessões abertas serão encerradas.`
+        }
+        confirmLabel={confirm?.kind === 'remove' ? 'Remover' : 'Gerar nova senha'}
+        pending={reset.isPending || remove.isPending}
+        onCancel={() => setConfirm(null)}
+        onConfirm={() => {
+          if (!confirm) return;
+          if (confirm.kind === 'remove') remove.mutate(confirm.admin.id, { onSettled: () => setConfirm(null) });
+          else
+            reset.mutate(
+              { id: confirm.admin.id },
+              {
+                onSuccess: (result) => result.password && setShown({ label: `Nova senha de ${result.admin.name} (mostrada uma única vez)`, password: result.password }),
+                onSettled: () => setConfirm(null),
+              },
+            );
+        }}
+      />
+    </Card>
+  );
+}
+
+/** /admin/settings: the school, its rules, turmas and administrators. */
+export default function AdminSettingsPage() {
+  const settings = useSchoolSettings();
+  return (
+    <div className="flex flex-col gap-6">
+      <PageHeader title="Configurações" description="Dados da escola, regras, turmas e administradores." icon={<Settings aria-hidden="true" className="size-6" />} />
+      {settings.data ? (
+        <>
+          {/* Keyed by what was saved, so the forms show the stored values after any change (here or elsewhere). */}
+          <SchoolSection key={JSON.stringify(settings.data.school)} settings={settings.data} />
+          <RulesSection key={JSON.stringify(settings.data.rules)} rules={settings.data.rules} />
+          <TurmasSection />
+          <AdminsSection />
+        </>
+      ) : (
+        <Spinner className="size-8" />
+      )}
+    </div>
+  );
+}

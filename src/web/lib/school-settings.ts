@@ -1,0 +1,22 @@
+import { useQuery } from '@tanstack/react-query';
+import { schoolSettings, type SchoolSettings } from '../../shared/settings.ts';
+import { setSchoolTimeZone } from '../../shared/format.ts';
+import { api } from './api.ts';
+import { queryKeys } from './query-keys.ts';
+
+/**
+ * GET /api/settings: the school's name, logo, time zone, rules and turmas. Every date the
+ * screens write uses the school's time zone from here on (the layout waits for it); a
+ * 'settings' event from the server reads everything again.
+ */
+export function useSchoolSettings() {
+  return useQuery<SchoolSettings>({
+    queryKey: queryKeys.settings,
+    queryFn: async () => {
+      const settings = await api.get('/settings', { schema: schoolSettings });
+      setSchoolTimeZone(settings.school.timeZone);
+      return settings;
+    },
+    staleTime: 5 * 60_000,
+  });
+}
