@@ -4,6 +4,7 @@ import { defineConfig, devices } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
+const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } };
 /** A fresh database for every run, seeded with the demo school. */
 const dataDir = path.join(os.tmpdir(), `meritus-e2e-${port}-${process.pid}`);
 
@@ -40,7 +41,12 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } } }],
+  projects: [
+    { name: 'chromium', testIgnore: 'settings.spec.ts', use: desktop },
+    // The settings screen changes what every screen reads (the school's goal, its name): those tests run after all the
+    // others and one at a time, so no other test sees a goal or name of theirs.
+    { name: 'school-wide settings', testMatch: 'settings.spec.ts', dependencies: ['chromium'], fullyParallel: false, use: desktop },
+  ],
   webServer: {
     // Builds the front end only when dist is older than its sources (`.ci/run` has just built it). Old asset
     // files are kept so a build started by a parallel run cannot pull them from under a running server.

@@ -30,13 +30,31 @@ const COLORS = { awarded: '#059669', removed: '#e11d48', transferred: '#4f46e5',
 const decimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
 const percent = (value: number) => `${decimal.format(value)}%`;
 
-/** The filters as the URL keeps them; anything the server would refuse is shown as its message. */
-function useFilters() {
-  const [params, setParams] = useSearchParams();
+type ReportFilters = { period: ReportPeriod; from?: string | undefined; to?: string | undefined; turma: string[] };
+
+function filtersOf(params: URLSearchParams): ReportFilters {
   const raw = params.get('period');
   const period: ReportPeriod = REPORT_PERIODS.includes(raw as ReportPeriod) ? (raw as ReportPeriod) : DEFAULT_REPORT_PERIOD;
-  const filters = { period, from: params.get('from') ?? undefined, to: params.get('to') ?? undefined, turma: params.getAll('turma') };
-  const update = (change: Partial<typeof filters>) => setParams(reportSearch({ ...filters, ...change }), { replace: true });
+  return { period, from: params.get('from') ?? undefined, to: params.get('to') ?? undefined, turma: params.getAll('turma') };
+}
+
+/**
+ * The filters as the URL keeps them; anything the server would refuse is shown as its message.
+ * The router renders a new address in a transition, which can land frames later on a busy phone: a change shows at
+ * once from local state, and builds on the address as it is now, so two quick changes (a date, then a turma) keep both.
+ */
+function useFilters() {
+  const [params, setParams] = useSearchParams();
+  const rendered = params.toString();
+  const [pending, setPending] = useState<{ over: string; filters: ReportFilters } | null>(null);
+  // A pending change holds until the address it was made over gives way (to it, or to back and forward).
+  if (pending && pending.over !== rendered) setPending(null);
+  const filters = pending?.over === rendered ? pending.filters : filtersOf(params);
+  const update = (change: Partial<ReportFilters>) => {
+    const next = { ...filtersOf(new URLSearchParams(window.location.search)), ...change };
+    setPending({ over: rendered, filters: next });
+    setParams(reportSearch(next), { replace: true });
+  };
   return { filters, search: reportSearch(filters).toString(), update };
 }
 
