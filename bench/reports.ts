@@ -1,16 +1,19 @@
 /**
  * npm run bench:reports — the reports on a year of a large school.
  *
- * Fills a fresh PostgreSQL 15 with 2,000 students in the 12 turmas and 1,000,000 ledger rows
+ * Fills a fresh PostgreSQL 15 (or an in-memory PGlite, BENCH_DB=pglite) with 2,000 students in the 12 turmas and 1,000,000 ledger rows
  * over the last 365 days (awards, removals and transfers of both currencies, 40 reasons), then
  * prints p50/p95 of each report call for the widest period (366 days, every turma, and one
  * turma) and the time to build each export. Target: p95 ≤ 200 ms per report call.
  *
- * Options (env): BENCH_ROWS (1000000), BENCH_RUNS (20).
+ * The ledger is filled by one INSERT, so the fill's time includes the report sums' triggers
+ * over a million rows at once.
+ *
+ * Options (env): BENCH_DB (postgres | pglite), BENCH_ROWS (1000000), BENCH_RUNS (20).
  */
 import { sql } from 'drizzle-orm';
 import { startPostgres } from '../src/server/test/postgres-server.ts';
-import { openPostgres, rowsOf } from '../src/server/db/client.ts';
+import { openPglite, openPostgres, rowsOf } from '../src/server/db/client.ts';
 import { reportOverview, reportReasons, reportScope, reportTimeline } from '../src/server/modules/reports/reports.service.ts';
 import { exportReportTable } from '../src/server/modules/reports/report-exports.ts';
 import { certificatePdf, statementPdf } from '../src/server/modules/reports/report-pdfs.ts';
@@ -21,6 +24,7 @@ import { sortedDurations } from './timing.ts';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const STUDENTS = 2000;
+const ON_PGLITE = process.env.BENCH_DB === 'pglite';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -38,11 +42,11 @@ async function once(label: string, run: () => Promise<{ body: string | Buffer }>
   console.log(`  ${label.padEnd(44)} ${(performance.now() - t0).toFixed(0).padStart(6)} ms · ${(Buffer.byteLength(file.body) / 1024).toFixed(1)} KB`);
 }
 
-const pg = await startPostgres({ durable: true });
-const database = await openPostgres(pg.url, { max: 4 });
+const pg = ON_PGLITE ? undefined : await startPostgres({ durable: true });
+const database = pg ? await openPostgres(pg.url, { max: 4 }) : await openPglite(undefined);
 try {
   const { db } = database;
-  console.log(`filling: ${STUDENTS} students, ${ROWS.toLocaleString('pt-BR')} ledger rows over 365 days…`);
+  console.log(`${ON_PGLITE ? 'PGlite' : 'PostgreSQL'}: filling ${STUDENTS} students, ${ROWS.toLocaleString('pt-BR')} ledger rows over 365 days…`);
   const t0 = performance.now();
   await db.execute(sql`
     INSERT INTO admins (admin_id, name, email, password_hash) VALUES ('bench', 'Coordenação', 'bench@escola.test', 'x')`);
@@ -94,5 +98,5 @@ try {
   await once('certificado', () => certificatePdf(db, admin, tag!.id));
 } finally {
   await database.close();
-  await pg.stop();
+  await pg?.stop();
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -187,6 +188,54 @@ export const ledgerEntries = pgTable(
         ELSE ${t.fromStudentId} IS NOT NULL AND ${t.toStudentId} IS NULL END`,
     ),
   ],
+);
+
+/**
+ * The ledger summed for the reports (decision 011), kept by ledger.sql's triggers in the
+ * transaction of every ledger write. Days are UTC calendar days, whatever the school's time
+ * zone: a report adds the rows between its last UTC midnight and its bound from the ledger.
+ *
+ * Per student, what the student's ledger rows add up to from the beginning through the end of
+ * `day` (one row per day with rows): a balance or a period's total is two index look-ups per student.
+ */
+export const ledgerStudentDays = pgTable(
+  'ledger_student_days',
+  {
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => students.id),
+    day: date('day', { mode: 'string' }).notNull(),
+    meritusAwarded: bigint('m_awarded', { mode: 'number' }).notNull(),
+    meritusRemoved: bigint('m_removed', { mode: 'number' }).notNull(),
+    meritusIn: bigint('m_in', { mode: 'number' }).notNull(),
+    meritusOut: bigint('m_out', { mode: 'number' }).notNull(),
+    estelecasAwarded: bigint('e_awarded', { mode: 'number' }).notNull(),
+    estelecasRemoved: bigint('e_removed', { mode: 'number' }).notNull(),
+    estelecasIn: bigint('e_in', { mode: 'number' }).notNull(),
+    estelecasOut: bigint('e_out', { mode: 'number' }).notNull(),
+    /** Transfers sent (both currencies). */
+    sentOps: bigint('sent_ops', { mode: 'number' }).notNull(),
+    /** Rows the student is a party of. */
+    ops: bigint('ops', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.studentId, t.day] })],
+);
+
+/**
+ * Per turma and UTC day, the Méritus of that day's rows (not cumulative), each row counted in
+ * the turma of its sender, or of its recipient when it has no sender, as the reports filter.
+ * A student who changes turma takes their rows along (trigger on students.grade).
+ */
+export const ledgerGradeDays = pgTable(
+  'ledger_grade_days',
+  {
+    grade: text('grade').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    meritusAwarded: bigint('m_awarded', { mode: 'number' }).notNull(),
+    meritusRemoved: bigint('m_removed', { mode: 'number' }).notNull(),
+    meritusTransferred: bigint('m_transferred', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.grade, t.day] })],
 );
 
 /** One row per (user, Idempotency-Key): the first response, replayed on repeats. */

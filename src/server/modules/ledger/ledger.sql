@@ -245,3 +245,131 @@ BEGIN
   RETURN ledger_complete(p->'idempotency', (p->>'status')::integer, v_body);
 END
 $$;
+
+-- The reports' sums (decision 011), kept in the transaction of every ledger write, whatever
+-- writes it: these two functions, a migration's or a test's rows, a correction's DELETE.
+-- ledger_student_days holds per student the sums from the beginning through each UTC day
+-- with rows; ledger_grade_days the Méritus of each day, in the turma of the row's sender (or
+-- recipient when it has none). `changed` is the statement's new rows on INSERT, its old rows
+-- on DELETE, which count negatively.
+-- The students are locked before a ledger row is written (above), so two writers never race
+-- on a student's day; turma days are taken in (grade, day) order, so bulk writes cannot deadlock.
+CREATE OR REPLACE FUNCTION ledger_rollup() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_sign integer := CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END;
+BEGIN
+  WITH sides AS (
+    SELECT to_student_id AS student_id, (created_at AT TIME ZONE 'UTC')::date AS day,
+           CASE WHEN currency = 'meritus' AND type <> 'transfer' THEN amount ELSE 0 END AS m_awarded, 0 AS m_removed,
+           CASE WHEN currency = 'meritus' AND type = 'transfer' THEN amount ELSE 0 END AS m_in, 0 AS m_out,
+           CASE WHEN currency = 'estelecas' AND type <> 'transfer' THEN amount ELSE 0 END AS e_awarded, 0 AS e_removed,
+           CASE WHEN currency = 'estelecas' AND type = 'transfer' THEN amount ELSE 0 END AS e_in, 0 AS e_out, 0 AS sent_ops
+      FROM changed WHERE to_student_id IS NOT NULL
+    UNION ALL
+    SELECT from_student_id, (created_at AT TIME ZONE 'UTC')::date,
+           0, CASE WHEN currency = 'meritus' AND type <> 'transfer' THEN amount ELSE 0 END,
+           0, CASE WHEN currency = 'meritus' AND type = 'transfer' THEN amount ELSE 0 END,
+           0, CASE WHEN currency = 'estelecas' AND type <> 'transfer' THEN amount ELSE 0 END,
+           0, CASE WHEN currency = 'estelecas' AND type = 'transfer' THEN amount ELSE 0 END,
+           CASE WHEN type = 'transfer' THEN 1 ELSE 0 END
+      FROM changed WHERE from_student_id IS NOT NULL
+  ),
+  deltas AS (
+    SELECT student_id, day, v_sign * sum(m_awarded) AS m_awarded, v_sign * sum(m_removed) AS m_removed,
+           v_sign * sum(m_in) AS m_in, v_sign * sum(m_out) AS m_out, v_sign * sum(e_awarded) AS e_awarded,
+           v_sign * sum(e_removed) AS e_removed, v_sign * sum(e_in) AS e_in, v_sign * sum(e_out) AS e_out,
+           v_sign * sum(sent_ops) AS sent_ops, v_sign * count(*) AS ops
+      FROM sides GROUP BY student_id, day
+  ),
+  touched AS (SELECT student_id, min(day) AS first FROM deltas GROUP BY student_id),
+  -- Every stored day from a student's first changed day on, and every changed day, with the
+  -- changes up to and including that day (a running sum; a stored day adds nothing itself).
+  running AS (
+    SELECT student_id, day, stored,
+           sum(m_awarded) OVER w AS m_awarded, sum(m_removed) OVER w AS m_removed, sum(m_in) OVER w AS m_in,
+           sum(m_out) OVER w AS m_out, sum(e_awarded) OVER w AS e_awarded, sum(e_removed) OVER w AS e_removed,
+           sum(e_in) OVER w AS e_in, sum(e_out) OVER w AS e_out, sum(sent_ops) OVER w AS sent_ops, sum(ops) OVER w AS ops
+      FROM (SELECT d.student_id, d.day, TRUE AS stored, 0 AS m_awarded, 0 AS m_removed, 0 AS m_in, 0 AS m_out,
+                   0 AS e_awarded, 0 AS e_removed, 0 AS e_in, 0 AS e_out, 0 AS sent_ops, 0 AS ops
+              FROM ledger_student_days d JOIN touched t ON t.student_id = d.student_id AND d.day >= t.first
+            UNION ALL
+            SELECT student_id, day, FALSE, m_awarded, m_removed, m_in, m_out, e_awarded, e_removed, e_in, e_out, sent_ops, ops
+              FROM deltas) AS marks
+    WINDOW w AS (PARTITION BY student_id ORDER BY day)
+  ),
+  updated AS (
+    UPDATE ledger_student_days d
+       SET m_awarded = d.m_awarded + r.m_awarded, m_removed = d.m_removed + r.m_removed, m_in = d.m_in + r.m_in,
+           m_out = d.m_out + r.m_out, e_awarded = d.e_awarded + r.e_awarded, e_removed = d.e_removed + r.e_removed,
+           e_in = d.e_in + r.e_in, e_out = d.e_out + r.e_out, sent_ops = d.sent_ops + r.sent_ops, ops = d.ops + r.ops
+      FROM running r
+     WHERE r.stored AND d.student_id = r.student_id AND d.day = r.day
+  )
+  -- A changed day not stored yet starts from the last stored day before it (as it was before this statement).
+  INSERT INTO ledger_student_days (student_id, day, m_awarded, m_removed, m_in, m_out, e_awarded, e_removed, e_in, e_out, sent_ops, ops)
+  SELECT r.student_id, r.day, coalesce(p.m_awarded, 0) + r.m_awarded, coalesce(p.m_removed, 0) + r.m_removed,
+         coalesce(p.m_in, 0) + r.m_in, coalesce(p.m_out, 0) + r.m_out, coalesce(p.e_awarded, 0) + r.e_awarded,
+         coalesce(p.e_removed, 0) + r.e_removed, coalesce(p.e_in, 0) + r.e_in, coalesce(p.e_out, 0) + r.e_out,
+         coalesce(p.sent_ops, 0) + r.sent_ops, coalesce(p.ops, 0) + r.ops
+    FROM running r
+    LEFT JOIN LATERAL (SELECT * FROM ledger_student_days x WHERE x.student_id = r.student_id AND x.day < r.day
+                        ORDER BY x.day DESC LIMIT 1) AS p ON TRUE
+   WHERE NOT r.stored
+     AND NOT EXISTS (SELECT 1 FROM ledger_student_days x WHERE x.student_id = r.student_id AND x.day = r.day);
+
+  INSERT INTO ledger_grade_days AS g (grade, day, m_awarded, m_removed, m_transferred)
+  SELECT s.grade, (c.created_at AT TIME ZONE 'UTC')::date,
+         v_sign * coalesce(sum(c.amount) FILTER (WHERE c.type IN ('admin_add', 'reward')), 0),
+         v_sign * coalesce(sum(c.amount) FILTER (WHERE c.type IN ('admin_remove', 'penalty')), 0),
+         v_sign * coalesce(sum(c.amount) FILTER (WHERE c.type = 'transfer'), 0)
+    FROM changed c JOIN students s ON s.id = coalesce(c.from_student_id, c.to_student_id)
+   WHERE c.currency = 'meritus'
+   GROUP BY 1, 2
+   ORDER BY 1, 2
+  ON CONFLICT (grade, day) DO UPDATE
+     SET m_awarded = g.m_awarded + excluded.m_awarded, m_removed = g.m_removed + excluded.m_removed,
+         m_transferred = g.m_transferred + excluded.m_transferred;
+  RETURN NULL;
+END
+$$;
+
+-- A student who changes turma takes their rows' Méritus along to the new turma's days.
+CREATE OR REPLACE FUNCTION ledger_rollup_regrade() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO ledger_grade_days AS g (grade, day, m_awarded, m_removed, m_transferred)
+  SELECT moved.grade, days.day, moved.sign * days.m_awarded, moved.sign * days.m_removed, moved.sign * days.m_transferred
+    FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS day,
+                 coalesce(sum(amount) FILTER (WHERE type IN ('admin_add', 'reward')), 0) AS m_awarded,
+                 coalesce(sum(amount) FILTER (WHERE type IN ('admin_remove', 'penalty')), 0) AS m_removed,
+                 coalesce(sum(amount) FILTER (WHERE type = 'transfer'), 0) AS m_transferred
+            FROM ledger_entries
+           WHERE currency = 'meritus' AND (from_student_id = NEW.id OR (from_student_id IS NULL AND to_student_id = NEW.id))
+           GROUP BY 1) AS days
+   CROSS JOIN (VALUES (OLD.grade, -1), (NEW.grade, 1)) AS moved(grade, sign)
+   ORDER BY 1, 2
+  ON CONFLICT (grade, day) DO UPDATE
+     SET m_awarded = g.m_awarded + excluded.m_awarded, m_removed = g.m_removed + excluded.m_removed,
+         m_transferred = g.m_transferred + excluded.m_transferred;
+  RETURN NULL;
+END
+$$;
+
+-- Emptying the ledger empties its sums.
+CREATE OR REPLACE FUNCTION ledger_rollup_truncate() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  TRUNCATE ledger_student_days, ledger_grade_days;
+  RETURN NULL;
+END
+$$;
+
+CREATE OR REPLACE TRIGGER ledger_rollup_insert AFTER INSERT ON ledger_entries
+  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ledger_rollup();
+CREATE OR REPLACE TRIGGER ledger_rollup_delete AFTER DELETE ON ledger_entries
+  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ledger_rollup();
+CREATE OR REPLACE TRIGGER ledger_rollup_truncate AFTER TRUNCATE ON ledger_entries
+  FOR EACH STATEMENT EXECUTE FUNCTION ledger_rollup_truncate();
+CREATE OR REPLACE TRIGGER ledger_rollup_regrade AFTER UPDATE OF grade ON students
+  FOR EACH ROW WHEN (OLD.grade IS DISTINCT FROM NEW.grade) EXECUTE FUNCTION ledger_rollup_regrade();

@@ -95,65 +95,119 @@ type StudentRow = {
   ops_before: number;
 };
 
+/** What a student's ledger rows add up to before an instant (ledger_student_days' columns). */
+const SUM_COLUMNS = ['m_awarded', 'm_removed', 'm_in', 'm_out', 'e_awarded', 'e_removed', 'e_in', 'e_out', 'sent_ops', 'ops'] as const;
+type Sums = Record<(typeof SUM_COLUMNS)[number], number>;
+const NO_SUMS: Sums = { m_awarded: 0, m_removed: 0, m_in: 0, m_out: 0, e_awarded: 0, e_removed: 0, e_in: 0, e_out: 0, sent_ops: 0, ops: 0 };
+
+/** The instant's UTC midnight: ledger_student_days and ledger_grade_days hold whole UTC days (decision 011). */
+const utcMidnight = (instant: SQL) => sql`((${instant} AT TIME ZONE 'UTC')::date::timestamp AT TIME ZONE 'UTC')`;
+
 /**
- * One pass over the ledger up to the period's end, summed per student: balances at the start
- * and end of the period and what each student received, lost and sent in the period and the
- * one before. Every figure, the turma table, the balance distribution and the students who
- * rose most come from these rows; stored balances are never read.
+ * Each student's sums before the period before (0), the period (1) and the period's end (2):
+ * the last stored UTC day before the bound's UTC day (one index look-up per student and bound),
+ * plus the ledger's rows from that UTC midnight to the bound.
+ */
+async function sumsAtBounds(db: Db, scope: ReportScope): Promise<Map<string, Sums[]>> {
+  const { p0, p1, p2 } = bounds(scope);
+  const grades = scope.turmas.length === 0 ? sql`TRUE` : sql`s.grade IN (${sql.join(scope.turmas.map((turma) => sql`${turma}`), sql`, `)})`;
+  const columns = sql.raw(SUM_COLUMNS.join(', '));
+  const result = await db.execute(sql`
+    WITH marks AS (SELECT k, at, ${utcMidnight(sql`at`)} AS midnight FROM (VALUES (0, ${p0}), (1, ${p1}), (2, ${p2})) AS v(k, at)),
+    stored AS (
+      SELECT s.id AS student, m.k, d.*
+        FROM students s CROSS JOIN marks m
+        JOIN LATERAL (SELECT ${columns} FROM ledger_student_days d
+                       WHERE d.student_id = s.id AND d.day < (m.midnight AT TIME ZONE 'UTC')::date
+                       ORDER BY d.day DESC LIMIT 1) AS d ON TRUE
+       WHERE ${grades}
+    ),
+    recent AS (
+      SELECT side.student, m.k,
+             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'meritus' AND e.type <> 'transfer') AS m_awarded,
+             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'meritus' AND e.type <> 'transfer') AS m_removed,
+             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'meritus' AND e.type = 'transfer') AS m_in,
+             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'meritus' AND e.type = 'transfer') AS m_out,
+             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'estelecas' AND e.type <> 'transfer') AS e_awarded,
+             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'estelecas' AND e.type <> 'transfer') AS e_removed,
+             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'estelecas' AND e.type = 'transfer') AS e_in,
+             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'estelecas' AND e.type = 'transfer') AS e_out,
+             count(*) FILTER (WHERE NOT side.incoming AND e.type = 'transfer') AS sent_ops,
+             count(*) AS ops
+        FROM marks m
+        JOIN ledger_entries e ON e.created_at >= m.midnight AND e.created_at < m.at
+        CROSS JOIN LATERAL (VALUES (e.to_student_id, TRUE), (e.from_student_id, FALSE)) AS side(student, incoming)
+       WHERE side.student IS NOT NULL
+       GROUP BY 1, 2
+    )
+    SELECT student, k, ${sql.join(
+      SUM_COLUMNS.map((column) => sql`coalesce(sum(${sql.raw(column)}), 0)::bigint AS ${sql.raw(column)}`),
+      sql`, `,
+    )}
+      FROM (SELECT student, k, ${columns} FROM stored UNION ALL SELECT student, k, ${columns} FROM recent) AS parts
+     GROUP BY student, k`);
+  const sums = new Map<string, Sums[]>();
+  // Sums arrive as text (pg's bigint), bigint or number depending on the driver.
+  for (const row of rowsOf<Record<string, unknown>>(result)) {
+    const student = String(row.student);
+    const marks = sums.get(student) ?? [NO_SUMS, NO_SUMS, NO_SUMS];
+    marks[Number(row.k)] = Object.fromEntries(SUM_COLUMNS.map((column) => [column, Number(row[column])])) as Sums;
+    sums.set(student, marks);
+  }
+  return sums;
+}
+
+/**
+ * Per student of the chosen turmas: balances at the start and end of the period and what each
+ * student received, lost and sent in the period and the one before, as differences of the
+ * sums at the bounds. Every figure, the turma table, the balance distribution and the students
+ * who rose most come from these rows; stored balances are never read.
  */
 async function studentTotals(db: Db, scope: ReportScope): Promise<StudentRow[]> {
-  const { p0, p1, p2 } = bounds(scope);
-  const m = sql`currency = 'meritus'`;
-  const e = sql`currency = 'estelecas'`;
-  const sum = (filter: SQL, value: SQL = sql`total`) => sql`coalesce(sum(${value}) FILTER (WHERE ${filter}), 0)::bigint`;
-  const signed = sql`CASE WHEN incoming THEN total ELSE -total END`;
-  const measures = (slot: 1 | 2, suffix: string) => sql`
-    ${sum(sql`slot = ${slot} AND ${m} AND kind = 'award'`)} AS ${sql.raw(`m_awarded${suffix}`)},
-    ${sum(sql`slot = ${slot} AND ${m} AND kind = 'removal'`)} AS ${sql.raw(`m_removed${suffix}`)},
-    ${sum(sql`slot = ${slot} AND ${m} AND kind = 'transfer' AND NOT incoming`)} AS ${sql.raw(`m_sent${suffix}`)},
-    ${sum(sql`slot = ${slot} AND ${e} AND kind = 'award'`)} AS ${sql.raw(`e_awarded${suffix}`)},
-    ${sum(sql`slot = ${slot} AND ${e} AND kind = 'removal'`)} AS ${sql.raw(`e_removed${suffix}`)},
-    ${sum(sql`slot = ${slot} AND kind = 'transfer' AND NOT incoming`, sql`n`)} AS ${sql.raw(`sent_ops${suffix}`)},
-    ${sum(sql`slot = ${slot}`, sql`n`)} AS ${sql.raw(`ops${suffix}`)}`;
-  // Each side of the ledger is first grouped by student, currency, kind and slot (0: before the
-  // period before, 1: the period before, 2: the period): one cheap hash aggregate per side over
-  // the rows, then the figures are picked from those few groups.
-  const side = (column: 'to_student_id' | 'from_student_id') => sql`
-      SELECT ${sql.raw(column)} AS student, ${column === 'to_student_id' ? sql`TRUE` : sql`FALSE`} AS incoming, currency,
-             CASE WHEN type = 'transfer' THEN 'transfer' WHEN type IN ('admin_add', 'reward') THEN 'award' ELSE 'removal' END AS kind,
-             CASE WHEN created_at < b.p0 THEN 0 WHEN created_at < b.p1 THEN 1 ELSE 2 END AS slot,
-             sum(amount) AS total, count(*) AS n
-        FROM ledger_entries CROSS JOIN b
-       WHERE ${sql.raw(column)} IS NOT NULL AND created_at < b.p2
-       GROUP BY 1, 2, 3, 4, 5`;
-  const grades = scope.turmas.length === 0 ? sql`TRUE` : sql`s.grade IN (${sql.join(scope.turmas.map((turma) => sql`${turma}`), sql`, `)})`;
-  const result = await db.execute(sql`
-    WITH b AS (SELECT ${p0} AS p0, ${p1} AS p1, ${p2} AS p2),
-    grouped AS (${side('to_student_id')} UNION ALL ${side('from_student_id')}),
-    totals AS (
-      SELECT student,
-             ${sum(sql`${m} AND slot < 2`, signed)} AS balance_start,
-             ${sum(m, signed)} AS balance_end,
-             ${measures(2, '')},
-             ${measures(1, '_before')}
-        FROM grouped
-       GROUP BY student
-    )
-    SELECT s.id, s.student_id, s.name, s.grade,
-           (s.created_at < b.p2 AND (s.deleted_at IS NULL OR s.deleted_at >= b.p2)) AS present,
-           (s.created_at < b.p1 AND (s.deleted_at IS NULL OR s.deleted_at >= b.p1)) AS present_before,
-           t.*
-      FROM students s
-      CROSS JOIN b
-      LEFT JOIN totals t ON t.student = s.id
-     WHERE ${grades} AND (t.student IS NOT NULL OR s.created_at < b.p2)
-  `);
-  const texts = new Set(['id', 'student_id', 'name', 'grade', 'student', 'present', 'present_before']);
-  // Sums and counts arrive as text (pg's bigint), bigint or number depending on the driver; a student without rows has nulls.
-  return rowsOf<Record<string, unknown>>(result).map((row) => {
-    const numbers = Object.fromEntries(Object.entries(row).filter(([key]) => !texts.has(key)).map(([key, value]) => [key, Number(value ?? 0)]));
-    return { ...numbers, id: row.id, student_id: row.student_id, name: row.name, grade: row.grade, present: row.present === true, present_before: row.present_before === true } as StudentRow;
-  });
+  const { p1, p2 } = bounds(scope);
+  const grades = scope.turmas.length === 0 ? sql`TRUE` : sql`grade IN (${sql.join(scope.turmas.map((turma) => sql`${turma}`), sql`, `)})`;
+  const [sums, students] = await Promise.all([
+    sumsAtBounds(db, scope),
+    db.execute(sql`
+      SELECT id, student_id, name, grade, created_at < ${p2} AS created,
+             (created_at < ${p2} AND (deleted_at IS NULL OR deleted_at >= ${p2})) AS present,
+             (created_at < ${p1} AND (deleted_at IS NULL OR deleted_at >= ${p1})) AS present_before
+        FROM students WHERE ${grades}`),
+  ]);
+  const balance = (s: Sums) => s.m_awarded - s.m_removed + s.m_in - s.m_out;
+  return rowsOf<{ id: string; student_id: string; name: string; grade: string; created: boolean; present: boolean; present_before: boolean }>(students).flatMap(
+    (student) => {
+      const [before, start, end] = sums.get(student.id) ?? [NO_SUMS, NO_SUMS, NO_SUMS];
+      if (!student.created && end!.ops === 0) return [];
+      const change = (from: Sums, to: Sums, column: keyof Sums) => to[column] - from[column];
+      return [
+        {
+          id: student.id,
+          student_id: student.student_id,
+          name: student.name,
+          grade: student.grade,
+          present: student.present === true,
+          present_before: student.present_before === true,
+          balance_start: balance(start!),
+          balance_end: balance(end!),
+          m_awarded: change(start!, end!, 'm_awarded'),
+          m_removed: change(start!, end!, 'm_removed'),
+          m_sent: change(start!, end!, 'm_out'),
+          e_awarded: change(start!, end!, 'e_awarded'),
+          e_removed: change(start!, end!, 'e_removed'),
+          sent_ops: change(start!, end!, 'sent_ops'),
+          ops: change(start!, end!, 'ops'),
+          m_awarded_before: change(before!, start!, 'm_awarded'),
+          m_removed_before: change(before!, start!, 'm_removed'),
+          m_sent_before: change(before!, start!, 'm_out'),
+          e_awarded_before: change(before!, start!, 'e_awarded'),
+          e_removed_before: change(before!, start!, 'e_removed'),
+          sent_ops_before: change(before!, start!, 'sent_ops'),
+          ops_before: change(before!, start!, 'ops'),
+        },
+      ];
+    },
+  );
 }
 
 function figuresOf(rows: StudentRow[]): ReportFigures {
@@ -231,26 +285,38 @@ function bucketStarts(period: ResolvedPeriod): string[] {
   return starts;
 }
 
-/** Méritus awarded, removed and transferred per day or week of the period, empty buckets as zeros. */
+/**
+ * Méritus awarded, removed and transferred per day or week of the period, empty buckets as zeros.
+ * ledger_grade_days places each UTC day in the bucket its UTC day falls in; the ledger's rows
+ * between a bucket's first instant and its UTC midnight then move to the bucket they belong to.
+ */
 export async function reportTimeline(db: Db, scope: ReportScope): Promise<ReportTimeline> {
-  const { p1, p2 } = bounds(scope);
+  const { p2 } = bounds(scope);
   const starts = bucketStarts(scope.period);
-  // Each bucket's first instant, in order: width_bucket places a row by comparing instants, far
-  // cheaper than converting every row's time to the school's calendar.
-  const thresholds = sql`ARRAY[${sql.join(
-    starts.map((day) => dayStart(day, scope.school.timeZone)),
-    sql`, `,
-  )}]`;
+  // Each bucket's first instant, in order, and the period's end.
+  const thresholds = sql`ARRAY[${sql.join([...starts.map((day) => dayStart(day, scope.school.timeZone)), p2], sql`, `)}]`;
+  const grades = scope.turmas.length === 0 ? sql`TRUE` : sql`grade IN (${sql.join(scope.turmas.map((turma) => sql`${turma}`), sql`, `)})`;
   const rows = rowsOf<{ bucket: number; awarded: string | number; removed: string | number; transferred: string | number }>(
     await db.execute(sql`
-      SELECT width_bucket(e.created_at, ${thresholds}) AS bucket,
-             coalesce(sum(e.amount) FILTER (WHERE e.type IN ('admin_add', 'reward')), 0) AS awarded,
-             coalesce(sum(e.amount) FILTER (WHERE e.type IN ('admin_remove', 'penalty')), 0) AS removed,
-             coalesce(sum(e.amount) FILTER (WHERE e.type = 'transfer'), 0) AS transferred
-        FROM ledger_entries e
-       WHERE e.currency = 'meritus' AND e.created_at >= ${p1} AND e.created_at < ${p2}
-         AND ${turmaFilter(scope, sql`coalesce(e.from_student_id, e.to_student_id)`)}
-       GROUP BY 1`),
+      WITH th AS (SELECT ${thresholds} AS at),
+      td AS (SELECT array_agg((t AT TIME ZONE 'UTC')::date ORDER BY n) AS day FROM th, unnest(th.at) WITH ORDINALITY AS u(t, n)),
+      edge AS (
+        SELECT width_bucket(e.created_at, th.at) AS bucket, width_bucket((e.created_at AT TIME ZONE 'UTC')::date, td.day) AS day_bucket,
+               CASE WHEN e.type IN ('admin_add', 'reward') THEN e.amount ELSE 0 END AS awarded,
+               CASE WHEN e.type IN ('admin_remove', 'penalty') THEN e.amount ELSE 0 END AS removed,
+               CASE WHEN e.type = 'transfer' THEN e.amount ELSE 0 END AS transferred
+          FROM th, td, unnest(th.at) AS w(t)
+          JOIN ledger_entries e ON e.currency = 'meritus' AND e.created_at >= ${utcMidnight(sql`w.t`)} AND e.created_at < w.t
+         WHERE ${turmaFilter(scope, sql`coalesce(e.from_student_id, e.to_student_id)`)}
+      )
+      SELECT bucket, sum(awarded) AS awarded, sum(removed) AS removed, sum(transferred) AS transferred FROM (
+        SELECT width_bucket(g.day, td.day) AS bucket, g.m_awarded AS awarded, g.m_removed AS removed, g.m_transferred AS transferred
+          FROM ledger_grade_days g, td
+         WHERE g.day >= td.day[1] AND g.day < td.day[array_length(td.day, 1)] AND ${grades}
+        UNION ALL SELECT bucket, awarded, removed, transferred FROM edge
+        UNION ALL SELECT day_bucket, -awarded, -removed, -transferred FROM edge
+      ) AS parts
+      GROUP BY 1`),
   );
   const byBucket = new Map(rows.map((row) => [Number(row.bucket), row]));
   const points: TimelinePoint[] = starts.map((start, index) => {

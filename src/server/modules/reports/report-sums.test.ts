@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { addStudents, buildTestApp, type TestApp } from '../../test/test-app.ts';
+import { rowsOf } from '../../db/client.ts';
+import { ledgerEntries, students } from '../../db/schema.ts';
+import { GRADES } from '../../../shared/constants.ts';
+
+/**
+ * The reports' sums (decision 011) against the ledger they come from, recomputed here in
+ * TypeScript from every ledger row after writes of every kind: the ledger's functions at once,
+ * rows in the past, a DELETE, a student changing turma.
+ */
+let t: TestApp;
+afterAll(async () => t.close());
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+
+type LedgerRow = { currency: string; type: string; amount: number; from: string | null; to: string | null; at: Date | string };
+const utcDay = (at: Date | string) => new Date(at).toISOString().slice(0, 10);
+
+/** Both tables as the ledger says they should be, and as they are, in the same shape. */
+async function expectSumsToMatchLedger() {
+  const ledger = rowsOf<LedgerRow>(
+    await t.db.execute(sql`SELECT currency, type, amount, from_student_id AS "from", to_student_id AS "to", created_at AS at FROM ledger_entries`),
+  );
+  const grades = new Map(rowsOf<{ id: string; grade: string }>(await t.db.execute(sql`SELECT id, grade FROM students`)).map((s) => [s.id, s.grade]));
+
+  const perDay = new Map<string, Record<string, number>>();
+  const add = (student: string, day: string, column: string, amount: number) => {
+    const key = `${student} ${day}`;
+    const sums = perDay.get(key) ?? { m_awarded: 0, m_removed: 0, m_in: 0, m_out: 0, e_awarded: 0, e_removed: 0, e_in: 0, e_out: 0, sent_ops: 0, ops: 0 };
+    sums[column]! += amount;
+    perDay.set(key, sums);
+  };
+  const turmaDays = new Map<string, { m_awarded: number; m_removed: number; m_transferred: number }>();
+  for (const row of ledger) {
+    const day = utcDay(row.at);
+    const prefix = row.currency === 'meritus' ? 'm' : 'e';
+    const transfer = row.type === 'transfer';
+    if (row.to) {
+      add(row.to, day, `${prefix}_${transfer ? 'in' : 'awarded'}`, row.amount);
+      add(row.to, day, 'ops', 1);
+    }
+    if (row.from) {
+      add(row.from, day, `${prefix}_${transfer ? 'out' : 'removed'}`, row.amount);
+      add(row.from, day, 'ops', 1);
+      if (transfer) add(row.from, day, 'sent_ops', 1);
+    }
+    if (row.currency === 'meritus') {
+      const key = `${grades.get((row.from ?? row.to)!)} ${day}`;
+      const sums = turmaDays.get(key) ?? { m_awarded: 0, m_removed: 0, m_transferred: 0 };
+      if (transfer) sums.m_transferred += row.amount;
+      else if (row.type === 'admin_add' || row.type === 'reward') sums.m_awarded += row.amount;
+      else sums.m_removed += row.amount;
+      turmaDays.set(key, sums);
+    }
+  }
+  // Every day with rows is stored, and each stored day holds the student's sums from the
+  // beginning through that day (a day whose rows were all deleted may stay: it still does).
+  const zero = { m_awarded: 0, m_removed: 0, m_in: 0, m_out: 0, e_awarded: 0, e_removed: 0, e_in: 0, e_out: 0, sent_ops: 0, ops: 0 };
+  const through = (student: string, day: string) => {
+    const total: Record<string, number> = { ...zero };
+    for (const [key, sums] of perDay) {
+      const [owner, rowDay] = key.split(' ');
+      if (owner === student && rowDay! <= day) for (const [column, value] of Object.entries(sums)) total[column]! += value;
+    }
+    return total;
+  };
+  const stored = rowsOf<Record<string, unknown>>(await t.db.execute(sql`SELECT * FROM ledger_student_days`)).map(({ student_id, day, ...sums }) => ({
+    key: `${String(student_id)} ${typeof day === 'string' ? day : utcDay(day as Date)}`,
+    sums: Object.fromEntries(Object.entries(sums).map(([column, value]) => [column, Number(value)])),
+  }));
+  expect(stored.map((row) => row.key)).toEqual(expect.arrayContaining([...perDay.keys()]));
+  for (const row of stored) {
+    const [student, day] = row.key.split(' ');
+    expect(row.sums, row.key).toEqual(through(student!, day!));
+  }
+
+  const turmaStored = rowsOf<{ grade: string; day: string | Date; m_awarded: unknown; m_removed: unknown; m_transferred: unknown }>(
+    await t.db.execute(sql`SELECT * FROM ledger_grade_days WHERE m_awarded <> 0 OR m_removed <> 0 OR m_transferred <> 0`),
+  );
+  expect(
+    Object.fromEntries(
+      turmaStored.map((row) => [
+        `${row.grade} ${typeof row.day === 'string' ? row.day : utcDay(row.day)}`,
+        { m_awarded: Number(row.m_awarded), m_removed: Number(row.m_removed), m_transferred: Number(row.m_transferred) },
+      ]),
+    ),
+  ).toEqual(Object.fromEntries([...turmaDays].filter(([, sums]) => sums.m_awarded !== 0 || sums.m_removed !== 0 || sums.m_transferred !== 0)));
+}
+
+test('the sums follow the ledger through simultaneous transfers, rows in the past, a deletion and a change of turma', async () => {
+  const [ana, bia, caio] = await addStudents(t.db, [
+    { studentId: '6100001', name: 'Ana Sums', grade: GRADES[0] },
+    { studentId: '6100002', name: 'Bia Sums', grade: GRADES[0] },
+    { studentId: '6100003', name: 'Caio Sums', grade: GRADES[3] },
+  ]);
+  for (const student of [ana!, bia!, caio!]) await t.award(student.id, 200);
+  await expectSumsToMatchLedger();
+
+  // Transfers at once through the ledger's function (on PostgreSQL, really in parallel).
+  const cookies = new Map<string, string>();
+  for (const student of [ana!, bia!, caio!]) cookies.set(student.id, await t.loginStudent(student.studentId));
+  const pairs = [
+    [ana!, bia!],
+    [bia!, caio!],
+    [caio!, ana!],
+  ] as const;
+  const responses = await Promise.all(
+    Array.from({ length: 30 }, (_, i) => {
+      const [from, to] = pairs[i % 3]!;
+      return t.app.inject({
+        method: 'POST',
+        url: '/api/meritus/transfers',
+        headers: { cookie: cookies.get(from.id)!, 'idempotency-key': randomUUID() },
+        payload: { recipientId: to.id, amount: 1 + (i % 7) },
+      });
+    }),
+  );
+  expect(responses.filter((response) => response.statusCode === 201).length).toBeGreaterThan(0);
+  await expectSumsToMatchLedger();
+
+  // Rows written in the past, before days already stored, in one statement and in two.
+  const day = (iso: string) => new Date(iso);
+  const past = (at: string, values: Partial<typeof ledgerEntries.$inferInsert>) => ({
+    currency: 'meritus' as const,
+    type: 'admin_add' as const,
+    amount: 10,
+    description: 'Carga antiga',
+    actorKind: 'admin' as const,
+    actorName: 'Teste',
+    createdAt: day(at),
+    ...values,
+  });
+  await t.db.insert(ledgerEntries).values([
+    past('2026-01-10T23:30:00Z', { toStudentId: ana!.id, amount: 7 }),
+    past('2026-01-11T00:30:00Z', { toStudentId: ana!.id, amount: 11, currency: 'estelecas' }),
+    past('2026-01-11T12:00:00Z', { type: 'penalty', fromStudentId: caio!.id, amount: 3 }),
+    past('2026-01-12T02:00:00Z', { type: 'transfer', fromStudentId: bia!.id, toStudentId: caio!.id, amount: 5, actorKind: 'student' }),
+  ]);
+  await t.db.insert(ledgerEntries).values([
+    past('2025-12-31T20:00:00Z', { toStudentId: bia!.id, amount: 13 }),
+    past('2026-01-20T09:00:00Z', { type: 'admin_remove', fromStudentId: ana!.id, amount: 2 }),
+  ]);
+  await expectSumsToMatchLedger();
+
+  // A correction's DELETE takes its rows out of the sums.
+  await t.db.delete(ledgerEntries).where(and(eq(ledgerEntries.fromStudentId, caio!.id), eq(ledgerEntries.type, 'penalty')));
+  await expectSumsToMatchLedger();
+
+  // A student who changes turma takes their rows along.
+  await t.db.update(students).set({ grade: GRADES[5] }).where(eq(students.id, bia!.id));
+  await expectSumsToMatchLedger();
+});
