@@ -11,6 +11,8 @@
  *
  * Options (env): BENCH_DB (postgres | pglite), BENCH_ROWS (1000000), BENCH_RUNS (20).
  */
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { startPostgres } from '../src/server/test/postgres-server.ts';
 import { openPglite, openPostgres, rowsOf } from '../src/server/db/client.ts';
@@ -20,6 +22,7 @@ import { certificatePdf, statementPdf } from '../src/server/modules/reports/repo
 import { reportQuery, REPORT_TABLES, EXPORT_FORMATS, addDays } from '../src/shared/reports.ts';
 import { GRADES } from '../src/shared/constants.ts';
 import { sortedDurations } from './timing.ts';
+import { localFileStorage } from '../src/server/storage/file-storage.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -95,7 +98,7 @@ try {
   const [student] = rowsOf<{ id: string }>(await db.execute(sql`SELECT id FROM students ORDER BY student_id LIMIT 1`));
   await once('extrato (a year of one student)', () => statementPdf(db, admin, scope, student!.id));
   const [tag] = rowsOf<{ id: string }>(await db.execute(sql`SELECT id FROM student_tags LIMIT 1`));
-  await once('certificado', () => certificatePdf(db, admin, tag!.id));
+  await once('certificado', () => certificatePdf({ db, storage: localFileStorage(path.join(os.tmpdir(), 'bench-reports')) }, admin, tag!.id));
 } finally {
   await database.close();
   await pg?.stop();

@@ -8,7 +8,8 @@ import { OPERATION_TYPE_LABELS, type LedgerType } from '../../../shared/ledger.t
 import { formatEstelecas, formatMeritus, formatSignedAmount } from '../../../shared/format.ts';
 import { addDays, formatDayRange } from '../../../shared/reports.ts';
 import type { ReportScope } from './reports.service.ts';
-import { reportSchool } from './report-school.ts';
+import { reportSchool, schoolLogoPng } from './report-school.ts';
+import type { FileStorage } from '../../storage/file-storage.ts';
 import type { ExportFile } from './report-exports.ts';
 
 type Admin = { id: string; name: string };
@@ -149,9 +150,14 @@ export async function statementPdf(db: Db, admin: Admin, scope: ReportScope, stu
 
 /**
  * A printable certificate (A4, landscape) for the holder of a current weekly tag, with the
- * school's name. An expired or removed tag is refused. Audited.
+ * school's logo and name. An expired or removed tag is refused. Audited.
  */
-export async function certificatePdf(db: Db, admin: Admin, tagId: string, context: { ip?: string | undefined; now?: Date } = {}): Promise<ExportFile> {
+export async function certificatePdf(
+  { db, storage }: { db: Db; storage: FileStorage },
+  admin: Admin,
+  tagId: string,
+  context: { ip?: string | undefined; now?: Date } = {},
+): Promise<ExportFile> {
   const now = context.now ?? new Date();
   const [tag] = rowsOf<{ kind: TagKind; assigned_at: Date | string; expires_at: Date | string; student_uuid: string; student_id: string; name: string; grade: string }>(
     await db.execute(sql`
@@ -161,6 +167,7 @@ export async function certificatePdf(db: Db, admin: Admin, tagId: string, contex
   );
   if (!tag) throw new AppError('tag_not_found', { status: 404 });
   const school = await reportSchool(db);
+  const logo = await schoolLogoPng(storage, school.logoUrl);
   const format = formatterIn(school.timeZone);
   const title = TAG_NAMES[tag.kind];
 
@@ -168,8 +175,12 @@ export async function certificatePdf(db: Db, admin: Admin, tagId: string, contex
     const { width, height } = doc.page;
     doc.rect(24, 24, width - 48, height - 48).lineWidth(3).strokeColor('#4338ca').stroke();
     doc.rect(34, 34, width - 68, height - 68).lineWidth(0.8).strokeColor('#a5b4fc').stroke();
-    const line = (text: string, y: number, font: string, size: number, color: string) =>
+    // With a logo, the text moves down to leave it the top of the frame.
+    const top = logo ? 34 : 0;
+    const centred = (text: string, y: number, font: string, size: number, color: string) =>
       doc.font(font).fontSize(size).fillColor(color).text(text, 60, y, { width: width - 120, align: 'center' });
+    const line = (text: string, y: number, font: string, size: number, color: string) => centred(text, y + top, font, size, color);
+    if (logo) doc.image(logo, width / 2 - 100, 50, { fit: [200, 56], align: 'center', valign: 'center' });
     line(school.name.toUpperCase(), 80, 'Helvetica-Bold', 14, '#4338ca');
     line('CERTIFICADO', 130, 'Helvetica-Bold', 40, '#0f172a');
     line('Certificamos que', 205, 'Helvetica', 16, '#334155');
@@ -178,8 +189,8 @@ export async function certificatePdf(db: Db, admin: Admin, tagId: string, contex
     line(title, 318, 'Helvetica-Bold', 26, '#b45309');
     line(`pelo período de ${format.date(new Date(tag.assigned_at))} a ${format.date(new Date(tag.expires_at))}.`, 362, 'Helvetica', 14, '#334155');
     doc.moveTo(width / 2 - 130, height - 120).lineTo(width / 2 + 130, height - 120).lineWidth(0.8).strokeColor('#0f172a').stroke();
-    line('Coordenação pedagógica', height - 112, 'Helvetica', 12, '#334155');
-    line(`Emitido em ${format.date(now)}`, height - 80, 'Helvetica', 10, '#64748b');
+    centred('Coordenação pedagógica', height - 112, 'Helvetica', 12, '#334155');
+    centred(`Emitido em ${format.date(now)}`, height - 80, 'Helvetica', 10, '#64748b');
   });
 
   await recordAudit(db, {

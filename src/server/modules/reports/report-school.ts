@@ -1,8 +1,11 @@
+import { buffer } from 'node:stream/consumers';
+import sharp from 'sharp';
 import type { Db } from '../../db/client.ts';
+import { keyOfAddress, type FileStorage } from '../../storage/file-storage.ts';
 import { readSchoolSettings } from '../settings/settings.service.ts';
 
-/** What the reports need of the school: its calendar's time zone, its name (certificates) and its turmas. */
-export type ReportSchool = { timeZone: string; name: string; turmas: string[] };
+/** What the reports need of the school: its calendar's time zone, its name and logo (certificates) and its turmas. */
+export type ReportSchool = { timeZone: string; name: string; logoUrl: string | null; turmas: string[] };
 
 /**
  * The one place the reports read the school's settings from. Retired turmas stay in the list:
@@ -10,7 +13,22 @@ export type ReportSchool = { timeZone: string; name: string; turmas: string[] };
  */
 export async function reportSchool(db: Db): Promise<ReportSchool> {
   const settings = await readSchoolSettings(db);
-  return { timeZone: settings.school.timeZone, name: settings.school.name, turmas: settings.turmas.map((turma) => turma.name) };
+  return {
+    timeZone: settings.school.timeZone,
+    name: settings.school.name,
+    logoUrl: settings.school.logoUrl,
+    turmas: settings.turmas.map((turma) => turma.name),
+  };
+}
+
+/**
+ * The school's logo as PNG for a PDF (PDFKit draws PNG and JPEG; the logo is stored as WebP),
+ * or null when there is none or its file is gone.
+ */
+export async function schoolLogoPng(storage: FileStorage, logoUrl: string | null): Promise<Buffer | null> {
+  const key = logoUrl === null ? null : keyOfAddress(logoUrl);
+  const stored = key === null ? null : await storage.read(key);
+  return stored === null ? null : sharp(await buffer(stored.body)).png().toBuffer();
 }
 
 /** Today's calendar day (aaaa-mm-dd) in a time zone. */

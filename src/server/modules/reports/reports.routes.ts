@@ -25,7 +25,7 @@ function sendFile(reply: FastifyReply, file: ExportFile) {
 }
 
 /** Paths of REPORTS_API without the /api prefix the app registers them under. */
-export async function reportsRoutes(app: FastifyInstance, { database }: AppDeps): Promise<void> {
+export async function reportsRoutes(app: FastifyInstance, { database, storage }: AppDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const db = database.db;
   const tags = ['reports'];
@@ -66,6 +66,6 @@ export async function reportsRoutes(app: FastifyInstance, { database }: AppDeps)
   api.get(
     REPORTS_API.certificate,
     { config, schema: { tags, querystring: certificateQuery, produces: ['application/pdf'], response: { 200: fileResponse } } },
-    async (request, reply) => sendFile(reply, await certificatePdf(db, adminOf(request), request.query.tag, { ip: request.ip })),
+    async (request, reply) => sendFile(reply, await certificatePdf({ db, storage }, adminOf(request), request.query.tag, { ip: request.ip })),
   );
 }

@@ -391,6 +391,28 @@ describe('reports', () => {
     const certificateText = await pdfText(certificate.rawPayload);
     for (const expectedText of ['ESCOLA MÉRITUS', 'CERTIFICADO', holder.name, 'Líder da Semana', `da turma ${holder.grade}`]) expect(certificateText).toContain(expectedText);
     expect(await t.lastAudit('report.certificate')).toMatchObject({ details: { tag: tag.id, kind: 'leader', student: holder.id } });
+    // No logo set: no image. With the school's logo: the certificate draws it.
+    const image = /\/Subtype\s*\/Image/;
+    expect(certificate.rawPayload.toString('latin1')).not.toMatch(image);
+    const sharp = (await import('sharp')).default;
+    const logo = await sharp({ create: { width: 120, height: 60, channels: 3, background: '#0f766e' } }).png().toBuffer();
+    const boundary = 'logo-boundary';
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/settings/logo',
+      headers: { cookie: await t.loginAdmin(), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`),
+        logo,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+    });
+    expect(uploaded.statusCode).toBe(200);
+    const withLogo = await t.request('GET', `/admin/reports/certificate.pdf?tag=${tag.id}`);
+    expect(withLogo.statusCode).toBe(200);
+    expect(withLogo.rawPayload.toString('latin1')).toMatch(image);
+    expect(await pdfText(withLogo.rawPayload)).toContain('ESCOLA MÉRITUS');
+    expect((await t.request('DELETE', '/admin/settings/logo')).statusCode).toBe(200);
     const gone = await t.request('GET', '/admin/reports/certificate.pdf?tag=00000000-0000-4000-8000-000000000000');
     expect(gone.statusCode).toBe(404);
     expect(gone.json().error.message).toBe('Esta tag não está mais ativa');
