@@ -1,23 +1,40 @@
 /**
- * npm run bench:archive — the image archive's list call at 10,000 images.
+ * npm run bench:archive — the image archive at 10,000 images.
  *
- * Fills a fresh database (embedded PGlite; BENCH_DB=postgres for a PostgreSQL 15) with
- * 10,000 archive records by SQL, then prints p50/p95 of the list call for the screen's
- * common filter combinations (target: p95 ≤ 50 ms), and of the summary (tiles + filters).
+ * Fills a fresh database (embedded PGlite in a data folder; BENCH_DB=postgres for a PostgreSQL 15)
+ * with 10,000 archive records by SQL, then prints
+ * - p50/p95 of the list call for the screen's common filter combinations (target: p95 ≤ 50 ms),
+ *   and of the summary (tiles + filters);
+ * - the time to first cards in the browser: the server as `npm start` runs it on that database
+ *   (a production build), Debian's Chromium loading /admin/database signed in as an administrator,
+ *   from navigation start to the first card on screen; the median of LOADS loads, each in a fresh
+ *   browser context (a first visit: nothing cached). BENCH_PORT (default 3315) sets the port.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
 import { sql } from 'drizzle-orm';
 import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
 import { startPostgres } from '../src/server/test/postgres-server.ts';
 import { admins } from '../src/server/db/schema.ts';
+import { hashPassword } from '../src/server/modules/auth/password.ts';
 import { archiveSummary, listImages } from '../src/server/modules/archive/archive.service.ts';
 import { archiveListQuery, type ArchiveListQuery } from '../src/shared/archive.ts';
 import { sortedDurations } from './timing.ts';
+import { buildWeb, CHROME_FLAGS, CHROMIUM, sessionCookie, startServer, stopServer } from './production-server.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const RUNS = 40;
+const LOADS = 7;
+const PORT = Number(process.env.BENCH_PORT ?? 3315);
+const BASE = `http://127.0.0.1:${PORT}`;
+const ADMIN = { email: 'bench@escola.test', password: 'bench-archive-1' };
 
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'meritus-bench-archive-'));
+const dataDir = path.join(work, 'data');
 const pg = process.env.BENCH_DB === 'postgres' ? await startPostgres() : null;
-const database: Database = pg ? await openPostgres(pg.url, { max: 4 }) : await openPglite(undefined);
+let database: Database | null = pg ? await openPostgres(pg.url, { max: 4 }) : await openPglite(dataDir);
 
 async function time(label: string, run: () => Promise<unknown>): Promise<number> {
   const samples = await sortedDurations(RUNS, run);
@@ -26,9 +43,42 @@ async function time(label: string, run: () => Promise<unknown>): Promise<number>
   return p95;
 }
 
+/** Time from navigation start to the first card on screen, each load in a fresh context (a first visit). */
+async function firstCards(cookie: string): Promise<number[]> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS });
+  try {
+    const [name, value] = [cookie.slice(0, cookie.indexOf('=')), cookie.slice(cookie.indexOf('=') + 1)];
+    const times: number[] = [];
+    for (let i = 0; i < LOADS; i++) {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      await context.addCookies([{ name, value, url: BASE }]);
+      // The moment the first card is in the document, then the frame that paints it.
+      await context.addInitScript(() => {
+        new MutationObserver((_, observer) => {
+          if (!document.querySelector('[role="list"] [role="listitem"]')) return;
+          observer.disconnect();
+          requestAnimationFrame(() => setTimeout(() => ((window as unknown as { firstCardAt: number }).firstCardAt = performance.now())));
+        }).observe(document, { childList: true, subtree: true });
+      });
+      const page = await context.newPage();
+      await page.goto(`${BASE}/admin/database`);
+      await page.getByRole('list').getByRole('listitem').first().waitFor({ state: 'visible' });
+      if (new URL(page.url()).pathname !== '/admin/database') throw new Error(`the page ended on ${page.url()}: the sign-in did not hold`);
+      times.push(await page.waitForFunction(() => (window as unknown as { firstCardAt?: number }).firstCardAt).then((at) => at.jsonValue() as Promise<number>));
+      await context.close();
+    }
+    return times.sort((a, b) => a - b);
+  } finally {
+    await browser.close();
+  }
+}
+
 try {
   const { db } = database;
-  const [admin] = await db.insert(admins).values({ adminId: 'bench', name: 'Bench', email: 'bench@escola.test', passwordHash: 'x' }).returning();
+  const [admin] = await db
+    .insert(admins)
+    .values({ adminId: 'bench', name: 'Bench', email: ADMIN.email, passwordHash: await hashPassword(ADMIN.password) })
+    .returning();
   const principal = { role: 'admin' as const, id: admin!.id, name: admin!.name, email: admin!.email };
   console.log(`filling ${ROWS.toLocaleString('pt-BR')} archive records (${pg ? 'PostgreSQL' : 'PGlite'})…`);
   const t0 = performance.now();
@@ -68,7 +118,24 @@ try {
   worst = Math.max(worst, await time('second page by name (cursor)', list({ sort: 'name', order: 'asc', cursor: firstPage.nextCursor! })));
   await time('summary: seven tiles + category/uploader/album counts', () => archiveSummary(db));
   console.log(`\nworst list p95: ${worst.toFixed(1)} ms (target ≤ 50 ms) — ${worst <= 50 ? 'ok' : 'ABOVE TARGET'}`);
-} finally {
+
+  // The server takes the database over (PGlite's folder admits one process).
   await database.close();
+  database = null;
+  buildWeb(work);
+  const server = await startServer(work, PORT, { DEMO: 'off', ...(pg ? { DATABASE_URL: pg.url } : {}) });
+  try {
+    const times = await firstCards(await sessionCookie(BASE, { url: '/api/auth/admin/login', body: ADMIN }));
+    const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+    console.log(
+      `\nfirst cards in the browser (/admin/database, ${LOADS} first visits, 1440 × 900): median ${times[Math.floor(LOADS / 2)]!.toFixed(0)} ms ` +
+        `(min ${times[0]!.toFixed(0)}, max ${times.at(-1)!.toFixed(0)}; load average ${load})`,
+    );
+  } finally {
+    await stopServer(server);
+  }
+} finally {
+  await database?.close();
   await pg?.stop();
+  fs.rmSync(work, { recursive: true, force: true });
 }

@@ -8,21 +8,20 @@
  * as `vite build` reports it) and as served. Targets (issue 14): performance ≥ 95 and
  * accessibility 100. BENCH_PORT (default 3314) and RUNS (default 3) change the defaults.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync, constants as zlib } from 'node:zlib';
+import { buildWeb, CHROME_FLAGS, CHROMIUM, sessionCookie, startServer, stopServer, type SignIn } from './production-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PORT = Number(process.env.BENCH_PORT ?? 3314);
 const RUNS = Number(process.env.RUNS ?? 3);
 const BASE = `http://127.0.0.1:${PORT}`;
-const CHROMIUM = '/usr/bin/chromium';
-const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const TARGET = { performance: 95, accessibility: 100 };
 
-type Page = { path: string; login?: { url: string; body: Record<string, string> } };
+type Page = { path: string; login?: SignIn };
 const PAGES: Page[] = [
   { path: '/login' },
   { path: '/student', login: { url: '/api/auth/student/login', body: { studentId: '2024001', password: 'aluno123' } } },
@@ -47,62 +46,6 @@ type LighthouseResult = {
   categories: Record<'performance' | 'accessibility', { score: number | null; auditRefs: { id: string; weight: number }[] }>;
   audits: Record<string, { id: string; score: number | null; numericValue?: number; details?: { items?: { url: string; resourceType?: string; transferSize?: number }[] } }>;
 };
-
-/**
- * A production build of its own in `work`/dist: the shared dist/ may be rebuilt by a test run
- * meanwhile, and a build under NODE_ENV=test holds React's development code.
- */
-function build(work: string): void {
-  console.log('vite build…');
-  const result = spawnSync(path.join(root, 'node_modules/.bin/vite'), ['build', '--outDir', path.join(work, 'dist'), '--emptyOutDir', '--logLevel', 'warn'], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'production' },
-    stdio: 'inherit',
-  });
-  if (result.status !== 0) throw new Error('vite build failed');
-}
-
-/** The server as `npm start` runs it, serving `work`/dist (the server serves ./dist of its working folder). */
-async function startServer(work: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(root, 'src/server/main.ts')], {
-    cwd: work,
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: path.join(work, 'data'), DEMO: 'on', API_RATE_LIMIT: '0', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the server exited (${code}); is port ${PORT} free?`))));
-  const healthy = (async () => {
-    for (;;) {
-      try {
-        if ((await fetch(`${BASE}/api/health`)).ok) return;
-      } catch {
-        // not listening yet
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  })();
-  await Promise.race([healthy, exited]);
-  return child;
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-/** A POST tried twice: the first can meet a kept-alive connection the server closed meanwhile ('other side closed'). */
-function post(url: string, body: unknown): Promise<Response> {
-  const request = () => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return request().catch(request);
-}
-
-async function sessionCookie(login: NonNullable<Page['login']>): Promise<string> {
-  const response = await post(`${BASE}${login.url}`, login.body);
-  const cookie = response.headers.get('set-cookie');
-  if (!response.ok || !cookie) throw new Error(`sign-in for the bench failed: ${response.status} ${await response.text()}`);
-  return cookie.split(';')[0]!;
-}
 
 const gzipSizes = new Map<string, number>();
 /** The script's gzipped size from the build (what a server without Brotli sends). */
@@ -169,13 +112,13 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 async function main(): Promise<void> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Lighthouse needs Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'meritus-bench-web-'));
-  build(work);
-  const server = await startServer(work);
+  buildWeb(work);
+  const server = await startServer(work, PORT, { DEMO: 'on' });
   const rows: string[][] = [];
   let missed = false;
   try {
     for (const page of PAGES) {
-      const cookie = page.login ? await sessionCookie(page.login) : undefined;
+      const cookie = page.login ? await sessionCookie(BASE, page.login) : undefined;
       const runs: Run[] = [];
       for (let i = 0; i < RUNS; i++) {
         const run = lighthouse(work, page, cookie, path.join(work, `lh-${page.path.slice(1)}-${i}.json`));

@@ -124,6 +124,28 @@ describe('upload', () => {
     expect((await sharp((await get(item.thumbnailUrl!)).rawPayload).metadata()).format).toBe('webp');
   });
 
+  test('a phone photo in HEIC (HEVC, which libvips here cannot decode) gets its WebP thumbnail and preview and is served as image/heic', async () => {
+    // Made once with libheif's heif-enc (x265) from a drawn 1800 × 1200 PNG.
+    const heic = fs.readFileSync(path.join(import.meta.dirname, '../../test/fixtures/drawing-1800x1200.heic'));
+    const item = uploadedItem((await upload(t, [{ name: 'IMG_0042.HEIC', bytes: heic, type: 'application/octet-stream' }])).json());
+    expect(item).toMatchObject({ mimeType: 'image/heic', kind: 'image', width: 1800, height: 1200, fileSize: heic.length });
+
+    const thumb = await get(item.thumbnailUrl!);
+    expect(thumb.headers['content-type']).toBe('image/webp');
+    expect(await sharp(thumb.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 320, height: 213 });
+    const preview = await get(item.previewUrl!);
+    expect(preview.headers['content-type']).toBe('image/webp');
+    expect(await sharp(preview.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 1600, height: 1067 });
+    // The preview shows the drawing, not a blank canvas: the sun's yellow at its place (1400, 300 of 1800 × 1200).
+    const { data } = await sharp(preview.rawPayload).extract({ left: 1244, top: 267, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true });
+    expect([...data.subarray(0, 3)].map((channel) => Math.round(channel / 32))).toEqual([8, 7, 2]);
+
+    const original = await get(item.fileUrl);
+    expect(original.statusCode).toBe(200);
+    expect(original.headers['content-type']).toBe('image/heic');
+    expect(original.rawPayload.equals(heic)).toBe(true);
+  });
+
   test('11 invalid files at once: a 400 listing all 11 and nothing stored', async () => {
     const before = (await storage.list('archive/')).length;
     const files = Array.from({ length: 11 }, (_, i) => ({ name: `ruim-${i + 1}.png`, bytes: Buffer.from(`texto ${i}`) }));
