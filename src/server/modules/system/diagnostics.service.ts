@@ -8,6 +8,7 @@ import { reconcile, totalBalances, type Discrepancy } from '../ledger/reconcilia
 import type { AdminActor } from '../ledger/ledger.service.ts';
 import { GRADES, LOGIN_LIMITS, SESSION_IDLE_MS, EXPIRED_TAG_SWEEP_MS, TAG_NAMES, type TagKind } from '../../../shared/constants.ts';
 import { countOf, formatDateTime, formatMs, formatSize } from '../../../shared/format.ts';
+import { readSchoolSettings } from '../settings/settings.service.ts';
 import {
   DEFAULT_ADMIN,
   DIAGNOSTIC_LOG_LIMIT,
@@ -491,6 +492,8 @@ export async function fixAdministrators(deps: SystemDeps, admin: AdminActor, con
 type Candidate = { key: string; label: string };
 
 async function expiredTags(db: DbOrTx): Promise<Candidate[]> {
+  // Written in the school's time zone, as every screen writes times (decision 009).
+  const { timeZone } = (await readSchoolSettings(db)).school;
   const rows = await db
     .select({ id: studentTags.id, kind: studentTags.kind, expiresAt: studentTags.expiresAt, studentId: students.studentId, name: students.name })
     .from(studentTags)
@@ -499,7 +502,7 @@ async function expiredTags(db: DbOrTx): Promise<Candidate[]> {
     .orderBy(studentTags.expiresAt, studentTags.id);
   return rows.map((row) => ({
     key: row.id,
-    label: `${TAG_NAMES[row.kind as TagKind]} de ${row.name} (${row.studentId}), expirou em ${formatDateTime(row.expiresAt)}`,
+    label: `${TAG_NAMES[row.kind as TagKind]} de ${row.name} (${row.studentId}), expirou em ${formatDateTime(row.expiresAt, timeZone)}`,
   }));
 }
 

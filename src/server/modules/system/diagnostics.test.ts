@@ -149,6 +149,20 @@ describe('each check finds what it is for', () => {
     }
   });
 
+  test("an expired tag's time is written in the school's time zone", async () => {
+    const diego = t.students[3]!;
+    await t.db.insert(studentTags).values({ studentUuid: diego.id, kind: 'angel', assignedAt: new Date('2026-01-08T03:30:00Z'), expiresAt: new Date('2026-01-15T03:30:00Z') });
+    try {
+      const label = async () => (await call<FixPreview>('GET', SYSTEM_API.fixPreview('expired_tags'))).body.items[0]!.label;
+      expect(await label()).toContain('expirou em 15/01/2026, 00:30');
+      expect((await t.request('PUT', '/admin/settings/school', { payload: { name: 'Escola Méritus', timeZone: 'Asia/Tokyo' } })).statusCode).toBe(200);
+      expect(await label()).toContain('expirou em 15/01/2026, 12:30');
+    } finally {
+      await t.request('PUT', '/admin/settings/school', { payload: { name: 'Escola Méritus', timeZone: 'America/Sao_Paulo' } });
+      await t.db.delete(studentTags).where(eq(studentTags.studentUuid, diego.id));
+    }
+  });
+
   test('a photo file without a record is reported and removed by its fix; a record without its file is reported; a fresh upload is left alone', async () => {
     const carla = t.students[2]!;
     const orphanKey = `students/${randomUUID()}/0123456789abcdef.webp`;

@@ -1,5 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { formatTime } from '../../lib/format.ts';
+import { useSchoolSettings } from '../../lib/school-settings.ts';
+import { DEFAULT_TIME_ZONE } from '../../../shared/format.ts';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
@@ -30,6 +32,8 @@ export function TimeChart({ title, times, series, format }: TimeChartProps) {
   const chartRef = useRef<uPlot | null>(null);
   const formatRef = useRef(format);
   const shape = series.map((item) => `${item.label}:${item.color}`).join('|');
+  // The ticks fall on whole minutes and hours of the school's clock, not the device's.
+  const timeZone = useSchoolSettings().data?.school.timeZone ?? DEFAULT_TIME_ZONE;
 
   const data = [times.map((time) => time / 1000), ...series.map((item) => [...item.values])] as uPlot.AlignedData;
 
@@ -42,6 +46,7 @@ export function TimeChart({ title, times, series, format }: TimeChartProps) {
       width: Math.max(200, box.clientWidth),
       height: HEIGHT,
       legend: { show: false },
+      tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), timeZone),
       cursor: { drag: { x: false, y: false }, points: { size: 6 } },
       scales: { x: { time: true }, y: { range: (_chart, min, max) => [Math.min(0, min), max > 0 ? max * 1.15 : 1] } },
       axes: [
@@ -50,7 +55,7 @@ export function TimeChart({ title, times, series, format }: TimeChartProps) {
           font: axisFont,
           grid: { stroke: '#e2e8f0', width: 1 },
           ticks: { show: false },
-          values: (_chart, splits) => splits.map((split) => formatTime(new Date(split * 1000))),
+          values: (_chart, splits) => splits.map((split) => formatTime(new Date(split * 1000), {}, timeZone)),
           space: 48,
         },
         {
@@ -75,7 +80,7 @@ export function TimeChart({ title, times, series, format }: TimeChartProps) {
     };
     // The data is handed over by the effect below; rebuilding on each sample would flicker.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [shape]);
+  }, [shape, timeZone]);
 
   useEffect(() => {
     formatRef.current = format;

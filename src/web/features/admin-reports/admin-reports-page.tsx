@@ -58,20 +58,31 @@ function useFilters() {
   return { filters, search: reportSearch(filters).toString(), update };
 }
 
-const FIGURES: { id: FigureId; icon: ReactNode; tone: 'emerald' | 'rose' | 'indigo' | 'amber' | 'sky' | 'violet'; format: (value: number) => string }[] = [
-  { id: 'meritusAwarded', icon: <Coins className="size-5" />, tone: 'emerald', format: formatMeritus },
-  { id: 'meritusRemoved', icon: <ArrowDownCircle className="size-5" />, tone: 'rose', format: formatMeritus },
-  { id: 'meritusTransferred', icon: <ArrowLeftRight className="size-5" />, tone: 'indigo', format: formatMeritus },
-  { id: 'estelecasAwarded', icon: <Sparkles className="size-5" />, tone: 'amber', format: formatNumber },
-  { id: 'estelecasRemoved', icon: <Sparkles className="size-5" />, tone: 'rose', format: formatNumber },
-  { id: 'activeStudents', icon: <UserCheck className="size-5" />, tone: 'sky', format: formatNumber },
-  { id: 'participation', icon: <Activity className="size-5" />, tone: 'violet', format: percent },
+/**
+ * `better`: the direction that is good news for the school, which colours the change line:
+ * more awarded, more active students and more participation are good; more removed is not;
+ * more transferred is neither (students helping each other, or pressure on one).
+ */
+const FIGURES: {
+  id: FigureId;
+  icon: ReactNode;
+  tone: 'emerald' | 'rose' | 'indigo' | 'amber' | 'sky' | 'violet';
+  better: 'up' | 'down' | null;
+  format: (value: number) => string;
+}[] = [
+  { id: 'meritusAwarded', icon: <Coins className="size-5" />, tone: 'emerald', better: 'up', format: formatMeritus },
+  { id: 'meritusRemoved', icon: <ArrowDownCircle className="size-5" />, tone: 'rose', better: 'down', format: formatMeritus },
+  { id: 'meritusTransferred', icon: <ArrowLeftRight className="size-5" />, tone: 'indigo', better: null, format: formatMeritus },
+  { id: 'estelecasAwarded', icon: <Sparkles className="size-5" />, tone: 'amber', better: 'up', format: formatNumber },
+  { id: 'estelecasRemoved', icon: <Sparkles className="size-5" />, tone: 'rose', better: 'down', format: formatNumber },
+  { id: 'activeStudents', icon: <UserCheck className="size-5" />, tone: 'sky', better: 'up', format: formatNumber },
+  { id: 'participation', icon: <Activity className="size-5" />, tone: 'violet', better: 'up', format: percent },
 ];
 
-function FigureChange({ figure, format }: { figure: ReportFigure; format: (value: number) => string }) {
+function FigureChange({ figure, better, format }: { figure: ReportFigure; better: 'up' | 'down' | null; format: (value: number) => string }) {
   const delta = Math.round((figure.current - figure.previous) * 10) / 10;
   return (
-    <ChangeLine direction={directionOf(delta)}>
+    <ChangeLine direction={directionOf(delta)} better={better}>
       {delta === 0 ? 'Igual ao' : `${delta > 0 ? '+' : '−'}${format(Math.abs(delta))} vs.`} período anterior ({format(figure.previous)})
     </ChangeLine>
   );
@@ -178,7 +189,7 @@ export default function AdminReportsPage() {
               <ExportLinks table="figures" search={search} title="indicadores" />
             </div>
             <div className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">
-              {FIGURES.map(({ id, icon, tone, format }) => {
+              {FIGURES.map(({ id, icon, tone, better, format }) => {
                 const figure = overview.data?.figures[id];
                 return (
                   <FigureCard
@@ -190,7 +201,7 @@ export default function AdminReportsPage() {
                     value={figure ? format(figure.current) : <Skeleton className="h-8 w-24" />}
                     footer={
                       <>
-                        {figure && <FigureChange figure={figure} format={format} />}
+                        {figure && <FigureChange figure={figure} better={better} format={format} />}
                         <p className="mt-1 text-slate-600">{FIGURE_DEFINITIONS[id]}</p>
                       </>
                     }
