@@ -109,7 +109,7 @@ const flagQuery = z.enum(['true', 'false'], { error: 'validation' }).transform((
 /**
  * GET ARCHIVE_API.images — filtering, sorting and paging happen on the server.
  * `q` matches file name, description, tags and uploader (name or email), accents and case folded.
- * Paging: pass the previous page's `nextCursor`; `total` counts every match.
+ * Paging: pass the previous page's `nextCursor`; the first page's `total` counts every match.
  */
 export const archiveListQuery = z.object({
   q: textInput({ max: 100, maxError: 'search_too_long' }).optional(),
@@ -184,8 +184,8 @@ export type ArchiveItem = z.infer<typeof archiveItem>;
 export const archivePage = z.object({
   items: z.array(archiveItem),
   nextCursor: z.string().nullable(),
-  /** Matches of the whole query, not only this page. */
-  total: z.number().int(),
+  /** Matches of the whole query, not only this page; null on a page asked with a cursor (the first page's count holds, and is not paid again on every scroll). */
+  total: z.number().int().nullable(),
 });
 export type ArchivePage = z.infer<typeof archivePage>;
 
