@@ -238,6 +238,27 @@ export const ledgerGradeDays = pgTable(
   (t) => [primaryKey({ columns: [t.grade, t.day] })],
 );
 
+/**
+ * Per turma, kind ('award' or 'penalty', both currencies) and reason (the description without
+ * surrounding spaces), the operations and amounts of a UTC day (span 'd') and of a UTC month
+ * (span 'm', starting on its first day), not cumulative: a period reads its whole months and
+ * the days at either end. Turmas as in ledger_grade_days.
+ */
+export const ledgerReasonSums = pgTable(
+  'ledger_reason_sums',
+  {
+    span: text('span', { enum: ['d', 'm'] }).notNull(),
+    start: date('start', { mode: 'string' }).notNull(),
+    grade: text('grade').notNull(),
+    kind: text('kind', { enum: ['award', 'penalty'] }).notNull(),
+    description: text('description').notNull(),
+    operations: bigint('ops', { mode: 'number' }).notNull(),
+    meritus: bigint('meritus', { mode: 'number' }).notNull(),
+    estelecas: bigint('estelecas', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.span, t.start, t.grade, t.kind, t.description] })],
+);
+
 /** One row per (user, Idempotency-Key): the first response, replayed on repeats. */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',

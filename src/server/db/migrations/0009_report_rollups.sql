@@ -7,6 +7,18 @@ CREATE TABLE "ledger_grade_days" (
 	CONSTRAINT "ledger_grade_days_grade_day_pk" PRIMARY KEY("grade","day")
 );
 --> statement-breakpoint
+CREATE TABLE "ledger_reason_sums" (
+	"span" text NOT NULL,
+	"start" date NOT NULL,
+	"grade" text NOT NULL,
+	"kind" text NOT NULL,
+	"description" text NOT NULL,
+	"ops" bigint NOT NULL,
+	"meritus" bigint NOT NULL,
+	"estelecas" bigint NOT NULL,
+	CONSTRAINT "ledger_reason_sums_span_start_grade_kind_description_pk" PRIMARY KEY("span","start","grade","kind","description")
+);
+--> statement-breakpoint
 CREATE TABLE "ledger_student_days" (
 	"student_id" uuid NOT NULL,
 	"day" date NOT NULL,
@@ -23,7 +35,8 @@ CREATE TABLE "ledger_student_days" (
 	CONSTRAINT "ledger_student_days_student_id_day_pk" PRIMARY KEY("student_id","day")
 );
 --> statement-breakpoint
-ALTER TABLE "ledger_student_days" ADD CONSTRAINT "ledger_student_days_student_id_students_id_fk" FOREIGN KEY ("student_id") REFERENCES "public"."students"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "ledger_student_days" ADD CONSTRAINT "ledger_student_days_student_id_students_id_fk" FOREIGN KEY ("student_id") REFERENCES "public"."students"("id") ON DELETE no action ON UPDATE no action;
+--> statement-breakpoint
 -- The sums of the ledger so far (decision 011); ledger.sql's triggers keep them from here on.
 INSERT INTO "ledger_student_days" ("student_id", "day", "m_awarded", "m_removed", "m_in", "m_out", "e_awarded", "e_removed", "e_in", "e_out", "sent_ops", "ops")
 SELECT student_id, day,
@@ -57,3 +70,12 @@ SELECT s.grade, (e.created_at AT TIME ZONE 'UTC')::date,
   FROM "ledger_entries" e JOIN "students" s ON s.id = coalesce(e.from_student_id, e.to_student_id)
  WHERE e.currency = 'meritus'
  GROUP BY 1, 2;
+--> statement-breakpoint
+INSERT INTO "ledger_reason_sums" ("span", "start", "grade", "kind", "description", "ops", "meritus", "estelecas")
+SELECT spans.span, spans.start, s.grade, CASE WHEN e.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END, btrim(e.description),
+       count(*), coalesce(sum(e.amount) FILTER (WHERE e.currency = 'meritus'), 0), coalesce(sum(e.amount) FILTER (WHERE e.currency = 'estelecas'), 0)
+  FROM "ledger_entries" e JOIN "students" s ON s.id = coalesce(e.from_student_id, e.to_student_id)
+ CROSS JOIN LATERAL (VALUES ('d', (e.created_at AT TIME ZONE 'UTC')::date),
+                            ('m', date_trunc('month', e.created_at AT TIME ZONE 'UTC')::date)) AS spans(span, start)
+ WHERE e.type <> 'transfer'
+ GROUP BY 1, 2, 3, 4, 5;

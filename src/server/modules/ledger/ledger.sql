@@ -250,7 +250,8 @@ $$;
 -- writes it: these two functions, a migration's or a test's rows, a correction's DELETE.
 -- ledger_student_days holds per student the sums from the beginning through each UTC day
 -- with rows; ledger_grade_days the Méritus of each day, in the turma of the row's sender (or
--- recipient when it has none). `changed` is the statement's new rows on INSERT, its old rows
+-- recipient when it has none); ledger_reason_sums the awards and penalties of each day and
+-- month by turma, kind and reason. `changed` is the statement's new rows on INSERT, its old rows
 -- on DELETE, which count negatively.
 -- The students are locked before a ledger row is written (above), so two writers never race
 -- on a student's day; turma days are taken in (grade, day) order, so bulk writes cannot deadlock.
@@ -330,11 +331,25 @@ BEGIN
   ON CONFLICT (grade, day) DO UPDATE
      SET m_awarded = g.m_awarded + excluded.m_awarded, m_removed = g.m_removed + excluded.m_removed,
          m_transferred = g.m_transferred + excluded.m_transferred;
+
+  INSERT INTO ledger_reason_sums AS r (span, start, grade, kind, description, ops, meritus, estelecas)
+  SELECT spans.span, spans.start, s.grade, CASE WHEN c.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END,
+         btrim(c.description), v_sign * count(*),
+         v_sign * coalesce(sum(c.amount) FILTER (WHERE c.currency = 'meritus'), 0),
+         v_sign * coalesce(sum(c.amount) FILTER (WHERE c.currency = 'estelecas'), 0)
+    FROM changed c JOIN students s ON s.id = coalesce(c.from_student_id, c.to_student_id)
+   CROSS JOIN LATERAL (VALUES ('d', (c.created_at AT TIME ZONE 'UTC')::date),
+                              ('m', date_trunc('month', c.created_at AT TIME ZONE 'UTC')::date)) AS spans(span, start)
+   WHERE c.type <> 'transfer'
+   GROUP BY 1, 2, 3, 4, 5
+   ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT (span, start, grade, kind, description) DO UPDATE
+     SET ops = r.ops + excluded.ops, meritus = r.meritus + excluded.meritus, estelecas = r.estelecas + excluded.estelecas;
   RETURN NULL;
 END
 $$;
 
--- A student who changes turma takes their rows' Méritus along to the new turma's days.
+-- A student who changes turma takes their rows along to the new turma's days and reasons.
 CREATE OR REPLACE FUNCTION ledger_rollup_regrade() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -352,6 +367,23 @@ BEGIN
   ON CONFLICT (grade, day) DO UPDATE
      SET m_awarded = g.m_awarded + excluded.m_awarded, m_removed = g.m_removed + excluded.m_removed,
          m_transferred = g.m_transferred + excluded.m_transferred;
+
+  INSERT INTO ledger_reason_sums AS r (span, start, grade, kind, description, ops, meritus, estelecas)
+  SELECT sums.span, sums.start, moved.grade, sums.kind, sums.description,
+         moved.sign * sums.ops, moved.sign * sums.meritus, moved.sign * sums.estelecas
+    FROM (SELECT spans.span, spans.start, CASE WHEN e.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END AS kind,
+                 btrim(e.description) AS description, count(*) AS ops,
+                 coalesce(sum(e.amount) FILTER (WHERE e.currency = 'meritus'), 0) AS meritus,
+                 coalesce(sum(e.amount) FILTER (WHERE e.currency = 'estelecas'), 0) AS estelecas
+            FROM ledger_entries e
+           CROSS JOIN LATERAL (VALUES ('d', (e.created_at AT TIME ZONE 'UTC')::date),
+                                      ('m', date_trunc('month', e.created_at AT TIME ZONE 'UTC')::date)) AS spans(span, start)
+           WHERE e.type <> 'transfer' AND (e.from_student_id = NEW.id OR (e.from_student_id IS NULL AND e.to_student_id = NEW.id))
+           GROUP BY 1, 2, 3, 4) AS sums
+   CROSS JOIN (VALUES (OLD.grade, -1), (NEW.grade, 1)) AS moved(grade, sign)
+   ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT (span, start, grade, kind, description) DO UPDATE
+     SET ops = r.ops + excluded.ops, meritus = r.meritus + excluded.meritus, estelecas = r.estelecas + excluded.estelecas;
   RETURN NULL;
 END
 $$;
@@ -360,7 +392,7 @@ $$;
 CREATE OR REPLACE FUNCTION ledger_rollup_truncate() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  TRUNCATE ledger_student_days, ledger_grade_days;
+  TRUNCATE ledger_student_days, ledger_grade_days, ledger_reason_sums;
   RETURN NULL;
 END
 $$;

@@ -17,13 +17,13 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 
-type LedgerRow = { currency: string; type: string; amount: number; from: string | null; to: string | null; at: Date | string };
+type LedgerRow = { currency: string; type: string; amount: number; description: string; from: string | null; to: string | null; at: Date | string };
 const utcDay = (at: Date | string) => new Date(at).toISOString().slice(0, 10);
 
 /** Both tables as the ledger says they should be, and as they are, in the same shape. */
 async function expectSumsToMatchLedger() {
   const ledger = rowsOf<LedgerRow>(
-    await t.db.execute(sql`SELECT currency, type, amount, from_student_id AS "from", to_student_id AS "to", created_at AS at FROM ledger_entries`),
+    await t.db.execute(sql`SELECT currency, type, amount, description, from_student_id AS "from", to_student_id AS "to", created_at AS at FROM ledger_entries`),
   );
   const grades = new Map(rowsOf<{ id: string; grade: string }>(await t.db.execute(sql`SELECT id, grade FROM students`)).map((s) => [s.id, s.grade]));
 
@@ -35,7 +35,18 @@ async function expectSumsToMatchLedger() {
     perDay.set(key, sums);
   };
   const turmaDays = new Map<string, { m_awarded: number; m_removed: number; m_transferred: number }>();
+  const reasons = new Map<string, { ops: number; meritus: number; estelecas: number }>();
   for (const row of ledger) {
+    if (row.type !== 'transfer') {
+      const kind = row.type === 'admin_add' || row.type === 'reward' ? 'award' : 'penalty';
+      for (const [span, start] of [['d', utcDay(row.at)], ['m', `${utcDay(row.at).slice(0, 7)}-01`]] as const) {
+        const key = `${span} ${start} ${grades.get((row.from ?? row.to)!)} ${kind} ${row.description.trim()}`;
+        const sums = reasons.get(key) ?? { ops: 0, meritus: 0, estelecas: 0 };
+        sums.ops += 1;
+        sums[row.currency as 'meritus' | 'estelecas'] += row.amount;
+        reasons.set(key, sums);
+      }
+    }
     const day = utcDay(row.at);
     const prefix = row.currency === 'meritus' ? 'm' : 'e';
     const transfer = row.type === 'transfer';
@@ -89,6 +100,18 @@ async function expectSumsToMatchLedger() {
       ]),
     ),
   ).toEqual(Object.fromEntries([...turmaDays].filter(([, sums]) => sums.m_awarded !== 0 || sums.m_removed !== 0 || sums.m_transferred !== 0)));
+
+  const reasonRows = rowsOf<{ span: string; start: string | Date; grade: string; kind: string; description: string; ops: unknown; meritus: unknown; estelecas: unknown }>(
+    await t.db.execute(sql`SELECT * FROM ledger_reason_sums WHERE ops <> 0 OR meritus <> 0 OR estelecas <> 0`),
+  );
+  expect(
+    Object.fromEntries(
+      reasonRows.map((row) => [
+        `${row.span} ${typeof row.start === 'string' ? row.start : utcDay(row.start)} ${row.grade} ${row.kind} ${row.description}`,
+        { ops: Number(row.ops), meritus: Number(row.meritus), estelecas: Number(row.estelecas) },
+      ]),
+    ),
+  ).toEqual(Object.fromEntries(reasons));
 }
 
 test('the sums follow the ledger through simultaneous transfers, rows in the past, a deletion and a change of turma', async () => {
@@ -128,7 +151,7 @@ test('the sums follow the ledger through simultaneous transfers, rows in the pas
     currency: 'meritus' as const,
     type: 'admin_add' as const,
     amount: 10,
-    description: 'Carga antiga',
+    description: ' Carga antiga ',
     actorKind: 'admin' as const,
     actorName: 'Teste',
     createdAt: day(at),

@@ -334,20 +334,40 @@ export async function reportTimeline(db: Db, scope: ReportScope): Promise<Report
 /** The most frequent reasons of awards and of removals/penalties (both currencies), marked when they are saved presets. */
 export async function reportReasons(db: Db, scope: ReportScope): Promise<ReportReasons> {
   const { p1, p2 } = bounds(scope);
+  const grades = scope.turmas.length === 0 ? sql`TRUE` : sql`r.grade IN (${sql.join(scope.turmas.map((turma) => sql`${turma}`), sql`, `)})`;
+  // ledger_reason_sums by UTC days and months: the period's whole months, the days at either
+  // end, then the ledger's rows from each bound's UTC midnight to the bound (added at the end,
+  // taken away at the start).
   const [rows, presets] = await Promise.all([
     db.execute(sql`
+      WITH b AS (
+        SELECT d1, d2, (date_trunc('month', d1 - 1) + interval '1 month')::date AS m1, date_trunc('month', d2)::date AS m2
+          FROM (SELECT (${p1} AT TIME ZONE 'UTC')::date AS d1, (${p2} AT TIME ZONE 'UTC')::date AS d2) AS days
+      ),
+      near AS MATERIALIZED (
+        SELECT w.sign, e.* FROM (VALUES (${p2}, 1), (${p1}, -1)) AS w(at, sign)
+          JOIN ledger_entries e ON e.created_at >= ${utcMidnight(sql`w.at`)} AND e.created_at < w.at
+         WHERE e.type <> 'transfer'
+      ),
+      parts AS (
+        SELECT r.kind, r.description, r.ops, r.meritus, r.estelecas
+          FROM b JOIN ledger_reason_sums r
+            ON (r.span = 'm' AND r.start >= b.m1 AND r.start < b.m2)
+            OR (r.span = 'd' AND r.start >= b.d1 AND r.start < least(b.m1, b.d2))
+            OR (r.span = 'd' AND r.start >= greatest(b.m1, b.m2) AND r.start < b.d2)
+         WHERE ${grades}
+        UNION ALL
+        SELECT CASE WHEN e.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END, btrim(e.description), e.sign,
+               CASE WHEN e.currency = 'meritus' THEN e.sign * e.amount ELSE 0 END, CASE WHEN e.currency = 'estelecas' THEN e.sign * e.amount ELSE 0 END
+          FROM near AS e
+         WHERE ${turmaFilter(scope, sql`coalesce(e.from_student_id, e.to_student_id)`)}
+      )
       SELECT kind, description, operations, meritus, estelecas FROM (
-        SELECT kind, description, count(*) AS operations,
-               coalesce(sum(amount) FILTER (WHERE currency = 'meritus'), 0) AS meritus,
-               coalesce(sum(amount) FILTER (WHERE currency = 'estelecas'), 0) AS estelecas,
-               row_number() OVER (PARTITION BY kind ORDER BY count(*) DESC, coalesce(sum(amount) FILTER (WHERE currency = 'meritus'), 0) DESC,
-                                  coalesce(sum(amount) FILTER (WHERE currency = 'estelecas'), 0) DESC, description) AS rank
-          FROM (SELECT CASE WHEN e.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END AS kind,
-                       btrim(e.description) AS description, e.currency, e.amount
-                  FROM ledger_entries e
-                 WHERE e.type <> 'transfer' AND e.created_at >= ${p1} AND e.created_at < ${p2}
-                   AND ${turmaFilter(scope, sql`coalesce(e.from_student_id, e.to_student_id)`)}) AS r
-         GROUP BY kind, description
+        SELECT kind, description, operations, meritus, estelecas,
+               row_number() OVER (PARTITION BY kind ORDER BY operations DESC, meritus DESC, estelecas DESC, description) AS rank
+          FROM (SELECT kind, description, sum(ops) AS operations, sum(meritus) AS meritus, sum(estelecas) AS estelecas
+                  FROM parts GROUP BY kind, description) AS totals
+         WHERE operations > 0
       ) AS ranked
       WHERE rank <= ${REPORT_TOP_LIMIT}
       ORDER BY kind, rank`),

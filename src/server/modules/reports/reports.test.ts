@@ -123,8 +123,8 @@ afterAll(async () => t.close());
 
 type Filter = { turmas: string[] };
 
-/** Everything the reports should say, computed from `rows` and `school` alone. */
-function expected({ turmas }: Filter) {
+/** Everything the reports should say, computed from `rows` and `school` alone (the reasons for `reasonPeriod`). */
+function expected({ turmas }: Filter, reasonPeriod: { from: string; to: string } = PERIOD) {
   const inFilter = (studentUuid: string | null) => {
     const student = school.find((s) => s.id === studentUuid);
     return student !== undefined && (turmas.length === 0 || turmas.includes(student.grade));
@@ -210,7 +210,7 @@ function expected({ turmas }: Filter) {
 
   const reasonsOf = (kind: (row: Row) => boolean) => {
     const groups = new Map<string, { description: string; preset: boolean; operations: number; meritus: number; estelecas: number }>();
-    for (const row of ofFilter.filter((r) => within(r, PERIOD) && kind(r))) {
+    for (const row of ofFilter.filter((r) => within(r, reasonPeriod) && kind(r))) {
       const group = groups.get(row.description) ?? { description: row.description, preset: row.description === 'Motivo C', operations: 0, meritus: 0, estelecas: 0 };
       group.operations += 1;
       group[row.currency] += row.amount;
@@ -270,6 +270,14 @@ describe('reports', () => {
     expect(reasons.awards).toEqual(want.awards);
     expect(reasons.penalties).toEqual(want.penalties);
     expect(reasons.awards.some((reason) => reason.preset)).toBe(true);
+
+    // A period with a whole month in it (February) and days on either side.
+    const long = { from: '2026-01-20', to: '2026-03-20' };
+    const longWant = expected(filter, long);
+    const longResponse = await t.request('GET', `/admin/reports/reasons?${query(filter, long)}`);
+    expect(longResponse.statusCode).toBe(200);
+    expect(longResponse.json()).toMatchObject({ awards: longWant.awards, penalties: longWant.penalties });
+    expect(longWant.awards).not.toEqual(want.awards);
   });
 
   test('a long period is drawn week by week; presets end today; hostile filters get a pt-BR 400 and change nothing', async () => {
