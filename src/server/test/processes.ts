@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import { inject } from 'vitest';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
@@ -19,12 +20,22 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The arguments for `node` that run a server program given by its source (e.g. 'src/server/main.ts'):
+ * under Vitest, its build in the run's bundle (server-bundle.ts), which starts on half the CPU;
+ * elsewhere (the benchmarks), the source through tsx, as `npm start` runs it.
+ */
+function programArgs(file: string): string[] {
+  if (!process.env.VITEST) return ['--import', 'tsx', file];
+  return [path.join(inject('serverBundle'), path.relative('src/server', file).replace(/\.ts$/, '.js'))];
+}
+
 export type Finished = { code: number | null; stdout: string; stderr: string };
 
-/** Runs a TypeScript entry point of the project as `node --import tsx FILE ARGS` until it exits. */
+/** Runs a program of the server (see programArgs) with ARGS until it exits. */
 export function runScript(file: string, args: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], { cwd: repoRoot, env: childEnv(options.env ?? {}) });
+    const child = spawn(process.execPath, [...programArgs(file), ...args], { cwd: repoRoot, env: childEnv(options.env ?? {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -43,7 +54,7 @@ export type RunningServer = { url: string; child: ChildProcess; output: () => st
  */
 export async function startServer(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, programArgs('src/server/main.ts'), {
     cwd: repoRoot,
     env: childEnv({ ...env, PORT: String(port), HOST: '127.0.0.1' }),
     stdio: ['ignore', 'pipe', 'pipe'],
