@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { acquireDataDirLock, openPglite, openPostgres } from '../db/client.ts';
+import { acquireDataDirLock, openPglite, openPostgres, PGLITE_EXTENSIONS } from '../db/client.ts';
 import { archiveMigrationLevel, BackupError, restoreInto, verifyArchive, type Manifest } from './archive.ts';
 import { connectPostgres, pgliteSqlClient, type SqlClient } from './sql-client.ts';
 
@@ -32,7 +32,7 @@ async function openEmbeddedTarget(dataDir: string, options: RestoreOptions): Pro
     }
     fs.rmSync(databaseDir, { recursive: true, force: true });
     fs.rmSync(options.filesRoot, { recursive: true, force: true });
-    const client = new PGlite(databaseDir);
+    const client = new PGlite(databaseDir, { extensions: PGLITE_EXTENSIONS });
     await client.waitReady;
     return pgliteSqlClient(client, release);
   } catch (error) {

@@ -8,7 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { acquireDataDirLock, type Database } from '../db/client.ts';
+import { acquireDataDirLock, PGLITE_EXTENSIONS, type Database } from '../db/client.ts';
 
 export type Query = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
 
@@ -94,7 +94,7 @@ export function pgliteSqlClient(client: PGlite, release: () => void = () => {}, 
 export async function openPgliteFolder(dataDir: string): Promise<SqlClient> {
   const release = acquireDataDirLock(dataDir);
   try {
-    const client = new PGlite(path.join(dataDir, 'pglite'));
+    const client = new PGlite(path.join(dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
     await client.waitReady;
     return pgliteSqlClient(client, release);
   } catch (error) {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -60,6 +61,9 @@ export async function runPrepared<T>(db: Db, statement: PreparedStatement, value
   return (await run(statement, values)) as T[];
 }
 
+/** Extensions the migrations create (pg_trgm: the archive's search index); every PGlite that opens Méritus's database loads them. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export class DatabaseLockedError extends Error {}
@@ -109,7 +113,9 @@ function isAlive(pid: number): boolean {
 export async function openPglite(dataDir: string | undefined, template?: Blob): Promise<Database> {
   const release = dataDir ? acquireDataDirLock(dataDir) : () => {};
   try {
-    const client = dataDir ? new PGlite(path.join(dataDir, 'pglite')) : new PGlite(template ? { loadDataDir: template } : {});
+    const client = dataDir
+      ? new PGlite(path.join(dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS })
+      : new PGlite({ extensions: PGLITE_EXTENSIONS, ...(template ? { loadDataDir: template } : {}) });
     await client.waitReady;
     const db = drizzlePglite({ client, schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });

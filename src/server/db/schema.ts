@@ -367,6 +367,9 @@ export const archiveImages = pgTable(
     index('archive_images_downloads_idx').on(t.downloadCount, t.id),
     index('archive_images_category_idx').on(t.category, t.createdAt),
     index('archive_images_uploader_idx').on(t.uploadedBy),
+    // The search box matches anywhere in the folded text (LIKE '%…%'): trigrams (pg_trgm) find the rows without reading them all.
+    // fastupdate off: PGlite runs no autovacuum, so rows queued in GIN's pending list would be read one by one by every search.
+    index('archive_images_search_idx').using('gin', t.searchText.op('gin_trgm_ops')).with({ fastupdate: false }),
     check('archive_images_category_known', sql`${t.category} IN ('perfil', 'banner', 'icone', 'ilustracao', 'documento', 'biblioteca', 'galeria', 'outros')`),
     check('archive_images_access_level_known', sql`${t.accessLevel} IN ('public', 'restricted', 'private', 'admin')`),
     check('archive_images_kind_known', sql`${t.kind} IN ('image', 'video', 'audio', 'document')`),
