@@ -78,7 +78,8 @@ export function ArchiveImagePicker({ selectedId, onSelect, disabled = false }: A
   const [search, setSearch] = useState('');
   const deferredSearch = useDeferredValue(search);
   const grid = <PickerGrid tab={tab} search={deferredSearch} selectedId={selectedId} onSelect={onSelect} disabled={disabled} />;
-  const icon = 'size-4 shrink-0';
+  // Icons from sm up: on a phone the three labels fit one line only without them.
+  const icon = 'hidden size-4 shrink-0 sm:block';
   return (
     <div className="flex flex-col gap-3">
       <SearchInput value={search} onChange={setSearch} label="Buscar imagem" placeholder="Buscar imagem" />

@@ -51,7 +51,7 @@ export function Tabs<T extends string>({ items, value, onChange, label, classNam
               tabIndex={selected ? 0 : -1}
               onClick={() => onChange(item.id)}
               className={cn(
-                'flex min-h-10 flex-1 items-center justify-center gap-2 rounded-lg px-3 text-sm font-semibold transition-colors',
+                'flex min-h-10 flex-1 items-center justify-center gap-2 whitespace-nowrap rounded-lg px-3 text-sm font-semibold transition-colors',
                 selected ? 'bg-white text-indigo-700 shadow-sm' : 'text-slate-600 hover:text-slate-900',
               )}
             >
