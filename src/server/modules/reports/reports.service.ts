@@ -100,6 +100,15 @@ const SUM_COLUMNS = ['m_awarded', 'm_removed', 'm_in', 'm_out', 'e_awarded', 'e_
 type Sums = Record<(typeof SUM_COLUMNS)[number], number>;
 const NO_SUMS: Sums = { m_awarded: 0, m_removed: 0, m_in: 0, m_out: 0, e_awarded: 0, e_removed: 0, e_in: 0, e_out: 0, sent_ops: 0, ops: 0 };
 
+/**
+ * A query's rows as one json array: PGlite converts each value of a result row by row, which
+ * cost ~100 ms for the overview's few thousand rows, far more than the query (benchmark).
+ */
+async function jsonRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const [row] = rowsOf<{ rows: T[] }>(await db.execute(sql`SELECT coalesce(json_agg(q), '[]'::json) AS rows FROM (${query}) AS q`));
+  return row!.rows;
+}
+
 /** The instant's UTC midnight: ledger_student_days and ledger_grade_days hold whole UTC days (decision 011). */
 const utcMidnight = (instant: SQL) => sql`((${instant} AT TIME ZONE 'UTC')::date::timestamp AT TIME ZONE 'UTC')`;
 
@@ -112,7 +121,7 @@ async function sumsAtBounds(db: Db, scope: ReportScope): Promise<Map<string, Sum
   const { p0, p1, p2 } = bounds(scope);
   const grades = scope.turmas.length === 0 ? sql`TRUE` : sql`s.grade IN (${sql.join(scope.turmas.map((turma) => sql`${turma}`), sql`, `)})`;
   const columns = sql.raw(SUM_COLUMNS.join(', '));
-  const result = await db.execute(sql`
+  const rows = await jsonRows<Record<string, unknown>>(db, sql`
     WITH marks AS (SELECT k, at, ${utcMidnight(sql`at`)} AS midnight FROM (VALUES (0, ${p0}), (1, ${p1}), (2, ${p2})) AS v(k, at)),
     stored AS (
       SELECT s.id AS student, m.k, d.*
@@ -147,8 +156,7 @@ async function sumsAtBounds(db: Db, scope: ReportScope): Promise<Map<string, Sum
       FROM (SELECT student, k, ${columns} FROM stored UNION ALL SELECT student, k, ${columns} FROM recent) AS parts
      GROUP BY student, k`);
   const sums = new Map<string, Sums[]>();
-  // Sums arrive as text (pg's bigint), bigint or number depending on the driver.
-  for (const row of rowsOf<Record<string, unknown>>(result)) {
+  for (const row of rows) {
     const student = String(row.student);
     const marks = sums.get(student) ?? [NO_SUMS, NO_SUMS, NO_SUMS];
     marks[Number(row.k)] = Object.fromEntries(SUM_COLUMNS.map((column) => [column, Number(row[column])])) as Sums;
@@ -168,14 +176,14 @@ async function studentTotals(db: Db, scope: ReportScope): Promise<StudentRow[]> 
   const grades = scope.turmas.length === 0 ? sql`TRUE` : sql`grade IN (${sql.join(scope.turmas.map((turma) => sql`${turma}`), sql`, `)})`;
   const [sums, students] = await Promise.all([
     sumsAtBounds(db, scope),
-    db.execute(sql`
+    jsonRows<{ id: string; student_id: string; name: string; grade: string; created: boolean; present: boolean; present_before: boolean }>(db, sql`
       SELECT id, student_id, name, grade, created_at < ${p2} AS created,
              (created_at < ${p2} AND (deleted_at IS NULL OR deleted_at >= ${p2})) AS present,
              (created_at < ${p1} AND (deleted_at IS NULL OR deleted_at >= ${p1})) AS present_before
         FROM students WHERE ${grades}`),
   ]);
   const balance = (s: Sums) => s.m_awarded - s.m_removed + s.m_in - s.m_out;
-  return rowsOf<{ id: string; student_id: string; name: string; grade: string; created: boolean; present: boolean; present_before: boolean }>(students).flatMap(
+  return students.flatMap(
     (student) => {
       const [before, start, end] = sums.get(student.id) ?? [NO_SUMS, NO_SUMS, NO_SUMS];
       if (!student.created && end!.ops === 0) return [];
