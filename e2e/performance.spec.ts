@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { gzipSync, constants as zlib } from 'node:zlib';
 import { build, type Rolldown } from 'vite';
-import { expect, test } from './fixtures.ts';
+import { expect, loginViaApi, navigate, test } from './fixtures.ts';
 
 /** The issue's budget: all the JavaScript the login route downloads, gzipped (kB as Vite prints them). */
 const LOGIN_JS_BUDGET_BYTES = 100_000;
@@ -96,4 +96,18 @@ test.describe('first load', () => {
     await expect(page.getByLabel('Matrícula')).toBeEditable();
     expect(requested.filter((pathname) => !named.has(pathname))).toEqual([]);
   });
+
+  for (const [area, other] of [['student', 'admin'], ['admin', 'student']] as const) {
+    test(`/${area} opens with three scripts (first load, signed-in shell, its area) and none of the ${other} area`, async ({ page, context, school }) => {
+      await loginViaApi(context, area === 'admin' ? 'admin' : await school.createStudent());
+      const scripts: string[] = [];
+      page.on('request', (request) => {
+        const { pathname } = new URL(request.url());
+        if (/^\/assets\/.+\.js$/.test(pathname)) scripts.push(pathname.replace(/-[\w-]{8}\.js$/, ''));
+      });
+      await navigate(page, `/${area}`);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      expect(scripts.sort()).toEqual([`/assets/${area}-area`, '/assets/index', '/assets/signed-in'].sort());
+    });
+  }
 });

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { schoolSettings, type SchoolSettings } from '../../shared/settings.ts';
 import { setSchoolTimeZone } from '../../shared/format.ts';
 import { api } from './api.ts';
+import { SETTINGS_PATH, takeEarlyRequest } from './early-request.ts';
 import { queryKeys } from './query-keys.ts';
 
 /**
@@ -13,7 +14,8 @@ export function useSchoolSettings() {
   return useQuery<SchoolSettings>({
     queryKey: queryKeys.settings,
     queryFn: async () => {
-      const settings = await api.get('/settings', { schema: schoolSettings });
+      const early = takeEarlyRequest(SETTINGS_PATH);
+      const settings = early ? schoolSettings.parse(await early) : await api.get(SETTINGS_PATH, { schema: schoolSettings });
       setSchoolTimeZone(settings.school.timeZone);
       return settings;
     },
