@@ -55,7 +55,10 @@ function cutOnScreen(page: Page): Promise<string[]> {
   });
 }
 
-/** The buttons and links under the toast with this text, where it rests (its slot, leaving out its slide-in): it lives 3 s, so measured at once. */
+/**
+ * The buttons and links under the toast with this text, where it rests (its slot, leaving out its slide-in), that a user
+ * would see and reach there without it: it lives 3 s, so measured at once.
+ */
 async function underToast(page: Page, text: string): Promise<string[]> {
   const toast = page.locator('[data-rht-toaster] [role="status"]').filter({ hasText: text });
   await expect(toast).toBeVisible();
@@ -67,7 +70,12 @@ async function underToast(page: Page, text: string): Promise<string[]> {
       .filter((element) => {
         const other = element.getBoundingClientRect();
         const visible = other.width > 1 && other.height > 1 && getComputedStyle(element).visibility !== 'hidden' && !element.closest('[data-rht-toaster]');
-        return visible && box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom;
+        if (!(visible && box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom)) return false;
+        // Covered only if, toast aside, the button is what lies there (not a button scrolled away under a sticky bar).
+        const x = (Math.max(box.left, other.left) + Math.min(box.right, other.right)) / 2;
+        const y = (Math.max(box.top, other.top) + Math.min(box.bottom, other.bottom)) / 2;
+        const beneath = document.elementsFromPoint(x, y).find((hit) => !hit.closest('[data-rht-toaster]'));
+        return beneath !== undefined && element.contains(beneath);
       })
       .map((element) => element.textContent?.trim() || element.getAttribute('aria-label') || element.tagName);
   });
@@ -147,6 +155,29 @@ for (const size of SIZES) {
       await page.getByRole('dialog', { name: 'Excluir estudante' }).getByRole('button', { name: 'Excluir' }).click();
       await expect(page.getByRole('dialog', { name: 'Excluir estudante' })).toHaveCount(0);
       expect(await underToast(page, removed.name), '/admin/students').toEqual([]);
+    });
+
+    test('on a page scrolled down, a toast still rests where it covers no button', async ({ page, context, school }) => {
+      const removed = await school.createStudent();
+      await loginViaApi(context, 'admin');
+      await navigate(page, '/admin/students');
+      const search = page.getByLabel('Buscar por nome, matrícula, email ou série');
+      await search.fill(removed.studentId);
+      await page.getByRole('button', { name: `Excluir ${removed.name}` }).click();
+      await page.getByRole('dialog', { name: 'Excluir estudante' }).getByRole('button', { name: 'Excluir' }).click();
+      await expect(page.getByRole('dialog', { name: 'Excluir estudante' })).toHaveCount(0);
+      // The whole list again (the demo school's page of students), scrolled so its rows and buttons pass under the toast's place.
+      await search.fill('');
+      await expect(page.getByRole('button', { name: /^Excluir / }).nth(5)).toBeVisible();
+      // A few positions a row apart, so some button always passes where the toast is.
+      for (const step of [0, 1, 2, 3]) {
+        const scrolled = await page.evaluate((offset) => {
+          window.scrollTo(0, (document.documentElement.scrollHeight - window.innerHeight) / 2 + offset);
+          return window.scrollY;
+        }, step * 20);
+        expect(scrolled, 'the list is long enough to scroll').toBeGreaterThan(200);
+        expect(await underToast(page, removed.name), `/admin/students scrolled to ${scrolled}px`).toEqual([]);
+      }
     });
 
     test("the dashboard's tag badge leaves the avatar's initials readable", async ({ page, context, school }) => {

@@ -179,7 +179,9 @@ export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRo
       </MobileDrawer>
 
       <div className="lg:pl-72">
-        <main id="conteudo" tabIndex={-1} className="mx-auto w-full max-w-7xl px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:pt-(--toast-band) lg:pb-8">
+        {/* On wide screens the toasts' band (styles.css) stays at the top as the page scrolls, so a toast never lies over the page. */}
+        <div aria-hidden="true" className="sticky top-0 z-20 hidden h-(--toast-band) bg-slate-50/95 backdrop-blur lg:block" />
+        <main id="conteudo" tabIndex={-1} className="mx-auto w-full max-w-7xl px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:pt-0 lg:pb-8">
           <Suspense
             fallback={
               <div className="flex justify-center py-20">
