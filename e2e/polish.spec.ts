@@ -13,7 +13,7 @@ const SIZES = [
 
 const SCREENS = {
   student: ['/student', '/student/profile', '/student/transfer', '/student/estelecas', '/student/ranking', '/student/recent-operations'],
-  admin: ['/admin', '/admin/students', '/admin/meritus', '/admin/estelecas', '/admin/ranking', '/admin/recent-operations'],
+  admin: ['/admin', '/admin/students', '/admin/meritus', '/admin/estelecas', '/admin/ranking', '/admin/recent-operations', '/admin/database'],
 } as const;
 
 /** A student whose name is long enough to be cut anywhere a name is cut (set up through the API). */
@@ -93,7 +93,7 @@ for (const size of SIZES) {
     test.use({ viewport: size, isMobile: phone, hasTouch: phone });
 
     test('every screen shows whole names and whole button labels', async ({ page, context, school }) => {
-      test.slow(); // twelve screens
+      test.slow(); // thirteen screens
       const student = await longNamedStudent(school);
       await loginViaApi(context, student);
       for (const path of SCREENS.student) {
@@ -114,12 +114,13 @@ for (const size of SIZES) {
           await page.getByLabel('Buscar por nome, matrícula, email ou série').fill(student.studentId);
           await expect(page.getByText(student.name, { exact: true }).first()).toBeVisible();
         }
+        if (path === '/admin/database') await expect(page.getByRole('list', { name: 'Arquivos' }).getByRole('listitem').first()).toBeVisible();
         expect(await cutOnScreen(page), path).toEqual([]);
       }
     });
 
     test("a toast rests where it covers none of the screen's buttons", async ({ page, context, school }) => {
-      test.slow(); // four operations, each with its toast
+      test.slow(); // five operations, each with its toast
       const [sender, recipient, removed] = await Promise.all([school.createStudent({ estelecas: 3 }), school.createStudent(), school.createStudent()]);
 
       await loginViaApi(context, sender);
@@ -155,6 +156,12 @@ for (const size of SIZES) {
       await page.getByRole('dialog', { name: 'Excluir estudante' }).getByRole('button', { name: 'Excluir' }).click();
       await expect(page.getByRole('dialog', { name: 'Excluir estudante' })).toHaveCount(0);
       expect(await underToast(page, removed.name), '/admin/students').toEqual([]);
+
+      await navigate(page, '/admin/database');
+      const card = page.getByRole('list', { name: 'Arquivos' }).getByRole('listitem').first();
+      const fileName = (await card.getByRole('heading').first().textContent())!.trim();
+      await card.getByRole('button', { name: `Baixar ${fileName}` }).click();
+      expect(await underToast(page, fileName), '/admin/database').toEqual([]);
     });
 
     test('on a page scrolled down, a toast still rests where it covers no button', async ({ page, context, school }) => {
