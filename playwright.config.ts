@@ -1,12 +1,15 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { bundleFolder } from './src/server/test/server-bundle.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
 const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } };
 /** A fresh database for every run, seeded with the demo school. */
 const dataDir = path.join(os.tmpdir(), `meritus-e2e-${port}-${process.pid}`);
+/** The server runs from a bundle of its sources (server-bundle.ts), made at every start: tsx would transpile at start and load more. */
+const serverBundle = bundleFolder(`e2e-${port}`);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -50,7 +53,9 @@ export default defineConfig({
   webServer: {
     // Builds the front end only when dist is older than its sources (`.ci/run` has just built it). Old asset
     // files are kept so a build started by a parallel run cannot pull them from under a running server.
-    command: `node scripts/web-build.mjs --no-emptyOutDir && rm -rf ${dataDir} && node --import tsx src/server/main.ts`,
+    command:
+      `node scripts/web-build.mjs --no-emptyOutDir && rm -rf ${dataDir} && ` +
+      `node --import tsx src/server/test/server-bundle.ts e2e-${port} && node ${serverBundle}/main.js`,
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -7,8 +7,9 @@ import { expect, type Page } from '@playwright/test';
  * Endless animations (a pulsing "Ao vivo" dot, a spinner) are held still during the scan and resumed
  * after: each frame of one makes every colour-contrast probe lay the page out again (a scan of the
  * live feed took 3–4 times as long), and a still frame is one the user sees too.
+ * `within` scans only part of the page: an open dialog, when the screen behind it has its own scan.
  */
-export async function expectNoSeriousA11yViolations(page: Page, options: { exclude?: string[] } = {}): Promise<void> {
+export async function expectNoSeriousA11yViolations(page: Page, options: { exclude?: string[]; within?: string } = {}): Promise<void> {
   await page.evaluate(() =>
     Promise.all(
       document
@@ -18,6 +19,7 @@ export async function expectNoSeriousA11yViolations(page: Page, options: { exclu
     ),
   );
   let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  if (options.within) builder = builder.include(options.within);
   for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
   await page.evaluate(() => {
     const held = document.getAnimations().filter((animation) => animation.playState === 'running');
