@@ -117,7 +117,8 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
       const heartbeat = setInterval(() => {
         void stillSignedIn().then((signedIn) => signedIn && write(': heartbeat\n\n'));
       }, HEARTBEAT_MS);
-      const expiry = setTimeout(end, session.expiresAt - Date.now());
+      // One millisecond past the expiry: a timer may fire up to 1 ms early by the wall clock (seen in the tests).
+      const expiry = setTimeout(end, session.expiresAt - Date.now() + 1);
       openStreams.add(end);
       res.on('close', () => end());
       res.on('error', (error) => {
