@@ -7,6 +7,9 @@ const apiTests = ['src/server/**/*.test.ts'];
  * API tests run twice: on an in-memory PGlite and on a real PostgreSQL 15 that the global setup
  * starts in a temporary folder; each project's global setup migrates one template database that
  * every test file copies. Unit tests run in Node; only the ones that render (*.test.tsx) in jsdom.
+ * The API projects share modules between the files a worker runs (isolate: false): the server's
+ * import was paid again by every file, ~40% of the projects' CPU. Files share no state through
+ * them: each builds its own app on its own database copy, and restores any fake timers it sets.
  */
 export default defineConfig({
   test: {
@@ -17,6 +20,7 @@ export default defineConfig({
       {
         test: {
           name: 'api-pglite',
+          isolate: false,
           include: apiTests,
           env: { TEST_DB: 'pglite' },
           globalSetup: ['src/server/test/pglite-global-setup.ts', 'src/server/test/server-bundle.ts'],
@@ -28,6 +32,7 @@ export default defineConfig({
       {
         test: {
           name: 'api-postgres',
+          isolate: false,
           include: apiTests,
           env: { TEST_DB: 'postgres' },
           globalSetup: ['src/server/test/postgres-global-setup.ts', 'src/server/test/server-bundle.ts'],
