@@ -173,6 +173,8 @@ for (const size of SIZES) {
       await page.getByRole('button', { name: `Excluir ${removed.name}` }).click();
       await page.getByRole('dialog', { name: 'Excluir estudante' }).getByRole('button', { name: 'Excluir' }).click();
       await expect(page.getByRole('dialog', { name: 'Excluir estudante' })).toHaveCount(0);
+      // The pointer rests on the toast, which keeps it shown (not past its 3 s) while the page moves beneath it.
+      await page.locator('[data-rht-toaster] [role="status"]').filter({ hasText: removed.name }).hover();
       // The whole list again (the demo school's page of students), scrolled so its rows and buttons pass under the toast's place.
       await search.fill('');
       await expect(page.getByRole('button', { name: /^Excluir / }).nth(5)).toBeVisible();
