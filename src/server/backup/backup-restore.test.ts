@@ -5,12 +5,12 @@ import zlib from 'node:zlib';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { afterAll, describe, expect, inject, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { openPglite, openPostgres, rowsOf, type Database } from '../db/client.ts';
 import { buildApp } from '../app.ts';
 import { localFileStorage } from '../storage/file-storage.ts';
 import { reconcile, totalBalances } from '../modules/ledger/reconciliation.service.ts';
-import { addAdmin, addStudents, buildTestApp, cookieFrom, createTestDatabase, seedPgliteDataDir, TEST_ADMIN, TEST_PASSWORD, testConfig, type TestApp } from '../test/test-app.ts';
+import { addAdmin, addStudents, buildTestApp, cookieFrom, createPostgresDatabase, createTestDatabase, seedPgliteDataDir, TEST_ADMIN, TEST_PASSWORD, testConfig, type TestApp } from '../test/test-app.ts';
 import { runScript } from '../test/processes.ts';
 import { writeBackup, type FileSource } from './archive.ts';
 import { restoreArchive, type RestoreTarget } from './restore.ts';
@@ -38,21 +38,9 @@ function tempDir(prefix: string): string {
 
 /** A new PostgreSQL database with nothing in it (not migrated), dropped after the file. */
 async function emptyPostgres(): Promise<string> {
-  const adminUrl = inject('postgresAdminUrl');
-  const name = `restore_${randomUUID().replace(/-/g, '')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
-  });
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const { url, drop } = await createPostgresDatabase('restore');
+  cleanups.push(drop);
+  return url;
 }
 
 type Target = { target: RestoreTarget; filesRoot: string; open: () => Promise<Database> };

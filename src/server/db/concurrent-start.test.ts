@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, describe, expect, inject, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { startServer, type RunningServer } from '../test/processes.ts';
+import { createPostgresDatabase } from '../test/test-app.ts';
 
 /**
  * Several instances started at the same moment on one empty PostgreSQL database: the
@@ -22,21 +22,9 @@ afterAll(async () => {
 
 /** A new database with nothing in it: not even the migrations, which the instances race to run. */
 async function emptyDatabase(): Promise<string> {
-  const adminUrl = inject('postgresAdminUrl');
-  const name = `start_${randomUUID().replace(/-/g, '')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
-  });
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const { url, drop } = await createPostgresDatabase('start');
+  cleanups.push(drop);
+  return url;
 }
 
 async function startTogether(env: Record<string, string>): Promise<RunningServer[]> {

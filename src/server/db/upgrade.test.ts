@@ -1,16 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { afterAll, expect, inject, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import { openPglite, openPostgres, rowsOf, type Database } from './client.ts';
 import { buildApp } from '../app.ts';
 import { hashPassword } from '../modules/auth/password.ts';
 import { reconcile } from '../modules/ledger/reconciliation.service.ts';
 import { connectPostgres, migrateTo, migrationJournal, pgliteSqlClient, type SqlClient } from '../backup/sql-client.ts';
-import { cookieFrom, TEST_PASSWORD, testConfig } from '../test/test-app.ts';
+import { cookieFrom, createPostgresDatabase, TEST_PASSWORD, testConfig } from '../test/test-app.ts';
 
 /**
  * A school's database from an earlier release, opened by the current code. The release is
@@ -93,21 +92,9 @@ async function releaseDatabase(): Promise<{ before: Awaited<ReturnType<typeof la
     await client.close();
     return { before, open: async () => [await openPglite(undefined, dump)] };
   }
-  const adminUrl = inject('postgresAdminUrl');
-  const name = `upgrade_${randomUUID().replace(/-/g, '')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const cleanup = new pg.Client({ connectionString: adminUrl });
-    await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await cleanup.end();
-  });
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const client = await connectPostgres(url.toString());
+  const { url, drop } = await createPostgresDatabase('upgrade');
+  cleanups.push(drop);
+  const client = await connectPostgres(url);
   await migrateTo(client, RELEASE_MIGRATIONS);
   await fillAsTheRelease(client);
   const before = await lasting((text) => client.query(text));

@@ -40,29 +40,38 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const database = await openPglite(undefined, pgliteTemplate());
     return { ...database, drop: () => database.close() };
   }
-  const adminUrl = inject('postgresAdminUrl');
-  const name = `t_${randomUUID().replace(/-/g, '')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openPostgres(url.toString(), { max: 30 });
+  const { url, drop } = await createPostgresDatabase('t', inject('postgresTemplate'));
+  const database = await openPostgres(url, { max: 30 });
   return {
     ...database,
-    url: url.toString(),
+    url,
     drop: async () => {
       await database.close();
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
+      await drop();
     },
   };
+}
+
+/**
+ * A new database on the run's PostgreSQL: a copy of `template`, or with nothing in it (not even the
+ * migrations) for tests of what runs them. `drop` removes it, whoever is still connected.
+ */
+export async function createPostgresDatabase(prefix: string, template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = inject('postgresAdminUrl');
+  const name = `${prefix}_${randomUUID().replace(/-/g, '')}`;
+  const asAdmin = async (sql: string) => {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    try {
+      await admin.query(sql);
+    } finally {
+      await admin.end();
+    }
+  };
+  await asAdmin(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 /**
