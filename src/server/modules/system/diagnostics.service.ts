@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, count, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { rowsOf, type Db, type DbOrTx } from '../../db/client.ts';
-import { admins, diagnosticLogs, studentTags, students } from '../../db/schema.ts';
+import { admins, diagnosticLogs, studentTags, students, turmas } from '../../db/schema.ts';
 import { hashPassword } from '../auth/password.ts';
 import { recordAudit, type AuditActor } from '../audit/audit.service.ts';
 import { reconcile, totalBalances, type Discrepancy } from '../ledger/reconciliation.service.ts';
 import type { AdminActor } from '../ledger/ledger.service.ts';
-import { GRADES, LOGIN_LIMITS, SESSION_IDLE_MS, EXPIRED_TAG_SWEEP_MS, TAG_NAMES, type TagKind } from '../../../shared/constants.ts';
+import { LOGIN_LIMITS, SESSION_IDLE_MS, EXPIRED_TAG_SWEEP_MS, TAG_NAMES, type TagKind } from '../../../shared/constants.ts';
 import { countOf, formatDateTime, formatMs, formatSize } from '../../../shared/format.ts';
 import { readSchoolSettings } from '../settings/settings.service.ts';
 import {
@@ -178,10 +178,8 @@ async function studentChecks({ database }: SystemDeps, discrepancies: Discrepanc
   const badGrades = await db
     .select({ studentId: students.studentId, name: students.name, grade: students.grade })
     .from(students)
-    .where(sql`${students.deletedAt} IS NULL AND ${students.grade} NOT IN (${sql.join(
-      GRADES.map((grade) => sql`${grade}`),
-      sql`, `,
-    )})`);
+    // Any turma of the school's settings, a retired one included: its students keep it (decision 009).
+    .where(sql`${students.deletedAt} IS NULL AND NOT EXISTS (SELECT 1 FROM ${turmas} WHERE ${turmas.name} = ${students.grade})`);
   entries.push(
     badGrades.length === 0
       ? { category: 'STUDENTS', status: 'success', message: 'Todas as séries são válidas' }

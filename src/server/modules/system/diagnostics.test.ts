@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/test-app.ts';
-import { admins, auditLog, diagnosticLogs, students, studentTags } from '../../db/schema.ts';
+import { admins, auditLog, diagnosticLogs, students, studentTags, turmas } from '../../db/schema.ts';
 import { verifyPassword } from '../auth/password.ts';
 import { DEFAULT_ADMIN, SYSTEM_API, type DiagnosticLog, type DiagnosticRun, type FixAdministratorsResult, type FixPreview, type FixResult } from '../../../shared/system.ts';
 import { fixAdministrators } from './diagnostics.service.ts';
@@ -160,6 +160,28 @@ describe('each check finds what it is for', () => {
     } finally {
       await t.request('PUT', '/admin/settings/school', { payload: { name: 'Escola Méritus', timeZone: 'America/Sao_Paulo' } });
       await t.db.delete(studentTags).where(eq(studentTags.studentUuid, diego.id));
+    }
+  });
+
+  test("a série is judged against the school's turmas: a turma added in the settings is valid, an unknown one is named", async () => {
+    const [ana, bruno] = [t.students[0]!, t.students[1]!];
+    expect((await t.request('POST', '/admin/turmas', { payload: { name: '9º Ano B' } })).statusCode).toBe(201);
+    await t.db.update(students).set({ grade: '9º Ano B' }).where(eq(students.id, ana.id));
+    await t.db.update(students).set({ grade: 'Turma Fantasma' }).where(eq(students.id, bruno.id));
+    try {
+      const found = problems((await run()).logs);
+      expect(found).toEqual([
+        expect.objectContaining({
+          category: 'STUDENTS',
+          status: 'warning',
+          message: '1 estudante com série inválida',
+          details: { students: [{ studentId: bruno.studentId, name: bruno.name, grade: 'Turma Fantasma' }] },
+        }),
+      ]);
+    } finally {
+      await t.db.update(students).set({ grade: ana.grade }).where(eq(students.id, ana.id));
+      await t.db.update(students).set({ grade: bruno.grade }).where(eq(students.id, bruno.id));
+      await t.db.delete(turmas).where(eq(turmas.name, '9º Ano B'));
     }
   });
 
