@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './axe.ts';
 import { expect, getJson, loginViaApi, navigate, test } from './fixtures.ts';
 
@@ -374,7 +374,8 @@ test.describe('ranking', () => {
     await expect(page.getByText('Nenhum estudante no ranking ainda')).toBeVisible();
   });
 
-  test('stays smooth with 2,000 students: few rows in the page, quick to show, jump works', async ({ page, context }) => {
+  /** A school of 2,000 where the signed-in student is 1,501st, tied with the next (both #1501). */
+  async function rankingOf2000(page: Page, context: BrowserContext) {
     await loginViaApi(context, 'student');
     const me = await (await context.request.get('/api/auth/me')).json() as Me;
     const students: PublicStudent[] = Array.from({ length: 2000 }, (_, index) => ({
@@ -388,6 +389,10 @@ test.describe('ranking', () => {
       tags: [],
     }));
     await page.route('**/api/ranking', (route) => route.fulfill({ json: students }));
+  }
+
+  test('stays smooth with 2,000 students: few rows in the page, quick to show, jump works', async ({ page, context }) => {
+    await rankingOf2000(page, context);
     await navigate(page, '/student');
     await page.evaluate(() => performance.mark('ranking-start'));
     await page.getByRole('link', { name: 'Top Ranking' }).first().click();
@@ -416,6 +421,16 @@ test.describe('ranking', () => {
     test.info().annotations.push({ type: 'ranking-2000-scroll', description: `scrolled the whole list in ${Math.round(scrollMs)} ms` });
     console.log(`ranking with 2,000 students: scrolled top to bottom in ${Math.round(scrollMs)} ms`);
     await expect(page.getByRole('table', { name: 'Ranking completo' })).toContainText('Estudante 1999');
+  });
+
+  test('the jump to the own row also lands with reduced motion (an instant scroll)', async ({ page, context }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await rankingOf2000(page, context);
+    await navigate(page, '/student/ranking');
+    await page.getByRole('button', { name: 'Ir para minha posição (#1501)' }).click();
+    const mine = page.getByTestId('my-ranking-row');
+    await expect(mine).toBeFocused();
+    await expect(mine).toBeInViewport();
   });
 });
 

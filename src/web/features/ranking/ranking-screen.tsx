@@ -179,7 +179,9 @@ function RankingTable({ rows, selfIndex, jumpRef }: { rows: RankedStudent[]; sel
               </th>
             </tr>
           </thead>
-          <tbody ref={bodyRef}>
+          {/* No scroll anchoring: as the spacer rows resize after an instant jump, the browser would shift the page to keep an
+              old row in place, and the student's row would scroll away before it is focused. */}
+          <tbody ref={bodyRef} className="[overflow-anchor:none]">
             {start > 0 && (
               <tr aria-hidden="true" style={{ height: start * ROW_HEIGHT }}>
                 <SpacerCells />
