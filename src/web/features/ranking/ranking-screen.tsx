@@ -117,13 +117,17 @@ function Row({ student, index, mine, focusRef }: { student: RankedStudent; index
   );
 }
 
-/** The grade column shows only from md up, so a spacer row spans 3 or 4 columns to match. */
-function SpacerCells() {
+/**
+ * A row standing for `rows` rows out of view. Its parent gives it a key per size: Chromium kept the old height of a
+ * spacer resized in place after an instant jump, so the page ended early and the last students could not be reached.
+ * The grade column shows only from md up, so the spacer spans 3 or 4 columns to match.
+ */
+function SpacerRow({ rows }: { rows: number }) {
   return (
-    <>
+    <tr aria-hidden="true" style={{ height: rows * ROW_HEIGHT }}>
       <td colSpan={3} className="md:hidden" />
       <td colSpan={4} className="hidden md:table-cell" />
-    </>
+    </tr>
   );
 }
 
@@ -179,24 +183,14 @@ function RankingTable({ rows, selfIndex, jumpRef }: { rows: RankedStudent[]; sel
               </th>
             </tr>
           </thead>
-          {/* No scroll anchoring: as the spacer rows resize after an instant jump, the browser would shift the page to keep an
-              old row in place, and the student's row would scroll away before it is focused. */}
-          <tbody ref={bodyRef} className="[overflow-anchor:none]">
-            {start > 0 && (
-              <tr aria-hidden="true" style={{ height: start * ROW_HEIGHT }}>
-                <SpacerCells />
-              </tr>
-            )}
+          <tbody ref={bodyRef}>
+            {start > 0 && <SpacerRow key={`before-${start}`} rows={start} />}
             {rows.slice(start, end).map((student, offset) => {
               const index = start + offset;
               const mine = index === selfIndex;
               return <Row key={student.id} student={student} index={index} mine={mine} focusRef={mine ? myRowRef : undefined} />;
             })}
-            {end < rows.length && (
-              <tr aria-hidden="true" style={{ height: (rows.length - end) * ROW_HEIGHT }}>
-                <SpacerCells />
-              </tr>
-            )}
+            {end < rows.length && <SpacerRow key={`after-${end}`} rows={rows.length - end} />}
           </tbody>
         </table>
       </Card>
