@@ -121,6 +121,7 @@ for (const size of SIZES) {
 
     test("a toast rests where it covers none of the screen's buttons", async ({ page, context, school }) => {
       test.slow(); // five operations, each with its toast
+      await page.emulateMedia({ reducedMotion: 'no-preference' }); // toasts slide in and out as most users see them
       const [sender, recipient, removed] = await Promise.all([school.createStudent({ estelecas: 3 }), school.createStudent(), school.createStudent()]);
 
       await loginViaApi(context, sender);
@@ -165,6 +166,7 @@ for (const size of SIZES) {
     });
 
     test('on a page scrolled down, a toast still rests where it covers no button', async ({ page, context, school }) => {
+      await page.emulateMedia({ reducedMotion: 'no-preference' }); // toasts slide in and out as most users see them
       const removed = await school.createStudent();
       await loginViaApi(context, 'admin');
       await navigate(page, '/admin/students');
