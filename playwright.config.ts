@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { CHROME_FLAGS, CHROMIUM } from './src/server/test/chromium.ts';
 import { bundleFolder } from './src/server/test/server-bundle.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
@@ -34,19 +35,7 @@ export default defineConfig({
     reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM, args: CHROME_FLAGS },
   },
   projects: [
     { name: 'chromium', testIgnore: 'settings.spec.ts', use: desktop },

@@ -22,7 +22,8 @@ import { hashPassword } from '../src/server/modules/auth/password.ts';
 import { archiveSummary, listImages } from '../src/server/modules/archive/archive.service.ts';
 import { archiveListQuery, type ArchiveListQuery } from '../src/shared/archive.ts';
 import { sortedDurations } from './timing.ts';
-import { buildWeb, CHROME_FLAGS, CHROMIUM, sessionCookie, startServer, stopServer } from './production-server.ts';
+import { CHROME_FLAGS, CHROMIUM } from '../src/server/test/chromium.ts';
+import { buildWeb, sessionCookie, startServer, stopServer } from './production-server.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const RUNS = 40;

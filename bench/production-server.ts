@@ -7,18 +7,6 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 /**
  * A production build of its own in `work`/dist: the shared dist/ may be rebuilt by a test run
  * meanwhile, and a build under NODE_ENV=test holds React's development code.

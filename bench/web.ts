@@ -13,7 +13,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync, constants as zlib } from 'node:zlib';
-import { buildWeb, CHROME_FLAGS, CHROMIUM, sessionCookie, startServer, stopServer, type SignIn } from './production-server.ts';
+import { CHROME_FLAGS, CHROMIUM } from '../src/server/test/chromium.ts';
+import { buildWeb, sessionCookie, startServer, stopServer, type SignIn } from './production-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PORT = Number(process.env.BENCH_PORT ?? 3314);
