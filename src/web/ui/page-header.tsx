@@ -17,7 +17,7 @@ export function PageHeader({ title, description, actions, icon }: PageHeaderProp
           {description && <p className="mt-1 text-sm text-slate-600 sm:text-base">{description}</p>}
         </div>
       </div>
-      {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}
+      {actions && <div className="flex flex-wrap items-center gap-2 sm:justify-end">{actions}</div>}
     </header>
   );
 }

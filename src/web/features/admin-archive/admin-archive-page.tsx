@@ -161,23 +161,26 @@ export function AdminArchivePage() {
         actions={
           <>
             <ViewControls mode={mode} onModeChange={setMode} size={cardSize} onSizeChange={setCardSize} />
-            <Button variant="secondary" icon={<UserRoundCheck aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'select', item: null })}>
-              {ARCHIVE_TEXTS.selectForStudent}
-            </Button>
-            <Button
-              variant="secondary"
-              loading={images.isRefetching || summary.isRefetching}
-              icon={<RefreshCw aria-hidden="true" className="size-4" />}
-              onClick={() => {
-                void images.refetch();
-                void summary.refetch();
-              }}
-            >
-              {ARCHIVE_TEXTS.refresh}
-            </Button>
-            <Button icon={<Upload aria-hidden="true" className="size-4" />} onClick={openUpload}>
-              {ARCHIVE_TEXTS.upload}
-            </Button>
+            {/* One group, so a narrow header wraps the view controls apart from the buttons, never the Upload alone. */}
+            <div className="flex flex-wrap items-center gap-2 sm:justify-end">
+              <Button variant="secondary" icon={<UserRoundCheck aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'select', item: null })}>
+                {ARCHIVE_TEXTS.selectForStudent}
+              </Button>
+              <Button
+                variant="secondary"
+                loading={images.isRefetching || summary.isRefetching}
+                icon={<RefreshCw aria-hidden="true" className="size-4" />}
+                onClick={() => {
+                  void images.refetch();
+                  void summary.refetch();
+                }}
+              >
+                {ARCHIVE_TEXTS.refresh}
+              </Button>
+              <Button icon={<Upload aria-hidden="true" className="size-4" />} onClick={openUpload}>
+                {ARCHIVE_TEXTS.upload}
+              </Button>
+            </div>
           </>
         }
       />
