@@ -10,6 +10,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -225,6 +226,9 @@ export const ledgerStudentDays = pgTable(
  * Per turma and UTC day, the Méritus of that day's rows (not cumulative), each row counted in
  * the turma of its sender, or of its recipient when it has no sender, as the reports filter.
  * A student who changes turma takes their rows along (trigger on students.grade).
+ * A turma's day is split in slots, one picked by each row's student (ledger_student_slot() in
+ * ledger.sql), so that simultaneous transfers of one turma do not queue on one row's lock; a
+ * day's sum is the sum of its slots.
  */
 export const ledgerGradeDays = pgTable(
   'ledger_grade_days',
@@ -234,8 +238,9 @@ export const ledgerGradeDays = pgTable(
     meritusAwarded: bigint('m_awarded', { mode: 'number' }).notNull(),
     meritusRemoved: bigint('m_removed', { mode: 'number' }).notNull(),
     meritusTransferred: bigint('m_transferred', { mode: 'number' }).notNull(),
+    slot: smallint('slot').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.grade, t.day] })],
+  (t) => [primaryKey({ columns: [t.grade, t.day, t.slot] })],
 );
 
 /**

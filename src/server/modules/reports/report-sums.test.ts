@@ -11,6 +11,7 @@ import { GRADES } from '../../../shared/constants.ts';
  * TypeScript from every ledger row after writes of every kind: the ledger's functions at once,
  * rows in the past, a DELETE, a student changing turma.
  */
+const onPostgres = process.env.TEST_DB === 'postgres';
 let t: TestApp;
 afterAll(async () => t.close());
 beforeAll(async () => {
@@ -90,7 +91,10 @@ async function expectSumsToMatchLedger() {
   }
 
   const turmaStored = rowsOf<{ grade: string; day: string | Date; m_awarded: unknown; m_removed: unknown; m_transferred: unknown }>(
-    await t.db.execute(sql`SELECT * FROM ledger_grade_days WHERE m_awarded <> 0 OR m_removed <> 0 OR m_transferred <> 0`),
+    await t.db.execute(sql`
+      SELECT grade, day, sum(m_awarded) AS m_awarded, sum(m_removed) AS m_removed, sum(m_transferred) AS m_transferred
+        FROM ledger_grade_days GROUP BY grade, day
+      HAVING sum(m_awarded) <> 0 OR sum(m_removed) <> 0 OR sum(m_transferred) <> 0`),
   );
   expect(
     Object.fromEntries(
@@ -177,3 +181,40 @@ test('the sums follow the ledger through simultaneous transfers, rows in the pas
   await t.db.update(students).set({ grade: GRADES[5] }).where(eq(students.id, bia!.id));
   await expectSumsToMatchLedger();
 });
+
+test.skipIf(!onPostgres)(
+  'a transfer does not wait for another of the same turma still in its transaction (PGlite: one connection, nothing runs at once)',
+  async () => {
+    const turma = GRADES[7];
+    const candidates = await addStudents(
+      t.db,
+      Array.from({ length: 8 }, (_, i) => ({ studentId: String(6200001 + i), name: `Aluna Turma ${i}`, grade: turma })),
+    );
+    const slots = rowsOf<{ id: string; slot: number }>(
+      await t.db.execute(sql`SELECT id, ledger_student_slot(id) AS slot FROM students WHERE grade = ${turma}`),
+    );
+    const first = slots[0]!;
+    const second = slots.find((row) => row.slot !== first.slot);
+    if (!second) throw new Error('eight students of one turma all fell in one slot');
+    const [ana, bruno] = t.students;
+    for (const id of [first.id, second.id]) await t.award(id, 50);
+    const secondStudent = candidates.find((student) => student.id === second.id)!;
+    const cookie = await t.loginStudent(secondStudent.studentId);
+
+    await t.db.transaction(async (tx) => {
+      const payload = { currency: 'meritus', senderId: first.id, recipientId: ana!.id, amount: 5, descriptionTemplate: '%1$s → %2$s', messageTemplate: '%1$s', status: 201 };
+      await tx.execute(sql`SELECT ledger_transfer(${JSON.stringify(payload)}::jsonb)`);
+      // The first transfer holds its locks until this transaction ends; the second one must not need them.
+      const second = t.app.inject({
+        method: 'POST',
+        url: '/api/meritus/transfers',
+        headers: { cookie, 'idempotency-key': randomUUID() },
+        payload: { recipientId: bruno!.id, amount: 3 },
+      });
+      const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 10_000).unref());
+      const outcome = await Promise.race([second, waited]);
+      expect(outcome === 'waited' ? outcome : outcome.statusCode).toBe(201);
+    });
+    await expectSumsToMatchLedger();
+  },
+);
