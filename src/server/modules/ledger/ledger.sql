@@ -246,15 +246,6 @@ BEGIN
 END
 $$;
 
--- The reports' sums (decision 011), kept in the transaction of every ledger write, whatever
--- writes it: these two functions, a migration's or a test's rows, a correction's DELETE.
--- ledger_student_days holds per student the sums from the beginning through each UTC day
--- with rows; ledger_grade_days the Méritus of each day, in the turma of the row's sender (or
--- recipient when it has none), split in that student's slot; ledger_reason_sums the awards and penalties of each day and
--- month by turma, kind and reason. `changed` is the statement's new rows on INSERT, its old rows
--- on DELETE, which count negatively.
--- The students are locked before a ledger row is written (above), so two writers never race
--- on a student's day; turma days are taken in (grade, day, slot) order, so bulk writes cannot deadlock.
 -- The slot of a turma's day that a student's rows are summed in: transfers of one turma at the
 -- same moment (a break) would otherwise all queue on one row's lock until their commit. Eight
 -- slots keep a year's timeline a few tens of thousands of rows.
@@ -263,6 +254,16 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT (get_byte(uuid_send(p_student_id), 15) % 8)::smallint
 $$;
 
+-- The reports' sums (decision 011), kept in the transaction of every ledger write, whatever
+-- writes it: these two functions, a migration's or a test's rows, a correction's DELETE.
+-- ledger_student_days holds per student the sums from the beginning through each UTC day
+-- with rows; ledger_grade_days the Méritus of each day, in the turma of the row's sender (or
+-- recipient when it has none), in that student's slot; ledger_reason_sums the awards and
+-- penalties of each day and month by turma, kind and reason. `changed` is the statement's new
+-- rows on INSERT, its old rows on DELETE, which count negatively.
+-- The students are locked before a ledger row is written (above), so two writers never race
+-- on a student's day; turma days are taken in (grade, day, slot) order, so bulk writes cannot
+-- deadlock.
 CREATE OR REPLACE FUNCTION ledger_rollup() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
