@@ -193,26 +193,26 @@ test.skipIf(!onPostgres)(
     const slots = rowsOf<{ id: string; slot: number }>(
       await t.db.execute(sql`SELECT id, ledger_student_slot(id) AS slot FROM students WHERE grade = ${turma}`),
     );
-    const first = slots[0]!;
-    const second = slots.find((row) => row.slot !== first.slot);
-    if (!second) throw new Error('eight students of one turma all fell in one slot');
+    const held = slots[0]!;
+    const other = slots.find((row) => row.slot !== held.slot);
+    if (!other) throw new Error('eight students of one turma all fell in one slot');
     const [ana, bruno] = t.students;
-    for (const id of [first.id, second.id]) await t.award(id, 50);
-    const secondStudent = candidates.find((student) => student.id === second.id)!;
-    const cookie = await t.loginStudent(secondStudent.studentId);
+    for (const id of [held.id, other.id]) await t.award(id, 50);
+    const otherStudent = candidates.find((student) => student.id === other.id)!;
+    const cookie = await t.loginStudent(otherStudent.studentId);
 
     await t.db.transaction(async (tx) => {
-      const payload = { currency: 'meritus', senderId: first.id, recipientId: ana!.id, amount: 5, descriptionTemplate: '%1$s → %2$s', messageTemplate: '%1$s', status: 201 };
+      const payload = { currency: 'meritus', senderId: held.id, recipientId: ana!.id, amount: 5, descriptionTemplate: '%1$s → %2$s', messageTemplate: '%1$s', status: 201 };
       await tx.execute(sql`SELECT ledger_transfer(${JSON.stringify(payload)}::jsonb)`);
       // The first transfer holds its locks until this transaction ends; the second one must not need them.
-      const second = t.app.inject({
+      const otherTransfer = t.app.inject({
         method: 'POST',
         url: '/api/meritus/transfers',
         headers: { cookie, 'idempotency-key': randomUUID() },
         payload: { recipientId: bruno!.id, amount: 3 },
       });
       const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 10_000).unref());
-      const outcome = await Promise.race([second, waited]);
+      const outcome = await Promise.race([otherTransfer, waited]);
       expect(outcome === 'waited' ? outcome : outcome.statusCode).toBe(201);
     });
     await expectSumsToMatchLedger();
