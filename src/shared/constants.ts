@@ -69,3 +69,6 @@ export const TAG_NAMES: Record<TagKind, string> = {
   counselor: 'Conselheiro da Semana',
   angel: 'Anjo da Semana',
 };
+
+/** Length of the window the "change" lines of the student screens look back over. */
+export const CHANGE_WINDOW_DAYS = 7;

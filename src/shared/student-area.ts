@@ -1,8 +1,5 @@
 import { z } from 'zod';
 
-/** Length of the window the "change" lines of the student screens look back over. */
-export const CHANGE_WINDOW_DAYS = 7;
-
 const int = () => z.number().int();
 
 /**

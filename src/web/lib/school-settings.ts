@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { schoolSettings, type SchoolSettings } from '../../shared/settings.ts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { SchoolSettings } from '../../shared/settings.ts';
 import { setSchoolTimeZone } from '../../shared/format.ts';
 import { api } from './api.ts';
 import { SETTINGS_PATH, takeEarlyRequest } from './early-request.ts';
@@ -10,15 +10,17 @@ import { queryKeys } from './query-keys.ts';
  * screens write uses the school's time zone from here on (the layout waits for it); a
  * 'settings' event from the server reads everything again.
  */
+export const schoolSettingsQueryOptions = queryOptions<SchoolSettings>({
+  queryKey: queryKeys.settings,
+  queryFn: async () => {
+    const early = takeEarlyRequest(SETTINGS_PATH);
+    const settings = ((await early) ?? (await api.get(SETTINGS_PATH))) as SchoolSettings;
+    setSchoolTimeZone(settings.school.timeZone);
+    return settings;
+  },
+  staleTime: 5 * 60_000,
+});
+
 export function useSchoolSettings() {
-  return useQuery<SchoolSettings>({
-    queryKey: queryKeys.settings,
-    queryFn: async () => {
-      const early = takeEarlyRequest(SETTINGS_PATH);
-      const settings = early ? schoolSettings.parse(await early) : await api.get(SETTINGS_PATH, { schema: schoolSettings });
-      setSchoolTimeZone(settings.school.timeZone);
-      return settings;
-    },
-    staleTime: 5 * 60_000,
-  });
+  return useQuery(schoolSettingsQueryOptions);
 }

@@ -1,10 +1,9 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import type { SessionUser } from '../../shared/auth.ts';
+import type { PublicStudent, SessionUser } from '../../shared/auth.ts';
 import { POLL_MS } from '../../shared/constants.ts';
-import { directoryResponse, activeTagsResponse, rankingResponse } from '../../shared/students.ts';
-import { studentSummary } from '../../shared/student-area.ts';
-import { studentOperation, type OperationResult } from '../../shared/ledger.ts';
+import type { ActiveTag } from '../../shared/students.ts';
+import type { StudentSummary } from '../../shared/student-area.ts';
+import type { OperationResult, StudentOperation } from '../../shared/ledger.ts';
 import { api } from './api.ts';
 import { useLiveQuery } from './live-query.ts';
 import { queryKeys } from './query-keys.ts';
@@ -17,30 +16,30 @@ import { queryKeys } from './query-keys.ts';
 export const summaryQueryKey = [...queryKeys.ranking, 'my-summary'] as const;
 
 export function useStudentSummary(fallbackMs: number = POLL_MS.dashboard) {
-  return useLiveQuery(summaryQueryKey, () => api.get('/me/summary', { schema: studentSummary }), fallbackMs);
+  return useLiveQuery(summaryQueryKey, () => api.get<StudentSummary>('/me/summary'), fallbackMs);
 }
 
 /** Every active weekly tag with its likes (GET /api/tags/active). */
 export function useActiveTags(fallbackMs: number = POLL_MS.dashboard) {
-  return useLiveQuery(queryKeys.tags, () => api.get('/tags/active', { schema: activeTagsResponse }), fallbackMs);
+  return useLiveQuery(queryKeys.tags, () => api.get<ActiveTag[]>('/tags/active'), fallbackMs);
 }
 
 /** Every current student with balances, by Méritus (GET /api/ranking); pushed balance changes refresh it. */
 export function useRanking(fallbackMs: number = POLL_MS.dashboard) {
-  return useLiveQuery(queryKeys.ranking, () => api.get('/ranking', { schema: rankingResponse }), fallbackMs);
+  return useLiveQuery(queryKeys.ranking, () => api.get<PublicStudent[]>('/ranking'), fallbackMs);
 }
 
 /** Classmates a student can send to (self excluded by the server). */
 export function useDirectory() {
   return useQuery({
     queryKey: queryKeys.directory,
-    queryFn: () => api.get('/students/directory', { schema: directoryResponse }),
+    queryFn: () => api.get<PublicStudent[]>('/students/directory'),
   });
 }
 
 /** The student's latest Méritus operations (GET /api/me/transactions). */
 export function useMyTransactions(limit: number, fallbackMs: number = POLL_MS.dashboard) {
-  return useLiveQuery([...queryKeys.myTransactions, limit], () => api.get('/me/transactions', { query: { limit }, schema: z.array(studentOperation) }), fallbackMs);
+  return useLiveQuery([...queryKeys.myTransactions, limit], () => api.get<StudentOperation[]>('/me/transactions', { query: { limit } }), fallbackMs);
 }
 
 /**

@@ -3,18 +3,8 @@ import { rowsOf, type Db } from '../../db/client.ts';
 import { goals } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import {
-  GOAL_DEFINITIONS,
-  GOAL_IDS,
-  isGoalId,
-  percentChange,
-  type ActivityDay,
-  type DashboardStat,
-  type DashboardSummary,
-  type GoalId,
-  type GoalTarget,
-  type GoalView,
-} from '../../../shared/dashboard.ts';
+import type { ActivityDay, DashboardStat, DashboardSummary, GoalTarget, GoalView } from '../../../shared/dashboard.ts';
+import { GOAL_DEFINITIONS, GOAL_IDS, isGoalId, percentChange, type GoalId } from '../../../shared/dashboard-definitions.ts';
 import { dayIn, progressPercent } from '../../../shared/format.ts';
 
 const HOUR = 3_600_000;

@@ -2,7 +2,8 @@ import { and, eq, gte, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { ledgerEntries, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
-import { CHANGE_WINDOW_DAYS, type StudentSummary } from '../../../shared/student-area.ts';
+import { CHANGE_WINDOW_DAYS } from '../../../shared/constants.ts';
+import type { StudentSummary } from '../../../shared/student-area.ts';
 import { competitionRank, goalPercent, goalRemaining } from '../../../shared/student-figures.ts';
 
 const DAY_MS = 86_400_000;

@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Activity, BarChart3, Coins, Info, RefreshCw, Settings, UserCheck, Users, Wallet } from 'lucide-react';
-import { DASHBOARD_DEFINITIONS, DASHBOARD_PERIODS, type DashboardStat, type DashboardSummary } from '../../../shared/dashboard.ts';
+import type { DashboardStat, DashboardSummary } from '../../../shared/dashboard.ts';
+import { DASHBOARD_DEFINITIONS, DASHBOARD_PERIODS } from '../../../shared/dashboard-definitions.ts';
 import { countOf, firstName, formatMeritus, formatNumber, formatTime } from '../../lib/format.ts';
 import { paths } from '../../app/paths.ts';
 import { useSession } from '../../app/session.ts';

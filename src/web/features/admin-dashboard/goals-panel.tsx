@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Pencil, Target } from 'lucide-react';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
-import { GOAL_DEFINITIONS, type GoalView } from '../../../shared/dashboard.ts';
+import type { GoalView } from '../../../shared/dashboard.ts';
+import { GOAL_DEFINITIONS } from '../../../shared/dashboard-definitions.ts';
 import { formatMeritus, formatNumber } from '../../lib/format.ts';
 import { Card } from '../../ui/card.tsx';
 import { IconButton } from '../../ui/icon-button.tsx';

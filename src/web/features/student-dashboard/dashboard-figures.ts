@@ -1,5 +1,5 @@
 import type { StudentSummary } from '../../../shared/student-area.ts';
-import { CHANGE_WINDOW_DAYS } from '../../../shared/student-area.ts';
+import { CHANGE_WINDOW_DAYS } from '../../../shared/constants.ts';
 import { countOf, formatMeritus, plural } from '../../../shared/format.ts';
 import { formatSignedAmount } from '../../lib/format.ts';
 import { directionOf, type ChangeDirection } from '../../ui/change-line.tsx';

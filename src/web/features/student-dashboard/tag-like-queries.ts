@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ActiveTag } from '../../../shared/students.ts';
-import { tagLikeState, type TagLikeState } from '../../../shared/student-area.ts';
+import type { TagLikeState } from '../../../shared/student-area.ts';
 import { api, type ApiError } from '../../lib/api.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { toastError } from '../../lib/toast.ts';
@@ -20,8 +20,8 @@ export function useToggleTagLike() {
   return useMutation<TagLikeState, ApiError, Toggle, { previous: ActiveTag[] | undefined }>({
     mutationFn: ({ tagId, like }) =>
       like
-        ? api.put(`/tags/${tagId}/like`, undefined, { schema: tagLikeState })
-        : api.delete(`/tags/${tagId}/like`, { schema: tagLikeState }),
+        ? api.put<TagLikeState>(`/tags/${tagId}/like`)
+        : api.delete<TagLikeState>(`/tags/${tagId}/like`),
     onMutate: async ({ tagId, like }) => {
       await client.cancelQueries({ queryKey: queryKeys.tags });
       const previous = client.getQueryData<ActiveTag[]>(queryKeys.tags);
