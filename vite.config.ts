@@ -102,9 +102,49 @@ function findModulesOfBothAreas(): Plugin {
   };
 }
 
+/**
+ * Writes one page per signed-in area (student.html, admin.html): index.html with <link rel="modulepreload"> for the
+ * chunks the area's first screen runs (the signed-in shell, the area's routes and their imports). The server sends an
+ * area's page for the area's paths, so the browser fetches those chunks beside the first one instead of only once it has
+ * run and asked for them.
+ */
+function areaPages(): Plugin {
+  let outDir = '';
+  return {
+    name: 'meritus-area-pages',
+    apply: 'build',
+    configResolved: (config) => {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    writeBundle: async (_options, bundle) => {
+      const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
+      const chunkWith = (module: string) => chunks.find((chunk) => chunk.moduleIds.includes(module));
+      const initial = new Set(chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName));
+      const index = await fs.readFile(path.join(outDir, 'index.html'), 'utf8');
+      await Promise.all(
+        (['student', 'admin'] as const).map(async (area) => {
+          const files = new Set<string>();
+          const visit = (fileName: string) => {
+            if (files.has(fileName) || initial.has(fileName)) return;
+            files.add(fileName);
+            for (const next of chunks.find((chunk) => chunk.fileName === fileName)?.imports ?? []) visit(next);
+          };
+          for (const root of [AREA_ROOTS.signedIn, AREA_ROOTS[area]]) {
+            const chunk = chunkWith(root);
+            if (!chunk) throw new Error(`no chunk holds ${root}`);
+            visit(chunk.fileName);
+          }
+          const links = [...files].map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">`).join('\n');
+          await fs.writeFile(path.join(outDir, `${area}.html`), index.replace('  </head>', `${links}\n  </head>`));
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
   root,
-  plugins: [react(), tailwindcss(), demoMeta(), precompressAssets(), findModulesOfBothAreas()],
+  plugins: [react(), tailwindcss(), demoMeta(), precompressAssets(), findModulesOfBothAreas(), areaPages()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -8,6 +8,12 @@ const LOGIN_JS_BUDGET_BYTES = 100_000;
 
 const root = path.resolve(import.meta.dirname, '..');
 const LOGIN_PAGE = path.join(root, 'src/web/features/auth/login-page.tsx');
+/** Where the signed-in code starts: the shell, and each area's routes with its home screen. */
+const SIGNED_IN_ROOTS = {
+  shell: path.join(root, 'src/web/app/signed-in-app.tsx'),
+  student: path.join(root, 'src/web/app/student-routes.tsx'),
+  admin: path.join(root, 'src/web/app/admin-routes.tsx'),
+};
 /** Modules only a signed-in user needs: none of them may be in the login route's chunks. */
 const SIGNED_IN_ONLY = [
   /\/src\/web\/app\/signed-in-app\.tsx$/,
@@ -77,6 +83,16 @@ test.describe('first load', () => {
     expect(screens.filter((chunk) => !chunk.isDynamicEntry).map((chunk) => chunk.fileName)).toEqual([]);
     const loginFiles = new Set(loginChunks.map((chunk) => chunk.fileName));
     expect(screens.filter((chunk) => loginFiles.has(chunk.fileName)).map((chunk) => chunk.fileName)).toEqual([]);
+
+    // An area's home takes the server's answers as typed (the server checks them against their schemas): zod comes
+    // only with the screens that validate a form.
+    const holding = (module: string) => [...chunks.values()].filter((chunk) => chunk.moduleIds.includes(module));
+    for (const area of ['student', 'admin'] as const) {
+      const homeChunks = staticClosure(chunks, [...holding(SIGNED_IN_ROOTS.shell), ...holding(SIGNED_IN_ROOTS[area])]);
+      const homeModules = homeChunks.flatMap((chunk) => chunk.moduleIds);
+      expect(homeModules, `the walk reaches the ${area} routes`).toContain(SIGNED_IN_ROOTS[area]);
+      expect(homeModules.filter((id) => id.replaceAll('\\', '/').includes('/node_modules/zod/')), `${area} home`).toEqual([]);
+    }
   });
 
   test('/login shows its form with only the scripts its HTML names, no lazy chunk', async ({ page }) => {
@@ -108,6 +124,10 @@ test.describe('first load', () => {
       await navigate(page, `/${area}`);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       expect(scripts.sort()).toEqual([`/assets/${area}-area`, '/assets/index', '/assets/signed-in'].sort());
+      // The area's page names its chunks, so they download beside the first one instead of after it has run.
+      const html = await (await page.request.get(`/${area}/ranking`)).text();
+      const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]* href="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]!.replace(/-[\w-]{8}\.js$/, ''));
+      expect(preloaded.sort()).toEqual([`/assets/${area}-area`, '/assets/signed-in'].sort());
     });
   }
 });

@@ -223,9 +223,16 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
   const dist = config.webDist;
   const indexPath = dist ? path.join(dist, 'index.html') : undefined;
   if (!dist || !indexPath || !fs.existsSync(indexPath)) return;
-  const index = fs
-    .readFileSync(indexPath, 'utf8')
-    .replace('<meta name="meritus-demo" content="off"', `<meta name="meritus-demo" content="${config.demo ? 'on' : 'off'}"`);
+  const render = (file: string) =>
+    fs.readFileSync(file, 'utf8').replace('<meta name="meritus-demo" content="off"', `<meta name="meritus-demo" content="${config.demo ? 'on' : 'off'}"`);
+  const index = render(indexPath);
+  // An area's paths get its page, which preloads the area's first chunks (vite.config.ts, areaPages); index.html otherwise.
+  const areaPages = (['student', 'admin'] as const).map((area) => {
+    const file = path.join(dist, `${area}.html`);
+    return { prefix: `/${area}`, page: fs.existsSync(file) ? render(file) : index };
+  });
+  const pageFor = (pagePath: string) =>
+    areaPages.find(({ prefix }) => pagePath === prefix || pagePath.startsWith(`${prefix}/`))?.page ?? index;
 
   // Hashed assets never change under their name; the build wrote their .br and .gz beside them (vite.config.ts).
   await app.register(fastifyStatic, {
@@ -246,7 +253,7 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
       if (path === '/api' || path.startsWith('/api/') || path.startsWith('/uploads/')) {
         return reply.callNotFound();
       }
-      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(index);
+      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(pageFor(path));
     });
   });
 }

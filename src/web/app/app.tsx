@@ -11,7 +11,8 @@ const SignedInRoot = lazy(() => loadSignedInApp().then(({ SignedInRoot }) => ({ 
 
 function lazyArea(role: Role) {
   return lazy(async (): Promise<{ default: ComponentType }> => {
-    const [{ Area }, routes] = await loadArea(role);
+    const [{ Area, prepareArea }, routes] = await loadArea(role);
+    await prepareArea();
     return { default: () => <Area role={role} routes={routes} /> };
   });
 }

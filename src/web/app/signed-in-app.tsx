@@ -4,11 +4,12 @@ import { Navigate, useNavigate, useRoutes, type RouteObject } from 'react-router
 import { api } from '../lib/api.ts';
 import { LiveEventsProvider } from '../lib/live-events.ts';
 import { queryClient } from '../lib/query-client.ts';
+import { schoolSettingsQueryOptions } from '../lib/school-settings.ts';
 import { AppLayout } from './app-layout.tsx';
 import { homePath, paths, type Role } from './paths.ts';
 import { RequireRole, RootRedirect } from './route-guard.tsx';
 import type { AppRoute } from './route-types.ts';
-import { setSessionUser, useSession } from './session.ts';
+import { sessionQueryOptions, setSessionUser, useSession } from './session.ts';
 
 // The sign-in (loaded with the login page) hands the user over to this chunk's query cache.
 export { setSessionUser };
@@ -48,6 +49,16 @@ export function SignedInRoot() {
       <RootRedirect />
     </SignedInShell>
   );
+}
+
+/**
+ * Puts what an area's first render waits for in the query cache: the session, then (for a signed-in user) the
+ * school's settings. The area then renders its layout and home screen in one render that yields to the browser,
+ * instead of a blocking render of the whole page as each answer arrives.
+ */
+export async function prepareArea(): Promise<void> {
+  const user = await queryClient.fetchQuery(sessionQueryOptions).catch(() => null);
+  if (user) await queryClient.prefetchQuery(schoolSettingsQueryOptions);
 }
 
 /** A guarded area (/student/* or /admin/*) with its registered screens, paths relative to the area. */
