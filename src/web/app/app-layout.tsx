@@ -9,6 +9,7 @@ import { useLiveStatus } from '../lib/live-events.ts';
 import { Avatar } from '../ui/avatar.tsx';
 import { Spinner } from '../ui/spinner.tsx';
 import { useFocusTrap } from '../ui/use-focus-trap.ts';
+import { SCREEN, useMediaQuery } from '../ui/use-media-query.ts';
 import { BalanceCards } from './balance-cards.tsx';
 import { Brand } from './brand.tsx';
 import { useSchoolSettings } from '../lib/school-settings.ts';
@@ -134,6 +135,8 @@ export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRo
   const [drawerPath, setDrawerPath] = useState<string | null>(null);
   const drawerOpen = drawerPath === location.pathname;
   const settings = useSchoolSettings();
+  // A phone gets the drawer only: the sidebar it never shows is not rendered.
+  const wide = useMediaQuery(SCREEN.lg);
 
   if (!user) return null;
   const entries = navEntries(role, routes);
@@ -148,32 +151,35 @@ export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRo
       >
         Pular para o conteúdo
       </a>
-      <aside className="fixed inset-y-0 left-0 z-30 hidden w-72 flex-col border-r border-slate-200 bg-white lg:flex">
-        <div className="flex h-16 shrink-0 items-center border-b border-slate-100 px-5">
-          <Brand school={school} />
-        </div>
-        <div className="min-h-0 flex-1">{sidebar}</div>
-      </aside>
-
-      <header className="sticky top-0 z-20 flex h-16 items-center gap-2 border-b border-slate-200 bg-white/95 px-2 backdrop-blur lg:hidden">
-        <button
-          type="button"
-          onClick={() => setDrawerPath(location.pathname)}
-          aria-label="Abrir menu"
-          aria-expanded={drawerOpen}
-          className="flex size-11 items-center justify-center rounded-xl text-slate-700 hover:bg-slate-100"
-        >
-          <Menu aria-hidden="true" className="size-6" />
-        </button>
-        <Brand className="min-w-0 flex-1" school={school} />
-        {user.role === 'student' && (
-          <span className="rounded-full bg-amber-50 px-2.5 py-1 text-sm font-bold text-amber-900 ring-1 ring-amber-200">
-            <span className="sr-only">Saldo: </span>
-            {formatMeritus(user.student.meritus)}
-          </span>
-        )}
-        <Avatar name={displayName(user)} src={user.role === 'student' ? user.student.photo : null} size="sm" className="mr-2" />
-      </header>
+      {wide && (
+        <aside className="fixed inset-y-0 left-0 z-30 flex w-72 flex-col border-r border-slate-200 bg-white">
+          <div className="flex h-16 shrink-0 items-center border-b border-slate-100 px-5">
+            <Brand school={school} />
+          </div>
+          <div className="min-h-0 flex-1">{sidebar}</div>
+        </aside>
+      )}
+      {!wide && (
+        <header className="sticky top-0 z-20 flex h-16 items-center gap-2 border-b border-slate-200 bg-white/95 px-2 backdrop-blur">
+          <button
+            type="button"
+            onClick={() => setDrawerPath(location.pathname)}
+            aria-label="Abrir menu"
+            aria-expanded={drawerOpen}
+            className="flex size-11 items-center justify-center rounded-xl text-slate-700 hover:bg-slate-100"
+          >
+            <Menu aria-hidden="true" className="size-6" />
+          </button>
+          <Brand className="min-w-0 flex-1" school={school} />
+          {user.role === 'student' && (
+            <span className="rounded-full bg-amber-50 px-2.5 py-1 text-sm font-bold text-amber-900 ring-1 ring-amber-200">
+              <span className="sr-only">Saldo: </span>
+              {formatMeritus(user.student.meritus)}
+            </span>
+          )}
+          <Avatar name={displayName(user)} src={user.role === 'student' ? user.student.photo : null} size="sm" className="mr-2" />
+        </header>
+      )}
       <MobileDrawer open={drawerOpen} onClose={() => setDrawerPath(null)}>
         {sidebar}
       </MobileDrawer>

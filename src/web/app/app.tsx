@@ -12,7 +12,7 @@ const SignedInRoot = lazy(() => loadSignedInApp().then(({ SignedInRoot }) => ({ 
 function lazyArea(role: Role) {
   return lazy(async (): Promise<{ default: ComponentType }> => {
     const [{ Area, prepareArea }, routes] = await loadArea(role);
-    await prepareArea();
+    await prepareArea(routes, window.location.pathname);
     return { default: () => <Area role={role} routes={routes} /> };
   });
 }

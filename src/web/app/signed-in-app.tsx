@@ -51,14 +51,21 @@ export function SignedInRoot() {
   );
 }
 
+/** How long an area's first render waits for its screen's reads once the session and settings are in. */
+const SCREEN_READS_WAIT_MS = 500;
+
 /**
- * Puts what an area's first render waits for in the query cache: the session, then (for a signed-in user) the
- * school's settings. The area then renders its layout and home screen in one render that yields to the browser,
- * instead of a blocking render of the whole page as each answer arrives.
+ * Puts what an area's first render needs in the query cache: the session, the school's settings and what the screen
+ * at `pathname` reads as it opens (requested together; each answers 401 when nobody is signed in, and the guard then
+ * sends the visitor to /login). The area then renders its layout and that screen whole, in one render that yields to
+ * the browser, instead of a blocking render of the page as each answer arrives. A screen read slower than
+ * SCREEN_READS_WAIT_MS does not hold the page: the screen shows its loading state for it.
  */
-export async function prepareArea(): Promise<void> {
-  const user = await queryClient.fetchQuery(sessionQueryOptions).catch(() => null);
-  if (user) await queryClient.prefetchQuery(schoolSettingsQueryOptions);
+export async function prepareArea(routes: readonly AppRoute[], pathname: string): Promise<void> {
+  const screen = routes.find((route) => route.path === pathname.replace(/\/+$/, ''));
+  const screenReads = screen?.prefetch?.(queryClient);
+  await Promise.all([queryClient.prefetchQuery(sessionQueryOptions), queryClient.prefetchQuery(schoolSettingsQueryOptions)]);
+  if (screenReads) await Promise.race([screenReads, new Promise((resolve) => setTimeout(resolve, SCREEN_READS_WAIT_MS))]);
 }
 
 /** A guarded area (/student/* or /admin/*) with its registered screens, paths relative to the area. */

@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import { ArrowLeftRight, History, LayoutDashboard, Sparkles, Trophy, UserRound } from 'lucide-react';
 import StudentDashboardPage from '../features/student-dashboard/student-dashboard-page.tsx';
+import { prefetchStudentDashboard } from '../lib/student-queries.ts';
 import { paths } from './paths.ts';
 import type { AppRoute } from './route-types.ts';
 
@@ -14,6 +15,7 @@ export const studentRoutes: AppRoute[] = [
     path: paths.student.home,
     Component: StudentDashboardPage,
     nav: { label: 'Dashboard', icon: LayoutDashboard },
+    prefetch: prefetchStudentDashboard,
   },
   {
     path: paths.student.profile,

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { PublicStudent, SessionUser } from '../../shared/auth.ts';
-import { POLL_MS } from '../../shared/constants.ts';
+import { POLL_MS, RECENT_TRANSACTIONS_LIMIT } from '../../shared/constants.ts';
 import type { ActiveTag } from '../../shared/students.ts';
 import type { StudentSummary } from '../../shared/student-area.ts';
 import type { OperationResult, StudentOperation } from '../../shared/ledger.ts';
@@ -15,13 +15,17 @@ import { queryKeys } from './query-keys.ts';
  */
 export const summaryQueryKey = [...queryKeys.ranking, 'my-summary'] as const;
 
+const summaryQuery = { queryKey: summaryQueryKey, queryFn: () => api.get<StudentSummary>('/me/summary') };
+
 export function useStudentSummary(fallbackMs: number = POLL_MS.dashboard) {
-  return useLiveQuery(summaryQueryKey, () => api.get<StudentSummary>('/me/summary'), fallbackMs);
+  return useLiveQuery(summaryQuery.queryKey, summaryQuery.queryFn, fallbackMs);
 }
 
 /** Every active weekly tag with its likes (GET /api/tags/active). */
+const activeTagsQuery = { queryKey: queryKeys.tags, queryFn: () => api.get<ActiveTag[]>('/tags/active') };
+
 export function useActiveTags(fallbackMs: number = POLL_MS.dashboard) {
-  return useLiveQuery(queryKeys.tags, () => api.get<ActiveTag[]>('/tags/active'), fallbackMs);
+  return useLiveQuery(activeTagsQuery.queryKey, activeTagsQuery.queryFn, fallbackMs);
 }
 
 /** Every current student with balances, by Méritus (GET /api/ranking); pushed balance changes refresh it. */
@@ -38,8 +42,19 @@ export function useDirectory() {
 }
 
 /** The student's latest Méritus operations (GET /api/me/transactions). */
+const myTransactionsQuery = (limit: number) => ({
+  queryKey: [...queryKeys.myTransactions, limit],
+  queryFn: () => api.get<StudentOperation[]>('/me/transactions', { query: { limit } }),
+});
+
 export function useMyTransactions(limit: number, fallbackMs: number = POLL_MS.dashboard) {
-  return useLiveQuery([...queryKeys.myTransactions, limit], () => api.get<StudentOperation[]>('/me/transactions', { query: { limit } }), fallbackMs);
+  const query = myTransactionsQuery(limit);
+  return useLiveQuery(query.queryKey, query.queryFn, fallbackMs);
+}
+
+/** What the student dashboard reads as it opens: its summary, the weekly tags and the latest transactions. */
+export function prefetchStudentDashboard(client: QueryClient): Promise<unknown> {
+  return Promise.all([client.prefetchQuery(summaryQuery), client.prefetchQuery(activeTagsQuery), client.prefetchQuery(myTransactionsQuery(RECENT_TRANSACTIONS_LIMIT))]);
 }
 
 /**

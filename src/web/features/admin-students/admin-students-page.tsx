@@ -23,7 +23,7 @@ import { StudentFormModal } from './student-form-modal.tsx';
 import { nextExpiry, PAGE_SIZE, studentsFilter } from './students-filter.ts';
 import { useAdminStudents, useDeleteStudent } from './students-queries.ts';
 import { TagManagerModal } from './tag-manager-modal.tsx';
-import { useWideScreen } from './use-wide-screen.ts';
+import { SCREEN, useMediaQuery } from '../../ui/use-media-query.ts';
 
 const TOOL_BUTTON =
   'inline-flex h-11 items-center justify-center gap-2 rounded-xl border border-slate-300 bg-white px-3 text-sm font-semibold whitespace-nowrap text-slate-800 shadow-sm hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500';
@@ -95,7 +95,8 @@ export function AdminStudentsPage() {
   const now = useTagExpiryClock(students.data);
   const listTop = useRef<HTMLDivElement>(null);
 
-  const wide = useWideScreen();
+  // From `xl` the content beside the sidebar is wide enough for the table's six columns; below, the students show as cards.
+  const wide = useMediaQuery(SCREEN.xl);
   // The box shows each key at once; the list follows as soon as React has a moment.
   const deferredQuery = useDeferredValue(query);
   const filter = useMemo(() => studentsFilter(students.data ?? []), [students.data]);
