@@ -333,6 +333,7 @@ export const archiveIdParam = z.object({ id: z.uuid({ error: 'archive_image_not_
 /** PUT ARCHIVE_API.favourite(id). */
 export const archiveFavouriteInput = z.object({ favourite: z.boolean({ error: 'validation' }) });
 export const archiveFavouriteResult = z.object({ favourite: z.boolean(), message: z.string() });
+export type ArchiveFavouriteResult = z.infer<typeof archiveFavouriteResult>;
 
 /** The counters after POST ARCHIVE_API.copyLink(id) (usageCount + 1, lastAccessedAt now). */
 export const archiveCounters = z.object({
@@ -358,8 +359,10 @@ export type ArchiveSelectResult = z.infer<typeof archiveSelectResult>;
 
 /** POST ARCHIVE_API.share(id): the link (made once, kept until revoked). DELETE revokes it. */
 export const archiveShareResult = z.object({ shareUrl: z.string(), message: z.string() });
+export type ArchiveShareResult = z.infer<typeof archiveShareResult>;
 
 export const archiveMessageResult = z.object({ message: z.string() });
+export type ArchiveMessageResult = z.infer<typeof archiveMessageResult>;
 
 /**
  * The archive's API paths, written once. File URLs come in the items; never build them.

@@ -154,6 +154,10 @@ const turmaName = textInput({ error: 'turma_name_required', max: TURMA_NAME_MAX_
 });
 
 /** POST /api/admin/turmas */
+/** The answer to creating or changing a turma. */
+export const turmaWriteResult = z.object({ message: z.string(), turma });
+export type TurmaWriteResult = z.infer<typeof turmaWriteResult>;
+
 export const createTurmaInput = z.object({ name: turmaName });
 export type CreateTurmaInput = z.input<typeof createTurmaInput>;
 

@@ -233,6 +233,7 @@ export const configEntry = z.object({
 });
 export type ConfigEntry = z.infer<typeof configEntry>;
 export const configurationList = z.object({ entries: z.array(configEntry) });
+export type ConfigurationList = z.infer<typeof configurationList>;
 export const SECRET_MASK = '••••••';
 
 // ---------------------------------------------------------------- Debug & Diagnóstico
@@ -322,6 +323,7 @@ export const fixAdministratorsResult = z.object({
 export type FixAdministratorsResult = z.infer<typeof fixAdministratorsResult>;
 
 export const clearLogsResult = z.object({ removed: z.number().int() });
+export type ClearLogsResult = z.infer<typeof clearLogsResult>;
 
 /** pt-BR texts of the two screens the server and the client share. */
 export const SYSTEM_TEXTS = {

@@ -4,9 +4,7 @@ import { ERROR_MESSAGES, type ErrorCode } from '../../shared/errors.ts';
 import { formatAmount } from '../../shared/format.ts';
 import {
   adminOperationInputs,
-  bulkOperationResult,
   isCredit,
-  operationResult,
   removalRefusalDetails,
   type AdminOperationType,
   type BulkOperationResult,
@@ -91,8 +89,8 @@ export function useAdminOperation(
   return useIdempotentMutation<AdminOperationRequest, AdminOperationResponse>({
     mutationFn: (request, idempotencyKey) =>
       request.kind === 'single'
-        ? api.post(`/admin/students/${request.studentUuid}/${currency}`, request.input, { schema: operationResult, idempotencyKey })
-        : api.post('/admin/operations/bulk', { currency, studentUuids: request.studentUuids, ...request.input }, { schema: bulkOperationResult, idempotencyKey }),
+        ? api.post<OperationResult>(`/admin/students/${request.studentUuid}/${currency}`, request.input, { idempotencyKey })
+        : api.post<BulkOperationResult>('/admin/operations/bulk', { currency, studentUuids: request.studentUuids, ...request.input }, { idempotencyKey }),
     onSuccess: (result) => {
       void client.invalidateQueries({ queryKey: queryKeys.ranking });
       void client.invalidateQueries({ queryKey: currency === 'meritus' ? queryKeys.adminMeritus : queryKeys.adminEstelecas });

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { CLIENT_THROTTLE } from '../../shared/constants.ts';
 import { CORE_ERROR_MESSAGES as ERROR_MESSAGES, isCoreErrorCode } from '../../shared/messages-core.ts';
 import { REQUEST_ID_HEADER } from '../../shared/request-id.ts';
@@ -49,9 +48,12 @@ function messageFor(code: string, serverMessage: string | undefined): string {
   return isCoreErrorCode(code) ? ERROR_MESSAGES[code] : ERROR_MESSAGES.internal;
 }
 
-export type RequestOptions<T> = {
-  /** Validates the response body; a mismatch is reported as an internal error. */
-  schema?: z.ZodType<T>;
+/**
+ * What a call sends besides its body. The answer's type is the call's `T` (a type of the shared
+ * schemas, `api.get<StudentSummary>('/me/summary')`): the answer is not parsed again here,
+ * because the server checks each answer against its route's response schema before sending it.
+ */
+export type RequestOptions = {
   headers?: Record<string, string>;
   /** Sent as the Idempotency-Key header; makes a write safe to retry. */
   idempotencyKey?: string;
@@ -68,7 +70,7 @@ export type ApiClientOptions = {
 };
 
 /** Paths are relative to /api: `api.get('/ranking')`. A path already starting with /api/ is kept. */
-function buildUrl(path: string, query: RequestOptions<unknown>['query']): string {
+function buildUrl(path: string, query: RequestOptions['query']): string {
   const base = path.startsWith('/api/') ? path : `/api${path.startsWith('/') ? path : `/${path}`}`;
   if (!query) return base;
   const params = new URLSearchParams();
@@ -163,7 +165,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     }
   }
 
-  async function request<T>(method: Method, path: string, body: unknown, opts: RequestOptions<T> = {}): Promise<T> {
+  /** One call; resolves with the answer's JSON as `T`, unparsed (see RequestOptions), or undefined for a 204. */
+  async function request<T>(method: Method, path: string, body: unknown, opts: RequestOptions = {}): Promise<T> {
     const url = buildUrl(path, opts.query);
     const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
     if (opts.idempotencyKey) headers['Idempotency-Key'] = opts.idempotencyKey;
@@ -206,19 +209,15 @@ export function createApiClient(options: ApiClientOptions = {}) {
     }
     if (response.status === 204) return undefined as T;
     const text = await response.text();
-    const data: unknown = text ? JSON.parse(text) : undefined;
-    if (!opts.schema) return data as T;
-    const parsed = opts.schema.safeParse(data);
-    if (!parsed.success) throw new ApiError(response.status, 'internal', ERROR_MESSAGES.internal);
-    return parsed.data;
+    return (text ? JSON.parse(text) : undefined) as T;
   }
 
   return {
-    get: <T>(path: string, opts?: RequestOptions<T>) => request<T>('GET', path, undefined, opts),
-    post: <T>(path: string, body?: unknown, opts?: RequestOptions<T>) => request<T>('POST', path, body, opts),
-    patch: <T>(path: string, body?: unknown, opts?: RequestOptions<T>) => request<T>('PATCH', path, body, opts),
-    put: <T>(path: string, body?: unknown, opts?: RequestOptions<T>) => request<T>('PUT', path, body, opts),
-    delete: <T>(path: string, opts?: RequestOptions<T>) => request<T>('DELETE', path, undefined, opts),
+    get: <T>(path: string, opts?: RequestOptions) => request<T>('GET', path, undefined, opts),
+    post: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', path, body, opts),
+    patch: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('PATCH', path, body, opts),
+    put: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('PUT', path, body, opts),
+    delete: <T>(path: string, opts?: RequestOptions) => request<T>('DELETE', path, undefined, opts),
     /** What to do when a call answers 401 (the session expired or was ended elsewhere). */
     onUnauthorized(handler: (() => void) | undefined): void {
       onUnauthorized = handler;

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ARCHIVE_API, ARCHIVE_PAGE_SIZE, ARCHIVE_PICKER_LIMIT, archivePage, archiveSelectResult, type ArchiveListQuery, type ArchiveSelectResult } from '../../shared/archive.ts';
+import { ARCHIVE_API, ARCHIVE_PAGE_SIZE, ARCHIVE_PICKER_LIMIT, type ArchiveListQuery, type ArchivePage, type ArchiveSelectResult } from '../../shared/archive.ts';
 import { api, type ApiError } from './api.ts';
 import { queryKeys } from './query-keys.ts';
 
@@ -20,8 +20,7 @@ export function usePickerImages(tab: PickerTab, search: string) {
   return useInfiniteQuery({
     queryKey: [...queryKeys.gallery, 'picker', tab, search],
     queryFn: ({ pageParam, signal }) =>
-      api.get(ARCHIVE_API.images, {
-        schema: archivePage,
+      api.get<ArchivePage>(ARCHIVE_API.images, {
         signal,
         query: { ...TAB_QUERY[tab], q: search.trim(), active: true, sort: 'date', order: 'desc', limit: ARCHIVE_PAGE_SIZE.max, cursor: pageParam },
       }),
@@ -40,7 +39,7 @@ export function usePickerImages(tab: PickerTab, search: string) {
 export function useSelectArchiveImage() {
   const client = useQueryClient();
   return useMutation<ArchiveSelectResult, ApiError, { imageId: string; studentId?: string }>({
-    mutationFn: ({ imageId, studentId }) => api.post(ARCHIVE_API.select(imageId), studentId ? { studentId } : {}, { schema: archiveSelectResult }),
+    mutationFn: ({ imageId, studentId }) => api.post<ArchiveSelectResult>(ARCHIVE_API.select(imageId), studentId ? { studentId } : {}),
     onSuccess: (_, { studentId }) => {
       void client.invalidateQueries({ queryKey: queryKeys.gallery });
       if (studentId) void client.invalidateQueries({ queryKey: queryKeys.adminStudents });

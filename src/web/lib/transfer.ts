@@ -5,10 +5,10 @@ import { ERROR_MESSAGES, type ErrorCode } from '../../shared/errors.ts';
 import {
   estelecasTransferInput,
   meritusTransferInput,
-  operationResult,
   type Currency,
   type EstelecasTransferInput,
   type MeritusTransferInput,
+  type OperationResult,
 } from '../../shared/ledger.ts';
 import { issueMessage, parseAmountText } from '../../shared/validation.ts';
 import { api } from './api.ts';
@@ -61,7 +61,7 @@ export function useTransferForm(currency: Currency, balance: number, onSent: () 
   const [recipient, setRecipient] = useState<PublicStudent | null>(null);
   const [amount, setAmount] = useState('');
   const mutation = useIdempotentMutation({
-    mutationFn: (input: TransferInput, idempotencyKey: string) => api.post(`/${currency}/transfers`, input, { idempotencyKey, schema: operationResult }),
+    mutationFn: (input: TransferInput, idempotencyKey: string) => api.post<OperationResult>(`/${currency}/transfers`, input, { idempotencyKey }),
     onSuccess: (result) => {
       toast.success(result.message);
       applyResult(result);

@@ -19,8 +19,8 @@ import {
   schoolInfoInput,
   schoolRulesInput,
   schoolSettings,
-  turma,
   turmaParams,
+  turmaWriteResult,
   updateTurmaInput,
 } from '../../../shared/settings.ts';
 import {
@@ -40,7 +40,6 @@ import {
 } from './settings.service.ts';
 
 const messageResult = z.object({ message: z.string() });
-const turmaWriteResult = z.object({ message: z.string(), turma });
 
 export async function settingsRoutes(app: FastifyInstance, { config, database, events, settings, storage }: AppDeps): Promise<void> {
   const deps: SettingsDeps = { db: database.db, events, settings, storage };

@@ -2,22 +2,20 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteD
 import {
   ARCHIVE_API,
   ARCHIVE_UPLOAD_FILE_FIELD,
-  archiveBulkResult,
-  archiveCounters,
-  archiveEditResult,
-  archiveFavouriteResult,
-  archiveMessageResult,
-  archivePage,
-  archiveShareResult,
-  archiveSummary,
-  archiveUploadResult,
   type ArchiveAccessLevel,
   type ArchiveBulkInput,
+  type ArchiveBulkResult,
   type ArchiveCategory,
+  type ArchiveCounters,
   type ArchiveEditInput,
+  type ArchiveEditResult,
+  type ArchiveFavouriteResult,
   type ArchiveItem,
+  type ArchiveMessageResult,
   type ArchivePage,
+  type ArchiveShareResult,
   type ArchiveSort,
+  type ArchiveSummary,
   type ArchiveUploadResult,
   type SortOrder,
 } from '../../../shared/archive.ts';
@@ -47,8 +45,7 @@ export function useArchiveImages(filters: ArchiveFilters) {
   return useInfiniteQuery({
     queryKey: [...imagesKey, filters],
     queryFn: ({ pageParam, signal }) =>
-      api.get(ARCHIVE_API.images, {
-        schema: archivePage,
+      api.get<ArchivePage>(ARCHIVE_API.images, {
         signal,
         query: {
           q: filters.q.trim(),
@@ -70,7 +67,7 @@ export function useArchiveImages(filters: ArchiveFilters) {
 
 /** The seven tiles and the filter counts, over the whole archive. */
 export function useArchiveSummary() {
-  return useQuery({ queryKey: summaryKey, queryFn: () => api.get(ARCHIVE_API.summary, { schema: archiveSummary }) });
+  return useQuery({ queryKey: summaryKey, queryFn: () => api.get<ArchiveSummary>(ARCHIVE_API.summary) });
 }
 
 /** Re-reads the list and the tiles after a change. */
@@ -91,7 +88,7 @@ function usePatchCached() {
 export function useEditImage() {
   const refresh = useRefreshArchive();
   return useMutation({
-    mutationFn: ({ id, input }: { id: string; input: ArchiveEditInput }) => api.patch(ARCHIVE_API.image(id), input, { schema: archiveEditResult }),
+    mutationFn: ({ id, input }: { id: string; input: ArchiveEditInput }) => api.patch<ArchiveEditResult>(ARCHIVE_API.image(id), input),
     onSuccess: refresh,
   });
 }
@@ -99,7 +96,7 @@ export function useEditImage() {
 export function useDeleteImage() {
   const refresh = useRefreshArchive();
   return useMutation({
-    mutationFn: (item: ArchiveItem) => api.delete(ARCHIVE_API.image(item.id), { schema: archiveMessageResult }),
+    mutationFn: (item: ArchiveItem) => api.delete<ArchiveMessageResult>(ARCHIVE_API.image(item.id)),
     onSuccess: refresh,
   });
 }
@@ -107,7 +104,7 @@ export function useDeleteImage() {
 export function useBulkAction() {
   const refresh = useRefreshArchive();
   return useMutation({
-    mutationFn: (input: ArchiveBulkInput) => api.post(ARCHIVE_API.bulk, input, { schema: archiveBulkResult }),
+    mutationFn: (input: ArchiveBulkInput) => api.post<ArchiveBulkResult>(ARCHIVE_API.bulk, input),
     onSuccess: refresh,
   });
 }
@@ -115,7 +112,7 @@ export function useBulkAction() {
 export function useFavourite() {
   const patch = usePatchCached();
   return useMutation({
-    mutationFn: (item: ArchiveItem) => api.put(ARCHIVE_API.favourite(item.id), { favourite: !item.isFavourite }, { schema: archiveFavouriteResult }),
+    mutationFn: (item: ArchiveItem) => api.put<ArchiveFavouriteResult>(ARCHIVE_API.favourite(item.id), { favourite: !item.isFavourite }),
     onSuccess: (result, item) => patch(item.id, { isFavourite: result.favourite }),
   });
 }
@@ -125,7 +122,7 @@ export function useCopyLink() {
   const patch = usePatchCached();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (item: ArchiveItem) => api.post(ARCHIVE_API.copyLink(item.id), undefined, { schema: archiveCounters }),
+    mutationFn: (item: ArchiveItem) => api.post<ArchiveCounters>(ARCHIVE_API.copyLink(item.id)),
     onSuccess: (counters, item) => {
       patch(item.id, counters);
       void client.invalidateQueries({ queryKey: summaryKey });
@@ -138,8 +135,8 @@ export function useShareLink() {
   return useMutation<{ shareUrl: string | null; message: string }, ApiError, { item: ArchiveItem; revoke: boolean }>({
     mutationFn: async ({ item, revoke }) =>
       revoke
-        ? { shareUrl: null, ...(await api.delete(ARCHIVE_API.share(item.id), { schema: archiveMessageResult })) }
-        : api.post(ARCHIVE_API.share(item.id), undefined, { schema: archiveShareResult }),
+        ? { shareUrl: null, ...(await api.delete<ArchiveMessageResult>(ARCHIVE_API.share(item.id))) }
+        : api.post<ArchiveShareResult>(ARCHIVE_API.share(item.id)),
     onSuccess: ({ shareUrl }, { item }) => patch(item.id, { shareUrl }),
   });
 }
@@ -164,7 +161,7 @@ export function uploadOne(file: File, fields: UploadFields, onProgress: (progres
   form.append('isFeatured', String(fields.isFeatured));
   form.append('albumName', fields.albumName);
   form.append(ARCHIVE_UPLOAD_FILE_FIELD, file, file.name);
-  return sendForm(ARCHIVE_API.images, form, archiveUploadResult, onProgress);
+  return sendForm<ArchiveUploadResult>(ARCHIVE_API.images, form, onProgress);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
-import { adminStudentsResponse } from '../../../shared/admin-students.ts';
+import type { AdminStudent } from '../../../shared/admin-students.ts';
 import { ARCHIVE_TEXTS, type ArchiveItem } from '../../../shared/archive.ts';
 import { api } from '../../lib/api.ts';
 import { useSelectArchiveImage } from '../../lib/archive-picker.ts';
@@ -17,7 +17,7 @@ import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
 
 /** The students for the chooser; the same cache entry as Gerenciar Alunos' list, so it is read once for both. */
 function useStudents() {
-  return useQuery({ queryKey: [...queryKeys.adminStudents, 'list'], queryFn: () => api.get('/admin/students', { schema: adminStudentsResponse }) });
+  return useQuery({ queryKey: [...queryKeys.adminStudents, 'list'], queryFn: () => api.get<AdminStudent[]>('/admin/students') });
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { REQUEST_ID_HEADER } from '../../../shared/request-id.ts';
 import { ApiError, toApiError } from '../../lib/api.ts';
@@ -8,9 +7,10 @@ export type UploadProgress = { loaded: number; total: number };
 /**
  * Sends one multipart form with XMLHttpRequest, because fetch cannot report how much of a
  * request body has gone out: `onProgress` follows the real transfer. Resolves with the
- * answer checked by `schema`; a refusal becomes the same ApiError the API client throws.
+ * answer as `T`, not parsed again: the server checks it against its route's response schema
+ * before sending it. A refusal becomes the same ApiError the API client throws.
  */
-export function sendForm<T>(url: string, form: FormData, schema: z.ZodType<T>, onProgress: (progress: UploadProgress) => void, signal?: AbortSignal): Promise<T> {
+export function sendForm<T>(url: string, form: FormData, onProgress: (progress: UploadProgress) => void, signal?: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);
@@ -30,15 +30,12 @@ export function sendForm<T>(url: string, form: FormData, schema: z.ZodType<T>, o
         void toApiError(response).then(reject);
         return;
       }
-      let body: unknown;
       try {
-        body = JSON.parse(xhr.responseText);
+        resolve(JSON.parse(xhr.responseText) as T);
       } catch {
-        body = undefined;
+        // Not JSON (a proxy's page in the server's stead): the answer the caller waits for never came.
+        reject(new ApiError(xhr.status, 'internal', ERROR_MESSAGES.internal, undefined, undefined, requestId));
       }
-      const parsed = schema.safeParse(body);
-      if (parsed.success) resolve(parsed.data);
-      else reject(new ApiError(xhr.status, 'internal', ERROR_MESSAGES.internal, undefined, undefined, requestId));
     };
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(form);

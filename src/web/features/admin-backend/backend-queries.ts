@@ -1,12 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
-  configurationList,
-  entityPage,
-  monitoringSnapshot,
   MONITORING_REFRESH_MS,
   SYSTEM_API,
-  systemOverview,
+  type ConfigurationList,
   type EntityId,
+  type EntityPage,
+  type MonitoringSnapshot,
+  type SystemOverview,
 } from '../../../shared/system.ts';
 import { api } from '../../lib/api.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
@@ -15,7 +15,7 @@ import { queryKeys } from '../../lib/query-keys.ts';
 export function useSystemOverview() {
   return useQuery({
     queryKey: [...queryKeys.adminSystem, 'overview'],
-    queryFn: () => api.get(SYSTEM_API.overview, { schema: systemOverview }),
+    queryFn: () => api.get<SystemOverview>(SYSTEM_API.overview),
     staleTime: 0,
   });
 }
@@ -26,8 +26,7 @@ export type EntityRequest = { entity: EntityId; page: number; pageSize: number; 
 export function useEntityPage(request: EntityRequest) {
   return useQuery({
     queryKey: [...queryKeys.adminSystem, 'entity', request],
-    queryFn: () =>
-      api.get(SYSTEM_API.entity(request.entity), { schema: entityPage, query: { page: request.page, pageSize: request.pageSize, q: request.q } }),
+    queryFn: () => api.get<EntityPage>(SYSTEM_API.entity(request.entity), { query: { page: request.page, pageSize: request.pageSize, q: request.q } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -36,7 +35,7 @@ export function useEntityPage(request: EntityRequest) {
 export function useMonitoring() {
   return useQuery({
     queryKey: [...queryKeys.adminSystem, 'monitoring'],
-    queryFn: () => api.get(SYSTEM_API.monitoring, { schema: monitoringSnapshot }),
+    queryFn: () => api.get<MonitoringSnapshot>(SYSTEM_API.monitoring),
     refetchInterval: MONITORING_REFRESH_MS,
   });
 }
@@ -44,6 +43,6 @@ export function useMonitoring() {
 export function useConfiguration() {
   return useQuery({
     queryKey: [...queryKeys.adminSystem, 'configuration'],
-    queryFn: () => api.get(SYSTEM_API.configuration, { schema: configurationList }),
+    queryFn: () => api.get<ConfigurationList>(SYSTEM_API.configuration),
   });
 }

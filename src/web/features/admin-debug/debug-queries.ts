@@ -1,13 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  clearLogsResult,
-  diagnosticLogList,
-  diagnosticRun,
-  fixAdministratorsResult,
-  fixPreview,
-  fixResult,
   SYSTEM_API,
+  type ClearLogsResult,
   type DiagnosticCategory,
+  type DiagnosticLogList,
   type DiagnosticRun,
   type FixAdministratorsResult,
   type FixId,
@@ -23,7 +19,7 @@ const logsKey = [...queryKeys.adminSystem, 'diagnostic-logs'] as const;
 export function useDiagnosticLogs(category: DiagnosticCategory | 'all') {
   return useQuery({
     queryKey: [...logsKey, category],
-    queryFn: () => api.get(SYSTEM_API.diagnosticLogs, { schema: diagnosticLogList, query: { category: category === 'all' ? undefined : category } }),
+    queryFn: () => api.get<DiagnosticLogList>(SYSTEM_API.diagnosticLogs, { query: { category: category === 'all' ? undefined : category } }),
   });
 }
 
@@ -36,7 +32,7 @@ function useLogsChanged() {
 export function useRunDiagnostic() {
   const changed = useLogsChanged();
   return useMutation<DiagnosticRun, ApiError, void>({
-    mutationFn: () => api.post(SYSTEM_API.diagnosticRun, undefined, { schema: diagnosticRun }),
+    mutationFn: () => api.post<DiagnosticRun>(SYSTEM_API.diagnosticRun),
     onSettled: changed,
   });
 }
@@ -44,29 +40,29 @@ export function useRunDiagnostic() {
 export function useFixAdministrators() {
   const changed = useLogsChanged();
   return useMutation<FixAdministratorsResult, ApiError, void>({
-    mutationFn: () => api.post(SYSTEM_API.fixAdministrators, undefined, { schema: fixAdministratorsResult }),
+    mutationFn: () => api.post<FixAdministratorsResult>(SYSTEM_API.fixAdministrators),
     onSettled: changed,
   });
 }
 
 export function useFixPreview() {
   return useMutation<FixPreview, ApiError, FixId>({
-    mutationFn: (fix) => api.get(SYSTEM_API.fixPreview(fix), { schema: fixPreview }),
+    mutationFn: (fix) => api.get<FixPreview>(SYSTEM_API.fixPreview(fix)),
   });
 }
 
 export function useApplyFix() {
   const changed = useLogsChanged();
   return useMutation<FixResult, ApiError, FixPreview>({
-    mutationFn: (preview) => api.post(SYSTEM_API.fixApply(preview.fix), { keys: preview.items.map((item) => item.key) }, { schema: fixResult }),
+    mutationFn: (preview) => api.post<FixResult>(SYSTEM_API.fixApply(preview.fix), { keys: preview.items.map((item) => item.key) }),
     onSettled: changed,
   });
 }
 
 export function useClearLogs() {
   const changed = useLogsChanged();
-  return useMutation<{ removed: number }, ApiError, void>({
-    mutationFn: () => api.delete(SYSTEM_API.diagnosticLogs, { schema: clearLogsResult }),
+  return useMutation<ClearLogsResult, ApiError, void>({
+    mutationFn: () => api.delete<ClearLogsResult>(SYSTEM_API.diagnosticLogs),
     onSettled: changed,
   });
 }

@@ -1,20 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  adminStudentsResponse,
-  importPreview,
-  importResult,
-  messageResult,
-  passwordResetResult,
-  studentWriteResult,
-  tagChangeResult,
-  type AdminStudent,
-  type CreateStudentInput,
-  type ImportPreview,
-  type ImportResult,
-  type PasswordResetResult,
-  type StudentWriteResult,
-  type TagChangeResult,
-  type UpdateStudentInput,
+import type {
+  AdminStudent,
+  CreateStudentInput,
+  ImportPreview,
+  ImportResult,
+  MessageResult,
+  PasswordResetResult,
+  StudentWriteResult,
+  TagChangeResult,
+  UpdateStudentInput,
 } from '../../../shared/admin-students.ts';
 import { POLL_MS, type TagKind } from '../../../shared/constants.ts';
 import { api, type ApiError } from '../../lib/api.ts';
@@ -26,7 +20,7 @@ export const studentsListKey = [...queryKeys.adminStudents, 'list'] as const;
 
 /** Every current student; pushed 'students', 'tags' and 'ranking' events refresh it. */
 export function useAdminStudents() {
-  return useLiveQuery(studentsListKey, () => api.get('/admin/students', { schema: adminStudentsResponse }), POLL_MS.dashboard);
+  return useLiveQuery(studentsListKey, () => api.get<AdminStudent[]>('/admin/students'), POLL_MS.dashboard);
 }
 
 /**
@@ -56,7 +50,7 @@ function useReplaceInList() {
 export function useCreateStudent() {
   const replace = useReplaceInList();
   return useMutation<StudentWriteResult, ApiError, CreateStudentInput>({
-    mutationFn: (input) => api.post('/admin/students', input, { schema: studentWriteResult }),
+    mutationFn: (input) => api.post<StudentWriteResult>('/admin/students', input),
     onSuccess: (result) => replace(result.student),
   });
 }
@@ -64,22 +58,22 @@ export function useCreateStudent() {
 export function useUpdateStudent() {
   const replace = useReplaceInList();
   return useMutation<StudentWriteResult, ApiError, { id: string; input: UpdateStudentInput }>({
-    mutationFn: ({ id, input }) => api.patch(`/admin/students/${id}`, input, { schema: studentWriteResult }),
+    mutationFn: ({ id, input }) => api.patch<StudentWriteResult>(`/admin/students/${id}`, input),
     onSuccess: (result) => replace(result.student),
   });
 }
 
 export function useDeleteStudent() {
   const afterWrite = useAfterWrite();
-  return useMutation<{ message: string }, ApiError, AdminStudent>({
-    mutationFn: (student) => api.delete(`/admin/students/${student.id}`, { schema: messageResult }),
+  return useMutation<MessageResult, ApiError, AdminStudent>({
+    mutationFn: (student) => api.delete<MessageResult>(`/admin/students/${student.id}`),
     onSuccess: (_, student) => afterWrite((list) => list.filter((item) => item.id !== student.id), [queryKeys.ranking]),
   });
 }
 
 export function useResetPassword() {
   return useMutation<PasswordResetResult, ApiError, AdminStudent>({
-    mutationFn: (student) => api.post(`/admin/students/${student.id}/password`, undefined, { schema: passwordResetResult }),
+    mutationFn: (student) => api.post<PasswordResetResult>(`/admin/students/${student.id}/password`),
   });
 }
 
@@ -93,10 +87,10 @@ export function usePhotoChange() {
       if (change.kind === 'upload') {
         const form = new FormData();
         form.append('file', change.file);
-        return api.post(`/admin/students/${id}/photo`, form, { schema: studentWriteResult });
+        return api.post<StudentWriteResult>(`/admin/students/${id}/photo`, form);
       }
-      if (change.kind === 'url') return api.put(`/admin/students/${id}/photo`, { url: change.url }, { schema: studentWriteResult });
-      return api.delete(`/admin/students/${id}/photo`, { schema: studentWriteResult });
+      if (change.kind === 'url') return api.put<StudentWriteResult>(`/admin/students/${id}/photo`, { url: change.url });
+      return api.delete<StudentWriteResult>(`/admin/students/${id}/photo`);
     },
     onSuccess: (result) => replace(result.student),
   });
@@ -107,8 +101,8 @@ export function useTagToggle() {
   return useMutation<TagChangeResult, ApiError, { student: AdminStudent; kind: TagKind; add: boolean; days: number }>({
     mutationFn: ({ student, kind, add, days }) =>
       add
-        ? api.put(`/admin/students/${student.id}/tags/${kind}`, { days }, { schema: tagChangeResult })
-        : api.delete(`/admin/students/${student.id}/tags/${kind}`, { schema: tagChangeResult }),
+        ? api.put<TagChangeResult>(`/admin/students/${student.id}/tags/${kind}`, { days })
+        : api.delete<TagChangeResult>(`/admin/students/${student.id}/tags/${kind}`),
     onSuccess: (result, { student }) =>
       afterWrite((list) => list.map((item) => (item.id === student.id ? { ...item, tags: result.tags } : item)), [queryKeys.tags]),
   });
@@ -122,7 +116,7 @@ function csvForm(file: File): FormData {
 
 export function useImportPreview() {
   return useMutation<ImportPreview, ApiError, File>({
-    mutationFn: (file) => api.post('/admin/students/import/preview', csvForm(file), { schema: importPreview }),
+    mutationFn: (file) => api.post<ImportPreview>('/admin/students/import/preview', csvForm(file)),
   });
 }
 
@@ -130,7 +124,7 @@ export function useImportStudents() {
   const client = useQueryClient();
   const live = useLiveStatus();
   return useMutation<ImportResult, ApiError, File>({
-    mutationFn: (file) => api.post('/admin/students/import', csvForm(file), { schema: importResult }),
+    mutationFn: (file) => api.post<ImportResult>('/admin/students/import', csvForm(file)),
     onSuccess: () => {
       if (live) return;
       void client.invalidateQueries({ queryKey: queryKeys.adminStudents });

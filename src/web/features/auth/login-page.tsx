@@ -12,7 +12,6 @@ import type { PublicSettings } from '../../../shared/settings.ts';
 
 /**
  * The school's name and logo (GET /api/settings/public); the page shows without them until they arrive.
- * Read without its zod schema: parsing it here would pull zod (about 27 kB gzipped) into the login route's first load.
  */
 function usePublicSchool(): PublicSettings | null {
   const [school, setSchool] = useState<PublicSettings | null>(null);

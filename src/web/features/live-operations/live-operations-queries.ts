@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { POLL_MS } from '../../../shared/constants.ts';
-import { liveOperation } from '../../../shared/ledger.ts';
+import type { LiveOperation } from '../../../shared/ledger.ts';
 import { api } from '../../lib/api.ts';
 import { useLiveQuery } from '../../lib/live-query.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
@@ -14,7 +13,7 @@ export const LIVE_FEED_LIMIT = 100;
 export function useLiveOperations(paused: boolean) {
   return useLiveQuery(
     [...queryKeys.adminOperations, { limit: LIVE_FEED_LIMIT }],
-    () => api.get('/admin/operations', { query: { limit: LIVE_FEED_LIMIT }, schema: z.array(liveOperation) }),
+    () => api.get<LiveOperation[]>('/admin/operations', { query: { limit: LIVE_FEED_LIMIT } }),
     paused ? false : POLL_MS.adminLive,
   );
 }

@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'react';
-import { z } from 'zod';
 import { ArrowDownLeft, ArrowUpRight, Award, Check, Crown, Gem, History, Lock, Send, Sparkles, Star, type LucideIcon } from 'lucide-react';
 import { toast } from 'react-hot-toast';
 import { ESTELECAS_HISTORY_LIMIT, POLL_MS } from '../../../shared/constants.ts';
-import { studentOperation } from '../../../shared/ledger.ts';
+import type { StudentOperation } from '../../../shared/ledger.ts';
 import { estelecasAchievements, type Achievement } from '../../../shared/student-figures.ts';
 import type { StudentSummary } from '../../../shared/student-area.ts';
 import { api } from '../../lib/api.ts';
@@ -126,7 +125,7 @@ function AchievementCard({ achievement, icon: Icon, balance }: { achievement: Ac
 function EstelecasHistory({ fallbackMs }: { fallbackMs: number }) {
   const history = useLiveQuery(
     [...queryKeys.myEstelecas, ESTELECAS_HISTORY_LIMIT],
-    () => api.get('/me/estelecas', { query: { limit: ESTELECAS_HISTORY_LIMIT }, schema: z.array(studentOperation) }),
+    () => api.get<StudentOperation[]>('/me/estelecas', { query: { limit: ESTELECAS_HISTORY_LIMIT } }),
     fallbackMs,
   );
   const failedAt = history.isError ? history.errorUpdatedAt : 0;

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { FilterX, History, ListFilter, SearchX } from 'lucide-react';
 import { POLL_MS } from '../../../shared/constants.ts';
-import { studentOperationsPage, type Currency } from '../../../shared/ledger.ts';
+import type { Currency, StudentOperationsPage } from '../../../shared/ledger.ts';
 import { api } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { countOf } from '../../lib/format.ts';
@@ -81,8 +81,7 @@ export default function StudentOperationsPage() {
 
   const operations = useInfiniteQuery({
     queryKey: [...queryKeys.myOperations, { currency, kind, q }],
-    queryFn: ({ pageParam, signal }) =>
-      api.get('/me/operations', { query: { currency, kind, q, limit: PAGE_SIZE, cursor: pageParam }, schema: studentOperationsPage, signal }),
+    queryFn: ({ pageParam, signal }) => api.get<StudentOperationsPage>('/me/operations', { query: { currency, kind, q, limit: PAGE_SIZE, cursor: pageParam }, signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     refetchInterval,
