@@ -136,13 +136,13 @@ test.describe('Gerenciar Alunos', () => {
 
     // Bring the end of the day-long tag to a few seconds from now (an administrator can set an exact end). The screen must
     // hear of the change (live event, then a refetch) before that end, or the server already leaves the tag out and there is
-    // nothing to announce: 10 s leaves room for a busy machine (4 s failed a clean CI run).
+    // nothing to announce: 15 s leaves room for a busy machine (4 s failed a clean CI run, 10 s a full local run).
     const moved = await page.request.patch(`/api/admin/students/${student.id}/tags/leader`, {
-      data: { expiresAt: new Date(Date.now() + 10_000).toISOString() },
+      data: { expiresAt: new Date(Date.now() + 15_000).toISOString() },
     });
     expect(moved.status()).toBe(200);
     // Without reloading: the screen drops it the moment it expires and says so.
-    await expect(page.getByText('1 tag expirada removida')).toBeVisible({ timeout: 25_000 });
+    await expect(page.getByText('1 tag expirada removida')).toBeVisible({ timeout: 30_000 });
     await expect(page.getByRole('list', { name: `Tags de ${student.name}` })).toHaveCount(0);
     const active = (await (await page.request.get('/api/tags/active')).json()) as { student: { id: string } }[];
     expect(active.some((tag) => tag.student.id === student.id)).toBe(false);
