@@ -26,6 +26,12 @@ function demoMeta(): Plugin {
   };
 }
 
+/** The folder a build writes to (Vite sets it from build.outDir). */
+function outputDirOf(options: { dir?: string | undefined }): string {
+  if (!options.dir) throw new Error('the build has no output folder');
+  return options.dir;
+}
+
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
@@ -39,14 +45,11 @@ const PRECOMPRESSIBLE = /\.(?:js|mjs|css|svg|json|html|txt|map|wasm)$/;
  * accepts (@fastify/static's preCompressed) and spends no CPU per request on it.
  */
 function precompressAssets(): Plugin {
-  let outDir = '';
   return {
     name: 'meritus-precompress-assets',
     apply: 'build',
-    configResolved: (config) => {
-      outDir = path.resolve(config.root, config.build.outDir);
-    },
-    writeBundle: async (_options, bundle) => {
+    writeBundle: async (options, bundle) => {
+      const outDir = outputDirOf(options);
       const files = Object.keys(bundle).filter((name) => name.startsWith('assets/') && PRECOMPRESSIBLE.test(name));
       await Promise.all(
         files.map(async (name) => {
@@ -109,14 +112,11 @@ function findModulesOfBothAreas(): Plugin {
  * run and asked for them.
  */
 function areaPages(): Plugin {
-  let outDir = '';
   return {
     name: 'meritus-area-pages',
     apply: 'build',
-    configResolved: (config) => {
-      outDir = path.resolve(config.root, config.build.outDir);
-    },
-    writeBundle: async (_options, bundle) => {
+    writeBundle: async (options, bundle) => {
+      const outDir = outputDirOf(options);
       const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
       const chunkWith = (module: string) => chunks.find((chunk) => chunk.moduleIds.includes(module));
       const initial = new Set(chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName));
