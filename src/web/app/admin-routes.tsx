@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import { Bug, Coins, Database, LayoutDashboard, Radio, Server, Sparkles, Trophy, Users } from 'lucide-react';
 import { AdminDashboardPage } from '../features/admin-dashboard/admin-dashboard-page.tsx';
+import { prefetchAdminDashboard } from '../features/admin-dashboard/dashboard-queries.ts';
 import { paths } from './paths.ts';
 import type { AppRoute } from './route-types.ts';
 
@@ -18,6 +19,7 @@ export const adminRoutes: AppRoute[] = [
     path: paths.admin.home,
     Component: AdminHome,
     nav: { label: 'Dashboard', icon: LayoutDashboard },
+    prefetch: prefetchAdminDashboard,
   },
   { path: paths.admin.students, Component: lazy(() => import('../features/admin-students/admin-students-page.tsx')), nav: { label: 'Gerenciar Alunos', icon: Users } },
   { path: paths.admin.meritus, Component: lazy(() => import('../features/admin-meritus/admin-meritus-page.tsx')), nav: { label: 'Gerenciar M$', icon: Coins } },

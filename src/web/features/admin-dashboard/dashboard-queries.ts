@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { toast } from '../../lib/toast.ts';
 import { POLL_MS } from '../../../shared/constants.ts';
 import type { DashboardSummary, GoalTarget } from '../../../shared/dashboard.ts';
@@ -7,9 +7,16 @@ import { api, type ApiError } from '../../lib/api.ts';
 import { useLiveQuery } from '../../lib/live-query.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
+const summaryQuery = { queryKey: queryKeys.adminDashboard, queryFn: () => api.get<DashboardSummary>('/admin/dashboard') };
+
 /** GET /api/admin/dashboard; pushed operations refresh it, polling only while the stream is down. */
 export function useDashboardSummary() {
-  return useLiveQuery(queryKeys.adminDashboard, () => api.get<DashboardSummary>('/admin/dashboard'), POLL_MS.dashboard);
+  return useLiveQuery(summaryQuery.queryKey, summaryQuery.queryFn, POLL_MS.dashboard);
+}
+
+/** What the administrator's dashboard reads as it opens. */
+export function prefetchAdminDashboard(client: QueryClient): Promise<void> {
+  return client.prefetchQuery(summaryQuery);
 }
 
 export function useUpdateGoal(onDone: () => void) {
