@@ -134,8 +134,9 @@ function areaPages(): Plugin {
             if (!chunk) throw new Error(`no chunk holds ${root}`);
             visit(chunk.fileName);
           }
-          const links = [...files].map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">`).join('\n');
-          await fs.writeFile(path.join(outDir, `${area}.html`), index.replace('  </head>', `${links}\n  </head>`));
+          const links = [...files].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
+          if (!index.includes('</head>')) throw new Error('index.html has no </head> for the area pages\' preloads');
+          await fs.writeFile(path.join(outDir, `${area}.html`), index.replace('</head>', `${links}</head>`));
         }),
       );
     },

@@ -153,11 +153,11 @@ const turmaName = textInput({ error: 'turma_name_required', max: TURMA_NAME_MAX_
   error: 'turma_name_required',
 });
 
-/** POST /api/admin/turmas */
 /** The answer to creating or changing a turma. */
 export const turmaWriteResult = z.object({ message: z.string(), turma });
 export type TurmaWriteResult = z.infer<typeof turmaWriteResult>;
 
+/** POST /api/admin/turmas */
 export const createTurmaInput = z.object({ name: turmaName });
 export type CreateTurmaInput = z.input<typeof createTurmaInput>;
 

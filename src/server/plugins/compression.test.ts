@@ -180,6 +180,7 @@ describe('the built front end', () => {
     dist = fs.mkdtempSync(path.join(os.tmpdir(), 'meritus-dist-'));
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.writeFileSync(path.join(dist, 'index.html'), page);
+    for (const area of ['student', 'admin']) fs.writeFileSync(path.join(dist, `${area}.html`), page.replace('</head>', `<!-- ${area} --></head>`));
     fs.writeFileSync(path.join(dist, 'assets', 'index-AbC123.js'), script);
     fs.writeFileSync(path.join(dist, 'assets', 'index-AbC123.js.br'), zlib.brotliCompressSync(script));
     fs.writeFileSync(path.join(dist, 'assets', 'index-AbC123.js.gz'), zlib.gzipSync(script));
@@ -236,6 +237,28 @@ describe('the built front end', () => {
       expect(plain.headers['cache-control'], url).toBe('no-cache');
       expect(plain.headers['content-encoding'], url).toBeUndefined();
       expect(plain.body, url).toBe(decoded(compressed));
+    }
+  });
+
+  test("an area's paths get the area's page (which preloads its chunks), every other path index.html", async () => {
+    const pages = [
+      ['/student', 'student'],
+      ['/student/', 'student'],
+      ['/student/ranking', 'student'],
+      ['/STUDENT/Ranking', 'student'],
+      ['/admin', 'admin'],
+      ['/admin/settings', 'admin'],
+      ['/studentx', 'index'],
+      ['/administrator', 'index'],
+      ['/login', 'index'],
+      ['/', 'index'],
+    ] as const;
+    for (const [url, expected] of pages) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(200);
+      const area = /<!-- (student|admin) -->/.exec(response.body)?.[1] ?? 'index';
+      expect(area, url).toBe(expected);
+      expect(response.body, url).toContain('<meta name="meritus-demo" content="off">');
     }
   });
 });
