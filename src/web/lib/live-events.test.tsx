@@ -119,32 +119,13 @@ afterEach(() => {
 });
 
 describe('live events', () => {
-  test('one stream on /api/events; live once it is ready, and the first ready refetches nothing read as the stream opened', async () => {
+  test('one stream on /api/events; live once it is ready, and the first ready refetches nothing', async () => {
     expect(FakeEventSource.created.map((source) => source.url)).toEqual(['/api/events']);
     expect(status()).toBe('sem conexão');
     act(() => latest().push('ready'));
     await elapse(0);
     expect(status()).toBe('ao vivo');
     expect(refetched()).toEqual({ me: 0, ranking: 0, tags: 0 });
-  });
-
-  test('the first ready refetches what was read before the stream opened (an event may have come between), once', async () => {
-    // me, ranking and tags were read before the stream opens, as a page's first reads are (prepareArea).
-    render(false);
-    await elapse(1_000);
-    render(true);
-    // Read as the stream opens, as a screen opened later reads.
-    displayed(queryKeys.adminStudents);
-    await elapse(0);
-    refetched();
-    act(() => latest().push('ready'));
-    await elapse(0);
-    expect(refetched()).toEqual({ me: 1, ranking: 1, tags: 1, 'admin-students': 0 });
-    act(() => latest().push('ranking'));
-    act(() => latest().push('ready'));
-    await elapse(0);
-    // A second ready on a stream that never dropped refetches nothing more.
-    expect(refetched()).toEqual({ me: 0, ranking: 1, tags: 0, 'admin-students': 1 });
   });
 
   test('a pushed event refetches the queries it makes stale, and only those', async () => {

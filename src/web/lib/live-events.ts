@@ -30,9 +30,7 @@ const RECONNECT_MS = 5_000;
 /**
  * Keeps one EventSource on /api/events while someone is signed in. Pushed events
  * invalidate the matching queries; after a dropped connection comes back, everything is
- * refetched, since events may have been missed meanwhile. The first time the stream is
- * ready, what was read before it was opened (a page's first reads, fetched before the area
- * rendered: signed-in-app.tsx, prepareArea) is read again, since an event may have come between.
+ * refetched, since events may have been missed meanwhile.
  */
 export function LiveEventsProvider({ enabled, children }: { enabled: boolean; children: ReactNode }) {
   const client = useQueryClient();
@@ -45,14 +43,12 @@ export function LiveEventsProvider({ enabled, children }: { enabled: boolean; ch
     let everOpen = false;
     let dropped = false;
     let stopped = false;
-    const openedAt = Date.now();
 
     const connect = () => {
       source = new EventSource('/api/events');
       source.addEventListener('ready', () => {
         setLive(true);
         if (everOpen && dropped) void client.invalidateQueries();
-        if (!everOpen) void client.invalidateQueries({ predicate: (query) => query.state.dataUpdatedAt > 0 && query.state.dataUpdatedAt < openedAt });
         everOpen = true;
         dropped = false;
       });
