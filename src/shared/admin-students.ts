@@ -210,9 +210,6 @@ export type TagChangeResult = z.infer<typeof tagChangeResult>;
 export const studentWriteResult = z.object({ message: z.string(), student: adminStudent });
 export type StudentWriteResult = z.infer<typeof studentWriteResult>;
 
-export const messageResult = z.object({ message: z.string() });
-export type MessageResult = z.infer<typeof messageResult>;
-
 export const passwordResetResult = z.object({ message: z.string(), password: z.string() });
 export type PasswordResetResult = z.infer<typeof passwordResetResult>;
 

@@ -361,8 +361,6 @@ export type ArchiveSelectResult = z.infer<typeof archiveSelectResult>;
 export const archiveShareResult = z.object({ shareUrl: z.string(), message: z.string() });
 export type ArchiveShareResult = z.infer<typeof archiveShareResult>;
 
-export const archiveMessageResult = z.object({ message: z.string() });
-export type ArchiveMessageResult = z.infer<typeof archiveMessageResult>;
 
 /**
  * The archive's API paths, written once. File URLs come in the items; never build them.

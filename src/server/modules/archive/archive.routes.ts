@@ -24,7 +24,6 @@ import {
   archiveIdParam,
   archiveItem,
   archiveListQuery,
-  archiveMessageResult,
   archivePage,
   archiveSelectInput,
   archiveSelectResult,
@@ -35,6 +34,7 @@ import {
   type ArchiveUploadFileResult,
   type ArchiveUploadResult,
 } from '../../../shared/archive.ts';
+import { messageResult } from '../../../shared/responses.ts';
 import { issueCode, issueFields } from '../../../shared/validation.ts';
 import {
   archiveSummary,
@@ -195,7 +195,7 @@ export async function archiveRoutes(app: FastifyInstance, { config, database, ev
       async (request) => editImage(deps.db, adminOf(request), request.params.id, request.body),
     );
 
-    api.delete('/admin/archive/images/:id', { config: admin, schema: { tags, params: archiveIdParam, response: { 200: archiveMessageResult } } }, async (request) =>
+    api.delete('/admin/archive/images/:id', { config: admin, schema: { tags, params: archiveIdParam, response: { 200: messageResult } } }, async (request) =>
       deleteImage(deps, request.params.id),
     );
 
@@ -229,7 +229,7 @@ export async function archiveRoutes(app: FastifyInstance, { config, database, ev
       createShareLink(deps.db, request.params.id),
     );
 
-    api.delete('/admin/archive/images/:id/share', { config: admin, schema: { tags, params: archiveIdParam, response: { 200: archiveMessageResult } } }, async (request) =>
+    api.delete('/admin/archive/images/:id/share', { config: admin, schema: { tags, params: archiveIdParam, response: { 200: messageResult } } }, async (request) =>
       revokeShareLink(deps.db, request.params.id),
     );
 

@@ -23,6 +23,7 @@ import {
   turmaWriteResult,
   updateTurmaInput,
 } from '../../../shared/settings.ts';
+import { messageResult } from '../../../shared/responses.ts';
 import {
   createAdmin,
   createTurma,
@@ -39,7 +40,6 @@ import {
   type SettingsDeps,
 } from './settings.service.ts';
 
-const messageResult = z.object({ message: z.string() });
 
 export async function settingsRoutes(app: FastifyInstance, { config, database, events, settings, storage }: AppDeps): Promise<void> {
   const deps: SettingsDeps = { db: database.db, events, settings, storage };

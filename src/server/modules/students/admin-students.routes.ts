@@ -12,13 +12,13 @@ import {
   IMPORT_MAX_BYTES,
   importPreview,
   importResult,
-  messageResult,
   passwordResetResult,
   photoUrlBody,
   studentUuidParam,
   studentWriteResult,
   updateStudentInput,
 } from '../../../shared/admin-students.ts';
+import { messageResult } from '../../../shared/responses.ts';
 import {
   createStudent,
   exportStudentsCsv,

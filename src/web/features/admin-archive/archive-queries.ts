@@ -11,7 +11,6 @@ import {
   type ArchiveEditResult,
   type ArchiveFavouriteResult,
   type ArchiveItem,
-  type ArchiveMessageResult,
   type ArchivePage,
   type ArchiveShareResult,
   type ArchiveSort,
@@ -19,6 +18,7 @@ import {
   type ArchiveUploadResult,
   type SortOrder,
 } from '../../../shared/archive.ts';
+import type { MessageResult } from '../../../shared/responses.ts';
 import { api, type ApiError } from '../../lib/api.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { sendForm, type UploadProgress } from './upload-request.ts';
@@ -96,7 +96,7 @@ export function useEditImage() {
 export function useDeleteImage() {
   const refresh = useRefreshArchive();
   return useMutation({
-    mutationFn: (item: ArchiveItem) => api.delete<ArchiveMessageResult>(ARCHIVE_API.image(item.id)),
+    mutationFn: (item: ArchiveItem) => api.delete<MessageResult>(ARCHIVE_API.image(item.id)),
     onSuccess: refresh,
   });
 }
@@ -135,7 +135,7 @@ export function useShareLink() {
   return useMutation<{ shareUrl: string | null; message: string }, ApiError, { item: ArchiveItem; revoke: boolean }>({
     mutationFn: async ({ item, revoke }) =>
       revoke
-        ? { shareUrl: null, ...(await api.delete<ArchiveMessageResult>(ARCHIVE_API.share(item.id))) }
+        ? { shareUrl: null, ...(await api.delete<MessageResult>(ARCHIVE_API.share(item.id))) }
         : api.post<ArchiveShareResult>(ARCHIVE_API.share(item.id)),
     onSuccess: ({ shareUrl }, { item }) => patch(item.id, { shareUrl }),
   });

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type ApiError } from '../../lib/api.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { toast, toastError } from '../../lib/toast.ts';
-import type { MessageResult } from '../../../shared/admin-students.ts';
+import type { MessageResult } from '../../../shared/responses.ts';
 import type { AdminAccount, AdminTurma, AdminWriteResult, SchoolInfoInput, SchoolRules, SchoolSettings, TurmaWriteResult } from '../../../shared/settings.ts';
 
 const turmasKey = [...queryKeys.settings, 'turmas'] as const;

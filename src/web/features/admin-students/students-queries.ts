@@ -4,12 +4,12 @@ import type {
   CreateStudentInput,
   ImportPreview,
   ImportResult,
-  MessageResult,
   PasswordResetResult,
   StudentWriteResult,
   TagChangeResult,
   UpdateStudentInput,
 } from '../../../shared/admin-students.ts';
+import type { MessageResult } from '../../../shared/responses.ts';
 import { POLL_MS, type TagKind } from '../../../shared/constants.ts';
 import { api, type ApiError } from '../../lib/api.ts';
 import { useLiveStatus } from '../../lib/live-events.ts';
