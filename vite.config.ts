@@ -6,6 +6,7 @@ import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { AREAS } from './src/shared/areas.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const apiTarget = `http://localhost:${process.env.API_PORT ?? 3000}`;
@@ -122,7 +123,7 @@ function areaPages(): Plugin {
       const initial = new Set(chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName));
       const index = await fs.readFile(path.join(outDir, 'index.html'), 'utf8');
       await Promise.all(
-        (['student', 'admin'] as const).map(async (area) => {
+        AREAS.map(async (area) => {
           const files = new Set<string>();
           const visit = (fileName: string) => {
             if (files.has(fileName) || initial.has(fileName)) return;

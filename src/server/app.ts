@@ -20,6 +20,7 @@ import { registerCompression } from './plugins/compression.ts';
 import { registerRequestLog, requestIdGenerator } from './plugins/request-log.ts';
 import { issueCode, issueFields } from '../shared/validation.ts';
 import { ERROR_MESSAGES, type ApiErrorBody, type ErrorCode } from '../shared/errors.ts';
+import { AREAS, areaOfPath } from '../shared/areas.ts';
 import { createEventBus } from './realtime/event-bus.ts';
 import type { AppDeps } from './deps.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -227,12 +228,16 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
     fs.readFileSync(file, 'utf8').replace('<meta name="meritus-demo" content="off"', `<meta name="meritus-demo" content="${config.demo ? 'on' : 'off'}"`);
   const index = render(indexPath);
   // An area's paths get its page, which preloads the area's first chunks (vite.config.ts, areaPages); index.html otherwise.
-  const areaPages = (['student', 'admin'] as const).map((area) => {
-    const file = path.join(dist, `${area}.html`);
-    return { prefix: `/${area}`, page: fs.existsSync(file) ? render(file) : index };
-  });
-  const pageFor = (pagePath: string) =>
-    areaPages.find(({ prefix }) => pagePath === prefix || pagePath.startsWith(`${prefix}/`))?.page ?? index;
+  const areaPages = new Map(
+    AREAS.map((area) => {
+      const file = path.join(dist, `${area}.html`);
+      return [area, fs.existsSync(file) ? render(file) : index];
+    }),
+  );
+  const pageFor = (pagePath: string) => {
+    const area = areaOfPath(pagePath);
+    return (area && areaPages.get(area)) ?? index;
+  };
 
   // Hashed assets never change under their name; the build wrote their .br and .gz beside them (vite.config.ts).
   await app.register(fastifyStatic, {

@@ -1,10 +1,10 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
-import { homePath, type Role } from './app/paths.ts';
 import { startSessionCheck } from './app/session-api.ts';
 import { loadArea } from './app/sign-in.ts';
 import { SETTINGS_PATH, startEarlyRequest } from './lib/early-request.ts';
+import { areaOfPath } from '../shared/areas.ts';
 import './styles.css';
 
 const container = document.getElementById('root');
@@ -13,7 +13,7 @@ if (!container) throw new Error('Elemento #root ausente em index.html');
 startSessionCheck();
 // An area's page fetches its code and the settings its layout waits for now, beside the session check, instead of
 // once React has rendered the route and the layout has run.
-const area = (['student', 'admin'] as const satisfies Role[]).find((role) => window.location.pathname.startsWith(homePath(role)));
+const area = areaOfPath(window.location.pathname.toLowerCase());
 if (area) {
   loadArea(area).catch(() => undefined);
   startEarlyRequest(SETTINGS_PATH);

@@ -1,3 +1,5 @@
+import type { Area } from '../../shared/areas.ts';
+
 /** Every route of the app, written once. */
 export const paths = {
   root: '/',
@@ -26,7 +28,8 @@ export const paths = {
   },
 } as const;
 
-export type Role = 'student' | 'admin';
+/** Who is signed in: each role has the signed-in area of the same name (shared/areas.ts). */
+export type Role = Area;
 
 /** The sidebar's order of entries per role, as the spec lists them. */
 export const navOrder: Record<Role, readonly string[]> = {

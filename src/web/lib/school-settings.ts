@@ -14,7 +14,7 @@ export const schoolSettingsQueryOptions = queryOptions<SchoolSettings>({
   queryKey: queryKeys.settings,
   queryFn: async () => {
     const early = takeEarlyRequest(SETTINGS_PATH);
-    const settings = ((await early) ?? (await api.get(SETTINGS_PATH))) as SchoolSettings;
+    const settings = early ? ((await early) as SchoolSettings) : await api.get<SchoolSettings>(SETTINGS_PATH);
     setSchoolTimeZone(settings.school.timeZone);
     return settings;
   },

@@ -1,0 +1,8 @@
+/** The signed-in areas of the web app, each under a path of its own: /student/…, /admin/…. */
+export const AREAS = ['student', 'admin'] as const;
+export type Area = (typeof AREAS)[number];
+
+/** The area a page's path is in (/student, /student/ranking; not /studentx), or null. */
+export function areaOfPath(pathname: string): Area | null {
+  return AREAS.find((area) => pathname === `/${area}` || pathname.startsWith(`/${area}/`)) ?? null;
+}
