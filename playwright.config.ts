@@ -33,7 +33,9 @@ export default defineConfig({
     // frames of software compositing and Playwright waits for it to settle; this halves the suite's CPU (polish.spec:
     // 190–210 → 98 CPU-seconds). The tests about motion itself (the smooth jump in the ranking, toasts) ask for it back.
     reducedMotion: 'reduce',
-    trace: 'retain-on-failure',
+    // No trace by default: recording one films every test (a screencast the browser composites and encodes), a quarter
+    // of the suite's CPU (polish.spec: 163 → 118 CPU-seconds), for a file CI never keeps. `--trace retain-on-failure` when debugging.
+    trace: 'off',
     screenshot: 'only-on-failure',
     launchOptions: { executablePath: CHROMIUM, args: CHROME_FLAGS },
   },
