@@ -18,7 +18,10 @@ export async function expectNoSeriousA11yViolations(page: Page, options: { exclu
         .map((animation) => animation.finished.catch(() => undefined)),
     ),
   );
-  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  // Legacy mode runs axe in the page itself. The default mode finishes every scan in a new blank page that it
+  // opens and injects axe into again, which only frames from other origins need (the app has none): a scan of
+  // the student dashboard took 1.25–1.6 s that way and 0.6–0.7 s this way.
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).setLegacyMode(true);
   if (options.within) builder = builder.include(options.within);
   for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
   await page.evaluate(() => {
