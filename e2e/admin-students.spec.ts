@@ -281,6 +281,9 @@ test.describe('Gerenciar Alunos', () => {
   test('the spec’s error toasts when the server fails: load, save, delete, tags', async ({ page }) => {
     test.slow(); // waits for the list's one retry
     await loginViaApi(page.context(), 'admin');
+    // Without the event stream, only 'Tentar novamente' reads the list again: a student another test creates would
+    // otherwise have it read again on its own once the failure is lifted, taking the button away before the click.
+    await page.route('**/api/events', (route) => route.abort());
     const failure = { status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'Erro interno. Tente novamente.' } }) };
     await page.route('**/api/admin/students', (route) => route.fulfill(failure));
     await page.goto(SCREEN);

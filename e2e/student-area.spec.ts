@@ -246,6 +246,9 @@ test.describe('Méritus transfer', () => {
     const search = page.getByRole('searchbox', { name: 'Buscar estudante' });
     await search.focus();
     await page.keyboard.type(target.studentId);
+    // As a user reads the list before moving on: it filters in a deferred render, and a Tab before that lands on a
+    // student the filter then takes away.
+    await expect(page.getByRole('radio')).toHaveCount(1);
     await page.keyboard.press('Tab');
     await expect(page.getByRole('button', { name: 'Limpar busca' })).toBeFocused();
     await page.keyboard.press('Tab');
