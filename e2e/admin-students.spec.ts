@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expectNoSeriousA11yViolations } from './axe.ts';
-import { expect, loginViaApi, navigate, test } from './fixtures.ts';
+import { expect, loginViaApi, navigate, test, withoutLiveEvents } from './fixtures.ts';
 
 const SCREEN = '/admin/students';
 
@@ -281,9 +281,7 @@ test.describe('Gerenciar Alunos', () => {
   test('the spec’s error toasts when the server fails: load, save, delete, tags', async ({ page }) => {
     test.slow(); // waits for the list's one retry
     await loginViaApi(page.context(), 'admin');
-    // Without the event stream, only 'Tentar novamente' reads the list again: a student another test creates would
-    // otherwise have it read again on its own once the failure is lifted, taking the button away before the click.
-    await page.route('**/api/events', (route) => route.abort());
+    await withoutLiveEvents(page);
     const failure = { status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'Erro interno. Tente novamente.' } }) };
     await page.route('**/api/admin/students', (route) => route.fulfill(failure));
     await page.goto(SCREEN);

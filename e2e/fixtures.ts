@@ -54,6 +54,15 @@ export async function navigate(page: Page, path: string): Promise<void> {
   await expect(page.getByText('Carregando...', { exact: true })).toHaveCount(0, { timeout: 30_000 });
 }
 
+/**
+ * Cuts the page's live event stream, so data is read again only when the test asks: a test that lifts a simulated
+ * failure and clicks 'Tentar novamente' would otherwise race with an event of another test's operation, which has the
+ * screen read again on its own and takes the button away before the click.
+ */
+export async function withoutLiveEvents(page: Page): Promise<void> {
+  await page.route('**/api/events', (route) => route.abort());
+}
+
 /** GET a JSON answer of the API with the target's session, expecting 200. */
 export async function getJson<T>(target: APIRequestContext | BrowserContext | Page, path: string): Promise<T> {
   const response = await requestOf(target).get(path);

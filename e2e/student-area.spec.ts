@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './axe.ts';
-import { expect, getJson, loginViaApi, navigate, test } from './fixtures.ts';
+import { expect, getJson, loginViaApi, navigate, test, withoutLiveEvents } from './fixtures.ts';
 
 type PublicStudent = { id: string; studentId: string; name: string; grade: string; photo: string | null; meritus: number; estelecas: number; tags: unknown[] };
 type Summary = {
@@ -72,6 +72,7 @@ test.describe('dashboard', () => {
 
   test('empty states and a failed load', async ({ page, context }) => {
     await loginViaApi(context, 'student');
+    await withoutLiveEvents(page);
     await page.route('**/api/tags/active', (route) => route.fulfill({ json: [] }));
     await page.route('**/api/me/transactions?*', (route) => route.fulfill({ json: [] }));
     await failWith500(page, '**/api/me/summary');
@@ -368,6 +369,7 @@ test.describe('ranking', () => {
 
   test('errors and an empty school', async ({ page, context }) => {
     await loginViaApi(context, 'student');
+    await withoutLiveEvents(page);
     await failWith500(page, '**/api/ranking');
     await navigate(page, '/student/ranking');
     await expect(page.getByText('Não foi possível carregar o ranking')).toBeVisible({ timeout: 10_000 });
