@@ -11,4 +11,11 @@ export type ClientEvent =
   | { type: 'settings' } // the school's settings changed (name, time zone, rules, turmas)
   | { type: 'refetch' }; // events may have been missed (the server lost its database connection for a while): reload everything
 
+/**
+ * The stream's first message, once the server listens for the client. The page's first reads may have been answered
+ * before that: `sinceLastEventMs` (how long ago the server heard its last event, null if none since it started) tells
+ * the page whether one of them can have missed an event.
+ */
+export type ReadyEvent = { sinceLastEventMs: number | null };
+
 export const CLIENT_EVENT_TYPES = ['balance', 'ranking', 'tags', 'students', 'operation', 'settings', 'refetch'] as const;

@@ -44,6 +44,8 @@ export type EventBus = {
   publishAfterCommit(event: BusEvent): void;
   /** A listener that throws is logged and skipped; the others still hear the event. */
   subscribe(listener: (event: DeliveredEvent) => void): () => void;
+  /** How long ago this instance heard its last event, in milliseconds; null if it has heard none since it started. */
+  msSinceLastEvent(): number | null;
   close(): Promise<void>;
 };
 
@@ -59,6 +61,7 @@ export const silentEvents: EventBus = {
   publish: async () => {},
   publishAfterCommit: () => {},
   subscribe: () => () => {},
+  msSinceLastEvent: () => null,
   close: async () => {},
 };
 
@@ -103,7 +106,9 @@ export async function createEventBus(database: Database, log: FastifyBaseLogger)
       .catch((error: unknown) => log.warn({ err: error }, 'falha ao publicar evento ao vivo'));
   };
   // Listeners run inside the database driver's notification callback: an exception escaping there would stop the process.
+  let lastHeardAt: number | undefined;
   const deliver = (event: DeliveredEvent) => {
+    lastHeardAt = performance.now();
     for (const listener of listeners) {
       try {
         listener(event);
@@ -143,6 +148,9 @@ export async function createEventBus(database: Database, log: FastifyBaseLogger)
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    msSinceLastEvent() {
+      return lastHeardAt === undefined ? null : Math.floor(performance.now() - lastHeardAt);
     },
     async close() {
       if (timer) {

@@ -169,3 +169,32 @@ test('removing a student ends every stream of theirs at once, on every instance,
   await bystander.waitFor(has('balance'));
   await bystander.close();
 });
+
+test('ready tells how long ago the instance heard its last event: null before any, then the award just made', async () => {
+  const own = await buildTestApp(); // a database and instance of its own: no event of another test reaches it
+  try {
+    const url = await own.app.listen({ port: 0, host: '127.0.0.1' });
+    const [student] = own.students;
+    const cookie = await own.loginStudent(student!.studentId);
+    const before = await openStream(url, cookie);
+    await before.waitFor(has('ready'));
+    expect(before.received.find((event) => event.event === 'ready')?.data).toEqual({ sinceLastEventMs: null });
+
+    const awarded = await own.app.inject({
+      method: 'POST',
+      url: `/api/admin/students/${student!.id}/meritus`,
+      headers: { cookie: await own.loginAdmin() },
+      payload: { type: 'reward', amount: 1, description: 'Monitoria' },
+    });
+    expect(awarded.statusCode).toBe(201);
+    await before.waitFor(has('balance'));
+    const after = await openStream(url, cookie);
+    await after.waitFor(has('ready'));
+    const { sinceLastEventMs } = after.received.find((event) => event.event === 'ready')!.data as { sinceLastEventMs: number };
+    expect(sinceLastEventMs).toBeGreaterThanOrEqual(0);
+    expect(sinceLastEventMs).toBeLessThan(10_000);
+    await Promise.all([before.close(), after.close()]);
+  } finally {
+    await own.close();
+  }
+});

@@ -2,7 +2,7 @@ import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { QueryClient, QueryClientProvider, QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { LiveEventsProvider, useLiveStatus } from './live-events.ts';
+import { LiveEventsProvider, mayHaveMissedAnEvent, useLiveStatus } from './live-events.ts';
 import { queryKeys, type QueryKeyRoot } from './query-keys.ts';
 
 declare global {
@@ -19,13 +19,13 @@ class FakeEventSource {
 
   readyState = FakeEventSource.CONNECTING;
   onerror: ((event: Event) => void) | null = null;
-  private readonly listeners = new Map<string, (() => void)[]>();
+  private readonly listeners = new Map<string, ((message: { data: string }) => void)[]>();
 
   constructor(readonly url: string) {
     FakeEventSource.created.push(this);
   }
 
-  addEventListener(type: string, listener: () => void) {
+  addEventListener(type: string, listener: (message: { data: string }) => void) {
     this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
   }
 
@@ -33,10 +33,10 @@ class FakeEventSource {
     this.readyState = FakeEventSource.CLOSED;
   }
 
-  /** The server sends an event; 'ready' is its first on every stream. */
-  push(type: string) {
+  /** The server sends an event; 'ready' is its first on every stream, by default from a server that has heard no event yet. */
+  push(type: string, data: object = type === 'ready' ? { sinceLastEventMs: null } : { type }) {
     this.readyState = FakeEventSource.OPEN;
-    for (const listener of this.listeners.get(type) ?? []) listener();
+    for (const listener of this.listeners.get(type) ?? []) listener({ data: JSON.stringify(data) });
   }
 
   /** The connection fails: the browser retries by itself ('retrying') unless the stream was refused. */
@@ -119,13 +119,29 @@ afterEach(() => {
 });
 
 describe('live events', () => {
-  test('one stream on /api/events; live once it is ready, and the first ready refetches nothing', async () => {
+  test('one stream on /api/events; live once it is ready, and a first ready from a server that heard no event refetches nothing', async () => {
     expect(FakeEventSource.created.map((source) => source.url)).toEqual(['/api/events']);
     expect(status()).toBe('sem conexão');
     act(() => latest().push('ready'));
     await elapse(0);
     expect(status()).toBe('ao vivo');
     expect(refetched()).toEqual({ me: 0, ranking: 0, tags: 0 });
+  });
+
+  test('the first ready refetches every displayed query when the server heard an event since the page started: a first read may have missed it', async () => {
+    act(() => latest().push('ready', { sinceLastEventMs: 0 }));
+    await elapse(0);
+    expect(status()).toBe('ao vivo');
+    expect(refetched()).toEqual({ me: 1, ranking: 1, tags: 1 });
+  });
+
+  test('an event heard before the page started, or none, needs no refetch; a server that does not say is taken as having heard one', () => {
+    expect(mayHaveMissedAnEvent(JSON.stringify({ sinceLastEventMs: 5_000 }), 1_200)).toBe(false);
+    expect(mayHaveMissedAnEvent(JSON.stringify({ sinceLastEventMs: null }), 1_200)).toBe(false);
+    expect(mayHaveMissedAnEvent(JSON.stringify({ sinceLastEventMs: 900 }), 1_200)).toBe(true);
+    expect(mayHaveMissedAnEvent(JSON.stringify({ sinceLastEventMs: 1_200 }), 1_200)).toBe(true);
+    expect(mayHaveMissedAnEvent('{}', 1_200)).toBe(true);
+    expect(mayHaveMissedAnEvent('não é JSON', 1_200)).toBe(true);
   });
 
   test('a pushed event refetches the queries it makes stale, and only those', async () => {

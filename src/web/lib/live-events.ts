@@ -1,6 +1,6 @@
 import { createContext, createElement, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { CLIENT_EVENT_TYPES, type ClientEvent } from '../../shared/live-events.ts';
+import { CLIENT_EVENT_TYPES, type ClientEvent, type ReadyEvent } from '../../shared/live-events.ts';
 import { queryKeys, type QueryKeyRoot } from './query-keys.ts';
 
 type EventType = ClientEvent['type'];
@@ -23,6 +23,22 @@ function invalidateFor(client: QueryClient, type: EventType): void {
   else for (const queryKey of stale) void client.invalidateQueries({ queryKey });
 }
 
+/**
+ * Whether a read answered before the stream listened may have missed an event: the server heard one since this page
+ * started loading (performance.now() counts from then, and every read of the page was sent after). A server that
+ * does not say is taken as having heard one.
+ */
+export function mayHaveMissedAnEvent(ready: string, pageAgeMs: number): boolean {
+  let since: unknown;
+  try {
+    since = (JSON.parse(ready) as Partial<ReadyEvent>).sinceLastEventMs;
+  } catch {
+    return true;
+  }
+  if (since === null) return false;
+  return typeof since !== 'number' || since <= pageAgeMs;
+}
+
 const LiveContext = createContext(false);
 
 const RECONNECT_MS = 5_000;
@@ -30,7 +46,8 @@ const RECONNECT_MS = 5_000;
 /**
  * Keeps one EventSource on /api/events while someone is signed in. Pushed events
  * invalidate the matching queries; after a dropped connection comes back, everything is
- * refetched, since events may have been missed meanwhile.
+ * refetched, since events may have been missed meanwhile. The first ready refetches everything
+ * only when the page's first reads may have missed an event (mayHaveMissedAnEvent).
  */
 export function LiveEventsProvider({ enabled, children }: { enabled: boolean; children: ReactNode }) {
   const client = useQueryClient();
@@ -46,9 +63,9 @@ export function LiveEventsProvider({ enabled, children }: { enabled: boolean; ch
 
     const connect = () => {
       source = new EventSource('/api/events');
-      source.addEventListener('ready', () => {
+      source.addEventListener('ready', (message) => {
         setLive(true);
-        if (everOpen && dropped) void client.invalidateQueries();
+        if (everOpen ? dropped : mayHaveMissedAnEvent(message.data as string, performance.now())) void client.invalidateQueries();
         everOpen = true;
         dropped = false;
       });
