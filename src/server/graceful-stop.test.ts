@@ -167,7 +167,7 @@ describe.sequential('SIGTERM during a burst of transfers', { timeout: 180_000 },
     const { text, cleanly } = await stream.ended;
     expect(cleanly).toBe(true);
     // The hint came after the stream's start, as its last words.
-    expect(text).toMatch(/event: ready\ndata: \{\}\n\n(?:[\s\S]*\n\n)?retry: \d+\n\n$/);
+    expect(text).toMatch(/event: ready\ndata: \{"sinceLastEventMs":(?:null|\d+)\}\n\n(?:[\s\S]*\n\n)?retry: \d+\n\n$/);
 
     const accepted = attempts.filter((attempt) => attempt.answer !== 'connection_error');
     const cut = attempts.filter((attempt) => attempt.answer === 'connection_error');

@@ -283,9 +283,12 @@ describe('privacy: what a student receives about other students', () => {
     await arrived;
     controller.abort();
     await pump;
-    const payloads = [...text.matchAll(/^data: (.*)$/gm)].map((match) => JSON.parse(match[1]!) as Record<string, unknown>);
-    for (const payload of payloads) {
-      expect(Object.keys(payload).every((key) => key === 'type' || key === 'status')).toBe(true);
+    const messages = [...text.matchAll(/^event: (.*)\ndata: (.*)$/gm)].map((match) => ({ event: match[1]!, data: JSON.parse(match[2]!) as Record<string, unknown> }));
+    expect(messages.map(({ event }) => event)).toContain('ready');
+    // Events name what changed, never whose data; ready says only how long ago the server heard an event.
+    for (const { event, data } of messages) {
+      const allowed = event === 'ready' ? ['sinceLastEventMs'] : ['type', 'status'];
+      expect(Object.keys(data).every((key) => allowed.includes(key)), event).toBe(true);
     }
     expect(inspect('GET /api/events', text).findings).toEqual([]);
   });
