@@ -361,7 +361,6 @@ export type ArchiveSelectResult = z.infer<typeof archiveSelectResult>;
 export const archiveShareResult = z.object({ shareUrl: z.string(), message: z.string() });
 export type ArchiveShareResult = z.infer<typeof archiveShareResult>;
 
-
 /**
  * The archive's API paths, written once. File URLs come in the items; never build them.
  * GET images → ArchivePage; POST images (multipart) → ArchiveUploadResult; GET summary →

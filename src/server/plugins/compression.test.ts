@@ -9,6 +9,7 @@ import { addStudents, buildTestApp, createTestDatabase, testConfig, type TestApp
 import { buildApp, BODY_LIMIT_BYTES } from '../app.ts';
 import { COMPRESSION_THRESHOLD_BYTES } from './compression.ts';
 import { ERROR_MESSAGES } from '../../shared/errors.ts';
+import { AREAS } from '../../shared/areas.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -180,7 +181,7 @@ describe('the built front end', () => {
     dist = fs.mkdtempSync(path.join(os.tmpdir(), 'meritus-dist-'));
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.writeFileSync(path.join(dist, 'index.html'), page);
-    for (const area of ['student', 'admin']) fs.writeFileSync(path.join(dist, `${area}.html`), page.replace('</head>', `<!-- ${area} --></head>`));
+    for (const area of AREAS) fs.writeFileSync(path.join(dist, `${area}.html`), page.replace('</head>', `<!-- ${area} --></head>`));
     fs.writeFileSync(path.join(dist, 'assets', 'index-AbC123.js'), script);
     fs.writeFileSync(path.join(dist, 'assets', 'index-AbC123.js.br'), zlib.brotliCompressSync(script));
     fs.writeFileSync(path.join(dist, 'assets', 'index-AbC123.js.gz'), zlib.gzipSync(script));

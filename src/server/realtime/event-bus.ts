@@ -3,6 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DbOrTx } from '../db/client.ts';
 
 const CHANNEL = 'meritus_events';
+/** How many of the latest events an instance remembers, for msSinceLastEvent. */
+const RECENT_EVENTS = 64;
 /** NOTIFY payloads are limited to 8000 bytes; beyond this many ids everyone is told to refetch. */
 const MAX_IDS_IN_PAYLOAD = 150;
 
@@ -44,8 +46,12 @@ export type EventBus = {
   publishAfterCommit(event: BusEvent): void;
   /** A listener that throws is logged and skipped; the others still hear the event. */
   subscribe(listener: (event: DeliveredEvent) => void): () => void;
-  /** How long ago this instance heard its last event, in milliseconds; null if it has heard none since it started. */
-  msSinceLastEvent(): number | null;
+  /**
+   * How long ago, in milliseconds, this instance heard the last event that `matches` (one a given user is told of);
+   * null if it heard none since it started. When that event is older than the last RECENT_EVENTS this instance
+   * remembers, the oldest of those stands in for it: a bound that is never later than the event.
+   */
+  msSinceLastEvent(matches: (event: DeliveredEvent) => boolean): number | null;
   close(): Promise<void>;
 };
 
@@ -106,9 +112,15 @@ export async function createEventBus(database: Database, log: FastifyBaseLogger)
       .catch((error: unknown) => log.warn({ err: error }, 'falha ao publicar evento ao vivo'));
   };
   // Listeners run inside the database driver's notification callback: an exception escaping there would stop the process.
-  let lastHeardAt: number | undefined;
+  /** The latest events heard, oldest first, with when. */
+  const recent: { event: DeliveredEvent; at: number }[] = [];
+  let forgotten = false;
   const deliver = (event: DeliveredEvent) => {
-    lastHeardAt = performance.now();
+    recent.push({ event, at: performance.now() });
+    if (recent.length > RECENT_EVENTS) {
+      recent.shift();
+      forgotten = true;
+    }
     for (const listener of listeners) {
       try {
         listener(event);
@@ -149,8 +161,9 @@ export async function createEventBus(database: Database, log: FastifyBaseLogger)
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    msSinceLastEvent() {
-      return lastHeardAt === undefined ? null : Math.floor(performance.now() - lastHeardAt);
+    msSinceLastEvent(matches) {
+      const last = recent.findLast(({ event }) => matches(event)) ?? (forgotten ? recent[0] : undefined);
+      return last ? Math.floor(performance.now() - last.at) : null;
     },
     async close() {
       if (timer) {

@@ -6,7 +6,7 @@ import { hashToken, resolveSession } from '../modules/auth/auth.service.ts';
 import { sessionOf } from '../plugins/auth.ts';
 import { logRequest } from '../plugins/request-log.ts';
 import type { ClientEvent, ReadyEvent } from '../../shared/live-events.ts';
-import { endsSession, type BusEvent } from './event-bus.ts';
+import { endsSession, type BusEvent, type DeliveredEvent } from './event-bus.ts';
 
 const HEARTBEAT_MS = 25_000;
 /** How long a browser waits before reconnecting a dropped stream (the SSE `retry:` field). */
@@ -58,7 +58,7 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
         tags: ['realtime'],
         summary: 'Eventos ao vivo (Server-Sent Events)',
         description:
-          'text/event-stream. Eventos: ready (com sinceLastEventMs: há quantos ms este servidor ouviu o último evento, null se nenhum; a página relê o que leu antes dele, se pode ter perdido algum), balance (saldos ou histórico do próprio estudante), ranking, tags, students, refetch (eventos podem ter se perdido: recarregar tudo) e, para administradores, operation. Os eventos não trazem dados: o cliente recarrega o que mudou. O fluxo termina quando a sessão termina (saída, remoção, nova senha, expiração).',
+          'text/event-stream. Eventos: ready (com sinceLastEventMs: há quantos ms este servidor ouviu o último evento que este usuário receberia, null se nenhum; a página relê o que leu antes dele, se pode ter perdido algum), balance (saldos ou histórico do próprio estudante), ranking, tags, students, refetch (eventos podem ter se perdido: recarregar tudo) e, para administradores, operation. Os eventos não trazem dados: o cliente recarrega o que mudou. O fluxo termina quando a sessão termina (saída, remoção, nova senha, expiração).',
       },
     },
     async (request, reply) => {
@@ -137,7 +137,9 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
       // A stream asked for while the server stops (on a connection still open) is told at once to come back later.
       if (stopping) return end(reconnectHint());
       write(`retry: ${RETRY_MS}\n\n`);
-      const ready: ReadyEvent = { sinceLastEventMs: events.msSinceLastEvent() };
+      // Only an event this user would have been told of: the timing of others' (a logout, a refused transfer) stays theirs.
+      const toldOf = (event: DeliveredEvent) => event.type === 'resync' || eventsFor(principal, event).length > 0;
+      const ready: ReadyEvent = { sinceLastEventMs: events.msSinceLastEvent(toldOf) };
       write(`event: ready\ndata: ${JSON.stringify(ready)}\n\n`);
     },
   );

@@ -7,6 +7,7 @@ import { sessions } from '../db/schema.ts';
 import { buildApp } from '../app.ts';
 import { hashToken } from '../modules/auth/auth.service.ts';
 import { has, openStream } from './sse-test-client.ts';
+import type { ReadyEvent } from '../../shared/live-events.ts';
 
 let t: TestApp;
 let baseUrl: string;
@@ -170,11 +171,16 @@ test('removing a student ends every stream of theirs at once, on every instance,
   await bystander.close();
 });
 
-test('ready tells how long ago the instance heard its last event: null before any, then the award just made', async () => {
+test('ready tells how long ago the instance heard the last event this user is told of: none for a classmate\'s logout, then the award just made', async () => {
   const own = await buildTestApp(); // a database and instance of its own: no event of another test reaches it
   try {
     const url = await own.app.listen({ port: 0, host: '127.0.0.1' });
-    const [student] = own.students;
+    const [student, classmate] = own.students;
+    const leaving = await own.loginStudent(classmate!.studentId);
+    const stillOpen = await openStream(url, leaving);
+    await stillOpen.waitFor(has('ready'));
+    expect((await own.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: leaving } })).statusCode).toBe(204);
+    await stillOpen.waitForEnd(); // the instance has heard the logout
     const cookie = await own.loginStudent(student!.studentId);
     const before = await openStream(url, cookie);
     await before.waitFor(has('ready'));
@@ -190,7 +196,7 @@ test('ready tells how long ago the instance heard its last event: null before an
     await before.waitFor(has('balance'));
     const after = await openStream(url, cookie);
     await after.waitFor(has('ready'));
-    const { sinceLastEventMs } = after.received.find((event) => event.event === 'ready')!.data as { sinceLastEventMs: number };
+    const { sinceLastEventMs } = after.received.find((event) => event.event === 'ready')!.data as ReadyEvent;
     expect(sinceLastEventMs).toBeGreaterThanOrEqual(0);
     expect(sinceLastEventMs).toBeLessThan(10_000);
     await Promise.all([before.close(), after.close()]);

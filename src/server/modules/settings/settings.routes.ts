@@ -40,7 +40,6 @@ import {
   type SettingsDeps,
 } from './settings.service.ts';
 
-
 export async function settingsRoutes(app: FastifyInstance, { config, database, events, settings, storage }: AppDeps): Promise<void> {
   const deps: SettingsDeps = { db: database.db, events, settings, storage };
   const context = (request: FastifyRequest) => ({ ip: request.ip });
