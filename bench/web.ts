@@ -6,7 +6,9 @@
  * simulated slow 4G and a 4× slower CPU) with Debian's Chromium RUNS times per page. Prints
  * the median scores, FCP, LCP, TBT, CLS and the JavaScript each page loaded, gzipped (level 9,
  * as `vite build` reports it) and as served. Targets (issue 14): performance ≥ 95 and
- * accessibility 100. BENCH_PORT (default 3314) and RUNS (default 3) change the defaults.
+ * accessibility 100. BENCH_PORT (default 3314) and RUNS (default 3) change the defaults;
+ * PAGES=/admin,/student measures only those pages, and KEEP_REPORTS=folder keeps Lighthouse's
+ * JSON reports there (open them at https://googlechrome.github.io/lighthouse/viewer/).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,11 +25,13 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const TARGET = { performance: 95, accessibility: 100 };
 
 type Page = { path: string; login?: SignIn };
-const PAGES: Page[] = [
+const ALL_PAGES: Page[] = [
   { path: '/login' },
   { path: '/student', login: { url: '/api/auth/student/login', body: { studentId: '2024001', password: 'aluno123' } } },
   { path: '/admin', login: { url: '/api/auth/admin/login', body: { email: 'admin@escola.com', password: 'admin123' } } },
 ];
+const PAGES = process.env.PAGES ? ALL_PAGES.filter((page) => process.env.PAGES!.split(',').includes(page.path)) : ALL_PAGES;
+const KEEP_REPORTS = process.env.KEEP_REPORTS;
 
 type Run = {
   performance: number;
@@ -142,6 +146,10 @@ async function main(): Promise<void> {
     }
   } finally {
     await stopServer(server);
+    if (KEEP_REPORTS) {
+      fs.mkdirSync(KEEP_REPORTS, { recursive: true });
+      for (const name of fs.readdirSync(work).filter((file) => file.startsWith('lh-'))) fs.copyFileSync(path.join(work, name), path.join(KEEP_REPORTS, name));
+    }
     fs.rmSync(work, { recursive: true, force: true });
   }
   const header = ['page', 'perf', 'a11y', 'FCP', 'LCP', 'TBT', 'CLS', 'JS gzip', 'JS served'];

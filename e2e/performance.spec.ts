@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { gzipSync, constants as zlib } from 'node:zlib';
 import { build, type Rolldown } from 'vite';
+import { firstReadsOf } from '../src/shared/first-reads.ts';
 import { expect, loginViaApi, navigate, test } from './fixtures.ts';
 
 /** The issue's budget: all the JavaScript the login route downloads, gzipped (kB as Vite prints them). */
@@ -117,17 +118,27 @@ test.describe('first load', () => {
     test(`/${area} opens with three scripts (first load, signed-in shell, its area) and none of the ${other} area`, async ({ page, context, school }) => {
       await loginViaApi(context, area === 'admin' ? 'admin' : await school.createStudent());
       const scripts: string[] = [];
+      const reads: string[] = [];
       page.on('request', (request) => {
-        const { pathname } = new URL(request.url());
+        const { pathname, search } = new URL(request.url());
         if (/^\/assets\/.+\.js$/.test(pathname)) scripts.push(pathname.replace(/-[\w-]{8}\.js$/, ''));
+        if (pathname.startsWith('/api/') && pathname !== '/api/events') reads.push(pathname + search);
       });
       await navigate(page, `/${area}`);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       expect(scripts.sort()).toEqual([`/assets/${area}-area`, '/assets/index', '/assets/signed-in'].sort());
+      // The page names the reads its screen opens with, so they travel while its code downloads; the screen takes
+      // those answers: each read goes out once (a request the preload did not match would go out twice).
+      const home = await (await page.request.get(`/${area}`)).text();
+      const preloadedReads = [...home.matchAll(/<link rel="preload" as="fetch"[^>]* href="([^"]+)"/g)].map((match) => match[1]!);
+      expect(preloadedReads.sort()).toEqual(firstReadsOf(`/${area}`).sort());
+      expect(reads.sort()).toEqual(preloadedReads.sort());
       // The area's page names its chunks, so they download beside the first one instead of after it has run.
       const html = await (await page.request.get(`/${area}/ranking`)).text();
       const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]* href="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]!.replace(/-[\w-]{8}\.js$/, ''));
       expect(preloaded.sort()).toEqual([`/assets/${area}-area`, '/assets/signed-in'].sort());
+      // Another screen of the area preloads only what every page reads: the session and the settings.
+      expect([...html.matchAll(/<link rel="preload" as="fetch"[^>]* href="([^"]+)"/g)].map((match) => match[1])).toEqual(['/api/auth/me', '/api/settings']);
     });
   }
 });

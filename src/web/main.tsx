@@ -3,8 +3,9 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { startSessionCheck } from './app/session-api.ts';
 import { loadArea } from './app/sign-in.ts';
-import { SETTINGS_PATH, startEarlyRequest } from './lib/early-request.ts';
+import { startEarlyRequest } from './lib/early-request.ts';
 import { areaOfPath } from '../shared/areas.ts';
+import { SETTINGS_READ } from '../shared/first-reads.ts';
 import './styles.css';
 
 const container = document.getElementById('root');
@@ -16,7 +17,7 @@ startSessionCheck();
 const area = areaOfPath(window.location.pathname.toLowerCase());
 if (area) {
   loadArea(area).catch(() => undefined);
-  startEarlyRequest(SETTINGS_PATH);
+  startEarlyRequest(SETTINGS_READ);
 }
 // Rendered as a transition, so the first render yields to the browser in small slices instead of one long task.
 startTransition(() => {

@@ -10,6 +10,7 @@ import { buildApp, BODY_LIMIT_BYTES } from '../app.ts';
 import { COMPRESSION_THRESHOLD_BYTES } from './compression.ts';
 import { ERROR_MESSAGES } from '../../shared/errors.ts';
 import { AREAS } from '../../shared/areas.ts';
+import { ADMIN_DASHBOARD_READ, firstReadsOf, SESSION_READ, SETTINGS_READ } from '../../shared/first-reads.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -241,24 +242,27 @@ describe('the built front end', () => {
     }
   });
 
-  test("an area's paths get the area's page (which preloads its chunks), every other path index.html", async () => {
+  test("an area's paths get the area's page (which preloads its chunks and first reads), every other path index.html", async () => {
+    const everyPage = [SESSION_READ, SETTINGS_READ];
     const pages = [
-      ['/student', 'student'],
-      ['/student/', 'student'],
-      ['/student/ranking', 'student'],
-      ['/STUDENT/Ranking', 'student'],
-      ['/admin', 'admin'],
-      ['/admin/settings', 'admin'],
-      ['/studentx', 'index'],
-      ['/administrator', 'index'],
-      ['/login', 'index'],
-      ['/', 'index'],
+      ['/student', 'student', firstReadsOf('/student')],
+      ['/student/', 'student', everyPage],
+      ['/student/ranking', 'student', everyPage],
+      ['/STUDENT/Ranking', 'student', everyPage],
+      ['/admin', 'admin', [...everyPage, ADMIN_DASHBOARD_READ]],
+      ['/admin/settings', 'admin', everyPage],
+      ['/studentx', 'index', []],
+      ['/administrator', 'index', []],
+      ['/login', 'index', []],
+      ['/', 'index', []],
     ] as const;
-    for (const [url, expected] of pages) {
+    expect(firstReadsOf('/student')).toHaveLength(5);
+    for (const [url, expected, reads] of pages) {
       const response = await get(url);
       expect(response.statusCode, url).toBe(200);
       const area = /<!-- (student|admin) -->/.exec(response.body)?.[1] ?? 'index';
       expect(area, url).toBe(expected);
+      expect([...response.body.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map((match) => match[1]), url).toEqual(reads);
       expect(response.body, url).toContain('<meta name="meritus-demo" content="off">');
     }
   });

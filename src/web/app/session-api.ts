@@ -1,4 +1,5 @@
 import type { AdminLoginInput, SessionUser, StudentLoginInput } from '../../shared/auth.ts';
+import { SESSION_READ } from '../../shared/first-reads.ts';
 import { CORE_ERROR_MESSAGES as ERROR_MESSAGES } from '../../shared/messages-core.ts';
 import { api, isApiError } from '../lib/api.ts';
 
@@ -14,7 +15,7 @@ import { api, isApiError } from '../lib/api.ts';
  */
 async function fetchSession(): Promise<SessionUser | null> {
   try {
-    return await api.get<SessionUser>('/auth/me');
+    return await api.get<SessionUser>(SESSION_READ);
   } catch (error) {
     if (isApiError(error) && error.status === 401) return null;
     throw error;

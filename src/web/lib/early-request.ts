@@ -1,8 +1,5 @@
 import { api } from './api.ts';
 
-/** The school's settings: the layout waits for them before it shows a screen (school-settings.ts). */
-export const SETTINGS_PATH = '/settings';
-
 const started = new Map<string, Promise<unknown>>();
 
 /**

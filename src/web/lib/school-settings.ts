@@ -1,8 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SchoolSettings } from '../../shared/settings.ts';
+import { SETTINGS_READ } from '../../shared/first-reads.ts';
 import { setSchoolTimeZone } from '../../shared/format.ts';
 import { api } from './api.ts';
-import { SETTINGS_PATH, takeEarlyRequest } from './early-request.ts';
+import { takeEarlyRequest } from './early-request.ts';
 import { queryKeys } from './query-keys.ts';
 
 /**
@@ -13,8 +14,8 @@ import { queryKeys } from './query-keys.ts';
 export const schoolSettingsQueryOptions = queryOptions<SchoolSettings>({
   queryKey: queryKeys.settings,
   queryFn: async () => {
-    const early = takeEarlyRequest(SETTINGS_PATH);
-    const settings = early ? ((await early) as SchoolSettings) : await api.get<SchoolSettings>(SETTINGS_PATH);
+    const early = takeEarlyRequest(SETTINGS_READ);
+    const settings = early ? ((await early) as SchoolSettings) : await api.get<SchoolSettings>(SETTINGS_READ);
     setSchoolTimeZone(settings.school.timeZone);
     return settings;
   },

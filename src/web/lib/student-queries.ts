@@ -4,6 +4,7 @@ import { POLL_MS, RECENT_TRANSACTIONS_LIMIT } from '../../shared/constants.ts';
 import type { ActiveTag } from '../../shared/students.ts';
 import type { StudentSummary } from '../../shared/student-area.ts';
 import type { OperationResult, StudentOperation } from '../../shared/ledger.ts';
+import { ACTIVE_TAGS_READ, recentTransactionsRead, STUDENT_SUMMARY_READ } from '../../shared/first-reads.ts';
 import { api } from './api.ts';
 import { useLiveQuery } from './live-query.ts';
 import { queryKeys } from './query-keys.ts';
@@ -15,14 +16,14 @@ import { queryKeys } from './query-keys.ts';
  */
 export const summaryQueryKey = [...queryKeys.ranking, 'my-summary'] as const;
 
-const summaryQuery = { queryKey: summaryQueryKey, queryFn: () => api.get<StudentSummary>('/me/summary') };
+const summaryQuery = { queryKey: summaryQueryKey, queryFn: () => api.get<StudentSummary>(STUDENT_SUMMARY_READ) };
 
 export function useStudentSummary(fallbackMs: number = POLL_MS.dashboard) {
   return useLiveQuery(summaryQuery.queryKey, summaryQuery.queryFn, fallbackMs);
 }
 
 /** Every active weekly tag with its likes (GET /api/tags/active). */
-const activeTagsQuery = { queryKey: queryKeys.tags, queryFn: () => api.get<ActiveTag[]>('/tags/active') };
+const activeTagsQuery = { queryKey: queryKeys.tags, queryFn: () => api.get<ActiveTag[]>(ACTIVE_TAGS_READ) };
 
 export function useActiveTags(fallbackMs: number = POLL_MS.dashboard) {
   return useLiveQuery(activeTagsQuery.queryKey, activeTagsQuery.queryFn, fallbackMs);
@@ -44,7 +45,7 @@ export function useDirectory() {
 /** The student's latest Méritus operations (GET /api/me/transactions). */
 const myTransactionsQuery = (limit: number) => ({
   queryKey: [...queryKeys.myTransactions, limit],
-  queryFn: () => api.get<StudentOperation[]>('/me/transactions', { query: { limit } }),
+  queryFn: () => api.get<StudentOperation[]>(recentTransactionsRead(limit)),
 });
 
 export function useMyTransactions(limit: number, fallbackMs: number = POLL_MS.dashboard) {

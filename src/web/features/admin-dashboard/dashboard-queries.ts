@@ -2,12 +2,13 @@ import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-q
 import { toast } from '../../lib/toast.ts';
 import { POLL_MS } from '../../../shared/constants.ts';
 import type { DashboardSummary, GoalTarget } from '../../../shared/dashboard.ts';
+import { ADMIN_DASHBOARD_READ } from '../../../shared/first-reads.ts';
 import type { GoalId } from '../../../shared/dashboard-definitions.ts';
 import { api, type ApiError } from '../../lib/api.ts';
 import { useLiveQuery } from '../../lib/live-query.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
-const summaryQuery = { queryKey: queryKeys.adminDashboard, queryFn: () => api.get<DashboardSummary>('/admin/dashboard') };
+const summaryQuery = { queryKey: queryKeys.adminDashboard, queryFn: () => api.get<DashboardSummary>(ADMIN_DASHBOARD_READ) };
 
 /** GET /api/admin/dashboard; pushed operations refresh it, polling only while the stream is down. */
 export function useDashboardSummary() {
