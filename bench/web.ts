@@ -30,7 +30,11 @@ const ALL_PAGES: Page[] = [
   { path: '/student', login: { url: '/api/auth/student/login', body: { studentId: '2024001', password: 'aluno123' } } },
   { path: '/admin', login: { url: '/api/auth/admin/login', body: { email: 'admin@escola.com', password: 'admin123' } } },
 ];
-const PAGES = process.env.PAGES ? ALL_PAGES.filter((page) => process.env.PAGES!.split(',').includes(page.path)) : ALL_PAGES;
+const PAGES = (process.env.PAGES?.split(',') ?? ALL_PAGES.map((page) => page.path)).map((asked) => {
+  const page = ALL_PAGES.find((known) => known.path === asked);
+  if (!page) throw new Error(`PAGES: ${asked} is not one of ${ALL_PAGES.map((known) => known.path).join(', ')}`);
+  return page;
+});
 const KEEP_REPORTS = process.env.KEEP_REPORTS;
 
 type Run = {

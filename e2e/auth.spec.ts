@@ -121,6 +121,25 @@ test.describe('route guard', () => {
     await expect(page.getByRole('tab', { name: 'Estudante' })).toHaveAttribute('aria-selected', 'true');
   });
 
+  // The page opened signed out preloaded its first reads (401): signing in on it, without a reload, must read again.
+  for (const [opened, role] of [['/student', 'student'], ['/admin', 'admin']] as const) {
+    test(`a visitor who opened ${opened} signs in on the page it sent them to and stays on their home with its figures`, async ({ page }) => {
+      await page.goto(opened);
+      await expect(page).toHaveURL('/login');
+      await page.getByRole('tab', { name: role === 'student' ? 'Estudante' : 'Administrador' }).click();
+      if (role === 'student') await page.getByLabel('Matrícula').fill(DEMO.student.studentId);
+      else await page.getByLabel('Email').fill(DEMO.admin.email);
+      await page.getByLabel('Senha', { exact: true }).fill(DEMO[role].password);
+      await page.getByRole('button', { name: 'Entrar' }).click();
+      await expect(page).toHaveURL(HOME[role]);
+      // Figures only the home screen's reads bring: with a stale 401 the page would be signed out again instead.
+      if (role === 'student') await expect(page.getByRole('progressbar', { name: 'Progresso da meta de Méritus' })).toBeVisible();
+      else await expect(page.getByRole('region', { name: 'Indicadores' })).toContainText(/\d/);
+      await expect(page).toHaveURL(HOME[role]);
+      await expect(page.getByRole('button', { name: 'Sair' })).toBeVisible();
+    });
+  }
+
   test('a student opening an admin screen is sent away, and an admin opening a student screen too', async ({ browser }) => {
     const studentContext = await browser.newContext();
     await loginViaApi(studentContext, 'student');

@@ -21,7 +21,7 @@ import { registerRequestLog, requestIdGenerator } from './plugins/request-log.ts
 import { issueCode, issueFields } from '../shared/validation.ts';
 import { ERROR_MESSAGES, type ApiErrorBody, type ErrorCode } from '../shared/errors.ts';
 import { AREAS, areaOfPath } from '../shared/areas.ts';
-import { firstReadsOf, HOME_PAGES } from '../shared/first-reads.ts';
+import { firstReadsOf } from '../shared/first-reads.ts';
 import { createEventBus } from './realtime/event-bus.ts';
 import type { AppDeps } from './deps.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -229,22 +229,26 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
     fs.readFileSync(file, 'utf8').replace('<meta name="meritus-demo" content="off"', `<meta name="meritus-demo" content="${config.demo ? 'on' : 'off'}"`);
   const index = render(indexPath);
   // An area's paths get its page, which preloads the area's first chunks (vite.config.ts, areaPages) and the API reads
-  // its first screen waits for (first-reads.ts): an area's home page its screen's too. index.html otherwise.
-  const withReads = (page: string, pagePath: string) =>
-    page.replace('</head>', `${firstReadsOf(pagePath).map((read) => `<link rel="preload" as="fetch" crossorigin href="${read}">`).join('')}</head>`);
+  // its first screen waits for (first-reads.ts); index.html otherwise. A page is rendered once per set of reads.
   const areaPages = new Map(
     AREAS.map((area) => {
       const file = path.join(dist, `${area}.html`);
       return [area, fs.existsSync(file) ? render(file) : index];
     }),
   );
-  const signedInPages = new Map([
-    ...AREAS.map((area) => [area, withReads(areaPages.get(area)!, `/${area}/`)] as const),
-    ...HOME_PAGES.map((home) => [home, withReads(areaPages.get(areaOfPath(home)!)!, home)] as const),
-  ]);
-  const pageFor = (pagePath: string) => {
+  const pagesWithReads = new Map<string, string>();
+  const pageFor = (locationPath: string, pagePath: string) => {
     const area = areaOfPath(pagePath);
-    return area ? (signedInPages.get(pagePath) ?? signedInPages.get(area)!) : index;
+    if (!area) return index;
+    const reads = firstReadsOf(locationPath);
+    const key = `${area} ${reads.join(' ')}`;
+    let page = pagesWithReads.get(key);
+    if (page === undefined) {
+      const links = reads.map((read) => `<link rel="preload" as="fetch" crossorigin href="${read}">`).join('');
+      page = areaPages.get(area)!.replace('</head>', `${links}</head>`);
+      pagesWithReads.set(key, page);
+    }
+    return page;
   };
 
   // Hashed assets never change under their name; the build wrote their .br and .gz beside them (vite.config.ts).
@@ -266,7 +270,7 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
       if (path === '/api' || path.startsWith('/api/') || path.startsWith('/uploads/')) {
         return reply.callNotFound();
       }
-      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(pageFor(path));
+      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(pageFor(request.url.split('?')[0]!, path));
     });
   });
 }

@@ -1,4 +1,5 @@
 import { RECENT_TRANSACTIONS_LIMIT } from './constants.ts';
+import { areaOfPath } from './areas.ts';
 
 /**
  * The API reads a signed-in page makes before its first screen shows (decision 012). The server names them in the
@@ -21,16 +22,19 @@ export function recentTransactionsRead(limit: number): string {
   return `/api/me/transactions?limit=${limit}`;
 }
 
-/** What the area's home screen reads as it opens (its route's prefetch), by page path. */
-const HOME_READS: Record<string, string[]> = {
-  '/admin': [ADMIN_DASHBOARD_READ],
-  '/student': [STUDENT_SUMMARY_READ, ACTIVE_TAGS_READ, recentTransactionsRead(RECENT_TRANSACTIONS_LIMIT)],
-};
+/** What an area's home screen reads as it opens (its route's prefetch, which runs on the home's exact path). */
+const HOME_READS = new Map<string, string[]>([
+  ['/admin', [ADMIN_DASHBOARD_READ]],
+  ['/student', [STUDENT_SUMMARY_READ, ACTIVE_TAGS_READ, recentTransactionsRead(RECENT_TRANSACTIONS_LIMIT)]],
+]);
 
-/** The reads a signed-in page at this path starts with: the session, the settings and, on an area's home, its screen's. */
+/**
+ * The reads a page at this path (as the browser's location has it, before any query) starts with, named only where
+ * the web is sure to ask for them as the page starts: a preload nobody takes would answer a later read of the same
+ * URL (after a sign-in, with the visitor's 401). main.tsx asks for the session and the settings where `areaOfPath`
+ * finds an area in the path as it is, lower-cased; an area's home asks for its screen's reads on its exact path.
+ */
 export function firstReadsOf(pathname: string): string[] {
-  return [SESSION_READ, SETTINGS_READ, ...(HOME_READS[pathname] ?? [])];
+  if (!areaOfPath(pathname.toLowerCase())) return [];
+  return [SESSION_READ, SETTINGS_READ, ...(HOME_READS.get(pathname) ?? [])];
 }
-
-/** The areas' home pages, whose screens read more than the session and settings as they open. */
-export const HOME_PAGES = Object.keys(HOME_READS);

@@ -1,4 +1,5 @@
 import { CLIENT_THROTTLE } from '../../shared/constants.ts';
+import { SESSION_READ } from '../../shared/first-reads.ts';
 import { CORE_ERROR_MESSAGES as ERROR_MESSAGES, isCoreErrorCode } from '../../shared/messages-core.ts';
 import { REQUEST_ID_HEADER } from '../../shared/request-id.ts';
 
@@ -11,7 +12,7 @@ export const MAX_ATTEMPTS = 3;
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
 
 /** Calls whose 401 is an answer, not an expired session. */
-const SESSION_CALLS = ['/api/auth/me', '/api/auth/student/login', '/api/auth/admin/login', '/api/auth/logout'];
+const SESSION_CALLS = [SESSION_READ, '/api/auth/student/login', '/api/auth/admin/login', '/api/auth/logout'];
 
 /** An API failure with the stable code and the pt-BR text to show. */
 export class ApiError extends Error {
@@ -69,7 +70,7 @@ export type ApiClientOptions = {
   now?: () => number;
 };
 
-/** Paths are relative to /api: `api.get('/ranking')`. A path already starting with /api/ is kept. */
+/** A path is relative to /api (`api.get('/ranking')`) unless it starts with /api/ (`SESSION_READ`). */
 function buildUrl(path: string, query: RequestOptions['query']): string {
   const base = path.startsWith('/api/') ? path : `/api${path.startsWith('/') ? path : `/${path}`}`;
   if (!query) return base;
@@ -227,5 +228,5 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
 export type ApiClient = ReturnType<typeof createApiClient>;
 
-/** The app's client. Paths are relative to /api. */
+/** The app's client. Paths are relative to /api unless they start with /api/. */
 export const api = createApiClient();
