@@ -257,6 +257,8 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
     prefix: '/',
     index: false,
     wildcard: false,
+    // The pages are sent by the route below, rendered (demo flag, first reads), never as their raw files.
+    allowedPath: (pathName) => !pathName.endsWith('.html'),
     preCompressed: true,
     setHeaders: (reply, filePath) => {
       if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('Cache-Control', 'public, max-age=31536000, immutable');

@@ -271,5 +271,11 @@ describe('the built front end', () => {
       expect([...response.body.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map((match) => match[1]), url).toEqual(reads);
       expect(response.body, url).toContain('<meta name="meritus-demo" content="off">');
     }
+    // The pages' files are not served raw (without the demo flag and the reads).
+    for (const url of ['/index.html', '/student.html', '/admin.html']) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body, url).not.toContain('<html');
+    }
   });
 });
