@@ -6,3 +6,8 @@ export type Area = (typeof AREAS)[number];
 export function areaOfPath(pathname: string): Area | null {
   return AREAS.find((area) => pathname === `/${area}` || pathname.startsWith(`/${area}/`)) ?? null;
 }
+
+/** The area a page starts in, read from its location's path as the browser has it (not decoded): main.tsx's rule. */
+export function areaOfLocation(locationPath: string): Area | null {
+  return areaOfPath(locationPath.toLowerCase());
+}

@@ -1,5 +1,5 @@
 import { RECENT_TRANSACTIONS_LIMIT } from './constants.ts';
-import { areaOfPath } from './areas.ts';
+import { areaOfLocation } from './areas.ts';
 
 /**
  * The API reads a signed-in page makes before its first screen shows (decision 012). The server names them in the
@@ -31,10 +31,10 @@ const HOME_READS = new Map<string, string[]>([
 /**
  * The reads a page at this path (as the browser's location has it, before any query) starts with, named only where
  * the web is sure to ask for them as the page starts: a preload nobody takes would answer a later read of the same
- * URL (after a sign-in, with the visitor's 401). main.tsx asks for the session and the settings where `areaOfPath`
- * finds an area in the path as it is, lower-cased; an area's home asks for its screen's reads on its exact path.
+ * URL (after a sign-in, with the visitor's 401). main.tsx asks for the session and the settings where `areaOfLocation`
+ * finds an area; an area's home asks for its screen's reads on its exact path.
  */
 export function firstReadsOf(pathname: string): string[] {
-  if (!areaOfPath(pathname.toLowerCase())) return [];
+  if (!areaOfLocation(pathname)) return [];
   return [SESSION_READ, SETTINGS_READ, ...(HOME_READS.get(pathname) ?? [])];
 }

@@ -14,8 +14,7 @@ export type ClientEvent =
 /**
  * The stream's first message, once the server listens for the client. The page's first reads may have been answered
  * before that: `sinceLastEventMs` (how long ago the server heard the last event this user is told of, null if none
- * since it started) tells
- * the page whether one of them can have missed an event.
+ * since it started) tells the page whether one of them can have missed an event.
  */
 export type ReadyEvent = { sinceLastEventMs: number | null };
 

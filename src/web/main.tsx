@@ -4,7 +4,7 @@ import { App } from './app/app.tsx';
 import { startSessionCheck } from './app/session-api.ts';
 import { loadArea } from './app/sign-in.ts';
 import { startEarlyRequest } from './lib/early-request.ts';
-import { areaOfPath } from '../shared/areas.ts';
+import { areaOfLocation } from '../shared/areas.ts';
 import { SETTINGS_READ } from '../shared/first-reads.ts';
 import './styles.css';
 
@@ -14,7 +14,7 @@ if (!container) throw new Error('Elemento #root ausente em index.html');
 startSessionCheck();
 // An area's page fetches its code and the settings its layout waits for now, beside the session check, instead of
 // once React has rendered the route and the layout has run.
-const area = areaOfPath(window.location.pathname.toLowerCase());
+const area = areaOfLocation(window.location.pathname);
 if (area) {
   loadArea(area).catch(() => undefined);
   startEarlyRequest(SETTINGS_READ);
