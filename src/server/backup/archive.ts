@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { z } from 'zod';
@@ -341,6 +342,23 @@ export function archiveMigrationLevel(manifest: Manifest): number {
   return level;
 }
 
+/**
+ * The lines of a stream of UTF-8 bytes, each without its '\n'. A character whose bytes arrive in two pieces is
+ * decoded whole (decoding each piece alone would turn the 'ó' of 'cópia' into two U+FFFD). `onPiece` sees the raw bytes.
+ */
+export async function* utf8Lines(pieces: AsyncIterable<Buffer>, onPiece: (piece: Buffer) => void = () => {}): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for await (const piece of pieces) {
+    onPiece(piece);
+    const lines = (rest + decoder.write(piece)).split('\n');
+    rest = lines.pop()!;
+    yield* lines;
+  }
+  rest += decoder.end();
+  if (rest !== '') yield rest;
+}
+
 /** Loads the archive's rows into a database migrated to the archive's level, in one transaction; resets the sequences. */
 async function loadRows(client: SqlClient, file: string, manifest: Manifest): Promise<void> {
   const tables = new Map(manifest.tables.map((table) => [`db/${table.name}.jsonl`, table.name]));
@@ -365,21 +383,15 @@ async function loadRows(client: SqlClient, file: string, manifest: Manifest): Pr
       const hash = createHash('sha256');
       let batch: string[] = [];
       let batchBytes = 0;
-      let rest = '';
       const flush = async () => {
         if (batch.length > 0) await query(insert, [`[${batch.join(',')}]`]);
         batch = [];
         batchBytes = 0;
       };
-      for await (const piece of entry.body) {
-        hash.update(piece);
-        const lines = (rest + piece.toString('utf8')).split('\n');
-        rest = lines.pop()!;
-        for (const line of lines) {
-          batch.push(line);
-          batchBytes += line.length;
-          if (batch.length >= INSERT_ROWS || batchBytes >= INSERT_BYTES) await flush();
-        }
+      for await (const line of utf8Lines(entry.body, (piece) => hash.update(piece))) {
+        batch.push(line);
+        batchBytes += line.length;
+        if (batch.length >= INSERT_ROWS || batchBytes >= INSERT_BYTES) await flush();
       }
       await flush();
       // Checked again: the file may have changed since it was verified.

@@ -12,7 +12,7 @@ import { localFileStorage } from '../storage/file-storage.ts';
 import { reconcile, totalBalances } from '../modules/ledger/reconciliation.service.ts';
 import { addAdmin, addStudents, buildTestApp, cookieFrom, createPostgresDatabase, createTestDatabase, seedPgliteDataDir, TEST_ADMIN, TEST_PASSWORD, testConfig, type TestApp } from '../test/test-app.ts';
 import { runScript } from '../test/processes.ts';
-import { writeBackup, type FileSource } from './archive.ts';
+import { utf8Lines, writeBackup, type FileSource } from './archive.ts';
 import { restoreArchive, type RestoreTarget } from './restore.ts';
 import { sqlClientOf } from './sql-client.ts';
 
@@ -204,6 +204,22 @@ function withEntryChanged(archive: Buffer, entry: string): Buffer {
   }
   throw new Error(`${entry} not in the archive`);
 }
+
+test('a row is read back whole wherever the archive\'s bytes are cut: an accent split between two pieces stays one character', async () => {
+  const rows = ['{"description":"durante a cópia"}', '{"name":"Conceição"}', '{"emoji":"🏆"}'];
+  const bytes = Buffer.from(rows.map((row) => `${row}\n`).join(''));
+  for (let cut = 1; cut < bytes.length; cut++) {
+    async function* twoPieces() {
+      yield bytes.subarray(0, cut);
+      yield bytes.subarray(cut);
+    }
+    const seen: Buffer[] = [];
+    const lines: string[] = [];
+    for await (const line of utf8Lines(twoPieces(), (piece) => seen.push(piece))) lines.push(line);
+    expect(lines, `cut at byte ${cut}`).toEqual(rows);
+    expect(Buffer.concat(seen).equals(bytes)).toBe(true);
+  }
+});
 
 test('a damaged archive is refused with a clear message before anything is written; a target that is not empty needs --force', { timeout: 240_000 }, async () => {
   const t = await buildTestApp();

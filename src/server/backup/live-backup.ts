@@ -35,8 +35,10 @@ export function fileSourceOf(config: Config): FileSource {
 function readLine(socket: net.Socket): Promise<unknown> {
   return new Promise((resolve, reject) => {
     let text = '';
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString('utf8');
+    // Decoded by the socket, so a character split between two reads stays whole.
+    socket.setEncoding('utf8');
+    const onData = (chunk: string) => {
+      text += chunk;
       const end = text.indexOf('\n');
       if (end < 0) return;
       socket.off('data', onData);
