@@ -2,17 +2,25 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import Papa from 'papaparse';
 import { z } from 'zod';
+import { contentDisposition } from './storage/serve-object.ts';
 
 const BOM = '\uFEFF';
 
 /**
+ * Text a spreadsheet would run as a formula: it starts with =, +, -, @, a tab or a carriage return, whatever follows,
+ * line breaks included (papaparse's own pattern stops at the first line, so a multi-line description kept its
+ * formula). A number written as text ('-105', '-7,4', as the reports format them) is left alone: it is no formula.
+ */
+const FORMULA_START = /^(?!-?\d+(?:[.,]\d+)*$)[=+\-@\t\r]/;
+
+/**
  * A CSV as Excel in Brazil expects it: UTF-8 with a BOM (so accents open correctly),
  * `;` between fields (`,` is the decimal separator there), CRLF line ends. Text that
- * starts like a formula (=, +, -, @) is neutralised so a name cannot run in a spreadsheet.
+ * starts like a formula (FORMULA_START) is prefixed with ' so a name cannot run in a spreadsheet.
  */
 export function toCsv(headers: readonly string[], rows: readonly (readonly (string | number | null)[])[], options: { bom?: boolean } = {}): string {
   const data = rows.map((row) => row.map((cell) => cell ?? ''));
-  const config = { delimiter: ';', newline: '\r\n', escapeFormulae: true };
+  const config = { delimiter: ';', newline: '\r\n', escapeFormulae: FORMULA_START };
   const body = headers.length > 0 ? Papa.unparse({ fields: [...headers], data }, config) : Papa.unparse(data, config);
   return `${options.bom === false ? '' : BOM}${body}${body.endsWith('\r\n') ? '' : '\r\n'}`;
 }
@@ -36,13 +44,16 @@ export function decodeCsvBytes(bytes: Buffer): string {
 /**
  * Records of a CSV with its separator guessed among `;`, `,`, tab and `|`. Blank records
  * are kept (as empty arrays' worth of blank cells) so record numbers match the file's lines.
+ * `unpairedQuoteAt`: the record (1-based) where a quote opens or closes out of place. From
+ * there the parser reads the rest of the file as one cell, so the records after it are not the file's.
  */
-export function parseCsv(text: string): { rows: string[][]; delimiter: string } {
+export function parseCsv(text: string): { rows: string[][]; delimiter: string; unpairedQuoteAt: number | null } {
   const result = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), {
     skipEmptyLines: false,
     delimitersToGuess: [';', ',', '\t', '|'],
   });
-  return { rows: result.data, delimiter: result.meta.delimiter };
+  const quoteError = result.errors.find((error) => error.type === 'Quotes');
+  return { rows: result.data, delimiter: result.meta.delimiter, unpairedQuoteAt: quoteError ? (quoteError.row ?? 0) + 1 : null };
 }
 
 /** The response schema of a CSV download (UTF-8 with BOM, `;`), sent whole or streamed. */
@@ -54,7 +65,7 @@ export const csvResponse = z
 export function sendCsv(reply: FastifyReply, fileName: string, body: string | AsyncIterable<string>) {
   return reply
     .type('text/csv; charset=utf-8')
-    .header('Content-Disposition', `attachment; filename="${fileName}"`)
+    .header('Content-Disposition', contentDisposition('attachment', fileName))
     .header('Cache-Control', 'no-store')
     .send(typeof body === 'string' ? body : Readable.from(body));
 }
