@@ -23,6 +23,7 @@ import {
 } from '../../../shared/admin-students.ts';
 import { isStorableText, recordableText } from '../../../shared/validation.ts';
 import { foldText } from '../../../shared/student-match.ts';
+import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 
 type Column = 'studentId' | 'name' | 'email' | 'grade' | 'turma' | 'birthDate';
 
@@ -34,13 +35,15 @@ function headerKey(text: string): string {
 function columnOf(header: string): Column | null {
   const key = headerKey(header);
   if (!key) return null;
-  if (key.includes('nasc') || key.includes('birth') || key === 'aniversario') return 'birthDate';
-  if (key.includes('mail')) return 'email';
-  if (key.includes('matricula') || ['ra', 'registroacademico', 'studentid', 'codigo', 'codigodoaluno'].includes(key)) return 'studentId';
+  // "Nome da mãe", "E-mail do responsável", "Data de nascimento do pai" are someone else's.
+  const someoneElses = /mae|pai|respons/.test(key);
+  if (key.includes('nasc') || key.includes('birth') || key === 'aniversario') return someoneElses ? null : 'birthDate';
+  if (key.includes('mail')) return someoneElses ? null : 'email';
+  // "Data de matrícula" is a date, not the matrícula.
+  if ((key.includes('matricula') && !key.startsWith('data')) || ['ra', 'registroacademico', 'studentid', 'codigo', 'codigodoaluno'].includes(key)) return 'studentId';
   if (key === 'turma') return 'turma';
   if (key.includes('serie') || key.includes('turma') || ['ano', 'grade', 'classe', 'anoescolar'].includes(key)) return 'grade';
-  // "Nome da mãe", "Nome do responsável" are someone else's name.
-  if ((key.startsWith('nome') && !/mae|pai|respons/.test(key)) || ['aluno', 'aluna', 'estudante', 'name'].includes(key)) return 'name';
+  if ((key.startsWith('nome') && !someoneElses) || ['aluno', 'aluna', 'estudante', 'name'].includes(key)) return 'name';
   return null;
 }
 
@@ -67,7 +70,9 @@ type Candidate = ImportRow & { key: string };
 /** Parses and checks a file without touching the database. */
 /** `turmas`: the school's active turmas, the only ones a new student may join. */
 function readRows(bytes: Buffer, turmas: readonly string[]): { rows: Candidate[]; delimiter: string } {
-  const { rows: records, delimiter } = parseCsv(decodeCsvBytes(bytes));
+  const { rows: records, delimiter, unpairedQuoteAt } = parseCsv(decodeCsvBytes(bytes));
+  // The records after an unpaired quote are one long cell: a preview of them would silently leave students out.
+  if (unpairedQuoteAt !== null) throw new AppError('import_malformed', { message: `${ERROR_MESSAGES.import_malformed} (linha ${unpairedQuoteAt}).` });
   const headerIndex = records.findIndex((cells) => cells.some((cell) => cell.trim() !== ''));
   const header = headerIndex >= 0 ? mapHeader(records[headerIndex]!) : {};
   if (header.studentId === undefined || header.name === undefined) throw new AppError('import_no_header');

@@ -108,6 +108,15 @@ describe('import preview', () => {
     expect(fromCommas.rows[0]).toMatchObject({ studentId: '6001002', name: 'Iara Tupã', grade: '3º EM - Turma B', birthDate: '2008-09-09', valid: true });
   });
 
+  test("a parent's e-mail and birth date and the date of enrolment are not taken for the student's own", async () => {
+    const file = excelCsv([
+      'Data de matrícula;Matrícula;Nome;Série;E-mail do responsável;Data de nascimento do responsável;Nome da mãe',
+      '01/02/2024;6002001;Rita Castro;2A;pai@familia.test;10/10/1980;Lúcia Castro',
+    ]);
+    const result = await preview(file);
+    expect(result.rows).toEqual([expect.objectContaining({ studentId: '6002001', name: 'Rita Castro', email: null, birthDate: null, valid: true })]);
+  });
+
   test.each([
     ['no recognisable header', Buffer.from('a;b;c\r\n1;2;3\r\n'), 400, 'Cabeçalho não reconhecido: o arquivo precisa das colunas matrícula e nome'],
     ['only a header', excelCsv(['Matrícula;Nome;Série']), 400, 'O arquivo não tem nenhuma linha de aluno'],
@@ -118,6 +127,13 @@ describe('import preview', () => {
       Buffer.from(['Matrícula;Nome;Série', ...Array.from({ length: 5001 }, (_, i) => `${9000000 + i};Aluno ${i};1A`)].join('\n')),
       400,
       'O arquivo tem mais de 5.000 linhas; divida-o em partes menores',
+    ],
+    [
+      // From the stray quote on, the parser would read the rest of the file as one cell: three students silently left out.
+      'a quote without its pair, instead of previewing the rows after it as one',
+      excelCsv(['Matrícula;Nome;Série', '6003001;Ana Lima;1A', '6003002;"Bia" Souza;1A', '6003003;Caio Reis;1A', '6003004;Duda Melo;1A']),
+      400,
+      'O arquivo tem aspas (") sem par: corrija a linha indicada ou salve a planilha de novo como CSV (linha 3).',
     ],
   ])('refuses %s', async (_label, bytes, status, message) => {
     const response = await send('/preview', bytes);
