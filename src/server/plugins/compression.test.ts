@@ -89,7 +89,7 @@ describe('API answers', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-encoding']).toBe('gzip');
     expect(response.headers['content-disposition']).toBe(plain.headers['content-disposition']);
-    expect(response.headers['content-disposition']).toMatch(/^attachment; filename=".+\.csv"$/);
+    expect(response.headers['content-disposition']).toMatch(/^attachment; filename=".+\.csv"; filename\*=UTF-8''.+\.csv$/);
     expect(response.headers['cache-control']).toBe('no-store');
     expect(decoded(response)).toBe(plain.body);
     expect(decoded(response)).toContain('Estudante Compressão 39');

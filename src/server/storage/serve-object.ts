@@ -35,7 +35,8 @@ export type ServeOptions = {
 
 /** RFC 6266 / 5987: an ASCII fallback name plus the UTF-8 one. */
 export function contentDisposition(type: 'inline' | 'attachment', fileName: string): string {
-  const ascii = fileName.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]|["\\]/g, '_');
+  // One '_' per character (the u flag): an emoji is one character, not its two UTF-16 halves.
+  const ascii = fileName.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]|["\\]/gu, '_');
   return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 

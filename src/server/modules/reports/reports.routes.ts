@@ -16,12 +16,13 @@ import {
 import { reportOverview as overviewOf, reportReasons as reasonsOf, reportScope, reportTimeline as timelineOf } from './reports.service.ts';
 import { exportReportTable, type ExportFile } from './report-exports.ts';
 import { certificatePdf, statementPdf } from './report-pdfs.ts';
+import { contentDisposition } from '../../storage/serve-object.ts';
 
 const fileResponse = z.custom<string | Buffer>((value) => typeof value === 'string' || Buffer.isBuffer(value)).describe('Arquivo (CSV, XLSX ou PDF)');
 
 /** Sends a generated file as a download that no cache keeps. */
 function sendFile(reply: FastifyReply, file: ExportFile) {
-  return reply.type(file.contentType).header('Content-Disposition', `attachment; filename="${file.fileName}"`).header('Cache-Control', 'no-store').send(file.body);
+  return reply.type(file.contentType).header('Content-Disposition', contentDisposition('attachment', file.fileName)).header('Cache-Control', 'no-store').send(file.body);
 }
 
 /** Paths of REPORTS_API without the /api prefix the app registers them under. */

@@ -327,6 +327,15 @@ describe('reports', () => {
     expect((await t.request('GET', `/admin/reports/export?table=figures&format=csv`, { cookie: student })).statusCode).toBe(403);
   });
 
+  test('a statement of a student whose matrícula is not ASCII downloads under its name', async () => {
+    const [student] = await addStudents(t.db, [{ studentId: 'MAT-Ő1', name: 'Đặng Thị Ngọc', grade: GRADES[10] }]);
+    const statement = await t.request('GET', `/admin/reports/statement.pdf?period=today&student=${student!.id}`);
+    expect(statement.statusCode, statement.body).toBe(200);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+    const fileName = `extrato-MAT-Ő1-${today}-a-${today}.pdf`;
+    expect(statement.headers['content-disposition']).toBe(`attachment; filename="extrato-MAT-O1-${today}-a-${today}.pdf"; filename*=UTF-8''${encodeURIComponent(fileName)}`);
+  });
+
   test('exports: CSV and XLSX give back the tables with numbers and dates as such, audited; the statement and certificate are PDFs with their text', async () => {
     const filter = { turmas: [] };
     const want = expected(filter);
@@ -334,7 +343,9 @@ describe('reports', () => {
     const csv = await t.request('GET', `/admin/reports/export?${query(filter, { table: 'turmas', format: 'csv' })}`);
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
-    expect(csv.headers['content-disposition']).toBe(`attachment; filename="relatorio-turmas-${PERIOD.from}-a-${PERIOD.to}.csv"`);
+    expect(csv.headers['content-disposition']).toBe(
+      `attachment; filename="relatorio-turmas-${PERIOD.from}-a-${PERIOD.to}.csv"; filename*=UTF-8''relatorio-turmas-${PERIOD.from}-a-${PERIOD.to}.csv`,
+    );
     expect(csv.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const parsed = Papa.parse<string[]>(csv.body.replace(/^\uFEFF/, ''), { delimiter: ';', skipEmptyLines: true }).data;
     expect(parsed[0]).toEqual(['Turma', 'Alunos', 'Méritus concedidos', 'Méritus removidos', 'Méritus transferidos', 'Saldo no fim do período', 'Média por aluno', 'Alunos participantes', 'Participação (%)']);

@@ -542,7 +542,7 @@ describe('CSV export', () => {
     const response = await call('GET', '/admin/students/export.csv');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="estudantes-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="estudantes-\d{4}-\d{2}-\d{2}\.csv"; filename\*=UTF-8''estudantes-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(response.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const lines = response.body.replace(/^\uFEFF/, '').split('\r\n');
     expect(lines[0]).toBe('Matrícula;Nome;Email;Série;Data de nascimento;Méritus;Total ganho;Estelecas;Tags;Último acesso;Cadastrado em');
