@@ -25,6 +25,7 @@ import {
 } from '../../../shared/archive.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { foldText } from '../../../shared/student-match.ts';
+import { isStorableText } from '../../../shared/validation.ts';
 import type { z } from 'zod';
 import { bmpSize, makeVariants, sniffStaged, type StagedFile } from './archive-files.ts';
 
@@ -435,7 +436,8 @@ function cleanFileName(raw: string): string | null {
   // Only the last part of a path some browsers send, without control characters.
   // eslint-disable-next-line no-control-regex -- control characters are what it removes
   const name = (raw.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  if (name === '' || name.length > 255 || /[\ud800-\udfff]/.test(name)) return null;
+  // An emoji's surrogate pair is a character like any other; only a lone half cannot be stored.
+  if (name === '' || name.length > 255 || !isStorableText(name)) return null;
   return name;
 }
 

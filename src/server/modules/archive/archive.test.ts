@@ -40,6 +40,16 @@ const uploadedItem = (result: ArchiveUploadResult, index = 0): ArchiveItem => {
 const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
 
 describe('upload', () => {
+  test('a name with accents and an emoji is kept as sent, and the download carries it', async () => {
+    const name = 'Conceição 😀 na feira.png';
+    const response = await upload(t, [{ name, bytes: await png(8, 8, [200, 40, 90]), type: 'image/png' }]);
+    expect(response.statusCode, response.body).toBe(200);
+    const item = uploadedItem(response.json<ArchiveUploadResult>());
+    expect(item.fileName).toBe(name);
+    const download = await get(item.downloadUrl);
+    expect(download.headers['content-disposition']).toBe(`attachment; filename="Conceicao _ na feira.png"; filename*=UTF-8''${encodeURIComponent(name)}`);
+  });
+
   test('an oriented JPEG gets an upright WebP thumbnail and preview without metadata; the same bytes again answer the existing image with duplicate: true', async () => {
     const jpeg = await orientedJpeg(400, 200);
     const first = await upload(t, [{ name: 'foto da turma.jpg', bytes: jpeg, type: 'image/jpeg' }], { tags: ' turma, 2024 ,,turma', category: 'perfil', albumName: 'Formatura' });
