@@ -12,7 +12,7 @@ import {
 import { ERROR_MESSAGES } from './errors.ts';
 import { ARCHIVE_PHOTO_URL } from './archive.ts';
 import { countOf, formatDate } from './format.ts';
-import { calendarDate, instantText, requiredText, textInput } from './validation.ts';
+import { calendarDate, instantText, requiredText, rowId, textInput } from './validation.ts';
 import { foldText } from './student-match.ts';
 
 /** Photo types accepted for upload, by what the file's bytes say it is. */
@@ -187,7 +187,7 @@ export type UpdateStudentInput = z.input<typeof updateStudentInput>;
 
 export const photoUrlBody = z.object({ url: photoUrlInput });
 
-export const studentUuidParam = z.object({ id: z.uuid({ error: 'student_not_found' }) });
+export const studentUuidParam = z.object({ id: rowId({ error: 'student_not_found' }) });
 export const studentTagParams = studentUuidParam.extend({ kind: z.enum(TAG_KINDS, { error: 'not_found' }) });
 
 export const tagDaysInput = z.object({

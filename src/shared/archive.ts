@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ERROR_MESSAGES } from './errors.ts';
 import { countOf, plural } from './format.ts';
-import { textInput } from './validation.ts';
+import { rowId, textInput } from './validation.ts';
 
 /**
  * The image archive (spec 2.7, "Data-Base"): the contract between the server
@@ -308,7 +308,7 @@ export const archiveUploadResult = z.object({
 export type ArchiveUploadResult = z.infer<typeof archiveUploadResult>;
 
 const idsInput = z
-  .array(z.uuid({ error: 'archive_image_not_found' }), { error: 'archive_bulk_empty' })
+  .array(rowId({ error: 'archive_image_not_found' }), { error: 'archive_bulk_empty' })
   .min(1, { error: 'archive_bulk_empty' })
   .max(ARCHIVE_BULK_MAX, { error: 'archive_bulk_too_many' });
 
@@ -328,7 +328,7 @@ export type ArchiveBulkInput = z.input<typeof archiveBulkInput>;
 export const archiveBulkResult = z.object({ message: z.string(), count: z.number().int() });
 export type ArchiveBulkResult = z.infer<typeof archiveBulkResult>;
 
-export const archiveIdParam = z.object({ id: z.uuid({ error: 'archive_image_not_found' }) });
+export const archiveIdParam = z.object({ id: rowId({ error: 'archive_image_not_found' }) });
 
 /** PUT ARCHIVE_API.favourite(id). */
 export const archiveFavouriteInput = z.object({ favourite: z.boolean({ error: 'validation' }) });
@@ -349,7 +349,7 @@ export type ArchiveCounters = z.infer<typeof archiveCounters>;
  * answer's `photoUrl` goes into the student form's `photo`. Either way usageCount + 1.
  * Only active public or restricted images can be a photo (students must be able to see it).
  */
-export const archiveSelectInput = z.object({ studentId: z.uuid({ error: 'student_not_found' }).optional() });
+export const archiveSelectInput = z.object({ studentId: rowId({ error: 'student_not_found' }).optional() });
 export const archiveSelectResult = archiveCounters.extend({
   /** The address to store as the student's photo (the image's preview). */
   photoUrl: z.string(),

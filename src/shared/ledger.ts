@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountSchema, requiredText, textInput } from './validation.ts';
+import { amountSchema, requiredText, rowId, textInput } from './validation.ts';
 
 export const CURRENCIES = ['meritus', 'estelecas'] as const;
 export type Currency = (typeof CURRENCIES)[number];
@@ -27,7 +27,7 @@ const optionalDescription = textInput({ max: 200 })
   .optional()
   .transform((value) => (value ? value : undefined));
 
-const recipientId = (code: 'missing_fields' | 'missing_fields_short') => z.uuid({ error: code });
+const recipientId = (code: 'missing_fields' | 'missing_fields_short') => rowId({ error: code });
 
 /** POST /api/meritus/transfers */
 export const meritusTransferInput = z.object({
@@ -69,7 +69,7 @@ function adminOperationSchema<C extends Currency>(currency: C) {
 export const adminOperationInputs = { meritus: adminOperationSchema('meritus'), estelecas: adminOperationSchema('estelecas') } as const;
 export type AdminOperationInput = z.input<(typeof adminOperationInputs)[Currency]>;
 
-const bulkStudents = z.array(z.uuid(), { error: 'missing_fields_short' }).min(1, { error: 'missing_fields_short' }).max(5000);
+const bulkStudents = z.array(rowId(), { error: 'missing_fields_short' }).min(1, { error: 'missing_fields_short' }).max(5000);
 
 function bulkOperationSchema<C extends Currency>(currency: C) {
   return adminOperationSchema(currency).extend({ currency: z.literal(currency), studentUuids: bulkStudents });

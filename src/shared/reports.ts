@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarDate, textInput } from './validation.ts';
+import { calendarDate, rowId, textInput } from './validation.ts';
 import { formatDate } from './format.ts';
 
 /** The API paths of the reports screen (relative to /api). */
@@ -359,8 +359,8 @@ export const reportExportQuery = reportFilters
   .superRefine(checkPeriod);
 
 /** A student's statement (extrato) for a period. */
-export const statementQuery = reportFilters.pick({ period: true, from: true, to: true }).extend({ student: z.uuid({ error: 'student_not_found' }) }).superRefine(checkPeriod);
-export const certificateQuery = z.object({ tag: z.uuid({ error: 'tag_not_found' }) });
+export const statementQuery = reportFilters.pick({ period: true, from: true, to: true }).extend({ student: rowId({ error: 'student_not_found' }) }).superRefine(checkPeriod);
+export const certificateQuery = z.object({ tag: rowId({ error: 'tag_not_found' }) });
 
 /** The search string of a report's URL (the screen keeps its filters there, so a report can be bookmarked). */
 export function reportSearch(query: { period: ReportPeriod; from?: string | undefined; to?: string | undefined; turma: readonly string[] }): URLSearchParams {

@@ -10,7 +10,7 @@ import {
 } from './constants.ts';
 import type { ErrorCode } from './errors.ts';
 import { DEFAULT_TIME_ZONE } from './format.ts';
-import { textInput } from './validation.ts';
+import { rowId, textInput } from './validation.ts';
 
 /**
  * What a school configures (/admin/settings): stored in the database, read by every screen
@@ -165,7 +165,7 @@ export type CreateTurmaInput = z.input<typeof createTurmaInput>;
 export const updateTurmaInput = z.object({ name: turmaName.optional(), retired: z.boolean({ error: 'validation' }).optional() });
 export type UpdateTurmaInput = z.input<typeof updateTurmaInput>;
 
-export const turmaParams = z.object({ id: z.uuid({ error: 'turma_not_found' }) });
+export const turmaParams = z.object({ id: rowId({ error: 'turma_not_found' }) });
 
 // ---------------------------------------------------------------- everything a screen reads
 
@@ -205,7 +205,7 @@ export type CreateAdminInput = z.input<typeof createAdminInput>;
 export const adminPasswordInput = z.object({ password: adminPassword.optional() });
 export type AdminPasswordInput = z.input<typeof adminPasswordInput>;
 
-export const adminParams = z.object({ id: z.uuid({ error: 'admin_not_found' }) });
+export const adminParams = z.object({ id: rowId({ error: 'admin_not_found' }) });
 
 /** The answer to a creation or reset: the generated password, when there is one, shown once. */
 export const adminWriteResult = z.object({ message: z.string(), admin: adminAccount, password: z.string().nullable() });

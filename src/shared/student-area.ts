@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowId } from './validation.ts';
 
 const int = () => z.number().int();
 
@@ -41,6 +42,6 @@ export const studentSummary = z.object({
 export type StudentSummary = z.infer<typeof studentSummary>;
 
 /** PUT and DELETE /api/tags/:tagId/like */
-export const tagLikeParams = z.object({ tagId: z.uuid({ error: 'tag_not_found' }) });
+export const tagLikeParams = z.object({ tagId: rowId({ error: 'tag_not_found' }) });
 export const tagLikeState = z.object({ tagId: z.uuid(), likes: int(), likedByMe: z.boolean() });
 export type TagLikeState = z.infer<typeof tagLikeState>;

@@ -3,6 +3,12 @@ import { ERROR_MESSAGES, isErrorCode, type ErrorCode } from './errors.ts';
 import { MAX_OPERATION_AMOUNT } from './constants.ts';
 
 /**
+ * A row's id as a request sends it: a UUID in any case, read in lower case as the database writes it, so comparing
+ * it with a stored id ("yourself", "the same student twice") holds for 'ABC…' as the database's lookup does.
+ */
+export const rowId = (options?: { error: ErrorCode }) => z.uuid(options).transform((value) => value.toLowerCase());
+
+/**
  * Schemas in src/shared use error codes as their issue messages, so the server
  * answers with a stable code and both sides show the same pt-BR text.
  */

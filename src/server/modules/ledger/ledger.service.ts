@@ -19,7 +19,7 @@ import {
   type ShortStudent,
 } from '../../../shared/ledger.ts';
 import { formatAmount, plural } from '../../../shared/format.ts';
-import { issueCode, issueFields, recordableText } from '../../../shared/validation.ts';
+import { issueCode, issueFields, recordableText, rowId } from '../../../shared/validation.ts';
 import { idempotencyRecord, type IdempotencyRecord, type Stored } from './idempotency.ts';
 import { refusedAttempt, refusedAttempts, type RefusedAttemptRecord } from './refused-attempts.ts';
 import { sqlState } from '../../db/sql-state.ts';
@@ -325,7 +325,7 @@ export async function studentTransfer(
   return settle(deps, answer, codes, [sender.id, transfer.recipientId], rules);
 }
 
-const targetId = z.uuid({ error: 'student_not_found' });
+const targetId = rowId({ error: 'student_not_found' });
 const ADMIN_TARGET_INPUTS = {
   meritus: adminOperationInputs.meritus.extend({ id: targetId }),
   estelecas: adminOperationInputs.estelecas.extend({ id: targetId }),

@@ -98,6 +98,10 @@ describe('Méritus transfers', () => {
   test('refuses a transfer to oneself, to an unknown or removed student', async () => {
     await award(ana.id, 5);
     expect((await transfer({ recipientId: ana.id, amount: 1 })).json().error.message).toBe('Você não pode transferir para si mesmo');
+    // Her id in capitals is the same row to the database: refused the same way, not a 500 from the ledger's function.
+    const shouted = await transfer({ recipientId: ana.id.toUpperCase(), amount: 1 });
+    expect(shouted.statusCode).toBe(400);
+    expect(shouted.json().error.message).toBe('Você não pode transferir para si mesmo');
     const unknown = await transfer({ recipientId: randomUUID(), amount: 1 });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error.message).toBe('Estudante não encontrado');
