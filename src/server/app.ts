@@ -209,10 +209,11 @@ async function serveUploadsFromBucket(files: FastifyInstance, storage: FileStora
   files.get('/uploads/*', async (request, reply) => {
     const key = keyOfAddress(request.url);
     const sent =
-      key && !key.startsWith('archive/') && key.endsWith('.webp')
-        ? await sendStoredObject(request, reply, storage, key, { contentType: 'image/webp', cacheControl: 'public, max-age=31536000, immutable', etag: `"${key}"` })
-        : null;
-    return sent ?? reply.status(404).send(errorBody('not_found'));
+      key !== null &&
+      !key.startsWith('archive/') &&
+      key.endsWith('.webp') &&
+      (await sendStoredObject(request, reply, storage, key, { contentType: 'image/webp', cacheControl: 'public, max-age=31536000, immutable', etag: `"${key}"` }));
+    return sent ? reply : reply.status(404).send(errorBody('not_found'));
   });
 }
 

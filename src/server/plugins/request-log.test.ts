@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
+import { multipartBody, png } from '../modules/archive/archive-test-kit.ts';
+import type { ArchiveItem, ArchiveUploadResult } from '../../shared/archive.ts';
 import {
   addAdmin,
   addStudents,
@@ -116,5 +118,21 @@ describe('one JSON log line per request', () => {
     for (const secret of [TEST_PASSWORD, 'senha-errada-123', token, 'meritus_session', 'Ana Beatriz', 'ana@escola.test', TEST_ADMIN.email, 'busca=']) {
       expect(text, secret).not.toContain(secret);
     }
+  });
+
+  test('serving an archive file (original, thumbnail, download) logs its request and nothing worse: no false "file missing", no error', async () => {
+    const admin = cookieFrom(await app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: TEST_ADMIN.email, password: TEST_PASSWORD } }));
+    const body = multipartBody([{ name: 'quadra.png', bytes: await png(16, 16, [10, 120, 200]), type: 'image/png' }]);
+    const uploaded = await app.inject({ method: 'POST', url: '/api/admin/archive/images', headers: { ...body.headers, cookie: admin }, payload: body.payload });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const item = (uploaded.json() as ArchiveUploadResult).results[0] as { item: ArchiveItem };
+    const worse = () => lines.filter((line) => Number(line.level) >= 40);
+    const before = worse().length;
+    for (const url of [item.item.fileUrl, item.item.thumbnailUrl!, item.item.downloadUrl]) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(linesOf(response.headers['x-request-id'])).toHaveLength(1);
+    }
+    expect(worse().slice(before)).toEqual([]);
   });
 });

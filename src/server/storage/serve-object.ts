@@ -41,8 +41,9 @@ export function contentDisposition(type: 'inline' | 'attachment', fileName: stri
 }
 
 /**
- * Sends a stored object with ranges (video seeking) and conditional requests; null when the
- * storage has no such object (the caller answers 404 in its own words).
+ * Sends a stored object with ranges (video seeking) and conditional requests: true once sent, false when the
+ * storage has no such object (the caller answers 404 in its own words). A boolean, not the reply: a reply is a
+ * thenable that an async function's caller would await to undefined, taking a sent file for a missing one.
  */
 export async function sendStoredObject(
   request: FastifyRequest,
@@ -50,25 +51,31 @@ export async function sendStoredObject(
   storage: FileStorage,
   key: string,
   options: ServeOptions,
-): Promise<FastifyReply | null> {
+): Promise<boolean> {
   reply.header('Cache-Control', options.cacheControl).header('Accept-Ranges', 'bytes').header('X-Content-Type-Options', 'nosniff');
   for (const [name, value] of Object.entries(options.headers ?? {})) reply.header(name, value);
   if (options.disposition) reply.header('Content-Disposition', contentDisposition(options.disposition.type, options.disposition.fileName));
   if (options.etag) {
     reply.header('ETag', options.etag);
-    if (request.headers['if-none-match'] === options.etag) return reply.status(304).send();
+    if (request.headers['if-none-match'] === options.etag) {
+      reply.status(304).send();
+      return true;
+    }
   }
   let size = options.size;
   const rangeHeader = request.headers.range;
   if (rangeHeader && size === undefined) {
     const stat = await storage.stat(key);
-    if (!stat) return null;
+    if (!stat) return false;
     size = stat.size;
   }
   const range = size === undefined ? null : parseRange(rangeHeader, size);
-  if (range === 'unsatisfiable') return reply.status(416).header('Content-Range', `bytes */${size}`).send();
+  if (range === 'unsatisfiable') {
+    reply.status(416).header('Content-Range', `bytes */${size}`).send();
+    return true;
+  }
   const object = await storage.read(key, range ?? undefined);
-  if (!object) return null;
+  if (!object) return false;
   reply.type(options.contentType);
   if (range) {
     reply.status(206).header('Content-Range', `bytes ${range.start}-${range.end}/${object.size}`).header('Content-Length', range.end - range.start + 1);
@@ -77,7 +84,9 @@ export async function sendStoredObject(
   }
   if (request.method === 'HEAD') {
     object.body.destroy();
-    return reply.send();
+    reply.send();
+  } else {
+    reply.send(object.body);
   }
-  return reply.send(object.body);
+  return true;
 }

@@ -136,7 +136,7 @@ async function serveFile(request: FastifyRequest<{ Params: z.infer<typeof filePa
     deps.warn({ imageId: row.id, fileKey: row.fileKey, variant }, 'archive record without its file');
     throw new AppError('archive_image_not_found', { status: 404 });
   }
-  return sent;
+  return reply;
 }
 
 export async function archiveRoutes(app: FastifyInstance, { config, database, events, storage }: AppDeps): Promise<void> {
