@@ -13,6 +13,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   student_id_taken: 409,
   email_taken: 409,
   rate_limited: 429,
+  live_streams_full: 429,
   login_locked: 429,
   body_too_large: 413,
   internal: 500,

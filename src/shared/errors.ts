@@ -57,6 +57,7 @@ export const ERROR_MESSAGES = {
   report_unknown_format: 'Formato de exportação inválido. Use csv ou xlsx.',
   file_missing: 'Nenhum arquivo selecionado',
   import_too_large: 'Arquivo muito grande. Máximo 2MB.',
+  live_streams_full: 'Muitas abas do portal abertas nesta sessão: feche algumas para voltar a receber as atualizações ao vivo',
   import_no_header: 'Cabeçalho não reconhecido: o arquivo precisa das colunas matrícula e nome',
   import_malformed: 'O arquivo tem aspas (") sem par: corrija a linha indicada ou salve a planilha de novo como CSV',
   import_empty: 'O arquivo não tem nenhuma linha de aluno',

@@ -9,6 +9,17 @@ import type { ClientEvent, ReadyEvent } from '../../shared/live-events.ts';
 import { endsSession, type BusEvent, type DeliveredEvent } from './event-bus.ts';
 
 const HEARTBEAT_MS = 25_000;
+/**
+ * Open streams one session may hold: a tab each, more than anyone keeps open. Past it a new stream is refused with 429
+ * (that tab's screens read on their own timer instead), so one session cannot pile up connections on the server.
+ */
+export const MAX_STREAMS_PER_SESSION = 10;
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-store, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+};
 /** How long a browser waits before reconnecting a dropped stream (the SSE `retry:` field). */
 const RETRY_MS = 3000;
 
@@ -44,6 +55,8 @@ export function eventsFor(principal: Principal, event: BusEvent): ClientEvent[] 
 export async function eventsRoutes(app: FastifyInstance, { database, events }: AppDeps): Promise<void> {
   /** The end function of every open stream, so a stopping server ends them with the reconnect hint. */
   const openStreams = new Set<(lastWords?: string) => void>();
+  /** How many streams each session (by its token's hash) has open. */
+  const streamsOfSession = new Map<string, number>();
   let stopping = false;
   app.addHook('preClose', async () => {
     stopping = true;
@@ -66,6 +79,11 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
       const session = await app.sessionCache.session(token);
       if (!session) throw new AppError('unauthenticated');
       const tokenHash = hashToken(token);
+      // HEAD has no body to stream: the headers alone, at once, instead of a response that never ends.
+      if (request.method === 'HEAD') return reply.headers(SSE_HEADERS).send();
+      const streams = streamsOfSession.get(tokenHash) ?? 0;
+      if (streams >= MAX_STREAMS_PER_SESSION) throw new AppError('live_streams_full');
+      streamsOfSession.set(tokenHash, streams + 1);
 
       reply.hijack();
       const res = reply.raw;
@@ -75,6 +93,9 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
         if (ended) return;
         ended = true;
         openStreams.delete(end);
+        const left = (streamsOfSession.get(tokenHash) ?? 1) - 1;
+        if (left > 0) streamsOfSession.set(tokenHash, left);
+        else streamsOfSession.delete(tokenHash);
         clearInterval(heartbeat);
         clearTimeout(expiry);
         unsubscribe();
@@ -128,12 +149,7 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
       // The client may have gone while the session was looked up, before 'close' had a listener.
       if (res.destroyed) return end();
 
-      res.writeHead(200, {
-        'Content-Type': 'text/event-stream; charset=utf-8',
-        'Cache-Control': 'no-store, no-transform',
-        Connection: 'keep-alive',
-        'X-Accel-Buffering': 'no',
-      });
+      res.writeHead(200, SSE_HEADERS);
       // A stream asked for while the server stops (on a connection still open) is told at once to come back later.
       if (stopping) return end(reconnectHint());
       write(`retry: ${RETRY_MS}\n\n`);

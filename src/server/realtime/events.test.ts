@@ -7,6 +7,7 @@ import { sessions } from '../db/schema.ts';
 import { buildApp } from '../app.ts';
 import { hashToken } from '../modules/auth/auth.service.ts';
 import { has, openStream } from './sse-test-client.ts';
+import { MAX_STREAMS_PER_SESSION } from './events.routes.ts';
 import type { ReadyEvent } from '../../shared/live-events.ts';
 
 let t: TestApp;
@@ -70,6 +71,30 @@ test('the stream is never cached', async () => {
   const stream = await openStream(baseUrl, await t.loginStudent(t.students[0]!.studentId));
   expect(stream.cacheControl).toContain('no-store');
   await stream.close();
+});
+
+test('HEAD answers with the stream\'s headers at once, instead of a response that never ends', async () => {
+  const response = await fetch(`${baseUrl}/api/events`, { method: 'HEAD', headers: { cookie: await t.loginStudent(t.students[0]!.studentId) }, signal: AbortSignal.timeout(10_000) });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toContain('text/event-stream');
+});
+
+test(`a session holds at most ${MAX_STREAMS_PER_SESSION} streams: the next is refused with 429 and a pt-BR reason, and one closing makes room`, async () => {
+  const cookie = await t.loginStudent(t.students[1]!.studentId);
+  const streams = await Promise.all(Array.from({ length: MAX_STREAMS_PER_SESSION }, () => openStream(baseUrl, cookie)));
+  const refused = await fetch(`${baseUrl}/api/events`, { headers: { cookie } });
+  expect(refused.status).toBe(429);
+  expect((await refused.json()).error.message).toBe('Muitas abas do portal abertas nesta sessão: feche algumas para voltar a receber as atualizações ao vivo');
+  // Another session of the same student is not held to this one's count.
+  const other = await openStream(baseUrl, await t.loginStudent(t.students[1]!.studentId));
+  await other.close();
+  await streams.pop()!.close();
+  await expect.poll(async () => {
+    const response = await fetch(`${baseUrl}/api/events`, { headers: { cookie } });
+    await response.body?.cancel();
+    return response.status;
+  }).toBe(200);
+  await Promise.all(streams.map((stream) => stream.close()));
 });
 
 test('a student hears about their own balance and public ranking changes only; an admin hears every operation', async () => {
