@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addStudents, buildTestApp, type TestApp } from '../../test/test-app.ts';
 import { idempotencyKeys, sessions, students } from '../../db/schema.ts';
 import { hashToken } from '../auth/auth.service.ts';
+import { EXPORT_PAGE, exportEntityCsv } from './entities.service.ts';
 import {
   ENTITY_IDS,
   FIX_IDS,
@@ -100,6 +101,29 @@ describe('Entidades', () => {
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain('prof@escola.test');
     expect(await t.lastAudit('system.entity_export')).toMatchObject({ actorId: t.admin.id, details: { entity: 'administrators', q: '' } });
+  });
+});
+
+describe('an export while the table is written', () => {
+  test('a row written between two pages neither repeats a row nor leaves one out', async () => {
+    const rows = EXPORT_PAGE + 100;
+    await t.db.execute(
+      sql`INSERT INTO audit_log (actor_kind, action, details) SELECT 'system', 'teste.paginas', jsonb_build_object('n', n) FROM generate_series(1, ${rows}) AS n`,
+    );
+    const { chunks } = await exportEntityCsv(t.db, { id: t.admin.id, name: t.admin.name }, 'audit', 'teste.paginas', {});
+    let text = '';
+    let read = 0;
+    for await (const chunk of chunks) {
+      text += chunk;
+      read += 1;
+      // After the header and the first page, the newest row of the table is a new one: read by offset, the second
+      // page would start one row earlier and repeat the last of the first.
+      if (read === 2) await t.db.execute(sql`INSERT INTO audit_log (actor_kind, action, details) VALUES ('system', 'teste.paginas', '{"n": 0}')`);
+    }
+    const numbers = [...text.matchAll(/""n"": (\d+)/g)].map((match) => Number(match[1]));
+    expect(numbers).toHaveLength(rows);
+    expect(new Set(numbers).size).toBe(rows);
+    expect(Math.min(...numbers)).toBe(1);
   });
 });
 

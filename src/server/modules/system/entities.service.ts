@@ -14,7 +14,8 @@ import { TAG_NAMES } from '../../../shared/constants.ts';
  */
 
 type Column = { key: string; label: string; value: SQL };
-type EntityDef = { columns: Column[]; from: SQL; where?: SQL; search: SQL[]; order: SQL };
+/** `key`: what tells one row from every other (its primary key), which an export lists first and then reads by. */
+type EntityDef = { columns: Column[]; from: SQL; key: SQL; where?: SQL; search: SQL[]; order: SQL };
 
 /** Instants as ISO 8601 in UTC, the same text from both drivers. */
 const iso = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -41,6 +42,7 @@ function ledgerEntity(currency: 'meritus' | 'estelecas'): EntityDef {
       col('id', 'ID', sql`e.id::text`),
     ],
     from: sql`ledger_entries e LEFT JOIN students f ON f.id = e.from_student_id LEFT JOIN students t ON t.id = e.to_student_id`,
+    key: sql`e.id`,
     where: sql`e.currency = ${currency}`,
     search: [sql`e.description`, sql`e.actor_name`, type, sql`f.name`, sql`f.student_id`, sql`t.name`, sql`t.student_id`],
     order: sql`e.created_at DESC, e.id DESC`,
@@ -62,6 +64,7 @@ const ENTITIES: Record<EntityId, EntityDef> = {
       col('status', 'Situação', sql`CASE WHEN s.deleted_at IS NULL THEN 'ativo' ELSE 'removido' END`),
     ],
     from: sql`students s`,
+    key: sql`s.id`,
     search: [sql`s.student_id`, sql`s.name`, sql`s.email`, sql`s.grade`],
     order: sql`s.deleted_at IS NOT NULL, s.name, s.id`,
   },
@@ -76,6 +79,7 @@ const ENTITIES: Record<EntityId, EntityDef> = {
       col('createdAt', 'Criado em', iso(sql`a.created_at`)),
     ],
     from: sql`admins a`,
+    key: sql`a.id`,
     search: [sql`a.admin_id`, sql`a.name`, sql`a.email`, sql`a.role`],
     order: sql`a.name, a.id`,
   },
@@ -93,6 +97,7 @@ const ENTITIES: Record<EntityId, EntityDef> = {
       col('ip', 'IP', sql`l.ip`),
     ],
     from: sql`audit_log l`,
+    key: sql`l.id`,
     where: sql`l.action = 'ledger.refused'`,
     search: [sql`l.actor_label`, sql`l.details->>'reason'`, sql`l.details->>'description'`, sql`l.details->>'type'`],
     order: sql`l.at DESC, l.id DESC`,
@@ -107,6 +112,7 @@ const ENTITIES: Record<EntityId, EntityDef> = {
       col('status', 'Situação', sql`CASE WHEN g.expires_at > now() THEN 'ativa' ELSE 'expirada' END`),
     ],
     from: sql`student_tags g JOIN students s ON s.id = g.student_id`,
+    key: sql`g.id`,
     search: [sql`s.name`, sql`s.student_id`, labelled(sql`g.kind`, TAG_NAMES)],
     order: sql`g.assigned_at DESC, g.id`,
   },
@@ -121,8 +127,9 @@ const ENTITIES: Record<EntityId, EntityDef> = {
       col('userAgent', 'Navegador', sql`x.user_agent`),
     ],
     from: sql`sessions x LEFT JOIN students s ON s.id = x.student_id LEFT JOIN admins a ON a.id = x.admin_id`,
+    key: sql`x.token_hash`,
     search: [sql`s.name`, sql`s.student_id`, sql`a.email`, sql`a.name`, sql`x.ip`, sql`x.user_agent`],
-    order: sql`x.last_seen_at DESC, x.created_at DESC`,
+    order: sql`x.last_seen_at DESC, x.created_at DESC, x.token_hash`,
   },
   audit: {
     columns: [
@@ -134,6 +141,7 @@ const ENTITIES: Record<EntityId, EntityDef> = {
       col('details', 'Detalhes', sql`l.details::text`),
     ],
     from: sql`audit_log l`,
+    key: sql`l.id`,
     search: [sql`l.action`, sql`l.actor_label`, sql`l.ip`, sql`l.details::text`],
     order: sql`l.at DESC, l.id DESC`,
   },
@@ -146,6 +154,7 @@ const ENTITIES: Record<EntityId, EntityDef> = {
       col('details', 'Detalhes', sql`d.details::text`),
     ],
     from: sql`diagnostic_logs d`,
+    key: sql`d.id`,
     search: [sql`d.category`, sql`d.status`, sql`d.message`, sql`d.details::text`],
     order: sql`d.at DESC, d.id DESC`,
   },
@@ -171,13 +180,27 @@ function whereOf(def: EntityDef, q: string): SQL {
 
 type Cell = string | number | boolean | null;
 
-function selectRows(db: Db, def: EntityDef, q: string, limit: number, offset: number): Promise<Record<string, Cell>[]> {
-  const select = sql.join(
+function selectList(def: EntityDef): SQL {
+  return sql.join(
     def.columns.map((column) => sql`${column.value} AS ${sql.identifier(column.key)}`),
     sql`, `,
   );
+}
+
+function selectRows(db: Db, def: EntityDef, q: string, limit: number, offset: number): Promise<Record<string, Cell>[]> {
   return db
-    .execute(sql`SELECT ${select} FROM ${def.from} ${whereOf(def, q)} ORDER BY ${def.order} LIMIT ${limit} OFFSET ${offset}`)
+    .execute(sql`SELECT ${selectList(def)} FROM ${def.from} ${whereOf(def, q)} ORDER BY ${def.order} LIMIT ${limit} OFFSET ${offset}`)
+    .then((result) => rowsOf<Record<string, Cell>>(result));
+}
+
+/** The rows of these keys, in the keys' order; a row removed since it was listed is left out. */
+function selectRowsByKey(db: Db, def: EntityDef, rowKeys: string[]): Promise<Record<string, Cell>[]> {
+  return db
+    .execute(
+      sql`SELECT ${selectList(def)} FROM ${def.from}
+        JOIN jsonb_array_elements_text(${JSON.stringify(rowKeys)}::jsonb) WITH ORDINALITY AS listed(key, position) ON listed.key = ${def.key}::text
+        ORDER BY listed.position`,
+    )
     .then((result) => rowsOf<Record<string, Cell>>(result));
 }
 
@@ -197,8 +220,8 @@ export async function entityPage(db: Db, entity: EntityId, query: EntityQuery): 
   };
 }
 
-/** Rows of an export read at a time. */
-const EXPORT_PAGE = 5000;
+/** Rows of an export read at a time (exported for the test that crosses a page). */
+export const EXPORT_PAGE = 5000;
 
 /** Every row matching the search as CSV, a page at a time; the export is audited. */
 export async function exportEntityCsv(
@@ -216,10 +239,14 @@ export async function exportEntityCsv(
       def.columns.map((column) => column.label),
       [],
     );
-    for (let offset = 0; ; offset += EXPORT_PAGE) {
-      const rows = await selectRows(db, def, q, EXPORT_PAGE, offset);
+    // The rows as they are now, listed once: read by offset, a row written or removed between two pages would shift
+    // the next one, and the file would repeat or leave out rows of a table in use (the audit log, the ledger).
+    const rowKeys = rowsOf<{ key: string }>(await db.execute(sql`SELECT ${def.key}::text AS key FROM ${def.from} ${whereOf(def, q)} ORDER BY ${def.order}`)).map(
+      (row) => row.key,
+    );
+    for (let start = 0; start < rowKeys.length; start += EXPORT_PAGE) {
+      const rows = await selectRowsByKey(db, def, rowKeys.slice(start, start + EXPORT_PAGE));
       if (rows.length > 0) yield toCsv([], rows.map((row) => keys.map((key) => toCsvCell(row[key] ?? null))), { bom: false });
-      if (rows.length < EXPORT_PAGE) return;
     }
   }
   const day = new Date().toISOString().slice(0, 10);
