@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client.ts';
@@ -20,9 +23,28 @@ function formatterIn(timeZone: string) {
   return { dateTime: (value: Date) => dateTime.format(value), date: (value: Date) => date.format(value) };
 }
 
-/** Renders a document and collects its bytes. */
+/**
+ * The documents' typeface, embedded (a subset of the glyphs used): PDF's built-in Helvetica only knows Windows-1252, and
+ * pdfkit wrote a name like 'Đặng Thị Ngọc' as garbage that also shifted the rest of its line. DejaVu Sans covers
+ * Latin with every accent, Greek and Cyrillic; a character it lacks (an emoji) shows as an empty box, alone.
+ */
+const FONT = { regular: 'DejaVuSans', bold: 'DejaVuSans-Bold' } as const;
+let fontFiles: Record<keyof typeof FONT, Buffer> | undefined;
+function fonts(): Record<keyof typeof FONT, Buffer> {
+  if (!fontFiles) {
+    const folder = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+    fontFiles = { regular: fs.readFileSync(path.join(folder, `${FONT.regular}.ttf`)), bold: fs.readFileSync(path.join(folder, `${FONT.bold}.ttf`)) };
+  }
+  return fontFiles;
+}
+
+/** Renders a document in FONT and collects its bytes. */
 function render(options: PDFKit.PDFDocumentOptions, draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
   const doc = new PDFDocument({ ...options, bufferPages: true });
+  const files = fonts();
+  doc.registerFont(FONT.regular, files.regular);
+  doc.registerFont(FONT.bold, files.bold);
+  doc.font(FONT.regular);
   const chunks: Buffer[] = [];
   return new Promise((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -92,22 +114,24 @@ export async function statementPdf(db: Db, admin: Admin, scope: ReportScope, stu
   const body = await render({ size: 'A4', margin: 50, info: { Title: `Extrato de ${student.name}`, Author: school.name } }, (doc) => {
     const left = doc.page.margins.left;
     const width = doc.page.width - left - doc.page.margins.right;
-    doc.font('Helvetica-Bold').fontSize(10).fillColor('#4338ca').text(school.name.toUpperCase(), { characterSpacing: 1 });
-    doc.moveDown(0.3).font('Helvetica-Bold').fontSize(20).fillColor('#0f172a').text('Extrato de Méritus e Estelecas');
-    doc.moveDown(0.5).font('Helvetica').fontSize(11).fillColor('#334155');
+    doc.font(FONT.bold).fontSize(10).fillColor('#4338ca').text(school.name.toUpperCase(), { characterSpacing: 1 });
+    doc.moveDown(0.3).font(FONT.bold).fontSize(20).fillColor('#0f172a').text('Extrato de Méritus e Estelecas');
+    doc.moveDown(0.5).font(FONT.regular).fontSize(11).fillColor('#334155');
     doc.text(`Aluno: ${student.name}`).text(`Matrícula: ${student.student_id} · Turma: ${student.grade}`).text(`Período: ${formatDayRange(period.from, period.to)}`);
-    doc.moveDown(0.5).font('Helvetica-Bold').text(`Saldo no início do período: ${formatMeritus(start.meritus)} · ${formatEstelecas(start.estelecas)}`);
+    doc.moveDown(0.5).font(FONT.bold).text(`Saldo no início do período: ${formatMeritus(start.meritus)} · ${formatEstelecas(start.estelecas)}`);
     doc.moveDown(0.8);
 
+    // The date and time on one line ('24/11/2026, 06:35'); the description takes what the others leave.
+    const [date, currency, operation, amount] = [96, 58, 78, 95];
     const columns = [
-      { header: 'Data', width: 88 },
-      { header: 'Moeda', width: 58 },
-      { header: 'Operação', width: 78 },
-      { header: 'Descrição', width: width - 88 - 58 - 78 - 95 },
-      { header: 'Valor', width: 95, align: 'right' as const },
+      { header: 'Data', width: date },
+      { header: 'Moeda', width: currency },
+      { header: 'Operação', width: operation },
+      { header: 'Descrição', width: width - date - currency - operation - amount },
+      { header: 'Valor', width: amount, align: 'right' as const },
     ];
     const drawRow = (cells: string[], bold: boolean) => {
-      doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9).fillColor('#0f172a');
+      doc.font(bold ? FONT.bold : FONT.regular).fontSize(9).fillColor('#0f172a');
       const height = Math.max(...cells.map((cell, i) => doc.heightOfString(cell, { width: columns[i]!.width - 6 })));
       if (doc.y + height > doc.page.height - doc.page.margins.bottom - 30) doc.addPage();
       const y = doc.y;
@@ -122,7 +146,7 @@ export async function statementPdf(db: Db, admin: Admin, scope: ReportScope, stu
     };
     drawRow(columns.map((column) => column.header), true);
     if (rows.length === 0) {
-      doc.font('Helvetica').fontSize(10).fillColor('#475569').text('Nenhuma operação no período.', left, doc.y + 4);
+      doc.font(FONT.regular).fontSize(10).fillColor('#475569').text('Nenhuma operação no período.', left, doc.y + 4);
     }
     for (const row of rows) {
       const signed = row.incoming ? row.amount : -row.amount;
@@ -133,9 +157,9 @@ export async function statementPdf(db: Db, admin: Admin, scope: ReportScope, stu
         false,
       );
     }
-    doc.moveDown(0.8).font('Helvetica-Bold').fontSize(11).fillColor('#0f172a');
+    doc.moveDown(0.8).font(FONT.bold).fontSize(11).fillColor('#0f172a');
     doc.text(`Saldo no fim do período: ${formatMeritus(balance.meritus)} · ${formatEstelecas(balance.estelecas)}`, left);
-    doc.moveDown(0.3).font('Helvetica').fontSize(9).fillColor('#475569');
+    doc.moveDown(0.3).font(FONT.regular).fontSize(9).fillColor('#475569');
     doc.text(`Emitido em ${format.dateTime(issuedAt)} por ${admin.name}. Valores somados do registro de operações.`, left);
   });
 
@@ -181,16 +205,18 @@ export async function certificatePdf(
       doc.font(font).fontSize(size).fillColor(color).text(text, 60, y, { width: width - 120, align: 'center' });
     const line = (text: string, y: number, font: string, size: number, color: string) => centred(text, y + top, font, size, color);
     if (logo) doc.image(logo, width / 2 - 100, 50, { fit: [200, 56], align: 'center', valign: 'center' });
-    line(school.name.toUpperCase(), 80, 'Helvetica-Bold', 14, '#4338ca');
-    line('CERTIFICADO', 130, 'Helvetica-Bold', 40, '#0f172a');
-    line('Certificamos que', 205, 'Helvetica', 16, '#334155');
-    line(tag.name, 235, 'Helvetica-Bold', 30, '#0f172a');
-    line(`da turma ${tag.grade} (matrícula ${tag.student_id}), recebeu o título de`, 285, 'Helvetica', 16, '#334155');
-    line(title, 318, 'Helvetica-Bold', 26, '#b45309');
-    line(`pelo período de ${format.date(new Date(tag.assigned_at))} a ${format.date(new Date(tag.expires_at))}.`, 362, 'Helvetica', 14, '#334155');
+    line(school.name.toUpperCase(), 80, FONT.bold, 14, '#4338ca');
+    line('CERTIFICADO', 130, FONT.bold, 40, '#0f172a');
+    line('Certificamos que', 205, FONT.regular, 16, '#334155');
+    // A long name is set smaller rather than wrapped over the line below it.
+    const nameSize = Math.max(14, Math.min(30, (30 * (width - 120)) / doc.font(FONT.bold).fontSize(30).widthOfString(tag.name)));
+    line(tag.name, 235 + (30 - nameSize) / 2, FONT.bold, nameSize, '#0f172a');
+    line(`da turma ${tag.grade} (matrícula ${tag.student_id}), recebeu o título de`, 285, FONT.regular, 16, '#334155');
+    line(title, 318, FONT.bold, 26, '#b45309');
+    line(`pelo período de ${format.date(new Date(tag.assigned_at))} a ${format.date(new Date(tag.expires_at))}.`, 362, FONT.regular, 14, '#334155');
     doc.moveTo(width / 2 - 130, height - 120).lineTo(width / 2 + 130, height - 120).lineWidth(0.8).strokeColor('#0f172a').stroke();
-    centred('Coordenação pedagógica', height - 112, 'Helvetica', 12, '#334155');
-    centred(`Emitido em ${format.date(now)}`, height - 80, 'Helvetica', 10, '#64748b');
+    centred('Coordenação pedagógica', height - 112, FONT.regular, 12, '#334155');
+    centred(`Emitido em ${format.date(now)}`, height - 80, FONT.regular, 10, '#64748b');
   });
 
   await recordAudit(db, {

@@ -327,10 +327,14 @@ describe('reports', () => {
     expect((await t.request('GET', `/admin/reports/export?table=figures&format=csv`, { cookie: student })).statusCode).toBe(403);
   });
 
-  test('a statement of a student whose matrícula is not ASCII downloads under its name', async () => {
+  test('a statement of a student whose name and matrícula are beyond Latin-1 downloads under its name and prints them whole', async () => {
     const [student] = await addStudents(t.db, [{ studentId: 'MAT-Ő1', name: 'Đặng Thị Ngọc', grade: GRADES[10] }]);
+    await t.award(student!.id, 12, { description: 'Olimpíada — Ελληνικά, русский' });
     const statement = await t.request('GET', `/admin/reports/statement.pdf?period=today&student=${student!.id}`);
     expect(statement.statusCode, statement.body).toBe(200);
+    const text = await pdfText(statement.rawPayload);
+    expect(text).toContain('Aluno: Đặng Thị Ngọc');
+    expect(text).toContain('Olimpíada — Ελληνικά, русский');
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
     const fileName = `extrato-MAT-Ő1-${today}-a-${today}.pdf`;
     expect(statement.headers['content-disposition']).toBe(`attachment; filename="extrato-MAT-O1-${today}-a-${today}.pdf"; filename*=UTF-8''${encodeURIComponent(fileName)}`);
