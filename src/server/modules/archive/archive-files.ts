@@ -120,11 +120,12 @@ function isArchiveMime(value: string): value is ArchiveMimeType {
 const SVG_MAX_BYTES = 5 * 1024 * 1024;
 const SVG_START = /^\uFEFF?\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!doctype\s+svg[^>[]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i;
 const SVG_HOSTILE = [
-  /<script\b/i,
+  // Also under a namespace prefix of their own (<s:script> with xmlns:s set to SVG's).
+  /<([\w.-]+:)?(script|foreignObject|iframe|embed|object|handler|listener)\b/i,
   /\son[a-z]+\s*=/i,
+  // An animation that sets an event handler or a link (<set attributeName="onmouseover" to="…">).
+  /\battributeName\s*=\s*["']?\s*(on|(xlink:)?href\b)/i,
   /javascript\s*:/i,
-  /<foreignObject\b/i,
-  /<(iframe|embed|object|handler|listener)\b/i,
   /<!ENTITY/i,
   /<!DOCTYPE[^>]*\[/i,
   // Links only within the drawing (#id) or to inline images.

@@ -101,6 +101,8 @@ describe('upload', () => {
       { name: 'pagina.png', bytes: Buffer.from('<!doctype html><html><body><script>alert(1)</script></body></html>') },
       { name: 'desenho.svg', bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><rect width="5" height="5"/></svg>') },
       { name: 'evento.svg', bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="5" height="5"/></svg>') },
+      { name: 'prefixo.svg', bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" xmlns:s="http://www.w3.org/2000/svg"><s:script>alert(1)</s:script></svg>') },
+      { name: 'animado.svg', bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" height="5"><set attributeName="onmouseover" to="alert(1)"/></rect></svg>') },
       { name: 'poliglota.jpg', bytes: Buffer.concat([goodJpeg, Buffer.from('<html><script>alert(1)</script></html>')]) },
       { name: 'cauda.jpg', bytes: Buffer.concat([goodJpeg, Buffer.from('dados escondidos depois do fim')]) },
       { name: 'compactado.jpg', bytes: zip },
@@ -108,13 +110,15 @@ describe('upload', () => {
     ]);
     expect(response.statusCode).toBe(200);
     const body = response.json<ArchiveUploadResult>();
-    expect(body.message).toBe('1 arquivo enviado com sucesso! 8 erros no upload');
+    expect(body.message).toBe('1 arquivo enviado com sucesso! 10 erros no upload');
     expect(body.results.map((r) => (r.ok ? 'ok' : `${r.fileName}: ${r.message}`))).toEqual([
       'ok',
       'vazio.png: Arquivo vazio',
       'pagina.png: Tipo não permitido',
       'desenho.svg: Tipo não permitido',
       'evento.svg: Tipo não permitido',
+      'prefixo.svg: Tipo não permitido',
+      'animado.svg: Tipo não permitido',
       'poliglota.jpg: Tipo não permitido',
       'cauda.jpg: Tipo não permitido',
       'compactado.jpg: Tipo não permitido',
