@@ -251,6 +251,7 @@ export type ImportResult = z.infer<typeof importResult>;
 /** Problems the import preview reports, one per broken rule. */
 export const IMPORT_PROBLEMS = {
   missingStudentId: 'Matrícula não informada',
+  studentIdAsNumber: (raw: string) => `Matrícula convertida pelo Excel em número (${raw}): formate a coluna como Texto e salve o arquivo de novo`,
   missingName: 'Nome não informado',
   missingGrade: 'Série não informada',
   invalidGrade: (raw: string) => `Série não reconhecida: "${raw}"`,

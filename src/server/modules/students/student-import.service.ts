@@ -64,6 +64,7 @@ function mapHeader(cells: string[]): HeaderMap {
 }
 
 const emailSchema = z.email();
+const EXCEL_SCIENTIFIC = /^\d+([.,]\d+)?E[+-]?\d+$/i;
 
 type Candidate = ImportRow & { key: string };
 
@@ -103,6 +104,8 @@ function readRows(bytes: Buffer, turmas: readonly string[]): { rows: Candidate[]
     const rawBirth = cell(cells, 'birthDate');
 
     if (!studentId) problems.push(IMPORT_PROBLEMS.missingStudentId);
+    // Excel shows a long matrícula in a column of numbers as 1,23457E+11: its last digits are lost.
+    else if (EXCEL_SCIENTIFIC.test(studentId)) problems.push(IMPORT_PROBLEMS.studentIdAsNumber(studentId));
     if (!name) problems.push(IMPORT_PROBLEMS.missingName);
     if (studentId.length > 50 || name.length > 120) problems.push(IMPORT_PROBLEMS.tooLong);
     const grade = rawGrade ? normalizeGrade(rawGrade, turmas) : null;

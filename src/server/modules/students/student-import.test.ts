@@ -108,6 +108,14 @@ describe('import preview', () => {
     expect(fromCommas.rows[0]).toMatchObject({ studentId: '6001002', name: 'Iara Tupã', grade: '3º EM - Turma B', birthDate: '2008-09-09', valid: true });
   });
 
+  test('a matrícula Excel turned into a number (1,23457E+11) is flagged: its last digits are gone', async () => {
+    const result = await preview(excelCsv(['Matrícula;Nome;Série', '1,23457E+11;Tomás Prado;1A', '6004002;Vera Lins;1A']));
+    expect(result.rows.map((row) => [row.studentId, row.valid, row.problems])).toEqual([
+      ['1,23457E+11', false, ['Matrícula convertida pelo Excel em número (1,23457E+11): formate a coluna como Texto e salve o arquivo de novo']],
+      ['6004002', true, []],
+    ]);
+  });
+
   test("a parent's e-mail and birth date and the date of enrolment are not taken for the student's own", async () => {
     const file = excelCsv([
       'Data de matrícula;Matrícula;Nome;Série;E-mail do responsável;Data de nascimento do responsável;Nome da mãe',
