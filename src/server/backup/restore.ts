@@ -21,8 +21,26 @@ function hasEntries(dir: string): boolean {
 
 const FORCE_HINT = 'Para apagar tudo o que há nele e restaurar a cópia no lugar, rode de novo com --force.';
 
-/** Opens the embedded target under the data folder's lock, once it is empty (or emptied with force). */
-async function openEmbeddedTarget(dataDir: string, options: RestoreOptions): Promise<SqlClient> {
+/** Where an embedded restore is built, beside the folder it replaces (the same disk, so the swap is a rename). */
+const STAGED = '.restaurando';
+/** The replaced folder between the swap's two renames, removed right after. */
+const REPLACED = '.substituido';
+
+/** Puts `staged` where `target` is; a target the archive has nothing for (no files) is removed. */
+function swapIn(target: string, staged: string): void {
+  const replaced = `${target}${REPLACED}`;
+  fs.rmSync(replaced, { recursive: true, force: true });
+  if (fs.existsSync(target)) fs.renameSync(target, replaced);
+  if (fs.existsSync(staged)) fs.renameSync(staged, target);
+  fs.rmSync(replaced, { recursive: true, force: true });
+}
+
+/**
+ * Restores into the data folder under its lock, once it is empty (or with force). The new database and files are
+ * built beside the old ones and swapped in only when complete: a restore that fails or is stopped (even by kill -9)
+ * leaves the school that was there as it was.
+ */
+async function restoreEmbedded(dataDir: string, file: string, manifest: Manifest, options: RestoreOptions): Promise<void> {
   const release = acquireDataDirLock(dataDir);
   try {
     const databaseDir = path.join(dataDir, 'pglite');
@@ -30,14 +48,29 @@ async function openEmbeddedTarget(dataDir: string, options: RestoreOptions): Pro
     if (occupied.length > 0 && !options.force) {
       throw new BackupError(`O destino não está vazio: ${occupied.join(' e ')} já tem dados. ${FORCE_HINT}`);
     }
-    fs.rmSync(databaseDir, { recursive: true, force: true });
-    fs.rmSync(options.filesRoot, { recursive: true, force: true });
-    const client = new PGlite(databaseDir, { extensions: PGLITE_EXTENSIONS });
-    await client.waitReady;
-    return pgliteSqlClient(client, release);
-  } catch (error) {
+    const staged = { database: `${databaseDir}${STAGED}`, files: `${options.filesRoot}${STAGED}` };
+    const removeStaged = () => {
+      fs.rmSync(staged.database, { recursive: true, force: true });
+      fs.rmSync(staged.files, { recursive: true, force: true });
+    };
+    // What a stopped restore left beside the target.
+    removeStaged();
+    const pglite = new PGlite(staged.database, { extensions: PGLITE_EXTENSIONS });
+    const client = pgliteSqlClient(pglite);
+    try {
+      await pglite.waitReady;
+      await restoreInto(client, file, manifest, staged.files);
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      removeStaged();
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new BackupError(`A restauração falhou (${reason}). Nada foi alterado no destino: corrija a causa e rode de novo.`);
+    }
+    await client.close();
+    swapIn(databaseDir, staged.database);
+    swapIn(options.filesRoot, staged.files);
+  } finally {
     release();
-    throw error;
   }
 }
 
@@ -85,14 +118,18 @@ export async function restoreArchive(file: string, target: RestoreTarget, option
   const started = performance.now();
   const manifest = await verifyArchive(file);
   archiveMigrationLevel(manifest);
-  const client = target.kind === 'pglite' ? await openEmbeddedTarget(target.dataDir, options) : await openPostgresTarget(target.url, options);
-  try {
-    await restoreInto(client, file, manifest, options.filesRoot);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new BackupError(`A restauração falhou (${reason}). O destino pode ter ficado pela metade: corrija a causa e rode de novo com --force.`);
-  } finally {
-    await client.close();
+  if (target.kind === 'pglite') {
+    await restoreEmbedded(target.dataDir, file, manifest, options);
+  } else {
+    const client = await openPostgresTarget(target.url, options);
+    try {
+      await restoreInto(client, file, manifest, options.filesRoot);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new BackupError(`A restauração falhou (${reason}). O destino pode ter ficado pela metade: corrija a causa e rode de novo com --force.`);
+    } finally {
+      await client.close();
+    }
   }
   const current = target.kind === 'pglite' ? await openPglite(target.dataDir) : await openPostgres(target.url, { max: 1 });
   await current.close();

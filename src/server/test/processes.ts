@@ -32,16 +32,25 @@ function programArgs(file: string): string[] {
 
 export type Finished = { code: number | null; stdout: string; stderr: string };
 
-/** Runs a program of the server (see programArgs) with ARGS until it exits. */
-export function runScript(file: string, args: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<Finished> {
+/** Runs a program of the server (see programArgs) with ARGS until it exits; `kill` stops it with SIGKILL, as a crash would. */
+export function runScript(
+  file: string,
+  args: string[],
+  options: { env?: Record<string, string>; input?: string; kill?: AbortSignal } = {},
+): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...programArgs(file), ...args], { cwd: repoRoot, env: childEnv(options.env ?? {}) });
+    const child = spawn(process.execPath, [...programArgs(file), ...args], {
+      cwd: repoRoot,
+      env: childEnv(options.env ?? {}),
+      ...(options.kill ? { signal: options.kill, killSignal: 'SIGKILL' as const } : {}),
+    });
     let stdout = '';
     let stderr = '';
     // Decoded by the streams, so a character split between two reads stays whole.
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
+    // A stop asked for through `kill` is reported as an error too; 'close' follows with the code.
+    child.on('error', (error) => error.name === 'AbortError' || reject(error));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.input ?? '');
   });
