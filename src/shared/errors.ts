@@ -57,13 +57,13 @@ export const ERROR_MESSAGES = {
   report_unknown_format: 'Formato de exportação inválido. Use csv ou xlsx.',
   file_missing: 'Nenhum arquivo selecionado',
   import_too_large: 'Arquivo muito grande. Máximo 2MB.',
-  live_streams_full: 'Muitas abas do portal abertas nesta sessão: feche algumas para voltar a receber as atualizações ao vivo',
   import_no_header: 'Cabeçalho não reconhecido: o arquivo precisa das colunas matrícula e nome',
   import_malformed: 'O arquivo tem aspas (") sem par: corrija a linha indicada ou salve a planilha de novo como CSV',
   import_empty: 'O arquivo não tem nenhuma linha de aluno',
   import_too_many_rows: 'O arquivo tem mais de 5.000 linhas; divida-o em partes menores',
   import_nothing_valid: 'Nenhuma linha válida para importar',
   search_too_long: 'A busca deve ter no máximo 100 caracteres',
+  live_streams_full: 'Muitas abas do portal abertas nesta sessão: feche algumas para voltar a receber as atualizações ao vivo',
   archive_image_not_found: 'Imagem não encontrada',
   archive_file_empty: 'Arquivo vazio',
   archive_file_too_large: 'Arquivo muito grande (máx. 50MB)',
@@ -118,6 +118,11 @@ export function loginLockedMessage(retryAfterSeconds: number): string {
   if (seconds < 60) return `Muitas tentativas de login. Tente novamente em ${countOf(seconds, 'segundo', 'segundos')}.`;
   const minutes = Math.ceil(seconds / 60);
   return `Muitas tentativas de login. Tente novamente em ${countOf(minutes, 'minuto', 'minutos')}.`;
+}
+
+/** 'import_malformed' with the line (the spreadsheet's row) where the quote without its pair is. */
+export function importMalformedMessage(line: number): string {
+  return `${ERROR_MESSAGES.import_malformed} (linha ${line}).`;
 }
 
 /** 'amount_too_large' with the school's maximum per operation. */

@@ -21,6 +21,11 @@ function hasEntries(dir: string): boolean {
 
 const FORCE_HINT = 'Para apagar tudo o que há nele e restaurar a cópia no lugar, rode de novo com --force.';
 
+/** The operator's message for a restore that failed once it had started: the cause, then what became of the target. */
+function restoreFailed(error: unknown, target: string): BackupError {
+  return new BackupError(`A restauração falhou (${error instanceof Error ? error.message : String(error)}). ${target}`);
+}
+
 /** Where an embedded restore is built, beside the folder it replaces (the same disk, so the swap is a rename). */
 const STAGED = '.restaurando';
 /** The replaced folder between the swap's two renames, removed right after. */
@@ -63,8 +68,7 @@ async function restoreEmbedded(dataDir: string, file: string, manifest: Manifest
     } catch (error) {
       await client.close().catch(() => undefined);
       removeStaged();
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new BackupError(`A restauração falhou (${reason}). Nada foi alterado no destino: corrija a causa e rode de novo.`);
+      throw restoreFailed(error, 'Nada foi alterado no destino: corrija a causa e rode de novo.');
     }
     await client.close();
     swapIn(databaseDir, staged.database);
@@ -125,8 +129,7 @@ export async function restoreArchive(file: string, target: RestoreTarget, option
     try {
       await restoreInto(client, file, manifest, options.filesRoot);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new BackupError(`A restauração falhou (${reason}). O destino pode ter ficado pela metade: corrija a causa e rode de novo com --force.`);
+      throw restoreFailed(error, 'O destino pode ter ficado pela metade: corrija a causa e rode de novo com --force.');
     } finally {
       await client.close();
     }

@@ -23,7 +23,7 @@ import {
 } from '../../../shared/admin-students.ts';
 import { isStorableText, recordableText } from '../../../shared/validation.ts';
 import { foldText } from '../../../shared/student-match.ts';
-import { ERROR_MESSAGES } from '../../../shared/errors.ts';
+import { importMalformedMessage } from '../../../shared/errors.ts';
 
 type Column = 'studentId' | 'name' | 'email' | 'grade' | 'turma' | 'birthDate';
 
@@ -73,7 +73,7 @@ type Candidate = ImportRow & { key: string };
 function readRows(bytes: Buffer, turmas: readonly string[]): { rows: Candidate[]; delimiter: string } {
   const { rows: records, delimiter, unpairedQuoteAt } = parseCsv(decodeCsvBytes(bytes));
   // The records after an unpaired quote are one long cell: a preview of them would silently leave students out.
-  if (unpairedQuoteAt !== null) throw new AppError('import_malformed', { message: `${ERROR_MESSAGES.import_malformed} (linha ${unpairedQuoteAt}).` });
+  if (unpairedQuoteAt !== null) throw new AppError('import_malformed', { message: importMalformedMessage(unpairedQuoteAt) });
   const headerIndex = records.findIndex((cells) => cells.some((cell) => cell.trim() !== ''));
   const header = headerIndex >= 0 ? mapHeader(records[headerIndex]!) : {};
   if (header.studentId === undefined || header.name === undefined) throw new AppError('import_no_header');
