@@ -2,6 +2,8 @@ import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const apiTests = ['src/server/**/*.test.ts'];
+/** Server tests that need no database (*.unit.test.ts) run once, with the other unit tests. */
+const serverUnitTests = 'src/server/**/*.unit.test.ts';
 
 /**
  * API tests run twice: on an in-memory PGlite and on a real PostgreSQL 15 that the global setup
@@ -22,6 +24,7 @@ export default defineConfig({
           name: 'api-pglite',
           isolate: false,
           include: apiTests,
+          exclude: [serverUnitTests],
           env: { TEST_DB: 'pglite' },
           globalSetup: ['src/server/test/pglite-global-setup.ts', 'src/server/test/server-bundle.ts'],
           setupFiles: ['src/server/test/fail-on-console-error.ts'],
@@ -34,6 +37,7 @@ export default defineConfig({
           name: 'api-postgres',
           isolate: false,
           include: apiTests,
+          exclude: [serverUnitTests],
           env: { TEST_DB: 'postgres' },
           globalSetup: ['src/server/test/postgres-global-setup.ts', 'src/server/test/server-bundle.ts'],
           setupFiles: ['src/server/test/fail-on-console-error.ts'],
@@ -44,7 +48,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/shared/**/*.test.ts', 'src/web/**/*.test.ts'],
+          include: ['src/shared/**/*.test.ts', 'src/web/**/*.test.ts', serverUnitTests],
           environment: 'node',
         },
       },

@@ -96,7 +96,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
  * The fixtures' password, hashed with argon2id's smallest cost: a hash names its own parameters, so signing in
  * verifies it in microseconds instead of the ~25 ms of CPU that the production cost takes (thousands of sign-ins run
  * in the API tests). Accounts made through the API (imports, new students and teachers) get the production cost,
- * and password.test.ts holds hashPassword to it.
+ * and password.unit.test.ts holds hashPassword to it.
  */
 let cachedHash: Promise<string> | undefined;
 function testPasswordHash(): Promise<string> {

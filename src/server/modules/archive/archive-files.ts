@@ -118,26 +118,79 @@ function isArchiveMime(value: string): value is ArchiveMimeType {
 
 /** SVG larger than this is not read as text (a drawing, not a photo). */
 const SVG_MAX_BYTES = 5 * 1024 * 1024;
-const SVG_START = /^\uFEFF?\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!doctype\s+svg[^>[]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i;
+
+const SVG_DOCTYPE = /<!doctype\s+svg/iy;
+
+function startsWithAt(sticky: RegExp, text: string, at: number): boolean {
+  sticky.lastIndex = at;
+  return sticky.test(text);
+}
+
+/**
+ * Whether the text is an SVG document: an XML declaration, comments and an SVG doctype without
+ * an internal subset may come before `<svg`. Walked with indexOf, so a hostile prolog costs one
+ * pass (a regular expression for it backtracked exponentially over a run of comments).
+ */
+function startsAsSvg(text: string): boolean {
+  let at = text.startsWith('\uFEFF') ? 1 : 0;
+  let seenDoctype = false;
+  const skipSpace = () => {
+    while (at < text.length && /\s/.test(text[at]!)) at += 1;
+  };
+  skipSpace();
+  if (text.startsWith('<?xml', at)) {
+    const end = text.indexOf('?>', at);
+    if (end < 0) return false;
+    at = end + 2;
+  }
+  for (;;) {
+    skipSpace();
+    if (text.startsWith('<!--', at)) {
+      const end = text.indexOf('-->', at + 4);
+      if (end < 0) return false;
+      at = end + 3;
+    } else if (!seenDoctype && startsWithAt(SVG_DOCTYPE, text, at)) {
+      const end = text.indexOf('>', at);
+      if (end < 0 || text.slice(at, end).includes('[')) return false;
+      seenDoctype = true;
+      at = end + 1;
+    } else {
+      return /^<svg[\s>]/i.test(text.slice(at, at + 5));
+    }
+  }
+}
+
+/** An attribute's values, quoted or not: each alternative is deterministic, so a long run costs one pass. */
+function attributeValues(text: string, name: string): string[] {
+  const pattern = new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]*))`, 'gi');
+  return [...text.matchAll(pattern)].map((match) => (match[1] ?? match[2] ?? match[3] ?? '').trim());
+}
+
+// An unquoted address ends at a parenthesis, so a run of 'url(' without one costs one pass.
+const CSS_URLS = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^()\s"']*))/gi;
 const SVG_HOSTILE = [
   // Also under a namespace prefix of their own (<s:script> with xmlns:s set to SVG's).
   /<([\w.-]+:)?(script|foreignObject|iframe|embed|object|handler|listener)\b/i,
   /\son[a-z]+\s*=/i,
-  // An animation that sets an event handler or a link (<set attributeName="onmouseover" to="…">).
-  /\battributeName\s*=\s*["']?\s*(on|(xlink:)?href\b)/i,
   /javascript\s*:/i,
   /<!ENTITY/i,
-  /<!DOCTYPE[^>]*\[/i,
-  // Links only within the drawing (#id) or to inline images.
-  /\bhref\s*=\s*["']?\s*(?!#|data:image\/(png|jpeg|gif|webp);)/i,
-  /url\(\s*["']?\s*(?!#|data:image\/(png|jpeg|gif|webp);)/i,
 ];
+/** Links only within the drawing (#id) or to inline images. */
+const SAFE_LINK = /^(#|data:image\/(png|jpeg|gif|webp);)/i;
+
+/** Whether an SVG's text is an SVG, and whether it could run script or reach outside itself. */
+export function svgVerdict(text: string): 'svg' | 'hostile' | null {
+  if (!startsAsSvg(text)) return null;
+  if (SVG_HOSTILE.some((pattern) => pattern.test(text))) return 'hostile';
+  // An animation that sets an event handler or a link (<set attributeName="onmouseover" to="…">).
+  if (attributeValues(text, 'attributeName').some((value) => /^(on|(xlink:)?href$)/i.test(value))) return 'hostile';
+  const links = [...attributeValues(text, 'href'), ...[...text.matchAll(CSS_URLS)].map((match) => (match[1] ?? match[2] ?? match[3] ?? '').trim())];
+  return links.every((link) => SAFE_LINK.test(link)) ? 'svg' : 'hostile';
+}
 
 async function sniffSvg(file: string, size: number): Promise<'svg' | 'hostile' | null> {
   if (size > SVG_MAX_BYTES) return null;
-  const text = await fs.readFile(file, 'utf8');
-  if (!SVG_START.test(text)) return null;
-  return SVG_HOSTILE.some((pattern) => pattern.test(text)) ? 'hostile' : 'svg';
+  return svgVerdict(await fs.readFile(file, 'utf8'));
 }
 
 async function readTail(file: string, size: number, length: number): Promise<Buffer> {
