@@ -132,8 +132,23 @@ async function upsertSettings(tx: DbOrTx, admin: AdminActor, values: Partial<typ
 
 // ---------------------------------------------------------------- the school
 
+/**
+ * Whether the database computes in the zone too, as the reports do: it does not know a few
+ * names this runtime accepts (Canada/East-Saskatchewan, US/Pacific-New), and every report
+ * would then fail.
+ */
+async function databaseKnowsZone(db: Db, zone: string): Promise<boolean> {
+  try {
+    await db.execute(sql`SELECT now() AT TIME ZONE ${zone}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function updateSchoolInfo(deps: SettingsDeps, admin: AdminActor, input: SchoolInfoInput, context: Context = {}): Promise<SchoolSettings> {
   const name = input.name.replace(/\s+/g, ' ').trim();
+  if (!(await databaseKnowsZone(deps.db, input.timeZone))) throw new AppError('invalid_time_zone');
   await changeSettings(deps, async (tx) => {
     const before = (await readSchoolSettings(tx)).school;
     await upsertSettings(tx, admin, { name, timeZone: input.timeZone });
