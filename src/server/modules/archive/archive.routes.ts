@@ -58,6 +58,7 @@ import {
   type IncomingFile,
 } from './archive.service.ts';
 import { stageUpload } from './archive-files.ts';
+import { multipartFailure } from '../../multipart.ts';
 import { renderSharePage } from './share-page.ts';
 
 /** Thumbnails fill a page of cards: files get a budget of their own, above the API's per-user one. */
@@ -91,8 +92,7 @@ async function receiveUpload(request: FastifyRequest, stagingDir: string): Promi
     await Promise.all(files.map(({ staged }) => fs.rm(staged.path, { force: true })));
     const code = (error as { code?: string }).code;
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new AppError('archive_too_many_files');
-    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PROTO_VIOLATION' || code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new AppError('bad_request');
-    throw error;
+    throw multipartFailure(error);
   }
   if (files.length === 0) throw new AppError('file_missing');
   return { files, fields };

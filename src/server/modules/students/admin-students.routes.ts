@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../app-error.ts';
+import { multipartFailure } from '../../multipart.ts';
 import { adminOf } from '../../plugins/auth.ts';
 import { csvResponse, sendCsv } from '../../csv.ts';
 import { PHOTO_MAX_BYTES } from '../../../shared/constants.ts';
@@ -46,11 +47,10 @@ export async function uploadedFile(request: FastifyRequest, maxBytes: number, to
     if (bytes.length === 0) throw new AppError('file_missing');
     return bytes;
   } catch (error) {
-    if (error instanceof AppError) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(tooLarge, { status: 413 });
-    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new AppError('bad_request');
-    throw error;
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new AppError('bad_request');
+    throw multipartFailure(error);
   }
 }
 

@@ -1,0 +1,18 @@
+import { AppError } from './app-error.ts';
+
+/** busboy refuses a malformed body (no boundary, a body cut short) with errors that carry no code, only these messages. */
+const MALFORMED_BODY = [/^Multipart: Boundary not found$/, /^Boundary required$/, /unexpected end of multipart data$/i];
+const BAD_REQUEST_CODES = new Set(['FST_PROTO_VIOLATION', 'FST_INVALID_MULTIPART_CONTENT_TYPE', 'FST_FIELDS_LIMIT']);
+
+/**
+ * What a failure while reading a multipart request means: a malformed body or a parser limit
+ * is the request's fault (400 'Dados inválidos'), never a server error. Anything else (a full
+ * disk, a defect) is returned as it came.
+ */
+export function multipartFailure(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && BAD_REQUEST_CODES.has(code)) return new AppError('bad_request');
+  if (code === undefined && error instanceof Error && MALFORMED_BODY.some((pattern) => pattern.test(error.message))) return new AppError('bad_request');
+  return error;
+}
