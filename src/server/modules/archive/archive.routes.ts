@@ -192,7 +192,7 @@ export async function archiveRoutes(app: FastifyInstance, { config, database, ev
     api.patch(
       '/admin/archive/images/:id',
       { config: admin, schema: { tags, params: archiveIdParam, body: archiveEditInput, response: { 200: archiveEditResult } } },
-      async (request) => editImage(deps.db, adminOf(request), request.params.id, request.body),
+      async (request) => editImage(deps, adminOf(request), request.params.id, request.body),
     );
 
     api.delete('/admin/archive/images/:id', { config: admin, schema: { tags, params: archiveIdParam, response: { 200: messageResult } } }, async (request) =>

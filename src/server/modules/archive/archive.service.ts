@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { archiveFavourites, archiveImages, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import type { FileStorage, StoredObject } from '../../storage/file-storage.ts';
@@ -254,7 +254,8 @@ function nextShareToken(before: Pick<ImageRow, 'shareToken'>, after: Pick<ImageR
   return before.shareToken ?? randomToken();
 }
 
-export async function editImage(db: Db, admin: Admin, id: string, input: z.output<typeof archiveEditInput>): Promise<{ message: string; item: ArchiveItem }> {
+export async function editImage(deps: ArchiveDeps, admin: Admin, id: string, input: z.output<typeof archiveEditInput>): Promise<{ message: string; item: ArchiveItem }> {
+  const { db } = deps;
   const [before] = await db.select().from(archiveImages).where(eq(archiveImages.id, id));
   if (!before) throw new AppError('archive_image_not_found', { status: 404 });
   const accessLevel =
@@ -271,10 +272,13 @@ export async function editImage(db: Db, admin: Admin, id: string, input: z.outpu
     isFeatured: input.isFeatured ?? before.isFeatured,
     shareToken: nextShareToken(before, { accessLevel, isActive }),
   };
-  await db
-    .update(archiveImages)
-    .set({ ...next, searchText: searchTextOf({ ...before, ...next }), updatedAt: new Date() })
-    .where(eq(archiveImages.id, id));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(archiveImages)
+      .set({ ...next, searchText: searchTextOf({ ...before, ...next }), updatedAt: new Date() })
+      .where(eq(archiveImages.id, id));
+    if (!visibleToStudents(next)) await releasePhotos(deps, tx, [before]);
+  });
   return { message: ARCHIVE_TEXTS.updated, item: await getImage(db, admin, id) };
 }
 
@@ -285,19 +289,33 @@ async function removeObjects(deps: ArchiveDeps, row: Pick<ImageRow, 'id' | 'file
   if (failed.length > 0) deps.warn({ imageId: row.id, fileKey: row.fileKey, err: failed[0]!.reason }, 'archive file not removed from storage; the record goes anyway');
 }
 
+/**
+ * Students using one of these images as their photo fall back to the placeholder: the image is
+ * going, or students may no longer see it (made private, admin-only or inactive).
+ */
+async function releasePhotos(deps: Pick<ArchiveDeps, 'events'>, tx: DbOrTx, rows: Pick<ImageRow, 'fileKey' | 'hasVariants'>[]): Promise<void> {
+  const photoUrls = rows.flatMap((row) => Object.values(fileUrls(row)).filter((url): url is string => url !== null));
+  if (photoUrls.length === 0) return;
+  const cleared = await tx
+    .update(students)
+    .set({ photoUrl: null, photoVersion: sql`${students.photoVersion} + 1`, updatedAt: new Date() })
+    .where(inArray(students.photoUrl, photoUrls))
+    .returning({ id: students.id });
+  if (cleared.length > 0) await deps.events.publish(tx, { type: 'students' });
+}
+
+/** Whether students may see the image: active, and public or restricted. */
+function visibleToStudents(row: Pick<ImageRow, 'isActive' | 'accessLevel'>): boolean {
+  return row.isActive && (row.accessLevel === 'public' || row.accessLevel === 'restricted');
+}
+
 /** Deletes images: their files first (failures only warn), then the records; students using one as photo fall back to the placeholder. */
 async function deleteRows(deps: ArchiveDeps, rows: ImageRow[]): Promise<number> {
   if (rows.length === 0) return 0;
   for (const row of rows) await removeObjects(deps, row);
-  const photoUrls = rows.flatMap((row) => Object.values(fileUrls(row)).filter((url): url is string => url !== null));
   await deps.db.transaction(async (tx) => {
-    const cleared = await tx
-      .update(students)
-      .set({ photoUrl: null, photoVersion: sql`${students.photoVersion} + 1`, updatedAt: new Date() })
-      .where(inArray(students.photoUrl, photoUrls))
-      .returning({ id: students.id });
+    await releasePhotos(deps, tx, rows);
     await tx.delete(archiveImages).where(inArray(archiveImages.id, rows.map((row) => row.id)));
-    if (cleared.length > 0) await deps.events.publish(tx, { type: 'students' });
   });
   return rows.length;
 }
@@ -321,17 +339,22 @@ export async function bulkImages(deps: ArchiveDeps, input: z.output<typeof archi
   if (input.action === 'category') {
     changed = await deps.db.update(archiveImages).set({ category: input.category, updatedAt: now }).where(inArray(archiveImages.id, ids)).returning({ id: archiveImages.id });
   } else if (input.action === 'accessLevel') {
-    const shareable = input.accessLevel === 'public';
-    changed = await deps.db
-      .update(archiveImages)
-      .set({
-        accessLevel: input.accessLevel,
-        // Leaving 'public' ends the share link; becoming public (and active) makes a new one.
-        shareToken: shareable ? sql`CASE WHEN ${archiveImages.isActive} THEN coalesce(${archiveImages.shareToken}, replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')) END` : null,
-        updatedAt: now,
-      })
-      .where(inArray(archiveImages.id, ids))
-      .returning({ id: archiveImages.id });
+    const { accessLevel } = input;
+    const shareable = accessLevel === 'public';
+    changed = await deps.db.transaction(async (tx) => {
+      const rows = await tx
+        .update(archiveImages)
+        .set({
+          accessLevel,
+          // Leaving 'public' ends the share link; becoming public (and active) makes a new one.
+          shareToken: shareable ? sql`CASE WHEN ${archiveImages.isActive} THEN coalesce(${archiveImages.shareToken}, replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')) END` : null,
+          updatedAt: now,
+        })
+        .where(inArray(archiveImages.id, ids))
+        .returning({ id: archiveImages.id, fileKey: archiveImages.fileKey, hasVariants: archiveImages.hasVariants, isActive: archiveImages.isActive });
+      await releasePhotos(deps, tx, rows.filter((row) => !visibleToStudents({ ...row, accessLevel })));
+      return rows;
+    });
   } else {
     const albumId = await albumIdFor(deps.db, input.albumName);
     changed = await deps.db
@@ -382,7 +405,7 @@ export function photoUrlOf(row: Pick<ImageRow, 'fileKey' | 'hasVariants'>): stri
 export async function photoCandidate(db: Db, id: string): Promise<ImageRow> {
   const [row] = await db.select().from(archiveImages).where(eq(archiveImages.id, id));
   if (!row) throw new AppError('archive_image_not_found', { status: 404 });
-  if (!row.isActive || !row.hasVariants || (row.accessLevel !== 'public' && row.accessLevel !== 'restricted')) {
+  if (!row.hasVariants || !visibleToStudents(row)) {
     throw new AppError('archive_photo_unavailable', { status: 409 });
   }
   return row;

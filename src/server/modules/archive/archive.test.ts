@@ -375,6 +375,27 @@ describe('management', () => {
     expect(gone.statusCode).toBe(404);
     expect(gone.json().error.message).toBe('Imagem não encontrada');
   });
+
+  test('an image students may no longer see (private, admin-only or inactive) stops being anyone\'s photo, like a deleted one', async () => {
+    const photoOf = async (id: string) => (await t.db.select({ photoUrl: students.photoUrl }).from(students).where(eq(students.id, id)))[0]!.photoUrl;
+    const [ana, bruno] = [t.students[0]!, t.students[1]!];
+    const cases: { label: string; change: (id: string) => Promise<{ statusCode: number }> }[] = [
+      { label: 'private', change: (id) => t.request('PATCH', `/admin/archive/images/${id}`, { payload: { accessLevel: 'private' } }) },
+      { label: 'inactive', change: (id) => t.request('PATCH', `/admin/archive/images/${id}`, { payload: { isActive: false } }) },
+      { label: 'admin in bulk', change: (id) => t.request('POST', '/admin/archive/images/bulk', { payload: { action: 'accessLevel', accessLevel: 'admin', ids: [id] } }) },
+    ];
+    for (const [index, { label, change }] of cases.entries()) {
+      const item = uploadedItem((await upload(t, [{ name: `foto-${index}.png`, bytes: await png(32, 32, [index * 60, 90, 30]) }])).json());
+      expect((await t.request('POST', `/admin/archive/images/${item.id}/select`, { payload: { studentId: ana.id } })).statusCode).toBe(200);
+      // A restricted image is still one students see: the photo stays.
+      expect((await t.request('PATCH', `/admin/archive/images/${item.id}`, { payload: { accessLevel: 'restricted' } })).statusCode).toBe(200);
+      expect(await photoOf(ana.id), label).toBe(item.previewUrl);
+      const bystander = await photoOf(bruno.id);
+      expect((await change(item.id)).statusCode, label).toBe(200);
+      expect(await photoOf(ana.id), label).toBeNull();
+      expect(await photoOf(bruno.id), label).toBe(bystander);
+    }
+  });
 });
 
 test('the demo archive: two dozen drawn images across categories, uploaders, access levels and albums, with uses and downloads', async () => {
