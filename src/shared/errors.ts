@@ -58,6 +58,7 @@ export const ERROR_MESSAGES = {
   file_missing: 'Nenhum arquivo selecionado',
   import_too_large: 'Arquivo muito grande. Máximo 2MB.',
   import_no_header: 'Cabeçalho não reconhecido: o arquivo precisa das colunas matrícula e nome',
+  import_not_csv: 'O arquivo não é um CSV: salve a planilha como "CSV UTF-8" (no Excel, em Salvar como) e envie de novo',
   import_malformed: 'O arquivo tem aspas (") sem par: corrija a linha indicada ou salve a planilha de novo como CSV',
   import_empty: 'O arquivo não tem nenhuma linha de aluno',
   import_too_many_rows: 'O arquivo tem mais de 5.000 linhas; divida-o em partes menores',

@@ -1,3 +1,4 @@
+import { fileTypeFromBuffer } from 'file-type';
 import { activeTurmaNames } from '../settings/settings.service.ts';
 import { and, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -68,9 +69,13 @@ const EXCEL_SCIENTIFIC = /^\d+([.,]\d+)?E[+-]?\d+$/i;
 
 type Candidate = ImportRow & { key: string };
 
-/** Parses and checks a file without touching the database. */
-/** `turmas`: the school's active turmas, the only ones a new student may join. */
-function readRows(bytes: Buffer, turmas: readonly string[]): { rows: Candidate[]; delimiter: string } {
+/**
+ * Parses and checks a file without touching the database. `turmas`: the school's active
+ * turmas, the only ones a new student may join. A file with a binary signature (a workbook
+ * saved as .xlsx or .xls, a PDF) is not read as text: its header would only look unknown.
+ */
+async function readRows(bytes: Buffer, turmas: readonly string[]): Promise<{ rows: Candidate[]; delimiter: string }> {
+  if (await fileTypeFromBuffer(bytes)) throw new AppError('import_not_csv');
   const { rows: records, delimiter, unpairedQuoteAt } = parseCsv(decodeCsvBytes(bytes));
   // The records after an unpaired quote are one long cell: a preview of them would silently leave students out.
   if (unpairedQuoteAt !== null) throw new AppError('import_malformed', { message: importMalformedMessage(unpairedQuoteAt) });
@@ -177,7 +182,7 @@ function toPreview(rows: Candidate[], delimiter: string): ImportPreview {
 
 /** Each row of the file, marked valid or with what is wrong with it (pt-BR). Writes nothing. */
 export async function previewImport(db: Db, bytes: Buffer): Promise<ImportPreview> {
-  const { rows, delimiter } = readRows(bytes, await activeTurmaNames(db));
+  const { rows, delimiter } = await readRows(bytes, await activeTurmaNames(db));
   await checkAgainstDatabase(db, rows);
   return toPreview(rows, delimiter);
 }
@@ -202,7 +207,7 @@ export async function importStudents(
   bytes: Buffer,
   context: ActionContext = {},
 ): Promise<ImportResult> {
-  const { rows } = readRows(bytes, await activeTurmaNames(deps.db));
+  const { rows } = await readRows(bytes, await activeTurmaNames(deps.db));
   await checkAgainstDatabase(deps.db, rows);
   const candidates = rows.filter((row) => row.valid);
   if (candidates.length === 0) throw new AppError('import_nothing_valid');

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { desc, eq, inArray } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/test-app.ts';
 import { auditLog, students } from '../../db/schema.ts';
@@ -54,6 +55,13 @@ const SECRETARY_FILE = excelCsv([
   '5001014;Email de Outro Aluno;ana@escola.test;1A;',
   ';;;;',
 ]);
+
+/** A real .xlsx workbook with these rows. */
+async function workbook(rows: string[][]): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  book.addWorksheet('Alunos').addRows(rows);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
 
 async function preview(bytes: Buffer): Promise<ImportPreview> {
   const response = await send('/preview', bytes);
@@ -147,6 +155,17 @@ describe('import preview', () => {
     const response = await send('/preview', bytes);
     expect(response.statusCode).toBe(status);
     expect(response.json().error.message).toBe(message);
+  });
+
+  // What a teacher often sends: the workbook itself, which read as text had only an unknown header.
+  test('refuses a workbook saved as .xlsx, saying how to save it as CSV', async () => {
+    const bytes = await workbook([['Matrícula', 'Nome', 'Série'], ['6005001', 'Ana Lima', '1A']]);
+    for (const url of ['/preview', '']) {
+      const response = await send(url, bytes, 'alunos.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.message).toBe('O arquivo não é um CSV: salve a planilha como "CSV UTF-8" (no Excel, em Salvar como) e envie de novo');
+    }
+    expect(await t.db.select().from(students).where(eq(students.studentId, '6005001'))).toEqual([]);
   });
 
   test('a request that is not a file upload says “Nenhum arquivo selecionado”', async () => {
