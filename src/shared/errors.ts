@@ -144,9 +144,11 @@ export function dailyCapMessage(cap: number, remaining?: number): string {
 /** 'transfer_too_soon' with the school's minimum interval between two transfers of a student. */
 export function tooSoonMessage(intervalSeconds: number): string {
   const wait =
-    intervalSeconds < 60 || intervalSeconds % 60 !== 0
-      ? countOf(intervalSeconds, 'segundo', 'segundos')
-      : countOf(intervalSeconds / 60, 'minuto', 'minutos');
+    intervalSeconds % 3600 === 0
+      ? countOf(intervalSeconds / 3600, 'hora', 'horas')
+      : intervalSeconds % 60 === 0
+        ? countOf(intervalSeconds / 60, 'minuto', 'minutos')
+        : countOf(intervalSeconds, 'segundo', 'segundos');
   return `Aguarde ${wait} entre uma transferência e outra.`;
 }
 

@@ -191,7 +191,7 @@ describe('the rules', () => {
     const [{ meritus } = { meritus: 0 }] = await app.db.select({ meritus: students.meritus }).from(students).where(eq(students.id, ana!.id));
     const tooSoon = await send(5);
     expect(tooSoon.statusCode).toBe(429);
-    expect(tooSoon.json().error).toMatchObject({ code: 'transfer_too_soon', message: 'Aguarde 60 minutos entre uma transferência e outra.' });
+    expect(tooSoon.json().error).toMatchObject({ code: 'transfer_too_soon', message: 'Aguarde 1 hora entre uma transferência e outra.' });
     expect(Number(tooSoon.headers['retry-after'])).toBeGreaterThan(3500);
     // The interval counts any transfer of the student, Estelecas too.
     expect((await send(1, 'estelecas')).json().error.code).toBe('transfer_too_soon');
