@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -98,6 +99,20 @@ export async function buildApp(config: Config, database: Database, options: { lo
     frameworkErrors: (error, request, reply) => {
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
       void (reply as FastifyReply).status(status).header('Cache-Control', 'no-store').header('X-Request-Id', request.id).send(errorBody(status === 414 ? 'not_found' : 'bad_request'));
+    },
+    // A request Node's own parser refuses (raw bytes beyond ASCII in the path, a control character in a header) gets our
+    // shape in pt-BR too, never Fastify's English 'Client Error'. A reset connection has no one left to answer.
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      if (socket.writable) {
+        const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+        const body = JSON.stringify(errorBody('bad_request'));
+        socket.write(
+          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+            `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+        );
+      }
+      socket.destroy(error);
     },
   });
   app.setValidatorCompiler(validatorCompiler);
