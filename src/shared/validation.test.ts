@@ -23,10 +23,12 @@ describe('isStorableText', () => {
 describe('textInput', () => {
   const name = textInput({ error: 'missing_fields', max: 5 }).min(1, { error: 'missing_fields' });
 
-  test('refuses NUL and lone surrogates with invalid_text, and with that code only', () => {
-    for (const value of ['\u0000', 'ab\u0000', '\ud800', ' \udfff ', `${'x'.repeat(50)}\u0000`]) {
+  test('refuses NUL, other control characters and lone surrogates with invalid_text, and with that code only', () => {
+    for (const value of ['\u0000', 'ab\u0000', '\ud800', ' \udfff ', `${'x'.repeat(50)}\u0000`, 'A\u0001', '\u001b[31mA', 'A\bB', 'A\u007f', 'A\u0085']) {
       expect(codes(name.safeParse(value))).toEqual(['invalid_text']);
     }
+    // Tab and line breaks belong in descriptions.
+    expect(textInput({ max: 50 }).parse('Linha 1\r\nLinha 2\tfim')).toBe('Linha 1\r\nLinha 2\tfim');
   });
 
   test('keeps the callers’ rules: trimming, missing, too long', () => {

@@ -41,19 +41,20 @@ export function parseAmountText(text: string): number | undefined {
 }
 
 /**
- * NUL, or half of a UTF-16 surrogate pair without its other half: PostgreSQL refuses the
- * first in text and jsonb, and a lone surrogate is not Unicode at all (stored as U+FFFD by
- * one driver, refused by the other).
+ * What no text of ours holds: control characters other than tab and line breaks (PostgreSQL
+ * refuses NUL in text and jsonb; the others, an escape sequence or a backspace in a name,
+ * only garble it in messages, CSV and PDFs), and half of a UTF-16 surrogate pair without its
+ * other half (not Unicode at all: stored as U+FFFD by one driver, refused by the other).
  */
-// eslint-disable-next-line no-control-regex -- NUL is what it looks for
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const UNSTORABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
 
 export function isStorableText(value: string): boolean {
   return !UNSTORABLE.test(value);
 }
 
-/** Input already refused, kept for the record: cut to `max` and what PostgreSQL cannot store shown as U+FFFD. */
+/** Input already refused, kept for the record: cut to `max` and what we do not store shown as U+FFFD. */
 export function recordableText(value: string, max = value.length): string {
   return value.slice(0, max).replace(UNSTORABLE_ALL, '\uFFFD');
 }

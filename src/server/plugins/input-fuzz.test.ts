@@ -516,7 +516,7 @@ describe('hostile query strings never answer 5xx and change nothing', () => {
   });
 });
 
-describe('text PostgreSQL cannot store and impossible dates answer 400 with a pt-BR message', () => {
+describe('text we do not store (control characters, lone surrogates) and impossible dates answer 400 with a pt-BR message', () => {
   const cursorAt = (time: string) => Buffer.from(`${time}|${ana.id}`).toString('base64url');
   const cases: [string, 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string, 'anonymous' | 'student' | 'admin', string | undefined, Record<string, string>, string][] = [
     ['a NUL as the matrícula of the student login', 'POST', '/api/auth/student/login', 'anonymous', '{"studentId":"\\u0000","password":"x"}', {}, 'invalid_text'],
@@ -528,6 +528,8 @@ describe('text PostgreSQL cannot store and impossible dates answer 400 with a pt
     ['a NUL in the description of an award', 'POST', `/api/admin/students/${ana.id}/meritus`, 'admin', '{"type":"reward","amount":1,"description":"\\u0000"}', {}, 'invalid_text'],
     ['a lone surrogate in a bulk award', 'POST', '/api/admin/operations/bulk', 'admin', `{"type":"reward","amount":1,"description":"Feira\\ud83d","currency":"meritus","studentUuids":["${ana.id}"]}`, {}, 'invalid_text'],
     ['a NUL in a new student’s name', 'POST', '/api/admin/students', 'admin', '{"studentId":"3999998","name":"Eva\\u0000","password":"segredo-1","grade":"1º EM - Turma A"}', {}, 'invalid_text'],
+    ['an escape sequence in a new student’s name', 'POST', '/api/admin/students', 'admin', '{"studentId":"3999998","name":"Eva\\u001b[31m","password":"segredo-1","grade":"1º EM - Turma A"}', {}, 'invalid_text'],
+    ['a control character in a turma’s name', 'POST', '/api/admin/turmas', 'admin', '{"name":"Turma\\u0001Z"}', {}, 'invalid_text'],
     ['a NUL in a new student’s password', 'POST', '/api/admin/students', 'admin', '{"studentId":"3999998","name":"Eva","password":"segredo-\\u0000","grade":"1º EM - Turma A"}', {}, 'invalid_text'],
     ['a birth date in year 9999', 'POST', '/api/admin/students', 'admin', '{"studentId":"3999998","name":"Eva","password":"segredo-1","grade":"1º EM - Turma A","birthDate":"9999-12-31"}', {}, 'invalid_birth_date'],
     ['a lone surrogate in a student’s new name', 'PATCH', `/api/admin/students/${bruno.id}`, 'admin', '{"name":"Bruno\\udfff"}', {}, 'invalid_text'],

@@ -458,7 +458,7 @@ export type IncomingFile = { fileName: string; staged: StagedFile };
 function cleanFileName(raw: string): string | null {
   // Only the last part of a path some browsers send, without control characters.
   // eslint-disable-next-line no-control-regex -- control characters are what it removes
-  const name = (raw.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const name = (raw.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim();
   // An emoji's surrogate pair is a character like any other; only a lone half cannot be stored.
   if (name === '' || name.length > 255 || !isStorableText(name)) return null;
   return name;
