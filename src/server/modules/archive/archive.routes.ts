@@ -105,19 +105,22 @@ function uploadAnswer(results: ArchiveUploadFileResult[]): ArchiveUploadResult {
   return { message, uploaded, failed, results };
 }
 
-const fileParams = z.object({
-  key: z.string().max(64),
-  variant: z.enum(['thumb', 'preview', 'download'], { error: 'archive_image_not_found' }).optional(),
-});
+const FILE_VARIANTS = ['thumb', 'preview', 'download'] as const;
+type FileVariant = (typeof FILE_VARIANTS)[number];
+const isFileVariant = (value: string): value is FileVariant => (FILE_VARIANTS as readonly string[]).includes(value);
+
+// Any variant name reaches the route, so an unknown one is a missing file (404) like any other.
+const fileParams = z.object({ key: z.string().max(64), variant: z.string().max(20).optional() });
 
 /** Whatever a file route sends, it is never run as a page: no script, no plugins, its own origin sandboxed. */
 const FILE_CSP = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox";
 
 async function serveFile(request: FastifyRequest<{ Params: z.infer<typeof fileParams> }>, reply: FastifyReply, deps: ArchiveDeps): Promise<FastifyReply> {
+  const variant = request.params.variant;
+  if (variant !== undefined && !isFileVariant(variant)) throw new AppError('archive_image_not_found', { status: 404 });
   const decision = await decideServe(deps.db, request.params.key, request.principal);
   if (!decision.ok) throw new AppError(decision.code, { status: decision.code === 'unauthenticated' ? 401 : 404 });
   const { row } = decision;
-  const variant = request.params.variant;
   const isVariant = variant === 'thumb' || variant === 'preview';
   if (isVariant && !row.hasVariants) throw new AppError('archive_image_not_found', { status: 404 });
   if (variant === 'download') await countDownload(deps.db, row.id);

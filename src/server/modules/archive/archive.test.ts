@@ -376,6 +376,16 @@ describe('management', () => {
     expect(gone.json().error.message).toBe('Imagem não encontrada');
   });
 
+  test('an unknown variant of a file is a missing file, for everyone', async () => {
+    const item = uploadedItem((await upload(t, [{ name: 'variante.png', bytes: await png(16, 16, [9, 9, 9]) }])).json());
+    for (const cookie of [await t.loginAdmin(), undefined]) {
+      const response = await get(`${item.fileUrl}/bogus`, cookie);
+      expect(response.statusCode).toBe(404);
+      expect(response.json().error.message).toBe('Imagem não encontrada');
+    }
+    expect((await get(`${item.fileUrl}/thumb`)).statusCode).toBe(200);
+  });
+
   test('an image students may no longer see (private, admin-only or inactive) stops being anyone\'s photo, like a deleted one', async () => {
     const photoOf = async (id: string) => (await t.db.select({ photoUrl: students.photoUrl }).from(students).where(eq(students.id, id)))[0]!.photoUrl;
     const [ana, bruno] = [t.students[0]!, t.students[1]!];
