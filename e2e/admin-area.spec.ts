@@ -123,6 +123,8 @@ test.describe('Estelecas', () => {
     await page.getByRole('button', { name: 'Adicionar Estelecas' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Adicionar' }).click();
     await expect(page.getByRole('dialog').getByRole('alert')).toHaveText('Preencha todos os campos');
+    // Below the fold of the dialog's scrolling body until brought into view: the click seemed to do nothing.
+    await expect(page.getByRole('dialog').getByRole('alert')).toBeInViewport();
     await page.getByRole('dialog').getByRole('button', { name: 'Cancelar' }).click();
 
     const dialog = await estelecasDialog(page, 'Adicionar Estelecas', student, '0', 'Projeto de excelência');
