@@ -1,13 +1,15 @@
 import { Coins, Info, Star } from 'lucide-react';
 import type { SelfStudent } from '../../shared/auth.ts';
 import type { SchoolRules } from '../../shared/settings.ts';
-import { formatMeritus, formatNumber, formatReais, progressPercent } from '../../shared/format.ts';
+import { formatMeritus, formatNumber, formatReais } from '../../shared/format.ts';
+import { goalPercent } from '../../shared/student-figures.ts';
 import { ProgressBar } from '../ui/progress-bar.tsx';
 
 /** The student's balances in the sidebar: Méritus against the school's goal, Estelecas against its bar scale, and the exchange note. */
 export function BalanceCards({ student, rules }: { student: SelfStudent; rules: Pick<SchoolRules, 'meritusGoal' | 'estelecasBarScale'> }) {
   const { meritusGoal, estelecasBarScale } = rules;
-  const goalPercent = Math.round(progressPercent(student.meritus, meritusGoal));
+  // The dashboard's figure: rounded down, so 100% only once the goal is reached.
+  const reached = goalPercent(student.meritus, meritusGoal);
   return (
     <div className="flex flex-col gap-2.5">
       <section aria-label="Seus Méritus" className="rounded-2xl bg-gradient-to-br from-amber-50 to-orange-50 p-3.5 ring-1 ring-amber-200">
@@ -18,7 +20,7 @@ export function BalanceCards({ student, rules }: { student: SelfStudent; rules: 
         <p className="mt-1 text-2xl font-extrabold tracking-tight text-slate-900">{formatMeritus(student.meritus)}</p>
         <div className="mt-2 flex items-center justify-between text-xs font-medium text-amber-900">
           <span>Meta: {formatMeritus(meritusGoal)}</span>
-          <span>{goalPercent}%</span>
+          <span>{reached}%</span>
         </div>
         <ProgressBar value={student.meritus} max={meritusGoal} label="Progresso da meta de Méritus" tone="amber" className="mt-1.5" trackClassName="bg-amber-100" />
       </section>
