@@ -42,6 +42,8 @@ type Figures = {
 async function figures(db: Db, timeZone: string, now: Date): Promise<Figures> {
   const at = (ms: number) => new Date(now.getTime() - ms).toISOString();
   const nowIso = now.toISOString();
+  // Operations count over the weekly chart's days (today and the 6 before, the school's calendar), so the card is the chart's sum.
+  const weekStart = lastSevenDays(timeZone, now)[0]!;
   const [row] = rowsOf<Record<keyof Figures, string | number>>(
     await db.execute(sql`
       WITH current_students AS (SELECT id, meritus, last_login FROM students WHERE deleted_at IS NULL)
@@ -66,10 +68,11 @@ async function figures(db: Db, timeZone: string, now: Date): Promise<Figures> {
             AND a.at > ${at(2 * DAY)}::timestamptz AND a.at <= ${at(DAY)}::timestamptz) AS active_before,
         (SELECT count(*) FROM ledger_entries
           WHERE currency = 'meritus'
-            AND created_at > ${at(7 * DAY)}::timestamptz AND created_at <= ${nowIso}::timestamptz) AS transactions,
+            AND created_at >= (${weekStart}::date::timestamp AT TIME ZONE ${timeZone}) AND created_at <= ${nowIso}::timestamptz) AS transactions,
         (SELECT count(*) FROM ledger_entries
           WHERE currency = 'meritus'
-            AND created_at > ${at(14 * DAY)}::timestamptz AND created_at <= ${at(7 * DAY)}::timestamptz) AS transactions_before,
+            AND created_at >= ((${weekStart}::date - 7)::timestamp AT TIME ZONE ${timeZone})
+            AND created_at < (${weekStart}::date::timestamp AT TIME ZONE ${timeZone})) AS transactions_before,
         (SELECT coalesce(sum(amount), 0) FROM ledger_entries
           WHERE currency = 'meritus' AND type IN ('admin_add', 'reward')
             AND created_at >= (date_trunc('month', ${nowIso}::timestamptz AT TIME ZONE ${timeZone}) AT TIME ZONE ${timeZone})

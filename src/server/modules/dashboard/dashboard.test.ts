@@ -82,8 +82,9 @@ describe('dashboard figures', () => {
     expect(body.meritusInCirculation).toEqual({ value: 150, change: { previous: 140, delta: 10, percent: 7.1 } });
   });
 
-  test('Transações (7 dias) counts Méritus operations against the 7 days before', () => {
+  test('Transações (7 dias) counts Méritus operations of the weekly chart\'s days against the 7 days before', () => {
     expect(body.transactions7d).toEqual({ value: 3, change: { previous: 2, delta: 1, percent: 50 } });
+    expect(body.overview.weeklyActivity.reduce((sum, day) => sum + day.count, 0)).toBe(body.transactions7d.value);
   });
 
   test('Estudantes Ativos counts logins in the last 24 h against the 24 h before', () => {

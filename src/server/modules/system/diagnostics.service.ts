@@ -285,7 +285,7 @@ async function transactionChecks({ database }: SystemDeps, discrepancies: Discre
   const perType: Record<string, Record<string, number>> = {};
   for (const row of week) (perType[row.currency] ??= {})[row.type] = Number(row.n);
   const weekTotal = week.reduce((sum, row) => sum + Number(row.n), 0);
-  entries.push({ category: 'TRANSACTIONS', status: 'info', message: `${countOf(weekTotal, 'operação', 'operações')} nos últimos 7 dias`, details: perType });
+  entries.push({ category: 'TRANSACTIONS', status: 'info', message: `${countOf(weekTotal, 'operação', 'operações')} de Méritus e Estelecas nos últimos 7 dias`, details: perType });
   return entries;
 }
 
