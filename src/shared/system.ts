@@ -62,7 +62,7 @@ export const OVERVIEW_COUNT_LABELS: Record<OverviewCount, string> = {
   estelecasEntries: 'Operações de Estelecas',
   refusedAttempts: 'Tentativas recusadas',
   tags: 'Tags ativas',
-  images: 'Imagens armazenadas',
+  images: 'Fotos de perfil armazenadas',
   openSessions: 'Sessões abertas',
 };
 
