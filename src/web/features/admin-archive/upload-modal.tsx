@@ -93,7 +93,6 @@ export function UploadModal({ initialFiles, onClose }: { initialFiles: File[]; o
       toast.error(ARCHIVE_TEXTS.allInvalid(picked.length));
       return;
     }
-    if (invalid.length > 0) toast.error(ARCHIVE_TEXTS.someInvalid(invalid.length));
     const entries: FileState[] = valid.map((file, index) => ({ key: `${index}-${file.name}-${file.size}`, file, percent: 0, status: 'waiting' }));
     setFiles(entries);
     setErrors(invalid);
@@ -117,14 +116,16 @@ export function UploadModal({ initialFiles, onClose }: { initialFiles: File[]; o
       setErrors([...failures]);
     }
     setSending(false);
-    // One toast for the whole upload: the app shows only the newest, so a second would hide the first.
+    // One toast for the whole upload, files refused before sending included: the app shows only the newest, so a second
+    // would hide the first (and the dialog, closing, takes the list of errors with it).
     const uploadFailures = failures.length - invalid.length;
     const summary = [
       stored > 0 ? ARCHIVE_TEXTS.uploaded(stored) : null,
       ...duplicates.map((name) => `${name} já existe na Data-Base.`),
       uploadFailures > 0 ? ARCHIVE_TEXTS.uploadErrors(uploadFailures) : null,
+      invalid.length > 0 ? ARCHIVE_TEXTS.someInvalid(invalid.length) : null,
     ].filter((part): part is string => part !== null);
-    if (uploadFailures > 0) toast.error(summary.join(' '));
+    if (failures.length > 0) toast.error(summary.join(' '));
     else if (stored > 0) toast.success(summary.join(' '));
     else if (duplicates.length > 0) toast(summary.join(' '), { icon: <Copy aria-hidden="true" className="size-4 text-sky-300" /> });
     // The spec: after at least one success the form resets (it is made anew next time), the modal closes and the list reloads.
