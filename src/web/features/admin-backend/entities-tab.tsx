@@ -52,7 +52,7 @@ function EntityTable({ page, label }: { page: EntityPage; label: string }) {
         <thead className="border-y border-slate-200 bg-slate-50 text-xs font-semibold text-slate-600">
           <tr>
             {page.columns.map((column) => (
-              <th key={column.key} scope="col" className="px-3 py-2.5 whitespace-nowrap first:pl-4 last:pr-4 sm:first:pl-5 sm:last:pr-5">
+              <th key={column.key} scope="col" className="px-2 py-2.5 whitespace-nowrap first:pl-4 last:pr-4 sm:first:pl-5 sm:last:pr-5">
                 {column.label}
               </th>
             ))}
@@ -62,7 +62,7 @@ function EntityTable({ page, label }: { page: EntityPage; label: string }) {
           {page.rows.map((row, index) => (
             <tr key={index} className="hover:bg-slate-50/70">
               {page.columns.map((column) => (
-                <td key={column.key} className="max-w-[22rem] truncate px-3 py-2.5 text-slate-800 first:pl-4 last:pr-4 sm:first:pl-5 sm:last:pr-5" title={formatCell(row[column.key])}>
+                <td key={column.key} className="max-w-[22rem] truncate px-2 py-2.5 text-slate-800 first:pl-4 last:pr-4 sm:first:pl-5 sm:last:pr-5" title={formatCell(row[column.key])}>
                   {formatCell(row[column.key])}
                 </td>
               ))}

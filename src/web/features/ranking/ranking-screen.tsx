@@ -14,11 +14,15 @@ import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
+import { SCREEN, useMediaQuery } from '../../ui/use-media-query.ts';
 import { rankStudents, type RankedStudent } from './ranking-figures.ts';
 import { useWindowRows } from './use-window-rows.ts';
 
-// Tall enough for a long name in three lines over the série on a phone: names wrap, never cut.
-const ROW_HEIGHT = 72;
+/**
+ * Rows are as tall as their longest content: on a phone a long name in three lines over the
+ * série, with room around it; from md up the série has its own column. Names wrap, never cut.
+ */
+const ROW_HEIGHT = { phone: 88, wide: 72 } as const;
 
 type Place = { icon: LucideIcon; label: string; medal: string; pedestal: string; ring: string; height: string };
 
@@ -79,7 +83,19 @@ function PositionCell({ position }: { position: number }) {
   );
 }
 
-function Row({ student, index, mine, focusRef }: { student: RankedStudent; index: number; mine: boolean; focusRef?: Ref<HTMLTableRowElement> | undefined }) {
+function Row({
+  student,
+  index,
+  mine,
+  height,
+  focusRef,
+}: {
+  student: RankedStudent;
+  index: number;
+  mine: boolean;
+  height: number;
+  focusRef?: Ref<HTMLTableRowElement> | undefined;
+}) {
   return (
     <tr
       ref={focusRef}
@@ -87,7 +103,7 @@ function Row({ student, index, mine, focusRef }: { student: RankedStudent; index
       tabIndex={mine ? -1 : undefined}
       data-testid={mine ? 'my-ranking-row' : 'ranking-row'}
       className={cn('border-b border-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-inset', mine ? 'bg-indigo-50' : index % 2 ? 'bg-slate-50/50' : 'bg-white')}
-      style={{ height: ROW_HEIGHT }}
+      style={{ height }}
     >
       <td className={cn('w-14 pl-3 sm:w-24 sm:pl-5', mine && 'border-l-4 border-indigo-600')}>
         <PositionCell position={student.position} />
@@ -122,9 +138,9 @@ function Row({ student, index, mine, focusRef }: { student: RankedStudent; index
  * spacer resized in place after an instant jump, so the page ended early and the last students could not be reached.
  * The grade column shows only from md up, so the spacer spans 3 or 4 columns to match.
  */
-function SpacerRow({ rows }: { rows: number }) {
+function SpacerRow({ rows, rowHeight }: { rows: number; rowHeight: number }) {
   return (
-    <tr aria-hidden="true" style={{ height: rows * ROW_HEIGHT }}>
+    <tr aria-hidden="true" style={{ height: rows * rowHeight }}>
       <td colSpan={3} className="md:hidden" />
       <td colSpan={4} className="hidden md:table-cell" />
     </tr>
@@ -134,7 +150,8 @@ function SpacerRow({ rows }: { rows: number }) {
 function RankingTable({ rows, selfIndex, jumpRef }: { rows: RankedStudent[]; selfIndex: number; jumpRef: RefObject<(() => void) | null> }) {
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const myRowRef = useRef<HTMLTableRowElement>(null);
-  const { start, end, firstVisible, lastVisible, scrollToRow } = useWindowRows(bodyRef, rows.length, ROW_HEIGHT);
+  const rowHeight = useMediaQuery(SCREEN.md) ? ROW_HEIGHT.wide : ROW_HEIGHT.phone;
+  const { start, end, firstVisible, lastVisible, scrollToRow } = useWindowRows(bodyRef, rows.length, rowHeight);
   // After a jump, focus moves to the student's row as soon as it is rendered.
   const pendingFocus = useRef(false);
 
@@ -184,13 +201,13 @@ function RankingTable({ rows, selfIndex, jumpRef }: { rows: RankedStudent[]; sel
             </tr>
           </thead>
           <tbody ref={bodyRef}>
-            {start > 0 && <SpacerRow key={`before-${start}`} rows={start} />}
+            {start > 0 && <SpacerRow key={`before-${start}-${rowHeight}`} rows={start} rowHeight={rowHeight} />}
             {rows.slice(start, end).map((student, offset) => {
               const index = start + offset;
               const mine = index === selfIndex;
-              return <Row key={student.id} student={student} index={index} mine={mine} focusRef={mine ? myRowRef : undefined} />;
+              return <Row key={student.id} student={student} index={index} mine={mine} height={rowHeight} focusRef={mine ? myRowRef : undefined} />;
             })}
-            {end < rows.length && <SpacerRow key={`after-${end}`} rows={rows.length - end} />}
+            {end < rows.length && <SpacerRow key={`after-${end}-${rowHeight}`} rows={rows.length - end} rowHeight={rowHeight} />}
           </tbody>
         </table>
       </Card>
