@@ -1,4 +1,4 @@
-import { Suspense, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { LogOut, Menu, X } from 'lucide-react';
 import type { SessionUser } from '../../shared/auth.ts';
@@ -126,6 +126,34 @@ function MobileDrawer({ open, onClose, children }: { open: boolean; onClose: () 
   );
 }
 
+/** Whether the page has scrolled down from its top. */
+function useScrolled(): boolean {
+  const [scrolled, setScrolled] = useState(() => window.scrollY > 0);
+  useEffect(() => {
+    const update = () => setScrolled(window.scrollY > 0);
+    window.addEventListener('scroll', update, { passive: true });
+    return () => window.removeEventListener('scroll', update);
+  }, []);
+  return scrolled;
+}
+
+/**
+ * On wide screens the toasts' band (styles.css) stays at the top as the page scrolls, so a
+ * toast never lies over the page. Once the page scrolls under it, it names the screen with a
+ * line below, so it reads as the page's header rather than an empty strip over the content.
+ */
+function ToastBand({ title }: { title: string | undefined }) {
+  const scrolled = useScrolled();
+  return (
+    <div
+      aria-hidden="true"
+      className={cn('sticky top-0 z-20 hidden h-(--toast-band) border-b bg-slate-50/95 backdrop-blur lg:block', scrolled ? 'border-slate-200' : 'border-transparent')}
+    >
+      <p className={cn('mx-auto flex h-full max-w-7xl items-center px-8 text-base font-semibold text-slate-800', !scrolled && 'invisible')}>{title}</p>
+    </div>
+  );
+}
+
 /** The signed-in frame: desktop sidebar, mobile top bar with a drawer, and the current screen. */
 export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRoute[] }) {
   const live = useLiveStatus();
@@ -185,8 +213,7 @@ export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRo
       </MobileDrawer>
 
       <div className="lg:pl-72">
-        {/* On wide screens the toasts' band (styles.css) stays at the top as the page scrolls, so a toast never lies over the page. */}
-        <div aria-hidden="true" className="sticky top-0 z-20 hidden h-(--toast-band) bg-slate-50/95 backdrop-blur lg:block" />
+        <ToastBand title={entries.find((entry) => location.pathname === entry.path || location.pathname.startsWith(`${entry.path}/`))?.label} />
         <main id="conteudo" tabIndex={-1} className="mx-auto w-full max-w-7xl px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:pt-0 lg:pb-8">
           <Suspense
             fallback={
