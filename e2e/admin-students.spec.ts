@@ -89,6 +89,8 @@ test.describe('Gerenciar Alunos', () => {
     await navigate(page, SCREEN);
     await page.getByRole('button', { name: 'Adicionar Aluno' }).click();
     const dialog = page.getByRole('dialog', { name: 'Adicionar Aluno' });
+    // Typing can start at once: focus is on the first field, not on the dialog's Fechar.
+    await expect(dialog.getByLabel('Nome completo *')).toBeFocused();
     const url = dialog.getByLabel('URL da imagem');
     await url.fill('isto não é uma url');
     await dialog.getByRole('button', { name: 'Verificar' }).click();
@@ -162,6 +164,7 @@ test.describe('Gerenciar Alunos', () => {
     await page.getByRole('button', { name: `Excluir ${student.name}` }).click();
     const confirm = page.getByRole('dialog', { name: 'Excluir estudante' });
     await expect(confirm.getByText(student.name)).toBeVisible();
+    await expect(confirm.getByRole('button', { name: 'Cancelar' })).toBeFocused();
     await confirm.getByRole('button', { name: 'Cancelar' }).click();
     await expect(row(page, student.name)).toHaveCount(1);
 

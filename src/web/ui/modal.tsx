@@ -65,8 +65,15 @@ export function Modal({ open, onClose, title, description, footer, size = 'md', 
             <X aria-hidden="true" className="size-5" />
           </button>
         </div>
-        <div className="overflow-y-auto px-5 py-4">{children}</div>
-        {footer && <div className="flex flex-col-reverse gap-2 border-t border-slate-100 px-5 py-4 sm:flex-row sm:justify-end">{footer}</div>}
+        {/* Focus starts at the first field, or at the first button of a dialog without one (Cancelar), never at Fechar. */}
+        <div data-focus-start className="overflow-y-auto px-5 py-4">
+          {children}
+        </div>
+        {footer && (
+          <div data-focus-start className="flex flex-col-reverse gap-2 border-t border-slate-100 px-5 py-4 sm:flex-row sm:justify-end">
+            {footer}
+          </div>
+        )}
       </div>
     </div>,
     document.body,

@@ -8,7 +8,7 @@ function focusables(container: HTMLElement): HTMLElement[] {
 }
 
 /**
- * While `active`: moves focus into the container, keeps Tab inside it, closes on Escape
+ * While `active`: moves focus into the container (see `initial` below), keeps Tab inside it, closes on Escape
  * and, when it ends, gives focus back to whatever had it before.
  */
 export function useFocusTrap(containerRef: RefObject<HTMLElement | null>, active: boolean, onEscape: () => void): void {
@@ -20,7 +20,10 @@ export function useFocusTrap(containerRef: RefObject<HTMLElement | null>, active
     const container = containerRef.current;
     if (!active || !container) return;
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const initial = container.querySelector<HTMLElement>('[data-autofocus]') ?? focusables(container)[0] ?? container;
+    // An element marked to take it, else the first control of the parts marked as where work starts (a dialog's fields,
+    // then its buttons), else the first control at all.
+    const starts = Array.from(container.querySelectorAll<HTMLElement>('[data-focus-start]')).flatMap(focusables);
+    const initial = container.querySelector<HTMLElement>('[data-autofocus]') ?? starts[0] ?? focusables(container)[0] ?? container;
     initial.focus();
 
     const onKeyDown = (event: KeyboardEvent) => {
