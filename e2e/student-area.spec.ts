@@ -261,6 +261,16 @@ test.describe('Méritus transfer', () => {
     await page.keyboard.type('1');
     await page.keyboard.press('Enter');
     await expect(page.getByText(`1 M$ transferido para ${target.name}!`)).toBeVisible();
+
+    // Sent from its button, the form keeps the keyboard's place there (a disabled button dropped focus to the page).
+    await page.getByRole('radio', { name: new RegExp(target.name) }).check();
+    await page.getByLabel('Valor (M$)').fill('1');
+    const send = page.getByRole('button', { name: 'Transferir', exact: true });
+    await send.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByText(`1 M$ transferido para ${target.name}!`)).toHaveCount(1);
+    await expect(page.getByLabel('Valor (M$)')).toHaveValue('');
+    await expect(send).toBeFocused();
   });
 
   test('the recipient sees the transfer in another browser at once, without a reload', async ({ browser, page, context, school }) => {

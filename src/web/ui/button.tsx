@@ -22,7 +22,11 @@ const sizes: Record<ButtonSize, string> = {
 export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   variant?: ButtonVariant;
   size?: ButtonSize;
-  /** Shows a spinner and disables the button (e.g. while a form is being sent). */
+  /**
+   * Shows a spinner and refuses clicks (e.g. while a form is being sent). The button stays
+   * focusable (aria-disabled, not disabled): a disabled button drops the keyboard's focus to
+   * the page, so after sending a form the user had to find their place again.
+   */
   loading?: boolean;
   icon?: ReactNode;
   fullWidth?: boolean;
@@ -38,15 +42,19 @@ export function Button({
   disabled,
   type = 'button',
   children,
+  onClick,
   ...rest
 }: ButtonProps) {
   return (
     <button
       type={type}
-      disabled={disabled || loading}
+      disabled={disabled}
+      aria-disabled={loading || undefined}
       aria-busy={loading || undefined}
+      // Cancelling the click also cancels the form submission it would start (Enter in a field included).
+      onClick={loading ? (event) => event.preventDefault() : onClick}
       className={cn(
-        'inline-flex select-none items-center justify-center font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60',
+        'inline-flex select-none items-center justify-center font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60 aria-disabled:cursor-not-allowed aria-disabled:opacity-60',
         variants[variant],
         sizes[size],
         fullWidth && 'w-full',

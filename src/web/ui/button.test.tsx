@@ -1,0 +1,60 @@
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { Button } from './button.tsx';
+
+declare global {
+  var IS_REACT_ACT_ENVIRONMENT: boolean;
+}
+globalThis.IS_REACT_ACT_ENVIRONMENT = true;
+
+let container: HTMLDivElement;
+let root: Root;
+
+beforeEach(() => {
+  container = document.createElement('div');
+  document.body.append(container);
+  root = createRoot(container);
+});
+
+afterEach(() => {
+  act(() => root.unmount());
+  container.remove();
+});
+
+function render(loading: boolean, onSubmit: () => void, onClick: () => void) {
+  act(() =>
+    root.render(
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSubmit();
+        }}
+      >
+        <input aria-label="Valor" />
+        <Button type="submit" loading={loading} onClick={onClick}>
+          Transferir
+        </Button>
+      </form>,
+    ),
+  );
+  return container.querySelector('button')!;
+}
+
+test('a loading button keeps the focus it has and refuses clicks and the form submission they start', () => {
+  const onSubmit = vi.fn();
+  const onClick = vi.fn();
+  const button = render(false, onSubmit, onClick);
+  button.focus();
+  act(() => button.click());
+  expect(onSubmit).toHaveBeenCalledTimes(1);
+
+  render(true, onSubmit, onClick);
+  expect(button.disabled).toBe(false);
+  expect(document.activeElement).toBe(button);
+  expect(button.getAttribute('aria-disabled')).toBe('true');
+  expect(button.getAttribute('aria-busy')).toBe('true');
+  act(() => button.click());
+  expect(onSubmit).toHaveBeenCalledTimes(1);
+  expect(onClick).toHaveBeenCalledTimes(1);
+});
