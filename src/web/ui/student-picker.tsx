@@ -51,7 +51,7 @@ export function StudentPicker({ students, selected, onChange, mode, label, balan
 
   return (
     <div className="flex min-h-0 flex-col gap-2">
-      <SearchInput value={query} onChange={setQuery} label="Buscar estudante" placeholder="Buscar por nome, matrícula ou série" />
+      <SearchInput value={query} onChange={setQuery} label="Buscar estudante" placeholder="Nome, matrícula ou série" />
       <fieldset className="min-h-0 min-w-0">
         <legend className="sr-only">{label}</legend>
         {shown.length === 0 ? (

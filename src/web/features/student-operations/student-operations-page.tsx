@@ -118,7 +118,7 @@ export default function StudentOperationsPage() {
               <p className="mb-1.5 text-sm font-medium text-slate-800" aria-hidden="true">
                 Buscar
               </p>
-              <SearchInput value={search} onChange={setSearch} label="Buscar por descrição, colega ou matrícula" placeholder="Descrição, colega ou matrícula" />
+              <SearchInput value={search} onChange={setSearch} label="Buscar por descrição, colega ou matrícula" placeholder="Descrição ou nome do colega" />
             </div>
           </div>
         </Card>
