@@ -12,6 +12,7 @@ export const ERROR_MESSAGES = {
   ...CORE_ERROR_MESSAGES,
   missing_fields: 'Preencha todos os campos obrigatórios',
   missing_fields_short: 'Preencha todos os campos',
+  bulk_too_many_students: 'Selecione no máximo 5.000 estudantes por operação',
   amount_not_positive: 'O valor deve ser maior que zero',
   amount_not_integer: 'O valor deve ser um número inteiro',
   amount_too_large: 'O valor máximo por operação é 100.000',

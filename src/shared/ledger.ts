@@ -69,7 +69,13 @@ function adminOperationSchema<C extends Currency>(currency: C) {
 export const adminOperationInputs = { meritus: adminOperationSchema('meritus'), estelecas: adminOperationSchema('estelecas') } as const;
 export type AdminOperationInput = z.input<(typeof adminOperationInputs)[Currency]>;
 
-const bulkStudents = z.array(rowId(), { error: 'missing_fields_short' }).min(1, { error: 'missing_fields_short' }).max(5000);
+/** The most students one bulk operation takes: a school's whole roll, several times over. */
+export const BULK_MAX_STUDENTS = 5000;
+
+const bulkStudents = z
+  .array(rowId(), { error: 'missing_fields_short' })
+  .min(1, { error: 'missing_fields_short' })
+  .max(BULK_MAX_STUDENTS, { error: 'bulk_too_many_students' });
 
 function bulkOperationSchema<C extends Currency>(currency: C) {
   return adminOperationSchema(currency).extend({ currency: z.literal(currency), studentUuids: bulkStudents });

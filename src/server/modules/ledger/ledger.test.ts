@@ -341,6 +341,15 @@ describe('administrator operations', () => {
       payload: { currency: 'estelecas', studentUuids: ids.slice(0, 2), type: 'reward', amount: 1, description: 'Olimpíada' },
     });
     expect(one.json().message).toBe('1 Esteleca concedida a 2 estudantes');
+
+    const tooMany = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/operations/bulk',
+      headers: { cookie: adminCookie },
+      payload: { currency: 'meritus', studentUuids: Array.from({ length: 5001 }, () => randomUUID()), type: 'reward', amount: 1, description: 'Feira' },
+    });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().error.message).toBe('Selecione no máximo 5.000 estudantes por operação');
   });
 });
 
