@@ -303,7 +303,9 @@ export async function bmpSize(file: string): Promise<{ width: number; height: nu
     const header = Buffer.alloc(26);
     const { bytesRead } = await handle.read(header, 0, 26, 0);
     if (bytesRead < 26) return null;
-    return { width: Math.abs(header.readInt32LE(18)), height: Math.abs(header.readInt32LE(22)) };
+    // A negative height means rows stored top-down; the smallest int32 has no positive counterpart (and no such image exists).
+    const [width, height] = [Math.abs(header.readInt32LE(18)), Math.abs(header.readInt32LE(22))];
+    return width > 0 && height > 0 && width <= 0x7fffffff && height <= 0x7fffffff ? { width, height } : null;
   } finally {
     await handle.close();
   }

@@ -1,5 +1,8 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test } from 'vitest';
-import { svgVerdict } from './archive-files.ts';
+import { bmpSize, svgVerdict } from './archive-files.ts';
 
 const SVG = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"';
 
@@ -43,4 +46,30 @@ test('hostile prologs and long runs are read in one pass', () => {
   expect(svgVerdict(`<svg>${'url('.repeat(500_000)}`)).toBe('hostile');
   expect(svgVerdict(`<svg><set attributeName=${' '.repeat(200_000)}x/></svg>`)).toBe('svg');
   expect(svgVerdict(`<svg><use href=${' '.repeat(200_000)}#a/></svg>`)).toBe('svg');
+});
+
+test("a BMP's size is read from its header, and a size no image has is none", async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'meritus-bmp-'));
+  try {
+    const header = (width: number, height: number) => {
+      const bytes = Buffer.alloc(54);
+      bytes.write('BM', 0, 'latin1');
+      bytes.writeInt32LE(width, 18);
+      bytes.writeInt32LE(height, 22);
+      return bytes;
+    };
+    const sizeOf = async (width: number, height: number) => {
+      const file = path.join(dir, `${width}x${height}.bmp`);
+      await fs.writeFile(file, header(width, height));
+      return bmpSize(file);
+    };
+    expect(await sizeOf(40, 30)).toEqual({ width: 40, height: 30 });
+    // Rows stored top-down.
+    expect(await sizeOf(40, -30)).toEqual({ width: 40, height: 30 });
+    // Its absolute value overflowed the database's integer column: the upload failed as a server error.
+    expect(await sizeOf(40, -(2 ** 31))).toBeNull();
+    expect(await sizeOf(0, 30)).toBeNull();
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
 });
