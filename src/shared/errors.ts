@@ -30,6 +30,7 @@ export const ERROR_MESSAGES = {
   invalid_grade: 'Selecione uma série válida',
   invalid_photo_type: 'Formato não suportado. Use JPG, PNG, GIF ou WebP.',
   photo_too_large: 'Arquivo muito grande. Máximo 5MB.',
+  photo_too_many_pixels: 'Imagem grande demais: no máximo 40 megapixels (por exemplo, 6000 × 6000). Reduza-a e envie de novo.',
   invalid_photo_url: 'URL da imagem inválida ou inacessível',
   photo_url_not_https: 'A URL da imagem deve começar com https:// (endereços http:// não são aceitos)',
   goal_not_found: 'Meta não encontrada',

@@ -24,8 +24,10 @@ export async function encodePhoto(bytes: Buffer): Promise<{ photo: Buffer; thumb
   if (!type) throw new AppError('invalid_photo_type', { status: 415 });
   const source = () => sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, animated: false, failOn: 'error' }).rotate();
   try {
-    const metadata = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    // The header alone (no decoding), read without the limit so a canvas over it gets its own message.
+    const metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
     if (metadata.format !== SHARP_FORMATS[type]) throw new AppError('invalid_photo_type', { status: 415 });
+    if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_INPUT_PIXELS) throw new AppError('photo_too_many_pixels', { status: 413 });
     const [photo, thumb] = await Promise.all([
       source()
         .resize({ width: PHOTO_MAX_SIDE, height: PHOTO_MAX_SIDE, fit: 'inside', withoutEnlargement: true })

@@ -95,6 +95,18 @@ describe('the school', () => {
     expect((await app.app.inject({ method: 'GET', url: logoUrl })).statusCode).toBe(200);
     expect((await app.app.inject({ method: 'GET', url: '/api/settings/public' })).json().logoUrl).toBe(logoUrl);
 
+    // A valid image too large in pixels (a small file: one colour) is refused as too large, not as a wrong format.
+    const huge = await sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const refused = await app.app.inject({
+      method: 'POST',
+      url: '/api/admin/settings/logo',
+      headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.concat([body.subarray(0, body.indexOf(png)), huge, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    });
+    expect(refused.statusCode).toBe(413);
+    expect(refused.json().error.message).toBe('Imagem grande demais: no máximo 40 megapixels (por exemplo, 6000 × 6000). Reduza-a e envie de novo.');
+    expect((await app.app.inject({ method: 'GET', url: '/api/settings/public' })).json().logoUrl).toBe(logoUrl);
+
     const removed = await app.request('DELETE', '/admin/settings/logo');
     expect(removed.json().school.logoUrl).toBeNull();
     expect((await app.app.inject({ method: 'GET', url: logoUrl })).statusCode).toBe(404);
