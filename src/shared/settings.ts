@@ -218,6 +218,7 @@ export const SETTINGS_TEXTS = {
   logoRemoved: 'Logo removido',
   turmaCreated: (name: string) => `Turma ${name} criada`,
   turmaRenamed: (name: string) => `Turma renomeada para ${name}`,
+  turmaUnchanged: (name: string) => `Nada mudou na turma ${name}`,
   turmaRetired: (name: string) => `Turma ${name} desativada`,
   turmaRestored: (name: string) => `Turma ${name} reativada`,
   adminCreated: (name: string) => `Administrador ${name} adicionado`,

@@ -222,13 +222,15 @@ function cleanName(name: string): string {
   return name.replace(/\s+/g, ' ').trim();
 }
 
+/** Two turma names that read alike: case, compatibility forms (º and o) and the kinds of dash ('-', '–', '—') aside. */
+function turmaKey(name: string): string {
+  return name.normalize('NFKC').replace(/[\u2010-\u2015\u2212]/g, '-').toLocaleLowerCase('pt-BR');
+}
+
+/** Whether another turma already has a name that reads like this one (a school has a few dozen: compared here, one rule). */
 async function nameTaken(tx: DbOrTx, name: string, except?: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: turmas.id })
-    .from(turmas)
-    .where(and(eq(sql`lower(${turmas.name})`, name.toLowerCase()), except ? ne(turmas.id, except) : undefined))
-    .limit(1);
-  return row !== undefined;
+  const rows = await tx.select({ id: turmas.id, name: turmas.name }).from(turmas);
+  return rows.some((row) => row.id !== except && turmaKey(row.name) === turmaKey(name));
 }
 
 export async function createTurma(deps: SettingsDeps, admin: AdminActor, input: { name: string }, context: Context = {}): Promise<{ message: string; turma: Turma }> {
@@ -280,7 +282,7 @@ export async function updateTurma(
       messages.push(input.retired ? SETTINGS_TEXTS.turmaRetired(name) : SETTINGS_TEXTS.turmaRestored(name));
     }
     const turma = toTurma({ ...before, name, retiredAt });
-    return { message: messages.join('. ') || SETTINGS_TEXTS.turmaRenamed(name), turma };
+    return { message: messages.join('. ') || SETTINGS_TEXTS.turmaUnchanged(name), turma };
   });
 }
 

@@ -229,6 +229,9 @@ describe('turmas', () => {
     const duplicate = await app.request('POST', '/admin/turmas', { payload: { name: 'robótica' } });
     expect(duplicate.statusCode).toBe(409);
     expect(duplicate.json().error.message).toBe('Já existe uma turma com este nome');
+    // The same name with another dash would be a second turma no one can tell apart in a list.
+    const dashed = await app.request('POST', '/admin/turmas', { payload: { name: '1º EM – Turma A' } });
+    expect(dashed.json().error.message).toBe('Já existe uma turma com este nome');
 
     const first = list[0]!;
     const renamed = await app.request('PATCH', `/admin/turmas/${first.id}`, { payload: { name: '1º EM - Alfa' } });
@@ -236,6 +239,8 @@ describe('turmas', () => {
     const [anaRow] = await app.db.select().from(students).where(eq(students.id, ana!.id));
     expect(anaRow!.grade).toBe('1º EM - Alfa');
     expect((await app.lastAudit('turma.rename'))?.details).toMatchObject({ from: '1º EM - Turma A', to: '1º EM - Alfa', students: 1 });
+
+    expect((await app.request('PATCH', `/admin/turmas/${first.id}`, { payload: {} })).json().message).toBe('Nada mudou na turma 1º EM - Alfa');
 
     const retired = await app.request('PATCH', `/admin/turmas/${first.id}`, { payload: { retired: true } });
     expect(retired.json()).toMatchObject({ message: 'Turma 1º EM - Alfa desativada', turma: { retired: true } });
