@@ -126,6 +126,12 @@ function MobileDrawer({ open, onClose, children }: { open: boolean; onClose: () 
   );
 }
 
+/** The sidebar's name for a path: its own entry, or the longest one it lies under (/admin/students/… under Gerenciar Alunos, not Dashboard). */
+export function screenLabel(entries: readonly NavEntry[], pathname: string): string | undefined {
+  const matches = entries.filter((entry) => pathname === entry.path || pathname.startsWith(`${entry.path}/`));
+  return matches.sort((a, b) => b.path.length - a.path.length)[0]?.label;
+}
+
 /** Whether the page has scrolled down from its top. */
 function useScrolled(): boolean {
   const [scrolled, setScrolled] = useState(() => window.scrollY > 0);
@@ -213,7 +219,7 @@ export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRo
       </MobileDrawer>
 
       <div className="lg:pl-72">
-        <ToastBand title={entries.find((entry) => location.pathname === entry.path || location.pathname.startsWith(`${entry.path}/`))?.label} />
+        <ToastBand title={screenLabel(entries, location.pathname)} />
         <main id="conteudo" tabIndex={-1} className="mx-auto w-full max-w-7xl px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:pt-0 lg:pb-8">
           <Suspense
             fallback={
