@@ -1,34 +1,21 @@
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { mountPerTest } from '../test/test-root.ts';
 import { AppToaster } from '../ui/toaster.tsx';
 import { ApiError, createApiClient } from './api.ts';
 import { toast, toastError, toastFailure } from './toast.ts';
 
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean;
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true;
 // jsdom has no matchMedia; react-hot-toast asks it whether motion is reduced.
 window.matchMedia ??= ((query: string) => ({ matches: false, media: query, addEventListener() {}, removeEventListener() {} })) as unknown as typeof window.matchMedia;
 
-let container: HTMLDivElement;
-let root: Root;
+const root = mountPerTest();
 
-beforeEach(() => {
-  container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-  act(() => root.render(<AppToaster />));
-});
-afterEach(() => {
-  act(() => toast.remove());
-  act(() => root.unmount());
-  container.remove();
-});
+beforeEach(() => root.render(<AppToaster />));
+// Registered after the root's: after-hooks run last-registered first, so the toasts go before the root unmounts.
+afterEach(() => act(() => toast.remove()));
 
 function shown(): string {
-  return container.querySelector('[role="status"]')?.textContent ?? '';
+  return root.container().querySelector('[role="status"]')?.textContent ?? '';
 }
 
 describe('error toasts', () => {

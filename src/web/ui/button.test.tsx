@@ -1,30 +1,12 @@
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { expect, test, vi } from 'vitest';
+import { mountPerTest } from '../test/test-root.ts';
 import { Button } from './button.tsx';
 
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean;
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true;
-
-let container: HTMLDivElement;
-let root: Root;
-
-beforeEach(() => {
-  container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-});
-
-afterEach(() => {
-  act(() => root.unmount());
-  container.remove();
-});
+const root = mountPerTest();
 
 function render(loading: boolean, onSubmit: () => void, onClick: () => void) {
-  act(() =>
-    root.render(
+  root.render(
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -36,9 +18,8 @@ function render(loading: boolean, onSubmit: () => void, onClick: () => void) {
           Transferir
         </Button>
       </form>,
-    ),
   );
-  return container.querySelector('button')!;
+  return root.container().querySelector('button')!;
 }
 
 test('a loading button keeps the focus it has and refuses clicks and the form submission they start', () => {

@@ -1,26 +1,9 @@
 import { act, useState } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { mountPerTest } from '../test/test-root.ts';
 import { Modal } from './modal.tsx';
 
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean;
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true;
-
-let container: HTMLDivElement;
-let root: Root;
-
-beforeEach(() => {
-  container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-});
-
-afterEach(() => {
-  act(() => root.unmount());
-  container.remove();
-});
+const root = mountPerTest();
 
 function Harness({ onClose, dismissible = true }: { onClose: () => void; dismissible?: boolean }) {
   const [open, setOpen] = useState(false);
@@ -48,7 +31,7 @@ function Harness({ onClose, dismissible = true }: { onClose: () => void; dismiss
 const press = (key: string) => act(() => void document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true })));
 
 function openModal(): HTMLButtonElement {
-  const opener = container.querySelector('button')!;
+  const opener = root.container().querySelector('button')!;
   opener.focus();
   act(() => opener.click());
   return opener;
@@ -56,7 +39,7 @@ function openModal(): HTMLButtonElement {
 
 describe('Modal', () => {
   it('is a labelled modal dialog', () => {
-    act(() => root.render(<Harness onClose={() => {}} />));
+    root.render(<Harness onClose={() => {}} />);
     expect(document.querySelector('[role="dialog"]')).toBeNull();
     openModal();
     const dialog = document.querySelector('[role="dialog"]')!;
@@ -68,7 +51,7 @@ describe('Modal', () => {
 
   it('closes on Escape and gives focus back to the button that opened it', () => {
     const onClose = vi.fn();
-    act(() => root.render(<Harness onClose={onClose} />));
+    root.render(<Harness onClose={onClose} />);
     const opener = openModal();
     press('Escape');
     expect(onClose).toHaveBeenCalledTimes(1);
@@ -78,7 +61,7 @@ describe('Modal', () => {
 
   it('closes on the overlay and on its close button', () => {
     const onClose = vi.fn();
-    act(() => root.render(<Harness onClose={onClose} />));
+    root.render(<Harness onClose={onClose} />);
     openModal();
     act(() => (document.querySelector('[role="dialog"]')!.previousElementSibling as HTMLElement).click());
     expect(onClose).toHaveBeenCalledTimes(1);
@@ -89,7 +72,7 @@ describe('Modal', () => {
 
   it('stays open while not dismissible (a request is running)', () => {
     const onClose = vi.fn();
-    act(() => root.render(<Harness onClose={onClose} dismissible={false} />));
+    root.render(<Harness onClose={onClose} dismissible={false} />);
     openModal();
     press('Escape');
     act(() => (document.querySelector('[role="dialog"]')!.previousElementSibling as HTMLElement).click());
