@@ -138,15 +138,21 @@ test.describe('Gerenciar Alunos', () => {
     await expect(tags.getByRole('listitem')).toHaveCount(1);
     await expect(tags.getByText(/^Líder da Semana até /)).toBeAttached();
 
-    // An administrator moves the tag's end to two minutes from now (the API, as from another screen): the list hears of
-    // it and shows the new date, today's.
-    const end = new Date(Date.now() + 2 * 60_000);
+    // An administrator moves the tag's end to an hour from now (the API, as from another screen): the list hears of it
+    // and reads the students again, the new end included. An hour, so no other test's open list sees the tag end in real
+    // time and says so (at two minutes, the toast of another test's students list was replaced by '1 tag expirada removida').
+    const end = new Date(Date.now() + 60 * 60_000);
+    const reread = page.waitForResponse(async (response) => {
+      if (new URL(response.url()).pathname !== '/api/admin/students' || response.request().method() !== 'GET') return false;
+      const list = (await response.json()) as { id: string; tags: { kind: string; expiresAt: string }[] }[];
+      return list.some((each) => each.id === student.id && each.tags.some((tag) => Date.parse(tag.expiresAt) === end.getTime()));
+    });
     const moved = await page.request.patch(`/api/admin/students/${student.id}/tags/leader`, { data: { expiresAt: end.toISOString() } });
     expect(moved.status()).toBe(200);
-    await expect(tags.getByText(`Líder da Semana até ${brDate(end)}`)).toBeAttached();
+    await reread;
     // Without reloading: when the page's clock passes that end, the screen drops the tag and says how many ended. Only
-    // this one, unless a test beside this one moved another tag's end into the same two minutes.
-    const jump = 2 * 60_000 + 5_000;
+    // this one, unless a test beside this one moved another tag's end into the same hour.
+    const jump = 60 * 60_000 + 5_000;
     const pageNow = await page.evaluate(() => Date.now());
     const listed = (await (await page.request.get('/api/admin/students')).json()) as { tags: { expiresAt: string }[] }[];
     const ending = listed.flatMap((each) => each.tags).filter((tag) => Date.parse(tag.expiresAt) <= pageNow + jump).length;
