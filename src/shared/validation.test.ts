@@ -43,6 +43,9 @@ describe('textInput', () => {
 
   test('a password keeps its spaces', () => {
     expect(textInput({ max: 20, trim: false }).parse(' segredo ')).toBe(' segredo ');
+    // One encoding of accents: decomposed input is stored composed (a password is kept as typed).
+    expect(textInput({ max: 20 }).parse('Participac\u0327a\u0303o')).toBe('Participação');
+    expect(textInput({ max: 20, trim: false }).parse('c\u0327')).toBe('c\u0327');
   });
 
   test('requiredText is the same schema with one code for missing', () => {

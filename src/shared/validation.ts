@@ -71,12 +71,14 @@ type TextOptions = {
 
 /**
  * Every text the API takes in (bodies, queries, path parameters, headers) is this schema:
- * what PostgreSQL cannot store is refused with 'invalid_text' before any other check.
+ * what we do not store is refused with 'invalid_text' before any other check.
  * Callers chain `.min()`, `.refine()`… for their own rules.
  */
 export function textInput({ error = 'validation', max, maxError = 'validation', trim = true }: TextOptions) {
   const storable = z.string({ error }).refine(isStorableText, { error: 'invalid_text', abort: true });
-  return (trim ? storable.trim() : storable).max(max, { error: maxError });
+  // Composed and decomposed accents ('ç' and 'c' + '̧') are one text: stored one way, they sum, search and compare alike.
+  // A password (trim: false) is kept byte for byte, as its hash was made.
+  return (trim ? storable.trim().normalize('NFC') : storable).max(max, { error: maxError });
 }
 
 /** A required non-empty text; missing or blank → the given code. */

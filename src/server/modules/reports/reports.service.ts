@@ -2,7 +2,6 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client.ts';
 import { reasonPresets } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
-import { foldText } from '../../../shared/student-match.ts';
 import {
   addDays,
   BALANCE_BUCKETS,
@@ -381,14 +380,16 @@ export async function reportReasons(db: Db, scope: ReportScope): Promise<ReportR
       ORDER BY kind, rank`),
     db.select({ label: reasonPresets.label }).from(reasonPresets),
   ]);
-  const saved = new Set(presets.map((preset) => foldText(preset.label.trim())));
+  // A row is a reason written one way (the sums group on the exact text; texts arrive trimmed and in NFC): a saved preset
+  // marks the row written as the preset is, so 'participação' beside a preset 'Participação' is not taken for it too.
+  const saved = new Set(presets.map((preset) => preset.label.trim().normalize('NFC')));
   const reasons = rowsOf<{ kind: 'award' | 'penalty'; description: string; operations: string | number; meritus: string | number; estelecas: string | number }>(rows);
   const of = (kind: 'award' | 'penalty'): ReasonRow[] =>
     reasons
       .filter((row) => row.kind === kind)
       .map((row) => ({
         description: row.description,
-        preset: saved.has(foldText(row.description)),
+        preset: saved.has(row.description.normalize('NFC')),
         operations: Number(row.operations),
         meritus: Number(row.meritus),
         estelecas: Number(row.estelecas),

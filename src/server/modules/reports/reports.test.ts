@@ -340,6 +340,18 @@ describe('reports', () => {
     expect(statement.headers['content-disposition']).toBe(`attachment; filename="extrato-MAT-O1-${today}-a-${today}.pdf"; filename*=UTF-8''${encodeURIComponent(fileName)}`);
   });
 
+  test('a reason is one row however its accents were encoded, and a saved preset marks only the row written as it is', async () => {
+    const turma = GRADES[11];
+    const [student] = await addStudents(t.db, [{ studentId: 'MOT-NFC-1', name: 'Irene Moura', grade: turma }]);
+    expect((await t.request('POST', '/admin/reason-presets', { payload: { label: 'Participação' } })).statusCode).toBe(201);
+    for (const description of ['Participação', 'Participac\u0327a\u0303o', 'participação']) await t.award(student!.id, 10, { description });
+    const reasons = (await t.request('GET', `/admin/reports/reasons?period=today&turma=${encodeURIComponent(turma)}`)).json() as ReportReasons;
+    expect(reasons.awards).toEqual([
+      { description: 'Participação', preset: true, operations: 2, meritus: 20, estelecas: 0 },
+      { description: 'participação', preset: false, operations: 1, meritus: 10, estelecas: 0 },
+    ]);
+  });
+
   test('exports: CSV and XLSX give back the tables with numbers and dates as such, audited; the statement and certificate are PDFs with their text', async () => {
     const filter = { turmas: [] };
     const want = expected(filter);
