@@ -3,7 +3,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { toCsv } from '../../csv.ts';
 import { LEDGER_CSV_HEADERS } from '../../../shared/admin-students.ts';
 import { OPERATION_TYPE_LABELS } from '../../../shared/ledger.ts';
-import { formatDateTime } from '../../../shared/format.ts';
+import { dayIn, formatDateTime } from '../../../shared/format.ts';
 import { everyEntryNewestFirst, type EntryWithParties } from './ledger-queries.service.ts';
 import type { AdminActor } from './ledger.service.ts';
 
@@ -47,5 +47,5 @@ export async function exportLedgerCsv(
       );
     }
   }
-  return { fileName: `operacoes-${new Date().toISOString().slice(0, 10)}.csv`, chunks: chunks() };
+  return { fileName: `operacoes-${dayIn(context.timeZone, new Date())}.csv`, chunks: chunks() };
 }

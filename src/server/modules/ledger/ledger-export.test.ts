@@ -5,6 +5,7 @@ import { ledgerEntries, students } from '../../db/schema.ts';
 import { rowsOf } from '../../db/client.ts';
 import { reconcile } from './reconciliation.service.ts';
 import { EXPORT_PAGE } from './ledger-export.service.ts';
+import { dayIn } from '../../../shared/format.ts';
 
 /** GET /api/admin/ledger/export.csv: the whole ledger, newest first, streamed a page at a time. */
 let t: TestApp;
@@ -27,6 +28,24 @@ async function enrol(name: string, meritus = 0) {
 }
 
 describe('ledger CSV export', () => {
+  // Kiritimati (UTC+14) and Pago Pago (UTC−11) are always on different days, so at any hour one of them is not on UTC's.
+  test("every export is named by the school's day, as its rows' times are written", async () => {
+    for (const timeZone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+      expect((await t.request('PUT', '/admin/settings/school', { payload: { name: 'Escola Méritus', timeZone } })).statusCode).toBe(200);
+      const day = dayIn(timeZone, new Date());
+      for (const [url, name] of [
+        ['/admin/ledger/export.csv', `operacoes-${day}.csv`],
+        ['/admin/students/export.csv', `estudantes-${day}.csv`],
+        ['/admin/system/entities/tags/export.csv', `tags-${day}.csv`],
+      ] as const) {
+        const response = await t.request('GET', url);
+        expect(response.statusCode, url).toBe(200);
+        expect(response.headers['content-disposition'], url).toContain(`filename="${name}"`);
+      }
+    }
+    expect((await t.request('PUT', '/admin/settings/school', { payload: { name: 'Escola Méritus', timeZone: 'America/Sao_Paulo' } })).statusCode).toBe(200);
+  });
+
   test('ledger: every row, newest first, with removed students marked, as a BOM-prefixed CSV', async () => {
     const payer = await enrol('Heitor Pagador', 20);
     const cookie = await t.loginStudent(payer.studentId);

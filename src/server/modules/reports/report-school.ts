@@ -31,7 +31,3 @@ export async function schoolLogoPng(storage: FileStorage, logoUrl: string | null
   return stored === null ? null : sharp(await buffer(stored.body)).png().toBuffer();
 }
 
-/** Today's calendar day (aaaa-mm-dd) in a time zone. */
-export function todayIn(timeZone: string, now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}

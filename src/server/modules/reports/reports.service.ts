@@ -21,7 +21,8 @@ import {
   type TimelinePoint,
   type TurmaRow,
 } from '../../../shared/reports.ts';
-import { reportSchool, todayIn, type ReportSchool } from './report-school.ts';
+import { reportSchool, type ReportSchool } from './report-school.ts';
+import { dayIn } from '../../../shared/format.ts';
 
 /** A report's filters resolved against the school: calendar days, instants' time zone, turmas. */
 export type ReportScope = { period: ResolvedPeriod; turmas: string[]; school: ReportSchool; view: ReportPeriodView };
@@ -37,7 +38,7 @@ export async function reportScope(db: Db, query: ReportQuery, now: Date = new Da
     throw new AppError('report_unknown_turma', { message: `Turma desconhecida: ${unknown}`, fields: { turma: `Turma desconhecida: ${unknown}` } });
   }
   const turmas = [...new Set(query.turma)];
-  const period = resolvePeriod(query, todayIn(school.timeZone, now));
+  const period = resolvePeriod(query, dayIn(school.timeZone, now));
   return { period, turmas, school, view: { ...period, turmas, availableTurmas: school.turmas } };
 }
 

@@ -24,7 +24,7 @@ import {
 } from '../../../shared/admin-students.ts';
 import type { StudentTag } from '../../../shared/auth.ts';
 import { TAG_NAMES } from '../../../shared/constants.ts';
-import { formatDate, formatDateTime } from '../../../shared/format.ts';
+import { dayIn, formatDate, formatDateTime } from '../../../shared/format.ts';
 import { sqlState } from '../../db/sql-state.ts';
 
 export type AdminStudentsDeps = { db: Db; events: EventBus; storage: FileStorage };
@@ -334,10 +334,6 @@ export async function removeStudentPhoto(
   return { message: ADMIN_STUDENT_TEXTS.photoRemoved, student: await withTags(deps.db, after) };
 }
 
-function today(): string {
-  return new Date().toISOString().slice(0, 10);
-}
-
 /** Every current student as a spreadsheet (UTF-8 with BOM, `;`), times in the school's time zone. */
 export async function exportStudentsCsv(db: Db, admin: AdminActor, context: ActionContext & { timeZone: string }): Promise<{ fileName: string; csv: string }> {
   const list = await listAdminStudents(db);
@@ -358,5 +354,5 @@ export async function exportStudentsCsv(db: Db, admin: AdminActor, context: Acti
     ]),
   );
   await recordAudit(db, { actor: auditActor(admin), action: 'students.export', ip: context.ip, details: { rows: list.length } });
-  return { fileName: `estudantes-${today()}.csv`, csv };
+  return { fileName: `estudantes-${dayIn(context.timeZone, new Date())}.csv`, csv };
 }

@@ -110,7 +110,7 @@ describe('an export while the table is written', () => {
     await t.db.execute(
       sql`INSERT INTO audit_log (actor_kind, action, details) SELECT 'system', 'teste.paginas', jsonb_build_object('n', n) FROM generate_series(1, ${rows}) AS n`,
     );
-    const { chunks } = await exportEntityCsv(t.db, { id: t.admin.id, name: t.admin.name }, 'audit', 'teste.paginas', {});
+    const { chunks } = await exportEntityCsv(t.db, { id: t.admin.id, name: t.admin.name }, 'audit', 'teste.paginas', { timeZone: 'America/Sao_Paulo' });
     let text = '';
     let read = 0;
     for await (const chunk of chunks) {

@@ -6,6 +6,7 @@ import { type EntityId, type EntityPage, type EntityQuery } from '../../../share
 import type { AdminActor } from '../ledger/ledger.service.ts';
 import { OPERATION_TYPE_LABELS } from '../../../shared/ledger.ts';
 import { TAG_NAMES } from '../../../shared/constants.ts';
+import { dayIn } from '../../../shared/format.ts';
 
 /**
  * The read-only entity browser of the backend panel. Each entity names the columns it shows;
@@ -229,7 +230,7 @@ export async function exportEntityCsv(
   admin: AdminActor,
   entity: EntityId,
   q: string,
-  context: { ip?: string },
+  context: { ip?: string; timeZone: string },
 ): Promise<{ fileName: string; chunks: AsyncGenerator<string> }> {
   const def = ENTITIES[entity];
   await recordAudit(db, { actor: { kind: 'admin', id: admin.id, label: admin.name }, action: 'system.entity_export', ip: context.ip, details: { entity, q } });
@@ -249,8 +250,8 @@ export async function exportEntityCsv(
       if (rows.length > 0) yield toCsv([], rows.map((row) => keys.map((key) => toCsvCell(row[key] ?? null))), { bom: false });
     }
   }
-  const day = new Date().toISOString().slice(0, 10);
-  return { fileName: `${entity}-${day}.csv`, chunks: chunks() };
+  // Named by the school's day, as the rows' times are.
+  return { fileName: `${entity}-${dayIn(context.timeZone, new Date())}.csv`, chunks: chunks() };
 }
 
 function toCsvCell(value: Cell): string | number | null {

@@ -27,7 +27,7 @@ import { startMonitor } from './monitoring.service.ts';
 import { applyFix, clearLogs, fixAdministrators, listLogs, previewFix, runDiagnostics } from './diagnostics.service.ts';
 
 /** Painel Backend and Debug & Diagnóstico: administrators only. */
-export async function systemAdminRoutes(app: FastifyInstance, { config, database, storage }: AppDeps): Promise<void> {
+export async function systemAdminRoutes(app: FastifyInstance, { config, database, settings, storage }: AppDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const deps: SystemDeps = { config, database, metrics: app.metrics, storage };
   const monitor = startMonitor(database, app.metrics);
@@ -47,7 +47,8 @@ export async function systemAdminRoutes(app: FastifyInstance, { config, database
     '/admin/system/entities/:entity/export.csv',
     { config: admin, schema: { tags, params: entityParams, querystring: entityExportQuery, produces: ['text/csv'], response: { 200: csvResponse } } },
     async (request, reply) => {
-      const { fileName, chunks } = await exportEntityCsv(database.db, adminOf(request), request.params.entity, request.query.q, { ip: request.ip });
+      const { timeZone } = (await settings.get()).school;
+      const { fileName, chunks } = await exportEntityCsv(database.db, adminOf(request), request.params.entity, request.query.q, { ip: request.ip, timeZone });
       return sendCsv(reply, fileName, chunks);
     },
   );
