@@ -1,6 +1,6 @@
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { Activity, ArrowDownCircle, ArrowLeftRight, BarChart3, Coins, Sparkles, UserCheck, Users } from 'lucide-react';
+import { Activity, ArrowDownCircle, ArrowLeftRight, BarChart3, ChevronDown, Coins, Sparkles, UserCheck, Users } from 'lucide-react';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { Card } from '../../ui/card.tsx';
 import { FigureCard } from '../../ui/figure-card.tsx';
@@ -98,7 +98,7 @@ function TurmaFilter({ available, chosen, onChange }: { available: readonly stri
           <span className="sr-only">Turmas: </span>
           {summary}
         </span>
-        <span aria-hidden="true" className="text-slate-500 group-open:rotate-180">▾</span>
+        <ChevronDown aria-hidden="true" className="size-4 shrink-0 text-slate-500 group-open:rotate-180" />
       </summary>
       <fieldset className="absolute z-20 mt-1 max-h-80 w-full min-w-64 overflow-y-auto rounded-xl border border-slate-200 bg-white p-2 shadow-lg">
         <legend className="sr-only">Turmas do relatório</legend>
