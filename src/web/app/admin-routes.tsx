@@ -29,8 +29,8 @@ export const adminRoutes: AppRoute[] = [
   { path: paths.admin.backend, Component: lazy(() => import('../features/admin-backend/admin-backend-page.tsx')), nav: { label: 'Painel Backend', icon: Server } },
   { path: paths.admin.database, Component: lazy(() => import('../features/admin-archive/admin-archive-page.tsx')), nav: { label: 'Data-Base', icon: Database } },
   { path: paths.admin.debug, Component: lazy(() => import('../features/admin-debug/admin-debug-page.tsx')), nav: { label: 'Debug & Diagnóstico', icon: Bug } },
-  { path: paths.admin.reports, Component: lazy(() => import('../features/admin-reports/admin-reports-page.tsx')) },
-  { path: paths.admin.settings, Component: lazy(() => import('../features/admin-settings/admin-settings-page.tsx')) },
+  { path: paths.admin.reports, title: 'Relatórios', Component: lazy(() => import('../features/admin-reports/admin-reports-page.tsx')) },
+  { path: paths.admin.settings, title: 'Configurações', Component: lazy(() => import('../features/admin-settings/admin-settings-page.tsx')) },
 ];
 
 /** Whether an admin path has a screen, so the dashboard's quick actions never lead to a dead page. */

@@ -126,10 +126,14 @@ function MobileDrawer({ open, onClose, children }: { open: boolean; onClose: () 
   );
 }
 
-/** The sidebar's name for a path: its own entry, or the longest one it lies under (/admin/students/… under Gerenciar Alunos, not Dashboard). */
-export function screenLabel(entries: readonly NavEntry[], pathname: string): string | undefined {
-  const matches = entries.filter((entry) => pathname === entry.path || pathname.startsWith(`${entry.path}/`));
-  return matches.sort((a, b) => b.path.length - a.path.length)[0]?.label;
+/**
+ * A screen's name for a path: its sidebar label or title, or that of the longest route it lies under
+ * (/admin/students/… is Gerenciar Alunos, not the Dashboard at /admin).
+ */
+export function screenLabel(routes: readonly Pick<AppRoute, 'path' | 'nav' | 'title'>[], pathname: string): string | undefined {
+  const matches = routes.filter((route) => (route.nav?.label ?? route.title) !== undefined && (pathname === route.path || pathname.startsWith(`${route.path}/`)));
+  const best = matches.sort((a, b) => b.path.length - a.path.length)[0];
+  return best?.nav?.label ?? best?.title;
 }
 
 /** Whether the page has scrolled down from its top. */
@@ -219,7 +223,7 @@ export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRo
       </MobileDrawer>
 
       <div className="lg:pl-72">
-        <ToastBand title={screenLabel(entries, location.pathname)} />
+        <ToastBand title={screenLabel(routes, location.pathname)} />
         <main id="conteudo" tabIndex={-1} className="mx-auto w-full max-w-7xl px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:pt-0 lg:pb-8">
           <Suspense
             fallback={

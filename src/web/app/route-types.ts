@@ -12,5 +12,7 @@ export type AppRoute = {
   path: string;
   Component: ComponentType;
   nav?: { label: string; icon: LucideIcon };
+  /** The screen's name where it has no sidebar entry (the band at the top of wide screens shows it). */
+  title?: string;
   prefetch?: (client: QueryClient) => Promise<unknown>;
 };
