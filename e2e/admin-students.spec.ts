@@ -178,6 +178,8 @@ test.describe('Gerenciar Alunos', () => {
     await confirm.getByRole('button', { name: 'Excluir' }).click();
     await expect(page.getByText(`Estudante ${student.name} excluído`)).toBeVisible();
     await expect(row(page, student.name)).toHaveCount(0);
+    // The row whose button opened the dialog is gone: the keyboard resumes at the search.
+    await expect(page.getByLabel('Buscar por nome, matrícula, email ou série')).toBeFocused();
     await expect(page.getByText('Nenhum estudante encontrado')).toBeVisible();
 
     const signIn = await page.request.post('/api/auth/student/login', { data: { studentId: student.studentId, password: student.password } });

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type Ref } from 'react';
 import { Search, X } from 'lucide-react';
 import { cn } from '../lib/cn.ts';
 import { fieldClass } from './text-field.tsx';
@@ -11,10 +11,12 @@ export type SearchInputProps = {
   placeholder?: string;
   className?: string;
   autoFocus?: boolean;
+  /** The input itself, for a screen that moves focus to it. */
+  ref?: Ref<HTMLInputElement>;
 };
 
 /** A search box with a magnifier and a clear button. */
-export function SearchInput({ value, onChange, label, placeholder, className, autoFocus }: SearchInputProps) {
+export function SearchInput({ value, onChange, label, placeholder, className, autoFocus, ref }: SearchInputProps) {
   const id = useId();
   return (
     <div className={cn('relative', className)}>
@@ -23,6 +25,7 @@ export function SearchInput({ value, onChange, label, placeholder, className, au
       </label>
       <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3.5 size-4 -translate-y-1/2 text-slate-500" />
       <input
+        ref={ref}
         id={id}
         type="search"
         value={value}

@@ -209,8 +209,10 @@ export async function certificatePdf(
     line('CERTIFICADO', 130, FONT.bold, 40, '#0f172a');
     line('Certificamos que', 205, FONT.regular, 16, '#334155');
     // A long name is set smaller rather than wrapped over the line below it.
-    const nameSize = Math.max(14, Math.min(30, (30 * (width - 120)) / doc.font(FONT.bold).fontSize(30).widthOfString(tag.name)));
-    line(tag.name, 235 + (30 - nameSize) / 2, FONT.bold, nameSize, '#0f172a');
+    // The comma closes the name's clause: 'Certificamos que Ana Souza, da turma …, recebeu'.
+    const named = `${tag.name},`;
+    const nameSize = Math.max(14, Math.min(30, (30 * (width - 120)) / doc.font(FONT.bold).fontSize(30).widthOfString(named)));
+    line(named, 235 + (30 - nameSize) / 2, FONT.bold, nameSize, '#0f172a');
     line(`da turma ${tag.grade} (matrícula ${tag.student_id}), recebeu o título de`, 285, FONT.regular, 16, '#334155');
     line(title, 318, FONT.bold, 26, '#b45309');
     line(`pelo período de ${format.date(new Date(tag.assigned_at))} a ${format.date(new Date(tag.expires_at))}.`, 362, FONT.regular, 14, '#334155');

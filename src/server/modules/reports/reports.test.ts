@@ -424,7 +424,7 @@ describe('reports', () => {
     expect(certificate.statusCode).toBe(200);
     expect(certificate.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     const certificateText = await pdfText(certificate.rawPayload);
-    for (const expectedText of ['ESCOLA MÉRITUS', 'CERTIFICADO', holder.name, 'Líder da Semana', `da turma ${holder.grade}`]) expect(certificateText).toContain(expectedText);
+    for (const expectedText of ['ESCOLA MÉRITUS', 'CERTIFICADO', `${holder.name},`, 'Líder da Semana', `da turma ${holder.grade}`]) expect(certificateText).toContain(expectedText);
     expect(await t.lastAudit('report.certificate')).toMatchObject({ details: { tag: tag.id, kind: 'leader', student: holder.id } });
     // No logo set: no image. With the school's logo: the certificate draws it.
     const image = /\/Subtype\s*\/Image/;

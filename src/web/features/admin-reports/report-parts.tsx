@@ -8,7 +8,7 @@ import { TAG_NAMES } from '../../../shared/constants.ts';
 import { REPORTS_API, type ReportTable } from '../../../shared/reports.ts';
 import { useDocumentSources } from './report-queries.ts';
 
-const LINK = 'inline-flex h-9 items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 text-sm font-medium text-slate-800 shadow-sm hover:bg-slate-50';
+const LINK = 'inline-flex min-h-9 items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm hover:bg-slate-50';
 
 /** The CSV and XLSX downloads of one table, for the page's filters. */
 export function ExportLinks({ table, search, title }: { table: ReportTable; search: string; title: string }) {

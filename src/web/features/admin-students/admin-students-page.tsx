@@ -87,11 +87,20 @@ export function AdminStudentsPage() {
   const { user } = useSession();
   const students = useAdminStudents();
   const remove = useDeleteStudent();
+  const searchRef = useRef<HTMLInputElement>(null);
   const gradeFilter = [{ value: '', label: 'Todas as séries' }, ...(useSchoolSettings().data?.turmas ?? []).map((turma) => ({ value: turma.name, label: turma.name }))];
   const [query, setQuery] = useState('');
   const [grade, setGrade] = useState('');
   const [page, setPage] = useState(1);
   const [dialog, setDialog] = useState<Dialog | null>(null);
+  // After a deletion the row whose Excluir opened the dialog is gone: the keyboard resumes at the search, not at the
+  // page's start. An effect, so it runs after the dialog's own hand-back of focus (to that row) on closing.
+  const focusSearchOnClose = useRef(false);
+  useEffect(() => {
+    if (dialog !== null || !focusSearchOnClose.current) return;
+    focusSearchOnClose.current = false;
+    searchRef.current?.focus();
+  }, [dialog]);
   const now = useTagExpiryClock(students.data);
   const listTop = useRef<HTMLDivElement>(null);
 
@@ -150,6 +159,7 @@ export function AdminStudentsPage() {
       <Card padded={false}>
         <div ref={listTop} className="flex scroll-mt-24 flex-col gap-3 border-b border-slate-200 p-4 sm:p-5 xl:flex-row xl:items-center">
           <SearchInput
+            ref={searchRef}
             className="xl:flex-1"
             label="Buscar por nome, matrícula, email ou série"
             placeholder="Buscar aluno"
@@ -272,6 +282,7 @@ export function AdminStudentsPage() {
           remove.mutate(dialog.student, {
             onSuccess: (result) => {
               toast.success(result.message);
+              focusSearchOnClose.current = true;
               setDialog(null);
             },
             onError: (error) => toastFailure(ADMIN_STUDENT_TEXTS.deleteError, error),

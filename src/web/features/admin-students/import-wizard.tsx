@@ -5,6 +5,8 @@ import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { isApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { countOf, formatDate, formatNumber, formatSize } from '../../lib/format.ts';
+import { dayIn, DEFAULT_TIME_ZONE } from '../../../shared/format.ts';
+import { useSchoolSettings } from '../../lib/school-settings.ts';
 import { toast, toastFailure } from '../../lib/toast.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
@@ -34,6 +36,7 @@ function failure(error: unknown): string {
  * what is wrong, create all valid rows at once, then download the generated passwords (once).
  */
 export function ImportWizard({ onClose }: { onClose: () => void }) {
+  const schoolTimeZone = useSchoolSettings().data?.school.timeZone ?? DEFAULT_TIME_ZONE;
   const inputId = useId();
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
@@ -79,7 +82,8 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
 
   const download = () => {
     if (!result) return;
-    downloadText(result.credentialsCsv, `senhas-iniciais-${new Date().toISOString().slice(0, 10)}.csv`);
+    // Named by the school's day, as the server names its exports.
+    downloadText(result.credentialsCsv, `senhas-iniciais-${dayIn(schoolTimeZone, new Date())}.csv`);
     setDownloaded(true);
   };
 
@@ -91,7 +95,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
         dismissible={downloaded}
         size="lg"
         title={result.message}
-        description={result.skipped > 0 ? `${formatNumber(result.skipped)} linha(s) com problemas não foram importadas.` : undefined}
+        description={result.skipped > 0 ? `${countOf(result.skipped, 'linha com problemas não foi importada', 'linhas com problemas não foram importadas')}.` : undefined}
         footer={
           <>
             <Button variant="secondary" onClick={onClose} disabled={!downloaded}>
@@ -155,7 +159,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
             Cancelar
           </Button>
           <Button onClick={runImport} disabled={!data || data.validCount === 0 || preview.isPending} loading={importing.isPending}>
-            {data ? `Importar ${countOf(data.validCount, 'aluno', 'alunos')}` : 'Importar'}
+            {data && data.validCount > 0 ? `Importar ${countOf(data.validCount, 'aluno', 'alunos')}` : 'Importar'}
           </Button>
         </>
       }

@@ -98,7 +98,7 @@ export function PhotoField({ name, currentPhoto, state, onChange, disabled }: Ph
     );
 
   return (
-    <fieldset className="rounded-2xl border border-slate-200 p-4">
+    <fieldset className="min-w-0 rounded-2xl border border-slate-200 p-4">
       <legend className="px-1 text-sm font-medium text-slate-800">Foto</legend>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
         <div className="flex flex-col items-center gap-2 sm:w-36">
