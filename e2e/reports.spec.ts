@@ -9,6 +9,8 @@ test('desktop: the dashboard leads to the reports; a custom period and a turma l
   await page.getByRole('link', { name: /Relatórios/ }).click();
   await expect(page.getByRole('heading', { name: 'Relatórios', level: 1 })).toBeVisible();
   await expect(page.getByText(/\(30 dias\) · comparado com/)).toBeVisible();
+  // A change between two percentages is in percentage points, never in percent of a percent.
+  await expect(page.getByTestId('figure-participation')).toContainText(/[+−][\d,]+ p\.p\. vs\. período anterior \([\d,]+%\)|Igual ao período anterior/);
 
   await page.getByLabel('Período', { exact: true }).selectOption('custom');
   await page.getByLabel('De', { exact: true }).fill('2026-03-02');

@@ -29,6 +29,8 @@ import { DocumentsPanel, ExportLinks, HorizontalBars, ReportSection, ReportTable
 const COLORS = { awarded: '#059669', removed: '#e11d48', transferred: '#4f46e5', amber: '#d97706' } as const;
 const decimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
 const percent = (value: number) => `${decimal.format(value)}%`;
+/** A change between two percentages is in percentage points: 100% → 90,9% is −9,1 p.p. */
+const points = (value: number) => `${decimal.format(value)} p.p.`;
 
 type ReportFilters = { period: ReportPeriod; from?: string | undefined; to?: string | undefined; turma: string[] };
 
@@ -69,6 +71,8 @@ const FIGURES: {
   tone: 'emerald' | 'rose' | 'indigo' | 'amber' | 'sky' | 'violet';
   better: 'up' | 'down' | null;
   format: (value: number) => string;
+  /** How the change from the previous period is written, when not as the figure itself. */
+  formatChange?: (value: number) => string;
 }[] = [
   { id: 'meritusAwarded', icon: <Coins className="size-5" />, tone: 'emerald', better: 'up', format: formatMeritus },
   { id: 'meritusRemoved', icon: <ArrowDownCircle className="size-5" />, tone: 'rose', better: 'down', format: formatMeritus },
@@ -76,14 +80,24 @@ const FIGURES: {
   { id: 'estelecasAwarded', icon: <Sparkles className="size-5" />, tone: 'amber', better: 'up', format: formatNumber },
   { id: 'estelecasRemoved', icon: <Sparkles className="size-5" />, tone: 'rose', better: 'down', format: formatNumber },
   { id: 'activeStudents', icon: <UserCheck className="size-5" />, tone: 'sky', better: 'up', format: formatNumber },
-  { id: 'participation', icon: <Activity className="size-5" />, tone: 'violet', better: 'up', format: percent },
+  { id: 'participation', icon: <Activity className="size-5" />, tone: 'violet', better: 'up', format: percent, formatChange: points },
 ];
 
-function FigureChange({ figure, better, format }: { figure: ReportFigure; better: 'up' | 'down' | null; format: (value: number) => string }) {
+function FigureChange({
+  figure,
+  better,
+  format,
+  formatChange = format,
+}: {
+  figure: ReportFigure;
+  better: 'up' | 'down' | null;
+  format: (value: number) => string;
+  formatChange?: ((value: number) => string) | undefined;
+}) {
   const delta = Math.round((figure.current - figure.previous) * 10) / 10;
   return (
     <ChangeLine direction={directionOf(delta)} better={better}>
-      {delta === 0 ? 'Igual ao' : `${delta > 0 ? '+' : '−'}${format(Math.abs(delta))} vs.`} período anterior ({format(figure.previous)})
+      {delta === 0 ? 'Igual ao' : `${delta > 0 ? '+' : '−'}${formatChange(Math.abs(delta))} vs.`} período anterior ({format(figure.previous)})
     </ChangeLine>
   );
 }
@@ -189,7 +203,7 @@ export default function AdminReportsPage() {
               <ExportLinks table="figures" search={search} title="indicadores" />
             </div>
             <div className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">
-              {FIGURES.map(({ id, icon, tone, better, format }) => {
+              {FIGURES.map(({ id, icon, tone, better, format, formatChange }) => {
                 const figure = overview.data?.figures[id];
                 return (
                   <FigureCard
@@ -201,7 +215,7 @@ export default function AdminReportsPage() {
                     value={figure ? format(figure.current) : <Skeleton className="h-8 w-24" />}
                     footer={
                       <>
-                        {figure && <FigureChange figure={figure} better={better} format={format} />}
+                        {figure && <FigureChange figure={figure} better={better} format={format} formatChange={formatChange} />}
                         <p className="mt-1 text-slate-600">{FIGURE_DEFINITIONS[id]}</p>
                       </>
                     }
