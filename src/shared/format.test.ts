@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { countOf, formatEstelecas, formatMs, formatRelativeTime, formatSize, plural } from './format.ts';
+import { countOf, firstName, formatEstelecas, formatMs, formatRelativeTime, formatSize, plural } from './format.ts';
 
 describe('agreement in number', () => {
   test('one (either sign) takes the singular; zero and the rest the plural', () => {
@@ -29,4 +29,12 @@ test('sizes and durations use the Brazilian decimal comma (the server writes the
   expect(formatMs(0.4215)).toBe('0,42 ms');
   expect(formatMs(14.873)).toBe('14,9 ms');
   expect(formatMs(123.45)).toBe('123,5 ms');
+});
+
+test('a greeting uses the first name, past a title', () => {
+  expect(firstName('Ana Beatriz Souza')).toBe('Ana');
+  expect(firstName('Profª Conceição Araújo')).toBe('Conceição');
+  expect(firstName('Prof. Dr. Marcos Lima')).toBe('Marcos');
+  expect(firstName('  Dra   Helena ')).toBe('Helena');
+  expect(firstName('Prof')).toBe('Prof');
 });

@@ -172,8 +172,13 @@ export function progressPercent(value: number, goal: number): number {
   return Math.min(100, Math.max(0, (value / goal) * 100));
 }
 
+/** Titles a name may begin with ('Profª Conceição Araújo'); a greeting skips them. */
+const TITLES = /^(prof|profa|profª|professor|professora|dr|dra|drª|sr|sra|srª|coord|coordenador|coordenadora)\.?$/i;
+
+/** The first name, for a greeting: 'Profª Conceição Araújo' is greeted 'Conceição'. */
 export function firstName(fullName: string): string {
-  return fullName.trim().split(/\s+/)[0] ?? fullName;
+  const words = fullName.trim().split(/\s+/);
+  return words.find((word) => !TITLES.test(word)) ?? words[0] ?? fullName;
 }
 
 /** Whole days left until `expiresAt`, rounded up; 0 once expired. */
