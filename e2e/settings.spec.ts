@@ -69,3 +69,24 @@ test('the login page shows the school\'s name and its logo mark', async ({ page,
     },
   );
 });
+
+test('a new administrator: the password is shown once with what to do with it, and it signs them in', async ({ page, school, playwright, baseURL }) => {
+  const email = `coord.${Date.now()}@escola.test`;
+  await loginViaApi(page, 'admin');
+  await navigate(page, '/admin/settings');
+  const form = page.locator('form').filter({ has: page.getByRole('button', { name: 'Adicionar administrador' }) });
+  await form.getByLabel('Nome').fill('Profª Conceição Araújo');
+  await form.getByLabel('Email').fill(email);
+  await form.getByRole('button', { name: 'Adicionar administrador' }).click();
+  await expect(page.getByText('Senha de Profª Conceição Araújo: entregue-a à pessoa; ela não será mostrada novamente.')).toBeVisible();
+  const password = (await page.getByTestId('admin-password').textContent())!;
+
+  const newcomer = await playwright.request.newContext({ baseURL });
+  try {
+    expect((await newcomer.post('/api/auth/admin/login', { data: { email, password } })).status()).toBe(200);
+  } finally {
+    await newcomer.dispose();
+    const created = (await getJson<{ id: string; email: string }[]>(school.admin, '/api/admin/admins')).find((admin) => admin.email === email);
+    if (created) await school.admin.delete(`/api/admin/admins/${created.id}`);
+  }
+});

@@ -287,6 +287,8 @@ function AdminsSection() {
       )}
       {shown && (
         <div className="mt-4">
+          {/* Said on screen too, as beside a student's new password: it is not shown again. */}
+          <p className="mb-2 text-sm font-medium text-slate-800">{shown.label}: entregue-a à pessoa; ela não será mostrada novamente.</p>
           <OneTimePassword password={shown.password} label={shown.label} testId="admin-password" />
         </div>
       )}
@@ -299,7 +301,7 @@ function AdminsSection() {
           create.mutate(password ? { ...rest, password } : rest, {
             onSuccess: (result) => {
               setForm({ name: '', email: '', password: '' });
-              setShown(result.password ? { label: `Senha de ${result.admin.name} (mostrada uma única vez)`, password: result.password } : null);
+              setShown(result.password ? { label: `Senha de ${result.admin.name}`, password: result.password } : null);
             },
           });
         }}
@@ -338,7 +340,7 @@ function AdminsSection() {
             reset.mutate(
               { id: confirm.admin.id },
               {
-                onSuccess: (result) => result.password && setShown({ label: `Nova senha de ${result.admin.name} (mostrada uma única vez)`, password: result.password }),
+                onSuccess: (result) => result.password && setShown({ label: `Nova senha de ${result.admin.name}`, password: result.password }),
                 onSettled: () => setConfirm(null),
               },
             );
