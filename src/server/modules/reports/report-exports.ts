@@ -129,10 +129,12 @@ export async function tableXlsx(table: ExportTable): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'Méritus';
   const sheet = workbook.addWorksheet(table.title.slice(0, 31));
-  sheet.columns = table.columns.map((column) => ({
+  // Wide enough for the header and the longest value (within reason); a decimal column keeps Excel's General format, so
+  // whole figures read '3005' beside '90,9' instead of '3005,0'.
+  sheet.columns = table.columns.map((column, index) => ({
     header: column.header,
-    width: Math.min(60, Math.max(12, column.header.length + 2)),
-    style: column.kind === 'decimal' ? { numFmt: '0.0' } : column.kind === 'date' ? { numFmt: 'dd/mm/yyyy' } : {},
+    width: Math.min(60, Math.max(12, column.header.length + 2, ...table.rows.map((row) => String(row[index] ?? '').length + 2))),
+    style: column.kind === 'date' ? { numFmt: 'dd/mm/yyyy' } : {},
   }));
   sheet.getRow(1).font = { bold: true };
   for (const row of table.rows) {

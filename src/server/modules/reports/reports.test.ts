@@ -394,6 +394,9 @@ describe('reports', () => {
     const participation = figuresBook.worksheets[0]!.getRow(8);
     expect(participation.getCell(1).value).toBe('Participação (%)');
     expect(participation.getCell(2).type).toBe(ExcelJS.ValueType.Number);
+    // Whole figures are not shown with a decimal ('3005,0'); the column fits its longest label.
+    expect(figuresBook.worksheets[0]!.getColumn(2).numFmt).toBeUndefined();
+    expect(figuresBook.worksheets[0]!.getColumn(1).width).toBeGreaterThanOrEqual('Méritus transferidos'.length + 2);
     expect([participation.getCell(2).value, participation.getCell(3).value]).toEqual([want.figures.participation!.current, want.figures.participation!.previous]);
 
     // The statement of Alice: her balances at the start and end of the period, summed from the rows.
