@@ -53,6 +53,10 @@ export const LOGIN_LIMITS = {
 } as const;
 
 export const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
+/** The largest canvas a photo or logo may have: decompression bombs (a tiny file claiming a gigantic canvas) are refused before decoding. */
+export const PHOTO_MAX_PIXELS = 40_000_000;
+/** The most students one bulk operation takes: a school's whole roll, several times over. */
+export const BULK_MAX_STUDENTS = 5000;
 export const PHOTO_URL_CHECK_MS = 5_000;
 
 export const GRADES = [

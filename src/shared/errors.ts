@@ -1,5 +1,6 @@
 import { countOf, formatMeritus, formatNumber } from './format.ts';
 import { CORE_ERROR_MESSAGES } from './messages-core.ts';
+import { BULK_MAX_STUDENTS, PHOTO_MAX_PIXELS } from './constants.ts';
 
 export { MESSAGES } from './messages-core.ts';
 
@@ -12,7 +13,7 @@ export const ERROR_MESSAGES = {
   ...CORE_ERROR_MESSAGES,
   missing_fields: 'Preencha todos os campos obrigatórios',
   missing_fields_short: 'Preencha todos os campos',
-  bulk_too_many_students: 'Selecione no máximo 5.000 estudantes por operação',
+  bulk_too_many_students: `Selecione no máximo ${formatNumber(BULK_MAX_STUDENTS)} estudantes por operação`,
   amount_not_positive: 'O valor deve ser maior que zero',
   amount_not_integer: 'O valor deve ser um número inteiro',
   amount_too_large: 'O valor máximo por operação é 100.000',
@@ -30,7 +31,7 @@ export const ERROR_MESSAGES = {
   invalid_grade: 'Selecione uma série válida',
   invalid_photo_type: 'Formato não suportado. Use JPG, PNG, GIF ou WebP.',
   photo_too_large: 'Arquivo muito grande. Máximo 5MB.',
-  photo_too_many_pixels: 'Imagem grande demais: no máximo 40 megapixels (por exemplo, 6000 × 6000). Reduza-a e envie de novo.',
+  photo_too_many_pixels: `Imagem grande demais: no máximo ${formatNumber(PHOTO_MAX_PIXELS / 1_000_000)} megapixels (por exemplo, 6000 × 6000). Reduza-a e envie de novo.`,
   invalid_photo_url: 'URL da imagem inválida ou inacessível',
   photo_url_not_https: 'A URL da imagem deve começar com https:// (endereços http:// não são aceitos)',
   goal_not_found: 'Meta não encontrada',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { amountSchema, requiredText, rowId, textInput } from './validation.ts';
+import { BULK_MAX_STUDENTS } from './constants.ts';
 
 export const CURRENCIES = ['meritus', 'estelecas'] as const;
 export type Currency = (typeof CURRENCIES)[number];
@@ -68,9 +69,6 @@ function adminOperationSchema<C extends Currency>(currency: C) {
 /** POST /api/admin/students/:id/meritus and /estelecas: the form of each currency and the service read the same one. */
 export const adminOperationInputs = { meritus: adminOperationSchema('meritus'), estelecas: adminOperationSchema('estelecas') } as const;
 export type AdminOperationInput = z.input<(typeof adminOperationInputs)[Currency]>;
-
-/** The most students one bulk operation takes: a school's whole roll, several times over. */
-export const BULK_MAX_STUDENTS = 5000;
 
 const bulkStudents = z
   .array(rowId(), { error: 'missing_fields_short' })

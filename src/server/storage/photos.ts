@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { AppError } from '../app-error.ts';
-import { PHOTO_MAX_BYTES } from '../../shared/constants.ts';
+import { PHOTO_MAX_BYTES, PHOTO_MAX_PIXELS } from '../../shared/constants.ts';
 import { PHOTO_MAX_SIDE, PHOTO_THUMB_SIDE, sniffImageType, type PHOTO_TYPES } from '../../shared/admin-students.ts';
 import type { FileStorage } from './file-storage.ts';
 import { ARCHIVE_PHOTO_URL } from '../../shared/archive.ts';
 
 type PhotoType = (typeof PHOTO_TYPES)[number];
 
-/** Decompression bombs (a tiny file claiming a gigantic canvas) are refused before decoding. */
-const MAX_INPUT_PIXELS = 40_000_000;
 
 const SHARP_FORMATS: Record<PhotoType, string> = { 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
 
@@ -22,12 +20,12 @@ export async function encodePhoto(bytes: Buffer): Promise<{ photo: Buffer; thumb
   if (bytes.length > PHOTO_MAX_BYTES) throw new AppError('photo_too_large', { status: 413 });
   const type = sniffImageType(bytes);
   if (!type) throw new AppError('invalid_photo_type', { status: 415 });
-  const source = () => sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, animated: false, failOn: 'error' }).rotate();
+  const source = () => sharp(bytes, { limitInputPixels: PHOTO_MAX_PIXELS, animated: false, failOn: 'error' }).rotate();
   try {
     // The header alone (no decoding), read without the limit so a canvas over it gets its own message.
     const metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
     if (metadata.format !== SHARP_FORMATS[type]) throw new AppError('invalid_photo_type', { status: 415 });
-    if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_INPUT_PIXELS) throw new AppError('photo_too_many_pixels', { status: 413 });
+    if ((metadata.width ?? 0) * (metadata.height ?? 0) > PHOTO_MAX_PIXELS) throw new AppError('photo_too_many_pixels', { status: 413 });
     const [photo, thumb] = await Promise.all([
       source()
         .resize({ width: PHOTO_MAX_SIDE, height: PHOTO_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
