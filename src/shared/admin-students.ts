@@ -284,6 +284,7 @@ export const ADMIN_STUDENT_TEXTS = {
   tagRemoved: (kind: TagKind) => `Tag ${TAG_NAMES[kind]} removida`,
   tagExpiryChanged: (kind: TagKind, expiresAt: string | Date, timeZone?: string) => `Tag ${TAG_NAMES[kind]} válida até ${formatDate(expiresAt, timeZone)}`,
   tagsExpired: (count: number) => countOf(count, 'tag expirada removida', 'tags expiradas removidas'),
+  importSkipped: (count: number) => `${countOf(count, 'linha com problemas não foi importada', 'linhas com problemas não foram importadas')}.`,
   imported: (count: number) => countOf(count, 'aluno importado', 'alunos importados'),
 } as const;
 

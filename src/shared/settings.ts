@@ -219,6 +219,8 @@ export const SETTINGS_TEXTS = {
   turmaCreated: (name: string) => `Turma ${name} criada`,
   turmaRenamed: (name: string) => `Turma renomeada para ${name}`,
   turmaUnchanged: (name: string) => `Nada mudou na turma ${name}`,
+  /** Above a password shown once (`label`: whose it is). */
+  passwordShownOnce: (label: string) => `${label}: entregue-a à pessoa; ela não será mostrada novamente.`,
   turmaRetired: (name: string) => `Turma ${name} desativada`,
   turmaRestored: (name: string) => `Turma ${name} reativada`,
   adminCreated: (name: string) => `Administrador ${name} adicionado`,

@@ -4,7 +4,7 @@ import { useSession } from '../../app/session.ts';
 import { useSchoolSettings } from '../../lib/school-settings.ts';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { parseAmountText, issueFields } from '../../../shared/validation.ts';
-import { schoolInfoInput, schoolRules, timeZoneOptions, type AdminAccount, type SchoolRules, type SchoolSettings } from '../../../shared/settings.ts';
+import { schoolInfoInput, schoolRules, SETTINGS_TEXTS, timeZoneOptions, type AdminAccount, type SchoolRules, type SchoolSettings } from '../../../shared/settings.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
@@ -288,7 +288,7 @@ function AdminsSection() {
       {shown && (
         <div className="mt-4">
           {/* Said on screen too, as beside a student's new password: it is not shown again. */}
-          <p className="mb-2 text-sm font-medium text-slate-800">{shown.label}: entregue-a à pessoa; ela não será mostrada novamente.</p>
+          <p className="mb-2 text-sm font-medium text-slate-800">{SETTINGS_TEXTS.passwordShownOnce(shown.label)}</p>
           <OneTimePassword password={shown.password} label={shown.label} testId="admin-password" />
         </div>
       )}

@@ -95,7 +95,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
         dismissible={downloaded}
         size="lg"
         title={result.message}
-        description={result.skipped > 0 ? `${countOf(result.skipped, 'linha com problemas não foi importada', 'linhas com problemas não foram importadas')}.` : undefined}
+        description={result.skipped > 0 ? ADMIN_STUDENT_TEXTS.importSkipped(result.skipped) : undefined}
         footer={
           <>
             <Button variant="secondary" onClick={onClose} disabled={!downloaded}>
