@@ -119,6 +119,8 @@ export function PhotoField({ name, currentPhoto, state, onChange, disabled }: Ph
         </div>
         <Tabs<PhotoMode>
           className="min-w-0 flex-1"
+          // Three sources side by side do not fit a phone's dialog: the last one goes to a line of its own.
+          listClassName="flex-wrap"
           label="Origem da foto"
           value={state.mode}
           onChange={(mode) => onChange({ mode })}
