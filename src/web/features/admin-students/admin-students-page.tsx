@@ -46,7 +46,9 @@ function useTagExpiryClock(list: AdminStudent[] | undefined): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!list) return;
-    const next = nextExpiry(list, Date.now());
+    // From the last check, not from now: a tag that ended before the list arrived (a list read late, a clock ahead of
+    // the server's) is dropped and told at once instead of staying on screen.
+    const next = nextExpiry(list, now);
     if (next === null) return;
     const wait = next - Date.now() + 250;
     if (wait > MAX_TIMER_MS) return;
