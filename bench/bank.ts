@@ -4,7 +4,8 @@
  * Starts PostgreSQL 15 in a temporary folder and the Méritus server on it, creates and
  * signs in students through the API, runs transfers for a fixed time, checks every
  * ledger invariant, then measures pgbench (tpcb-like, same client count) on the same
- * PostgreSQL and prints the ratio. Then repeats the HTTP run on PGlite.
+ * PostgreSQL and prints the ratio, with each side's CPU and WAL per operation (bytes, flushes
+ * and the time of a flush). Then repeats the HTTP run on PGlite.
  *
  * Each server first runs WARM_UP_SECONDS of the same load, not counted, so JIT compilation
  * and the connections' plan caches do not weigh on the first round.
@@ -21,7 +22,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startPostgres } from '../src/server/test/postgres-server.ts';
-import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
+import { openPglite, openPostgres, rowsOf, type Database } from '../src/server/db/client.ts';
+import { sql } from 'drizzle-orm';
 import { reconcile, totalBalances } from '../src/server/modules/ledger/reconciliation.service.ts';
 import { GRADES } from '../src/shared/constants.ts';
 
@@ -319,6 +321,24 @@ function childrenCpuSeconds(): number {
   return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
 }
 
+type WalUse = { bytes: number; fullPages: number; syncs: number; syncMs: number; commits: number };
+
+/** The cluster's WAL written, full-page images, WAL flushes and commits so far (pg_stat_wal, pg_stat_database). */
+async function walUse(database: Database): Promise<WalUse> {
+  const [row] = rowsOf<{ bytes: string; full_pages: string; syncs: string; sync_ms: string; commits: string }>(
+    await database.db.execute(
+      sql`SELECT wal_bytes AS bytes, wal_fpi AS full_pages, wal_sync AS syncs, wal_sync_time AS sync_ms, (SELECT sum(xact_commit) FROM pg_stat_database) AS commits FROM pg_stat_wal`,
+    ),
+  );
+  return { bytes: Number(row!.bytes), fullPages: Number(row!.full_pages), syncs: Number(row!.syncs), syncMs: Number(row!.sync_ms), commits: Number(row!.commits) };
+}
+
+/** WAL per operation between two readings: what each commit waits to flush. */
+function walPer(before: WalUse, after: WalUse, operations: number): string {
+  const per = (value: number) => (value / operations).toFixed(value / operations < 10 ? 2 : 0);
+  return `WAL ${per(after.bytes - before.bytes)} B · ${per(after.fullPages - before.fullPages)} full pages · ${per(after.syncs - before.syncs)} flushes per operation, ${(((after.syncMs - before.syncMs) / (after.syncs - before.syncs)) * 1000).toFixed(0)} µs per flush (${after.commits - before.commits} commits)`;
+}
+
 function pgbench(port: number, args: string[]): string {
   const result = spawnSync('pgbench', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', ...args], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`pgbench failed: ${result.stderr}`);
@@ -341,15 +361,22 @@ async function benchPostgres(): Promise<{ ratio: number; violations: number }> {
       const database = await openPostgres(url, { max: 2 });
       try {
         pgbench(pg.port, ['-i', '-q', '-s', '10', 'pgbench']);
+        // Times each WAL flush, for both sides: a commit waits for its flush, so a slower flush is latency paid per operation.
+        await database.db.execute(sql`ALTER SYSTEM SET track_wal_io_timing = on`);
+        await database.db.execute(sql`SELECT pg_reload_conf()`);
         await runTransfers(server.url, people, {}, WARM_UP_SECONDS);
         const postmaster = Number(fs.readFileSync(path.join(pg.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
         for (let round = 1; round <= ROUNDS; round++) {
+          const walBefore = await walUse(database);
           const result = await runTransfers(server.url, people, { server: server.child.pid, postmaster });
+          const walAfter = await walUse(database);
           spans.push(result.span);
           ours.push(report(`round ${round} Méritus`, result));
+          console.log(`    ${walPer(walBefore, walAfter, result.latencies.length)}`);
           const cpuUsed = startCpuCount({ postmaster });
           const out = pgbench(pg.port, ['-c', String(CLIENTS), '-j', '2', '-T', String(SECONDS), '-b', 'tpcb-like', 'pgbench']);
           const cpu = cpuUsed();
+          const walAfterPgbench = await walUse(database);
           const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? 0);
           const transactions = Number(/processed: (\d+)/.exec(out)?.[1] ?? 0);
           theirs.push(tps);
@@ -357,6 +384,7 @@ async function benchPostgres(): Promise<{ ratio: number; violations: number }> {
           console.log(
             `    CPU per transaction: PostgreSQL ${((cpu.postgres / transactions) * 1e6).toFixed(0)} µs · pgbench ${((cpu.client / transactions) * 1e6).toFixed(0)} µs`,
           );
+          console.log(`    ${walPer(walAfter, walAfterPgbench, transactions)}`);
         }
         violations = await checkInvariants(database, STUDENTS * INITIAL);
       } finally {
