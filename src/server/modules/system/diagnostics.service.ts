@@ -150,10 +150,14 @@ async function studentChecks({ database }: SystemDeps, discrepancies: Discrepanc
   const db = database.db;
   const entries: Entry[] = [];
   const mismatches = discrepancies.filter((found) => found.kind === 'balance_mismatch');
+  // Removed students keep their ledger rows and balances, so they are checked too; the message says so, since the
+  // panel beside it counts only current students.
   const checked = await scalar(db, sql`SELECT count(*) AS n FROM students`);
+  const removed = await scalar(db, sql`SELECT count(*) AS n FROM students WHERE deleted_at IS NOT NULL`);
+  const checkedText = countOf(checked, 'estudante', 'estudantes') + (removed > 0 ? `, ${countOf(removed, 'removido', 'removidos')}` : '');
   entries.push(
     mismatches.length === 0
-      ? { category: 'STUDENTS', status: 'success', message: `Méritus, Estelecas e total ganho conferem com o razão (${countOf(checked, 'estudante', 'estudantes')})` }
+      ? { category: 'STUDENTS', status: 'success', message: `Méritus, Estelecas e total ganho conferem com o razão (${checkedText})` }
       : {
           category: 'STUDENTS',
           status: 'error',

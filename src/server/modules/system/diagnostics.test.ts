@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/test-app.ts';
+import { addStudents, buildTestApp, type TestApp } from '../../test/test-app.ts';
 import { admins, auditLog, diagnosticLogs, students, studentTags, turmas } from '../../db/schema.ts';
 import { verifyPassword } from '../auth/password.ts';
 import { DEFAULT_ADMIN, SYSTEM_API, type DiagnosticLog, type DiagnosticRun, type FixAdministratorsResult, type FixPreview, type FixResult } from '../../../shared/system.ts';
@@ -91,6 +91,24 @@ describe('each check finds what it is for', () => {
       expect(row!.meritus).toBe(7);
     } finally {
       await t.db.execute(sql`UPDATE students SET meritus = 0 WHERE id = ${ana.id}`);
+    }
+  });
+
+  test('removed students are checked against the ledger too, and the message says how many of them there are', async () => {
+    const clean = await run();
+    expect(clean.logs.find((log) => log.category === 'STUDENTS' && log.status === 'success')!.message).toBe(
+      'Méritus, Estelecas e total ganho conferem com o razão (4 estudantes)',
+    );
+    const [leaving] = await addStudents(t.db, [{ studentId: '3000099', name: 'Helena Saída' }]);
+    try {
+      expect((await t.request('DELETE', `/admin/students/${leaving!.id}`)).statusCode).toBe(200);
+      const result = await run();
+      expect(result.logs.find((log) => log.category === 'STUDENTS' && log.status === 'success')!.message).toBe(
+        'Méritus, Estelecas e total ganho conferem com o razão (5 estudantes, 1 removido)',
+      );
+      expect(result.counters.students).toBe(4);
+    } finally {
+      await t.db.delete(students).where(eq(students.id, leaving!.id));
     }
   });
 
