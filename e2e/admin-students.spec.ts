@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expectNoSeriousA11yViolations } from './axe.ts';
 import { expect, loginViaApi, navigate, test, withoutLiveEvents } from './fixtures.ts';
+import { ADMIN_STUDENT_TEXTS } from '../src/shared/admin-students.ts';
 
 const SCREEN = '/admin/students';
 
@@ -237,7 +238,12 @@ test.describe('Gerenciar Alunos', () => {
     await wizard.getByRole('button', { name: 'Importar 2 alunos' }).click();
     const done = page.getByRole('dialog', { name: '2 alunos importados' });
     await expect(done).toBeVisible();
-    await expect(done.getByRole('button', { name: 'Concluir' })).toBeDisabled();
+    // Before the passwords are saved, Escape and Concluir keep the dialog open, say why and lead to the download.
+    await page.keyboard.press('Escape');
+    await done.getByRole('button', { name: 'Concluir' }).click();
+    await expect(done).toBeVisible();
+    await expect(done.getByRole('alert')).toHaveText(ADMIN_STUDENT_TEXTS.importPasswordsFirst);
+    await expect(done.getByRole('button', { name: 'Baixar senhas (CSV)' })).toBeFocused();
     const [download] = await Promise.all([page.waitForEvent('download'), done.getByRole('button', { name: 'Baixar senhas (CSV)' }).click()]);
     const bytes = await (await download.createReadStream()).toArray();
     const text = Buffer.concat(bytes as Buffer[]).toString('utf8');
@@ -245,6 +251,7 @@ test.describe('Gerenciar Alunos', () => {
     const iara = text.split('\r\n').find((line) => line.startsWith(`81${suffix};`))!;
     expect(iara).toMatch(new RegExp(`^81${suffix};Iara Tupã Gonçalves;1º EM - Turma A;[a-z]{4}-[a-z]{4}-[2-9]{2}$`));
     await done.getByRole('button', { name: 'Concluir' }).click();
+    await expect(done).toBeHidden();
 
     await searchFor(page, `81${suffix}`);
     await expect(row(page, 'Iara Tupã Gonçalves')).toHaveCount(1);

@@ -286,6 +286,7 @@ export const ADMIN_STUDENT_TEXTS = {
   tagsExpired: (count: number) => countOf(count, 'tag expirada removida', 'tags expiradas removidas'),
   importSkipped: (count: number) => `${countOf(count, 'linha com problemas não foi importada', 'linhas com problemas não foram importadas')}.`,
   imported: (count: number) => countOf(count, 'aluno importado', 'alunos importados'),
+  importPasswordsFirst: 'Baixe as senhas antes de concluir: depois de fechada esta janela, elas não aparecem de novo.',
 } as const;
 
 /** Column headers of the CSV files the school downloads (pt-BR, for Excel). */

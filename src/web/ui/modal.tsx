@@ -12,20 +12,23 @@ export type ModalProps = {
   /** Buttons row at the bottom. */
   footer?: ReactNode;
   size?: 'sm' | 'md' | 'lg' | 'xl';
-  /** While true (e.g. a request is running), Escape and the overlay do not close it. */
+  /** While false (e.g. a request is running), Escape, the overlay and Fechar do not close it. */
   dismissible?: boolean;
+  /** Called instead when one of them is tried while the dialog is not dismissible, to tell the user why it stays. */
+  onBlockedClose?: () => void;
   children?: ReactNode;
 };
 
 const widths = { sm: 'sm:max-w-sm', md: 'sm:max-w-lg', lg: 'sm:max-w-2xl', xl: 'sm:max-w-4xl' } as const;
 
 /** An accessible dialog: labelled, modal, focus kept inside, Escape and overlay close, focus returns. */
-export function Modal({ open, onClose, title, description, footer, size = 'md', dismissible = true, children }: ModalProps) {
+export function Modal({ open, onClose, title, description, footer, size = 'md', dismissible = true, onBlockedClose, children }: ModalProps) {
   const titleId = useId();
   const descriptionId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
   const close = () => {
     if (dismissible) onClose();
+    else onBlockedClose?.();
   };
   useFocusTrap(panelRef, open, close);
   if (!open) return null;

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { AlertTriangle, CheckCircle2, Download, FileSpreadsheet, FileUp, XCircle } from 'lucide-react';
 import { ADMIN_STUDENT_TEXTS, IMPORT_MAX_BYTES, type ImportPreview, type ImportResult } from '../../../shared/admin-students.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
@@ -43,6 +43,9 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
   const [onlyProblems, setOnlyProblems] = useState(false);
   const [result, setResult] = useState<ImportResult | null>(null);
   const [downloaded, setDownloaded] = useState(false);
+  // Set when the user tries to close before the passwords are saved: the dialog stays and says why.
+  const [closeTried, setCloseTried] = useState(false);
+  const downloadRef = useRef<HTMLButtonElement>(null);
   const preview = useImportPreview();
   const importing = useImportStudents();
   const data: ImportPreview | undefined = preview.data;
@@ -88,20 +91,25 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
   };
 
   if (result) {
+    const holdOpen = () => {
+      setCloseTried(true);
+      downloadRef.current?.focus();
+    };
     return (
       <Modal
         open
         onClose={onClose}
         dismissible={downloaded}
+        onBlockedClose={holdOpen}
         size="lg"
         title={result.message}
         description={result.skipped > 0 ? ADMIN_STUDENT_TEXTS.importSkipped(result.skipped) : undefined}
         footer={
           <>
-            <Button variant="secondary" onClick={onClose} disabled={!downloaded}>
+            <Button variant="secondary" onClick={downloaded ? onClose : holdOpen}>
               Concluir
             </Button>
-            <Button onClick={download} icon={<Download aria-hidden="true" className="size-4" />}>
+            <Button ref={downloadRef} onClick={download} icon={<Download aria-hidden="true" className="size-4" />}>
               Baixar senhas (CSV)
             </Button>
           </>
@@ -112,10 +120,14 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
             <AlertTriangle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
             As senhas iniciais aparecem só agora. Baixe o arquivo para entregá-las aos alunos antes de fechar esta janela.
           </p>
-          {downloaded && (
+          {downloaded ? (
             <p role="status" className="flex items-center gap-2 text-sm font-medium text-emerald-700">
               <CheckCircle2 aria-hidden="true" className="size-4" />
               Arquivo de senhas baixado.
+            </p>
+          ) : (
+            <p role="alert" className="text-sm font-medium text-red-700">
+              {closeTried ? ADMIN_STUDENT_TEXTS.importPasswordsFirst : ''}
             </p>
           )}
           <div className="max-h-72 overflow-auto rounded-xl ring-1 ring-slate-200">
