@@ -106,6 +106,28 @@ test.describe('Gerenciar Alunos', () => {
     await expect(dialog.getByText('URL da imagem válida!')).toBeVisible();
   });
 
+  test('a half-filled form asks before it closes: a stray Escape loses nothing; an untouched form closes at once', async ({ page }) => {
+    await loginViaApi(page.context(), 'admin');
+    await navigate(page, SCREEN);
+    await page.getByRole('button', { name: 'Adicionar Aluno' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Adicionar Aluno' });
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+
+    await page.getByRole('button', { name: 'Adicionar Aluno' }).click();
+    await dialog.getByLabel('Nome completo *').fill('Jurema Antunes');
+    await page.keyboard.press('Escape');
+    await expect(dialog.getByRole('alert')).toHaveText('Sair sem salvar? As alterações serão perdidas.');
+    await expect(dialog.getByRole('button', { name: 'Continuar editando' })).toBeFocused();
+    await dialog.getByRole('button', { name: 'Continuar editando' }).click();
+    await expect(dialog.getByLabel('Nome completo *')).toHaveValue('Jurema Antunes');
+    await expect(dialog.getByLabel('Nome completo *')).toBeFocused();
+
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    await dialog.getByRole('button', { name: 'Sair sem salvar' }).click();
+    await expect(dialog).toBeHidden();
+  });
+
   test('tags: added with the expiry date, shown in the list, and gone as soon as they expire', async ({ page, school }) => {
     const student = await school.createStudent();
     // The page's clock runs from now, and the test moves it past the tag's end instead of waiting for it.
@@ -324,7 +346,10 @@ test.describe('Gerenciar Alunos', () => {
     await dialog.getByRole('button', { name: 'Cadastrar aluno' }).click();
     await expect(page.getByText('Erro ao salvar estudante')).toBeVisible();
     await expect(dialog).toBeVisible();
+    // What was typed is still unsaved: leaving asks first.
     await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    await dialog.getByRole('button', { name: 'Sair sem salvar' }).click();
+    await expect(dialog).toBeHidden();
 
     await page.route('**/api/admin/students/*', (route) => (route.request().method() === 'DELETE' ? route.fulfill(failure) : route.fallback()));
     await page.getByRole('button', { name: /^Excluir / }).first().click();

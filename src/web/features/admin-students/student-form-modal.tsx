@@ -82,7 +82,8 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
   const turmas = useSchoolSettings().data?.turmas ?? [];
   // A retired turma takes no one new: offered only to a student already in it.
   const gradeOptions = turmas.filter((turma) => !turma.retired || turma.name === student?.grade).map((turma) => ({ value: turma.name, label: turma.name }));
-  const [values, setValues] = useState<Values>(() => initialValues(student, gradeOptions[0]?.value ?? ''));
+  const [initial] = useState<Values>(() => initialValues(student, gradeOptions[0]?.value ?? ''));
+  const [values, setValues] = useState<Values>(initial);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [showPassword, setShowPassword] = useState(false);
@@ -220,6 +221,7 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
       description={creating ? 'Campos com * são obrigatórios.' : `Matrícula ${student.studentId}`}
       formId={formId}
       pending={pending}
+      dirty={(Object.keys(values) as Field[]).some((field) => values[field] !== initial[field]) || pendingPhotoChange() !== null}
       submitLabel={creating ? 'Cadastrar aluno' : 'Salvar alterações'}
     >
       <form id={formId} noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
