@@ -114,6 +114,10 @@ test.describe('Data-Base (desktop)', () => {
     await edit.getByLabel('Descrição').fill('Logotipo da feira');
     await edit.getByLabel('Pública').uncheck();
     await expect(edit.getByLabel('Nível de acesso')).toHaveValue('private');
+    // A stray Escape asks before the changes are lost.
+    await page.keyboard.press('Escape');
+    await edit.getByRole('button', { name: 'Continuar editando' }).click();
+    await expect(edit.getByLabel('Descrição')).toHaveValue('Logotipo da feira');
     await edit.getByRole('button', { name: 'Salvar Alterações' }).click();
     await expect(page.getByText('Imagem atualizada com sucesso!')).toBeVisible();
     await expect(card(page, `${word}-pequena.png`).getByText('Logotipo da feira')).toBeVisible();

@@ -64,8 +64,16 @@ export function EditModal({ item, onClose }: { item: ArchiveItem; onClose: () =>
 
   const formId = `archive-edit-${item.id}`;
   const pending = edit.isPending;
+  const dirty =
+    description !== item.description ||
+    category !== item.category ||
+    tags !== item.tags.join(', ') ||
+    albumName !== (item.albumName ?? '') ||
+    accessLevel !== item.accessLevel ||
+    isActive !== item.isActive ||
+    isFeatured !== item.isFeatured;
   return (
-    <FormModal onClose={onClose} size="lg" title={ARCHIVE_TEXTS.editTitle} description={item.fileName} formId={formId} pending={pending} submitLabel={ARCHIVE_TEXTS.save}>
+    <FormModal onClose={onClose} size="lg" title={ARCHIVE_TEXTS.editTitle} description={item.fileName} formId={formId} pending={pending} dirty={dirty} submitLabel={ARCHIVE_TEXTS.save}>
       <form id={formId} noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
         <FormAlert message={error} />
         <TextAreaField label="Descrição" value={description} maxLength={1000} onChange={(event) => setDescription(event.target.value)} disabled={pending} />
