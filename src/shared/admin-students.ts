@@ -156,7 +156,7 @@ const gradeInput = requiredText('invalid_grade', 40);
 
 /** POST /api/admin/students */
 export const createStudentInput = z.object({
-  studentId: requiredText('missing_fields', 50),
+  studentId: requiredText('missing_fields', 50, { identifier: true }),
   name: requiredText('missing_fields', 120),
   password: textInput({ error: 'missing_fields', max: 200, trim: false })
     .min(1, { error: 'missing_fields' })
@@ -177,7 +177,7 @@ export type CreateStudentInput = z.input<typeof createStudentInput>;
 
 /** PATCH /api/admin/students/:id — balances change only through ledger operations. */
 export const updateStudentInput = z.object({
-  studentId: requiredText('missing_fields', 50).optional(),
+  studentId: requiredText('missing_fields', 50, { identifier: true }).optional(),
   name: requiredText('missing_fields', 120).optional(),
   grade: gradeInput.optional(),
   email: optionalEmail,

@@ -3,7 +3,7 @@ import { TAG_KINDS } from './constants.ts';
 import { textInput } from './validation.ts';
 
 export const studentLoginInput = z.object({
-  studentId: textInput({ error: 'student_login_failed', max: 50 }).min(1, { error: 'missing_fields' }),
+  studentId: textInput({ error: 'student_login_failed', max: 50, identifier: true }).min(1, { error: 'missing_fields' }),
   password: textInput({ error: 'student_login_failed', max: 200, trim: false }).min(1, { error: 'missing_fields' }),
 });
 export type StudentLoginInput = z.infer<typeof studentLoginInput>;

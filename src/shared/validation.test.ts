@@ -15,6 +15,14 @@ describe('isStorableText', () => {
     ['a lone low surrogate', '\ude00b', false],
     ['two high surrogates', '\ud83d\ud83d\ude00', false],
     ['a pair written backwards', '\ude00\ud83d', false],
+    ['a family emoji (zero-width joiners)', 'Família 👨\u200d👩\u200d👧', true],
+    ['a zero-width space', '2024001\u200b', false],
+    ['a right-to-left override', '\u202eabc', false],
+    ['a direction isolate', 'a\u2067b\u2069', false],
+    ['a byte order mark inside', 'a\ufeffb', false],
+    ['a blank braille pattern', '\u2800', false],
+    ['a Hangul filler', '\u3164', false],
+    ['a soft hyphen', 'Ni\u00adcolas', false],
   ])('%s → %s', (_label, value, storable) => {
     expect(isStorableText(value)).toBe(storable);
   });
@@ -51,6 +59,18 @@ describe('textInput', () => {
   test('requiredText is the same schema with one code for missing', () => {
     expect(codes(requiredText('missing_fields_short').safeParse('Lanche\u0000'))).toEqual(['invalid_text']);
     expect(codes(requiredText('missing_fields_short').safeParse(''))).toEqual(['missing_fields_short']);
+  });
+
+  test('requiredText wants something to read: only joiners or combining marks are missing', () => {
+    expect(codes(requiredText('missing_fields').safeParse('\u200d'))).toEqual(['missing_fields']);
+    expect(codes(requiredText('missing_fields').safeParse(' \u0301\u200c '))).toEqual(['missing_fields']);
+    expect(requiredText('missing_fields').parse('🎉')).toBe('🎉');
+    expect(requiredText('missing_fields').parse('.')).toBe('.');
+  });
+
+  test('an identifier reads full-width and other compatibility characters as the plain ones', () => {
+    expect(requiredText('missing_fields', 50, { identifier: true }).parse(' ２０２４００１ ')).toBe('2024001');
+    expect(requiredText('missing_fields', 50).parse('２０２４００１')).toBe('２０２４００１');
   });
 });
 

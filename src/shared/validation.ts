@@ -43,11 +43,17 @@ export function parseAmountText(text: string): number | undefined {
 /**
  * What no text of ours holds: control characters other than tab and line breaks (PostgreSQL
  * refuses NUL in text and jsonb; the others, an escape sequence or a backspace in a name,
- * only garble it in messages, CSV and PDFs), and half of a UTF-16 surrogate pair without its
+ * only garble it in messages, CSV and PDFs); characters that show nothing or turn text around
+ * (zero-width spaces, soft hyphens, word joiners, direction marks, overrides and isolates, blank
+ * braille and Hangul fillers): a name made of them looks blank or like another student's, and
+ * an override reverses what follows it in every list that shows it. The joiners that emoji and
+ * some scripts need (U+200C, U+200D) are kept. And half of a UTF-16 surrogate pair without its
  * other half (not Unicode at all: stored as U+FFFD by one driver, refused by the other).
  */
-// eslint-disable-next-line no-control-regex -- control characters are what it looks for
-const UNSTORABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSTORABLE =
+  // eslint-disable-next-line no-control-regex, no-misleading-character-class -- control characters and lone marks are what it looks for
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u115f\u17b4\u17b5\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u2800\u1160\u3164\ufeff\uffa0\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// eslint-disable-next-line no-misleading-character-class -- the pattern above
 const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
 
 export function isStorableText(value: string): boolean {
@@ -67,23 +73,36 @@ type TextOptions = {
   maxError?: ErrorCode;
   /** Surrounding spaces are dropped before the length checks; passwords keep theirs. */
   trim?: boolean;
+  /** An identifier typed on any keyboard (a matrícula): see MATRICULA_FORM. */
+  identifier?: boolean;
 };
+
+/**
+ * A matrícula's Unicode form: compatibility characters read as the plain ones (NFKC), so the full-width
+ * '２０２４００１' of a phone's keyboard or a spreadsheet is the matrícula 2024001, never a second one beside it.
+ */
+export const MATRICULA_FORM = 'NFKC';
 
 /**
  * Every text the API takes in (bodies, queries, path parameters, headers) is this schema:
  * what we do not store is refused with 'invalid_text' before any other check.
  * Callers chain `.min()`, `.refine()`… for their own rules.
  */
-export function textInput({ error = 'validation', max, maxError = 'validation', trim = true }: TextOptions) {
+export function textInput({ error = 'validation', max, maxError = 'validation', trim = true, identifier = false }: TextOptions) {
   const storable = z.string({ error }).refine(isStorableText, { error: 'invalid_text', abort: true });
   // Composed and decomposed accents ('ç' and 'c' + '̧') are one text: stored one way, they sum, search and compare alike.
   // A password (trim: false) is kept byte for byte, as its hash was made.
-  return (trim ? storable.trim().normalize('NFC') : storable).max(max, { error: maxError });
+  return (trim ? storable.trim().normalize(identifier ? MATRICULA_FORM : 'NFC') : storable).max(max, { error: maxError });
 }
 
-/** A required non-empty text; missing or blank → the given code. */
-export function requiredText(code: ErrorCode, max = 200) {
-  return textInput({ error: code, max }).min(1, { error: code });
+/** Something to read: a letter, digit, punctuation or symbol, not only joiners and marks. */
+const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
+
+/** A required text with something to read in it; missing, blank or invisible → the given code. */
+export function requiredText(code: ErrorCode, max = 200, options: Pick<TextOptions, 'identifier'> = {}) {
+  return textInput({ error: code, max, ...options })
+    .min(1, { error: code, abort: true })
+    .refine((value) => VISIBLE.test(value), { error: code });
 }
 
 /**

@@ -156,6 +156,11 @@ describe('creating a student', () => {
     [{ photo: 'javascript:alert(1)' }, 'URL da imagem inválida ou inacessível'],
     [{ photo: 'http://exemplo.com/foto.png' }, 'A URL da imagem deve começar com https:// (endereços http:// não são aceitos)'],
     [{ photo: '/uploads/../data/pglite' }, 'URL da imagem inválida ou inacessível'],
+    // Names that look blank or like someone else's: invisible characters and text direction overrides.
+    [{ name: '\u200b' }, 'O texto contém caracteres inválidos'],
+    [{ name: 'Nicolas\u200b Dias' }, 'O texto contém caracteres inválidos'],
+    [{ name: '\u202eSaid Ana' }, 'O texto contém caracteres inválidos'],
+    [{ name: '\u200d' }, 'Preencha todos os campos obrigatórios'],
   ])('refuses %j with “%s” and writes nothing', async (overrides, message) => {
     const before = (await t.db.select().from(students)).length;
     const body = { studentId: newMatricula(), name: 'Teste Recusado', password: 'segredo-123', grade: '1º EM - Turma A', ...overrides };
@@ -217,6 +222,11 @@ describe('creating a student', () => {
     const sameId = await call('POST', '/admin/students', { studentId: first.studentId, name: 'Outro', password: 'segredo-123', grade: '1º EM - Turma A' });
     expect(sameId.statusCode).toBe(409);
     expect(errorOf(sameId)).toBe('Já existe um estudante com esta matrícula');
+    // The same digits typed full-width (a phone's keyboard, a spreadsheet) are the same matrícula.
+    const fullWidth = first.studentId.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit)));
+    const sameIdFullWidth = await call('POST', '/admin/students', { studentId: fullWidth, name: 'Outro', password: 'segredo-123', grade: '1º EM - Turma A' });
+    expect(sameIdFullWidth.statusCode).toBe(409);
+    expect(await loginStatus(fullWidth, 'segredo-123')).toBe(200);
     const sameEmail = await call('POST', '/admin/students', {
       studentId: newMatricula(),
       name: 'Outro',

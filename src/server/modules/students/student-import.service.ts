@@ -22,7 +22,7 @@ import {
   type ImportResult,
   type ImportRow,
 } from '../../../shared/admin-students.ts';
-import { isStorableText, recordableText } from '../../../shared/validation.ts';
+import { isStorableText, MATRICULA_FORM, recordableText } from '../../../shared/validation.ts';
 import { foldText } from '../../../shared/student-match.ts';
 import { importMalformedMessage } from '../../../shared/errors.ts';
 
@@ -102,7 +102,7 @@ async function readRows(bytes: Buffer, turmas: readonly string[]): Promise<{ row
   for (const { cells, line } of body) {
     const problems: string[] = [];
     if (columns.some((index) => !isStorableText(cells[index] ?? ''))) problems.push(IMPORT_PROBLEMS.invalidText);
-    const studentId = cell(cells, 'studentId');
+    const studentId = cell(cells, 'studentId').normalize(MATRICULA_FORM);
     const name = cell(cells, 'name').replace(/\s+/g, ' ');
     const rawGrade = [cell(cells, 'grade'), cell(cells, 'turma')].filter(Boolean).join(' ');
     const rawEmail = cell(cells, 'email').toLowerCase();

@@ -234,6 +234,17 @@ describe('import', () => {
 });
 
 describe('text PostgreSQL cannot store', () => {
+  test('a full-width matrícula is the plain one (and a repeat of it), and a name with an invisible character is flagged', async () => {
+    const result = await preview(
+      excelCsv(['Matrícula;Nome;Email;Série', '\uff17\uff10\uff10\uff12\uff10\uff10\uff11;Rita Nunes;;1A', '7002001;Rita Nunes;;1A', '7002002;Sara\u200bTeles;;1A']),
+    );
+    expect(result.rows.map((row) => [row.studentId, row.valid, row.problems[0] ?? null])).toEqual([
+      ['7002001', true, null],
+      ['7002001', false, 'Matrícula repetida no arquivo (linha 2)'],
+      ['7002002', false, 'O texto contém caracteres inválidos'],
+    ]);
+  });
+
   test('a NUL inside a cell flags its row (“O texto contém caracteres inválidos”, shown as �) and the other rows still import', async () => {
     const file = excelCsv([
       'Matrícula;Nome;Email;Série',
