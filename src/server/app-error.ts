@@ -14,6 +14,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   email_taken: 409,
   rate_limited: 429,
   live_streams_full: 429,
+  live_streams_account_full: 429,
   login_locked: 429,
   body_too_large: 413,
   internal: 500,

@@ -14,6 +14,8 @@ const HEARTBEAT_MS = 25_000;
  * (that tab's screens read on their own timer instead), so one session cannot pile up connections on the server.
  */
 export const MAX_STREAMS_PER_SESSION = 10;
+/** Open streams one account may hold over all its sessions (a phone and a computer, each with tabs): signing in again and again adds none past it. */
+export const MAX_STREAMS_PER_ACCOUNT = 20;
 const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
   'Cache-Control': 'no-store, no-transform',
@@ -52,11 +54,26 @@ export function eventsFor(principal: Principal, event: BusEvent): ClientEvent[] 
   }
 }
 
+/** Open streams by key, against a limit: taken when one opens, given back when it ends. */
+function streamCounts(limit: number) {
+  const counts = new Map<string, number>();
+  return {
+    full: (key: string) => (counts.get(key) ?? 0) >= limit,
+    take: (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1),
+    release: (key: string) => {
+      const left = (counts.get(key) ?? 1) - 1;
+      if (left > 0) counts.set(key, left);
+      else counts.delete(key);
+    },
+  };
+}
+
 export async function eventsRoutes(app: FastifyInstance, { database, events }: AppDeps): Promise<void> {
   /** The end function of every open stream, so a stopping server ends them with the reconnect hint. */
   const openStreams = new Set<(lastWords?: string) => void>();
-  /** How many streams each session (by its token's hash) has open. */
-  const streamsOfSession = new Map<string, number>();
+  /** How many streams each session (by its token's hash) and each account (by role and id) has open. */
+  const streamsOfSession = streamCounts(MAX_STREAMS_PER_SESSION);
+  const streamsOfAccount = streamCounts(MAX_STREAMS_PER_ACCOUNT);
   let stopping = false;
   app.addHook('preClose', async () => {
     stopping = true;
@@ -81,9 +98,11 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
       const tokenHash = hashToken(token);
       // HEAD has no body to stream: the headers alone, at once, instead of a response that never ends.
       if (request.method === 'HEAD') return reply.headers(SSE_HEADERS).send();
-      const streams = streamsOfSession.get(tokenHash) ?? 0;
-      if (streams >= MAX_STREAMS_PER_SESSION) throw new AppError('live_streams_full');
-      streamsOfSession.set(tokenHash, streams + 1);
+      const account = `${principal.role}:${principal.id}`;
+      if (streamsOfSession.full(tokenHash)) throw new AppError('live_streams_full');
+      if (streamsOfAccount.full(account)) throw new AppError('live_streams_account_full');
+      streamsOfSession.take(tokenHash);
+      streamsOfAccount.take(account);
 
       reply.hijack();
       const res = reply.raw;
@@ -93,9 +112,8 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
         if (ended) return;
         ended = true;
         openStreams.delete(end);
-        const left = (streamsOfSession.get(tokenHash) ?? 1) - 1;
-        if (left > 0) streamsOfSession.set(tokenHash, left);
-        else streamsOfSession.delete(tokenHash);
+        streamsOfSession.release(tokenHash);
+        streamsOfAccount.release(account);
         clearInterval(heartbeat);
         clearTimeout(expiry);
         unsubscribe();

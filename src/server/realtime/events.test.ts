@@ -7,7 +7,7 @@ import { sessions } from '../db/schema.ts';
 import { buildApp } from '../app.ts';
 import { hashToken } from '../modules/auth/auth.service.ts';
 import { has, openStream } from './sse-test-client.ts';
-import { MAX_STREAMS_PER_SESSION } from './events.routes.ts';
+import { MAX_STREAMS_PER_ACCOUNT, MAX_STREAMS_PER_SESSION } from './events.routes.ts';
 import type { ReadyEvent } from '../../shared/live-events.ts';
 
 let t: TestApp;
@@ -94,6 +94,20 @@ test(`a session holds at most ${MAX_STREAMS_PER_SESSION} streams: the next is re
     await response.body?.cancel();
     return response.status;
   }).toBe(200);
+  await Promise.all(streams.map((stream) => stream.close()));
+});
+
+test(`an account holds at most ${MAX_STREAMS_PER_ACCOUNT} streams over all its sessions: signing in again opens no more`, async () => {
+  const sessions = await Promise.all(Array.from({ length: MAX_STREAMS_PER_ACCOUNT / MAX_STREAMS_PER_SESSION }, () => t.loginStudent(t.students[2]!.studentId)));
+  const streams = await Promise.all(sessions.flatMap((cookie) => Array.from({ length: MAX_STREAMS_PER_SESSION }, () => openStream(baseUrl, cookie))));
+  const refused = await fetch(`${baseUrl}/api/events`, { headers: { cookie: await t.loginStudent(t.students[2]!.studentId) } });
+  expect(refused.status).toBe(429);
+  expect((await refused.json()).error.message).toBe(
+    'Muitas abas do portal abertas nesta conta, somando todos os aparelhos: feche algumas para voltar a receber as atualizações ao vivo',
+  );
+  // Another student is not held to this account's count.
+  const other = await openStream(baseUrl, await t.loginStudent(t.students[3]!.studentId));
+  await other.close();
   await Promise.all(streams.map((stream) => stream.close()));
 });
 
