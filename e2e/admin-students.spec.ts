@@ -198,8 +198,13 @@ test.describe('Gerenciar Alunos', () => {
     await expect(row(page, student.name)).toHaveCount(1);
 
     await page.getByRole('button', { name: `Excluir ${student.name}` }).click();
-    await confirm.getByRole('button', { name: 'Excluir' }).click();
+    // A double click deletes once and says so (its second click used to send a second DELETE, answered 404: 'Erro ao excluir').
+    const deletes: string[] = [];
+    page.on('request', (request) => request.method() === 'DELETE' && deletes.push(request.url()));
+    await confirm.getByRole('button', { name: 'Excluir' }).dblclick();
     await expect(page.getByText(`Estudante ${student.name} excluído`)).toBeVisible();
+    expect(deletes).toHaveLength(1);
+    await expect(page.getByText('Erro ao excluir estudante')).toHaveCount(0);
     await expect(row(page, student.name)).toHaveCount(0);
     // The row whose button opened the dialog is gone: the keyboard resumes at the search.
     await expect(page.getByLabel('Buscar por nome, matrícula, email ou série')).toBeFocused();
@@ -257,9 +262,13 @@ test.describe('Gerenciar Alunos', () => {
     await expect(preview.getByRole('row').filter({ hasText: 'Série Errada' })).toContainText('Série não reconhecida: "9Z"');
     await expect(preview.getByRole('row').filter({ hasText: 'Iara Tupã Gonçalves' })).toContainText('Válida');
 
-    await wizard.getByRole('button', { name: 'Importar 2 alunos' }).click();
+    // A double click imports once and shows the passwords (its second click used to hide them behind a refusal).
+    const imports: string[] = [];
+    page.on('request', (request) => request.method() === 'POST' && request.url().endsWith('/api/admin/students/import') && imports.push(request.url()));
+    await wizard.getByRole('button', { name: 'Importar 2 alunos' }).dblclick();
     const done = page.getByRole('dialog', { name: '2 alunos importados' });
     await expect(done).toBeVisible();
+    expect(imports).toHaveLength(1);
     // Before the passwords are saved, Escape and Concluir keep the dialog open, say why and lead to the download.
     await page.keyboard.press('Escape');
     await done.getByRole('button', { name: 'Concluir' }).click();

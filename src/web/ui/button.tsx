@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
+import { useEffect, useState, type ButtonHTMLAttributes, type MouseEvent, type ReactNode, type Ref } from 'react';
 import { LoaderCircle } from 'lucide-react';
 import { cn } from '../lib/cn.ts';
 
@@ -28,15 +28,37 @@ export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
    * the page, so after sending a form the user had to find their place again.
    */
   loading?: boolean;
+  /**
+   * Every click starts a request (a confirmation, an import): the second click of a double click is refused too.
+   * It can come before the request's `loading` reaches the screen, and would send it twice.
+   */
+  blocksDoubleClick?: boolean;
   icon?: ReactNode;
   fullWidth?: boolean;
   ref?: Ref<HTMLButtonElement>;
 };
 
+/** How long a click holds a button that blocks double clicks, unless its `loading` takes over sooner: longer than a double click. */
+const CLICK_HOLD_MS = 600;
+
+/** Whether the button is held by a recent click; `hold()` starts it. It ends when `loading` takes over, or after CLICK_HOLD_MS. */
+function useClickHold(loading: boolean): [boolean, () => void] {
+  const [held, setHeld] = useState(false);
+  // Handed over to `loading` as soon as it shows (state adjusted while rendering, not in an effect).
+  if (held && loading) setHeld(false);
+  useEffect(() => {
+    if (!held) return;
+    const release = setTimeout(() => setHeld(false), CLICK_HOLD_MS);
+    return () => clearTimeout(release);
+  }, [held]);
+  return [held, () => setHeld(true)];
+}
+
 export function Button({
   variant = 'primary',
   size = 'md',
   loading = false,
+  blocksDoubleClick = false,
   icon,
   fullWidth = false,
   className,
@@ -46,14 +68,21 @@ export function Button({
   onClick,
   ...rest
 }: ButtonProps) {
+  const [held, hold] = useClickHold(loading);
+  const busy = loading || held;
+  const click = (event: MouseEvent<HTMLButtonElement>) => {
+    // Cancelling the click also cancels the form submission it would start (Enter in a field included).
+    if (busy) return event.preventDefault();
+    if (blocksDoubleClick) hold();
+    onClick?.(event);
+  };
   return (
     <button
       type={type}
       disabled={disabled}
-      aria-disabled={loading || undefined}
+      aria-disabled={busy || undefined}
       aria-busy={loading || undefined}
-      // Cancelling the click also cancels the form submission it would start (Enter in a field included).
-      onClick={loading ? (event) => event.preventDefault() : onClick}
+      onClick={click}
       className={cn(
         'inline-flex select-none items-center justify-center font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60 aria-disabled:cursor-not-allowed aria-disabled:opacity-60',
         variants[variant],

@@ -29,7 +29,7 @@ export function ConfirmDialog({ open, title, message, confirmLabel, cancelLabel 
           <Button variant="secondary" onClick={onCancel} disabled={pending} data-autofocus>
             {cancelLabel}
           </Button>
-          <Button variant={tone} onClick={onConfirm} loading={pending}>
+          <Button variant={tone} onClick={onConfirm} loading={pending} blocksDoubleClick>
             {confirmLabel}
           </Button>
         </>

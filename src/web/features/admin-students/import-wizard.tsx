@@ -170,7 +170,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
           <Button variant="secondary" onClick={onClose} disabled={busy}>
             Cancelar
           </Button>
-          <Button onClick={runImport} disabled={!data || data.validCount === 0 || preview.isPending} loading={importing.isPending}>
+          <Button onClick={runImport} disabled={!data || data.validCount === 0 || preview.isPending} loading={importing.isPending} blocksDoubleClick>
             {data && data.validCount > 0 ? `Importar ${countOf(data.validCount, 'aluno', 'alunos')}` : 'Importar'}
           </Button>
         </>
