@@ -192,7 +192,7 @@ export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRo
       {wide && (
         <aside className="fixed inset-y-0 left-0 z-30 flex w-72 flex-col border-r border-slate-200 bg-white">
           <div className="flex h-16 shrink-0 items-center border-b border-slate-100 px-5">
-            <Brand school={school} />
+            <Brand className="min-w-0" school={school} />
           </div>
           <div className="min-h-0 flex-1">{sidebar}</div>
         </aside>

@@ -27,7 +27,11 @@ export function Brand({ className, inverted = false, school }: { className?: str
       {school?.logoUrl ? <img src={school.logoUrl} alt="" className="size-9 shrink-0 rounded-xl bg-white object-contain" /> : <BrandMark />}
       <span className="flex min-w-0 flex-col">
         <span className={cn('text-xl leading-tight font-extrabold tracking-tight', inverted ? 'text-white' : 'text-slate-900')}>Méritus</span>
-        {school && <span className={cn('truncate text-xs font-semibold', inverted ? 'text-indigo-100' : 'text-slate-600')}>{school.name}</span>}
+        {school && (
+          <span title={school.name} className={cn('truncate text-xs font-semibold', inverted ? 'text-indigo-100' : 'text-slate-600')}>
+            {school.name}
+          </span>
+        )}
       </span>
     </span>
   );

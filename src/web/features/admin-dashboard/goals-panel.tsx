@@ -74,7 +74,10 @@ export function GoalsPanel({ goals }: { goals: readonly GoalView[] }) {
                 <p className="text-xs text-slate-600">{goal.description}</p>
               </div>
               <div className="flex shrink-0 items-center gap-1">
-                <span className="text-sm font-bold text-slate-900 tabular-nums">{decimal.format(goal.progress)}%</span>
+                {/* Of the goal, not the figure itself: a participation of 92,3% against a 95% goal is 97,2% of the way. */}
+                <span className="text-sm font-bold text-slate-900 tabular-nums">
+                  {decimal.format(goal.progress)}% <span className="font-medium text-slate-600">da meta</span>
+                </span>
                 <IconButton
                   size="sm"
                   label={`Editar meta ${goal.label}`}
