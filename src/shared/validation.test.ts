@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { calendarDate, instantText, isStorableText, issueFields, recordableText, requiredText, textInput } from './validation.ts';
+import { calendarDate, instantText, isStorableText, issueFields, parseAmountText, recordableText, requiredText, textInput } from './validation.ts';
 
 const codes = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues.map((issue) => issue.message) ?? [];
 
@@ -71,6 +71,32 @@ describe('textInput', () => {
   test('an identifier reads full-width and other compatibility characters as the plain ones', () => {
     expect(requiredText('missing_fields', 50, { identifier: true }).parse(' ２０２４００１ ')).toBe('2024001');
     expect(requiredText('missing_fields', 50).parse('２０２４００１')).toBe('２０２４００１');
+  });
+});
+
+describe('parseAmountText', () => {
+  test.each([
+    ['', undefined],
+    ['  ', undefined],
+    ['50', 50],
+    [' 50 ', 50],
+    ['1.000', 1000],
+    ['12.500', 12500],
+    ['1.000.000', 1000000],
+    ['1,5', 1.5],
+    ['1.5', 1.5],
+    ['1.000,5', 1000.5],
+    ['-3', -3],
+    ['0', 0],
+    ['1e3', Number.NaN],
+    ['1E2', Number.NaN],
+    ['0x10', Number.NaN],
+    ['10abc', Number.NaN],
+    ['1,000.5', Number.NaN],
+    ['1.00.0', Number.NaN],
+    ['Infinity', Number.NaN],
+  ])('%j → %s', (text, amount) => {
+    expect(parseAmountText(text)).toBe(amount);
   });
 });
 

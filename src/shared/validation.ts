@@ -31,13 +31,21 @@ export function issueFields(issues: readonly { path: readonly PropertyKey[]; mes
   return fields;
 }
 
+/** Digits in groups of three after a point, as Brazilians write thousands ('1.000', '12.500'), with an optional decimal comma. */
+const GROUPED_NUMBER = /^[+-]?\d{1,3}(?:\.\d{3})+(?:,\d+)?$/;
+/** Digits with an optional decimal comma or point. */
+const PLAIN_NUMBER = /^[+-]?\d+(?:[.,]\d+)?$/;
+
 /**
- * An amount as typed in a form: blank is missing (undefined), a decimal comma reads as a
- * point, anything else becomes a number for a schema or rule to judge (NaN included).
+ * An amount as typed in a form: blank is missing (undefined). '1.000' is a thousand, as in
+ * pt-BR, and '1,5' or '1.5' one and a half; anything else (an exponent like '1e3', letters,
+ * two separators) is NaN, for the schema or rule to refuse, never a number nobody typed.
  */
 export function parseAmountText(text: string): number | undefined {
   const trimmed = text.trim();
-  return trimmed === '' ? undefined : Number(trimmed.replace(',', '.'));
+  if (trimmed === '') return undefined;
+  if (GROUPED_NUMBER.test(trimmed)) return Number(trimmed.replaceAll('.', '').replace(',', '.'));
+  return PLAIN_NUMBER.test(trimmed) ? Number(trimmed.replace(',', '.')) : Number.NaN;
 }
 
 /**
