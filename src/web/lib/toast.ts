@@ -17,17 +17,18 @@ export function errorMessage(error: unknown, fallback?: string): string {
 }
 
 /**
- * Shows a failure as an error toast; callers decide when a toast is wanted. A failure the
- * server answered carries the short code of its request ('Código: 7F3K-2Q9M'), which a
- * teacher can read out to whoever looks it up in the server's logs.
+ * Shows a failure as an error toast; callers decide when a toast is wanted. A server failure
+ * carries the short code of its request ('Código: 7F3K-2Q9M'), which a teacher can read out to
+ * whoever looks it up in the server's logs; a refusal (a matrícula in use, a balance too low)
+ * says its reason alone, since a code beside it reads as a crash and there is nothing to look up.
  */
 export function toastError(error: unknown, fallback?: string): void {
   toastFailure(errorMessage(error, fallback), error);
 }
 
-/** An error toast with the screen's own text (the spec's 'Erro ao salvar estudante'), and the request's code when the server answered. */
+/** An error toast with the screen's own text (the spec's 'Erro ao salvar estudante'), and the request's code when the server failed. */
 export function toastFailure(message: string, error: unknown): void {
-  const code = isApiError(error) ? requestCode(error.requestId) : null;
+  const code = isApiError(error) && error.status >= 500 ? requestCode(error.requestId) : null;
   if (code) toast.error(createElement('span', null, message, createElement('span', { className: 'mt-0.5 block font-mono text-[11px] font-normal opacity-80' }, `Código: ${code}`)));
   else toast.error(message);
 }
