@@ -50,5 +50,8 @@ test.describe('phone', () => {
 
     await navigate(page, '/admin/reports?period=custom&from=2026-03-10&to=2026-03-01');
     await expect(page.getByRole('alert')).toContainText('A data de início deve ser anterior ou igual à data de fim');
+    // Beside the dates, not a failed load: no retry that could never work.
+    await expect(page.getByRole('button', { name: 'Tentar novamente' })).toHaveCount(0);
+    await expect(page.getByText('O relatório aparece assim que o período for válido.')).toBeVisible();
   });
 });

@@ -17,11 +17,13 @@ import {
   PERIOD_HINTS,
   REPORT_PERIOD_LABELS,
   REPORT_PERIODS,
+  reportQuery,
   reportSearch,
   type FigureId,
   type ReportFigure,
   type ReportPeriod,
 } from '../../../shared/reports.ts';
+import { issueMessage } from '../../../shared/validation.ts';
 import { useReports } from './report-queries.ts';
 import { ReportChart } from './report-chart.tsx';
 import { DocumentsPanel, ExportLinks, HorizontalBars, ReportSection, ReportTableView } from './report-parts.tsx';
@@ -136,10 +138,21 @@ function TurmaFilter({ available, chosen, onChange }: { available: readonly stri
   );
 }
 
+/**
+ * What is wrong with a custom period's days, judged by the schema the server uses (two days, in order, within the
+ * longest period), or null: a range being typed is said beside its dates, not sent and shown as a failed load.
+ */
+function periodProblem(filters: ReportFilters): string | null {
+  const parsed = reportQuery.safeParse({ period: filters.period, from: filters.from, to: filters.to });
+  const issue = parsed.error?.issues.find((found) => found.path[0] === 'from' || found.path[0] === 'to');
+  return issue ? issueMessage(issue) : null;
+}
+
 /** /admin/reports: a period and turmas (kept in the URL), figures with the period before, charts with their tables, exports and documents. */
 export default function AdminReportsPage() {
   const { filters, search, update } = useFilters();
-  const { overview, timeline, reasons } = useReports(search);
+  const problem = periodProblem(filters);
+  const { overview, timeline, reasons } = useReports(search, problem === null);
   const period = overview.data?.period;
   // The turma list outlives a refused or loading period (a custom range half typed), so the choices never vanish under the pointer.
   const [turmaChoices, setTurmaChoices] = useState<readonly string[]>([]);
@@ -179,6 +192,11 @@ export default function AdminReportsPage() {
             <TurmaFilter available={turmaChoices} chosen={filters.turma} onChange={(turma) => update({ turma })} />
           </div>
         </div>
+        {problem && (
+          <p role="alert" className="mt-2 text-sm font-medium text-rose-700">
+            {problem}
+          </p>
+        )}
         <div className="mt-3 text-sm text-slate-700" aria-live="polite">
           {period && (
             <p>
@@ -192,6 +210,10 @@ export default function AdminReportsPage() {
       {error ? (
         <Card>
           <LoadError message={error.message} onRetry={() => void Promise.all([overview.refetch(), timeline.refetch(), reasons.refetch()])} />
+        </Card>
+      ) : problem && !overview.data ? (
+        <Card>
+          <p className="py-6 text-center text-sm text-slate-600">O relatório aparece assim que o período for válido.</p>
         </Card>
       ) : (
         <div className="flex flex-col gap-6">

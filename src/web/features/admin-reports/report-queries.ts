@@ -5,9 +5,12 @@ import type { AdminStudent } from '../../../shared/admin-students.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { useActiveTags } from '../../lib/student-queries.ts';
 
-/** The three report calls for one search string (the page's URL filters); a change of filters keeps the last answer on screen until the next. */
-export function useReports(search: string) {
-  const options = { placeholderData: <T,>(previous: T | undefined) => previous, staleTime: 30_000 };
+/**
+ * The three report calls for one search string (the page's URL filters); a change of filters keeps the last answer on
+ * screen until the next. Not sent while `enabled` is false (filters the server would refuse).
+ */
+export function useReports(search: string, enabled = true) {
+  const options = { placeholderData: <T,>(previous: T | undefined) => previous, staleTime: 30_000, enabled };
   const overview = useQuery({ queryKey: ['admin-reports', 'overview', search], queryFn: () => api.get<ReportOverview>(`${REPORTS_API.overview}?${search}`), ...options });
   const timeline = useQuery({ queryKey: ['admin-reports', 'timeline', search], queryFn: () => api.get<ReportTimeline>(`${REPORTS_API.timeline}?${search}`), ...options });
   const reasons = useQuery({ queryKey: ['admin-reports', 'reasons', search], queryFn: () => api.get<ReportReasons>(`${REPORTS_API.reasons}?${search}`), ...options });
