@@ -59,6 +59,7 @@ export const ERROR_MESSAGES = {
   report_unknown_table: 'Tabela de relatório desconhecida',
   report_unknown_format: 'Formato de exportação inválido. Use csv ou xlsx.',
   file_missing: 'Nenhum arquivo selecionado',
+  file_empty: 'O arquivo está vazio',
   import_too_large: 'Arquivo muito grande. Máximo 2MB.',
   import_no_header: 'Cabeçalho não reconhecido: o arquivo precisa das colunas matrícula e nome',
   import_not_csv: 'O arquivo não é um CSV: salve a planilha como "CSV UTF-8" (no Excel, em Salvar como) e envie de novo',

@@ -44,7 +44,7 @@ export async function uploadedFile(request: FastifyRequest, maxBytes: number, to
     const file = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 5, parts: 6 } });
     if (!file) throw new AppError('file_missing');
     const bytes = await file.toBuffer();
-    if (bytes.length === 0) throw new AppError('file_missing');
+    if (bytes.length === 0) throw new AppError('file_empty');
     return bytes;
   } catch (error) {
     const code = (error as { code?: string }).code;

@@ -427,12 +427,12 @@ describe('photos', () => {
     expect(accepted.statusCode, accepted.body).toBe(200);
   });
 
-  test('a request without a file says “Nenhum arquivo selecionado”', async () => {
+  test('a request without a file says “Nenhum arquivo selecionado”; an empty one, “O arquivo está vazio”', async () => {
     const student = await create();
     const json = await call('POST', `/admin/students/${student.id}/photo`, {});
     expect(errorOf(json)).toBe('Nenhum arquivo selecionado');
     const empty = await upload(`/admin/students/${student.id}/photo`, 'vazio.png', 'image/png', Buffer.alloc(0));
-    expect(errorOf(empty)).toBe('Nenhum arquivo selecionado');
+    expect(errorOf(empty)).toBe('O arquivo está vazio');
   });
 
   test('a photo by URL must be an https address (or a stored file); setting one drops an uploaded photo; removing clears it', async () => {

@@ -136,7 +136,7 @@ describe('import preview', () => {
   test.each([
     ['no recognisable header', Buffer.from('a;b;c\r\n1;2;3\r\n'), 400, 'Cabeçalho não reconhecido: o arquivo precisa das colunas matrícula e nome'],
     ['only a header', excelCsv(['Matrícula;Nome;Série']), 400, 'O arquivo não tem nenhuma linha de aluno'],
-    ['an empty file', Buffer.alloc(0), 400, 'Nenhum arquivo selecionado'],
+    ['an empty file', Buffer.alloc(0), 400, 'O arquivo está vazio'],
     ['a file over 2 MB', Buffer.concat([Buffer.from('Matrícula;Nome;Série\n'), Buffer.alloc(2 * 1024 * 1024, 'x')]), 413, 'Arquivo muito grande. Máximo 2MB.'],
     [
       'more than 5,000 rows',

@@ -14,7 +14,7 @@ export async function checkPhotoFile(file: File): Promise<string | null> {
   const declared = (PHOTO_TYPES as readonly string[]).includes(file.type) || (PHOTO_EXTENSIONS as readonly string[]).includes(extension);
   if (!declared) return ERROR_MESSAGES.invalid_photo_type;
   if (file.size > PHOTO_MAX_BYTES) return ERROR_MESSAGES.photo_too_large;
-  if (file.size === 0) return ERROR_MESSAGES.file_missing;
+  if (file.size === 0) return ERROR_MESSAGES.file_empty;
   const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
   return sniffImageType(head) ? null : ERROR_MESSAGES.invalid_photo_type;
 }

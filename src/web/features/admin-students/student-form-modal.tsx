@@ -63,7 +63,7 @@ export function initialMeritus(text: string): number {
 /** The message for a failed photo upload: the server's for a refused file, else 'Erro no upload: …'. */
 function photoErrorMessage(error: unknown): string {
   if (!isApiError(error)) return `Erro no upload: ${ERROR_MESSAGES.internal}`;
-  if (['invalid_photo_type', 'photo_too_large', 'invalid_photo_url', 'photo_url_not_https', 'unauthenticated', 'network', 'file_missing', 'archive_photo_unavailable', 'archive_image_not_found'].includes(error.code)) {
+  if (['invalid_photo_type', 'photo_too_large', 'invalid_photo_url', 'photo_url_not_https', 'unauthenticated', 'network', 'file_missing', 'file_empty', 'archive_photo_unavailable', 'archive_image_not_found'].includes(error.code)) {
     return error.message;
   }
   return `Erro no upload: ${error.message}`;
