@@ -75,6 +75,7 @@ export function EstelecasOperationModal({ mode, students, onClose }: { mode: Est
       size="lg"
       formId={formId}
       pending={operation.isPending}
+      dirty={selected.size > 0 || quantity !== '' || description !== ''}
       submitLabel={copy.submit}
       submitVariant={mode === 'add' ? 'primary' : 'danger'}
     >
