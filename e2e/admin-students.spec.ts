@@ -123,6 +123,10 @@ test.describe('Gerenciar Alunos', () => {
     await expect(dialog.getByLabel('Nome completo *')).toHaveValue('Jurema Antunes');
     await expect(dialog.getByLabel('Nome completo *')).toBeFocused();
 
+    // Sent with a required field empty: the keyboard lands on it, beside its message.
+    await dialog.getByRole('button', { name: 'Cadastrar aluno' }).click();
+    await expect(dialog.getByLabel('Matrícula *')).toBeFocused();
+
     await dialog.getByRole('button', { name: 'Cancelar' }).click();
     await dialog.getByRole('button', { name: 'Sair sem salvar' }).click();
     await expect(dialog).toBeHidden();

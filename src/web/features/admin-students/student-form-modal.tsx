@@ -18,6 +18,7 @@ import { toast, toastFailure } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
 import { IconButton } from '../../ui/icon-button.tsx';
 import { FormModal } from '../../ui/form-modal.tsx';
+import { focusFirstInvalid } from '../../ui/focus-invalid.ts';
 import { SelectField } from '../../ui/select-field.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { initialPhotoState, PhotoField, verifyUrl, type PhotoState } from './photo-field.tsx';
@@ -142,11 +143,12 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
     return { ...candidate, grade: parsed.data.grade };
   };
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    const form = event.currentTarget;
     setServerError(null);
     const input = validate();
-    if (!input) return;
+    if (!input) return focusFirstInvalid(form);
     if (photo.mode === 'url' && !photo.remove && photo.url.trim() && photo.urlStatus !== 'valid') {
       setCheckingPhoto(true);
       const ok = await verifyUrl(photo, patchPhoto);
@@ -206,7 +208,10 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
       toastFailure(ADMIN_STUDENT_TEXTS.saveError, error);
       if (isApiError(error) && error.status < 500 && error.code !== 'network') {
         const field = FIELD_OF_CODE[error.code];
-        if (field) setErrors((current) => ({ ...current, [field]: error.message }));
+        if (field) {
+          setErrors((current) => ({ ...current, [field]: error.message }));
+          focusFirstInvalid(form);
+        }
         else setServerError(error.message);
       }
     }
