@@ -28,6 +28,12 @@ for (const size of [
     await expect(page.getByRole('list', { name: 'Turmas da escola' }).getByRole('listitem')).not.toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Salvar regras' })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
+
+    // A rename takes the keyboard into its field; Escape leaves it unchanged, back on its 'Renomear'.
+    await page.getByRole('button', { name: 'Renomear 1º EM - Turma A' }).click();
+    await expect(page.getByLabel('Novo nome de 1º EM - Turma A')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('button', { name: 'Renomear 1º EM - Turma A' })).toBeFocused();
   });
 }
 

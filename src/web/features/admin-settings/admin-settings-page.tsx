@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Archive, ArchiveRestore, KeyRound, Pencil, Settings, Trash2, Upload } from 'lucide-react';
 import { useSession } from '../../app/session.ts';
 import { useSchoolSettings } from '../../lib/school-settings.ts';
@@ -178,6 +178,20 @@ function TurmasSection() {
   const update = useUpdateTurma();
   const [newName, setNewName] = useState('');
   const [editing, setEditing] = useState<{ id: string; name: string } | null>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  // The keyboard follows the rename: into its field when it opens, back to its turma's 'Renomear' when it ends.
+  const editingId = editing?.id ?? null;
+  const lastEditedRef = useRef<string | null>(null);
+  useEffect(() => {
+    const list = listRef.current;
+    if (editingId) {
+      lastEditedRef.current = editingId;
+      list?.querySelector<HTMLInputElement>('form input')?.select();
+    } else if (lastEditedRef.current) {
+      list?.querySelector<HTMLElement>(`[data-rename="${lastEditedRef.current}"]`)?.focus();
+      lastEditedRef.current = null;
+    }
+  }, [editingId]);
 
   return (
     <Card title="Turmas">
@@ -185,12 +199,15 @@ function TurmasSection() {
       {turmas.isPending ? (
         <Spinner className="size-6" />
       ) : (
-        <ul className="divide-y divide-slate-100" aria-label="Turmas da escola">
+        <ul ref={listRef} className="divide-y divide-slate-100" aria-label="Turmas da escola">
           {(turmas.data ?? []).map((turma) => (
             <li key={turma.id} className="flex flex-wrap items-center gap-2 py-2">
               {editing?.id === turma.id ? (
                 <form
                   className="flex flex-1 flex-wrap items-end gap-2"
+                  onKeyDown={(event) => {
+                    if (event.key === 'Escape') setEditing(null);
+                  }}
                   onSubmit={(event) => {
                     event.preventDefault();
                     update.mutate({ id: turma.id, name: editing.name }, { onSuccess: () => setEditing(null) });
@@ -210,7 +227,14 @@ function TurmasSection() {
                     {turma.name} <span className="font-normal text-slate-600">· {formatNumber(turma.students)} {turma.students === 1 ? 'aluno' : 'alunos'}</span>
                   </span>
                   {turma.retired && <Badge tone="slate">Desativada</Badge>}
-                  <Button variant="ghost" size="sm" aria-label={`Renomear ${turma.name}`} icon={<Pencil aria-hidden="true" className="size-4" />} onClick={() => setEditing({ id: turma.id, name: turma.name })}>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`Renomear ${turma.name}`}
+                    data-rename={turma.id}
+                    icon={<Pencil aria-hidden="true" className="size-4" />}
+                    onClick={() => setEditing({ id: turma.id, name: turma.name })}
+                  >
                     Renomear
                   </Button>
                   <Button
