@@ -34,6 +34,12 @@ for (const size of [
     await expect(page.getByLabel('Novo nome de 1º EM - Turma A')).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(page.getByRole('button', { name: 'Renomear 1º EM - Turma A' })).toBeFocused();
+
+    // A refused turma says why beside its field, not only in a toast that leaves after 3 s.
+    await page.getByLabel('Nova turma').fill('1º em - turma a');
+    await page.getByRole('button', { name: 'Adicionar turma' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Já existe uma turma com este nome' })).toBeVisible();
+    await expect(page.getByLabel('Nova turma')).toHaveAttribute('aria-invalid', 'true');
   });
 }
 

@@ -3,12 +3,14 @@ import { Archive, ArchiveRestore, KeyRound, Pencil, Settings, Trash2, Upload } f
 import { useSession } from '../../app/session.ts';
 import { useSchoolSettings } from '../../lib/school-settings.ts';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import type { ApiError } from '../../lib/api.ts';
 import { parseAmountText, issueFields } from '../../../shared/validation.ts';
 import { schoolInfoInput, schoolRules, SETTINGS_TEXTS, timeZoneOptions, type AdminAccount, type SchoolRules, type SchoolSettings } from '../../../shared/settings.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { FormAlert } from '../../ui/form-alert.tsx';
 import { OneTimePassword } from '../../ui/one-time-password.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
@@ -172,6 +174,11 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
   );
 }
 
+/** A refusal's pt-BR reason, shown beside the form it refused (a server failure has its toast, with its code). */
+function refusalOf(error: ApiError | null): string | undefined {
+  return error && error.status >= 400 && error.status < 500 ? error.message : undefined;
+}
+
 function TurmasSection() {
   const turmas = useAdminTurmas();
   const create = useCreateTurma();
@@ -213,7 +220,17 @@ function TurmasSection() {
                     update.mutate({ id: turma.id, name: editing.name }, { onSuccess: () => setEditing(null) });
                   }}
                 >
-                  <TextField label={`Novo nome de ${turma.name}`} value={editing.name} onChange={(event) => setEditing({ id: turma.id, name: event.target.value })} maxLength={40} containerClassName="min-w-48 flex-1" />
+                  <TextField
+                    label={`Novo nome de ${turma.name}`}
+                    value={editing.name}
+                    onChange={(event) => {
+                      setEditing({ id: turma.id, name: event.target.value });
+                      update.reset();
+                    }}
+                    error={refusalOf(update.error)}
+                    maxLength={40}
+                    containerClassName="min-w-48 flex-1"
+                  />
                   <Button type="submit" size="sm" disabled={update.isPending}>
                     Salvar
                   </Button>
@@ -233,7 +250,10 @@ function TurmasSection() {
                     aria-label={`Renomear ${turma.name}`}
                     data-rename={turma.id}
                     icon={<Pencil aria-hidden="true" className="size-4" />}
-                    onClick={() => setEditing({ id: turma.id, name: turma.name })}
+                    onClick={() => {
+                      update.reset();
+                      setEditing({ id: turma.id, name: turma.name });
+                    }}
                   >
                     Renomear
                   </Button>
@@ -260,7 +280,17 @@ function TurmasSection() {
           create.mutate(newName, { onSuccess: () => setNewName('') });
         }}
       >
-        <TextField label="Nova turma" value={newName} onChange={(event) => setNewName(event.target.value)} maxLength={40} containerClassName="min-w-48 flex-1" />
+        <TextField
+          label="Nova turma"
+          value={newName}
+          onChange={(event) => {
+            setNewName(event.target.value);
+            create.reset();
+          }}
+          error={refusalOf(create.error)}
+          maxLength={40}
+          containerClassName="min-w-48 flex-1"
+        />
         <Button type="submit" disabled={create.isPending}>
           Adicionar turma
         </Button>
@@ -341,7 +371,8 @@ function AdminsSection() {
           onChange={(event) => setForm({ ...form, password: event.target.value })}
         />
         <div className="md:col-span-3">
-          <Button type="submit" disabled={create.isPending}>
+          <FormAlert message={refusalOf(create.error)} />
+          <Button type="submit" disabled={create.isPending} className={create.error ? 'mt-3' : undefined}>
             Adicionar administrador
           </Button>
         </div>
