@@ -118,6 +118,13 @@ test.describe('Data-Base (desktop)', () => {
     await page.keyboard.press('Escape');
     await edit.getByRole('button', { name: 'Continuar editando' }).click();
     await expect(edit.getByLabel('Descrição')).toHaveValue('Logotipo da feira');
+    // A server failure gives the server's reason ('Erro ao atualizar: {reason}'), not 'Erro desconhecido'; the form stays.
+    const failure = { status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'Erro interno. Tente novamente.' } }) };
+    await page.route('**/api/admin/archive/images/*', (route) => (route.request().method() === 'PATCH' ? route.fulfill(failure) : route.fallback()));
+    await edit.getByRole('button', { name: 'Salvar Alterações' }).click();
+    await expect(edit.getByRole('alert')).toHaveText('Erro interno. Tente novamente.');
+    await expect(page.getByText('Erro ao atualizar: Erro interno. Tente novamente.')).toBeVisible();
+    await page.unroute('**/api/admin/archive/images/*');
     await edit.getByRole('button', { name: 'Salvar Alterações' }).click();
     await expect(page.getByText('Imagem atualizada com sucesso!')).toBeVisible();
     await expect(card(page, `${word}-pequena.png`).getByText('Logotipo da feira')).toBeVisible();

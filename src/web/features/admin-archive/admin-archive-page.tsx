@@ -4,7 +4,7 @@ import { ARCHIVE_TEXTS, type ArchiveItem, type ArchiveStats } from '../../../sha
 import { useSession } from '../../app/session.ts';
 import { absoluteUrl, copyToClipboard } from '../../lib/clipboard.ts';
 import { countOf, formatNumber, formatSize } from '../../lib/format.ts';
-import { errorMessage, toast, toastError, toastFailure } from '../../lib/toast.ts';
+import { toast, toastError, toastFailure } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { EmptyState } from '../../ui/empty-state.tsx';
@@ -14,7 +14,7 @@ import { Spinner } from '../../ui/spinner.tsx';
 import { StatCard } from '../../ui/stat-card.tsx';
 import { ArchiveFiltersBar } from './archive-filters.tsx';
 import { ArchiveCard, ArchiveRow, type ItemActions } from './archive-item.tsx';
-import { NO_FILTERS, useArchiveImages, useArchiveSummary, useCopyLink, useDeleteImage, useDownload, useFavourite, type ArchiveFilters } from './archive-queries.ts';
+import { failureReason, NO_FILTERS, useArchiveImages, useArchiveSummary, useCopyLink, useDeleteImage, useDownload, useFavourite, type ArchiveFilters } from './archive-queries.ts';
 import { BulkBar } from './bulk-bar.tsx';
 import { DetailsModal } from './details-modal.tsx';
 import { DropOverlay, useFileDrop } from './drop-overlay.tsx';
@@ -149,7 +149,7 @@ export function AdminArchivePage() {
         setSelected((current) => new Set([...current].filter((id) => id !== item.id)));
         setDialog(null);
       },
-      onError: (error) => toastFailure(ARCHIVE_TEXTS.deleteError(errorMessage(error, ARCHIVE_TEXTS.unknownError)), error),
+      onError: (error) => toastFailure(ARCHIVE_TEXTS.deleteError(failureReason(error)), error),
     });
 
   return (

@@ -1,6 +1,8 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { isApiError } from '../../lib/api.ts';
 import {
   ARCHIVE_API,
+  ARCHIVE_TEXTS,
   ARCHIVE_UPLOAD_FILE_FIELD,
   type ArchiveAccessLevel,
   type ArchiveBulkInput,
@@ -34,6 +36,11 @@ export type ArchiveFilters = {
   sort: ArchiveSort;
   order: SortOrder;
 };
+
+/** The {reason} of the archive's 'Erro ao atualizar: {reason}' and 'Erro ao excluir: {reason}': the server's own words, 'Erro desconhecido' without any. */
+export function failureReason(error: unknown): string {
+  return isApiError(error) ? error.message : ARCHIVE_TEXTS.unknownError;
+}
 
 export const NO_FILTERS: ArchiveFilters = { q: '', featured: false, publicOnly: false, category: '', uploader: '', accessLevel: '', sort: 'date', order: 'desc' };
 

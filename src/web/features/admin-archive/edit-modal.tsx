@@ -12,12 +12,12 @@ import {
   type ArchiveItem,
 } from '../../../shared/archive.ts';
 import { issueMessage } from '../../../shared/validation.ts';
-import { errorMessage, toast, toastFailure } from '../../lib/toast.ts';
+import { toast, toastFailure } from '../../lib/toast.ts';
 import { FormAlert } from '../../ui/form-alert.tsx';
 import { FormModal } from '../../ui/form-modal.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { TextAreaField, TextField } from '../../ui/text-field.tsx';
-import { useEditImage } from './archive-queries.ts';
+import { failureReason, useEditImage } from './archive-queries.ts';
 
 export const CATEGORY_OPTIONS = ARCHIVE_CATEGORIES.map((category) => ({ value: category, label: ARCHIVE_CATEGORY_LABELS[category] }));
 export const ACCESS_OPTIONS = ARCHIVE_ACCESS_LEVELS.map((level) => ({ value: level, label: ARCHIVE_ACCESS_LABELS[level] }));
@@ -56,7 +56,7 @@ export function EditModal({ item, onClose }: { item: ArchiveItem; onClose: () =>
       toast.success(result.message);
       onClose();
     } catch (failure) {
-      const reason = errorMessage(failure, ARCHIVE_TEXTS.unknownError);
+      const reason = failureReason(failure);
       setError(reason);
       toastFailure(ARCHIVE_TEXTS.updateError(reason), failure);
     }
