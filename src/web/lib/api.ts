@@ -39,6 +39,11 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
+/** A request the server refused with a reason for the user (a matrícula in use, a balance too low), not a failure of the server or the network. */
+export function isRefusal(error: unknown): error is ApiError {
+  return isApiError(error) && error.status >= 400 && error.status < 500 && error.code !== 'internal';
+}
+
 /**
  * The server's pt-BR message, which may carry particulars (how long to wait before signing
  * in again); the text known for the code when the answer has none (a proxy's error page, which

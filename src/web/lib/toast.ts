@@ -2,18 +2,15 @@ import { createElement } from 'react';
 import { toast } from 'react-hot-toast';
 import { ERROR_MESSAGES } from '../../shared/errors.ts';
 import { requestCode } from '../../shared/request-id.ts';
-import { isApiError } from './api.ts';
+import { isApiError, isRefusal } from './api.ts';
 
 /**
  * The text to show for a failure: the API's pt-BR message for a refused request; for a
  * network or server failure, the caller's fallback (e.g. 'Erro ao realizar transferência').
  */
 export function errorMessage(error: unknown, fallback?: string): string {
-  if (isApiError(error)) {
-    const unexpected = error.code === 'network' || error.code === 'internal' || error.status >= 500;
-    return unexpected && fallback ? fallback : error.message;
-  }
-  return fallback ?? ERROR_MESSAGES.internal;
+  if (isRefusal(error)) return error.message;
+  return fallback ?? (isApiError(error) ? error.message : ERROR_MESSAGES.internal);
 }
 
 /**
@@ -28,7 +25,7 @@ export function toastError(error: unknown, fallback?: string): void {
 
 /** An error toast with the screen's own text (the spec's 'Erro ao salvar estudante'), and the request's code when the server failed. */
 export function toastFailure(message: string, error: unknown): void {
-  const code = isApiError(error) && error.status >= 500 ? requestCode(error.requestId) : null;
+  const code = isRefusal(error) || !isApiError(error) ? null : requestCode(error.requestId);
   if (code) toast.error(createElement('span', null, message, createElement('span', { className: 'mt-0.5 block font-mono text-[11px] font-normal opacity-80' }, `Código: ${code}`)));
   else toast.error(message);
 }

@@ -3,7 +3,7 @@ import { Archive, ArchiveRestore, KeyRound, Pencil, Settings, Trash2, Upload } f
 import { useSession } from '../../app/session.ts';
 import { useSchoolSettings } from '../../lib/school-settings.ts';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
-import type { ApiError } from '../../lib/api.ts';
+import { isRefusal, type ApiError } from '../../lib/api.ts';
 import { parseAmountText, issueFields } from '../../../shared/validation.ts';
 import { schoolInfoInput, schoolRules, SETTINGS_TEXTS, timeZoneOptions, type AdminAccount, type SchoolRules, type SchoolSettings } from '../../../shared/settings.ts';
 import { Badge } from '../../ui/badge.tsx';
@@ -176,7 +176,7 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
 
 /** A refusal's pt-BR reason, shown beside the form it refused (a server failure has its toast, with its code). */
 function refusalOf(error: ApiError | null): string | undefined {
-  return error && error.status >= 400 && error.status < 500 ? error.message : undefined;
+  return isRefusal(error) ? error.message : undefined;
 }
 
 function TurmasSection() {

@@ -11,7 +11,7 @@ import {
 import { useSchoolSettings } from '../../lib/school-settings.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { issueMessage } from '../../../shared/validation.ts';
-import { isApiError } from '../../lib/api.ts';
+import { isApiError, isRefusal } from '../../lib/api.ts';
 import { useSelectArchiveImage } from '../../lib/archive-picker.ts';
 import { formatMeritus } from '../../lib/format.ts';
 import { toast, toastFailure } from '../../lib/toast.ts';
@@ -206,7 +206,7 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
       onClose();
     } catch (error) {
       toastFailure(ADMIN_STUDENT_TEXTS.saveError, error);
-      if (isApiError(error) && error.status < 500 && error.code !== 'network') {
+      if (isRefusal(error)) {
         const field = FIELD_OF_CODE[error.code];
         if (field) {
           setErrors((current) => ({ ...current, [field]: error.message }));

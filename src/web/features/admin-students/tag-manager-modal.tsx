@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ADMIN_STUDENT_TEXTS, type AdminStudent } from '../../../shared/admin-students.ts';
 import { TAG_DURATION_MAX_DAYS, TAG_DURATION_MIN_DAYS, TAG_KINDS, TAG_NAMES, WEEKLY_TAG_DAYS, type TagKind } from '../../../shared/constants.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
-import { isApiError } from '../../lib/api.ts';
+import { isRefusal } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { formatDate } from '../../lib/format.ts';
 import { useSchoolSettings } from '../../lib/school-settings.ts';
@@ -42,7 +42,7 @@ export function TagManagerModal({ student, onClose, now }: { student: AdminStude
         onSuccess: (result) => toast.success(result.message),
         onError: (error) => {
           toast.error(ADMIN_STUDENT_TEXTS.tagsError);
-          if (isApiError(error) && error.status < 500 && error.code !== 'network') setProblem(error.message);
+          if (isRefusal(error)) setProblem(error.message);
         },
       },
     );
