@@ -37,6 +37,10 @@ export const MESSAGES = {
   logout: 'Logout realizado com sucesso',
   loading: 'Carregando...',
   signingIn: 'Entrando...',
+  /** A form with unsaved changes that the user tries to close. */
+  leaveUnsaved: 'Sair sem salvar? As alterações serão perdidas.',
+  keepEditing: 'Continuar editando',
+  leaveWithoutSaving: 'Sair sem salvar',
   meritusTransferred: (amount: number, recipient: string) => `${formatMeritus(amount)} ${plural(amount, 'transferido', 'transferidos')} para ${recipient}!`,
   estelecasTransferred: (amount: number, recipient: string) => `${formatEstelecas(amount)} ${plural(amount, 'transferida', 'transferidas')} para ${recipient}`,
   defaultTransferDescription: (sender: string, recipient: string) => `Transferência de ${sender} para ${recipient}`,

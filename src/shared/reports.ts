@@ -48,6 +48,9 @@ export const BIMESTERS = [
   { start: [10, 1], end: [12, 31] },
 ] as const;
 
+/** In place of the report while its custom period is missing a day, reversed or too long. */
+export const REPORT_WAITS_FOR_PERIOD = 'O relatório aparece assim que o período for válido.';
+
 export const PERIOD_HINTS: Partial<Record<ReportPeriod, string>> = {
   bimester:
     'Bimestre atual até hoje. 1º bimestre: 1º/fev a 15/abr · 2º: 16/abr a 31/jul (com o recesso de julho) · 3º: 1º/ago a 30/set · 4º: 1º/out a 31/dez. Em janeiro, o 4º bimestre do ano anterior.',

@@ -8,7 +8,6 @@ import { ARCHIVE_PHOTO_URL } from '../../shared/archive.ts';
 
 type PhotoType = (typeof PHOTO_TYPES)[number];
 
-
 const SHARP_FORMATS: Record<PhotoType, string> = { 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
 
 /**

@@ -1,4 +1,5 @@
 import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
+import { MESSAGES } from '../../shared/messages-core.ts';
 import { Button, type ButtonVariant } from './button.tsx';
 import { Modal, type ModalProps } from './modal.tsx';
 
@@ -41,13 +42,13 @@ export function FormModal({ formId, pending, submitLabel, submitVariant, dirty =
           <Fragment key="leave">
             {/* Above the buttons on a phone, where the footer's column runs bottom up. */}
             <p role="alert" className="order-last text-sm font-medium text-slate-800 sm:order-none sm:mr-auto sm:self-center">
-              Sair sem salvar? As alterações serão perdidas.
+              {MESSAGES.leaveUnsaved}
             </p>
             <Button ref={keepEditingRef} variant="secondary" className="shrink-0 whitespace-nowrap" onClick={() => setConfirmingLeave(false)}>
-              Continuar editando
+              {MESSAGES.keepEditing}
             </Button>
             <Button variant="danger" className="shrink-0 whitespace-nowrap" onClick={onClose}>
-              Sair sem salvar
+              {MESSAGES.leaveWithoutSaving}
             </Button>
           </Fragment>
         ) : (

@@ -17,6 +17,7 @@ import {
   PERIOD_HINTS,
   REPORT_PERIOD_LABELS,
   REPORT_PERIODS,
+  REPORT_WAITS_FOR_PERIOD,
   reportQuery,
   reportSearch,
   type FigureId,
@@ -213,7 +214,7 @@ export default function AdminReportsPage() {
         </Card>
       ) : problem && !overview.data ? (
         <Card>
-          <p className="py-6 text-center text-sm text-slate-600">O relatório aparece assim que o período for válido.</p>
+          <p className="py-6 text-center text-sm text-slate-600">{REPORT_WAITS_FOR_PERIOD}</p>
         </Card>
       ) : (
         <div className="flex flex-col gap-6">
