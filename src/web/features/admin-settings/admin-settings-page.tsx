@@ -174,6 +174,15 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
   );
 }
 
+/**
+ * A text field with its buttons beside it from `sm` up, lined up with the field's box (below its 20 px label and 6 px
+ * gap) rather than with the message that may appear under it: 28 px down for a 44 px button, 32 px for a small one.
+ * On a phone the field takes the whole line and the buttons go below it.
+ */
+const FIELD_ROW_FIELD = 'w-full min-w-48 grow sm:w-auto';
+const FIELD_ROW_BUTTON = 'sm:mt-7';
+const FIELD_ROW_SMALL_BUTTON = 'sm:mt-8';
+
 /** A refusal's pt-BR reason, shown beside the form it refused (a server failure has its toast, with its code). */
 function refusalOf(error: ApiError | null): string | undefined {
   return isRefusal(error) ? error.message : undefined;
@@ -211,7 +220,7 @@ function TurmasSection() {
             <li key={turma.id} className="flex flex-wrap items-center gap-2 py-2">
               {editing?.id === turma.id ? (
                 <form
-                  className="flex flex-1 flex-wrap items-end gap-2"
+                  className="flex flex-1 flex-wrap items-start gap-2"
                   onKeyDown={(event) => {
                     if (event.key === 'Escape') setEditing(null);
                   }}
@@ -229,12 +238,12 @@ function TurmasSection() {
                     }}
                     error={refusalOf(update.error)}
                     maxLength={40}
-                    containerClassName="min-w-48 flex-1"
+                    containerClassName={FIELD_ROW_FIELD}
                   />
-                  <Button type="submit" size="sm" disabled={update.isPending}>
+                  <Button type="submit" size="sm" disabled={update.isPending} className={FIELD_ROW_SMALL_BUTTON}>
                     Salvar
                   </Button>
-                  <Button variant="ghost" size="sm" onClick={() => setEditing(null)}>
+                  <Button variant="ghost" size="sm" onClick={() => setEditing(null)} className={FIELD_ROW_SMALL_BUTTON}>
                     Cancelar
                   </Button>
                 </form>
@@ -274,7 +283,7 @@ function TurmasSection() {
         </ul>
       )}
       <form
-        className="mt-4 flex flex-wrap items-end gap-2 border-t border-slate-100 pt-4"
+        className="mt-4 flex flex-wrap items-start gap-2 border-t border-slate-100 pt-4"
         onSubmit={(event) => {
           event.preventDefault();
           create.mutate(newName, { onSuccess: () => setNewName('') });
@@ -289,9 +298,9 @@ function TurmasSection() {
           }}
           error={refusalOf(create.error)}
           maxLength={40}
-          containerClassName="min-w-48 flex-1"
+          containerClassName={FIELD_ROW_FIELD}
         />
-        <Button type="submit" disabled={create.isPending}>
+        <Button type="submit" disabled={create.isPending} className={FIELD_ROW_BUTTON}>
           Adicionar turma
         </Button>
       </form>
