@@ -379,9 +379,9 @@ function AdminsSection() {
           value={form.password}
           onChange={(event) => setForm({ ...form, password: event.target.value })}
         />
-        <div className="md:col-span-3">
+        <div className="flex flex-col gap-3 md:col-span-3">
           <FormAlert message={refusalOf(create.error)} />
-          <Button type="submit" disabled={create.isPending} className={create.error ? 'mt-3' : undefined}>
+          <Button type="submit" disabled={create.isPending} className="self-start">
             Adicionar administrador
           </Button>
         </div>
