@@ -234,7 +234,8 @@ BEGIN
       SELECT v_currency, v_type, v_amount, p->>'description',
              CASE WHEN v_credit THEN NULL ELSE target END, CASE WHEN v_credit THEN target END,
              'admin', (p->>'adminId')::uuid, p->>'adminName', v_batch_id, v_created
-        FROM unnest(v_ids) AS target;
+        FROM unnest(v_ids) AS target JOIN students s ON s.id = target
+       ORDER BY s.grade, ledger_student_slot(target);
     v_body := jsonb_build_object('count', cardinality(v_ids), 'batchId', v_batch_id, 'message', p->>'messageTemplate');
   END IF;
 
@@ -259,125 +260,94 @@ $$;
 -- ledger_student_days holds per student the sums from the beginning through each UTC day
 -- with rows; ledger_grade_days the Méritus of each day, in the turma of the row's sender (or
 -- recipient when it has none), in that student's slot; ledger_reason_sums the awards and
--- penalties of each day and month by turma, kind and reason. `changed` is the statement's new
--- rows on INSERT, its old rows on DELETE, which count negatively.
+-- penalties of each day and month by turma, kind and reason.
+-- A row trigger: a transfer, the common write, is one row, and a statement trigger's
+-- transition table and grouping cost it more than the sums themselves. An inserted row
+-- counts positively, a deleted one negatively.
 -- The students are locked before a ledger row is written (above), so two writers never race
--- on a student's day; turma days are taken in (grade, day, slot) order, so bulk writes cannot
--- deadlock.
+-- on a student's day. The other rows are taken in one order, so writers cannot deadlock on
+-- them: a row takes its reason's sums before its turma's day, and a bulk operation writes its
+-- rows in (turma, slot) order.
 CREATE OR REPLACE FUNCTION ledger_rollup() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
   v_sign integer := CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END;
+  v_entry ledger_entries := CASE WHEN TG_OP = 'INSERT' THEN NEW ELSE OLD END;
+  v_amount bigint := v_sign * v_entry.amount;
+  v_day date := (v_entry.created_at AT TIME ZONE 'UTC')::date;
+  v_transfer boolean := v_entry.type = 'transfer';
+  v_meritus boolean := v_entry.currency = 'meritus';
+  v_owner uuid := coalesce(v_entry.from_student_id, v_entry.to_student_id);
+  v_grade text;
+  v_side ledger_student_days%ROWTYPE;
 BEGIN
-  WITH sides AS (
-    SELECT to_student_id AS student_id, (created_at AT TIME ZONE 'UTC')::date AS day,
-           CASE WHEN currency = 'meritus' AND type <> 'transfer' THEN amount ELSE 0 END AS m_awarded, 0 AS m_removed,
-           CASE WHEN currency = 'meritus' AND type = 'transfer' THEN amount ELSE 0 END AS m_in, 0 AS m_out,
-           CASE WHEN currency = 'estelecas' AND type <> 'transfer' THEN amount ELSE 0 END AS e_awarded, 0 AS e_removed,
-           CASE WHEN currency = 'estelecas' AND type = 'transfer' THEN amount ELSE 0 END AS e_in, 0 AS e_out, 0 AS sent_ops
-      FROM changed WHERE to_student_id IS NOT NULL
+  -- Each side's change goes to the student's day and to every later stored day (the sums run
+  -- from the beginning). A day not stored yet starts from the last stored day before it.
+  FOR v_side IN
+    SELECT v_entry.to_student_id, v_day,
+           CASE WHEN v_meritus AND NOT v_transfer THEN v_amount ELSE 0 END, 0,
+           CASE WHEN v_meritus AND v_transfer THEN v_amount ELSE 0 END, 0,
+           CASE WHEN NOT v_meritus AND NOT v_transfer THEN v_amount ELSE 0 END, 0,
+           CASE WHEN NOT v_meritus AND v_transfer THEN v_amount ELSE 0 END, 0,
+           0, v_sign
+     WHERE v_entry.to_student_id IS NOT NULL
     UNION ALL
-    SELECT from_student_id, (created_at AT TIME ZONE 'UTC')::date,
-           0, CASE WHEN currency = 'meritus' AND type <> 'transfer' THEN amount ELSE 0 END,
-           0, CASE WHEN currency = 'meritus' AND type = 'transfer' THEN amount ELSE 0 END,
-           0, CASE WHEN currency = 'estelecas' AND type <> 'transfer' THEN amount ELSE 0 END,
-           0, CASE WHEN currency = 'estelecas' AND type = 'transfer' THEN amount ELSE 0 END,
-           CASE WHEN type = 'transfer' THEN 1 ELSE 0 END
-      FROM changed WHERE from_student_id IS NOT NULL
-  ),
-  deltas AS (
-    SELECT student_id, day, v_sign * sum(m_awarded) AS m_awarded, v_sign * sum(m_removed) AS m_removed,
-           v_sign * sum(m_in) AS m_in, v_sign * sum(m_out) AS m_out, v_sign * sum(e_awarded) AS e_awarded,
-           v_sign * sum(e_removed) AS e_removed, v_sign * sum(e_in) AS e_in, v_sign * sum(e_out) AS e_out,
-           v_sign * sum(sent_ops) AS sent_ops, v_sign * count(*) AS ops
-      FROM sides GROUP BY student_id, day
-  ),
-  touched AS (SELECT student_id, min(day) AS first FROM deltas GROUP BY student_id),
-  -- Every stored day from a student's first changed day on, and every changed day, with the
-  -- changes up to and including that day (a running sum; a stored day adds nothing itself).
-  running AS (
-    SELECT student_id, day, stored,
-           sum(m_awarded) OVER w AS m_awarded, sum(m_removed) OVER w AS m_removed, sum(m_in) OVER w AS m_in,
-           sum(m_out) OVER w AS m_out, sum(e_awarded) OVER w AS e_awarded, sum(e_removed) OVER w AS e_removed,
-           sum(e_in) OVER w AS e_in, sum(e_out) OVER w AS e_out, sum(sent_ops) OVER w AS sent_ops, sum(ops) OVER w AS ops
-      FROM (SELECT d.student_id, d.day, TRUE AS stored, 0 AS m_awarded, 0 AS m_removed, 0 AS m_in, 0 AS m_out,
-                   0 AS e_awarded, 0 AS e_removed, 0 AS e_in, 0 AS e_out, 0 AS sent_ops, 0 AS ops
-              FROM ledger_student_days d JOIN touched t ON t.student_id = d.student_id AND d.day >= t.first
-            UNION ALL
-            SELECT student_id, day, FALSE, m_awarded, m_removed, m_in, m_out, e_awarded, e_removed, e_in, e_out, sent_ops, ops
-              FROM deltas) AS marks
-    WINDOW w AS (PARTITION BY student_id ORDER BY day)
-  ),
-  updated AS (
+    SELECT v_entry.from_student_id, v_day,
+           0, CASE WHEN v_meritus AND NOT v_transfer THEN v_amount ELSE 0 END,
+           0, CASE WHEN v_meritus AND v_transfer THEN v_amount ELSE 0 END,
+           0, CASE WHEN NOT v_meritus AND NOT v_transfer THEN v_amount ELSE 0 END,
+           0, CASE WHEN NOT v_meritus AND v_transfer THEN v_amount ELSE 0 END,
+           CASE WHEN v_transfer THEN v_sign ELSE 0 END, v_sign
+     WHERE v_entry.from_student_id IS NOT NULL
+  LOOP
+    IF NOT EXISTS (SELECT 1 FROM ledger_student_days WHERE student_id = v_side.student_id AND day = v_day) THEN
+      INSERT INTO ledger_student_days (student_id, day, m_awarded, m_removed, m_in, m_out, e_awarded, e_removed, e_in, e_out, sent_ops, ops)
+      SELECT v_side.student_id, v_day, coalesce(p.m_awarded, 0), coalesce(p.m_removed, 0), coalesce(p.m_in, 0),
+             coalesce(p.m_out, 0), coalesce(p.e_awarded, 0), coalesce(p.e_removed, 0), coalesce(p.e_in, 0),
+             coalesce(p.e_out, 0), coalesce(p.sent_ops, 0), coalesce(p.ops, 0)
+        FROM (SELECT 1) AS one
+        LEFT JOIN LATERAL (SELECT * FROM ledger_student_days x WHERE x.student_id = v_side.student_id AND x.day < v_day
+                            ORDER BY x.day DESC LIMIT 1) AS p ON TRUE;
+    END IF;
     UPDATE ledger_student_days d
-       SET m_awarded = d.m_awarded + r.m_awarded, m_removed = d.m_removed + r.m_removed, m_in = d.m_in + r.m_in,
-           m_out = d.m_out + r.m_out, e_awarded = d.e_awarded + r.e_awarded, e_removed = d.e_removed + r.e_removed,
-           e_in = d.e_in + r.e_in, e_out = d.e_out + r.e_out, sent_ops = d.sent_ops + r.sent_ops, ops = d.ops + r.ops
-      FROM running r
-     WHERE r.stored AND d.student_id = r.student_id AND d.day = r.day
-  )
-  -- A changed day not stored yet starts from the last stored day before it (as it was before this statement).
-  INSERT INTO ledger_student_days (student_id, day, m_awarded, m_removed, m_in, m_out, e_awarded, e_removed, e_in, e_out, sent_ops, ops)
-  SELECT r.student_id, r.day, coalesce(p.m_awarded, 0) + r.m_awarded, coalesce(p.m_removed, 0) + r.m_removed,
-         coalesce(p.m_in, 0) + r.m_in, coalesce(p.m_out, 0) + r.m_out, coalesce(p.e_awarded, 0) + r.e_awarded,
-         coalesce(p.e_removed, 0) + r.e_removed, coalesce(p.e_in, 0) + r.e_in, coalesce(p.e_out, 0) + r.e_out,
-         coalesce(p.sent_ops, 0) + r.sent_ops, coalesce(p.ops, 0) + r.ops
-    FROM running r
-    LEFT JOIN LATERAL (SELECT * FROM ledger_student_days x WHERE x.student_id = r.student_id AND x.day < r.day
-                        ORDER BY x.day DESC LIMIT 1) AS p ON TRUE
-   WHERE NOT r.stored
-     AND NOT EXISTS (SELECT 1 FROM ledger_student_days x WHERE x.student_id = r.student_id AND x.day = r.day);
+       SET m_awarded = d.m_awarded + v_side.m_awarded, m_removed = d.m_removed + v_side.m_removed,
+           m_in = d.m_in + v_side.m_in, m_out = d.m_out + v_side.m_out, e_awarded = d.e_awarded + v_side.e_awarded,
+           e_removed = d.e_removed + v_side.e_removed, e_in = d.e_in + v_side.e_in, e_out = d.e_out + v_side.e_out,
+           sent_ops = d.sent_ops + v_side.sent_ops, ops = d.ops + v_side.ops
+     WHERE d.student_id = v_side.student_id AND d.day >= v_day;
+  END LOOP;
 
-  INSERT INTO ledger_grade_days AS g (grade, day, slot, m_awarded, m_removed, m_transferred)
-  SELECT s.grade, (c.created_at AT TIME ZONE 'UTC')::date, ledger_student_slot(s.id),
-         v_sign * coalesce(sum(c.amount) FILTER (WHERE c.type IN ('admin_add', 'reward')), 0),
-         v_sign * coalesce(sum(c.amount) FILTER (WHERE c.type IN ('admin_remove', 'penalty')), 0),
-         v_sign * coalesce(sum(c.amount) FILTER (WHERE c.type = 'transfer'), 0)
-    FROM changed c JOIN students s ON s.id = coalesce(c.from_student_id, c.to_student_id)
-   WHERE c.currency = 'meritus'
-   GROUP BY 1, 2, 3
-   ORDER BY 1, 2, 3
-  ON CONFLICT (grade, day, slot) DO UPDATE
-     SET m_awarded = g.m_awarded + excluded.m_awarded, m_removed = g.m_removed + excluded.m_removed,
-         m_transferred = g.m_transferred + excluded.m_transferred;
-
-  INSERT INTO ledger_reason_sums AS r (span, start, grade, kind, description, ops, meritus, estelecas)
-  SELECT spans.span, spans.start, s.grade, CASE WHEN c.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END,
-         btrim(c.description), v_sign * count(*),
-         v_sign * coalesce(sum(c.amount) FILTER (WHERE c.currency = 'meritus'), 0),
-         v_sign * coalesce(sum(c.amount) FILTER (WHERE c.currency = 'estelecas'), 0)
-    FROM changed c JOIN students s ON s.id = coalesce(c.from_student_id, c.to_student_id)
-   CROSS JOIN LATERAL (VALUES ('d', (c.created_at AT TIME ZONE 'UTC')::date),
-                              ('m', date_trunc('month', c.created_at AT TIME ZONE 'UTC')::date)) AS spans(span, start)
-   WHERE c.type <> 'transfer'
-   GROUP BY 1, 2, 3, 4, 5
-   ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT (span, start, grade, kind, description) DO UPDATE
-     SET ops = r.ops + excluded.ops, meritus = r.meritus + excluded.meritus, estelecas = r.estelecas + excluded.estelecas;
+  IF NOT v_meritus AND v_transfer THEN
+    RETURN NULL;
+  END IF;
+  SELECT grade INTO v_grade FROM students WHERE id = v_owner;
+  IF NOT v_transfer THEN
+    INSERT INTO ledger_reason_sums AS r (span, start, grade, kind, description, ops, meritus, estelecas)
+    SELECT spans.span, spans.start, v_grade, CASE WHEN v_entry.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END,
+           btrim(v_entry.description), v_sign, CASE WHEN v_meritus THEN v_amount ELSE 0 END, CASE WHEN v_meritus THEN 0 ELSE v_amount END
+      FROM (VALUES ('d', v_day), ('m', date_trunc('month', v_day)::date)) AS spans(span, start)
+    ON CONFLICT (span, start, grade, kind, description) DO UPDATE
+       SET ops = r.ops + excluded.ops, meritus = r.meritus + excluded.meritus, estelecas = r.estelecas + excluded.estelecas;
+  END IF;
+  IF v_meritus THEN
+    INSERT INTO ledger_grade_days AS g (grade, day, slot, m_awarded, m_removed, m_transferred)
+    VALUES (v_grade, v_day, ledger_student_slot(v_owner),
+            CASE WHEN v_entry.type IN ('admin_add', 'reward') THEN v_amount ELSE 0 END,
+            CASE WHEN v_entry.type IN ('admin_remove', 'penalty') THEN v_amount ELSE 0 END,
+            CASE WHEN v_transfer THEN v_amount ELSE 0 END)
+    ON CONFLICT (grade, day, slot) DO UPDATE
+       SET m_awarded = g.m_awarded + excluded.m_awarded, m_removed = g.m_removed + excluded.m_removed,
+           m_transferred = g.m_transferred + excluded.m_transferred;
+  END IF;
   RETURN NULL;
 END
 $$;
 
--- A student who changes turma takes their rows along to the new turma's days and reasons.
+-- A student who changes turma takes their rows along to the new turma's reasons and days (in
+-- the order ledger_rollup() takes them).
 CREATE OR REPLACE FUNCTION ledger_rollup_regrade() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO ledger_grade_days AS g (grade, day, slot, m_awarded, m_removed, m_transferred)
-  SELECT moved.grade, days.day, ledger_student_slot(NEW.id),
-         moved.sign * days.m_awarded, moved.sign * days.m_removed, moved.sign * days.m_transferred
-    FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS day,
-                 coalesce(sum(amount) FILTER (WHERE type IN ('admin_add', 'reward')), 0) AS m_awarded,
-                 coalesce(sum(amount) FILTER (WHERE type IN ('admin_remove', 'penalty')), 0) AS m_removed,
-                 coalesce(sum(amount) FILTER (WHERE type = 'transfer'), 0) AS m_transferred
-            FROM ledger_entries
-           WHERE currency = 'meritus' AND (from_student_id = NEW.id OR (from_student_id IS NULL AND to_student_id = NEW.id))
-           GROUP BY 1) AS days
-   CROSS JOIN (VALUES (OLD.grade, -1), (NEW.grade, 1)) AS moved(grade, sign)
-   ORDER BY 1, 2
-  ON CONFLICT (grade, day, slot) DO UPDATE
-     SET m_awarded = g.m_awarded + excluded.m_awarded, m_removed = g.m_removed + excluded.m_removed,
-         m_transferred = g.m_transferred + excluded.m_transferred;
-
   INSERT INTO ledger_reason_sums AS r (span, start, grade, kind, description, ops, meritus, estelecas)
   SELECT sums.span, sums.start, moved.grade, sums.kind, sums.description,
          moved.sign * sums.ops, moved.sign * sums.meritus, moved.sign * sums.estelecas
@@ -394,6 +364,22 @@ BEGIN
    ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT (span, start, grade, kind, description) DO UPDATE
      SET ops = r.ops + excluded.ops, meritus = r.meritus + excluded.meritus, estelecas = r.estelecas + excluded.estelecas;
+  INSERT INTO ledger_grade_days AS g (grade, day, slot, m_awarded, m_removed, m_transferred)
+  SELECT moved.grade, days.day, ledger_student_slot(NEW.id),
+         moved.sign * days.m_awarded, moved.sign * days.m_removed, moved.sign * days.m_transferred
+    FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS day,
+                 coalesce(sum(amount) FILTER (WHERE type IN ('admin_add', 'reward')), 0) AS m_awarded,
+                 coalesce(sum(amount) FILTER (WHERE type IN ('admin_remove', 'penalty')), 0) AS m_removed,
+                 coalesce(sum(amount) FILTER (WHERE type = 'transfer'), 0) AS m_transferred
+            FROM ledger_entries
+           WHERE currency = 'meritus' AND (from_student_id = NEW.id OR (from_student_id IS NULL AND to_student_id = NEW.id))
+           GROUP BY 1) AS days
+   CROSS JOIN (VALUES (OLD.grade, -1), (NEW.grade, 1)) AS moved(grade, sign)
+   ORDER BY 1, 2
+  ON CONFLICT (grade, day, slot) DO UPDATE
+     SET m_awarded = g.m_awarded + excluded.m_awarded, m_removed = g.m_removed + excluded.m_removed,
+         m_transferred = g.m_transferred + excluded.m_transferred;
+
   RETURN NULL;
 END
 $$;
@@ -408,9 +394,9 @@ END
 $$;
 
 CREATE OR REPLACE TRIGGER ledger_rollup_insert AFTER INSERT ON ledger_entries
-  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ledger_rollup();
+  FOR EACH ROW EXECUTE FUNCTION ledger_rollup();
 CREATE OR REPLACE TRIGGER ledger_rollup_delete AFTER DELETE ON ledger_entries
-  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ledger_rollup();
+  FOR EACH ROW EXECUTE FUNCTION ledger_rollup();
 CREATE OR REPLACE TRIGGER ledger_rollup_truncate AFTER TRUNCATE ON ledger_entries
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_rollup_truncate();
 CREATE OR REPLACE TRIGGER ledger_rollup_regrade AFTER UPDATE OF grade ON students

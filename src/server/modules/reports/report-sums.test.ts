@@ -218,3 +218,32 @@ test.skipIf(!onPostgres)(
     await expectSumsToMatchLedger();
   },
 );
+
+test.skipIf(!onPostgres)(
+  'awards to parts of one turma, sent at once, never deadlock on its sums (PGlite: one connection, nothing runs at once)',
+  async () => {
+    const turma = GRADES[8];
+    const members = await addStudents(
+      t.db,
+      Array.from({ length: 24 }, (_, i) => ({ studentId: String(6300001 + i), name: `Aluno Parte ${i}`, grade: turma })),
+    );
+    const deadlocks = async () =>
+      Number(rowsOf<{ n: string }>(await t.db.execute(sql`SELECT deadlocks AS n FROM pg_stat_database WHERE datname = current_database()`))[0]!.n);
+    const before = await deadlocks();
+    // Disjoint parts of the turma, each with its own reason: the operations lock only their
+    // students, so they all run at once and meet only on the turma's day slots.
+    const parts = Array.from({ length: 6 }, (_, part) => members.filter((_, i) => i % 6 === part).map((s) => s.id));
+    const cookie = await t.loginAdmin();
+    const responses = await Promise.all(
+      [...parts, ...parts.map((part) => part.slice().reverse())].map((studentUuids, i) =>
+        t.request('POST', '/admin/operations/bulk', {
+          cookie,
+          payload: { currency: 'meritus', studentUuids, type: 'reward', amount: 2, description: `Mutirão da horta ${i}` },
+        }),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(12).fill(201));
+    expect(await deadlocks()).toBe(before);
+    await expectSumsToMatchLedger();
+  },
+);
