@@ -21,7 +21,7 @@ import {
 import { formatAmount, plural } from '../../../shared/format.ts';
 import { issueCode, issueFields, recordableText, rowId } from '../../../shared/validation.ts';
 import { idempotencyRecord, type IdempotencyRecord, type Stored } from './idempotency.ts';
-import { refusedAttempt, refusedAttempts, type RefusedAttemptRecord } from './refused-attempts.ts';
+import { refusedAttempt, type RefusedAttemptRecord } from './refused-attempts.ts';
 import { sqlState } from '../../db/sql-state.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
 import { DEFAULT_RULES, type SchoolRules } from '../../../shared/settings.ts';
@@ -191,22 +191,6 @@ async function recordRefusal(deps: LedgerDeps, attempt: AttemptRecord, code: Err
   deps.events.publishAfterCommit({ type: 'ledger', studentUuids: [], status: 'failed' });
 }
 
-/**
- * What ledger.sql needs to record a refusal it finds under the lock: who and whence, and the
- * finished record of each refusal it may find, so it stores one as built here and composes
- * none. History written in the past (the demo school) records no refusal: nobody tried it.
- */
-function refusalForDatabase(
-  attempt: AttemptRecord,
-  codes: Partial<Record<Refusal, ErrorCode>>,
-  context: WriteContext,
-  reasons: Partial<Record<Refusal, string>> = {},
-) {
-  if (context.at) return null;
-  const { details, ...who } = attempt;
-  return { ...who, records: refusedAttempts(details, codes, reasons) };
-}
-
 async function rulesOf(deps: LedgerDeps): Promise<SchoolRules> {
   return (await settingsOf(deps)).rules;
 }
@@ -241,14 +225,17 @@ async function validated<S extends z.ZodType<{ amount: number }>>(
   throw new AppError(code, { status: 400, fields, ...(message ? { message } : {}) });
 }
 
-/** Turns the database's answer into the stored response, or throws the refusal (already recorded by the database). */
-function settle<T>(
+/**
+ * Turns the database's answer into the stored response, or records and throws the refusal it
+ * found. History written in the past (the demo school) records no refusal: nobody tried it.
+ */
+async function settle<T>(
   deps: LedgerDeps,
   answer: LedgerAnswer<T>,
-  codes: Partial<Record<Refusal, ErrorCode>>,
+  refused: { attempt: AttemptRecord; codes: Partial<Record<Refusal, ErrorCode>>; context: WriteContext },
   studentUuids: string[],
   rules: SchoolRules = DEFAULT_RULES,
-): Stored<T> {
+): Promise<Stored<T>> {
   switch (answer.outcome) {
     case 'completed':
       deps.events.publishAfterCommit({ type: 'ledger', studentUuids, status: 'completed' });
@@ -256,20 +243,33 @@ function settle<T>(
     case 'replayed':
       return { status: answer.status, body: answer.body, replayed: true };
     case 'refused': {
-      deps.events.publishAfterCommit({ type: 'ledger', studentUuids: [], status: 'failed' });
-      const code = codes[answer.reason] ?? 'internal';
-      if (answer.reason === 'daily_cap' && rules.transferDailyCap !== null) {
-        throw new AppError(code, { message: dailyCapMessage(rules.transferDailyCap, answer.details?.remaining), details: { remaining: answer.details?.remaining ?? 0 } });
-      }
-      if (answer.reason === 'too_soon' && rules.transferMinIntervalSeconds !== null) {
-        const waitSeconds = Math.max(1, answer.details?.waitSeconds ?? rules.transferMinIntervalSeconds);
-        throw new AppError(code, { status: 429, message: tooSoonMessage(rules.transferMinIntervalSeconds), retryAfterSeconds: waitSeconds, details: { waitSeconds } });
-      }
-      throw new AppError(code, answer.details?.short ? { details: { short: answer.details.short } } : {});
+      const { error, reason } = refusalError(answer, refused.codes[answer.reason] ?? 'internal', rules);
+      if (!refused.context.at) await recordRefusal(deps, refused.attempt, error.code, reason);
+      throw error;
     }
     case 'conflict':
       throw new AppError('idempotency_conflict');
   }
+}
+
+/** The error a refusal found by the database is answered with, and the reason its record keeps (without the particulars of the moment). */
+function refusalError(
+  answer: Extract<LedgerAnswer<unknown>, { outcome: 'refused' }>,
+  code: ErrorCode,
+  rules: SchoolRules,
+): { error: AppError; reason?: string } {
+  if (answer.reason === 'daily_cap' && rules.transferDailyCap !== null) {
+    return {
+      error: new AppError(code, { message: dailyCapMessage(rules.transferDailyCap, answer.details?.remaining), details: { remaining: answer.details?.remaining ?? 0 } }),
+      reason: dailyCapMessage(rules.transferDailyCap),
+    };
+  }
+  if (answer.reason === 'too_soon' && rules.transferMinIntervalSeconds !== null) {
+    const waitSeconds = Math.max(1, answer.details?.waitSeconds ?? rules.transferMinIntervalSeconds);
+    const message = tooSoonMessage(rules.transferMinIntervalSeconds);
+    return { error: new AppError(code, { status: 429, message, retryAfterSeconds: waitSeconds, details: { waitSeconds } }), reason: message };
+  }
+  return { error: new AppError(code, answer.details?.short ? { details: { short: answer.details.short } } : {}) };
 }
 
 const TRANSFER_SCHEMAS = { meritus: meritusTransferInput, estelecas: estelecasTransferInput } as const;
@@ -315,14 +315,10 @@ export async function studentTransfer(
       status: 201,
       createdAt: context.at?.toISOString() ?? null,
       guard,
-      refusal: refusalForDatabase(attempt, codes, context, {
-        ...(dailyCap !== null ? { daily_cap: dailyCapMessage(dailyCap) } : {}),
-        ...(minIntervalSeconds !== null ? { too_soon: tooSoonMessage(minIntervalSeconds) } : {}),
-      }),
     },
     false,
   );
-  return settle(deps, answer, codes, [sender.id, transfer.recipientId], rules);
+  return settle(deps, answer, { attempt, codes, context }, [sender.id, transfer.recipientId], rules);
 }
 
 const targetId = rowId({ error: 'student_not_found' });
@@ -348,7 +344,7 @@ function adminPayload(
   currency: Currency,
   operation: { type: AdminOperationType; amount: number; description: string },
   studentUuids: string[],
-  extra: { bulk: boolean; messageTemplate: string; audit: object; idempotency?: IdempotencyRecord | undefined; at?: Date | undefined; refusal?: object | null },
+  extra: { bulk: boolean; messageTemplate: string; audit: object; idempotency?: IdempotencyRecord | undefined; at?: Date | undefined },
 ) {
   return {
     currency,
@@ -364,7 +360,6 @@ function adminPayload(
     idempotency: extra.idempotency ?? null,
     status: 201,
     createdAt: extra.at?.toISOString() ?? null,
-    refusal: extra.refusal ?? null,
   };
 }
 
@@ -387,9 +382,8 @@ export async function adminOperation(
     audit: { action: `ledger.${request.type}`, ip: context.ip ?? null, details: { currency, studentUuid: id, amount: request.amount } },
     idempotency: idempotencyRecord({ actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'admin', studentUuid: id, currency, ...request } }),
     at: context.at,
-    refusal: refusalForDatabase(attempt, codes, context),
   });
-  return settle(deps, await callLedger<OperationResult>(deps.db, LEDGER_ADMIN_OPERATION, payload, false), codes, [id]);
+  return settle(deps, await callLedger<OperationResult>(deps.db, LEDGER_ADMIN_OPERATION, payload, false), { attempt, codes, context }, [id]);
 }
 
 /**
@@ -419,9 +413,8 @@ export async function bulkAdminOperation(
     },
     idempotency: idempotencyRecord({ actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'bulk', ...operation, studentUuids } }),
     at: context.at,
-    refusal: refusalForDatabase(attempt, codes, context),
   });
-  return settle(deps, await callLedger<BulkOperationResult>(deps.db, LEDGER_ADMIN_OPERATION, payload, false), codes, studentUuids);
+  return settle(deps, await callLedger<BulkOperationResult>(deps.db, LEDGER_ADMIN_OPERATION, payload, false), { attempt, codes, context }, studentUuids);
 }
 
 /**

@@ -12,7 +12,7 @@
 -- - balances are checked under the lock, then moved together with the ledger rows;
 -- - the response is stored under the key. A concurrent repeat that got past the first check
 --   fails on the key's primary key and rolls back whole; the caller asks again and replays.
--- A refusal writes no ledger row and no key (a retry runs anew), only its audit record.
+-- A refusal writes nothing (a retry runs anew): the service records it in the audit log.
 -- Both take one jsonb argument and answer jsonb:
 --   {outcome: 'completed'|'replayed', status, body} | {outcome: 'refused', reason, details?} | {outcome: 'conflict'}
 
@@ -49,20 +49,10 @@ BEGIN
 END
 $$;
 
--- Writes the audit record of a refusal (when asked to) and answers 'refused'. `p_refusal`
--- holds who and whence, and in `records` the finished record of each refusal this call may
--- find, built by the service through its schema (refusedAttemptRecord, refused-attempts.ts):
--- the one for p_reason is stored as it is, so the record is defined in one place.
-CREATE OR REPLACE FUNCTION ledger_refuse(p_refusal jsonb, p_reason text, p_details jsonb) RETURNS jsonb
-LANGUAGE plpgsql AS $$
-BEGIN
-  IF p_refusal IS NOT NULL AND jsonb_typeof(p_refusal) <> 'null' THEN
-    INSERT INTO audit_log (actor_kind, actor_id, actor_label, action, ip, details)
-      VALUES (p_refusal->>'actorKind', (p_refusal->>'actorId')::uuid, p_refusal->>'actorLabel',
-              'ledger.refused', p_refusal->>'ip', p_refusal->'records'->p_reason);
-  END IF;
-  RETURN jsonb_build_object('outcome', 'refused', 'reason', p_reason, 'details', p_details);
-END
+-- The answer of a refusal found under the lock; ledger.service.ts records it (refused-attempts.ts).
+CREATE OR REPLACE FUNCTION ledger_refuse(p_reason text, p_details jsonb) RETURNS jsonb
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT jsonb_build_object('outcome', 'refused', 'reason', p_reason, 'details', p_details)
 $$;
 
 -- The ledger row's view in a response.
@@ -81,7 +71,7 @@ $$;
 -- A student's transfer to another student.
 -- p: {currency, senderId, recipientId, amount, description|null, descriptionTemplate (%1$s sender,
 --     %2$s recipient), messageTemplate (%1$s recipient), idempotency|null, status, createdAt|null,
---     guard|null: {dailyCap|null, dayStart, minIntervalSeconds|null} (the school's guardrails), refusal|null}
+--     guard|null: {dailyCap|null, dayStart, minIntervalSeconds|null} (the school's guardrails)}
 -- Refusals: sender_missing, recipient_missing, too_soon {waitSeconds}, daily_cap {remaining}, insufficient.
 -- The guardrails are checked under the sender's lock, so two transfers at once cannot both pass them.
 CREATE OR REPLACE FUNCTION ledger_transfer(p jsonb) RETURNS jsonb
@@ -116,15 +106,15 @@ BEGIN
     IF v_locked.id = v_sender_id THEN v_sender := v_locked; ELSE v_recipient := v_locked; END IF;
   END LOOP;
   IF v_sender.id IS NULL THEN
-    RETURN ledger_refuse(p->'refusal', 'sender_missing', NULL);
+    RETURN ledger_refuse('sender_missing', NULL);
   ELSIF v_recipient.id IS NULL THEN
-    RETURN ledger_refuse(p->'refusal', 'recipient_missing', NULL);
+    RETURN ledger_refuse('recipient_missing', NULL);
   END IF;
   IF v_interval IS NOT NULL THEN
     SELECT max(created_at) INTO v_last FROM ledger_entries
      WHERE from_student_id = v_sender_id AND currency IN ('meritus', 'estelecas') AND type = 'transfer';
     IF v_last > now() - make_interval(secs => v_interval) THEN
-      RETURN ledger_refuse(p->'refusal', 'too_soon', jsonb_build_object(
+      RETURN ledger_refuse('too_soon', jsonb_build_object(
         'waitSeconds', ceil(extract(epoch FROM v_last + make_interval(secs => v_interval) - now()))));
     END IF;
   END IF;
@@ -133,11 +123,11 @@ BEGIN
      WHERE from_student_id = v_sender_id AND currency = v_currency AND type = 'transfer'
        AND created_at >= (p->'guard'->>'dayStart')::timestamptz;
     IF v_sent_today + v_amount > v_cap THEN
-      RETURN ledger_refuse(p->'refusal', 'daily_cap', jsonb_build_object('remaining', greatest(v_cap - v_sent_today, 0)));
+      RETURN ledger_refuse('daily_cap', jsonb_build_object('remaining', greatest(v_cap - v_sent_today, 0)));
     END IF;
   END IF;
   IF v_sender.meritus < v_debit_meritus OR v_sender.estelecas < v_debit_estelecas THEN
-    RETURN ledger_refuse(p->'refusal', 'insufficient', NULL);
+    RETURN ledger_refuse('insufficient', NULL);
   END IF;
 
   UPDATE students
@@ -166,7 +156,7 @@ $$;
 -- every leg or none). Credits (admin_add, reward) also raise a student's total earned in Méritus.
 -- p: {currency, type, amount, description, studentUuids: [uuid], adminId, adminName, bulk (boolean),
 --     messageTemplate (%1$s the student's name; the whole text for bulk), audit: {action, ip, details},
---     idempotency|null, status, createdAt|null, refusal|null}
+--     idempotency|null, status, createdAt|null}
 -- Refusals: student_missing; insufficient, with details.short = [{id, name, balance}] of every
 -- student whose balance is below the amount of a deduction.
 CREATE OR REPLACE FUNCTION ledger_admin_operation(p jsonb) RETURNS jsonb
@@ -203,9 +193,9 @@ BEGIN
     FROM (SELECT id, name, CASE WHEN v_currency = 'meritus' THEN meritus ELSE estelecas END AS balance
             FROM students WHERE id = ANY(v_ids) AND deleted_at IS NULL ORDER BY id FOR UPDATE) s;
   IF v_found < cardinality(v_ids) THEN
-    RETURN ledger_refuse(p->'refusal', 'student_missing', NULL);
+    RETURN ledger_refuse('student_missing', NULL);
   ELSIF v_short IS NOT NULL THEN
-    RETURN ledger_refuse(p->'refusal', 'insufficient', jsonb_build_object('short', v_short));
+    RETURN ledger_refuse('insufficient', jsonb_build_object('short', v_short));
   END IF;
 
   UPDATE students
