@@ -39,6 +39,9 @@ function writeContext(request: FastifyRequest) {
   return { idempotencyKey: request.headers[IDEMPOTENCY_HEADER], ip: request.ip };
 }
 
+/** A route whose request schemas only document it: its service validates the request with the same schemas. */
+const documentedOnly = () => (value: unknown) => ({ value });
+
 /** The body as sent, including when its schema refused it: the service validates it and records the refusal. */
 function sentBody(request: FastifyRequest): Record<string, unknown> {
   return typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {};
@@ -49,14 +52,15 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events, set
   const deps: LedgerDeps = { db: database.db, events, settings };
   const tags = ['ledger'];
 
-  // Writes: the schemas document the request, and the service validates it (attachValidation), so a refused attempt is recorded.
+  // Writes: the schemas document the request, and the service validates it, so a refused
+  // attempt is recorded; the route does not validate it a second time.
   for (const currency of CURRENCIES) {
     const body = currency === 'meritus' ? meritusTransferInput : estelecasTransferInput;
     api.post(
       `/${currency}/transfers`,
       {
         config: { access: 'student' },
-        attachValidation: true,
+        validatorCompiler: documentedOnly,
         schema: { tags, headers: idempotencyHeaders, body, response: { 201: operationResult } },
       },
       async (request, reply) => {
@@ -69,7 +73,7 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events, set
       `/admin/students/:id/${currency}`,
       {
         config: { access: 'admin' },
-        attachValidation: true,
+        validatorCompiler: documentedOnly,
         schema: {
           tags,
           params: studentUuidParam,
@@ -90,7 +94,7 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events, set
     '/admin/operations/bulk',
     {
       config: { access: 'admin' },
-      attachValidation: true,
+      validatorCompiler: documentedOnly,
       schema: { tags, headers: idempotencyHeaders, body: bulkOperationInput, response: { 201: bulkOperationResult } },
     },
     async (request, reply) => {
