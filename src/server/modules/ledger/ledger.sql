@@ -282,13 +282,14 @@ LANGUAGE plpgsql AS $$
 DECLARE
   v_sign integer := CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END;
   v_change ledger_student_days%ROWTYPE;
+  v_first_updated date;
 BEGIN
   -- Each student's changed day adds its change to that day and to every later stored day (the
-  -- sums run from the beginning); a day not stored yet starts from the last stored day before
-  -- it. Two small statements per changed day: a transfer, the common write, changes two, and
-  -- one grouped statement with window functions cost it more than the rest of the transfer.
-  -- Taken in day order, a day is stored before any later one is changed, so a long history
-  -- written at once (a migration, a benchmark) updates each day once.
+  -- sums run from the beginning); a day not stored yet is the last stored day before it plus
+  -- the change. One statement per changed day when the day is stored (a transfer, the common
+  -- write, changes two): one grouped statement with window functions cost a transfer more than
+  -- the rest of its sums. Taken in day order, a day is stored before any later one is changed,
+  -- so a long history written at once (a migration, a benchmark) updates each day once.
   FOR v_change IN
     SELECT side.student_id, side.day, sum(side.m_awarded), sum(side.m_removed), sum(side.m_in), sum(side.m_out),
            sum(side.e_awarded), sum(side.e_removed), sum(side.e_in), sum(side.e_out), sum(side.sent_ops), sum(side.ops)
@@ -296,21 +297,27 @@ BEGIN
      GROUP BY side.student_id, side.day
      ORDER BY side.student_id, side.day
   LOOP
-    IF NOT EXISTS (SELECT 1 FROM ledger_student_days WHERE student_id = v_change.student_id AND day = v_change.day) THEN
+    WITH updated AS (
+      UPDATE ledger_student_days d
+         SET m_awarded = d.m_awarded + v_change.m_awarded, m_removed = d.m_removed + v_change.m_removed,
+             m_in = d.m_in + v_change.m_in, m_out = d.m_out + v_change.m_out, e_awarded = d.e_awarded + v_change.e_awarded,
+             e_removed = d.e_removed + v_change.e_removed, e_in = d.e_in + v_change.e_in, e_out = d.e_out + v_change.e_out,
+             sent_ops = d.sent_ops + v_change.sent_ops, ops = d.ops + v_change.ops
+       WHERE d.student_id = v_change.student_id AND d.day >= v_change.day
+      RETURNING d.day
+    )
+    SELECT min(day) INTO v_first_updated FROM updated;
+    IF v_first_updated IS DISTINCT FROM v_change.day THEN
       INSERT INTO ledger_student_days (student_id, day, m_awarded, m_removed, m_in, m_out, e_awarded, e_removed, e_in, e_out, sent_ops, ops)
-      SELECT v_change.student_id, v_change.day, coalesce(p.m_awarded, 0), coalesce(p.m_removed, 0), coalesce(p.m_in, 0),
-             coalesce(p.m_out, 0), coalesce(p.e_awarded, 0), coalesce(p.e_removed, 0), coalesce(p.e_in, 0),
-             coalesce(p.e_out, 0), coalesce(p.sent_ops, 0), coalesce(p.ops, 0)
+      SELECT v_change.student_id, v_change.day, coalesce(p.m_awarded, 0) + v_change.m_awarded,
+             coalesce(p.m_removed, 0) + v_change.m_removed, coalesce(p.m_in, 0) + v_change.m_in,
+             coalesce(p.m_out, 0) + v_change.m_out, coalesce(p.e_awarded, 0) + v_change.e_awarded,
+             coalesce(p.e_removed, 0) + v_change.e_removed, coalesce(p.e_in, 0) + v_change.e_in,
+             coalesce(p.e_out, 0) + v_change.e_out, coalesce(p.sent_ops, 0) + v_change.sent_ops, coalesce(p.ops, 0) + v_change.ops
         FROM (SELECT 1) AS one
         LEFT JOIN LATERAL (SELECT * FROM ledger_student_days x WHERE x.student_id = v_change.student_id AND x.day < v_change.day
                             ORDER BY x.day DESC LIMIT 1) AS p ON TRUE;
     END IF;
-    UPDATE ledger_student_days d
-       SET m_awarded = d.m_awarded + v_change.m_awarded, m_removed = d.m_removed + v_change.m_removed,
-           m_in = d.m_in + v_change.m_in, m_out = d.m_out + v_change.m_out, e_awarded = d.e_awarded + v_change.e_awarded,
-           e_removed = d.e_removed + v_change.e_removed, e_in = d.e_in + v_change.e_in, e_out = d.e_out + v_change.e_out,
-           sent_ops = d.sent_ops + v_change.sent_ops, ops = d.ops + v_change.ops
-     WHERE d.student_id = v_change.student_id AND d.day >= v_change.day;
   END LOOP;
 
   INSERT INTO ledger_grade_days AS g (grade, day, slot, m_awarded, m_removed, m_transferred)
