@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountSchema, requiredText, rowId, textInput } from './validation.ts';
+import { amountSchema, optionalText, requiredText, rowId, textInput } from './validation.ts';
 import { BULK_MAX_STUDENTS } from './constants.ts';
 
 export const CURRENCIES = ['meritus', 'estelecas'] as const;
@@ -24,9 +24,7 @@ export const OPERATION_TYPE_LABELS: Record<LedgerType, string> = {
   penalty: 'Penalidade',
 };
 
-const optionalDescription = textInput({ max: 200 })
-  .optional()
-  .transform((value) => (value ? value : undefined));
+const optionalDescription = optionalText(200);
 
 const recipientId = (code: 'missing_fields' | 'missing_fields_short') => rowId({ error: code });
 

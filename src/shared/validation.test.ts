@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { calendarDate, instantText, isStorableText, issueFields, parseAmountText, recordableText, requiredText, textInput } from './validation.ts';
+import { calendarDate, instantText, isStorableText, issueFields, optionalText, parseAmountText, recordableText, requiredText, sentText, textInput } from './validation.ts';
 
 const codes = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues.map((issue) => issue.message) ?? [];
 
@@ -68,6 +68,12 @@ describe('textInput', () => {
     expect(requiredText('missing_fields').parse('.')).toBe('.');
   });
 
+  test('optionalText: missing, blank or only joiners and combining marks is no text at all; anything to read is kept', () => {
+    for (const nothing of [undefined, '', '   ', '\u200d', ' \u0301\u0301\u0301 ']) expect(optionalText(200).parse(nothing)).toBeUndefined();
+    expect(optionalText(200).parse(' Lanche 🎉 ')).toBe('Lanche 🎉');
+    expect(codes(optionalText(200).safeParse('a\u202e'))).toEqual(['invalid_text']);
+  });
+
   test('an identifier reads full-width and other compatibility characters as the plain ones', () => {
     expect(requiredText('missing_fields', 50, { identifier: true }).parse(' ２０２４００１ ')).toBe('2024001');
     expect(requiredText('missing_fields', 50).parse('２０２４００１')).toBe('２０２４００１');
@@ -125,6 +131,17 @@ describe('issueFields', () => {
         { path: [], message: 'missing_fields_short' },
       ]),
     ).toEqual({ amount: 'O valor deve ser maior que zero', body: 'Preencha todos os campos' });
+  });
+});
+
+describe('sentText', () => {
+  test('any JSON value a request may send becomes text, without throwing', () => {
+    expect(sentText(12)).toBe('12');
+    expect(sentText('1e3')).toBe('1e3');
+    expect(sentText(null)).toBe('null');
+    expect(sentText({ toString: 1 })).toBe('{"toString":1}');
+    expect(sentText([5])).toBe('[5]');
+    expect(sentText(JSON.parse(`${'['.repeat(200_000)}${']'.repeat(200_000)}`))).toBe('…');
   });
 });
 

@@ -73,6 +73,20 @@ export function recordableText(value: string, max = value.length): string {
   return value.slice(0, max).replace(UNSTORABLE_ALL, '\uFFFD');
 }
 
+/**
+ * What a request sent, as text for a record: a number or string as it is, an object or array as
+ * its JSON, "…" for one nested too deep to write out. Never throws: String() does on
+ * {"toString": 1}, and overflows the stack on an array nested 200,000 deep.
+ */
+export function sentText(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return String(value);
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return '…';
+  }
+}
+
 type TextOptions = {
   /** Code when the value is missing or not a string. */
   error?: ErrorCode;
@@ -105,6 +119,13 @@ export function textInput({ error = 'validation', max, maxError = 'validation', 
 
 /** Something to read: a letter, digit, punctuation or symbol, not only joiners and marks. */
 const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
+
+/** An optional text: missing, blank or only invisible characters (joiners, lone accents) → undefined. */
+export function optionalText(max: number) {
+  return textInput({ max })
+    .optional()
+    .transform((value) => (value !== undefined && VISIBLE.test(value) ? value : undefined));
+}
 
 /** A required text with something to read in it; missing, blank or invisible → the given code. */
 export function requiredText(code: ErrorCode, max = 200, options: Pick<TextOptions, 'identifier'> = {}) {

@@ -19,7 +19,7 @@ import {
   type ShortStudent,
 } from '../../../shared/ledger.ts';
 import { formatAmount, plural } from '../../../shared/format.ts';
-import { issueCode, issueFields, recordableText, rowId } from '../../../shared/validation.ts';
+import { issueCode, issueFields, recordableText, rowId, sentText } from '../../../shared/validation.ts';
 import { idempotencyRecord, type IdempotencyRecord, type Stored } from './idempotency.ts';
 import { refusedAttempt, type RefusedAttemptRecord } from './refused-attempts.ts';
 import { sqlState } from '../../db/sql-state.ts';
@@ -171,7 +171,7 @@ function attemptRecord(
       currency,
       type: parties.type,
       amount: typeof amount === 'number' && Number.isSafeInteger(amount) ? amount : null,
-      rawAmount: amount === undefined ? null : recordableText(String(amount), 40),
+      rawAmount: amount === undefined ? null : recordableText(sentText(amount), 40),
       description: typeof input.description === 'string' ? recordableText(input.description, 200) : null,
       fromStudentId: uuidOrNull(parties.fromStudentId),
       toStudentId: uuidOrNull(parties.toStudentId),

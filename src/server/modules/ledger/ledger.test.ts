@@ -57,6 +57,11 @@ describe('Méritus transfers', () => {
     expect(body.entry.description).toBe('Transferência de Ana Beatriz Souza para Bruno Henrique Lima');
     expect(body.balances.meritus).toBe(70);
     expect(await balances(bruno.id)).toEqual({ ...before, meritus: before.meritus + 30 });
+    // A description with nothing to read (a lone joiner, accents without letters) is no description.
+    for (const invisible of ['\u200d', '\u0301\u0301\u0301']) {
+      const blank = await transfer({ recipientId: bruno.id, amount: 1, description: invisible });
+      expect(blank.json().entry.description).toBe('Transferência de Ana Beatriz Souza para Bruno Henrique Lima');
+    }
     // a received transfer is not "earned"
     expect((await balances(bruno.id)).totalEarned).toBe(before.totalEarned);
     expect(await reconcile(t.db)).toEqual([]);
@@ -110,6 +115,29 @@ describe('Méritus transfers', () => {
       .values({ studentId: '3999999', name: 'Removido', grade: '1º EM - Turma A', passwordHash: 'x', deletedAt: new Date() })
       .returning();
     expect((await transfer({ recipientId: removed!.id, amount: 1 })).json().error.message).toBe('Estudante não encontrado');
+  });
+
+  test('an amount sent as an object, an array or nested too deep is refused as not a whole number and recorded as sent, never a 500', async () => {
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const sent = [
+      { url: '/api/meritus/transfers', cookie: anaCookie, body: `{"recipientId":"${bruno.id}","amount":{"toString":1}}`, recorded: '{"toString":1}' },
+      { url: '/api/meritus/transfers', cookie: anaCookie, body: `{"recipientId":"${bruno.id}","amount":[{"valueOf":1,"toString":1}]}`, recorded: '[{"valueOf":1,"toString":1}]' },
+      { url: '/api/meritus/transfers', cookie: anaCookie, body: `{"recipientId":"${bruno.id}","amount":${deep}}`, recorded: '…' },
+      {
+        url: '/api/admin/operations/bulk',
+        cookie: adminCookie,
+        body: `{"currency":"meritus","studentUuids":["${bruno.id}"],"type":"admin_add","amount":{"toString":1},"description":"Feira"}`,
+        recorded: '{"toString":1}',
+      },
+    ];
+    const before = await ledgerCount();
+    for (const { url, cookie, body, recorded } of sent) {
+      const response = await t.app.inject({ method: 'POST', url, headers: { cookie, 'content-type': 'application/json' }, payload: body });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json().error.message).toBe(ERROR_MESSAGES.amount_not_integer);
+      expect((await t.lastAudit('ledger.refused'))?.details).toMatchObject({ amount: null, rawAmount: recorded, code: 'amount_not_integer' });
+    }
+    expect(await ledgerCount()).toBe(before);
   });
 
   test('a student cannot move another student\'s points by any field', async () => {
