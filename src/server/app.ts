@@ -136,6 +136,7 @@ export async function buildApp(config: Config, database: Database, options: { lo
     const status = error.statusCode ?? 500;
     if (status === 413) return reply.status(413).send(errorBody('body_too_large'));
     if (status === 429) return reply.status(429).send(errorBody('rate_limited'));
+    if (status === 415) return reply.status(415).send(errorBody('unsupported_media_type'));
     const sqlState = sqlStateOf(error);
     if (sqlState && BAD_INPUT_SQLSTATES.has(sqlState)) {
       request.log.warn({ err: error }, 'input refused by the database');

@@ -25,6 +25,8 @@ export const ERROR_MESSAGES = {
   remove_exceeds_estelecas: 'Não é possível remover mais Estelecas do que o estudante possui',
   idempotency_conflict: 'Esta operação já foi enviada com outros dados. Recarregue a página e tente novamente.',
   idempotency_in_progress: 'Esta operação ainda está sendo processada',
+  idempotency_key_invalid: 'Chave Idempotency-Key inválida: envie uma só, de 8 a 100 letras, números, - ou _',
+  unsupported_media_type: 'Formato dos dados não aceito por esta rota (Content-Type)',
   transfer_failed: 'Erro ao realizar transferência',
   student_id_taken: 'Já existe um estudante com esta matrícula',
   email_taken: 'Este email já está em uso',

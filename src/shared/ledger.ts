@@ -195,5 +195,7 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
 /** The headers of a write that may be retried. */
 export const idempotencyHeaders = z.object({
-  [IDEMPOTENCY_HEADER]: textInput({ max: 100, trim: false }).regex(IDEMPOTENCY_KEY_PATTERN, { error: 'validation' }).optional(),
+  [IDEMPOTENCY_HEADER]: textInput({ max: 100, trim: false, error: 'idempotency_key_invalid', maxError: 'idempotency_key_invalid' })
+    .regex(IDEMPOTENCY_KEY_PATTERN, { error: 'idempotency_key_invalid' })
+    .optional(),
 });

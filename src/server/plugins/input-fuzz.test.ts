@@ -524,7 +524,7 @@ describe('text we do not store (control characters, lone surrogates) and impossi
     ['a NUL in a transfer description', 'POST', '/api/meritus/transfers', 'student', `{"recipientId":"${bruno.id}","amount":1,"description":"Lanche\\u0000"}`, {}, 'invalid_text'],
     ['a lone surrogate in a transfer description', 'POST', '/api/meritus/transfers', 'student', `{"recipientId":"${bruno.id}","amount":1,"description":"\\udc00"}`, {}, 'invalid_text'],
     ['a NUL in the Idempotency-Key', 'POST', '/api/estelecas/transfers', 'student', `{"recipientId":"${bruno.id}","amount":1}`, { [IDEMPOTENCY_HEADER]: 'chave\u0000chave' }, 'invalid_text'],
-    ['an Idempotency-Key of 101 characters', 'POST', '/api/estelecas/transfers', 'student', `{"recipientId":"${bruno.id}","amount":1}`, { [IDEMPOTENCY_HEADER]: 'k'.repeat(101) }, 'validation'],
+    ['an Idempotency-Key of 101 characters', 'POST', '/api/estelecas/transfers', 'student', `{"recipientId":"${bruno.id}","amount":1}`, { [IDEMPOTENCY_HEADER]: 'k'.repeat(101) }, 'idempotency_key_invalid'],
     ['a NUL in the description of an award', 'POST', `/api/admin/students/${ana.id}/meritus`, 'admin', '{"type":"reward","amount":1,"description":"\\u0000"}', {}, 'invalid_text'],
     ['a lone surrogate in a bulk award', 'POST', '/api/admin/operations/bulk', 'admin', `{"type":"reward","amount":1,"description":"Feira\\ud83d","currency":"meritus","studentUuids":["${ana.id}"]}`, {}, 'invalid_text'],
     ['a NUL in a new student’s name', 'POST', '/api/admin/students', 'admin', '{"studentId":"3999998","name":"Eva\\u0000","password":"segredo-1","grade":"1º EM - Turma A"}', {}, 'invalid_text'],

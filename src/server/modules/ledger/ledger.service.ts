@@ -20,7 +20,7 @@ import {
 } from '../../../shared/ledger.ts';
 import { formatAmount, plural } from '../../../shared/format.ts';
 import { issueCode, issueFields, recordableText, rowId, sentText } from '../../../shared/validation.ts';
-import { idempotencyRecord, type IdempotencyRecord, type Stored } from './idempotency.ts';
+import { idempotencyRecord, type IdempotencyRecord, type IdempotencyScope, type Stored } from './idempotency.ts';
 import { refusedAttempt, type RefusedAttemptRecord } from './refused-attempts.ts';
 import { sqlState } from '../../db/sql-state.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
@@ -191,6 +191,16 @@ async function recordRefusal(deps: LedgerDeps, attempt: AttemptRecord, code: Err
   deps.events.publishAfterCommit({ type: 'ledger', studentUuids: [], status: 'failed' });
 }
 
+/** The request's Idempotency-Key record, or a malformed key's refusal recorded and thrown. */
+async function keyOf(deps: LedgerDeps, attempt: AttemptRecord, scope: IdempotencyScope): Promise<IdempotencyRecord | undefined> {
+  try {
+    return idempotencyRecord(scope);
+  } catch (error) {
+    if (error instanceof AppError) await recordRefusal(deps, attempt, error.code);
+    throw error;
+  }
+}
+
 async function rulesOf(deps: LedgerDeps): Promise<SchoolRules> {
   return (await settingsOf(deps)).rules;
 }
@@ -290,7 +300,7 @@ export async function studentTransfer(
     await recordRefusal(deps, attempt, 'self_transfer');
     throw new AppError('self_transfer');
   }
-  const idempotency = idempotencyRecord({ actorKey: `student:${sender.id}`, key: context.idempotencyKey, request: { op: 'transfer', currency, ...transfer } });
+  const idempotency = await keyOf(deps, attempt, { actorKey: `student:${sender.id}`, key: context.idempotencyKey, request: { op: 'transfer', currency, ...transfer } });
   const announce = currency === 'meritus' ? MESSAGES.meritusTransferred : MESSAGES.estelecasTransferred;
   const codes = REFUSAL_CODES.transfer[currency];
   // The guardrails on students' transfers; history written in the past (the demo school) is not held to them.
@@ -380,7 +390,7 @@ export async function adminOperation(
     bulk: false,
     messageTemplate: formatTemplate((name) => adminSuccessMessage(currency, request.type, request.amount, name)),
     audit: { action: `ledger.${request.type}`, ip: context.ip ?? null, details: { currency, studentUuid: id, amount: request.amount } },
-    idempotency: idempotencyRecord({ actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'admin', studentUuid: id, currency, ...request } }),
+    idempotency: await keyOf(deps, attempt, { actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'admin', studentUuid: id, currency, ...request } }),
     at: context.at,
   });
   return settle(deps, await callLedger<OperationResult>(deps.db, LEDGER_ADMIN_OPERATION, payload, false), { attempt, codes, context }, [id]);
@@ -411,7 +421,7 @@ export async function bulkAdminOperation(
       ip: context.ip ?? null,
       details: { currency: operation.currency, amount: request.amount, count: studentUuids.length },
     },
-    idempotency: idempotencyRecord({ actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'bulk', ...operation, studentUuids } }),
+    idempotency: await keyOf(deps, attempt, { actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'bulk', ...operation, studentUuids } }),
     at: context.at,
   });
   return settle(deps, await callLedger<BulkOperationResult>(deps.db, LEDGER_ADMIN_OPERATION, payload, false), { attempt, codes, context }, studentUuids);

@@ -140,6 +140,21 @@ describe('Méritus transfers', () => {
     expect(await ledgerCount()).toBe(before);
   });
 
+  test('a transfer sent as a form, not JSON, says the format is not accepted and changes nothing', async () => {
+    const before = await ledgerCount();
+    for (const type of ['application/x-www-form-urlencoded', 'application/vnd.api+json']) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/meritus/transfers',
+        headers: { cookie: anaCookie, 'content-type': type },
+        payload: `recipientId=${bruno.id}&amount=1`,
+      });
+      expect(response.statusCode, type).toBe(415);
+      expect(response.json().error).toEqual({ code: 'unsupported_media_type', message: ERROR_MESSAGES.unsupported_media_type });
+    }
+    expect(await ledgerCount()).toBe(before);
+  });
+
   test('a student cannot move another student\'s points by any field', async () => {
     await award(bruno.id, 50);
     await award(ana.id, 30);
@@ -395,6 +410,23 @@ describe('idempotency', () => {
     const changed = await transfer({ recipientId: bruno.id, amount: 4 }, { key });
     expect(changed.statusCode).toBe(409);
     expect(await ledgerCount()).toBe(before + 1);
+  });
+
+  test('a malformed key (spaces, too short, two of them) says what a key must be, changes nothing and is recorded', async () => {
+    await award(ana.id, 5);
+    const before = [await balances(ana.id), await ledgerCount()];
+    for (const key of ['abc def ghi', 'curta', ['aaaaaaaa1', 'bbbbbbbb2']]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/meritus/transfers',
+        headers: { cookie: anaCookie, 'idempotency-key': key },
+        payload: { recipientId: bruno.id, amount: 1, description: `chave ${String(key)}` },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toMatchObject({ code: 'idempotency_key_invalid', message: ERROR_MESSAGES.idempotency_key_invalid });
+      expect((await t.lastAudit('ledger.refused'))?.details).toMatchObject({ code: 'idempotency_key_invalid', description: `chave ${String(key)}` });
+    }
+    expect([await balances(ana.id), await ledgerCount()]).toEqual(before);
   });
 
   test('the same key sent 20 times at once yields one row', async () => {
