@@ -84,7 +84,6 @@ DECLARE
   v_recipient_id uuid := (p->>'recipientId')::uuid;
   v_debit_meritus integer := CASE WHEN v_currency = 'meritus' THEN v_amount ELSE 0 END;
   v_debit_estelecas integer := CASE WHEN v_currency = 'estelecas' THEN v_amount ELSE 0 END;
-  v_locked students%ROWTYPE;
   v_sender students%ROWTYPE;
   v_recipient students%ROWTYPE;
   v_entry ledger_entries%ROWTYPE;
@@ -100,14 +99,20 @@ BEGIN
     RAISE EXCEPTION 'ledger_transfer: invalid request %', p USING ERRCODE = '22023';
   END IF;
 
-  FOR v_locked IN
-    SELECT * FROM students WHERE id IN (v_sender_id, v_recipient_id) AND deleted_at IS NULL ORDER BY id FOR UPDATE
-  LOOP
-    IF v_locked.id = v_sender_id THEN v_sender := v_locked; ELSE v_recipient := v_locked; END IF;
-  END LOOP;
-  IF v_sender.id IS NULL THEN
+  -- One by one, each by its primary key: a query for both ("id IN (…) AND deleted_at IS NULL")
+  -- was planned as a scan of every student (the matrículas' partial index, or the table), so a
+  -- transfer cost as much as the school is large. A removed student's row is locked too, and
+  -- counts as missing.
+  IF v_sender_id < v_recipient_id THEN
+    SELECT * INTO v_sender FROM students WHERE id = v_sender_id FOR UPDATE;
+    SELECT * INTO v_recipient FROM students WHERE id = v_recipient_id FOR UPDATE;
+  ELSE
+    SELECT * INTO v_recipient FROM students WHERE id = v_recipient_id FOR UPDATE;
+    SELECT * INTO v_sender FROM students WHERE id = v_sender_id FOR UPDATE;
+  END IF;
+  IF v_sender.id IS NULL OR v_sender.deleted_at IS NOT NULL THEN
     RETURN ledger_refuse('sender_missing', NULL);
-  ELSIF v_recipient.id IS NULL THEN
+  ELSIF v_recipient.id IS NULL OR v_recipient.deleted_at IS NOT NULL THEN
     RETURN ledger_refuse('recipient_missing', NULL);
   END IF;
   IF v_interval IS NOT NULL THEN
@@ -186,12 +191,13 @@ BEGIN
   END IF;
   v_delta := CASE WHEN v_credit THEN v_amount ELSE -v_amount END;
 
-  SELECT count(*),
+  -- Locked by id alone: with "deleted_at IS NULL" here the planner may scan the matrículas' partial index.
+  SELECT count(*) FILTER (WHERE s.deleted_at IS NULL),
          jsonb_agg(jsonb_build_object('id', s.id, 'name', s.name, 'balance', s.balance) ORDER BY s.name)
-           FILTER (WHERE NOT v_credit AND s.balance < v_amount)
+           FILTER (WHERE s.deleted_at IS NULL AND NOT v_credit AND s.balance < v_amount)
     INTO v_found, v_short
-    FROM (SELECT id, name, CASE WHEN v_currency = 'meritus' THEN meritus ELSE estelecas END AS balance
-            FROM students WHERE id = ANY(v_ids) AND deleted_at IS NULL ORDER BY id FOR UPDATE) s;
+    FROM (SELECT id, name, deleted_at, CASE WHEN v_currency = 'meritus' THEN meritus ELSE estelecas END AS balance
+            FROM students WHERE id = ANY(v_ids) ORDER BY id FOR UPDATE) s;
   IF v_found < cardinality(v_ids) THEN
     RETURN ledger_refuse('student_missing', NULL);
   ELSIF v_short IS NOT NULL THEN
