@@ -45,6 +45,8 @@ test.describe('Gerenciar Alunos', () => {
     // The spec's rule first: required fields.
     await dialog.getByRole('button', { name: 'Cadastrar aluno' }).click();
     await expect(page.getByText('Preencha todos os campos obrigatórios')).toBeVisible();
+    // The keyboard goes to the first field to fix (a frame later: typing before it lands would go elsewhere).
+    await expect(dialog.getByLabel('Nome completo *')).toBeFocused();
 
     await dialog.getByLabel('Matrícula *').fill(matricula);
     await dialog.getByLabel('Nome completo *').fill(name);
