@@ -83,13 +83,19 @@ export function useRefreshArchive() {
   return () => void client.invalidateQueries({ queryKey: queryKeys.gallery });
 }
 
-/** Changes one record in every cached page at once (the spec: "the local list updates immediately"). */
+/**
+ * Changes one record in every cached page at once (the spec: "the local list updates immediately"). A read of the
+ * list already under way (a live event's refetch, say) may have been answered before the change and would put the
+ * old record back when it lands: it is dropped and sent again.
+ */
 function usePatchCached() {
   const client = useQueryClient();
-  return (id: string, patch: Partial<ArchiveItem>) =>
+  return (id: string, patch: Partial<ArchiveItem>) => {
     client.setQueriesData<InfiniteData<ArchivePage>>({ queryKey: imagesKey }, (data) =>
       data ? { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.map((item) => (item.id === id ? { ...item, ...patch } : item)) })) } : data,
     );
+    if (client.isFetching({ queryKey: imagesKey }) > 0) void client.invalidateQueries({ queryKey: imagesKey });
+  };
 }
 
 export function useEditImage() {
