@@ -1,14 +1,9 @@
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { beforeEach, expect, test, vi } from 'vitest';
 import type { ArchiveItem, ArchivePage } from '../../../shared/archive.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
-
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean;
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true;
+import { mountPerTest } from '../../test/test-root.ts';
 
 /** A read of the list the test answers when it chooses, with whether the image is a favourite. */
 type PendingRead = { answer: (isFavourite: boolean) => void; aborted: () => boolean };
@@ -30,8 +25,7 @@ vi.mock('../../lib/api.ts', async (importOriginal) => ({
 
 const { NO_FILTERS, useArchiveImages, useFavourite } = await import('./archive-queries.ts');
 
-let container: HTMLDivElement;
-let root: Root;
+const root = mountPerTest();
 let client: QueryClient;
 
 function Card() {
@@ -46,27 +40,17 @@ function Card() {
   );
 }
 
-const button = () => container.querySelector('button');
+const button = () => root.container().querySelector('button');
 const settle = () => act(async () => new Promise((resolve) => setTimeout(resolve, 0)));
 
 beforeEach(() => {
   reads.length = 0;
-  container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
   client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
-  act(() =>
-    root.render(
-      <QueryClientProvider client={client}>
-        <Card />
-      </QueryClientProvider>,
-    ),
+  root.render(
+    <QueryClientProvider client={client}>
+      <Card />
+    </QueryClientProvider>,
   );
-});
-
-afterEach(() => {
-  act(() => root.unmount());
-  container.remove();
 });
 
 test('a favourite stays marked when a read of the list sent before it lands after it', async () => {
