@@ -211,6 +211,16 @@ test.describe('Méritus transfer', () => {
     await submit.click();
     await expect(page.getByText('O valor deve ser maior que zero')).toBeVisible();
 
+    // Typed key by key as on a phone: what was typed stays and is judged, never read as another amount (1,5 → 15).
+    for (const typed of ['1,5', '12abc']) {
+      await amount.fill('');
+      await amount.pressSequentially(typed);
+      await expect(amount).toHaveValue(typed);
+      await submit.click();
+      await expect(page.getByText('O valor deve ser um número inteiro').last()).toBeVisible();
+    }
+    await expect(page.getByRole('region', { name: 'Seus Méritus' })).toContainText(meritus(40));
+
     await amount.fill('41');
     await expect(page.getByRole('alert').filter({ hasText: 'Saldo insuficiente' })).toBeVisible();
     await expect(submit).toBeDisabled();

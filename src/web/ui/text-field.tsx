@@ -83,9 +83,13 @@ export type AmountFieldProps = Omit<TextFieldProps, 'type' | 'inputMode' | 'min'
   onValueChange: (text: string) => void;
 };
 
-/** A whole amount from 1 up: numeric keyboard on phones; the text stays as typed for the form's rules to judge. */
+/**
+ * A whole amount from 1 up: numeric keyboard on phones; the text stays as typed for the form's rules to judge
+ * (parseAmountText). A text field, not type="number": Chromium's number field drops a typed comma, so '1,5' became
+ * '15' and was sent as 15 M$, and '12abc' as 12.
+ */
 export function AmountField({ value, onValueChange, ...rest }: AmountFieldProps) {
-  return <TextField type="number" inputMode="numeric" min={1} step={1} value={value} onChange={(event) => onValueChange(event.target.value)} {...rest} />;
+  return <TextField type="text" inputMode="numeric" autoComplete="off" value={value} onChange={(event) => onValueChange(event.target.value)} {...rest} />;
 }
 
 export type DescriptionFieldProps = Omit<TextAreaFieldProps, 'label' | 'value' | 'onChange' | 'maxLength'> & {
