@@ -16,11 +16,14 @@ const SCREENS = {
   admin: ['/admin', '/admin/students', '/admin/meritus', '/admin/estelecas', '/admin/ranking', '/admin/recent-operations', '/admin/database'],
 } as const;
 
-/** A student whose name is long enough to be cut anywhere a name is cut (set up through the API). */
+/**
+ * A student whose name is long enough to be cut anywhere a name is cut, and whose first word is wider than a phone
+ * (71 letters without a space: it must wrap, not widen its card or the page), set up through the API.
+ */
 async function longNamedStudent(school: School): Promise<TestStudent> {
   const token = randomUUID().replace(/-/g, '');
   const studentId = `8${String(parseInt(token.slice(0, 12), 16)).slice(-8)}`;
-  const name = `Maria Eduarda Conceição dos Santos Albuquerque ${token.slice(0, 5).toUpperCase()}`;
+  const name = `${'Albuquerque'.repeat(6)}${token.slice(0, 5).toUpperCase()} Maria Eduarda Conceição dos Santos`;
   const password = `senha-${token.slice(0, 8)}`;
   const response = await school.admin.post('/api/admin/students', { data: { studentId, name, password, grade: TEST_GRADE, meritus: 100 } });
   expect(response.status(), await response.text()).toBe(201);

@@ -38,7 +38,7 @@ function UserChip({ user }: { user: SessionUser }) {
     <div className="flex items-center gap-3 rounded-2xl bg-slate-50 p-2.5 ring-1 ring-slate-200">
       <Avatar name={name} src={photo} size="md" />
       <div className="min-w-0">
-        <p className="text-sm leading-snug font-semibold break-words text-slate-900" data-testid="user-name">
+        <p className="text-sm leading-snug font-semibold wrap-anywhere text-slate-900" data-testid="user-name">
           {name}
         </p>
         {user.role === 'student' ? (

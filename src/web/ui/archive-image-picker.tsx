@@ -45,7 +45,7 @@ function PickerGrid({ tab, search, selectedId, onSelect, disabled }: GridProps) 
                 )}
               >
                 <ArchiveThumbnail file={item} className="aspect-square w-full" iconClassName="size-8" />
-                <span className="px-1.5 py-1 text-xs leading-tight break-words text-slate-800">{item.fileName}</span>
+                <span className="px-1.5 py-1 text-xs leading-tight wrap-anywhere text-slate-800">{item.fileName}</span>
                 {selected && (
                   <span className="absolute top-1 right-1 rounded-full bg-white text-indigo-600">
                     <CheckCircle2 aria-hidden="true" className="size-5" />

@@ -47,10 +47,10 @@ export function OperationRow({ operation, showCurrency = false }: { operation: S
     <li className="flex items-center gap-3 py-3">
       <KindIcon kind={operation.kind} />
       <div className="min-w-0 flex-1">
-        <p className="text-sm font-semibold break-words text-slate-900">
+        <p className="text-sm font-semibold wrap-anywhere text-slate-900">
           {operation.description}
         </p>
-        <p className="mt-0.5 text-xs break-words text-slate-600">
+        <p className="mt-0.5 text-xs wrap-anywhere text-slate-600">
           <span className="font-medium text-slate-700">{OPERATION_KIND_LABELS[operation.kind]}</span> · {counterpartText(operation)}
           <span className="hidden sm:inline">
             {' · '}

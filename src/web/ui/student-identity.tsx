@@ -6,7 +6,7 @@ export function StudentIdentity({ student }: { student: { name: string; photo: s
     <>
       <Avatar name={student.name} src={student.photo} size="sm" />
       <span className="min-w-0 flex-1">
-        <span className="block text-sm font-semibold break-words text-slate-900">{student.name}</span>
+        <span className="block text-sm font-semibold wrap-anywhere text-slate-900">{student.name}</span>
         <span className="block text-xs text-slate-600">
           {student.studentId} · <span className="whitespace-nowrap">{student.grade}</span>
         </span>

@@ -137,7 +137,7 @@ export function ArchiveFiltersBar({ filters, onChange, facets }: { filters: Arch
               type="button"
               onClick={() => onChange(chip.clear)}
               aria-label={`${chip.label} (remover filtro)`}
-              className="inline-flex min-h-8 items-center gap-1 rounded-full bg-indigo-50 px-2.5 py-1 text-xs font-semibold break-words text-indigo-800 ring-1 ring-indigo-200 hover:bg-indigo-100"
+              className="inline-flex min-h-8 items-center gap-1 rounded-full bg-indigo-50 px-2.5 py-1 text-xs font-semibold wrap-anywhere text-indigo-800 ring-1 ring-indigo-200 hover:bg-indigo-100"
             >
               {chip.label}
               <X aria-hidden="true" className="size-3.5 shrink-0" />

@@ -138,13 +138,13 @@ export const ArchiveCard = memo(function ArchiveCard({ item, selected, actions }
         </div>
       </div>
       <div className="flex flex-1 flex-col gap-1.5 p-3">
-        <h3 className="text-sm leading-snug font-semibold break-words text-slate-900">{item.fileName}</h3>
-        {item.description && <p className="text-xs break-words text-slate-600">{item.description}</p>}
+        <h3 className="text-sm leading-snug font-semibold wrap-anywhere text-slate-900">{item.fileName}</h3>
+        {item.description && <p className="text-xs wrap-anywhere text-slate-600">{item.description}</p>}
         <Tags tags={item.tags} shown={ARCHIVE_TAGS_SHOWN.grid} />
         <p className="text-xs text-slate-600">
           <span className="font-medium text-indigo-700">{categoryLabel(item.category)}</span> · {formatSize(item.fileSize)}
         </p>
-        <p className="text-xs break-words text-slate-600">
+        <p className="text-xs wrap-anywhere text-slate-600">
           {uploaderLabel(item)} · {formatDate(item.createdAt)}
         </p>
         <Counts item={item} />
@@ -168,15 +168,15 @@ export const ArchiveRow = memo(function ArchiveRow({ item, selected, actions }: 
         <ArchiveThumbnail file={item} className="size-16 shrink-0 rounded-xl" iconClassName="size-7" />
         <div className="flex min-w-0 flex-1 flex-col gap-1">
           <div className="flex flex-wrap items-center gap-1.5">
-            <h3 className="text-sm font-semibold break-words text-slate-900">{item.fileName}</h3>
+            <h3 className="text-sm font-semibold wrap-anywhere text-slate-900">{item.fileName}</h3>
             <Badges item={item} />
           </div>
-          {item.description && <p className="text-xs break-words text-slate-600">{item.description}</p>}
+          {item.description && <p className="text-xs wrap-anywhere text-slate-600">{item.description}</p>}
           <Tags tags={item.tags} shown={ARCHIVE_TAGS_SHOWN.list} />
           <p className="flex flex-wrap items-center gap-x-2 text-xs text-slate-600">
             <span className="font-medium text-indigo-700">{categoryLabel(item.category)}</span>
             <span>{formatSize(item.fileSize)}</span>
-            <span className="break-words">{uploaderLabel(item)}</span>
+            <span className="wrap-anywhere">{uploaderLabel(item)}</span>
             <span>{formatDate(item.createdAt)}</span>
             <Counts item={item} />
           </p>

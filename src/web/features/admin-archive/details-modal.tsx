@@ -14,7 +14,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="min-w-0">
       <dt className="text-xs font-medium text-slate-600">{label}</dt>
-      <dd className="text-sm break-words text-slate-900">{children}</dd>
+      <dd className="text-sm wrap-anywhere text-slate-900">{children}</dd>
     </div>
   );
 }

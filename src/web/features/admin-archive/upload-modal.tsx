@@ -165,7 +165,7 @@ export function UploadModal({ initialFiles, onClose }: { initialFiles: File[]; o
             <p className="font-semibold">{ARCHIVE_TEXTS.uploadErrors(errors.length)}</p>
             <ul className="mt-1 list-disc pl-5">
               {errors.slice(0, ARCHIVE_ERRORS_SHOWN).map((message, index) => (
-                <li key={index} className="break-words">
+                <li key={index} className="wrap-anywhere">
                   {message}
                 </li>
               ))}
@@ -213,7 +213,7 @@ export function UploadModal({ initialFiles, onClose }: { initialFiles: File[]; o
         {queued.length > 0 && files.length === 0 && (
           <ul aria-label="Arquivos prontos para envio" className="flex flex-col gap-1 text-sm text-slate-700">
             {queued.map((file, index) => (
-              <li key={index} className="break-words">
+              <li key={index} className="wrap-anywhere">
                 {file.name} · {formatSize(file.size)}
               </li>
             ))}
@@ -224,7 +224,7 @@ export function UploadModal({ initialFiles, onClose }: { initialFiles: File[]; o
             {files.map((entry) => (
               <li key={entry.key} className="flex flex-col gap-1">
                 <div className="flex items-start justify-between gap-2 text-sm">
-                  <span className="min-w-0 break-words text-slate-800">{entry.file.name}</span>
+                  <span className="min-w-0 wrap-anywhere text-slate-800">{entry.file.name}</span>
                   <span className="shrink-0 font-semibold tabular-nums text-slate-700">
                     {entry.status === 'duplicate' ? (
                       <span className="text-sky-800">já existe</span>

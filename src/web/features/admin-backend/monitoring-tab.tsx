@@ -20,7 +20,7 @@ function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?
   return (
     <div className="min-w-0 rounded-xl bg-slate-50 p-3">
       <dt className="text-xs font-semibold text-slate-600">{label}</dt>
-      <dd className="mt-1 text-lg font-bold break-words text-slate-900 tabular-nums">{value}</dd>
+      <dd className="mt-1 text-lg font-bold wrap-anywhere text-slate-900 tabular-nums">{value}</dd>
       {hint && <dd className="mt-0.5 text-xs text-slate-600">{hint}</dd>}
     </div>
   );

@@ -53,7 +53,7 @@ function HealthLine({ label, state, children }: { label: string; state: LineStat
           {label}
           <span className={cn('text-xs font-semibold', look.className)}>{look.word}</span>
         </p>
-        <div className="mt-0.5 text-sm break-words text-slate-600">{children}</div>
+        <div className="mt-0.5 text-sm wrap-anywhere text-slate-600">{children}</div>
       </div>
     </li>
   );

@@ -63,7 +63,7 @@ export function FixPreviewDialog({ preview, pending, onConfirm, onCancel }: { pr
           </p>
           <ul aria-label="Itens a corrigir" tabIndex={0} className="max-h-64 list-disc overflow-y-auto rounded-xl bg-slate-50 py-2 pr-3 pl-7 text-slate-800">
             {preview.items.map((item) => (
-              <li key={item.key} className="py-0.5 break-words">
+              <li key={item.key} className="py-0.5 wrap-anywhere">
                 {item.label}
               </li>
             ))}

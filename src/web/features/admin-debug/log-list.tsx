@@ -32,7 +32,7 @@ function LogItem({ log }: { log: DiagnosticLog }) {
             <span className="rounded-md bg-slate-100 px-1.5 py-0.5 font-mono font-semibold text-slate-700">{log.category}</span>
             <span className={cn('font-semibold', look.tint)}>{look.label}</span>
           </div>
-          <p className="mt-1 text-sm break-words text-slate-900">{log.message}</p>
+          <p className="mt-1 text-sm wrap-anywhere text-slate-900">{log.message}</p>
           {Object.keys(log.details).length > 0 && (
             <details className="group mt-2">
               <summary className="w-fit cursor-pointer rounded text-xs font-semibold text-indigo-700 hover:text-indigo-900">Detalhes</summary>

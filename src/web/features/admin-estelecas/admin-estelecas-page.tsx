@@ -43,7 +43,7 @@ function RankingCard() {
               </span>
               <Avatar name={student.name} src={student.photo} size="sm" />
               <span className="min-w-0 flex-1">
-                <span className="block text-sm font-semibold break-words text-slate-900">{student.name}</span>
+                <span className="block text-sm font-semibold wrap-anywhere text-slate-900">{student.name}</span>
                 <span className="block text-xs text-slate-600">{student.grade}</span>
               </span>
               <span className="shrink-0 text-sm font-bold text-violet-700 tabular-nums">
@@ -71,16 +71,16 @@ function HistoryRow({ entry }: { entry: LedgerEntryView }) {
         <div className="flex flex-wrap items-center gap-2">
           <Badge tone={TYPE_TONES[entry.type]}>{OPERATION_TYPE_LABELS[entry.type]}</Badge>
           {entry.type === 'transfer' ? (
-            <span className="flex min-w-0 flex-wrap items-center gap-x-1 text-sm font-semibold break-words text-slate-900">
+            <span className="flex min-w-0 flex-wrap items-center gap-x-1 text-sm font-semibold wrap-anywhere text-slate-900">
               <span>{entry.from?.name ?? '—'}</span>
               <ArrowRight aria-label="para" className="size-4 shrink-0 text-slate-500" />
               <span>{entry.to?.name ?? '—'}</span>
             </span>
           ) : (
-            <span className="text-sm font-semibold break-words text-slate-900">{(entry.to ?? entry.from)?.name ?? '—'}</span>
+            <span className="text-sm font-semibold wrap-anywhere text-slate-900">{(entry.to ?? entry.from)?.name ?? '—'}</span>
           )}
         </div>
-        <p className="mt-0.5 text-sm break-words text-slate-700">{entry.description}</p>
+        <p className="mt-0.5 text-sm wrap-anywhere text-slate-700">{entry.description}</p>
         <p className="text-xs text-slate-600">
           {entry.actorKind === 'admin' ? `por ${entry.actorName}` : entry.actorName} · <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
         </p>

@@ -15,11 +15,11 @@ function Row({ entry, now }: { entry: LedgerEntryView; now: Date }) {
   return (
     <li className="flex items-start justify-between gap-3 py-3">
       <div className="min-w-0">
-        <p className="text-sm font-semibold break-words text-slate-900">
+        <p className="text-sm font-semibold wrap-anywhere text-slate-900">
           {student ? student.name : 'Estudante removido'}
           {student?.removed && <span className="font-normal text-slate-600"> (removido)</span>}
         </p>
-        <p className="text-xs break-words text-slate-600">{entry.description}</p>
+        <p className="text-xs wrap-anywhere text-slate-600">{entry.description}</p>
         <p className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-slate-600">
           <Badge tone={credit ? 'emerald' : 'rose'}>{OPERATION_TYPE_LABELS[entry.type]}</Badge>
           <span>por {entry.actorName}</span>

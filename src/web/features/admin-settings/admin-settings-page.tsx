@@ -332,7 +332,7 @@ function AdminsSection() {
                 <span className="block font-semibold text-slate-900">
                   {admin.name} {admin.id === selfId && <span className="font-normal text-slate-600">(você)</span>}
                 </span>
-                <span className="block text-sm break-words text-slate-600">
+                <span className="block text-sm wrap-anywhere text-slate-600">
                   {admin.email} · Último acesso: {admin.lastLogin ? formatDateTime(admin.lastLogin) : 'nunca'}
                 </span>
               </span>

@@ -230,7 +230,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
               {rows.slice(0, SHOWN_ROWS).map((row) => (
                 <li key={row.line} className={cn('rounded-xl p-3 text-sm ring-1', row.valid ? 'bg-white ring-slate-200' : 'bg-rose-50/60 ring-rose-200')}>
                   <div className="flex items-start justify-between gap-2">
-                    <p className="min-w-0 font-semibold break-words text-slate-900">{row.name || '—'}</p>
+                    <p className="min-w-0 font-semibold wrap-anywhere text-slate-900">{row.name || '—'}</p>
                     <span className="shrink-0 text-xs text-slate-600">Linha {row.line}</span>
                   </div>
                   <p className="text-slate-700">

@@ -206,7 +206,7 @@ export function PhotoField({ name, currentPhoto, state, onChange, disabled }: Ph
                 <div className="flex flex-col gap-3">
                   <p className="text-sm font-semibold text-slate-900">{ARCHIVE_TEXTS.pickerTitle}</p>
                   {state.archive && (
-                    <p role="status" className="inline-flex items-start gap-1 text-sm font-medium break-words text-emerald-800">
+                    <p role="status" className="inline-flex items-start gap-1 text-sm font-medium wrap-anywhere text-emerald-800">
                       <CheckCircle2 aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
                       {ARCHIVE_TEXTS.pickerSelected}: {state.archive.fileName}
                     </p>

@@ -47,7 +47,7 @@ const StudentRow = memo(function StudentRow({ student, now, actions }: ItemProps
         <div className="flex min-w-0 items-center gap-3">
           <Avatar name={student.name} src={student.photoThumb} size="sm" />
           <div className="min-w-0">
-            <p className="max-w-[16rem] font-semibold break-words text-slate-900 xl:max-w-[22rem]">{student.name}</p>
+            <p className="max-w-[16rem] font-semibold wrap-anywhere text-slate-900 xl:max-w-[22rem]">{student.name}</p>
             <p className="max-w-[16rem] text-xs break-all text-slate-600 xl:max-w-[22rem]">{student.email ?? 'Sem email'}</p>
           </div>
         </div>
@@ -115,7 +115,7 @@ const StudentCard = memo(function StudentCard({ student, now, actions }: ItemPro
       <div className="flex items-start gap-3">
         <Avatar name={student.name} src={student.photoThumb} size="lg" />
         <div className="min-w-0 flex-1">
-          <p className="font-semibold break-words text-slate-900">{student.name}</p>
+          <p className="font-semibold wrap-anywhere text-slate-900">{student.name}</p>
           <p className="text-sm text-slate-600">
             <span className="font-mono">{student.studentId}</span> · {student.grade}
           </p>

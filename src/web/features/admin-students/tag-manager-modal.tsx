@@ -65,7 +65,7 @@ export function TagManagerModal({ student, onClose, now }: { student: AdminStude
         <div className="flex items-center gap-3 rounded-2xl bg-slate-50 p-3 ring-1 ring-slate-200">
           <Avatar name={student.name} src={student.photoThumb} size="md" />
           <div className="min-w-0">
-            <p className="font-semibold break-words text-slate-900">{student.name}</p>
+            <p className="font-semibold wrap-anywhere text-slate-900">{student.name}</p>
             <p className="text-sm text-slate-600">
               {student.studentId} · {student.grade}
             </p>

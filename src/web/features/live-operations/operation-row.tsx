@@ -63,7 +63,7 @@ export function OperationRow({ operation, now, fresh }: { operation: LiveOperati
           <Badge tone={CATEGORY_TONES[operation.category]}>{CATEGORY_LABELS[operation.category]}</Badge>
           <Badge tone="slate">{OPERATOR_LABELS[operation.operator]}</Badge>
           {operation.currency === 'estelecas' && <Badge tone="violet">Estelecas</Badge>}
-          <span className="min-w-0 basis-full text-sm break-words text-slate-800 sm:basis-auto sm:flex-1">
+          <span className="min-w-0 basis-full text-sm wrap-anywhere text-slate-800 sm:basis-auto sm:flex-1">
             {operation.description || <span className="text-slate-600">Sem descrição</span>}
           </span>
         </div>

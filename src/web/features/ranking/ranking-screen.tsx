@@ -55,7 +55,7 @@ function Podium({ top, selfId }: { top: RankedStudent[]; selfId: string | null }
                   <place.icon className="size-4" />
                 </span>
               </div>
-              <p className="mt-2 w-full text-center text-xs font-bold break-words text-slate-900 sm:text-base">
+              <p className="mt-2 w-full text-center text-xs font-bold wrap-anywhere text-slate-900 sm:text-base">
                 {student.name}
                 {mine && <span className="ml-1 text-indigo-700">(você)</span>}
               </p>
@@ -112,7 +112,7 @@ function Row({
         <div className="flex min-w-0 items-center gap-3">
           <Avatar name={student.name} src={student.photo} size="sm" />
           <div className="min-w-0">
-            <p className="text-sm leading-tight font-semibold break-words text-slate-900">
+            <p className="text-sm leading-tight font-semibold wrap-anywhere text-slate-900">
               {student.name}
               {mine && <span className="ml-2 rounded-full bg-indigo-600 px-2 py-0.5 text-[0.7rem] font-bold text-white">Você</span>}
             </p>

@@ -57,7 +57,7 @@ function TagItem({ tag }: { tag: ActiveTag }) {
         </div>
         <div className="min-w-0">
           <p className="text-sm font-bold text-slate-900">{TAG_NAMES[tag.kind]}</p>
-          <p className="text-sm break-words text-slate-700">{tag.student.name}</p>
+          <p className="text-sm wrap-anywhere text-slate-700">{tag.student.name}</p>
           <p className="text-xs text-slate-600">{tag.student.grade}</p>
         </div>
       </div>

@@ -127,7 +127,7 @@ export default function StudentDashboardPage() {
       <header className="flex items-center gap-4 rounded-3xl bg-gradient-to-br from-indigo-600 to-violet-600 p-5 text-white shadow-sm sm:p-6">
         <Avatar name={student.name} src={student.photo} size="lg" className="ring-4 ring-white/30" />
         <div className="min-w-0">
-          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Olá, {firstName(student.name)}!</h1>
+          <h1 className="text-2xl font-bold tracking-tight wrap-anywhere sm:text-3xl">Olá, {firstName(student.name)}!</h1>
           <p className="mt-1 text-sm text-indigo-100 sm:text-base">
             <span className="whitespace-nowrap">{student.grade}</span> · <span className="whitespace-nowrap">Matrícula {student.studentId}</span>
           </p>

@@ -26,7 +26,7 @@ function InfoRow({ icon: Icon, label, value }: { icon: LucideIcon; label: string
       </span>
       <div className="min-w-0">
         <p className="text-xs font-medium text-slate-600">{label}</p>
-        <p className={value ? 'text-sm font-semibold break-words text-slate-900' : 'text-sm text-slate-600 italic'}>{value ?? NOT_INFORMED}</p>
+        <p className={value ? 'text-sm font-semibold wrap-anywhere text-slate-900' : 'text-sm text-slate-600 italic'}>{value ?? NOT_INFORMED}</p>
       </div>
     </li>
   );
