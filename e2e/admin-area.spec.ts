@@ -164,6 +164,8 @@ test.describe('Operações em Tempo Real', () => {
     const recipient = await school.createStudent();
     await asAdmin(page, '/admin/recent-operations');
     await expect(page.getByText('Ao vivo', { exact: true })).toBeVisible();
+    // The cards say what they sum: the listed operations (the demo school has more than the list's 100).
+    await expect(page.getByRole('region', { name: 'Resumo das 100 operações mais recentes' })).toBeVisible();
     const description = `Obrigado pela ajuda ${randomUUID().slice(0, 6)}`;
     const response = await studentContext.request.post('/api/meritus/transfers', {
       data: { recipientId: recipient.id, amount: 1, description },

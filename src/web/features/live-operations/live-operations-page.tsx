@@ -31,6 +31,13 @@ function stats(list: readonly LiveOperation[]) {
   };
 }
 
+/** What the summary cards sum: the operations listed, the newest ones. */
+function summaryTitle(listed: number): string {
+  if (listed === 0) return 'Resumo das operações listadas';
+  if (listed === 1) return 'Resumo da operação listada';
+  return `Resumo das ${formatNumber(listed)} operações mais recentes`;
+}
+
 /**
  * Counts the operations that appear in a newly shown list and keeps their ids, so the
  * '+N' badge and the highlight can show them; cleared LIVE_BADGE_CLEAR_MS after the last arrival.
@@ -167,18 +174,25 @@ export function LiveOperationsPage() {
         </Toolbar>
       </header>
 
-      <section aria-label="Resumo das operações listadas" className="mb-6 grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-5">
-        <LiveStat label="Total" value={formatNumber(figures.total)} icon={<ListChecks className="size-5" />} tone="bg-indigo-100 text-indigo-700" />
-        <LiveStat label="Por Admins" value={formatNumber(figures.byAdmins)} icon={<Shield className="size-5" />} tone="bg-violet-100 text-violet-700" />
-        <LiveStat label="Por Alunos" value={formatNumber(figures.byStudents)} icon={<UserRound className="size-5" />} tone="bg-sky-100 text-sky-700" />
-        <LiveStat label="Concedido" value={formatMeritus(figures.awarded)} icon={<Gift className="size-5" />} tone="bg-emerald-100 text-emerald-700" />
-        <LiveStat
-          label="Transferido"
-          value={formatMeritus(figures.transferred)}
-          icon={<ArrowLeftRight className="size-5" />}
-          tone="bg-amber-100 text-amber-700"
-          className="col-span-2 md:col-span-1"
-        />
+      <section aria-labelledby="live-summary-title" className="mb-6">
+        {/* The cards sum the operations the list holds, not the school's whole history: said on screen, since a total
+            that stays at 100 and an awarded sum that falls after an award read as wrong otherwise. */}
+        <h2 id="live-summary-title" className="mb-2 text-sm font-medium text-slate-600">
+          {summaryTitle((shown ?? []).length)}
+        </h2>
+        <div className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-5">
+          <LiveStat label="Total" value={formatNumber(figures.total)} icon={<ListChecks className="size-5" />} tone="bg-indigo-100 text-indigo-700" />
+          <LiveStat label="Por Admins" value={formatNumber(figures.byAdmins)} icon={<Shield className="size-5" />} tone="bg-violet-100 text-violet-700" />
+          <LiveStat label="Por Alunos" value={formatNumber(figures.byStudents)} icon={<UserRound className="size-5" />} tone="bg-sky-100 text-sky-700" />
+          <LiveStat label="Concedido" value={formatMeritus(figures.awarded)} icon={<Gift className="size-5" />} tone="bg-emerald-100 text-emerald-700" />
+          <LiveStat
+            label="Transferido"
+            value={formatMeritus(figures.transferred)}
+            icon={<ArrowLeftRight className="size-5" />}
+            tone="bg-amber-100 text-amber-700"
+            className="col-span-2 md:col-span-1"
+          />
+        </div>
       </section>
 
       <section aria-label="Operações" className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
