@@ -1,11 +1,24 @@
 import type { ReactNode } from 'react';
 import { Minus, TrendingDown, TrendingUp } from 'lucide-react';
+import { CHANGE_WINDOW_DAYS } from '../../shared/constants.ts';
+import type { Currency } from '../../shared/ledger.ts';
 import { cn } from '../lib/cn.ts';
+import { formatSignedAmount } from '../lib/format.ts';
 
 export type ChangeDirection = 'up' | 'down' | 'flat';
 
 export function directionOf(value: number): ChangeDirection {
   return value > 0 ? 'up' : value < 0 ? 'down' : 'flat';
+}
+
+export type ChangeText = { direction: ChangeDirection; text: string };
+
+/**
+ * A balance's change over the window. Zero is 'Sem variação', not 'no movement': a transfer out and an award of the
+ * same amount leave the balance where it was.
+ */
+export function netChangeText(currency: Currency, net: number): ChangeText {
+  return net === 0 ? { direction: 'flat', text: `Sem variação em ${CHANGE_WINDOW_DAYS} dias` } : { direction: directionOf(net), text: `${formatSignedAmount(currency, net)} em ${CHANGE_WINDOW_DAYS} dias` };
 }
 
 /**

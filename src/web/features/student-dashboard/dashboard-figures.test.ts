@@ -18,7 +18,7 @@ describe('dashboard change lines', () => {
   test('Méritus: net change of the last 7 days with sign and pt-BR thousands', () => {
     expect(summaryChanges(summary({ recent: { meritusNet: 1200 } })).meritus).toEqual({ direction: 'up', text: '+1.200 M$ em 7 dias' });
     expect(summaryChanges(summary({ recent: { meritusNet: -30 } })).meritus).toEqual({ direction: 'down', text: '-30 M$ em 7 dias' });
-    expect(summaryChanges(summary({})).meritus).toEqual({ direction: 'flat', text: 'Sem movimentação em 7 dias' });
+    expect(summaryChanges(summary({})).meritus).toEqual({ direction: 'flat', text: 'Sem variação em 7 dias' });
   });
 
   test('earned: only what teachers credited', () => {

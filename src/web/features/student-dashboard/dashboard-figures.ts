@@ -2,9 +2,7 @@ import type { StudentSummary } from '../../../shared/student-area.ts';
 import { CHANGE_WINDOW_DAYS } from '../../../shared/constants.ts';
 import { countOf, formatMeritus, plural } from '../../../shared/format.ts';
 import { formatSignedAmount } from '../../lib/format.ts';
-import { directionOf, type ChangeDirection } from '../../ui/change-line.tsx';
-
-export type ChangeText = { direction: ChangeDirection; text: string };
+import { netChangeText, type ChangeText } from '../../ui/change-line.tsx';
 
 const inWindow = `em ${CHANGE_WINDOW_DAYS} dias`;
 
@@ -13,10 +11,7 @@ export function summaryChanges(summary: StudentSummary): { meritus: ChangeText; 
   const { meritusNet, earned } = summary.recent;
   const moved = summary.rank.positionBefore - summary.rank.position;
   return {
-    meritus:
-      meritusNet === 0
-        ? { direction: 'flat', text: `Sem movimentação ${inWindow}` }
-        : { direction: directionOf(meritusNet), text: `${formatSignedAmount('meritus', meritusNet)} ${inWindow}` },
+    meritus: netChangeText('meritus', meritusNet),
     earned:
       earned === 0
         ? { direction: 'flat', text: `Nenhum ganho ${inWindow}` }

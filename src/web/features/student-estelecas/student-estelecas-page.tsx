@@ -14,7 +14,7 @@ import { useStudentSummary } from '../../lib/student-queries.ts';
 import { useSession } from '../../app/session.ts';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
-import { ChangeLine, directionOf } from '../../ui/change-line.tsx';
+import { ChangeLine, netChangeText } from '../../ui/change-line.tsx';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { OperationList } from '../../ui/operation-list.tsx';
@@ -46,7 +46,7 @@ function StatCards({ balance, summary }: { balance: number; summary: StudentSumm
     );
   }
   const stats = summary.estelecasStats;
-  const net = summary.recent.estelecasNet;
+  const change = netChangeText('estelecas', summary.recent.estelecasNet);
   const next = estelecasAchievements(stats.peak, balance, thresholds).find((achievement) => !achievement.earned);
   return (
     <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4" data-testid="estelecas-stats">
@@ -55,7 +55,7 @@ function StatCards({ balance, summary }: { balance: number; summary: StudentSumm
         value={formatNumber(balance)}
         icon={<Star className="size-5" />}
         tone="emerald"
-        footer={<ChangeLine direction={directionOf(net)}>{net === 0 ? 'Sem movimentação em 7 dias' : `${formatSignedAmount('estelecas', net)} em 7 dias`}</ChangeLine>}
+        footer={<ChangeLine direction={change.direction}>{change.text}</ChangeLine>}
       />
       <FigureCard
         label="Total Recebido"
