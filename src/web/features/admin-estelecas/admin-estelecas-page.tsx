@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { ArrowRight, Medal, MinusCircle, PlusCircle, Sparkles, Trophy } from 'lucide-react';
 import { LEDGER_TYPES, OPERATION_TYPE_LABELS, type LedgerEntryView, type LedgerType } from '../../../shared/ledger.ts';
+import { competitionPositions } from '../../../shared/student-figures.ts';
 import { operationMatches, queryWords } from '../../../shared/student-match.ts';
 import { useSession } from '../../app/session.ts';
 import { countOf, formatDateTime, formatNumber, plural } from '../../lib/format.ts';
@@ -24,6 +25,8 @@ const MEDALS = ['text-amber-500', 'text-slate-400', 'text-orange-700'];
 
 function RankingCard() {
   const ranking = useEstelecasRanking();
+  // Ties share a place, as in the Méritus ranking.
+  const positions = useMemo(() => competitionPositions((ranking.data ?? []).map((student) => student.estelecas)), [ranking.data]);
   return (
     <Card title="Top 10 Estelecas" action={<Trophy aria-hidden="true" className="size-5 text-amber-500" />}>
       {ranking.isPending ? (
@@ -39,7 +42,11 @@ function RankingCard() {
           {ranking.data!.map((student, index) => (
             <li key={student.id} className="flex items-center gap-3 rounded-xl px-2 py-2 odd:bg-slate-50">
               <span className="flex w-7 shrink-0 justify-center text-sm font-bold text-slate-700 tabular-nums">
-                {index < 3 ? <Medal aria-label={`${index + 1}º lugar`} className={cn('size-5', MEDALS[index])} /> : `${index + 1}º`}
+                {positions[index]! <= 3 ? (
+                  <Medal aria-label={`${positions[index]}º lugar`} className={cn('size-5', MEDALS[positions[index]! - 1])} />
+                ) : (
+                  `${positions[index]}º`
+                )}
               </span>
               <Avatar name={student.name} src={student.photo} size="sm" />
               <span className="min-w-0 flex-1">
