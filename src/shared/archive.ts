@@ -432,6 +432,9 @@ export const ARCHIVE_TEXTS = {
   uploaded: (n: number) => `${countOf(n, 'arquivo enviado', 'arquivos enviados')} com sucesso!`,
   uploadErrors: (n: number) => `${countOf(n, 'erro', 'erros')} no upload`,
   fileError: (fileName: string, message: string) => `${fileName}: ${message}`,
+  /** The same bytes were already stored, maybe under another name: nothing new was stored, so that name is the one to look for. */
+  duplicate: (sentName: string, storedName: string) =>
+    sentName === storedName ? `${sentName} já existe na Data-Base.` : `${sentName} já existe na Data-Base como ${storedName}.`,
   processingError: (position: number) => `Erro no processamento do arquivo ${position}`,
   invalidFileUrl: (fileName: string) => `${fileName}: URL inválida`,
   uploadError: (reason: string) => `Erro no upload: ${reason}`,

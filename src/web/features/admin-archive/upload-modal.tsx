@@ -42,12 +42,12 @@ function localProblem(file: File): string | null {
 }
 
 /** The result of one file from an answer (a 400 when every file of the request was refused carries the same shape). */
-type Outcome = { status: 'done' | 'duplicate' | 'error'; message?: string };
+type Outcome = { status: 'done' | 'duplicate' | 'error'; message?: string; storedName?: string };
 
 function resultOf(answer: ArchiveUploadResult): Outcome {
   const result = answer.results[0];
   if (!result) return { status: 'error', message: ARCHIVE_TEXTS.unknownError };
-  if (result.ok) return { status: result.duplicate ? 'duplicate' : 'done' };
+  if (result.ok) return result.duplicate ? { status: 'duplicate', storedName: result.item.fileName } : { status: 'done' };
   return { status: 'error', message: result.message };
 }
 
@@ -111,7 +111,7 @@ export function UploadModal({ initialFiles, onClose }: { initialFiles: File[]; o
       }
       patchFile(entry.key, { ...outcome, percent: outcome.status === 'error' ? entry.percent : 100 });
       if (outcome.status === 'error') failures.push(ARCHIVE_TEXTS.fileError(entry.file.name, outcome.message ?? ARCHIVE_TEXTS.unknownError));
-      else if (outcome.status === 'duplicate') duplicates.push(entry.file.name);
+      else if (outcome.status === 'duplicate') duplicates.push(ARCHIVE_TEXTS.duplicate(entry.file.name, outcome.storedName ?? entry.file.name));
       else stored += 1;
       setErrors([...failures]);
     }
@@ -121,7 +121,7 @@ export function UploadModal({ initialFiles, onClose }: { initialFiles: File[]; o
     const uploadFailures = failures.length - invalid.length;
     const summary = [
       stored > 0 ? ARCHIVE_TEXTS.uploaded(stored) : null,
-      ...duplicates.map((name) => `${name} já existe na Data-Base.`),
+      ...duplicates,
       uploadFailures > 0 ? ARCHIVE_TEXTS.uploadErrors(uploadFailures) : null,
       invalid.length > 0 ? ARCHIVE_TEXTS.someInvalid(invalid.length) : null,
     ].filter((part): part is string => part !== null);
