@@ -48,6 +48,13 @@ test.describe('phone', () => {
     await expect(page.getByRole('link', { name: `Baixar extrato de ${student.name}` })).toHaveAttribute('href', new RegExp(`period=today&student=${student.id}`));
     await expectNoSeriousA11yViolations(page);
 
+    // Choosing 'Personalizado' after a report was shown: no figures until both dates are there, not the last period's.
+    await page.getByLabel('Período', { exact: true }).selectOption('custom');
+    await expect(page.getByRole('alert')).toBeVisible();
+    await expect(page.getByText('O relatório aparece assim que o período for válido.')).toBeVisible();
+    await expect(page.getByRole('table', { name: /mais subiram/ })).toHaveCount(0);
+    await expect(page.getByText(/comparado com/)).toHaveCount(0);
+
     await navigate(page, '/admin/reports?period=custom&from=2026-03-10&to=2026-03-01');
     await expect(page.getByRole('alert')).toContainText('A data de início deve ser anterior ou igual à data de fim');
     // Beside the dates, not a failed load: no retry that could never work.

@@ -199,7 +199,7 @@ export default function AdminReportsPage() {
           </p>
         )}
         <div className="mt-3 text-sm text-slate-700" aria-live="polite">
-          {period && (
+          {period && !problem && (
             <p>
               <strong className="font-semibold text-slate-900">{periodText}</strong> ({period.days} {period.days === 1 ? 'dia' : 'dias'}) · comparado com {formatDayRange(period.previousFrom, period.previousTo)}
             </p>
@@ -212,7 +212,7 @@ export default function AdminReportsPage() {
         <Card>
           <LoadError message={error.message} onRetry={() => void Promise.all([overview.refetch(), timeline.refetch(), reasons.refetch()])} />
         </Card>
-      ) : problem && !overview.data ? (
+      ) : problem ? (
         <Card>
           <p className="py-6 text-center text-sm text-slate-600">{REPORT_WAITS_FOR_PERIOD}</p>
         </Card>
