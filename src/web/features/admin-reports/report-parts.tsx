@@ -30,7 +30,7 @@ export type Column<T> = { header: string; cell: (row: T) => ReactNode; numeric?:
 export function ReportTableView<T>({ caption, columns, rows, rowKey, empty }: { caption: string; columns: Column<T>[]; rows: readonly T[]; rowKey: (row: T) => string; empty: string }) {
   return (
     // Long tables (a day per row) scroll inside their card; the region can be reached and scrolled with the keyboard.
-    <div role="region" aria-label={caption} tabIndex={0} className="-mx-4 max-h-[28rem] overflow-auto px-4 focus-visible:ring-2 focus-visible:ring-indigo-500/40 focus-visible:outline-none sm:mx-0 sm:px-0">
+    <div role="region" aria-label={caption} tabIndex={0} className="scroll-shadows -mx-4 max-h-[28rem] overflow-auto px-4 focus-visible:ring-2 focus-visible:ring-indigo-500/40 focus-visible:outline-none sm:mx-0 sm:px-0">
       <table className="w-full min-w-[28rem] border-collapse text-sm">
         <caption className="pb-2 text-left text-xs font-medium text-slate-600">{caption}</caption>
         <thead className="sticky top-0 bg-white">
