@@ -266,6 +266,28 @@ test('a damaged archive is refused with a clear message before anything is writt
   }
 });
 
+test.skipIf(!onPostgres)('a restore into a PostgreSQL database another client is connected to is refused, and changes nothing (needs the run’s PostgreSQL: skipped on api-pglite)', async () => {
+  const t = await buildTestApp();
+  cleanups.push(() => t.close());
+  const dir = tempDir('meritus-backup-');
+  const file = path.join(dir, 'escola.tar.gz');
+  const client = await sqlClientOf(t.database);
+  cleanups.push(() => client.close());
+  await writeBackup(client, file, { kind: 'local', root: t.config.uploadsDir });
+  const url = await emptyPostgres();
+  const filesRoot = path.join(tempDir('meritus-restore-'), 'data', 'uploads');
+  // Another Méritus server on the target database.
+  const server = new pg.Client({ connectionString: url });
+  await server.connect();
+  try {
+    await expect(restoreArchive(file, { kind: 'postgres', url }, { filesRoot, force: true })).rejects.toThrow(/Há 1 outra\(s\) conexão\(ões\) com o banco de destino/);
+    const { rows } = await server.query(`SELECT count(*)::int AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'`);
+    expect(rows[0].n).toBe(0);
+  } finally {
+    await server.end();
+  }
+});
+
 describe('between the two databases', () => {
   test.skipIf(!onPostgres)('embedded → PostgreSQL → embedded gives back the same school (needs the run’s PostgreSQL: skipped on api-pglite)', { timeout: 240_000 }, async () => {
     const embedded = await openPglite(undefined);

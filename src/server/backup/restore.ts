@@ -86,8 +86,10 @@ async function restoreEmbedded(dataDir: string, file: string, manifest: Manifest
 async function openPostgresTarget(url: string, options: RestoreOptions): Promise<SqlClient> {
   const client = await connectPostgres(url);
   try {
+    // Clients only: PostgreSQL's own workers (autovacuum analysing the tables a restore has just filled) are no server.
     const [others] = await client.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
     );
     if (others!.n > 0) {
       throw new BackupError(
