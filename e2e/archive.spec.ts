@@ -227,6 +227,8 @@ test.describe('Data-Base (phone)', () => {
     await loginViaApi(context, 'admin');
     await navigate(page, SCREEN);
     await search(page, word);
+    // The search's own answer, not the card in the whole list shown until it arrives (which is then replaced).
+    await expect(page.getByText('1 arquivo encontrado')).toBeVisible();
     const item = card(page, image.fileName);
     await expect(item).toBeVisible();
     const box = await item.boundingBox();
