@@ -1,5 +1,5 @@
 import { act } from 'react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { notifyManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { beforeEach, expect, test, vi } from 'vitest';
 import type { ArchiveItem, ArchivePage } from '../../../shared/archive.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
@@ -40,8 +40,11 @@ function Card() {
   );
 }
 
+// The queries' notifications reach React inside act, so an answer is on screen as soon as the query has taken it.
+notifyManager.setNotifyFunction((notify) => act(notify));
+
 const button = () => root.container().querySelector('button');
-const settle = () => act(async () => new Promise((resolve) => setTimeout(resolve, 0)));
+const pressed = () => button()?.getAttribute('aria-pressed');
 
 beforeEach(() => {
   reads.length = 0;
@@ -55,31 +58,27 @@ beforeEach(() => {
 
 test('a favourite stays marked when a read of the list sent before it lands after it', async () => {
   reads[0]!.answer(false);
-  await settle();
-  expect(button()?.getAttribute('aria-pressed')).toBe('false');
+  await vi.waitFor(() => expect(pressed()).toBe('false'));
 
   // A live event has the list read again; that read is answered from before the click.
   act(() => void client.invalidateQueries({ queryKey: queryKeys.gallery }));
-  expect(reads).toHaveLength(2);
+  await vi.waitFor(() => expect(reads).toHaveLength(2));
   act(() => button()!.click());
-  await settle();
-  expect(button()?.getAttribute('aria-pressed')).toBe('true');
+  await vi.waitFor(() => expect(pressed()).toBe('true'));
 
-  reads[1]!.answer(false);
-  await settle();
   // The old read was dropped and the list read again, after the change.
+  await vi.waitFor(() => expect(reads).toHaveLength(3));
   expect(reads[1]!.aborted()).toBe(true);
-  expect(reads).toHaveLength(3);
+  reads[1]!.answer(false);
   reads[2]!.answer(true);
-  await settle();
-  expect(button()?.getAttribute('aria-pressed')).toBe('true');
+  await vi.waitFor(() => expect(client.isFetching()).toBe(0));
+  expect(pressed()).toBe('true');
 });
 
 test('with no read under way, a favourite changes the card without reading the list again', async () => {
   reads[0]!.answer(false);
-  await settle();
+  await vi.waitFor(() => expect(pressed()).toBe('false'));
   act(() => button()!.click());
-  await settle();
-  expect(button()?.getAttribute('aria-pressed')).toBe('true');
+  await vi.waitFor(() => expect(pressed()).toBe('true'));
   expect(reads).toHaveLength(1);
 });
