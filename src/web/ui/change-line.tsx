@@ -13,12 +13,16 @@ export function directionOf(value: number): ChangeDirection {
 
 export type ChangeText = { direction: ChangeDirection; text: string };
 
+/** The window every change line speaks of: "em 7 dias". */
+export const IN_CHANGE_WINDOW = `em ${CHANGE_WINDOW_DAYS} dias`;
+
 /**
  * A balance's change over the window. Zero is 'Sem variação', not 'no movement': a transfer out and an award of the
  * same amount leave the balance where it was.
  */
 export function netChangeText(currency: Currency, net: number): ChangeText {
-  return net === 0 ? { direction: 'flat', text: `Sem variação em ${CHANGE_WINDOW_DAYS} dias` } : { direction: directionOf(net), text: `${formatSignedAmount(currency, net)} em ${CHANGE_WINDOW_DAYS} dias` };
+  if (net === 0) return { direction: 'flat', text: `Sem variação ${IN_CHANGE_WINDOW}` };
+  return { direction: directionOf(net), text: `${formatSignedAmount(currency, net)} ${IN_CHANGE_WINDOW}` };
 }
 
 /**

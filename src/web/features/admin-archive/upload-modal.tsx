@@ -42,7 +42,7 @@ function localProblem(file: File): string | null {
 }
 
 /** The result of one file from an answer (a 400 when every file of the request was refused carries the same shape). */
-type Outcome = { status: 'done' | 'duplicate' | 'error'; message?: string; storedName?: string };
+type Outcome = { status: 'done' } | { status: 'duplicate'; storedName: string } | { status: 'error'; message: string };
 
 function resultOf(answer: ArchiveUploadResult): Outcome {
   const result = answer.results[0];
@@ -51,7 +51,7 @@ function resultOf(answer: ArchiveUploadResult): Outcome {
   return { status: 'error', message: result.message };
 }
 
-function failureOf(error: unknown): { status: 'error'; message: string } {
+function failureOf(error: unknown): Extract<Outcome, { status: 'error' }> {
   if (isApiError(error)) {
     const details = archiveUploadResult.safeParse(error.details);
     const first = details.success ? details.data.results[0] : undefined;
@@ -110,8 +110,8 @@ export function UploadModal({ initialFiles, onClose }: { initialFiles: File[]; o
         outcome = failureOf(error);
       }
       patchFile(entry.key, { ...outcome, percent: outcome.status === 'error' ? entry.percent : 100 });
-      if (outcome.status === 'error') failures.push(ARCHIVE_TEXTS.fileError(entry.file.name, outcome.message ?? ARCHIVE_TEXTS.unknownError));
-      else if (outcome.status === 'duplicate') duplicates.push(ARCHIVE_TEXTS.duplicate(entry.file.name, outcome.storedName ?? entry.file.name));
+      if (outcome.status === 'error') failures.push(ARCHIVE_TEXTS.fileError(entry.file.name, outcome.message));
+      else if (outcome.status === 'duplicate') duplicates.push(ARCHIVE_TEXTS.duplicate(entry.file.name, outcome.storedName));
       else stored += 1;
       setErrors([...failures]);
     }

@@ -26,7 +26,11 @@ const MEDALS = ['text-amber-500', 'text-slate-400', 'text-orange-700'];
 function RankingCard() {
   const ranking = useEstelecasRanking();
   // Ties share a place, as in the Méritus ranking.
-  const positions = useMemo(() => competitionPositions((ranking.data ?? []).map((student) => student.estelecas)), [ranking.data]);
+  const ranked = useMemo(() => {
+    const students = ranking.data ?? [];
+    const positions = competitionPositions(students.map((student) => student.estelecas));
+    return students.map((student, index) => ({ student, position: positions[index]! }));
+  }, [ranking.data]);
   return (
     <Card title="Top 10 Estelecas" action={<Trophy aria-hidden="true" className="size-5 text-amber-500" />}>
       {ranking.isPending ? (
@@ -35,18 +39,14 @@ function RankingCard() {
             <Skeleton key={key} className="h-12" />
           ))}
         </div>
-      ) : (ranking.data ?? []).length === 0 ? (
+      ) : ranked.length === 0 ? (
         <EmptyState title="Nenhum estudante com Estelecas ainda" icon={<Sparkles className="size-6" />} />
       ) : (
         <ol className="flex flex-col gap-1">
-          {ranking.data!.map((student, index) => (
+          {ranked.map(({ student, position }) => (
             <li key={student.id} className="flex items-center gap-3 rounded-xl px-2 py-2 odd:bg-slate-50">
               <span className="flex w-7 shrink-0 justify-center text-sm font-bold text-slate-700 tabular-nums">
-                {positions[index]! <= 3 ? (
-                  <Medal aria-label={`${positions[index]}º lugar`} className={cn('size-5', MEDALS[positions[index]! - 1])} />
-                ) : (
-                  `${positions[index]}º`
-                )}
+                {position <= 3 ? <Medal aria-label={`${position}º lugar`} className={cn('size-5', MEDALS[position - 1])} /> : `${position}º`}
               </span>
               <Avatar name={student.name} src={student.photo} size="sm" />
               <span className="min-w-0 flex-1">
