@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
 import { addStudents, createTestDatabase, type TestDatabase, type TestStudent } from './test/test-app.ts';
-import { idempotencyKeys, loginFailures, sessions, studentTags } from './db/schema.ts';
+import { sql } from 'drizzle-orm';
+import { rowsOf } from './db/client.ts';
+import { idempotencyKeys, ledgerEntries, loginFailures, sessions, studentTags } from './db/schema.ts';
 import { sweepAuthState } from './modules/auth/auth.service.ts';
 import { sweepExpiredTags } from './modules/tags/tags.service.ts';
 import { sweepIdempotencyKeys } from './modules/ledger/idempotency.ts';
-import { startMaintenance } from './maintenance.ts';
+import { startMaintenance, SUMS_FOLD_MS } from './maintenance.ts';
 import { EXPIRED_TAG_SWEEP_MS, SESSION_IDLE_MS } from '../shared/constants.ts';
 
 /** What each periodic sweep removes, and what it must leave alone, on a database of its own. */
@@ -118,6 +120,32 @@ test('maintenance sweeps at start-up and again every period, until stopped', asy
     stop();
   }
   expect(vi.getTimerCount()).toBe(0);
+  expect(log.warn).not.toHaveBeenCalled();
+});
+
+test("every second, the ledger's queued rows are added to the reports' sums", async () => {
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  const log = silentLog();
+  await database.db.insert(ledgerEntries).values({
+    currency: 'meritus',
+    type: 'admin_add',
+    amount: 17,
+    description: 'Feira de ciências',
+    toStudentId: bruno.id,
+    actorKind: 'admin',
+    actorName: 'Teste',
+  });
+  const pending = async () => Number(rowsOf<{ n: string }>(await database.db.execute(sql`SELECT count(*) AS n FROM ledger_sums_pending`))[0]!.n);
+  const brunoAwarded = async () =>
+    rowsOf<{ m_awarded: string }>(await database.db.execute(sql`SELECT m_awarded FROM ledger_student_days WHERE student_id = ${bruno.id}`)).map((row) => Number(row.m_awarded));
+  expect([await pending(), await brunoAwarded()]).toEqual([1, []]);
+  const stop = startMaintenance(database, log);
+  try {
+    vi.advanceTimersByTime(SUMS_FOLD_MS);
+    await vi.waitFor(async () => expect([await pending(), await brunoAwarded()]).toEqual([0, [17]]), WAIT);
+  } finally {
+    stop();
+  }
   expect(log.warn).not.toHaveBeenCalled();
 });
 

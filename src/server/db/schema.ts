@@ -192,8 +192,28 @@ export const ledgerEntries = pgTable(
 );
 
 /**
- * The ledger summed for the reports (decision 011), kept by ledger.sql's triggers in the
- * transaction of every ledger write. Days are UTC calendar days, whatever the school's time
+ * The ledger's rows not yet added to the reports' sums (decision 011): ledger.sql's triggers
+ * queue each row written (sign 1) or deleted (sign -1) here, in the write's transaction, with
+ * the turma it counts in at that moment; ledger_sums_fold() adds them to the sums, a batch at
+ * a time, before a report reads them and every second.
+ */
+export const ledgerSumsPending = pgTable('ledger_sums_pending', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  sign: smallint('sign').notNull(),
+  grade: text('grade').notNull(),
+  currency: text('currency', { enum: ['meritus', 'estelecas'] }).notNull(),
+  type: text('type', { enum: ['transfer', 'admin_add', 'admin_remove', 'reward', 'penalty'] }).notNull(),
+  amount: integer('amount').notNull(),
+  /** The reason without surrounding spaces, for awards and penalties (null for transfers). */
+  description: text('description'),
+  fromStudentId: uuid('from_student_id'),
+  toStudentId: uuid('to_student_id'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * The ledger summed for the reports (decision 011), kept from the rows queued by ledger.sql's
+ * triggers (ledger_sums_pending). Days are UTC calendar days, whatever the school's time
  * zone: a report adds the rows between its last UTC midnight and its bound from the ledger.
  *
  * Per student, what the student's ledger rows add up to from the beginning through the end of

@@ -250,109 +250,141 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT (get_byte(uuid_send(p_student_id), 15) % 8)::smallint
 $$;
 
--- What one ledger row adds to its students' sums (ledger_student_days' columns), on the row's
+-- What one queued row adds to its students' sums (ledger_student_days' columns), on the row's
 -- UTC day: a side for the student who received (awarded or transferred in) and one for the
--- student who gave (removed or transferred out), each when the row has one; `p_sign` is -1
--- for a deleted row.
-CREATE OR REPLACE FUNCTION ledger_row_sides(p_entry ledger_entries, p_sign integer) RETURNS SETOF ledger_student_days
+-- student who gave (removed or transferred out), each when the row has one; a deleted row's
+-- sign is -1.
+CREATE OR REPLACE FUNCTION ledger_row_sides(p_row ledger_sums_pending) RETURNS SETOF ledger_student_days
 LANGUAGE sql IMMUTABLE AS $$
-  SELECT p_entry.to_student_id, (p_entry.created_at AT TIME ZONE 'UTC')::date,
-         p_sign * CASE WHEN p_entry.currency = 'meritus' AND p_entry.type <> 'transfer' THEN p_entry.amount ELSE 0 END, 0,
-         p_sign * CASE WHEN p_entry.currency = 'meritus' AND p_entry.type = 'transfer' THEN p_entry.amount ELSE 0 END, 0,
-         p_sign * CASE WHEN p_entry.currency = 'estelecas' AND p_entry.type <> 'transfer' THEN p_entry.amount ELSE 0 END, 0,
-         p_sign * CASE WHEN p_entry.currency = 'estelecas' AND p_entry.type = 'transfer' THEN p_entry.amount ELSE 0 END, 0,
-         0, p_sign
-   WHERE p_entry.to_student_id IS NOT NULL
+  SELECT p_row.to_student_id, (p_row.created_at AT TIME ZONE 'UTC')::date,
+         p_row.sign * CASE WHEN p_row.currency = 'meritus' AND p_row.type <> 'transfer' THEN p_row.amount ELSE 0 END, 0,
+         p_row.sign * CASE WHEN p_row.currency = 'meritus' AND p_row.type = 'transfer' THEN p_row.amount ELSE 0 END, 0,
+         p_row.sign * CASE WHEN p_row.currency = 'estelecas' AND p_row.type <> 'transfer' THEN p_row.amount ELSE 0 END, 0,
+         p_row.sign * CASE WHEN p_row.currency = 'estelecas' AND p_row.type = 'transfer' THEN p_row.amount ELSE 0 END, 0,
+         0, p_row.sign
+   WHERE p_row.to_student_id IS NOT NULL
   UNION ALL
-  SELECT p_entry.from_student_id, (p_entry.created_at AT TIME ZONE 'UTC')::date,
-         0, p_sign * CASE WHEN p_entry.currency = 'meritus' AND p_entry.type <> 'transfer' THEN p_entry.amount ELSE 0 END,
-         0, p_sign * CASE WHEN p_entry.currency = 'meritus' AND p_entry.type = 'transfer' THEN p_entry.amount ELSE 0 END,
-         0, p_sign * CASE WHEN p_entry.currency = 'estelecas' AND p_entry.type <> 'transfer' THEN p_entry.amount ELSE 0 END,
-         0, p_sign * CASE WHEN p_entry.currency = 'estelecas' AND p_entry.type = 'transfer' THEN p_entry.amount ELSE 0 END,
-         p_sign * CASE WHEN p_entry.type = 'transfer' THEN 1 ELSE 0 END, p_sign
-   WHERE p_entry.from_student_id IS NOT NULL
+  SELECT p_row.from_student_id, (p_row.created_at AT TIME ZONE 'UTC')::date,
+         0, p_row.sign * CASE WHEN p_row.currency = 'meritus' AND p_row.type <> 'transfer' THEN p_row.amount ELSE 0 END,
+         0, p_row.sign * CASE WHEN p_row.currency = 'meritus' AND p_row.type = 'transfer' THEN p_row.amount ELSE 0 END,
+         0, p_row.sign * CASE WHEN p_row.currency = 'estelecas' AND p_row.type <> 'transfer' THEN p_row.amount ELSE 0 END,
+         0, p_row.sign * CASE WHEN p_row.currency = 'estelecas' AND p_row.type = 'transfer' THEN p_row.amount ELSE 0 END,
+         p_row.sign * CASE WHEN p_row.type = 'transfer' THEN 1 ELSE 0 END, p_row.sign
+   WHERE p_row.from_student_id IS NOT NULL
 $$;
 
--- The reports' sums (decision 011), kept in the transaction of every ledger write, whatever
--- writes it: these two functions, a migration's or a test's rows, a correction's DELETE.
--- ledger_student_days holds per student the sums from the beginning through each UTC day
--- with rows; ledger_grade_days the Méritus of each day, in the turma of the row's sender (or
--- recipient when it has none), in that student's slot; ledger_reason_sums the awards and
--- penalties of each day and month by turma, kind and reason. `changed` is the statement's new
--- rows on INSERT, its old rows on DELETE, which count negatively.
--- The students are locked before a ledger row is written (above), so two writers never race
--- on a student's day; turma days are taken in (grade, day, slot) order, so bulk writes cannot
--- deadlock.
+-- The reports' sums (decision 011) follow every ledger write, whatever writes it: these two
+-- functions, a migration's or a test's rows, a correction's DELETE. The write only queues its
+-- rows (ledger_sums_pending), with the turma each counts in at that moment (its sender's, or
+-- its recipient's when it has none); ledger_sums_fold() adds them to the sums later, many at
+-- once. Adding them in the write's own transaction cost a transfer more than a third of its
+-- time in PostgreSQL (bench:bank), most of it queued behind other transfers' locks on the
+-- turma's day until their commits.
 CREATE OR REPLACE FUNCTION ledger_rollup() RETURNS trigger
 LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO ledger_sums_pending (sign, grade, currency, type, amount, description, from_student_id, to_student_id, created_at)
+  SELECT CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END, s.grade, c.currency, c.type, c.amount,
+         CASE WHEN c.type <> 'transfer' THEN btrim(c.description) END, c.from_student_id, c.to_student_id, c.created_at
+    FROM changed c JOIN students s ON s.id = coalesce(c.from_student_id, c.to_student_id);
+  RETURN NULL;
+END
+$$;
+
+-- Adds the queued rows to the sums and takes them off the queue, oldest first, in batches;
+-- answers how many. One fold at a time (the advisory lock, which a change of turma takes
+-- too): `p_wait` waits for a fold under way (a report about to read the sums), otherwise the
+-- call leaves at once (the server's periodic fold). Rows queued by transactions not yet
+-- committed are not seen, and wait for the next fold.
+-- ledger_student_days holds per student the sums from the beginning through each UTC day
+-- with rows; ledger_grade_days the Méritus of each day, in the queued turma, in the student's
+-- slot; ledger_reason_sums the awards and penalties of each day and month by turma, kind and
+-- reason. Adding commutes, so the order rows are folded in does not change the sums.
+CREATE OR REPLACE FUNCTION ledger_sums_fold(p_wait boolean) RETURNS integer
+LANGUAGE plpgsql AS $$
 DECLARE
-  v_sign integer := CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END;
+  v_rows ledger_sums_pending[];
+  v_folded integer := 0;
   v_change ledger_student_days%ROWTYPE;
   v_first_updated date;
 BEGIN
-  -- Each student's changed day adds its change to that day and to every later stored day (the
-  -- sums run from the beginning); a day not stored yet is the last stored day before it plus
-  -- the change. One statement per changed day when the day is stored (a transfer, the common
-  -- write, changes two): one grouped statement with window functions cost a transfer more than
-  -- the rest of its sums. Taken in day order, a day is stored before any later one is changed,
-  -- so a long history written at once (a migration, a benchmark) updates each day once.
-  FOR v_change IN
-    SELECT side.student_id, side.day, sum(side.m_awarded), sum(side.m_removed), sum(side.m_in), sum(side.m_out),
-           sum(side.e_awarded), sum(side.e_removed), sum(side.e_in), sum(side.e_out), sum(side.sent_ops), sum(side.ops)
-      FROM changed c CROSS JOIN LATERAL ledger_row_sides(c, v_sign) side
-     GROUP BY side.student_id, side.day
-     ORDER BY side.student_id, side.day
+  IF p_wait THEN
+    PERFORM pg_advisory_xact_lock(727375);
+  ELSIF NOT pg_try_advisory_xact_lock(727375) THEN
+    RETURN 0;
+  END IF;
   LOOP
-    WITH updated AS (
-      UPDATE ledger_student_days d
-         SET m_awarded = d.m_awarded + v_change.m_awarded, m_removed = d.m_removed + v_change.m_removed,
-             m_in = d.m_in + v_change.m_in, m_out = d.m_out + v_change.m_out, e_awarded = d.e_awarded + v_change.e_awarded,
-             e_removed = d.e_removed + v_change.e_removed, e_in = d.e_in + v_change.e_in, e_out = d.e_out + v_change.e_out,
-             sent_ops = d.sent_ops + v_change.sent_ops, ops = d.ops + v_change.ops
-       WHERE d.student_id = v_change.student_id AND d.day >= v_change.day
-      RETURNING d.day
+    WITH taken AS (
+      DELETE FROM ledger_sums_pending
+       WHERE id IN (SELECT id FROM ledger_sums_pending ORDER BY id LIMIT 10000)
+      RETURNING *
     )
-    SELECT min(day) INTO v_first_updated FROM updated;
-    IF v_first_updated IS DISTINCT FROM v_change.day THEN
-      INSERT INTO ledger_student_days (student_id, day, m_awarded, m_removed, m_in, m_out, e_awarded, e_removed, e_in, e_out, sent_ops, ops)
-      SELECT v_change.student_id, v_change.day, coalesce(p.m_awarded, 0) + v_change.m_awarded,
-             coalesce(p.m_removed, 0) + v_change.m_removed, coalesce(p.m_in, 0) + v_change.m_in,
-             coalesce(p.m_out, 0) + v_change.m_out, coalesce(p.e_awarded, 0) + v_change.e_awarded,
-             coalesce(p.e_removed, 0) + v_change.e_removed, coalesce(p.e_in, 0) + v_change.e_in,
-             coalesce(p.e_out, 0) + v_change.e_out, coalesce(p.sent_ops, 0) + v_change.sent_ops, coalesce(p.ops, 0) + v_change.ops
-        FROM (SELECT 1) AS one
-        LEFT JOIN LATERAL (SELECT * FROM ledger_student_days x WHERE x.student_id = v_change.student_id AND x.day < v_change.day
-                            ORDER BY x.day DESC LIMIT 1) AS p ON TRUE;
-    END IF;
+    SELECT array_agg(taken) INTO v_rows FROM taken;
+    EXIT WHEN v_rows IS NULL;
+    v_folded := v_folded + cardinality(v_rows);
+
+    -- Each student's changed day adds its change to that day and to every later stored day
+    -- (the sums run from the beginning); a day not stored yet is the last stored day before it
+    -- plus the change. Taken in day order, a day is stored before any later one is changed,
+    -- so a long history written at once updates each day once.
+    FOR v_change IN
+      SELECT side.student_id, side.day, sum(side.m_awarded), sum(side.m_removed), sum(side.m_in), sum(side.m_out),
+             sum(side.e_awarded), sum(side.e_removed), sum(side.e_in), sum(side.e_out), sum(side.sent_ops), sum(side.ops)
+        FROM unnest(v_rows) c CROSS JOIN LATERAL ledger_row_sides(c) side
+       GROUP BY side.student_id, side.day
+       ORDER BY side.student_id, side.day
+    LOOP
+      WITH updated AS (
+        UPDATE ledger_student_days d
+           SET m_awarded = d.m_awarded + v_change.m_awarded, m_removed = d.m_removed + v_change.m_removed,
+               m_in = d.m_in + v_change.m_in, m_out = d.m_out + v_change.m_out, e_awarded = d.e_awarded + v_change.e_awarded,
+               e_removed = d.e_removed + v_change.e_removed, e_in = d.e_in + v_change.e_in, e_out = d.e_out + v_change.e_out,
+               sent_ops = d.sent_ops + v_change.sent_ops, ops = d.ops + v_change.ops
+         WHERE d.student_id = v_change.student_id AND d.day >= v_change.day
+        RETURNING d.day
+      )
+      SELECT min(day) INTO v_first_updated FROM updated;
+      IF v_first_updated IS DISTINCT FROM v_change.day THEN
+        INSERT INTO ledger_student_days (student_id, day, m_awarded, m_removed, m_in, m_out, e_awarded, e_removed, e_in, e_out, sent_ops, ops)
+        SELECT v_change.student_id, v_change.day, coalesce(p.m_awarded, 0) + v_change.m_awarded,
+               coalesce(p.m_removed, 0) + v_change.m_removed, coalesce(p.m_in, 0) + v_change.m_in,
+               coalesce(p.m_out, 0) + v_change.m_out, coalesce(p.e_awarded, 0) + v_change.e_awarded,
+               coalesce(p.e_removed, 0) + v_change.e_removed, coalesce(p.e_in, 0) + v_change.e_in,
+               coalesce(p.e_out, 0) + v_change.e_out, coalesce(p.sent_ops, 0) + v_change.sent_ops, coalesce(p.ops, 0) + v_change.ops
+          FROM (SELECT 1) AS one
+          LEFT JOIN LATERAL (SELECT * FROM ledger_student_days x WHERE x.student_id = v_change.student_id AND x.day < v_change.day
+                              ORDER BY x.day DESC LIMIT 1) AS p ON TRUE;
+      END IF;
+    END LOOP;
+
+    INSERT INTO ledger_grade_days AS g (grade, day, slot, m_awarded, m_removed, m_transferred)
+    SELECT c.grade, (c.created_at AT TIME ZONE 'UTC')::date, ledger_student_slot(coalesce(c.from_student_id, c.to_student_id)),
+           coalesce(sum(c.sign * c.amount) FILTER (WHERE c.type IN ('admin_add', 'reward')), 0),
+           coalesce(sum(c.sign * c.amount) FILTER (WHERE c.type IN ('admin_remove', 'penalty')), 0),
+           coalesce(sum(c.sign * c.amount) FILTER (WHERE c.type = 'transfer'), 0)
+      FROM unnest(v_rows) c
+     WHERE c.currency = 'meritus'
+     GROUP BY 1, 2, 3
+     ORDER BY 1, 2, 3
+    ON CONFLICT (grade, day, slot) DO UPDATE
+       SET m_awarded = g.m_awarded + excluded.m_awarded, m_removed = g.m_removed + excluded.m_removed,
+           m_transferred = g.m_transferred + excluded.m_transferred;
+
+    INSERT INTO ledger_reason_sums AS r (span, start, grade, kind, description, ops, meritus, estelecas)
+    SELECT spans.span, spans.start, c.grade, CASE WHEN c.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END,
+           c.description, sum(c.sign),
+           coalesce(sum(c.sign * c.amount) FILTER (WHERE c.currency = 'meritus'), 0),
+           coalesce(sum(c.sign * c.amount) FILTER (WHERE c.currency = 'estelecas'), 0)
+      FROM unnest(v_rows) c
+     CROSS JOIN LATERAL (VALUES ('d', (c.created_at AT TIME ZONE 'UTC')::date),
+                                ('m', date_trunc('month', c.created_at AT TIME ZONE 'UTC')::date)) AS spans(span, start)
+     WHERE c.type <> 'transfer'
+     GROUP BY 1, 2, 3, 4, 5
+     ORDER BY 1, 2, 3, 4, 5
+    ON CONFLICT (span, start, grade, kind, description) DO UPDATE
+       SET ops = r.ops + excluded.ops, meritus = r.meritus + excluded.meritus, estelecas = r.estelecas + excluded.estelecas;
   END LOOP;
-
-  INSERT INTO ledger_grade_days AS g (grade, day, slot, m_awarded, m_removed, m_transferred)
-  SELECT s.grade, (c.created_at AT TIME ZONE 'UTC')::date, ledger_student_slot(s.id),
-         v_sign * coalesce(sum(c.amount) FILTER (WHERE c.type IN ('admin_add', 'reward')), 0),
-         v_sign * coalesce(sum(c.amount) FILTER (WHERE c.type IN ('admin_remove', 'penalty')), 0),
-         v_sign * coalesce(sum(c.amount) FILTER (WHERE c.type = 'transfer'), 0)
-    FROM changed c JOIN students s ON s.id = coalesce(c.from_student_id, c.to_student_id)
-   WHERE c.currency = 'meritus'
-   GROUP BY 1, 2, 3
-   ORDER BY 1, 2, 3
-  ON CONFLICT (grade, day, slot) DO UPDATE
-     SET m_awarded = g.m_awarded + excluded.m_awarded, m_removed = g.m_removed + excluded.m_removed,
-         m_transferred = g.m_transferred + excluded.m_transferred;
-
-  INSERT INTO ledger_reason_sums AS r (span, start, grade, kind, description, ops, meritus, estelecas)
-  SELECT spans.span, spans.start, s.grade, CASE WHEN c.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END,
-         btrim(c.description), v_sign * count(*),
-         v_sign * coalesce(sum(c.amount) FILTER (WHERE c.currency = 'meritus'), 0),
-         v_sign * coalesce(sum(c.amount) FILTER (WHERE c.currency = 'estelecas'), 0)
-    FROM changed c JOIN students s ON s.id = coalesce(c.from_student_id, c.to_student_id)
-   CROSS JOIN LATERAL (VALUES ('d', (c.created_at AT TIME ZONE 'UTC')::date),
-                              ('m', date_trunc('month', c.created_at AT TIME ZONE 'UTC')::date)) AS spans(span, start)
-   WHERE c.type <> 'transfer'
-   GROUP BY 1, 2, 3, 4, 5
-   ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT (span, start, grade, kind, description) DO UPDATE
-     SET ops = r.ops + excluded.ops, meritus = r.meritus + excluded.meritus, estelecas = r.estelecas + excluded.estelecas;
-  RETURN NULL;
+  RETURN v_folded;
 END
 $$;
 
@@ -360,6 +392,9 @@ $$;
 CREATE OR REPLACE FUNCTION ledger_rollup_regrade() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
+  -- Rows still queued keep the turma they were written in: moving every row of the ledger now,
+  -- and adding the queued ones to that turma later, comes to the same sums.
+  PERFORM pg_advisory_xact_lock(727375);
   INSERT INTO ledger_grade_days AS g (grade, day, slot, m_awarded, m_removed, m_transferred)
   SELECT moved.grade, days.day, ledger_student_slot(NEW.id),
          moved.sign * days.m_awarded, moved.sign * days.m_removed, moved.sign * days.m_transferred
@@ -400,7 +435,7 @@ $$;
 CREATE OR REPLACE FUNCTION ledger_rollup_truncate() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  TRUNCATE ledger_student_days, ledger_grade_days, ledger_reason_sums;
+  TRUNCATE ledger_sums_pending, ledger_student_days, ledger_grade_days, ledger_reason_sums;
   RETURN NULL;
 END
 $$;

@@ -5,6 +5,7 @@ import { addStudents, buildTestApp, type TestApp } from '../../test/test-app.ts'
 import { rowsOf } from '../../db/client.ts';
 import { ledgerEntries, students } from '../../db/schema.ts';
 import { GRADES } from '../../../shared/constants.ts';
+import { foldPendingSums } from './reports.service.ts';
 
 /**
  * The reports' sums (decision 011) against the ledger they come from, recomputed here in
@@ -23,6 +24,7 @@ const utcDay = (at: Date | string) => new Date(at).toISOString().slice(0, 10);
 
 /** Both tables as the ledger says they should be, and as they are, in the same shape. */
 async function expectSumsToMatchLedger() {
+  await foldPendingSums(t.db, { wait: true });
   const ledger = rowsOf<LedgerRow>(
     await t.db.execute(sql`SELECT currency, type, amount, description, from_student_id AS "from", to_student_id AS "to", created_at AS at FROM ledger_entries`),
   );
@@ -118,6 +120,11 @@ async function expectSumsToMatchLedger() {
   ).toEqual(Object.fromEntries(reasons));
 }
 
+const transfer = (cookie: string, recipientId: string, amount: number) =>
+  t.app.inject({ method: 'POST', url: '/api/meritus/transfers', headers: { cookie, 'idempotency-key': randomUUID() }, payload: { recipientId, amount } });
+
+const pendingRows = async () => Number(rowsOf<{ n: string }>(await t.db.execute(sql`SELECT count(*) AS n FROM ledger_sums_pending`))[0]!.n);
+
 test('the sums follow the ledger through simultaneous transfers, rows in the past, a deletion and a change of turma', async () => {
   const [ana, bia, caio] = await addStudents(t.db, [
     { studentId: '6100001', name: 'Ana Sums', grade: GRADES[0] },
@@ -138,12 +145,7 @@ test('the sums follow the ledger through simultaneous transfers, rows in the pas
   const responses = await Promise.all(
     Array.from({ length: 30 }, (_, i) => {
       const [from, to] = pairs[i % 3]!;
-      return t.app.inject({
-        method: 'POST',
-        url: '/api/meritus/transfers',
-        headers: { cookie: cookies.get(from.id)!, 'idempotency-key': randomUUID() },
-        payload: { recipientId: to.id, amount: 1 + (i % 7) },
-      });
+      return transfer(cookies.get(from.id)!, to.id, 1 + (i % 7));
     }),
   );
   expect(responses.filter((response) => response.statusCode === 201).length).toBeGreaterThan(0);
@@ -180,6 +182,14 @@ test('the sums follow the ledger through simultaneous transfers, rows in the pas
   // A student who changes turma takes their rows along.
   await t.db.update(students).set({ grade: GRADES[5] }).where(eq(students.id, bia!.id));
   await expectSumsToMatchLedger();
+
+  // Rows still queued when their student changes turma: moved with the others, added later in the turma they were written in.
+  for (const amount of [4, 6]) await transfer(cookies.get(bia!.id)!, ana!.id, amount);
+  await t.award(bia!.id, 9);
+  expect(await pendingRows()).toBeGreaterThan(0);
+  await t.db.update(students).set({ grade: GRADES[8] }).where(eq(students.id, bia!.id));
+  await expectSumsToMatchLedger();
+  expect(await pendingRows()).toBe(0);
 });
 
 test.skipIf(!onPostgres)(

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { rowsOf, type Db } from '../../db/client.ts';
+import { rowsOf, type Db, type DbOrTx } from '../../db/client.ts';
 import { reasonPresets } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import {
@@ -109,6 +109,16 @@ async function jsonRows<T>(db: Db, query: SQL): Promise<T[]> {
   return row!.rows;
 }
 
+/**
+ * Adds the ledger's queued rows to the sums (ledger_sums_fold() in ledger.sql, decision 011):
+ * each report calls it before reading them, so it counts every operation committed before it
+ * was asked for. `wait: false` leaves at once when another fold is under way (the periodic one).
+ */
+export async function foldPendingSums(db: DbOrTx, { wait }: { wait: boolean }): Promise<number> {
+  const [row] = rowsOf<{ folded: number }>(await db.execute(sql`SELECT ledger_sums_fold(${wait}) AS folded`));
+  return row!.folded;
+}
+
 /** The instant's UTC midnight: ledger_student_days and ledger_grade_days hold whole UTC days (decision 011). */
 const utcMidnight = (instant: SQL) => sql`((${instant} AT TIME ZONE 'UTC')::date::timestamp AT TIME ZONE 'UTC')`;
 
@@ -118,6 +128,7 @@ const utcMidnight = (instant: SQL) => sql`((${instant} AT TIME ZONE 'UTC')::date
  * plus the ledger's rows from that UTC midnight to the bound.
  */
 async function sumsAtBounds(db: Db, scope: ReportScope): Promise<Map<string, Sums[]>> {
+  await foldPendingSums(db, { wait: true });
   const { p0, p1, p2 } = bounds(scope);
   const grades = scope.turmas.length === 0 ? sql`TRUE` : sql`s.grade IN (${sql.join(scope.turmas.map((turma) => sql`${turma}`), sql`, `)})`;
   const columns = sql.raw(SUM_COLUMNS.join(', '));
@@ -299,6 +310,7 @@ function bucketStarts(period: ResolvedPeriod): string[] {
  * between a bucket's first instant and its UTC midnight then move to the bucket they belong to.
  */
 export async function reportTimeline(db: Db, scope: ReportScope): Promise<ReportTimeline> {
+  await foldPendingSums(db, { wait: true });
   const { p2 } = bounds(scope);
   const starts = bucketStarts(scope.period);
   // Each bucket's first instant, in order, and the period's end.
@@ -341,6 +353,7 @@ export async function reportTimeline(db: Db, scope: ReportScope): Promise<Report
 
 /** The most frequent reasons of awards and of removals/penalties (both currencies), marked when they are saved presets. */
 export async function reportReasons(db: Db, scope: ReportScope): Promise<ReportReasons> {
+  await foldPendingSums(db, { wait: true });
   const { p1, p2 } = bounds(scope);
   const grades = scope.turmas.length === 0 ? sql`TRUE` : sql`r.grade IN (${sql.join(scope.turmas.map((turma) => sql`${turma}`), sql`, `)})`;
   // ledger_reason_sums by UTC days and months: the period's whole months, the days at either
