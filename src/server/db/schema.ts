@@ -195,10 +195,10 @@ export const ledgerEntries = pgTable(
  * The ledger's rows not yet added to the reports' sums (decision 011): ledger.sql's triggers
  * queue each row written (sign 1) or deleted (sign -1) here, in the write's transaction, with
  * the turma it counts in at that moment; ledger_sums_fold() adds them to the sums, a batch at
- * a time, before a report reads them and every second.
+ * a time, before a report reads them and every second. No index: a fold takes every row
+ * there is, in any order (adding commutes), and a write pays for no index entry.
  */
 export const ledgerSumsPending = pgTable('ledger_sums_pending', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
   sign: smallint('sign').notNull(),
   grade: text('grade').notNull(),
   currency: text('currency', { enum: ['meritus', 'estelecas'] }).notNull(),
@@ -295,7 +295,9 @@ export const idempotencyKeys = pgTable(
     response: jsonb('response').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.actorKey, t.key] }), index('idempotency_created_idx').on(t.createdAt)],
+  // No index on created_at: the sweep of day-old keys reads the table every five minutes, where
+  // the index cost every write an entry on its busiest page.
+  (t) => [primaryKey({ columns: [t.actorKey, t.key] })],
 );
 
 /** Targets of the admin dashboard's goals panel, kept by administrators. */
