@@ -95,3 +95,23 @@ test('crossing transfers (A→B while B→A) never surface a deadlock to the cli
   expect(await totalBalances(t.db)).toEqual(totalBefore);
   expect(await reconcile(t.db)).toEqual([]);
 });
+
+test.skipIf(process.env.TEST_DB !== 'postgres')(
+  "a transfer beyond the balance is refused at once, even while another operation holds the sender's lock; one within it waits for that operation (PGlite: one connection, nothing runs at once)",
+  async () => {
+    const [ana, , , , eva] = group as [(typeof group)[number], ...(typeof group)[number][]];
+    await t.award(eva!.id, 20);
+    const [{ meritus: balance }] = (await t.db.select({ meritus: students.meritus }).from(students).where(eq(students.id, eva!.id))) as [{ meritus: number }];
+    const answered = <T,>(request: Promise<T>, ms: number) =>
+      Promise.race([request, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), ms).unref())]);
+    let affordable: ReturnType<typeof transfer> | undefined;
+    await t.db.transaction(async (tx) => {
+      await tx.select().from(students).where(eq(students.id, eva!.id)).for('update');
+      const tooMuch = await answered(transfer(eva!, ana.id, balance + 1), 10_000);
+      expect(tooMuch === 'still waiting' ? tooMuch : [tooMuch.statusCode, tooMuch.json().error.code]).toEqual([400, 'insufficient_balance']);
+      affordable = transfer(eva!, ana.id, 1);
+      expect(await answered(affordable, 300)).toBe('still waiting');
+    });
+    expect((await affordable!).statusCode).toBe(201);
+  },
+);

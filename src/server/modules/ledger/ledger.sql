@@ -68,12 +68,56 @@ LANGUAGE sql STABLE AS $$
   )
 $$;
 
+-- Why a transfer would be refused, given its two students' rows (a missing student's row is
+-- all NULL), or NULL: sender_missing, recipient_missing, too_soon {waitSeconds} and daily_cap
+-- {remaining} (the school's guardrails, p.guard), insufficient.
+CREATE OR REPLACE FUNCTION ledger_transfer_refusal(p jsonb, p_sender students, p_recipient students) RETURNS jsonb
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  v_currency text := p->>'currency';
+  v_amount integer := (p->>'amount')::integer;
+  v_interval integer := (p->'guard'->>'minIntervalSeconds')::integer;
+  v_cap integer := (p->'guard'->>'dailyCap')::integer;
+  v_last timestamptz;
+  v_sent_today bigint;
+BEGIN
+  IF p_sender.id IS NULL OR p_sender.deleted_at IS NOT NULL THEN
+    RETURN ledger_refuse('sender_missing', NULL);
+  ELSIF p_recipient.id IS NULL OR p_recipient.deleted_at IS NOT NULL THEN
+    RETURN ledger_refuse('recipient_missing', NULL);
+  END IF;
+  IF v_interval IS NOT NULL THEN
+    SELECT max(created_at) INTO v_last FROM ledger_entries
+     WHERE from_student_id = p_sender.id AND currency IN ('meritus', 'estelecas') AND type = 'transfer';
+    IF v_last > now() - make_interval(secs => v_interval) THEN
+      RETURN ledger_refuse('too_soon', jsonb_build_object(
+        'waitSeconds', ceil(extract(epoch FROM v_last + make_interval(secs => v_interval) - now()))));
+    END IF;
+  END IF;
+  IF v_cap IS NOT NULL THEN
+    SELECT coalesce(sum(amount), 0) INTO v_sent_today FROM ledger_entries
+     WHERE from_student_id = p_sender.id AND currency = v_currency AND type = 'transfer'
+       AND created_at >= (p->'guard'->>'dayStart')::timestamptz;
+    IF v_sent_today + v_amount > v_cap THEN
+      RETURN ledger_refuse('daily_cap', jsonb_build_object('remaining', greatest(v_cap - v_sent_today, 0)));
+    END IF;
+  END IF;
+  IF (CASE WHEN v_currency = 'meritus' THEN p_sender.meritus ELSE p_sender.estelecas END) < v_amount THEN
+    RETURN ledger_refuse('insufficient', NULL);
+  END IF;
+  RETURN NULL;
+END
+$$;
+
 -- A student's transfer to another student.
 -- p: {currency, senderId, recipientId, amount, description|null, descriptionTemplate (%1$s sender,
 --     %2$s recipient), messageTemplate (%1$s recipient), idempotency|null, status, createdAt|null,
 --     guard|null: {dailyCap|null, dayStart, minIntervalSeconds|null} (the school's guardrails)}
--- Refusals: sender_missing, recipient_missing, too_soon {waitSeconds}, daily_cap {remaining}, insufficient.
--- The guardrails are checked under the sender's lock, so two transfers at once cannot both pass them.
+-- Refusals: as ledger_transfer_refusal() finds them, first on the students' committed rows,
+-- then under their locks. A refusal found on the committed rows held when they were read, and
+-- answers at once: nothing is locked or written, so there is no commit to wait for. Only then
+-- are the students locked and everything checked again, so two transfers at once cannot both
+-- pass the balance or the guardrails.
 CREATE OR REPLACE FUNCTION ledger_transfer(p jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -87,16 +131,20 @@ DECLARE
   v_sender students%ROWTYPE;
   v_recipient students%ROWTYPE;
   v_entry ledger_entries%ROWTYPE;
-  v_interval integer := (p->'guard'->>'minIntervalSeconds')::integer;
-  v_cap integer := (p->'guard'->>'dailyCap')::integer;
-  v_last timestamptz;
-  v_sent_today bigint;
+  v_refusal jsonb;
 BEGIN
   IF v_replay IS NOT NULL THEN
     RETURN v_replay;
   END IF;
   IF v_currency NOT IN ('meritus', 'estelecas') OR v_amount IS NULL OR v_amount < 1 OR v_sender_id = v_recipient_id THEN
     RAISE EXCEPTION 'ledger_transfer: invalid request %', p USING ERRCODE = '22023';
+  END IF;
+
+  SELECT * INTO v_sender FROM students WHERE id = v_sender_id;
+  SELECT * INTO v_recipient FROM students WHERE id = v_recipient_id;
+  v_refusal := ledger_transfer_refusal(p, v_sender, v_recipient);
+  IF v_refusal IS NOT NULL THEN
+    RETURN v_refusal;
   END IF;
 
   -- One by one, each by its primary key: a query for both ("id IN (…) AND deleted_at IS NULL")
@@ -110,29 +158,9 @@ BEGIN
     SELECT * INTO v_recipient FROM students WHERE id = v_recipient_id FOR UPDATE;
     SELECT * INTO v_sender FROM students WHERE id = v_sender_id FOR UPDATE;
   END IF;
-  IF v_sender.id IS NULL OR v_sender.deleted_at IS NOT NULL THEN
-    RETURN ledger_refuse('sender_missing', NULL);
-  ELSIF v_recipient.id IS NULL OR v_recipient.deleted_at IS NOT NULL THEN
-    RETURN ledger_refuse('recipient_missing', NULL);
-  END IF;
-  IF v_interval IS NOT NULL THEN
-    SELECT max(created_at) INTO v_last FROM ledger_entries
-     WHERE from_student_id = v_sender_id AND currency IN ('meritus', 'estelecas') AND type = 'transfer';
-    IF v_last > now() - make_interval(secs => v_interval) THEN
-      RETURN ledger_refuse('too_soon', jsonb_build_object(
-        'waitSeconds', ceil(extract(epoch FROM v_last + make_interval(secs => v_interval) - now()))));
-    END IF;
-  END IF;
-  IF v_cap IS NOT NULL THEN
-    SELECT coalesce(sum(amount), 0) INTO v_sent_today FROM ledger_entries
-     WHERE from_student_id = v_sender_id AND currency = v_currency AND type = 'transfer'
-       AND created_at >= (p->'guard'->>'dayStart')::timestamptz;
-    IF v_sent_today + v_amount > v_cap THEN
-      RETURN ledger_refuse('daily_cap', jsonb_build_object('remaining', greatest(v_cap - v_sent_today, 0)));
-    END IF;
-  END IF;
-  IF v_sender.meritus < v_debit_meritus OR v_sender.estelecas < v_debit_estelecas THEN
-    RETURN ledger_refuse('insufficient', NULL);
+  v_refusal := ledger_transfer_refusal(p, v_sender, v_recipient);
+  IF v_refusal IS NOT NULL THEN
+    RETURN v_refusal;
   END IF;
 
   UPDATE students
