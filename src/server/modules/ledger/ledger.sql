@@ -319,7 +319,9 @@ BEGIN
 END
 $$;
 
--- Adds the queued rows to the sums and takes them off the queue, in batches; answers how many. One fold at a time (the advisory lock, which a change of turma takes
+-- Adds the queued rows to the sums and takes them off the queue, in batches of the oldest
+-- first (a long history queued at once then stores each student's days in order, each once);
+-- answers how many. One fold at a time (the advisory lock, which a change of turma takes
 -- too): `p_wait` waits for a fold under way (a report about to read the sums), otherwise the
 -- call leaves at once (the server's periodic fold). Rows queued by transactions not yet
 -- committed are not seen, and wait for the next fold.
@@ -343,7 +345,7 @@ BEGIN
   LOOP
     WITH taken AS (
       DELETE FROM ledger_sums_pending
-       WHERE ctid = ANY (ARRAY(SELECT ctid FROM ledger_sums_pending LIMIT 10000))
+       WHERE ctid = ANY (ARRAY(SELECT ctid FROM ledger_sums_pending ORDER BY created_at LIMIT 10000))
       RETURNING *
     )
     SELECT array_agg(taken) INTO v_rows FROM taken;
