@@ -11,6 +11,7 @@ CREATE TABLE "ledger_sums_pending" (
 );
 --> statement-breakpoint
 DROP INDEX "idempotency_created_idx";--> statement-breakpoint
+ALTER TABLE "idempotency_keys" ALTER COLUMN "response" SET DATA TYPE json;--> statement-breakpoint
 -- The reports' sums are now added from the queued rows (ledger.sql): ledger_row_sides() reads
 -- a queued row, and its former overload on a ledger row goes, since the living SQL only
 -- replaces functions of the same arguments. The sums stay as they are: the former triggers

@@ -43,7 +43,7 @@ LANGUAGE plpgsql AS $$
 BEGIN
   IF p_idempotency IS NOT NULL AND jsonb_typeof(p_idempotency) <> 'null' THEN
     INSERT INTO idempotency_keys (actor_key, key, request_hash, status_code, response)
-      VALUES (p_idempotency->>'actorKey', p_idempotency->>'key', p_idempotency->>'requestHash', p_status, p_body);
+      VALUES (p_idempotency->>'actorKey', p_idempotency->>'key', p_idempotency->>'requestHash', p_status, p_body::json);
   END IF;
   RETURN jsonb_build_object('outcome', 'completed', 'status', p_status, 'body', p_body);
 END
