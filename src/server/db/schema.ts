@@ -248,8 +248,9 @@ export const ledgerStudentDays = pgTable(
  * the turma of its sender, or of its recipient when it has no sender, as the reports filter.
  * A student who changes turma takes their rows along (trigger on students.grade).
  * A turma's day is split in slots, one picked by each row's student (ledger_student_slot() in
- * ledger.sql), so that simultaneous transfers of one turma do not queue on one row's lock; a
- * day's sum is the sum of its slots.
+ * ledger.sql), from when transfers updated these rows in their own transactions and queued on
+ * one row's lock (migration 0011; the fold now writes them, one fold at a time); a day's sum is
+ * the sum of its slots.
  */
 export const ledgerGradeDays = pgTable(
   'ledger_grade_days',
