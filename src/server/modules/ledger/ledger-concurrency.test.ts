@@ -115,3 +115,16 @@ test.skipIf(process.env.TEST_DB !== 'postgres')(
     expect((await affordable!).statusCode).toBe(201);
   },
 );
+
+test.skipIf(process.env.TEST_DB !== 'postgres')(
+  "a transfer does not wait for a row that only names the student (a foreign key's check, as the reports' fold takes on a new day) (PGlite: one connection, nothing runs at once)",
+  async () => {
+    const [ana, bruno] = group as [(typeof group)[number], (typeof group)[number]];
+    await t.award(ana.id, 5);
+    await t.db.transaction(async (tx) => {
+      await tx.select({ id: students.id }).from(students).where(eq(students.id, ana.id)).for('key share');
+      const sent = await Promise.race([transfer(ana, bruno.id, 1), new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 10_000).unref())]);
+      expect(sent === 'still waiting' ? sent : sent.statusCode).toBe(201);
+    });
+  },
+);

@@ -150,13 +150,15 @@ BEGIN
   -- One by one, each by its primary key: a query for both ("id IN (…) AND deleted_at IS NULL")
   -- was planned as a scan of every student (the matrículas' partial index, or the table), so a
   -- transfer cost as much as the school is large. A removed student's row is locked too, and
-  -- counts as missing.
+  -- counts as missing. FOR NO KEY UPDATE is the lock the balances' UPDATE takes anyway: writers
+  -- still take turns on a student, while the foreign-key checks of rows that name the student
+  -- (another ledger row, the fold's new day of the reports' sums) go on beside it.
   IF v_sender_id < v_recipient_id THEN
-    SELECT * INTO v_sender FROM students WHERE id = v_sender_id FOR UPDATE;
-    SELECT * INTO v_recipient FROM students WHERE id = v_recipient_id FOR UPDATE;
+    SELECT * INTO v_sender FROM students WHERE id = v_sender_id FOR NO KEY UPDATE;
+    SELECT * INTO v_recipient FROM students WHERE id = v_recipient_id FOR NO KEY UPDATE;
   ELSE
-    SELECT * INTO v_recipient FROM students WHERE id = v_recipient_id FOR UPDATE;
-    SELECT * INTO v_sender FROM students WHERE id = v_sender_id FOR UPDATE;
+    SELECT * INTO v_recipient FROM students WHERE id = v_recipient_id FOR NO KEY UPDATE;
+    SELECT * INTO v_sender FROM students WHERE id = v_sender_id FOR NO KEY UPDATE;
   END IF;
   v_refusal := ledger_transfer_refusal(p, v_sender, v_recipient);
   IF v_refusal IS NOT NULL THEN
@@ -225,7 +227,7 @@ BEGIN
            FILTER (WHERE s.deleted_at IS NULL AND NOT v_credit AND s.balance < v_amount)
     INTO v_found, v_short
     FROM (SELECT id, name, deleted_at, CASE WHEN v_currency = 'meritus' THEN meritus ELSE estelecas END AS balance
-            FROM students WHERE id = ANY(v_ids) ORDER BY id FOR UPDATE) s;
+            FROM students WHERE id = ANY(v_ids) ORDER BY id FOR NO KEY UPDATE) s;
   IF v_found < cardinality(v_ids) THEN
     RETURN ledger_refuse('student_missing', NULL);
   ELSIF v_short IS NOT NULL THEN
