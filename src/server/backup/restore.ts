@@ -83,17 +83,29 @@ async function restoreEmbedded(dataDir: string, file: string, manifest: Manifest
  * write beside the restore) and it is empty: no table in `public`, no migration journal.
  * With force, the schemas `public` and `drizzle` are dropped with everything in them.
  */
+/** How long a connection seen on the target may take to go away before it counts as another server's. */
+const CLOSED_CLIENT_GRACE_MS = 1000;
+
 async function openPostgresTarget(url: string, options: RestoreOptions): Promise<SqlClient> {
   const client = await connectPostgres(url);
   try {
     // Clients only: PostgreSQL's own workers (autovacuum analysing the tables a restore has just filled) are no server.
-    const [others] = await client.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
-    );
-    if (others!.n > 0) {
+    const otherClients = async () =>
+      (
+        await client.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+        )
+      )[0]!.n;
+    // A client that has just closed its connection (a restore run right before) leaves the list a moment
+    // after: a server's connections stay, so a short wait tells the two apart.
+    let others = await otherClients();
+    for (const until = Date.now() + CLOSED_CLIENT_GRACE_MS; others > 0 && Date.now() < until; others = await otherClients()) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (others > 0) {
       throw new BackupError(
-        `Há ${others!.n} outra(s) conexão(ões) com o banco de destino: pare todos os servidores do Méritus que usam este DATABASE_URL antes de restaurar.`,
+        `Há ${others} outra(s) conexão(ões) com o banco de destino: pare todos os servidores do Méritus que usam este DATABASE_URL antes de restaurar.`,
       );
     }
     const [contents] = await client.query<{ tables: number; journal: boolean }>(
