@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
-import { addStudents, createTestDatabase, type TestDatabase, type TestStudent } from './test/test-app.ts';
-import { sql } from 'drizzle-orm';
-import { rowsOf } from './db/client.ts';
-import { idempotencyKeys, ledgerEntries, loginFailures, sessions, studentTags } from './db/schema.ts';
+import { addStudents, createTestDatabase, pendingSumRows, type TestDatabase, type TestStudent } from './test/test-app.ts';
+import { eq } from 'drizzle-orm';
+import { idempotencyKeys, ledgerEntries, ledgerStudentDays, loginFailures, sessions, studentTags } from './db/schema.ts';
 import { sweepAuthState } from './modules/auth/auth.service.ts';
 import { sweepExpiredTags } from './modules/tags/tags.service.ts';
 import { sweepIdempotencyKeys } from './modules/ledger/idempotency.ts';
@@ -135,14 +134,13 @@ test("every second, the ledger's queued rows are added to the reports' sums", as
     actorKind: 'admin',
     actorName: 'Teste',
   });
-  const pending = async () => Number(rowsOf<{ n: string }>(await database.db.execute(sql`SELECT count(*) AS n FROM ledger_sums_pending`))[0]!.n);
   const brunoAwarded = async () =>
-    rowsOf<{ m_awarded: string }>(await database.db.execute(sql`SELECT m_awarded FROM ledger_student_days WHERE student_id = ${bruno.id}`)).map((row) => Number(row.m_awarded));
-  expect([await pending(), await brunoAwarded()]).toEqual([1, []]);
+    (await database.db.select({ awarded: ledgerStudentDays.meritusAwarded }).from(ledgerStudentDays).where(eq(ledgerStudentDays.studentId, bruno.id))).map((row) => row.awarded);
+  expect([await pendingSumRows(database.db), await brunoAwarded()]).toEqual([1, []]);
   const stop = startMaintenance(database, log);
   try {
     vi.advanceTimersByTime(SUMS_FOLD_MS);
-    await vi.waitFor(async () => expect([await pending(), await brunoAwarded()]).toEqual([0, [17]]), WAIT);
+    await vi.waitFor(async () => expect([await pendingSumRows(database.db), await brunoAwarded()]).toEqual([0, [17]]), WAIT);
   } finally {
     stop();
   }

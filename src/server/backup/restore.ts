@@ -78,14 +78,14 @@ async function restoreEmbedded(dataDir: string, file: string, manifest: Manifest
   }
 }
 
+/** How long a connection seen on the target may take to go away before it counts as another server's. */
+const CLOSED_CLIENT_GRACE_MS = 1000;
+
 /**
  * Connects to the PostgreSQL target once nobody else is connected (a running server would
  * write beside the restore) and it is empty: no table in `public`, no migration journal.
  * With force, the schemas `public` and `drizzle` are dropped with everything in them.
  */
-/** How long a connection seen on the target may take to go away before it counts as another server's. */
-const CLOSED_CLIENT_GRACE_MS = 1000;
-
 async function openPostgresTarget(url: string, options: RestoreOptions): Promise<SqlClient> {
   const client = await connectPostgres(url);
   try {
@@ -99,9 +99,11 @@ async function openPostgresTarget(url: string, options: RestoreOptions): Promise
       )[0]!.n;
     // A client that has just closed its connection (a restore run right before) leaves the list a moment
     // after: a server's connections stay, so a short wait tells the two apart.
+    const until = Date.now() + CLOSED_CLIENT_GRACE_MS;
     let others = await otherClients();
-    for (const until = Date.now() + CLOSED_CLIENT_GRACE_MS; others > 0 && Date.now() < until; others = await otherClients()) {
+    while (others > 0 && Date.now() < until) {
       await new Promise((resolve) => setTimeout(resolve, 50));
+      others = await otherClients();
     }
     if (others > 0) {
       throw new BackupError(

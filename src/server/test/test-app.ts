@@ -8,8 +8,8 @@ import { inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../config.ts';
 import { openPglite, openPostgres, type Database, type Db } from '../db/client.ts';
-import { desc, eq } from 'drizzle-orm';
-import { admins, auditLog, students } from '../db/schema.ts';
+import { count, desc, eq } from 'drizzle-orm';
+import { admins, auditLog, ledgerSumsPending, students } from '../db/schema.ts';
 import { hash } from '@node-rs/argon2';
 import { ARGON2_OPTIONS } from '../modules/auth/password.ts';
 import { buildApp } from '../app.ts';
@@ -114,6 +114,12 @@ export async function addStudents(
     .insert(students)
     .values(list.map((s) => ({ grade: '1º EM - Turma A', ...s, passwordHash })))
     .returning();
+}
+
+/** How many ledger rows wait to be added to the reports' sums (ledger_sums_pending). */
+export async function pendingSumRows(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(ledgerSumsPending);
+  return row!.n;
 }
 
 export async function addAdmin(db: Db, values: { email: string; name: string }): Promise<TestAdmin> {

@@ -96,20 +96,24 @@ test('crossing transfers (A→B while B→A) never surface a deadlock to the cli
   expect(await reconcile(t.db)).toEqual([]);
 });
 
+/** The request's answer, or 'still waiting' if it has none after `ms`. */
+function answered<T>(request: Promise<T>, ms: number): Promise<T | 'still waiting'> {
+  return Promise.race([request, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), ms).unref())]);
+}
+
 test.skipIf(process.env.TEST_DB !== 'postgres')(
   "a transfer beyond the balance is refused at once, even while another operation holds the sender's lock; one within it waits for that operation (PGlite: one connection, nothing runs at once)",
   async () => {
-    const [ana, , , , eva] = group as [(typeof group)[number], ...(typeof group)[number][]];
-    await t.award(eva!.id, 20);
-    const [{ meritus: balance }] = (await t.db.select({ meritus: students.meritus }).from(students).where(eq(students.id, eva!.id))) as [{ meritus: number }];
-    const answered = <T,>(request: Promise<T>, ms: number) =>
-      Promise.race([request, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), ms).unref())]);
+    const ana = group[0]!;
+    const eva = group[4]!;
+    await t.award(eva.id, 20);
+    const [{ meritus: balance }] = (await t.db.select({ meritus: students.meritus }).from(students).where(eq(students.id, eva.id))) as [{ meritus: number }];
     let affordable: ReturnType<typeof transfer> | undefined;
     await t.db.transaction(async (tx) => {
-      await tx.select().from(students).where(eq(students.id, eva!.id)).for('update');
-      const tooMuch = await answered(transfer(eva!, ana.id, balance + 1), 10_000);
+      await tx.select().from(students).where(eq(students.id, eva.id)).for('update');
+      const tooMuch = await answered(transfer(eva, ana.id, balance + 1), 10_000);
       expect(tooMuch === 'still waiting' ? tooMuch : [tooMuch.statusCode, tooMuch.json().error.code]).toEqual([400, 'insufficient_balance']);
-      affordable = transfer(eva!, ana.id, 1);
+      affordable = transfer(eva, ana.id, 1);
       expect(await answered(affordable, 300)).toBe('still waiting');
     });
     expect((await affordable!).statusCode).toBe(201);
@@ -119,11 +123,12 @@ test.skipIf(process.env.TEST_DB !== 'postgres')(
 test.skipIf(process.env.TEST_DB !== 'postgres')(
   "a transfer does not wait for a row that only names the student (a foreign key's check, as the reports' fold takes on a new day) (PGlite: one connection, nothing runs at once)",
   async () => {
-    const [ana, bruno] = group as [(typeof group)[number], (typeof group)[number]];
+    const ana = group[0]!;
+    const bruno = group[1]!;
     await t.award(ana.id, 5);
     await t.db.transaction(async (tx) => {
       await tx.select({ id: students.id }).from(students).where(eq(students.id, ana.id)).for('key share');
-      const sent = await Promise.race([transfer(ana, bruno.id, 1), new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 10_000).unref())]);
+      const sent = await answered(transfer(ana, bruno.id, 1), 10_000);
       expect(sent === 'still waiting' ? sent : sent.statusCode).toBe(201);
     });
   },

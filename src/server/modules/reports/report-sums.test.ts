@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { addStudents, buildTestApp, type TestApp } from '../../test/test-app.ts';
+import { addStudents, buildTestApp, pendingSumRows, type TestApp } from '../../test/test-app.ts';
 import { rowsOf } from '../../db/client.ts';
 import { ledgerEntries, students } from '../../db/schema.ts';
 import { GRADES } from '../../../shared/constants.ts';
@@ -123,8 +123,6 @@ async function expectSumsToMatchLedger() {
 const transfer = (cookie: string, recipientId: string, amount: number) =>
   t.app.inject({ method: 'POST', url: '/api/meritus/transfers', headers: { cookie, 'idempotency-key': randomUUID() }, payload: { recipientId, amount } });
 
-const pendingRows = async () => Number(rowsOf<{ n: string }>(await t.db.execute(sql`SELECT count(*) AS n FROM ledger_sums_pending`))[0]!.n);
-
 test('the sums follow the ledger through simultaneous transfers, rows in the past, a deletion and a change of turma', async () => {
   const [ana, bia, caio] = await addStudents(t.db, [
     { studentId: '6100001', name: 'Ana Sums', grade: GRADES[0] },
@@ -186,10 +184,10 @@ test('the sums follow the ledger through simultaneous transfers, rows in the pas
   // Rows still queued when their student changes turma: moved with the others, added later in the turma they were written in.
   for (const amount of [4, 6]) await transfer(cookies.get(bia!.id)!, ana!.id, amount);
   await t.award(bia!.id, 9);
-  expect(await pendingRows()).toBeGreaterThan(0);
+  expect(await pendingSumRows(t.db)).toBeGreaterThan(0);
   await t.db.update(students).set({ grade: GRADES[8] }).where(eq(students.id, bia!.id));
   await expectSumsToMatchLedger();
-  expect(await pendingRows()).toBe(0);
+  expect(await pendingSumRows(t.db)).toBe(0);
 });
 
 test.skipIf(!onPostgres)(
