@@ -1,4 +1,4 @@
-import { formatEstelecas, formatMeritus, plural } from './format.ts';
+import { formatEstelecas, formatMeritus, formatNumber, plural } from './format.ts';
 
 /**
  * The texts the first load needs (the login route and the session check): transport, session and
@@ -45,4 +45,11 @@ export const MESSAGES = {
   estelecasTransferred: (amount: number, recipient: string) => `${formatEstelecas(amount)} ${plural(amount, 'transferida', 'transferidas')} para ${recipient}`,
   defaultTransferDescription: (sender: string, recipient: string) => `Transferência de ${sender} para ${recipient}`,
   defaultEstelecasTransferDescription: (recipient: string) => `Transferência de Estelecas para ${recipient}`,
+  /** Operações em Tempo Real: the summary cards sum the operations listed, the newest ones. */
+  liveSummaryTitle: (listed: number) =>
+    listed === 0
+      ? 'Resumo das operações listadas'
+      : listed === 1
+        ? 'Resumo da operação listada'
+        : `Resumo das ${formatNumber(listed)} operações mais recentes`,
 } as const;

@@ -1,4 +1,6 @@
-import { ESTELECAS_ACHIEVEMENTS, MERITUS_GOAL, type TagKind } from './constants.ts';
+import { CHANGE_WINDOW_DAYS, ESTELECAS_ACHIEVEMENTS, MERITUS_GOAL, type TagKind } from './constants.ts';
+import { formatSignedAmount } from './format.ts';
+import type { Currency } from './ledger.ts';
 
 /**
  * Competition ranking ("1, 2, 2, 4"): a student's position is one more than the
@@ -64,4 +66,24 @@ export function estelecasAchievements(
     const earned = peak >= threshold;
     return { threshold, name, earned, missing: earned ? 0 : Math.max(0, threshold - balance) };
   });
+}
+
+export type ChangeDirection = 'up' | 'down' | 'flat';
+
+export function directionOf(value: number): ChangeDirection {
+  return value > 0 ? 'up' : value < 0 ? 'down' : 'flat';
+}
+
+export type ChangeText = { direction: ChangeDirection; text: string };
+
+/** The window every change line speaks of: "em 7 dias". */
+export const IN_CHANGE_WINDOW = `em ${CHANGE_WINDOW_DAYS} dias`;
+
+/**
+ * A balance's change over the window. Zero is 'Sem variação', not 'no movement': a transfer out and an award of the
+ * same amount leave the balance where it was.
+ */
+export function netChangeText(currency: Currency, net: number): ChangeText {
+  if (net === 0) return { direction: 'flat', text: `Sem variação ${IN_CHANGE_WINDOW}` };
+  return { direction: directionOf(net), text: `${formatSignedAmount(currency, net)} ${IN_CHANGE_WINDOW}` };
 }

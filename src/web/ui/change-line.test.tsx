@@ -1,7 +1,8 @@
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { expect, it } from 'vitest';
-import { ChangeLine, type ChangeDirection } from './change-line.tsx';
+import type { ChangeDirection } from '../../shared/student-figures.ts';
+import { ChangeLine } from './change-line.tsx';
 
 declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean;

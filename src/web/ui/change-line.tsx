@@ -1,29 +1,7 @@
 import type { ReactNode } from 'react';
 import { Minus, TrendingDown, TrendingUp } from 'lucide-react';
-import { CHANGE_WINDOW_DAYS } from '../../shared/constants.ts';
-import type { Currency } from '../../shared/ledger.ts';
+import type { ChangeDirection } from '../../shared/student-figures.ts';
 import { cn } from '../lib/cn.ts';
-import { formatSignedAmount } from '../lib/format.ts';
-
-export type ChangeDirection = 'up' | 'down' | 'flat';
-
-export function directionOf(value: number): ChangeDirection {
-  return value > 0 ? 'up' : value < 0 ? 'down' : 'flat';
-}
-
-export type ChangeText = { direction: ChangeDirection; text: string };
-
-/** The window every change line speaks of: "em 7 dias". */
-export const IN_CHANGE_WINDOW = `em ${CHANGE_WINDOW_DAYS} dias`;
-
-/**
- * A balance's change over the window. Zero is 'Sem variação', not 'no movement': a transfer out and an award of the
- * same amount leave the balance where it was.
- */
-export function netChangeText(currency: Currency, net: number): ChangeText {
-  if (net === 0) return { direction: 'flat', text: `Sem variação ${IN_CHANGE_WINDOW}` };
-  return { direction: directionOf(net), text: `${formatSignedAmount(currency, net)} ${IN_CHANGE_WINDOW}` };
-}
 
 /**
  * The line under a figure saying what changed, e.g. "+120 M$ nos últimos 7 dias": green when

@@ -4,7 +4,8 @@ import { Activity, ArrowDownCircle, ArrowLeftRight, BarChart3, ChevronDown, Coin
 import { PageHeader } from '../../ui/page-header.tsx';
 import { Card } from '../../ui/card.tsx';
 import { FigureCard } from '../../ui/figure-card.tsx';
-import { ChangeLine, directionOf } from '../../ui/change-line.tsx';
+import { directionOf } from '../../../shared/student-figures.ts';
+import { ChangeLine } from '../../ui/change-line.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { ArrowLeftRight, Gift, Pause, Play, Radio, RefreshCw, Shield, UserRound, ListChecks } from 'lucide-react';
 import { LIVE_BADGE_CLEAR_MS, POLL_MS } from '../../../shared/constants.ts';
+import { MESSAGES } from '../../../shared/messages-core.ts';
 import { OPERATION_CATEGORIES, OPERATORS, type LiveOperation, type OperationCategory } from '../../../shared/ledger.ts';
 import { operationMatches, queryWords } from '../../../shared/student-match.ts';
 import { useSession } from '../../app/session.ts';
@@ -29,13 +30,6 @@ function stats(list: readonly LiveOperation[]) {
     awarded: sum('award'),
     transferred: sum('student_transfer'),
   };
-}
-
-/** What the summary cards sum: the operations listed, the newest ones. */
-function summaryTitle(listed: number): string {
-  if (listed === 0) return 'Resumo das operações listadas';
-  if (listed === 1) return 'Resumo da operação listada';
-  return `Resumo das ${formatNumber(listed)} operações mais recentes`;
 }
 
 /**
@@ -178,7 +172,7 @@ export function LiveOperationsPage() {
         {/* The cards sum the operations the list holds, not the school's whole history: said on screen, since a total
             that stays at 100 and an awarded sum that falls after an award read as wrong otherwise. */}
         <h2 id="live-summary-title" className="mb-2 text-sm font-medium text-slate-600">
-          {summaryTitle((shown ?? []).length)}
+          {MESSAGES.liveSummaryTitle((shown ?? []).length)}
         </h2>
         <div className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-5">
           <LiveStat label="Total" value={formatNumber(figures.total)} icon={<ListChecks className="size-5" />} tone="bg-indigo-100 text-indigo-700" />

@@ -2,7 +2,7 @@ import type { StudentSummary } from '../../../shared/student-area.ts';
 import { CHANGE_WINDOW_DAYS } from '../../../shared/constants.ts';
 import { countOf, formatMeritus, plural } from '../../../shared/format.ts';
 import { formatSignedAmount } from '../../lib/format.ts';
-import { IN_CHANGE_WINDOW, netChangeText, type ChangeText } from '../../ui/change-line.tsx';
+import { IN_CHANGE_WINDOW, netChangeText, type ChangeText } from '../../../shared/student-figures.ts';
 
 /** The four stat cards' change lines, every one computed from the summary. */
 export function summaryChanges(summary: StudentSummary): { meritus: ChangeText; earned: ChangeText; rank: ChangeText; goal: ChangeText } {

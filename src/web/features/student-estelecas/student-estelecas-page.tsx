@@ -3,7 +3,7 @@ import { ArrowDownLeft, ArrowUpRight, Award, Check, Crown, Gem, History, Lock, S
 import { toast } from 'react-hot-toast';
 import { ESTELECAS_HISTORY_LIMIT, POLL_MS } from '../../../shared/constants.ts';
 import type { StudentOperation } from '../../../shared/ledger.ts';
-import { estelecasAchievements, type Achievement } from '../../../shared/student-figures.ts';
+import { estelecasAchievements, netChangeText, type Achievement } from '../../../shared/student-figures.ts';
 import type { StudentSummary } from '../../../shared/student-area.ts';
 import { api } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
@@ -14,7 +14,7 @@ import { useStudentSummary } from '../../lib/student-queries.ts';
 import { useSession } from '../../app/session.ts';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
-import { ChangeLine, netChangeText } from '../../ui/change-line.tsx';
+import { ChangeLine } from '../../ui/change-line.tsx';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { OperationList } from '../../ui/operation-list.tsx';
