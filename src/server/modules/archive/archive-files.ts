@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
+import { parseFile } from 'music-metadata';
 import sharp, { type Sharp } from 'sharp';
 import heicDecode from 'heic-decode';
 import { ARCHIVE_MAX_FILE_BYTES, ARCHIVE_MIME_TYPES, ARCHIVE_PREVIEW_SIDE, ARCHIVE_THUMB_SIDE, type ArchiveMimeType } from '../../../shared/archive.ts';
@@ -23,7 +24,9 @@ import type { ErrorCode } from '../../../shared/errors.ts';
  *    with its IEND chunk, a GIF with its trailer (3B), a WebP where its RIFF length says.
  *    Bytes appended after the end (a polyglot) are refused. Some phones append vendor data
  *    after the EOI: those JPEGs are refused too, a trade we accept.
- * 4. SVG (XML, no signature) is accepted only without script: no <script>, event handlers
+ * 4. MPEG audio and AAC: file-type knows them by a two-byte sync word alone, which any bytes
+ *    may start with, so the file must also read as a stream (music-metadata finds its codec).
+ * 5. SVG (XML, no signature) is accepted only without script: no <script>, event handlers
  *    (on…=), javascript: URLs, <foreignObject>, embedded documents, entities, or links to
  *    anything but the same document or data: images. Even so it is served only as a
  *    download with a sandboxing CSP; what the screens show is its rasterised WebP.
@@ -232,6 +235,19 @@ async function endsCleanly(mime: ArchiveMimeType, file: string, size: number): P
   return true;
 }
 
+/** The types file-type names by an MPEG sync word (0xFFE…) when nothing stronger matched. */
+const SYNC_WORD_AUDIO = new Set<ArchiveMimeType>(['audio/mpeg', 'audio/aac']);
+
+/** Whether the file reads as an audio stream: its frames' headers give a codec (only headers are read). */
+async function readsAsAudio(file: string): Promise<boolean> {
+  try {
+    const { format } = await parseFile(file, { duration: false, skipCovers: true });
+    return format.codec !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 export type Sniffed = { ok: true; mimeType: ArchiveMimeType } | { ok: false; code: ErrorCode };
 
 /** The file's type by its bytes, or why it is refused. */
@@ -248,6 +264,7 @@ export async function sniffStaged(staged: StagedFile, fileName: string): Promise
   const mime = detected.mime === 'application/x-cfb' && /\.doc$/i.test(fileName) ? 'application/msword' : (SNIFFED[detected.mime] ?? detected.mime);
   if (!isArchiveMime(mime)) return { ok: false, code: 'archive_type_not_allowed' };
   if (!(await endsCleanly(mime, staged.path, staged.size))) return { ok: false, code: 'archive_type_not_allowed' };
+  if (SYNC_WORD_AUDIO.has(mime) && !(await readsAsAudio(staged.path))) return { ok: false, code: 'archive_type_not_allowed' };
   return { ok: true, mimeType: mime };
 }
 

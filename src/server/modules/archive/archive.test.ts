@@ -126,6 +126,28 @@ describe('upload', () => {
     ]);
   });
 
+  test('audio known only by its MPEG sync word must read as a stream: two bytes or noise are refused, real MP3 and AAC frames are stored', async () => {
+    // Silent MPEG-1 Layer III frames (128 kbit/s, 44.1 kHz: 417 bytes each) and ADTS AAC frames of 200 bytes.
+    const mp3Frame = Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x64]), Buffer.alloc(413)]);
+    const adtsFrame = Buffer.concat([Buffer.from([0xff, 0xf1, 0x50, 0x80, 200 >> 3, ((200 & 7) << 5) | 0x1f, 0xfc]), Buffer.alloc(193)]);
+    const response = await upload(t, [
+      { name: 'alunos.csv', bytes: Buffer.from([0xff, 0xe2]) },
+      { name: 'ruido.mp3', bytes: Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x64]), Buffer.alloc(60, 0x55)]) },
+      { name: 'ruido.aac', bytes: Buffer.from([0xff, 0xf1, 0x13, 0x37]) },
+      { name: 'silencio.mp3', bytes: Buffer.concat(Array(20).fill(mp3Frame)) },
+      { name: 'silencio.aac', bytes: Buffer.concat(Array(20).fill(adtsFrame)) },
+    ]);
+    expect(response.statusCode).toBe(200);
+    const body = response.json<ArchiveUploadResult>();
+    expect(body.results.map((r) => (r.ok ? `${r.fileName}: ${r.item.mimeType}` : `${r.fileName}: ${r.message}`))).toEqual([
+      'alunos.csv: Tipo não permitido',
+      'ruido.mp3: Tipo não permitido',
+      'ruido.aac: Tipo não permitido',
+      'silencio.mp3: audio/mpeg',
+      'silencio.aac: audio/aac',
+    ]);
+  });
+
   test('a clean SVG is stored, shown as a rasterised thumbnail, and its original only leaves as a sandboxed download', async () => {
     const svg = Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#f80"/></svg>');
     const item = uploadedItem((await upload(t, [{ name: 'logo.svg', bytes: svg }])).json());
