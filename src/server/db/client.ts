@@ -61,6 +61,11 @@ export async function runPrepared<T>(db: Db, statement: PreparedStatement, value
   return (await run(statement, values)) as T[];
 }
 
+/** Whether `db` can run prepared statements: a database opened here, not a transaction on it. */
+export function canRunPrepared(db: DbOrTx): boolean {
+  return preparedRunners.has(db as Db);
+}
+
 /** Extensions the migrations create (pg_trgm: the archive's search index); every PGlite that opens Méritus's database loads them. */
 export const PGLITE_EXTENSIONS = { pg_trgm };
 

@@ -1,5 +1,5 @@
 import { auditLog } from '../../db/schema.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import { canRunPrepared, runPrepared, type Db, type DbOrTx, type PreparedStatement } from '../../db/client.ts';
 
 export type AuditActor =
   | { kind: 'student'; id: string; label: string }
@@ -14,14 +14,29 @@ export type AuditEntry = {
   details?: Record<string, unknown>;
 };
 
+/**
+ * Outside a transaction the entry is written by a prepared statement: refused transfers and
+ * failed sign-ins are written as often as requests come, and building the query cost the
+ * server more than the rest of the refusal.
+ */
+const INSERT_AUDIT: PreparedStatement = {
+  name: 'audit_insert',
+  text: 'INSERT INTO audit_log (actor_kind, actor_id, actor_label, action, ip, details) VALUES ($1, $2, $3, $4, $5, $6::jsonb)',
+};
+
 /** Appends to the audit log; callers pass the transaction when the entry must commit with their change. */
 export async function recordAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
-  await db.insert(auditLog).values({
+  const row = {
     actorKind: entry.actor.kind,
     actorId: 'id' in entry.actor ? entry.actor.id : null,
     actorLabel: entry.actor.label ?? null,
     action: entry.action,
     ip: entry.ip ?? null,
     details: entry.details ?? {},
-  });
+  };
+  if (canRunPrepared(db)) {
+    await runPrepared(db as Db, INSERT_AUDIT, [row.actorKind, row.actorId, row.actorLabel, row.action, row.ip, JSON.stringify(row.details)]);
+  } else {
+    await db.insert(auditLog).values(row);
+  }
 }
