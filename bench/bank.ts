@@ -229,10 +229,13 @@ async function runTransfers(
         const amount = Math.random() < 0.9 ? 1 + Math.floor(Math.random() * 50) : 500 + Math.floor(Math.random() * 2000);
         const t0 = performance.now();
         const response = await postTransfer(pool, from.cookie, { recipientId: to.id, amount });
-        const body = JSON.parse(response.body) as { error?: { code: string } };
         result.latencies.push(performance.now() - t0);
-        if (response.status === 201) result.transfers += 1;
-        else if (response.status === 400 && body.error) result.refusals.set(body.error.code, (result.refusals.get(body.error.code) ?? 0) + 1);
+        if (response.status === 201) {
+          result.transfers += 1;
+          continue;
+        }
+        const code = response.status === 400 ? (JSON.parse(response.body) as { error?: { code: string } }).error?.code : undefined;
+        if (code) result.refusals.set(code, (result.refusals.get(code) ?? 0) + 1);
         else result.errors += 1;
       }
     }),
