@@ -323,6 +323,9 @@ function printProfile(dir: string, spans: [number, number][], count = 25): void 
       .join('\n');
   console.log(`  server CPU profile of the measured rounds (${busy} busy samples), self time by function:\n${top(byFunction)}`);
   console.log(`  by package or file:\n${top(byPackage)}`);
+  console.log(
+    "  (V8 samples on the clock, not on the CPU: the time the server is switched out inside a native call, right after a write wakes PostgreSQL or the load generator, counts as 'writev'; `perf record -g` on a server started with --perf-basic-prof shows the CPU alone)",
+  );
   console.log(`  whole profile (open it in Chrome DevTools' Performance panel): ${path.join(dir, file)}`);
 }
 
