@@ -6,6 +6,7 @@ import { auditLog, idempotencyKeys, ledgerEntries, students } from '../../db/sch
 import { sweepIdempotencyKeys } from './idempotency.ts';
 import { reconcile, totalBalances } from './reconciliation.service.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
+import type { LedgerEntryView } from '../../../shared/ledger.ts';
 
 let t: TestApp;
 let adminCookie: string;
@@ -510,11 +511,10 @@ describe('reads', () => {
     expect(estelecas.every((e: { currency: string }) => e.currency === 'estelecas')).toBe(true);
 
     for (let amount = 1; amount <= 11; amount += 1) await award(bruno.id, amount);
-    type Recent = { type: string; currency: string; amount: number; createdAt: string; to: { id: string } };
-    const recent: Recent[] = (await t.app.inject({ url: '/api/admin/meritus/recent', headers: { cookie: adminCookie } })).json();
+    const recent: LedgerEntryView[] = (await t.app.inject({ url: '/api/admin/meritus/recent', headers: { cookie: adminCookie } })).json();
     // Newest first. PGlite's clock counts milliseconds, so two awards in the same one may come in either order.
     expect(recent).toHaveLength(10);
-    expect(recent.every((e) => e.type === 'admin_add' && e.currency === 'meritus' && e.to.id === bruno.id)).toBe(true);
+    expect(recent.every((e) => e.type === 'admin_add' && e.currency === 'meritus' && e.to?.id === bruno.id)).toBe(true);
     const times = recent.map((e) => Date.parse(e.createdAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(recent.map((e) => e.amount)).toContain(11);
