@@ -37,7 +37,7 @@ function createAdmin(args: string[], input?: string) {
 
 /** Opens the same database the command wrote to (after it has exited and released the folder). */
 async function open(): Promise<Database> {
-  return onPglite ? openPglite(dataDir) : openPostgres(database!.url!);
+  return onPglite ? openPglite(dataDir) : openPostgres(database!.url!, { max: 2 });
 }
 
 async function withDatabase<T>(use: (database: Database) => Promise<T>): Promise<T> {

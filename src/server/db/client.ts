@@ -148,8 +148,8 @@ export async function openPglite(dataDir: string | undefined, template?: Blob): 
 }
 
 /** A real PostgreSQL through a pg pool; migrations run under an advisory lock so instances can start together. */
-export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20 });
+export async function openPostgres(url: string, options: { max: number }): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: options.max });
   // An idle client dropped by the server (restart, failover) must not crash the process;
   // the pool replaces it on the next checkout.
   let closing = false;
@@ -274,8 +274,8 @@ async function listenPostgres(url: string, channel: string, listener: Listener, 
   };
 }
 
-export async function openDatabase(config: { databaseUrl?: string | undefined; dataDir: string }): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir);
+export async function openDatabase(config: { databaseUrl?: string | undefined; databasePoolSize: number; dataDir: string }): Promise<Database> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl, { max: config.databasePoolSize }) : openPglite(config.dataDir);
 }
 
 /** The rows of a raw `db.execute` result, which node-postgres and PGlite shape differently. */

@@ -34,7 +34,7 @@ beforeAll(async () => {
   };
   t = await buildTestApp({ env: s3Env });
   // A second instance on the same database (its own pool on PostgreSQL; the same embedded database on PGlite) and the same bucket, with its own DATA_DIR.
-  const database = t.database.url ? await openPostgres(t.database.url) : t.database;
+  const database = t.database.url ? await openPostgres(t.database.url, { max: 2 }) : t.database;
   const config = testConfig(s3Env);
   second = await buildApp(config, database);
   closeSecond = async () => {
