@@ -26,6 +26,7 @@ import { openPglite, openPostgres, rowsOf, type Database } from '../src/server/d
 import { sql } from 'drizzle-orm';
 import { reconcile, totalBalances } from '../src/server/modules/ledger/reconciliation.service.ts';
 import { GRADES } from '../src/shared/constants.ts';
+import { loadConfig } from '../src/server/config.ts';
 
 const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 300);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
@@ -370,7 +371,8 @@ function pgbench(port: number, args: string[]): string {
 }
 
 async function benchPostgres(): Promise<{ ratio: number; violations: number }> {
-  console.log(`\nPostgreSQL 15 — ${STUDENTS} students, ${CLIENTS} clients, ${ROUNDS} rounds of ${SECONDS} s`);
+  const pool = loadConfig(process.env).databasePoolSize;
+  console.log(`\nPostgreSQL 15 — ${STUDENTS} students, ${CLIENTS} clients, ${ROUNDS} rounds of ${SECONDS} s; the server's pool: ${pool} connections (DATABASE_POOL_SIZE)`);
   const pg = await startPostgres({ durable: true });
   try {
     const url = pg.url.replace(/\/postgres$/, '/meritus');
