@@ -12,6 +12,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.ts';
 import { livingSql } from './living-sql.ts';
+import { sessionLockStatements } from './advisory-locks.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -72,9 +73,6 @@ export const PGLITE_EXTENSIONS = { pg_trgm };
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export class DatabaseLockedError extends Error {}
-
-/** The advisory lock under which instances starting together migrate and create the first data, one at a time. */
-const STARTUP_LOCK_ID = 727374;
 
 /**
  * PGlite is a single-process database: a second server on the same folder would
@@ -159,12 +157,13 @@ export async function openPostgres(url: string, options: { max: number }): Promi
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   /** A session-level advisory lock held on one connection while `work` runs on any of the pool's. */
   const exclusive = async <T>(work: (lockClient: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const startup = sessionLockStatements('startup');
     const lockClient = await pool.connect();
     try {
-      await lockClient.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK_ID]);
+      await lockClient.query(startup.lock);
       return await work(lockClient);
     } finally {
-      await lockClient.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK_ID]).catch(() => {});
+      await lockClient.query(startup.unlock).catch(() => {});
       lockClient.release();
     }
   };

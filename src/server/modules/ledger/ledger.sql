@@ -327,6 +327,7 @@ $$;
 -- too): `p_wait` waits for a fold under way (a report about to read the sums), otherwise the
 -- call leaves at once (the server's periodic fold). Rows queued by transactions not yet
 -- committed are not seen, and wait for the next fold.
+-- The lock's key is ADVISORY_LOCKS.ledgerSums of src/server/db/advisory-locks.ts (a test holds them equal).
 -- ledger_student_days holds per student the sums from the beginning through each UTC day
 -- with rows; ledger_grade_days the Méritus of each day, in the queued turma, in the student's
 -- slot; ledger_reason_sums the awards and penalties of each day and month by turma, kind and

@@ -2,6 +2,7 @@ import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { reasonPresets } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
+import { lockForTransaction } from '../../db/advisory-locks.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { REASON_PRESETS_LIMIT, type ReasonPreset } from '../../../shared/reason-presets.ts';
 
@@ -24,7 +25,7 @@ export async function createReasonPreset(db: Db, admin: AdminActor, input: { lab
   const label = input.label.replace(/\s+/g, ' ').trim();
   return db.transaction(async (tx) => {
     // Serialises concurrent creations so neither the limit nor the no-duplicates rule can be raced past.
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('reason_presets'))`);
+    await lockForTransaction(tx, 'reasonPresets');
     const [duplicate] = await tx
       .select({ id: reasonPresets.id })
       .from(reasonPresets)

@@ -3,6 +3,7 @@ import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { admins, schoolSettings as schoolSettingsTable, sessions, students, turmas } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
+import { lockForTransaction } from '../../db/advisory-locks.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
 import { encodePhoto } from '../../storage/photos.ts';
@@ -112,7 +113,7 @@ export async function getPublicSettings(store: SettingsStore, demo: boolean): Pr
 async function changeSettings<T>(deps: SettingsDeps, work: (tx: DbOrTx) => Promise<T>): Promise<T> {
   const result = await deps.db.transaction(async (tx) => {
     // One change at a time: a rename and an addition cannot both pick the same name or position.
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('school_settings'))`);
+    await lockForTransaction(tx, 'schoolSettings');
     const value = await work(tx);
     await deps.events.publish(tx, { type: 'settings' });
     return value;
@@ -331,7 +332,7 @@ async function endAdminSessions(tx: DbOrTx, events: EventBus, adminId: string, k
 
 /** Administrators are serialised among themselves, so two removals at once cannot leave the school without one. */
 async function lockAdmins(tx: DbOrTx): Promise<void> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('admins'))`);
+  await lockForTransaction(tx, 'admins');
 }
 
 export async function createAdmin(

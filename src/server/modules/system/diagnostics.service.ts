@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, count, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { rowsOf, type Db, type DbOrTx } from '../../db/client.ts';
+import { lockForTransaction } from '../../db/advisory-locks.ts';
 import { admins, diagnosticLogs, studentTags, students, turmas } from '../../db/schema.ts';
 import { hashPassword } from '../auth/password.ts';
 import { recordAudit, type AuditActor } from '../audit/audit.service.ts';
@@ -39,8 +40,6 @@ type Context = { ip?: string | undefined };
 
 /** Lists in details are cut here: the message carries the total. */
 const DETAIL_LIST_MAX = 50;
-/** Identifies the lock under which 'Corrigir Administrators' looks and creates (pg_advisory_xact_lock). */
-const DEFAULT_ADMIN_LOCK = 727375;
 /** A 5xx older than this no longer counts as recent. */
 const RECENT_ERRORS_MS = 24 * 60 * 60 * 1000;
 
@@ -463,7 +462,7 @@ export async function fixAdministrators(deps: SystemDeps, admin: AdminActor, con
   // Hashing takes a few milliseconds: done outside the lock, and only when the administrator may be missing.
   const passwordHash = (preCheck[0]?.n ?? 0) === 0 ? await hashPassword(password) : null;
   const created = await db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${DEFAULT_ADMIN_LOCK})`);
+    await lockForTransaction(tx, 'admins');
     const [{ n: before } = { n: 0 }] = await tx.select({ n: count() }).from(admins);
     if (before > 0) {
       await writeLogs(tx, null, [{ category: 'FIX', status: 'info', message: SYSTEM_TEXTS.adminExists, details: { fix: 'administrators', before, after: before } }]);

@@ -1,0 +1,32 @@
+import { sql, type SQL } from 'drizzle-orm';
+
+/**
+ * Every PostgreSQL advisory lock Méritus takes, by name, each with its own key: two jobs
+ * that share a key wait on each other for nothing. Keys live only here; the SQL functions
+ * of ledger.sql write theirs as a literal, which a test holds equal to this table.
+ */
+export const ADVISORY_LOCKS = {
+  /** Instances starting together migrate and create the first data one at a time (held by a session, client.ts). */
+  startup: 727374,
+  /** ledger.sql: one fold of the queued report sums at a time; a student's change of turma waits for it. */
+  ledgerSums: 727375,
+  /** Administrators are created and removed one at a time (the school never loses its last one; an email is taken once). */
+  admins: 727376,
+  /** Changes of the school's settings and turmas, one at a time. */
+  schoolSettings: 727377,
+  /** Reason presets, one change at a time. */
+  reasonPresets: 727378,
+} as const;
+
+export type AdvisoryLockName = keyof typeof ADVISORY_LOCKS;
+
+/** Takes a lock until the caller's transaction ends. */
+export async function lockForTransaction(tx: { execute(query: SQL): PromiseLike<unknown> }, name: AdvisoryLockName): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS[name]})`);
+}
+
+/** The statements that take and release a lock held by one connection until released, for code holding a raw client. */
+export function sessionLockStatements(name: AdvisoryLockName): { lock: string; unlock: string } {
+  const key = ADVISORY_LOCKS[name];
+  return { lock: `SELECT pg_advisory_lock(${key})`, unlock: `SELECT pg_advisory_unlock(${key})` };
+}
