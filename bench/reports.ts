@@ -82,8 +82,8 @@ try {
   const to = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
   const widest = reportQuery.parse({ period: 'custom', from: addDays(to, -365), to });
   const oneTurma = reportQuery.parse({ period: 'custom', from: addDays(to, -365), to, turma: GRADES[0] });
-  const [first] = rowsOf<{ id: string }>(await db.execute(sql`SELECT id FROM admins LIMIT 1`));
-  const admin = { id: first!.id, name: 'Coordenação' };
+  const [first] = rowsOf<{ id: string; email: string }>(await db.execute(sql`SELECT id, email FROM admins LIMIT 1`));
+  const admin = { role: 'admin' as const, id: first!.id, name: 'Coordenação', email: first!.email };
 
   console.log(`report calls, ${widest.from} to ${widest.to} (${RUNS} runs each):`);
   await time('overview (figures, turmas, saldos, risers)', async () => reportOverview(db, await reportScope(db, widest)));

@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { AppError } from '../app-error.ts';
-import type { Principal } from '../modules/auth/auth.service.ts';
+import type { AdminActor, Principal, StudentActor } from '../modules/auth/actor.ts';
 import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 
@@ -51,12 +51,12 @@ export function clearSessionCookie(reply: FastifyReply, config: Config): void {
 }
 
 /** The student behind a student-only route; the guard has already checked the role. */
-export function studentOf(request: FastifyRequest): Extract<Principal, { role: 'student' }> {
+export function studentOf(request: FastifyRequest): StudentActor {
   if (request.principal?.role !== 'student') throw new AppError('forbidden');
   return request.principal;
 }
 
-export function adminOf(request: FastifyRequest): Extract<Principal, { role: 'admin' }> {
+export function adminOf(request: FastifyRequest): AdminActor {
   if (request.principal?.role !== 'admin') throw new AppError('forbidden');
   return request.principal;
 }

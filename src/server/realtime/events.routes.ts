@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from '../app-error.ts';
-import type { Principal } from '../modules/auth/auth.service.ts';
+import type { Principal } from '../modules/auth/actor.ts';
 import { hashToken, resolveSession } from '../modules/auth/auth.service.ts';
 import { sessionOf } from '../plugins/auth.ts';
 import { logRequest } from '../plugins/request-log.ts';

@@ -34,7 +34,7 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
   const random = seededRandom(90);
   const [admin] = await db.select().from(admins).orderBy(asc(admins.createdAt)).limit(1);
   if (!admin) throw new Error('demo history needs an administrator');
-  const actor = { id: admin.id, name: admin.name };
+  const actor = { role: 'admin' as const, id: admin.id, name: admin.name, email: admin.email };
   const roster = await db.select().from(students).where(isNull(students.deletedAt)).orderBy(asc(students.studentId));
   const start = now.getTime() - HISTORY_DAYS * DAY;
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
@@ -52,8 +52,8 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
   const deps: LedgerDeps = { db, events: silentEvents };
   const backdatedAdmin = (currency: Currency, id: string, operation: { type: AdminOperationType; amount: number; description: string }, at: Date) =>
     adminOperation(deps, actor, currency, { id, ...operation }, { at });
-  const backdatedTransfer = (sender: { id: string; name: string }, currency: Currency, transfer: { recipientId: string; amount: number; description?: string }, at: Date) =>
-    studentTransfer(deps, { id: sender.id, name: sender.name }, currency, transfer, { at });
+  const backdatedTransfer = (sender: (typeof roster)[number], currency: Currency, transfer: { recipientId: string; amount: number; description?: string }, at: Date) =>
+    studentTransfer(deps, { role: 'student', id: sender.id, name: sender.name, studentId: sender.studentId }, currency, transfer, { at });
 
   type Planned = { at: number; run: () => Promise<unknown> };
   const plan: Planned[] = [];

@@ -12,6 +12,7 @@ import { count, desc, eq } from 'drizzle-orm';
 import { admins, auditLog, ledgerSumsPending, students } from '../db/schema.ts';
 import { hash } from '@node-rs/argon2';
 import { ARGON2_OPTIONS } from '../modules/auth/password.ts';
+import type { AdminActor, StudentActor } from '../modules/auth/actor.ts';
 import { buildApp } from '../app.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
 import type { Currency, OperationResult } from '../../shared/ledger.ts';
@@ -120,6 +121,15 @@ export async function addStudents(
 export async function pendingSumRows(db: Db): Promise<number> {
   const [row] = await db.select({ n: count() }).from(ledgerSumsPending);
   return row!.n;
+}
+
+/** An administrator's row as the services take it, for tests that call them directly. */
+export function adminActor(row: Pick<TestAdmin, 'id' | 'name' | 'email'>): AdminActor {
+  return { role: 'admin', id: row.id, name: row.name, email: row.email };
+}
+
+export function studentActor(row: Pick<TestStudent, 'id' | 'name' | 'studentId'>): StudentActor {
+  return { role: 'student', id: row.id, name: row.name, studentId: row.studentId };
 }
 
 export async function addAdmin(db: Db, values: { email: string; name: string }): Promise<TestAdmin> {

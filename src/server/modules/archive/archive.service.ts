@@ -7,7 +7,7 @@ import { archiveFavourites, archiveImages, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import type { FileStorage, StoredObject } from '../../storage/file-storage.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
-import type { Principal } from '../auth/auth.service.ts';
+import type { AdminActor as Admin, Principal } from '../auth/actor.ts';
 import {
   ARCHIVE_API,
   ARCHIVE_TEXTS,
@@ -30,7 +30,6 @@ import type { z } from 'zod';
 import { bmpSize, makeVariants, sniffStaged, type StagedFile } from './archive-files.ts';
 
 export type ArchiveDeps = { db: Db; storage: FileStorage; events: EventBus; warn: (details: Record<string, unknown>, message: string) => void };
-type Admin = Extract<Principal, { role: 'admin' }>;
 type ImageRow = typeof archiveImages.$inferSelect;
 
 export const VARIANTS = ['original', 'thumb', 'preview'] as const;

@@ -8,16 +8,12 @@ import { loginLockedMessage } from '../../../shared/errors.ts';
 import { LOGIN_LIMITS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../shared/constants.ts';
 import type { AdminLoginInput, SelfAdmin, SessionUser, StudentLoginInput } from '../../../shared/auth.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { auditActor, type Principal } from './actor.ts';
 import { loadSelfStudent } from '../students/student-views.ts';
 import { dummyPasswordHash, verifyPassword } from './password.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 
 export type RequestContext = { ip: string; userAgent?: string | undefined };
-
-/** Who a request acts for, resolved from the session cookie. */
-export type Principal =
-  | { role: 'student'; id: string; name: string; studentId: string }
-  | { role: 'admin'; id: string; name: string; email: string };
 
 export type LoginResult = { token: string; expiresAt: Date; user: SessionUser };
 
@@ -278,7 +274,7 @@ export async function logout(db: Db, events: EventBus, token: string, principal:
   await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
   await events.publish(db, { type: 'sessions_ended', tokenHash });
   await recordAudit(db, {
-    actor: { kind: principal.role, id: principal.id, label: principal.name },
+    actor: auditActor(principal),
     action: 'logout',
     ip: context.ip,
   });

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import { endsSession, type SessionsEnded } from '../../realtime/event-bus.ts';
-import { hashToken, loadSession, sessionStillCurrent, type Principal, type SessionState } from './auth.service.ts';
+import { hashToken, loadSession, sessionStillCurrent, type SessionState } from './auth.service.ts';
+import type { Principal } from './actor.ts';
 
 export type SessionCache = {
   /** The principal behind a session token, as `resolveSession` would answer. */

@@ -3,14 +3,13 @@ import { rowsOf, type Db } from '../../db/client.ts';
 import { goals } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { auditActor, type AdminActor } from '../auth/actor.ts';
 import type { ActivityDay, DashboardStat, DashboardSummary, GoalTarget, GoalView } from '../../../shared/dashboard.ts';
 import { GOAL_DEFINITIONS, GOAL_IDS, isGoalId, percentChange, type GoalId } from '../../../shared/dashboard-definitions.ts';
 import { dayIn, progressPercent } from '../../../shared/format.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-type AdminActor = { id: string; name: string };
 
 
 function stat(value: number, previous: number): DashboardStat {
@@ -169,7 +168,7 @@ export async function updateGoalTarget(
       .onConflictDoUpdate({ target: goals.id, set: { target: input.target, updatedAt: now } })
       .returning();
     await recordAudit(tx, {
-      actor: { kind: 'admin', id: admin.id, label: admin.name },
+      actor: auditActor(admin),
       action: 'goal.update',
       ip: context.ip,
       details: { goal: id, from: before?.target ?? definition.defaultTarget, to: input.target },

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { addStudents, buildTestApp, type TestApp } from '../../test/test-app.ts';
+import { addStudents, adminActor, buildTestApp, studentActor, type TestApp } from '../../test/test-app.ts';
 import { auditLog, goals, students } from '../../db/schema.ts';
 import { adminOperation, studentTransfer } from '../ledger/ledger.service.ts';
 import { silentEvents } from '../../realtime/event-bus.ts';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   now = Date.now();
   const [ana, bruno, carla, diego] = t.students as [TestApp['students'][number], TestApp['students'][number], TestApp['students'][number], TestApp['students'][number]];
   const [eva] = await addStudents(t.db, [{ studentId: '3000005', name: 'Eva Nogueira' }]);
-  const admin = { id: t.admin.id, name: t.admin.name };
+  const admin = adminActor(t.admin);
   /** The scenario is written in the past, through the ledger's own operations. */
   const history = { db: t.db, events: silentEvents };
   const ago = (ms: number) => new Date(now - ms);
@@ -45,7 +45,7 @@ beforeAll(async () => {
   await t.db.update(students).set({ deletedAt: ago(35 * DAY) }).where(eq(students.id, eva!.id));
   await award(ana.id, 'admin_add', 100, 10 * DAY);
   await award(bruno.id, 'reward', 40, 9 * DAY);
-  await studentTransfer(history, { id: ana.id, name: ana.name }, 'meritus', { recipientId: bruno.id, amount: 30 }, { at: ago(3 * DAY) });
+  await studentTransfer(history, studentActor(ana), 'meritus', { recipientId: bruno.id, amount: 30 }, { at: ago(3 * DAY) });
   meritusRows.push({ at: now - 3 * DAY, amount: 30, credit: false });
   await award(carla.id, 'admin_add', 20, 2 * DAY);
   await award(bruno.id, 'penalty', 10, 1 * DAY);

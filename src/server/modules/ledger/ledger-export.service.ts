@@ -5,7 +5,7 @@ import { LEDGER_CSV_HEADERS } from '../../../shared/admin-students.ts';
 import { OPERATION_TYPE_LABELS } from '../../../shared/ledger.ts';
 import { dayIn, formatDateTime } from '../../../shared/format.ts';
 import { everyEntryNewestFirst, type EntryWithParties } from './ledger-queries.service.ts';
-import type { AdminActor } from './ledger.service.ts';
+import { auditActor, type AdminActor } from '../auth/actor.ts';
 
 const CURRENCY_LABELS = { meritus: 'Méritus', estelecas: 'Estelecas' } as const;
 /** Rows of the ledger export read at a time (exported for the test that crosses a page). */
@@ -25,7 +25,7 @@ export async function exportLedgerCsv(
   admin: AdminActor,
   context: { ip?: string | undefined; timeZone: string },
 ): Promise<{ fileName: string; chunks: AsyncIterable<string> }> {
-  await recordAudit(db, { actor: { kind: 'admin', id: admin.id, label: admin.name }, action: 'ledger.export', ip: context.ip });
+  await recordAudit(db, { actor: auditActor(admin), action: 'ledger.export', ip: context.ip });
   async function* chunks(): AsyncIterable<string> {
     yield toCsv(LEDGER_CSV_HEADERS, []);
     for await (const page of everyEntryNewestFirst(db, EXPORT_PAGE)) {

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createTestDatabase, addAdmin, addStudents, type TestDatabase } from '../../test/test-app.ts';
+import { createTestDatabase, addAdmin, addStudents, adminActor, studentActor, type TestDatabase } from '../../test/test-app.ts';
 import { ledgerEntries, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { createEventBus, type EventBus } from '../../realtime/event-bus.ts';
 import { adminOperation, studentTransfer, type LedgerDeps } from './ledger.service.ts';
+import type { AdminActor, StudentActor } from '../auth/actor.ts';
 import { reconcile } from './reconciliation.service.ts';
 import { adminOperationInputs, estelecasTransferInput, meritusTransferInput } from '../../../shared/ledger.ts';
 import { issueCode } from '../../../shared/validation.ts';
@@ -17,8 +18,8 @@ import type { ErrorCode } from '../../../shared/errors.ts';
 let database: TestDatabase;
 let events: EventBus;
 let deps: LedgerDeps;
-let admin: { id: string; name: string };
-let people: { id: string; name: string }[];
+let admin: AdminActor;
+let people: StudentActor[];
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -26,14 +27,14 @@ beforeAll(async () => {
   events = await createEventBus(database, silent);
   deps = { db: database.db, events };
   const row = await addAdmin(database.db, { email: 'prop@escola.test', name: 'Prof. Propriedade' });
-  admin = { id: row.id, name: row.name };
+  admin = adminActor(row);
   people = (
     await addStudents(database.db, [
       { studentId: '4000001', name: 'Aluno Um' },
       { studentId: '4000002', name: 'Aluno Dois' },
       { studentId: '4000003', name: 'Aluno Três' },
     ])
-  ).map((s) => ({ id: s.id, name: s.name }));
+  ).map(studentActor);
 });
 afterAll(async () => {
   await events.close();

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/test-app.ts';
+import { adminActor, buildTestApp, studentActor, type TestApp } from '../../test/test-app.ts';
 import { auditLog, ledgerEntries } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { adminOperation, bulkAdminOperation, studentTransfer } from './ledger.service.ts';
@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 const deps = () => ({ db: t.db, events: silentEvents });
-const admin = () => ({ id: t.admin.id, name: t.admin.name });
+const admin = () => adminActor(t.admin);
 
 async function refusalOf(run: () => Promise<unknown>): Promise<AppError> {
   try {
@@ -66,7 +66,7 @@ test('the services validate what they are given: amounts of 0, −3 or 1.5 and a
     [() => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'penalty', amount: -3, description: 'x' }), 'amount_not_positive'],
     [() => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'admin_add', amount: 1.5, description: 'x' }), 'amount_not_integer'],
     [() => adminOperation(deps(), admin(), 'estelecas', { id: ana.id, type: 'admin_add', amount: 1.5, description: 'x' }), 'missing_fields_short'],
-    [() => studentTransfer(deps(), { id: ana.id, name: ana.name }, 'meritus', { recipientId: bruno.id, amount: 1.5 }), 'amount_not_integer'],
+    [() => studentTransfer(deps(), studentActor(ana), 'meritus', { recipientId: bruno.id, amount: 1.5 }), 'amount_not_integer'],
     [() => bulkAdminOperation(deps(), admin(), { currency: 'meritus', studentUuids: [ana.id], type: 'admin_add', amount: -3, description: 'x' }), 'amount_not_positive'],
     [() => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'gift', amount: 5, description: 'x' }), 'missing_fields_short'],
   ];

@@ -4,6 +4,7 @@ import { runPrepared, rowsOf, type Db, type DbOrTx, type PreparedStatement, type
 import { AppError } from '../../app-error.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import type { AdminActor, StudentActor } from '../auth/actor.ts';
 import { amountTooLargeMessage, dailyCapMessage, ERROR_MESSAGES, MESSAGES, tooSoonMessage, type ErrorCode } from '../../../shared/errors.ts';
 import {
   adminOperationInputs,
@@ -38,8 +39,6 @@ export type LedgerDeps = {
   /** The school's rules (maximum per operation, transfer guardrails); without it, as in direct calls from tests, the defaults apply. */
   settings?: SettingsStore;
 };
-export type StudentActor = { id: string; name: string };
-export type AdminActor = { id: string; name: string };
 
 /** What a write knows besides its body. `at` backdates it: only the demo history does that. */
 export type WriteContext = { idempotencyKey?: unknown; ip?: string | undefined; at?: Date | undefined };
@@ -155,7 +154,7 @@ const uuidOrNull = (value: unknown) => uuid.safeParse(value).data ?? null;
 
 /** The record of a refused attempt, all but its code and reason, from what the request said. */
 function attemptRecord(
-  actor: { kind: 'student' | 'admin'; id: string; name: string },
+  actor: StudentActor | AdminActor,
   currency: Currency,
   input: LooseInput,
   parties: { type: RefusedAttemptRecord['type']; fromStudentId: unknown; toStudentId: unknown },
@@ -163,7 +162,7 @@ function attemptRecord(
 ) {
   const amount = input.amount;
   return {
-    actorKind: actor.kind,
+    actorKind: actor.role,
     actorId: actor.id,
     actorLabel: actor.name,
     ip: ip ?? null,
@@ -293,7 +292,7 @@ export async function studentTransfer(
   context: WriteContext = {},
 ): Promise<Stored<OperationResult>> {
   const said = loose(input);
-  const attempt = attemptRecord({ kind: 'student', ...sender }, currency, said, { type: 'transfer', fromStudentId: sender.id, toStudentId: said.recipientId }, context.ip);
+  const attempt = attemptRecord(sender, currency, said, { type: 'transfer', fromStudentId: sender.id, toStudentId: said.recipientId }, context.ip);
   const { rules, timeZone } = await settingsOf(deps);
   const transfer = await validated(deps, TRANSFER_SCHEMAS[currency], input, attempt, rules);
   if (transfer.recipientId === sender.id) {
@@ -345,7 +344,7 @@ function typeOf(input: LooseInput): AdminOperationType | null {
 function adminAttempt(admin: AdminActor, currency: Currency, said: LooseInput, target: unknown, ip: string | undefined) {
   const type = typeOf(said);
   const credit = type !== null && isCredit(type);
-  return attemptRecord({ kind: 'admin', ...admin }, currency, said, { type, fromStudentId: credit ? null : target, toStudentId: credit ? target : null }, ip);
+  return attemptRecord(admin, currency, said, { type, fromStudentId: credit ? null : target, toStudentId: credit ? target : null }, ip);
 }
 
 /** The database payload of an administrator's operation; the audit action names it. */

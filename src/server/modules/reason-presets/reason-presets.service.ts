@@ -4,11 +4,11 @@ import { reasonPresets } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { lockForTransaction } from '../../db/advisory-locks.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { auditActor, type AdminActor } from '../auth/actor.ts';
 import { REASON_PRESETS_LIMIT, type ReasonPreset } from '../../../shared/reason-presets.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type AdminActor = { id: string; name: string };
 type Context = { ip?: string | undefined };
 
 function toView(row: typeof reasonPresets.$inferSelect): ReasonPreset {
@@ -36,7 +36,7 @@ export async function createReasonPreset(db: Db, admin: AdminActor, input: { lab
     if ((total?.n ?? 0) >= REASON_PRESETS_LIMIT) throw new AppError('preset_limit', { status: 409 });
     const [row] = await tx.insert(reasonPresets).values({ label, createdBy: admin.id }).returning();
     await recordAudit(tx, {
-      actor: { kind: 'admin', id: admin.id, label: admin.name },
+      actor: auditActor(admin),
       action: 'reason_preset.create',
       ip: context.ip,
       details: { presetId: row!.id, label },
@@ -51,7 +51,7 @@ export async function deleteReasonPreset(db: Db, admin: AdminActor, id: string, 
     const [row] = await tx.delete(reasonPresets).where(eq(reasonPresets.id, id)).returning();
     if (!row) throw new AppError('preset_not_found', { status: 404 });
     await recordAudit(tx, {
-      actor: { kind: 'admin', id: admin.id, label: admin.name },
+      actor: auditActor(admin),
       action: 'reason_preset.delete',
       ip: context.ip,
       details: { presetId: row.id, label: row.label },

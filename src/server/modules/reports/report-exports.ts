@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import type { Db } from '../../db/client.ts';
 import { toCsv } from '../../csv.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { auditActor, type AdminActor } from '../auth/actor.ts';
 import { formatDate } from '../../../shared/format.ts';
 import {
   FIGURE_DEFINITIONS,
@@ -156,7 +157,7 @@ export type ExportFile = { fileName: string; contentType: string; body: string |
 /** Builds one table's export and records it in the audit log (what, in which format, for which period and turmas). */
 export async function exportReportTable(
   db: Db,
-  admin: { id: string; name: string },
+  admin: AdminActor,
   scope: ReportScope,
   table: ReportTable,
   format: ExportFormat,
@@ -164,7 +165,7 @@ export async function exportReportTable(
 ): Promise<ExportFile> {
   const data = await reportTable(db, scope, table);
   await recordAudit(db, {
-    actor: { kind: 'admin', id: admin.id, label: admin.name },
+    actor: auditActor(admin),
     action: 'report.export',
     ip: context.ip,
     details: { table, format, from: scope.period.from, to: scope.period.to, turmas: scope.turmas },

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client.ts';
 import { AppError } from '../../app-error.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { auditActor, type AdminActor } from '../auth/actor.ts';
 import { TAG_NAMES, type TagKind } from '../../../shared/constants.ts';
 import { OPERATION_TYPE_LABELS, type LedgerType } from '../../../shared/ledger.ts';
 import { formatEstelecas, formatMeritus, formatSignedAmount } from '../../../shared/format.ts';
@@ -15,7 +16,6 @@ import { reportSchool, schoolLogoPng } from './report-school.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
 import type { ExportFile } from './report-exports.ts';
 
-type Admin = { id: string; name: string };
 
 function formatterIn(timeZone: string) {
   const dateTime = new Intl.DateTimeFormat('pt-BR', { timeZone, dateStyle: 'short', timeStyle: 'short' });
@@ -79,7 +79,7 @@ type StatementRow = {
  * A student's statement (extrato) for a period: balances at its start and end summed from the
  * ledger, and every operation in between with its signed amount. Audited.
  */
-export async function statementPdf(db: Db, admin: Admin, scope: ReportScope, studentUuid: string, context: { ip?: string | undefined } = {}): Promise<ExportFile> {
+export async function statementPdf(db: Db, admin: AdminActor, scope: ReportScope, studentUuid: string, context: { ip?: string | undefined } = {}): Promise<ExportFile> {
   const { period, school } = scope;
   const tz = school.timeZone;
   const p1 = sql`(${period.from}::date::timestamp AT TIME ZONE ${tz})`;
@@ -164,7 +164,7 @@ export async function statementPdf(db: Db, admin: Admin, scope: ReportScope, stu
   });
 
   await recordAudit(db, {
-    actor: { kind: 'admin', id: admin.id, label: admin.name },
+    actor: auditActor(admin),
     action: 'report.statement',
     ip: context.ip,
     details: { student: student.id, studentId: student.student_id, from: period.from, to: period.to },
@@ -178,7 +178,7 @@ export async function statementPdf(db: Db, admin: Admin, scope: ReportScope, stu
  */
 export async function certificatePdf(
   { db, storage }: { db: Db; storage: FileStorage },
-  admin: Admin,
+  admin: AdminActor,
   tagId: string,
   context: { ip?: string | undefined; now?: Date } = {},
 ): Promise<ExportFile> {
@@ -222,7 +222,7 @@ export async function certificatePdf(
   });
 
   await recordAudit(db, {
-    actor: { kind: 'admin', id: admin.id, label: admin.name },
+    actor: auditActor(admin),
     action: 'report.certificate',
     ip: context.ip,
     details: { tag: tagId, kind: tag.kind, student: tag.student_uuid, studentId: tag.student_id },

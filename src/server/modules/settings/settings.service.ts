@@ -8,6 +8,7 @@ import type { EventBus } from '../../realtime/event-bus.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
 import { encodePhoto } from '../../storage/photos.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { auditActor, type AdminActor } from '../auth/actor.ts';
 import { hashPassword } from '../auth/password.ts';
 import { generateReadablePassword } from '../../../shared/admin-students.ts';
 import { DEFAULT_TIME_ZONE } from '../../../shared/format.ts';
@@ -39,10 +40,7 @@ export type SettingsStore = {
 };
 
 export type SettingsDeps = { db: Db; events: EventBus; settings: SettingsStore; storage: FileStorage };
-type AdminActor = { id: string; name: string };
 type Context = { ip?: string | undefined };
-
-const auditActor = (admin: AdminActor) => ({ kind: 'admin' as const, id: admin.id, label: admin.name });
 
 /** Stored rules over the defaults, so a rule added later starts at its default; a stored value that no longer passes is ignored. */
 function rulesFrom(stored: Record<string, unknown> | undefined): SchoolRules {

@@ -303,7 +303,7 @@ describe('administrators', () => {
 
     // A request from an administrator removed meanwhile cannot take the last one away.
     const deps = { db: app.db, events: { publish: async () => {} } } as unknown as Parameters<typeof removeAdmin>[0];
-    await expect(removeAdmin(deps, { id: randomUUID(), name: 'Removido' }, app.admin.id)).rejects.toMatchObject({ code: 'admin_last' });
+    await expect(removeAdmin(deps, { role: 'admin', id: randomUUID(), name: 'Removido', email: 'removido@escola.test' }, app.admin.id)).rejects.toMatchObject({ code: 'admin_last' });
     expect((await app.request('GET', '/admin/admins')).json()).toHaveLength(1);
   });
 });

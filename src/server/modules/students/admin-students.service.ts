@@ -7,9 +7,10 @@ import type { FileStorage } from '../../storage/file-storage.ts';
 import { isUploadedStudentPhoto, removeStoredPhoto, storeStudentPhoto, thumbnailOf } from '../../storage/photos.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { endStudentSessions } from '../auth/auth.service.ts';
+import { auditActor, type AdminActor } from '../auth/actor.ts';
 import { checkStudentTurma } from '../settings/settings.service.ts';
 import { hashPassword } from '../auth/password.ts';
-import { creditInitialBalance, type AdminActor } from '../ledger/ledger.service.ts';
+import { creditInitialBalance } from '../ledger/ledger.service.ts';
 import { activeTagsByStudent, photoAddress, toSelfStudent, type StudentRow } from './student-views.ts';
 import { toCsv } from '../../csv.ts';
 import {
@@ -31,10 +32,6 @@ export type AdminStudentsDeps = { db: Db; events: EventBus; storage: FileStorage
 export type ActionContext = { ip?: string | undefined };
 
 export const INITIAL_BALANCE_DESCRIPTION = 'Saldo inicial';
-
-function auditActor(admin: AdminActor) {
-  return { kind: 'admin' as const, id: admin.id, label: admin.name };
-}
 
 export function toAdminStudent(row: StudentRow, tags: StudentTag[]): AdminStudent {
   const photo = photoAddress(row);

@@ -7,7 +7,7 @@ import { students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { hashPassword } from '../auth/password.ts';
-import type { AdminActor } from '../ledger/ledger.service.ts';
+import { auditActor, type AdminActor } from '../auth/actor.ts';
 import type { ActionContext, AdminStudentsDeps } from './admin-students.service.ts';
 import { decodeCsvBytes, parseCsv, toCsv } from '../../csv.ts';
 import {
@@ -234,7 +234,7 @@ export async function importStudents(
       }
       if (accepted.length === 0) throw new AppError('import_nothing_valid');
       await recordAudit(tx, {
-        actor: { kind: 'admin', id: admin.id, label: admin.name },
+        actor: auditActor(admin),
         action: 'students.import',
         ip: context.ip,
         details: { created: accepted.length, skipped: rows.length - accepted.length, matriculas: accepted.map(({ row }) => row.studentId) },

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/test-app.ts';
+import { adminActor, buildTestApp, type TestApp } from '../../test/test-app.ts';
 import { students } from '../../db/schema.ts';
 import { adminOperation } from '../ledger/ledger.service.ts';
 import { silentEvents } from '../../realtime/event-bus.ts';
@@ -103,7 +103,7 @@ describe('GET /api/me/summary', () => {
 
   test('the position of 7 days ago comes from the ledger: overtaken students see it', async () => {
     const tenDaysAgo = new Date(Date.now() - 10 * DAY);
-    const admin = { id: t.admin.id, name: t.admin.name };
+    const admin = adminActor(t.admin);
     const history = { db: t.db, events: silentEvents };
     await adminOperation(history, admin, 'meritus', { id: ana.id, type: 'admin_add', amount: 100, description: 'Saldo inicial' }, { at: tenDaysAgo });
     await adminOperation(history, admin, 'meritus', { id: bruno.id, type: 'admin_add', amount: 50, description: 'Saldo inicial' }, { at: tenDaysAgo });

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { addStudents, buildTestApp, type TestApp } from '../../test/test-app.ts';
+import { addStudents, adminActor, buildTestApp, type TestApp } from '../../test/test-app.ts';
 import { idempotencyKeys, sessions, students } from '../../db/schema.ts';
 import { hashToken } from '../auth/auth.service.ts';
 import { EXPORT_PAGE, exportEntityCsv } from './entities.service.ts';
@@ -110,7 +110,7 @@ describe('an export while the table is written', () => {
     await t.db.execute(
       sql`INSERT INTO audit_log (actor_kind, action, details) SELECT 'system', 'teste.paginas', jsonb_build_object('n', n) FROM generate_series(1, ${rows}) AS n`,
     );
-    const { chunks } = await exportEntityCsv(t.db, { id: t.admin.id, name: t.admin.name }, 'audit', 'teste.paginas', { timeZone: 'America/Sao_Paulo' });
+    const { chunks } = await exportEntityCsv(t.db, adminActor(t.admin), 'audit', 'teste.paginas', { timeZone: 'America/Sao_Paulo' });
     let text = '';
     let read = 0;
     for await (const chunk of chunks) {

@@ -4,9 +4,9 @@ import { rowsOf, type Db, type DbOrTx } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/advisory-locks.ts';
 import { admins, diagnosticLogs, studentTags, students, turmas } from '../../db/schema.ts';
 import { hashPassword } from '../auth/password.ts';
-import { recordAudit, type AuditActor } from '../audit/audit.service.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import { auditActor, type AdminActor } from '../auth/actor.ts';
 import { reconcile, totalBalances, type Discrepancy } from '../ledger/reconciliation.service.ts';
-import type { AdminActor } from '../ledger/ledger.service.ts';
 import { LOGIN_LIMITS, SESSION_IDLE_MS, EXPIRED_TAG_SWEEP_MS, TAG_NAMES, type TagKind } from '../../../shared/constants.ts';
 import { countOf, formatDateTime, formatMs, formatSize } from '../../../shared/format.ts';
 import { readSchoolSettings } from '../settings/settings.service.ts';
@@ -45,10 +45,6 @@ const RECENT_ERRORS_MS = 24 * 60 * 60 * 1000;
 
 function first<T>(list: T[]): T[] {
   return list.slice(0, DETAIL_LIST_MAX);
-}
-
-function auditActor(admin: AdminActor): AuditActor {
-  return { kind: 'admin', id: admin.id, label: admin.name };
 }
 
 async function scalar(db: DbOrTx, query: ReturnType<typeof sql>): Promise<number> {

@@ -271,7 +271,7 @@ describe('Corrigir Administrators', () => {
     const other = await buildTestApp();
     try {
       await other.db.delete(admins);
-      const actor = { id: randomUUID(), name: 'Suporte' };
+      const actor = { role: 'admin' as const, id: randomUUID(), name: 'Suporte', email: 'suporte@escola.test' };
       const deps = { database: other.database, config: other.config, metrics: other.app.metrics, storage: localFileStorage(other.config.uploadsDir) };
       const results = await Promise.all([fixAdministrators(deps, actor, {}), fixAdministrators(deps, actor, {})]);
       const created = results.filter((result) => result.created);

@@ -3,7 +3,7 @@ import { rowsOf, type Db } from '../../db/client.ts';
 import { toCsv } from '../../csv.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { type EntityId, type EntityPage, type EntityQuery } from '../../../shared/system.ts';
-import type { AdminActor } from '../ledger/ledger.service.ts';
+import { auditActor, type AdminActor } from '../auth/actor.ts';
 import { OPERATION_TYPE_LABELS } from '../../../shared/ledger.ts';
 import { TAG_NAMES } from '../../../shared/constants.ts';
 import { dayIn } from '../../../shared/format.ts';
@@ -233,7 +233,7 @@ export async function exportEntityCsv(
   context: { ip?: string; timeZone: string },
 ): Promise<{ fileName: string; chunks: AsyncGenerator<string> }> {
   const def = ENTITIES[entity];
-  await recordAudit(db, { actor: { kind: 'admin', id: admin.id, label: admin.name }, action: 'system.entity_export', ip: context.ip, details: { entity, q } });
+  await recordAudit(db, { actor: auditActor(admin), action: 'system.entity_export', ip: context.ip, details: { entity, q } });
   const keys = def.columns.map((column) => column.key);
   async function* chunks(): AsyncGenerator<string> {
     yield toCsv(

@@ -3,7 +3,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { students, studentTags, tagLikes } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
-import type { Principal } from '../auth/auth.service.ts';
+import { auditActor, type AdminActor, type Principal } from '../auth/actor.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { ActiveTag } from '../../../shared/students.ts';
 import { ADMIN_STUDENT_TEXTS, type TagChangeResult } from '../../../shared/admin-students.ts';
@@ -45,7 +45,6 @@ export async function listActiveTags(db: Db, viewer: Principal): Promise<ActiveT
 }
 
 export type TagWriteDeps = { db: Db; events: EventBus };
-type TagAdmin = { id: string; name: string };
 /** `timeZone`: the school's, for the dates in the answer's message. */
 type TagContext = { ip?: string | undefined; timeZone?: string | undefined };
 
@@ -71,7 +70,7 @@ async function tagsAfter(tx: Tx, studentUuid: string) {
  */
 export async function giveTag(
   deps: TagWriteDeps,
-  admin: TagAdmin,
+  admin: AdminActor,
   studentUuid: string,
   kind: TagKind,
   days: number,
@@ -92,7 +91,7 @@ export async function giveTag(
       await tx.insert(studentTags).values({ studentUuid, kind, assignedAt: now, expiresAt, assignedBy: admin.id });
     }
     await recordAudit(tx, {
-      actor: { kind: 'admin', id: admin.id, label: admin.name },
+      actor: auditActor(admin),
       action: 'tag.add',
       ip: context.ip,
       details: { studentUuid, studentId: student.studentId, kind, tag: TAG_NAMES[kind], days, expiresAt: expiresAt.toISOString() },
@@ -105,7 +104,7 @@ export async function giveTag(
 /** Takes a running tag away; its likes go with it. */
 export async function takeTag(
   deps: TagWriteDeps,
-  admin: TagAdmin,
+  admin: AdminActor,
   studentUuid: string,
   kind: TagKind,
   context: TagContext = {},
@@ -118,7 +117,7 @@ export async function takeTag(
       .returning({ id: studentTags.id });
     if (removed.length === 0) throw new AppError('tag_not_found', { status: 404 });
     await recordAudit(tx, {
-      actor: { kind: 'admin', id: admin.id, label: admin.name },
+      actor: auditActor(admin),
       action: 'tag.remove',
       ip: context.ip,
       details: { studentUuid, studentId: student.studentId, kind, tag: TAG_NAMES[kind] },
@@ -134,7 +133,7 @@ export async function takeTag(
  */
 export async function moveTagExpiry(
   deps: TagWriteDeps,
-  admin: TagAdmin,
+  admin: AdminActor,
   studentUuid: string,
   kind: TagKind,
   expiresAt: Date,
@@ -153,7 +152,7 @@ export async function moveTagExpiry(
       .returning({ id: studentTags.id });
     if (moved.length === 0) throw new AppError('tag_not_found', { status: 404 });
     await recordAudit(tx, {
-      actor: { kind: 'admin', id: admin.id, label: admin.name },
+      actor: auditActor(admin),
       action: 'tag.expiry',
       ip: context.ip,
       details: { studentUuid, studentId: student.studentId, kind, tag: TAG_NAMES[kind], expiresAt: expiresAt.toISOString() },
