@@ -193,10 +193,16 @@ const adminPassword = textInput({ error: 'password_too_short', max: 200, trim: f
   error: 'admin_password_too_short',
 });
 
-/** POST /api/admin/admins: without a password, one is generated and shown once. */
+/**
+ * POST /api/admin/admins, and every other way an administrator is created (the command line,
+ * the diagnostics' fix, the first start): without a password, one is generated and shown once.
+ * The email is kept trimmed and lower-cased, the name with single spaces.
+ */
 export const createAdminInput = z.object({
-  name: textInput({ error: 'admin_name_required', max: 120 }).min(1, { error: 'admin_name_required' }),
-  email: textInput({ error: 'invalid_email', max: 254 }).pipe(z.email({ error: 'invalid_email' })),
+  name: textInput({ error: 'admin_name_required', max: 120 })
+    .overwrite((name) => name.replace(/\s+/g, ' '))
+    .min(1, { error: 'admin_name_required' }),
+  email: textInput({ error: 'invalid_email', max: 254 }).toLowerCase().pipe(z.email({ error: 'invalid_email' })),
   password: adminPassword.optional(),
 });
 export type CreateAdminInput = z.input<typeof createAdminInput>;

@@ -51,11 +51,11 @@ async function withDatabase<T>(use: (database: Database) => Promise<T>): Promise
 
 // Each test starts processes that load the whole server (and PGlite's first start runs initdb): slow on a busy machine.
 describe.sequential('npm run admin:create', { timeout: 120_000 }, () => {
-  test('from flags: the new administrator can sign in, and the creation is audited', async () => {
-    const result = await createAdmin(['--email', 'Coordenacao@Escola.test', '--name', 'Coordenadora Lúcia', '--password', 'senha-da-lucia']);
+  test('from flags: the new administrator can sign in, and the creation is audited as every creation is, its email lower-cased', async () => {
+    const result = await createAdmin(['--email', ' Coordenacao@Escola.test', '--name', 'Coordenadora Lúcia', '--password', 'senha-da-lucia']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Administrador Coordenadora Lúcia <Coordenacao@Escola.test> criado');
+    expect(result.stdout).toContain('Administrador Coordenadora Lúcia <coordenacao@escola.test> criado');
 
     await withDatabase(async (opened) => {
       const config = testConfig({ DEMO: 'off' });
@@ -73,12 +73,14 @@ describe.sequential('npm run admin:create', { timeout: 120_000 }, () => {
         fs.rmSync(config.dataDir, { recursive: true, force: true });
       }
       const audit = await opened.db.select().from(auditLog);
-      expect(audit.filter((row) => row.action === 'admin.created').map((row) => row.details.email)).toEqual(['Coordenacao@Escola.test']);
+      expect(audit.filter((row) => row.action === 'admin.create')).toMatchObject([
+        { actorKind: 'system', actorLabel: 'npm run admin:create', details: { email: 'coordenacao@escola.test' } },
+      ]);
     });
   });
 
   test('refuses an email already in use, in any letter case, and writes nothing', async () => {
-    const result = await createAdmin(['--email', 'coordenacao@escola.test', '--name', 'Outra Pessoa', '--password', 'outra-senha-1']);
+    const result = await createAdmin(['--email', 'COORDENACAO@escola.test', '--name', 'Outra Pessoa', '--password', 'outra-senha-1']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Já existe um administrador com o email coordenacao@escola.test.');
     await withDatabase(async (opened) => expect(await opened.db.select().from(admins)).toHaveLength(1));
@@ -86,7 +88,7 @@ describe.sequential('npm run admin:create', { timeout: 120_000 }, () => {
 
   test.each([
     [['--email', 'sem-arroba', '--name', 'Nome', '--password', 'senha-longa'], '--email: Email inválido'],
-    [['--email', 'a@escola.test', '--name', 'Nome', '--password', 'curta'], '--password: A senha deve ter pelo menos 8 caracteres'],
+    [['--email', 'a@escola.test', '--name', 'Nome', '--password', 'curta'], '--password: A senha do administrador deve ter pelo menos 8 caracteres'],
     [['--email', 'a@escola.test', '--name', '   ', '--password', 'senha-longa'], '--name: Informe o nome'],
     [['--mail', 'a@escola.test'], "Unknown option '--mail'"],
   ])('refuses bad flags %j with a clear message', async (args, message) => {
@@ -100,7 +102,7 @@ describe.sequential('npm run admin:create', { timeout: 120_000 }, () => {
     const result = await createAdmin([], answers.join('\n'));
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('A senha deve ter pelo menos 8 caracteres');
+    expect(result.stdout).toContain('A senha do administrador deve ter pelo menos 8 caracteres');
     expect(result.stdout).toContain('As senhas não conferem');
     expect(result.stdout).toContain('Administrador Professor Rui Barros <professor@escola.test> criado (admin002)');
     expect(result.stdout).not.toContain('senha-do-rui');

@@ -1,13 +1,12 @@
 import readline from 'node:readline';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { sql } from 'drizzle-orm';
-import { z } from 'zod';
+import { AppError } from '../app-error.ts';
 import { loadConfig, ConfigError } from '../config.ts';
-import { DatabaseLockedError, openDatabase, type Db } from '../db/client.ts';
-import { admins } from '../db/schema.ts';
-import { hashPassword } from '../modules/auth/password.ts';
-import { recordAudit } from '../modules/audit/audit.service.ts';
+import { DatabaseLockedError, openDatabase } from '../db/client.ts';
+import { createAdmin } from '../modules/auth/admin-accounts.service.ts';
+import { createAdminInput } from '../../shared/settings.ts';
+import { issueMessage } from '../../shared/validation.ts';
 
 const USAGE = `Uso: npm run admin:create -- --email EMAIL --name "NOME" --password SENHA
 
@@ -18,20 +17,14 @@ com o banco embutido, o servidor precisa estar parado.`;
 /** Thrown for anything the operator must correct; printed without a stack trace. */
 class CliError extends Error {}
 
-const fields = {
-  email: z.email({ error: 'Email inválido' }),
-  name: z.string().trim().min(1, { error: 'Informe o nome' }).max(200, { error: 'Nome muito longo' }),
-  password: z
-    .string()
-    .min(8, { error: 'A senha deve ter pelo menos 8 caracteres' })
-    .max(200, { error: 'A senha deve ter no máximo 200 caracteres' }),
-};
+/** The settings screen's rules, so an answer refused here is refused there too. */
+const fields = createAdminInput.shape;
 type Field = keyof typeof fields;
 type NewAdmin = { email: string; name: string; password: string };
 
 function check(field: Field, value: string): string | null {
-  const result = fields[field].safeParse(field === 'email' ? value.trim() : value);
-  return result.success ? null : (result.error.issues[0]?.message ?? 'Valor inválido');
+  const result = fields[field].safeParse(value);
+  return result.success ? null : issueMessage(result.error.issues[0]!);
 }
 
 /** Reads lines from the terminal (or a pipe); the password is typed without echo on a terminal. */
@@ -86,7 +79,7 @@ async function gatherInput(argv: string[]): Promise<NewAdmin> {
     if (problem) throw new CliError(`--${field}: ${problem}`);
   }
   if (given.email !== undefined && given.name !== undefined && given.password !== undefined) {
-    return { email: given.email.trim(), name: given.name.trim(), password: given.password };
+    return { email: given.email, name: given.name, password: given.password };
   }
 
   const prompter = createPrompter();
@@ -95,13 +88,13 @@ async function gatherInput(argv: string[]): Promise<NewAdmin> {
       for (;;) {
         const answer = await prompter.ask(question, hidden);
         const problem = check(field, answer);
-        if (!problem) return field === 'password' ? answer : answer.trim();
+        if (!problem) return answer;
         console.log(`  ${problem}`);
       }
     };
     console.log('Novo administrador do Méritus');
-    const email = given.email?.trim() ?? (await askUntilValid('email', 'Email: '));
-    const name = given.name?.trim() ?? (await askUntilValid('name', 'Nome: '));
+    const email = given.email ?? (await askUntilValid('email', 'Email: '));
+    const name = given.name ?? (await askUntilValid('name', 'Nome: '));
     let password = given.password;
     while (password === undefined) {
       const first = await askUntilValid('password', 'Senha (mínimo 8 caracteres): ', true);
@@ -115,39 +108,17 @@ async function gatherInput(argv: string[]): Promise<NewAdmin> {
   }
 }
 
-/** Adds an administrator; refuses an email already used by another one (case-insensitive). */
-async function createAdmin(db: Db, input: NewAdmin): Promise<{ adminId: string }> {
-  const [taken] = await db
-    .select({ id: admins.id })
-    .from(admins)
-    .where(sql`lower(${admins.email}) = ${input.email.toLowerCase()}`)
-    .limit(1);
-  if (taken) throw new CliError(`Já existe um administrador com o email ${input.email}.`);
-  const existing = await db.select({ adminId: admins.adminId }).from(admins);
-  const next = 1 + Math.max(0, ...existing.map((row) => Number(/^admin(\d+)$/.exec(row.adminId)?.[1] ?? 0)));
-  const adminId = `admin${String(next).padStart(3, '0')}`;
-  await db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(admins)
-      .values({ adminId, name: input.name, email: input.email, passwordHash: await hashPassword(input.password), role: 'admin', permissions: ['all'] })
-      .returning({ id: admins.id });
-    await recordAudit(tx, {
-      actor: { kind: 'system', label: 'npm run admin:create' },
-      action: 'admin.created',
-      details: { adminId, email: input.email, id: row?.id },
-    });
-  });
-  return { adminId };
-}
-
 async function main(): Promise<void> {
   const input = await gatherInput(process.argv.slice(2));
   const config = loadConfig();
   const database = await openDatabase(config);
   try {
-    const { adminId } = await createAdmin(database.db, input);
+    const created = await createAdmin({ db: database.db }, { role: 'system', name: 'npm run admin:create' }, input).catch((error: unknown) => {
+      if (!(error instanceof AppError)) throw error;
+      throw new CliError(error.code === 'email_taken' ? `Já existe um administrador com o email ${fields.email.parse(input.email)}.` : error.message);
+    });
     const where = database.kind === 'postgres' ? 'no PostgreSQL de DATABASE_URL' : `no banco embutido em ${config.dataDir}`;
-    console.log(`Administrador ${input.name} <${input.email}> criado (${adminId}) ${where}.`);
+    console.log(`Administrador ${created.admin.name} <${created.admin.email}> criado (${created.adminId}) ${where}.`);
   } finally {
     await database.close();
   }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { count, gt } from 'drizzle-orm';
+import { count, eq, gt } from 'drizzle-orm';
 import { createTestDatabase, testConfig, type TestDatabase } from '../test/test-app.ts';
-import { ensureInitialData } from './seed.ts';
-import { ledgerEntries, students, studentTags } from '../db/schema.ts';
+import { DEMO_ADMIN, ensureInitialData } from './seed.ts';
+import { admins, auditLog, ledgerEntries, students, studentTags } from '../db/schema.ts';
 import { reconcile } from '../modules/ledger/reconciliation.service.ts';
 import { GRADES, TAG_KINDS } from '../../shared/constants.ts';
 
@@ -30,6 +30,13 @@ test('the demo school: 60 students over the 12 grades, months of history that re
   // Every kind of weekly tag is held by someone right now.
   const current = await database.db.select({ kind: studentTags.kind }).from(studentTags).where(gt(studentTags.expiresAt, new Date()));
   expect(new Set(current.map((tag) => tag.kind))).toEqual(new Set(TAG_KINDS));
+});
+
+test('the demo administrator is created as every administrator is: admin001, recorded as admin.create by the seed', async () => {
+  const [admin] = await database.db.select().from(admins).where(eq(admins.email, DEMO_ADMIN.email));
+  expect(admin).toMatchObject({ adminId: 'admin001', name: DEMO_ADMIN.name });
+  const audit = await database.db.select().from(auditLog).where(eq(auditLog.action, 'admin.create'));
+  expect(audit).toMatchObject([{ actorKind: 'system', details: { adminId: admin!.id, email: DEMO_ADMIN.email } }]);
 });
 
 test('a second start on the same database seeds nothing', async () => {

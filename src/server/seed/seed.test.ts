@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestDatabase, testConfig as makeConfig, type TestDatabase } from '../test/test-app.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { ensureInitialData, DEMO_ADMIN } from './seed.ts';
-import { admins, students } from '../db/schema.ts';
+import { admins, auditLog, students } from '../db/schema.ts';
 import { verifyPassword } from '../modules/auth/password.ts';
 
 /** One database for the file: the refusals leave it empty, the last test fills it. */
@@ -40,11 +40,19 @@ test('an ADMIN_EMAIL without ADMIN_PASSWORD (or a password under 8 characters) i
   expect(() => loadConfig({ ...production, ADMIN_EMAIL: 'diretora@escola.test', ADMIN_PASSWORD: 'curta' })).toThrow(/ADMIN_PASSWORD/);
 });
 
-test('the first administrator comes from the variables, with a hashed password and no demo data', async () => {
-  const config = testConfig({ ...production, ADMIN_EMAIL: 'diretora@escola.test', ADMIN_PASSWORD: 'segredo-forte', ADMIN_NAME: 'Diretora Marta' });
+test('an ADMIN_NAME the administrators screen would refuse stops the start, naming the variable, and writes nothing', async () => {
+  const config = testConfig({ ...production, ADMIN_EMAIL: 'diretora@escola.test', ADMIN_PASSWORD: 'segredo-forte', ADMIN_NAME: 'N'.repeat(121) });
+  await expect(ensureInitialData(database.db, config)).rejects.toThrow(/ADMIN_NAME/);
+  expect(await database.db.select().from(admins)).toEqual([]);
+});
+
+test('the first administrator comes from the variables, with a hashed password and no demo data, created as every administrator is', async () => {
+  const config = testConfig({ ...production, ADMIN_EMAIL: 'Diretora@Escola.TEST', ADMIN_PASSWORD: 'segredo-forte', ADMIN_NAME: 'Diretora  Marta' });
   expect(await ensureInitialData(database.db, config)).toBe('first_admin');
   const rows = await database.db.select().from(admins);
-  expect(rows.map((row) => [row.email, row.name])).toEqual([['diretora@escola.test', 'Diretora Marta']]);
+  expect(rows.map((row) => [row.email, row.name, row.adminId])).toEqual([['diretora@escola.test', 'Diretora Marta', 'admin001']]);
+  const audit = await database.db.select().from(auditLog).where(eq(auditLog.action, 'admin.create'));
+  expect(audit).toMatchObject([{ actorKind: 'system', actorId: null, details: { adminId: rows[0]!.id, email: 'diretora@escola.test' } }]);
   expect(rows[0]!.passwordHash).toMatch(/^\$argon2id\$/);
   expect(await verifyPassword(rows[0]!.passwordHash, 'segredo-forte')).toBe(true);
   expect(await database.db.select().from(admins).where(eq(admins.email, DEMO_ADMIN.email))).toEqual([]);

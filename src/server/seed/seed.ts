@@ -4,6 +4,9 @@ import type { Config } from '../config.ts';
 import { ConfigError } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { admins, students } from '../db/schema.ts';
+import { AppError } from '../app-error.ts';
+import { createAdmin } from '../modules/auth/admin-accounts.service.ts';
+import type { SystemActor } from '../modules/auth/actor.ts';
 import { hashPassword } from '../modules/auth/password.ts';
 import { GRADES } from '../../shared/constants.ts';
 import { seedDemoArchive } from './demo-archive.ts';
@@ -15,6 +18,11 @@ import { foldText } from '../../shared/student-match.ts';
 
 export const DEMO_STUDENT = { studentId: '2024001', password: 'aluno123' } as const;
 export const DEMO_ADMIN = { email: 'admin@escola.com', password: 'admin123', name: 'Administrador Principal' } as const;
+/** Whom the audit log names for the administrators a first start creates. */
+const DEMO_SEED: SystemActor = { role: 'system', name: 'Escola de demonstração' };
+const FIRST_START: SystemActor = { role: 'system', name: 'Primeiro início (ADMIN_EMAIL)' };
+/** The variable each field of the first administrator comes from. */
+const FIRST_ADMIN_VARIABLES: Record<string, string> = { name: 'ADMIN_NAME', email: 'ADMIN_EMAIL', password: 'ADMIN_PASSWORD' };
 
 const FIRST_NAMES = [
   'Ana', 'Beatriz', 'Camila', 'Daniela', 'Eduarda', 'Fernanda', 'Gabriela', 'Helena', 'Isabela', 'Júlia',
@@ -94,14 +102,7 @@ async function isEmpty(db: Db): Promise<boolean> {
 }
 
 export async function seedDemoSchool(db: Db, storage: FileStorage): Promise<void> {
-  await db.insert(admins).values({
-    adminId: 'admin001',
-    name: DEMO_ADMIN.name,
-    email: DEMO_ADMIN.email,
-    passwordHash: await hashPassword(DEMO_ADMIN.password),
-    role: 'admin',
-    permissions: ['all'],
-  });
+  await createAdmin({ db }, DEMO_SEED, DEMO_ADMIN);
   const seeds = demoStudents();
   const rows = [];
   for (const [index, seed] of seeds.entries()) {
@@ -128,21 +129,16 @@ export async function ensureInitialData(db: Db, config: Config): Promise<'demo' 
     await seedDemoArchive(db, storage, config.dataDir);
     return 'demo';
   }
-  const [adminCount] = await db.select({ n: count() }).from(admins);
-  if ((adminCount?.n ?? 0) > 0) return 'none';
   if (!config.firstAdmin) {
     throw new ConfigError(
       'O banco de dados está vazio e não há administrador. Defina ADMIN_EMAIL e ADMIN_PASSWORD (mínimo 8 caracteres) ' +
         'para criar o primeiro administrador, ou use DEMO=on para a escola de demonstração.',
     );
   }
-  await db.insert(admins).values({
-    adminId: 'admin001',
-    name: config.firstAdmin.name,
-    email: config.firstAdmin.email,
-    passwordHash: await hashPassword(config.firstAdmin.password),
-    role: 'admin',
-    permissions: ['all'],
+  const created = await createAdmin({ db }, FIRST_START, config.firstAdmin, { onlyIfNone: true }).catch((error: unknown) => {
+    if (!(error instanceof AppError)) throw error;
+    const problems = Object.entries(error.fields ?? {}).map(([field, message]) => `${FIRST_ADMIN_VARIABLES[field] ?? field}: ${message}`);
+    throw new ConfigError(`O primeiro administrador não pôde ser criado. ${problems.join('; ') || error.message}`);
   });
-  return 'first_admin';
+  return created ? 'first_admin' : 'none';
 }

@@ -24,15 +24,12 @@ import {
   updateTurmaInput,
 } from '../../../shared/settings.ts';
 import { messageResult } from '../../../shared/responses.ts';
+import { createAdmin, listAdmins, removeAdmin, resetAdminPassword } from '../auth/admin-accounts.service.ts';
 import {
-  createAdmin,
   createTurma,
   getPublicSettings,
-  listAdmins,
   listAdminTurmas,
-  removeAdmin,
   removeSchoolLogo,
-  resetAdminPassword,
   setSchoolLogo,
   updateRules,
   updateSchoolInfo,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { admins, schoolSettings as schoolSettingsTable, sessions, students, turmas } from '../../db/schema.ts';
+import { schoolSettings as schoolSettingsTable, students, turmas } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { lockForTransaction } from '../../db/advisory-locks.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
@@ -9,8 +9,6 @@ import type { FileStorage } from '../../storage/file-storage.ts';
 import { encodePhoto } from '../../storage/photos.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, type AdminActor } from '../auth/actor.ts';
-import { hashPassword } from '../auth/password.ts';
-import { generateReadablePassword } from '../../../shared/admin-students.ts';
 import { DEFAULT_TIME_ZONE } from '../../../shared/format.ts';
 import {
   DEFAULT_RULES,
@@ -18,9 +16,7 @@ import {
   SETTINGS_TEXTS,
   isTimeZone,
   schoolRules,
-  type AdminAccount,
   type AdminTurma,
-  type AdminWriteResult,
   type PublicSettings,
   type SchoolInfoInput,
   type SchoolRules,
@@ -305,103 +301,4 @@ export async function checkStudentTurma(db: DbOrTx, grade: string, current?: str
   if (!row) throw new AppError('invalid_grade', { fields: { grade: 'Selecione uma série válida' } });
   if (row.retiredAt !== null && row.name !== current) throw new AppError('turma_retired', { status: 409, fields: { grade: 'Esta turma está desativada e não recebe novos estudantes' } });
   return row.name;
-}
-
-// ---------------------------------------------------------------- administrators
-
-function toAccount(row: typeof admins.$inferSelect): AdminAccount {
-  return { id: row.id, name: row.name, email: row.email, lastLogin: row.lastLogin?.toISOString() ?? null, createdAt: row.createdAt.toISOString() };
-}
-
-export async function listAdmins(db: Db): Promise<AdminAccount[]> {
-  const rows = await db.select().from(admins).orderBy(asc(sql`lower(${admins.name})`), asc(admins.createdAt));
-  return rows.map(toAccount);
-}
-
-/** Deletes an administrator's sessions and tells every instance to forget them (their session caches). */
-async function endAdminSessions(tx: DbOrTx, events: EventBus, adminId: string, keep?: string): Promise<number> {
-  const ended = await tx
-    .delete(sessions)
-    .where(and(eq(sessions.adminId, adminId), keep ? ne(sessions.tokenHash, keep) : undefined))
-    .returning({ tokenHash: sessions.tokenHash });
-  for (const { tokenHash } of ended) await events.publish(tx, { type: 'sessions_ended', tokenHash });
-  return ended.length;
-}
-
-/** Administrators are serialised among themselves, so two removals at once cannot leave the school without one. */
-async function lockAdmins(tx: DbOrTx): Promise<void> {
-  await lockForTransaction(tx, 'admins');
-}
-
-export async function createAdmin(
-  deps: SettingsDeps,
-  admin: AdminActor,
-  input: { name: string; email: string; password?: string | undefined },
-  context: Context = {},
-): Promise<AdminWriteResult> {
-  const generated = input.password === undefined ? generateReadablePassword() : null;
-  const passwordHash = await hashPassword(input.password ?? generated!);
-  const email = input.email.trim().toLowerCase();
-  const row = await deps.db.transaction(async (tx) => {
-    await lockAdmins(tx);
-    const [taken] = await tx.select({ id: admins.id }).from(admins).where(eq(sql`lower(${admins.email})`, email)).limit(1);
-    if (taken) throw new AppError('email_taken', { status: 409, fields: { email: 'Este email já está em uso' } });
-    const [created] = await tx
-      .insert(admins)
-      .values({ adminId: `adm-${randomBytes(4).toString('hex')}`, name: cleanName(input.name), email, passwordHash, permissions: ['all'] })
-      .returning();
-    await recordAudit(tx, {
-      actor: auditActor(admin),
-      action: 'admin.create',
-      ip: context.ip,
-      details: { adminId: created!.id, email, generatedPassword: generated !== null },
-    });
-    return created!;
-  });
-  return { message: SETTINGS_TEXTS.adminCreated(row.name), admin: toAccount(row), password: generated };
-}
-
-/** Removes an administrator: never yourself, never the last one. Their sessions end with them. */
-export async function removeAdmin(deps: SettingsDeps, admin: AdminActor, id: string, context: Context = {}): Promise<{ message: string }> {
-  if (id === admin.id) throw new AppError('admin_self', { status: 409 });
-  const removed = await deps.db.transaction(async (tx) => {
-    await lockAdmins(tx);
-    const [row] = await tx.select().from(admins).where(eq(admins.id, id));
-    if (!row) throw new AppError('admin_not_found', { status: 404 });
-    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(admins);
-    if (n <= 1) throw new AppError('admin_last', { status: 409 });
-    const sessionsEnded = await endAdminSessions(tx, deps.events, id);
-    await tx.delete(admins).where(eq(admins.id, id));
-    await recordAudit(tx, { actor: auditActor(admin), action: 'admin.delete', ip: context.ip, details: { adminId: id, email: row.email, name: row.name, sessionsEnded } });
-    return row;
-  });
-  return { message: SETTINGS_TEXTS.adminRemoved(removed.name) };
-}
-
-/**
- * Sets a new password (typed, or generated and shown once) and ends that administrator's
- * sessions; resetting one's own keeps the session it is done from (`keepSessionHash`).
- */
-export async function resetAdminPassword(
-  deps: SettingsDeps,
-  admin: AdminActor,
-  id: string,
-  input: { password?: string | undefined },
-  context: Context & { keepSessionHash?: string } = {},
-): Promise<AdminWriteResult> {
-  const generated = input.password === undefined ? generateReadablePassword() : null;
-  const passwordHash = await hashPassword(input.password ?? generated!);
-  const row = await deps.db.transaction(async (tx) => {
-    const [updated] = await tx.update(admins).set({ passwordHash, updatedAt: new Date() }).where(eq(admins.id, id)).returning();
-    if (!updated) throw new AppError('admin_not_found', { status: 404 });
-    const sessionsEnded = await endAdminSessions(tx, deps.events, id, id === admin.id ? context.keepSessionHash : undefined);
-    await recordAudit(tx, {
-      actor: auditActor(admin),
-      action: 'admin.password_reset',
-      ip: context.ip,
-      details: { adminId: id, email: updated.email, generatedPassword: generated !== null, sessionsEnded },
-    });
-    return updated;
-  });
-  return { message: SETTINGS_TEXTS.adminPasswordReset(row.name), admin: toAccount(row), password: generated };
 }

@@ -7,7 +7,7 @@ import { buildApp } from '../../app.ts';
 import { ledgerEntries, students } from '../../db/schema.ts';
 import { formatDateTime, startOfDayIn } from '../../../shared/format.ts';
 import { DEFAULT_RULES, type SchoolRules } from '../../../shared/settings.ts';
-import { removeAdmin } from './settings.service.ts';
+import { removeAdmin } from '../auth/admin-accounts.service.ts';
 
 let t: TestApp | undefined;
 afterEach(async () => {

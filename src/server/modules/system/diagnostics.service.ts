@@ -1,9 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, count, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { rowsOf, type Db, type DbOrTx } from '../../db/client.ts';
-import { lockForTransaction } from '../../db/advisory-locks.ts';
 import { admins, diagnosticLogs, studentTags, students, turmas } from '../../db/schema.ts';
-import { hashPassword } from '../auth/password.ts';
+import { createAdmin } from '../auth/admin-accounts.service.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, type AdminActor } from '../auth/actor.ts';
 import { reconcile, totalBalances, type Discrepancy } from '../ledger/reconciliation.service.ts';
@@ -447,43 +446,28 @@ export async function clearLogs(db: Db, admin: AdminActor, context: Context): Pr
 
 /**
  * Creates the default administrator only when there is none, with a random password
- * returned once. The count and the insert run under a transaction-scoped advisory lock,
- * so two clicks at once (on any instances) create one. Then the diagnostic runs again.
+ * returned once: createAdmin looks and creates under the administrators' lock, so two clicks
+ * at once (on any instances) create one. Then the diagnostic runs again.
  */
 export async function fixAdministrators(deps: SystemDeps, admin: AdminActor, context: Context): Promise<FixAdministratorsResult> {
   const db = deps.database.db;
-  const email = deps.config.firstAdmin?.email ?? DEFAULT_ADMIN.email;
-  const preCheck = await db.select({ n: count() }).from(admins);
   const password = randomBytes(12).toString('base64url');
-  // Hashing takes a few milliseconds: done outside the lock, and only when the administrator may be missing.
-  const passwordHash = (preCheck[0]?.n ?? 0) === 0 ? await hashPassword(password) : null;
-  const created = await db.transaction(async (tx) => {
-    await lockForTransaction(tx, 'admins');
-    const [{ n: before } = { n: 0 }] = await tx.select({ n: count() }).from(admins);
-    if (before > 0) {
-      await writeLogs(tx, null, [{ category: 'FIX', status: 'info', message: SYSTEM_TEXTS.adminExists, details: { fix: 'administrators', before, after: before } }]);
-      return null;
-    }
-    const [row] = await tx
-      .insert(admins)
-      .values({
-        adminId: DEFAULT_ADMIN.adminId,
-        name: DEFAULT_ADMIN.name,
-        email,
-        role: DEFAULT_ADMIN.role,
-        permissions: [...DEFAULT_ADMIN.permissions],
-        // The last administrator was removed since the first count: hashed here, under the lock.
-        passwordHash: passwordHash ?? (await hashPassword(password)),
-      })
-      .returning({ adminId: admins.adminId, name: admins.name, email: admins.email });
-    await recordAudit(tx, { actor: auditActor(admin), action: 'diagnostics.fix_administrators', ip: context.ip, details: { adminId: row!.adminId, email } });
-    await writeLogs(tx, null, [
-      { category: 'FIX', status: 'success', message: `Administrador padrão criado: ${row!.adminId} (${email})`, details: { fix: 'administrators', before, after: before + 1 } },
-    ]);
-    return row!;
-  });
+  const email = deps.config.firstAdmin?.email ?? DEFAULT_ADMIN.email;
+  const created = await createAdmin({ db }, admin, { name: DEFAULT_ADMIN.name, email, password }, { ip: context.ip, onlyIfNone: true });
+  if (created) {
+    const message = `Administrador padrão criado: ${created.adminId} (${created.admin.email})`;
+    await writeLogs(db, null, [{ category: 'FIX', status: 'success', message, details: { fix: 'administrators', before: 0, after: 1 } }]);
+  } else {
+    const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(admins);
+    await writeLogs(db, null, [{ category: 'FIX', status: 'info', message: SYSTEM_TEXTS.adminExists, details: { fix: 'administrators', before: n, after: n } }]);
+  }
   const run = await runDiagnostics(deps, admin);
-  return { created: created !== null, admin: created, password: created ? password : null, run };
+  return {
+    created: created !== null,
+    admin: created && { adminId: created.adminId, name: created.admin.name, email: created.admin.email },
+    password: created ? password : null,
+    run,
+  };
 }
 
 type Candidate = { key: string; label: string };
