@@ -23,6 +23,8 @@ import { reportQuery, REPORT_TABLES, EXPORT_FORMATS, addDays } from '../src/shar
 import { GRADES } from '../src/shared/constants.ts';
 import { sortedDurations } from './timing.ts';
 import { localFileStorage } from '../src/server/storage/file-storage.ts';
+import { createSettingsStore } from '../src/server/modules/settings/settings.service.ts';
+import { silentEvents } from '../src/server/realtime/event-bus.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -49,6 +51,7 @@ const pg = ON_PGLITE ? undefined : await startPostgres({ durable: true });
 const database = pg ? await openPostgres(pg.url, { max: 4 }) : await openPglite(undefined);
 try {
   const { db } = database;
+  const settings = createSettingsStore(db, silentEvents);
   console.log(`${ON_PGLITE ? 'PGlite' : 'PostgreSQL'}: filling ${STUDENTS} students, ${ROWS.toLocaleString('pt-BR')} ledger rows over 365 days…`);
   const t0 = performance.now();
   await db.execute(sql`
@@ -86,22 +89,22 @@ try {
   const admin = { role: 'admin' as const, id: first!.id, name: 'Coordenação', email: first!.email };
 
   console.log(`report calls, ${widest.from} to ${widest.to} (${RUNS} runs each):`);
-  await time('overview (figures, turmas, saldos, risers)', async () => reportOverview(db, await reportScope(db, widest)));
-  await time('timeline (by week)', async () => reportTimeline(db, await reportScope(db, widest)));
-  await time('reasons', async () => reportReasons(db, await reportScope(db, widest)));
-  await time('overview, one turma', async () => reportOverview(db, await reportScope(db, oneTurma)));
-  await time('timeline, one turma', async () => reportTimeline(db, await reportScope(db, oneTurma)));
-  await time('reasons, one turma', async () => reportReasons(db, await reportScope(db, oneTurma)));
+  await time('overview (figures, turmas, saldos, risers)', async () => reportOverview(db, await reportScope(settings, widest)));
+  await time('timeline (by week)', async () => reportTimeline(db, await reportScope(settings, widest)));
+  await time('reasons', async () => reportReasons(db, await reportScope(settings, widest)));
+  await time('overview, one turma', async () => reportOverview(db, await reportScope(settings, oneTurma)));
+  await time('timeline, one turma', async () => reportTimeline(db, await reportScope(settings, oneTurma)));
+  await time('reasons, one turma', async () => reportReasons(db, await reportScope(settings, oneTurma)));
 
   console.log('\nexports (built once each):');
-  const scope = await reportScope(db, widest);
+  const scope = await reportScope(settings, widest);
   for (const table of REPORT_TABLES) {
     for (const format of EXPORT_FORMATS) await once(`${table}.${format}`, () => exportReportTable(db, admin, scope, table, format));
   }
   const [student] = rowsOf<{ id: string }>(await db.execute(sql`SELECT id FROM students ORDER BY student_id LIMIT 1`));
   await once('extrato (a year of one student)', () => statementPdf(db, admin, scope, student!.id));
   const [tag] = rowsOf<{ id: string }>(await db.execute(sql`SELECT id FROM student_tags LIMIT 1`));
-  await once('certificado', () => certificatePdf({ db, storage: localFileStorage(path.join(os.tmpdir(), 'bench-reports')) }, admin, tag!.id));
+  await once('certificado', () => certificatePdf({ db, settings, storage: localFileStorage(path.join(os.tmpdir(), 'bench-reports')) }, admin, tag!.id));
 } finally {
   await database.close();
   await pg?.stop();

@@ -14,6 +14,7 @@ import { addDays, formatDayRange } from '../../../shared/reports.ts';
 import type { ReportScope } from './reports.service.ts';
 import { reportSchool, schoolLogoPng } from './report-school.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
+import type { SettingsStore } from '../settings/settings.service.ts';
 import type { ExportFile } from './report-exports.ts';
 
 
@@ -177,7 +178,7 @@ export async function statementPdf(db: Db, admin: AdminActor, scope: ReportScope
  * school's logo and name. An expired or removed tag is refused. Audited.
  */
 export async function certificatePdf(
-  { db, storage }: { db: Db; storage: FileStorage },
+  { db, settings, storage }: { db: Db; settings: SettingsStore; storage: FileStorage },
   admin: AdminActor,
   tagId: string,
   context: { ip?: string | undefined; now?: Date } = {},
@@ -190,7 +191,7 @@ export async function certificatePdf(
        WHERE t.id = ${tagId} AND t.expires_at > ${now.toISOString()}::timestamptz AND s.deleted_at IS NULL`),
   );
   if (!tag) throw new AppError('tag_not_found', { status: 404 });
-  const school = await reportSchool(db);
+  const school = await reportSchool(settings);
   const logo = await schoolLogoPng(storage, school.logoUrl);
   const format = formatterIn(school.timeZone);
   const title = TAG_NAMES[tag.kind];

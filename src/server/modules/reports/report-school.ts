@@ -1,8 +1,7 @@
 import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
-import type { Db } from '../../db/client.ts';
 import { keyOfAddress, type FileStorage } from '../../storage/file-storage.ts';
-import { readSchoolSettings } from '../settings/settings.service.ts';
+import type { SettingsStore } from '../settings/settings.service.ts';
 
 /** What the reports need of the school: its calendar's time zone, its name and logo (certificates) and its turmas. */
 export type ReportSchool = { timeZone: string; name: string; logoUrl: string | null; turmas: string[] };
@@ -11,8 +10,8 @@ export type ReportSchool = { timeZone: string; name: string; logoUrl: string | n
  * The one place the reports read the school's settings from. Retired turmas stay in the list:
  * they keep their students and history, so a report may still ask for them.
  */
-export async function reportSchool(db: Db): Promise<ReportSchool> {
-  const settings = await readSchoolSettings(db);
+export async function reportSchool(store: SettingsStore): Promise<ReportSchool> {
+  const settings = await store.get();
   return {
     timeZone: settings.school.timeZone,
     name: settings.school.name,

@@ -26,22 +26,22 @@ function sendFile(reply: FastifyReply, file: ExportFile) {
 }
 
 /** Paths of REPORTS_API without the /api prefix the app registers them under. */
-export async function reportsRoutes(app: FastifyInstance, { database, storage }: AppDeps): Promise<void> {
+export async function reportsRoutes(app: FastifyInstance, { database, settings, storage }: AppDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const db = database.db;
   const tags = ['reports'];
   const config = { access: 'admin' } as const;
 
   api.get(REPORTS_API.overview, { config, schema: { tags, querystring: reportQuery, response: { 200: reportOverview } } }, async (request) =>
-    overviewOf(db, await reportScope(db, request.query)),
+    overviewOf(db, await reportScope(settings, request.query)),
   );
 
   api.get(REPORTS_API.timeline, { config, schema: { tags, querystring: reportQuery, response: { 200: reportTimeline } } }, async (request) =>
-    timelineOf(db, await reportScope(db, request.query)),
+    timelineOf(db, await reportScope(settings, request.query)),
   );
 
   api.get(REPORTS_API.reasons, { config, schema: { tags, querystring: reportQuery, response: { 200: reportReasons } } }, async (request) =>
-    reasonsOf(db, await reportScope(db, request.query)),
+    reasonsOf(db, await reportScope(settings, request.query)),
   );
 
   api.get(
@@ -49,7 +49,7 @@ export async function reportsRoutes(app: FastifyInstance, { database, storage }:
     { config, schema: { tags, querystring: reportExportQuery, produces: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], response: { 200: fileResponse } } },
     async (request, reply) => {
       const { table, format, ...filters } = request.query;
-      const file = await exportReportTable(db, adminOf(request), await reportScope(db, filters), table, format, { ip: request.ip });
+      const file = await exportReportTable(db, adminOf(request), await reportScope(settings, filters), table, format, { ip: request.ip });
       return sendFile(reply, file);
     },
   );
@@ -59,7 +59,7 @@ export async function reportsRoutes(app: FastifyInstance, { database, storage }:
     { config, schema: { tags, querystring: statementQuery, produces: ['application/pdf'], response: { 200: fileResponse } } },
     async (request, reply) => {
       const { student, ...period } = request.query;
-      const scope = await reportScope(db, { ...period, turma: [] });
+      const scope = await reportScope(settings, { ...period, turma: [] });
       return sendFile(reply, await statementPdf(db, adminOf(request), scope, student, { ip: request.ip }));
     },
   );
@@ -67,6 +67,6 @@ export async function reportsRoutes(app: FastifyInstance, { database, storage }:
   api.get(
     REPORTS_API.certificate,
     { config, schema: { tags, querystring: certificateQuery, produces: ['application/pdf'], response: { 200: fileResponse } } },
-    async (request, reply) => sendFile(reply, await certificatePdf({ db, storage }, adminOf(request), request.query.tag, { ip: request.ip })),
+    async (request, reply) => sendFile(reply, await certificatePdf({ db, settings, storage }, adminOf(request), request.query.tag, { ip: request.ip })),
   );
 }

@@ -22,6 +22,7 @@ import {
   type TurmaRow,
 } from '../../../shared/reports.ts';
 import { reportSchool, type ReportSchool } from './report-school.ts';
+import type { SettingsStore } from '../settings/settings.service.ts';
 import { dayIn } from '../../../shared/format.ts';
 
 /** A report's filters resolved against the school: calendar days, instants' time zone, turmas. */
@@ -31,8 +32,8 @@ export type ReportScope = { period: ResolvedPeriod; turmas: string[]; school: Re
  * Resolves the query's period in the school's time zone and checks its turmas against the
  * school's list (a name the school does not have is refused, not silently matched to nothing).
  */
-export async function reportScope(db: Db, query: ReportQuery, now: Date = new Date()): Promise<ReportScope> {
-  const school = await reportSchool(db);
+export async function reportScope(settings: SettingsStore, query: ReportQuery, now: Date = new Date()): Promise<ReportScope> {
+  const school = await reportSchool(settings);
   const unknown = query.turma.find((turma) => !school.turmas.includes(turma));
   if (unknown !== undefined) {
     throw new AppError('report_unknown_turma', { message: `Turma desconhecida: ${unknown}`, fields: { turma: `Turma desconhecida: ${unknown}` } });

@@ -48,8 +48,8 @@ function toTurma(row: typeof turmas.$inferSelect): Turma {
   return { id: row.id, name: row.name, retired: row.retiredAt !== null };
 }
 
-/** The settings as stored now, without any cache: for scripts, benchmarks and the cache itself. */
-export async function readSchoolSettings(db: DbOrTx): Promise<SchoolSettings> {
+/** The settings as stored now: what the cache holds, and what a change reads under its lock. Everyone else reads the cache. */
+async function readSchoolSettings(db: DbOrTx): Promise<SchoolSettings> {
   const [[row], turmaRows] = await Promise.all([
     db.select().from(schoolSettingsTable).where(eq(schoolSettingsTable.id, 1)),
     db.select().from(turmas).orderBy(asc(turmas.position), asc(turmas.createdAt)),

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { buildTestApp, testConfig, type TestApp } from '../../test/test-app.ts';
 import { buildApp } from '../../app.ts';
-import { ledgerEntries, students } from '../../db/schema.ts';
+import { ledgerEntries, students, turmas } from '../../db/schema.ts';
 import { formatDateTime, startOfDayIn } from '../../../shared/format.ts';
 import { DEFAULT_RULES, type SchoolRules } from '../../../shared/settings.ts';
 import { removeAdmin } from '../auth/admin-accounts.service.ts';
@@ -259,6 +259,24 @@ describe('turmas', () => {
     const joined = await app.request('POST', '/admin/students', { payload: { ...newcomer, grade: 'ROBÓTICA' } });
     expect(joined.json().student.grade).toBe('Robótica');
     expect(await app.lastAudit('turma.retire')).toBeDefined();
+  });
+});
+
+describe('reading the settings', () => {
+  test('the reports read the turmas through the cache the screens read, so they agree until a change is announced to every instance', async () => {
+    t = await buildTestApp();
+    const app = t;
+    const screen = async () => ((await app.request('GET', '/settings')).json() as { turmas: { name: string }[] }).turmas.map((turma) => turma.name);
+    const report = async () => (await app.request('GET', '/admin/reports/overview?period=30d')).json().period.availableTurmas as string[];
+    const names = await screen();
+    expect(await report()).toEqual(names);
+    // A row written behind the settings' back announces nothing: neither the screens nor the reports see it yet…
+    await app.db.insert(turmas).values({ name: 'Escrita direta', position: 99 });
+    expect(await report()).toEqual(names);
+    // …until a change through the settings drops every copy.
+    expect((await app.request('POST', '/admin/turmas', { payload: { name: 'Robótica' } })).statusCode).toBe(201);
+    expect(await report()).toEqual([...names, 'Escrita direta', 'Robótica']);
+    expect(await screen()).toEqual(await report());
   });
 });
 

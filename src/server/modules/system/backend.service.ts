@@ -9,8 +9,9 @@ import { photoFiles } from './photo-files.ts';
 import { appVersion, databaseRoundTrip, databaseVersion, diskSpace, migrationStatus, storageWritable } from './system-health.ts';
 import { formatMs, formatSize } from '../../../shared/format.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
+import type { SettingsStore } from '../settings/settings.service.ts';
 
-export type SystemDeps = { database: Database; config: Config; metrics: InstanceMetrics; storage: FileStorage };
+export type SystemDeps = { database: Database; config: Config; metrics: InstanceMetrics; settings: SettingsStore; storage: FileStorage };
 
 type CountRow = Record<'students_active' | 'students_removed' | 'administrators' | 'meritus_entries' | 'estelecas_entries' | 'refused_attempts' | 'tags' | 'open_sessions', string | number>;
 

@@ -8,7 +8,7 @@ import { auditActor, type AdminActor } from '../auth/actor.ts';
 import { reconcile, totalBalances, type Discrepancy } from '../ledger/reconciliation.service.ts';
 import { LOGIN_LIMITS, SESSION_IDLE_MS, EXPIRED_TAG_SWEEP_MS, TAG_NAMES, type TagKind } from '../../../shared/constants.ts';
 import { countOf, formatDateTime, formatMs, formatSize } from '../../../shared/format.ts';
-import { readSchoolSettings } from '../settings/settings.service.ts';
+import type { SettingsStore } from '../settings/settings.service.ts';
 import {
   DEFAULT_ADMIN,
   DIAGNOSTIC_LOG_LIMIT,
@@ -140,7 +140,7 @@ async function administrators({ database }: SystemDeps, actor: AdminActor): Prom
   return entries;
 }
 
-async function studentChecks({ database }: SystemDeps, discrepancies: Discrepancy[], photos: PhotoIntegrity): Promise<Entry[]> {
+async function studentChecks({ database, settings }: SystemDeps, discrepancies: Discrepancy[], photos: PhotoIntegrity): Promise<Entry[]> {
   const db = database.db;
   const entries: Entry[] = [];
   const mismatches = discrepancies.filter((found) => found.kind === 'balance_mismatch');
@@ -183,7 +183,7 @@ async function studentChecks({ database }: SystemDeps, discrepancies: Discrepanc
       ? { category: 'STUDENTS', status: 'success', message: 'Todas as séries são válidas' }
       : { category: 'STUDENTS', status: 'warning', message: `${countOf(badGrades.length, 'estudante com série inválida', 'estudantes com série inválida')}`, details: { students: first(badGrades) } },
   );
-  const expired = await expiredTags(db);
+  const expired = await expiredTags(db, settings);
   entries.push(
     expired.length === 0
       ? { category: 'STUDENTS', status: 'success', message: 'Nenhuma tag expirada aguardando remoção' }
@@ -472,9 +472,9 @@ export async function fixAdministrators(deps: SystemDeps, admin: AdminActor, con
 
 type Candidate = { key: string; label: string };
 
-async function expiredTags(db: DbOrTx): Promise<Candidate[]> {
+async function expiredTags(db: DbOrTx, settings: SettingsStore): Promise<Candidate[]> {
   // Written in the school's time zone, as every screen writes times (decision 009).
-  const { timeZone } = (await readSchoolSettings(db)).school;
+  const { timeZone } = (await settings.get()).school;
   const rows = await db
     .select({ id: studentTags.id, kind: studentTags.kind, expiresAt: studentTags.expiresAt, studentId: students.studentId, name: students.name })
     .from(studentTags)
@@ -494,7 +494,7 @@ async function orphanPhotos(deps: SystemDeps): Promise<Candidate[]> {
 
 const FIXES: Record<FixId, { candidates(deps: SystemDeps): Promise<Candidate[]>; apply(deps: SystemDeps, chosen: Candidate[]): Promise<void>; done: string }> = {
   expired_tags: {
-    candidates: (deps) => expiredTags(deps.database.db),
+    candidates: (deps) => expiredTags(deps.database.db, deps.settings),
     async apply(deps, chosen) {
       // Only tags still expired: one given again meanwhile (a new expiry) stays.
       await deps.database.db.delete(studentTags).where(and(inArray(studentTags.id, chosen.map((item) => item.key)), lte(studentTags.expiresAt, new Date())));

@@ -10,6 +10,8 @@ import { DEFAULT_ADMIN, SYSTEM_API, type DiagnosticLog, type DiagnosticRun, type
 import { fixAdministrators } from './diagnostics.service.ts';
 import { ORPHAN_MIN_AGE_MS } from './photo-files.ts';
 import { localFileStorage } from '../../storage/file-storage.ts';
+import { silentEvents } from '../../realtime/event-bus.ts';
+import { createSettingsStore } from '../settings/settings.service.ts';
 
 let t: TestApp;
 
@@ -273,7 +275,13 @@ describe('Corrigir Administrators', () => {
     try {
       await other.db.delete(admins);
       const actor = { role: 'admin' as const, id: randomUUID(), name: 'Suporte', email: 'suporte@escola.test' };
-      const deps = { database: other.database, config: other.config, metrics: other.app.metrics, storage: localFileStorage(other.config.uploadsDir) };
+      const deps = {
+        database: other.database,
+        config: other.config,
+        metrics: other.app.metrics,
+        settings: createSettingsStore(other.db, silentEvents),
+        storage: localFileStorage(other.config.uploadsDir),
+      };
       const results = await Promise.all([fixAdministrators(deps, actor, {}), fixAdministrators(deps, actor, {})]);
       const created = results.filter((result) => result.created);
       expect(created).toHaveLength(1);

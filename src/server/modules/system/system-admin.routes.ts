@@ -29,7 +29,7 @@ import { applyFix, clearLogs, fixAdministrators, listLogs, previewFix, runDiagno
 /** Painel Backend and Debug & Diagnóstico: administrators only. */
 export async function systemAdminRoutes(app: FastifyInstance, { config, database, settings, storage }: AppDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const deps: SystemDeps = { config, database, metrics: app.metrics, storage };
+  const deps: SystemDeps = { config, database, metrics: app.metrics, settings, storage };
   const monitor = startMonitor(database, app.metrics);
   app.addHook('onClose', async () => monitor.close());
   const admin = { access: 'admin' as const };
