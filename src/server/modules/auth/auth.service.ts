@@ -9,7 +9,7 @@ import { LOGIN_LIMITS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../sha
 import type { AdminLoginInput, SelfAdmin, SessionUser, StudentLoginInput } from '../../../shared/auth.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, type Principal } from './actor.ts';
-import { loadSelfStudent } from '../students/student-views.ts';
+import { loadSelfStudent } from '../../views/student-views.ts';
 import { dummyPasswordHash, verifyPassword } from './password.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 

@@ -17,7 +17,7 @@ import {
 import type { PublicStudent } from '../../../shared/auth.ts';
 import { ESTELECAS_TOP_LIMIT } from '../../../shared/constants.ts';
 import { calendarDate } from '../../../shared/validation.ts';
-import { activeTagsByStudent, toPublicStudent } from '../students/student-views.ts';
+import { activeTagsByStudent, toPublicStudent } from '../../views/student-views.ts';
 import { refusedAttemptRecord } from './refused-attempts.ts';
 
 const fromStudent = aliasedTable(students, 'from_student');

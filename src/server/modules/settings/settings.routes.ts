@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
 import { adminOf, sessionOf } from '../../plugins/auth.ts';
-import { uploadedFile } from '../students/admin-students.routes.ts';
+import { uploadedFile } from '../../multipart.ts';
 import { hashToken } from '../auth/auth.service.ts';
 import { PHOTO_MAX_BYTES } from '../../../shared/constants.ts';
 import {

@@ -2,8 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps.ts';
-import { AppError } from '../../app-error.ts';
-import { multipartFailure } from '../../multipart.ts';
+import { uploadedFile } from '../../multipart.ts';
 import { adminOf } from '../../plugins/auth.ts';
 import { csvResponse, sendCsv } from '../../csv.ts';
 import { PHOTO_MAX_BYTES } from '../../../shared/constants.ts';
@@ -33,27 +32,6 @@ import {
   type AdminStudentsDeps,
 } from './admin-students.service.ts';
 import { importStudents, previewImport } from './student-import.service.ts';
-
-/**
- * The single file of a multipart request, read into memory up to `maxBytes`. Anything
- * bigger is refused with the given code as soon as the limit is crossed.
- */
-export async function uploadedFile(request: FastifyRequest, maxBytes: number, tooLarge: 'photo_too_large' | 'import_too_large'): Promise<Buffer> {
-  if (!request.isMultipart()) throw new AppError('file_missing');
-  try {
-    const file = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 5, parts: 6 } });
-    if (!file) throw new AppError('file_missing');
-    const bytes = await file.toBuffer();
-    if (bytes.length === 0) throw new AppError('file_empty');
-    return bytes;
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(tooLarge, { status: 413 });
-    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new AppError('bad_request');
-    throw multipartFailure(error);
-  }
-}
-
 
 export async function adminStudentsRoutes(app: FastifyInstance, { database, events, settings, storage }: AppDeps): Promise<void> {
   const deps: AdminStudentsDeps = { db: database.db, events, storage };

@@ -11,7 +11,7 @@ import { auditActor, type AdminActor } from '../auth/actor.ts';
 import { checkStudentTurma } from '../settings/settings.service.ts';
 import { hashPassword } from '../auth/password.ts';
 import { creditInitialBalance } from '../ledger/ledger.service.ts';
-import { activeTagsByStudent, photoAddress, toSelfStudent, type StudentRow } from './student-views.ts';
+import { activeTagsByStudent, photoAddress, toSelfStudent, type StudentRow } from '../../views/student-views.ts';
 import { toCsv } from '../../csv.ts';
 import {
   ADMIN_STUDENT_TEXTS,

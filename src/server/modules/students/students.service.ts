@@ -2,7 +2,7 @@ import { and, asc, desc, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { students } from '../../db/schema.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
-import { activeTagsByStudent, toPublicStudent } from './student-views.ts';
+import { activeTagsByStudent, toPublicStudent } from '../../views/student-views.ts';
 
 async function withTags(db: Db, rows: (typeof students.$inferSelect)[]): Promise<PublicStudent[]> {
   const tags = await activeTagsByStudent(db, rows.map((row) => row.id));

@@ -8,7 +8,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import type { ActiveTag } from '../../../shared/students.ts';
 import { ADMIN_STUDENT_TEXTS, type TagChangeResult } from '../../../shared/admin-students.ts';
 import { TAG_DURATION_MAX_DAYS, TAG_NAMES, type TagKind } from '../../../shared/constants.ts';
-import { activeTagsByStudent, photoAddress } from '../students/student-views.ts';
+import { activeTagsByStudent, photoAddress } from '../../views/student-views.ts';
 
 /** Removes tags past their expiry; reads already ignore them, this keeps the table small. */
 export async function sweepExpiredTags(db: Db): Promise<number> {

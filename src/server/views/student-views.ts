@@ -1,7 +1,13 @@
 import { and, gt, inArray } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
-import { students, studentTags } from '../../db/schema.ts';
-import type { PublicStudent, SelfStudent, StudentTag } from '../../../shared/auth.ts';
+import type { DbOrTx } from '../db/client.ts';
+import { students, studentTags } from '../db/schema.ts';
+import type { PublicStudent, SelfStudent, StudentTag } from '../../shared/auth.ts';
+
+/*
+ * How a student's row is shown through the API, for every module that shows students (the
+ * signed-in student of auth, the ranking, the ledger's lists, the tags): a layer below the
+ * modules, so none of them has to import another for it.
+ */
 
 export type StudentRow = typeof students.$inferSelect;
 
