@@ -3,9 +3,10 @@
 -- name, compared regardless of case as the students' service and the list's unique index do,
 -- or else a turma made here, retired, after the school's last: its students stay in it with
 -- their history, it does not join the turmas offered to new students, and an administrator
--- may restore it or rename it (spellings of one name that differ only in case make one turma).
+-- may restore it or rename it (spellings of one name that differ only in case make one turma,
+-- named as the first of them in byte order, the same on every database).
 INSERT INTO "turmas" ("name", "position", "retired_at")
-SELECT min(s.grade), (SELECT coalesce(max("position"), -1) FROM "turmas") + row_number() OVER (ORDER BY lower(s.grade)), now()
+SELECT min(s.grade COLLATE "C"), (SELECT coalesce(max("position"), -1) FROM "turmas") + row_number() OVER (ORDER BY lower(s.grade)), now()
   FROM "students" s
  WHERE NOT EXISTS (SELECT 1 FROM "turmas" t WHERE lower(t.name) = lower(s.grade))
  GROUP BY lower(s.grade);
