@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { count, gt } from 'drizzle-orm';
 import { createTestDatabase, testConfig, type TestDatabase } from '../test/test-app.ts';
 import { ensureInitialData } from './seed.ts';
-import { ledgerEntries, students, studentTags } from '../db/schema.ts';
+import { ledgerEntries, studentTags } from '../db/schema.ts';
 import { reconcile } from '../modules/ledger/reconciliation.service.ts';
 import { selectStudents } from '../modules/students/student-views.ts';
 import { GRADES, TAG_KINDS } from '../../shared/constants.ts';
