@@ -32,8 +32,8 @@ try {
   console.log(`filling: ${STUDENTS} students, ${ROWS.toLocaleString('pt-BR')} ledger rows…`);
   const t0 = performance.now();
   await db.execute(sql`
-    INSERT INTO students (student_id, name, grade, password_hash, meritus, total_earned, estelecas)
-    SELECT (8000000 + n)::text, 'Estudante ' || n, '1º EM - Turma A', 'x', 1000000, 1000000, 1000000
+    INSERT INTO students (student_id, name, turma_id, password_hash, meritus, total_earned, estelecas)
+    SELECT (8000000 + n)::text, 'Estudante ' || n, (SELECT id FROM turmas WHERE name = '1º EM - Turma A'), 'x', 1000000, 1000000, 1000000
       FROM generate_series(1, ${STUDENTS}) AS n`);
   await db.execute(sql`
     WITH ids AS (SELECT array_agg(id) AS a FROM students)

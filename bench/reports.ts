@@ -57,9 +57,10 @@ try {
   await db.execute(sql`
     INSERT INTO admins (admin_id, name, email, password_hash) VALUES ('bench', 'Coordenação', 'bench@escola.test', 'x')`);
   await db.execute(sql`
-    INSERT INTO students (student_id, name, grade, password_hash, created_at)
-    SELECT (8000000 + n)::text, 'Estudante ' || n, (ARRAY[${sql.join(GRADES.map((grade) => sql`${grade}`), sql`, `)}]::text[])[1 + n % 12], 'x', now() - interval '400 days'
-      FROM generate_series(1, ${STUDENTS}) AS n`);
+    INSERT INTO students (student_id, name, turma_id, password_hash, created_at)
+    SELECT (8000000 + n)::text, 'Estudante ' || n, t.id, 'x', now() - interval '400 days'
+      FROM generate_series(1, ${STUDENTS}) AS n
+      JOIN turmas t ON t.name = (ARRAY[${sql.join(GRADES.map((grade) => sql`${grade}`), sql`, `)}]::text[])[1 + n % 12]`);
   // Awards first in each student's history would be closer to life, but the reports only sum: any mix of types reads alike.
   await db.execute(sql`
     WITH ids AS (SELECT array_agg(id ORDER BY student_id) AS a FROM students)

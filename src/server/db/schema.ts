@@ -41,7 +41,10 @@ export const admins = pgTable(
   ],
 );
 
-/** Balances change often: no index may cover them, so updates stay HOT (fillfactor 80, migration 0003). */
+/**
+ * Balances change often: no index may cover them, so updates stay HOT (fillfactor 80, migration 0003).
+ * A student's turma is a reference (decision 013); the API shows its name as the student's `grade`.
+ */
 export const students = pgTable(
   'students',
   {
@@ -49,7 +52,9 @@ export const students = pgTable(
     studentId: text('student_id').notNull(),
     name: text('name').notNull(),
     email: text('email'),
-    grade: text('grade').notNull(),
+    turmaId: uuid('turma_id')
+      .notNull()
+      .references(() => turmas.id),
     birthDate: date('birth_date', { mode: 'string' }),
     /** Path of a stored upload (served under /uploads) or an external URL. */
     photoUrl: text('photo_url'),
@@ -201,7 +206,8 @@ export const ledgerEntries = pgTable(
  */
 export const ledgerSumsPending = pgTable('ledger_sums_pending', {
   sign: smallint('sign').notNull(),
-  grade: text('grade').notNull(),
+  /** No foreign key: a write pays for no look-up (the turma is read from the student's row). */
+  turmaId: uuid('turma_id').notNull(),
   currency: text('currency', { enum: ['meritus', 'estelecas'] }).notNull(),
   type: text('type', { enum: ['transfer', 'admin_add', 'admin_remove', 'reward', 'penalty'] }).notNull(),
   amount: integer('amount').notNull(),
@@ -246,44 +252,48 @@ export const ledgerStudentDays = pgTable(
 /**
  * Per turma and UTC day, the Méritus of that day's rows (not cumulative), each row counted in
  * the turma of its sender, or of its recipient when it has no sender, as the reports filter.
- * A student who changes turma takes their rows along (trigger on students.grade).
+ * A student who changes turma takes their rows along (trigger on students.turma_id).
  * A turma's day is split in slots, one picked by each row's student (ledger_student_slot() in
  * ledger.sql), from when transfers updated these rows in their own transactions and queued on
  * one row's lock (migration 0011; the fold now writes them, one fold at a time); a day's sum is
  * the sum of its slots.
  */
-export const ledgerGradeDays = pgTable(
-  'ledger_grade_days',
+export const ledgerTurmaDays = pgTable(
+  'ledger_turma_days',
   {
-    grade: text('grade').notNull(),
+    turmaId: uuid('turma_id')
+      .notNull()
+      .references(() => turmas.id),
     day: date('day', { mode: 'string' }).notNull(),
     meritusAwarded: bigint('m_awarded', { mode: 'number' }).notNull(),
     meritusRemoved: bigint('m_removed', { mode: 'number' }).notNull(),
     meritusTransferred: bigint('m_transferred', { mode: 'number' }).notNull(),
     slot: smallint('slot').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.grade, t.day, t.slot] })],
+  (t) => [primaryKey({ columns: [t.turmaId, t.day, t.slot] })],
 );
 
 /**
  * Per turma, kind ('award' or 'penalty', both currencies) and reason (the description without
  * surrounding spaces), the operations and amounts of a UTC day (span 'd') and of a UTC month
  * (span 'm', starting on its first day), not cumulative: a period reads its whole months and
- * the days at either end. Turmas as in ledger_grade_days.
+ * the days at either end. Turmas as in ledger_turma_days.
  */
 export const ledgerReasonSums = pgTable(
   'ledger_reason_sums',
   {
     span: text('span', { enum: ['d', 'm'] }).notNull(),
     start: date('start', { mode: 'string' }).notNull(),
-    grade: text('grade').notNull(),
+    turmaId: uuid('turma_id')
+      .notNull()
+      .references(() => turmas.id),
     kind: text('kind', { enum: ['award', 'penalty'] }).notNull(),
     description: text('description').notNull(),
     operations: bigint('ops', { mode: 'number' }).notNull(),
     meritus: bigint('meritus', { mode: 'number' }).notNull(),
     estelecas: bigint('estelecas', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.span, t.start, t.grade, t.kind, t.description] })],
+  (t) => [primaryKey({ columns: [t.span, t.start, t.turmaId, t.kind, t.description] })],
 );
 
 /** One row per (user, Idempotency-Key): the first response, replayed on repeats. */
@@ -444,9 +454,9 @@ export const schoolSettings = pgTable(
 );
 
 /**
- * The school's turmas, in their order. Students keep the turma's name in `students.grade`:
- * a rename changes both in one transaction (decision 009). A retired turma keeps its
- * students and history and takes no new students.
+ * The school's turmas, in their order. Students and the reports' sums reference a turma by
+ * its id (decision 013), so a rename changes this row alone. A retired turma keeps its
+ * students and history and takes no new students; a turma is never deleted.
  */
 export const turmas = pgTable(
   'turmas',

@@ -4,12 +4,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { afterAll, expect, test } from 'vitest';
-import { openPglite, openPostgres, rowsOf, type Database } from './client.ts';
+import { openPglite, openPostgres, PGLITE_EXTENSIONS, rowsOf, type Database } from './client.ts';
 import { buildApp } from '../app.ts';
 import { hashPassword } from '../modules/auth/password.ts';
 import { reconcile } from '../modules/ledger/reconciliation.service.ts';
 import { connectPostgres, migrateTo, migrationJournal, pgliteSqlClient, type SqlClient } from '../backup/sql-client.ts';
 import { cookieFrom, createPostgresDatabase, TEST_PASSWORD, testConfig } from '../test/test-app.ts';
+import { dayIn, DEFAULT_TIME_ZONE } from '../../shared/format.ts';
+import { addDays, REPORTS_API, type ReportOverview } from '../../shared/reports.ts';
 
 /**
  * A school's database from an earlier release, opened by the current code. The release is
@@ -68,10 +70,20 @@ async function fillAsTheRelease(client: SqlClient): Promise<void> {
   await client.query(`INSERT INTO audit_log (actor_kind, actor_id, action, details) VALUES ('admin', $1, 'student.created', '{"studentId":"2025001"}')`, [ids.admin]);
 }
 
-/** Rows that must survive any upgrade, in the columns both releases have. */
-async function lasting(query: (text: string) => Promise<Record<string, unknown>[]>) {
+type Query = (text: string) => Promise<Record<string, unknown>[]>;
+
+/**
+ * Rows that must survive any upgrade, in the columns both releases have. A student's turma is
+ * read by its name: from `students.grade` before migration 0014 (`turmaBy: 'name'`), from the
+ * turma the student references since.
+ */
+async function lasting(query: Query, turmaBy: 'name' | 'reference') {
+  const grade = turmaBy === 'name' ? 's.grade' : '(SELECT t.name FROM turmas t WHERE t.id = s.turma_id)';
   return {
-    students: await query('SELECT id, student_id, name, grade, email, birth_date::text, photo_url, meritus, total_earned, estelecas FROM students ORDER BY student_id'),
+    students: await query(
+      `SELECT s.id, s.student_id, s.name, ${grade} AS grade, s.email, s.birth_date::text, s.photo_url, s.meritus, s.total_earned, s.estelecas, s.deleted_at::text
+         FROM students s ORDER BY s.student_id, s.id`,
+    ),
     ledger: await query('SELECT id, currency, type, amount, description, from_student_id, to_student_id, actor_name, created_at::text FROM ledger_entries ORDER BY created_at, id'),
     tags: await query('SELECT id, student_id, kind FROM student_tags'),
     likes: await query('SELECT tag_id, student_id FROM tag_likes'),
@@ -80,14 +92,15 @@ async function lasting(query: (text: string) => Promise<Record<string, unknown>[
   };
 }
 
-/** The release's database: on PGlite a dump handed to the current code, on PostgreSQL a database URL. */
-async function releaseDatabase(): Promise<{ before: Awaited<ReturnType<typeof lasting>>; open: () => Promise<Database[]> }> {
+/**
+ * A release's database, made by `make` (its migrations and rows; answers what must be kept):
+ * on PGlite a dump handed to the current code, on PostgreSQL a database URL.
+ */
+async function releaseDatabase<T>(make: (client: SqlClient) => Promise<T>): Promise<{ before: T; open: () => Promise<Database[]> }> {
   if (!onPostgres) {
-    const pglite = new PGlite();
+    const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
     const client = pgliteSqlClient(pglite);
-    await migrateTo(client, RELEASE_MIGRATIONS);
-    await fillAsTheRelease(client);
-    const before = await lasting((text) => client.query(text));
+    const before = await make(client);
     const dump = await pglite.dumpDataDir('none');
     await client.close();
     return { before, open: async () => [await openPglite(undefined, dump)] };
@@ -95,27 +108,34 @@ async function releaseDatabase(): Promise<{ before: Awaited<ReturnType<typeof la
   const { url, drop } = await createPostgresDatabase('upgrade');
   cleanups.push(drop);
   const client = await connectPostgres(url);
-  await migrateTo(client, RELEASE_MIGRATIONS);
-  await fillAsTheRelease(client);
-  const before = await lasting((text) => client.query(text));
+  const before = await make(client);
   await client.close();
   // Two instances of the current code start on it at the same moment.
   return { before, open: () => Promise.all([openPostgres(url.toString(), { max: 3 }), openPostgres(url.toString(), { max: 3 })]) };
 }
 
-test('a database of release 9f81463 keeps every student, balance, ledger row and photo under the current code; migrations run once', { timeout: 120_000 }, async () => {
-  const { before, open } = await releaseDatabase();
+/** The current code on a release's database: its first instance and a query on it. */
+async function upgrade(open: () => Promise<Database[]>): Promise<{ database: Database; query: Query }> {
   const instances = await open();
   cleanups.push(() => Promise.all(instances.map((instance) => instance.close())).then(() => {}));
   const database = instances[0]!;
   const query = async (text: string) => rowsOf<Record<string, unknown>>(await database.db.execute(sql.raw(text)));
-
   // Every migration applied exactly once, in order, whoever of the instances ran it.
   const journal = await query('SELECT hash, created_at::text AS created_at FROM drizzle.__drizzle_migrations ORDER BY id');
   expect(journal.map((row) => Number(row.created_at))).toEqual(migrationJournal().map((entry) => entry.when));
   expect(new Set(journal.map((row) => row.hash)).size).toBe(journal.length);
+  return { database, query };
+}
 
-  expect(await lasting(query)).toEqual(before);
+test('a database of release 9f81463 keeps every student, balance, ledger row and photo under the current code; migrations run once', { timeout: 120_000 }, async () => {
+  const { before, open } = await releaseDatabase(async (client) => {
+    await migrateTo(client, RELEASE_MIGRATIONS);
+    await fillAsTheRelease(client);
+    return lasting((text) => client.query(text), 'name');
+  });
+  const { database, query } = await upgrade(open);
+
+  expect(await lasting(query, 'reference')).toEqual(before);
   expect(await reconcile(database.db)).toEqual([]);
   // What the later migrations changed: login_locks gone, failures gained `pending`, the status column dropped.
   expect(await query(`SELECT to_regclass('login_locks') AS t`)).toEqual([{ t: null }]);
@@ -150,3 +170,218 @@ test('a database of release 9f81463 keeps every student, balance, ledger row and
   ]);
   expect(await reconcile(database.db)).toEqual([]);
 });
+
+/**
+ * The release before students referenced their turma (migrations 0000–0013): students name it
+ * in `students.grade`, and the reports' sums and their queue are keyed on that name. Its rows
+ * are written with SQL as it had them: the students and most of the ledger before migration
+ * 0009 (which summed them), the last rows after 0013 with their queued copies, as its trigger
+ * queued them and no fold has taken yet.
+ */
+const PREVIOUS_RELEASE_MIGRATIONS = 14;
+/** Through 0008, which made the list of turmas. */
+const TURMA_LIST_MIGRATIONS = 9;
+
+const school = {
+  admin: randomUUID(),
+  ana: randomUUID(),
+  bruno: randomUUID(),
+  carla: randomUUID(),
+  diego: randomUUID(),
+  elisa: randomUUID(),
+  fabio: randomUUID(),
+  gil: randomUUID(),
+};
+/** A turma by a name each student's `grade` reads alike (Bruno's, in other case, from before the list). */
+const TURMA_OF: Record<string, string> = {
+  [school.ana]: '1º EM - Turma A',
+  [school.bruno]: '1º EM - Turma B',
+  [school.carla]: '3º EM - Turma D',
+  [school.diego]: 'Turma Fantasma',
+  [school.elisa]: 'Robótica',
+  [school.fabio]: '2º EM - Turma A',
+  [school.gil]: 'Turma Extinta',
+};
+
+async function fillAsThePreviousRelease(client: SqlClient): Promise<void> {
+  await migrateTo(client, TURMA_LIST_MIGRATIONS);
+  const hash = await hashPassword(TEST_PASSWORD);
+  await client.query(
+    `INSERT INTO admins (id, admin_id, name, email, password_hash, permissions) VALUES ($1, 'admin001', 'Professora Helena Costa', 'helena@escola.test', $2, '{all}')`,
+    [school.admin, hash],
+  );
+  // A retired turma with a current student; a turma the school added; a grade the list lacks (a current
+  // and a removed student); Bruno's grade written in other case than its turma's name.
+  await client.query(`UPDATE turmas SET retired_at = now() - interval '20 days' WHERE name = '3º EM - Turma D'`);
+  await client.query(`INSERT INTO turmas (name, position) VALUES ('Robótica', 12)`);
+  await client.query(
+    `INSERT INTO students (id, student_id, name, grade, password_hash, meritus, total_earned, estelecas, deleted_at) VALUES
+       ($1, '2026001', 'Ana Beatriz Souza', '1º EM - Turma A', $8, 440, 500, 0, NULL),
+       ($2, '2026002', 'Bruno Henrique Lima', '1º em - turma b', $8, 260, 300, 0, NULL),
+       ($3, '2026003', 'Carla Dias Ferreira', '3º EM - Turma D', $8, 295, 225, 35, NULL),
+       ($4, '2026004', 'Diego Martins Rocha', 'Turma Fantasma', $8, 140, 150, 0, NULL),
+       ($5, '2026005', 'Elisa Prado', 'Robótica', $8, 120, 100, 0, NULL),
+       ($6, '2026006', 'Fábio Dias', '2º EM - Turma A', $8, 60, 80, 0, now() - interval '5 days'),
+       ($7, '2026007', 'Gil Nunes', 'Turma Extinta', $8, 15, 15, 0, now() - interval '50 days')`,
+    [school.ana, school.bruno, school.carla, school.diego, school.elisa, school.fabio, school.gil, hash],
+  );
+  const ledger = (rows: string) =>
+    client.query(
+      `INSERT INTO ledger_entries (currency, type, amount, description, from_student_id, to_student_id, actor_kind, actor_admin_id, actor_name, created_at)
+       SELECT currency, type, amount, description, "from"::uuid, "to"::uuid, CASE WHEN type = 'transfer' THEN 'student' ELSE 'admin' END,
+              CASE WHEN type = 'transfer' THEN NULL ELSE $1::uuid END, 'Professora Helena Costa', now() - make_interval(days => ago)
+         FROM (VALUES ${rows}) AS v(currency, type, amount, description, "from", "to", ago)`,
+      [school.admin],
+    );
+  const { ana, bruno, carla, diego, elisa, fabio, gil } = Object.fromEntries(Object.entries(school).map(([name, id]) => [name, `'${id}'`]));
+  await ledger(`
+    ('meritus', 'admin_add', 15, 'Saldo inicial', NULL, ${gil}, 70),
+    ('meritus', 'admin_add', 500, 'Saldo inicial', NULL, ${ana}, 40),
+    ('meritus', 'admin_add', 300, 'Saldo inicial', NULL, ${bruno}, 40),
+    ('meritus', 'admin_add', 200, 'Saldo inicial', NULL, ${carla}, 40),
+    ('meritus', 'reward', 150, 'Olimpíada', NULL, ${diego}, 35),
+    ('meritus', 'reward', 100, ' Olimpíada ', NULL, ${elisa}, 35),
+    ('meritus', 'admin_add', 80, 'Saldo inicial', NULL, ${fabio}, 35),
+    ('meritus', 'transfer', 120, 'lanche', ${ana}, ${carla}, 30),
+    ('meritus', 'penalty', 30, 'Atraso', ${bruno}, NULL, 20),
+    ('meritus', 'transfer', 50, 'livro', ${carla}, ${diego}, 12),
+    ('estelecas', 'reward', 40, 'Monitoria', NULL, ${carla}, 12),
+    ('meritus', 'transfer', 20, 'figurinhas', ${fabio}, ${elisa}, 10),
+    ('estelecas', 'penalty', 5, 'Atraso', ${carla}, NULL, 10)`);
+  await migrateTo(client, PREVIOUS_RELEASE_MIGRATIONS);
+  await ledger(`
+    ('meritus', 'reward', 25, 'Monitoria', NULL, ${carla}, 0),
+    ('meritus', 'transfer', 60, 'lanche', ${diego}, ${ana}, 0),
+    ('meritus', 'penalty', 10, 'Atraso', ${bruno}, NULL, 0)`);
+  await client.query(
+    `INSERT INTO ledger_sums_pending (sign, grade, currency, type, amount, description, from_student_id, to_student_id, created_at)
+     SELECT 1, s.grade, e.currency, e.type, e.amount, CASE WHEN e.type <> 'transfer' THEN btrim(e.description) END, e.from_student_id, e.to_student_id, e.created_at
+       FROM ledger_entries e JOIN students s ON s.id = coalesce(e.from_student_id, e.to_student_id)
+      WHERE e.created_at > now() - interval '1 hour'`,
+  );
+}
+
+/**
+ * The reports' sums by the turma's name, whatever keys them: stored, plus what is queued (before
+ * 0014, by `grade`), or stored with the turma they reference (since). Names compare regardless
+ * of case, as the turmas' names do.
+ */
+async function reportSums(query: Query, turmaBy: 'name' | 'reference') {
+  const turma = turmaBy === 'name' ? 'lower(grade)' : '(SELECT lower(t.name) FROM turmas t WHERE t.id = turma_id)';
+  const queued = turmaBy === 'name';
+  const sums = {
+    turmaDays: await query(`
+      SELECT turma, day::text AS day, sum(m_awarded)::int AS m_awarded, sum(m_removed)::int AS m_removed, sum(m_transferred)::int AS m_transferred
+        FROM (SELECT ${turma} AS turma, day, m_awarded, m_removed, m_transferred FROM ${queued ? 'ledger_grade_days' : 'ledger_turma_days'}
+              ${queued ? `UNION ALL
+              SELECT lower(grade), (created_at AT TIME ZONE 'UTC')::date,
+                     CASE WHEN type IN ('admin_add', 'reward') THEN sign * amount ELSE 0 END,
+                     CASE WHEN type IN ('admin_remove', 'penalty') THEN sign * amount ELSE 0 END,
+                     CASE WHEN type = 'transfer' THEN sign * amount ELSE 0 END
+                FROM ledger_sums_pending WHERE currency = 'meritus'` : ''}) AS sums
+       GROUP BY 1, 2 HAVING sum(m_awarded) <> 0 OR sum(m_removed) <> 0 OR sum(m_transferred) <> 0
+       ORDER BY 1, 2`),
+    reasons: await query(`
+      SELECT span, start::text AS start, turma, kind, description, sum(ops)::int AS ops, sum(meritus)::int AS meritus, sum(estelecas)::int AS estelecas
+        FROM (SELECT span, start, ${turma} AS turma, kind, description, ops, meritus, estelecas FROM ledger_reason_sums
+              ${queued ? `UNION ALL
+              SELECT spans.span, spans.start, lower(p.grade), CASE WHEN p.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END, p.description, p.sign,
+                     CASE WHEN p.currency = 'meritus' THEN p.sign * p.amount ELSE 0 END, CASE WHEN p.currency = 'estelecas' THEN p.sign * p.amount ELSE 0 END
+                FROM ledger_sums_pending p
+               CROSS JOIN LATERAL (VALUES ('d', (p.created_at AT TIME ZONE 'UTC')::date),
+                                          ('m', date_trunc('month', p.created_at AT TIME ZONE 'UTC')::date)) AS spans(span, start)
+               WHERE p.type <> 'transfer'` : ''}) AS sums
+       GROUP BY 1, 2, 3, 4, 5 HAVING sum(ops) <> 0 OR sum(meritus) <> 0 OR sum(estelecas) <> 0
+       ORDER BY 1, 2, 3, 4, 5`),
+    studentDays: await query(`
+      SELECT student_id, day::text AS day, m_awarded::int, m_removed::int, m_in::int, m_out::int, e_awarded::int, e_removed::int, e_in::int, e_out::int,
+             sent_ops::int, ops::int
+        FROM ledger_student_days ORDER BY student_id, day`),
+  };
+  return sums;
+}
+
+test(
+  'a database of the release before turma references keeps every student, balance, ledger row and report figure, a retired turma and its student included',
+  { timeout: 120_000 },
+  async () => {
+    const { before, open } = await releaseDatabase(async (client) => {
+      await fillAsThePreviousRelease(client);
+      const query = (text: string) => client.query(text);
+      return { kept: await lasting(query, 'name'), sums: await reportSums(query, 'name'), queued: await query('SELECT count(*)::int AS n FROM ledger_sums_pending') };
+    });
+    expect(before.queued).toEqual([{ n: 3 }]);
+    expect(before.sums.studentDays.length).toBeGreaterThan(0);
+    const { database, query } = await upgrade(open);
+
+    // Every student in the turma of their grade's name; the two names the list lacked became turmas, retired, after the school's last.
+    expect(await lasting(query, 'reference')).toEqual({
+      ...before.kept,
+      students: before.kept.students.map((student) => ({ ...student, grade: TURMA_OF[String(student.id)] })),
+    });
+    expect(await query(`SELECT name, position, retired_at IS NOT NULL AS retired FROM turmas WHERE position >= 11 OR retired_at IS NOT NULL ORDER BY position`)).toEqual([
+      { name: '3º EM - Turma D', position: 11, retired: true },
+      { name: 'Robótica', position: 12, retired: false },
+      { name: 'Turma Extinta', position: 13, retired: true },
+      { name: 'Turma Fantasma', position: 14, retired: true },
+    ]);
+    expect(await reconcile(database.db)).toEqual([]);
+
+    // The sums, queued rows included, are what they were under each turma; the queue is empty and
+    // every day the release had stored is as it was, each student's last day summing their whole ledger.
+    const after = await reportSums(query, 'reference');
+    expect(after.turmaDays).toEqual(before.sums.turmaDays);
+    expect(after.reasons).toEqual(before.sums.reasons);
+    expect(after.studentDays).toEqual(expect.arrayContaining(before.sums.studentDays));
+    expect(await query('SELECT count(*)::int AS n FROM ledger_sums_pending')).toEqual([{ n: 0 }]);
+    const totals = new Map<string, Record<string, number>>();
+    for (const row of before.kept.ledger) {
+      const prefix = row.currency === 'meritus' ? 'm' : 'e';
+      const transfer = row.type === 'transfer';
+      const side = (student: unknown, column: string, sent: boolean) => {
+        const sums = totals.get(String(student)) ?? {};
+        for (const [key, add] of [[column, Number(row.amount)], ['ops', 1], ['sent_ops', sent ? 1 : 0]] as const) sums[key] = (sums[key] ?? 0) + add;
+        totals.set(String(student), sums);
+      };
+      if (row.to_student_id) side(row.to_student_id, `${prefix}_${transfer ? 'in' : 'awarded'}`, false);
+      if (row.from_student_id) side(row.from_student_id, `${prefix}_${transfer ? 'out' : 'removed'}`, transfer);
+    }
+    const lastDays = new Map(after.studentDays.map((row) => [String(row.student_id), row]));
+    for (const [student, sums] of totals) expect(lastDays.get(student), student).toMatchObject(sums);
+
+    // The reports show each turma's figures under its name, the retired and the made ones included, whole or filtered.
+    const config = testConfig();
+    cleanups.push(() => fs.rmSync(config.dataDir, { recursive: true, force: true }));
+    const app = await buildApp(config, database);
+    cleanups.push(() => app.close());
+    const cookie = cookieFrom(await app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'helena@escola.test', password: TEST_PASSWORD } }));
+    const today = dayIn(DEFAULT_TIME_ZONE, new Date());
+    const period = `period=custom&from=${addDays(today, -90)}&to=${today}`;
+    const expected = [...new Set(Object.values(TURMA_OF))].sort().map((turma) => {
+      const members = before.kept.students.filter((student) => TURMA_OF[String(student.id)] === turma);
+      const own = (side: 'from_student_id' | 'to_student_id', types: string[]) =>
+        before.kept.ledger
+          .filter((row) => row.currency === 'meritus' && types.includes(String(row.type)) && members.some((student) => student.id === row[side]))
+          .reduce((sum, row) => sum + Number(row.amount), 0);
+      const present = members.filter((student) => student.deleted_at === null);
+      return {
+        turma,
+        students: present.length,
+        awarded: own('to_student_id', ['admin_add', 'reward']),
+        removed: own('from_student_id', ['admin_remove', 'penalty']),
+        transferred: own('from_student_id', ['transfer']),
+        balance: present.reduce((sum, student) => sum + Number(student.meritus), 0),
+      };
+    });
+    const overview = async (filter = '') => {
+      const response = await app.inject({ method: 'GET', url: `/api${REPORTS_API.overview}?${period}${filter}`, headers: { cookie } });
+      expect(response.statusCode, response.body).toBe(200);
+      const rows = (response.json() as ReportOverview).turmas.filter((row) => expected.some((turma) => turma.turma === row.turma));
+      return rows.sort((a, b) => (a.turma < b.turma ? -1 : 1));
+    };
+    expect(await overview()).toEqual(expected.map((turma) => expect.objectContaining(turma)));
+    for (const turma of ['3º EM - Turma D', 'Turma Fantasma']) {
+      expect(await overview(`&turma=${encodeURIComponent(turma)}`)).toEqual([expect.objectContaining(expected.find((row) => row.turma === turma)!)]);
+    }
+  },
+);

@@ -4,6 +4,7 @@ import { createTestDatabase, testConfig, type TestDatabase } from '../test/test-
 import { DEMO_ADMIN, ensureInitialData } from './seed.ts';
 import { admins, auditLog, ledgerEntries, students, studentTags } from '../db/schema.ts';
 import { reconcile } from '../modules/ledger/reconciliation.service.ts';
+import { selectStudents } from '../views/student-views.ts';
 import { GRADES, TAG_KINDS } from '../../shared/constants.ts';
 
 let database: TestDatabase;
@@ -14,7 +15,7 @@ beforeAll(async () => {
 afterAll(async () => database.drop());
 
 test('the demo school: 60 students over the 12 grades, months of history that reconciles', async () => {
-  const roster = await database.db.select().from(students);
+  const roster = await selectStudents(database.db);
   expect(roster).toHaveLength(60);
   const perGrade = new Map(GRADES.map((grade) => [grade, roster.filter((s) => s.grade === grade).length]));
   expect(perGrade).toEqual(new Map(GRADES.map((grade) => [grade, 5])));

@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import { admins, students, studentTags } from '../db/schema.ts';
 import { AppError } from '../app-error.ts';
 import { adminOperation, studentTransfer, type LedgerDeps } from '../modules/ledger/ledger.service.ts';
+import { selectStudents } from '../views/student-views.ts';
 import { silentEvents } from '../realtime/event-bus.ts';
 import { seededRandom } from './seeded-random.ts';
 import { TAG_KINDS } from '../../shared/constants.ts';
@@ -35,7 +36,7 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
   const [admin] = await db.select().from(admins).orderBy(asc(admins.createdAt)).limit(1);
   if (!admin) throw new Error('demo history needs an administrator');
   const actor = { role: 'admin' as const, id: admin.id, name: admin.name, email: admin.email };
-  const roster = await db.select().from(students).where(isNull(students.deletedAt)).orderBy(asc(students.studentId));
+  const roster = await selectStudents(db).where(isNull(students.deletedAt)).orderBy(asc(students.studentId));
   const start = now.getTime() - HISTORY_DAYS * DAY;
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   /** A moment on a school day (Mon–Fri, 7h–17h in Brasília, UTC−3) `days` after the start. */

@@ -7,6 +7,7 @@ import { admins, students } from '../db/schema.ts';
 import { AppError } from '../app-error.ts';
 import { createAdmin } from '../modules/auth/admin-accounts.service.ts';
 import type { SystemActor } from '../modules/auth/actor.ts';
+import { activeTurmas } from '../modules/settings/settings.service.ts';
 import { hashPassword } from '../modules/auth/password.ts';
 import { GRADES } from '../../shared/constants.ts';
 import { seedDemoArchive } from './demo-archive.ts';
@@ -104,13 +105,15 @@ async function isEmpty(db: Db): Promise<boolean> {
 export async function seedDemoSchool(db: Db, storage: FileStorage): Promise<void> {
   await createAdmin({ db }, DEMO_SEED, DEMO_ADMIN);
   const seeds = demoStudents();
+  // The migrations' first list of turmas holds the demo's grades.
+  const turmaIds = new Map((await activeTurmas(db)).map((turma) => [turma.name, turma.id]));
   const rows = [];
-  for (const [index, seed] of seeds.entries()) {
+  for (const [index, { grade, ...seed }] of seeds.entries()) {
     const initials = seed.name.split(' ').map((part) => part[0]).filter(Boolean).slice(0, 2).join('');
     const photoUrl = await writeAvatar(storage, initials, AVATAR_COLOURS[index % AVATAR_COLOURS.length]!, `demo-${seed.studentId}.webp`);
     // Enrolled at the start of the school year, before the three months of history.
     const createdAt = new Date(Date.now() - (120 + index) * 86_400_000);
-    rows.push({ ...seed, photoUrl, photoVersion: 1, createdAt, updatedAt: createdAt, passwordHash: await hashPassword(DEMO_STUDENT.password) });
+    rows.push({ ...seed, turmaId: turmaIds.get(grade)!, photoUrl, photoVersion: 1, createdAt, updatedAt: createdAt, passwordHash: await hashPassword(DEMO_STUDENT.password) });
   }
   await db.insert(students).values(rows);
 }

@@ -9,18 +9,20 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../config.ts';
 import { openPglite, openPostgres, type Database, type Db } from '../db/client.ts';
 import { count, desc, eq } from 'drizzle-orm';
-import { admins, auditLog, ledgerSumsPending, students } from '../db/schema.ts';
+import { admins, auditLog, ledgerSumsPending, students, turmas } from '../db/schema.ts';
 import { hash } from '@node-rs/argon2';
 import { ARGON2_OPTIONS } from '../modules/auth/password.ts';
 import type { AdminActor, StudentActor } from '../modules/auth/actor.ts';
 import { buildApp } from '../app.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
+import type { StudentRow } from '../views/student-views.ts';
 import type { Currency, OperationResult } from '../../shared/ledger.ts';
 
 export const TEST_PASSWORD = 'senha-teste-1';
 export const TEST_ADMIN = { email: 'prof@escola.test', name: 'Professora Helena Costa' } as const;
 
-export type TestStudent = typeof students.$inferSelect;
+/** A student's row with their turma's name as `grade`, as the API shows it. */
+export type TestStudent = StudentRow;
 export type TestAdmin = typeof admins.$inferSelect;
 
 /** `url` is set on PostgreSQL, so a test can open a second server instance on the same database. */
@@ -105,16 +107,28 @@ function testPasswordHash(): Promise<string> {
   return cachedHash;
 }
 
-/** Adds students with zero balances (balances come only through the ledger). */
+/** The id of the school's turma of this name. */
+export async function turmaIdOf(db: Db, name: string): Promise<string> {
+  const [row] = await db.select({ id: turmas.id }).from(turmas).where(eq(turmas.name, name));
+  if (!row) throw new Error(`no turma named ${name}`);
+  return row.id;
+}
+
+/** Adds students with zero balances (balances come only through the ledger), each in the turma named `grade` (1º EM - Turma A by default). */
 export async function addStudents(
   db: Db,
   list: { studentId: string; name: string; grade?: string; email?: string; birthDate?: string }[],
 ): Promise<TestStudent[]> {
   const passwordHash = await testPasswordHash();
-  return db
+  const named = list.map(({ grade = '1º EM - Turma A', ...student }) => ({ ...student, grade }));
+  const ids = new Map<string, string>();
+  for (const { grade } of named) if (!ids.has(grade)) ids.set(grade, await turmaIdOf(db, grade));
+  const names = new Map([...ids].map(([name, id]) => [id, name]));
+  const rows = await db
     .insert(students)
-    .values(list.map((s) => ({ grade: '1º EM - Turma A', ...s, passwordHash })))
+    .values(named.map(({ grade, ...student }) => ({ ...student, turmaId: ids.get(grade)!, passwordHash })))
     .returning();
+  return rows.map((row) => ({ ...row, grade: names.get(row.turmaId)! }));
 }
 
 /** How many ledger rows wait to be added to the reports' sums (ledger_sums_pending). */

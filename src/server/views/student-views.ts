@@ -1,6 +1,6 @@
-import { and, gt, inArray } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
-import { students, studentTags } from '../db/schema.ts';
+import { students, studentTags, turmas } from '../db/schema.ts';
 import type { PublicStudent, SelfStudent, StudentTag } from '../../shared/auth.ts';
 
 /*
@@ -9,7 +9,16 @@ import type { PublicStudent, SelfStudent, StudentTag } from '../../shared/auth.t
  * modules, so none of them has to import another for it.
  */
 
-export type StudentRow = typeof students.$inferSelect;
+/** A student's row with the name of their turma, which the API shows as `grade` (decision 013). */
+export type StudentRow = typeof students.$inferSelect & { grade: string };
+
+/** Students with their turma's name: add the conditions, order and locks (`of: students`) to it. */
+export function selectStudents(db: DbOrTx) {
+  return db
+    .select({ ...getTableColumns(students), grade: turmas.name })
+    .from(students)
+    .innerJoin(turmas, eq(turmas.id, students.turmaId));
+}
 
 /** The photo address with its version, so a changed photo is never served from cache. */
 export function photoAddress(row: Pick<StudentRow, 'photoUrl' | 'photoVersion'>): string | null {

@@ -9,7 +9,7 @@ import { LOGIN_LIMITS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../sha
 import type { AdminLoginInput, SelfAdmin, SessionUser, StudentLoginInput } from '../../../shared/auth.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, type Principal } from './actor.ts';
-import { loadSelfStudent } from '../../views/student-views.ts';
+import { loadSelfStudent, selectStudents } from '../../views/student-views.ts';
 import { dummyPasswordHash, verifyPassword } from './password.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 
@@ -151,9 +151,7 @@ async function createSession(
 
 export async function loginStudent(db: Db, input: StudentLoginInput, context: RequestContext): Promise<LoginResult> {
   const attempt = await beginAttempt(db, `student:${input.studentId}`, context);
-  const [row] = await db
-    .select()
-    .from(students)
+  const [row] = await selectStudents(db)
     .where(and(eq(students.studentId, input.studentId), isNull(students.deletedAt)))
     .limit(1);
   const valid = await verifyPassword(row?.passwordHash ?? (await dummyPasswordHash()), input.password);
@@ -170,7 +168,7 @@ export async function loginStudent(db: Db, input: StudentLoginInput, context: Re
     action: 'login.success',
     ip: context.ip,
   });
-  return { ...session, user: { role: 'student', student: await loadSelfStudent(db, updated ?? row) } };
+  return { ...session, user: { role: 'student', student: await loadSelfStudent(db, { ...row, ...updated }) } };
 }
 
 export async function loginAdmin(db: Db, input: AdminLoginInput, context: RequestContext): Promise<LoginResult> {
@@ -282,7 +280,7 @@ export async function logout(db: Db, events: EventBus, token: string, principal:
 
 export async function currentUser(db: Db, principal: Principal): Promise<SessionUser> {
   if (principal.role === 'student') {
-    const [row] = await db.select().from(students).where(eq(students.id, principal.id)).limit(1);
+    const [row] = await selectStudents(db).where(eq(students.id, principal.id)).limit(1);
     if (!row || row.deletedAt) throw new AppError('unauthenticated');
     return { role: 'student', student: await loadSelfStudent(db, row) };
   }

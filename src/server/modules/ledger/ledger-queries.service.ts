@@ -17,7 +17,7 @@ import {
 import type { PublicStudent } from '../../../shared/auth.ts';
 import { ESTELECAS_TOP_LIMIT } from '../../../shared/constants.ts';
 import { calendarDate } from '../../../shared/validation.ts';
-import { activeTagsByStudent, toPublicStudent } from '../../views/student-views.ts';
+import { activeTagsByStudent, selectStudents, toPublicStudent } from '../../views/student-views.ts';
 import { refusedAttemptRecord } from './refused-attempts.ts';
 
 const fromStudent = aliasedTable(students, 'from_student');
@@ -223,9 +223,7 @@ export function estelecasHistory(db: Db, limit: number): Promise<LedgerEntryView
 }
 
 export async function estelecasRanking(db: Db): Promise<PublicStudent[]> {
-  const rows = await db
-    .select()
-    .from(students)
+  const rows = await selectStudents(db)
     .where(and(isNull(students.deletedAt), gt(students.estelecas, 0)))
     .orderBy(desc(students.estelecas), students.name)
     .limit(ESTELECAS_TOP_LIMIT);

@@ -313,8 +313,8 @@ $$;
 CREATE OR REPLACE FUNCTION ledger_rollup() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO ledger_sums_pending (sign, grade, currency, type, amount, description, from_student_id, to_student_id, created_at)
-  SELECT CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END, s.grade, c.currency, c.type, c.amount,
+  INSERT INTO ledger_sums_pending (sign, turma_id, currency, type, amount, description, from_student_id, to_student_id, created_at)
+  SELECT CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END, s.turma_id, c.currency, c.type, c.amount,
          CASE WHEN c.type <> 'transfer' THEN btrim(c.description) END, c.from_student_id, c.to_student_id, c.created_at
     FROM changed c JOIN students s ON s.id = coalesce(c.from_student_id, c.to_student_id);
   RETURN NULL;
@@ -329,7 +329,7 @@ $$;
 -- committed are not seen, and wait for the next fold.
 -- The lock's key is ADVISORY_LOCKS.ledgerSums of src/server/db/advisory-locks.ts (a test holds them equal).
 -- ledger_student_days holds per student the sums from the beginning through each UTC day
--- with rows; ledger_grade_days the Méritus of each day, in the queued turma, in the student's
+-- with rows; ledger_turma_days the Méritus of each day, in the queued turma, in the student's
 -- slot; ledger_reason_sums the awards and penalties of each day and month by turma, kind and
 -- reason. Adding commutes, so the order rows are folded in does not change the sums.
 CREATE OR REPLACE FUNCTION ledger_sums_fold(p_wait boolean) RETURNS integer
@@ -389,8 +389,8 @@ BEGIN
       END IF;
     END LOOP;
 
-    INSERT INTO ledger_grade_days AS g (grade, day, slot, m_awarded, m_removed, m_transferred)
-    SELECT c.grade, (c.created_at AT TIME ZONE 'UTC')::date, ledger_student_slot(coalesce(c.from_student_id, c.to_student_id)),
+    INSERT INTO ledger_turma_days AS g (turma_id, day, slot, m_awarded, m_removed, m_transferred)
+    SELECT c.turma_id, (c.created_at AT TIME ZONE 'UTC')::date, ledger_student_slot(coalesce(c.from_student_id, c.to_student_id)),
            coalesce(sum(c.sign * c.amount) FILTER (WHERE c.type IN ('admin_add', 'reward')), 0),
            coalesce(sum(c.sign * c.amount) FILTER (WHERE c.type IN ('admin_remove', 'penalty')), 0),
            coalesce(sum(c.sign * c.amount) FILTER (WHERE c.type = 'transfer'), 0)
@@ -398,12 +398,12 @@ BEGIN
      WHERE c.currency = 'meritus'
      GROUP BY 1, 2, 3
      ORDER BY 1, 2, 3
-    ON CONFLICT (grade, day, slot) DO UPDATE
+    ON CONFLICT (turma_id, day, slot) DO UPDATE
        SET m_awarded = g.m_awarded + excluded.m_awarded, m_removed = g.m_removed + excluded.m_removed,
            m_transferred = g.m_transferred + excluded.m_transferred;
 
-    INSERT INTO ledger_reason_sums AS r (span, start, grade, kind, description, ops, meritus, estelecas)
-    SELECT spans.span, spans.start, c.grade, CASE WHEN c.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END,
+    INSERT INTO ledger_reason_sums AS r (span, start, turma_id, kind, description, ops, meritus, estelecas)
+    SELECT spans.span, spans.start, c.turma_id, CASE WHEN c.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END,
            c.description, sum(c.sign),
            coalesce(sum(c.sign * c.amount) FILTER (WHERE c.currency = 'meritus'), 0),
            coalesce(sum(c.sign * c.amount) FILTER (WHERE c.currency = 'estelecas'), 0)
@@ -413,7 +413,7 @@ BEGIN
      WHERE c.type <> 'transfer'
      GROUP BY 1, 2, 3, 4, 5
      ORDER BY 1, 2, 3, 4, 5
-    ON CONFLICT (span, start, grade, kind, description) DO UPDATE
+    ON CONFLICT (span, start, turma_id, kind, description) DO UPDATE
        SET ops = r.ops + excluded.ops, meritus = r.meritus + excluded.meritus, estelecas = r.estelecas + excluded.estelecas;
   END LOOP;
   RETURN v_folded;
@@ -427,8 +427,8 @@ BEGIN
   -- Rows still queued keep the turma they were written in: moving every row of the ledger now,
   -- and adding the queued ones to that turma later, comes to the same sums.
   PERFORM pg_advisory_xact_lock(727375);
-  INSERT INTO ledger_grade_days AS g (grade, day, slot, m_awarded, m_removed, m_transferred)
-  SELECT moved.grade, days.day, ledger_student_slot(NEW.id),
+  INSERT INTO ledger_turma_days AS g (turma_id, day, slot, m_awarded, m_removed, m_transferred)
+  SELECT moved.turma_id, days.day, ledger_student_slot(NEW.id),
          moved.sign * days.m_awarded, moved.sign * days.m_removed, moved.sign * days.m_transferred
     FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS day,
                  coalesce(sum(amount) FILTER (WHERE type IN ('admin_add', 'reward')), 0) AS m_awarded,
@@ -437,14 +437,14 @@ BEGIN
             FROM ledger_entries
            WHERE currency = 'meritus' AND (from_student_id = NEW.id OR (from_student_id IS NULL AND to_student_id = NEW.id))
            GROUP BY 1) AS days
-   CROSS JOIN (VALUES (OLD.grade, -1), (NEW.grade, 1)) AS moved(grade, sign)
+   CROSS JOIN (VALUES (OLD.turma_id, -1), (NEW.turma_id, 1)) AS moved(turma_id, sign)
    ORDER BY 1, 2
-  ON CONFLICT (grade, day, slot) DO UPDATE
+  ON CONFLICT (turma_id, day, slot) DO UPDATE
      SET m_awarded = g.m_awarded + excluded.m_awarded, m_removed = g.m_removed + excluded.m_removed,
          m_transferred = g.m_transferred + excluded.m_transferred;
 
-  INSERT INTO ledger_reason_sums AS r (span, start, grade, kind, description, ops, meritus, estelecas)
-  SELECT sums.span, sums.start, moved.grade, sums.kind, sums.description,
+  INSERT INTO ledger_reason_sums AS r (span, start, turma_id, kind, description, ops, meritus, estelecas)
+  SELECT sums.span, sums.start, moved.turma_id, sums.kind, sums.description,
          moved.sign * sums.ops, moved.sign * sums.meritus, moved.sign * sums.estelecas
     FROM (SELECT spans.span, spans.start, CASE WHEN e.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END AS kind,
                  btrim(e.description) AS description, count(*) AS ops,
@@ -455,9 +455,9 @@ BEGIN
                                       ('m', date_trunc('month', e.created_at AT TIME ZONE 'UTC')::date)) AS spans(span, start)
            WHERE e.type <> 'transfer' AND (e.from_student_id = NEW.id OR (e.from_student_id IS NULL AND e.to_student_id = NEW.id))
            GROUP BY 1, 2, 3, 4) AS sums
-   CROSS JOIN (VALUES (OLD.grade, -1), (NEW.grade, 1)) AS moved(grade, sign)
+   CROSS JOIN (VALUES (OLD.turma_id, -1), (NEW.turma_id, 1)) AS moved(turma_id, sign)
    ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT (span, start, grade, kind, description) DO UPDATE
+  ON CONFLICT (span, start, turma_id, kind, description) DO UPDATE
      SET ops = r.ops + excluded.ops, meritus = r.meritus + excluded.meritus, estelecas = r.estelecas + excluded.estelecas;
   RETURN NULL;
 END
@@ -467,7 +467,7 @@ $$;
 CREATE OR REPLACE FUNCTION ledger_rollup_truncate() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  TRUNCATE ledger_sums_pending, ledger_student_days, ledger_grade_days, ledger_reason_sums;
+  TRUNCATE ledger_sums_pending, ledger_student_days, ledger_turma_days, ledger_reason_sums;
   RETURN NULL;
 END
 $$;
@@ -478,5 +478,5 @@ CREATE OR REPLACE TRIGGER ledger_rollup_delete AFTER DELETE ON ledger_entries
   REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ledger_rollup();
 CREATE OR REPLACE TRIGGER ledger_rollup_truncate AFTER TRUNCATE ON ledger_entries
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_rollup_truncate();
-CREATE OR REPLACE TRIGGER ledger_rollup_regrade AFTER UPDATE OF grade ON students
-  FOR EACH ROW WHEN (OLD.grade IS DISTINCT FROM NEW.grade) EXECUTE FUNCTION ledger_rollup_regrade();
+CREATE OR REPLACE TRIGGER ledger_rollup_regrade AFTER UPDATE OF turma_id ON students
+  FOR EACH ROW WHEN (OLD.turma_id IS DISTINCT FROM NEW.turma_id) EXECUTE FUNCTION ledger_rollup_regrade();

@@ -113,7 +113,7 @@ describe('Méritus transfers', () => {
     expect(unknown.json().error.message).toBe('Estudante não encontrado');
     const [removed] = await t.db
       .insert(students)
-      .values({ studentId: '3999999', name: 'Removido', grade: '1º EM - Turma A', passwordHash: 'x', deletedAt: new Date() })
+      .values({ studentId: '3999999', name: 'Removido', turmaId: ana.turmaId, passwordHash: 'x', deletedAt: new Date() })
       .returning();
     expect((await transfer({ recipientId: removed!.id, amount: 1 })).json().error.message).toBe('Estudante não encontrado');
   });

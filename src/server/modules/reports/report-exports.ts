@@ -168,7 +168,7 @@ export async function exportReportTable(
     actor: auditActor(admin),
     action: 'report.export',
     ip: context.ip,
-    details: { table, format, from: scope.period.from, to: scope.period.to, turmas: scope.turmas },
+    details: { table, format, from: scope.period.from, to: scope.period.to, turmas: scope.view.turmas },
   });
   const fileName = `relatorio-${REPORT_TABLE_FILES[table]}-${scope.period.from}-a-${scope.period.to}.${format}`;
   return format === 'csv'

@@ -86,7 +86,7 @@ export async function statementPdf(db: Db, admin: AdminActor, scope: ReportScope
   const p1 = sql`(${period.from}::date::timestamp AT TIME ZONE ${tz})`;
   const p2 = sql`(${addDays(period.to, 1)}::date::timestamp AT TIME ZONE ${tz})`;
   const [student] = rowsOf<{ id: string; student_id: string; name: string; grade: string }>(
-    await db.execute(sql`SELECT id, student_id, name, grade FROM students WHERE id = ${studentUuid}`),
+    await db.execute(sql`SELECT s.id, s.student_id, s.name, t.name AS grade FROM students s JOIN turmas t ON t.id = s.turma_id WHERE s.id = ${studentUuid}`),
   );
   if (!student) throw new AppError('student_not_found');
   const [opening] = rowsOf<{ meritus: string | number; estelecas: string | number }>(
@@ -186,8 +186,8 @@ export async function certificatePdf(
   const now = context.now ?? new Date();
   const [tag] = rowsOf<{ kind: TagKind; assigned_at: Date | string; expires_at: Date | string; student_uuid: string; student_id: string; name: string; grade: string }>(
     await db.execute(sql`
-      SELECT t.kind, t.assigned_at, t.expires_at, s.id AS student_uuid, s.student_id, s.name, s.grade
-        FROM student_tags t JOIN students s ON s.id = t.student_id
+      SELECT t.kind, t.assigned_at, t.expires_at, s.id AS student_uuid, s.student_id, s.name, g.name AS grade
+        FROM student_tags t JOIN students s ON s.id = t.student_id JOIN turmas g ON g.id = s.turma_id
        WHERE t.id = ${tagId} AND t.expires_at > ${now.toISOString()}::timestamptz AND s.deleted_at IS NULL`),
   );
   if (!tag) throw new AppError('tag_not_found', { status: 404 });

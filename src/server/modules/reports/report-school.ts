@@ -3,8 +3,8 @@ import sharp from 'sharp';
 import { keyOfAddress, type FileStorage } from '../../storage/file-storage.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
 
-/** What the reports need of the school: its calendar's time zone, its name and logo (certificates) and its turmas. */
-export type ReportSchool = { timeZone: string; name: string; logoUrl: string | null; turmas: string[] };
+/** What the reports need of the school: its calendar's time zone, its name and logo (certificates) and its turmas, in order. */
+export type ReportSchool = { timeZone: string; name: string; logoUrl: string | null; turmas: { id: string; name: string }[] };
 
 /**
  * The one place the reports read the school's settings from. Retired turmas stay in the list:
@@ -16,7 +16,7 @@ export async function reportSchool(store: SettingsStore): Promise<ReportSchool> 
     timeZone: settings.school.timeZone,
     name: settings.school.name,
     logoUrl: settings.school.logoUrl,
-    turmas: settings.turmas.map((turma) => turma.name),
+    turmas: settings.turmas.map(({ id, name }) => ({ id, name })),
   };
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { addStudents, buildTestApp, pendingSumRows, type TestApp } from '../../test/test-app.ts';
+import { addStudents, buildTestApp, pendingSumRows, turmaIdOf, type TestApp } from '../../test/test-app.ts';
 import { rowsOf } from '../../db/client.ts';
 import { ledgerEntries, students } from '../../db/schema.ts';
 import { GRADES } from '../../../shared/constants.ts';
@@ -28,7 +28,7 @@ async function expectSumsToMatchLedger() {
   const ledger = rowsOf<LedgerRow>(
     await t.db.execute(sql`SELECT currency, type, amount, description, from_student_id AS "from", to_student_id AS "to", created_at AS at FROM ledger_entries`),
   );
-  const grades = new Map(rowsOf<{ id: string; grade: string }>(await t.db.execute(sql`SELECT id, grade FROM students`)).map((s) => [s.id, s.grade]));
+  const turmas = new Map(rowsOf<{ id: string; turma_id: string }>(await t.db.execute(sql`SELECT id, turma_id FROM students`)).map((s) => [s.id, s.turma_id]));
 
   const perDay = new Map<string, Record<string, number>>();
   const add = (student: string, day: string, column: string, amount: number) => {
@@ -43,7 +43,7 @@ async function expectSumsToMatchLedger() {
     if (row.type !== 'transfer') {
       const kind = row.type === 'admin_add' || row.type === 'reward' ? 'award' : 'penalty';
       for (const [span, start] of [['d', utcDay(row.at)], ['m', `${utcDay(row.at).slice(0, 7)}-01`]] as const) {
-        const key = `${span} ${start} ${grades.get((row.from ?? row.to)!)} ${kind} ${row.description.trim()}`;
+        const key = `${span} ${start} ${turmas.get((row.from ?? row.to)!)} ${kind} ${row.description.trim()}`;
         const sums = reasons.get(key) ?? { ops: 0, meritus: 0, estelecas: 0 };
         sums.ops += 1;
         sums[row.currency as 'meritus' | 'estelecas'] += row.amount;
@@ -63,7 +63,7 @@ async function expectSumsToMatchLedger() {
       if (transfer) add(row.from, day, 'sent_ops', 1);
     }
     if (row.currency === 'meritus') {
-      const key = `${grades.get((row.from ?? row.to)!)} ${day}`;
+      const key = `${turmas.get((row.from ?? row.to)!)} ${day}`;
       const sums = turmaDays.get(key) ?? { m_awarded: 0, m_removed: 0, m_transferred: 0 };
       if (transfer) sums.m_transferred += row.amount;
       else if (row.type === 'admin_add' || row.type === 'reward') sums.m_awarded += row.amount;
@@ -92,28 +92,28 @@ async function expectSumsToMatchLedger() {
     expect(row.sums, row.key).toEqual(through(student!, day!));
   }
 
-  const turmaStored = rowsOf<{ grade: string; day: string | Date; m_awarded: unknown; m_removed: unknown; m_transferred: unknown }>(
+  const turmaStored = rowsOf<{ turma_id: string; day: string | Date; m_awarded: unknown; m_removed: unknown; m_transferred: unknown }>(
     await t.db.execute(sql`
-      SELECT grade, day, sum(m_awarded) AS m_awarded, sum(m_removed) AS m_removed, sum(m_transferred) AS m_transferred
-        FROM ledger_grade_days GROUP BY grade, day
+      SELECT turma_id, day, sum(m_awarded) AS m_awarded, sum(m_removed) AS m_removed, sum(m_transferred) AS m_transferred
+        FROM ledger_turma_days GROUP BY turma_id, day
       HAVING sum(m_awarded) <> 0 OR sum(m_removed) <> 0 OR sum(m_transferred) <> 0`),
   );
   expect(
     Object.fromEntries(
       turmaStored.map((row) => [
-        `${row.grade} ${typeof row.day === 'string' ? row.day : utcDay(row.day)}`,
+        `${row.turma_id} ${typeof row.day === 'string' ? row.day : utcDay(row.day)}`,
         { m_awarded: Number(row.m_awarded), m_removed: Number(row.m_removed), m_transferred: Number(row.m_transferred) },
       ]),
     ),
   ).toEqual(Object.fromEntries([...turmaDays].filter(([, sums]) => sums.m_awarded !== 0 || sums.m_removed !== 0 || sums.m_transferred !== 0)));
 
-  const reasonRows = rowsOf<{ span: string; start: string | Date; grade: string; kind: string; description: string; ops: unknown; meritus: unknown; estelecas: unknown }>(
+  const reasonRows = rowsOf<{ span: string; start: string | Date; turma_id: string; kind: string; description: string; ops: unknown; meritus: unknown; estelecas: unknown }>(
     await t.db.execute(sql`SELECT * FROM ledger_reason_sums WHERE ops <> 0 OR meritus <> 0 OR estelecas <> 0`),
   );
   expect(
     Object.fromEntries(
       reasonRows.map((row) => [
-        `${row.span} ${typeof row.start === 'string' ? row.start : utcDay(row.start)} ${row.grade} ${row.kind} ${row.description}`,
+        `${row.span} ${typeof row.start === 'string' ? row.start : utcDay(row.start)} ${row.turma_id} ${row.kind} ${row.description}`,
         { ops: Number(row.ops), meritus: Number(row.meritus), estelecas: Number(row.estelecas) },
       ]),
     ),
@@ -178,16 +178,28 @@ test('the sums follow the ledger through simultaneous transfers, rows in the pas
   await expectSumsToMatchLedger();
 
   // A student who changes turma takes their rows along.
-  await t.db.update(students).set({ grade: GRADES[5] }).where(eq(students.id, bia!.id));
+  await t.db.update(students).set({ turmaId: await turmaIdOf(t.db, GRADES[5]) }).where(eq(students.id, bia!.id));
   await expectSumsToMatchLedger();
 
   // Rows still queued when their student changes turma: moved with the others, added later in the turma they were written in.
   for (const amount of [4, 6]) await transfer(cookies.get(bia!.id)!, ana!.id, amount);
   await t.award(bia!.id, 9);
   expect(await pendingSumRows(t.db)).toBeGreaterThan(0);
-  await t.db.update(students).set({ grade: GRADES[8] }).where(eq(students.id, bia!.id));
+  await t.db.update(students).set({ turmaId: await turmaIdOf(t.db, GRADES[8]) }).where(eq(students.id, bia!.id));
   await expectSumsToMatchLedger();
   expect(await pendingSumRows(t.db)).toBe(0);
+
+  // A renamed turma keeps its sums as they are: they name the turma by its id.
+  const sums = async () => [
+    rowsOf(await t.db.execute(sql`SELECT * FROM ledger_turma_days ORDER BY turma_id, day, slot`)),
+    rowsOf(await t.db.execute(sql`SELECT * FROM ledger_reason_sums ORDER BY span, start, turma_id, kind, description`)),
+  ];
+  const before = await sums();
+  const turmaId = await turmaIdOf(t.db, GRADES[8]);
+  for (const name of ['3º EM - Turma Bê', GRADES[8]]) {
+    expect((await t.request('PATCH', `/admin/turmas/${turmaId}`, { payload: { name } })).statusCode).toBe(200);
+    expect(await sums()).toEqual(before);
+  }
 });
 
 test.skipIf(!onPostgres)(
@@ -199,7 +211,7 @@ test.skipIf(!onPostgres)(
       Array.from({ length: 8 }, (_, i) => ({ studentId: String(6200001 + i), name: `Aluna Turma ${i}`, grade: turma })),
     );
     const slots = rowsOf<{ id: string; slot: number }>(
-      await t.db.execute(sql`SELECT id, ledger_student_slot(id) AS slot FROM students WHERE grade = ${turma}`),
+      await t.db.execute(sql`SELECT id, ledger_student_slot(id) AS slot FROM students WHERE turma_id = ${candidates[0]!.turmaId}`),
     );
     const held = slots[0]!;
     const other = slots.find((row) => row.slot !== held.slot);

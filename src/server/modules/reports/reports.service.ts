@@ -25,8 +25,8 @@ import { reportSchool, type ReportSchool } from './report-school.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
 import { dayIn } from '../../../shared/format.ts';
 
-/** A report's filters resolved against the school: calendar days, instants' time zone, turmas. */
-export type ReportScope = { period: ResolvedPeriod; turmas: string[]; school: ReportSchool; view: ReportPeriodView };
+/** A report's filters resolved against the school: calendar days, instants' time zone, the chosen turmas (none = all). */
+export type ReportScope = { period: ResolvedPeriod; turmas: ReportSchool['turmas']; school: ReportSchool; view: ReportPeriodView };
 
 /**
  * Resolves the query's period in the school's time zone and checks its turmas against the
@@ -34,13 +34,19 @@ export type ReportScope = { period: ResolvedPeriod; turmas: string[]; school: Re
  */
 export async function reportScope(settings: SettingsStore, query: ReportQuery, now: Date = new Date()): Promise<ReportScope> {
   const school = await reportSchool(settings);
-  const unknown = query.turma.find((turma) => !school.turmas.includes(turma));
+  const names = [...new Set(query.turma)];
+  const turmas = names.map((name) => school.turmas.find((turma) => turma.name === name));
+  const unknown = names.find((_, index) => turmas[index] === undefined);
   if (unknown !== undefined) {
     throw new AppError('report_unknown_turma', { message: `Turma desconhecida: ${unknown}`, fields: { turma: `Turma desconhecida: ${unknown}` } });
   }
-  const turmas = [...new Set(query.turma)];
   const period = resolvePeriod(query, dayIn(school.timeZone, now));
-  return { period, turmas, school, view: { ...period, turmas, availableTurmas: school.turmas } };
+  return {
+    period,
+    turmas: turmas.filter((turma) => turma !== undefined),
+    school,
+    view: { ...period, turmas: names, availableTurmas: school.turmas.map((turma) => turma.name) },
+  };
 }
 
 /** The instant a calendar day starts in the school's time zone, as SQL. */
@@ -58,13 +64,16 @@ function bounds(scope: ReportScope) {
   };
 }
 
+/** Whether a turma id (a student's, or a sum's) is one of the chosen turmas; TRUE when none is chosen. */
+function inTurmas(scope: ReportScope, turmaColumn: SQL): SQL {
+  if (scope.turmas.length === 0) return sql`TRUE`;
+  return sql`${turmaColumn} IN (${sql.join(scope.turmas.map((turma) => sql`${turma.id}`), sql`, `)})`;
+}
+
 /** Rows of the chosen turmas: a row's student is its sender (transfers, removals) or its recipient (awards). */
 function turmaFilter(scope: ReportScope, studentColumn: SQL): SQL {
   if (scope.turmas.length === 0) return sql`TRUE`;
-  return sql`${studentColumn} IN (SELECT id FROM students WHERE grade IN (${sql.join(
-    scope.turmas.map((turma) => sql`${turma}`),
-    sql`, `,
-  )}))`;
+  return sql`${studentColumn} IN (SELECT id FROM students WHERE ${inTurmas(scope, sql`turma_id`)})`;
 }
 
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
@@ -74,6 +83,8 @@ type StudentRow = {
   id: string;
   student_id: string;
   name: string;
+  turma_id: string;
+  /** The turma's name. */
   grade: string;
   /** Of the chosen turmas at the end of the period / of the period before. */
   present: boolean;
@@ -120,7 +131,7 @@ export async function foldPendingSums(db: DbOrTx, { wait }: { wait: boolean }): 
   return row!.folded;
 }
 
-/** The instant's UTC midnight: ledger_student_days and ledger_grade_days hold whole UTC days (decision 011). */
+/** The instant's UTC midnight: ledger_student_days and ledger_turma_days hold whole UTC days (decision 011). */
 const utcMidnight = (instant: SQL) => sql`((${instant} AT TIME ZONE 'UTC')::date::timestamp AT TIME ZONE 'UTC')`;
 
 /**
@@ -131,7 +142,6 @@ const utcMidnight = (instant: SQL) => sql`((${instant} AT TIME ZONE 'UTC')::date
 async function sumsAtBounds(db: Db, scope: ReportScope): Promise<Map<string, Sums[]>> {
   await foldPendingSums(db, { wait: true });
   const { p0, p1, p2 } = bounds(scope);
-  const grades = scope.turmas.length === 0 ? sql`TRUE` : sql`s.grade IN (${sql.join(scope.turmas.map((turma) => sql`${turma}`), sql`, `)})`;
   const columns = sql.raw(SUM_COLUMNS.join(', '));
   const rows = await jsonRows<Record<string, unknown>>(db, sql`
     WITH marks AS (SELECT k, at, ${utcMidnight(sql`at`)} AS midnight FROM (VALUES (0, ${p0}), (1, ${p1}), (2, ${p2})) AS v(k, at)),
@@ -141,7 +151,7 @@ async function sumsAtBounds(db: Db, scope: ReportScope): Promise<Map<string, Sum
         JOIN LATERAL (SELECT ${columns} FROM ledger_student_days d
                        WHERE d.student_id = s.id AND d.day < (m.midnight AT TIME ZONE 'UTC')::date
                        ORDER BY d.day DESC LIMIT 1) AS d ON TRUE
-       WHERE ${grades}
+       WHERE ${inTurmas(scope, sql`s.turma_id`)}
     ),
     recent AS (
       SELECT side.student, m.k,
@@ -185,14 +195,14 @@ async function sumsAtBounds(db: Db, scope: ReportScope): Promise<Map<string, Sum
  */
 async function studentTotals(db: Db, scope: ReportScope): Promise<StudentRow[]> {
   const { p1, p2 } = bounds(scope);
-  const grades = scope.turmas.length === 0 ? sql`TRUE` : sql`grade IN (${sql.join(scope.turmas.map((turma) => sql`${turma}`), sql`, `)})`;
   const [sums, students] = await Promise.all([
     sumsAtBounds(db, scope),
-    jsonRows<{ id: string; student_id: string; name: string; grade: string; created: boolean; present: boolean; present_before: boolean }>(db, sql`
-      SELECT id, student_id, name, grade, created_at < ${p2} AS created,
-             (created_at < ${p2} AND (deleted_at IS NULL OR deleted_at >= ${p2})) AS present,
-             (created_at < ${p1} AND (deleted_at IS NULL OR deleted_at >= ${p1})) AS present_before
-        FROM students WHERE ${grades}`),
+    jsonRows<{ id: string; student_id: string; name: string; turma_id: string; grade: string; created: boolean; present: boolean; present_before: boolean }>(db, sql`
+      SELECT s.id, s.student_id, s.name, s.turma_id, t.name AS grade, s.created_at < ${p2} AS created,
+             (s.created_at < ${p2} AND (s.deleted_at IS NULL OR s.deleted_at >= ${p2})) AS present,
+             (s.created_at < ${p1} AND (s.deleted_at IS NULL OR s.deleted_at >= ${p1})) AS present_before
+        FROM students s JOIN turmas t ON t.id = s.turma_id
+       WHERE ${inTurmas(scope, sql`s.turma_id`)}`),
   ]);
   const balance = (s: Sums) => s.m_awarded - s.m_removed + s.m_in - s.m_out;
   return students.flatMap(
@@ -205,6 +215,7 @@ async function studentTotals(db: Db, scope: ReportScope): Promise<StudentRow[]> 
           id: student.id,
           student_id: student.student_id,
           name: student.name,
+          turma_id: student.turma_id,
           grade: student.grade,
           present: student.present === true,
           present_before: student.present_before === true,
@@ -250,15 +261,16 @@ function figuresOf(rows: StudentRow[]): ReportFigures {
 
 /** One row per turma of the filter (all of the school's when none is chosen), in the school's order. */
 function turmaRows(rows: StudentRow[], scope: ReportScope): TurmaRow[] {
-  const turmas = scope.turmas.length > 0 ? scope.school.turmas.filter((turma) => scope.turmas.includes(turma)) : scope.school.turmas;
+  const chosen = new Set(scope.turmas.map((turma) => turma.id));
+  const turmas = chosen.size > 0 ? scope.school.turmas.filter((turma) => chosen.has(turma.id)) : scope.school.turmas;
   return turmas.map((turma) => {
-    const own = rows.filter((row) => row.grade === turma);
+    const own = rows.filter((row) => row.turma_id === turma.id);
     const present = own.filter((row) => row.present);
     const students = present.length;
     const balance = present.reduce((sum, row) => sum + row.balance_end, 0);
     const participants = present.filter((row) => row.ops > 0).length;
     return {
-      turma,
+      turma: turma.name,
       students,
       awarded: own.reduce((sum, row) => sum + row.m_awarded, 0),
       removed: own.reduce((sum, row) => sum + row.m_removed, 0),
@@ -307,7 +319,7 @@ function bucketStarts(period: ResolvedPeriod): string[] {
 
 /**
  * Méritus awarded, removed and transferred per day or week of the period, empty buckets as zeros.
- * ledger_grade_days places each UTC day in the bucket its UTC day falls in; the ledger's rows
+ * ledger_turma_days places each UTC day in the bucket its UTC day falls in; the ledger's rows
  * between a bucket's first instant and its UTC midnight then move to the bucket they belong to.
  */
 export async function reportTimeline(db: Db, scope: ReportScope): Promise<ReportTimeline> {
@@ -316,7 +328,6 @@ export async function reportTimeline(db: Db, scope: ReportScope): Promise<Report
   const starts = bucketStarts(scope.period);
   // Each bucket's first instant, in order, and the period's end.
   const thresholds = sql`ARRAY[${sql.join([...starts.map((day) => dayStart(day, scope.school.timeZone)), p2], sql`, `)}]`;
-  const grades = scope.turmas.length === 0 ? sql`TRUE` : sql`grade IN (${sql.join(scope.turmas.map((turma) => sql`${turma}`), sql`, `)})`;
   const rows = rowsOf<{ bucket: number; awarded: string | number; removed: string | number; transferred: string | number }>(
     await db.execute(sql`
       WITH th AS (SELECT ${thresholds} AS at),
@@ -337,8 +348,8 @@ export async function reportTimeline(db: Db, scope: ReportScope): Promise<Report
       )
       SELECT bucket, sum(awarded) AS awarded, sum(removed) AS removed, sum(transferred) AS transferred FROM (
         SELECT width_bucket(g.day, td.day) AS bucket, g.m_awarded AS awarded, g.m_removed AS removed, g.m_transferred AS transferred
-          FROM ledger_grade_days g, td
-         WHERE g.day >= td.day[1] AND g.day < td.day[array_length(td.day, 1)] AND ${grades}
+          FROM ledger_turma_days g, td
+         WHERE g.day >= td.day[1] AND g.day < td.day[array_length(td.day, 1)] AND ${inTurmas(scope, sql`g.turma_id`)}
         UNION ALL SELECT bucket, awarded, removed, transferred FROM edge
         UNION ALL SELECT day_bucket, -awarded, -removed, -transferred FROM edge
       ) AS parts
@@ -356,7 +367,6 @@ export async function reportTimeline(db: Db, scope: ReportScope): Promise<Report
 export async function reportReasons(db: Db, scope: ReportScope): Promise<ReportReasons> {
   await foldPendingSums(db, { wait: true });
   const { p1, p2 } = bounds(scope);
-  const grades = scope.turmas.length === 0 ? sql`TRUE` : sql`r.grade IN (${sql.join(scope.turmas.map((turma) => sql`${turma}`), sql`, `)})`;
   // ledger_reason_sums by UTC days and months: the period's whole months, the days at either
   // end, then the ledger's rows from each bound's UTC midnight to the bound (added at the end,
   // taken away at the start).
@@ -377,7 +387,7 @@ export async function reportReasons(db: Db, scope: ReportScope): Promise<ReportR
             ON (r.span = 'm' AND r.start >= b.m1 AND r.start < b.m2)
             OR (r.span = 'd' AND r.start >= b.d1 AND r.start < least(b.m1, b.d2))
             OR (r.span = 'd' AND r.start >= greatest(b.m1, b.m2) AND r.start < b.d2)
-         WHERE ${grades}
+         WHERE ${inTurmas(scope, sql`r.turma_id`)}
         UNION ALL
         SELECT CASE WHEN e.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END, btrim(e.description), e.sign,
                CASE WHEN e.currency = 'meritus' THEN e.sign * e.amount ELSE 0 END, CASE WHEN e.currency = 'estelecas' THEN e.sign * e.amount ELSE 0 END

@@ -4,7 +4,7 @@ import Papa from 'papaparse';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addStudents, buildTestApp, type TestApp, type TestStudent } from '../../test/test-app.ts';
-import { auditLog, ledgerEntries, students } from '../../db/schema.ts';
+import { auditLog, ledgerEntries, students, turmas } from '../../db/schema.ts';
 import { GRADES } from '../../../shared/constants.ts';
 import type { ReportOverview, ReportReasons, ReportTimeline } from '../../../shared/reports.ts';
 
@@ -325,6 +325,31 @@ describe('reports', () => {
     const student = await t.loginStudent(t.students[0]!.studentId);
     expect((await t.request('GET', '/admin/reports/overview', { cookie: student })).statusCode).toBe(403);
     expect((await t.request('GET', `/admin/reports/export?table=figures&format=csv`, { cookie: student })).statusCode).toBe(403);
+  });
+
+  test("a renamed turma's figures, timeline and reasons follow it to its new name, its students with it; its old name is no turma", async () => {
+    const [turma, renamed] = [GRADES[1], '1º EM - Beta'];
+    const read = (name: string) =>
+      Promise.all(
+        ['overview', 'timeline', 'reasons'].map(async (report) => {
+          const response = await t.request('GET', `/admin/reports/${report}?period=custom&from=${PERIOD.from}&to=${PERIOD.to}&turma=${encodeURIComponent(name)}`);
+          expect(response.statusCode).toBe(200);
+          return response.json() as unknown;
+        }),
+      );
+    const before = await read(turma);
+    expect((before[0] as ReportOverview).figures.meritusAwarded.current).toBeGreaterThan(0);
+    const [{ id }] = (await t.db.select({ id: turmas.id }).from(turmas).where(eq(turmas.name, turma))) as [{ id: string }];
+    const rename = (name: string) => t.request('PATCH', `/admin/turmas/${id}`, { payload: { name } });
+    expect((await rename(renamed)).statusCode).toBe(200);
+    try {
+      // The same answers, with the new name wherever the old one was (the filter, the list of turmas, the turma's row, its students' série).
+      const withNewName = JSON.parse(JSON.stringify(before).replaceAll(JSON.stringify(turma), JSON.stringify(renamed))) as unknown;
+      expect(await read(renamed)).toEqual(withNewName);
+      expect((await t.request('GET', `/admin/reports/overview?turma=${encodeURIComponent(turma)}`)).json().error.code).toBe('report_unknown_turma');
+    } finally {
+      await rename(turma);
+    }
   });
 
   test('a statement of a student whose name and matrícula are beyond Latin-1 downloads under its name and prints them whole', async () => {

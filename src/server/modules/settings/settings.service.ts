@@ -207,7 +207,7 @@ export async function updateRules(deps: SettingsDeps, admin: AdminActor, input: 
 
 export async function listAdminTurmas(db: Db): Promise<AdminTurma[]> {
   const rows = await db
-    .select({ turma: turmas, students: sql<number>`(SELECT count(*) FROM students s WHERE s.grade = "turmas"."name" AND s.deleted_at IS NULL)`.mapWith(Number) })
+    .select({ turma: turmas, students: sql<number>`(SELECT count(*) FROM students s WHERE s.turma_id = "turmas"."id" AND s.deleted_at IS NULL)`.mapWith(Number) })
     .from(turmas)
     .orderBy(asc(turmas.position), asc(turmas.createdAt));
   return rows.map((row) => ({ ...toTurma(row.turma), students: row.students }));
@@ -241,8 +241,8 @@ export async function createTurma(deps: SettingsDeps, admin: AdminActor, input: 
 }
 
 /**
- * Renames a turma (its students follow in the same transaction: they keep the turma's name),
- * or retires / restores it. The last active turma cannot be retired: new students need one.
+ * Renames a turma (its students reference it, so they follow), or retires / restores it.
+ * The last active turma cannot be retired: new students need one.
  */
 export async function updateTurma(
   deps: SettingsDeps,
@@ -259,10 +259,11 @@ export async function updateTurma(
     if (input.name !== undefined && cleanName(input.name) !== before.name) {
       name = cleanName(input.name);
       if (await nameTaken(tx, name, id)) throw new AppError('turma_exists', { status: 409 });
-      const moved = await tx.update(students).set({ grade: name, updatedAt: new Date() }).where(eq(students.grade, before.name)).returning({ id: students.id });
       await tx.update(turmas).set({ name }).where(eq(turmas.id, id));
-      await recordAudit(tx, { actor: auditActor(admin), action: 'turma.rename', ip: context.ip, details: { turmaId: id, from: before.name, to: name, students: moved.length } });
-      if (moved.length > 0) await deps.events.publish(tx, { type: 'students' });
+      const [{ n: members } = { n: 0 }] = await tx.select({ n: count() }).from(students).where(eq(students.turmaId, id));
+      await recordAudit(tx, { actor: auditActor(admin), action: 'turma.rename', ip: context.ip, details: { turmaId: id, from: before.name, to: name, students: members } });
+      // Screens show the students' turma by name.
+      if (members > 0) await deps.events.publish(tx, { type: 'students' });
       messages.push(SETTINGS_TEXTS.turmaRenamed(name));
     }
     let retiredAt = before.retiredAt;
@@ -281,24 +282,30 @@ export async function updateTurma(
   });
 }
 
-/** The names of the turmas new students may join, in the school's order. */
-export async function activeTurmaNames(db: DbOrTx): Promise<string[]> {
-  const rows = await db.select({ name: turmas.name }).from(turmas).where(isNull(turmas.retiredAt)).orderBy(asc(turmas.position), asc(turmas.createdAt));
-  return rows.map((row) => row.name);
+/** A turma as the students' services use it: the id they store, the name they show. */
+export type TurmaRef = { id: string; name: string };
+
+/** The turmas new students may join, in the school's order. */
+export async function activeTurmas(db: DbOrTx): Promise<TurmaRef[]> {
+  return db
+    .select({ id: turmas.id, name: turmas.name })
+    .from(turmas)
+    .where(isNull(turmas.retiredAt))
+    .orderBy(asc(turmas.position), asc(turmas.createdAt));
 }
 
 /**
  * The rule of a student's turma, for the students' services: the name must be one of the
  * school's turmas (any spelling of its case), and a student may join (or be created in) only
- * an active one; a student already in a retired turma may stay. Answers the stored name.
+ * an active one; a student already in a retired turma (`currentId`) may stay. Answers the turma.
  */
-export async function checkStudentTurma(db: DbOrTx, grade: string, current?: string): Promise<string> {
+export async function checkStudentTurma(db: DbOrTx, grade: string, currentId?: string): Promise<TurmaRef> {
   const [row] = await db
     .select()
     .from(turmas)
     .where(eq(sql`lower(${turmas.name})`, grade.trim().toLowerCase()))
     .limit(1);
   if (!row) throw new AppError('invalid_grade', { fields: { grade: 'Selecione uma série válida' } });
-  if (row.retiredAt !== null && row.name !== current) throw new AppError('turma_retired', { status: 409, fields: { grade: 'Esta turma está desativada e não recebe novos estudantes' } });
-  return row.name;
+  if (row.retiredAt !== null && row.id !== currentId) throw new AppError('turma_retired', { status: 409, fields: { grade: 'Esta turma está desativada e não recebe novos estudantes' } });
+  return { id: row.id, name: row.name };
 }

@@ -234,10 +234,13 @@ describe('turmas', () => {
     expect(dashed.json().error.message).toBe('Já existe uma turma com este nome');
 
     const first = list[0]!;
+    const [anaBefore] = await app.db.select().from(students).where(eq(students.id, ana!.id));
     const renamed = await app.request('PATCH', `/admin/turmas/${first.id}`, { payload: { name: '1º EM - Alfa' } });
     expect(renamed.statusCode).toBe(200);
-    const [anaRow] = await app.db.select().from(students).where(eq(students.id, ana!.id));
-    expect(anaRow!.grade).toBe('1º EM - Alfa');
+    // The rename changes the turma's row alone: Ana's row is as it was, and she shows the new name.
+    expect(await app.db.select().from(students).where(eq(students.id, ana!.id))).toEqual([{ ...anaBefore!, turmaId: first.id }]);
+    const listed = (await app.request('GET', '/admin/students')).json() as { id: string; grade: string }[];
+    expect(listed.find((student) => student.id === ana!.id)?.grade).toBe('1º EM - Alfa');
     expect((await app.lastAudit('turma.rename'))?.details).toMatchObject({ from: '1º EM - Turma A', to: '1º EM - Alfa', students: 1 });
 
     expect((await app.request('PATCH', `/admin/turmas/${first.id}`, { payload: {} })).json().message).toBe('Nada mudou na turma 1º EM - Alfa');

@@ -11,7 +11,7 @@ import { auditActor, type AdminActor } from '../auth/actor.ts';
 import { checkStudentTurma } from '../settings/settings.service.ts';
 import { hashPassword } from '../auth/password.ts';
 import { creditInitialBalance } from '../ledger/ledger.service.ts';
-import { activeTagsByStudent, photoAddress, toSelfStudent, type StudentRow } from '../../views/student-views.ts';
+import { activeTagsByStudent, photoAddress, selectStudents, toSelfStudent, type StudentRow } from '../../views/student-views.ts';
 import { toCsv } from '../../csv.ts';
 import {
   ADMIN_STUDENT_TEXTS,
@@ -54,18 +54,16 @@ async function withTags(db: DbOrTx, row: StudentRow): Promise<AdminStudent> {
  * in one answer (2,000 students ≈ 0.6 MB of JSON) so the screen filters as the teacher types.
  */
 export async function listAdminStudents(db: Db): Promise<AdminStudent[]> {
-  const rows = await db.select().from(students).where(isNull(students.deletedAt)).orderBy(asc(students.name), asc(students.studentId));
+  const rows = await selectStudents(db).where(isNull(students.deletedAt)).orderBy(asc(students.name), asc(students.studentId));
   const tags = await activeTagsByStudent(db, rows.map((row) => row.id));
   return rows.map((row) => toAdminStudent(row, tags.get(row.id) ?? []));
 }
 
-/** A current student, locked for the rest of the transaction. */
+/** A current student, locked for the rest of the transaction (their turma's row is not). */
 async function lockCurrentStudent(tx: Tx, id: string): Promise<StudentRow> {
-  const [row] = await tx
-    .select()
-    .from(students)
+  const [row] = await selectStudents(tx)
     .where(and(eq(students.id, id), isNull(students.deletedAt)))
-    .for('update');
+    .for('update', { of: students });
   if (!row) throw new AppError('student_not_found');
   return row;
 }
@@ -119,20 +117,20 @@ export async function createStudent(
     deps.db.transaction(async (tx) => {
       await assertStudentIdFree(tx, input.studentId);
       await assertEmailFree(tx, input.email);
-      const grade = await checkStudentTurma(tx, input.grade);
+      const turma = await checkStudentTurma(tx, input.grade);
       const [inserted] = await tx
         .insert(students)
         .values({
           studentId: input.studentId,
           name: input.name,
-          grade,
+          turmaId: turma.id,
           email: input.email ?? null,
           birthDate: input.birthDate ?? null,
           photoUrl: input.photo ?? null,
           passwordHash,
         })
         .returning();
-      let current = inserted!;
+      let current: StudentRow = { ...inserted!, grade: turma.name };
       if (input.meritus && input.meritus > 0) {
         const { balances } = await creditInitialBalance(tx, admin, current.id, input.meritus, INITIAL_BALANCE_DESCRIPTION, context.ip);
         current = { ...current, ...balances };
@@ -163,22 +161,24 @@ export async function updateStudent(
       const before = await lockCurrentStudent(tx, id);
       if (input.studentId !== undefined && input.studentId !== before.studentId) await assertStudentIdFree(tx, input.studentId, id);
       if (input.email) await assertEmailFree(tx, input.email, id);
+      const turma = input.grade !== undefined ? await checkStudentTurma(tx, input.grade, before.turmaId) : { id: before.turmaId, name: before.grade };
       const changes = {
         ...(input.studentId !== undefined ? { studentId: input.studentId } : {}),
         ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.grade !== undefined ? { grade: await checkStudentTurma(tx, input.grade, before.grade) } : {}),
         ...(input.email !== undefined ? { email: input.email } : {}),
         ...(input.birthDate !== undefined ? { birthDate: input.birthDate } : {}),
       };
       const [after] = await tx
         .update(students)
-        .set({ ...changes, updatedAt: new Date() })
+        .set({ ...changes, ...(input.grade !== undefined ? { turmaId: turma.id } : {}), updatedAt: new Date() })
         .where(eq(students.id, id))
         .returning();
+      // The audit names the turma as the screens do.
+      const audited = { ...changes, ...(input.grade !== undefined ? { grade: turma.name } : {}) };
       const changed = Object.fromEntries(
-        Object.entries(changes)
-          .filter(([key, value]) => before[key as keyof typeof changes] !== value)
-          .map(([key, value]) => [key, { from: before[key as keyof typeof changes], to: value }]),
+        Object.entries(audited)
+          .filter(([key, value]) => before[key as keyof typeof audited] !== value)
+          .map(([key, value]) => [key, { from: before[key as keyof typeof audited], to: value }]),
       );
       await recordAudit(tx, {
         actor: auditActor(admin),
@@ -187,7 +187,7 @@ export async function updateStudent(
         details: { studentUuid: id, studentId: after!.studentId, changed },
       });
       await deps.events.publish(tx, { type: 'students' });
-      return after!;
+      return { ...after!, grade: turma.name };
     }),
   );
   return { message: ADMIN_STUDENT_TEXTS.updated(row.name), student: await withTags(deps.db, row) };
@@ -279,7 +279,7 @@ async function replacePhoto(
       details: { studentUuid: id, studentId: before.studentId, from: before.photoUrl, to: photoUrl },
     });
     await deps.events.publish(tx, { type: 'students' });
-    return { before, after: after! };
+    return { before, after: { ...after!, grade: before.grade } };
   });
 }
 

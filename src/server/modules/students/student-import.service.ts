@@ -1,5 +1,5 @@
 import { fileTypeFromBuffer } from 'file-type';
-import { activeTurmaNames } from '../settings/settings.service.ts';
+import { activeTurmas } from '../settings/settings.service.ts';
 import { and, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
@@ -180,6 +180,10 @@ function toPreview(rows: Candidate[], delimiter: string): ImportPreview {
   };
 }
 
+async function activeTurmaNames(db: DbOrTx): Promise<string[]> {
+  return (await activeTurmas(db)).map((turma) => turma.name);
+}
+
 /** Each row of the file, marked valid or with what is wrong with it (pt-BR). Writes nothing. */
 export async function previewImport(db: Db, bytes: Buffer): Promise<ImportPreview> {
   const { rows, delimiter } = await readRows(bytes, await activeTurmaNames(db));
@@ -216,16 +220,18 @@ export async function importStudents(
 
   const created = await deps.db
     .transaction(async (tx) => {
-      // Checked again inside the transaction: someone may have added a student since the preview.
+      // Checked again inside the transaction: someone may have added a student since the preview,
+      // or renamed or retired a turma since the file was read (its rows are then skipped).
+      const turmaIds = new Map((await activeTurmas(tx)).map((turma) => [turma.name, turma.id]));
       const recheck = candidates.map((row) => ({ ...row, problems: [] as string[] }));
       await checkAgainstDatabase(tx, recheck);
-      const accepted = recheck.map((row, index) => ({ row, index })).filter(({ row }) => row.valid);
+      const accepted = recheck.map((row, index) => ({ row, index })).filter(({ row }) => row.valid && turmaIds.has(row.grade));
       for (let i = 0; i < accepted.length; i += 500) {
         await tx.insert(students).values(
           accepted.slice(i, i + 500).map(({ row, index }) => ({
             studentId: row.studentId,
             name: row.name,
-            grade: row.grade,
+            turmaId: turmaIds.get(row.grade)!,
             email: row.email,
             birthDate: row.birthDate,
             passwordHash: hashes[index]!,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/test-app.ts';
 import { auditLog, students } from '../../db/schema.ts';
 import type { ImportPreview, ImportResult } from '../../../shared/admin-students.ts';
+import { selectStudents } from '../../views/student-views.ts';
 
 let t: TestApp;
 let adminCookie: string;
@@ -206,7 +207,7 @@ describe('import', () => {
     expect(result.credentialsCsv).toContain(`5001001;João Pedro Araújo;1º EM - Turma A;${joao.password}\r\n`);
     expect(result.credentialsCsv).toContain('"Luís Otávio; o Segundo"');
 
-    const rows = await t.db.select().from(students).where(inArray(students.studentId, ['5001001', '5001003']));
+    const rows = await selectStudents(t.db).where(inArray(students.studentId, ['5001001', '5001003']));
     expect(rows.find((row) => row.studentId === '5001001')).toMatchObject({
       name: 'João Pedro Araújo',
       email: 'joao.araujo@escola.test',

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, count, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { rowsOf, type Db, type DbOrTx } from '../../db/client.ts';
-import { admins, diagnosticLogs, studentTags, students, turmas } from '../../db/schema.ts';
+import { admins, diagnosticLogs, studentTags, students } from '../../db/schema.ts';
 import { createAdmin } from '../auth/admin-accounts.service.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, type AdminActor } from '../auth/actor.ts';
@@ -172,16 +172,6 @@ async function studentChecks({ database, settings }: SystemDeps, discrepancies: 
     duplicates.length === 0
       ? { category: 'STUDENTS', status: 'success', message: 'Nenhuma matrícula repetida entre estudantes ativos' }
       : { category: 'STUDENTS', status: 'error', message: `${countOf(duplicates.length, 'matrícula repetida', 'matrículas repetidas')}`, details: { studentIds: duplicates.map((row) => ({ studentId: row.student_id, count: Number(row.n) })) } },
-  );
-  const badGrades = await db
-    .select({ studentId: students.studentId, name: students.name, grade: students.grade })
-    .from(students)
-    // Any turma of the school's settings, a retired one included: its students keep it (decision 009).
-    .where(sql`${students.deletedAt} IS NULL AND NOT EXISTS (SELECT 1 FROM ${turmas} WHERE ${turmas.name} = ${students.grade})`);
-  entries.push(
-    badGrades.length === 0
-      ? { category: 'STUDENTS', status: 'success', message: 'Todas as séries são válidas' }
-      : { category: 'STUDENTS', status: 'warning', message: `${countOf(badGrades.length, 'estudante com série inválida', 'estudantes com série inválida')}`, details: { students: first(badGrades) } },
   );
   const expired = await expiredTags(db, settings);
   entries.push(

@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { addStudents, buildTestApp, type TestApp } from '../../test/test-app.ts';
-import { admins, auditLog, diagnosticLogs, students, studentTags, turmas } from '../../db/schema.ts';
+import { admins, auditLog, diagnosticLogs, students, studentTags } from '../../db/schema.ts';
+import { sqlState } from '../../db/sql-state.ts';
 import { verifyPassword } from '../auth/password.ts';
 import { DEFAULT_ADMIN, SYSTEM_API, type DiagnosticLog, type DiagnosticRun, type FixAdministratorsResult, type FixPreview, type FixResult } from '../../../shared/system.ts';
 import { fixAdministrators } from './diagnostics.service.ts';
@@ -183,25 +184,20 @@ describe('each check finds what it is for', () => {
     }
   });
 
-  test("a série is judged against the school's turmas: a turma added in the settings is valid, an unknown one is named", async () => {
-    const [ana, bruno] = [t.students[0]!, t.students[1]!];
-    expect((await t.request('POST', '/admin/turmas', { payload: { name: '9º Ano B' } })).statusCode).toBe(201);
-    await t.db.update(students).set({ grade: '9º Ano B' }).where(eq(students.id, ana.id));
-    await t.db.update(students).set({ grade: 'Turma Fantasma' }).where(eq(students.id, bruno.id));
+  test("a student's turma is a reference the database keeps, so no check of série names is left to fail; a retired turma's student is no problem", async () => {
+    const ana = t.students[0]!;
+    const created = await t.request('POST', '/admin/turmas', { payload: { name: '9º Ano B' } });
+    const turma = created.json().turma as { id: string };
+    await t.db.update(students).set({ turmaId: turma.id }).where(eq(students.id, ana.id));
+    expect((await t.request('PATCH', `/admin/turmas/${turma.id}`, { payload: { retired: true } })).statusCode).toBe(200);
     try {
-      const found = problems((await run()).logs);
-      expect(found).toEqual([
-        expect.objectContaining({
-          category: 'STUDENTS',
-          status: 'warning',
-          message: '1 estudante com série inválida',
-          details: { students: [{ studentId: bruno.studentId, name: bruno.name, grade: 'Turma Fantasma' }] },
-        }),
-      ]);
+      const unknown = await t.db.update(students).set({ turmaId: randomUUID() }).where(eq(students.id, ana.id)).catch((error: unknown) => sqlState(error));
+      expect(unknown).toBe('23503');
+      const { logs } = await run();
+      expect(problems(logs)).toEqual([]);
+      expect(logs.filter((log) => /séries?\b/.test(log.message))).toEqual([]);
     } finally {
-      await t.db.update(students).set({ grade: ana.grade }).where(eq(students.id, ana.id));
-      await t.db.update(students).set({ grade: bruno.grade }).where(eq(students.id, bruno.id));
-      await t.db.delete(turmas).where(eq(turmas.name, '9º Ano B'));
+      await t.db.update(students).set({ turmaId: ana.turmaId }).where(eq(students.id, ana.id));
     }
   });
 

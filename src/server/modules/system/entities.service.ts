@@ -55,7 +55,7 @@ const ENTITIES: Record<EntityId, EntityDef> = {
     columns: [
       col('studentId', 'Matrícula', sql`s.student_id`),
       col('name', 'Nome', sql`s.name`),
-      col('grade', 'Série', sql`s.grade`),
+      col('grade', 'Série', sql`t.name`),
       col('email', 'Email', sql`s.email`),
       col('meritus', 'Méritus', sql`s.meritus`),
       col('estelecas', 'Estelecas', sql`s.estelecas`),
@@ -64,9 +64,9 @@ const ENTITIES: Record<EntityId, EntityDef> = {
       col('createdAt', 'Criado em', iso(sql`s.created_at`)),
       col('status', 'Situação', sql`CASE WHEN s.deleted_at IS NULL THEN 'ativo' ELSE 'removido' END`),
     ],
-    from: sql`students s`,
+    from: sql`students s JOIN turmas t ON t.id = s.turma_id`,
     key: sql`s.id`,
-    search: [sql`s.student_id`, sql`s.name`, sql`s.email`, sql`s.grade`],
+    search: [sql`s.student_id`, sql`s.name`, sql`s.email`, sql`t.name`],
     order: sql`s.deleted_at IS NOT NULL, s.name, s.id`,
   },
   administrators: {

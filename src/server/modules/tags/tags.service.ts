@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, isNull, lte } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { students, studentTags, tagLikes } from '../../db/schema.ts';
+import { students, studentTags, tagLikes, turmas } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import { auditActor, type AdminActor, type Principal } from '../auth/actor.ts';
@@ -19,9 +19,10 @@ export async function sweepExpiredTags(db: Db): Promise<number> {
 /** Every unexpired tag of a current student, newest first, with its like count. */
 export async function listActiveTags(db: Db, viewer: Principal): Promise<ActiveTag[]> {
   const rows = await db
-    .select({ tag: studentTags, student: students })
+    .select({ tag: studentTags, student: students, grade: turmas.name })
     .from(studentTags)
     .innerJoin(students, eq(students.id, studentTags.studentUuid))
+    .innerJoin(turmas, eq(turmas.id, students.turmaId))
     .where(and(gt(studentTags.expiresAt, new Date()), isNull(students.deletedAt)))
     .orderBy(desc(studentTags.assignedAt));
   const likeCounts = await db
@@ -33,12 +34,12 @@ export async function listActiveTags(db: Db, viewer: Principal): Promise<ActiveT
     viewer.role === 'student'
       ? new Set((await db.select({ tagId: tagLikes.tagId }).from(tagLikes).where(eq(tagLikes.studentUuid, viewer.id))).map((r) => r.tagId))
       : new Set<string>();
-  return rows.map(({ tag, student }) => ({
+  return rows.map(({ tag, student, grade }) => ({
     id: tag.id,
     kind: tag.kind,
     assignedAt: tag.assignedAt.toISOString(),
     expiresAt: tag.expiresAt.toISOString(),
-    student: { id: student.id, studentId: student.studentId, name: student.name, grade: student.grade, photo: photoAddress(student) },
+    student: { id: student.id, studentId: student.studentId, name: student.name, grade, photo: photoAddress(student) },
     likes: countByTag.get(tag.id) ?? 0,
     likedByMe: mine.has(tag.id),
   }));
