@@ -90,6 +90,7 @@ export const ERROR_MESSAGES = {
   archive_share_unavailable: 'Somente imagens públicas e ativas podem ser compartilhadas',
   archive_share_not_found: 'Link de compartilhamento inválido ou expirado',
   archive_photo_unavailable: 'Somente imagens ativas, públicas ou restritas, podem ser foto de estudante',
+  archive_metadata_not_removed: 'Não foi possível ler esta imagem para remover a localização e os dados pessoais',
   school_name_required: 'Informe o nome da escola',
   school_name_too_long: 'O nome da escola deve ter no máximo 80 caracteres',
   invalid_time_zone: 'Selecione um fuso horário válido',

@@ -58,6 +58,11 @@ function findMarkup(chunk: Buffer, limit: number): boolean {
   return false;
 }
 
+/** Where uploads wait while they are checked, and stored files while their metadata is removed. */
+export function archiveStagingDir(dataDir: string): string {
+  return path.join(dataDir, 'tmp', 'archive');
+}
+
 export type StagedFile = {
   path: string;
   size: number;
@@ -276,12 +281,12 @@ export type Variants = { width: number; height: number; thumb: Buffer; preview: 
 type Opener = () => Sharp;
 
 /**
- * How to open an image for sharp. HEIC/HEIF coded with AVIF decode in libvips; phone photos
- * (HEVC) do not, so the WASM decoder (heic-decode) turns the main image into pixels, already
- * rotated as the file says.
+ * How to open an image for sharp (its first frame, or all of them when `animated`). HEIC/HEIF
+ * coded with AVIF decode in libvips; phone photos (HEVC) do not, so the WASM decoder
+ * (heic-decode) turns the main image into pixels, already rotated as the file says.
  */
-async function opener(file: string, mimeType: ArchiveMimeType): Promise<Opener> {
-  const fromFile: Opener = () => sharp(file, { limitInputPixels: MAX_INPUT_PIXELS, animated: false, failOn: 'error' });
+export async function opener(file: string, mimeType: ArchiveMimeType, animated = false): Promise<Opener> {
+  const fromFile: Opener = () => sharp(file, { limitInputPixels: MAX_INPUT_PIXELS, animated, failOn: 'error' });
   if (mimeType !== 'image/heic' && mimeType !== 'image/heif') return fromFile;
   try {
     await fromFile().stats();
