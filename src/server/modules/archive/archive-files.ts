@@ -10,6 +10,7 @@ import sharp, { type Sharp } from 'sharp';
 import heicDecode from 'heic-decode';
 import { ARCHIVE_MAX_FILE_BYTES, ARCHIVE_MIME_TYPES, ARCHIVE_PREVIEW_SIDE, ARCHIVE_THUMB_SIDE, type ArchiveMimeType } from '../../../shared/archive.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
+import { ARCHIVE_MAX_PIXELS } from '../../../shared/constants.ts';
 
 /**
  * Checks on an uploaded file, decided by its bytes (never its name or the browser's claim):
@@ -273,8 +274,6 @@ export async function sniffStaged(staged: StagedFile, fileName: string): Promise
   return { ok: true, mimeType: mime };
 }
 
-/** Decompression bombs (a small file claiming a gigantic canvas) are refused before decoding. */
-const MAX_INPUT_PIXELS = 100_000_000;
 
 export type Variants = { width: number; height: number; thumb: Buffer; preview: Buffer };
 
@@ -286,14 +285,14 @@ type Opener = () => Sharp;
  * (heic-decode) turns the main image into pixels, already rotated as the file says.
  */
 export async function opener(file: string, mimeType: ArchiveMimeType, animated = false): Promise<Opener> {
-  const fromFile: Opener = () => sharp(file, { limitInputPixels: MAX_INPUT_PIXELS, animated, failOn: 'error' });
+  const fromFile: Opener = () => sharp(file, { limitInputPixels: ARCHIVE_MAX_PIXELS, animated, failOn: 'error' });
   if (mimeType !== 'image/heic' && mimeType !== 'image/heif') return fromFile;
   try {
     await fromFile().stats();
     return fromFile;
   } catch {
     const { width, height, data } = await heicDecode({ buffer: await fs.readFile(file) });
-    if (width * height > MAX_INPUT_PIXELS) throw new Error('image too large');
+    if (width * height > ARCHIVE_MAX_PIXELS) throw new Error('image too large');
     const pixels = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     return () => sharp(pixels, { raw: { width, height, channels: 4 } });
   }

@@ -1,8 +1,13 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import sharp, { type Sharp } from 'sharp';
 import type { TestApp } from '../../test/test-app.ts';
+import type { Db } from '../../db/client.ts';
+import { archiveImages } from '../../db/schema.ts';
+import type { FileStorage } from '../../storage/file-storage.ts';
+import type { ArchiveMimeType } from '../../../shared/archive.ts';
+import { searchTextOf, storageKey } from './archive.service.ts';
 
 export type UploadFile = { name: string; bytes: Buffer | (() => AsyncIterable<Buffer>); type?: string };
 
@@ -85,4 +90,28 @@ export function withPngText(png: Buffer, entries: Record<string, string>): Buffe
     return Buffer.concat([length, typed, crc]);
   });
   return Buffer.concat([png.subarray(0, 33), ...chunks, png.subarray(33)]);
+}
+
+/** An original as the archive stored it before metadata was removed on upload: the bytes as sent, under a random key, and its row. */
+export async function storedAsBefore(db: Db, storage: FileStorage, fileName: string, bytes: Buffer, mimeType: ArchiveMimeType) {
+  const fileKey = randomBytes(24).toString('base64url').slice(0, 32);
+  await storage.write(storageKey(fileKey, 'original'), Readable.from([bytes]), mimeType);
+  const { width, height } = (await sharp(bytes).metadata()).autoOrient;
+  const values = {
+    fileKey,
+    contentHash: createHash('sha256').update(bytes).digest('hex'),
+    fileName,
+    mimeType,
+    kind: 'image' as const,
+    fileSize: bytes.length,
+    width,
+    height,
+    description: fileName,
+    uploaderName: 'Professora Helena Costa',
+  };
+  const [row] = await db
+    .insert(archiveImages)
+    .values({ ...values, searchText: searchTextOf({ ...values, tags: [], uploaderEmail: null }) })
+    .returning();
+  return row!;
 }

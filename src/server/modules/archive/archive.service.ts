@@ -530,7 +530,7 @@ async function storeNew(
 ): Promise<ArchiveUploadFileResult> {
   const { staged, fields, accessLevel, albumId } = file;
   const stripped = await stripMetadata(staged.path, file.mimeType, file.fileName);
-  if (stripped.status === 'failed') return refused(file.fileName, 'archive_metadata_not_removed');
+  if (stripped.status === 'failed') return refused(file.fileName, stripped.code);
   // What is stored: the image without its metadata (perhaps of another type), or the file as it came.
   const stored = stripped.status === 'stripped' ? stripped : { file: staged.path, size: staged.size, mimeType: file.mimeType, fileName: file.fileName };
   const { fileName, mimeType } = stored;

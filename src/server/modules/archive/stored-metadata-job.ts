@@ -29,8 +29,8 @@ export type StoredMetadataReport = {
   /** The rewritten files' sizes, before and after. */
   bytesBefore: number;
   bytesAfter: number;
-  /** Originals that carry metadata but do not decode: left as they were, for an administrator to look at. */
-  failed: { id: string; fileName: string }[];
+  /** Originals that carry metadata but do not decode or are too large to: left as they were, for an administrator to look at. */
+  failed: { id: string; fileName: string; code: string }[];
 };
 
 type RunDeps = { db: Db; storage: FileStorage; tmpDir: string };
@@ -51,7 +51,7 @@ async function stripStored(deps: RunDeps, row: ImageRow, report: StoredMetadataR
     await pipeline(object.body, createWriteStream(local));
     report.checked += 1;
     const result = await stripMetadata(local, row.mimeType as ArchiveMimeType, row.fileName);
-    if (result.status === 'failed') report.failed.push({ id: row.id, fileName: row.fileName });
+    if (result.status === 'failed') report.failed.push({ id: row.id, fileName: row.fileName, code: result.code });
     if (result.status !== 'stripped') return;
     try {
       const next = { fileSize: result.size, mimeType: result.mimeType, fileName: result.fileName };
@@ -127,7 +127,10 @@ export async function stripStoredMetadataOnce(
         `(${formatSize(report.bytesBefore)} → ${formatSize(report.bytesAfter)})`,
     );
     if (report.failed.length > 0) {
-      log.warn({ failed: report.failed }, `Data-Base: ${report.failed.length} imagens não puderam ser lidas para remover os metadados e continuam como estavam`);
+      log.warn(
+        { failed: report.failed },
+        `Data-Base: ${report.failed.length} imagens não puderam ser lidas (ou são grandes demais) para remover os metadados e continuam como estavam`,
+      );
     }
     return report;
   });

@@ -1,7 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import sharp, { type Metadata } from 'sharp';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
@@ -10,9 +9,8 @@ import { openPostgres } from '../../db/client.ts';
 import { localFileStorage, type FileStorage } from '../../storage/file-storage.ts';
 import { archiveImages, auditLog } from '../../db/schema.ts';
 import type { ArchiveItem, ArchiveMimeType, ArchiveUploadResult } from '../../../shared/archive.ts';
-import { phoneJpeg, PHONE_TRACES, png, upload, withPhoneMetadata, withPngText } from './archive-test-kit.ts';
+import { phoneJpeg, PHONE_TRACES, png, storedAsBefore, upload, withPhoneMetadata, withPngText } from './archive-test-kit.ts';
 import { archiveStagingDir } from './archive-files.ts';
-import { searchTextOf } from './archive.service.ts';
 import { STORED_METADATA_DONE, stripStoredMetadata, stripStoredMetadataOnce } from './stored-metadata-job.ts';
 
 /** Location and personal metadata leave every image type that carries it: on upload, and from originals stored before. */
@@ -25,6 +23,16 @@ function damagedHeic(): Buffer {
   const bytes = phoneHeic();
   const mdat = bytes.indexOf('mdat');
   return bytes.fill(0, mdat + 8, mdat + 400);
+}
+
+/** A PNG carrying EXIF whose header claims 20,000 × 20,000 pixels: too large to decode, so to clean. */
+async function hugeCanvasPng(): Promise<Buffer> {
+  const bytes = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).png().withExif({ IFD0: { Make: 'Apple' } }).toBuffer();
+  // IHDR's width and height, then its CRC (over its type and data).
+  bytes.writeUInt32BE(20_000, 16);
+  bytes.writeUInt32BE(20_000, 20);
+  bytes.writeUInt32BE(zlib.crc32(bytes.subarray(12, 29)), 29);
+  return bytes;
 }
 
 let t: TestApp;
@@ -51,7 +59,13 @@ async function served(url: string): Promise<{ bytes: Buffer; meta: Metadata; con
   const response = await get(url);
   expect(response.statusCode).toBe(200);
   const etag = response.headers.etag;
-  return { bytes: response.rawPayload, meta: await sharp(response.rawPayload).metadata(), contentType: response.headers['content-type'], etag: typeof etag === 'string' ? etag : undefined };
+  const contentType = response.headers['content-type'];
+  return {
+    bytes: response.rawPayload,
+    meta: await sharp(response.rawPayload).metadata(),
+    contentType: typeof contentType === 'string' ? contentType : undefined,
+    etag: typeof etag === 'string' ? etag : undefined,
+  };
 }
 
 function expectNoMetadata({ bytes, meta }: { bytes: Buffer; meta: Metadata }): void {
@@ -196,7 +210,7 @@ describe('on upload', () => {
     expect((await get((await uploaded('icone.gif', gif)).fileUrl)).rawPayload.equals(gif)).toBe(true);
   });
 
-  test('an image whose metadata reads but whose pixels do not decode is refused with its message, beside a good file that is stored', async () => {
+  test('an image whose metadata reads but whose pixels do not decode, or are too many to, is refused with its message, beside a good file that is stored', async () => {
     const before = (await storage.list('archive/')).length;
     // libheif-js reports the failed decoding with console.log.
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
@@ -204,11 +218,13 @@ describe('on upload', () => {
       const response = await upload(t, [
         { name: 'boa.png', bytes: await png(12, 12, [10, 120, 200]) },
         { name: 'IMG_0666.HEIC', bytes: damagedHeic() },
+        { name: 'enorme.png', bytes: await hugeCanvasPng() },
       ]);
       expect(response.statusCode).toBe(200);
       expect(response.json<ArchiveUploadResult>().results.map((result) => (result.ok ? 'ok' : `${result.fileName}: ${result.message}`))).toEqual([
         'ok',
         'IMG_0666.HEIC: Não foi possível ler esta imagem para remover a localização e os dados pessoais',
+        'enorme.png: Imagem grande demais para remover a localização e os dados pessoais: no máximo 100 megapixels. Reduza-a e envie de novo.',
       ]);
     } finally {
       log.mockRestore();
@@ -219,21 +235,9 @@ describe('on upload', () => {
 });
 
 describe('originals stored before metadata was removed on upload', () => {
-  const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
   const tmpDir = () => archiveStagingDir(t.config.dataDir);
 
-  /** An original as the archive stored it before: the bytes as sent, under a random key, and its row. */
-  async function storedBefore(fileName: string, bytes: Buffer, mimeType: ArchiveMimeType) {
-    const fileKey = randomBytes(24).toString('base64url').slice(0, 32);
-    await storage.write(`archive/${fileKey}/original`, Readable.from([bytes]), mimeType);
-    const { width, height } = (await sharp(bytes).metadata()).autoOrient;
-    const values = { fileKey, contentHash: sha256(bytes), fileName, mimeType, kind: 'image' as const, fileSize: bytes.length, width, height, description: fileName, uploaderName: 'Professora Helena Costa' };
-    const [row] = await t.db
-      .insert(archiveImages)
-      .values({ ...values, searchText: searchTextOf({ ...values, tags: [], uploaderEmail: null }) })
-      .returning();
-    return row!;
-  }
+  const storedBefore = (fileName: string, bytes: Buffer, mimeType: ArchiveMimeType) => storedAsBefore(t.db, storage, fileName, bytes, mimeType);
   const rowOf = async (id: string) => (await t.db.select().from(archiveImages).where(eq(archiveImages.id, id)))[0]!;
   const fileUrl = (row: { fileKey: string }) => `/api/archive/files/${row.fileKey}`;
 
@@ -267,12 +271,12 @@ describe('originals stored before metadata was removed on upload', () => {
       stripped: 2,
       bytesBefore: phone.fileSize + heic.fileSize,
       bytesAfter: original.bytes.length + heicOriginal.bytes.length,
-      failed: [{ id: damaged.id, fileName: 'IMG_0666.HEIC' }],
+      failed: [{ id: damaged.id, fileName: 'IMG_0666.HEIC', code: 'archive_metadata_not_removed' }],
     });
     expect((await t.lastAudit(STORED_METADATA_DONE))?.details).toEqual(report);
     expect(logged).toEqual([
       expect.stringMatching(/^Data-Base: localização e metadados removidos de 2 das 4 imagens guardadas antes desta versão \(.+ → .+\)$/),
-      'Data-Base: 1 imagens não puderam ser lidas para remover os metadados e continuam como estavam',
+      'Data-Base: 1 imagens não puderam ser lidas (ou são grandes demais) para remover os metadados e continuam como estavam',
     ]);
 
     expectNoMetadata(original);

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
-import type { Metadata, Sharp } from 'sharp';
-import sharp from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
 import type { ArchiveMimeType } from '../../../shared/archive.ts';
+import { ARCHIVE_MAX_PIXELS } from '../../../shared/constants.ts';
 import { opener } from './archive-files.ts';
 
 /**
@@ -30,8 +30,8 @@ export type StripResult =
   | { status: 'clean' }
   /** The rewritten image, in `file` (the caller removes it). */
   | { status: 'stripped'; file: string; size: number; mimeType: ArchiveMimeType; fileName: string }
-  /** It carries metadata (or cannot be read to tell) but does not decode: it cannot be rewritten. */
-  | { status: 'failed' };
+  /** It carries metadata (or cannot be read to tell) but does not decode, or is too large to: it cannot be rewritten. */
+  | { status: 'failed'; code: 'archive_metadata_not_removed' | 'archive_metadata_too_many_pixels' };
 
 const CONVERTED = new Set<ArchiveMimeType>(['image/heic', 'image/heif', 'image/avif']);
 export const STRIPPED_TYPES: readonly ArchiveMimeType[] = ['image/jpeg', 'image/png', 'image/webp', 'image/tiff', ...CONVERTED];
@@ -100,6 +100,7 @@ export async function stripMetadata(file: string, mimeType: ArchiveMimeType, fil
     // The header alone: metadata is read without decoding the pixels.
     const meta = await sharp(file, { limitInputPixels: false }).metadata();
     if (mimeType !== 'image/tiff' && !carriesMetadata(meta)) return { status: 'clean' };
+    if (meta.width * meta.height > ARCHIVE_MAX_PIXELS) return { status: 'failed', code: 'archive_metadata_too_many_pixels' };
     const animated = !CONVERTED.has(mimeType) && (meta.pages ?? 1) > 1;
     const open = await opener(file, mimeType, animated);
     const target = !CONVERTED.has(mimeType) ? mimeType : meta.hasAlpha && !(await open().stats()).isOpaque ? 'image/png' : 'image/jpeg';
@@ -114,6 +115,6 @@ export async function stripMetadata(file: string, mimeType: ArchiveMimeType, fil
     return { status: 'stripped', file: out, size, mimeType: target, fileName: target === mimeType ? fileName : renamed(fileName, target) };
   } catch {
     await fs.rm(out, { force: true });
-    return { status: 'failed' };
+    return { status: 'failed', code: 'archive_metadata_not_removed' };
   }
 }
