@@ -196,7 +196,7 @@ export async function openPostgres(url: string, options: { max: number }): Promi
     async runAlone(name, work) {
       // Outside the pool: the lock would hold one of its connections for as long as the work lasts.
       const lockClient = new pg.Client({ connectionString: url });
-      // A lost connection only releases the lock (the work is done again at worst).
+      // A lost connection only releases the lock: another instance may then start the same work, which must be safe to repeat.
       lockClient.on('error', () => {});
       await lockClient.connect();
       try {

@@ -274,7 +274,6 @@ export async function sniffStaged(staged: StagedFile, fileName: string): Promise
   return { ok: true, mimeType: mime };
 }
 
-
 export type Variants = { width: number; height: number; thumb: Buffer; preview: Buffer };
 
 type Opener = () => Sharp;

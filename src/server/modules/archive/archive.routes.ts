@@ -129,8 +129,8 @@ async function serveFile(request: FastifyRequest<{ Params: z.infer<typeof filePa
   const sent = await sendStoredObject(request, reply, deps.storage, storageKey(row.fileKey, isVariant ? variant : 'original'), {
     contentType: isVariant ? 'image/webp' : row.mimeType,
     ...(isVariant ? {} : { size: row.fileSize }),
-    // Revalidated on every use, so a change of access level takes effect at once. A key's bytes change only when
-    // the metadata of an original stored before it was removed on upload goes (stored-metadata-job.ts): so does its size.
+    // Revalidated on every use, so a change of access level takes effect at once. The size is in the validator: the
+    // one-time metadata removal (stored-metadata-job.ts) rewrites an original under its key.
     cacheControl: row.accessLevel === 'public' && row.isActive ? 'public, no-cache' : 'private, no-cache',
     ...(variant === 'download' ? {} : { etag: `"${row.fileKey}-${variant ?? 'original'}-${row.fileSize}"` }),
     disposition: { type: attachment ? 'attachment' : 'inline', fileName: isVariant ? `${path.parse(row.fileName).name}.webp` : row.fileName },

@@ -122,7 +122,7 @@ describe('on upload', () => {
     expect(again).toMatchObject({ duplicate: true, id: item.id });
   });
 
-  test('a PNG with eXIf, XMP and text chunks is stored upright and lossless without them; a palette stays a palette', async () => {
+  test('a PNG with eXIf, XMP and text chunks is stored upright and lossless without them; a palette stays a palette, 16 bits stay 16 bits', async () => {
     const withText = (bytes: Buffer) => withPngText(bytes, { Author: 'Helena Costa', Comment: 'Rua das Flores, 123' });
     const truecolour = withText(await withPhoneMetadata(60, 30, (image) => image.png()));
     const sent = await sharp(truecolour).metadata();
@@ -141,6 +141,12 @@ describe('on upload', () => {
     expectNoMetadata(paletteOriginal);
     expect(paletteOriginal.meta.isPalette).toBe(true);
     expect((await pixels(paletteOriginal.bytes)).equals(await pixels(palette))).toBe(true);
+
+    const deep = withText(await sharp({ create: { width: 24, height: 12, channels: 3, background: '#2980b9' } }).toColourspace('rgb16').png().toBuffer());
+    const deepOriginal = await served((await uploaded('16-bits.png', deep)).fileUrl);
+    expectNoMetadata(deepOriginal);
+    expect(deepOriginal.meta).toMatchObject({ depth: 'ushort', bitsPerSample: 16 });
+    expect((await pixels(deepOriginal.bytes)).equals(await pixels(deep))).toBe(true);
   });
 
   test('a WebP with EXIF and XMP chunks: lossy stays lossy and upright, lossless stays lossless, an animation keeps its frames, delays and loop', async () => {

@@ -54,6 +54,11 @@ async function isLosslessWebp(file: string): Promise<boolean> {
   return false;
 }
 
+/** sharp writes 8 bits per channel unless the image is kept in a 16-bit space. */
+function keepDepth(image: Sharp, meta: Metadata): Sharp {
+  return meta.space === 'rgb16' || meta.space === 'grey16' ? image.toColourspace(meta.space) : image;
+}
+
 async function encode(image: Sharp, meta: Metadata, file: string, mimeType: ArchiveMimeType): Promise<Sharp> {
   switch (mimeType) {
     case 'image/jpeg':
@@ -63,7 +68,7 @@ async function encode(image: Sharp, meta: Metadata, file: string, mimeType: Arch
         progressive: meta.isProgressive,
       });
     case 'image/png':
-      return (meta.space === 'rgb16' || meta.space === 'grey16' ? image.toColourspace(meta.space) : image).png(
+      return keepDepth(image, meta).png(
         // At quality 100 without dithering the palette comes back with the same colours.
         meta.isPalette ? { palette: true, quality: 100, dither: 0, colours: 2 ** (meta.bitsPerSample ?? 8) } : {},
       );
@@ -71,7 +76,7 @@ async function encode(image: Sharp, meta: Metadata, file: string, mimeType: Arch
       return image.webp((await isLosslessWebp(file)) ? { lossless: true } : { quality: 90 });
     default: {
       const perMillimetre = meta.density ? meta.density / 25.4 : undefined;
-      return (meta.space === 'rgb16' || meta.space === 'grey16' ? image.toColourspace(meta.space) : image).tiff({
+      return keepDepth(image, meta).tiff({
         compression: 'deflate',
         predictor: 'horizontal',
         ...(perMillimetre ? { xres: perMillimetre, yres: perMillimetre } : {}),
