@@ -5,6 +5,9 @@ import { buildApp } from './app.ts';
 import { startMaintenance } from './maintenance.ts';
 import { fileSourceOf, serveLiveBackups } from './backup/live-backup.ts';
 import { sqlClientOf } from './backup/sql-client.ts';
+import { startStoredMetadataJob } from './modules/archive/stored-metadata-job.ts';
+import { archiveStagingDir } from './modules/archive/archive-files.ts';
+import { createFileStorage } from './storage/storage.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -12,9 +15,11 @@ async function main(): Promise<void> {
   let closing = false;
   try {
     const seeded = await database.exclusive(() => ensureInitialData(database.db, config));
-    const app = await buildApp(config, database);
+    const storage = createFileStorage(config);
+    const app = await buildApp(config, database, { storage });
     const stopMaintenance = startMaintenance(database, app.log);
     let stopLiveBackups = async () => {};
+    let stopMetadataJob = async () => {};
     /**
      * Stops taking connections, lets the requests in flight finish (transfers included),
      * ends the event streams with a reconnect hint, then closes the database. Past
@@ -36,6 +41,7 @@ async function main(): Promise<void> {
       try {
         await app.close();
         await stopLiveBackups();
+        await stopMetadataJob();
         await database.close();
       } catch (error) {
         app.log.error({ err: error }, 'falha ao encerrar');
@@ -48,6 +54,8 @@ async function main(): Promise<void> {
     await app.listen({ port: config.port, host: config.host });
     // Only this process can read an embedded database: `npm run backup` asks it for the copy.
     if (database.kind === 'pglite') stopLiveBackups = await serveLiveBackups(config.dataDir, await sqlClientOf(database), fileSourceOf(config), app.log);
+    // Once per database: originals stored before their metadata was removed on upload lose it now.
+    stopMetadataJob = startStoredMetadataJob(database, { storage, tmpDir: archiveStagingDir(config.dataDir) }, app.log);
     app.log.info(
       { database: database.kind, demo: config.demo, seeded },
       `Méritus em http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`,

@@ -55,6 +55,8 @@ export const LOGIN_LIMITS = {
 export const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
 /** The largest canvas a photo or logo may have: decompression bombs (a tiny file claiming a gigantic canvas) are refused before decoding. */
 export const PHOTO_MAX_PIXELS = 40_000_000;
+/** The largest canvas of an archive image that is decoded (thumbnails, metadata removal): decompression bombs and the server's memory. */
+export const ARCHIVE_MAX_PIXELS = 100_000_000;
 /** The most students one bulk operation takes: a school's whole roll, several times over. */
 export const BULK_MAX_STUDENTS = 5000;
 export const PHOTO_URL_CHECK_MS = 5_000;

@@ -1,6 +1,6 @@
 import { countOf, formatMeritus, formatNumber } from './format.ts';
 import { CORE_ERROR_MESSAGES } from './messages-core.ts';
-import { BULK_MAX_STUDENTS, PHOTO_MAX_PIXELS } from './constants.ts';
+import { ARCHIVE_MAX_PIXELS, BULK_MAX_STUDENTS, PHOTO_MAX_PIXELS } from './constants.ts';
 
 export { MESSAGES } from './messages-core.ts';
 
@@ -90,6 +90,8 @@ export const ERROR_MESSAGES = {
   archive_share_unavailable: 'Somente imagens públicas e ativas podem ser compartilhadas',
   archive_share_not_found: 'Link de compartilhamento inválido ou expirado',
   archive_photo_unavailable: 'Somente imagens ativas, públicas ou restritas, podem ser foto de estudante',
+  archive_metadata_not_removed: 'Não foi possível ler esta imagem para remover a localização e os dados pessoais',
+  archive_metadata_too_many_pixels: `Imagem grande demais para remover a localização e os dados pessoais: no máximo ${formatNumber(ARCHIVE_MAX_PIXELS / 1_000_000)} megapixels. Reduza-a e envie de novo.`,
   school_name_required: 'Informe o nome da escola',
   school_name_too_long: 'O nome da escola deve ter no máximo 80 caracteres',
   invalid_time_zone: 'Selecione um fuso horário válido',

@@ -40,6 +40,12 @@ export type Database = {
    * here, so instances started together create it exactly once.
    */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` unless another instance is running work of the same name (then null, at once):
+   * a lock held by a connection of its own, so it also ends if its process dies. A job every
+   * instance starts, done once (PGlite has a single server: it just runs).
+   */
+  runAlone<T>(name: string, work: () => Promise<T>): Promise<T | null>;
   /** Numbers a metrics panel or health check may show. */
   poolStats(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -133,6 +139,7 @@ export async function openPglite(dataDir: string | undefined, template?: Blob): 
       },
       // The data folder's lock file already keeps every other server out.
       exclusive: (work) => work(),
+      runAlone: (_name, work) => work(),
       poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
       async close() {
         await client.close();
@@ -185,6 +192,19 @@ export async function openPostgres(url: string, options: { max: number }): Promi
       };
     },
     exclusive: (work) => exclusive(() => work()),
+    async runAlone(name, work) {
+      // Outside the pool: the lock would hold one of its connections for as long as the work lasts.
+      const lockClient = new pg.Client({ connectionString: url });
+      // A lost connection only releases the lock: another instance may then start the same work, which must be safe to repeat.
+      lockClient.on('error', () => {});
+      await lockClient.connect();
+      try {
+        const { rows } = await lockClient.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [name]);
+        return rows[0]?.locked ? await work() : null;
+      } finally {
+        await lockClient.end().catch(() => {});
+      }
+    },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       closing = true;

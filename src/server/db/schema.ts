@@ -356,7 +356,8 @@ export const diagnosticLogs = pgTable(
 /**
  * One stored file of the archive. `fileKey` is random and names the stored objects
  * (archive/{fileKey}/…) and the file URLs, so they cannot be guessed from the id or the
- * content; `contentHash` (SHA-256 of the bytes) keeps identical files stored once.
+ * content; `contentHash` (SHA-256 of the bytes as uploaded, before their metadata was removed)
+ * keeps identical files stored once: the same photo sent twice is found by it.
  * `searchText` is name, description, tags and uploader folded (no accents, lower case),
  * written by the service, for the search box.
  */

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -6,7 +5,7 @@ import type { Db } from '../db/client.ts';
 import { admins, archiveImages } from '../db/schema.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
 import { silentEvents } from '../realtime/event-bus.ts';
-import { stageUpload } from '../modules/archive/archive-files.ts';
+import { archiveStagingDir, stageUpload } from '../modules/archive/archive-files.ts';
 import { searchTextOf, storeUploads } from '../modules/archive/archive.service.ts';
 import { archiveUploadFields, type ArchiveAccessLevel, type ArchiveCategory } from '../../shared/archive.ts';
 import { seededRandom } from './seeded-random.ts';
@@ -85,7 +84,7 @@ export async function seedDemoArchive(db: Db, storage: FileStorage, dataDir: str
   if (!admin) return;
   const random = seededRandom(2024);
   const deps = { db, storage, events: silentEvents, warn: () => {} };
-  const stagingDir = path.join(dataDir, 'tmp', 'archive');
+  const stagingDir = archiveStagingDir(dataDir);
   for (const [index, image] of IMAGES.entries()) {
     const svg = drawing(image, random);
     const bytes =

@@ -8,8 +8,13 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { openPostgres } from '../db/client.ts';
 import { buildTestApp, testConfig, type TestApp } from '../test/test-app.ts';
-import { multipartBody, png, upload } from '../modules/archive/archive-test-kit.ts';
+import sharp from 'sharp';
+import { eq } from 'drizzle-orm';
+import { multipartBody, phoneJpeg, png, storedAsBefore, upload } from '../modules/archive/archive-test-kit.ts';
 import { archiveIntegrity } from '../modules/archive/archive.service.ts';
+import { archiveStagingDir } from '../modules/archive/archive-files.ts';
+import { stripStoredMetadata } from '../modules/archive/stored-metadata-job.ts';
+import { archiveImages } from '../db/schema.ts';
 import type { ArchiveItem } from '../../shared/archive.ts';
 import { s3FileStorage } from './s3-storage.ts';
 
@@ -125,4 +130,24 @@ test('a student photo uploaded through one instance is stored in the bucket and 
   expect(run.statusCode, run.body).toBe(200);
   expect(JSON.stringify(run.json())).toContain('Todas as fotos armazenadas existem');
   expect(JSON.stringify(run.json())).not.toContain(photoUrl);
+});
+
+test('the one-time metadata removal rewrites an original in the bucket, and the other instance serves it without metadata and with its new size', async () => {
+  const storage = bucketStorage();
+  const jpeg = await phoneJpeg(120, 60);
+  const row = await storedAsBefore(t.db, storage, 'IMG_0003.JPG', jpeg, 'image/jpeg');
+  try {
+    expect(await stripStoredMetadata({ db: t.db, storage, tmpDir: archiveStagingDir(t.config.dataDir) })).toMatchObject({ checked: 1, stripped: 1, failed: [] });
+    const served = await second.inject({ method: 'GET', url: `/api/archive/files/${row.fileKey}` });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/jpeg');
+    const meta = await sharp(served.rawPayload).metadata();
+    expect({ exif: meta.exif, xmp: meta.xmp, width: meta.width, height: meta.height }).toEqual({ exif: undefined, xmp: undefined, width: 60, height: 120 });
+    const [after] = await t.db.select().from(archiveImages).where(eq(archiveImages.id, row.id));
+    expect(after!.fileSize).toBe(served.rawPayload.length);
+    expect((await storage.stat(`archive/${row.fileKey}/original`))?.size).toBe(served.rawPayload.length);
+  } finally {
+    await t.db.delete(archiveImages).where(eq(archiveImages.id, row.id));
+    await storage.delete(`archive/${row.fileKey}/original`);
+  }
 });

@@ -10,6 +10,7 @@ import sharp, { type Sharp } from 'sharp';
 import heicDecode from 'heic-decode';
 import { ARCHIVE_MAX_FILE_BYTES, ARCHIVE_MIME_TYPES, ARCHIVE_PREVIEW_SIDE, ARCHIVE_THUMB_SIDE, type ArchiveMimeType } from '../../../shared/archive.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
+import { ARCHIVE_MAX_PIXELS } from '../../../shared/constants.ts';
 
 /**
  * Checks on an uploaded file, decided by its bytes (never its name or the browser's claim):
@@ -56,6 +57,11 @@ function findMarkup(chunk: Buffer, limit: number): boolean {
     if (markupAt(chunk, at)) return true;
   }
   return false;
+}
+
+/** Where uploads wait while they are checked, and stored files while their metadata is removed. */
+export function archiveStagingDir(dataDir: string): string {
+  return path.join(dataDir, 'tmp', 'archive');
 }
 
 export type StagedFile = {
@@ -268,27 +274,24 @@ export async function sniffStaged(staged: StagedFile, fileName: string): Promise
   return { ok: true, mimeType: mime };
 }
 
-/** Decompression bombs (a small file claiming a gigantic canvas) are refused before decoding. */
-const MAX_INPUT_PIXELS = 100_000_000;
-
 export type Variants = { width: number; height: number; thumb: Buffer; preview: Buffer };
 
 type Opener = () => Sharp;
 
 /**
- * How to open an image for sharp. HEIC/HEIF coded with AVIF decode in libvips; phone photos
- * (HEVC) do not, so the WASM decoder (heic-decode) turns the main image into pixels, already
- * rotated as the file says.
+ * How to open an image for sharp (its first frame, or all of them when `animated`). HEIC/HEIF
+ * coded with AVIF decode in libvips; phone photos (HEVC) do not, so the WASM decoder
+ * (heic-decode) turns the main image into pixels, already rotated as the file says.
  */
-async function opener(file: string, mimeType: ArchiveMimeType): Promise<Opener> {
-  const fromFile: Opener = () => sharp(file, { limitInputPixels: MAX_INPUT_PIXELS, animated: false, failOn: 'error' });
+export async function opener(file: string, mimeType: ArchiveMimeType, animated = false): Promise<Opener> {
+  const fromFile: Opener = () => sharp(file, { limitInputPixels: ARCHIVE_MAX_PIXELS, animated, failOn: 'error' });
   if (mimeType !== 'image/heic' && mimeType !== 'image/heif') return fromFile;
   try {
     await fromFile().stats();
     return fromFile;
   } catch {
     const { width, height, data } = await heicDecode({ buffer: await fs.readFile(file) });
-    if (width * height > MAX_INPUT_PIXELS) throw new Error('image too large');
+    if (width * height > ARCHIVE_MAX_PIXELS) throw new Error('image too large');
     const pixels = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     return () => sharp(pixels, { raw: { width, height, channels: 4 } });
   }

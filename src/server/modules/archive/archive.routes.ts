@@ -57,7 +57,7 @@ import {
   type ArchiveDeps,
   type IncomingFile,
 } from './archive.service.ts';
-import { stageUpload } from './archive-files.ts';
+import { archiveStagingDir, stageUpload } from './archive-files.ts';
 import { multipartFailure } from '../../multipart.ts';
 import { renderSharePage } from './share-page.ts';
 
@@ -129,9 +129,10 @@ async function serveFile(request: FastifyRequest<{ Params: z.infer<typeof filePa
   const sent = await sendStoredObject(request, reply, deps.storage, storageKey(row.fileKey, isVariant ? variant : 'original'), {
     contentType: isVariant ? 'image/webp' : row.mimeType,
     ...(isVariant ? {} : { size: row.fileSize }),
-    // Revalidated on every use, so a change of access level takes effect at once; the key never changes its bytes.
+    // Revalidated on every use, so a change of access level takes effect at once. The size is in the validator: the
+    // one-time metadata removal (stored-metadata-job.ts) rewrites an original under its key.
     cacheControl: row.accessLevel === 'public' && row.isActive ? 'public, no-cache' : 'private, no-cache',
-    ...(variant === 'download' ? {} : { etag: `"${row.fileKey}-${variant ?? 'original'}"` }),
+    ...(variant === 'download' ? {} : { etag: `"${row.fileKey}-${variant ?? 'original'}-${row.fileSize}"` }),
     disposition: { type: attachment ? 'attachment' : 'inline', fileName: isVariant ? `${path.parse(row.fileName).name}.webp` : row.fileName },
     headers: { 'Content-Security-Policy': FILE_CSP, 'Cross-Origin-Resource-Policy': 'same-origin' },
   });
@@ -144,7 +145,7 @@ async function serveFile(request: FastifyRequest<{ Params: z.infer<typeof filePa
 
 export async function archiveRoutes(app: FastifyInstance, { config, database, events, storage }: AppDeps): Promise<void> {
   const deps: ArchiveDeps = { db: database.db, storage, events, warn: (details, message) => app.log.warn(details, message) };
-  const stagingDir = path.join(config.dataDir, 'tmp', 'archive');
+  const stagingDir = archiveStagingDir(config.dataDir);
   const studentDeps = { db: database.db, events, storage };
   const tags = ['archive'];
 

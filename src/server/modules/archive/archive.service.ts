@@ -28,6 +28,7 @@ import { foldText } from '../../../shared/student-match.ts';
 import { isStorableText } from '../../../shared/validation.ts';
 import type { z } from 'zod';
 import { bmpSize, makeVariants, sniffStaged, type StagedFile } from './archive-files.ts';
+import { stripMetadata } from './strip-metadata.ts';
 
 export type ArchiveDeps = { db: Db; storage: FileStorage; events: EventBus; warn: (details: Record<string, unknown>, message: string) => void };
 type ImageRow = typeof archiveImages.$inferSelect;
@@ -526,12 +527,17 @@ async function storeNew(
     albumId: string | null;
   },
 ): Promise<ArchiveUploadFileResult> {
-  const { fileName, staged, mimeType, fields, accessLevel, albumId } = file;
+  const { staged, fields, accessLevel, albumId } = file;
+  const stripped = await stripMetadata(staged.path, file.mimeType, file.fileName);
+  if (stripped.status === 'failed') return refused(file.fileName, stripped.code);
+  // What is stored: the image without its metadata (perhaps of another type), or the file as it came.
+  const stored = stripped.status === 'stripped' ? stripped : { file: staged.path, size: staged.size, mimeType: file.mimeType, fileName: file.fileName };
+  const { fileName, mimeType } = stored;
   const fileKey = randomToken().slice(0, 32);
-  const variants = await makeVariants(staged.path, mimeType);
-  const size = variants ?? (mimeType === 'image/bmp' ? await bmpSize(staged.path) : null);
   try {
-    await deps.storage.write(storageKey(fileKey, 'original'), createReadStream(staged.path), mimeType);
+    const variants = await makeVariants(stored.file, mimeType);
+    const size = variants ?? (mimeType === 'image/bmp' ? await bmpSize(stored.file) : null);
+    await deps.storage.write(storageKey(fileKey, 'original'), createReadStream(stored.file), mimeType);
     if (variants) {
       await deps.storage.put(storageKey(fileKey, 'thumb'), variants.thumb);
       await deps.storage.put(storageKey(fileKey, 'preview'), variants.preview);
@@ -542,7 +548,7 @@ async function storeNew(
       fileName,
       mimeType,
       kind: kindOf(mimeType),
-      fileSize: staged.size,
+      fileSize: stored.size,
       width: size?.width ?? null,
       height: size?.height ?? null,
       hasVariants: variants !== null,
@@ -567,13 +573,15 @@ async function storeNew(
       // The same bytes arrived in another request meanwhile: that record stands, these objects go.
       await removeObjects(deps, { id: 'duplicate', fileKey });
       const existing = await findByHash(deps.db, admin, staged.sha256);
-      if (existing) return { ok: true, fileName, duplicate: true, item: existing };
+      if (existing) return { ok: true, fileName: file.fileName, duplicate: true, item: existing };
       throw new Error('duplicate record vanished');
     }
-    return { ok: true, fileName, duplicate: false, item: toItem(inserted, false) };
+    return { ok: true, fileName: file.fileName, duplicate: false, item: toItem(inserted, false) };
   } catch (error) {
     await removeObjects(deps, { id: 'failed-upload', fileKey });
     throw error;
+  } finally {
+    if (stripped.status === 'stripped') await fs.rm(stripped.file, { force: true });
   }
 }
 

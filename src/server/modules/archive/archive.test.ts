@@ -8,7 +8,7 @@ import { seedDemoArchive } from '../../seed/demo-archive.ts';
 import { localFileStorage, type FileStorage } from '../../storage/file-storage.ts';
 import { admins, archiveImages, students } from '../../db/schema.ts';
 import { ARCHIVE_MAX_FILE_BYTES, type ArchiveItem, type ArchiveUploadResult } from '../../../shared/archive.ts';
-import { orientedJpeg, png, upload } from './archive-test-kit.ts';
+import { phoneJpeg, png, upload } from './archive-test-kit.ts';
 import { archiveIntegrity } from './archive.service.ts';
 
 let t: TestApp;
@@ -51,7 +51,7 @@ describe('upload', () => {
   });
 
   test('an oriented JPEG gets an upright WebP thumbnail and preview without metadata; the same bytes again answer the existing image with duplicate: true', async () => {
-    const jpeg = await orientedJpeg(400, 200);
+    const jpeg = await phoneJpeg(400, 200);
     const first = await upload(t, [{ name: 'foto da turma.jpg', bytes: jpeg, type: 'image/jpeg' }], { tags: ' turma, 2024 ,,turma', category: 'perfil', albumName: 'Formatura' });
     expect(first.statusCode).toBe(200);
     const body = first.json<ArchiveUploadResult>();
@@ -64,7 +64,6 @@ describe('upload', () => {
       // EXIF orientation 6: the 400 × 200 pixels are shown as 200 × 400.
       width: 200,
       height: 400,
-      fileSize: jpeg.length,
       description: 'Arquivo: foto da turma.jpg',
       category: 'perfil',
       tags: ['turma', '2024'],
@@ -76,6 +75,8 @@ describe('upload', () => {
     });
     expect(item.shareUrl).toMatch(/^\/share\/image\/[A-Za-z0-9_-]{32}$/);
     expect(item.fileUrl).toMatch(/^\/api\/archive\/files\/[A-Za-z0-9_-]{32}$/);
+    // The size of what is stored: the original without its metadata (strip-metadata.test.ts).
+    expect(item.fileSize).toBe((await get(item.fileUrl)).rawPayload.length);
 
     const thumb = await get(item.thumbnailUrl!);
     expect(thumb.headers['content-type']).toBe('image/webp');
