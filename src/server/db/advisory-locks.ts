@@ -16,6 +16,8 @@ export const ADVISORY_LOCKS = {
   schoolSettings: 727377,
   /** Reason presets, one change at a time. */
   reasonPresets: 727378,
+  /** The one-time removal of metadata from archive originals stored before it existed: one instance runs it (held by a connection of its own). */
+  archiveStoredMetadata: 727379,
 } as const;
 
 export type AdvisoryLockName = keyof typeof ADVISORY_LOCKS;
@@ -26,7 +28,7 @@ export async function lockForTransaction(tx: { execute(query: SQL): PromiseLike<
 }
 
 /** The statements that take and release a lock held by one connection until released, for code holding a raw client. */
-export function sessionLockStatements(name: AdvisoryLockName): { lock: string; unlock: string } {
+export function sessionLockStatements(name: AdvisoryLockName): { lock: string; unlock: string; tryLock: string } {
   const key = ADVISORY_LOCKS[name];
-  return { lock: `SELECT pg_advisory_lock(${key})`, unlock: `SELECT pg_advisory_unlock(${key})` };
+  return { lock: `SELECT pg_advisory_lock(${key})`, unlock: `SELECT pg_advisory_unlock(${key})`, tryLock: `SELECT pg_try_advisory_lock(${key}) AS locked` };
 }

@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.ts';
 import { livingSql } from './living-sql.ts';
-import { sessionLockStatements } from './advisory-locks.ts';
+import { sessionLockStatements, type AdvisoryLockName } from './advisory-locks.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -45,7 +45,7 @@ export type Database = {
    * a lock held by a connection of its own, so it also ends if its process dies. A job every
    * instance starts, done once (PGlite has a single server: it just runs).
    */
-  runAlone<T>(name: string, work: () => Promise<T>): Promise<T | null>;
+  runAlone<T>(name: AdvisoryLockName, work: () => Promise<T>): Promise<T | null>;
   /** Numbers a metrics panel or health check may show. */
   poolStats(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -199,7 +199,7 @@ export async function openPostgres(url: string, options: { max: number }): Promi
       lockClient.on('error', () => {});
       await lockClient.connect();
       try {
-        const { rows } = await lockClient.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [name]);
+        const { rows } = await lockClient.query<{ locked: boolean }>(sessionLockStatements(name).tryLock);
         return rows[0]?.locked ? await work() : null;
       } finally {
         await lockClient.end().catch(() => {});

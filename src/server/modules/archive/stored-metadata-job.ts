@@ -115,7 +115,7 @@ export async function stripStoredMetadataOnce(
   shouldStop: () => boolean = () => false,
 ): Promise<StoredMetadataReport | null> {
   const { db } = database;
-  const ran = await database.runAlone('archive_stored_metadata', async () => {
+  const ran = await database.runAlone('archiveStoredMetadata', async () => {
     const [done] = await db.select({ id: auditLog.id }).from(auditLog).where(eq(auditLog.action, STORED_METADATA_DONE)).limit(1);
     if (done) return null;
     const { stopped, ...report } = await stripStoredMetadata({ db, ...deps }, shouldStop);
