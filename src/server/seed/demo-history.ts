@@ -6,7 +6,8 @@ import { adminOperation, studentTransfer, type LedgerDeps } from '../modules/led
 import { silentEvents } from '../realtime/event-bus.ts';
 import { seededRandom } from './seeded-random.ts';
 import { TAG_KINDS } from '../../shared/constants.ts';
-import type { AdminOperationType, Currency } from '../../shared/ledger.ts';
+import type { Currency } from '../../shared/ledger.ts';
+import type { AdminOperationType } from '../../shared/ledger-types.ts';
 
 const DAY = 86_400_000;
 const HISTORY_DAYS = 90;

@@ -7,7 +7,7 @@ import { rowsOf, type Db } from '../../db/client.ts';
 import { AppError } from '../../app-error.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { TAG_NAMES, type TagKind } from '../../../shared/constants.ts';
-import { OPERATION_TYPE_LABELS, type LedgerType } from '../../../shared/ledger.ts';
+import { directionOf, OPERATION_TYPE_LABELS, type LedgerType } from '../../../shared/ledger-types.ts';
 import { formatEstelecas, formatMeritus, formatSignedAmount } from '../../../shared/format.ts';
 import { addDays, formatDayRange } from '../../../shared/reports.ts';
 import type { ReportScope } from './reports.service.ts';
@@ -151,7 +151,7 @@ export async function statementPdf(db: Db, admin: Admin, scope: ReportScope, stu
     for (const row of rows) {
       const signed = row.incoming ? row.amount : -row.amount;
       balance[row.currency] += signed;
-      const party = row.type === 'transfer' && row.other_name ? ` (${row.incoming ? 'de' : 'para'} ${row.other_name})` : '';
+      const party = directionOf(row.type) === 'moves' && row.other_name ? ` (${row.incoming ? 'de' : 'para'} ${row.other_name})` : '';
       drawRow(
         [format.dateTime(new Date(row.at)), row.currency === 'meritus' ? 'Méritus' : 'Estelecas', OPERATION_TYPE_LABELS[row.type], `${row.description}${party}`, formatSignedAmount(row.currency, signed)],
         false,
