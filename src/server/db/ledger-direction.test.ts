@@ -17,10 +17,12 @@ let ana: TestStudent;
 let bruno: TestStudent;
 beforeAll(async () => {
   database = await createTestDatabase();
-  [ana, bruno] = await addStudents(database.db, [
+  const added = await addStudents(database.db, [
     { studentId: '3100001', name: 'Ana Beatriz Souza' },
     { studentId: '3100002', name: 'Bruno Henrique Lima' },
   ]);
+  ana = added[0]!;
+  bruno = added[1]!;
 });
 afterAll(async () => {
   await database.drop();
