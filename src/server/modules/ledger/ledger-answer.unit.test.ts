@@ -23,7 +23,7 @@ test("ledger.sql's answers are read by their shape, whatever the outcome", () =>
 
 test('an answer of another shape is an error, never a response', () => {
   expect(operationAnswer.safeParse({ ...completed, body: { entry, message: 'x' } }).success).toBe(false);
-  expect(operationAnswer.safeParse({ ...completed, body: { ...completed.body, entry: { ...entry, type: 'purchase' } } }).success).toBe(false);
+  expect(operationAnswer.safeParse({ ...completed, body: { ...completed.body, entry: { ...entry, type: 'not_a_ledger_type' } } }).success).toBe(false);
   expect(operationAnswer.safeParse({ outcome: 'refused', reason: 'no_reason', details: null }).success).toBe(false);
   expect(operationAnswer.safeParse({ outcome: 'done' }).success).toBe(false);
   expect(bulkOperationAnswer.safeParse(completed).success).toBe(false);
