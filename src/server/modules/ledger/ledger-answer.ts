@@ -26,4 +26,5 @@ export const operationAnswer = ledgerAnswer(operationResult);
 /** ledger_admin_operation()'s answer for many students at once. */
 export const bulkOperationAnswer = ledgerAnswer(bulkOperationResult);
 
-export type LedgerAnswer<T> = Exclude<z.infer<typeof operationAnswer>, { body: unknown }> | { outcome: 'completed' | 'replayed'; status: number; body: T };
+/** An answer whose completed body is a T. */
+export type LedgerAnswer<T> = z.infer<ReturnType<typeof ledgerAnswer<z.ZodType<T>>>>;

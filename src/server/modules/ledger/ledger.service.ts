@@ -42,7 +42,6 @@ export type AdminActor = { id: string; name: string };
 /** What a write knows besides its body. `at` backdates it: only the demo history does that. */
 export type WriteContext = { idempotencyKey?: unknown; ip?: string | undefined; at?: Date | undefined };
 
-
 const LEDGER_TRANSFER: PreparedStatement = { name: 'ledger_transfer', text: 'SELECT ledger_transfer($1::jsonb) AS answer' };
 const LEDGER_ADMIN_OPERATION: PreparedStatement = {
   name: 'ledger_admin_operation',
