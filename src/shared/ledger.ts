@@ -1,28 +1,10 @@
 import { z } from 'zod';
 import { amountSchema, optionalText, requiredText, rowId, textInput } from './validation.ts';
 import { BULK_MAX_STUDENTS } from './constants.ts';
+import { ADMIN_OPERATION_TYPES, LEDGER_TYPES, OPERATION_KINDS } from './ledger-types.ts';
 
 export const CURRENCIES = ['meritus', 'estelecas'] as const;
 export type Currency = (typeof CURRENCIES)[number];
-
-export const ADMIN_OPERATION_TYPES = ['admin_add', 'admin_remove', 'reward', 'penalty'] as const;
-export type AdminOperationType = (typeof ADMIN_OPERATION_TYPES)[number];
-export const LEDGER_TYPES = ['transfer', ...ADMIN_OPERATION_TYPES] as const;
-export type LedgerType = (typeof LEDGER_TYPES)[number];
-
-/** Types that raise a balance; the others lower it (transfers move it). */
-export const CREDIT_TYPES: readonly AdminOperationType[] = ['admin_add', 'reward'];
-export function isCredit(type: AdminOperationType): boolean {
-  return CREDIT_TYPES.includes(type);
-}
-
-export const OPERATION_TYPE_LABELS: Record<LedgerType, string> = {
-  transfer: 'Transferência',
-  admin_add: 'Adição',
-  admin_remove: 'Remoção',
-  reward: 'Recompensa',
-  penalty: 'Penalidade',
-};
 
 const optionalDescription = optionalText(200);
 
@@ -101,8 +83,8 @@ export const studentOperation = z.object({
   id: z.uuid(),
   currency: z.enum(CURRENCIES),
   type: z.enum(LEDGER_TYPES),
-  /** transfer_in / transfer_out for transfers, else the type itself. */
-  kind: z.enum(['transfer_in', 'transfer_out', ...ADMIN_OPERATION_TYPES]),
+  /** transfer_in / transfer_out for transfers, else the type itself (ledger-types.ts). */
+  kind: z.enum(OPERATION_KINDS),
   amount: z.number().int(),
   /** Positive when the student's balance rose. */
   signedAmount: z.number().int(),

@@ -17,6 +17,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { LEDGER_TYPES } from '../../shared/ledger-types.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -168,7 +169,7 @@ export const ledgerEntries = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     currency: text('currency', { enum: ['meritus', 'estelecas'] }).notNull(),
-    type: text('type', { enum: ['transfer', 'admin_add', 'admin_remove', 'reward', 'penalty'] }).notNull(),
+    type: text('type', { enum: LEDGER_TYPES }).notNull(),
     amount: integer('amount').notNull(),
     description: text('description').notNull(),
     fromStudentId: uuid('from_student_id').references(() => students.id),
@@ -186,13 +187,14 @@ export const ledgerEntries = pgTable(
     index('ledger_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('ledger_currency_created_idx').on(t.currency, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     check('ledger_amount_positive', sql`${t.amount} > 0`),
+    // The parties of each type's direction (ledger_type_sign(), migration 0015); a type it does not know is refused.
     check(
       'ledger_parties_match_type',
-      sql`CASE ${t.type}
-        WHEN 'transfer' THEN ${t.fromStudentId} IS NOT NULL AND ${t.toStudentId} IS NOT NULL AND ${t.fromStudentId} <> ${t.toStudentId}
-        WHEN 'admin_add' THEN ${t.fromStudentId} IS NULL AND ${t.toStudentId} IS NOT NULL
-        WHEN 'reward' THEN ${t.fromStudentId} IS NULL AND ${t.toStudentId} IS NOT NULL
-        ELSE ${t.fromStudentId} IS NOT NULL AND ${t.toStudentId} IS NULL END`,
+      sql`CASE ledger_type_sign(${t.type})
+        WHEN 0 THEN ${t.fromStudentId} IS NOT NULL AND ${t.toStudentId} IS NOT NULL AND ${t.fromStudentId} <> ${t.toStudentId}
+        WHEN 1 THEN ${t.fromStudentId} IS NULL AND ${t.toStudentId} IS NOT NULL
+        WHEN -1 THEN ${t.fromStudentId} IS NOT NULL AND ${t.toStudentId} IS NULL
+        ELSE false END`,
     ),
   ],
 );
@@ -209,7 +211,7 @@ export const ledgerSumsPending = pgTable('ledger_sums_pending', {
   /** No foreign key: a write pays for no look-up (the turma is read from the student's row). */
   turmaId: uuid('turma_id').notNull(),
   currency: text('currency', { enum: ['meritus', 'estelecas'] }).notNull(),
-  type: text('type', { enum: ['transfer', 'admin_add', 'admin_remove', 'reward', 'penalty'] }).notNull(),
+  type: text('type', { enum: LEDGER_TYPES }).notNull(),
   amount: integer('amount').notNull(),
   /** The reason without surrounding spaces, for awards and penalties (null for transfers). */
   description: text('description'),

@@ -4,14 +4,13 @@ import { ERROR_MESSAGES, type ErrorCode } from '../../shared/errors.ts';
 import { formatAmount } from '../../shared/format.ts';
 import {
   adminOperationInputs,
-  isCredit,
   removalRefusalDetails,
-  type AdminOperationType,
   type BulkOperationResult,
   type Currency,
   type OperationResult,
   type ShortStudent,
 } from '../../shared/ledger.ts';
+import { isCredit, type AdminOperationType } from '../../shared/ledger-types.ts';
 import { issueMessage, parseAmountText } from '../../shared/validation.ts';
 import { api, type ApiError } from './api.ts';
 import { useIdempotentMutation } from './idempotency.ts';

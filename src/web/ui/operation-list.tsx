@@ -1,25 +1,17 @@
 import { ArrowDownLeft, ArrowUpRight, Minus, Plus } from 'lucide-react';
 import type { StudentOperation } from '../../shared/ledger.ts';
+import { directionOf, OPERATION_KIND_LABELS } from '../../shared/ledger-types.ts';
 import { formatDateTime } from '../../shared/format.ts';
 import { formatSignedAmount } from '../lib/format.ts';
 import { cn } from '../lib/cn.ts';
 
-export const OPERATION_KIND_LABELS: Record<StudentOperation['kind'], string> = {
-  transfer_in: 'Transferência recebida',
-  transfer_out: 'Transferência enviada',
-  admin_add: 'Adição',
-  reward: 'Recompensa',
-  admin_remove: 'Remoção',
-  penalty: 'Penalidade',
-};
-
 /**
- * The spec's marks: arrows for transfers (in or out), a plus for additions and rewards,
- * a minus for removals and penalties.
+ * The spec's marks: arrows for transfers (in or out), a plus for what raised the student's
+ * balance (additions and rewards), a minus for what lowered it (removals and penalties).
  */
-function KindIcon({ kind }: { kind: StudentOperation['kind'] }) {
-  const credit = kind === 'transfer_in' || kind === 'admin_add' || kind === 'reward';
-  const Icon = kind === 'transfer_in' ? ArrowDownLeft : kind === 'transfer_out' ? ArrowUpRight : credit ? Plus : Minus;
+function KindIcon({ operation }: { operation: StudentOperation }) {
+  const credit = operation.signedAmount > 0;
+  const Icon = directionOf(operation.type) === 'moves' ? (credit ? ArrowDownLeft : ArrowUpRight) : credit ? Plus : Minus;
   return (
     <span
       aria-hidden="true"
@@ -32,11 +24,11 @@ function KindIcon({ kind }: { kind: StudentOperation['kind'] }) {
 
 /** Who was on the other side: the classmate of a transfer, or the teacher of an operation. */
 export function counterpartText(operation: StudentOperation): string {
-  if (operation.kind === 'transfer_in' || operation.kind === 'transfer_out') {
+  if (directionOf(operation.type) === 'moves') {
     const who = operation.counterpart
       ? `${operation.counterpart.name}${operation.counterpart.removed ? ' (removido)' : ''}`
       : 'estudante removido';
-    return `${operation.kind === 'transfer_in' ? 'de' : 'para'} ${who}`;
+    return `${operation.signedAmount > 0 ? 'de' : 'para'} ${who}`;
   }
   return `por ${operation.actorName}`;
 }
@@ -45,7 +37,7 @@ export function OperationRow({ operation, showCurrency = false }: { operation: S
   const positive = operation.signedAmount > 0;
   return (
     <li className="flex items-center gap-3 py-3">
-      <KindIcon kind={operation.kind} />
+      <KindIcon operation={operation} />
       <div className="min-w-0 flex-1">
         <p className="text-sm font-semibold wrap-anywhere text-slate-900">
           {operation.description}

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client.ts';
 import { goals } from '../../db/schema.ts';
+import { directionIs } from '../../db/ledger-direction.ts';
 import { AppError } from '../../app-error.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, type AdminActor } from '../auth/actor.ts';
@@ -73,7 +74,7 @@ async function figures(db: Db, timeZone: string, now: Date): Promise<Figures> {
             AND created_at >= ((${weekStart}::date - 7)::timestamp AT TIME ZONE ${timeZone})
             AND created_at < (${weekStart}::date::timestamp AT TIME ZONE ${timeZone})) AS transactions_before,
         (SELECT coalesce(sum(amount), 0) FROM ledger_entries
-          WHERE currency = 'meritus' AND type IN ('admin_add', 'reward')
+          WHERE currency = 'meritus' AND ${directionIs(sql`type`, 'raises')}
             AND created_at >= (date_trunc('month', ${nowIso}::timestamptz AT TIME ZONE ${timeZone}) AT TIME ZONE ${timeZone})
             AND created_at <= ${nowIso}::timestamptz) AS awarded_month
     `),

@@ -2,7 +2,7 @@ import type { Db } from '../../db/client.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { toCsv } from '../../csv.ts';
 import { LEDGER_CSV_HEADERS } from '../../../shared/admin-students.ts';
-import { OPERATION_TYPE_LABELS } from '../../../shared/ledger.ts';
+import { OPERATION_TYPE_LABELS } from '../../../shared/ledger-types.ts';
 import { dayIn, formatDateTime } from '../../../shared/format.ts';
 import { everyEntryNewestFirst, type EntryWithParties } from './ledger-queries.service.ts';
 import { auditActor, type AdminActor } from '../auth/actor.ts';

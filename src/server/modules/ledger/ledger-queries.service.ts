@@ -3,17 +3,16 @@ import type { Db } from '../../db/client.ts';
 import { auditLog, ledgerEntries, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import {
-  ADMIN_OPERATION_TYPES,
-  CREDIT_TYPES,
   type Currency,
   type LedgerEntryView,
-  type LedgerType,
   type LiveOperation,
   type OperationCategory,
   type PartyView,
   type StudentOperation,
   type StudentOperationsPage,
 } from '../../../shared/ledger.ts';
+import { ADMIN_OPERATION_TYPES, directionOf, operationKind, type LedgerDirection, type LedgerType } from '../../../shared/ledger-types.ts';
+import { directionIs } from '../../db/ledger-direction.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
 import { ESTELECAS_TOP_LIMIT } from '../../../shared/constants.ts';
 import { calendarDate } from '../../../shared/validation.ts';
@@ -111,17 +110,15 @@ function toEntryView({ entry, from, to }: EntryWithParties): LedgerEntryView {
 function toStudentOperation(viewerId: string, row: EntryWithParties): StudentOperation {
   const { entry } = row;
   const incoming = entry.toStudentId === viewerId;
-  const kind =
-    entry.type === 'transfer' ? (incoming ? 'transfer_in' : 'transfer_out') : entry.type;
   return {
     id: entry.id,
     currency: entry.currency,
     type: entry.type,
-    kind,
+    kind: operationKind(entry.type, incoming),
     amount: entry.amount,
     signedAmount: incoming ? entry.amount : -entry.amount,
     description: entry.description,
-    counterpart: entry.type === 'transfer' ? party(incoming ? row.from : row.to) : null,
+    counterpart: directionOf(entry.type) === 'moves' ? party(incoming ? row.from : row.to) : null,
     actorName: entry.actorName,
     createdAt: entry.createdAt.toISOString(),
   };
@@ -168,16 +165,16 @@ export async function studentOperations(db: Db, viewerId: string, filter: Studen
   const conditions: SQL[] = [];
   switch (filter.kind) {
     case 'transfer_in':
-      conditions.push(eq(ledgerEntries.toStudentId, viewerId), eq(ledgerEntries.type, 'transfer'));
+      conditions.push(eq(ledgerEntries.toStudentId, viewerId), directionIs(ledgerEntries.type, 'moves'));
       break;
     case 'transfer_out':
-      conditions.push(eq(ledgerEntries.fromStudentId, viewerId), eq(ledgerEntries.type, 'transfer'));
+      conditions.push(eq(ledgerEntries.fromStudentId, viewerId), directionIs(ledgerEntries.type, 'moves'));
       break;
     case 'credit':
-      conditions.push(eq(ledgerEntries.toStudentId, viewerId), inArray(ledgerEntries.type, [...CREDIT_TYPES]));
+      conditions.push(eq(ledgerEntries.toStudentId, viewerId), directionIs(ledgerEntries.type, 'raises'));
       break;
     case 'debit':
-      conditions.push(eq(ledgerEntries.fromStudentId, viewerId), inArray(ledgerEntries.type, ['admin_remove', 'penalty']));
+      conditions.push(eq(ledgerEntries.fromStudentId, viewerId), directionIs(ledgerEntries.type, 'lowers'));
       break;
     default:
       conditions.push(or(eq(ledgerEntries.fromStudentId, viewerId), eq(ledgerEntries.toStudentId, viewerId))!);
@@ -231,9 +228,10 @@ export async function estelecasRanking(db: Db): Promise<PublicStudent[]> {
   return rows.map((row) => toPublicStudent(row, tags.get(row.id) ?? []));
 }
 
+const CATEGORIES = { moves: 'student_transfer', raises: 'award', lowers: 'deduction' } as const satisfies Record<LedgerDirection, OperationCategory>;
+
 function categoryOf(type: LedgerType): OperationCategory {
-  if (type === 'transfer') return 'student_transfer';
-  return CREDIT_TYPES.includes(type) ? 'award' : 'deduction';
+  return CATEGORIES[directionOf(type)];
 }
 
 /**

@@ -8,21 +8,19 @@ import type { AdminActor, StudentActor } from '../auth/actor.ts';
 import { amountTooLargeMessage, dailyCapMessage, ERROR_MESSAGES, MESSAGES, tooSoonMessage, type ErrorCode } from '../../../shared/errors.ts';
 import {
   adminOperationInputs,
-  ADMIN_OPERATION_TYPES,
   bulkOperationInput,
   estelecasTransferInput,
-  isCredit,
   meritusTransferInput,
-  type AdminOperationType,
   type BulkOperationResult,
   type Currency,
   type OperationResult,
-  type ShortStudent,
 } from '../../../shared/ledger.ts';
+import { ADMIN_OPERATION_TYPES, isCredit, type AdminOperationType } from '../../../shared/ledger-types.ts';
 import { formatAmount, plural } from '../../../shared/format.ts';
 import { issueCode, issueFields, recordableText, rowId, sentText } from '../../../shared/validation.ts';
 import { idempotencyRecord, type IdempotencyRecord, type IdempotencyScope, type Stored } from './idempotency.ts';
 import { refusedAttempt, type RefusedAttemptRecord } from './refused-attempts.ts';
+import { bulkOperationAnswer, operationAnswer, type LedgerAnswer, type Refusal } from './ledger-answer.ts';
 import { sqlState } from '../../db/sql-state.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
 import { DEFAULT_RULES, type SchoolRules } from '../../../shared/settings.ts';
@@ -42,15 +40,6 @@ export type LedgerDeps = {
 
 /** What a write knows besides its body. `at` backdates it: only the demo history does that. */
 export type WriteContext = { idempotencyKey?: unknown; ip?: string | undefined; at?: Date | undefined };
-
-
-type Refusal = 'sender_missing' | 'recipient_missing' | 'student_missing' | 'insufficient' | 'daily_cap' | 'too_soon';
-
-/** What ledger.sql's functions answer. */
-type LedgerAnswer<T> =
-  | { outcome: 'completed' | 'replayed'; status: number; body: T }
-  | { outcome: 'refused'; reason: Refusal; details: { short?: ShortStudent[]; remaining?: number; waitSeconds?: number } | null }
-  | { outcome: 'conflict' };
 
 const LEDGER_TRANSFER: PreparedStatement = { name: 'ledger_transfer', text: 'SELECT ledger_transfer($1::jsonb) AS answer' };
 const LEDGER_ADMIN_OPERATION: PreparedStatement = {
@@ -86,18 +75,19 @@ const MAX_ATTEMPTS = 5;
  * repeat of an Idempotency-Key fails on the key's primary key, rolled back whole, and
  * asking again replays the first response.
  */
-async function callLedger<T>(
+async function callLedger<A>(
   db: DbOrTx,
   statement: PreparedStatement,
+  answer: z.ZodType<A>,
   payload: { idempotency: IdempotencyRecord | null } & Record<string, unknown>,
   inTransaction: boolean,
-): Promise<LedgerAnswer<T>> {
+): Promise<A> {
   const json = JSON.stringify(payload);
   const once = async () => {
     const rows = inTransaction
-      ? rowsOf<{ answer: LedgerAnswer<T> }>(await db.execute(sql`SELECT ${sql.raw(statement.name)}(${json}::jsonb) AS answer`))
-      : await runPrepared<{ answer: LedgerAnswer<T> }>(db as Db, statement, [json]);
-    return rows[0]!.answer;
+      ? rowsOf<{ answer: unknown }>(await db.execute(sql`SELECT ${sql.raw(statement.name)}(${json}::jsonb) AS answer`))
+      : await runPrepared<{ answer: unknown }>(db as Db, statement, [json]);
+    return answer.parse(rows[0]!.answer);
   };
   for (let attempt = 1; ; attempt++) {
     try {
@@ -309,9 +299,10 @@ export async function studentTransfer(
     dailyCap === null && minIntervalSeconds === null
       ? null
       : { dailyCap, dayStart: startOfDayIn(timeZone, new Date()).toISOString(), minIntervalSeconds };
-  const answer = await callLedger<OperationResult>(
+  const answer = await callLedger(
     deps.db,
     LEDGER_TRANSFER,
+    operationAnswer,
     {
       currency,
       senderId: sender.id,
@@ -392,7 +383,7 @@ export async function adminOperation(
     idempotency: await keyOf(deps, attempt, { actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'admin', studentUuid: id, currency, ...request } }),
     at: context.at,
   });
-  return settle(deps, await callLedger<OperationResult>(deps.db, LEDGER_ADMIN_OPERATION, payload, false), { attempt, codes, context }, [id]);
+  return settle(deps, await callLedger(deps.db, LEDGER_ADMIN_OPERATION, operationAnswer, payload, false), { attempt, codes, context }, [id]);
 }
 
 /**
@@ -423,7 +414,7 @@ export async function bulkAdminOperation(
     idempotency: await keyOf(deps, attempt, { actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'bulk', ...operation, studentUuids } }),
     at: context.at,
   });
-  return settle(deps, await callLedger<BulkOperationResult>(deps.db, LEDGER_ADMIN_OPERATION, payload, false), { attempt, codes, context }, studentUuids);
+  return settle(deps, await callLedger(deps.db, LEDGER_ADMIN_OPERATION, bulkOperationAnswer, payload, false), { attempt, codes, context }, studentUuids);
 }
 
 /**
@@ -444,7 +435,7 @@ export async function creditInitialBalance(
     messageTemplate: formatTemplate((name) => adminSuccessMessage('meritus', 'admin_add', amount, name)),
     audit: { action: 'ledger.admin_add', ip: ip ?? null, details: { currency: 'meritus', studentUuid, amount } },
   });
-  const answer = await callLedger<OperationResult>(tx, LEDGER_ADMIN_OPERATION, payload, true);
+  const answer = await callLedger(tx, LEDGER_ADMIN_OPERATION, operationAnswer, payload, true);
   if (answer.outcome !== 'completed') throw new AppError('student_not_found');
   return answer.body;
 }

@@ -188,7 +188,8 @@ END
 $$;
 
 -- An administrator's award or deduction for one student, or for many at once (a whole turma:
--- every leg or none). Credits (admin_add, reward) also raise a student's total earned in Méritus.
+-- every leg or none). A type that raises (ledger_type_sign(), migration 0015) also raises a
+-- student's total earned in Méritus.
 -- p: {currency, type, amount, description, studentUuids: [uuid], adminId, adminName, bulk (boolean),
 --     messageTemplate (%1$s the student's name; the whole text for bulk), audit: {action, ip, details},
 --     idempotency|null, status, createdAt|null}
@@ -202,7 +203,7 @@ DECLARE
   v_type text := p->>'type';
   v_amount integer := (p->>'amount')::integer;
   v_ids uuid[] := ARRAY(SELECT DISTINCT value::uuid FROM jsonb_array_elements_text(p->'studentUuids'));
-  v_credit boolean := p->>'type' IN ('admin_add', 'reward');
+  v_credit boolean := ledger_type_sign(p->>'type') = 1;
   v_delta integer;
   v_batch_id uuid := CASE WHEN (p->>'bulk')::boolean THEN gen_random_uuid() END;
   v_created timestamptz := coalesce((p->>'createdAt')::timestamptz, now());
@@ -215,7 +216,7 @@ BEGIN
   IF v_replay IS NOT NULL THEN
     RETURN v_replay;
   END IF;
-  IF v_currency NOT IN ('meritus', 'estelecas') OR v_type NOT IN ('admin_add', 'admin_remove', 'reward', 'penalty')
+  IF v_currency NOT IN ('meritus', 'estelecas') OR coalesce(ledger_type_sign(v_type), 0) = 0
      OR v_amount IS NULL OR v_amount < 1 OR cardinality(v_ids) = 0 OR (v_batch_id IS NULL AND cardinality(v_ids) <> 1) THEN
     RAISE EXCEPTION 'ledger_admin_operation: invalid request %', p USING ERRCODE = '22023';
   END IF;
@@ -283,23 +284,24 @@ $$;
 -- What one queued row adds to its students' sums (ledger_student_days' columns), on the row's
 -- UTC day: a side for the student who received (awarded or transferred in) and one for the
 -- student who gave (removed or transferred out), each when the row has one; a deleted row's
--- sign is -1.
+-- sign is -1. Awards and removals are the rows that raise or lower a balance, transfers the
+-- ones that move it (ledger_type_sign(), migration 0015).
 CREATE OR REPLACE FUNCTION ledger_row_sides(p_row ledger_sums_pending) RETURNS SETOF ledger_student_days
 LANGUAGE sql IMMUTABLE AS $$
   SELECT p_row.to_student_id, (p_row.created_at AT TIME ZONE 'UTC')::date,
-         p_row.sign * CASE WHEN p_row.currency = 'meritus' AND p_row.type <> 'transfer' THEN p_row.amount ELSE 0 END, 0,
-         p_row.sign * CASE WHEN p_row.currency = 'meritus' AND p_row.type = 'transfer' THEN p_row.amount ELSE 0 END, 0,
-         p_row.sign * CASE WHEN p_row.currency = 'estelecas' AND p_row.type <> 'transfer' THEN p_row.amount ELSE 0 END, 0,
-         p_row.sign * CASE WHEN p_row.currency = 'estelecas' AND p_row.type = 'transfer' THEN p_row.amount ELSE 0 END, 0,
+         p_row.sign * CASE WHEN p_row.currency = 'meritus' AND ledger_type_sign(p_row.type) <> 0 THEN p_row.amount ELSE 0 END, 0,
+         p_row.sign * CASE WHEN p_row.currency = 'meritus' AND ledger_type_sign(p_row.type) = 0 THEN p_row.amount ELSE 0 END, 0,
+         p_row.sign * CASE WHEN p_row.currency = 'estelecas' AND ledger_type_sign(p_row.type) <> 0 THEN p_row.amount ELSE 0 END, 0,
+         p_row.sign * CASE WHEN p_row.currency = 'estelecas' AND ledger_type_sign(p_row.type) = 0 THEN p_row.amount ELSE 0 END, 0,
          0, p_row.sign
    WHERE p_row.to_student_id IS NOT NULL
   UNION ALL
   SELECT p_row.from_student_id, (p_row.created_at AT TIME ZONE 'UTC')::date,
-         0, p_row.sign * CASE WHEN p_row.currency = 'meritus' AND p_row.type <> 'transfer' THEN p_row.amount ELSE 0 END,
-         0, p_row.sign * CASE WHEN p_row.currency = 'meritus' AND p_row.type = 'transfer' THEN p_row.amount ELSE 0 END,
-         0, p_row.sign * CASE WHEN p_row.currency = 'estelecas' AND p_row.type <> 'transfer' THEN p_row.amount ELSE 0 END,
-         0, p_row.sign * CASE WHEN p_row.currency = 'estelecas' AND p_row.type = 'transfer' THEN p_row.amount ELSE 0 END,
-         p_row.sign * CASE WHEN p_row.type = 'transfer' THEN 1 ELSE 0 END, p_row.sign
+         0, p_row.sign * CASE WHEN p_row.currency = 'meritus' AND ledger_type_sign(p_row.type) <> 0 THEN p_row.amount ELSE 0 END,
+         0, p_row.sign * CASE WHEN p_row.currency = 'meritus' AND ledger_type_sign(p_row.type) = 0 THEN p_row.amount ELSE 0 END,
+         0, p_row.sign * CASE WHEN p_row.currency = 'estelecas' AND ledger_type_sign(p_row.type) <> 0 THEN p_row.amount ELSE 0 END,
+         0, p_row.sign * CASE WHEN p_row.currency = 'estelecas' AND ledger_type_sign(p_row.type) = 0 THEN p_row.amount ELSE 0 END,
+         p_row.sign * CASE WHEN ledger_type_sign(p_row.type) = 0 THEN 1 ELSE 0 END, p_row.sign
    WHERE p_row.from_student_id IS NOT NULL
 $$;
 
@@ -315,7 +317,7 @@ LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO ledger_sums_pending (sign, turma_id, currency, type, amount, description, from_student_id, to_student_id, created_at)
   SELECT CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END, s.turma_id, c.currency, c.type, c.amount,
-         CASE WHEN c.type <> 'transfer' THEN btrim(c.description) END, c.from_student_id, c.to_student_id, c.created_at
+         CASE WHEN ledger_type_sign(c.type) <> 0 THEN btrim(c.description) END, c.from_student_id, c.to_student_id, c.created_at
     FROM changed c JOIN students s ON s.id = coalesce(c.from_student_id, c.to_student_id);
   RETURN NULL;
 END
@@ -391,9 +393,9 @@ BEGIN
 
     INSERT INTO ledger_turma_days AS g (turma_id, day, slot, m_awarded, m_removed, m_transferred)
     SELECT c.turma_id, (c.created_at AT TIME ZONE 'UTC')::date, ledger_student_slot(coalesce(c.from_student_id, c.to_student_id)),
-           coalesce(sum(c.sign * c.amount) FILTER (WHERE c.type IN ('admin_add', 'reward')), 0),
-           coalesce(sum(c.sign * c.amount) FILTER (WHERE c.type IN ('admin_remove', 'penalty')), 0),
-           coalesce(sum(c.sign * c.amount) FILTER (WHERE c.type = 'transfer'), 0)
+           coalesce(sum(c.sign * c.amount) FILTER (WHERE ledger_type_sign(c.type) = 1), 0),
+           coalesce(sum(c.sign * c.amount) FILTER (WHERE ledger_type_sign(c.type) = -1), 0),
+           coalesce(sum(c.sign * c.amount) FILTER (WHERE ledger_type_sign(c.type) = 0), 0)
       FROM unnest(v_rows) c
      WHERE c.currency = 'meritus'
      GROUP BY 1, 2, 3
@@ -403,14 +405,14 @@ BEGIN
            m_transferred = g.m_transferred + excluded.m_transferred;
 
     INSERT INTO ledger_reason_sums AS r (span, start, turma_id, kind, description, ops, meritus, estelecas)
-    SELECT spans.span, spans.start, c.turma_id, CASE WHEN c.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END,
+    SELECT spans.span, spans.start, c.turma_id, CASE WHEN ledger_type_sign(c.type) = 1 THEN 'award' ELSE 'penalty' END,
            c.description, sum(c.sign),
            coalesce(sum(c.sign * c.amount) FILTER (WHERE c.currency = 'meritus'), 0),
            coalesce(sum(c.sign * c.amount) FILTER (WHERE c.currency = 'estelecas'), 0)
       FROM unnest(v_rows) c
      CROSS JOIN LATERAL (VALUES ('d', (c.created_at AT TIME ZONE 'UTC')::date),
                                 ('m', date_trunc('month', c.created_at AT TIME ZONE 'UTC')::date)) AS spans(span, start)
-     WHERE c.type <> 'transfer'
+     WHERE ledger_type_sign(c.type) <> 0
      GROUP BY 1, 2, 3, 4, 5
      ORDER BY 1, 2, 3, 4, 5
     ON CONFLICT (span, start, turma_id, kind, description) DO UPDATE
@@ -431,9 +433,9 @@ BEGIN
   SELECT moved.turma_id, days.day, ledger_student_slot(NEW.id),
          moved.sign * days.m_awarded, moved.sign * days.m_removed, moved.sign * days.m_transferred
     FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS day,
-                 coalesce(sum(amount) FILTER (WHERE type IN ('admin_add', 'reward')), 0) AS m_awarded,
-                 coalesce(sum(amount) FILTER (WHERE type IN ('admin_remove', 'penalty')), 0) AS m_removed,
-                 coalesce(sum(amount) FILTER (WHERE type = 'transfer'), 0) AS m_transferred
+                 coalesce(sum(amount) FILTER (WHERE ledger_type_sign(type) = 1), 0) AS m_awarded,
+                 coalesce(sum(amount) FILTER (WHERE ledger_type_sign(type) = -1), 0) AS m_removed,
+                 coalesce(sum(amount) FILTER (WHERE ledger_type_sign(type) = 0), 0) AS m_transferred
             FROM ledger_entries
            WHERE currency = 'meritus' AND (from_student_id = NEW.id OR (from_student_id IS NULL AND to_student_id = NEW.id))
            GROUP BY 1) AS days
@@ -446,14 +448,14 @@ BEGIN
   INSERT INTO ledger_reason_sums AS r (span, start, turma_id, kind, description, ops, meritus, estelecas)
   SELECT sums.span, sums.start, moved.turma_id, sums.kind, sums.description,
          moved.sign * sums.ops, moved.sign * sums.meritus, moved.sign * sums.estelecas
-    FROM (SELECT spans.span, spans.start, CASE WHEN e.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END AS kind,
+    FROM (SELECT spans.span, spans.start, CASE WHEN ledger_type_sign(e.type) = 1 THEN 'award' ELSE 'penalty' END AS kind,
                  btrim(e.description) AS description, count(*) AS ops,
                  coalesce(sum(e.amount) FILTER (WHERE e.currency = 'meritus'), 0) AS meritus,
                  coalesce(sum(e.amount) FILTER (WHERE e.currency = 'estelecas'), 0) AS estelecas
             FROM ledger_entries e
            CROSS JOIN LATERAL (VALUES ('d', (e.created_at AT TIME ZONE 'UTC')::date),
                                       ('m', date_trunc('month', e.created_at AT TIME ZONE 'UTC')::date)) AS spans(span, start)
-           WHERE e.type <> 'transfer' AND (e.from_student_id = NEW.id OR (e.from_student_id IS NULL AND e.to_student_id = NEW.id))
+           WHERE ledger_type_sign(e.type) <> 0 AND (e.from_student_id = NEW.id OR (e.from_student_id IS NULL AND e.to_student_id = NEW.id))
            GROUP BY 1, 2, 3, 4) AS sums
    CROSS JOIN (VALUES (OLD.turma_id, -1), (NEW.turma_id, 1)) AS moved(turma_id, sign)
    ORDER BY 1, 2, 3, 4, 5

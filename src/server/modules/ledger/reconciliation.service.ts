@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client.ts';
+import { directionIs } from '../../db/ledger-direction.ts';
 
 export type Discrepancy =
   | {
@@ -12,6 +13,13 @@ export type Discrepancy =
     }
   | { kind: 'negative_balance'; studentUuid: string; studentId: string; field: 'meritus' | 'estelecas' | 'totalEarned'; stored: number }
   | { kind: 'invalid_entry'; entryId: string; problem: string };
+
+/** Why a ledger row breaks the rules, as the query names it, and in the diagnostics' words. */
+const ENTRY_PROBLEMS = {
+  amount_not_positive: 'valor não positivo',
+  transfer_parties: 'transferência sem remetente e destinatário distintos',
+  parties_mismatch: 'partes incompatíveis com o tipo',
+} as const;
 
 type BalanceRow = {
   id: string;
@@ -35,7 +43,7 @@ export async function reconcile(db: Db): Promise<Discrepancy[]> {
     await db.execute(sql`
       WITH flows AS (
         SELECT to_student_id AS student, currency, amount AS delta,
-               CASE WHEN currency = 'meritus' AND type IN ('admin_add', 'reward') THEN amount ELSE 0 END AS earned
+               CASE WHEN currency = 'meritus' AND ${directionIs(sql`type`, 'raises')} THEN amount ELSE 0 END AS earned
           FROM ledger_entries WHERE to_student_id IS NOT NULL
         UNION ALL
         SELECT from_student_id, currency, -amount, 0
@@ -72,22 +80,23 @@ export async function reconcile(db: Db): Promise<Discrepancy[]> {
       }
     }
   }
-  const invalid = rowsOf<{ id: string; problem: string }>(
+  const moves = directionIs(sql`type`, 'moves');
+  const transferParties = sql`${moves} AND (from_student_id IS NULL OR to_student_id IS NULL OR from_student_id = to_student_id)`;
+  const invalid = rowsOf<{ id: string; problem: keyof typeof ENTRY_PROBLEMS }>(
     await db.execute(sql`
       SELECT id, CASE
-               WHEN amount <= 0 THEN 'valor não positivo'
-               WHEN type = 'transfer' AND (from_student_id IS NULL OR to_student_id IS NULL OR from_student_id = to_student_id)
-                 THEN 'transferência sem remetente e destinatário distintos'
-               ELSE 'partes incompatíveis com o tipo'
+               WHEN amount <= 0 THEN 'amount_not_positive'
+               WHEN ${transferParties} THEN 'transfer_parties'
+               ELSE 'parties_mismatch'
              END AS problem
         FROM ledger_entries
        WHERE amount <= 0
-          OR (type = 'transfer' AND (from_student_id IS NULL OR to_student_id IS NULL OR from_student_id = to_student_id))
-          OR (type IN ('admin_add', 'reward') AND (from_student_id IS NOT NULL OR to_student_id IS NULL))
-          OR (type IN ('admin_remove', 'penalty') AND (from_student_id IS NULL OR to_student_id IS NOT NULL))
+          OR (${transferParties})
+          OR (${directionIs(sql`type`, 'raises')} AND (from_student_id IS NOT NULL OR to_student_id IS NULL))
+          OR (${directionIs(sql`type`, 'lowers')} AND (from_student_id IS NULL OR to_student_id IS NOT NULL))
     `),
   );
-  for (const row of invalid) found.push({ kind: 'invalid_entry', entryId: row.id, problem: row.problem });
+  for (const row of invalid) found.push({ kind: 'invalid_entry', entryId: row.id, problem: ENTRY_PROBLEMS[row.problem] });
   return found;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CURRENCIES, LEDGER_TYPES } from '../../../shared/ledger.ts';
+import { CURRENCIES } from '../../../shared/ledger.ts';
+import { LEDGER_TYPES } from '../../../shared/ledger-types.ts';
 import { ERROR_MESSAGES, type ErrorCode } from '../../../shared/errors.ts';
 
 /**

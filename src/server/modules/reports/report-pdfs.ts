@@ -8,7 +8,7 @@ import { AppError } from '../../app-error.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, type AdminActor } from '../auth/actor.ts';
 import { TAG_NAMES, type TagKind } from '../../../shared/constants.ts';
-import { OPERATION_TYPE_LABELS, type LedgerType } from '../../../shared/ledger.ts';
+import { directionOf, OPERATION_TYPE_LABELS, type LedgerType } from '../../../shared/ledger-types.ts';
 import { formatEstelecas, formatMeritus, formatSignedAmount } from '../../../shared/format.ts';
 import { addDays, formatDayRange } from '../../../shared/reports.ts';
 import type { ReportScope } from './reports.service.ts';
@@ -152,7 +152,7 @@ export async function statementPdf(db: Db, admin: AdminActor, scope: ReportScope
     for (const row of rows) {
       const signed = row.incoming ? row.amount : -row.amount;
       balance[row.currency] += signed;
-      const party = row.type === 'transfer' && row.other_name ? ` (${row.incoming ? 'de' : 'para'} ${row.other_name})` : '';
+      const party = directionOf(row.type) === 'moves' && row.other_name ? ` (${row.incoming ? 'de' : 'para'} ${row.other_name})` : '';
       drawRow(
         [format.dateTime(new Date(row.at)), row.currency === 'meritus' ? 'Méritus' : 'Estelecas', OPERATION_TYPE_LABELS[row.type], `${row.description}${party}`, formatSignedAmount(row.currency, signed)],
         false,

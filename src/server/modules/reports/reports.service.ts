@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db, type DbOrTx } from '../../db/client.ts';
 import { reasonPresets } from '../../db/schema.ts';
+import { directionIs } from '../../db/ledger-direction.ts';
 import { AppError } from '../../app-error.ts';
 import {
   addDays,
@@ -143,6 +144,9 @@ async function sumsAtBounds(db: Db, scope: ReportScope): Promise<Map<string, Sum
   await foldPendingSums(db, { wait: true });
   const { p0, p1, p2 } = bounds(scope);
   const columns = sql.raw(SUM_COLUMNS.join(', '));
+  // As ledger_row_sides() sums the rows (ledger.sql): transfers move a balance, awards and removals raise or lower it.
+  const transfer = directionIs(sql`e.type`, 'moves');
+  const awardOrRemoval = sql`NOT ${transfer}`;
   const rows = await jsonRows<Record<string, unknown>>(db, sql`
     WITH marks AS (SELECT k, at, ${utcMidnight(sql`at`)} AS midnight FROM (VALUES (0, ${p0}), (1, ${p1}), (2, ${p2})) AS v(k, at)),
     stored AS (
@@ -155,15 +159,15 @@ async function sumsAtBounds(db: Db, scope: ReportScope): Promise<Map<string, Sum
     ),
     recent AS (
       SELECT side.student, m.k,
-             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'meritus' AND e.type <> 'transfer') AS m_awarded,
-             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'meritus' AND e.type <> 'transfer') AS m_removed,
-             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'meritus' AND e.type = 'transfer') AS m_in,
-             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'meritus' AND e.type = 'transfer') AS m_out,
-             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'estelecas' AND e.type <> 'transfer') AS e_awarded,
-             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'estelecas' AND e.type <> 'transfer') AS e_removed,
-             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'estelecas' AND e.type = 'transfer') AS e_in,
-             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'estelecas' AND e.type = 'transfer') AS e_out,
-             count(*) FILTER (WHERE NOT side.incoming AND e.type = 'transfer') AS sent_ops,
+             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'meritus' AND ${awardOrRemoval}) AS m_awarded,
+             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'meritus' AND ${awardOrRemoval}) AS m_removed,
+             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'meritus' AND ${transfer}) AS m_in,
+             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'meritus' AND ${transfer}) AS m_out,
+             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'estelecas' AND ${awardOrRemoval}) AS e_awarded,
+             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'estelecas' AND ${awardOrRemoval}) AS e_removed,
+             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'estelecas' AND ${transfer}) AS e_in,
+             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'estelecas' AND ${transfer}) AS e_out,
+             count(*) FILTER (WHERE NOT side.incoming AND ${transfer}) AS sent_ops,
              count(*) AS ops
         FROM marks m
         JOIN ledger_entries e ON e.created_at >= m.midnight AND e.created_at < m.at
@@ -340,9 +344,9 @@ export async function reportTimeline(db: Db, scope: ReportScope): Promise<Report
       ),
       edge AS (
         SELECT width_bucket(e.created_at, th.at) AS bucket, width_bucket((e.created_at AT TIME ZONE 'UTC')::date, td.day) AS day_bucket,
-               CASE WHEN e.type IN ('admin_add', 'reward') THEN e.amount ELSE 0 END AS awarded,
-               CASE WHEN e.type IN ('admin_remove', 'penalty') THEN e.amount ELSE 0 END AS removed,
-               CASE WHEN e.type = 'transfer' THEN e.amount ELSE 0 END AS transferred
+               CASE WHEN ${directionIs(sql`e.type`, 'raises')} THEN e.amount ELSE 0 END AS awarded,
+               CASE WHEN ${directionIs(sql`e.type`, 'lowers')} THEN e.amount ELSE 0 END AS removed,
+               CASE WHEN ${directionIs(sql`e.type`, 'moves')} THEN e.amount ELSE 0 END AS transferred
           FROM th, td, near AS e
          WHERE ${turmaFilter(scope, sql`coalesce(e.from_student_id, e.to_student_id)`)}
       )
@@ -379,7 +383,7 @@ export async function reportReasons(db: Db, scope: ReportScope): Promise<ReportR
       near AS MATERIALIZED (
         SELECT w.sign, e.* FROM (VALUES (${p2}, 1), (${p1}, -1)) AS w(at, sign)
           JOIN ledger_entries e ON e.created_at >= ${utcMidnight(sql`w.at`)} AND e.created_at < w.at
-         WHERE e.type <> 'transfer'
+         WHERE NOT ${directionIs(sql`e.type`, 'moves')}
       ),
       parts AS (
         SELECT r.kind, r.description, r.ops, r.meritus, r.estelecas
@@ -389,7 +393,7 @@ export async function reportReasons(db: Db, scope: ReportScope): Promise<ReportR
             OR (r.span = 'd' AND r.start >= greatest(b.m1, b.m2) AND r.start < b.d2)
          WHERE ${inTurmas(scope, sql`r.turma_id`)}
         UNION ALL
-        SELECT CASE WHEN e.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END, btrim(e.description), e.sign,
+        SELECT CASE WHEN ${directionIs(sql`e.type`, 'raises')} THEN 'award' ELSE 'penalty' END, btrim(e.description), e.sign,
                CASE WHEN e.currency = 'meritus' THEN e.sign * e.amount ELSE 0 END, CASE WHEN e.currency = 'estelecas' THEN e.sign * e.amount ELSE 0 END
           FROM near AS e
          WHERE ${turmaFilter(scope, sql`coalesce(e.from_student_id, e.to_student_id)`)}

@@ -1,6 +1,7 @@
 import { and, eq, gte, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { ledgerEntries, students } from '../../db/schema.ts';
+import { directionIs } from '../../db/ledger-direction.ts';
 import { AppError } from '../../app-error.ts';
 import { CHANGE_WINDOW_DAYS } from '../../../shared/constants.ts';
 import type { StudentSummary } from '../../../shared/student-area.ts';
@@ -68,13 +69,13 @@ export async function studentSummary(db: Db, studentUuid: string, goal: number, 
       .select({
         meritusNet: total(sql`CASE WHEN ${isMeritus} AND ${recent} THEN CASE WHEN ${incoming} THEN ${amount} ELSE -${amount} END END`),
         earned: total(
-          sql`CASE WHEN ${isMeritus} AND ${recent} AND ${incoming} AND ${ledgerEntries.type} IN ('admin_add', 'reward') THEN ${amount} END`,
+          sql`CASE WHEN ${isMeritus} AND ${recent} AND ${incoming} AND ${directionIs(ledgerEntries.type, 'raises')} THEN ${amount} END`,
         ),
         estelecasNet: total(sql`CASE WHEN ${isEstelecas} AND ${recent} THEN CASE WHEN ${incoming} THEN ${amount} ELSE -${amount} END END`),
         estelecasReceived: total(sql`CASE WHEN ${isEstelecas} AND ${incoming} THEN ${amount} END`),
         estelecasReceivedRecent: total(sql`CASE WHEN ${isEstelecas} AND ${incoming} AND ${recent} THEN ${amount} END`),
-        estelecasSent: total(sql`CASE WHEN ${isEstelecas} AND ${outgoing} AND ${ledgerEntries.type} = 'transfer' THEN ${amount} END`),
-        estelecasDeducted: total(sql`CASE WHEN ${isEstelecas} AND ${outgoing} AND ${ledgerEntries.type} <> 'transfer' THEN ${amount} END`),
+        estelecasSent: total(sql`CASE WHEN ${isEstelecas} AND ${outgoing} AND ${directionIs(ledgerEntries.type, 'moves')} THEN ${amount} END`),
+        estelecasDeducted: total(sql`CASE WHEN ${isEstelecas} AND ${outgoing} AND ${directionIs(ledgerEntries.type, 'lowers')} THEN ${amount} END`),
       })
       .from(ledgerEntries)
       .where(or(incoming, outgoing)),

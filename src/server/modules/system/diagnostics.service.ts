@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { and, count, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { rowsOf, type Db, type DbOrTx } from '../../db/client.ts';
 import { admins, diagnosticLogs, studentTags, students } from '../../db/schema.ts';
+import { typeSign } from '../../db/ledger-direction.ts';
 import { createAdmin } from '../auth/admin-accounts.service.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, type AdminActor } from '../auth/actor.ts';
@@ -227,8 +228,7 @@ async function transactionChecks({ database }: SystemDeps, discrepancies: Discre
   );
   const flows = rowsOf<{ currency: 'meritus' | 'estelecas'; net: string | number }>(
     await db.execute(sql`
-      SELECT currency, COALESCE(SUM(CASE WHEN type IN ('admin_add', 'reward') THEN amount
-                                         WHEN type IN ('admin_remove', 'penalty') THEN -amount ELSE 0 END), 0) AS net
+      SELECT currency, COALESCE(SUM(${typeSign(sql`type`)} * amount), 0) AS net
         FROM ledger_entries GROUP BY currency`),
   );
   const totals = await totalBalances(db);

@@ -4,7 +4,7 @@ import { toCsv } from '../../csv.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { type EntityId, type EntityPage, type EntityQuery } from '../../../shared/system.ts';
 import { auditActor, type AdminActor } from '../auth/actor.ts';
-import { OPERATION_TYPE_LABELS } from '../../../shared/ledger.ts';
+import { OPERATION_TYPE_LABELS } from '../../../shared/ledger-types.ts';
 import { TAG_NAMES } from '../../../shared/constants.ts';
 import { dayIn } from '../../../shared/format.ts';
 
@@ -27,6 +27,10 @@ function labelled(column: SQL, labels: Record<string, string>): SQL {
   const cases = Object.entries(labels).map(([code, label]) => sql`WHEN ${code} THEN ${label}`);
   return sql`(CASE ${column} ${sql.join(cases, sql` `)} ELSE ${column} END)`;
 }
+
+/** A student's and a tag's state, as the query names it and as the browser shows it. */
+const STUDENT_STATES = { active: 'ativo', removed: 'removido' };
+const TAG_STATES = { active: 'ativa', expired: 'expirada' };
 
 function ledgerEntity(currency: 'meritus' | 'estelecas'): EntityDef {
   const type = labelled(sql`e.type`, OPERATION_TYPE_LABELS);
@@ -62,7 +66,7 @@ const ENTITIES: Record<EntityId, EntityDef> = {
       col('totalEarned', 'Total ganho', sql`s.total_earned`),
       col('lastLogin', 'Último acesso', iso(sql`s.last_login`)),
       col('createdAt', 'Criado em', iso(sql`s.created_at`)),
-      col('status', 'Situação', sql`CASE WHEN s.deleted_at IS NULL THEN 'ativo' ELSE 'removido' END`),
+      col('status', 'Situação', labelled(sql`CASE WHEN s.deleted_at IS NULL THEN 'active' ELSE 'removed' END`, STUDENT_STATES)),
     ],
     from: sql`students s JOIN turmas t ON t.id = s.turma_id`,
     key: sql`s.id`,
@@ -110,7 +114,7 @@ const ENTITIES: Record<EntityId, EntityDef> = {
       col('kind', 'Tag', labelled(sql`g.kind`, TAG_NAMES)),
       col('assignedAt', 'Atribuída em', iso(sql`g.assigned_at`)),
       col('expiresAt', 'Expira em', iso(sql`g.expires_at`)),
-      col('status', 'Situação', sql`CASE WHEN g.expires_at > now() THEN 'ativa' ELSE 'expirada' END`),
+      col('status', 'Situação', labelled(sql`CASE WHEN g.expires_at > now() THEN 'active' ELSE 'expired' END`, TAG_STATES)),
     ],
     from: sql`student_tags g JOIN students s ON s.id = g.student_id`,
     key: sql`g.id`,

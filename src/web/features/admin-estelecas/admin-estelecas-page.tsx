@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { ArrowRight, Medal, MinusCircle, PlusCircle, Sparkles, Trophy } from 'lucide-react';
-import { LEDGER_TYPES, OPERATION_TYPE_LABELS, type LedgerEntryView, type LedgerType } from '../../../shared/ledger.ts';
+import type { LedgerEntryView } from '../../../shared/ledger.ts';
+import { directionOf, LEDGER_TYPES, OPERATION_TYPE_LABELS, type LedgerDirection, type LedgerType } from '../../../shared/ledger-types.ts';
 import { competitionPositions } from '../../../shared/student-figures.ts';
 import { operationMatches, queryWords } from '../../../shared/student-match.ts';
 import { useSession } from '../../app/session.ts';
@@ -20,7 +21,12 @@ import type { Tone } from '../../ui/tone.ts';
 import { EstelecasOperationModal, type EstelecasMode } from './estelecas-operation-modal.tsx';
 import { useEstelecasHistory, useEstelecasRanking } from './estelecas-queries.ts';
 
-const TYPE_TONES: Record<LedgerType, Tone> = { admin_add: 'emerald', reward: 'emerald', admin_remove: 'rose', penalty: 'rose', transfer: 'sky' };
+/** How a history row shows which way it moved Estelecas: its badge's tone, its amount's colour and sign. */
+const DIRECTION_LOOKS: Record<LedgerDirection, { tone: Tone; text: string; sign: string }> = {
+  raises: { tone: 'emerald', text: 'text-emerald-700', sign: '+' },
+  lowers: { tone: 'rose', text: 'text-rose-700', sign: '-' },
+  moves: { tone: 'sky', text: 'text-sky-700', sign: '' },
+};
 const MEDALS = ['text-amber-500', 'text-slate-400', 'text-orange-700'];
 
 function RankingCard() {
@@ -65,19 +71,15 @@ function RankingCard() {
   );
 }
 
-function signed(entry: LedgerEntryView): string {
-  if (entry.type === 'transfer') return formatNumber(entry.amount);
-  return `${entry.to ? '+' : '-'}${formatNumber(entry.amount)}`;
-}
-
 function HistoryRow({ entry }: { entry: LedgerEntryView }) {
-  const credit = entry.type !== 'transfer' && entry.to !== null;
+  const direction = directionOf(entry.type);
+  const look = DIRECTION_LOOKS[direction];
   return (
     <li className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:gap-4">
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-2">
-          <Badge tone={TYPE_TONES[entry.type]}>{OPERATION_TYPE_LABELS[entry.type]}</Badge>
-          {entry.type === 'transfer' ? (
+          <Badge tone={look.tone}>{OPERATION_TYPE_LABELS[entry.type]}</Badge>
+          {direction === 'moves' ? (
             <span className="flex min-w-0 flex-wrap items-center gap-x-1 text-sm font-semibold wrap-anywhere text-slate-900">
               <span>{entry.from?.name ?? '—'}</span>
               <ArrowRight aria-label="para" className="size-4 shrink-0 text-slate-500" />
@@ -92,8 +94,8 @@ function HistoryRow({ entry }: { entry: LedgerEntryView }) {
           {entry.actorKind === 'admin' ? `por ${entry.actorName}` : entry.actorName} · <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
         </p>
       </div>
-      <span className={cn('shrink-0 text-base font-bold tabular-nums', entry.type === 'transfer' ? 'text-sky-700' : credit ? 'text-emerald-700' : 'text-rose-700')}>
-        {signed(entry)} <span className="text-xs font-semibold">{plural(entry.amount, 'Esteleca', 'Estelecas')}</span>
+      <span className={cn('shrink-0 text-base font-bold tabular-nums', look.text)}>
+        {`${look.sign}${formatNumber(entry.amount)}`} <span className="text-xs font-semibold">{plural(entry.amount, 'Esteleca', 'Estelecas')}</span>
       </span>
     </li>
   );

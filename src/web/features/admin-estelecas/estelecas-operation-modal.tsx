@@ -1,5 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import { OPERATION_TYPE_LABELS, type AdminOperationType } from '../../../shared/ledger.ts';
+import { ADMIN_OPERATION_TYPES, OPERATION_TYPE_LABELS, typesThat, type AdminOperationType } from '../../../shared/ledger-types.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
 import { formatEstelecas, formatNumber } from '../../lib/format.ts';
 import { errorMessage, toast, toastFailure } from '../../lib/toast.ts';
@@ -18,14 +18,14 @@ const COPY: Record<EstelecasMode, { title: string; description: string; submit: 
     description: 'Escolha o estudante, a quantidade e o motivo.',
     submit: 'Adicionar',
     failure: 'Erro ao adicionar Estelecas',
-    types: ['admin_add', 'reward'],
+    types: typesThat(ADMIN_OPERATION_TYPES, 'raises'),
   },
   remove: {
     title: 'Remover Estelecas',
     description: 'A quantidade não pode passar do saldo do estudante.',
     submit: 'Remover',
     failure: 'Erro ao remover Estelecas',
-    types: ['admin_remove', 'penalty'],
+    types: typesThat(ADMIN_OPERATION_TYPES, 'lowers'),
   },
 };
 

@@ -2,7 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { Users, X } from 'lucide-react';
 import { MAX_OPERATION_AMOUNT } from '../../../shared/constants.ts';
 import { useSchoolSettings } from '../../lib/school-settings.ts';
-import { isCredit, OPERATION_TYPE_LABELS, type AdminOperationType } from '../../../shared/ledger.ts';
+import { ADMIN_OPERATION_TYPES, isCredit, OPERATION_TYPE_LABELS, typesThat, type AdminOperationType } from '../../../shared/ledger-types.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
 import { formatMeritus, formatNumber } from '../../lib/format.ts';
 import { errorMessage, toast, toastFailure } from '../../lib/toast.ts';
@@ -16,11 +16,10 @@ import { AmountField, DescriptionField } from '../../ui/text-field.tsx';
 import { removalRefusal, shortInRefusal, useAdminOperation, validateAdminOperation, type AdminOperationRequest } from '../../lib/admin-operation.ts';
 import { ReasonPresetChips } from './reason-preset-chips.tsx';
 
+/** The operations that add, then the ones that remove. */
 const TYPES: { type: AdminOperationType; hint: string }[] = [
-  { type: 'admin_add', hint: 'Soma ao saldo' },
-  { type: 'reward', hint: 'Soma ao saldo' },
-  { type: 'admin_remove', hint: 'Tira do saldo' },
-  { type: 'penalty', hint: 'Tira do saldo' },
+  ...typesThat(ADMIN_OPERATION_TYPES, 'raises').map((type) => ({ type, hint: 'Soma ao saldo' })),
+  ...typesThat(ADMIN_OPERATION_TYPES, 'lowers').map((type) => ({ type, hint: 'Tira do saldo' })),
 ];
 
 type Pending = Extract<AdminOperationRequest, { kind: 'bulk' }>;

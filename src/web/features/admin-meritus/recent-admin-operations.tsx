@@ -1,5 +1,6 @@
 import { History } from 'lucide-react';
-import { OPERATION_TYPE_LABELS, type LedgerEntryView } from '../../../shared/ledger.ts';
+import type { LedgerEntryView } from '../../../shared/ledger.ts';
+import { isCredit, OPERATION_TYPE_LABELS } from '../../../shared/ledger-types.ts';
 import { formatRelativeTime, formatSignedMeritus, formatDateTime } from '../../lib/format.ts';
 import { cn } from '../../lib/cn.ts';
 import { useNow } from '../../lib/use-now.ts';
@@ -10,7 +11,7 @@ import { Skeleton } from '../../ui/skeleton.tsx';
 import { useRecentAdminMeritus } from './meritus-queries.ts';
 
 function Row({ entry, now }: { entry: LedgerEntryView; now: Date }) {
-  const credit = entry.to !== null && entry.from === null;
+  const credit = isCredit(entry.type);
   const student = entry.to ?? entry.from;
   return (
     <li className="flex items-start justify-between gap-3 py-3">
