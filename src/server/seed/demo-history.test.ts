@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { count, eq, gt } from 'drizzle-orm';
 import { createTestDatabase, testConfig, type TestDatabase } from '../test/test-app.ts';
 import { DEMO_ADMIN, ensureInitialData } from './seed.ts';
-import { admins, auditLog, ledgerEntries, students, studentTags } from '../db/schema.ts';
+import { admins, auditLog, ledgerEntries, studentTags } from '../db/schema.ts';
 import { reconcile } from '../modules/ledger/reconciliation.service.ts';
 import { selectStudents } from '../views/student-views.ts';
 import { GRADES, TAG_KINDS } from '../../shared/constants.ts';
