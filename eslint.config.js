@@ -15,8 +15,28 @@ const features = fs.existsSync(featuresDir)
   ? fs.readdirSync(featuresDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
   : [];
 
+/**
+ * src/shared in layers, each importing only the layers before it (type-only imports too: a type
+ * is a dependency the next reader must follow): constants → format → messages → errors →
+ * validation → the domain schemas (every other file), and the route contract above them all.
+ */
+const sharedLayers = [
+  ['constants.ts', 'ledger-types.ts'],
+  ['format.ts'],
+  ['messages-core.ts'],
+  ['errors.ts'],
+  ['validation.ts'],
+];
+const sharedLayerZones = sharedLayers.map((files, index) => ({
+  target: files.map((file) => `./src/shared/${file}`),
+  from: './src/shared',
+  except: sharedLayers.slice(0, index).flat().map((file) => `./${file}`),
+  message: `src/shared em camadas: ${files.join(', ')} só importa(m) ${sharedLayers.slice(0, index).flat().join(', ') || 'pacotes'}.`,
+}));
+
 /** The import directions of ARCHITECTURE.md: web → shared, server → shared, features apart. */
 const zones = [
+  ...sharedLayerZones,
   { target: './src/web', from: './src/server', message: 'O front end (src/web) não importa o servidor; use src/shared.' },
   { target: './src/server', from: './src/web', message: 'O servidor (src/server) não importa o front end; use src/shared.' },
   {

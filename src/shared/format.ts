@@ -1,4 +1,4 @@
-import type { Currency } from './ledger.ts';
+import type { Currency } from './ledger-types.ts';
 
 const integerFormat = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
 const currencyFormat = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });

@@ -8,6 +8,10 @@
  * migration that redefines ledger_type_sign() (no test passes without it).
  */
 
+/** The two balances a student holds, each with its own ledger rows. */
+export const CURRENCIES = ['meritus', 'estelecas'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
 /**
  * Which way a row moves a balance: `raises` the recipient's (a row with only to_student_id),
  * `lowers` the sender's (only from_student_id), `moves` from the sender to the recipient (both).

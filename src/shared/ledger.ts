@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { amountSchema, optionalText, requiredText, rowId, textInput } from './validation.ts';
 import { BULK_MAX_STUDENTS } from './constants.ts';
-import { ADMIN_OPERATION_TYPES, LEDGER_TYPES, OPERATION_KINDS } from './ledger-types.ts';
-
-export const CURRENCIES = ['meritus', 'estelecas'] as const;
-export type Currency = (typeof CURRENCIES)[number];
+import { ADMIN_OPERATION_TYPES, CURRENCIES, LEDGER_TYPES, OPERATION_KINDS, type Currency } from './ledger-types.ts';
 
 const optionalDescription = optionalText(200);
 

@@ -1,6 +1,6 @@
 import { CHANGE_WINDOW_DAYS, ESTELECAS_ACHIEVEMENTS, MERITUS_GOAL, type TagKind } from './constants.ts';
 import { formatSignedAmount } from './format.ts';
-import type { Currency } from './ledger.ts';
+import type { Currency } from './ledger-types.ts';
 
 /**
  * Competition ranking ("1, 2, 2, 4"): a student's position is one more than the

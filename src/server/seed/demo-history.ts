@@ -7,7 +7,7 @@ import { selectStudents } from '../views/student-views.ts';
 import { silentEvents } from '../realtime/event-bus.ts';
 import { seededRandom } from './seeded-random.ts';
 import { TAG_KINDS } from '../../shared/constants.ts';
-import type { Currency } from '../../shared/ledger.ts';
+import type { Currency } from '../../shared/ledger-types.ts';
 import type { AdminOperationType } from '../../shared/ledger-types.ts';
 
 const DAY = 86_400_000;

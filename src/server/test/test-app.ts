@@ -16,7 +16,8 @@ import type { AdminActor, StudentActor } from '../modules/auth/actor.ts';
 import { buildApp } from '../app.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
 import type { StudentRow } from '../views/student-views.ts';
-import type { Currency, OperationResult } from '../../shared/ledger.ts';
+import type { OperationResult } from '../../shared/ledger.ts';
+import type { Currency } from '../../shared/ledger-types.ts';
 
 export const TEST_PASSWORD = 'senha-teste-1';
 export const TEST_ADMIN = { email: 'prof@escola.test', name: 'Professora Helena Costa' } as const;

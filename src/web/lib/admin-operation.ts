@@ -2,15 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { PublicStudent } from '../../shared/auth.ts';
 import { ERROR_MESSAGES, type ErrorCode } from '../../shared/errors.ts';
 import { formatAmount } from '../../shared/format.ts';
-import {
-  adminOperationInputs,
-  removalRefusalDetails,
-  type BulkOperationResult,
-  type Currency,
-  type OperationResult,
-  type ShortStudent,
-} from '../../shared/ledger.ts';
-import { isCredit, type AdminOperationType } from '../../shared/ledger-types.ts';
+import { adminOperationInputs, removalRefusalDetails, type BulkOperationResult, type OperationResult, type ShortStudent } from '../../shared/ledger.ts';
+import { type AdminOperationType, type Currency, isCredit } from '../../shared/ledger-types.ts';
 import { issueMessage, parseAmountText } from '../../shared/validation.ts';
 import { api, type ApiError } from './api.ts';
 import { useIdempotentMutation } from './idempotency.ts';

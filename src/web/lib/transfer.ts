@@ -2,14 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { toast } from 'react-hot-toast';
 import type { PublicStudent } from '../../shared/auth.ts';
 import { ERROR_MESSAGES, type ErrorCode } from '../../shared/errors.ts';
-import {
-  estelecasTransferInput,
-  meritusTransferInput,
-  type Currency,
-  type EstelecasTransferInput,
-  type MeritusTransferInput,
-  type OperationResult,
-} from '../../shared/ledger.ts';
+import { estelecasTransferInput, meritusTransferInput, type EstelecasTransferInput, type MeritusTransferInput, type OperationResult } from '../../shared/ledger.ts';
+import type { Currency } from '../../shared/ledger-types.ts';
 import { issueMessage, parseAmountText } from '../../shared/validation.ts';
 import { api } from './api.ts';
 import { useIdempotentMutation } from './idempotency.ts';

@@ -2,16 +2,8 @@ import { aliasedTable, and, desc, eq, gt, ilike, inArray, isNull, or, sql, type 
 import type { Db } from '../../db/client.ts';
 import { auditLog, ledgerEntries, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
-import {
-  type Currency,
-  type LedgerEntryView,
-  type LiveOperation,
-  type OperationCategory,
-  type PartyView,
-  type StudentOperation,
-  type StudentOperationsPage,
-} from '../../../shared/ledger.ts';
-import { ADMIN_OPERATION_TYPES, directionOf, operationKind, type LedgerDirection, type LedgerType } from '../../../shared/ledger-types.ts';
+import { type LedgerEntryView, type LiveOperation, type OperationCategory, type PartyView, type StudentOperation, type StudentOperationsPage } from '../../../shared/ledger.ts';
+import { ADMIN_OPERATION_TYPES, type Currency, directionOf, type LedgerDirection, type LedgerType, operationKind } from '../../../shared/ledger-types.ts';
 import { directionIs } from '../../db/ledger-direction.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
 import { ESTELECAS_TOP_LIMIT } from '../../../shared/constants.ts';

@@ -5,24 +5,8 @@ import type { AppDeps } from '../../deps.ts';
 import { adminOf, studentOf } from '../../plugins/auth.ts';
 import { csvResponse, sendCsv } from '../../csv.ts';
 import { exportLedgerCsv } from './ledger-export.service.ts';
-import {
-  adminOperationInputs,
-  bulkOperationInput,
-  bulkOperationResult,
-  CURRENCIES,
-  estelecasTransferInput,
-  IDEMPOTENCY_HEADER,
-  idempotencyHeaders,
-  ledgerEntryView,
-  limitQuery,
-  liveOperation,
-  liveOperationsQuery,
-  meritusTransferInput,
-  operationResult,
-  studentOperation,
-  studentOperationsPage,
-  studentOperationsQuery,
-} from '../../../shared/ledger.ts';
+import { adminOperationInputs, bulkOperationInput, bulkOperationResult, estelecasTransferInput, IDEMPOTENCY_HEADER, idempotencyHeaders, ledgerEntryView, limitQuery, liveOperation, liveOperationsQuery, meritusTransferInput, operationResult, studentOperation, studentOperationsPage, studentOperationsQuery } from '../../../shared/ledger.ts';
+import { CURRENCIES } from '../../../shared/ledger-types.ts';
 import { publicStudent } from '../../../shared/auth.ts';
 import { studentUuidParam } from '../../../shared/admin-students.ts';
 import {

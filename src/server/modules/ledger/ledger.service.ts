@@ -6,16 +6,8 @@ import type { EventBus } from '../../realtime/event-bus.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { AdminActor, StudentActor } from '../auth/actor.ts';
 import { amountTooLargeMessage, dailyCapMessage, ERROR_MESSAGES, MESSAGES, tooSoonMessage, type ErrorCode } from '../../../shared/errors.ts';
-import {
-  adminOperationInputs,
-  bulkOperationInput,
-  estelecasTransferInput,
-  meritusTransferInput,
-  type BulkOperationResult,
-  type Currency,
-  type OperationResult,
-} from '../../../shared/ledger.ts';
-import { ADMIN_OPERATION_TYPES, isCredit, type AdminOperationType } from '../../../shared/ledger-types.ts';
+import { adminOperationInputs, bulkOperationInput, estelecasTransferInput, meritusTransferInput, type BulkOperationResult, type OperationResult } from '../../../shared/ledger.ts';
+import { ADMIN_OPERATION_TYPES, type AdminOperationType, type Currency, isCredit } from '../../../shared/ledger-types.ts';
 import { formatAmount, plural } from '../../../shared/format.ts';
 import { issueCode, issueFields, recordableText, rowId, sentText } from '../../../shared/validation.ts';
 import { idempotencyRecord, type IdempotencyRecord, type IdempotencyScope, type Stored } from './idempotency.ts';

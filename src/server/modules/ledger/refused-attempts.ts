@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { CURRENCIES } from '../../../shared/ledger.ts';
-import { LEDGER_TYPES } from '../../../shared/ledger-types.ts';
+import { CURRENCIES, LEDGER_TYPES } from '../../../shared/ledger-types.ts';
 import { ERROR_MESSAGES, type ErrorCode } from '../../../shared/errors.ts';
 
 /**

@@ -4,12 +4,14 @@ import ts from 'typescript';
 import { expect, test } from 'vitest';
 
 /**
- * The server's modules depend on each other one way: no folder under src/server/modules
- * reaches back to one that reaches it, through any import (type-only ones and tests
- * included). Something two modules need moves to the module that owns it or to a lower
- * layer (src/server/db, src/server/views…), which imports no module.
+ * Imports go one way, type-only ones and tests included (ESLint's import-x/no-cycle passes over
+ * `import type`): no file of src reaches back to itself, and no folder under src/server/modules
+ * reaches back to one that reaches it. Something two modules need moves to the module that owns
+ * it or to a lower layer (src/server/db, src/server/views…), which imports no module.
  */
-const modulesDir = import.meta.dirname;
+const serverDir = import.meta.dirname;
+const srcDir = path.dirname(serverDir);
+const modulesDir = path.join(serverDir, 'modules');
 
 /** The TypeScript files under a folder, relative to it. */
 function sourceFiles(folder: string): string[] {
@@ -28,6 +30,16 @@ function localImports(file: string): string[] {
 function moduleOf(file: string): string | undefined {
   const [first, ...rest] = path.relative(modulesDir, file).split(path.sep);
   return first && first !== '..' && rest.length > 0 ? first : undefined;
+}
+
+/** For each file of src, the files of src it imports and, for each, the file itself (the graph's shape for cyclicGroups). */
+function fileGraph(): Map<string, Map<string, Set<string>>> {
+  const graph = new Map<string, Map<string, Set<string>>>();
+  for (const file of sourceFiles(srcDir).map((name) => path.join(srcDir, name))) {
+    const self = path.relative(srcDir, file);
+    graph.set(self, new Map(localImports(file).map((target) => [path.relative(srcDir, target), new Set([self])])));
+  }
+  return graph;
 }
 
 /** For each module, the modules it imports and, for each, the files that do. */
@@ -86,8 +98,13 @@ test('the modules import each other one way: no folder-level cycle, type-only im
   expect(cycles).toEqual([]);
 });
 
+test('no file reaches back to itself through its imports, type-only ones included', () => {
+  const graph = fileGraph();
+  expect(graph.get(path.join('shared', 'ledger.ts'))?.size, 'the graph sees the imports between files').toBeGreaterThan(0);
+  expect(cyclicGroups(graph)).toEqual([]);
+});
+
 test('the layers below the modules (db, views, storage) import none of them', () => {
-  const serverDir = path.dirname(modulesDir);
   const upward = ['db', 'views', 'storage'].flatMap((layer) =>
     sourceFiles(path.join(serverDir, layer))
       .filter((file) => !/\.test\.tsx?$/.test(file))
