@@ -76,8 +76,8 @@ export async function statementPdf(db: Db, admin: AdminActor, scope: ReportScope
   const student = await statementStudent(db, studentUuid);
   if (!student) throw new AppError('student_not_found');
   const { opening, rows } = await statementEntries(db, scope, studentUuid);
+  const start = opening;
   const balance = { ...opening };
-  const start = { ...balance };
   const format = formatterIn(school.timeZone);
   const texts = STATEMENT_TEXTS;
   const issuedAt = new Date();
