@@ -3,7 +3,7 @@ import type { Database } from './db/client.ts';
 import { sweepAuthState } from './modules/auth/auth.service.ts';
 import { sweepIdempotencyKeys } from './modules/ledger/idempotency.ts';
 import { sweepExpiredTags } from './modules/tags/tags.service.ts';
-import { foldPendingSums } from './modules/reports/reports.service.ts';
+import { foldPendingSums } from './modules/reports/reports.queries.ts';
 import { EXPIRED_TAG_SWEEP_MS } from '../shared/constants.ts';
 
 const SWEEPS = { authState: sweepAuthState, expiredTags: sweepExpiredTags, idempotencyKeys: sweepIdempotencyKeys };

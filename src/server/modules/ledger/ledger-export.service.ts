@@ -3,11 +3,11 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { toCsv } from '../../csv.ts';
 import { LEDGER_CSV_HEADERS } from '../../../shared/admin-students.ts';
 import { OPERATION_TYPE_LABELS } from '../../../shared/ledger-types.ts';
+import { CURRENCY_LABELS } from '../../../shared/ledger-texts.ts';
 import { dayIn, formatDateTime } from '../../../shared/format.ts';
 import { everyEntryNewestFirst, type EntryWithParties } from './ledger-queries.service.ts';
 import { auditActor, type AdminActor } from '../auth/actor.ts';
 
-const CURRENCY_LABELS = { meritus: 'Méritus', estelecas: 'Estelecas' } as const;
 /** Rows of the ledger export read at a time (exported for the test that crosses a page). */
 export const EXPORT_PAGE = 5000;
 

@@ -15,7 +15,9 @@ import {
   type ReasonRow,
   type ReportTable,
 } from '../../../shared/reports.ts';
-import { reportOverview, reportReasons, reportTimeline, type ReportScope } from './reports.service.ts';
+import { EXPORT_HEADINGS as H, REPORT_TEXTS } from '../../../shared/report-texts.ts';
+import type { ReportScope } from './report-school.ts';
+import { reportOverview, reportReasons, reportTimeline } from './reports.service.ts';
 
 type Cell = string | number | null;
 /** `date` cells hold a calendar day (aaaa-mm-dd); `decimal` ones a number with one decimal. */
@@ -29,8 +31,8 @@ const decimal = (header: string) => ({ header, kind: 'decimal' as const });
 function reasonTable(title: string, rows: ReasonRow[]): ExportTable {
   return {
     title,
-    columns: [text('Motivo'), text('Motivo rápido salvo'), integer('Operações'), integer('Méritus'), integer('Estelecas')],
-    rows: rows.map((row) => [row.description, row.preset ? 'Sim' : 'Não', row.operations, row.meritus, row.estelecas]),
+    columns: [text(H.reason), text(H.savedPreset), integer(H.operations), integer(H.meritus), integer(H.estelecas)],
+    rows: rows.map((row) => [row.description, row.preset ? H.yes : H.no, row.operations, row.meritus, row.estelecas]),
   };
 }
 
@@ -44,15 +46,15 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
       return {
         title,
         columns: [
-          text('Indicador'),
-          decimal(`No período (${formatDayRange(period.from, period.to)})`),
-          decimal(`Período anterior (${formatDayRange(period.previousFrom, period.previousTo)})`),
-          decimal('Variação'),
-          text('Definição'),
+          text(H.figure),
+          decimal(H.inPeriod(formatDayRange(period.from, period.to))),
+          decimal(H.previousPeriod(formatDayRange(period.previousFrom, period.previousTo))),
+          decimal(H.change),
+          text(H.definition),
         ],
         rows: FIGURE_IDS.map((id) => {
           const { current, previous } = figures[id];
-          const label = id === 'participation' ? `${FIGURE_LABELS[id]} (%)` : FIGURE_LABELS[id];
+          const label = id === 'participation' ? H.inPercent(FIGURE_LABELS[id]) : FIGURE_LABELS[id];
           return [label, current, previous, Math.round((current - previous) * 10) / 10, FIGURE_DEFINITIONS[id]];
         }),
       };
@@ -61,7 +63,12 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
       const { points } = await reportTimeline(db, scope);
       return {
         title,
-        columns: [{ header: period.bucket === 'day' ? 'Dia' : 'Semana (início)', kind: 'date' }, integer('Méritus concedidos'), integer('Méritus removidos'), integer('Méritus transferidos')],
+        columns: [
+          { header: period.bucket === 'day' ? H.day : H.weekStart, kind: 'date' },
+          integer(H.meritusAwarded),
+          integer(H.meritusRemoved),
+          integer(H.meritusTransferred),
+        ],
         rows: points.map((point) => [point.start, point.awarded, point.removed, point.transferred]),
       };
     }
@@ -70,15 +77,15 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
       return {
         title,
         columns: [
-          text('Turma'),
-          integer('Alunos'),
-          integer('Méritus concedidos'),
-          integer('Méritus removidos'),
-          integer('Méritus transferidos'),
-          integer('Saldo no fim do período'),
-          decimal('Média por aluno'),
-          integer('Alunos participantes'),
-          decimal('Participação (%)'),
+          text(H.turma),
+          integer(H.students),
+          integer(H.meritusAwarded),
+          integer(H.meritusRemoved),
+          integer(H.meritusTransferred),
+          integer(H.balanceAtEnd),
+          decimal(H.averageBalance),
+          integer(H.participants),
+          decimal(H.participation),
         ],
         rows: turmas.map((row) => [row.turma, row.students, row.awarded, row.removed, row.transferred, row.balance, row.averageBalance, row.participants, row.participation]),
       };
@@ -87,7 +94,7 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
       const { balances } = await reportOverview(db, scope);
       return {
         title,
-        columns: [text('Faixa de saldo'), integer('Mínimo (M$)'), integer('Máximo (M$)'), integer('Alunos')],
+        columns: [text(H.balanceRange), integer(H.minimum), integer(H.maximum), integer(H.students)],
         rows: balances.map((row) => [row.label, row.min, row.max, row.students]),
       };
     }
@@ -100,7 +107,15 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
       const { risers } = await reportOverview(db, scope);
       return {
         title,
-        columns: [integer('Posição'), text('Matrícula'), text('Nome'), text('Turma'), integer('Saldo no início (M$)'), integer('Saldo no fim (M$)'), integer('Variação (M$)')],
+        columns: [
+          integer(H.position),
+          text(H.studentId),
+          text(H.name),
+          text(H.turma),
+          integer(H.startBalance),
+          integer(H.endBalance),
+          integer(H.balanceChange),
+        ],
         rows: risers.map((row, index) => [index + 1, row.studentId, row.name, row.grade, row.start, row.end, row.change]),
       };
     }
@@ -170,7 +185,7 @@ export async function exportReportTable(
     ip: context.ip,
     details: { table, format, from: scope.period.from, to: scope.period.to, turmas: scope.view.turmas },
   });
-  const fileName = `relatorio-${REPORT_TABLE_FILES[table]}-${scope.period.from}-a-${scope.period.to}.${format}`;
+  const fileName = REPORT_TEXTS.exportFileName(REPORT_TABLE_FILES[table], scope.period.from, scope.period.to, format);
   return format === 'csv'
     ? { fileName, contentType: 'text/csv; charset=utf-8', body: tableCsv(data) }
     : { fileName, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', body: await tableXlsx(data) };

@@ -2,17 +2,18 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
-import { sql } from 'drizzle-orm';
-import { rowsOf, type Db } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { AppError } from '../../app-error.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, type AdminActor } from '../auth/actor.ts';
-import { TAG_NAMES, type TagKind } from '../../../shared/constants.ts';
-import { directionOf, OPERATION_TYPE_LABELS, type LedgerType } from '../../../shared/ledger-types.ts';
+import { TAG_NAMES } from '../../../shared/constants.ts';
+import { directionOf, OPERATION_TYPE_LABELS } from '../../../shared/ledger-types.ts';
+import { CURRENCY_LABELS } from '../../../shared/ledger-texts.ts';
 import { formatEstelecas, formatMeritus, formatSignedAmount } from '../../../shared/format.ts';
-import { addDays, formatDayRange } from '../../../shared/reports.ts';
-import type { ReportScope } from './reports.service.ts';
-import { reportSchool, schoolLogoPng } from './report-school.ts';
+import { formatDayRange } from '../../../shared/reports.ts';
+import { CERTIFICATE_TEXTS, STATEMENT_TEXTS } from '../../../shared/report-texts.ts';
+import { reportSchool, schoolLogoPng, type ReportScope } from './report-school.ts';
+import { currentTag, statementEntries, statementStudent } from './reports.queries.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
 import type { ExportFile } from './report-exports.ts';
@@ -66,70 +67,42 @@ function fileSlug(text: string): string {
     .slice(0, 60);
 }
 
-type StatementRow = {
-  at: Date | string;
-  currency: 'meritus' | 'estelecas';
-  type: LedgerType;
-  amount: number;
-  description: string;
-  incoming: boolean;
-  other_name: string | null;
-};
-
 /**
  * A student's statement (extrato) for a period: balances at its start and end summed from the
  * ledger, and every operation in between with its signed amount. Audited.
  */
 export async function statementPdf(db: Db, admin: AdminActor, scope: ReportScope, studentUuid: string, context: { ip?: string | undefined } = {}): Promise<ExportFile> {
   const { period, school } = scope;
-  const tz = school.timeZone;
-  const p1 = sql`(${period.from}::date::timestamp AT TIME ZONE ${tz})`;
-  const p2 = sql`(${addDays(period.to, 1)}::date::timestamp AT TIME ZONE ${tz})`;
-  const [student] = rowsOf<{ id: string; student_id: string; name: string; grade: string }>(
-    await db.execute(sql`SELECT s.id, s.student_id, s.name, t.name AS grade FROM students s JOIN turmas t ON t.id = s.turma_id WHERE s.id = ${studentUuid}`),
-  );
+  const student = await statementStudent(db, studentUuid);
   if (!student) throw new AppError('student_not_found');
-  const [opening] = rowsOf<{ meritus: string | number; estelecas: string | number }>(
-    await db.execute(sql`
-      SELECT coalesce(sum(CASE WHEN to_student_id = ${studentUuid} THEN amount ELSE -amount END) FILTER (WHERE currency = 'meritus'), 0) AS meritus,
-             coalesce(sum(CASE WHEN to_student_id = ${studentUuid} THEN amount ELSE -amount END) FILTER (WHERE currency = 'estelecas'), 0) AS estelecas
-        FROM ledger_entries
-       WHERE (to_student_id = ${studentUuid} OR from_student_id = ${studentUuid}) AND created_at < ${p1}`),
-  );
-  const rows = rowsOf<StatementRow>(
-    await db.execute(sql`
-      SELECT e.created_at AS at, e.currency, e.type, e.amount, e.description,
-             e.to_student_id = ${studentUuid} AS incoming,
-             other.name AS other_name
-        FROM ledger_entries e
-        LEFT JOIN students other ON other.id = CASE WHEN e.to_student_id = ${studentUuid} THEN e.from_student_id ELSE e.to_student_id END
-       WHERE (e.to_student_id = ${studentUuid} OR e.from_student_id = ${studentUuid})
-         AND e.created_at >= ${p1} AND e.created_at < ${p2}
-       ORDER BY e.created_at, e.id`),
-  );
-  const balance = { meritus: Number(opening?.meritus ?? 0), estelecas: Number(opening?.estelecas ?? 0) };
-  const start = { ...balance };
-  const format = formatterIn(tz);
+  const { opening, rows } = await statementEntries(db, scope, studentUuid);
+  const start = opening;
+  const balance = { ...opening };
+  const format = formatterIn(school.timeZone);
+  const texts = STATEMENT_TEXTS;
   const issuedAt = new Date();
 
-  const body = await render({ size: 'A4', margin: 50, info: { Title: `Extrato de ${student.name}`, Author: school.name } }, (doc) => {
+  const body = await render({ size: 'A4', margin: 50, info: { Title: texts.documentTitle(student.name), Author: school.name } }, (doc) => {
     const left = doc.page.margins.left;
     const width = doc.page.width - left - doc.page.margins.right;
     doc.font(FONT.bold).fontSize(10).fillColor('#4338ca').text(school.name.toUpperCase(), { characterSpacing: 1 });
-    doc.moveDown(0.3).font(FONT.bold).fontSize(20).fillColor('#0f172a').text('Extrato de Méritus e Estelecas');
+    doc.moveDown(0.3).font(FONT.bold).fontSize(20).fillColor('#0f172a').text(texts.heading);
     doc.moveDown(0.5).font(FONT.regular).fontSize(11).fillColor('#334155');
-    doc.text(`Aluno: ${student.name}`).text(`Matrícula: ${student.student_id} · Turma: ${student.grade}`).text(`Período: ${formatDayRange(period.from, period.to)}`);
-    doc.moveDown(0.5).font(FONT.bold).text(`Saldo no início do período: ${formatMeritus(start.meritus)} · ${formatEstelecas(start.estelecas)}`);
+    doc
+      .text(texts.student(student.name))
+      .text(texts.studentIdAndTurma(student.student_id, student.grade))
+      .text(texts.period(formatDayRange(period.from, period.to)));
+    doc.moveDown(0.5).font(FONT.bold).text(texts.openingBalance(formatMeritus(start.meritus), formatEstelecas(start.estelecas)));
     doc.moveDown(0.8);
 
     // The date and time on one line ('24/11/2026, 06:35'); the description takes what the others leave.
     const [date, currency, operation, amount] = [96, 58, 78, 95];
     const columns = [
-      { header: 'Data', width: date },
-      { header: 'Moeda', width: currency },
-      { header: 'Operação', width: operation },
-      { header: 'Descrição', width: width - date - currency - operation - amount },
-      { header: 'Valor', width: amount, align: 'right' as const },
+      { header: texts.columns.date, width: date },
+      { header: texts.columns.currency, width: currency },
+      { header: texts.columns.operation, width: operation },
+      { header: texts.columns.description, width: width - date - currency - operation - amount },
+      { header: texts.columns.amount, width: amount, align: 'right' as const },
     ];
     const drawRow = (cells: string[], bold: boolean) => {
       doc.font(bold ? FONT.bold : FONT.regular).fontSize(9).fillColor('#0f172a');
@@ -147,21 +120,27 @@ export async function statementPdf(db: Db, admin: AdminActor, scope: ReportScope
     };
     drawRow(columns.map((column) => column.header), true);
     if (rows.length === 0) {
-      doc.font(FONT.regular).fontSize(10).fillColor('#475569').text('Nenhuma operação no período.', left, doc.y + 4);
+      doc.font(FONT.regular).fontSize(10).fillColor('#475569').text(texts.noOperations, left, doc.y + 4);
     }
     for (const row of rows) {
       const signed = row.incoming ? row.amount : -row.amount;
       balance[row.currency] += signed;
-      const party = directionOf(row.type) === 'moves' && row.other_name ? ` (${row.incoming ? 'de' : 'para'} ${row.other_name})` : '';
+      const party = directionOf(row.type) === 'moves' && row.other_name ? texts.party(row.incoming, row.other_name) : '';
       drawRow(
-        [format.dateTime(new Date(row.at)), row.currency === 'meritus' ? 'Méritus' : 'Estelecas', OPERATION_TYPE_LABELS[row.type], `${row.description}${party}`, formatSignedAmount(row.currency, signed)],
+        [
+          format.dateTime(new Date(row.at)),
+          CURRENCY_LABELS[row.currency],
+          OPERATION_TYPE_LABELS[row.type],
+          `${row.description}${party}`,
+          formatSignedAmount(row.currency, signed),
+        ],
         false,
       );
     }
     doc.moveDown(0.8).font(FONT.bold).fontSize(11).fillColor('#0f172a');
-    doc.text(`Saldo no fim do período: ${formatMeritus(balance.meritus)} · ${formatEstelecas(balance.estelecas)}`, left);
+    doc.text(texts.closingBalance(formatMeritus(balance.meritus), formatEstelecas(balance.estelecas)), left);
     doc.moveDown(0.3).font(FONT.regular).fontSize(9).fillColor('#475569');
-    doc.text(`Emitido em ${format.dateTime(issuedAt)} por ${admin.name}. Valores somados do registro de operações.`, left);
+    doc.text(texts.issued(format.dateTime(issuedAt), admin.name), left);
   });
 
   await recordAudit(db, {
@@ -170,7 +149,7 @@ export async function statementPdf(db: Db, admin: AdminActor, scope: ReportScope
     ip: context.ip,
     details: { student: student.id, studentId: student.student_id, from: period.from, to: period.to },
   });
-  return { fileName: `extrato-${student.student_id}-${period.from}-a-${period.to}.pdf`, contentType: 'application/pdf', body };
+  return { fileName: texts.fileName(student.student_id, period.from, period.to), contentType: 'application/pdf', body };
 }
 
 /**
@@ -184,19 +163,15 @@ export async function certificatePdf(
   context: { ip?: string | undefined; now?: Date } = {},
 ): Promise<ExportFile> {
   const now = context.now ?? new Date();
-  const [tag] = rowsOf<{ kind: TagKind; assigned_at: Date | string; expires_at: Date | string; student_uuid: string; student_id: string; name: string; grade: string }>(
-    await db.execute(sql`
-      SELECT t.kind, t.assigned_at, t.expires_at, s.id AS student_uuid, s.student_id, s.name, g.name AS grade
-        FROM student_tags t JOIN students s ON s.id = t.student_id JOIN turmas g ON g.id = s.turma_id
-       WHERE t.id = ${tagId} AND t.expires_at > ${now.toISOString()}::timestamptz AND s.deleted_at IS NULL`),
-  );
+  const tag = await currentTag(db, tagId, now);
   if (!tag) throw new AppError('tag_not_found', { status: 404 });
   const school = await reportSchool(settings);
   const logo = await schoolLogoPng(storage, school.logoUrl);
   const format = formatterIn(school.timeZone);
   const title = TAG_NAMES[tag.kind];
+  const texts = CERTIFICATE_TEXTS;
 
-  const body = await render({ size: 'A4', layout: 'landscape', margin: 0, info: { Title: `${title}: ${tag.name}`, Author: school.name } }, (doc) => {
+  const body = await render({ size: 'A4', layout: 'landscape', margin: 0, info: { Title: texts.documentTitle(title, tag.name), Author: school.name } }, (doc) => {
     const { width, height } = doc.page;
     doc.rect(24, 24, width - 48, height - 48).lineWidth(3).strokeColor('#4338ca').stroke();
     doc.rect(34, 34, width - 68, height - 68).lineWidth(0.8).strokeColor('#a5b4fc').stroke();
@@ -207,19 +182,18 @@ export async function certificatePdf(
     const line = (text: string, y: number, font: string, size: number, color: string) => centred(text, y + top, font, size, color);
     if (logo) doc.image(logo, width / 2 - 100, 50, { fit: [200, 56], align: 'center', valign: 'center' });
     line(school.name.toUpperCase(), 80, FONT.bold, 14, '#4338ca');
-    line('CERTIFICADO', 130, FONT.bold, 40, '#0f172a');
-    line('Certificamos que', 205, FONT.regular, 16, '#334155');
+    line(texts.heading, 130, FONT.bold, 40, '#0f172a');
+    line(texts.opening, 205, FONT.regular, 16, '#334155');
     // A long name is set smaller rather than wrapped over the line below it.
-    // The comma closes the name's clause: 'Certificamos que Ana Souza, da turma …, recebeu'.
-    const named = `${tag.name},`;
+    const named = texts.name(tag.name);
     const nameSize = Math.max(14, Math.min(30, (30 * (width - 120)) / doc.font(FONT.bold).fontSize(30).widthOfString(named)));
     line(named, 235 + (30 - nameSize) / 2, FONT.bold, nameSize, '#0f172a');
-    line(`da turma ${tag.grade} (matrícula ${tag.student_id}), recebeu o título de`, 285, FONT.regular, 16, '#334155');
+    line(texts.turma(tag.grade, tag.student_id), 285, FONT.regular, 16, '#334155');
     line(title, 318, FONT.bold, 26, '#b45309');
-    line(`pelo período de ${format.date(new Date(tag.assigned_at))} a ${format.date(new Date(tag.expires_at))}.`, 362, FONT.regular, 14, '#334155');
+    line(texts.period(format.date(new Date(tag.assigned_at)), format.date(new Date(tag.expires_at))), 362, FONT.regular, 14, '#334155');
     doc.moveTo(width / 2 - 130, height - 120).lineTo(width / 2 + 130, height - 120).lineWidth(0.8).strokeColor('#0f172a').stroke();
-    centred('Coordenação pedagógica', height - 112, FONT.regular, 12, '#334155');
-    centred(`Emitido em ${format.date(now)}`, height - 80, FONT.regular, 10, '#64748b');
+    centred(texts.signature, height - 112, FONT.regular, 12, '#334155');
+    centred(texts.issued(format.date(now)), height - 80, FONT.regular, 10, '#64748b');
   });
 
   await recordAudit(db, {
@@ -228,5 +202,5 @@ export async function certificatePdf(
     ip: context.ip,
     details: { tag: tagId, kind: tag.kind, student: tag.student_uuid, studentId: tag.student_id },
   });
-  return { fileName: `certificado-${fileSlug(title)}-${fileSlug(tag.name)}.pdf`, contentType: 'application/pdf', body };
+  return { fileName: texts.fileName(fileSlug(title), fileSlug(tag.name)), contentType: 'application/pdf', body };
 }

@@ -2,9 +2,13 @@ import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import { keyOfAddress, type FileStorage } from '../../storage/file-storage.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
+import type { ReportPeriodView, ResolvedPeriod } from '../../../shared/reports.ts';
 
 /** What the reports need of the school: its calendar's time zone, its name and logo (certificates) and its turmas, in order. */
 export type ReportSchool = { timeZone: string; name: string; logoUrl: string | null; turmas: { id: string; name: string }[] };
+
+/** A report's filters resolved against the school: calendar days, instants' time zone, the chosen turmas (none = all). */
+export type ReportScope = { period: ResolvedPeriod; turmas: ReportSchool['turmas']; school: ReportSchool; view: ReportPeriodView };
 
 /**
  * The one place the reports read the school's settings from. Retired turmas stay in the list:

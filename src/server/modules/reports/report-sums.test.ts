@@ -5,7 +5,7 @@ import { addStudents, buildTestApp, pendingSumRows, turmaIdOf, type TestApp } fr
 import { rowsOf } from '../../db/client.ts';
 import { ledgerEntries, students } from '../../db/schema.ts';
 import { GRADES } from '../../../shared/constants.ts';
-import { foldPendingSums } from './reports.service.ts';
+import { foldPendingSums } from './reports.queries.ts';
 
 /**
  * The reports' sums (decision 011) against the ledger they come from, recomputed here in

@@ -1,0 +1,84 @@
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '../../db/client.ts';
+import { directionIs } from '../../db/ledger-direction.ts';
+
+/** The dashboard's reads in SQL: figures only. Days and months are the school's calendar (its time zone). */
+
+const HOUR = 3_600_000;
+export const DAY = 24 * HOUR;
+
+type Figures = {
+  total: number;
+  total_then: number;
+  circulation: number;
+  net_since_week: number;
+  with_balance: number;
+  active: number;
+  active_before: number;
+  transactions: number;
+  transactions_before: number;
+  awarded_month: number;
+};
+
+/**
+ * Every figure of the dashboard in one round trip. Balances "then" are derived from
+ * today's balances minus what the ledger changed since, for the students who exist now.
+ * Operations count from `weekStart` (a calendar day) to `now`.
+ */
+export async function dashboardFigures(db: Db, timeZone: string, now: Date, weekStart: string): Promise<Figures> {
+  const at = (ms: number) => new Date(now.getTime() - ms).toISOString();
+  const nowIso = now.toISOString();
+  const [row] = rowsOf<Record<keyof Figures, string | number>>(
+    await db.execute(sql`
+      WITH current_students AS (SELECT id, meritus, last_login FROM students WHERE deleted_at IS NULL)
+      SELECT
+        (SELECT count(*) FROM current_students) AS total,
+        (SELECT count(*) FROM students
+          WHERE created_at <= ${at(30 * DAY)}::timestamptz
+            AND (deleted_at IS NULL OR deleted_at > ${at(30 * DAY)}::timestamptz)) AS total_then,
+        (SELECT coalesce(sum(meritus), 0) FROM current_students) AS circulation,
+        (SELECT coalesce(sum(CASE WHEN t.id IS NOT NULL THEN e.amount ELSE 0 END)
+                       - sum(CASE WHEN f.id IS NOT NULL THEN e.amount ELSE 0 END), 0)
+           FROM ledger_entries e
+           LEFT JOIN current_students t ON t.id = e.to_student_id
+           LEFT JOIN current_students f ON f.id = e.from_student_id
+          WHERE e.currency = 'meritus'
+            AND e.created_at > ${at(7 * DAY)}::timestamptz AND e.created_at <= ${nowIso}::timestamptz) AS net_since_week,
+        (SELECT count(*) FROM current_students WHERE meritus > 0) AS with_balance,
+        (SELECT count(*) FROM current_students
+          WHERE last_login > ${at(DAY)}::timestamptz AND last_login <= ${nowIso}::timestamptz) AS active,
+        (SELECT count(DISTINCT a.actor_id) FROM audit_log a JOIN current_students s ON s.id = a.actor_id
+          WHERE a.action = 'login.success' AND a.actor_kind = 'student'
+            AND a.at > ${at(2 * DAY)}::timestamptz AND a.at <= ${at(DAY)}::timestamptz) AS active_before,
+        (SELECT count(*) FROM ledger_entries
+          WHERE currency = 'meritus'
+            AND created_at >= (${weekStart}::date::timestamp AT TIME ZONE ${timeZone}) AND created_at <= ${nowIso}::timestamptz) AS transactions,
+        (SELECT count(*) FROM ledger_entries
+          WHERE currency = 'meritus'
+            AND created_at >= ((${weekStart}::date - 7)::timestamp AT TIME ZONE ${timeZone})
+            AND created_at < (${weekStart}::date::timestamp AT TIME ZONE ${timeZone})) AS transactions_before,
+        (SELECT coalesce(sum(amount), 0) FROM ledger_entries
+          WHERE currency = 'meritus' AND ${directionIs(sql`type`, 'raises')}
+            AND created_at >= (date_trunc('month', ${nowIso}::timestamptz AT TIME ZONE ${timeZone}) AT TIME ZONE ${timeZone})
+            AND created_at <= ${nowIso}::timestamptz) AS awarded_month
+    `),
+  );
+  const numbers = {} as Figures;
+  for (const key of Object.keys(row ?? {}) as (keyof Figures)[]) numbers[key] = Number(row![key]);
+  return numbers;
+}
+
+/** Méritus operations per calendar day (YYYY-MM-DD) from `firstDay` to `now`; days without any are absent. */
+export async function operationsPerDay(db: Db, timeZone: string, firstDay: string, now: Date): Promise<Map<string, number>> {
+  const rows = rowsOf<{ day: string; n: string | number }>(
+    await db.execute(sql`
+      SELECT to_char((created_at AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD') AS day, count(*) AS n
+        FROM ledger_entries
+       WHERE currency = 'meritus'
+         AND created_at >= (${firstDay}::date::timestamp AT TIME ZONE ${timeZone})
+         AND created_at <= ${now.toISOString()}::timestamptz
+       GROUP BY 1
+    `),
+  );
+  return new Map(rows.map((r) => [r.day, Number(r.n)]));
+}

@@ -1,0 +1,163 @@
+import type { Db } from '../../db/client.ts';
+import {
+  BALANCE_BUCKETS,
+  balanceBucketLabel,
+  REPORT_TOP_LIMIT,
+  type BalanceBucketRow,
+  type ReportFigures,
+  type RiserRow,
+  type TurmaRow,
+} from '../../../shared/reports.ts';
+import type { ReportScope } from './report-school.ts';
+import { NO_SUMS, scopeStudents, sumsAtBounds, type Sums } from './reports.queries.ts';
+
+/** The overview's parts, all from one row per student of the scope. */
+
+const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
+const oneDecimal = (value: number) => Math.round(value * 10) / 10;
+
+export type StudentRow = {
+  id: string;
+  student_id: string;
+  name: string;
+  turma_id: string;
+  /** The turma's name. */
+  grade: string;
+  /** Of the chosen turmas at the end of the period / of the period before. */
+  present: boolean;
+  present_before: boolean;
+  balance_start: number;
+  balance_end: number;
+  m_awarded: number;
+  m_removed: number;
+  m_sent: number;
+  e_awarded: number;
+  e_removed: number;
+  sent_ops: number;
+  ops: number;
+  m_awarded_before: number;
+  m_removed_before: number;
+  m_sent_before: number;
+  e_awarded_before: number;
+  e_removed_before: number;
+  sent_ops_before: number;
+  ops_before: number;
+};
+
+/**
+ * Per student of the chosen turmas: balances at the start and end of the period and what each
+ * student received, lost and sent in the period and the one before, as differences of the
+ * sums at the bounds. Every figure, the turma table, the balance distribution and the students
+ * who rose most come from these rows; stored balances are never read.
+ */
+export async function studentTotals(db: Db, scope: ReportScope): Promise<StudentRow[]> {
+  const [sums, students] = await Promise.all([sumsAtBounds(db, scope), scopeStudents(db, scope)]);
+  const balance = (s: Sums) => s.m_awarded - s.m_removed + s.m_in - s.m_out;
+  return students.flatMap((student) => {
+    const [before, start, end] = sums.get(student.id) ?? [NO_SUMS, NO_SUMS, NO_SUMS];
+    if (!student.created && end!.ops === 0) return [];
+    const change = (from: Sums, to: Sums, column: keyof Sums) => to[column] - from[column];
+    return [
+      {
+        id: student.id,
+        student_id: student.student_id,
+        name: student.name,
+        turma_id: student.turma_id,
+        grade: student.grade,
+        present: student.present === true,
+        present_before: student.present_before === true,
+        balance_start: balance(start!),
+        balance_end: balance(end!),
+        m_awarded: change(start!, end!, 'm_awarded'),
+        m_removed: change(start!, end!, 'm_removed'),
+        m_sent: change(start!, end!, 'm_out'),
+        e_awarded: change(start!, end!, 'e_awarded'),
+        e_removed: change(start!, end!, 'e_removed'),
+        sent_ops: change(start!, end!, 'sent_ops'),
+        ops: change(start!, end!, 'ops'),
+        m_awarded_before: change(before!, start!, 'm_awarded'),
+        m_removed_before: change(before!, start!, 'm_removed'),
+        m_sent_before: change(before!, start!, 'm_out'),
+        e_awarded_before: change(before!, start!, 'e_awarded'),
+        e_removed_before: change(before!, start!, 'e_removed'),
+        sent_ops_before: change(before!, start!, 'sent_ops'),
+        ops_before: change(before!, start!, 'ops'),
+      },
+    ];
+  });
+}
+
+export function figuresOf(rows: StudentRow[]): ReportFigures {
+  const total = (pick: (row: StudentRow) => number) => rows.reduce((sum, row) => sum + pick(row), 0);
+  const count = (pick: (row: StudentRow) => boolean) => rows.filter(pick).length;
+  const enrolled = { current: count((r) => r.present), previous: count((r) => r.present_before) };
+  const participants = { current: count((r) => r.present && r.ops > 0), previous: count((r) => r.present_before && r.ops_before > 0) };
+  return {
+    meritusAwarded: { current: total((r) => r.m_awarded), previous: total((r) => r.m_awarded_before) },
+    meritusRemoved: { current: total((r) => r.m_removed), previous: total((r) => r.m_removed_before) },
+    meritusTransferred: { current: total((r) => r.m_sent), previous: total((r) => r.m_sent_before) },
+    estelecasAwarded: { current: total((r) => r.e_awarded), previous: total((r) => r.e_awarded_before) },
+    estelecasRemoved: { current: total((r) => r.e_removed), previous: total((r) => r.e_removed_before) },
+    activeStudents: {
+      current: count((r) => r.present && r.sent_ops > 0),
+      previous: count((r) => r.present_before && r.sent_ops_before > 0),
+    },
+    participation: {
+      current: percent(participants.current, enrolled.current),
+      previous: percent(participants.previous, enrolled.previous),
+    },
+    enrolled,
+    participants,
+  };
+}
+
+/** One row per turma of the filter (all of the school's when none is chosen), in the school's order. */
+export function turmaRows(rows: StudentRow[], scope: ReportScope): TurmaRow[] {
+  const chosen = new Set(scope.turmas.map((turma) => turma.id));
+  const turmas = chosen.size > 0 ? scope.school.turmas.filter((turma) => chosen.has(turma.id)) : scope.school.turmas;
+  return turmas.map((turma) => {
+    const own = rows.filter((row) => row.turma_id === turma.id);
+    const present = own.filter((row) => row.present);
+    const students = present.length;
+    const balance = present.reduce((sum, row) => sum + row.balance_end, 0);
+    const participants = present.filter((row) => row.ops > 0).length;
+    return {
+      turma: turma.name,
+      students,
+      awarded: own.reduce((sum, row) => sum + row.m_awarded, 0),
+      removed: own.reduce((sum, row) => sum + row.m_removed, 0),
+      transferred: own.reduce((sum, row) => sum + row.m_sent, 0),
+      balance,
+      averageBalance: students === 0 ? 0 : oneDecimal(balance / students),
+      participants,
+      participation: percent(participants, students),
+    };
+  });
+}
+
+export function balanceRows(rows: StudentRow[]): BalanceBucketRow[] {
+  const present = rows.filter((row) => row.present);
+  return BALANCE_BUCKETS.map((bucket) => ({
+    label: balanceBucketLabel(bucket),
+    min: bucket.min,
+    max: bucket.max,
+    students: present.filter((row) => row.balance_end >= bucket.min && (bucket.max === null || row.balance_end <= bucket.max)).length,
+  }));
+}
+
+/** The students whose Méritus grew most in the period (only those that grew), ties by name. */
+export function riserRows(rows: StudentRow[]): RiserRow[] {
+  return rows
+    .filter((row) => row.present && row.balance_end > row.balance_start)
+    .map((row) => ({
+      id: row.id,
+      studentId: row.student_id,
+      name: row.name,
+      grade: row.grade,
+      start: row.balance_start,
+      end: row.balance_end,
+      change: row.balance_end - row.balance_start,
+    }))
+    .sort((a, b) => b.change - a.change || a.name.localeCompare(b.name, 'pt-BR'))
+    .slice(0, REPORT_TOP_LIMIT);
+}

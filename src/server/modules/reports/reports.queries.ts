@@ -1,0 +1,344 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { rowsOf, type Db, type DbOrTx } from '../../db/client.ts';
+import { directionIs } from '../../db/ledger-direction.ts';
+import type { TagKind } from '../../../shared/constants.ts';
+import type { Currency } from '../../../shared/ledger-types.ts';
+import type { LedgerType } from '../../../shared/ledger-types.ts';
+import { addDays, REPORT_TOP_LIMIT } from '../../../shared/reports.ts';
+import type { ReportScope } from './report-school.ts';
+
+/** The reports' reads in SQL, over the ledger and its sums (decision 011): figures and codes, never text for the screen. */
+
+/** The instant a calendar day starts in the school's time zone, as SQL. */
+function dayStart(day: string, timeZone: string): SQL {
+  return sql`(${day}::date::timestamp AT TIME ZONE ${timeZone})`;
+}
+
+/** The period's bounds: previous start, start, end (exclusive). */
+function bounds(scope: ReportScope) {
+  const { period, school } = scope;
+  return {
+    p0: dayStart(period.previousFrom, school.timeZone),
+    p1: dayStart(period.from, school.timeZone),
+    p2: dayStart(addDays(period.to, 1), school.timeZone),
+  };
+}
+
+/** Whether a turma id (a student's, or a sum's) is one of the chosen turmas; TRUE when none is chosen. */
+function inTurmas(scope: ReportScope, turmaColumn: SQL): SQL {
+  if (scope.turmas.length === 0) return sql`TRUE`;
+  return sql`${turmaColumn} IN (${sql.join(
+    scope.turmas.map((turma) => sql`${turma.id}`),
+    sql`, `,
+  )})`;
+}
+
+/** Rows of the chosen turmas: a row's student is its sender (transfers, removals) or its recipient (awards). */
+function turmaFilter(scope: ReportScope, studentColumn: SQL): SQL {
+  if (scope.turmas.length === 0) return sql`TRUE`;
+  return sql`${studentColumn} IN (SELECT id FROM students WHERE ${inTurmas(scope, sql`turma_id`)})`;
+}
+
+/**
+ * A query's rows as one json array: PGlite converts each value of a result row by row, which
+ * cost ~100 ms for the overview's few thousand rows, far more than the query (benchmark).
+ */
+async function jsonRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const [row] = rowsOf<{ rows: T[] }>(await db.execute(sql`SELECT coalesce(json_agg(q), '[]'::json) AS rows FROM (${query}) AS q`));
+  return row!.rows;
+}
+
+/**
+ * Adds the ledger's queued rows to the sums (ledger_sums_fold() in ledger.sql, decision 011):
+ * each report calls it before reading them, so it counts every operation committed before it
+ * was asked for. `wait: false` leaves at once when another fold is under way (the periodic one).
+ */
+export async function foldPendingSums(db: DbOrTx, { wait }: { wait: boolean }): Promise<number> {
+  const [row] = rowsOf<{ folded: number }>(await db.execute(sql`SELECT ledger_sums_fold(${wait}) AS folded`));
+  return row!.folded;
+}
+
+/** The instant's UTC midnight: ledger_student_days and ledger_turma_days hold whole UTC days (decision 011). */
+const utcMidnight = (instant: SQL) => sql`((${instant} AT TIME ZONE 'UTC')::date::timestamp AT TIME ZONE 'UTC')`;
+
+/** What a student's ledger rows add up to before an instant (ledger_student_days' columns). */
+const SUM_COLUMNS = ['m_awarded', 'm_removed', 'm_in', 'm_out', 'e_awarded', 'e_removed', 'e_in', 'e_out', 'sent_ops', 'ops'] as const;
+export type Sums = Record<(typeof SUM_COLUMNS)[number], number>;
+export const NO_SUMS: Sums = {
+  m_awarded: 0,
+  m_removed: 0,
+  m_in: 0,
+  m_out: 0,
+  e_awarded: 0,
+  e_removed: 0,
+  e_in: 0,
+  e_out: 0,
+  sent_ops: 0,
+  ops: 0,
+};
+
+/**
+ * Each student's sums before the period before (0), the period (1) and the period's end (2):
+ * the last stored UTC day before the bound's UTC day (one index look-up per student and bound),
+ * plus the ledger's rows from that UTC midnight to the bound. Students without any are left out.
+ */
+export async function sumsAtBounds(db: Db, scope: ReportScope): Promise<Map<string, Sums[]>> {
+  await foldPendingSums(db, { wait: true });
+  const { p0, p1, p2 } = bounds(scope);
+  const columns = sql.raw(SUM_COLUMNS.join(', '));
+  // As ledger_row_sides() sums the rows (ledger.sql): transfers move a balance, awards and removals raise or lower it.
+  const transfer = directionIs(sql`e.type`, 'moves');
+  const awardOrRemoval = sql`NOT ${transfer}`;
+  const rows = await jsonRows<Record<string, unknown>>(
+    db,
+    sql`
+    WITH marks AS (SELECT k, at, ${utcMidnight(sql`at`)} AS midnight FROM (VALUES (0, ${p0}), (1, ${p1}), (2, ${p2})) AS v(k, at)),
+    stored AS (
+      SELECT s.id AS student, m.k, d.*
+        FROM students s CROSS JOIN marks m
+        JOIN LATERAL (SELECT ${columns} FROM ledger_student_days d
+                       WHERE d.student_id = s.id AND d.day < (m.midnight AT TIME ZONE 'UTC')::date
+                       ORDER BY d.day DESC LIMIT 1) AS d ON TRUE
+       WHERE ${inTurmas(scope, sql`s.turma_id`)}
+    ),
+    recent AS (
+      SELECT side.student, m.k,
+             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'meritus' AND ${awardOrRemoval}) AS m_awarded,
+             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'meritus' AND ${awardOrRemoval}) AS m_removed,
+             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'meritus' AND ${transfer}) AS m_in,
+             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'meritus' AND ${transfer}) AS m_out,
+             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'estelecas' AND ${awardOrRemoval}) AS e_awarded,
+             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'estelecas' AND ${awardOrRemoval}) AS e_removed,
+             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'estelecas' AND ${transfer}) AS e_in,
+             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'estelecas' AND ${transfer}) AS e_out,
+             count(*) FILTER (WHERE NOT side.incoming AND ${transfer}) AS sent_ops,
+             count(*) AS ops
+        FROM marks m
+        JOIN ledger_entries e ON e.created_at >= m.midnight AND e.created_at < m.at
+        CROSS JOIN LATERAL (VALUES (e.to_student_id, TRUE), (e.from_student_id, FALSE)) AS side(student, incoming)
+       WHERE side.student IS NOT NULL
+       GROUP BY 1, 2
+    )
+    SELECT student, k, ${sql.join(
+      SUM_COLUMNS.map((column) => sql`coalesce(sum(${sql.raw(column)}), 0)::bigint AS ${sql.raw(column)}`),
+      sql`, `,
+    )}
+      FROM (SELECT student, k, ${columns} FROM stored UNION ALL SELECT student, k, ${columns} FROM recent) AS parts
+     GROUP BY student, k`,
+  );
+  const sums = new Map<string, Sums[]>();
+  for (const row of rows) {
+    const student = String(row.student);
+    const marks = sums.get(student) ?? [NO_SUMS, NO_SUMS, NO_SUMS];
+    marks[Number(row.k)] = Object.fromEntries(SUM_COLUMNS.map((column) => [column, Number(row[column])])) as Sums;
+    sums.set(student, marks);
+  }
+  return sums;
+}
+
+/** A student of the chosen turmas: whether they existed by the period's end, and were present at its end and at its start. */
+export type ScopeStudent = {
+  id: string;
+  student_id: string;
+  name: string;
+  turma_id: string;
+  /** The turma's name. */
+  grade: string;
+  created: boolean;
+  present: boolean;
+  present_before: boolean;
+};
+
+export function scopeStudents(db: Db, scope: ReportScope): Promise<ScopeStudent[]> {
+  const { p1, p2 } = bounds(scope);
+  return jsonRows<ScopeStudent>(
+    db,
+    sql`
+      SELECT s.id, s.student_id, s.name, s.turma_id, t.name AS grade, s.created_at < ${p2} AS created,
+             (s.created_at < ${p2} AND (s.deleted_at IS NULL OR s.deleted_at >= ${p2})) AS present,
+             (s.created_at < ${p1} AND (s.deleted_at IS NULL OR s.deleted_at >= ${p1})) AS present_before
+        FROM students s JOIN turmas t ON t.id = s.turma_id
+       WHERE ${inTurmas(scope, sql`s.turma_id`)}`,
+  );
+}
+
+export type TimelineSums = { awarded: number; removed: number; transferred: number };
+
+/**
+ * Méritus awarded, removed and transferred per bucket (1 for the first of `starts`), for the
+ * buckets with any. ledger_turma_days places each UTC day in the bucket its UTC day falls in;
+ * the ledger's rows between a bucket's first instant and its UTC midnight then move to the
+ * bucket they belong to.
+ */
+export async function timelineSums(db: Db, scope: ReportScope, starts: string[]): Promise<Map<number, TimelineSums>> {
+  await foldPendingSums(db, { wait: true });
+  const { p2 } = bounds(scope);
+  // Each bucket's first instant, in order, and the period's end.
+  const thresholds = sql`ARRAY[${sql.join([...starts.map((day) => dayStart(day, scope.school.timeZone)), p2], sql`, `)}]`;
+  const rows = rowsOf<{ bucket: number; awarded: string | number; removed: string | number; transferred: string | number }>(
+    await db.execute(sql`
+      WITH th AS (SELECT ${thresholds} AS at),
+      td AS (SELECT array_agg((t AT TIME ZONE 'UTC')::date ORDER BY n) AS day FROM th, unnest(th.at) WITH ORDINALITY AS u(t, n)),
+      -- The rows before each bound since its UTC midnight, by the created_at index, before the turma
+      -- filter: joined with the students first, the planner would read the whole ledger.
+      near AS MATERIALIZED (
+        SELECT e.* FROM th, unnest(th.at) AS w(t)
+          JOIN ledger_entries e ON e.currency = 'meritus' AND e.created_at >= ${utcMidnight(sql`w.t`)} AND e.created_at < w.t
+      ),
+      edge AS (
+        SELECT width_bucket(e.created_at, th.at) AS bucket, width_bucket((e.created_at AT TIME ZONE 'UTC')::date, td.day) AS day_bucket,
+               CASE WHEN ${directionIs(sql`e.type`, 'raises')} THEN e.amount ELSE 0 END AS awarded,
+               CASE WHEN ${directionIs(sql`e.type`, 'lowers')} THEN e.amount ELSE 0 END AS removed,
+               CASE WHEN ${directionIs(sql`e.type`, 'moves')} THEN e.amount ELSE 0 END AS transferred
+          FROM th, td, near AS e
+         WHERE ${turmaFilter(scope, sql`coalesce(e.from_student_id, e.to_student_id)`)}
+      )
+      SELECT bucket, sum(awarded) AS awarded, sum(removed) AS removed, sum(transferred) AS transferred FROM (
+        SELECT width_bucket(g.day, td.day) AS bucket, g.m_awarded AS awarded, g.m_removed AS removed, g.m_transferred AS transferred
+          FROM ledger_turma_days g, td
+         WHERE g.day >= td.day[1] AND g.day < td.day[array_length(td.day, 1)] AND ${inTurmas(scope, sql`g.turma_id`)}
+        UNION ALL SELECT bucket, awarded, removed, transferred FROM edge
+        UNION ALL SELECT day_bucket, -awarded, -removed, -transferred FROM edge
+      ) AS parts
+      GROUP BY 1`),
+  );
+  return new Map(
+    rows.map((row) => [
+      Number(row.bucket),
+      { awarded: Number(row.awarded), removed: Number(row.removed), transferred: Number(row.transferred) },
+    ]),
+  );
+}
+
+/** A reason (the exact text) of awards or of removals and penalties, with its operations and amounts. */
+export type ReasonSums = { kind: 'award' | 'penalty'; description: string; operations: number; meritus: number; estelecas: number };
+
+/**
+ * The REPORT_TOP_LIMIT most frequent reasons of each kind in the period. ledger_reason_sums by
+ * UTC days and months: the period's whole months, the days at either end, then the ledger's rows
+ * from each bound's UTC midnight to the bound (added at the end, taken away at the start).
+ */
+export async function topReasons(db: Db, scope: ReportScope): Promise<ReasonSums[]> {
+  await foldPendingSums(db, { wait: true });
+  const { p1, p2 } = bounds(scope);
+  const rows = rowsOf<{
+    kind: 'award' | 'penalty';
+    description: string;
+    operations: string | number;
+    meritus: string | number;
+    estelecas: string | number;
+  }>(
+    await db.execute(sql`
+      WITH b AS (
+        SELECT d1, d2, (date_trunc('month', d1 - 1) + interval '1 month')::date AS m1, date_trunc('month', d2)::date AS m2
+          FROM (SELECT (${p1} AT TIME ZONE 'UTC')::date AS d1, (${p2} AT TIME ZONE 'UTC')::date AS d2) AS days
+      ),
+      near AS MATERIALIZED (
+        SELECT w.sign, e.* FROM (VALUES (${p2}, 1), (${p1}, -1)) AS w(at, sign)
+          JOIN ledger_entries e ON e.created_at >= ${utcMidnight(sql`w.at`)} AND e.created_at < w.at
+         WHERE NOT ${directionIs(sql`e.type`, 'moves')}
+      ),
+      parts AS (
+        SELECT r.kind, r.description, r.ops, r.meritus, r.estelecas
+          FROM b JOIN ledger_reason_sums r
+            ON (r.span = 'm' AND r.start >= b.m1 AND r.start < b.m2)
+            OR (r.span = 'd' AND r.start >= b.d1 AND r.start < least(b.m1, b.d2))
+            OR (r.span = 'd' AND r.start >= greatest(b.m1, b.m2) AND r.start < b.d2)
+         WHERE ${inTurmas(scope, sql`r.turma_id`)}
+        UNION ALL
+        SELECT CASE WHEN ${directionIs(sql`e.type`, 'raises')} THEN 'award' ELSE 'penalty' END, btrim(e.description), e.sign,
+               CASE WHEN e.currency = 'meritus' THEN e.sign * e.amount ELSE 0 END, CASE WHEN e.currency = 'estelecas' THEN e.sign * e.amount ELSE 0 END
+          FROM near AS e
+         WHERE ${turmaFilter(scope, sql`coalesce(e.from_student_id, e.to_student_id)`)}
+      )
+      SELECT kind, description, operations, meritus, estelecas FROM (
+        SELECT kind, description, operations, meritus, estelecas,
+               row_number() OVER (PARTITION BY kind ORDER BY operations DESC, meritus DESC, estelecas DESC, description) AS rank
+          FROM (SELECT kind, description, sum(ops) AS operations, sum(meritus) AS meritus, sum(estelecas) AS estelecas
+                  FROM parts GROUP BY kind, description) AS totals
+         WHERE operations > 0
+      ) AS ranked
+      WHERE rank <= ${REPORT_TOP_LIMIT}
+      ORDER BY kind, rank`),
+  );
+  return rows.map((row) => ({
+    kind: row.kind,
+    description: row.description,
+    operations: Number(row.operations),
+    meritus: Number(row.meritus),
+    estelecas: Number(row.estelecas),
+  }));
+}
+
+// ---------------------------------------------------------------- documents
+
+export type StatementStudent = { id: string; student_id: string; name: string; grade: string };
+
+export async function statementStudent(db: Db, studentUuid: string): Promise<StatementStudent | undefined> {
+  const [student] = rowsOf<StatementStudent>(
+    await db.execute(
+      sql`SELECT s.id, s.student_id, s.name, t.name AS grade FROM students s JOIN turmas t ON t.id = s.turma_id WHERE s.id = ${studentUuid}`,
+    ),
+  );
+  return student;
+}
+
+export type StatementRow = {
+  at: Date | string;
+  currency: Currency;
+  type: LedgerType;
+  amount: number;
+  description: string;
+  incoming: boolean;
+  other_name: string | null;
+};
+
+/** A student's balances summed from the ledger before the period, and every operation of the period, oldest first. */
+export async function statementEntries(
+  db: Db,
+  scope: ReportScope,
+  studentUuid: string,
+): Promise<{ opening: Record<Currency, number>; rows: StatementRow[] }> {
+  const { p1, p2 } = bounds(scope);
+  const [opening] = rowsOf<{ meritus: string | number; estelecas: string | number }>(
+    await db.execute(sql`
+      SELECT coalesce(sum(CASE WHEN to_student_id = ${studentUuid} THEN amount ELSE -amount END) FILTER (WHERE currency = 'meritus'), 0) AS meritus,
+             coalesce(sum(CASE WHEN to_student_id = ${studentUuid} THEN amount ELSE -amount END) FILTER (WHERE currency = 'estelecas'), 0) AS estelecas
+        FROM ledger_entries
+       WHERE (to_student_id = ${studentUuid} OR from_student_id = ${studentUuid}) AND created_at < ${p1}`),
+  );
+  const rows = rowsOf<StatementRow>(
+    await db.execute(sql`
+      SELECT e.created_at AS at, e.currency, e.type, e.amount, e.description,
+             e.to_student_id = ${studentUuid} AS incoming,
+             other.name AS other_name
+        FROM ledger_entries e
+        LEFT JOIN students other ON other.id = CASE WHEN e.to_student_id = ${studentUuid} THEN e.from_student_id ELSE e.to_student_id END
+       WHERE (e.to_student_id = ${studentUuid} OR e.from_student_id = ${studentUuid})
+         AND e.created_at >= ${p1} AND e.created_at < ${p2}
+       ORDER BY e.created_at, e.id`),
+  );
+  return { opening: { meritus: Number(opening?.meritus ?? 0), estelecas: Number(opening?.estelecas ?? 0) }, rows };
+}
+
+/** A weekly tag and its holder, for the certificate. */
+export type CertificateTag = {
+  kind: TagKind;
+  assigned_at: Date | string;
+  expires_at: Date | string;
+  student_uuid: string;
+  student_id: string;
+  name: string;
+  grade: string;
+};
+
+/** A weekly tag still current at `now`, of a current student. */
+export async function currentTag(db: Db, tagId: string, now: Date): Promise<CertificateTag | undefined> {
+  const [tag] = rowsOf<CertificateTag>(
+    await db.execute(sql`
+      SELECT t.kind, t.assigned_at, t.expires_at, s.id AS student_uuid, s.student_id, s.name, g.name AS grade
+        FROM student_tags t JOIN students s ON s.id = t.student_id JOIN turmas g ON g.id = s.turma_id
+       WHERE t.id = ${tagId} AND t.expires_at > ${now.toISOString()}::timestamptz AND s.deleted_at IS NULL`),
+  );
+  return tag;
+}

@@ -1,0 +1,22 @@
+import { formatAmount, plural } from './format.ts';
+import { type AdminOperationType, type Currency, isCredit } from './ledger-types.ts';
+
+/** The ledger's pt-BR words that are not errors: currencies' names and administrators' success messages. */
+
+export const CURRENCY_LABELS: Record<Currency, string> = { meritus: 'Méritus', estelecas: 'Estelecas' };
+
+/** An administrator's operation on one student: "1 M$ adicionado a Ana", "3 Estelecas removidas de Ana". */
+export function adminOperationMessage(currency: Currency, type: AdminOperationType, amount: number, name: string): string {
+  // Méritus (M$) agree in the masculine, Estelecas in the feminine.
+  const [added, removed] = currency === 'meritus' ? ['adicionado', 'removido'] : ['adicionada', 'removida'];
+  const verb = isCredit(type) ? `${plural(amount, added, `${added}s`)} a` : `${plural(amount, removed, `${removed}s`)} de`;
+  return `${formatAmount(currency, amount)} ${verb} ${name}`;
+}
+
+/** One operation for many students: "10 M$ concedidos a 25 estudantes", "1 Esteleca descontada de 1 estudante". */
+export function bulkOperationMessage(currency: Currency, type: AdminOperationType, amount: number, count: number): string {
+  // M$ (Méritus) is masculine, Esteleca feminine: "concedidos" / "concedida(s)".
+  const ending = currency === 'meritus' ? 'os' : amount === 1 ? 'a' : 'as';
+  const verb = isCredit(type) ? `concedid${ending} a` : `descontad${ending} de`;
+  return `${formatAmount(currency, amount)} ${verb} ${count} ${count === 1 ? 'estudante' : 'estudantes'}`;
+}
