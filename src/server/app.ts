@@ -42,6 +42,7 @@ import { sendStoredObject } from './storage/serve-object.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { createSettingsStore } from './modules/settings/settings.service.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { API_PREFIX, checkContract, loadRouteSchemas } from './contract-routes.ts';
 
 
 /** The request body limit; a bigger body is refused with 413 and a message naming it. */
@@ -170,6 +171,9 @@ export async function buildApp(config: Config, database: Database, options: { lo
     transform: jsonSchemaTransform,
   });
 
+  // Every API route is registered from its definition in src/shared/contract (decision 013), and only from there.
+  await loadRouteSchemas();
+  app.addHook('onReady', async () => checkContract(app.declaredRoutes));
   await app.register(
     async (api) => {
       await registerCompression(api);
@@ -187,7 +191,7 @@ export async function buildApp(config: Config, database: Database, options: { lo
       await reportsRoutes(api, deps);
       await settingsRoutes(api, deps);
     },
-    { prefix: '/api' },
+    { prefix: API_PREFIX },
   );
 
   // Files anyone may fetch: uploaded photos under unguessable names, and the built front end.

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { AppError } from './app-error.ts';
 
 /** busboy refuses a malformed body (no boundary, a body cut short) with errors that carry no code, only these messages. */
@@ -15,4 +16,24 @@ export function multipartFailure(error: unknown): unknown {
   if (typeof code === 'string' && BAD_REQUEST_CODES.has(code)) return new AppError('bad_request');
   if (code === undefined && error instanceof Error && MALFORMED_BODY.some((pattern) => pattern.test(error.message))) return new AppError('bad_request');
   return error;
+}
+
+/**
+ * The single file of a multipart request, read into memory up to `maxBytes`. Anything
+ * bigger is refused with the given code as soon as the limit is crossed.
+ */
+export async function uploadedFile(request: FastifyRequest, maxBytes: number, tooLarge: 'photo_too_large' | 'import_too_large'): Promise<Buffer> {
+  if (!request.isMultipart()) throw new AppError('file_missing');
+  try {
+    const file = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 5, parts: 6 } });
+    if (!file) throw new AppError('file_missing');
+    const bytes = await file.toBuffer();
+    if (bytes.length === 0) throw new AppError('file_empty');
+    return bytes;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(tooLarge, { status: 413 });
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new AppError('bad_request');
+    throw multipartFailure(error);
+  }
 }

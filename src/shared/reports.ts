@@ -2,16 +2,6 @@ import { z } from 'zod';
 import { calendarDate, rowId, textInput } from './validation.ts';
 import { formatDate } from './format.ts';
 
-/** The API paths of the reports screen (relative to /api). */
-export const REPORTS_API = {
-  overview: '/admin/reports/overview',
-  timeline: '/admin/reports/timeline',
-  reasons: '/admin/reports/reasons',
-  export: '/admin/reports/export',
-  statement: '/admin/reports/statement.pdf',
-  certificate: '/admin/reports/certificate.pdf',
-} as const;
-
 export const REPORT_PERIODS = ['today', '7d', '30d', 'month', 'bimester', 'year', 'custom'] as const;
 export type ReportPeriod = (typeof REPORT_PERIODS)[number];
 export const DEFAULT_REPORT_PERIOD: ReportPeriod = '30d';
