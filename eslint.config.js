@@ -61,4 +61,25 @@ export default defineConfig(
     languageOptions: { globals: { ...globals.browser } },
     ...reactHooks.configs.flat['recommended-latest'],
   },
+  {
+    // The web reaches the API only through the contract (decision 013): no address written by hand, no answer's type either.
+    files: ['src/web/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['Literal[value=/^\\x2Fapi(\\x2F|$)/]', 'TemplateElement[value.raw=/^\\x2Fapi(\\x2F|$)/]'].map((selector) => ({
+          selector,
+          message: 'Endereços da API vêm do contrato (src/shared/contract): call(routes.x.y), urlOf(routes.x.y).',
+        })),
+        {
+          selector: 'CallExpression[callee.object.name="api"][callee.property.name=/^(get|post|put|patch|delete)$/]',
+          message: 'Chame as rotas do contrato: call(routes.x.y, { params, query, body }).',
+        },
+        {
+          selector: 'CallExpression[typeArguments]:matches([callee.name=/^(call|readOf|sendForm|takeEarlyRequest)$/], [callee.property.name="call"])',
+          message: 'O tipo da resposta vem da rota do contrato; não o escreva.',
+        },
+      ],
+    },
+  },
 );

@@ -116,7 +116,9 @@ export type BodyOf<R> = R extends { upload: true } ? FormData : InputOf<SchemaOf
 type SuccessStatus = 200 | 201 | 202 | 204;
 type Responses<R> = NonNullable<SchemaOf<R, 'response'>>;
 /** What a call of the route resolves with: the output of its success responses' schemas. */
-export type AnswerOf<R> = { [Status in keyof Responses<R>]: Status extends SuccessStatus ? OutputOf<Responses<R>[Status]> : never }[keyof Responses<R>];
+export type AnswerOf<R> = R extends Route
+  ? { [Status in keyof Responses<R>]: Status extends SuccessStatus ? OutputOf<Responses<R>[Status]> : never }[keyof Responses<R>]
+  : never;
 
 /** A part that is sent only when the route has it, and may be left out when all its fields are optional. */
 type Part<Name extends string, Value> = [Value] extends [undefined]
