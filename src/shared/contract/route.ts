@@ -1,11 +1,17 @@
 import type { z } from 'zod';
 
 /**
- * What every /api route is, written once (decision 013): its method, path and access here, its zod schemas in the
- * domain files of src/shared. The server registers each route from its definition; the web calls it through the same
- * definition, its answer typed from the response schema. This file holds no zod at run time: a web page needs only a
- * route's method and path, so each domain's schemas load when the server asks for them (`schemas()`), never with a page.
+ * What every /api route is, written once (decision 013): its method, path, access and description, and the zod schemas
+ * of src/shared it reads and answers with. The server registers each route from its definition; the web calls it through
+ * the same definition, its answer typed from the response schema. The schemas are picked from schemas.ts, which loads
+ * only when asked for (`route.schemas()`, the server): a web page needs a route's method and path alone, and zod stays
+ * out of the pages that validate no form.
  */
+
+/** Every schema a route may pick (schemas.ts), as a type: the module itself loads on demand. */
+type SchemaModule = typeof import('./schemas.ts');
+let schemaModule: Promise<SchemaModule> | undefined;
+const loadSchemaModule = () => (schemaModule ??= import('./schemas.ts'));
 
 /** Who may call a route: checked by the server against the route the request reached. */
 export const ACCESS_LEVELS = ['public', 'signedIn', 'student', 'admin'] as const;
@@ -31,8 +37,8 @@ export type AnswerKind = 'json' | 'file' | 'stream';
 /** The OpenAPI description of a route besides its schemas. */
 export type RouteDocs = { tags: readonly string[]; summary?: string; description?: string; produces?: readonly string[]; hide?: true };
 
-/** A route as a domain file writes it; `schemas` picks its schemas from the domain's loaded modules. */
-type RouteSpec<Modules> = {
+/** A route as a domain file writes it; `schemas` picks its schemas from schemas.ts. */
+type RouteSpec = {
   method: Method;
   path: `/api/${string}`;
   access: Access;
@@ -44,9 +50,7 @@ type RouteSpec<Modules> = {
   produces?: readonly string[];
   /** Left out of the OpenAPI document. */
   hide?: true;
-  /** The domain's tags in the OpenAPI document, unless the route names its own. */
-  tags?: readonly string[];
-  schemas?: (modules: Modules) => RouteSchemas;
+  schemas?: (schemas: SchemaModule) => RouteSchemas;
 };
 
 export type Route<Schemas extends RouteSchemas = RouteSchemas> = {
@@ -65,29 +69,21 @@ export type Route<Schemas extends RouteSchemas = RouteSchemas> = {
 /** An object with nothing in it. */
 type Empty = Record<never, never>;
 
-type SchemasOfSpec<Spec> = Spec extends { schemas: (modules: never) => infer Schemas extends RouteSchemas } ? Schemas : Empty;
+type SchemasOfSpec<Spec> = Spec extends { schemas: (schemas: SchemaModule) => infer Schemas extends RouteSchemas } ? Schemas : Empty;
 
 /** A written route as the contract gives it: its method, path, answer kind and schemas kept as their literal types. */
-export type RouteOf<Spec extends RouteSpec<never>> = Route<SchemasOfSpec<Spec>> & {
+export type RouteOf<Spec extends RouteSpec> = Route<SchemasOfSpec<Spec>> & {
   readonly method: Spec['method'];
   readonly path: Spec['path'];
   readonly answer: Spec extends { answer: infer Answer extends AnswerKind } ? Answer : 'json';
   readonly upload: Spec extends { upload: true } ? true : false;
 };
 
-/**
- * The routes of one domain. `load` brings the domain's schema modules (a dynamic import, so a web page that calls a
- * route never downloads them); each route picks its schemas from them.
- */
-export function defineRoutes<Modules, const Specs extends Record<string, RouteSpec<Modules>>>(
-  domain: { tags: readonly string[]; load: () => Promise<Modules> },
-  specs: Specs,
-): { readonly [Name in keyof Specs]: RouteOf<Specs[Name]> } {
-  let loaded: Promise<Modules> | undefined;
-  const modules = () => (loaded ??= domain.load());
+/** The routes of one domain, with the domain's tags in the OpenAPI document. */
+export function defineRoutes<const Specs extends Record<string, RouteSpec>>(tags: readonly string[], specs: Specs): { readonly [Name in keyof Specs]: RouteOf<Specs[Name]> } {
   const routes: Record<string, Route> = {};
   for (const [name, spec] of Object.entries(specs)) {
-    const { method, path, access, answer = 'json', upload = false, tags = domain.tags, summary, description, produces, hide, schemas } = spec;
+    const { method, path, access, answer = 'json', upload = false, summary, description, produces, hide, schemas } = spec;
     routes[name] = {
       id: `${method} ${path}`,
       method,
@@ -96,7 +92,7 @@ export function defineRoutes<Modules, const Specs extends Record<string, RouteSp
       answer,
       upload,
       docs: { tags, ...(summary ? { summary } : {}), ...(description ? { description } : {}), ...(produces ? { produces } : {}), ...(hide ? { hide } : {}) },
-      schemas: async () => schemas?.(await modules()) ?? {},
+      schemas: async () => schemas?.(await loadSchemaModule()) ?? {},
     };
   }
   return routes as { readonly [Name in keyof Specs]: RouteOf<Specs[Name]> };
