@@ -25,6 +25,11 @@ const zones = [
     except: ['./src/shared', './node_modules'],
     message: 'src/shared só importa de src/shared (e de pacotes).',
   },
+  {
+    target: './src/server/**/*.routes.ts',
+    from: './src/server/**/*.routes.ts',
+    message: 'Um arquivo de rotas não importa outro: o que ambos usam vai para um serviço ou para src/server (app.ts registra cada um).',
+  },
   ...features.map((feature) => ({
     target: `./src/web/features/${feature}`,
     from: './src/web/features',

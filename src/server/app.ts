@@ -27,6 +27,7 @@ import { createEventBus } from './realtime/event-bus.ts';
 import type { AppDeps } from './deps.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { systemAdminRoutes } from './modules/system/system-admin.routes.ts';
 import { eventsRoutes } from './realtime/events.routes.ts';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { studentsRoutes } from './modules/students/students.routes.ts';
@@ -179,6 +180,7 @@ export async function buildApp(config: Config, database: Database, options: { lo
       await registerCompression(api);
       await authRoutes(api, deps);
       await systemRoutes(api, deps);
+      await systemAdminRoutes(api, deps);
       await eventsRoutes(api, deps);
       await ledgerRoutes(api, deps);
       await studentsRoutes(api, deps);

@@ -10,11 +10,12 @@ import {
   formatDayRange,
   REPORT_TABLE_FILES,
   REPORT_TABLE_TITLES,
-  type ExportFormat,
+  reportExportQuery,
   type ReasonRow,
   type ReportTable,
 } from '../../../shared/reports.ts';
-import { reportOverview, reportReasons, reportTimeline, type ReportScope } from './reports.service.ts';
+import type { z } from 'zod';
+import { reportOverview, reportReasons, reportScope, reportTimeline, type ReportScope } from './reports.service.ts';
 
 type Cell = string | number | null;
 /** `date` cells hold a calendar day (aaaa-mm-dd); `decimal` ones a number with one decimal. */
@@ -153,15 +154,15 @@ export async function tableXlsx(table: ExportTable): Promise<Buffer> {
 
 export type ExportFile = { fileName: string; contentType: string; body: string | Buffer };
 
-/** Builds one table's export and records it in the audit log (what, in which format, for which period and turmas). */
+/** Builds one table's export for a request's filters and records it in the audit log (what, in which format, for which period and turmas). */
 export async function exportReportTable(
   db: Db,
   admin: { id: string; name: string },
-  scope: ReportScope,
-  table: ReportTable,
-  format: ExportFormat,
+  query: z.output<typeof reportExportQuery>,
   context: { ip?: string | undefined } = {},
 ): Promise<ExportFile> {
+  const { table, format, ...filters } = query;
+  const scope = await reportScope(db, filters);
   const data = await reportTable(db, scope, table);
   await recordAudit(db, {
     actor: { kind: 'admin', id: admin.id, label: admin.name },

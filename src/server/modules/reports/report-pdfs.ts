@@ -9,8 +9,9 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { TAG_NAMES, type TagKind } from '../../../shared/constants.ts';
 import { OPERATION_TYPE_LABELS, type LedgerType } from '../../../shared/ledger.ts';
 import { formatEstelecas, formatMeritus, formatSignedAmount } from '../../../shared/format.ts';
-import { addDays, formatDayRange } from '../../../shared/reports.ts';
-import type { ReportScope } from './reports.service.ts';
+import { addDays, formatDayRange, type statementQuery } from '../../../shared/reports.ts';
+import { reportScope } from './reports.service.ts';
+import type { z } from 'zod';
 import { reportSchool, schoolLogoPng } from './report-school.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
 import type { ExportFile } from './report-exports.ts';
@@ -79,8 +80,9 @@ type StatementRow = {
  * A student's statement (extrato) for a period: balances at its start and end summed from the
  * ledger, and every operation in between with its signed amount. Audited.
  */
-export async function statementPdf(db: Db, admin: Admin, scope: ReportScope, studentUuid: string, context: { ip?: string | undefined } = {}): Promise<ExportFile> {
-  const { period, school } = scope;
+export async function statementPdf(db: Db, admin: Admin, query: z.output<typeof statementQuery>, context: { ip?: string | undefined } = {}): Promise<ExportFile> {
+  const { student: studentUuid, ...days } = query;
+  const { period, school } = await reportScope(db, { ...days, turma: [] });
   const tz = school.timeZone;
   const p1 = sql`(${period.from}::date::timestamp AT TIME ZONE ${tz})`;
   const p2 = sql`(${addDays(period.to, 1)}::date::timestamp AT TIME ZONE ${tz})`;

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.ts';
 import { route } from '../../contract-routes.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import { adminOf } from '../../plugins/auth.ts';
-import { reportOverview as overviewOf, reportReasons as reasonsOf, reportScope, reportTimeline as timelineOf } from './reports.service.ts';
+import { readReport, reportOverview, reportReasons, reportTimeline } from './reports.service.ts';
 import { exportReportTable, type ExportFile } from './report-exports.ts';
 import { certificatePdf, statementPdf } from './report-pdfs.ts';
 import { contentDisposition } from '../../storage/serve-object.ts';
@@ -16,23 +16,15 @@ function sendFile(reply: FastifyReply, file: ExportFile) {
 export async function reportsRoutes(app: FastifyInstance, { database, storage }: AppDeps): Promise<void> {
   const db = database.db;
 
-  route(app, routes.reports.overview, async (request) => overviewOf(db, await reportScope(db, request.query)));
+  route(app, routes.reports.overview, async (request) => readReport(db, request.query, reportOverview));
 
-  route(app, routes.reports.timeline, async (request) => timelineOf(db, await reportScope(db, request.query)));
+  route(app, routes.reports.timeline, async (request) => readReport(db, request.query, reportTimeline));
 
-  route(app, routes.reports.reasons, async (request) => reasonsOf(db, await reportScope(db, request.query)));
+  route(app, routes.reports.reasons, async (request) => readReport(db, request.query, reportReasons));
 
-  route(app, routes.reports.export, async (request, reply) => {
-    const { table, format, ...filters } = request.query;
-    const file = await exportReportTable(db, adminOf(request), await reportScope(db, filters), table, format, { ip: request.ip });
-    return sendFile(reply, file);
-  });
+  route(app, routes.reports.export, async (request, reply) => sendFile(reply, await exportReportTable(db, adminOf(request), request.query, { ip: request.ip })));
 
-  route(app, routes.reports.statement, async (request, reply) => {
-    const { student, ...period } = request.query;
-    const scope = await reportScope(db, { ...period, turma: [] });
-    return sendFile(reply, await statementPdf(db, adminOf(request), scope, student, { ip: request.ip }));
-  });
+  route(app, routes.reports.statement, async (request, reply) => sendFile(reply, await statementPdf(db, adminOf(request), request.query, { ip: request.ip })));
 
   route(app, routes.reports.certificate, async (request, reply) =>
     sendFile(reply, await certificatePdf({ db, storage }, adminOf(request), request.query.tag, { ip: request.ip })),

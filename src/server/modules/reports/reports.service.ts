@@ -27,6 +27,11 @@ import { dayIn } from '../../../shared/format.ts';
 /** A report's filters resolved against the school: calendar days, instants' time zone, turmas. */
 export type ReportScope = { period: ResolvedPeriod; turmas: string[]; school: ReportSchool; view: ReportPeriodView };
 
+/** A read of a report for the filters a request sent: resolved first (reportScope), then read. */
+export async function readReport<T>(db: Db, query: ReportQuery, read: (db: Db, scope: ReportScope) => Promise<T>): Promise<T> {
+  return read(db, await reportScope(db, query));
+}
+
 /**
  * Resolves the query's period in the school's time zone and checks its turmas against the
  * school's list (a name the school does not have is refused, not silently matched to nothing).

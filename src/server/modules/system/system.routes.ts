@@ -4,11 +4,8 @@ import { route } from '../../contract-routes.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import { pingDatabase } from '../../db/client.ts';
 import { AppError } from '../../app-error.ts';
-import { systemAdminRoutes } from './system-admin.routes.ts';
 
-export async function systemRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const { database } = deps;
-
+export async function systemRoutes(app: FastifyInstance, { database }: AppDeps): Promise<void> {
   route(app, routes.system.health, async () => {
     try {
       await pingDatabase(database.db);
@@ -19,6 +16,4 @@ export async function systemRoutes(app: FastifyInstance, deps: AppDeps): Promise
   });
 
   route(app, routes.system.openApi, async () => app.swagger());
-
-  await systemAdminRoutes(app, deps);
 }

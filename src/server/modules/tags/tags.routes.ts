@@ -7,20 +7,13 @@ import { setTagLike } from './tag-likes.service.ts';
 import { giveTag, listActiveTags, moveTagExpiry, takeTag } from './tags.service.ts';
 
 export async function tagsRoutes(app: FastifyInstance, { database, events, settings }: AppDeps): Promise<void> {
-  const deps = { db: database.db, events };
+  const deps = { db: database.db, events, settings };
   route(app, routes.tags.active, async (request) => listActiveTags(database.db, principalOf(request)));
 
-  route(app, routes.tags.give, async (request) => {
-    const { rules, school } = await settings.get();
-    const days = request.body?.days ?? rules.defaultTagDays;
-    return giveTag(deps, adminOf(request), request.params.id, request.params.kind, days, { ip: request.ip, timeZone: school.timeZone });
-  });
+  route(app, routes.tags.give, async (request) => giveTag(deps, adminOf(request), request.params.id, request.params.kind, request.body?.days, { ip: request.ip }));
 
   route(app, routes.tags.moveExpiry, async (request) =>
-    moveTagExpiry(deps, adminOf(request), request.params.id, request.params.kind, new Date(request.body.expiresAt), {
-      ip: request.ip,
-      timeZone: (await settings.get()).school.timeZone,
-    }),
+    moveTagExpiry(deps, adminOf(request), request.params.id, request.params.kind, new Date(request.body.expiresAt), { ip: request.ip }),
   );
 
   route(app, routes.tags.take, async (request) => takeTag(deps, adminOf(request), request.params.id, request.params.kind, { ip: request.ip }));
