@@ -241,14 +241,13 @@ describe('each check finds what it is for', () => {
   test('a server error (5xx) is reported with its request id', async () => {
     const other = await buildTestApp();
     try {
-      other.app.get('/api/falha-de-teste', { config: { access: 'public' } }, async () => {
-        throw new Error('falha provocada');
-      });
-      const failed = await other.app.inject({ url: '/api/falha-de-teste' });
+      // A route fails as a defect would (every API route is the contract's, so an existing one): its table is gone from this app's own database.
+      await other.db.execute(sql`DROP TABLE reason_presets`);
+      const failed = await other.request('GET', '/admin/reason-presets');
       expect(failed.statusCode).toBe(500);
       const result = (await other.request('POST', '/admin/diagnostics/run')).json() as DiagnosticRun;
       const found = result.logs.find((log) => log.category === 'SYSTEM' && log.status === 'error')!;
-      expect(found.details.errors).toEqual([expect.objectContaining({ route: '/api/falha-de-teste', status: 500, method: 'GET', requestId: expect.any(String) })]);
+      expect(found.details.errors).toEqual([expect.objectContaining({ route: '/api/admin/reason-presets', status: 500, method: 'GET', requestId: expect.any(String) })]);
     } finally {
       await other.close();
     }
