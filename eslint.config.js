@@ -45,6 +45,11 @@ const zones = [
     except: ['./src/shared', './node_modules'],
     message: 'src/shared só importa de src/shared (e de pacotes).',
   },
+  {
+    target: './src/server/**/*.routes.ts',
+    from: './src/server/**/*.routes.ts',
+    message: 'Um arquivo de rotas não importa outro: o que ambos usam vai para um serviço ou para src/server (app.ts registra cada um).',
+  },
   ...features.map((feature) => ({
     target: `./src/web/features/${feature}`,
     from: './src/web/features',
@@ -80,5 +85,26 @@ export default defineConfig(
     files: ['src/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     ...reactHooks.configs.flat['recommended-latest'],
+  },
+  {
+    // The web reaches the API only through the contract (decision 016): no address written by hand, no answer's type either.
+    files: ['src/web/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['Literal[value=/^\\x2Fapi(\\x2F|$)/]', 'TemplateElement[value.raw=/^\\x2Fapi(\\x2F|$)/]'].map((selector) => ({
+          selector,
+          message: 'Endereços da API vêm do contrato (src/shared/contract): call(routes.x.y), urlOf(routes.x.y).',
+        })),
+        {
+          selector: 'CallExpression[callee.object.name="api"][callee.property.name=/^(get|post|put|patch|delete)$/]',
+          message: 'Chame as rotas do contrato: call(routes.x.y, { params, query, body }).',
+        },
+        {
+          selector: 'CallExpression[typeArguments]:matches([callee.name=/^(call|readOf|sendForm|takeEarlyRequest)$/], [callee.property.name="call"])',
+          message: 'O tipo da resposta vem da rota do contrato; não o escreva.',
+        },
+      ],
+    },
   },
 );

@@ -73,6 +73,23 @@ function precompressAssets(): Plugin {
   };
 }
 
+/**
+ * The contract's schema module (src/shared/contract/schemas.ts) is the server's: route.schemas() loads it where a route is
+ * registered, and the web never calls it. Left in, the dynamic import would keep every response schema (and all of zod)
+ * in the chunks the screens share; the web's build gets an empty module in its place.
+ */
+function withoutContractSchemas(): Plugin {
+  const contractRoute = path.join(root, 'src/shared/contract/route.ts');
+  const empty = '\0meritus-contract-schemas';
+  return {
+    name: 'meritus-without-contract-schemas',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId: (source, importer) => (importer === contractRoute && source === './schemas.ts' ? empty : null),
+    load: (id) => (id === empty ? 'export {};' : null),
+  };
+}
+
 /** Where the signed-in code starts: the shell every signed-in page needs, and each area's routes with its home screen. */
 const AREA_ROOTS = {
   signedIn: path.join(root, 'src/web/app/signed-in-app.tsx'),
@@ -146,7 +163,7 @@ function areaPages(): Plugin {
 
 export default defineConfig({
   root,
-  plugins: [react(), tailwindcss(), demoMeta(), precompressAssets(), findModulesOfBothAreas(), areaPages()],
+  plugins: [react(), tailwindcss(), demoMeta(), withoutContractSchemas(), precompressAssets(), findModulesOfBothAreas(), areaPages()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

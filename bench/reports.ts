@@ -99,12 +99,11 @@ try {
   await time('reasons, one turma', async () => reportReasons(db, await reportScope(settings, oneTurma)));
 
   console.log('\nexports (built once each):');
-  const scope = await reportScope(settings, widest);
   for (const table of REPORT_TABLES) {
-    for (const format of EXPORT_FORMATS) await once(`${table}.${format}`, () => exportReportTable(db, admin, scope, table, format));
+    for (const format of EXPORT_FORMATS) await once(`${table}.${format}`, () => exportReportTable({ db, settings }, admin, { ...widest, table, format }));
   }
   const [student] = rowsOf<{ id: string }>(await db.execute(sql`SELECT id FROM students ORDER BY student_id LIMIT 1`));
-  await once('extrato (a year of one student)', () => statementPdf(db, admin, scope, student!.id));
+  await once('extrato (a year of one student)', () => statementPdf({ db, settings }, admin, { ...widest, student: student!.id }));
   const [tag] = rowsOf<{ id: string }>(await db.execute(sql`SELECT id FROM student_tags LIMIT 1`));
   await once('certificado', () => certificatePdf({ db, settings, storage: localFileStorage(path.join(os.tmpdir(), 'bench-reports')) }, admin, tag!.id));
 } finally {

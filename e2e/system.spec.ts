@@ -1,5 +1,7 @@
 import type { Page } from '@playwright/test';
-import { ENTITY_LABELS, SYSTEM_API, SYSTEM_TEXTS, type ConfigEntry, type DiagnosticLogList, type SystemOverview } from '../src/shared/system.ts';
+import { ENTITY_LABELS, SYSTEM_TEXTS, type ConfigEntry, type DiagnosticLogList, type SystemOverview } from '../src/shared/system.ts';
+import { urlOf } from '../src/shared/contract/route.ts';
+import { routes } from '../src/shared/contract/routes.ts';
 import { expectNoSeriousA11yViolations } from './axe.ts';
 import { expect, getJson, loginViaApi, navigate, test } from './fixtures.ts';
 
@@ -9,7 +11,6 @@ const SIZES = [
 ] as const;
 
 const integer = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
-const api = (path: string) => `/api${path}`;
 
 async function asAdmin(page: Page, path: string): Promise<void> {
   await loginViaApi(page.context(), 'admin');
@@ -27,7 +28,7 @@ for (const size of SIZES) {
 
     test('Visão Geral counts the student just created, beside the real health and this instance', async ({ page, school }) => {
       await loginViaApi(page.context(), 'admin');
-      const before = await getJson<SystemOverview>(page, api(SYSTEM_API.overview));
+      const before = await getJson<SystemOverview>(page, urlOf(routes.system.overview));
       await school.createStudent();
       await navigate(page, '/admin/backend');
       await expect(page.getByRole('heading', { level: 1, name: 'Painel Backend' })).toBeVisible();
@@ -37,7 +38,7 @@ for (const size of SIZES) {
       const shown = page.getByTestId('count-studentsActive');
       await expect(async () => {
         await page.reload();
-        const now = await getJson<SystemOverview>(page, api(SYSTEM_API.overview));
+        const now = await getJson<SystemOverview>(page, urlOf(routes.system.overview));
         expect(now.counts.studentsActive).toBeGreaterThanOrEqual(before.counts.studentsActive + 1);
         await expect(shown).toHaveText(integer.format(now.counts.studentsActive), { timeout: 2_000 });
       }).toPass();
@@ -66,13 +67,13 @@ for (const size of SIZES) {
       await expect(table).not.toContainText('$argon2');
 
       const exportLink = page.getByRole('link', { name: 'Exportar CSV' });
-      await expect(exportLink).toHaveAttribute('href', api(`${SYSTEM_API.entityExport('students')}?q=${student.studentId}`));
+      await expect(exportLink).toHaveAttribute('href', urlOf(routes.system.entityExport, { params: { entity: 'students' }, query: { q: student.studentId } }));
       await expectNoSeriousA11yViolations(page);
     });
 
     test('Monitoramento names the instance that answered and draws the last minutes', async ({ page }) => {
       await asAdmin(page, '/admin/backend?aba=monitoramento');
-      const overview = await getJson<SystemOverview>(page, api(SYSTEM_API.overview));
+      const overview = await getJson<SystemOverview>(page, urlOf(routes.system.overview));
       await expect(page.getByTestId('monitoring-instance')).toHaveText(overview.instance.id);
       await expect(page.getByTestId('monitoring-current')).toContainText('Requisições');
       // the charts' chunk (uPlot) loaded and drew
@@ -84,7 +85,7 @@ for (const size of SIZES) {
     test('Configurações lists every setting with its source and explanation, read-only', async ({ page }) => {
       await asAdmin(page, '/admin/backend');
       await openTab(page, 'Configurações');
-      const { entries } = await getJson<{ entries: ConfigEntry[] }>(page, api(SYSTEM_API.configuration));
+      const { entries } = await getJson<{ entries: ConfigEntry[] }>(page, urlOf(routes.system.configuration));
       for (const entry of entries) await expect(page.getByTestId(`config-${entry.name}`)).toContainText(entry.description);
       // the test server's port comes from the environment
       await expect(page.getByTestId('config-PORT')).toContainText('Ambiente');
@@ -108,7 +109,7 @@ test.describe('Debug & Diagnóstico', () => {
         const logs = page.getByRole('list', { name: 'Logs de diagnóstico' });
         await expect(logs.getByText('CONNECTIVITY').first()).toBeVisible();
         await expect(page.getByRole('button', { name: 'Executar Diagnóstico' })).toBeEnabled();
-        const stored = await getJson<DiagnosticLogList>(page, api(SYSTEM_API.diagnosticLogs));
+        const stored = await getJson<DiagnosticLogList>(page, urlOf(routes.system.diagnosticLogs));
         // no test adds administrators, so this counter holds still while others run
         await expect(page.getByTestId('counter-administrators')).toContainText(integer.format(stored.counters.administrators));
         await expectNoSeriousA11yViolations(page);
@@ -135,7 +136,7 @@ test.describe('Debug & Diagnóstico', () => {
 
       test('Corrigir Administrators says what it will do first and changes nothing while an administrator exists', async ({ page }) => {
         await asAdmin(page, '/admin/debug');
-        const before = await getJson<DiagnosticLogList>(page, api(SYSTEM_API.diagnosticLogs));
+        const before = await getJson<DiagnosticLogList>(page, urlOf(routes.system.diagnosticLogs));
         await page.getByRole('button', { name: 'Corrigir Administrators' }).click();
         const dialog = page.getByRole('dialog', { name: 'Corrigir Administrators' });
         await expect(dialog).toContainText('somente se não houver nenhum administrador');

@@ -27,6 +27,7 @@ import { createEventBus } from './realtime/event-bus.ts';
 import type { AppDeps } from './deps.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { systemAdminRoutes } from './modules/system/system-admin.routes.ts';
 import { eventsRoutes } from './realtime/events.routes.ts';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { studentsRoutes } from './modules/students/students.routes.ts';
@@ -42,6 +43,7 @@ import { sendStoredObject } from './storage/serve-object.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { createSettingsStore } from './modules/settings/settings.service.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { API_PREFIX, checkContract, loadRouteSchemas } from './contract-routes.ts';
 
 
 /** The request body limit; a bigger body is refused with 413 and a message naming it. */
@@ -170,11 +172,15 @@ export async function buildApp(config: Config, database: Database, options: { lo
     transform: jsonSchemaTransform,
   });
 
+  // Every API route is registered from its definition in src/shared/contract (decision 016), and only from there.
+  await loadRouteSchemas();
+  app.addHook('onReady', async () => checkContract(app.declaredRoutes));
   await app.register(
     async (api) => {
       await registerCompression(api);
       await authRoutes(api, deps);
       await systemRoutes(api, deps);
+      await systemAdminRoutes(api, deps);
       await eventsRoutes(api, deps);
       await ledgerRoutes(api, deps);
       await studentsRoutes(api, deps);
@@ -187,7 +193,7 @@ export async function buildApp(config: Config, database: Database, options: { lo
       await reportsRoutes(api, deps);
       await settingsRoutes(api, deps);
     },
-    { prefix: '/api' },
+    { prefix: API_PREFIX },
   );
 
   // Files anyone may fetch: uploaded photos under unguessable names, and the built front end.

@@ -107,7 +107,7 @@ export function parseTags(text: string): string[] {
 const flagQuery = z.enum(['true', 'false'], { error: 'validation' }).transform((value) => value === 'true');
 
 /**
- * GET ARCHIVE_API.images — filtering, sorting and paging happen on the server.
+ * GET /api/admin/archive/images — filtering, sorting and paging happen on the server.
  * `q` matches file name, description, tags and uploader (name or email), accents and case folded.
  * Paging: pass the previous page's `nextCursor`; the first page's `total` counts every match.
  */
@@ -210,7 +210,7 @@ export const archiveFacets = z.object({
 });
 export type ArchiveFacets = z.infer<typeof archiveFacets>;
 
-/** GET ARCHIVE_API.summary: tiles and filter counts in one call. */
+/** GET /api/admin/archive/summary: tiles and filter counts in one call. */
 export const archiveSummary = z.object({ stats: archiveStats, facets: archiveFacets });
 export type ArchiveSummary = z.infer<typeof archiveSummary>;
 
@@ -225,7 +225,7 @@ const categoryInput = z.enum(ARCHIVE_CATEGORIES, { error: 'archive_invalid_categ
 const accessLevelInput = z.enum(ARCHIVE_ACCESS_LEVELS, { error: 'archive_invalid_access_level' });
 
 /**
- * PATCH ARCHIVE_API.image(id) — 'Editar Imagem'. Every field optional. `accessLevel` and
+ * PATCH /api/admin/archive/images/:id — 'Editar Imagem'. Every field optional. `accessLevel` and
  * `isPublic` are one fact: accessLevel wins when both are sent; isPublic: true sets
  * 'public', isPublic: false on a public image sets 'private'.
  */
@@ -294,7 +294,7 @@ export const archiveUploadFileResult = z.discriminatedUnion('ok', [
 export type ArchiveUploadFileResult = z.infer<typeof archiveUploadFileResult>;
 
 /**
- * POST ARCHIVE_API.images answer: 200 when at least one file was stored (or found);
+ * POST /api/admin/archive/images answer: 200 when at least one file was stored (or found);
  * when every file was refused, a 400 'archive_upload_failed' whose `error.details` has
  * this same shape. `results` holds every file in the order sent (no cap).
  */
@@ -312,7 +312,7 @@ const idsInput = z
   .min(1, { error: 'archive_bulk_empty' })
   .max(ARCHIVE_BULK_MAX, { error: 'archive_bulk_too_many' });
 
-/** POST ARCHIVE_API.bulk — one action on several images. */
+/** POST /api/admin/archive/images/bulk — one action on several images. */
 export const archiveBulkInput = z.discriminatedUnion(
   'action',
   [
@@ -330,12 +330,15 @@ export type ArchiveBulkResult = z.infer<typeof archiveBulkResult>;
 
 export const archiveIdParam = z.object({ id: rowId({ error: 'archive_image_not_found' }) });
 
-/** PUT ARCHIVE_API.favourite(id). */
+/** A file of the archive: its key, and a variant (thumb, preview, download). Any variant name reaches the route, so an unknown one is a missing file (404) like any other. */
+export const archiveFileParams = z.object({ key: z.string().max(64), variant: z.string().max(20).optional() });
+
+/** PUT /api/admin/archive/images/:id/favourite. */
 export const archiveFavouriteInput = z.object({ favourite: z.boolean({ error: 'validation' }) });
 export const archiveFavouriteResult = z.object({ favourite: z.boolean(), message: z.string() });
 export type ArchiveFavouriteResult = z.infer<typeof archiveFavouriteResult>;
 
-/** The counters after POST ARCHIVE_API.copyLink(id) (usageCount + 1, lastAccessedAt now). */
+/** The counters after POST /api/admin/archive/images/:id/copy-link (usageCount + 1, lastAccessedAt now). */
 export const archiveCounters = z.object({
   usageCount: z.number().int(),
   downloadCount: z.number().int(),
@@ -344,7 +347,7 @@ export const archiveCounters = z.object({
 export type ArchiveCounters = z.infer<typeof archiveCounters>;
 
 /**
- * POST ARCHIVE_API.select(id) — 'Selecionar Imagem para Cadastro'. With `studentId` (the
+ * POST /api/admin/archive/images/:id/select — 'Selecionar Imagem para Cadastro'. With `studentId` (the
  * student's uuid) the student's photo becomes the image at once (audited); without it the
  * answer's `photoUrl` goes into the student form's `photo`. Either way usageCount + 1.
  * Only active public or restricted images can be a photo (students must be able to see it).
@@ -357,32 +360,17 @@ export const archiveSelectResult = archiveCounters.extend({
 });
 export type ArchiveSelectResult = z.infer<typeof archiveSelectResult>;
 
-/** POST ARCHIVE_API.share(id): the link (made once, kept until revoked). DELETE revokes it. */
+/** POST /api/admin/archive/images/:id/share: the link (made once, kept until revoked). DELETE revokes it. */
 export const archiveShareResult = z.object({ shareUrl: z.string(), message: z.string() });
 export type ArchiveShareResult = z.infer<typeof archiveShareResult>;
 
 /**
- * The archive's API paths, written once. File URLs come in the items; never build them.
- * GET images → ArchivePage; POST images (multipart) → ArchiveUploadResult; GET summary →
- * ArchiveSummary; GET image(id) → ArchiveItem; PATCH image(id) → ArchiveEditResult; DELETE
- * image(id) → { message }; POST bulk → ArchiveBulkResult; PUT favourite(id) → { favourite,
- * message }; POST copyLink(id) → ArchiveCounters; POST select(id) → ArchiveSelectResult;
- * POST share(id) → { shareUrl, message }, DELETE share(id) → { message }.
+ * The archive's routes are in contract/archive.ts. File URLs come in the items; never build them.
  * Picker tabs: Fotos de Perfil = kind=image, Banners = category=banner, Todas = no filter.
  */
-export const ARCHIVE_API = {
-  images: '/api/admin/archive/images',
-  summary: '/api/admin/archive/summary',
-  bulk: '/api/admin/archive/images/bulk',
-  image: (id: string) => `/api/admin/archive/images/${id}`,
-  favourite: (id: string) => `/api/admin/archive/images/${id}/favourite`,
-  copyLink: (id: string) => `/api/admin/archive/images/${id}/copy-link`,
-  select: (id: string) => `/api/admin/archive/images/${id}/select`,
-  share: (id: string) => `/api/admin/archive/images/${id}/share`,
-  /** Files: GET, decided by the image's access level. */
-  files: '/api/archive/files',
-  sharePage: (token: string) => `/share/image/${token}`,
-} as const;
+
+/** The page a share link opens (outside the API, no session needed). */
+export const sharePagePath = (token: string) => `/share/image/${token}`;
 
 /** An archive image's preview or thumbnail address, as a student photo picked from the archive stores it. */
 export const ARCHIVE_PHOTO_URL = /^\/api\/archive\/files\/[A-Za-z0-9_-]{32}\/(preview|thumb)$/;

@@ -1,31 +1,27 @@
 import { RECENT_TRANSACTIONS_LIMIT } from './constants.ts';
 import { areaOfLocation } from './areas.ts';
+import { urlOf } from './contract/route.ts';
+import { auth } from './contract/auth.ts';
+import { dashboard } from './contract/dashboard.ts';
+import { ledger } from './contract/ledger.ts';
+import { settings } from './contract/settings.ts';
+import { students } from './contract/students.ts';
+import { tags } from './contract/tags.ts';
 
 /**
  * The API reads a signed-in page makes before its first screen shows (decision 012). The server names them in the
  * page's <link rel="preload" as="fetch">, so the browser asks for them while the page's code downloads; the web's
- * own requests for the same URLs (same method and credentials) then take the preloaded answers.
+ * own requests for the same URLs (same method and credentials) then take the preloaded answers. Each is its route's
+ * address (urlOf), as the web's call of the route makes it.
  */
 
-/** Who is signed in: every page asks first (main.tsx). */
-export const SESSION_READ = '/api/auth/me';
-/** The school's settings: the layout waits for them before it shows a screen (school-settings.ts). */
-export const SETTINGS_READ = '/api/settings';
-/** The administrator's dashboard. */
-export const ADMIN_DASHBOARD_READ = '/api/admin/dashboard';
-/** The student dashboard: the student's summary and the weekly tags. */
-export const STUDENT_SUMMARY_READ = '/api/me/summary';
-export const ACTIVE_TAGS_READ = '/api/tags/active';
-
-/** The student's latest Méritus operations. */
-export function recentTransactionsRead(limit: number): string {
-  return `/api/me/transactions?limit=${limit}`;
-}
+/** Who is signed in (every page asks first, main.tsx) and the school's settings, which the layout waits for. */
+const PAGE_READS = [urlOf(auth.me), urlOf(settings.read)];
 
 /** What an area's home screen reads as it opens (its route's prefetch, which runs on the home's exact path). */
 const HOME_READS = new Map<string, string[]>([
-  ['/admin', [ADMIN_DASHBOARD_READ]],
-  ['/student', [STUDENT_SUMMARY_READ, ACTIVE_TAGS_READ, recentTransactionsRead(RECENT_TRANSACTIONS_LIMIT)]],
+  ['/admin', [urlOf(dashboard.summary)]],
+  ['/student', [urlOf(students.summary), urlOf(tags.active), urlOf(ledger.myTransactions, { query: { limit: RECENT_TRANSACTIONS_LIMIT } })]],
 ]);
 
 /**
@@ -36,5 +32,5 @@ const HOME_READS = new Map<string, string[]>([
  */
 export function firstReadsOf(pathname: string): string[] {
   if (!areaOfLocation(pathname)) return [];
-  return [SESSION_READ, SETTINGS_READ, ...(HOME_READS.get(pathname) ?? [])];
+  return [...PAGE_READS, ...(HOME_READS.get(pathname) ?? [])];
 }

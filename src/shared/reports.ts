@@ -2,16 +2,6 @@ import { z } from 'zod';
 import { calendarDate, rowId, textInput } from './validation.ts';
 import { formatDate } from './format.ts';
 
-/** The API paths of the reports screen (relative to /api). */
-export const REPORTS_API = {
-  overview: '/admin/reports/overview',
-  timeline: '/admin/reports/timeline',
-  reasons: '/admin/reports/reasons',
-  export: '/admin/reports/export',
-  statement: '/admin/reports/statement.pdf',
-  certificate: '/admin/reports/certificate.pdf',
-} as const;
-
 export const REPORT_PERIODS = ['today', '7d', '30d', 'month', 'bimester', 'year', 'custom'] as const;
 export type ReportPeriod = (typeof REPORT_PERIODS)[number];
 export const DEFAULT_REPORT_PERIOD: ReportPeriod = '30d';
@@ -360,18 +350,27 @@ export const reportExportQuery = reportFilters
     format: z.enum(EXPORT_FORMATS, { error: 'report_unknown_format' }),
   })
   .superRefine(checkPeriod);
+export type ReportExportQuery = z.output<typeof reportExportQuery>;
 
 /** A student's statement (extrato) for a period. */
 export const statementQuery = reportFilters.pick({ period: true, from: true, to: true }).extend({ student: rowId({ error: 'student_not_found' }) }).superRefine(checkPeriod);
+export type StatementQuery = z.output<typeof statementQuery>;
 export const certificateQuery = z.object({ tag: rowId({ error: 'tag_not_found' }) });
 
+export type ReportFilterValues = { period: ReportPeriod; from?: string | undefined; to?: string | undefined; turma: readonly string[] };
+
+/** The filters as the report routes take them: the days only for a custom period. */
+export function reportQueryOf(filters: ReportFilterValues): ReportFilterValues {
+  const custom = filters.period === 'custom';
+  return { period: filters.period, ...(custom && filters.from ? { from: filters.from } : {}), ...(custom && filters.to ? { to: filters.to } : {}), turma: filters.turma };
+}
+
 /** The search string of a report's URL (the screen keeps its filters there, so a report can be bookmarked). */
-export function reportSearch(query: { period: ReportPeriod; from?: string | undefined; to?: string | undefined; turma: readonly string[] }): URLSearchParams {
-  const params = new URLSearchParams({ period: query.period });
-  if (query.period === 'custom') {
-    if (query.from) params.set('from', query.from);
-    if (query.to) params.set('to', query.to);
-  }
-  for (const turma of query.turma) params.append('turma', turma);
+export function reportSearch(filters: ReportFilterValues): URLSearchParams {
+  const { period, from, to, turma } = reportQueryOf(filters);
+  const params = new URLSearchParams({ period });
+  if (from) params.set('from', from);
+  if (to) params.set('to', to);
+  for (const name of turma) params.append('turma', name);
   return params;
 }

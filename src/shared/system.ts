@@ -5,21 +5,10 @@ import { textInput } from './validation.ts';
 /**
  * The system area: Painel Backend (/admin/backend) and Debug & Diagnóstico (/admin/debug).
  * Every figure comes from the running instance or the database; nothing is simulated.
- * Paths are relative to /api, like every other route of the client.
  */
-export const SYSTEM_API = {
-  overview: '/admin/system/overview',
-  entities: '/admin/system/entities',
-  entity: (entity: EntityId) => `/admin/system/entities/${entity}`,
-  entityExport: (entity: EntityId) => `/admin/system/entities/${entity}/export.csv`,
-  monitoring: '/admin/system/monitoring',
-  configuration: '/admin/system/configuration',
-  diagnosticLogs: '/admin/diagnostics/logs',
-  diagnosticRun: '/admin/diagnostics/run',
-  fixAdministrators: '/admin/diagnostics/fixes/administrators',
-  fixPreview: (fix: FixId) => `/admin/diagnostics/fixes/${fix}/preview`,
-  fixApply: (fix: FixId) => `/admin/diagnostics/fixes/${fix}`,
-} as const;
+
+/** GET /api/health: the database answers. */
+export const healthStatus = z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) });
 
 /** The spec's refresh of the backend panel; the server samples its own figures every MONITORING_SAMPLE_MS. */
 export const MONITORING_REFRESH_MS = 3_000;

@@ -5,7 +5,7 @@ import { startSessionCheck } from './app/session-api.ts';
 import { loadArea } from './app/sign-in.ts';
 import { startEarlyRequest } from './lib/early-request.ts';
 import { areaOfLocation } from '../shared/areas.ts';
-import { SETTINGS_READ } from '../shared/first-reads.ts';
+import { settings } from '../shared/contract/settings.ts';
 import './styles.css';
 
 const container = document.getElementById('root');
@@ -17,7 +17,7 @@ startSessionCheck();
 const area = areaOfLocation(window.location.pathname);
 if (area) {
   loadArea(area).catch(() => undefined);
-  startEarlyRequest(SETTINGS_READ);
+  startEarlyRequest(settings.read);
 }
 // Rendered as a transition, so the first render yields to the browser in small slices instead of one long task.
 startTransition(() => {

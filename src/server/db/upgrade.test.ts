@@ -11,7 +11,8 @@ import { reconcile } from '../modules/ledger/reconciliation.service.ts';
 import { connectPostgres, migrateTo, migrationJournal, pgliteSqlClient, type SqlClient } from '../backup/sql-client.ts';
 import { cookieFrom, createPostgresDatabase, TEST_PASSWORD, testConfig } from '../test/test-app.ts';
 import { dayIn, DEFAULT_TIME_ZONE } from '../../shared/format.ts';
-import { addDays, REPORTS_API, type ReportOverview } from '../../shared/reports.ts';
+import { addDays, type ReportOverview } from '../../shared/reports.ts';
+import { routes } from '../../shared/contract/routes.ts';
 
 /**
  * A school's database from an earlier release, opened by the current code. The release is
@@ -374,7 +375,7 @@ test(
       };
     });
     const overview = async (filter = '') => {
-      const response = await app.inject({ method: 'GET', url: `/api${REPORTS_API.overview}?${period}${filter}`, headers: { cookie } });
+      const response = await app.inject({ method: 'GET', url: `${routes.reports.overview.path}?${period}${filter}`, headers: { cookie } });
       expect(response.statusCode, response.body).toBe(200);
       const rows = (response.json() as ReportOverview).turmas.filter((row) => expected.some((turma) => turma.turma === row.turma));
       return rows.sort((a, b) => (a.turma < b.turma ? -1 : 1));

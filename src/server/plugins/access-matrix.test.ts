@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../test/test-app.ts';
 import { students } from '../db/schema.ts';
 import { ERROR_MESSAGES } from '../../shared/errors.ts';
-import type { Access } from './auth.ts';
+import type { Access } from '../../shared/contract/route.ts';
 
 /**
  * Every registered route (Fastify's own table, so a new route cannot escape), called by

@@ -6,16 +6,15 @@ import { AppError } from '../app-error.ts';
 import type { AdminActor, Principal, StudentActor } from '../modules/auth/actor.ts';
 import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
+import { ACCESS_LEVELS, type Access } from '../../shared/contract/route.ts';
 
-/** Who may call a route: declared on every route (`config.access`), checked against the route the request reached. */
-export const ACCESS_LEVELS = ['public', 'signedIn', 'student', 'admin'] as const;
-export type Access = (typeof ACCESS_LEVELS)[number];
 
 /** A registered route as the guard knows it (the authorization tests walk this table). */
 export type DeclaredRoute = { method: string; url: string; options: RouteOptions };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
+    /** Who may call the route (declared on every route; an API route's comes from its definition in the contract). */
     access?: Access;
   }
   interface FastifyInstance {

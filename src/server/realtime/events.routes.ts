@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from '../app-error.ts';
+import { route } from '../contract-routes.ts';
+import { routes } from '../../shared/contract/routes.ts';
 import type { Principal } from '../modules/auth/actor.ts';
 import { hashToken, resolveSession } from '../modules/auth/auth.service.ts';
 import { sessionOf } from '../plugins/auth.ts';
@@ -80,101 +82,89 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
     for (const end of openStreams) end(reconnectHint());
   });
 
-  app.get(
-    '/events',
-    {
-      config: { access: 'signedIn' },
-      schema: {
-        tags: ['realtime'],
-        summary: 'Eventos ao vivo (Server-Sent Events)',
-        description:
-          'text/event-stream. Eventos: ready (com sinceLastEventMs: há quantos ms este servidor ouviu o último evento que este usuário receberia, null se nenhum; a página relê o que leu antes dele, se pode ter perdido algum), balance (saldos ou histórico do próprio estudante), ranking, tags, students, refetch (eventos podem ter se perdido: recarregar tudo) e, para administradores, operation. Os eventos não trazem dados: o cliente recarrega o que mudou. O fluxo termina quando a sessão termina (saída, remoção, nova senha, expiração).',
-      },
-    },
-    async (request, reply) => {
-      const { principal, token } = sessionOf(request);
-      const session = await app.sessionCache.session(token);
-      if (!session) throw new AppError('unauthenticated');
-      const tokenHash = hashToken(token);
-      // HEAD has no body to stream: the headers alone, at once, instead of a response that never ends.
-      if (request.method === 'HEAD') return reply.headers(SSE_HEADERS).send();
-      const account = `${principal.role}:${principal.id}`;
-      if (streamsOfSession.full(tokenHash)) throw new AppError('live_streams_full');
-      if (streamsOfAccount.full(account)) throw new AppError('live_streams_account_full');
-      streamsOfSession.take(tokenHash);
-      streamsOfAccount.take(account);
+  route(app, routes.events.stream, async (request, reply) => {
+    const { principal, token } = sessionOf(request);
+    const session = await app.sessionCache.session(token);
+    if (!session) throw new AppError('unauthenticated');
+    const tokenHash = hashToken(token);
+    // HEAD has no body to stream: the headers alone, at once, instead of a response that never ends.
+    if (request.method === 'HEAD') return reply.headers(SSE_HEADERS).send();
+    const account = `${principal.role}:${principal.id}`;
+    if (streamsOfSession.full(tokenHash)) throw new AppError('live_streams_full');
+    if (streamsOfAccount.full(account)) throw new AppError('live_streams_account_full');
+    streamsOfSession.take(tokenHash);
+    streamsOfAccount.take(account);
 
-      reply.hijack();
-      const res = reply.raw;
-      let ended = false;
-      // Everything below runs from timers and the bus: it must neither throw nor write to a closed socket.
-      const end = (lastWords?: string) => {
-        if (ended) return;
-        ended = true;
-        openStreams.delete(end);
-        streamsOfSession.release(tokenHash);
-        streamsOfAccount.release(account);
-        clearInterval(heartbeat);
-        clearTimeout(expiry);
-        unsubscribe();
-        if (!res.writableEnded && !res.destroyed) res.end(lastWords);
-        // The reply is hijacked, so the request log's onResponse never sees it: the stream's one line is written here.
-        logRequest(request, reply, res.headersSent ? res.statusCode : 499);
-      };
-      const write = (text: string) => {
-        if (ended) return;
-        if (res.writableEnded || res.destroyed) return end();
-        try {
-          res.write(text);
-        } catch (error) {
-          request.log.warn({ err: error }, 'falha ao escrever no fluxo de eventos');
-          end();
-        }
-      };
-      const send = (event: ClientEvent) => write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-      /** Asks the database whether the session still holds (an ended one may have been missed); ends the stream if not. */
-      const stillSignedIn = async (): Promise<boolean> => {
-        try {
-          if (await resolveSession(database.db, token)) return true;
-        } catch (error) {
-          request.log.warn({ err: error }, 'não foi possível verificar a sessão do fluxo de eventos');
-        }
+    reply.hijack();
+    const res = reply.raw;
+    let ended = false;
+    // Everything below runs from timers and the bus: it must neither throw nor write to a closed socket.
+    const end = (lastWords?: string) => {
+      if (ended) return;
+      ended = true;
+      openStreams.delete(end);
+      streamsOfSession.release(tokenHash);
+      streamsOfAccount.release(account);
+      clearInterval(heartbeat);
+      clearTimeout(expiry);
+      unsubscribe();
+      if (!res.writableEnded && !res.destroyed) res.end(lastWords);
+      // The reply is hijacked, so the request log's onResponse never sees it: the stream's one line is written here.
+      logRequest(request, reply, res.headersSent ? res.statusCode : 499);
+    };
+    const write = (text: string) => {
+      if (ended) return;
+      if (res.writableEnded || res.destroyed) return end();
+      try {
+        res.write(text);
+      } catch (error) {
+        request.log.warn({ err: error }, 'falha ao escrever no fluxo de eventos');
         end();
-        return false;
-      };
+      }
+    };
+    const send = (event: ClientEvent) => write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    /** Asks the database whether the session still holds (an ended one may have been missed); ends the stream if not. */
+    const stillSignedIn = async (): Promise<boolean> => {
+      try {
+        if (await resolveSession(database.db, token)) return true;
+      } catch (error) {
+        request.log.warn({ err: error }, 'não foi possível verificar a sessão do fluxo de eventos');
+      }
+      end();
+      return false;
+    };
 
-      const unsubscribe = events.subscribe((event) => {
-        if (event.type === 'resync') {
-          void stillSignedIn().then((signedIn) => signedIn && send({ type: 'refetch' }));
-        } else if (event.type === 'sessions_ended') {
-          if (endsSession(event, tokenHash, principal)) end();
-        } else {
-          for (const clientEvent of eventsFor(principal, event)) send(clientEvent);
-        }
-      });
-      // Idle expiry and any missed end are caught here; logout, removal and a new password arrive as sessions_ended.
-      const heartbeat = setInterval(() => {
-        void stillSignedIn().then((signedIn) => signedIn && write(': heartbeat\n\n'));
-      }, HEARTBEAT_MS);
-      // One millisecond past the expiry: a timer may fire up to 1 ms early by the wall clock (seen in the tests).
-      const expiry = setTimeout(end, session.expiresAt - Date.now() + 1);
-      openStreams.add(end);
-      res.on('close', () => end());
-      res.on('error', (error) => {
-        request.log.debug({ err: error }, 'fluxo de eventos interrompido');
-        end();
-      });
-      // The client may have gone while the session was looked up, before 'close' had a listener.
-      if (res.destroyed) return end();
+    const unsubscribe = events.subscribe((event) => {
+      if (event.type === 'resync') {
+        void stillSignedIn().then((signedIn) => signedIn && send({ type: 'refetch' }));
+      } else if (event.type === 'sessions_ended') {
+        if (endsSession(event, tokenHash, principal)) end();
+      } else {
+        for (const clientEvent of eventsFor(principal, event)) send(clientEvent);
+      }
+    });
+    // Idle expiry and any missed end are caught here; logout, removal and a new password arrive as sessions_ended.
+    const heartbeat = setInterval(() => {
+      void stillSignedIn().then((signedIn) => signedIn && write(': heartbeat\n\n'));
+    }, HEARTBEAT_MS);
+    // One millisecond past the expiry: a timer may fire up to 1 ms early by the wall clock (seen in the tests).
+    const expiry = setTimeout(end, session.expiresAt - Date.now() + 1);
+    openStreams.add(end);
+    res.on('close', () => end());
+    res.on('error', (error) => {
+      request.log.debug({ err: error }, 'fluxo de eventos interrompido');
+      end();
+    });
+    // The client may have gone while the session was looked up, before 'close' had a listener.
+    if (res.destroyed) return end();
 
-      res.writeHead(200, SSE_HEADERS);
-      // A stream asked for while the server stops (on a connection still open) is told at once to come back later.
-      if (stopping) return end(reconnectHint());
-      write(`retry: ${RETRY_MS}\n\n`);
-      // Only an event this user would have been told of: the timing of others' (a logout, a refused transfer) stays theirs.
-      const toldOf = (event: DeliveredEvent) => event.type === 'resync' || eventsFor(principal, event).length > 0;
-      const ready: ReadyEvent = { sinceLastEventMs: events.msSinceLastEvent(toldOf) };
-      write(`event: ready\ndata: ${JSON.stringify(ready)}\n\n`);
-    },
-  );
+    res.writeHead(200, SSE_HEADERS);
+    // A stream asked for while the server stops (on a connection still open) is told at once to come back later.
+    if (stopping) return end(reconnectHint());
+    write(`retry: ${RETRY_MS}\n\n`);
+    // Only an event this user would have been told of: the timing of others' (a logout, a refused transfer) stays theirs.
+    const toldOf = (event: DeliveredEvent) => event.type === 'resync' || eventsFor(principal, event).length > 0;
+    const ready: ReadyEvent = { sinceLastEventMs: events.msSinceLastEvent(toldOf) };
+    write(`event: ready\ndata: ${JSON.stringify(ready)}\n\n`);
+  });
 }

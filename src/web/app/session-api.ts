@@ -1,7 +1,7 @@
 import type { AdminLoginInput, SessionUser, StudentLoginInput } from '../../shared/auth.ts';
-import { SESSION_READ } from '../../shared/first-reads.ts';
+import { auth } from '../../shared/contract/auth.ts';
 import { CORE_ERROR_MESSAGES as ERROR_MESSAGES } from '../../shared/messages-core.ts';
-import { api, isApiError } from '../lib/api.ts';
+import { call, isApiError } from '../lib/api.ts';
 
 /**
  * The session's calls without the query client, so the login page (first load) does not
@@ -15,7 +15,7 @@ import { api, isApiError } from '../lib/api.ts';
  */
 async function fetchSession(): Promise<SessionUser | null> {
   try {
-    return await api.get<SessionUser>(SESSION_READ);
+    return await call(auth.me);
   } catch (error) {
     if (isApiError(error) && error.status === 401) return null;
     throw error;
@@ -44,7 +44,7 @@ export function sessionCheck(): Promise<SessionUser | null> {
 export type LoginRequest = { role: 'student'; input: StudentLoginInput } | { role: 'admin'; input: AdminLoginInput };
 
 export function postLogin(request: LoginRequest): Promise<SessionUser> {
-  return api.post<SessionUser>(request.role === 'student' ? '/auth/student/login' : '/auth/admin/login', request.input);
+  return request.role === 'student' ? call(auth.studentLogin, { body: request.input }) : call(auth.adminLogin, { body: request.input });
 }
 
 export function displayName(user: SessionUser): string {

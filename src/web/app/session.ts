@@ -3,14 +3,17 @@ import { useNavigate } from 'react-router';
 import { toast } from 'react-hot-toast';
 import type { SessionUser } from '../../shared/auth.ts';
 import { ERROR_MESSAGES, MESSAGES } from '../../shared/errors.ts';
-import { api, isApiError, type ApiError } from '../lib/api.ts';
+import { routes } from '../../shared/contract/routes.ts';
+import { call, isApiError, type ApiError } from '../lib/api.ts';
 import { queryClient } from '../lib/query-client.ts';
-import { queryKeys } from '../lib/query-keys.ts';
+import { queryKeyOf } from '../lib/query-keys.ts';
 import { paths } from './paths.ts';
 import { sessionCheck } from './session-api.ts';
 
+const sessionKey = queryKeyOf(routes.auth.me);
+
 export const sessionQueryOptions = {
-  queryKey: queryKeys.me,
+  queryKey: sessionKey,
   queryFn: sessionCheck,
   staleTime: 60_000,
 } as const;
@@ -39,8 +42,8 @@ export function useSession(options: { refetchInterval?: number | false } = {}): 
  * user; after a sign-in the cache starts with the user the login answered (no second /auth/me).
  */
 export function setSessionUser(user: SessionUser | null): void {
-  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.me[0] });
-  queryClient.setQueryData(queryKeys.me, user);
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== routes.auth.me.id });
+  queryClient.setQueryData(sessionKey, user);
 }
 
 /** Ends the session on the server, then returns to /login. */
@@ -49,7 +52,7 @@ export function useLogout() {
   return useMutation<void, ApiError>({
     mutationFn: async () => {
       try {
-        await api.post('/auth/logout');
+        await call(routes.auth.logout);
       } catch (error) {
         // Already signed out (expired session): the goal is reached.
         if (!(isApiError(error) && error.status === 401)) throw error;

@@ -5,9 +5,11 @@ import { formatAmount } from '../../shared/format.ts';
 import { adminOperationInputs, removalRefusalDetails, type BulkOperationResult, type OperationResult, type ShortStudent } from '../../shared/ledger.ts';
 import { type AdminOperationType, type Currency, isCredit } from '../../shared/ledger-types.ts';
 import { issueMessage, parseAmountText } from '../../shared/validation.ts';
-import { api, type ApiError } from './api.ts';
+import { CURRENCY_ROUTES } from '../../shared/contract/ledger.ts';
+import { routes } from '../../shared/contract/routes.ts';
+import { call, type ApiError } from './api.ts';
 import { useIdempotentMutation } from './idempotency.ts';
-import { queryKeys } from './query-keys.ts';
+import { invalidateReads } from './query-keys.ts';
 
 export type OperationInput = { type: AdminOperationType; amount: number; description: string };
 /** One student, or several in one all-or-nothing request. */
@@ -81,11 +83,12 @@ export function useAdminOperation(
   return useIdempotentMutation<AdminOperationRequest, AdminOperationResponse>({
     mutationFn: (request, idempotencyKey) =>
       request.kind === 'single'
-        ? api.post<OperationResult>(`/admin/students/${request.studentUuid}/${currency}`, request.input, { idempotencyKey })
-        : api.post<BulkOperationResult>('/admin/operations/bulk', { currency, studentUuids: request.studentUuids, ...request.input }, { idempotencyKey }),
+        ? call(CURRENCY_ROUTES[currency].adminOperation, { params: { id: request.studentUuid }, body: request.input, idempotencyKey })
+        : call(routes.ledger.bulkOperation, { body: { currency, studentUuids: request.studentUuids, ...request.input }, idempotencyKey }),
     onSuccess: (result) => {
-      void client.invalidateQueries({ queryKey: queryKeys.ranking });
-      void client.invalidateQueries({ queryKey: currency === 'meritus' ? queryKeys.adminMeritus : queryKeys.adminEstelecas });
+      const { ranking } = routes.students;
+      const { recentAdminMeritus, estelecasRanking, estelecasHistory } = routes.ledger;
+      invalidateReads(client, currency === 'meritus' ? [ranking, recentAdminMeritus] : [ranking, estelecasRanking, estelecasHistory]);
       handlers.onSuccess(result);
     },
     onError: handlers.onError,

@@ -1,5 +1,6 @@
 import { CLIENT_THROTTLE } from '../../shared/constants.ts';
-import { SESSION_READ } from '../../shared/first-reads.ts';
+import { auth } from '../../shared/contract/auth.ts';
+import { urlOf, type AddressOf, type AnswerOf, type ArgsOf, type Method, type RequestOf, type Route } from '../../shared/contract/route.ts';
 import { CORE_ERROR_MESSAGES as ERROR_MESSAGES, isCoreErrorCode } from '../../shared/messages-core.ts';
 import { REQUEST_ID_HEADER } from '../../shared/request-id.ts';
 
@@ -12,7 +13,7 @@ export const MAX_ATTEMPTS = 3;
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
 
 /** Calls whose 401 is an answer, not an expired session. */
-const SESSION_CALLS = [SESSION_READ, '/api/auth/student/login', '/api/auth/admin/login', '/api/auth/logout'];
+const SESSION_CALLS: readonly Route[] = [auth.me, auth.studentLogin, auth.adminLogin, auth.logout];
 
 /** An API failure with the stable code and the pt-BR text to show. */
 export class ApiError extends Error {
@@ -54,42 +55,28 @@ function messageFor(code: string, serverMessage: string | undefined): string {
   return isCoreErrorCode(code) ? ERROR_MESSAGES[code] : ERROR_MESSAGES.internal;
 }
 
+/** A route answered with JSON; a file's or a stream's address comes from `urlOf`. */
+export type JsonRoute = Route & { answer: 'json' };
+
 /**
- * What a call sends besides its body. The answer's type is the call's `T` (a type of the shared
- * schemas, `api.get<StudentSummary>('/me/summary')`): the answer is not parsed again here,
- * because the server checks each answer against its route's response schema before sending it.
+ * What a call sends besides the route's params, query and body. Its answer's type is the route's (AnswerOf, from its
+ * response schema): the answer is not parsed again here, because the server checks each answer against that schema
+ * before sending it.
  */
-export type RequestOptions = {
-  headers?: Record<string, string>;
+export type CallOptions = {
   /** Sent as the Idempotency-Key header; makes a write safe to retry. */
   idempotencyKey?: string;
-  query?: Record<string, string | number | boolean | null | undefined>;
   signal?: AbortSignal;
 };
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+/** The argument of a call of route R: its params, query and body as its schemas read them, and the call's options. */
+export type CallArgs<R> = ArgsOf<RequestOf<R> & CallOptions>;
 
 export type ApiClientOptions = {
   fetch?: typeof fetch;
   retryDelayMs?: number;
   now?: () => number;
 };
-
-/** A path is relative to /api (`api.get('/ranking')`) unless it starts with /api/ (`SESSION_READ`). */
-function buildUrl(path: string, query: RequestOptions['query']): string {
-  const base = path.startsWith('/api/') ? path : `/api${path.startsWith('/') ? path : `/${path}`}`;
-  if (!query) return base;
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
-  }
-  const search = params.toString();
-  return search ? `${base}${base.includes('?') ? '&' : '?'}${search}` : base;
-}
-
-function hasIdempotencyKey(headers: Record<string, string>): boolean {
-  return Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key');
-}
 
 /** The failure a non-2xx answer stands for (also for answers read outside the client, e.g. an upload sent with XMLHttpRequest). */
 export async function toApiError(response: Response): Promise<ApiError> {
@@ -171,11 +158,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
     }
   }
 
-  /** One call; resolves with the answer's JSON as `T`, unparsed (see RequestOptions), or undefined for a 204. */
-  async function request<T>(method: Method, path: string, body: unknown, opts: RequestOptions = {}): Promise<T> {
-    const url = buildUrl(path, opts.query);
-    const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
-    if (opts.idempotencyKey) headers['Idempotency-Key'] = opts.idempotencyKey;
+  /** One call of a route; resolves with its answer's JSON, unparsed (see CallOptions), or null for a 204. */
+  async function call<R extends JsonRoute>(route: R, ...[args]: CallArgs<R>): Promise<AnswerOf<R>> {
+    const { params, query, body, idempotencyKey, signal } = (args ?? {}) as { body?: unknown } & CallOptions & AddressOf<Route>;
+    const method = route.method;
+    const url = urlOf<Route>(route, { params, query });
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
     const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
     let payload: BodyInit | undefined;
     if (isForm) payload = body;
@@ -184,25 +173,25 @@ export function createApiClient(options: ApiClientOptions = {}) {
       headers['Content-Type'] = 'application/json';
     }
 
-    await throttle(method, `${method} ${url} ${isForm ? '[form]' : (payload ?? '')}`, opts.signal);
+    await throttle(method, `${method} ${url} ${isForm ? '[form]' : (payload ?? '')}`, signal);
 
-    const maxAttempts = method === 'GET' || hasIdempotencyKey(headers) ? MAX_ATTEMPTS : 1;
+    const maxAttempts = method === 'GET' || idempotencyKey ? MAX_ATTEMPTS : 1;
     let response: Response | undefined;
     for (let attempt = 1; ; attempt += 1) {
       // Doubling waits (400 ms, 800 ms) give a restarting server a moment.
       const backoff = retryDelayMs * 2 ** (attempt - 1);
       try {
-        response = await doFetch(url, { method, headers, body: payload, credentials: 'same-origin', signal: opts.signal });
+        response = await doFetch(url, { method, headers, body: payload, credentials: 'same-origin', signal });
       } catch (cause) {
-        if (opts.signal?.aborted) throw cause;
+        if (signal?.aborted) throw cause;
         if (attempt < maxAttempts) {
-          await pause(backoff, opts.signal);
+          await pause(backoff, signal);
           continue;
         }
         throw new ApiError(0, 'network', ERROR_MESSAGES.network);
       }
       if (!response.ok && RETRY_STATUSES.has(response.status) && attempt < maxAttempts) {
-        await pause(backoff, opts.signal);
+        await pause(backoff, signal);
         continue;
       }
       break;
@@ -210,20 +199,16 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     if (!response.ok) {
       const error = await toApiError(response);
-      if (response.status === 401 && !SESSION_CALLS.some((call) => url.startsWith(call))) onUnauthorized?.();
+      if (response.status === 401 && !SESSION_CALLS.includes(route)) onUnauthorized?.();
       throw error;
     }
-    if (response.status === 204) return undefined as T;
+    if (response.status === 204) return null as AnswerOf<R>;
     const text = await response.text();
-    return (text ? JSON.parse(text) : undefined) as T;
+    return (text ? JSON.parse(text) : null) as AnswerOf<R>;
   }
 
   return {
-    get: <T>(path: string, opts?: RequestOptions) => request<T>('GET', path, undefined, opts),
-    post: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', path, body, opts),
-    patch: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('PATCH', path, body, opts),
-    put: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('PUT', path, body, opts),
-    delete: <T>(path: string, opts?: RequestOptions) => request<T>('DELETE', path, undefined, opts),
+    call,
     /** What to do when a call answers 401 (the session expired or was ended elsewhere). */
     onUnauthorized(handler: (() => void) | undefined): void {
       onUnauthorized = handler;
@@ -233,5 +218,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
 export type ApiClient = ReturnType<typeof createApiClient>;
 
-/** The app's client. Paths are relative to /api unless they start with /api/. */
+/** The app's client. */
 export const api = createApiClient();
+
+/** Calls a route of the contract (src/shared/contract) with the app's client: `call(routes.students.ranking)`. */
+export const call = api.call;

@@ -1,7 +1,8 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ARCHIVE_API, ARCHIVE_PAGE_SIZE, ARCHIVE_PICKER_LIMIT, type ArchiveListQuery, type ArchivePage, type ArchiveSelectResult } from '../../shared/archive.ts';
-import { api, type ApiError } from './api.ts';
-import { queryKeys } from './query-keys.ts';
+import { ARCHIVE_PAGE_SIZE, ARCHIVE_PICKER_LIMIT, type ArchiveListQuery, type ArchiveSelectResult } from '../../shared/archive.ts';
+import { routes } from '../../shared/contract/routes.ts';
+import { call, type ApiError } from './api.ts';
+import { invalidateReads, queryKeyOf } from './query-keys.ts';
 
 /** The tabs of 'Selecionar Imagem para Cadastro' (spec: profile = category perfil or any image; banner; any). */
 export type PickerTab = 'profile' | 'banner' | 'all';
@@ -17,13 +18,10 @@ const TAB_QUERY: Record<PickerTab, Partial<ArchiveListQuery>> = {
  * ones, since an inactive image cannot be anyone's photo.
  */
 export function usePickerImages(tab: PickerTab, search: string) {
+  const query: ArchiveListQuery = { ...TAB_QUERY[tab], q: search.trim(), active: 'true', sort: 'date', order: 'desc', limit: ARCHIVE_PAGE_SIZE.max };
   return useInfiniteQuery({
-    queryKey: [...queryKeys.gallery, 'picker', tab, search],
-    queryFn: ({ pageParam, signal }) =>
-      api.get<ArchivePage>(ARCHIVE_API.images, {
-        signal,
-        query: { ...TAB_QUERY[tab], q: search.trim(), active: true, sort: 'date', order: 'desc', limit: ARCHIVE_PAGE_SIZE.max, cursor: pageParam },
-      }),
+    queryKey: queryKeyOf(routes.archive.list, { query }),
+    queryFn: ({ pageParam, signal }) => call(routes.archive.list, { query: { ...query, cursor: pageParam }, signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last, pages) => {
       const loaded = pages.reduce((sum, page) => sum + page.items.length, 0);
@@ -39,10 +37,10 @@ export function usePickerImages(tab: PickerTab, search: string) {
 export function useSelectArchiveImage() {
   const client = useQueryClient();
   return useMutation<ArchiveSelectResult, ApiError, { imageId: string; studentId?: string }>({
-    mutationFn: ({ imageId, studentId }) => api.post<ArchiveSelectResult>(ARCHIVE_API.select(imageId), studentId ? { studentId } : {}),
+    mutationFn: ({ imageId, studentId }) => call(routes.archive.select, { params: { id: imageId }, body: studentId ? { studentId } : {} }),
     onSuccess: (_, { studentId }) => {
-      void client.invalidateQueries({ queryKey: queryKeys.gallery });
-      if (studentId) void client.invalidateQueries({ queryKey: queryKeys.adminStudents });
+      invalidateReads(client, [routes.archive.list, routes.archive.summary]);
+      if (studentId) invalidateReads(client, [routes.adminStudents.list]);
     },
   });
 }

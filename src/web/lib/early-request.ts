@@ -1,21 +1,22 @@
-import { api } from './api.ts';
+import type { AnswerOf } from '../../shared/contract/route.ts';
+import { call, type JsonRoute } from './api.ts';
 
-const started = new Map<string, Promise<unknown>>();
+const started = new Map<JsonRoute, Promise<unknown>>();
 
 /**
- * A GET asked as a signed-in page starts (main.tsx), so its answer travels while the page's code downloads instead
+ * A read asked as a signed-in page starts (main.tsx), so its answer travels while the page's code downloads instead
  * of after it; the screen that needs it takes it once (takeEarlyRequest), later reads ask again.
  */
-export function startEarlyRequest(path: string): void {
-  const request = api.get<unknown>(path);
-  started.set(path, request);
+export function startEarlyRequest(route: JsonRoute & { method: 'GET' }): void {
+  const request = call(route as JsonRoute);
+  started.set(route, request);
   // A failed one (nobody signed in yet) is dropped, so a read after the sign-in asks again; one already taken fails there.
-  request.catch(() => started.delete(path));
+  request.catch(() => started.delete(route));
 }
 
-/** The answer started for this path, if one was and nobody took it yet. */
-export function takeEarlyRequest(path: string): Promise<unknown> | undefined {
-  const request = started.get(path);
-  started.delete(path);
-  return request;
+/** The answer started for this route, if one was and nobody took it yet. */
+export function takeEarlyRequest<R extends JsonRoute>(route: R): Promise<AnswerOf<R>> | undefined {
+  const request = started.get(route);
+  started.delete(route);
+  return request as Promise<AnswerOf<R>> | undefined;
 }

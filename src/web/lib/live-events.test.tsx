@@ -2,8 +2,10 @@ import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { QueryClient, QueryClientProvider, QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { urlOf } from '../../shared/contract/route.ts';
+import { routes } from '../../shared/contract/routes.ts';
 import { LiveEventsProvider, mayHaveMissedAnEvent, useLiveStatus } from './live-events.ts';
-import { queryKeys, type QueryKeyRoot } from './query-keys.ts';
+import { queryKeyOf } from './query-keys.ts';
 
 declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean;
@@ -49,16 +51,16 @@ class FakeEventSource {
 let container: HTMLDivElement;
 let root: Root;
 let client: QueryClient;
-let fetches: Map<QueryKeyRoot, number>;
+let fetches: Map<string, number>;
 let unsubscribe: (() => void)[];
 
-/** A query some screen keeps on display; counts how often it is fetched. */
-function displayed(queryKey: QueryKeyRoot) {
-  fetches.set(queryKey, 0);
+/** A query some screen keeps on display, by a name for the test; counts how often it is fetched. */
+function displayed(name: string, queryKey: readonly unknown[]) {
+  fetches.set(name, 0);
   const observer = new QueryObserver(client, {
     queryKey,
     queryFn: async () => {
-      fetches.set(queryKey, fetches.get(queryKey)! + 1);
+      fetches.set(name, fetches.get(name)! + 1);
       return null;
     },
   });
@@ -67,8 +69,8 @@ function displayed(queryKey: QueryKeyRoot) {
 
 /** How often each displayed query was fetched since the last call. */
 function refetched(): Record<string, number> {
-  const counts = Object.fromEntries([...fetches].map(([key, n]) => [key[0], n]));
-  for (const key of fetches.keys()) fetches.set(key, 0);
+  const counts = Object.fromEntries(fetches);
+  for (const name of fetches.keys()) fetches.set(name, 0);
   return counts;
 }
 
@@ -103,7 +105,11 @@ beforeEach(async () => {
   container = document.createElement('div');
   document.body.append(container);
   root = createRoot(container);
-  for (const key of [queryKeys.me, queryKeys.ranking, queryKeys.tags]) displayed(key);
+  displayed('me', queryKeyOf(routes.auth.me));
+  displayed('ranking', queryKeyOf(routes.students.ranking));
+  displayed('tags', queryKeyOf(routes.tags.active));
+  // A read with a query: its key starts with its route's, so an event that makes the route stale reaches it.
+  displayed('report', queryKeyOf(routes.reports.overview, { query: { period: '7d', turma: ['1º EM - Turma A'] } }));
   render(true);
   await elapse(0);
   refetched();
@@ -119,20 +125,20 @@ afterEach(() => {
 });
 
 describe('live events', () => {
-  test('one stream on /api/events; live once it is ready, and a first ready from a server that heard no event refetches nothing', async () => {
-    expect(FakeEventSource.created.map((source) => source.url)).toEqual(['/api/events']);
+  test('one stream on the events route; live once it is ready, and a first ready from a server that heard no event refetches nothing', async () => {
+    expect(FakeEventSource.created.map((source) => source.url)).toEqual([urlOf(routes.events.stream)]);
     expect(status()).toBe('sem conexão');
     act(() => latest().push('ready'));
     await elapse(0);
     expect(status()).toBe('ao vivo');
-    expect(refetched()).toEqual({ me: 0, ranking: 0, tags: 0 });
+    expect(refetched()).toEqual({ me: 0, ranking: 0, tags: 0, report: 0 });
   });
 
   test('the first ready refetches every displayed query when the server heard an event since the page started: a first read may have missed it', async () => {
     act(() => latest().push('ready', { sinceLastEventMs: 0 }));
     await elapse(0);
     expect(status()).toBe('ao vivo');
-    expect(refetched()).toEqual({ me: 1, ranking: 1, tags: 1 });
+    expect(refetched()).toEqual({ me: 1, ranking: 1, tags: 1, report: 1 });
   });
 
   test('an event heard before the page started, or none, needs no refetch; a server that does not say is taken as having heard one', () => {
@@ -148,10 +154,17 @@ describe('live events', () => {
     act(() => latest().push('ready'));
     act(() => latest().push('ranking'));
     await elapse(0);
-    expect(refetched()).toEqual({ me: 0, ranking: 1, tags: 0 });
+    expect(refetched()).toEqual({ me: 0, ranking: 1, tags: 0, report: 0 });
     act(() => latest().push('balance'));
     await elapse(0);
-    expect(refetched()).toEqual({ me: 1, ranking: 0, tags: 0 });
+    expect(refetched()).toEqual({ me: 1, ranking: 0, tags: 0, report: 0 });
+  });
+
+  test('an operation refreshes the reports on screen, whatever their filters', async () => {
+    act(() => latest().push('ready'));
+    act(() => latest().push('operation', { type: 'operation', status: 'completed' }));
+    await elapse(0);
+    expect(refetched()).toEqual({ me: 0, ranking: 0, tags: 0, report: 1 });
   });
 
   test('after the stream drops and the browser reconnects it, every displayed query is refetched once (events may have been missed)', async () => {
@@ -161,11 +174,11 @@ describe('live events', () => {
     expect(status()).toBe('sem conexão');
     // The browser reconnects the same EventSource by itself; nothing is refetched until it is back.
     expect(FakeEventSource.created).toHaveLength(1);
-    expect(refetched()).toEqual({ me: 0, ranking: 0, tags: 0 });
+    expect(refetched()).toEqual({ me: 0, ranking: 0, tags: 0, report: 0 });
     act(() => latest().push('ready'));
     await elapse(0);
     expect(status()).toBe('ao vivo');
-    expect(refetched()).toEqual({ me: 1, ranking: 1, tags: 1 });
+    expect(refetched()).toEqual({ me: 1, ranking: 1, tags: 1, report: 1 });
   });
 
   test('a refused stream: who is signed in is asked at once, a new stream opens after 5 s and not before, each time, and its ready refetches everything', async () => {
@@ -174,7 +187,7 @@ describe('live events', () => {
     act(() => refused.fail('refused'));
     await elapse(0);
     expect(refused.readyState).toBe(FakeEventSource.CLOSED);
-    expect(refetched()).toEqual({ me: 1, ranking: 0, tags: 0 });
+    expect(refetched()).toEqual({ me: 1, ranking: 0, tags: 0, report: 0 });
 
     await elapse(4_999);
     expect(FakeEventSource.created).toHaveLength(1);
@@ -192,7 +205,7 @@ describe('live events', () => {
     act(() => latest().push('ready'));
     await elapse(0);
     expect(status()).toBe('ao vivo');
-    expect(refetched()).toEqual({ me: 1, ranking: 1, tags: 1 });
+    expect(refetched()).toEqual({ me: 1, ranking: 1, tags: 1, report: 1 });
   });
 
   test('signing out closes the stream and cancels a pending reconnect', async () => {

@@ -1,17 +1,33 @@
 import { createContext, createElement, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { urlOf, type Route } from '../../shared/contract/route.ts';
+import { routes } from '../../shared/contract/routes.ts';
 import { CLIENT_EVENT_TYPES, type ClientEvent, type ReadyEvent } from '../../shared/live-events.ts';
-import { queryKeys, type QueryKeyRoot } from './query-keys.ts';
+import { invalidateReads, routeKey } from './query-keys.ts';
 
 type EventType = ClientEvent['type'];
 
-/** Which cached data each pushed event makes stale ('all': events may have been missed). */
-export const INVALIDATES: Record<EventType, readonly QueryKeyRoot[] | 'all'> = {
-  balance: [queryKeys.me, queryKeys.myTransactions, queryKeys.myOperations, queryKeys.myEstelecas],
-  ranking: [queryKeys.ranking, queryKeys.directory, queryKeys.adminStudents, queryKeys.adminDashboard, queryKeys.adminEstelecas],
-  tags: [queryKeys.tags, queryKeys.me, queryKeys.adminStudents],
-  students: [queryKeys.adminStudents, queryKeys.directory, queryKeys.ranking, queryKeys.adminDashboard],
-  operation: [queryKeys.adminOperations, queryKeys.adminMeritus, queryKeys.adminEstelecas, queryKeys.adminDashboard],
+const { auth, students, ledger, tags, adminStudents, dashboard, reports } = routes;
+
+/**
+ * Which routes' reads each pushed event makes stale, every read of them whatever its params ('all': events may have
+ * been missed). A student's summary holds their position, which any classmate's operation can move.
+ */
+export const INVALIDATES: Record<EventType, readonly Route[] | 'all'> = {
+  balance: [auth.me, ledger.myTransactions, ledger.myOperations, ledger.myEstelecas],
+  ranking: [students.ranking, students.summary, students.directory, adminStudents.list, dashboard.summary, ledger.estelecasRanking, ledger.estelecasHistory],
+  tags: [tags.active, auth.me, adminStudents.list],
+  students: [adminStudents.list, students.directory, students.ranking, students.summary, dashboard.summary],
+  operation: [
+    ledger.liveOperations,
+    ledger.recentAdminMeritus,
+    ledger.estelecasRanking,
+    ledger.estelecasHistory,
+    dashboard.summary,
+    reports.overview,
+    reports.timeline,
+    reports.reasons,
+  ],
   // Rare, and they touch what many screens show (the goal, the time zone, turma names): everything is read again.
   settings: 'all',
   refetch: 'all',
@@ -20,7 +36,7 @@ export const INVALIDATES: Record<EventType, readonly QueryKeyRoot[] | 'all'> = {
 function invalidateFor(client: QueryClient, type: EventType): void {
   const stale = INVALIDATES[type];
   if (stale === 'all') void client.invalidateQueries();
-  else for (const queryKey of stale) void client.invalidateQueries({ queryKey });
+  else invalidateReads(client, stale);
 }
 
 /**
@@ -44,7 +60,7 @@ const LiveContext = createContext(false);
 const RECONNECT_MS = 5_000;
 
 /**
- * Keeps one EventSource on /api/events while someone is signed in. Pushed events
+ * Keeps one EventSource on the events stream (GET /api/events) while someone is signed in. Pushed events
  * invalidate the matching queries; after a dropped connection comes back, everything is
  * refetched, since events may have been missed meanwhile. The first ready refetches everything
  * only when the page's first reads may have missed an event (mayHaveMissedAnEvent).
@@ -62,7 +78,7 @@ export function LiveEventsProvider({ enabled, children }: { enabled: boolean; ch
     let stopped = false;
 
     const connect = () => {
-      source = new EventSource('/api/events');
+      source = new EventSource(urlOf(routes.events.stream));
       source.addEventListener('ready', (message) => {
         setLive(true);
         if (everOpen ? dropped : mayHaveMissedAnEvent(message.data as string, performance.now())) void client.invalidateQueries();
@@ -77,7 +93,7 @@ export function LiveEventsProvider({ enabled, children }: { enabled: boolean; ch
           source.close();
           // The server ends a stream with its session (logout elsewhere, removal, expiry): asking who is
           // signed in lets a 401 take the user to the login page now rather than at their next click.
-          void client.invalidateQueries({ queryKey: queryKeys.me });
+          void client.invalidateQueries({ queryKey: routeKey(auth.me) });
           reconnectTimer = setTimeout(connect, RECONNECT_MS);
         }
       };

@@ -1,12 +1,13 @@
-import { useQuery, type QueryKey } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useLiveStatus } from './live-events.ts';
+import type { Read } from './query-keys.ts';
 
 /** Polls at `fallbackMs` only while the live event stream is down; pushed events refresh the data otherwise. */
 export function useFallbackInterval(fallbackMs: number | false): number | false {
   return useLiveStatus() ? false : fallbackMs;
 }
 
-/** A read kept fresh by pushed events, polled every `fallbackMs` only while the event stream is down (`false`: never). */
-export function useLiveQuery<T>(queryKey: QueryKey, queryFn: () => Promise<T>, fallbackMs: number | false) {
-  return useQuery({ queryKey, queryFn, refetchInterval: useFallbackInterval(fallbackMs) });
+/** A read (readOf) kept fresh by pushed events, polled every `fallbackMs` only while the event stream is down (`false`: never). */
+export function useLiveQuery<T>(read: Read<T>, fallbackMs: number | false) {
+  return useQuery({ queryKey: read.queryKey, queryFn: read.queryFn, refetchInterval: useFallbackInterval(fallbackMs) });
 }

@@ -1,21 +1,19 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { SchoolSettings } from '../../shared/settings.ts';
-import { SETTINGS_READ } from '../../shared/first-reads.ts';
+import { routes } from '../../shared/contract/routes.ts';
 import { setSchoolTimeZone } from '../../shared/format.ts';
-import { api } from './api.ts';
+import { call } from './api.ts';
 import { takeEarlyRequest } from './early-request.ts';
-import { queryKeys } from './query-keys.ts';
+import { queryKeyOf } from './query-keys.ts';
 
 /**
  * GET /api/settings: the school's name, logo, time zone, rules and turmas. Every date the
  * screens write uses the school's time zone from here on (the layout waits for it); a
  * 'settings' event from the server reads everything again.
  */
-export const schoolSettingsQueryOptions = queryOptions<SchoolSettings>({
-  queryKey: queryKeys.settings,
+export const schoolSettingsQueryOptions = queryOptions({
+  queryKey: queryKeyOf(routes.settings.read),
   queryFn: async () => {
-    const early = takeEarlyRequest(SETTINGS_READ);
-    const settings = early ? ((await early) as SchoolSettings) : await api.get<SchoolSettings>(SETTINGS_READ);
+    const settings = await (takeEarlyRequest(routes.settings.read) ?? call(routes.settings.read));
     setSchoolTimeZone(settings.school.timeZone);
     return settings;
   },

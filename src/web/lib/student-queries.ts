@@ -1,61 +1,48 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { PublicStudent, SessionUser } from '../../shared/auth.ts';
+import type { SessionUser } from '../../shared/auth.ts';
 import { POLL_MS, RECENT_TRANSACTIONS_LIMIT } from '../../shared/constants.ts';
-import type { ActiveTag } from '../../shared/students.ts';
-import type { StudentSummary } from '../../shared/student-area.ts';
-import type { OperationResult, StudentOperation } from '../../shared/ledger.ts';
-import { ACTIVE_TAGS_READ, recentTransactionsRead, STUDENT_SUMMARY_READ } from '../../shared/first-reads.ts';
-import { api } from './api.ts';
+import { routes } from '../../shared/contract/routes.ts';
+import type { OperationResult } from '../../shared/ledger.ts';
 import { useLiveQuery } from './live-query.ts';
-import { queryKeys } from './query-keys.ts';
+import { invalidateReads, queryKeyOf, readOf } from './query-keys.ts';
 
 /**
- * The signed-in student's summary. Its key sits under the ranking root, so every pushed
- * 'ranking' event (sent with each of the student's own 'balance' events too) refreshes it:
- * a classmate's operation can move the student's position.
+ * The signed-in student's summary. Pushed 'ranking' events (sent with each of the student's own 'balance' events too)
+ * refresh it: a classmate's operation can move the student's position.
  */
-export const summaryQueryKey = [...queryKeys.ranking, 'my-summary'] as const;
-
-const summaryQuery = { queryKey: summaryQueryKey, queryFn: () => api.get<StudentSummary>(STUDENT_SUMMARY_READ) };
+const summaryRead = readOf(routes.students.summary);
 
 export function useStudentSummary(fallbackMs: number = POLL_MS.dashboard) {
-  return useLiveQuery(summaryQuery.queryKey, summaryQuery.queryFn, fallbackMs);
+  return useLiveQuery(summaryRead, fallbackMs);
 }
 
 /** Every active weekly tag with its likes (GET /api/tags/active). */
-const activeTagsQuery = { queryKey: queryKeys.tags, queryFn: () => api.get<ActiveTag[]>(ACTIVE_TAGS_READ) };
+const activeTagsRead = readOf(routes.tags.active);
 
 export function useActiveTags(fallbackMs: number = POLL_MS.dashboard) {
-  return useLiveQuery(activeTagsQuery.queryKey, activeTagsQuery.queryFn, fallbackMs);
+  return useLiveQuery(activeTagsRead, fallbackMs);
 }
 
 /** Every current student with balances, by Méritus (GET /api/ranking); pushed balance changes refresh it. */
 export function useRanking(fallbackMs: number = POLL_MS.dashboard) {
-  return useLiveQuery(queryKeys.ranking, () => api.get<PublicStudent[]>('/ranking'), fallbackMs);
+  return useLiveQuery(readOf(routes.students.ranking), fallbackMs);
 }
 
 /** Classmates a student can send to (self excluded by the server). */
 export function useDirectory() {
-  return useQuery({
-    queryKey: queryKeys.directory,
-    queryFn: () => api.get<PublicStudent[]>('/students/directory'),
-  });
+  return useQuery(readOf(routes.students.directory));
 }
 
 /** The student's latest Méritus operations (GET /api/me/transactions). */
-const myTransactionsQuery = (limit: number) => ({
-  queryKey: [...queryKeys.myTransactions, limit],
-  queryFn: () => api.get<StudentOperation[]>(recentTransactionsRead(limit)),
-});
+const myTransactionsRead = (limit: number) => readOf(routes.ledger.myTransactions, { query: { limit } });
 
 export function useMyTransactions(limit: number, fallbackMs: number = POLL_MS.dashboard) {
-  const query = myTransactionsQuery(limit);
-  return useLiveQuery(query.queryKey, query.queryFn, fallbackMs);
+  return useLiveQuery(myTransactionsRead(limit), fallbackMs);
 }
 
 /** What the student dashboard reads as it opens: its summary, the weekly tags and the latest transactions. */
 export function prefetchStudentDashboard(client: QueryClient): Promise<unknown> {
-  return Promise.all([client.prefetchQuery(summaryQuery), client.prefetchQuery(activeTagsQuery), client.prefetchQuery(myTransactionsQuery(RECENT_TRANSACTIONS_LIMIT))]);
+  return Promise.all([client.prefetchQuery(summaryRead), client.prefetchQuery(activeTagsRead), client.prefetchQuery(myTransactionsRead(RECENT_TRANSACTIONS_LIMIT))]);
 }
 
 /**
@@ -63,12 +50,11 @@ export function prefetchStudentDashboard(client: QueryClient): Promise<unknown> 
  * sidebar and cards, then refetch everything the operation touched.
  */
 export function applyOperationResult(client: QueryClient, result: OperationResult): void {
-  client.setQueryData<SessionUser | null>(queryKeys.me, (user) =>
+  client.setQueryData<SessionUser | null>(queryKeyOf(routes.auth.me), (user) =>
     user?.role === 'student' ? { ...user, student: { ...user.student, ...result.balances } } : user,
   );
-  for (const queryKey of [queryKeys.me, queryKeys.ranking, queryKeys.myTransactions, queryKeys.myOperations, queryKeys.myEstelecas, queryKeys.directory]) {
-    void client.invalidateQueries({ queryKey });
-  }
+  const { auth, students, ledger } = routes;
+  invalidateReads(client, [auth.me, students.ranking, students.summary, ledger.myTransactions, ledger.myOperations, ledger.myEstelecas, students.directory]);
 }
 
 export function useApplyOperationResult(): (result: OperationResult) => void {

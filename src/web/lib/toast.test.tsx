@@ -2,6 +2,7 @@ import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { mountPerTest } from '../test/test-root.ts';
 import { AppToaster } from '../ui/toaster.tsx';
+import { routes } from '../../shared/contract/routes.ts';
 import { ApiError, createApiClient } from './api.ts';
 import { toast, toastError, toastFailure } from './toast.ts';
 
@@ -34,7 +35,7 @@ describe('error toasts', () => {
         }),
       retryDelayMs: 0,
     });
-    const failure: unknown = await client.get('/students/1').catch((error: unknown) => error);
+    const failure: unknown = await client.call(routes.archive.get, { params: { id: '1' } }).catch((error: unknown) => error);
     act(() => toastError(failure));
     expect(shown()).toBe('Erro interno do servidorCódigo: Q8ZK-4T1M');
   });

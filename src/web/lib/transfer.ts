@@ -2,10 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { toast } from 'react-hot-toast';
 import type { PublicStudent } from '../../shared/auth.ts';
 import { ERROR_MESSAGES, type ErrorCode } from '../../shared/errors.ts';
-import { estelecasTransferInput, meritusTransferInput, type EstelecasTransferInput, type MeritusTransferInput, type OperationResult } from '../../shared/ledger.ts';
+import { estelecasTransferInput, meritusTransferInput, type EstelecasTransferInput, type MeritusTransferInput } from '../../shared/ledger.ts';
 import type { Currency } from '../../shared/ledger-types.ts';
 import { issueMessage, parseAmountText } from '../../shared/validation.ts';
-import { api } from './api.ts';
+import { CURRENCY_ROUTES } from '../../shared/contract/ledger.ts';
+import { call } from './api.ts';
 import { useIdempotentMutation } from './idempotency.ts';
 import { useApplyOperationResult } from './student-queries.ts';
 import { toastError } from './toast.ts';
@@ -55,7 +56,7 @@ export function useTransferForm(currency: Currency, balance: number, onSent: () 
   const [recipient, setRecipient] = useState<PublicStudent | null>(null);
   const [amount, setAmount] = useState('');
   const mutation = useIdempotentMutation({
-    mutationFn: (input: TransferInput, idempotencyKey: string) => api.post<OperationResult>(`/${currency}/transfers`, input, { idempotencyKey }),
+    mutationFn: (input: TransferInput, idempotencyKey: string) => call(CURRENCY_ROUTES[currency].transfer, { body: input, idempotencyKey }),
     onSuccess: (result) => {
       toast.success(result.message);
       applyResult(result);

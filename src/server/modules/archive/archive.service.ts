@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { archiveFavourites, archiveImages, students } from '../../db/schema.ts';
@@ -9,26 +10,31 @@ import type { FileStorage, StoredObject } from '../../storage/file-storage.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import type { AdminActor as Admin, Principal } from '../auth/actor.ts';
 import {
-  ARCHIVE_API,
   ARCHIVE_TEXTS,
   archiveBulkInput,
   archiveEditInput,
   archiveListQuery,
   archiveUploadFields,
   kindOf,
+  sharePagePath,
   type ArchiveCounters,
   type ArchiveFacets,
   type ArchiveItem,
   type ArchivePage,
   type ArchiveStats,
+  type ArchiveSelectResult,
   type ArchiveUploadFileResult,
+  type ArchiveUploadResult,
 } from '../../../shared/archive.ts';
+import { urlOf } from '../../../shared/contract/route.ts';
+import { routes } from '../../../shared/contract/routes.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { foldText } from '../../../shared/student-match.ts';
-import { isStorableText } from '../../../shared/validation.ts';
+import { isStorableText, issueCode, issueFields } from '../../../shared/validation.ts';
 import type { z } from 'zod';
 import { bmpSize, makeVariants, sniffStaged, type StagedFile } from './archive-files.ts';
 import { stripMetadata } from './strip-metadata.ts';
+import { setStudentPhotoUrl } from '../students/admin-students.service.ts';
 
 export type ArchiveDeps = { db: Db; storage: FileStorage; events: EventBus; warn: (details: Record<string, unknown>, message: string) => void };
 type ImageRow = typeof archiveImages.$inferSelect;
@@ -37,7 +43,7 @@ export const VARIANTS = ['original', 'thumb', 'preview'] as const;
 export type Variant = (typeof VARIANTS)[number];
 const FILE_KEY = /^[A-Za-z0-9_-]{32}$/;
 
-function storageKey(fileKey: string, variant: Variant): string {
+export function storageKey(fileKey: string, variant: Variant): string {
   return `archive/${fileKey}/${variant === 'original' ? 'original' : `${variant}.webp`}`;
 }
 
@@ -72,12 +78,12 @@ const itemColumns = (adminUuid: string) => ({
 });
 
 export function fileUrls(row: Pick<ImageRow, 'fileKey' | 'hasVariants'>) {
-  const base = `${ARCHIVE_API.files}/${row.fileKey}`;
+  const variantUrl = (variant: 'download' | 'thumb' | 'preview') => urlOf(routes.archive.fileVariant, { params: { key: row.fileKey, variant } });
   return {
-    fileUrl: base,
-    downloadUrl: `${base}/download`,
-    thumbnailUrl: row.hasVariants ? `${base}/thumb` : null,
-    previewUrl: row.hasVariants ? `${base}/preview` : null,
+    fileUrl: urlOf(routes.archive.file, { params: { key: row.fileKey } }),
+    downloadUrl: variantUrl('download'),
+    thumbnailUrl: row.hasVariants ? variantUrl('thumb') : null,
+    previewUrl: row.hasVariants ? variantUrl('preview') : null,
   };
 }
 
@@ -107,7 +113,7 @@ function toItem(row: ItemRow, isFavourite: boolean): ArchiveItem {
     uploader: { id: row.uploadedBy, name: row.uploaderName, email: row.uploaderEmail },
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    shareUrl: isShareable(row) && row.shareToken ? ARCHIVE_API.sharePage(row.shareToken) : null,
+    shareUrl: isShareable(row) && row.shareToken ? sharePagePath(row.shareToken) : null,
   };
 }
 
@@ -379,17 +385,17 @@ function countersOf(row: Pick<ImageRow, 'usageCount' | 'downloadCount' | 'lastAc
 }
 
 /** usageCount + 1 and lastAccessedAt now, in one UPDATE (atomic under concurrency). */
-export async function countUsage(db: Db, id: string): Promise<ArchiveCounters & { row: ImageRow }> {
+export async function countUsage(db: Db, id: string): Promise<ArchiveCounters> {
   const [row] = await db
     .update(archiveImages)
     .set({ usageCount: sql`${archiveImages.usageCount} + 1`, lastAccessedAt: new Date() })
     .where(eq(archiveImages.id, id))
     .returning();
   if (!row) throw new AppError('archive_image_not_found', { status: 404 });
-  return { ...countersOf(row), row };
+  return countersOf(row);
 }
 
-export async function countDownload(db: Db, id: string): Promise<void> {
+async function countDownload(db: Db, id: string): Promise<void> {
   await db
     .update(archiveImages)
     .set({ downloadCount: sql`${archiveImages.downloadCount} + 1`, lastAccessedAt: new Date() })
@@ -397,12 +403,12 @@ export async function countDownload(db: Db, id: string): Promise<void> {
 }
 
 /** The address a student photo takes when picked from the archive: the image's preview. */
-export function photoUrlOf(row: Pick<ImageRow, 'fileKey' | 'hasVariants'>): string | null {
+function photoUrlOf(row: Pick<ImageRow, 'fileKey' | 'hasVariants'>): string | null {
   return fileUrls(row).previewUrl;
 }
 
 /** An image that students may see as a photo: active, public or restricted, decoded. */
-export async function photoCandidate(db: Db, id: string): Promise<ImageRow> {
+async function photoCandidate(db: Db, id: string): Promise<ImageRow> {
   const [row] = await db.select().from(archiveImages).where(eq(archiveImages.id, id));
   if (!row) throw new AppError('archive_image_not_found', { status: 404 });
   if (!row.hasVariants || !visibleToStudents(row)) {
@@ -411,13 +417,24 @@ export async function photoCandidate(db: Db, id: string): Promise<ImageRow> {
   return row;
 }
 
+/**
+ * 'Selecionar Imagem para Cadastro': counts a use of the image and answers the address to store as a photo (its
+ * preview); with `studentId` that student's photo becomes the image at once (audited).
+ */
+export async function selectImage(deps: ArchiveDeps, admin: Admin, id: string, studentId: string | undefined, context: { ip: string }): Promise<ArchiveSelectResult> {
+  const row = await photoCandidate(deps.db, id);
+  const photoUrl = photoUrlOf(row)!;
+  const message = studentId ? (await setStudentPhotoUrl(deps, admin, studentId, photoUrl, context)).message : ARCHIVE_TEXTS.selected;
+  return { photoUrl, message, ...(await countUsage(deps.db, row.id)) };
+}
+
 export async function createShareLink(db: Db, id: string): Promise<{ shareUrl: string; message: string }> {
   const [row] = await db.select().from(archiveImages).where(eq(archiveImages.id, id));
   if (!row) throw new AppError('archive_image_not_found', { status: 404 });
   if (!isShareable(row)) throw new AppError('archive_share_unavailable', { status: 409 });
   const token = row.shareToken ?? randomToken();
   if (!row.shareToken) await db.update(archiveImages).set({ shareToken: token }).where(eq(archiveImages.id, id));
-  return { shareUrl: ARCHIVE_API.sharePage(token), message: ARCHIVE_TEXTS.shareCreated };
+  return { shareUrl: sharePagePath(token), message: ARCHIVE_TEXTS.shareCreated };
 }
 
 export async function revokeShareLink(db: Db, id: string): Promise<{ message: string }> {
@@ -433,14 +450,14 @@ export async function sharedImage(db: Db, token: string): Promise<ImageRow | nul
   return row && isShareable(row) ? row : null;
 }
 
-export type ServeDecision = { ok: true; row: ImageRow } | { ok: false; code: 'unauthenticated' | 'archive_image_not_found' };
+type ServeDecision = { ok: true; row: ImageRow } | { ok: false; code: 'unauthenticated' | 'archive_image_not_found' };
 
 /**
  * Whether a principal may fetch an image's file or variants: administrators always; others
  * only active images, public to anyone, restricted to anyone signed in. Private, admin-only
  * and inactive images answer 404 to everyone else, so their existence is not confirmed.
  */
-export async function decideServe(db: Db, fileKey: string, principal: Principal | null): Promise<ServeDecision> {
+async function decideServe(db: Db, fileKey: string, principal: Principal | null): Promise<ServeDecision> {
   if (!FILE_KEY.test(fileKey)) return { ok: false, code: 'archive_image_not_found' };
   const [row] = await db.select().from(archiveImages).where(eq(archiveImages.fileKey, fileKey));
   if (!row) return { ok: false, code: 'archive_image_not_found' };
@@ -451,7 +468,47 @@ export async function decideServe(db: Db, fileKey: string, principal: Principal 
   return { ok: false, code: 'archive_image_not_found' };
 }
 
-export { storageKey };
+const FILE_VARIANTS = ['thumb', 'preview', 'download'] as const;
+type FileVariant = (typeof FILE_VARIANTS)[number];
+const isFileVariant = (value: string): value is FileVariant => (FILE_VARIANTS as readonly string[]).includes(value);
+
+/** What a file route sends: the stored object, its type, size and caching, and how the browser gets it. */
+type FileToServe = {
+  imageId: string;
+  objectKey: string;
+  contentType: string;
+  size?: number;
+  cacheControl: string;
+  etag?: string;
+  disposition: { type: 'attachment' | 'inline'; fileName: string };
+};
+
+/**
+ * The file an address names (the original, or the thumb, preview or download variant), if this principal may fetch it
+ * (decideServe); a download is counted. An unknown variant, or one the image has not, is a missing file (404).
+ */
+export async function fileToServe(db: Db, fileKey: string, variant: string | undefined, principal: Principal | null): Promise<FileToServe> {
+  if (variant !== undefined && !isFileVariant(variant)) throw new AppError('archive_image_not_found', { status: 404 });
+  const decision = await decideServe(db, fileKey, principal);
+  if (!decision.ok) throw new AppError(decision.code, { status: decision.code === 'unauthenticated' ? 401 : 404 });
+  const { row } = decision;
+  const isVariant = variant === 'thumb' || variant === 'preview';
+  if (isVariant && !row.hasVariants) throw new AppError('archive_image_not_found', { status: 404 });
+  if (variant === 'download') await countDownload(db, row.id);
+  // SVG is a document that can carry script: its original only ever leaves as a download.
+  const attachment = variant === 'download' || (!isVariant && row.mimeType === 'image/svg+xml');
+  return {
+    imageId: row.id,
+    objectKey: storageKey(row.fileKey, isVariant ? variant : 'original'),
+    contentType: isVariant ? 'image/webp' : row.mimeType,
+    ...(isVariant ? {} : { size: row.fileSize }),
+    // Revalidated on every use, so a change of access level takes effect at once. The size is in the validator: the
+    // one-time metadata removal (stored-metadata-job.ts) rewrites an original under its key.
+    cacheControl: row.accessLevel === 'public' && row.isActive ? 'public, no-cache' : 'private, no-cache',
+    ...(variant === 'download' ? {} : { etag: `"${row.fileKey}-${variant ?? 'original'}-${row.fileSize}"` }),
+    disposition: { type: attachment ? 'attachment' : 'inline', fileName: isVariant ? `${path.parse(row.fileName).name}.webp` : row.fileName },
+  };
+}
 
 export type IncomingFile = { fileName: string; staged: StagedFile };
 
@@ -508,6 +565,28 @@ export async function storeUploads(
     }
   }
   return results;
+}
+
+function uploadAnswer(results: ArchiveUploadFileResult[]): ArchiveUploadResult {
+  const uploaded = results.filter((result) => result.ok).length;
+  const failed = results.length - uploaded;
+  const message = [uploaded > 0 ? ARCHIVE_TEXTS.uploaded(uploaded) : null, failed > 0 ? ARCHIVE_TEXTS.uploadErrors(failed) : null].filter(Boolean).join(' ');
+  return { message, uploaded, failed, results };
+}
+
+/**
+ * One upload as the route received it: the text fields are checked first (a refusal removes the staged files and
+ * stores nothing), then every file is stored (storeUploads). Refused as a whole when no file was stored.
+ */
+export async function uploadImages(deps: ArchiveDeps, admin: Admin, files: IncomingFile[], fields: Record<string, string>): Promise<ArchiveUploadResult> {
+  const parsed = archiveUploadFields.safeParse(fields);
+  if (!parsed.success) {
+    await Promise.all(files.map(({ staged }) => fs.rm(staged.path, { force: true })));
+    throw new AppError(issueCode(parsed.error.issues[0]!), { fields: issueFields(parsed.error.issues) });
+  }
+  const answer = uploadAnswer(await storeUploads(deps, admin, files, parsed.data));
+  if (answer.uploaded === 0) throw new AppError('archive_upload_failed', { message: answer.message, details: answer });
+  return answer;
 }
 
 async function findByHash(db: Db, admin: Admin, sha256: string): Promise<ArchiveItem | null> {

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
-import { adminLoginInput, sessionUser, studentLoginInput } from '../../../shared/auth.ts';
+import { route } from '../../contract-routes.ts';
+import { routes } from '../../../shared/contract/routes.ts';
 import { clearSessionCookie, principalOf, sessionOf, setSessionCookie } from '../../plugins/auth.ts';
 import { currentUser, hashToken, loginAdmin, loginStudent, logout, type RequestContext } from './auth.service.ts';
 
@@ -11,30 +10,19 @@ export function requestContext(request: FastifyRequest): RequestContext {
 }
 
 export async function authRoutes(app: FastifyInstance, { config, database, events }: AppDeps): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
-  const tags = ['auth'];
+  route(app, routes.auth.studentLogin, async (request, reply) => {
+    const result = await loginStudent(database.db, request.body, requestContext(request));
+    setSessionCookie(reply, config, result.token, result.expiresAt);
+    return result.user;
+  });
 
-  api.post(
-    '/auth/student/login',
-    { config: { access: 'public' }, schema: { tags, body: studentLoginInput, response: { 200: sessionUser } } },
-    async (request, reply) => {
-      const result = await loginStudent(database.db, request.body, requestContext(request));
-      setSessionCookie(reply, config, result.token, result.expiresAt);
-      return result.user;
-    },
-  );
+  route(app, routes.auth.adminLogin, async (request, reply) => {
+    const result = await loginAdmin(database.db, request.body, requestContext(request));
+    setSessionCookie(reply, config, result.token, result.expiresAt);
+    return result.user;
+  });
 
-  api.post(
-    '/auth/admin/login',
-    { config: { access: 'public' }, schema: { tags, body: adminLoginInput, response: { 200: sessionUser } } },
-    async (request, reply) => {
-      const result = await loginAdmin(database.db, request.body, requestContext(request));
-      setSessionCookie(reply, config, result.token, result.expiresAt);
-      return result.user;
-    },
-  );
-
-  api.post('/auth/logout', { config: { access: 'signedIn' }, schema: { tags, response: { 204: z.null() } } }, async (request, reply) => {
+  route(app, routes.auth.logout, async (request, reply) => {
     const { principal, token } = sessionOf(request);
     await logout(database.db, events, token, principal, requestContext(request));
     // Other instances forget the session when the event arrives; this one at once.
@@ -43,7 +31,5 @@ export async function authRoutes(app: FastifyInstance, { config, database, event
     return reply.status(204).send(null);
   });
 
-  api.get('/auth/me', { config: { access: 'signedIn' }, schema: { tags, response: { 200: sessionUser } } }, async (request) =>
-    currentUser(database.db, principalOf(request)),
-  );
+  route(app, routes.auth.me, async (request) => currentUser(database.db, principalOf(request)));
 }

@@ -11,13 +11,13 @@ import {
   formatDayRange,
   REPORT_TABLE_FILES,
   REPORT_TABLE_TITLES,
-  type ExportFormat,
+  type ReportExportQuery,
   type ReasonRow,
   type ReportTable,
 } from '../../../shared/reports.ts';
 import { EXPORT_HEADINGS as H, REPORT_TEXTS } from '../../../shared/report-texts.ts';
 import type { ReportScope } from './report-school.ts';
-import { reportOverview, reportReasons, reportTimeline } from './reports.service.ts';
+import { reportOverview, reportReasons, reportScope, reportTimeline, type ReportDeps } from './reports.service.ts';
 
 type Cell = string | number | null;
 /** `date` cells hold a calendar day (aaaa-mm-dd); `decimal` ones a number with one decimal. */
@@ -169,15 +169,15 @@ export async function tableXlsx(table: ExportTable): Promise<Buffer> {
 
 export type ExportFile = { fileName: string; contentType: string; body: string | Buffer };
 
-/** Builds one table's export and records it in the audit log (what, in which format, for which period and turmas). */
+/** Builds one table's export for a request's filters and records it in the audit log (what, in which format, for which period and turmas). */
 export async function exportReportTable(
-  db: Db,
+  { db, settings }: ReportDeps,
   admin: AdminActor,
-  scope: ReportScope,
-  table: ReportTable,
-  format: ExportFormat,
+  query: ReportExportQuery,
   context: { ip?: string | undefined } = {},
 ): Promise<ExportFile> {
+  const { table, format, ...filters } = query;
+  const scope = await reportScope(settings, filters);
   const data = await reportTable(db, scope, table);
   await recordAudit(db, {
     actor: auditActor(admin),

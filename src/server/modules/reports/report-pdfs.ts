@@ -10,10 +10,11 @@ import { TAG_NAMES } from '../../../shared/constants.ts';
 import { directionOf, OPERATION_TYPE_LABELS } from '../../../shared/ledger-types.ts';
 import { CURRENCY_LABELS } from '../../../shared/ledger-texts.ts';
 import { formatEstelecas, formatMeritus, formatSignedAmount } from '../../../shared/format.ts';
-import { formatDayRange } from '../../../shared/reports.ts';
+import { formatDayRange, type StatementQuery } from '../../../shared/reports.ts';
 import { CERTIFICATE_TEXTS, STATEMENT_TEXTS } from '../../../shared/report-texts.ts';
-import { reportSchool, schoolLogoPng, type ReportScope } from './report-school.ts';
+import { reportSchool, schoolLogoPng } from './report-school.ts';
 import { currentTag, statementEntries, statementStudent } from './reports.queries.ts';
+import { reportScope, type ReportDeps } from './reports.service.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
 import type { ExportFile } from './report-exports.ts';
@@ -71,7 +72,9 @@ function fileSlug(text: string): string {
  * A student's statement (extrato) for a period: balances at its start and end summed from the
  * ledger, and every operation in between with its signed amount. Audited.
  */
-export async function statementPdf(db: Db, admin: AdminActor, scope: ReportScope, studentUuid: string, context: { ip?: string | undefined } = {}): Promise<ExportFile> {
+export async function statementPdf({ db, settings }: ReportDeps, admin: AdminActor, query: StatementQuery, context: { ip?: string | undefined } = {}): Promise<ExportFile> {
+  const { student: studentUuid, ...days } = query;
+  const scope = await reportScope(settings, { ...days, turma: [] });
   const { period, school } = scope;
   const student = await statementStudent(db, studentUuid);
   if (!student) throw new AppError('student_not_found');

@@ -25,6 +25,14 @@ import { dayIn } from '../../../shared/format.ts';
  * (reports.queries.ts, decision 011).
  */
 
+/** What the reports read: the database, and the school's settings through their cache. */
+export type ReportDeps = { db: Db; settings: SettingsStore };
+
+/** A read of a report for the filters a request sent: resolved first (reportScope), then read. */
+export async function readReport<T>({ db, settings }: ReportDeps, query: ReportQuery, read: (db: Db, scope: ReportScope) => Promise<T>): Promise<T> {
+  return read(db, await reportScope(settings, query));
+}
+
 /**
  * Resolves the query's period in the school's time zone and checks its turmas against the
  * school's list (a name the school does not have is refused, not silently matched to nothing).

@@ -8,7 +8,6 @@ import {
   ENTITY_IDS,
   FIX_IDS,
   SECRET_MASK,
-  SYSTEM_API,
   type ConfigEntry,
   type EntityPage,
   type MonitoringSnapshot,
@@ -32,7 +31,7 @@ async function get<T>(url: string): Promise<T> {
 
 describe('Visão Geral', () => {
   test('counts records per entity from the database and applies the spec health rule beside the real health', async () => {
-    const before = await get<SystemOverview>(SYSTEM_API.overview);
+    const before = await get<SystemOverview>('/admin/system/overview');
     // Four students, one administrator and the administrator's session: 6 records, under 10.
     expect(before.counts).toMatchObject({ studentsActive: 4, studentsRemoved: 0, administrators: 1, meritusEntries: 0, estelecasEntries: 0, tags: 0, images: 0, openSessions: 1 });
     expect(before).toMatchObject({ totalRecords: 6, recordHealth: 'warning' });
@@ -44,7 +43,7 @@ describe('Visão Geral', () => {
       { studentId: '4000002', name: 'Gabi Extra' },
     ]);
     await t.db.update(students).set({ deletedAt: new Date() }).where(eq(students.id, extra!.id));
-    const after = await get<SystemOverview>(SYSTEM_API.overview);
+    const after = await get<SystemOverview>('/admin/system/overview');
     expect(after.counts).toMatchObject({ studentsActive: 5, studentsRemoved: 1, meritusEntries: 1, estelecasEntries: 1 });
     expect(after).toMatchObject({ totalRecords: 10, recordHealth: 'healthy' });
 
@@ -61,22 +60,22 @@ describe('Visão Geral', () => {
 
 describe('Entidades', () => {
   test('pages and searches on the server; the search takes % and _ literally', async () => {
-    const page = await get<EntityPage>(`${SYSTEM_API.entity('students')}?pageSize=25&q=bruno`);
+    const page = await get<EntityPage>(`/admin/system/entities/students?pageSize=25&q=bruno`);
     expect(page.total).toBe(1);
     expect(page.rows[0]).toMatchObject({ studentId: '3000002', name: 'Bruno Henrique Lima', status: 'ativo' });
     expect(page.columns.map((column) => column.key)).not.toContain('passwordHash');
 
-    const seeded = await get<EntityPage>(`${SYSTEM_API.entity('students')}?pageSize=25&q=300000`);
+    const seeded = await get<EntityPage>(`/admin/system/entities/students?pageSize=25&q=300000`);
     expect(seeded.rows.map((row) => row.studentId)).toEqual(['3000001', '3000002', '3000003', '3000004']);
-    const wildcard = await get<EntityPage>(`${SYSTEM_API.entity('students')}?q=${encodeURIComponent('%')}`);
+    const wildcard = await get<EntityPage>(`/admin/system/entities/students?q=${encodeURIComponent('%')}`);
     expect(wildcard.total).toBe(0);
-    const second = await get<EntityPage>(`${SYSTEM_API.entity('students')}?pageSize=25&page=2&q=300000`);
+    const second = await get<EntityPage>(`/admin/system/entities/students?pageSize=25&page=2&q=300000`);
     expect(second).toMatchObject({ total: 4, page: 2, rows: [] });
   });
 
   test('codes show and are searched by their pt-BR names', async () => {
     await t.award(t.students[2]!.id, 4, { description: 'Feira de ciências' });
-    const page = await get<EntityPage>(`${SYSTEM_API.entity('meritus_ledger')}?q=${encodeURIComponent('adição')}`);
+    const page = await get<EntityPage>(`/admin/system/entities/meritus_ledger?q=${encodeURIComponent('adição')}`);
     expect(page.rows.length).toBeGreaterThan(0);
     expect(page.rows.every((row) => row.type === 'Adição')).toBe(true);
     expect(page.rows.find((row) => row.description === 'Feira de ciências')).toMatchObject({ to: '3000003 · Carla Dias Ferreira', amount: 4 });
@@ -84,16 +83,16 @@ describe('Entidades', () => {
 
   test('bad paging or search is a 400 in pt-BR', async () => {
     for (const query of ['page=0', 'pageSize=7', 'page=abc', `q=${'x'.repeat(101)}`]) {
-      const response = await t.request('GET', `${SYSTEM_API.entity('students')}?${query}`);
+      const response = await t.request('GET', `/admin/system/entities/students?${query}`);
       expect(response.statusCode, query).toBe(400);
     }
-    const long = await t.request('GET', `${SYSTEM_API.entity('students')}?q=${'x'.repeat(101)}`);
+    const long = await t.request('GET', `/admin/system/entities/students?q=${'x'.repeat(101)}`);
     expect(long.json()).toMatchObject({ error: { code: 'search_too_long', message: 'A busca deve ter no máximo 100 caracteres' } });
     expect((await t.request('GET', '/admin/system/entities/passwords')).statusCode).toBe(400);
   });
 
   test('the CSV export holds every matching row with the column labels and is audited', async () => {
-    const response = await t.request('GET', `${SYSTEM_API.entityExport('administrators')}`);
+    const response = await t.request('GET', '/admin/system/entities/administrators/export.csv');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('text/csv');
     const lines = response.body.replace(/^\uFEFF/, '').trim().split('\r\n');
@@ -129,7 +128,7 @@ describe('an export while the table is written', () => {
 
 describe('Configurações', () => {
   test('every variable with its source and a pt-BR explanation; secrets are masked', async () => {
-    const { entries } = await get<{ entries: ConfigEntry[] }>(SYSTEM_API.configuration);
+    const { entries } = await get<{ entries: ConfigEntry[] }>('/admin/system/configuration');
     const byName = new Map(entries.map((entry) => [entry.name, entry]));
     expect(byName.get('METRICS_TOKEN')).toMatchObject({ value: SECRET_MASK, source: 'environment', secret: true });
     expect(byName.get('ADMIN_PASSWORD')).toMatchObject({ value: SECRET_MASK, source: 'environment', secret: true });
@@ -143,7 +142,7 @@ describe('Configurações', () => {
 
 describe('Monitoramento', () => {
   test('answers which instance it is and the samples taken so far', async () => {
-    const snapshot = await get<MonitoringSnapshot>(SYSTEM_API.monitoring);
+    const snapshot = await get<MonitoringSnapshot>('/admin/system/monitoring');
     expect(snapshot.instance.id).toBe(t.app.metrics.instance.id);
     expect(snapshot.windowMs).toBe(15 * 60 * 1000);
     expect(snapshot.series.length).toBeLessThanOrEqual(snapshot.windowMs / snapshot.sampleMs);
@@ -181,20 +180,20 @@ describe('secrets', () => {
     expect(secrets.every((secret) => secret.length > 10)).toBe(true);
 
     const urls = [
-      SYSTEM_API.overview,
-      SYSTEM_API.monitoring,
-      SYSTEM_API.configuration,
-      SYSTEM_API.diagnosticLogs,
-      ...FIX_IDS.map((fix) => SYSTEM_API.fixPreview(fix)),
-      ...ENTITY_IDS.flatMap((entity) => [`${SYSTEM_API.entity(entity)}?pageSize=100`, SYSTEM_API.entityExport(entity)]),
+      '/admin/system/overview',
+      '/admin/system/monitoring',
+      '/admin/system/configuration',
+      '/admin/diagnostics/logs',
+      ...FIX_IDS.map((fix) => `/admin/diagnostics/fixes/${fix}/preview`),
+      ...ENTITY_IDS.flatMap((entity) => [`/admin/system/entities/${entity}?pageSize=100`, `/admin/system/entities/${entity}/export.csv`]),
     ];
     const answers = await Promise.all(urls.map(async (url) => ({ url, body: (await t.request('GET', url, { cookie: adminCookie })).body })));
     for (const method of ['POST'] as const) {
-      answers.push({ url: SYSTEM_API.diagnosticRun, body: (await t.request(method, SYSTEM_API.diagnosticRun, { cookie: adminCookie })).body });
-      answers.push({ url: SYSTEM_API.fixAdministrators, body: (await t.request(method, SYSTEM_API.fixAdministrators, { cookie: adminCookie })).body });
+      answers.push({ url: '/admin/diagnostics/run', body: (await t.request(method, '/admin/diagnostics/run', { cookie: adminCookie })).body });
+      answers.push({ url: '/admin/diagnostics/fixes/administrators', body: (await t.request(method, '/admin/diagnostics/fixes/administrators', { cookie: adminCookie })).body });
     }
     // The sessions and the ledger really are in the pages scanned.
-    const sessionsPage = answers.find((answer) => answer.url.startsWith(SYSTEM_API.entity('sessions')))!;
+    const sessionsPage = answers.find((answer) => answer.url.startsWith('/admin/system/entities/sessions'))!;
     expect(sessionsPage.body).toContain('Ana Beatriz Souza');
     const found = answers.flatMap(({ url, body }) => secrets.filter((secret) => body.includes(secret)).map((secret) => `${url}: ${secret.slice(0, 12)}…`));
     expect(found).toEqual([]);

@@ -7,7 +7,7 @@ import { addStudents, buildTestApp, type TestApp } from '../../test/test-app.ts'
 import { admins, auditLog, diagnosticLogs, students, studentTags } from '../../db/schema.ts';
 import { sqlState } from '../../db/sql-state.ts';
 import { verifyPassword } from '../auth/password.ts';
-import { DEFAULT_ADMIN, SYSTEM_API, type DiagnosticLog, type DiagnosticRun, type FixAdministratorsResult, type FixPreview, type FixResult } from '../../../shared/system.ts';
+import { DEFAULT_ADMIN, type DiagnosticLog, type DiagnosticRun, type FixAdministratorsResult, type FixPreview, type FixResult } from '../../../shared/system.ts';
 import { fixAdministrators } from './diagnostics.service.ts';
 import { ORPHAN_MIN_AGE_MS } from './photo-files.ts';
 import { localFileStorage } from '../../storage/file-storage.ts';
@@ -29,7 +29,7 @@ async function call<T>(method: 'GET' | 'POST' | 'DELETE', url: string, payload?:
 }
 
 async function run(): Promise<DiagnosticRun> {
-  const { status, body } = await call<DiagnosticRun>('POST', SYSTEM_API.diagnosticRun);
+  const { status, body } = await call<DiagnosticRun>('POST', '/admin/diagnostics/run');
   expect(status).toBe(200);
   return body;
 }
@@ -55,7 +55,7 @@ describe('a clean school', () => {
     expect(result.counters).toMatchObject({ administrators: 1, students: 4, transactions: 0 });
     expect(result.counters.logs).toBeGreaterThanOrEqual(result.logs.length);
 
-    const listed = await call<{ logs: DiagnosticLog[] }>('GET', `${SYSTEM_API.diagnosticLogs}?category=TRANSACTIONS`);
+    const listed = await call<{ logs: DiagnosticLog[] }>('GET', `/admin/diagnostics/logs?category=TRANSACTIONS`);
     expect(listed.body.logs.length).toBeGreaterThan(0);
     expect(listed.body.logs.every((log) => log.category === 'TRANSACTIONS')).toBe(true);
     expect(listed.body.logs.map((log) => log.id)).toEqual(result.logs.filter((log) => log.category === 'TRANSACTIONS').map((log) => log.id).reverse());
@@ -63,12 +63,12 @@ describe('a clean school', () => {
 
   test('an unknown category or fix is a 400 with a pt-BR message, and changes nothing', async () => {
     const before = (await t.db.select({ n: count() }).from(diagnosticLogs))[0]!.n;
-    const category = await call<{ error: { message: string } }>('GET', `${SYSTEM_API.diagnosticLogs}?category=NOPE`);
+    const category = await call<{ error: { message: string } }>('GET', `/admin/diagnostics/logs?category=NOPE`);
     expect(category.status).toBe(400);
     expect(category.body.error.message).toBe('Dados inválidos');
     const fix = await call<{ error: { message: string } }>('POST', '/admin/diagnostics/fixes/drop_everything', { keys: [] });
     expect(fix.status).toBe(400);
-    const keys = await call('POST', SYSTEM_API.fixApply('expired_tags'), { keys: 'all' });
+    const keys = await call('POST', '/admin/diagnostics/fixes/expired_tags', { keys: 'all' });
     expect(keys.status).toBe(400);
     expect((await t.db.select({ n: count() }).from(diagnosticLogs))[0]!.n).toBe(before);
   });
@@ -147,12 +147,12 @@ describe('each check finds what it is for', () => {
       expect(found.message).toBe('1 tag expirada ainda não removida');
       expect(result.fixes).toEqual(['expired_tags']);
 
-      const preview = await call<FixPreview>('GET', SYSTEM_API.fixPreview('expired_tags'));
+      const preview = await call<FixPreview>('GET', '/admin/diagnostics/fixes/expired_tags/preview');
       expect(preview.body.items).toHaveLength(1);
       expect(preview.body.items[0]).toMatchObject({ key: tag!.id });
       expect(preview.body.items[0]!.label).toContain('Anjo da Semana de Diego Martins Rocha (3000004)');
 
-      const applied = await call<FixResult>('POST', SYSTEM_API.fixApply('expired_tags'), { keys: [tag!.id, current!.id, 'não-é-uma-tag'] });
+      const applied = await call<FixResult>('POST', '/admin/diagnostics/fixes/expired_tags', { keys: [tag!.id, current!.id, 'não-é-uma-tag'] });
       expect(applied.status).toBe(200);
       expect(applied.body).toMatchObject({ before: 1, after: 0, applied: [{ key: tag!.id }] });
       expect(applied.body.log).toMatchObject({ category: 'FIX', status: 'success', details: { before: 1, after: 0 } });
@@ -162,7 +162,7 @@ describe('each check finds what it is for', () => {
       expect(audits).toHaveLength(1);
       expect(audits[0]!.actorId).toBe(t.admin.id);
 
-      const again = await call<FixResult>('POST', SYSTEM_API.fixApply('expired_tags'), { keys: [tag!.id] });
+      const again = await call<FixResult>('POST', '/admin/diagnostics/fixes/expired_tags', { keys: [tag!.id] });
       expect(again.body).toMatchObject({ before: 0, after: 0, applied: [] });
       expect(again.body.log).toMatchObject({ category: 'FIX', status: 'info' });
     } finally {
@@ -174,7 +174,7 @@ describe('each check finds what it is for', () => {
     const diego = t.students[3]!;
     await t.db.insert(studentTags).values({ studentUuid: diego.id, kind: 'angel', assignedAt: new Date('2026-01-08T03:30:00Z'), expiresAt: new Date('2026-01-15T03:30:00Z') });
     try {
-      const label = async () => (await call<FixPreview>('GET', SYSTEM_API.fixPreview('expired_tags'))).body.items[0]!.label;
+      const label = async () => (await call<FixPreview>('GET', '/admin/diagnostics/fixes/expired_tags/preview')).body.items[0]!.label;
       expect(await label()).toContain('expirou em 15/01/2026, 00:30');
       expect((await t.request('PUT', '/admin/settings/school', { payload: { name: 'Escola Méritus', timeZone: 'Asia/Tokyo' } })).statusCode).toBe(200);
       expect(await label()).toContain('expirou em 15/01/2026, 12:30');
@@ -222,11 +222,11 @@ describe('each check finds what it is for', () => {
       expect(student.message).toBe('1 foto aponta para arquivo inexistente');
       expect(result.fixes).toEqual(['orphan_photos']);
 
-      const preview = await call<FixPreview>('GET', SYSTEM_API.fixPreview('orphan_photos'));
+      const preview = await call<FixPreview>('GET', '/admin/diagnostics/fixes/orphan_photos/preview');
       const keys = preview.body.items.map((item) => item.key);
       expect(keys.sort()).toEqual([orphanKey, orphanKey.replace('.webp', '.thumb.webp')].sort());
       // A key that is not in the preview (here a file with a record) is never removed.
-      const applied = await call<FixResult>('POST', SYSTEM_API.fixApply('orphan_photos'), { keys: [...keys, keptKey, '../../etc/passwd'] });
+      const applied = await call<FixResult>('POST', '/admin/diagnostics/fixes/orphan_photos', { keys: [...keys, keptKey, '../../etc/passwd'] });
       expect(applied.body).toMatchObject({ before: 2, after: 0 });
       expect([fs.existsSync(orphan), fs.existsSync(orphanThumb), fs.existsSync(fresh), fs.existsSync(kept)]).toEqual([false, false, true, true]);
       expect(await t.db.select().from(auditLog).where(eq(auditLog.action, 'diagnostics.fix.orphan_photos'))).toHaveLength(1);
@@ -239,14 +239,13 @@ describe('each check finds what it is for', () => {
   test('a server error (5xx) is reported with its request id', async () => {
     const other = await buildTestApp();
     try {
-      other.app.get('/api/falha-de-teste', { config: { access: 'public' } }, async () => {
-        throw new Error('falha provocada');
-      });
-      const failed = await other.app.inject({ url: '/api/falha-de-teste' });
+      // A route fails as a defect would (every API route is the contract's, so an existing one): its table is gone from this app's own database.
+      await other.db.execute(sql`DROP TABLE reason_presets`);
+      const failed = await other.request('GET', '/admin/reason-presets');
       expect(failed.statusCode).toBe(500);
-      const result = (await other.request('POST', SYSTEM_API.diagnosticRun)).json() as DiagnosticRun;
+      const result = (await other.request('POST', '/admin/diagnostics/run')).json() as DiagnosticRun;
       const found = result.logs.find((log) => log.category === 'SYSTEM' && log.status === 'error')!;
-      expect(found.details.errors).toEqual([expect.objectContaining({ route: '/api/falha-de-teste', status: 500, method: 'GET', requestId: expect.any(String) })]);
+      expect(found.details.errors).toEqual([expect.objectContaining({ route: '/api/admin/reason-presets', status: 500, method: 'GET', requestId: expect.any(String) })]);
     } finally {
       await other.close();
     }
@@ -256,7 +255,7 @@ describe('each check finds what it is for', () => {
 describe('Corrigir Administrators', () => {
   test('with an administrator present it creates nothing, shows no password, logs FIX and runs the diagnostic again', async () => {
     const before = await t.db.select().from(admins);
-    const { status, body } = await call<FixAdministratorsResult>('POST', SYSTEM_API.fixAdministrators);
+    const { status, body } = await call<FixAdministratorsResult>('POST', '/admin/diagnostics/fixes/administrators');
     expect(status).toBe(200);
     expect(body).toMatchObject({ created: false, admin: null, password: null });
     expect(body.run.logs.length).toBeGreaterThan(0);
@@ -313,10 +312,10 @@ describe('Limpar Logs', () => {
   test('removes every diagnostic log, says how many, and is audited', async () => {
     const before = (await t.db.select({ n: count() }).from(diagnosticLogs))[0]!.n;
     expect(before).toBeGreaterThan(0);
-    const { status, body } = await call<{ removed: number }>('DELETE', SYSTEM_API.diagnosticLogs);
+    const { status, body } = await call<{ removed: number }>('DELETE', '/admin/diagnostics/logs');
     expect(status).toBe(200);
     expect(body.removed).toBe(before);
-    const listed = await call<{ logs: DiagnosticLog[]; counters: { logs: number } }>('GET', SYSTEM_API.diagnosticLogs);
+    const listed = await call<{ logs: DiagnosticLog[]; counters: { logs: number } }>('GET', '/admin/diagnostics/logs');
     expect(listed.body.logs).toEqual([]);
     expect(listed.body.counters.logs).toBe(0);
     const [audit] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'diagnostics.logs_cleared')).orderBy(sql`id DESC`).limit(1);

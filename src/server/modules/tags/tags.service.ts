@@ -46,8 +46,9 @@ export async function listActiveTags(db: Db, viewer: Principal): Promise<ActiveT
 }
 
 export type TagWriteDeps = { db: Db; events: EventBus };
-/** `timeZone`: the school's, for the dates in the answer's message. */
-type TagContext = { ip?: string | undefined; timeZone?: string | undefined };
+/** The school's settings (the cached store): a tag's default length, and the time zone of the dates in the answer's message. */
+type SettingsCache = { get(): Promise<{ rules: { defaultTagDays: number }; school: { timeZone: string } }> };
+type TagContext = { ip?: string | undefined };
 
 const DAY_MS = 86_400_000;
 
@@ -66,17 +67,19 @@ async function tagsAfter(tx: Tx, studentUuid: string) {
 }
 
 /**
- * Gives a student a weekly tag for `days` days from now. A tag still running is extended
- * (its likes stay); an expired one not yet swept starts afresh.
+ * Gives a student a weekly tag for `days` days from now (the school's default length when not
+ * given). A tag still running is extended (its likes stay); an expired one not yet swept starts afresh.
  */
 export async function giveTag(
-  deps: TagWriteDeps,
+  deps: TagWriteDeps & { settings: SettingsCache },
   admin: AdminActor,
   studentUuid: string,
   kind: TagKind,
-  days: number,
+  requestedDays: number | undefined,
   context: TagContext = {},
 ): Promise<TagChangeResult> {
+  const { rules, school } = await deps.settings.get();
+  const days = requestedDays ?? rules.defaultTagDays;
   return deps.db.transaction(async (tx) => {
     const student = await lockCurrentStudent(tx, studentUuid);
     const now = new Date();
@@ -98,7 +101,7 @@ export async function giveTag(
       details: { studentUuid, studentId: student.studentId, kind, tag: TAG_NAMES[kind], days, expiresAt: expiresAt.toISOString() },
     });
     await deps.events.publish(tx, { type: 'tags' });
-    return { message: ADMIN_STUDENT_TEXTS.tagAdded(kind, expiresAt, context.timeZone), tags: await tagsAfter(tx, studentUuid) };
+    return { message: ADMIN_STUDENT_TEXTS.tagAdded(kind, expiresAt, school.timeZone), tags: await tagsAfter(tx, studentUuid) };
   });
 }
 
@@ -133,13 +136,14 @@ export async function takeTag(
  * date rather than a number of days); at most 365 days ahead.
  */
 export async function moveTagExpiry(
-  deps: TagWriteDeps,
+  deps: TagWriteDeps & { settings: SettingsCache },
   admin: AdminActor,
   studentUuid: string,
   kind: TagKind,
   expiresAt: Date,
   context: TagContext = {},
 ): Promise<TagChangeResult> {
+  const { timeZone } = (await deps.settings.get()).school;
   const now = new Date();
   if (Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() > now.getTime() + TAG_DURATION_MAX_DAYS * DAY_MS) {
     throw new AppError('invalid_tag_expiry');
@@ -159,7 +163,7 @@ export async function moveTagExpiry(
       details: { studentUuid, studentId: student.studentId, kind, tag: TAG_NAMES[kind], expiresAt: expiresAt.toISOString() },
     });
     await deps.events.publish(tx, { type: 'tags' });
-    const message = expiresAt > now ? ADMIN_STUDENT_TEXTS.tagExpiryChanged(kind, expiresAt, context.timeZone) : ADMIN_STUDENT_TEXTS.tagRemoved(kind);
+    const message = expiresAt > now ? ADMIN_STUDENT_TEXTS.tagExpiryChanged(kind, expiresAt, timeZone) : ADMIN_STUDENT_TEXTS.tagRemoved(kind);
     return { message, tags: await tagsAfter(tx, studentUuid) };
   });
 }

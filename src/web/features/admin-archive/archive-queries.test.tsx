@@ -2,7 +2,9 @@ import { act } from 'react';
 import { notifyManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { beforeEach, expect, test, vi } from 'vitest';
 import type { ArchiveItem, ArchivePage } from '../../../shared/archive.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import type { Route } from '../../../shared/contract/route.ts';
+import { routes } from '../../../shared/contract/routes.ts';
+import { routeKey } from '../../lib/query-keys.ts';
 import { mountPerTest } from '../../test/test-root.ts';
 
 /** A read of the list the test answers when it chooses, with whether the image is a favourite. */
@@ -11,16 +13,16 @@ const reads: PendingRead[] = [];
 
 vi.mock('../../lib/api.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../lib/api.ts')>()),
-  api: {
-    get: (_path: string, options: { signal?: AbortSignal }) =>
-      new Promise<ArchivePage>((resolve) => {
-        reads.push({
-          answer: (isFavourite) => resolve({ items: [{ id: 'img-1', fileName: 'mural.png', isFavourite } as ArchiveItem], nextCursor: null } as ArchivePage),
-          aborted: () => options.signal?.aborted ?? false,
-        });
-      }),
-    put: () => Promise.resolve({ favourite: true, message: 'Adicionado aos favoritos' }),
-  },
+  // The list's reads wait for the test; the favourite's write answers at once.
+  call: (route: Route, options: { signal?: AbortSignal }) =>
+    route.method === 'GET'
+      ? new Promise<ArchivePage>((resolve) => {
+          reads.push({
+            answer: (isFavourite) => resolve({ items: [{ id: 'img-1', fileName: 'mural.png', isFavourite } as ArchiveItem], nextCursor: null } as ArchivePage),
+            aborted: () => options.signal?.aborted ?? false,
+          });
+        })
+      : Promise.resolve({ favourite: true, message: 'Adicionado aos favoritos' }),
 }));
 
 const { NO_FILTERS, useArchiveImages, useFavourite } = await import('./archive-queries.ts');
@@ -61,7 +63,7 @@ test('a favourite stays marked when a read of the list sent before it lands afte
   await vi.waitFor(() => expect(pressed()).toBe('false'));
 
   // A live event has the list read again; that read is answered from before the click.
-  act(() => void client.invalidateQueries({ queryKey: queryKeys.gallery }));
+  act(() => void client.invalidateQueries({ queryKey: routeKey(routes.archive.list) }));
   await vi.waitFor(() => expect(reads).toHaveLength(2));
   act(() => button()!.click());
   await vi.waitFor(() => expect(pressed()).toBe('true'));

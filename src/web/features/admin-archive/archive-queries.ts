@@ -1,28 +1,22 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { isApiError } from '../../lib/api.ts';
 import {
-  ARCHIVE_API,
   ARCHIVE_TEXTS,
   ARCHIVE_UPLOAD_FILE_FIELD,
   type ArchiveAccessLevel,
   type ArchiveBulkInput,
-  type ArchiveBulkResult,
   type ArchiveCategory,
-  type ArchiveCounters,
   type ArchiveEditInput,
-  type ArchiveEditResult,
-  type ArchiveFavouriteResult,
   type ArchiveItem,
+  type ArchiveListQuery,
   type ArchivePage,
-  type ArchiveShareResult,
   type ArchiveSort,
-  type ArchiveSummary,
   type ArchiveUploadResult,
   type SortOrder,
 } from '../../../shared/archive.ts';
-import type { MessageResult } from '../../../shared/responses.ts';
-import { api, type ApiError } from '../../lib/api.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import { routes } from '../../../shared/contract/routes.ts';
+import { call, type ApiError } from '../../lib/api.ts';
+import { invalidateReads, queryKeyOf, readOf, routeKey } from '../../lib/query-keys.ts';
 import { sendForm, type UploadProgress } from './upload-request.ts';
 
 /** What the screen filters and sorts by; every field goes to the server as the list's query. */
@@ -44,28 +38,30 @@ export function failureReason(error: unknown): string {
 
 export const NO_FILTERS: ArchiveFilters = { q: '', featured: false, publicOnly: false, category: '', uploader: '', accessLevel: '', sort: 'date', order: 'desc' };
 
-const imagesKey = [...queryKeys.gallery, 'images'] as const;
-const summaryKey = [...queryKeys.gallery, 'summary'] as const;
+const { archive } = routes;
+const imagesKey = routeKey(archive.list);
+const summaryKey = routeKey(archive.summary);
+
+/** The list's query for the screen's filters; an empty or unset filter is not sent. */
+function listQuery(filters: ArchiveFilters): ArchiveListQuery {
+  return {
+    q: filters.q.trim(),
+    featured: filters.featured ? 'true' : undefined,
+    public: filters.publicOnly ? 'true' : undefined,
+    category: filters.category || undefined,
+    uploader: filters.uploader,
+    accessLevel: filters.accessLevel || undefined,
+    sort: filters.sort,
+    order: filters.order,
+  };
+}
 
 /** The matching images, a page at a time (the server filters, sorts and pages). */
 export function useArchiveImages(filters: ArchiveFilters) {
+  const query = listQuery(filters);
   return useInfiniteQuery({
-    queryKey: [...imagesKey, filters],
-    queryFn: ({ pageParam, signal }) =>
-      api.get<ArchivePage>(ARCHIVE_API.images, {
-        signal,
-        query: {
-          q: filters.q.trim(),
-          featured: filters.featured || undefined,
-          public: filters.publicOnly || undefined,
-          category: filters.category,
-          uploader: filters.uploader,
-          accessLevel: filters.accessLevel,
-          sort: filters.sort,
-          order: filters.order,
-          cursor: pageParam,
-        },
-      }),
+    queryKey: queryKeyOf(archive.list, { query }),
+    queryFn: ({ pageParam, signal }) => call(archive.list, { query: { ...query, cursor: pageParam }, signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     placeholderData: (previous) => previous,
@@ -74,13 +70,13 @@ export function useArchiveImages(filters: ArchiveFilters) {
 
 /** The seven tiles and the filter counts, over the whole archive. */
 export function useArchiveSummary() {
-  return useQuery({ queryKey: summaryKey, queryFn: () => api.get<ArchiveSummary>(ARCHIVE_API.summary) });
+  return useQuery(readOf(archive.summary));
 }
 
 /** Re-reads the list and the tiles after a change. */
 export function useRefreshArchive() {
   const client = useQueryClient();
-  return () => void client.invalidateQueries({ queryKey: queryKeys.gallery });
+  return () => invalidateReads(client, [archive.list, archive.summary]);
 }
 
 /**
@@ -101,7 +97,7 @@ function usePatchCached() {
 export function useEditImage() {
   const refresh = useRefreshArchive();
   return useMutation({
-    mutationFn: ({ id, input }: { id: string; input: ArchiveEditInput }) => api.patch<ArchiveEditResult>(ARCHIVE_API.image(id), input),
+    mutationFn: ({ id, input }: { id: string; input: ArchiveEditInput }) => call(archive.edit, { params: { id }, body: input }),
     onSuccess: refresh,
   });
 }
@@ -109,7 +105,7 @@ export function useEditImage() {
 export function useDeleteImage() {
   const refresh = useRefreshArchive();
   return useMutation({
-    mutationFn: (item: ArchiveItem) => api.delete<MessageResult>(ARCHIVE_API.image(item.id)),
+    mutationFn: (item: ArchiveItem) => call(archive.remove, { params: { id: item.id } }),
     onSuccess: refresh,
   });
 }
@@ -117,7 +113,7 @@ export function useDeleteImage() {
 export function useBulkAction() {
   const refresh = useRefreshArchive();
   return useMutation({
-    mutationFn: (input: ArchiveBulkInput) => api.post<ArchiveBulkResult>(ARCHIVE_API.bulk, input),
+    mutationFn: (input: ArchiveBulkInput) => call(archive.bulk, { body: input }),
     onSuccess: refresh,
   });
 }
@@ -125,7 +121,7 @@ export function useBulkAction() {
 export function useFavourite() {
   const patch = usePatchCached();
   return useMutation({
-    mutationFn: (item: ArchiveItem) => api.put<ArchiveFavouriteResult>(ARCHIVE_API.favourite(item.id), { favourite: !item.isFavourite }),
+    mutationFn: (item: ArchiveItem) => call(archive.favourite, { params: { id: item.id }, body: { favourite: !item.isFavourite } }),
     onSuccess: (result, item) => patch(item.id, { isFavourite: result.favourite }),
   });
 }
@@ -135,7 +131,7 @@ export function useCopyLink() {
   const patch = usePatchCached();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (item: ArchiveItem) => api.post<ArchiveCounters>(ARCHIVE_API.copyLink(item.id)),
+    mutationFn: (item: ArchiveItem) => call(archive.copyLink, { params: { id: item.id } }),
     onSuccess: (counters, item) => {
       patch(item.id, counters);
       void client.invalidateQueries({ queryKey: summaryKey });
@@ -148,8 +144,8 @@ export function useShareLink() {
   return useMutation<{ shareUrl: string | null; message: string }, ApiError, { item: ArchiveItem; revoke: boolean }>({
     mutationFn: async ({ item, revoke }) =>
       revoke
-        ? { shareUrl: null, ...(await api.delete<MessageResult>(ARCHIVE_API.share(item.id))) }
-        : api.post<ArchiveShareResult>(ARCHIVE_API.share(item.id)),
+        ? { shareUrl: null, ...(await call(archive.unshare, { params: { id: item.id } })) }
+        : call(archive.share, { params: { id: item.id } }),
     onSuccess: ({ shareUrl }, { item }) => patch(item.id, { shareUrl }),
   });
 }
@@ -174,7 +170,7 @@ export function uploadOne(file: File, fields: UploadFields, onProgress: (progres
   form.append('isFeatured', String(fields.isFeatured));
   form.append('albumName', fields.albumName);
   form.append(ARCHIVE_UPLOAD_FILE_FIELD, file, file.name);
-  return sendForm<ArchiveUploadResult>(ARCHIVE_API.images, form, onProgress);
+  return sendForm(archive.upload, form, onProgress);
 }
 
 /**

@@ -1,13 +1,12 @@
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
-import type { AdminStudent } from '../../../shared/admin-students.ts';
 import { ARCHIVE_TEXTS, type ArchiveItem } from '../../../shared/archive.ts';
-import { api } from '../../lib/api.ts';
 import { useSelectArchiveImage } from '../../lib/archive-picker.ts';
 import { absoluteUrl, copyToClipboard } from '../../lib/clipboard.ts';
 import { formatMeritus } from '../../lib/format.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import { routes } from '../../../shared/contract/routes.ts';
+import { readOf } from '../../lib/query-keys.ts';
 import { toast, toastError } from '../../lib/toast.ts';
 import { ArchiveImagePicker } from '../../ui/archive-image-picker.tsx';
 import { ArchiveThumbnail } from '../../ui/archive-thumbnail.tsx';
@@ -17,7 +16,7 @@ import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
 
 /** The students for the chooser; the same cache entry as Gerenciar Alunos' list, so it is read once for both. */
 function useStudents() {
-  return useQuery({ queryKey: [...queryKeys.adminStudents, 'list'], queryFn: () => api.get<AdminStudent[]>('/admin/students') });
+  return useQuery(readOf(routes.adminStudents.list));
 }
 
 /**

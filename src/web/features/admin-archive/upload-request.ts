@@ -1,3 +1,4 @@
+import { urlOf, type AnswerOf, type Route } from '../../../shared/contract/route.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { REQUEST_ID_HEADER } from '../../../shared/request-id.ts';
 import { ApiError, toApiError } from '../../lib/api.ts';
@@ -5,15 +6,20 @@ import { ApiError, toApiError } from '../../lib/api.ts';
 export type UploadProgress = { loaded: number; total: number };
 
 /**
- * Sends one multipart form with XMLHttpRequest, because fetch cannot report how much of a
- * request body has gone out: `onProgress` follows the real transfer. Resolves with the
- * answer as `T`, not parsed again: the server checks it against its route's response schema
- * before sending it. A refusal becomes the same ApiError the API client throws.
+ * Sends one multipart form to an upload route (one without params) with XMLHttpRequest, because fetch cannot report
+ * how much of a request body has gone out: `onProgress` follows the real transfer. Resolves with the route's answer,
+ * not parsed again: the server checks it against the route's response schema before sending it. A refusal becomes the
+ * same ApiError the API client throws.
  */
-export function sendForm<T>(url: string, form: FormData, onProgress: (progress: UploadProgress) => void, signal?: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
+export function sendForm<R extends Route & { upload: true; method: 'POST'; answer: 'json' }>(
+  route: R,
+  form: FormData,
+  onProgress: (progress: UploadProgress) => void,
+  signal?: AbortSignal,
+): Promise<AnswerOf<R>> {
+  return new Promise<AnswerOf<R>>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', url);
+    xhr.open(route.method, urlOf<Route>(route));
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.withCredentials = true;
     xhr.upload.onprogress = (event) => {
@@ -31,7 +37,7 @@ export function sendForm<T>(url: string, form: FormData, onProgress: (progress: 
         return;
       }
       try {
-        resolve(JSON.parse(xhr.responseText) as T);
+        resolve(JSON.parse(xhr.responseText) as AnswerOf<R>);
       } catch {
         // Not JSON (a proxy's page in the server's stead): the answer the caller waits for never came.
         reject(new ApiError(xhr.status, 'internal', ERROR_MESSAGES.internal, undefined, undefined, requestId));

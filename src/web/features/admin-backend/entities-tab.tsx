@@ -5,11 +5,12 @@ import {
   ENTITY_LABELS,
   ENTITY_PAGE_SIZES,
   ENTITY_SEARCH_MAX,
-  SYSTEM_API,
   SYSTEM_TEXTS,
   type EntityId,
   type EntityPage,
 } from '../../../shared/system.ts';
+import { urlOf } from '../../../shared/contract/route.ts';
+import { routes } from '../../../shared/contract/routes.ts';
 import { cn } from '../../lib/cn.ts';
 import { countOf, formatDateTime, formatNumber } from '../../lib/format.ts';
 import { Button } from '../../ui/button.tsx';
@@ -93,7 +94,7 @@ export function EntitiesTab() {
 
   const data = result.data?.entity === entity ? result.data : undefined;
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
-  const exportHref = `/api${SYSTEM_API.entityExport(entity)}${q ? `?${new URLSearchParams({ q })}` : ''}`;
+  const exportHref = urlOf(routes.system.entityExport, { params: { entity }, query: { q } });
 
   return (
     <Card>

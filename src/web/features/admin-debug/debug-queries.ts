@@ -1,38 +1,26 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  SYSTEM_API,
-  type ClearLogsResult,
-  type DiagnosticCategory,
-  type DiagnosticLogList,
-  type DiagnosticRun,
-  type FixAdministratorsResult,
-  type FixId,
-  type FixPreview,
-  type FixResult,
-} from '../../../shared/system.ts';
-import { api, type ApiError } from '../../lib/api.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import type { ClearLogsResult, DiagnosticCategory, DiagnosticRun, FixAdministratorsResult, FixId, FixPreview, FixResult } from '../../../shared/system.ts';
+import { routes } from '../../../shared/contract/routes.ts';
+import { call, type ApiError } from '../../lib/api.ts';
+import { invalidateReads, readOf } from '../../lib/query-keys.ts';
 
-const logsKey = [...queryKeys.adminSystem, 'diagnostic-logs'] as const;
+const { system } = routes;
 
 /** The stored diagnostic log (newest first) and the four counters; `category` filters on the server. */
 export function useDiagnosticLogs(category: DiagnosticCategory | 'all') {
-  return useQuery({
-    queryKey: [...logsKey, category],
-    queryFn: () => api.get<DiagnosticLogList>(SYSTEM_API.diagnosticLogs, { query: { category: category === 'all' ? undefined : category } }),
-  });
+  return useQuery(readOf(system.diagnosticLogs, { query: { category: category === 'all' ? undefined : category } }));
 }
 
-/** After anything that writes logs: the list (every category) and the backend panel's last-diagnostic line are stale. */
+/** After anything that writes logs: the list (every category) and the backend panel's figures are stale. */
 function useLogsChanged() {
   const client = useQueryClient();
-  return () => void client.invalidateQueries({ queryKey: queryKeys.adminSystem });
+  return () => invalidateReads(client, [system.diagnosticLogs, system.overview, system.entityPage, system.monitoring, system.configuration]);
 }
 
 export function useRunDiagnostic() {
   const changed = useLogsChanged();
   return useMutation<DiagnosticRun, ApiError, void>({
-    mutationFn: () => api.post<DiagnosticRun>(SYSTEM_API.diagnosticRun),
+    mutationFn: () => call(system.runDiagnostics),
     onSettled: changed,
   });
 }
@@ -40,21 +28,21 @@ export function useRunDiagnostic() {
 export function useFixAdministrators() {
   const changed = useLogsChanged();
   return useMutation<FixAdministratorsResult, ApiError, void>({
-    mutationFn: () => api.post<FixAdministratorsResult>(SYSTEM_API.fixAdministrators),
+    mutationFn: () => call(system.fixAdministrators),
     onSettled: changed,
   });
 }
 
 export function useFixPreview() {
   return useMutation<FixPreview, ApiError, FixId>({
-    mutationFn: (fix) => api.get<FixPreview>(SYSTEM_API.fixPreview(fix)),
+    mutationFn: (fix) => call(system.fixPreview, { params: { fix } }),
   });
 }
 
 export function useApplyFix() {
   const changed = useLogsChanged();
   return useMutation<FixResult, ApiError, FixPreview>({
-    mutationFn: (preview) => api.post<FixResult>(SYSTEM_API.fixApply(preview.fix), { keys: preview.items.map((item) => item.key) }),
+    mutationFn: (preview) => call(system.applyFix, { params: { fix: preview.fix }, body: { keys: preview.items.map((item) => item.key) } }),
     onSettled: changed,
   });
 }
@@ -62,7 +50,7 @@ export function useApplyFix() {
 export function useClearLogs() {
   const changed = useLogsChanged();
   return useMutation<ClearLogsResult, ApiError, void>({
-    mutationFn: () => api.delete<ClearLogsResult>(SYSTEM_API.diagnosticLogs),
+    mutationFn: () => call(system.clearLogs),
     onSettled: changed,
   });
 }

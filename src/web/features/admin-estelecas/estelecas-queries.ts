@@ -1,20 +1,14 @@
-import type { PublicStudent } from '../../../shared/auth.ts';
 import { ADMIN_ESTELECAS_HISTORY_LIMIT, POLL_MS } from '../../../shared/constants.ts';
-import type { LedgerEntryView } from '../../../shared/ledger.ts';
-import { api } from '../../lib/api.ts';
+import { routes } from '../../../shared/contract/routes.ts';
 import { useLiveQuery } from '../../lib/live-query.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import { readOf } from '../../lib/query-keys.ts';
 
-/** Top 10 by Estelecas; pushed operations invalidate the adminEstelecas root. */
+/** Top 10 by Estelecas; pushed operations and ranking changes refresh it. */
 export function useEstelecasRanking() {
-  return useLiveQuery([...queryKeys.adminEstelecas, 'ranking'], () => api.get<PublicStudent[]>('/admin/estelecas/ranking'), POLL_MS.adminLive);
+  return useLiveQuery(readOf(routes.ledger.estelecasRanking), POLL_MS.adminLive);
 }
 
 /** The latest 50 Estelecas operations with both parties. */
 export function useEstelecasHistory() {
-  return useLiveQuery(
-    [...queryKeys.adminEstelecas, 'history'],
-    () => api.get<LedgerEntryView[]>('/admin/estelecas/history', { query: { limit: ADMIN_ESTELECAS_HISTORY_LIMIT } }),
-    POLL_MS.adminLive,
-  );
+  return useLiveQuery(readOf(routes.ledger.estelecasHistory, { query: { limit: ADMIN_ESTELECAS_HISTORY_LIMIT } }), POLL_MS.adminLive);
 }

@@ -1,33 +1,30 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { POLL_MS } from '../../../shared/constants.ts';
-import type { LedgerEntryView } from '../../../shared/ledger.ts';
+import { routes } from '../../../shared/contract/routes.ts';
 import type { ReasonPreset } from '../../../shared/reason-presets.ts';
-import { api, type ApiError } from '../../lib/api.ts';
+import { call, type ApiError } from '../../lib/api.ts';
 import { useLiveQuery } from '../../lib/live-query.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import { invalidateReads, readOf } from '../../lib/query-keys.ts';
 import { toast, toastError } from '../../lib/toast.ts';
 
-const presetsKey = [...queryKeys.adminMeritus, 'reason-presets'] as const;
+const { reasonPresets } = routes;
 
 /** The side panel: the last 10 administrator operations on Méritus. */
 export function useRecentAdminMeritus() {
-  return useLiveQuery([...queryKeys.adminMeritus, 'recent'], () => api.get<LedgerEntryView[]>('/admin/meritus/recent'), POLL_MS.adminLive);
+  return useLiveQuery(readOf(routes.ledger.recentAdminMeritus), POLL_MS.adminLive);
 }
 
 export function useReasonPresets() {
-  return useQuery({
-    queryKey: presetsKey,
-    queryFn: () => api.get<ReasonPreset[]>('/admin/reason-presets'),
-  });
+  return useQuery(readOf(reasonPresets.list));
 }
 
 export function useCreateReasonPreset() {
   const client = useQueryClient();
   return useMutation<ReasonPreset, ApiError, string>({
-    mutationFn: (label) => api.post<ReasonPreset>('/admin/reason-presets', { label }),
+    mutationFn: (label) => call(reasonPresets.create, { body: { label } }),
     onSuccess: (preset) => {
       toast.success(`Motivo "${preset.label}" salvo`);
-      void client.invalidateQueries({ queryKey: presetsKey });
+      invalidateReads(client, [reasonPresets.list]);
     },
     onError: (error) => toastError(error, 'Erro ao salvar motivo'),
   });
@@ -35,11 +32,11 @@ export function useCreateReasonPreset() {
 
 export function useDeleteReasonPreset() {
   const client = useQueryClient();
-  return useMutation<void, ApiError, ReasonPreset>({
-    mutationFn: (preset) => api.delete(`/admin/reason-presets/${preset.id}`),
+  return useMutation<null, ApiError, ReasonPreset>({
+    mutationFn: (preset) => call(reasonPresets.remove, { params: { id: preset.id } }),
     onSuccess: (_, preset) => {
       toast.success(`Motivo "${preset.label}" removido`);
-      void client.invalidateQueries({ queryKey: presetsKey });
+      invalidateReads(client, [reasonPresets.list]);
     },
     onError: (error) => toastError(error, 'Erro ao remover motivo'),
   });

@@ -20,6 +20,7 @@ import {
   REPORT_PERIODS,
   REPORT_WAITS_FOR_PERIOD,
   reportQuery,
+  reportQueryOf,
   reportSearch,
   type FigureId,
   type ReportFigure,
@@ -61,7 +62,7 @@ function useFilters() {
     setPending({ over: rendered, filters: next });
     setParams(reportSearch(next), { replace: true });
   };
-  return { filters, search: reportSearch(filters).toString(), update };
+  return { filters, query: reportQueryOf(filters), update };
 }
 
 /**
@@ -152,16 +153,16 @@ function periodProblem(filters: ReportFilters): string | null {
 
 /** /admin/reports: a period and turmas (kept in the URL), figures with the period before, charts with their tables, exports and documents. */
 export default function AdminReportsPage() {
-  const { filters, search, update } = useFilters();
+  const { filters, query, update } = useFilters();
   const problem = periodProblem(filters);
-  const { overview, timeline, reasons } = useReports(search, problem === null);
+  const { overview, timeline, reasons } = useReports(query, problem === null);
   const period = overview.data?.period;
   // The turma list outlives a refused or loading period (a custom range half typed), so the choices never vanish under the pointer.
   const [turmaChoices, setTurmaChoices] = useState<readonly string[]>([]);
   if (period && period.availableTurmas !== turmaChoices) setTurmaChoices(period.availableTurmas);
   const error = overview.error ?? timeline.error ?? reasons.error;
   const periodText = period ? formatDayRange(period.from, period.to) : '';
-  const periodSearch = useMemo(() => reportSearch({ ...filters, turma: [] }).toString(), [filters]);
+  const periodQuery = useMemo(() => reportQueryOf({ ...filters, turma: [] }), [filters]);
 
   return (
     <div>
@@ -224,7 +225,7 @@ export default function AdminReportsPage() {
               <h2 id="figures-title" className="text-base font-semibold text-slate-900">
                 Indicadores
               </h2>
-              <ExportLinks table="figures" search={search} title="indicadores" />
+              <ExportLinks table="figures" query={query} title="indicadores" />
             </div>
             <div className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">
               {FIGURES.map(({ id, icon, tone, better, format, formatChange }) => {
@@ -260,7 +261,7 @@ export default function AdminReportsPage() {
             title="Méritus ao longo do tempo"
             description={period?.bucket === 'week' ? 'Por semana (a semana começa na segunda-feira).' : 'Por dia.'}
             table="timeline"
-            search={search}
+            query={query}
             chart={
               timeline.data && (
                 <ReportChart
@@ -298,7 +299,7 @@ export default function AdminReportsPage() {
               title="Comparação entre turmas"
               description="Média de Méritus por aluno no fim do período; a tabela traz os totais e a participação."
               table="turmas"
-              search={search}
+              query={query}
               chart={
                 overview.data && (
                   <ReportChart
@@ -336,7 +337,7 @@ export default function AdminReportsPage() {
               title="Distribuição de saldos"
               description="Quantos alunos têm cada faixa de saldo de Méritus no fim do período (somado das operações)."
               table="balances"
-              search={search}
+              query={query}
               chart={
                 overview.data && (
                   <ReportChart kind="bars" labels={overview.data.balances.map((row) => (row.max === null ? `${formatNumber(row.min)}+` : row.min === row.max ? formatNumber(row.min) : `${formatNumber(row.min)}–${formatNumber(row.max)}`))} series={[{ label: 'Alunos', color: COLORS.amber, values: overview.data.balances.map((row) => row.students) }]} format={formatNumber} />
@@ -369,7 +370,7 @@ export default function AdminReportsPage() {
                   title={title}
                   description={kind === 'awards' ? 'Adições e recompensas, de Méritus e de Estelecas, pelo texto do motivo.' : 'Remoções e penalidades, de Méritus e de Estelecas, pelo texto do motivo.'}
                   table={kind}
-                  search={search}
+                  query={query}
                   chart={list && <HorizontalBars color={kind === 'awards' ? COLORS.awarded : COLORS.removed} items={list.map((row) => ({ label: row.description, value: row.operations, text: formatNumber(row.operations) }))} />}
                 >
                   {list ? (
@@ -397,7 +398,7 @@ export default function AdminReportsPage() {
             title="Alunos que mais subiram"
             description="Maior aumento do saldo de Méritus entre o início e o fim do período."
             table="risers"
-            search={search}
+            query={query}
             chart={overview.data && <HorizontalBars color={COLORS.awarded} items={overview.data.risers.map((row) => ({ label: row.name, value: row.change, text: `+${formatMeritus(row.change)}` }))} />}
           >
             {overview.data ? (
@@ -423,7 +424,7 @@ export default function AdminReportsPage() {
             <h2 id="documents-title" className="mb-3 text-base font-semibold text-slate-900">
               Documentos
             </h2>
-            <DocumentsPanel periodSearch={periodSearch} periodText={periodText} />
+            <DocumentsPanel periodQuery={periodQuery} periodText={periodText} />
           </section>
         </div>
       )}

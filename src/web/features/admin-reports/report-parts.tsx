@@ -5,17 +5,19 @@ import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { formatDate, formatMeritus } from '../../lib/format.ts';
 import { TAG_NAMES } from '../../../shared/constants.ts';
-import { REPORTS_API, type ReportTable } from '../../../shared/reports.ts';
+import { urlOf } from '../../../shared/contract/route.ts';
+import { routes } from '../../../shared/contract/routes.ts';
+import type { ReportFilterValues, ReportTable } from '../../../shared/reports.ts';
 import { useDocumentSources } from './report-queries.ts';
 
 const LINK = 'inline-flex min-h-9 items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm hover:bg-slate-50';
 
 /** The CSV and XLSX downloads of one table, for the page's filters. */
-export function ExportLinks({ table, search, title }: { table: ReportTable; search: string; title: string }) {
+export function ExportLinks({ table, query, title }: { table: ReportTable; query: ReportFilterValues; title: string }) {
   return (
     <div className="flex shrink-0 gap-2">
       {(['csv', 'xlsx'] as const).map((format) => (
-        <a key={format} href={`/api${REPORTS_API.export}?${search}&table=${table}&format=${format}`} download aria-label={`Exportar ${title} (${format.toUpperCase()})`} className={LINK}>
+        <a key={format} href={urlOf(routes.reports.export, { query: { ...query, table, format } })} download aria-label={`Exportar ${title} (${format.toUpperCase()})`} className={LINK}>
           <Download aria-hidden="true" className="size-4" />
           {format.toUpperCase()}
         </a>
@@ -73,12 +75,12 @@ export function ReportTableView<T>({ caption, columns, rows, rowKey, empty }: { 
 }
 
 /** A chart, its table and its exports in one card. */
-export function ReportSection({ title, description, table, search, chart, children }: { title: string; description?: string; table: ReportTable | ReportTable[]; search: string; chart?: ReactNode; children: ReactNode }) {
+export function ReportSection({ title, description, table, query, chart, children }: { title: string; description?: string; table: ReportTable | ReportTable[]; query: ReportFilterValues; chart?: ReactNode; children: ReactNode }) {
   const tables = Array.isArray(table) ? table : [table];
   return (
     <Card
       title={title}
-      action={tables.length === 1 ? <ExportLinks table={tables[0]!} search={search} title={title} /> : undefined}
+      action={tables.length === 1 ? <ExportLinks table={tables[0]!} query={query} title={title} /> : undefined}
       className="min-w-0"
     >
       {description && <p className="-mt-1 mb-3 text-xs text-slate-600">{description}</p>}
@@ -110,7 +112,7 @@ export function HorizontalBars({ items, color }: { items: { label: string; value
 }
 
 /** The statement of one student for the page's period, and certificates of the current weekly tag holders. */
-export function DocumentsPanel({ periodSearch, periodText }: { periodSearch: string; periodText: string }) {
+export function DocumentsPanel({ periodQuery, periodText }: { periodQuery: ReportFilterValues; periodText: string }) {
   const { students, tags } = useDocumentSources();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const pickable = useMemo<PickerStudent[]>(
@@ -131,7 +133,7 @@ export function DocumentsPanel({ periodSearch, periodText }: { periodSearch: str
         )}
         <div className="mt-3 flex flex-wrap items-center gap-3">
           {chosen ? (
-            <a href={`/api${REPORTS_API.statement}?${periodSearch}&student=${chosen.id}`} download className={LINK}>
+            <a href={urlOf(routes.reports.statement, { query: { ...periodQuery, student: chosen.id } })} download className={LINK}>
               <FileText aria-hidden="true" className="size-4" />
               Baixar extrato de {chosen.name}
             </a>
@@ -156,7 +158,7 @@ export function DocumentsPanel({ periodSearch, periodText }: { periodSearch: str
                     {TAG_NAMES[tag.kind]} · {tag.student.grade} · até {formatDate(tag.expiresAt)}
                   </span>
                 </span>
-                <a href={`/api${REPORTS_API.certificate}?tag=${tag.id}`} download aria-label={`Certificado ${TAG_NAMES[tag.kind]} de ${tag.student.name} (PDF)`} className={LINK}>
+                <a href={urlOf(routes.reports.certificate, { query: { tag: tag.id } })} download aria-label={`Certificado ${TAG_NAMES[tag.kind]} de ${tag.student.name} (PDF)`} className={LINK}>
                   <Award aria-hidden="true" className="size-4" />
                   Certificado
                 </a>

@@ -1,22 +1,21 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, type ApiError } from '../../lib/api.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import { routes } from '../../../shared/contract/routes.ts';
+import type { SchoolInfoInput, SchoolRules } from '../../../shared/settings.ts';
+import { call, type ApiError } from '../../lib/api.ts';
+import { invalidateReads, readOf } from '../../lib/query-keys.ts';
 import { toast, toastError } from '../../lib/toast.ts';
-import type { MessageResult } from '../../../shared/responses.ts';
-import type { AdminAccount, AdminTurma, AdminWriteResult, SchoolInfoInput, SchoolRules, SchoolSettings, TurmaWriteResult } from '../../../shared/settings.ts';
 
-const turmasKey = [...queryKeys.settings, 'turmas'] as const;
-const adminsKey = [...queryKeys.settings, 'admins'] as const;
+const { settings } = routes;
 
 export function useAdminTurmas() {
-  return useQuery({ queryKey: turmasKey, queryFn: () => api.get<AdminTurma[]>('/admin/turmas') });
+  return useQuery(readOf(settings.turmas));
 }
 
 export function useAdminAccounts() {
-  return useQuery({ queryKey: adminsKey, queryFn: () => api.get<AdminAccount[]>('/admin/admins') });
+  return useQuery(readOf(settings.admins));
 }
 
-/** A change of the settings: the toast, then everything under the settings key read again (the other screens hear the server's event). */
+/** A change of the settings: the toast, then the settings and the screen's lists read again (the other screens hear the server's event). */
 function useSettingsMutation<I, R>(mutationFn: (input: I) => Promise<R>, success: (result: R) => string | null) {
   const client = useQueryClient();
   return useMutation<R, ApiError, I>({
@@ -24,50 +23,49 @@ function useSettingsMutation<I, R>(mutationFn: (input: I) => Promise<R>, success
     onSuccess: (result) => {
       const message = success(result);
       if (message) toast.success(message);
-      void client.invalidateQueries({ queryKey: queryKeys.settings });
+      invalidateReads(client, [settings.read, settings.turmas, settings.admins]);
     },
     onError: (error) => toastError(error),
   });
 }
 
 export const useSaveSchool = () =>
-  useSettingsMutation((input: SchoolInfoInput) => api.put<SchoolSettings>('/admin/settings/school', input), () => 'Dados da escola salvos');
+  useSettingsMutation((input: SchoolInfoInput) => call(settings.saveSchool, { body: input }), () => 'Dados da escola salvos');
 
 export const useSaveRules = () =>
-  useSettingsMutation((input: SchoolRules) => api.put<SchoolSettings>('/admin/settings/rules', input), () => 'Regras salvas');
+  useSettingsMutation((input: SchoolRules) => call(settings.saveRules, { body: input }), () => 'Regras salvas');
 
 export const useUploadLogo = () =>
   useSettingsMutation(
     (file: File) => {
       const form = new FormData();
       form.append('file', file);
-      return api.post<SchoolSettings>('/admin/settings/logo', form);
+      return call(settings.uploadLogo, { body: form });
     },
     () => 'Logo atualizado',
   );
 
-export const useRemoveLogo = () => useSettingsMutation(() => api.delete<SchoolSettings>('/admin/settings/logo'), () => 'Logo removido');
+export const useRemoveLogo = () => useSettingsMutation(() => call(settings.removeLogo), () => 'Logo removido');
 
 export const useCreateTurma = () =>
-  useSettingsMutation((name: string) => api.post<TurmaWriteResult>('/admin/turmas', { name }), (result) => result.message);
+  useSettingsMutation((name: string) => call(settings.createTurma, { body: { name } }), (result) => result.message);
 
 export const useUpdateTurma = () =>
   useSettingsMutation(
-    ({ id, ...change }: { id: string; name?: string; retired?: boolean }) => api.patch<TurmaWriteResult>(`/admin/turmas/${id}`, change),
+    ({ id, ...change }: { id: string; name?: string; retired?: boolean }) => call(settings.updateTurma, { params: { id }, body: change }),
     (result) => result.message,
   );
 
 export const useCreateAdmin = () =>
   useSettingsMutation(
-    (input: { name: string; email: string; password?: string }) => api.post<AdminWriteResult>('/admin/admins', input),
+    (input: { name: string; email: string; password?: string }) => call(settings.createAdmin, { body: input }),
     (result) => result.message,
   );
 
 export const useResetAdminPassword = () =>
   useSettingsMutation(
-    ({ id, password }: { id: string; password?: string }) =>
-      api.post<AdminWriteResult>(`/admin/admins/${id}/password`, password ? { password } : {}),
+    ({ id, password }: { id: string; password?: string }) => call(settings.resetAdminPassword, { params: { id }, body: password ? { password } : {} }),
     (result) => result.message,
   );
 
-export const useRemoveAdmin = () => useSettingsMutation((id: string) => api.delete<MessageResult>(`/admin/admins/${id}`), (result) => result.message);
+export const useRemoveAdmin = () => useSettingsMutation((id: string) => call(settings.removeAdmin, { params: { id } }), (result) => result.message);

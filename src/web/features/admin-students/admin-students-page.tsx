@@ -5,7 +5,9 @@ import { ADMIN_STUDENT_TEXTS, type AdminStudent } from '../../../shared/admin-st
 import { useSchoolSettings } from '../../lib/school-settings.ts';
 import { useSession } from '../../app/session.ts';
 import { countOf, formatNumber } from '../../lib/format.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import { urlOf } from '../../../shared/contract/route.ts';
+import { routes } from '../../../shared/contract/routes.ts';
+import { invalidateReads } from '../../lib/query-keys.ts';
 import { toast, toastFailure } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
@@ -60,8 +62,7 @@ function useTagExpiryClock(list: AdminStudent[] | undefined): number {
       );
       setNow(at);
       if (expired > 0) toast.success(ADMIN_STUDENT_TEXTS.tagsExpired(expired));
-      void client.invalidateQueries({ queryKey: queryKeys.adminStudents });
-      void client.invalidateQueries({ queryKey: queryKeys.tags });
+      invalidateReads(client, [routes.adminStudents.list, routes.tags.active]);
     }, Math.max(0, wait));
     return () => clearTimeout(timer);
   }, [list, now, client]);
@@ -189,11 +190,11 @@ export function AdminStudentsPage() {
               <FileUp aria-hidden="true" className="size-4 shrink-0" />
               Importar CSV
             </button>
-            <a href="/api/admin/students/export.csv" download aria-label="Exportar alunos (CSV)" className={TOOL_BUTTON}>
+            <a href={urlOf(routes.adminStudents.export)} download aria-label="Exportar alunos (CSV)" className={TOOL_BUTTON}>
               <Download aria-hidden="true" className="size-4 shrink-0" />
               Exportar alunos
             </a>
-            <a href="/api/admin/ledger/export.csv" download aria-label="Exportar operações (CSV)" className={TOOL_BUTTON}>
+            <a href={urlOf(routes.ledger.export)} download aria-label="Exportar operações (CSV)" className={TOOL_BUTTON}>
               <Download aria-hidden="true" className="size-4 shrink-0" />
               Exportar operações
             </a>

@@ -11,16 +11,19 @@ import type {
 } from '../../../shared/admin-students.ts';
 import type { MessageResult } from '../../../shared/responses.ts';
 import { POLL_MS, type TagKind } from '../../../shared/constants.ts';
-import { api, type ApiError } from '../../lib/api.ts';
+import type { Route } from '../../../shared/contract/route.ts';
+import { routes } from '../../../shared/contract/routes.ts';
+import { call, type ApiError } from '../../lib/api.ts';
 import { useLiveStatus } from '../../lib/live-events.ts';
 import { useLiveQuery } from '../../lib/live-query.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import { invalidateReads, queryKeyOf, readOf } from '../../lib/query-keys.ts';
 
-export const studentsListKey = [...queryKeys.adminStudents, 'list'] as const;
+const { adminStudents } = routes;
+const studentsListKey = queryKeyOf(adminStudents.list);
 
 /** Every current student; pushed 'students', 'tags' and 'ranking' events refresh it. */
 export function useAdminStudents() {
-  return useLiveQuery(studentsListKey, () => api.get<AdminStudent[]>('/admin/students'), POLL_MS.dashboard);
+  return useLiveQuery(readOf(adminStudents.list), POLL_MS.dashboard);
 }
 
 /**
@@ -30,10 +33,10 @@ export function useAdminStudents() {
 function useAfterWrite() {
   const client = useQueryClient();
   const live = useLiveStatus();
-  return (change: (list: AdminStudent[]) => AdminStudent[], alsoStale: readonly (readonly string[])[] = []) => {
+  return (change: (list: AdminStudent[]) => AdminStudent[], alsoStale: readonly Route[] = []) => {
     client.setQueryData<AdminStudent[]>(studentsListKey, (list) => (list ? change(list) : list));
     if (live) return;
-    for (const queryKey of [queryKeys.adminStudents, ...alsoStale]) void client.invalidateQueries({ queryKey });
+    invalidateReads(client, [adminStudents.list, ...alsoStale]);
   };
 }
 
@@ -43,14 +46,14 @@ function useReplaceInList() {
   return (student: AdminStudent) =>
     afterWrite(
       (list) => (list.some((item) => item.id === student.id) ? list.map((item) => (item.id === student.id ? student : item)) : [...list, student]),
-      [queryKeys.ranking],
+      [routes.students.ranking],
     );
 }
 
 export function useCreateStudent() {
   const replace = useReplaceInList();
   return useMutation<StudentWriteResult, ApiError, CreateStudentInput>({
-    mutationFn: (input) => api.post<StudentWriteResult>('/admin/students', input),
+    mutationFn: (input) => call(adminStudents.create, { body: input }),
     onSuccess: (result) => replace(result.student),
   });
 }
@@ -58,7 +61,7 @@ export function useCreateStudent() {
 export function useUpdateStudent() {
   const replace = useReplaceInList();
   return useMutation<StudentWriteResult, ApiError, { id: string; input: UpdateStudentInput }>({
-    mutationFn: ({ id, input }) => api.patch<StudentWriteResult>(`/admin/students/${id}`, input),
+    mutationFn: ({ id, input }) => call(adminStudents.update, { params: { id }, body: input }),
     onSuccess: (result) => replace(result.student),
   });
 }
@@ -66,14 +69,14 @@ export function useUpdateStudent() {
 export function useDeleteStudent() {
   const afterWrite = useAfterWrite();
   return useMutation<MessageResult, ApiError, AdminStudent>({
-    mutationFn: (student) => api.delete<MessageResult>(`/admin/students/${student.id}`),
-    onSuccess: (_, student) => afterWrite((list) => list.filter((item) => item.id !== student.id), [queryKeys.ranking]),
+    mutationFn: (student) => call(adminStudents.remove, { params: { id: student.id } }),
+    onSuccess: (_, student) => afterWrite((list) => list.filter((item) => item.id !== student.id), [routes.students.ranking]),
   });
 }
 
 export function useResetPassword() {
   return useMutation<PasswordResetResult, ApiError, AdminStudent>({
-    mutationFn: (student) => api.post<PasswordResetResult>(`/admin/students/${student.id}/password`),
+    mutationFn: (student) => call(adminStudents.resetPassword, { params: { id: student.id } }),
   });
 }
 
@@ -87,10 +90,10 @@ export function usePhotoChange() {
       if (change.kind === 'upload') {
         const form = new FormData();
         form.append('file', change.file);
-        return api.post<StudentWriteResult>(`/admin/students/${id}/photo`, form);
+        return call(adminStudents.uploadPhoto, { params: { id }, body: form });
       }
-      if (change.kind === 'url') return api.put<StudentWriteResult>(`/admin/students/${id}/photo`, { url: change.url });
-      return api.delete<StudentWriteResult>(`/admin/students/${id}/photo`);
+      if (change.kind === 'url') return call(adminStudents.setPhotoUrl, { params: { id }, body: { url: change.url } });
+      return call(adminStudents.removePhoto, { params: { id } });
     },
     onSuccess: (result) => replace(result.student),
   });
@@ -101,10 +104,10 @@ export function useTagToggle() {
   return useMutation<TagChangeResult, ApiError, { student: AdminStudent; kind: TagKind; add: boolean; days: number }>({
     mutationFn: ({ student, kind, add, days }) =>
       add
-        ? api.put<TagChangeResult>(`/admin/students/${student.id}/tags/${kind}`, { days })
-        : api.delete<TagChangeResult>(`/admin/students/${student.id}/tags/${kind}`),
+        ? call(routes.tags.give, { params: { id: student.id, kind }, body: { days } })
+        : call(routes.tags.take, { params: { id: student.id, kind } }),
     onSuccess: (result, { student }) =>
-      afterWrite((list) => list.map((item) => (item.id === student.id ? { ...item, tags: result.tags } : item)), [queryKeys.tags]),
+      afterWrite((list) => list.map((item) => (item.id === student.id ? { ...item, tags: result.tags } : item)), [routes.tags.active]),
   });
 }
 
@@ -116,7 +119,7 @@ function csvForm(file: File): FormData {
 
 export function useImportPreview() {
   return useMutation<ImportPreview, ApiError, File>({
-    mutationFn: (file) => api.post<ImportPreview>('/admin/students/import/preview', csvForm(file)),
+    mutationFn: (file) => call(adminStudents.importPreview, { body: csvForm(file) }),
   });
 }
 
@@ -124,11 +127,10 @@ export function useImportStudents() {
   const client = useQueryClient();
   const live = useLiveStatus();
   return useMutation<ImportResult, ApiError, File>({
-    mutationFn: (file) => api.post<ImportResult>('/admin/students/import', csvForm(file)),
+    mutationFn: (file) => call(adminStudents.import, { body: csvForm(file) }),
     onSuccess: () => {
       if (live) return;
-      void client.invalidateQueries({ queryKey: queryKeys.adminStudents });
-      void client.invalidateQueries({ queryKey: queryKeys.ranking });
+      invalidateReads(client, [adminStudents.list, routes.students.ranking]);
     },
   });
 }

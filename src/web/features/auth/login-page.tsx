@@ -7,7 +7,8 @@ import { Button } from '../../ui/button.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { DEMO_CREDENTIALS, isDemoMode } from './demo-mode.ts';
-import { api } from '../../lib/api.ts';
+import { call } from '../../lib/api.ts';
+import { settings } from '../../../shared/contract/settings.ts';
 import type { PublicSettings } from '../../../shared/settings.ts';
 
 /**
@@ -17,7 +18,7 @@ function usePublicSchool(): PublicSettings | null {
   const [school, setSchool] = useState<PublicSettings | null>(null);
   useEffect(() => {
     let current = true;
-    api.get<PublicSettings>('/settings/public').then(
+    call(settings.public).then(
       (settings) => current && setSchool(settings),
       () => {},
     );

@@ -1,8 +1,7 @@
 import { POLL_MS } from '../../../shared/constants.ts';
-import type { LiveOperation } from '../../../shared/ledger.ts';
-import { api } from '../../lib/api.ts';
+import { routes } from '../../../shared/contract/routes.ts';
 import { useLiveQuery } from '../../lib/live-query.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import { readOf } from '../../lib/query-keys.ts';
 
 export const LIVE_FEED_LIMIT = 100;
 
@@ -11,9 +10,5 @@ export const LIVE_FEED_LIMIT = 100;
  * runs only while the event stream is down, and never while the screen is paused.
  */
 export function useLiveOperations(paused: boolean) {
-  return useLiveQuery(
-    [...queryKeys.adminOperations, { limit: LIVE_FEED_LIMIT }],
-    () => api.get<LiveOperation[]>('/admin/operations', { query: { limit: LIVE_FEED_LIMIT } }),
-    paused ? false : POLL_MS.adminLive,
-  );
+  return useLiveQuery(readOf(routes.ledger.liveOperations, { query: { limit: LIVE_FEED_LIMIT } }), paused ? false : POLL_MS.adminLive);
 }

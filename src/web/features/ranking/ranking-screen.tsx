@@ -1,11 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, type Ref, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Award, Crown, LocateFixed, Medal, Trophy, Users, type LucideIcon } from 'lucide-react';
-import type { PublicStudent } from '../../../shared/auth.ts';
-import { api } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { countOf, formatMeritus } from '../../lib/format.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import { routes } from '../../../shared/contract/routes.ts';
+import { readOf } from '../../lib/query-keys.ts';
 import { useSession } from '../../app/session.ts';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Button } from '../../ui/button.tsx';
@@ -235,7 +234,7 @@ function RankingTable({ rows, selfIndex, jumpRef }: { rows: RankedStudent[]; sel
 export function RankingScreen({ highlightSelf }: { highlightSelf: boolean }) {
   const { user } = useSession();
   const selfId = highlightSelf && user?.role === 'student' ? user.student.id : null;
-  const ranking = useQuery({ queryKey: queryKeys.ranking, queryFn: () => api.get<PublicStudent[]>('/ranking') });
+  const ranking = useQuery(readOf(routes.students.ranking));
   const rows = useMemo(() => (ranking.data ? rankStudents(ranking.data) : []), [ranking.data]);
   const selfIndex = selfId ? rows.findIndex((row) => row.id === selfId) : -1;
   const jumpRef = useRef<(() => void) | null>(null);

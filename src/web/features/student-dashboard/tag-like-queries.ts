@@ -1,11 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ActiveTag } from '../../../shared/students.ts';
 import type { TagLikeState } from '../../../shared/student-area.ts';
-import { api, type ApiError } from '../../lib/api.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import { routes } from '../../../shared/contract/routes.ts';
+import { call, type ApiError } from '../../lib/api.ts';
+import { queryKeyOf } from '../../lib/query-keys.ts';
 import { toastError } from '../../lib/toast.ts';
 
 type Toggle = { tagId: string; like: boolean };
+
+const tagsKey = queryKeyOf(routes.tags.active);
 
 function patchTag(tags: ActiveTag[] | undefined, tagId: string, change: (tag: ActiveTag) => ActiveTag): ActiveTag[] | undefined {
   return tags?.map((tag) => (tag.id === tagId ? change(tag) : tag));
@@ -19,24 +22,22 @@ export function useToggleTagLike() {
   const client = useQueryClient();
   return useMutation<TagLikeState, ApiError, Toggle, { previous: ActiveTag[] | undefined }>({
     mutationFn: ({ tagId, like }) =>
-      like
-        ? api.put<TagLikeState>(`/tags/${tagId}/like`)
-        : api.delete<TagLikeState>(`/tags/${tagId}/like`),
+      call(like ? routes.tags.like : routes.tags.unlike, { params: { tagId } }),
     onMutate: async ({ tagId, like }) => {
-      await client.cancelQueries({ queryKey: queryKeys.tags });
-      const previous = client.getQueryData<ActiveTag[]>(queryKeys.tags);
-      client.setQueryData<ActiveTag[]>(queryKeys.tags, (tags) =>
+      await client.cancelQueries({ queryKey: tagsKey });
+      const previous = client.getQueryData<ActiveTag[]>(tagsKey);
+      client.setQueryData<ActiveTag[]>(tagsKey, (tags) =>
         patchTag(tags, tagId, (tag) => (tag.likedByMe === like ? tag : { ...tag, likedByMe: like, likes: Math.max(0, tag.likes + (like ? 1 : -1)) })),
       );
       return { previous };
     },
     onSuccess: (state) => {
-      client.setQueryData<ActiveTag[]>(queryKeys.tags, (tags) => patchTag(tags, state.tagId, (tag) => ({ ...tag, likes: state.likes, likedByMe: state.likedByMe })));
+      client.setQueryData<ActiveTag[]>(tagsKey, (tags) => patchTag(tags, state.tagId, (tag) => ({ ...tag, likes: state.likes, likedByMe: state.likedByMe })));
     },
     onError: (error, _toggle, context) => {
-      client.setQueryData(queryKeys.tags, context?.previous);
+      client.setQueryData(tagsKey, context?.previous);
       toastError(error);
-      if (error.code === 'tag_not_found') void client.invalidateQueries({ queryKey: queryKeys.tags });
+      if (error.code === 'tag_not_found') void client.invalidateQueries({ queryKey: tagsKey });
     },
   });
 }

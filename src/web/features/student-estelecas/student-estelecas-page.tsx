@@ -2,13 +2,12 @@ import { useEffect, useState } from 'react';
 import { ArrowDownLeft, ArrowUpRight, Award, Check, Crown, Gem, History, Lock, Send, Sparkles, Star, type LucideIcon } from 'lucide-react';
 import { toast } from 'react-hot-toast';
 import { ESTELECAS_HISTORY_LIMIT, POLL_MS } from '../../../shared/constants.ts';
-import type { StudentOperation } from '../../../shared/ledger.ts';
 import { estelecasAchievements, netChangeText, type Achievement } from '../../../shared/student-figures.ts';
 import type { StudentSummary } from '../../../shared/student-area.ts';
-import { api } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { formatEstelecas, formatNumber, formatSignedAmount, plural } from '../../lib/format.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import { routes } from '../../../shared/contract/routes.ts';
+import { readOf } from '../../lib/query-keys.ts';
 import { useLiveQuery } from '../../lib/live-query.ts';
 import { useStudentSummary } from '../../lib/student-queries.ts';
 import { useSession } from '../../app/session.ts';
@@ -123,11 +122,7 @@ function AchievementCard({ achievement, icon: Icon, balance }: { achievement: Ac
 }
 
 function EstelecasHistory({ fallbackMs }: { fallbackMs: number }) {
-  const history = useLiveQuery(
-    [...queryKeys.myEstelecas, ESTELECAS_HISTORY_LIMIT],
-    () => api.get<StudentOperation[]>('/me/estelecas', { query: { limit: ESTELECAS_HISTORY_LIMIT } }),
-    fallbackMs,
-  );
+  const history = useLiveQuery(readOf(routes.ledger.myEstelecas, { query: { limit: ESTELECAS_HISTORY_LIMIT } }), fallbackMs);
   const failedAt = history.isError ? history.errorUpdatedAt : 0;
   useEffect(() => {
     if (failedAt) toast.error(HISTORY_ERROR, { id: 'estelecas-history-error' });

@@ -4,10 +4,11 @@ import { FilterX, History, ListFilter, SearchX } from 'lucide-react';
 import { POLL_MS } from '../../../shared/constants.ts';
 import type { StudentOperationsPage } from '../../../shared/ledger.ts';
 import type { Currency } from '../../../shared/ledger-types.ts';
-import { api } from '../../lib/api.ts';
+import { routes } from '../../../shared/contract/routes.ts';
+import { call } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { countOf } from '../../lib/format.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import { queryKeyOf } from '../../lib/query-keys.ts';
 import { useFallbackInterval } from '../../lib/live-query.ts';
 import { toastError } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
@@ -80,9 +81,10 @@ export default function StudentOperationsPage() {
   const refetchInterval = useFallbackInterval(POLL_MS.dashboard);
   const filtered = currency !== '' || kind !== '' || q !== '';
 
+  const filters = { currency: currency || undefined, kind: kind || undefined, q: q || undefined };
   const operations = useInfiniteQuery({
-    queryKey: [...queryKeys.myOperations, { currency, kind, q }],
-    queryFn: ({ pageParam, signal }) => api.get<StudentOperationsPage>('/me/operations', { query: { currency, kind, q, limit: PAGE_SIZE, cursor: pageParam }, signal }),
+    queryKey: queryKeyOf(routes.ledger.myOperations, { query: filters }),
+    queryFn: ({ pageParam, signal }) => call(routes.ledger.myOperations, { query: { ...filters, limit: PAGE_SIZE, cursor: pageParam }, signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     refetchInterval,

@@ -5,9 +5,10 @@ import { toast } from 'react-hot-toast';
 import type { SelfStudent } from '../../../shared/auth.ts';
 import { POLL_MS } from '../../../shared/constants.ts';
 import { formatDate, formatMeritus, formatNumber } from '../../lib/format.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import { routes } from '../../../shared/contract/routes.ts';
+import { queryKeyOf, routeKey } from '../../lib/query-keys.ts';
 import { useFallbackInterval } from '../../lib/live-query.ts';
-import { summaryQueryKey, useActiveTags, useStudentSummary } from '../../lib/student-queries.ts';
+import { useActiveTags, useStudentSummary } from '../../lib/student-queries.ts';
 import { toastError } from '../../lib/toast.ts';
 import { useSession } from '../../app/session.ts';
 import { Avatar } from '../../ui/avatar.tsx';
@@ -128,9 +129,9 @@ export default function StudentProfilePage() {
     setRefreshing(true);
     try {
       await Promise.all([
-        client.refetchQueries({ queryKey: queryKeys.me, exact: true }, { throwOnError: true }),
-        client.refetchQueries({ queryKey: summaryQueryKey }, { throwOnError: true }),
-        client.refetchQueries({ queryKey: queryKeys.tags }, { throwOnError: true }),
+        client.refetchQueries({ queryKey: queryKeyOf(routes.auth.me), exact: true }, { throwOnError: true }),
+        client.refetchQueries({ queryKey: routeKey(routes.students.summary) }, { throwOnError: true }),
+        client.refetchQueries({ queryKey: routeKey(routes.tags.active) }, { throwOnError: true }),
       ]);
       toast.success('Perfil atualizado');
     } catch (error) {

@@ -1,0 +1,74 @@
+import { defineRoutes } from './route.ts';
+
+/** Student management; photos and the CSV import are multipart uploads of one file (field "file"). */
+export const adminStudents = defineRoutes(['admin-students'], {
+  list: { method: 'GET', path: '/api/admin/students', access: 'admin', schemas: (s) => ({ response: { 200: s.adminStudentsResponse } }) },
+  create: {
+    method: 'POST',
+    path: '/api/admin/students',
+    access: 'admin',
+    schemas: (s) => ({ body: s.createStudentInput, response: { 201: s.studentWriteResult } }),
+  },
+  update: {
+    method: 'PATCH',
+    path: '/api/admin/students/:id',
+    access: 'admin',
+    schemas: (s) => ({ params: s.studentUuidParam, body: s.updateStudentInput, response: { 200: s.studentWriteResult } }),
+  },
+  remove: {
+    method: 'DELETE',
+    path: '/api/admin/students/:id',
+    access: 'admin',
+    schemas: (s) => ({ params: s.studentUuidParam, response: { 200: s.messageResult } }),
+  },
+  resetPassword: {
+    method: 'POST',
+    path: '/api/admin/students/:id/password',
+    access: 'admin',
+    schemas: (s) => ({ params: s.studentUuidParam, response: { 200: s.passwordResetResult } }),
+  },
+  uploadPhoto: {
+    method: 'POST',
+    path: '/api/admin/students/:id/photo',
+    access: 'admin',
+    upload: true,
+    description: 'Foto enviada como arquivo (campo "file"): JPG, PNG, GIF ou WebP, até 5 MB.',
+    schemas: (s) => ({ params: s.studentUuidParam, response: { 200: s.studentWriteResult } }),
+  },
+  setPhotoUrl: {
+    method: 'PUT',
+    path: '/api/admin/students/:id/photo',
+    access: 'admin',
+    schemas: (s) => ({ params: s.studentUuidParam, body: s.photoUrlBody, response: { 200: s.studentWriteResult } }),
+  },
+  removePhoto: {
+    method: 'DELETE',
+    path: '/api/admin/students/:id/photo',
+    access: 'admin',
+    schemas: (s) => ({ params: s.studentUuidParam, response: { 200: s.studentWriteResult } }),
+  },
+  importPreview: {
+    method: 'POST',
+    path: '/api/admin/students/import/preview',
+    access: 'admin',
+    upload: true,
+    description: 'Arquivo CSV (campo "file") com matrícula, nome, email, série e data de nascimento. Nada é gravado.',
+    schemas: (s) => ({ response: { 200: s.importPreview } }),
+  },
+  import: {
+    method: 'POST',
+    path: '/api/admin/students/import',
+    access: 'admin',
+    upload: true,
+    description: 'Cria, numa só transação, todas as linhas válidas do arquivo, com senhas iniciais geradas (mostradas só nesta resposta).',
+    schemas: (s) => ({ response: { 201: s.importResult } }),
+  },
+  export: {
+    method: 'GET',
+    path: '/api/admin/students/export.csv',
+    access: 'admin',
+    answer: 'file',
+    produces: ['text/csv'],
+    schemas: (s) => ({ response: { 200: s.csvFile } }),
+  },
+});

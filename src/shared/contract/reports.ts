@@ -1,0 +1,48 @@
+import { defineRoutes } from './route.ts';
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+export const reports = defineRoutes(['reports'], {
+  overview: {
+    method: 'GET',
+    path: '/api/admin/reports/overview',
+    access: 'admin',
+    schemas: (s) => ({ query: s.reportQuery, response: { 200: s.reportOverview } }),
+  },
+  timeline: {
+    method: 'GET',
+    path: '/api/admin/reports/timeline',
+    access: 'admin',
+    schemas: (s) => ({ query: s.reportQuery, response: { 200: s.reportTimeline } }),
+  },
+  reasons: {
+    method: 'GET',
+    path: '/api/admin/reports/reasons',
+    access: 'admin',
+    schemas: (s) => ({ query: s.reportQuery, response: { 200: s.reportReasons } }),
+  },
+  export: {
+    method: 'GET',
+    path: '/api/admin/reports/export',
+    access: 'admin',
+    answer: 'file',
+    produces: ['text/csv', XLSX],
+    schemas: (s) => ({ query: s.reportExportQuery, response: { 200: s.reportFile } }),
+  },
+  statement: {
+    method: 'GET',
+    path: '/api/admin/reports/statement.pdf',
+    access: 'admin',
+    answer: 'file',
+    produces: ['application/pdf'],
+    schemas: (s) => ({ query: s.statementQuery, response: { 200: s.reportFile } }),
+  },
+  certificate: {
+    method: 'GET',
+    path: '/api/admin/reports/certificate.pdf',
+    access: 'admin',
+    answer: 'file',
+    produces: ['application/pdf'],
+    schemas: (s) => ({ query: s.certificateQuery, response: { 200: s.reportFile } }),
+  },
+});

@@ -1,0 +1,60 @@
+import { defineRoutes } from './route.ts';
+
+/** The school's settings, its turmas and its administrators; the logo is a multipart upload of one file (field "file"). */
+export const settings = defineRoutes(['settings'], {
+  public: { method: 'GET', path: '/api/settings/public', access: 'public', schemas: (s) => ({ response: { 200: s.publicSettings } }) },
+  read: { method: 'GET', path: '/api/settings', access: 'signedIn', schemas: (s) => ({ response: { 200: s.schoolSettings } }) },
+  saveSchool: {
+    method: 'PUT',
+    path: '/api/admin/settings/school',
+    access: 'admin',
+    schemas: (s) => ({ body: s.schoolInfoInput, response: { 200: s.schoolSettings } }),
+  },
+  uploadLogo: {
+    method: 'POST',
+    path: '/api/admin/settings/logo',
+    access: 'admin',
+    upload: true,
+    description: 'Logo enviado como arquivo (campo "file"): JPG, PNG, GIF ou WebP, até 5 MB.',
+    schemas: (s) => ({ response: { 200: s.schoolSettings } }),
+  },
+  removeLogo: { method: 'DELETE', path: '/api/admin/settings/logo', access: 'admin', schemas: (s) => ({ response: { 200: s.schoolSettings } }) },
+  saveRules: {
+    method: 'PUT',
+    path: '/api/admin/settings/rules',
+    access: 'admin',
+    schemas: (s) => ({ body: s.schoolRulesInput, response: { 200: s.schoolSettings } }),
+  },
+  turmas: { method: 'GET', path: '/api/admin/turmas', access: 'admin', schemas: (s) => ({ response: { 200: s.z.array(s.adminTurma) } }) },
+  createTurma: {
+    method: 'POST',
+    path: '/api/admin/turmas',
+    access: 'admin',
+    schemas: (s) => ({ body: s.createTurmaInput, response: { 201: s.turmaWriteResult } }),
+  },
+  updateTurma: {
+    method: 'PATCH',
+    path: '/api/admin/turmas/:id',
+    access: 'admin',
+    schemas: (s) => ({ params: s.turmaParams, body: s.updateTurmaInput, response: { 200: s.turmaWriteResult } }),
+  },
+  admins: { method: 'GET', path: '/api/admin/admins', access: 'admin', schemas: (s) => ({ response: { 200: s.z.array(s.adminAccount) } }) },
+  createAdmin: {
+    method: 'POST',
+    path: '/api/admin/admins',
+    access: 'admin',
+    schemas: (s) => ({ body: s.createAdminInput, response: { 201: s.adminWriteResult } }),
+  },
+  removeAdmin: {
+    method: 'DELETE',
+    path: '/api/admin/admins/:id',
+    access: 'admin',
+    schemas: (s) => ({ params: s.adminParams, response: { 200: s.messageResult } }),
+  },
+  resetAdminPassword: {
+    method: 'POST',
+    path: '/api/admin/admins/:id/password',
+    access: 'admin',
+    schemas: (s) => ({ params: s.adminParams, body: s.adminPasswordInput.optional(), response: { 200: s.adminWriteResult } }),
+  },
+});
