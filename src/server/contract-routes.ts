@@ -77,7 +77,7 @@ export function route<R extends Route>(app: FastifyInstance, definition: R, ...r
 }
 
 /** "METHOD /api/path/:param" of every API route registered, HEAD twins left out. */
-export function apiRoutesOf(declared: readonly DeclaredRoute[]): string[] {
+function apiRoutesOf(declared: readonly DeclaredRoute[]): string[] {
   return declared.filter(({ method, url }) => method !== 'HEAD' && url.startsWith(`${API_PREFIX}/`)).map(({ method, url }) => `${method} ${url}`);
 }
 

@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import Papa from 'papaparse';
-import { z } from 'zod';
 import { contentDisposition } from './storage/serve-object.ts';
 
 const BOM = '\uFEFF';
@@ -55,11 +54,6 @@ export function parseCsv(text: string): { rows: string[][]; delimiter: string; u
   const quoteError = result.errors.find((error) => error.type === 'Quotes');
   return { rows: result.data, delimiter: result.meta.delimiter, unpairedQuoteAt: quoteError ? (quoteError.row ?? 0) + 1 : null };
 }
-
-/** The response schema of a CSV download (UTF-8 with BOM, `;`), sent whole or streamed. */
-export const csvResponse = z
-  .custom<string | Readable>((value) => typeof value === 'string' || value instanceof Readable)
-  .describe('CSV (UTF-8 com BOM, separado por ";")');
 
 /** Sends a CSV as a download that no cache keeps. */
 export function sendCsv(reply: FastifyReply, fileName: string, body: string | AsyncIterable<string>) {
