@@ -27,6 +27,11 @@ const sharedLayers = [
   ['errors.ts'],
   ['validation.ts'],
 ];
+/** The route contract (src/shared/contract) stands on the domain schemas; of the files beside them, only first-reads.ts (which names routes) stands on it. */
+const sharedDir = path.join(root, 'src/shared');
+const sharedDomainFiles = fs
+  .readdirSync(sharedDir)
+  .filter((name) => /\.ts$/.test(name) && !name.endsWith('.test.ts') && name !== 'first-reads.ts');
 const sharedLayerZones = sharedLayers.map((files, index) => ({
   target: files.map((file) => `./src/shared/${file}`),
   from: './src/shared',
@@ -37,6 +42,16 @@ const sharedLayerZones = sharedLayers.map((files, index) => ({
 /** The import directions of ARCHITECTURE.md: web → shared, server → shared, features apart. */
 const zones = [
   ...sharedLayerZones,
+  {
+    target: sharedDomainFiles.map((name) => `./src/shared/${name}`),
+    from: './src/shared/contract',
+    message: 'O contrato de rotas (src/shared/contract) fica acima dos esquemas de domínio: eles não o importam.',
+  },
+  {
+    target: ['./src/web/features', './src/web/lib', './src/web/ui'],
+    from: './src/web/app',
+    message: 'src/web/app (roteador, layout) fica acima de features, lib e ui: a sessão e os caminhos estão em src/web/lib.',
+  },
   { target: './src/web', from: './src/server', message: 'O front end (src/web) não importa o servidor; use src/shared.' },
   { target: './src/server', from: './src/web', message: 'O servidor (src/server) não importa o front end; use src/shared.' },
   {

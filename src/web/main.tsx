@@ -1,8 +1,8 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
-import { startSessionCheck } from './app/session-api.ts';
-import { loadArea } from './app/sign-in.ts';
+import { startSessionCheck } from './lib/session-api.ts';
+import { loadArea } from './app/areas.ts';
 import { startEarlyRequest } from './lib/early-request.ts';
 import { areaOfLocation } from '../shared/areas.ts';
 import { settings } from '../shared/contract/settings.ts';

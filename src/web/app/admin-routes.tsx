@@ -2,7 +2,7 @@ import { lazy } from 'react';
 import { Bug, Coins, Database, LayoutDashboard, Radio, Server, Sparkles, Trophy, Users } from 'lucide-react';
 import { AdminDashboardPage } from '../features/admin-dashboard/admin-dashboard-page.tsx';
 import { prefetchAdminDashboard } from '../features/admin-dashboard/dashboard-queries.ts';
-import { paths } from './paths.ts';
+import { paths } from '../lib/paths.ts';
 import type { AppRoute } from './route-types.ts';
 
 /**

@@ -11,13 +11,13 @@ import { Spinner } from '../ui/spinner.tsx';
 import { useFocusTrap } from '../ui/use-focus-trap.ts';
 import { SCREEN, useMediaQuery } from '../ui/use-media-query.ts';
 import { BalanceCards } from './balance-cards.tsx';
-import { Brand } from './brand.tsx';
+import { Brand } from '../ui/brand.tsx';
 import { useSchoolSettings } from '../lib/school-settings.ts';
 import type { SchoolRules } from '../../shared/settings.ts';
-import { navOrder, type Role } from './paths.ts';
+import { navOrder, type Role } from '../lib/paths.ts';
 import type { AppRoute } from './route-types.ts';
-import { displayName } from './session-api.ts';
-import { useLogout, useSession } from './session.ts';
+import { displayName } from '../lib/session-api.ts';
+import { useLogout, useSession } from '../lib/session.ts';
 
 type NavEntry = { path: string; label: string; icon: NonNullable<AppRoute['nav']>['icon'] };
 

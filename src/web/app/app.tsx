@@ -3,8 +3,8 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { LoginPage } from '../features/auth/login-page.tsx';
 import { FullScreenSpinner } from '../ui/spinner.tsx';
 import { AppToaster } from '../ui/toaster.tsx';
-import { paths, type Role } from './paths.ts';
-import { loadArea, loadSignedInApp } from './sign-in.ts';
+import { paths, type Role } from '../lib/paths.ts';
+import { loadArea, loadSignedInApp } from './areas.ts';
 
 // The first load holds /login only (React, the router, the login page): the signed-in part comes when someone needs it.
 const SignedInRoot = lazy(() => loadSignedInApp().then(({ SignedInRoot }) => ({ default: SignedInRoot })));
@@ -29,7 +29,7 @@ export function App() {
     <>
       <BrowserRouter>
         <Routes>
-          <Route path={paths.login} element={<LoginPage />} />
+          <Route path={paths.login} element={<LoginPage loadArea={loadArea} />} />
           <Route path={`${paths.student.home}/*`} element={<Loading><StudentArea /></Loading>} />
           <Route path={`${paths.admin.home}/*`} element={<Loading><AdminArea /></Loading>} />
           <Route path={paths.root} element={<Loading><SignedInRoot /></Loading>} />

@@ -3,8 +3,8 @@ import { Navigate } from 'react-router';
 import { RefreshCw } from 'lucide-react';
 import { Button } from '../ui/button.tsx';
 import { FullScreenSpinner } from '../ui/spinner.tsx';
-import { homePath, paths, type Role } from './paths.ts';
-import { useSession } from './session.ts';
+import { homePath, paths, type Role } from '../lib/paths.ts';
+import { useSession } from '../lib/session.ts';
 
 /** Shown when /api/auth/me fails for a reason other than "not signed in". */
 function SessionError({ onRetry }: { onRetry: () => void }) {

@@ -6,10 +6,10 @@ import { LiveEventsProvider } from '../lib/live-events.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { schoolSettingsQueryOptions } from '../lib/school-settings.ts';
 import { AppLayout } from './app-layout.tsx';
-import { homePath, paths, type Role } from './paths.ts';
+import { homePath, paths, type Role } from '../lib/paths.ts';
 import { RequireRole, RootRedirect } from './route-guard.tsx';
 import type { AppRoute } from './route-types.ts';
-import { sessionQueryOptions, setSessionUser, useSession } from './session.ts';
+import { sessionQueryOptions, setSessionUser, useSession } from '../lib/session.ts';
 
 // The sign-in (loaded with the login page) hands the user over to this chunk's query cache.
 export { setSessionUser };

@@ -2,7 +2,7 @@ import { lazy } from 'react';
 import { ArrowLeftRight, History, LayoutDashboard, Sparkles, Trophy, UserRound } from 'lucide-react';
 import StudentDashboardPage from '../features/student-dashboard/student-dashboard-page.tsx';
 import { prefetchStudentDashboard } from '../lib/student-queries.ts';
-import { paths } from './paths.ts';
+import { paths } from '../lib/paths.ts';
 import type { AppRoute } from './route-types.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { CheckCircle2, Database, Download, Eye, FolderInput, Globe, HardDrive, ImageIcon, MousePointerClick, RefreshCw, Star, Upload, UserRoundCheck } from 'lucide-react';
 import { ARCHIVE_TEXTS, type ArchiveItem, type ArchiveStats } from '../../../shared/archive.ts';
-import { useSession } from '../../app/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { absoluteUrl, copyToClipboard } from '../../lib/clipboard.ts';
 import { countOf, formatNumber, formatSize } from '../../lib/format.ts';
 import { toast, toastError, toastFailure } from '../../lib/toast.ts';

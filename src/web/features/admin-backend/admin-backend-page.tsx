@@ -1,6 +1,6 @@
 import { Activity, Database, LayoutGrid, Server, Settings } from 'lucide-react';
 import { useSearchParams } from 'react-router';
-import { useSession } from '../../app/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { Tabs, type TabItem } from '../../ui/tabs.tsx';
 import { ConfigurationTab } from './configuration-tab.tsx';

@@ -11,7 +11,7 @@ import {
   type RecordHealth,
   type SystemOverview,
 } from '../../../shared/system.ts';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { cn } from '../../lib/cn.ts';
 import { countOf, formatDateTime, formatNumber, formatSize } from '../../lib/format.ts';
 import { useNow } from '../../lib/use-now.ts';

@@ -4,8 +4,8 @@ import { Activity, BarChart3, Coins, Info, RefreshCw, Settings, UserCheck, Users
 import type { DashboardStat, DashboardSummary } from '../../../shared/dashboard.ts';
 import { DASHBOARD_DEFINITIONS, DASHBOARD_PERIODS } from '../../../shared/dashboard-definitions.ts';
 import { countOf, firstName, formatMeritus, formatNumber, formatTime } from '../../lib/format.ts';
-import { paths } from '../../app/paths.ts';
-import { useSession } from '../../app/session.ts';
+import { paths } from '../../lib/paths.ts';
+import { useSession } from '../../lib/session.ts';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { ProgressBar } from '../../ui/progress-bar.tsx';

@@ -11,7 +11,7 @@ import {
   type FixId,
   type FixPreview,
 } from '../../../shared/system.ts';
-import { useSession } from '../../app/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { cn } from '../../lib/cn.ts';
 import { formatNumber, formatTime } from '../../lib/format.ts';
 import { toast, toastError } from '../../lib/toast.ts';

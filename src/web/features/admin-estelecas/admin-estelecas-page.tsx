@@ -4,7 +4,7 @@ import type { LedgerEntryView } from '../../../shared/ledger.ts';
 import { directionOf, LEDGER_TYPES, OPERATION_TYPE_LABELS, type LedgerDirection, type LedgerType } from '../../../shared/ledger-types.ts';
 import { competitionPositions } from '../../../shared/student-figures.ts';
 import { operationMatches, queryWords } from '../../../shared/student-match.ts';
-import { useSession } from '../../app/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { countOf, formatDateTime, formatNumber, plural } from '../../lib/format.ts';
 import { cn } from '../../lib/cn.ts';
 import { useRanking } from '../../lib/student-queries.ts';

@@ -1,5 +1,5 @@
 import { Coins, RefreshCw } from 'lucide-react';
-import { useSession } from '../../app/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Archive, ArchiveRestore, KeyRound, Pencil, Settings, Trash2, Upload } from 'lucide-react';
-import { useSession } from '../../app/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { useSchoolSettings } from '../../lib/school-settings.ts';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { isRefusal, type ApiError } from '../../lib/api.ts';

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, Download, FileUp, UserPlus, Users } from 'lucide-react';
 import { ADMIN_STUDENT_TEXTS, type AdminStudent } from '../../../shared/admin-students.ts';
 import { useSchoolSettings } from '../../lib/school-settings.ts';
-import { useSession } from '../../app/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { countOf, formatNumber } from '../../lib/format.ts';
 import { urlOf } from '../../../shared/contract/route.ts';
 import { routes } from '../../../shared/contract/routes.ts';

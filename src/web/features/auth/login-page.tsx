@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Eye, EyeOff, GraduationCap, KeyRound, Medal, ShieldCheck, Sparkles, Star, Trophy } from 'lucide-react';
 import { MESSAGES } from '../../../shared/messages-core.ts';
-import { useSignedInRedirect, useSignIn } from '../../app/sign-in.ts';
-import { Brand } from '../../app/brand.tsx';
+import { useSignedInRedirect, useSignIn, type AreaLoader } from '../../lib/sign-in.ts';
+import { Brand } from '../../ui/brand.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
 import { TextField } from '../../ui/text-field.tsx';
@@ -95,8 +95,8 @@ function DemoBox({ role, onFill }: { role: LoginRole; onFill: () => void }) {
   );
 }
 
-function LoginForm({ role, demo }: { role: LoginRole; demo: boolean }) {
-  const login = useSignIn();
+function LoginForm({ role, demo, loadArea }: { role: LoginRole; demo: boolean; loadArea: AreaLoader }) {
+  const login = useSignIn(loadArea);
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
 
@@ -161,8 +161,8 @@ const highlights = [
 ] as const;
 
 /** /login: students sign in with matrícula, administrators with email. */
-export function LoginPage() {
-  useSignedInRedirect();
+export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
+  useSignedInRedirect(loadArea);
   const [role, setRole] = useState<LoginRole>('student');
   const [demo] = useState(isDemoMode);
   const school = usePublicSchool();
@@ -210,13 +210,13 @@ export function LoginPage() {
                 id: 'student',
                 label: 'Estudante',
                 icon: <GraduationCap aria-hidden="true" className="size-4" />,
-                panel: <LoginForm key="student" role="student" demo={demo} />,
+                panel: <LoginForm key="student" role="student" demo={demo} loadArea={loadArea} />,
               },
               {
                 id: 'admin',
                 label: 'Administrador',
                 icon: <ShieldCheck aria-hidden="true" className="size-4" />,
-                panel: <LoginForm key="admin" role="admin" demo={demo} />,
+                panel: <LoginForm key="admin" role="admin" demo={demo} loadArea={loadArea} />,
               },
             ]}
           />

@@ -4,7 +4,7 @@ import { LIVE_BADGE_CLEAR_MS, POLL_MS } from '../../../shared/constants.ts';
 import { MESSAGES } from '../../../shared/messages-core.ts';
 import { OPERATION_CATEGORIES, OPERATORS, type LiveOperation, type OperationCategory } from '../../../shared/ledger.ts';
 import { operationMatches, queryWords } from '../../../shared/student-match.ts';
-import { useSession } from '../../app/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { countOf, formatMeritus, formatNumber, plural } from '../../lib/format.ts';
 import { useLiveStatus } from '../../lib/live-events.ts';
 import { cn } from '../../lib/cn.ts';

@@ -5,7 +5,7 @@ import { cn } from '../../lib/cn.ts';
 import { countOf, formatMeritus } from '../../lib/format.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import { readOf } from '../../lib/query-keys.ts';
-import { useSession } from '../../app/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';

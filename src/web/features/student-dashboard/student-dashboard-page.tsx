@@ -3,8 +3,8 @@ import { ArrowLeftRight, ChevronRight, Coins, Inbox, PiggyBank, Target, Trophy, 
 import { POLL_MS, RECENT_TRANSACTIONS_LIMIT } from '../../../shared/constants.ts';
 import { firstName, formatMeritus, formatNumber } from '../../lib/format.ts';
 import { useMyTransactions, useStudentSummary } from '../../lib/student-queries.ts';
-import { paths } from '../../app/paths.ts';
-import { useSession } from '../../app/session.ts';
+import { paths } from '../../lib/paths.ts';
+import { useSession } from '../../lib/session.ts';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Card } from '../../ui/card.tsx';
 import type { ChangeDirection } from '../../../shared/student-figures.ts';

@@ -10,7 +10,7 @@ import { routes } from '../../../shared/contract/routes.ts';
 import { readOf } from '../../lib/query-keys.ts';
 import { useLiveQuery } from '../../lib/live-query.ts';
 import { useStudentSummary } from '../../lib/student-queries.ts';
-import { useSession } from '../../app/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { ChangeLine } from '../../ui/change-line.tsx';

@@ -10,7 +10,7 @@ import { queryKeyOf, routeKey } from '../../lib/query-keys.ts';
 import { useFallbackInterval } from '../../lib/live-query.ts';
 import { useActiveTags, useStudentSummary } from '../../lib/student-queries.ts';
 import { toastError } from '../../lib/toast.ts';
-import { useSession } from '../../app/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';

@@ -4,7 +4,7 @@ import type { PublicStudent } from '../../../shared/auth.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { formatMeritus } from '../../lib/format.ts';
 import { exceedsBalance, useTransferForm } from '../../lib/transfer.ts';
-import { useSession } from '../../app/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';

@@ -1,7 +1,7 @@
 import type { AdminLoginInput, SessionUser, StudentLoginInput } from '../../shared/auth.ts';
 import { auth } from '../../shared/contract/auth.ts';
 import { CORE_ERROR_MESSAGES as ERROR_MESSAGES } from '../../shared/messages-core.ts';
-import { call, isApiError } from '../lib/api.ts';
+import { call, isApiError } from './api.ts';
 
 /**
  * The session's calls without the query client, so the login page (first load) does not

@@ -4,9 +4,9 @@ import { toast } from 'react-hot-toast';
 import type { SessionUser } from '../../shared/auth.ts';
 import { ERROR_MESSAGES, MESSAGES } from '../../shared/errors.ts';
 import { routes } from '../../shared/contract/routes.ts';
-import { call, isApiError, type ApiError } from '../lib/api.ts';
-import { queryClient } from '../lib/query-client.ts';
-import { queryKeyOf } from '../lib/query-keys.ts';
+import { call, isApiError, type ApiError } from './api.ts';
+import { queryClient } from './query-client.ts';
+import { queryKeyOf } from './query-keys.ts';
 import { paths } from './paths.ts';
 import { sessionCheck } from './session-api.ts';
 

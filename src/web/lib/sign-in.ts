@@ -6,28 +6,19 @@ import { MESSAGES } from '../../shared/messages-core.ts';
 import { homePath, type Role } from './paths.ts';
 import { displayName, loginErrorMessage, postLogin, sessionCheck, type LoginRequest } from './session-api.ts';
 
-/** The signed-in shell (signed-in-app.tsx: query cache, live events, layout), a chunk of its own. */
-export const loadSignedInApp = () => import('./signed-in-app.tsx');
+/**
+ * Fetches an area's code, the signed-in shell first (which takes the user into its query cache), with the area's routes.
+ * The app owns the areas and passes its loader in (app/areas.ts), so the login screen never imports the app.
+ */
+export type AreaLoader = (role: Role) => Promise<readonly [{ setSessionUser(user: SessionUser): void }, unknown]>;
 
-// One function per area: Vite preloads what a dynamic import needs for the whole expression it stands in, so both imports
-// in one expression would fetch both areas.
-const areaRoutes = {
-  student: () => import('./student-routes.tsx').then((module) => module.studentRoutes),
-  admin: () => import('./admin-routes.tsx').then((module) => module.adminRoutes),
-} satisfies Record<Role, unknown>;
-
-/** An area's routes with its home screen; fetched beside the shell, not after it. */
-export function loadArea(role: Role) {
-  return Promise.all([loadSignedInApp(), areaRoutes[role]()]);
-}
-
-async function enter(user: SessionUser, area: ReturnType<typeof loadArea>): Promise<void> {
+async function enter(user: SessionUser, area: ReturnType<AreaLoader>): Promise<void> {
   const [shell] = await area;
   shell.setSessionUser(user);
 }
 
 /** Signs in, greets the user and opens their home. */
-export function useSignIn() {
+export function useSignIn(loadArea: AreaLoader) {
   const navigate = useNavigate();
   const [isPending, setPending] = useState(false);
   const signIn = async (request: LoginRequest) => {
@@ -53,7 +44,7 @@ export function useSignIn() {
  * Someone already signed in who opens /login goes to their home. The form shows meanwhile,
  * so the page does not wait for the check; if the check fails, signing in is still possible.
  */
-export function useSignedInRedirect(): void {
+export function useSignedInRedirect(loadArea: AreaLoader): void {
   const navigate = useNavigate();
   useEffect(() => {
     let active = true;
@@ -67,5 +58,5 @@ export function useSignedInRedirect(): void {
     return () => {
       active = false;
     };
-  }, [navigate]);
+  }, [navigate, loadArea]);
 }
