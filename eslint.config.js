@@ -12,7 +12,10 @@ const featuresDir = path.join(root, 'src/web/features');
 
 /** Read at lint time, so a new feature folder is fenced off from the others without editing this file. */
 const features = fs.existsSync(featuresDir)
-  ? fs.readdirSync(featuresDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
+  ? fs
+      .readdirSync(featuresDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
   : [];
 
 /**
@@ -20,13 +23,7 @@ const features = fs.existsSync(featuresDir)
  * is a dependency the next reader must follow): constants → format → messages → errors →
  * validation → the domain schemas (every other file), and the route contract above them all.
  */
-const sharedLayers = [
-  ['constants.ts', 'ledger-types.ts'],
-  ['format.ts'],
-  ['messages-core.ts'],
-  ['errors.ts'],
-  ['validation.ts'],
-];
+const sharedLayers = [['constants.ts', 'ledger-types.ts'], ['format.ts'], ['messages-core.ts'], ['errors.ts'], ['validation.ts']];
 /** The route contract (src/shared/contract) stands on the domain schemas; of the files beside them, only first-reads.ts (which names routes) stands on it. */
 const sharedDir = path.join(root, 'src/shared');
 const sharedDomainFiles = fs
@@ -35,7 +32,10 @@ const sharedDomainFiles = fs
 const sharedLayerZones = sharedLayers.map((files, index) => ({
   target: files.map((file) => `./src/shared/${file}`),
   from: './src/shared',
-  except: sharedLayers.slice(0, index).flat().map((file) => `./${file}`),
+  except: sharedLayers
+    .slice(0, index)
+    .flat()
+    .map((file) => `./${file}`),
   message: `src/shared em camadas: ${files.join(', ')} só importa(m) ${sharedLayers.slice(0, index).flat().join(', ') || 'pacotes'}.`,
 }));
 
@@ -116,7 +116,8 @@ export default defineConfig(
           message: 'Chame as rotas do contrato: call(routes.x.y, { params, query, body }).',
         },
         {
-          selector: 'CallExpression[typeArguments]:matches([callee.name=/^(call|readOf|sendForm|takeEarlyRequest)$/], [callee.property.name="call"])',
+          selector:
+            'CallExpression[typeArguments]:matches([callee.name=/^(call|readOf|sendForm|takeEarlyRequest)$/], [callee.property.name="call"])',
           message: 'O tipo da resposta vem da rota do contrato; não o escreva.',
         },
       ],

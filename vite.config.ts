@@ -153,7 +153,7 @@ function areaPages(): Plugin {
             visit(chunk.fileName);
           }
           const links = [...files].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
-          if (!index.includes('</head>')) throw new Error('index.html has no </head> for the area pages\' preloads');
+          if (!index.includes('</head>')) throw new Error("index.html has no </head> for the area pages' preloads");
           await fs.writeFile(path.join(outDir, `${area}.html`), index.replace('</head>', `${links}</head>`));
         }),
       );

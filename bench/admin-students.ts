@@ -58,19 +58,42 @@ async function median(runs: number, run: () => Promise<unknown> | unknown): Prom
 
 async function bench(label: string, database: Database): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meritus-bench-'));
-  const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, DEMO: 'off', API_RATE_LIMIT: '0' }), webDist: undefined };
+  const config = {
+    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, DEMO: 'off', API_RATE_LIMIT: '0' }),
+    webDist: undefined,
+  };
   const app = await buildApp(config, database);
   try {
-    await database.db.insert(admins).values({ adminId: 'bench', name: 'Bench', email: 'bench@escola.test', passwordHash: await hashPassword('bench-pass'), permissions: ['all'] });
-    const login = await app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'bench@escola.test', password: 'bench-pass' } });
+    await database.db.insert(admins).values({
+      adminId: 'bench',
+      name: 'Bench',
+      email: 'bench@escola.test',
+      passwordHash: await hashPassword('bench-pass'),
+      permissions: ['all'],
+    });
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/auth/admin/login',
+      payload: { email: 'bench@escola.test', password: 'bench-pass' },
+    });
     const cookie = String(login.headers['set-cookie']).split(';')[0]!;
     const body = multipart(csv());
 
     let t0 = performance.now();
-    const preview = await app.inject({ method: 'POST', url: '/api/admin/students/import/preview', headers: { cookie, ...body.headers }, payload: body.payload });
+    const preview = await app.inject({
+      method: 'POST',
+      url: '/api/admin/students/import/preview',
+      headers: { cookie, ...body.headers },
+      payload: body.payload,
+    });
     const previewMs = performance.now() - t0;
     t0 = performance.now();
-    const imported = await app.inject({ method: 'POST', url: '/api/admin/students/import', headers: { cookie, ...body.headers }, payload: body.payload });
+    const imported = await app.inject({
+      method: 'POST',
+      url: '/api/admin/students/import',
+      headers: { cookie, ...body.headers },
+      payload: body.payload,
+    });
     const importMs = performance.now() - t0;
     if (imported.statusCode !== 201) throw new Error(imported.body);
 

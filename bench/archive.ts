@@ -40,7 +40,9 @@ let database: Database | null = pg ? await openPostgres(pg.url, { max: 4 }) : aw
 async function time(label: string, run: () => Promise<unknown>): Promise<number> {
   const samples = await sortedDurations(RUNS, run);
   const p95 = samples[Math.ceil(RUNS * 0.95) - 1]!;
-  console.log(`  ${label.padEnd(52)} p50 ${samples[Math.floor(RUNS / 2)]!.toFixed(1).padStart(6)} ms · p95 ${p95.toFixed(1).padStart(6)} ms`);
+  console.log(
+    `  ${label.padEnd(52)} p50 ${samples[Math.floor(RUNS / 2)]!.toFixed(1).padStart(6)} ms · p95 ${p95.toFixed(1).padStart(6)} ms`,
+  );
   return p95;
 }
 
@@ -70,7 +72,11 @@ async function firstCards(cookie: string): Promise<number[]> {
       await page.goto(`${BASE}/admin/database`);
       await page.getByRole('list').getByRole('listitem').first().waitFor({ state: 'visible' });
       if (new URL(page.url()).pathname !== '/admin/database') throw new Error(`the page ended on ${page.url()}: the sign-in did not hold`);
-      times.push(await page.waitForFunction(() => (window as unknown as { firstCardAt?: number }).firstCardAt).then((at) => at.jsonValue() as Promise<number>));
+      times.push(
+        await page
+          .waitForFunction(() => (window as unknown as { firstCardAt?: number }).firstCardAt)
+          .then((at) => at.jsonValue() as Promise<number>),
+      );
       await context.close();
     }
     return times.sort((a, b) => a - b);
@@ -123,7 +129,9 @@ try {
   const firstPage = await listImages(db, principal, archiveListQuery.parse({ sort: 'name', order: 'asc' }));
   worst = Math.max(worst, await time('second page by name (cursor)', list({ sort: 'name', order: 'asc', cursor: firstPage.nextCursor! })));
   await time('summary: seven tiles + category/uploader/album counts', () => archiveSummary(db));
-  console.log(`\nworst list p95: ${worst.toFixed(1)} ms (target ≤ 50 ms) — ${worst <= 50 ? 'ok' : 'ABOVE TARGET'}; load average ${loadAverage()}`);
+  console.log(
+    `\nworst list p95: ${worst.toFixed(1)} ms (target ≤ 50 ms) — ${worst <= 50 ? 'ok' : 'ABOVE TARGET'}; load average ${loadAverage()}`,
+  );
 
   // The server takes the database over (PGlite's folder admits one process).
   await database.close();

@@ -74,7 +74,10 @@ function cpuSecondsOf(pids: number[]): number {
 
 /** The postmaster, its live children (backends, WAL writer…) and the children it has reaped (fields [13], [14]). */
 function postgresCpuSeconds(postmaster: number): number {
-  const pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+  const pids = fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
   const children = pids.filter((pid) => Number(procStat(pid)?.[1]) === postmaster);
   const reaped = procStat(postmaster)!;
   return cpuSecondsOf([postmaster, ...children]) + (Number(reaped[13]) + Number(reaped[14])) / CLOCK_TICKS;
@@ -109,10 +112,23 @@ async function freePort(): Promise<number> {
 
 async function startServer(env: Record<string, string>, profileDir?: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--import', 'tsx', 'src/server/main.ts'], {
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', API_RATE_LIMIT: '0', DEMO: 'off', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--import', 'tsx', 'src/server/main.ts'],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        API_RATE_LIMIT: '0',
+        DEMO: 'off',
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+        ...env,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     try {
@@ -214,7 +230,15 @@ async function runTransfers(
   parties: Parameters<typeof startCpuCount>[0],
   seconds = SECONDS,
 ): Promise<Result> {
-  const result: Result = { transfers: 0, seconds, latencies: [], refusals: new Map(), errors: 0, cpu: { server: 0, postgres: 0, client: 0 }, span: [0, 0] };
+  const result: Result = {
+    transfers: 0,
+    seconds,
+    latencies: [],
+    refusals: new Map(),
+    errors: 0,
+    cpu: { server: 0, postgres: 0, client: 0 },
+    span: [0, 0],
+  };
   const pool = new Pool(url, { connections: CLIENTS });
   const cpuUsed = startCpuCount(parties);
   const from = monotonicMicros();
@@ -355,7 +379,13 @@ async function walUse(database: Database): Promise<WalUse> {
       sql`SELECT wal_bytes AS bytes, wal_fpi AS full_pages, wal_sync AS syncs, wal_sync_time AS sync_ms, (SELECT sum(xact_commit) FROM pg_stat_database) AS commits FROM pg_stat_wal`,
     ),
   );
-  return { bytes: Number(row!.bytes), fullPages: Number(row!.full_pages), syncs: Number(row!.syncs), syncMs: Number(row!.sync_ms), commits: Number(row!.commits) };
+  return {
+    bytes: Number(row!.bytes),
+    fullPages: Number(row!.full_pages),
+    syncs: Number(row!.syncs),
+    syncMs: Number(row!.sync_ms),
+    commits: Number(row!.commits),
+  };
 }
 
 /** WAL per operation between two readings: what each commit waits to flush. */
@@ -372,7 +402,9 @@ function pgbench(port: number, args: string[]): string {
 
 async function benchPostgres(): Promise<{ ratio: number; violations: number }> {
   const pool = loadConfig(process.env).databasePoolSize;
-  console.log(`\nPostgreSQL 15 — ${STUDENTS} students, ${CLIENTS} clients, ${ROUNDS} rounds of ${SECONDS} s; the server's pool: ${pool} connections (DATABASE_POOL_SIZE)`);
+  console.log(
+    `\nPostgreSQL 15 — ${STUDENTS} students, ${CLIENTS} clients, ${ROUNDS} rounds of ${SECONDS} s; the server's pool: ${pool} connections (DATABASE_POOL_SIZE)`,
+  );
   const pg = await startPostgres({ durable: true });
   try {
     const url = pg.url.replace(/\/postgres$/, '/meritus');

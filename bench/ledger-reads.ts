@@ -8,7 +8,12 @@ import { sql } from 'drizzle-orm';
 import { startPostgres } from '../src/server/test/postgres-server.ts';
 import { openPostgres } from '../src/server/db/client.ts';
 import { students } from '../src/server/db/schema.ts';
-import { estelecasHistory, liveOperations, recentAdminMeritus, studentOperations } from '../src/server/modules/ledger/ledger-queries.service.ts';
+import {
+  estelecasHistory,
+  liveOperations,
+  recentAdminMeritus,
+  studentOperations,
+} from '../src/server/modules/ledger/ledger-queries.service.ts';
 import { ranking } from '../src/server/modules/students/students.service.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);

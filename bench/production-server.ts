@@ -13,11 +13,15 @@ const root = path.resolve(import.meta.dirname, '..');
  */
 export function buildWeb(work: string): void {
   console.log('vite build…');
-  const result = spawnSync(path.join(root, 'node_modules/.bin/vite'), ['build', '--outDir', path.join(work, 'dist'), '--emptyOutDir', '--logLevel', 'warn'], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'production' },
-    stdio: 'inherit',
-  });
+  const result = spawnSync(
+    path.join(root, 'node_modules/.bin/vite'),
+    ['build', '--outDir', path.join(work, 'dist'), '--emptyOutDir', '--logLevel', 'warn'],
+    {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: 'inherit',
+    },
+  );
   if (result.status !== 0) throw new Error('vite build failed');
 }
 
@@ -28,10 +32,21 @@ export function buildWeb(work: string): void {
 export async function startServer(work: string, port: number, env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(root, 'src/server/main.ts')], {
     cwd: work,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(work, 'data'), API_RATE_LIMIT: '0', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: path.join(work, 'data'),
+      API_RATE_LIMIT: '0',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the server exited (${code}); is port ${port} free?`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`the server exited (${code}); is port ${port} free?`))),
+  );
   const healthy = (async () => {
     for (;;) {
       try {

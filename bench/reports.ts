@@ -39,13 +39,17 @@ function percentile(sorted: number[], p: number): number {
 async function time(label: string, run: () => Promise<unknown>): Promise<void> {
   const samples = await sortedDurations(RUNS, run);
   const p95 = percentile(samples, 95);
-  console.log(`  ${label.padEnd(44)} p50 ${percentile(samples, 50).toFixed(1).padStart(7)} ms · p95 ${p95.toFixed(1).padStart(7)} ms${p95 > 200 ? '  (acima de 200 ms)' : ''}`);
+  console.log(
+    `  ${label.padEnd(44)} p50 ${percentile(samples, 50).toFixed(1).padStart(7)} ms · p95 ${p95.toFixed(1).padStart(7)} ms${p95 > 200 ? '  (acima de 200 ms)' : ''}`,
+  );
 }
 
 async function once(label: string, run: () => Promise<{ body: string | Buffer }>): Promise<void> {
   const t0 = performance.now();
   const file = await run();
-  console.log(`  ${label.padEnd(44)} ${(performance.now() - t0).toFixed(0).padStart(6)} ms · ${(Buffer.byteLength(file.body) / 1024).toFixed(1)} KB`);
+  console.log(
+    `  ${label.padEnd(44)} ${(performance.now() - t0).toFixed(0).padStart(6)} ms · ${(Buffer.byteLength(file.body) / 1024).toFixed(1)} KB`,
+  );
 }
 
 const pg = ON_PGLITE ? undefined : await startPostgres({ durable: true });
@@ -53,7 +57,9 @@ const database = pg ? await openPostgres(pg.url, { max: 4 }) : await openPglite(
 try {
   const { db } = database;
   const settings = createSettingsStore(db, silentEvents);
-  console.log(`${ON_PGLITE ? 'PGlite' : 'PostgreSQL'}: filling ${STUDENTS} students, ${ROWS.toLocaleString('pt-BR')} ledger rows over 365 days…`);
+  console.log(
+    `${ON_PGLITE ? 'PGlite' : 'PostgreSQL'}: filling ${STUDENTS} students, ${ROWS.toLocaleString('pt-BR')} ledger rows over 365 days…`,
+  );
   const t0 = performance.now();
   await db.execute(sql`
     INSERT INTO admins (admin_id, name, email, password_hash) VALUES ('bench', 'Coordenação', 'bench@escola.test', 'x')`);
@@ -61,7 +67,10 @@ try {
     INSERT INTO students (student_id, name, turma_id, password_hash, created_at)
     SELECT (8000000 + n)::text, 'Estudante ' || n, t.id, 'x', now() - interval '400 days'
       FROM generate_series(1, ${STUDENTS}) AS n
-      JOIN turmas t ON t.name = (ARRAY[${sql.join(GRADES.map((grade) => sql`${grade}`), sql`, `)}]::text[])[1 + n % 12]`);
+      JOIN turmas t ON t.name = (ARRAY[${sql.join(
+        GRADES.map((grade) => sql`${grade}`),
+        sql`, `,
+      )}]::text[])[1 + n % 12]`);
   // Awards first in each student's history would be closer to life, but the reports only sum: any mix of types reads alike.
   await db.execute(sql`
     WITH ids AS (SELECT array_agg(id ORDER BY student_id) AS a FROM students)
@@ -100,12 +109,15 @@ try {
 
   console.log('\nexports (built once each):');
   for (const table of REPORT_TABLES) {
-    for (const format of EXPORT_FORMATS) await once(`${table}.${format}`, () => exportReportTable({ db, settings }, admin, { ...widest, table, format }));
+    for (const format of EXPORT_FORMATS)
+      await once(`${table}.${format}`, () => exportReportTable({ db, settings }, admin, { ...widest, table, format }));
   }
   const [student] = rowsOf<{ id: string }>(await db.execute(sql`SELECT id FROM students ORDER BY student_id LIMIT 1`));
   await once('extrato (a year of one student)', () => statementPdf({ db, settings }, admin, { ...widest, student: student!.id }));
   const [tag] = rowsOf<{ id: string }>(await db.execute(sql`SELECT id FROM student_tags LIMIT 1`));
-  await once('certificado', () => certificatePdf({ db, settings, storage: localFileStorage(path.join(os.tmpdir(), 'bench-reports')) }, admin, tag!.id));
+  await once('certificado', () =>
+    certificatePdf({ db, settings, storage: localFileStorage(path.join(os.tmpdir(), 'bench-reports')) }, admin, tag!.id),
+  );
 } finally {
   await database.close();
   await pg?.stop();

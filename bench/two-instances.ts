@@ -72,7 +72,9 @@ http {
   }
 }`;
   fs.writeFileSync(path.join(dir, 'nginx.conf'), conf);
-  const child = spawn(binary, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(binary, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -80,7 +82,8 @@ http {
     } catch {
       // not listening yet
     }
-    if (attempt > 100 || child.exitCode !== null) throw new Error(`nginx não respondeu: ${fs.readFileSync(path.join(dir, 'error.log'), 'utf8')}`);
+    if (attempt > 100 || child.exitCode !== null)
+      throw new Error(`nginx não respondeu: ${fs.readFileSync(path.join(dir, 'error.log'), 'utf8')}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
@@ -99,7 +102,11 @@ function cookieOf(response: Response): string {
 }
 
 const post = (url: string, cookie: string | undefined, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}), ...headers }, body: JSON.stringify(body) });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}), ...headers },
+    body: JSON.stringify(body),
+  });
 
 type Person = { id: string; studentId: string; cookie: string };
 
@@ -111,7 +118,13 @@ async function populate(url: string): Promise<Person[]> {
       Array.from({ length: Math.min(20, STUDENTS - start) }, async (_, offset) => {
         const n = start + offset;
         const studentId = String(8_000_000 + n);
-        const response = await post(`${url}/api/admin/students`, admin, { studentId, name: `Estudante Bench ${n}`, password: 'bench-aluno-1', grade: GRADES[n % GRADES.length], meritus: INITIAL });
+        const response = await post(`${url}/api/admin/students`, admin, {
+          studentId,
+          name: `Estudante Bench ${n}`,
+          password: 'bench-aluno-1',
+          grade: GRADES[n % GRADES.length],
+          meritus: INITIAL,
+        });
         if (response.status !== 201) throw new Error(`create student: ${response.status} ${await response.text()}`);
         const { student } = (await response.json()) as { student: { id: string } };
         const cookie = cookieOf(await post(`${url}/api/auth/student/login`, undefined, { studentId, password: 'bench-aluno-1' }));
@@ -123,7 +136,10 @@ async function populate(url: string): Promise<Person[]> {
   return people;
 }
 
-async function bank(url: string, people: Person[]): Promise<{ transfers: number; refused: number; errors: number; latencies: number[]; seconds: number }> {
+async function bank(
+  url: string,
+  people: Person[],
+): Promise<{ transfers: number; refused: number; errors: number; latencies: number[]; seconds: number }> {
   const pool = new Pool(url, { connections: CLIENTS });
   const result = { transfers: 0, refused: 0, errors: 0, latencies: [] as number[], seconds: 0 };
   const started = performance.now();
@@ -237,11 +253,18 @@ async function main(): Promise<void> {
     await Promise.all(streams.map((stream) => stream.next(/^ready$/)));
     for (const [index, server] of servers.entries()) {
       const started = performance.now();
-      const sent = await post(`${server.url}/api/meritus/transfers`, sender!.cookie, { recipientId: recipient!.id, amount: 1 }, { 'idempotency-key': randomUUID() });
+      const sent = await post(
+        `${server.url}/api/meritus/transfers`,
+        sender!.cookie,
+        { recipientId: recipient!.id, amount: 1 },
+        { 'idempotency-key': randomUUID() },
+      );
       if (sent.status !== 201) failures.push(`transferência na instância ${index + 1}: ${sent.status}`);
       try {
         await Promise.all(streams.map((stream) => stream.next(/^balance$/)));
-        console.log(`Evento de uma transferência na instância ${index + 1} chegou às duas em ${(performance.now() - started).toFixed(0)} ms`);
+        console.log(
+          `Evento de uma transferência na instância ${index + 1} chegou às duas em ${(performance.now() - started).toFixed(0)} ms`,
+        );
       } catch (error) {
         failures.push(`evento da instância ${index + 1}: ${(error as Error).message}`);
       }
@@ -249,7 +272,9 @@ async function main(): Promise<void> {
     for (const stream of streams) stream.close();
 
     // A logout on one instance ends the session on the other.
-    const cookie = cookieOf(await post(`${servers[0]!.url}/api/auth/student/login`, undefined, { studentId: people[2]!.studentId, password: 'bench-aluno-1' }));
+    const cookie = cookieOf(
+      await post(`${servers[0]!.url}/api/auth/student/login`, undefined, { studentId: people[2]!.studentId, password: 'bench-aluno-1' }),
+    );
     const before = (await fetch(`${servers[1]!.url}/api/auth/me`, { headers: { cookie } })).status;
     const logout = (await fetch(`${servers[0]!.url}/api/auth/logout`, { method: 'POST', headers: { cookie } })).status;
     const after = (await fetch(`${servers[1]!.url}/api/auth/me`, { headers: { cookie } })).status;

@@ -53,7 +53,15 @@ type Run = {
 type LighthouseResult = {
   finalDisplayedUrl: string;
   categories: Record<'performance' | 'accessibility', { score: number | null; auditRefs: { id: string; weight: number }[] }>;
-  audits: Record<string, { id: string; score: number | null; numericValue?: number; details?: { items?: { url: string; resourceType?: string; transferSize?: number }[] } }>;
+  audits: Record<
+    string,
+    {
+      id: string;
+      score: number | null;
+      numericValue?: number;
+      details?: { items?: { url: string; resourceType?: string; transferSize?: number }[] };
+    }
+  >;
 };
 
 const gzipSizes = new Map<string, number>();
@@ -81,7 +89,11 @@ function lighthouse(work: string, page: Page, cookie: string | undefined, output
   ];
   // On a busy machine Chromium now and then loses the trace (NO_NAVSTART): such a run is repeated.
   for (let attempt = 1; ; attempt++) {
-    const result = spawnSync(path.join(root, 'node_modules/.bin/lighthouse'), args, { cwd: root, env: { ...process.env, CHROME_PATH: CHROMIUM }, encoding: 'utf8' });
+    const result = spawnSync(path.join(root, 'node_modules/.bin/lighthouse'), args, {
+      cwd: root,
+      env: { ...process.env, CHROME_PATH: CHROMIUM },
+      encoding: 'utf8',
+    });
     if (result.status === 0) break;
     if (attempt === 3) throw new Error(`lighthouse failed on ${page.path}: ${result.stderr}`);
     console.log(`${page.path}: lighthouse failed (${result.stderr.trim().split('\n').at(-1)}), again`);
@@ -131,7 +143,9 @@ async function main(): Promise<void> {
       const runs: Run[] = [];
       for (let i = 0; i < RUNS; i++) {
         const run = lighthouse(work, page, cookie, path.join(work, `lh-${page.path.slice(1)}-${i}.json`));
-        console.log(`${page.path} run ${i + 1}: performance ${run.performance}, accessibility ${run.accessibility}${run.failing.length ? ` (failing: ${run.failing.join(', ')})` : ''}`);
+        console.log(
+          `${page.path} run ${i + 1}: performance ${run.performance}, accessibility ${run.accessibility}${run.failing.length ? ` (failing: ${run.failing.join(', ')})` : ''}`,
+        );
         runs.push(run);
       }
       const m = (key: keyof Omit<Run, 'failing'>) => median(runs.map((run) => run[key]));
@@ -152,7 +166,8 @@ async function main(): Promise<void> {
     await stopServer(server);
     if (KEEP_REPORTS) {
       fs.mkdirSync(KEEP_REPORTS, { recursive: true });
-      for (const name of fs.readdirSync(work).filter((file) => file.startsWith('lh-'))) fs.copyFileSync(path.join(work, name), path.join(KEEP_REPORTS, name));
+      for (const name of fs.readdirSync(work).filter((file) => file.startsWith('lh-')))
+        fs.copyFileSync(path.join(work, name), path.join(KEEP_REPORTS, name));
     }
     fs.rmSync(work, { recursive: true, force: true });
   }

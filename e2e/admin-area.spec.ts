@@ -12,7 +12,13 @@ async function asAdmin(page: Page, path: string): Promise<void> {
 }
 
 /** Opens the add or remove dialog of /admin/estelecas and fills it in for one student. */
-async function estelecasDialog(page: Page, title: 'Adicionar Estelecas' | 'Remover Estelecas', student: TestStudent, quantity: string, description: string) {
+async function estelecasDialog(
+  page: Page,
+  title: 'Adicionar Estelecas' | 'Remover Estelecas',
+  student: TestStudent,
+  quantity: string,
+  description: string,
+) {
   await page.getByRole('button', { name: title }).click();
   const dialog = page.getByRole('dialog', { name: title });
   await dialog.getByLabel('Buscar estudante').fill(student.studentId);
@@ -23,7 +29,7 @@ async function estelecasDialog(page: Page, title: 'Adicionar Estelecas' | 'Remov
 }
 
 test.describe('Gerenciar M$', () => {
-  test('an award made on /admin/meritus shows on the student\'s screen at once, without a reload', async ({ browser, page, school }) => {
+  test("an award made on /admin/meritus shows on the student's screen at once, without a reload", async ({ browser, page, school }) => {
     const studentContext = await browser.newContext();
     const student = await school.createStudent();
     await loginViaApi(studentContext, student);
@@ -50,7 +56,7 @@ test.describe('Gerenciar M$', () => {
     await studentContext.close();
   });
 
-  test('the spec\'s messages: missing fields, amount, removal beyond the balance', async ({ page }) => {
+  test("the spec's messages: missing fields, amount, removal beyond the balance", async ({ page }) => {
     await asAdmin(page, '/admin/meritus');
     const submit = page.getByRole('button', { name: 'Adicionar Méritus' });
     await submit.click();
@@ -153,7 +159,9 @@ test.describe('Estelecas', () => {
     await remove.getByLabel('Quantidade').fill('4');
     await remove.getByRole('button', { name: 'Remover' }).click();
     await expect(page.getByText(`4 Estelecas removidas de ${student.name}`)).toBeVisible();
-    expect((await getJson<{ id: string; estelecas: number }[]>(page, '/api/ranking')).find((row) => row.id === student.id)?.estelecas).toBe(0);
+    expect((await getJson<{ id: string; estelecas: number }[]>(page, '/api/ranking')).find((row) => row.id === student.id)?.estelecas).toBe(
+      0,
+    );
   });
 });
 
@@ -206,7 +214,9 @@ test.describe('Operações em Tempo Real', () => {
     const recipient = await school.createStudent();
     const description = `Durante a pausa ${randomUUID().slice(0, 6)}`;
     // The feed is still fetched while paused: wait until an answer carries the transfer, then check it is not shown.
-    const arrived = page.waitForResponse(async (response) => response.url().includes('/api/admin/operations') && (await response.text()).includes(description));
+    const arrived = page.waitForResponse(
+      async (response) => response.url().includes('/api/admin/operations') && (await response.text()).includes(description),
+    );
     const sent = await studentContext.request.post('/api/meritus/transfers', {
       data: { recipientId: recipient.id, amount: 1, description },
       headers: { 'Idempotency-Key': randomUUID() },
@@ -259,7 +269,9 @@ test.describe('every admin screen', () => {
     // Other tests add students meanwhile: compared with a fresh answer until they agree.
     await expect(async () => {
       const summary = await getJson<{ totalStudents: { value: number } }>(page, '/api/admin/dashboard');
-      await expect(page.getByRole('region', { name: 'Indicadores' })).toContainText(integer.format(summary.totalStudents.value), { timeout: 1_000 });
+      await expect(page.getByRole('region', { name: 'Indicadores' })).toContainText(integer.format(summary.totalStudents.value), {
+        timeout: 1_000,
+      });
     }).toPass({ timeout: 15_000 });
     const actions = page.locator('section', { has: page.getByRole('heading', { name: 'Ações rápidas' }) }).getByRole('link');
     for (const href of await actions.evaluateAll((links) => links.map((link) => link.getAttribute('href')!))) {

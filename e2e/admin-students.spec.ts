@@ -35,7 +35,9 @@ test.describe('Gerenciar Alunos', () => {
     test.slow(); // two browser sessions, an upload and a sign-in
     const matricula = freshMatricula();
     const name = 'Lívia Conceição Araújo';
-    const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 220, g: 90, b: 40 } } }).png().toBuffer();
+    const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 220, g: 90, b: 40 } } })
+      .png()
+      .toBuffer();
 
     await loginViaApi(page.context(), 'admin');
     await navigate(page, SCREEN);
@@ -57,7 +59,9 @@ test.describe('Gerenciar Alunos', () => {
     await dialog.getByRole('tab', { name: 'Enviar arquivo' }).click();
 
     // A text file named like a photo is refused by its bytes, before sending.
-    await dialog.getByLabel('Arquivo da foto').setInputFiles({ name: 'foto.png', mimeType: 'image/png', buffer: Buffer.from('não sou uma imagem') });
+    await dialog
+      .getByLabel('Arquivo da foto')
+      .setInputFiles({ name: 'foto.png', mimeType: 'image/png', buffer: Buffer.from('não sou uma imagem') });
     await expect(dialog.getByText('Formato não suportado. Use JPG, PNG, GIF ou WebP.')).toBeVisible();
     await dialog.getByLabel('Arquivo da foto').setInputFiles({ name: 'livia.png', mimeType: 'image/png', buffer: photo });
     await expect(dialog.getByText(/^livia\.png · /)).toBeVisible();
@@ -69,7 +73,10 @@ test.describe('Gerenciar Alunos', () => {
     await searchFor(page, matricula);
     const created = row(page, name);
     await expect(created).toHaveCount(1);
-    await expect(created.getByRole('img', { name })).toHaveAttribute('src', /^\/uploads\/students\/[0-9a-f-]{36}\/[0-9a-f]{16}\.thumb\.webp\?v=1$/);
+    await expect(created.getByRole('img', { name })).toHaveAttribute(
+      'src',
+      /^\/uploads\/students\/[0-9a-f-]{36}\/[0-9a-f]{16}\.thumb\.webp\?v=1$/,
+    );
     await expect(created.getByText('25 M$')).toBeVisible();
     await expect(created.getByText('2º EM - Turma C')).toBeVisible();
 
@@ -152,7 +159,9 @@ test.describe('Gerenciar Alunos', () => {
     const before = Date.now();
     await dialog.getByRole('switch', { name: 'Líder da Semana' }).click();
     const expected = [brDate(new Date(before + 86_400_000)), brDate(new Date(Date.now() + 86_400_000))];
-    await expect(page.getByText(new RegExp(`^Tag Líder da Semana adicionada até (${expected.join('|').replace(/\//g, '\\/')})$`))).toBeVisible();
+    await expect(
+      page.getByText(new RegExp(`^Tag Líder da Semana adicionada até (${expected.join('|').replace(/\//g, '\\/')})$`)),
+    ).toBeVisible();
     await expect(dialog.getByRole('switch', { name: 'Líder da Semana' })).toHaveAttribute('aria-checked', 'true');
     await expect(dialog.getByText(/^Ativa até \d{2}\/\d{2}\/\d{4} · Falta 1 dia$/)).toBeVisible();
 
@@ -216,7 +225,9 @@ test.describe('Gerenciar Alunos', () => {
     await expect(page.getByLabel('Buscar por nome, matrícula, email ou série')).toBeFocused();
     await expect(page.getByText('Nenhum estudante encontrado')).toBeVisible();
 
-    const signIn = await page.request.post('/api/auth/student/login', { data: { studentId: student.studentId, password: student.password } });
+    const signIn = await page.request.post('/api/auth/student/login', {
+      data: { studentId: student.studentId, password: student.password },
+    });
     expect(signIn.status()).toBe(401);
   });
 
@@ -270,7 +281,10 @@ test.describe('Gerenciar Alunos', () => {
 
     // A double click imports once and shows the passwords (its second click used to hide them behind a refusal).
     const imports: string[] = [];
-    page.on('request', (request) => request.method() === 'POST' && request.url().endsWith('/api/admin/students/import') && imports.push(request.url()));
+    page.on(
+      'request',
+      (request) => request.method() === 'POST' && request.url().endsWith('/api/admin/students/import') && imports.push(request.url()),
+    );
     await wizard.getByRole('button', { name: 'Importar 2 alunos' }).dblclick();
     const done = page.getByRole('dialog', { name: '2 alunos importados' });
     await expect(done).toBeVisible();
@@ -281,7 +295,10 @@ test.describe('Gerenciar Alunos', () => {
     await expect(done).toBeVisible();
     await expect(done.getByRole('alert')).toHaveText(ADMIN_STUDENT_TEXTS.importPasswordsFirst);
     await expect(done.getByRole('button', { name: 'Baixar senhas (CSV)' })).toBeFocused();
-    const [download] = await Promise.all([page.waitForEvent('download'), done.getByRole('button', { name: 'Baixar senhas (CSV)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      done.getByRole('button', { name: 'Baixar senhas (CSV)' }).click(),
+    ]);
     const bytes = await (await download.createReadStream()).toArray();
     const text = Buffer.concat(bytes as Buffer[]).toString('utf8');
     expect(text.startsWith('\uFEFFMatrícula;Nome;Série;Senha inicial\r\n')).toBe(true);
@@ -299,7 +316,10 @@ test.describe('Gerenciar Alunos', () => {
   test('exports students as a CSV for Excel (UTF-8 with BOM, ";")', async ({ page }) => {
     await loginViaApi(page.context(), 'admin');
     await navigate(page, SCREEN);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Exportar alunos (CSV)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Exportar alunos (CSV)' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^estudantes-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = Buffer.concat((await (await download.createReadStream()).toArray()) as Buffer[]).toString('utf8');
     expect(text.startsWith('\uFEFFMatrícula;Nome;Email;Série;')).toBe(true);
@@ -317,7 +337,10 @@ test.describe('Gerenciar Alunos', () => {
     await expect(page.getByRole('dialog', { name: 'Adicionar Aluno' })).toBeVisible();
     await expectNoSeriousA11yViolations(page, { within: '[role="dialog"]' });
     await page.keyboard.press('Escape');
-    await page.getByRole('button', { name: /^Tags de / }).first().click();
+    await page
+      .getByRole('button', { name: /^Tags de / })
+      .first()
+      .click();
     await expect(page.getByRole('dialog', { name: 'Gerenciar Tags' })).toBeVisible();
     await expectNoSeriousA11yViolations(page, { within: '[role="dialog"]' });
     await page.keyboard.press('Escape');
@@ -333,7 +356,12 @@ test.describe('Gerenciar Alunos', () => {
     const cards = page.getByRole('list', { name: 'Estudantes' });
     await expect(cards).toBeVisible();
     await expect(page.getByRole('table')).toBeHidden();
-    await expect(cards.getByRole('listitem').first().getByRole('button', { name: /^Editar / })).toBeVisible();
+    await expect(
+      cards
+        .getByRole('listitem')
+        .first()
+        .getByRole('button', { name: /^Editar / }),
+    ).toBeVisible();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);
     await expectNoSeriousA11yViolations(page);
@@ -343,7 +371,11 @@ test.describe('Gerenciar Alunos', () => {
     test.slow(); // waits for the list's one retry
     await loginViaApi(page.context(), 'admin');
     await withoutLiveEvents(page);
-    const failure = { status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'Erro interno. Tente novamente.' } }) };
+    const failure = {
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: { code: 'internal', message: 'Erro interno. Tente novamente.' } }),
+    };
     await page.route('**/api/admin/students', (route) => route.fulfill(failure));
     await page.goto(SCREEN);
     await expect(page.getByText('Erro ao carregar estudantes').first()).toBeVisible({ timeout: 10_000 });
@@ -366,14 +398,22 @@ test.describe('Gerenciar Alunos', () => {
     await dialog.getByRole('button', { name: 'Sair sem salvar' }).click();
     await expect(dialog).toBeHidden();
 
-    await page.route('**/api/admin/students/*', (route) => (route.request().method() === 'DELETE' ? route.fulfill(failure) : route.fallback()));
-    await page.getByRole('button', { name: /^Excluir / }).first().click();
+    await page.route('**/api/admin/students/*', (route) =>
+      route.request().method() === 'DELETE' ? route.fulfill(failure) : route.fallback(),
+    );
+    await page
+      .getByRole('button', { name: /^Excluir / })
+      .first()
+      .click();
     await page.getByRole('dialog', { name: 'Excluir estudante' }).getByRole('button', { name: 'Excluir' }).click();
     await expect(page.getByText('Erro ao excluir estudante')).toBeVisible();
     await page.getByRole('dialog', { name: 'Excluir estudante' }).getByRole('button', { name: 'Cancelar' }).click();
 
     await page.route('**/api/admin/students/*/tags/*', (route) => route.fulfill(failure));
-    await page.getByRole('button', { name: /^Tags de / }).first().click();
+    await page
+      .getByRole('button', { name: /^Tags de / })
+      .first()
+      .click();
     await page.getByRole('dialog', { name: 'Gerenciar Tags' }).getByRole('switch', { name: 'Anjo da Semana' }).click();
     await expect(page.getByText('Erro ao atualizar tags')).toBeVisible();
   });
@@ -382,7 +422,13 @@ test.describe('Gerenciar Alunos', () => {
     const student = await school.createStudent();
     await loginViaApi(page.context(), 'admin');
     await navigate(page, SCREEN);
-    await searchFor(page, student.name.toUpperCase().normalize('NFD').replace(/[\u0300-\u036f]/g, ''));
+    await searchFor(
+      page,
+      student.name
+        .toUpperCase()
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, ''),
+    );
     await expect(row(page, student.name)).toHaveCount(1);
     await searchFor(page, student.studentId);
     await expect(page.getByText(/^Mostrando 1–1 de 1 /)).toBeVisible();
@@ -390,6 +436,10 @@ test.describe('Gerenciar Alunos', () => {
     await page.getByLabel('Filtrar por série').selectOption('3º EM - Turma D');
     const rows = page.getByRole('row');
     await expect(rows.nth(1)).toBeVisible();
-    for (const cell of await page.getByRole('cell').filter({ hasText: /º EM - Turma/ }).allTextContents()) expect(cell).toBe('3º EM - Turma D');
+    for (const cell of await page
+      .getByRole('cell')
+      .filter({ hasText: /º EM - Turma/ })
+      .allTextContents())
+      expect(cell).toBe('3º EM - Turma D');
   });
 });

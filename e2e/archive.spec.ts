@@ -13,9 +13,13 @@ async function uniquePng(options: { width?: number; height?: number; noise?: boo
   if (options.noise) {
     const raw = Buffer.alloc(width * height * 3);
     for (let i = 0; i < raw.length; i += 1) raw[i] = randomInt(256);
-    return sharp(raw, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    return sharp(raw, { raw: { width, height, channels: 3 } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
   }
-  return sharp({ create: { width, height, channels: 3, background: { r: randomInt(256), g: randomInt(256), b: randomInt(256) } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: randomInt(256), g: randomInt(256), b: randomInt(256) } } })
+    .png()
+    .toBuffer();
 }
 
 type Uploaded = { id: string; fileName: string };
@@ -52,7 +56,12 @@ test.describe('Data-Base (desktop)', () => {
     // A slow line, so the transfer takes a few seconds and its progress can be seen moving.
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 150 * 1024 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 150 * 1024,
+    });
     const big = await uniquePng({ width: 420, height: 420, noise: true });
     const small = await uniquePng({ width: 40, height: 30 });
 
@@ -120,8 +129,14 @@ test.describe('Data-Base (desktop)', () => {
     await edit.getByRole('button', { name: 'Continuar editando' }).click();
     await expect(edit.getByLabel('Descrição')).toHaveValue('Logotipo da feira');
     // A server failure gives the server's reason ('Erro ao atualizar: {reason}'), not 'Erro desconhecido'; the form stays.
-    const failure = { status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'Erro interno. Tente novamente.' } }) };
-    await page.route('**/api/admin/archive/images/*', (route) => (route.request().method() === 'PATCH' ? route.fulfill(failure) : route.fallback()));
+    const failure = {
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: { code: 'internal', message: 'Erro interno. Tente novamente.' } }),
+    };
+    await page.route('**/api/admin/archive/images/*', (route) =>
+      route.request().method() === 'PATCH' ? route.fulfill(failure) : route.fallback(),
+    );
     await edit.getByRole('button', { name: 'Salvar Alterações' }).click();
     await expect(edit.getByRole('alert')).toHaveText('Erro interno. Tente novamente.');
     await expect(page.getByText('Erro ao atualizar: Erro interno. Tente novamente.')).toBeVisible();
@@ -143,7 +158,11 @@ test.describe('Data-Base (desktop)', () => {
 
   test('share: links, copy, download, favourite and details', async ({ page, context, school }) => {
     const word = token();
-    const image = await uploadViaApi(school.admin, `${word}-mural.png`, { description: 'Mural da turma', tags: 'a,b,c,d,e', category: 'galeria' });
+    const image = await uploadViaApi(school.admin, `${word}-mural.png`, {
+      description: 'Mural da turma',
+      tags: 'a,b,c,d,e',
+      category: 'galeria',
+    });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await loginViaApi(context, 'admin');
     await navigate(page, SCREEN);
@@ -219,7 +238,10 @@ test.describe('Data-Base (phone)', () => {
   test('cards reflow, list view, and a photo set from the gallery (clipboard refused)', async ({ page, context, school }) => {
     const word = token();
     const student = await school.createStudent();
-    const image = await uploadViaApi(school.admin, `${word}-um-nome-de-arquivo-bem-comprido-para-quebrar-linha.png`, { category: 'perfil', tags: word });
+    const image = await uploadViaApi(school.admin, `${word}-um-nome-de-arquivo-bem-comprido-para-quebrar-linha.png`, {
+      category: 'perfil',
+      tags: word,
+    });
     // A browser that refuses the clipboard: the selection says the file's name instead.
     await page.addInitScript(() => {
       Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('negado')) } });

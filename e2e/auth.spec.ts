@@ -33,7 +33,10 @@ async function expectNavFollowsSpec(page: Page, role: Role): Promise<void> {
   await expect(nav).toBeVisible();
   const hrefs = await nav.getByRole('link').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
   const positions = hrefs.map((href) => SPEC_NAV[role].indexOf(href));
-  expect(positions.every((position) => position >= 0), `links outside the spec: ${hrefs.join(', ')}`).toBe(true);
+  expect(
+    positions.every((position) => position >= 0),
+    `links outside the spec: ${hrefs.join(', ')}`,
+  ).toBe(true);
   expect(positions).toEqual([...positions].sort((a, b) => a - b));
   for (const href of hrefs) {
     await nav.locator(`a[href="${href}"]`).click();
@@ -122,8 +125,13 @@ test.describe('route guard', () => {
   });
 
   // The page opened signed out preloaded its first reads (401): signing in on it, without a reload, must read again.
-  for (const [opened, role] of [['/student', 'student'], ['/admin', 'admin']] as const) {
-    test(`a visitor who opened ${opened} signs in on the page it sent them to and stays on their home with its figures`, async ({ page }) => {
+  for (const [opened, role] of [
+    ['/student', 'student'],
+    ['/admin', 'admin'],
+  ] as const) {
+    test(`a visitor who opened ${opened} signs in on the page it sent them to and stays on their home with its figures`, async ({
+      page,
+    }) => {
       await page.goto(opened);
       await expect(page).toHaveURL('/login');
       await page.getByRole('tab', { name: role === 'student' ? 'Estudante' : 'Administrador' }).click();

@@ -40,7 +40,9 @@ export async function loginViaApi(target: APIRequestContext | BrowserContext | P
   const response =
     who === 'admin'
       ? await request.post('/api/auth/admin/login', { data: DEMO.admin })
-      : await request.post('/api/auth/student/login', { data: who === 'student' ? DEMO.student : { studentId: who.studentId, password: who.password } });
+      : await request.post('/api/auth/student/login', {
+          data: who === 'student' ? DEMO.student : { studentId: who.studentId, password: who.password },
+        });
   expect(response.status(), await response.text()).toBe(200);
 }
 
@@ -93,7 +95,9 @@ export class School {
    * A new student nobody else uses, with a known password and balances: a random
    * matrícula and a name made unique by a random surname ("Aurora Kmbdpoa").
    */
-  async createStudent(options: { meritus?: number; estelecas?: number; grade?: string; email?: string; birthDate?: string } = {}): Promise<TestStudent> {
+  async createStudent(
+    options: { meritus?: number; estelecas?: number; grade?: string; email?: string; birthDate?: string } = {},
+  ): Promise<TestStudent> {
     const token = randomUUID().replace(/-/g, '');
     const studentId = `9${String(parseInt(token.slice(0, 12), 16)).slice(-8)}`;
     const surname = [...token.slice(12, 19)].map((digit) => 'abcdefghijklmnop'[parseInt(digit, 16)]).join('');

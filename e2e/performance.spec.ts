@@ -66,10 +66,7 @@ test.describe('first load', () => {
     const entries = [...chunks.values()].filter((chunk) => chunk.isEntry);
     expect(entries.map((chunk) => chunk.facadeModuleId)).toEqual([path.join(root, 'index.html')]);
     // The login page may be the entry's or a chunk of its own: either way the route needs that chunk and its imports.
-    const loginChunks = staticClosure(chunks, [
-      ...entries,
-      ...[...chunks.values()].filter((chunk) => chunk.facadeModuleId === LOGIN_PAGE),
-    ]);
+    const loginChunks = staticClosure(chunks, [...entries, ...[...chunks.values()].filter((chunk) => chunk.facadeModuleId === LOGIN_PAGE)]);
     const modules = loginChunks.flatMap((chunk) => chunk.moduleIds);
     expect(modules, 'the walk reaches the login page').toContain(LOGIN_PAGE);
     expect(modules.filter((id) => SIGNED_IN_ONLY.some((pattern) => pattern.test(id.replaceAll('\\', '/'))))).toEqual([]);
@@ -79,7 +76,9 @@ test.describe('first load', () => {
     expect(total, `login route: ${JSON.stringify(sizes)}`).toBeLessThanOrEqual(LOGIN_JS_BUDGET_BYTES);
 
     // Every screen of the areas is a chunk of its own, loaded when it is opened.
-    const screens = [...chunks.values()].filter((chunk) => chunk.facadeModuleId?.includes('/src/web/features/') && chunk.facadeModuleId !== LOGIN_PAGE);
+    const screens = [...chunks.values()].filter(
+      (chunk) => chunk.facadeModuleId?.includes('/src/web/features/') && chunk.facadeModuleId !== LOGIN_PAGE,
+    );
     expect(screens.length).toBeGreaterThan(0);
     expect(screens.filter((chunk) => !chunk.isDynamicEntry).map((chunk) => chunk.fileName)).toEqual([]);
     const loginFiles = new Set(loginChunks.map((chunk) => chunk.fileName));
@@ -92,7 +91,10 @@ test.describe('first load', () => {
       const homeChunks = staticClosure(chunks, [...holding(SIGNED_IN_ROOTS.shell), ...holding(SIGNED_IN_ROOTS[area])]);
       const homeModules = homeChunks.flatMap((chunk) => chunk.moduleIds);
       expect(homeModules, `the walk reaches the ${area} routes`).toContain(SIGNED_IN_ROOTS[area]);
-      expect(homeModules.filter((id) => id.replaceAll('\\', '/').includes('/node_modules/zod/')), `${area} home`).toEqual([]);
+      expect(
+        homeModules.filter((id) => id.replaceAll('\\', '/').includes('/node_modules/zod/')),
+        `${area} home`,
+      ).toEqual([]);
     }
   });
 
@@ -114,8 +116,15 @@ test.describe('first load', () => {
     expect(requested.filter((pathname) => !named.has(pathname))).toEqual([]);
   });
 
-  for (const [area, other] of [['student', 'admin'], ['admin', 'student']] as const) {
-    test(`/${area} opens with three scripts (first load, signed-in shell, its area) and none of the ${other} area`, async ({ page, context, school }) => {
+  for (const [area, other] of [
+    ['student', 'admin'],
+    ['admin', 'student'],
+  ] as const) {
+    test(`/${area} opens with three scripts (first load, signed-in shell, its area) and none of the ${other} area`, async ({
+      page,
+      context,
+      school,
+    }) => {
       await loginViaApi(context, area === 'admin' ? 'admin' : await school.createStudent());
       // Without the live stream: an operation of a test running beside this one would have the screen read everything
       // again (live-events.ts, a first ready after an event), a second read that is right but not the preload's doing.
@@ -138,10 +147,15 @@ test.describe('first load', () => {
       expect(reads.sort()).toEqual(preloadedReads.sort());
       // The area's page names its chunks, so they download beside the first one instead of after it has run.
       const html = await (await page.request.get(`/${area}/ranking`)).text();
-      const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]* href="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]!.replace(/-[\w-]{8}\.js$/, ''));
+      const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]* href="(\/assets\/[^"]+\.js)"/g)].map((match) =>
+        match[1]!.replace(/-[\w-]{8}\.js$/, ''),
+      );
       expect(preloaded.sort()).toEqual([`/assets/${area}-area`, '/assets/signed-in'].sort());
       // Another screen of the area preloads only what every page reads: the session and the settings.
-      expect([...html.matchAll(/<link rel="preload" as="fetch"[^>]* href="([^"]+)"/g)].map((match) => match[1])).toEqual(['/api/auth/me', '/api/settings']);
+      expect([...html.matchAll(/<link rel="preload" as="fetch"[^>]* href="([^"]+)"/g)].map((match) => match[1])).toEqual([
+        '/api/auth/me',
+        '/api/settings',
+      ]);
     });
   }
 });

@@ -13,7 +13,15 @@ const SIZES = [
 
 const SCREENS = {
   student: ['/student', '/student/profile', '/student/transfer', '/student/estelecas', '/student/ranking', '/student/recent-operations'],
-  admin: ['/admin', '/admin/students', '/admin/meritus', '/admin/estelecas', '/admin/ranking', '/admin/recent-operations', '/admin/database'],
+  admin: [
+    '/admin',
+    '/admin/students',
+    '/admin/meritus',
+    '/admin/estelecas',
+    '/admin/ranking',
+    '/admin/recent-operations',
+    '/admin/database',
+  ],
 } as const;
 
 /**
@@ -53,7 +61,8 @@ function cutOnScreen(page: Page): Promise<string[]> {
       if (control.scrollWidth > control.clientWidth + 1) cut.push(`rótulo maior que o botão: ${label}`);
       if (box.left < -0.5 || box.right > window.innerWidth + 0.5) cut.push(`botão fora da tela: ${label}`);
     }
-    if (document.documentElement.scrollWidth > window.innerWidth) cut.push(`página rola para o lado: ${document.documentElement.scrollWidth}px`);
+    if (document.documentElement.scrollWidth > window.innerWidth)
+      cut.push(`página rola para o lado: ${document.documentElement.scrollWidth}px`);
     return cut;
   });
 }
@@ -72,8 +81,13 @@ async function underToast(page: Page, text: string): Promise<string[]> {
     return [...document.querySelectorAll('button, a[href]')]
       .filter((element) => {
         const other = element.getBoundingClientRect();
-        const visible = other.width > 1 && other.height > 1 && getComputedStyle(element).visibility !== 'hidden' && !element.closest('[data-rht-toaster]');
-        if (!(visible && box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom)) return false;
+        const visible =
+          other.width > 1 &&
+          other.height > 1 &&
+          getComputedStyle(element).visibility !== 'hidden' &&
+          !element.closest('[data-rht-toaster]');
+        if (!(visible && box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom))
+          return false;
         // Covered only if, toast aside, the button is what lies there (not a button scrolled away under a sticky bar).
         const x = (Math.max(box.left, other.left) + Math.min(box.right, other.right)) / 2;
         const y = (Math.max(box.top, other.top) + Math.min(box.bottom, other.bottom)) / 2;
@@ -117,7 +131,8 @@ for (const size of SIZES) {
           await page.getByLabel('Buscar por nome, matrícula, email ou série').fill(student.studentId);
           await expect(page.getByText(student.name, { exact: true }).first()).toBeVisible();
         }
-        if (path === '/admin/database') await expect(page.getByRole('list', { name: 'Arquivos' }).getByRole('listitem').first()).toBeVisible();
+        if (path === '/admin/database')
+          await expect(page.getByRole('list', { name: 'Arquivos' }).getByRole('listitem').first()).toBeVisible();
         expect(await cutOnScreen(page), path).toEqual([]);
       }
     });
@@ -125,7 +140,11 @@ for (const size of SIZES) {
     test("a toast rests where it covers none of the screen's buttons", async ({ page, context, school }) => {
       test.slow(); // five operations, each with its toast
       await page.emulateMedia({ reducedMotion: 'no-preference' }); // toasts slide in and out as most users see them
-      const [sender, recipient, removed] = await Promise.all([school.createStudent({ estelecas: 3 }), school.createStudent(), school.createStudent()]);
+      const [sender, recipient, removed] = await Promise.all([
+        school.createStudent({ estelecas: 3 }),
+        school.createStudent(),
+        school.createStudent(),
+      ]);
 
       await loginViaApi(context, sender);
       await navigate(page, '/student/profile');
@@ -208,7 +227,10 @@ for (const size of SIZES) {
         range.selectNodeContents(tag.querySelector('[role="img"] > span')!);
         const text = range.getBoundingClientRect();
         const mark = tag.querySelector('.absolute')!.getBoundingClientRect();
-        return { text: text.width * text.height, overlap: text.left < mark.right && mark.left < text.right && text.top < mark.bottom && mark.top < text.bottom };
+        return {
+          text: text.width * text.height,
+          overlap: text.left < mark.right && mark.left < text.right && text.top < mark.bottom && mark.top < text.bottom,
+        };
       });
       expect(overlap.text).toBeGreaterThan(0);
       expect(overlap.overlap, 'the badge lies over the initials').toBe(false);
@@ -233,7 +255,10 @@ for (const size of SIZES) {
       const student = await school.createStudent();
       await loginViaApi(context, student);
       await navigate(page, '/student');
-      const like = page.getByTestId('active-tag').first().getByRole('button', { name: /^Curtir / });
+      const like = page
+        .getByTestId('active-tag')
+        .first()
+        .getByRole('button', { name: /^Curtir / });
       await expect(like).toHaveAttribute('aria-pressed', 'false');
       expect(await nameMismatches(page), '/student').toEqual([]);
       await expectNoSeriousA11yViolations(page);
@@ -242,7 +267,9 @@ for (const size of SIZES) {
       await navigate(page, '/admin/students');
       await page.getByLabel('Buscar por nome, matrícula, email ou série').fill(student.studentId);
       // The phone's cards label the button; the desktop table has an icon button named by its tooltip.
-      await expect(page.getByRole('button', { name: phone ? `Nova senha de ${student.name}` : `Redefinir senha de ${student.name}` })).toBeVisible();
+      await expect(
+        page.getByRole('button', { name: phone ? `Nova senha de ${student.name}` : `Redefinir senha de ${student.name}` }),
+      ).toBeVisible();
       await expect(page.getByRole('link', { name: 'Exportar alunos (CSV)' })).toHaveText('Exportar alunos');
       expect(await nameMismatches(page), '/admin/students').toEqual([]);
     });

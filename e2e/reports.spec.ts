@@ -10,7 +10,9 @@ test('desktop: the dashboard leads to the reports; a custom period and a turma l
   await expect(page.getByRole('heading', { name: 'Relatórios', level: 1 })).toBeVisible();
   await expect(page.getByText(/\(30 dias\) · comparado com/)).toBeVisible();
   // A change between two percentages is in percentage points, never in percent of a percent.
-  await expect(page.getByTestId('figure-participation')).toContainText(/[+−][\d,]+ p\.p\. vs\. período anterior \([\d,]+%\)|Igual ao período anterior/);
+  await expect(page.getByTestId('figure-participation')).toContainText(
+    /[+−][\d,]+ p\.p\. vs\. período anterior \([\d,]+%\)|Igual ao período anterior/,
+  );
 
   await page.getByLabel('Período', { exact: true }).selectOption('custom');
   await page.getByLabel('De', { exact: true }).fill('2026-03-02');
@@ -29,7 +31,10 @@ test('desktop: the dashboard leads to the reports; a custom period and a turma l
   // One row per day of the period, and the one turma chosen in the turma table.
   await expect(page.getByRole('table', { name: /por dia/ }).locator('tbody tr')).toHaveCount(14);
   await expect(page.getByRole('table', { name: /por turma/ }).locator('tbody tr')).toHaveCount(1);
-  await expect(page.getByRole('link', { name: 'Exportar Comparação entre turmas (XLSX)' })).toHaveAttribute('href', /table=turmas&format=xlsx/);
+  await expect(page.getByRole('link', { name: 'Exportar Comparação entre turmas (XLSX)' })).toHaveAttribute(
+    'href',
+    /table=turmas&format=xlsx/,
+  );
   await expectNoSeriousA11yViolations(page);
 });
 
@@ -45,7 +50,10 @@ test.describe('phone', () => {
 
     await page.getByLabel('Buscar estudante').fill(student.studentId);
     await page.getByRole('radio', { name: new RegExp(student.name) }).check();
-    await expect(page.getByRole('link', { name: `Baixar extrato de ${student.name}` })).toHaveAttribute('href', new RegExp(`period=today&student=${student.id}`));
+    await expect(page.getByRole('link', { name: `Baixar extrato de ${student.name}` })).toHaveAttribute(
+      'href',
+      new RegExp(`period=today&student=${student.id}`),
+    );
     await expectNoSeriousA11yViolations(page);
 
     // Choosing 'Personalizado' after a report was shown: no figures until both dates are there, not the last period's.

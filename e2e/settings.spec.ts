@@ -3,7 +3,11 @@ import { expectNoSeriousA11yViolations } from './axe.ts';
 import type { SchoolSettings } from '../src/shared/settings.ts';
 
 /** Settings are the school's, shared by every test of the run: each test puts back what it changed. */
-async function withSettings(school: { admin: import('@playwright/test').APIRequestContext }, change: (current: SchoolSettings) => Promise<void>, body: () => Promise<void>) {
+async function withSettings(
+  school: { admin: import('@playwright/test').APIRequestContext },
+  change: (current: SchoolSettings) => Promise<void>,
+  body: () => Promise<void>,
+) {
   const current = await getJson<SchoolSettings>(school.admin, '/api/settings');
   await change(current);
   try {
@@ -23,7 +27,8 @@ for (const size of [
     await loginViaApi(page, 'admin');
     await navigate(page, '/admin/settings');
     await expect(page.getByRole('heading', { name: 'Configurações' })).toBeVisible();
-    for (const section of ['Escola', 'Regras', 'Turmas', 'Administradores']) await expect(page.getByRole('heading', { name: section })).toBeVisible();
+    for (const section of ['Escola', 'Regras', 'Turmas', 'Administradores'])
+      await expect(page.getByRole('heading', { name: section })).toBeVisible();
     await expect(page.getByLabel('Meta de Méritus (M$)')).toHaveValue(/^\d+$/);
     await expect(page.getByRole('list', { name: 'Turmas da escola' }).getByRole('listitem')).not.toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Salvar regras' })).toBeVisible();
@@ -43,7 +48,7 @@ for (const size of [
   });
 }
 
-test('a new goal saved on the settings screen shows in a student\'s sidebar', async ({ page, browser, school }) => {
+test("a new goal saved on the settings screen shows in a student's sidebar", async ({ page, browser, school }) => {
   const student = await school.createStudent({ meritus: 300 });
   await withSettings(
     school,
@@ -67,11 +72,13 @@ test('a new goal saved on the settings screen shows in a student\'s sidebar', as
   );
 });
 
-test('the login page shows the school\'s name and its logo mark', async ({ page, school }) => {
+test("the login page shows the school's name and its logo mark", async ({ page, school }) => {
   await withSettings(
     school,
     async (current) => {
-      const saved = await school.admin.put('/api/admin/settings/school', { data: { name: 'Colégio Horizonte Azul', timeZone: current.school.timeZone } });
+      const saved = await school.admin.put('/api/admin/settings/school', {
+        data: { name: 'Colégio Horizonte Azul', timeZone: current.school.timeZone },
+      });
       expect(saved.status()).toBe(200);
     },
     async () => {
@@ -82,7 +89,12 @@ test('the login page shows the school\'s name and its logo mark', async ({ page,
   );
 });
 
-test('a new administrator: the password is shown once with what to do with it, and it signs them in', async ({ page, school, playwright, baseURL }) => {
+test('a new administrator: the password is shown once with what to do with it, and it signs them in', async ({
+  page,
+  school,
+  playwright,
+  baseURL,
+}) => {
   const email = `coord.${Date.now()}@escola.test`;
   await loginViaApi(page, 'admin');
   await navigate(page, '/admin/settings');
@@ -98,7 +110,9 @@ test('a new administrator: the password is shown once with what to do with it, a
     expect((await newcomer.post('/api/auth/admin/login', { data: { email, password } })).status()).toBe(200);
   } finally {
     await newcomer.dispose();
-    const created = (await getJson<{ id: string; email: string }[]>(school.admin, '/api/admin/admins')).find((admin) => admin.email === email);
+    const created = (await getJson<{ id: string; email: string }[]>(school.admin, '/api/admin/admins')).find(
+      (admin) => admin.email === email,
+    );
     if (created) await school.admin.delete(`/api/admin/admins/${created.id}`);
   }
 });

@@ -2,7 +2,16 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './axe.ts';
 import { expect, getJson, loginViaApi, navigate, test, withoutLiveEvents } from './fixtures.ts';
 
-type PublicStudent = { id: string; studentId: string; name: string; grade: string; photo: string | null; meritus: number; estelecas: number; tags: unknown[] };
+type PublicStudent = {
+  id: string;
+  studentId: string;
+  name: string;
+  grade: string;
+  photo: string | null;
+  meritus: number;
+  estelecas: number;
+  tags: unknown[];
+};
 type Summary = {
   meritus: number;
   totalEarned: number;
@@ -14,14 +23,25 @@ type Summary = {
 };
 type Me = { role: 'student'; student: PublicStudent & { email: string | null; birthDate: string | null; totalEarned: number } };
 
-const STUDENT_SCREENS = ['/student', '/student/profile', '/student/transfer', '/student/estelecas', '/student/ranking', '/student/recent-operations'];
+const STUDENT_SCREENS = [
+  '/student',
+  '/student/profile',
+  '/student/transfer',
+  '/student/estelecas',
+  '/student/ranking',
+  '/student/recent-operations',
+];
 
 const brl = (value: number) => value.toLocaleString('pt-BR');
 const meritus = (value: number) => `${brl(value)} M$`;
 
 function failWith500(page: Page, pattern: string) {
   return page.route(pattern, (route) =>
-    route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'Erro interno. Tente novamente.' } }) }),
+    route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: { code: 'internal', message: 'Erro interno. Tente novamente.' } }),
+    }),
   );
 }
 
@@ -41,7 +61,10 @@ test.describe('dashboard', () => {
     // The rank is the competition rank among all students: one more than those with more Méritus.
     // Other tests add and change students meanwhile, so the page is compared with fresh answers until they agree.
     await expect(async () => {
-      const [summary, ranking] = await Promise.all([getJson<Summary>(page, '/api/me/summary'), getJson<PublicStudent[]>(page, '/api/ranking')]);
+      const [summary, ranking] = await Promise.all([
+        getJson<Summary>(page, '/api/me/summary'),
+        getJson<PublicStudent[]>(page, '/api/ranking'),
+      ]);
       expect(summary.rank.position).toBe(ranking.filter((other) => other.meritus > 521).length + 1);
       expect(summary.rank.total).toBe(ranking.length);
       await expect(page.getByTestId('card-rank')).toContainText(`#${summary.rank.position}`, { timeout: 1_000 });
@@ -153,12 +176,17 @@ test.describe('profile', () => {
     await expect(page.getByText('Perfil atualizado')).toBeVisible();
   });
 
-  test("missing values read 'Não informado', a broken photo falls back to initials, and the rank reads N/A when unavailable", async ({ page, context }) => {
+  test("missing values read 'Não informado', a broken photo falls back to initials, and the rank reads N/A when unavailable", async ({
+    page,
+    context,
+  }) => {
     await loginViaApi(context, 'student');
     await page.route('**/api/auth/me', async (route) => {
       const response = await route.fetch();
       const body = (await response.json()) as Me;
-      await route.fulfill({ json: { ...body, student: { ...body.student, email: null, birthDate: null, photo: '/uploads/nao-existe.jpg?v=9' } } });
+      await route.fulfill({
+        json: { ...body, student: { ...body.student, email: null, birthDate: null, photo: '/uploads/nao-existe.jpg?v=9' } },
+      });
     });
     await failWith500(page, '**/api/me/summary');
     await navigate(page, '/student/profile');
@@ -187,7 +215,12 @@ test.describe('Méritus transfer', () => {
     await expect(page.getByRole('radio', { name: new RegExp(me.name) })).toHaveCount(0);
 
     const search = page.getByRole('searchbox', { name: 'Buscar estudante' });
-    await search.fill(target.name.toUpperCase().normalize('NFD').replace(/[\u0300-\u036f]/g, ''));
+    await search.fill(
+      target.name
+        .toUpperCase()
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, ''),
+    );
     await expect(recipients).toHaveCount(1);
     await search.fill(target.studentId);
     await expect(recipients).toHaveCount(1);
@@ -302,9 +335,13 @@ test.describe('Méritus transfer', () => {
     await page.getByRole('button', { name: 'Transferir' }).click();
     await expect(page.getByText(`3 M$ transferidos para ${recipient.student.name}!`)).toBeVisible();
 
-    await expect(recipientPage.getByRole('region', { name: 'Seus Méritus' })).toContainText(meritus(recipient.student.meritus + 3), { timeout: 5_000 });
+    await expect(recipientPage.getByRole('region', { name: 'Seus Méritus' })).toContainText(meritus(recipient.student.meritus + 3), {
+      timeout: 5_000,
+    });
     await expect(recipientPage.getByTestId('card-meritus')).toContainText(meritus(recipient.student.meritus + 3));
-    await expect(recipientPage.getByRole('list', { name: 'Transações recentes' }).getByRole('listitem').first()).toContainText('Ao vivo para o colega');
+    await expect(recipientPage.getByRole('list', { name: 'Transações recentes' }).getByRole('listitem').first()).toContainText(
+      'Ao vivo para o colega',
+    );
     expect(await recipientPage.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     await recipientContext.close();
   });
@@ -402,7 +439,7 @@ test.describe('ranking', () => {
   /** A school of 2,000 where the signed-in student is 1,501st, tied with the next (both #1501). */
   async function rankingOf2000(page: Page, context: BrowserContext) {
     await loginViaApi(context, 'student');
-    const me = await (await context.request.get('/api/auth/me')).json() as Me;
+    const me = (await (await context.request.get('/api/auth/me')).json()) as Me;
     const students: PublicStudent[] = Array.from({ length: 2000 }, (_, index) => ({
       id: index === 1500 ? me.student.id : `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
       studentId: String(3_000_000 + index),
@@ -437,7 +474,9 @@ test.describe('ranking', () => {
     await expect(page.getByRole('table', { name: 'Ranking completo' }).getByRole('row').nth(1)).toBeVisible();
     const renderMs = await page.evaluate(() => performance.now() - performance.getEntriesByName('ranking-start')[0]!.startTime);
     const rowsInDom = await page.locator('tbody tr[aria-rowindex]').count();
-    test.info().annotations.push({ type: 'ranking-2000', description: `shown in ${Math.round(renderMs)} ms with ${rowsInDom} rows in the page` });
+    test
+      .info()
+      .annotations.push({ type: 'ranking-2000', description: `shown in ${Math.round(renderMs)} ms with ${rowsInDom} rows in the page` });
     console.log(`ranking with 2,000 students: shown in ${Math.round(renderMs)} ms, ${rowsInDom} rows in the page`);
     // Only the rows in view are in the page; the time is reported, not asserted: it follows the machine's load.
     expect(rowsInDom).toBeLessThan(80);
@@ -454,7 +493,10 @@ test.describe('ranking', () => {
     await expect(page.getByRole('table', { name: 'Ranking completo' })).toContainText('Estudante 1999');
   });
 
-  test('with reduced motion (an instant scroll) the jump lands on the own row and the list still reaches its last student', async ({ page, context }) => {
+  test('with reduced motion (an instant scroll) the jump lands on the own row and the list still reaches its last student', async ({
+    page,
+    context,
+  }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await rankingOf2000(page, context);
     await navigate(page, '/student/ranking');
@@ -519,7 +561,10 @@ test.describe('accessibility and layout', () => {
     { width: 1440, height: 900 },
     { width: 390, height: 844 },
   ]) {
-    test(`axe finds no serious or critical violation on any student screen at ${viewport.width}×${viewport.height}`, async ({ page, context }) => {
+    test(`axe finds no serious or critical violation on any student screen at ${viewport.width}×${viewport.height}`, async ({
+      page,
+      context,
+    }) => {
       test.slow();
       await page.setViewportSize(viewport);
       await loginViaApi(context, 'student');

@@ -67,7 +67,10 @@ for (const size of SIZES) {
       await expect(table).not.toContainText('$argon2');
 
       const exportLink = page.getByRole('link', { name: 'Exportar CSV' });
-      await expect(exportLink).toHaveAttribute('href', urlOf(routes.system.entityExport, { params: { entity: 'students' }, query: { q: student.studentId } }));
+      await expect(exportLink).toHaveAttribute(
+        'href',
+        urlOf(routes.system.entityExport, { params: { entity: 'students' }, query: { q: student.studentId } }),
+      );
       await expectNoSeriousA11yViolations(page);
     });
 
@@ -144,7 +147,13 @@ test.describe('Debug & Diagnóstico', () => {
         await dialog.getByRole('button', { name: 'Aplicar correção' }).click();
         // the toast, and the FIX entry the server logged
         await expect(page.getByRole('status').filter({ hasText: SYSTEM_TEXTS.adminExists })).toBeVisible();
-        await expect(page.getByRole('list', { name: 'Logs de diagnóstico' }).getByTestId('debug-log').filter({ hasText: SYSTEM_TEXTS.adminExists }).first()).toContainText('FIX');
+        await expect(
+          page
+            .getByRole('list', { name: 'Logs de diagnóstico' })
+            .getByTestId('debug-log')
+            .filter({ hasText: SYSTEM_TEXTS.adminExists })
+            .first(),
+        ).toContainText('FIX');
         await expect(page.getByTestId('counter-administrators')).toContainText(integer.format(before.counters.administrators));
       });
     });

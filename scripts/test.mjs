@@ -32,7 +32,11 @@ function ensureChromium() {
   if (process.getuid?.() === 0 && hasCommand('apt-get')) {
     console.log('Instalando o Chromium para os testes de navegador (apt-get install -y chromium)…');
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    if (run('apt-get', ['update'], { env }) === 0 && run('apt-get', ['install', '-y', 'chromium'], { env }) === 0 && fs.existsSync(CHROMIUM)) {
+    if (
+      run('apt-get', ['update'], { env }) === 0 &&
+      run('apt-get', ['install', '-y', 'chromium'], { env }) === 0 &&
+      fs.existsSync(CHROMIUM)
+    ) {
       return;
     }
     fail(`A instalação do Chromium falhou. Instale-o com: apt-get update && apt-get install -y chromium (${CHROMIUM} é necessário).`);
@@ -41,9 +45,7 @@ function ensureChromium() {
 }
 
 function ensurePostgres() {
-  const missing = ['initdb', 'pg_ctl', 'postgres'].filter(
-    (name) => !POSTGRES_BIN_DIRS.some((dir) => fs.existsSync(path.join(dir, name))),
-  );
+  const missing = ['initdb', 'pg_ctl', 'postgres'].filter((name) => !POSTGRES_BIN_DIRS.some((dir) => fs.existsSync(path.join(dir, name))));
   if (missing.length > 0) {
     fail(
       `Os testes da API em PostgreSQL precisam do PostgreSQL 15 (faltam: ${missing.join(', ')}). ` +

@@ -45,11 +45,13 @@ import { createSettingsStore } from './modules/settings/settings.service.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { API_PREFIX, checkContract, loadRouteSchemas } from './contract-routes.ts';
 
-
 /** The request body limit; a bigger body is refused with 413 and a message naming it. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-function errorBody(code: ErrorCode, extra: { fields?: Record<string, string>; message?: string; details?: Record<string, unknown> } = {}): ApiErrorBody {
+function errorBody(
+  code: ErrorCode,
+  extra: { fields?: Record<string, string>; message?: string; details?: Record<string, unknown> } = {},
+): ApiErrorBody {
   const { fields, message, details } = extra;
   return { error: { code, message: message ?? ERROR_MESSAGES[code], ...(fields ? { fields } : {}), ...(details ? { details } : {}) } };
 }
@@ -81,12 +83,20 @@ function normalisedPath(url: string): string {
 }
 
 /** Builds the whole application without listening; tests drive it with app.inject (and may read its log lines from `logStream`). */
-export async function buildApp(config: Config, database: Database, options: { logStream?: { write(line: string): void }; storage?: FileStorage } = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  config: Config,
+  database: Database,
+  options: { logStream?: { write(line: string): void }; storage?: FileStorage } = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
         ? false
-        : { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'], ...(options.logStream ? { stream: options.logStream } : {}) },
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.cookie', 'req.headers.authorization'],
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
     // One line per request, written by the request log when it is answered, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdGenerator(config),
@@ -100,7 +110,11 @@ export async function buildApp(config: Config, database: Database, options: { lo
     // A path the router cannot read (bad percent-encoding, a parameter over its length) is refused in our shape, never Fastify's English one.
     frameworkErrors: (error, request, reply) => {
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-      void (reply as FastifyReply).status(status).header('Cache-Control', 'no-store').header('X-Request-Id', request.id).send(errorBody(status === 414 ? 'not_found' : 'bad_request'));
+      void (reply as FastifyReply)
+        .status(status)
+        .header('Cache-Control', 'no-store')
+        .header('X-Request-Id', request.id)
+        .send(errorBody(status === 414 ? 'not_found' : 'bad_request'));
     },
     // A request Node's own parser refuses (raw bytes beyond ASCII in the path, a control character in a header) gets our
     // shape in pt-BR too, never Fastify's English 'Client Error'. A reset connection has no one left to answer.
@@ -124,10 +138,14 @@ export async function buildApp(config: Config, database: Database, options: { lo
     if (error instanceof AppError) {
       if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
       const { message, details, fields } = error;
-      return reply.status(error.status).send(errorBody(error.code, { message, ...(details ? { details } : {}), ...(fields ? { fields } : {}) }));
+      return reply
+        .status(error.status)
+        .send(errorBody(error.code, { message, ...(details ? { details } : {}), ...(fields ? { fields } : {}) }));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const fields = issueFields(error.validation.map((issue) => ({ path: issue.instancePath.split('/').slice(1), message: issue.message })));
+      const fields = issueFields(
+        error.validation.map((issue) => ({ path: issue.instancePath.split('/').slice(1), message: issue.message })),
+      );
       const first = error.validation[0];
       return reply.status(400).send(errorBody(first ? issueCode(first) : 'validation', { fields }));
     }
@@ -234,7 +252,11 @@ async function serveUploadsFromBucket(files: FastifyInstance, storage: FileStora
       key !== null &&
       !key.startsWith('archive/') &&
       key.endsWith('.webp') &&
-      (await sendStoredObject(request, reply, storage, key, { contentType: 'image/webp', cacheControl: 'public, max-age=31536000, immutable', etag: `"${key}"` }));
+      (await sendStoredObject(request, reply, storage, key, {
+        contentType: 'image/webp',
+        cacheControl: 'public, max-age=31536000, immutable',
+        etag: `"${key}"`,
+      }));
     return sent ? reply : reply.status(404).send(errorBody('not_found'));
   });
 }
@@ -249,7 +271,9 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
   const indexPath = dist ? path.join(dist, 'index.html') : undefined;
   if (!dist || !indexPath || !fs.existsSync(indexPath)) return;
   const render = (file: string) =>
-    fs.readFileSync(file, 'utf8').replace('<meta name="meritus-demo" content="off"', `<meta name="meritus-demo" content="${config.demo ? 'on' : 'off'}"`);
+    fs
+      .readFileSync(file, 'utf8')
+      .replace('<meta name="meritus-demo" content="off"', `<meta name="meritus-demo" content="${config.demo ? 'on' : 'off'}"`);
   const index = render(indexPath);
   // An area's paths get its page, which preloads the area's first chunks (vite.config.ts, areaPages) and the API reads
   // its first screen waits for (first-reads.ts); index.html otherwise. A page is rendered once per set of reads.
@@ -295,7 +319,10 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
       if (path === '/api' || path.startsWith('/api/') || path.startsWith('/uploads/')) {
         return reply.callNotFound();
       }
-      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(pageFor(request.url.split('?')[0]!, path));
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('Cache-Control', 'no-cache')
+        .send(pageFor(request.url.split('?')[0]!, path));
     });
   });
 }

@@ -4,9 +4,7 @@ import { z } from 'zod';
 import { SECRET_MASK } from '../shared/system.ts';
 import type { S3Settings } from './storage/s3-storage.ts';
 
-const flag = z
-  .enum(['on', 'off', 'true', 'false', '1', '0'])
-  .transform((value) => value === 'on' || value === 'true' || value === '1');
+const flag = z.enum(['on', 'off', 'true', 'false', '1', '0']).transform((value) => value === 'on' || value === 'true' || value === '1');
 
 /**
  * The API limiter's budgets. Signed-in users count one by one, so a school behind one
@@ -76,7 +74,9 @@ export const CONFIG_DESCRIPTIONS: Record<EnvName, { description: string; secret?
   PORT: { description: 'Porta em que o servidor escuta.' },
   HOST: { description: 'Endereço em que o servidor escuta (0.0.0.0 aceita outras máquinas).' },
   DATABASE_URL: { description: 'Conexão do PostgreSQL; sem ela, o banco embutido (PGlite) em DATA_DIR.', secret: true },
-  DATABASE_POOL_SIZE: { description: 'Máximo de conexões abertas ao PostgreSQL (DATABASE_URL); padrão: 2 por núcleo desta máquina, no mínimo 4.' },
+  DATABASE_POOL_SIZE: {
+    description: 'Máximo de conexões abertas ao PostgreSQL (DATABASE_URL); padrão: 2 por núcleo desta máquina, no mínimo 4.',
+  },
   DATA_DIR: { description: 'Pasta do banco embutido e dos arquivos enviados (uploads).' },
   DEMO: { description: 'Cria a escola de demonstração num banco vazio e mostra as credenciais de demonstração no login.' },
   ADMIN_EMAIL: { description: 'Email do primeiro administrador de um banco de produção vazio.' },
@@ -89,9 +89,16 @@ export const CONFIG_DESCRIPTIONS: Record<EnvName, { description: string; secret?
   API_RATE_LIMIT_WINDOW_MS: { description: 'Janela dos limites da API, em milissegundos.' },
   LOG_LEVEL: { description: 'Nível dos logs do servidor (fatal … trace, ou silent).' },
   TRUST_PROXY: { description: 'Ligado atrás de um proxy reverso, para os limites verem o endereço do cliente.' },
-  SESSION_CACHE_MS: { description: 'Por quanto tempo uma sessão consultada é reutilizada antes de perguntar ao banco de novo; 0 consulta sempre.' },
-  METRICS_TOKEN: { description: 'Token (Bearer) que um sistema de monitoramento envia a /metrics; sem ele, /metrics fica desligado.', secret: true },
-  SHUTDOWN_TIMEOUT_MS: { description: 'Ao receber SIGTERM, quanto tempo (ms) o servidor espera as requisições em andamento antes de sair mesmo assim.' },
+  SESSION_CACHE_MS: {
+    description: 'Por quanto tempo uma sessão consultada é reutilizada antes de perguntar ao banco de novo; 0 consulta sempre.',
+  },
+  METRICS_TOKEN: {
+    description: 'Token (Bearer) que um sistema de monitoramento envia a /metrics; sem ele, /metrics fica desligado.',
+    secret: true,
+  },
+  SHUTDOWN_TIMEOUT_MS: {
+    description: 'Ao receber SIGTERM, quanto tempo (ms) o servidor espera as requisições em andamento antes de sair mesmo assim.',
+  },
   S3_BUCKET: { description: 'Bucket S3 compatível onde ficam os arquivos (Data-Base e fotos); sem ele, a pasta DATA_DIR/uploads.' },
   S3_ENDPOINT: { description: 'Endereço do serviço S3 compatível (MinIO, Garage…); sem ele, o S3 da AWS na região S3_REGION.' },
   S3_REGION: { description: 'Região do bucket S3.' },
@@ -101,7 +108,13 @@ export const CONFIG_DESCRIPTIONS: Record<EnvName, { description: string; secret?
 };
 
 /** One variable as the server runs with it: the value as text (secrets never), and whether it came from the environment. */
-export type ConfigSetting = { name: EnvName; value: string | null; source: 'default' | 'environment'; secret: boolean; description: string };
+export type ConfigSetting = {
+  name: EnvName;
+  value: string | null;
+  source: 'default' | 'environment';
+  secret: boolean;
+  description: string;
+};
 
 export type Config = {
   env: 'development' | 'production' | 'test';
@@ -166,7 +179,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter((origin): origin is string => Boolean(origin))
       .map((origin) => new URL(origin.trim()).origin),
     apiRateLimit:
-      e.API_RATE_LIMIT > 0 ? { signedIn: e.API_RATE_LIMIT, anonymous: e.API_RATE_LIMIT_ANONYMOUS, windowMs: e.API_RATE_LIMIT_WINDOW_MS } : null,
+      e.API_RATE_LIMIT > 0
+        ? { signedIn: e.API_RATE_LIMIT, anonymous: e.API_RATE_LIMIT_ANONYMOUS, windowMs: e.API_RATE_LIMIT_WINDOW_MS }
+        : null,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     sessionCacheMs: e.SESSION_CACHE_MS,
@@ -191,7 +206,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** Values as the server uses them: the demo flag as decided, the data folder resolved, flags as on/off. */
-function settingsOf(env: NodeJS.ProcessEnv, parsed: z.infer<typeof envSchema>, effective: { demo: boolean; dataDir: string }): ConfigSetting[] {
+function settingsOf(
+  env: NodeJS.ProcessEnv,
+  parsed: z.infer<typeof envSchema>,
+  effective: { demo: boolean; dataDir: string },
+): ConfigSetting[] {
   const values: Partial<Record<EnvName, unknown>> = { ...parsed, DEMO: effective.demo, DATA_DIR: effective.dataDir };
   return (Object.keys(CONFIG_DESCRIPTIONS) as EnvName[]).map((name) => {
     const { description, secret = false } = CONFIG_DESCRIPTIONS[name];

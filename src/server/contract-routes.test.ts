@@ -21,8 +21,14 @@ test('every API route the app registers has a definition in the contract, and ev
   const registered = registeredApiRoutes(t.app).sort();
   const defined = ALL_ROUTES.map((route) => openApiSpelling(route.id)).sort();
   expect(registered.length).toBeGreaterThan(80);
-  expect(registered.filter((id) => !defined.includes(id)), 'registered without a definition').toEqual([]);
-  expect(defined.filter((id) => !registered.includes(id)), 'defined without a route').toEqual([]);
+  expect(
+    registered.filter((id) => !defined.includes(id)),
+    'registered without a definition',
+  ).toEqual([]);
+  expect(
+    defined.filter((id) => !registered.includes(id)),
+    'defined without a route',
+  ).toEqual([]);
   expect(new Set(defined).size, 'each route defined once').toBe(defined.length);
 });
 
@@ -38,6 +44,9 @@ test('a route registered outside the contract stops the start-up', async () => {
 
 test('the comparison names both kinds of drift: a route without a definition and a definition without a route', () => {
   const contract = ['GET /api/ranking', 'POST /api/admin/students'];
-  expect(contractDrift(['GET /api/ranking', 'GET /api/extra'], contract)).toEqual({ withoutDefinition: ['GET /api/extra'], withoutRoute: ['POST /api/admin/students'] });
+  expect(contractDrift(['GET /api/ranking', 'GET /api/extra'], contract)).toEqual({
+    withoutDefinition: ['GET /api/extra'],
+    withoutRoute: ['POST /api/admin/students'],
+  });
   expect(contractDrift([...contract].reverse(), contract)).toEqual({ withoutDefinition: [], withoutRoute: [] });
 });

@@ -46,13 +46,20 @@ export type RouteHandler<R extends Route> = RouteHandlerMethod<
 >;
 
 /** What a route adds on the server only: its rate limit, or a validator of its own. */
-export type ServerRouteOptions = { config?: Omit<FastifyContextConfig, 'access'>; validatorCompiler?: FastifySchemaCompiler<FastifySchema> };
+export type ServerRouteOptions = {
+  config?: Omit<FastifyContextConfig, 'access'>;
+  validatorCompiler?: FastifySchemaCompiler<FastifySchema>;
+};
 
 /**
  * Registers a route of the contract under API_PREFIX: its method, path, access, schemas and description come from its
  * definition, the handler (and any server-only option) from the module. Call it in a scope registered under API_PREFIX.
  */
-export function route<R extends Route>(app: FastifyInstance, definition: R, ...rest: [RouteHandler<R>] | [ServerRouteOptions, RouteHandler<R>]): void {
+export function route<R extends Route>(
+  app: FastifyInstance,
+  definition: R,
+  ...rest: [RouteHandler<R>] | [ServerRouteOptions, RouteHandler<R>]
+): void {
   const [options, handler] = rest.length === 1 ? [{}, rest[0]] : rest;
   const schemas = loadedSchemas.get(definition);
   if (!schemas) throw new Error(`${definition.id}: os schemas do contrato não foram carregados (loadRouteSchemas)`);
@@ -78,19 +85,26 @@ export function route<R extends Route>(app: FastifyInstance, definition: R, ...r
 
 /** "METHOD /api/path/:param" of every API route registered, HEAD twins left out. */
 function apiRoutesOf(declared: readonly DeclaredRoute[]): string[] {
-  return declared.filter(({ method, url }) => method !== 'HEAD' && url.startsWith(`${API_PREFIX}/`)).map(({ method, url }) => `${method} ${url}`);
+  return declared
+    .filter(({ method, url }) => method !== 'HEAD' && url.startsWith(`${API_PREFIX}/`))
+    .map(({ method, url }) => `${method} ${url}`);
 }
 
 /** What differs between the routes registered and the contract's ("METHOD /api/path/:param" each). */
 export function contractDrift(registered: readonly string[], contract: readonly string[] = ALL_ROUTES.map((route) => route.id)) {
-  return { withoutDefinition: registered.filter((id) => !contract.includes(id)), withoutRoute: contract.filter((id) => !registered.includes(id)) };
+  return {
+    withoutDefinition: registered.filter((id) => !contract.includes(id)),
+    withoutRoute: contract.filter((id) => !registered.includes(id)),
+  };
 }
 
 /** Stops the start-up when an API route has no definition in the contract, or a definition no route. */
 export function checkContract(declared: readonly DeclaredRoute[]): void {
   const drift = contractDrift(apiRoutesOf(declared));
   const problems = [
-    drift.withoutDefinition.length > 0 ? `rotas da API fora do contrato (src/shared/contract): ${drift.withoutDefinition.join(', ')}` : null,
+    drift.withoutDefinition.length > 0
+      ? `rotas da API fora do contrato (src/shared/contract): ${drift.withoutDefinition.join(', ')}`
+      : null,
     drift.withoutRoute.length > 0 ? `rotas do contrato sem registro no servidor: ${drift.withoutRoute.join(', ')}` : null,
   ].filter(Boolean);
   if (problems.length > 0) throw new Error(`Contrato da API divergente: ${problems.join('; ')}`);

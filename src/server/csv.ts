@@ -17,7 +17,11 @@ const FORMULA_START = /^(?!-?\d+(?:[.,]\d+)*$)[=+\-@\t\r]/;
  * `;` between fields (`,` is the decimal separator there), CRLF line ends. Text that
  * starts like a formula (FORMULA_START) is prefixed with ' so a name cannot run in a spreadsheet.
  */
-export function toCsv(headers: readonly string[], rows: readonly (readonly (string | number | null)[])[], options: { bom?: boolean } = {}): string {
+export function toCsv(
+  headers: readonly string[],
+  rows: readonly (readonly (string | number | null)[])[],
+  options: { bom?: boolean } = {},
+): string {
   const data = rows.map((row) => row.map((cell) => cell ?? ''));
   const config = { delimiter: ';', newline: '\r\n', escapeFormulae: FORMULA_START };
   const body = headers.length > 0 ? Papa.unparse({ fields: [...headers], data }, config) : Papa.unparse(data, config);

@@ -7,7 +7,15 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openPglite, rowsOf, type Database } from './db/client.ts';
 import { reconcile, totalBalances } from './modules/ledger/reconciliation.service.ts';
-import { addAdmin, addStudents, createTestDatabase, seedPgliteDataDir, TEST_ADMIN, TEST_PASSWORD, type TestDatabase } from './test/test-app.ts';
+import {
+  addAdmin,
+  addStudents,
+  createTestDatabase,
+  seedPgliteDataDir,
+  TEST_ADMIN,
+  TEST_PASSWORD,
+  type TestDatabase,
+} from './test/test-app.ts';
 import { startServer, type RunningServer } from './test/processes.ts';
 
 /**
@@ -73,13 +81,19 @@ async function start(): Promise<RunningServer> {
 /** Sends SIGTERM and resolves with the exit code and how long the process took to go. */
 function terminate(server: RunningServer): Promise<{ code: number | null; ms: number }> {
   const sent = Date.now();
-  const exited = new Promise<{ code: number | null; ms: number }>((resolve) => server.child.once('exit', (code) => resolve({ code, ms: Date.now() - sent })));
+  const exited = new Promise<{ code: number | null; ms: number }>((resolve) =>
+    server.child.once('exit', (code) => resolve({ code, ms: Date.now() - sent })),
+  );
   server.child.kill('SIGTERM');
   return exited;
 }
 
 async function signIn(server: RunningServer, url: string, body: object): Promise<string> {
-  const response = await fetch(`${server.url}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${server.url}${url}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(response.status, await response.clone().text()).toBe(200);
   return response.headers.getSetCookie()[0]!.split(';')[0]!;
 }
@@ -128,7 +142,8 @@ describe.sequential('SIGTERM during a burst of transfers', { timeout: 180_000 },
     const first = await start();
     const adminCookie = await signIn(first, '/api/auth/admin/login', { email: TEST_ADMIN.email, password: TEST_PASSWORD });
     const group: Student[] = [];
-    for (const { studentId, id } of seeded) group.push({ id, cookie: await signIn(first, '/api/auth/student/login', { studentId, password: TEST_PASSWORD }) });
+    for (const { studentId, id } of seeded)
+      group.push({ id, cookie: await signIn(first, '/api/auth/student/login', { studentId, password: TEST_PASSWORD }) });
     for (const student of group) {
       const award = await fetch(`${first.url}/api/admin/students/${student.id}/meritus`, {
         method: 'POST',
@@ -157,7 +172,9 @@ describe.sequential('SIGTERM during a burst of transfers', { timeout: 180_000 },
         if (++answered === 20) stopping = terminate(first);
       }
     };
-    await Promise.all(group.flatMap((from, i) => [worker(from, group[(i + 1) % group.length]!), worker(from, group[(i + 2) % group.length]!)]));
+    await Promise.all(
+      group.flatMap((from, i) => [worker(from, group[(i + 1) % group.length]!), worker(from, group[(i + 2) % group.length]!)]),
+    );
     expect(stopping, 'the burst ended before SIGTERM was sent').toBeDefined();
     const { code, ms } = await stopping!;
     // Exit code 0: the requests in flight drained; the deadline's exit would be 1.
@@ -198,7 +215,10 @@ describe.sequential('SIGTERM during a burst of transfers', { timeout: 180_000 },
       expect(await totalBalances(db)).toEqual({ meritus: AWARD * group.length, estelecas: 0 });
       expect(await reconcile(db)).toEqual([]);
       const balances = new Map(
-        rowsOf<{ id: string; meritus: number }>(await db.execute(sql`SELECT id, meritus FROM students`)).map((row) => [row.id, Number(row.meritus)]),
+        rowsOf<{ id: string; meritus: number }>(await db.execute(sql`SELECT id, meritus FROM students`)).map((row) => [
+          row.id,
+          Number(row.meritus),
+        ]),
       );
       for (const student of group) {
         const sent = attempts.filter((attempt) => attempt.from === student).reduce((sum, attempt) => sum + attempt.amount, 0);
@@ -216,7 +236,9 @@ describe.sequential('SIGTERM during a burst of transfers', { timeout: 180_000 },
     await new Promise<void>((resolve) => socket.once('connect', resolve));
     socket.on('error', () => {});
     // Headers and a first byte of a body announced as 1000 bytes: the request stays in flight.
-    socket.write('POST /api/auth/student/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{');
+    socket.write(
+      'POST /api/auth/student/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+    );
     // The health check proves the server is serving; the slow request reached it before SIGTERM.
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
     const { code, ms } = await terminate(server);
@@ -230,7 +252,9 @@ describe.sequential('SIGTERM during a burst of transfers', { timeout: 180_000 },
 /** The burst's transfers in the ledger, counted by the key their description carries. */
 async function transfersByKey(db: Database['db']): Promise<Map<string, number>> {
   const rows = rowsOf<{ description: string; count: string | number }>(
-    await db.execute(sql`SELECT description, count(*) AS count FROM ledger_entries WHERE description LIKE ${`${DESCRIPTION} %`} GROUP BY description`),
+    await db.execute(
+      sql`SELECT description, count(*) AS count FROM ledger_entries WHERE description LIKE ${`${DESCRIPTION} %`} GROUP BY description`,
+    ),
   );
   return new Map(rows.map((row) => [row.description.slice(DESCRIPTION.length + 1), Number(row.count)]));
 }

@@ -53,7 +53,8 @@ async function main(): Promise<void> {
     process.on('SIGTERM', () => void shutdown('SIGTERM'));
     await app.listen({ port: config.port, host: config.host });
     // Only this process can read an embedded database: `npm run backup` asks it for the copy.
-    if (database.kind === 'pglite') stopLiveBackups = await serveLiveBackups(config.dataDir, await sqlClientOf(database), fileSourceOf(config), app.log);
+    if (database.kind === 'pglite')
+      stopLiveBackups = await serveLiveBackups(config.dataDir, await sqlClientOf(database), fileSourceOf(config), app.log);
     // Once per database: originals stored before their metadata was removed on upload lose it now.
     stopMetadataJob = startStoredMetadataJob(database, { storage, tmpDir: archiveStagingDir(config.dataDir) }, app.log);
     app.log.info(

@@ -135,7 +135,12 @@ test("every second, the ledger's queued rows are added to the reports' sums", as
     actorName: 'Teste',
   });
   const brunoAwarded = async () =>
-    (await database.db.select({ awarded: ledgerStudentDays.meritusAwarded }).from(ledgerStudentDays).where(eq(ledgerStudentDays.studentId, bruno.id))).map((row) => row.awarded);
+    (
+      await database.db
+        .select({ awarded: ledgerStudentDays.meritusAwarded })
+        .from(ledgerStudentDays)
+        .where(eq(ledgerStudentDays.studentId, bruno.id))
+    ).map((row) => row.awarded);
   expect([await pendingSumRows(database.db), await brunoAwarded()]).toEqual([1, []]);
   const stop = startMaintenance(database, log);
   try {

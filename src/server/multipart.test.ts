@@ -10,7 +10,12 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const UPLOAD_ROUTES = ['/api/admin/archive/images', '/api/admin/students/import/preview', '/api/admin/students/import', '/api/admin/settings/logo'];
+const UPLOAD_ROUTES = [
+  '/api/admin/archive/images',
+  '/api/admin/students/import/preview',
+  '/api/admin/students/import',
+  '/api/admin/settings/logo',
+];
 
 test('a malformed multipart body is refused as bad data on every upload route, never a server error', async () => {
   const student = t.students[0]!;

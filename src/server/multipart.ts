@@ -14,7 +14,8 @@ export function multipartFailure(error: unknown): unknown {
   if (error instanceof AppError) return error;
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && BAD_REQUEST_CODES.has(code)) return new AppError('bad_request');
-  if (code === undefined && error instanceof Error && MALFORMED_BODY.some((pattern) => pattern.test(error.message))) return new AppError('bad_request');
+  if (code === undefined && error instanceof Error && MALFORMED_BODY.some((pattern) => pattern.test(error.message)))
+    return new AppError('bad_request');
   return error;
 }
 
@@ -22,7 +23,11 @@ export function multipartFailure(error: unknown): unknown {
  * The single file of a multipart request, read into memory up to `maxBytes`. Anything
  * bigger is refused with the given code as soon as the limit is crossed.
  */
-export async function uploadedFile(request: FastifyRequest, maxBytes: number, tooLarge: 'photo_too_large' | 'import_too_large'): Promise<Buffer> {
+export async function uploadedFile(
+  request: FastifyRequest,
+  maxBytes: number,
+  tooLarge: 'photo_too_large' | 'import_too_large',
+): Promise<Buffer> {
   if (!request.isMultipart()) throw new AppError('file_missing');
   try {
     const file = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 5, parts: 6 } });

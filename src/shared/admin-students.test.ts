@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { generateReadablePassword, isAcceptablePhotoUrl, normalizeGrade, parseBirthDate, photoUrlProblem, sniffImageType } from './admin-students.ts';
+import {
+  generateReadablePassword,
+  isAcceptablePhotoUrl,
+  normalizeGrade,
+  parseBirthDate,
+  photoUrlProblem,
+  sniffImageType,
+} from './admin-students.ts';
 
 describe('normalizeGrade', () => {
   test.each([
@@ -40,9 +47,12 @@ describe('parseBirthDate', () => {
     expect(parseBirthDate(raw, today)).toBe(iso);
   });
 
-  test.each(['31/02/2010', '29/02/2011', '13/13/2010', '2010/03/05', '05/03/10', 'ontem', '01/01/2030', '01/01/1850'])('%j is refused', (raw) => {
-    expect(parseBirthDate(raw, today)).toBeNull();
-  });
+  test.each(['31/02/2010', '29/02/2011', '13/13/2010', '2010/03/05', '05/03/10', 'ontem', '01/01/2030', '01/01/1850'])(
+    '%j is refused',
+    (raw) => {
+      expect(parseBirthDate(raw, today)).toBeNull();
+    },
+  );
 });
 
 describe('isAcceptablePhotoUrl', () => {

@@ -121,7 +121,8 @@ export function normalizeGrade(raw: string, turmas: readonly string[] = GRADES):
  */
 export function photoUrlProblem(value: string): 'photo_url_not_https' | 'invalid_photo_url' | null {
   if (ARCHIVE_PHOTO_URL.test(value)) return null;
-  if (value.startsWith('/uploads/')) return /^\/uploads\/[A-Za-z0-9/_.-]+$/.test(value) && !value.includes('..') ? null : 'invalid_photo_url';
+  if (value.startsWith('/uploads/'))
+    return /^\/uploads\/[A-Za-z0-9/_.-]+$/.test(value) && !value.includes('..') ? null : 'invalid_photo_url';
   try {
     const { protocol } = new URL(value);
     return protocol === 'https:' ? null : protocol === 'http:' ? 'photo_url_not_https' : 'invalid_photo_url';
@@ -251,7 +252,8 @@ export type ImportResult = z.infer<typeof importResult>;
 /** Problems the import preview reports, one per broken rule. */
 export const IMPORT_PROBLEMS = {
   missingStudentId: 'Matrícula não informada',
-  studentIdAsNumber: (raw: string) => `Matrícula convertida pelo Excel em número (${raw}): formate a coluna como Texto e salve o arquivo de novo`,
+  studentIdAsNumber: (raw: string) =>
+    `Matrícula convertida pelo Excel em número (${raw}): formate a coluna como Texto e salve o arquivo de novo`,
   missingName: 'Nome não informado',
   missingGrade: 'Série não informada',
   invalidGrade: (raw: string) => `Série não reconhecida: "${raw}"`,
@@ -280,20 +282,42 @@ export const ADMIN_STUDENT_TEXTS = {
   photoUpdated: 'Foto atualizada com sucesso!',
   photoRemoved: 'Foto removida',
   urlValid: 'URL da imagem válida!',
-  tagAdded: (kind: TagKind, expiresAt: string | Date, timeZone?: string) => `Tag ${TAG_NAMES[kind]} adicionada até ${formatDate(expiresAt, timeZone)}`,
+  tagAdded: (kind: TagKind, expiresAt: string | Date, timeZone?: string) =>
+    `Tag ${TAG_NAMES[kind]} adicionada até ${formatDate(expiresAt, timeZone)}`,
   tagRemoved: (kind: TagKind) => `Tag ${TAG_NAMES[kind]} removida`,
-  tagExpiryChanged: (kind: TagKind, expiresAt: string | Date, timeZone?: string) => `Tag ${TAG_NAMES[kind]} válida até ${formatDate(expiresAt, timeZone)}`,
+  tagExpiryChanged: (kind: TagKind, expiresAt: string | Date, timeZone?: string) =>
+    `Tag ${TAG_NAMES[kind]} válida até ${formatDate(expiresAt, timeZone)}`,
   tagsExpired: (count: number) => countOf(count, 'tag expirada removida', 'tags expiradas removidas'),
-  importSkipped: (count: number) => `${countOf(count, 'linha com problemas não foi importada', 'linhas com problemas não foram importadas')}.`,
+  importSkipped: (count: number) =>
+    `${countOf(count, 'linha com problemas não foi importada', 'linhas com problemas não foram importadas')}.`,
   imported: (count: number) => countOf(count, 'aluno importado', 'alunos importados'),
   importPasswordsFirst: 'Baixe as senhas antes de concluir: depois de fechada esta janela, elas não aparecem de novo.',
 } as const;
 
 /** Column headers of the CSV files the school downloads (pt-BR, for Excel). */
 export const STUDENTS_CSV_HEADERS = [
-  'Matrícula', 'Nome', 'Email', 'Série', 'Data de nascimento', 'Méritus', 'Total ganho', 'Estelecas', 'Tags', 'Último acesso', 'Cadastrado em',
+  'Matrícula',
+  'Nome',
+  'Email',
+  'Série',
+  'Data de nascimento',
+  'Méritus',
+  'Total ganho',
+  'Estelecas',
+  'Tags',
+  'Último acesso',
+  'Cadastrado em',
 ] as const;
 export const LEDGER_CSV_HEADERS = [
-  'Data', 'Moeda', 'Tipo', 'Valor', 'Descrição', 'Matrícula (de)', 'De', 'Matrícula (para)', 'Para', 'Operador',
+  'Data',
+  'Moeda',
+  'Tipo',
+  'Valor',
+  'Descrição',
+  'Matrícula (de)',
+  'De',
+  'Matrícula (para)',
+  'Para',
+  'Operador',
 ] as const;
 export const CREDENTIALS_CSV_HEADERS = ['Matrícula', 'Nome', 'Série', 'Senha inicial'] as const;

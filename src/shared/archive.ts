@@ -68,10 +68,28 @@ export const ARCHIVE_KIND_LABELS: Record<ArchiveKind, string> = { image: 'Imagem
  * file's bytes; the name and the browser's claim are never trusted.
  */
 export const ARCHIVE_MIME_TYPES = [
-  'image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/svg+xml', 'image/bmp', 'image/tiff', 'image/avif', 'image/heic', 'image/heif',
-  'application/pdf', 'application/msword', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  'video/mp4', 'video/webm', 'video/ogg', 'video/x-msvideo', 'video/quicktime',
-  'audio/mpeg', 'audio/wav', 'audio/ogg', 'audio/aac',
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'image/svg+xml',
+  'image/bmp',
+  'image/tiff',
+  'image/avif',
+  'image/heic',
+  'image/heif',
+  'application/pdf',
+  'application/msword',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'video/mp4',
+  'video/webm',
+  'video/ogg',
+  'video/x-msvideo',
+  'video/quicktime',
+  'audio/mpeg',
+  'audio/wav',
+  'audio/ogg',
+  'audio/aac',
 ] as const;
 export type ArchiveMimeType = (typeof ARCHIVE_MIME_TYPES)[number];
 /** The file picker's `accept` (spec §5). */
@@ -101,7 +119,14 @@ export const UNKNOWN_UPLOADER = 'unknown';
 
 /** Tags as the forms type them: split on commas, trimmed, empties and repeats dropped (spec §5). */
 export function parseTags(text: string): string[] {
-  return [...new Set(text.split(',').map((tag) => tag.trim()).filter((tag) => tag !== ''))];
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((tag) => tag.trim())
+        .filter((tag) => tag !== ''),
+    ),
+  ];
 }
 
 const flagQuery = z.enum(['true', 'false'], { error: 'validation' }).transform((value) => value === 'true');
@@ -251,10 +276,7 @@ export type ArchiveEditResult = z.infer<typeof archiveEditResult>;
  */
 export const archiveUploadFields = z.object({
   description: descriptionInput.default(''),
-  tags: textInput({ max: 1000, maxError: 'archive_invalid_tags' })
-    .default('')
-    .transform(parseTags)
-    .pipe(tagsInput),
+  tags: textInput({ max: 1000, maxError: 'archive_invalid_tags' }).default('').transform(parseTags).pipe(tagsInput),
   category: categoryInput.default('galeria'),
   accessLevel: accessLevelInput.optional(),
   isPublic: flagQuery.optional(),
@@ -411,11 +433,20 @@ export const ARCHIVE_TEXTS = {
   statusPrivate: 'Privado',
   statusFeatured: 'Destaque',
   uploaderUnknown: 'Desconhecido',
-  stats: { total: 'Total', active: 'Ativas', public: 'Públicas', featured: 'Destaque', usage: 'Usos', downloads: 'Downloads', totalSize: 'Tamanho' },
+  stats: {
+    total: 'Total',
+    active: 'Ativas',
+    public: 'Públicas',
+    featured: 'Destaque',
+    usage: 'Usos',
+    downloads: 'Downloads',
+    totalSize: 'Tamanho',
+  },
   filters: 'Filtros',
   clearFilters: 'Limpar filtros',
   noFiles: ERROR_MESSAGES.file_missing,
-  allInvalid: (n: number) => `${plural(n, 'O', 'Todos os')} ${countOf(n, 'arquivo', 'arquivos')} ${plural(n, 'é inválido', 'são inválidos')}`,
+  allInvalid: (n: number) =>
+    `${plural(n, 'O', 'Todos os')} ${countOf(n, 'arquivo', 'arquivos')} ${plural(n, 'é inválido', 'são inválidos')}`,
   someInvalid: (n: number) => `${countOf(n, 'arquivo inválido ignorado', 'arquivos inválidos ignorados')}`,
   uploaded: (n: number) => `${countOf(n, 'arquivo enviado', 'arquivos enviados')} com sucesso!`,
   uploadErrors: (n: number) => `${countOf(n, 'erro', 'erros')} no upload`,

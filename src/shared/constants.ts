@@ -62,9 +62,18 @@ export const BULK_MAX_STUDENTS = 5000;
 export const PHOTO_URL_CHECK_MS = 5_000;
 
 export const GRADES = [
-  '1º EM - Turma A', '1º EM - Turma B', '1º EM - Turma C', '1º EM - Turma D',
-  '2º EM - Turma A', '2º EM - Turma B', '2º EM - Turma C', '2º EM - Turma D',
-  '3º EM - Turma A', '3º EM - Turma B', '3º EM - Turma C', '3º EM - Turma D',
+  '1º EM - Turma A',
+  '1º EM - Turma B',
+  '1º EM - Turma C',
+  '1º EM - Turma D',
+  '2º EM - Turma A',
+  '2º EM - Turma B',
+  '2º EM - Turma C',
+  '2º EM - Turma D',
+  '3º EM - Turma A',
+  '3º EM - Turma B',
+  '3º EM - Turma C',
+  '3º EM - Turma D',
 ] as const;
 export type Grade = (typeof GRADES)[number];
 

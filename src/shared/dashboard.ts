@@ -65,10 +65,7 @@ export const goalParams = z.object({ id: textInput({ max: 50, trim: false }) });
 
 /** PUT /api/admin/dashboard/goals/:id */
 export const updateGoalInput = z.object({
-  target: z
-    .number({ error: 'goal_invalid_target' })
-    .int({ error: 'goal_invalid_target' })
-    .min(1, { error: 'goal_invalid_target' }),
+  target: z.number({ error: 'goal_invalid_target' }).int({ error: 'goal_invalid_target' }).min(1, { error: 'goal_invalid_target' }),
 });
 export type UpdateGoalInput = z.input<typeof updateGoalInput>;
 

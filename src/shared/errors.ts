@@ -71,7 +71,8 @@ export const ERROR_MESSAGES = {
   import_nothing_valid: 'Nenhuma linha válida para importar',
   search_too_long: 'A busca deve ter no máximo 100 caracteres',
   live_streams_full: 'Muitas abas do portal abertas nesta sessão: feche algumas para voltar a receber as atualizações ao vivo',
-  live_streams_account_full: 'Muitas abas do portal abertas nesta conta, somando todos os aparelhos: feche algumas para voltar a receber as atualizações ao vivo',
+  live_streams_account_full:
+    'Muitas abas do portal abertas nesta conta, somando todos os aparelhos: feche algumas para voltar a receber as atualizações ao vivo',
   archive_image_not_found: 'Imagem não encontrada',
   archive_file_empty: 'Arquivo vazio',
   archive_file_too_large: 'Arquivo muito grande (máx. 50MB)',

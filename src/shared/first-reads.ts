@@ -21,7 +21,10 @@ const PAGE_READS = [urlOf(auth.me), urlOf(settings.read)];
 /** What an area's home screen reads as it opens (its route's prefetch, which runs on the home's exact path). */
 const HOME_READS = new Map<string, string[]>([
   ['/admin', [urlOf(dashboard.summary)]],
-  ['/student', [urlOf(students.summary), urlOf(tags.active), urlOf(ledger.myTransactions, { query: { limit: RECENT_TRANSACTIONS_LIMIT } })]],
+  [
+    '/student',
+    [urlOf(students.summary), urlOf(tags.active), urlOf(ledger.myTransactions, { query: { limit: RECENT_TRANSACTIONS_LIMIT } })],
+  ],
 ]);
 
 /**

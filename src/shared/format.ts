@@ -133,7 +133,11 @@ export function formatDateTime(value: string | Date, timeZone: string = schoolTi
 }
 
 /** → "14:05" ('Atualizado às 14:05'); with seconds, "14:05:09". */
-export function formatTime(value: string | Date, { seconds = false }: { seconds?: boolean } = {}, timeZone: string = schoolTimeZone): string {
+export function formatTime(
+  value: string | Date,
+  { seconds = false }: { seconds?: boolean } = {},
+  timeZone: string = schoolTimeZone,
+): string {
   return formatInstant(value, { timeStyle: seconds ? 'medium' : 'short' }, timeZone);
 }
 

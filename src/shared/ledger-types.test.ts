@@ -24,7 +24,13 @@ test('every list, label and kind comes from the one definition of the types', ()
   expect(typesThat(ADMIN_OPERATION_TYPES, 'raises')).toEqual(['admin_add', 'reward']);
   expect(typesThat(ADMIN_OPERATION_TYPES, 'lowers')).toEqual(['admin_remove', 'penalty']);
   expect(LEDGER_TYPES.filter(isCredit)).toEqual(typesThat(LEDGER_TYPES, 'raises'));
-  expect(OPERATION_TYPE_LABELS).toMatchObject({ transfer: 'Transferência', admin_add: 'Adição', admin_remove: 'Remoção', reward: 'Recompensa', penalty: 'Penalidade' });
+  expect(OPERATION_TYPE_LABELS).toMatchObject({
+    transfer: 'Transferência',
+    admin_add: 'Adição',
+    admin_remove: 'Remoção',
+    reward: 'Recompensa',
+    penalty: 'Penalidade',
+  });
   expect(OPERATION_KIND_LABELS).toMatchObject({
     transfer_in: 'Transferência recebida',
     transfer_out: 'Transferência enviada',

@@ -57,7 +57,10 @@ export function typesThat<T extends LedgerType>(types: readonly T[], direction: 
   return types.filter((type) => directionOf(type) === direction);
 }
 
-export const OPERATION_TYPE_LABELS = Object.fromEntries(LEDGER_TYPES.map((type) => [type, DEFINITIONS[type].label])) as Record<LedgerType, string>;
+export const OPERATION_TYPE_LABELS = Object.fromEntries(LEDGER_TYPES.map((type) => [type, DEFINITIONS[type].label])) as Record<
+  LedgerType,
+  string
+>;
 
 /**
  * A row as one of its students sees it: the type itself, or for a moving type which side the
@@ -66,7 +69,9 @@ export const OPERATION_TYPE_LABELS = Object.fromEntries(LEDGER_TYPES.map((type) 
 export type OperationKind = `${MovingType}_in` | `${MovingType}_out` | Exclude<LedgerType, MovingType>;
 
 export const OPERATION_KINDS = LEDGER_TYPES.flatMap((type): OperationKind[] =>
-  DEFINITIONS[type].direction === 'moves' ? [`${type as MovingType}_in`, `${type as MovingType}_out`] : [type as Exclude<LedgerType, MovingType>],
+  DEFINITIONS[type].direction === 'moves'
+    ? [`${type as MovingType}_in`, `${type as MovingType}_out`]
+    : [type as Exclude<LedgerType, MovingType>],
 );
 
 /** The kind of a row of `type` for the student on its receiving side (`incoming`) or its giving side. */

@@ -103,8 +103,7 @@ export const studentOperationsQuery = z.object({
 export const studentOperationsPage = z.object({ items: z.array(studentOperation), nextCursor: z.string().nullable() });
 export type StudentOperationsPage = z.infer<typeof studentOperationsPage>;
 
-export const limitQuery = (fallback: number, max = 200) =>
-  z.object({ limit: z.coerce.number().int().min(1).max(max).default(fallback) });
+export const limitQuery = (fallback: number, max = 200) => z.object({ limit: z.coerce.number().int().min(1).max(max).default(fallback) });
 
 /** The result of a write: the row written and the balances after it. */
 export const operationResult = z.object({

@@ -41,8 +41,10 @@ export const MESSAGES = {
   leaveUnsaved: 'Sair sem salvar? As alterações serão perdidas.',
   keepEditing: 'Continuar editando',
   leaveWithoutSaving: 'Sair sem salvar',
-  meritusTransferred: (amount: number, recipient: string) => `${formatMeritus(amount)} ${plural(amount, 'transferido', 'transferidos')} para ${recipient}!`,
-  estelecasTransferred: (amount: number, recipient: string) => `${formatEstelecas(amount)} ${plural(amount, 'transferida', 'transferidas')} para ${recipient}`,
+  meritusTransferred: (amount: number, recipient: string) =>
+    `${formatMeritus(amount)} ${plural(amount, 'transferido', 'transferidos')} para ${recipient}!`,
+  estelecasTransferred: (amount: number, recipient: string) =>
+    `${formatEstelecas(amount)} ${plural(amount, 'transferida', 'transferidas')} para ${recipient}`,
   defaultTransferDescription: (sender: string, recipient: string) => `Transferência de ${sender} para ${recipient}`,
   defaultEstelecasTransferDescription: (recipient: string) => `Transferência de Estelecas para ${recipient}`,
   /** Operações em Tempo Real: the summary cards sum the operations listed, the newest ones. */

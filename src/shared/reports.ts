@@ -112,7 +112,10 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((parseDay(to)!.getTime() - parseDay(from)!.getTime()) / DAY_MS) + 1;
 }
 
-const dayField = textInput({ max: 10, error: 'report_invalid_date', maxError: 'report_invalid_date' }).refine((value) => parseDay(value) !== null, { error: 'report_invalid_date' });
+const dayField = textInput({ max: 10, error: 'report_invalid_date', maxError: 'report_invalid_date' }).refine(
+  (value) => parseDay(value) !== null,
+  { error: 'report_invalid_date' },
+);
 
 /**
  * The filters of every report: the period and the turmas (none = all). A turma may be sent
@@ -125,7 +128,9 @@ const reportFilters = z.object({
   turma: z
     .preprocess(
       (value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]),
-      z.array(textInput({ max: 80, error: 'report_unknown_turma' }).min(1, { error: 'report_unknown_turma' })).max(MAX_REPORT_TURMAS, { error: 'report_too_many_turmas' }),
+      z
+        .array(textInput({ max: 80, error: 'report_unknown_turma' }).min(1, { error: 'report_unknown_turma' }))
+        .max(MAX_REPORT_TURMAS, { error: 'report_too_many_turmas' }),
     )
     .default([]),
 });
@@ -140,7 +145,8 @@ function checkPeriod(query: { period: ReportPeriod; from?: string | undefined; t
     return;
   }
   if (query.from > query.to) context.addIssue({ code: 'custom', path: ['from'], message: 'report_from_after_to' });
-  else if (daysBetween(query.from, query.to) > MAX_REPORT_DAYS) context.addIssue({ code: 'custom', path: ['to'], message: 'report_range_too_long' });
+  else if (daysBetween(query.from, query.to) > MAX_REPORT_DAYS)
+    context.addIssue({ code: 'custom', path: ['to'], message: 'report_range_too_long' });
 }
 
 export const reportQuery = reportFilters.superRefine(checkPeriod);
@@ -272,7 +278,12 @@ export const turmaRow = z.object({
 });
 export type TurmaRow = z.infer<typeof turmaRow>;
 
-export const balanceBucketRow = z.object({ label: z.string(), min: z.number().int(), max: z.number().int().nullable(), students: z.number().int() });
+export const balanceBucketRow = z.object({
+  label: z.string(),
+  min: z.number().int(),
+  max: z.number().int().nullable(),
+  students: z.number().int(),
+});
 export type BalanceBucketRow = z.infer<typeof balanceBucketRow>;
 
 export const riserRow = z.object({
@@ -353,7 +364,10 @@ export const reportExportQuery = reportFilters
 export type ReportExportQuery = z.output<typeof reportExportQuery>;
 
 /** A student's statement (extrato) for a period. */
-export const statementQuery = reportFilters.pick({ period: true, from: true, to: true }).extend({ student: rowId({ error: 'student_not_found' }) }).superRefine(checkPeriod);
+export const statementQuery = reportFilters
+  .pick({ period: true, from: true, to: true })
+  .extend({ student: rowId({ error: 'student_not_found' }) })
+  .superRefine(checkPeriod);
 export type StatementQuery = z.output<typeof statementQuery>;
 export const certificateQuery = z.object({ tag: rowId({ error: 'tag_not_found' }) });
 
@@ -362,7 +376,12 @@ export type ReportFilterValues = { period: ReportPeriod; from?: string | undefin
 /** The filters as the report routes take them: the days only for a custom period. */
 export function reportQueryOf(filters: ReportFilterValues): ReportFilterValues {
   const custom = filters.period === 'custom';
-  return { period: filters.period, ...(custom && filters.from ? { from: filters.from } : {}), ...(custom && filters.to ? { to: filters.to } : {}), turma: filters.turma };
+  return {
+    period: filters.period,
+    ...(custom && filters.from ? { from: filters.from } : {}),
+    ...(custom && filters.to ? { to: filters.to } : {}),
+    turma: filters.turma,
+  };
 }
 
 /** The search string of a report's URL (the screen keeps its filters there, so a report can be bookmarked). */

@@ -8,7 +8,10 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
  * characters without the dash (grep -i). Null when the id has too little to read out.
  */
 export function requestCode(id: string | null | undefined): string | null {
-  const characters = (id ?? '').replace(/[^A-Za-z0-9]/g, '').slice(0, 8).toUpperCase();
+  const characters = (id ?? '')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(0, 8)
+    .toUpperCase();
   if (characters.length < 4) return null;
   return characters.length > 4 ? `${characters.slice(0, 4)}-${characters.slice(4)}` : characters;
 }

@@ -11,7 +11,10 @@ export type MessageResult = z.infer<typeof messageResult>;
 function fileAnswer(description: string) {
   return z
     .custom<string | Uint8Array | AsyncIterable<unknown>>(
-      (value) => typeof value === 'string' || value instanceof Uint8Array || (typeof value === 'object' && value !== null && Symbol.asyncIterator in value),
+      (value) =>
+        typeof value === 'string' ||
+        value instanceof Uint8Array ||
+        (typeof value === 'object' && value !== null && Symbol.asyncIterator in value),
     )
     .describe(description);
 }

@@ -81,7 +81,9 @@ export const schoolInfoInput = z.object({
   name: textInput({ error: 'school_name_required', max: SCHOOL_NAME_MAX_LENGTH, maxError: 'school_name_too_long' }).min(1, {
     error: 'school_name_required',
   }),
-  timeZone: textInput({ error: 'invalid_time_zone', max: 64, maxError: 'invalid_time_zone' }).refine(isTimeZone, { error: 'invalid_time_zone' }),
+  timeZone: textInput({ error: 'invalid_time_zone', max: 64, maxError: 'invalid_time_zone' }).refine(isTimeZone, {
+    error: 'invalid_time_zone',
+  }),
 });
 export type SchoolInfoInput = z.input<typeof schoolInfoInput>;
 
@@ -202,7 +204,9 @@ export const createAdminInput = z.object({
   name: textInput({ error: 'admin_name_required', max: 120 })
     .overwrite((name) => name.replace(/\s+/g, ' '))
     .min(1, { error: 'admin_name_required' }),
-  email: textInput({ error: 'invalid_email', max: 254 }).toLowerCase().pipe(z.email({ error: 'invalid_email' })),
+  email: textInput({ error: 'invalid_email', max: 254 })
+    .toLowerCase()
+    .pipe(z.email({ error: 'invalid_email' })),
   password: adminPassword.optional(),
 });
 export type CreateAdminInput = z.input<typeof createAdminInput>;

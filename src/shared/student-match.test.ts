@@ -41,7 +41,12 @@ describe('student search', () => {
   });
 
   test('filters 2,000 students in a few milliseconds', () => {
-    const many = Array.from({ length: 2000 }, (_, i) => ({ name: `Aluno ${i} Silva`, studentId: String(2024000 + i), grade: '1º EM - Turma A', email: `aluno${i}@escola.test` }));
+    const many = Array.from({ length: 2000 }, (_, i) => ({
+      name: `Aluno ${i} Silva`,
+      studentId: String(2024000 + i),
+      grade: '1º EM - Turma A',
+      email: `aluno${i}@escola.test`,
+    }));
     const searchMany = studentMatcher(many);
     const start = performance.now();
     for (let i = 0; i < 20; i++) searchMany(`silva ${i}`);

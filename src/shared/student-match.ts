@@ -6,12 +6,17 @@
 
 /** Lower case without accents: "João Araújo" → "joao araujo". */
 export function foldText(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 
 /** The folded words of a text: runs of letters and digits ("1º EM - Turma A" → 1º, em, turma, a). */
 function wordsOf(text: string): string[] {
-  return foldText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return foldText(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 /** A row's searchable words, in the order of its fields; built once per row. */
@@ -63,7 +68,10 @@ export function studentMatcher<T extends MatchableStudent>(list: readonly T[]): 
 type Party = { name: string; studentId: string } | null;
 
 /** An operation (ledger row or live-feed row) holds every word in its description, actor, or either party's name or matrícula. */
-export function operationMatches(operation: { description: string; actorName: string; from: Party; to: Party }, words: readonly string[]): boolean {
+export function operationMatches(
+  operation: { description: string; actorName: string; from: Party; to: Party },
+  words: readonly string[],
+): boolean {
   if (words.length === 0) return true;
   const { description, actorName, from, to } = operation;
   return matchesWords(searchTarget([description, actorName, from?.name, from?.studentId, to?.name, to?.studentId]), words);

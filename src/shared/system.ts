@@ -126,7 +126,12 @@ export const entityParams = z.object({ entity: z.enum(ENTITY_IDS, { error: 'vali
 
 /** Page (from 1), size and search text of the entity browser; the export takes only `q`. */
 export const entityQuery = z.object({
-  page: z.coerce.number({ error: 'validation' }).int({ error: 'validation' }).min(1, { error: 'validation' }).max(1_000_000, { error: 'validation' }).default(1),
+  page: z.coerce
+    .number({ error: 'validation' })
+    .int({ error: 'validation' })
+    .min(1, { error: 'validation' })
+    .max(1_000_000, { error: 'validation' })
+    .default(1),
   pageSize: z.coerce
     .number({ error: 'validation' })
     .int({ error: 'validation' })
@@ -299,7 +304,13 @@ export const fixResult = z.object({
 export type FixResult = z.infer<typeof fixResult>;
 
 /** The spec's default administrator; its email is ADMIN_EMAIL when configured, this one otherwise. */
-export const DEFAULT_ADMIN = { adminId: 'admin001', name: 'Administrador Principal', role: 'admin', permissions: ['all'], email: 'admin@escola.com' } as const;
+export const DEFAULT_ADMIN = {
+  adminId: 'admin001',
+  name: 'Administrador Principal',
+  role: 'admin',
+  permissions: ['all'],
+  email: 'admin@escola.com',
+} as const;
 
 export const fixAdministratorsResult = z.object({
   created: z.boolean(),

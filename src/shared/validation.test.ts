@@ -1,8 +1,20 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { calendarDate, instantText, isStorableText, issueFields, optionalText, parseAmountText, recordableText, requiredText, sentText, textInput } from './validation.ts';
+import {
+  calendarDate,
+  instantText,
+  isStorableText,
+  issueFields,
+  optionalText,
+  parseAmountText,
+  recordableText,
+  requiredText,
+  sentText,
+  textInput,
+} from './validation.ts';
 
-const codes = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues.map((issue) => issue.message) ?? [];
+const codes = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+  result.error?.issues.map((issue) => issue.message) ?? [];
 
 describe('isStorableText', () => {
   test.each([
@@ -32,7 +44,18 @@ describe('textInput', () => {
   const name = textInput({ error: 'missing_fields', max: 5 }).min(1, { error: 'missing_fields' });
 
   test('refuses NUL, other control characters and lone surrogates with invalid_text, and with that code only', () => {
-    for (const value of ['\u0000', 'ab\u0000', '\ud800', ' \udfff ', `${'x'.repeat(50)}\u0000`, 'A\u0001', '\u001b[31mA', 'A\bB', 'A\u007f', 'A\u0085']) {
+    for (const value of [
+      '\u0000',
+      'ab\u0000',
+      '\ud800',
+      ' \udfff ',
+      `${'x'.repeat(50)}\u0000`,
+      'A\u0001',
+      '\u001b[31mA',
+      'A\bB',
+      'A\u007f',
+      'A\u0085',
+    ]) {
       expect(codes(name.safeParse(value))).toEqual(['invalid_text']);
     }
     // Tab and line breaks belong in descriptions.
@@ -69,7 +92,8 @@ describe('textInput', () => {
   });
 
   test('optionalText: missing, blank or only joiners and combining marks is no text at all; anything to read is kept', () => {
-    for (const nothing of [undefined, '', '   ', '\u200d', ' \u0301\u0301\u0301 ']) expect(optionalText(200).parse(nothing)).toBeUndefined();
+    for (const nothing of [undefined, '', '   ', '\u200d', ' \u0301\u0301\u0301 '])
+      expect(optionalText(200).parse(nothing)).toBeUndefined();
     expect(optionalText(200).parse(' Lanche 🎉 ')).toBe('Lanche 🎉');
     expect(codes(optionalText(200).safeParse('a\u202e'))).toEqual(['invalid_text']);
   });
@@ -183,10 +207,15 @@ describe('instantText', () => {
     expect(expiry.parse('2026-03-01T13:00:00.123Z')).toBe('2026-03-01T13:00:00.123Z');
   });
 
-  test.each(['9999-12-31T23:59:59Z', '+275760-09-13T00:00:00.000Z', '1899-12-31T23:59:59Z', '2024-02-30T10:00:00Z', '2024-06-01', 'amanhã', '2024-06-01T10:00:00\u0000Z'])(
-    '%j is refused with the caller’s code',
-    (value) => {
-      expect(codes(expiry.safeParse(value))).toEqual(['invalid_tag_expiry']);
-    },
-  );
+  test.each([
+    '9999-12-31T23:59:59Z',
+    '+275760-09-13T00:00:00.000Z',
+    '1899-12-31T23:59:59Z',
+    '2024-02-30T10:00:00Z',
+    '2024-06-01',
+    'amanhã',
+    '2024-06-01T10:00:00\u0000Z',
+  ])('%j is refused with the caller’s code', (value) => {
+    expect(codes(expiry.safeParse(value))).toEqual(['invalid_tag_expiry']);
+  });
 });

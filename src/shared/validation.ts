@@ -140,7 +140,9 @@ export function requiredText(code: ErrorCode, max = 200, options: Pick<TextOptio
  */
 export function amountSchema(codes: { missing: ErrorCode; notPositive: ErrorCode; notInteger?: ErrorCode }) {
   return z
-    .number({ error: (issue) => (issue.input === undefined || issue.input === null ? codes.missing : codes.notInteger ?? 'amount_not_integer') })
+    .number({
+      error: (issue) => (issue.input === undefined || issue.input === null ? codes.missing : (codes.notInteger ?? 'amount_not_integer')),
+    })
     .int({ error: codes.notInteger ?? 'amount_not_integer' })
     .positive({ error: codes.notPositive })
     .max(MAX_OPERATION_AMOUNT, { error: 'amount_too_large' });
@@ -157,7 +159,14 @@ function withinDateYears(date: Date): boolean {
 /** The UTC instant the fields name, or null when they are not a real calendar time within DATE_YEARS (31/02, 25:00, year 9999…). */
 export function calendarDate(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): Date | null {
   const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
-  const fields = [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()];
+  const fields = [
+    date.getUTCFullYear(),
+    date.getUTCMonth() + 1,
+    date.getUTCDate(),
+    date.getUTCHours(),
+    date.getUTCMinutes(),
+    date.getUTCSeconds(),
+  ];
   const asGiven = fields.every((field, i) => field === [year, month, day, hour, minute, second][i]);
   return asGiven && withinDateYears(date) ? date : null;
 }

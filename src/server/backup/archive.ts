@@ -102,7 +102,9 @@ function hashingFileWriter(file: string) {
   };
 }
 
-type Snapshot = Pick<Manifest, 'migrations' | 'tables' | 'sequences' | 'database'> & { staged: Map<string, { file: string; size: number; sha256: string }> };
+type Snapshot = Pick<Manifest, 'migrations' | 'tables' | 'sequences' | 'database'> & {
+  staged: Map<string, { file: string; size: number; sha256: string }>;
+};
 
 /** Every table's rows, the migration journal and the sequences, as one transaction saw them. */
 async function snapshotDatabase(client: SqlClient, stagingDir: string): Promise<Snapshot> {
@@ -114,16 +116,24 @@ async function snapshotDatabase(client: SqlClient, stagingDir: string): Promise<
       `SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS present`,
     );
     const migrations = present
-      ? (await query<{ hash: string; created_at: string }>('SELECT hash, created_at::text AS created_at FROM drizzle.__drizzle_migrations ORDER BY created_at')).map(
-          (row) => ({ hash: row.hash, createdAt: Number(row.created_at), tag: journal.find((entry) => entry.when === Number(row.created_at))?.tag ?? null }),
-        )
+      ? (
+          await query<{ hash: string; created_at: string }>(
+            'SELECT hash, created_at::text AS created_at FROM drizzle.__drizzle_migrations ORDER BY created_at',
+          )
+        ).map((row) => ({
+          hash: row.hash,
+          createdAt: Number(row.created_at),
+          tag: journal.find((entry) => entry.when === Number(row.created_at))?.tag ?? null,
+        }))
       : [];
     const sequences: Manifest['sequences'] = [];
     const sequenceNames = await query<{ name: string }>(
       `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'S' ORDER BY 1`,
     );
     for (const { name } of sequenceNames) {
-      const [row] = await query<{ last_value: string; is_called: boolean }>(`SELECT last_value::text AS last_value, is_called FROM public.${quote(name)}`);
+      const [row] = await query<{ last_value: string; is_called: boolean }>(
+        `SELECT last_value::text AS last_value, is_called FROM public.${quote(name)}`,
+      );
       sequences.push({ name, lastValue: row!.last_value, isCalled: row!.is_called });
     }
     const tables: Manifest['tables'] = [];
@@ -244,7 +254,10 @@ export async function writeBackup(client: SqlClient, file: string, files: FileSo
 /** The archive's tar entries, with the gzip and tar failures told apart as the operator needs them. */
 async function* archiveEntries(file: string) {
   const shortName = path.basename(file);
-  const truncated = () => new BackupError(`A cópia ${shortName} está incompleta (o arquivo termina antes do fim): foi cortada ao ser copiada ou gravada. Nada foi alterado.`);
+  const truncated = () =>
+    new BackupError(
+      `A cópia ${shortName} está incompleta (o arquivo termina antes do fim): foi cortada ao ser copiada ou gravada. Nada foi alterado.`,
+    );
   const gunzip = zlib.createGunzip();
   const input = fs.createReadStream(file);
   input.on('error', (error) => gunzip.destroy(error));
@@ -255,7 +268,10 @@ async function* archiveEntries(file: string) {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'Z_BUF_ERROR') throw truncated();
-      if (code === 'Z_DATA_ERROR') throw new BackupError(`A cópia ${shortName} está corrompida ou não é uma cópia do Méritus (.tar.gz): ${(error as Error).message}. Nada foi alterado.`);
+      if (code === 'Z_DATA_ERROR')
+        throw new BackupError(
+          `A cópia ${shortName} está corrompida ou não é uma cópia do Méritus (.tar.gz): ${(error as Error).message}. Nada foi alterado.`,
+        );
       if (code === 'ENOENT') throw new BackupError(`Arquivo não encontrado: ${file}`);
       throw error;
     }
@@ -263,7 +279,8 @@ async function* archiveEntries(file: string) {
   try {
     yield* readTar(chunks(), truncated);
   } catch (error) {
-    if (error instanceof TarFormatError) throw new BackupError(`A cópia ${shortName} está corrompida: ${error.message}. Nada foi alterado.`);
+    if (error instanceof TarFormatError)
+      throw new BackupError(`A cópia ${shortName} está corrompida: ${error.message}. Nada foi alterado.`);
     throw error;
   } finally {
     // Also when the reader stops early (a failed check): the file is closed at once.
@@ -297,7 +314,8 @@ export async function verifyArchive(file: string): Promise<Manifest> {
     if (entry.name === MANIFEST) manifestText = Buffer.concat(parts).toString('utf8');
     else seen.set(entry.name, { size: entry.size, sha256: hash.digest('hex'), lines });
   }
-  if (manifestText === undefined) throw new BackupError(`${path.basename(file)} não tem manifesto: não é uma cópia do Méritus ou está incompleta. Nada foi alterado.`);
+  if (manifestText === undefined)
+    throw new BackupError(`${path.basename(file)} não tem manifesto: não é uma cópia do Méritus ou está incompleta. Nada foi alterado.`);
   let raw: unknown;
   try {
     raw = JSON.parse(manifestText);
@@ -306,7 +324,9 @@ export async function verifyArchive(file: string): Promise<Manifest> {
   }
   const format = (raw as { format?: unknown } | null)?.format;
   if (format !== ARCHIVE_FORMAT) {
-    throw new BackupError(`Formato de cópia ${String(format)} não suportado: esta versão do Méritus lê o formato ${ARCHIVE_FORMAT}. Nada foi alterado.`);
+    throw new BackupError(
+      `Formato de cópia ${String(format)} não suportado: esta versão do Méritus lê o formato ${ARCHIVE_FORMAT}. Nada foi alterado.`,
+    );
   }
   const parsed = manifestSchema.safeParse(raw);
   if (!parsed.success) throw corrupted(file, 'o manifesto está incompleto');
@@ -314,12 +334,14 @@ export async function verifyArchive(file: string): Promise<Manifest> {
   for (const [name, expected] of Object.entries(manifest.entries)) {
     const actual = seen.get(name);
     if (!actual) throw corrupted(file, `falta ${name}`);
-    if (actual.size !== expected.size || actual.sha256 !== expected.sha256) throw corrupted(file, `o conteúdo de ${name} não confere com a soma SHA-256 do manifesto`);
+    if (actual.size !== expected.size || actual.sha256 !== expected.sha256)
+      throw corrupted(file, `o conteúdo de ${name} não confere com a soma SHA-256 do manifesto`);
   }
   const extra = [...seen.keys()].find((name) => !(name in manifest.entries));
   if (extra) throw corrupted(file, `${extra} não consta do manifesto`);
   for (const table of manifest.tables) {
-    if (seen.get(`db/${table.name}.jsonl`)?.lines !== table.rows) throw corrupted(file, `a tabela ${table.name} não tem as ${table.rows} linhas do manifesto`);
+    if (seen.get(`db/${table.name}.jsonl`)?.lines !== table.rows)
+      throw corrupted(file, `a tabela ${table.name} não tem as ${table.rows} linhas do manifesto`);
   }
   return manifest;
 }
@@ -402,7 +424,11 @@ async function loadRows(client: SqlClient, file: string, manifest: Manifest): Pr
       if (row!.n !== table.rows) throw new BackupError(`A tabela ${table.name} ficou com ${row!.n} linhas em vez de ${table.rows}.`);
     }
     for (const sequence of manifest.sequences) {
-      await query(`SELECT setval(format('public.%I', $1::text)::regclass, $2::bigint, $3)`, [sequence.name, sequence.lastValue, sequence.isCalled]);
+      await query(`SELECT setval(format('public.%I', $1::text)::regclass, $2::bigint, $3)`, [
+        sequence.name,
+        sequence.lastValue,
+        sequence.isCalled,
+      ]);
     }
     for (const table of manifest.tables) await query(`ALTER TABLE public.${quote(table.name)} ENABLE TRIGGER USER`);
   });

@@ -10,7 +10,19 @@ import { openPglite, openPostgres, rowsOf, type Database } from '../db/client.ts
 import { buildApp } from '../app.ts';
 import { localFileStorage } from '../storage/file-storage.ts';
 import { reconcile, totalBalances } from '../modules/ledger/reconciliation.service.ts';
-import { addAdmin, addStudents, buildTestApp, cookieFrom, createPostgresDatabase, createTestDatabase, seedPgliteDataDir, TEST_ADMIN, TEST_PASSWORD, testConfig, type TestApp } from '../test/test-app.ts';
+import {
+  addAdmin,
+  addStudents,
+  buildTestApp,
+  cookieFrom,
+  createPostgresDatabase,
+  createTestDatabase,
+  seedPgliteDataDir,
+  TEST_ADMIN,
+  TEST_PASSWORD,
+  testConfig,
+  type TestApp,
+} from '../test/test-app.ts';
 import { runScript } from '../test/processes.ts';
 import { utf8Lines, writeBackup, type FileSource } from './archive.ts';
 import { restoreArchive, type RestoreTarget } from './restore.ts';
@@ -57,7 +69,9 @@ async function emptyTarget(kind: 'pglite' | 'postgres'): Promise<Target> {
 /** What must come back identical: every row of the kept tables, and each sequence's position. */
 async function contents(database: Database) {
   const rows = async (table: string, order: string) =>
-    rowsOf<{ line: string }>(await database.db.execute(sql.raw(`SELECT row_to_json(t)::text AS line FROM ${table} t ORDER BY ${order}`))).map((row) => row.line);
+    rowsOf<{ line: string }>(
+      await database.db.execute(sql.raw(`SELECT row_to_json(t)::text AS line FROM ${table} t ORDER BY ${order}`)),
+    ).map((row) => row.line);
   return {
     students: await rows('students', 'id'),
     admins: await rows('admins', 'id'),
@@ -105,7 +119,8 @@ function transferWorkload(t: TestApp, cookies: string[]) {
         payload: { recipientId: recipient.id, amount: 1 + (done % 5), description: 'durante a cópia' },
       });
       if (response.statusCode === 201) done += 1;
-      else if (response.statusCode !== 422 && response.statusCode !== 409) throw new Error(`transfer ${response.statusCode}: ${response.body}`);
+      else if (response.statusCode !== 422 && response.statusCode !== 409)
+        throw new Error(`transfer ${response.statusCode}: ${response.body}`);
     }
   });
   return {
@@ -122,74 +137,82 @@ function transferWorkload(t: TestApp, cookies: string[]) {
   };
 }
 
-test('a backup taken while transfers run restores a consistent snapshot; one taken after restores the same school, files byte for byte', { timeout: 240_000 }, async () => {
-  const t = await buildTestApp();
-  cleanups.push(() => t.close());
-  for (const student of t.students) {
-    await t.award(student.id, 500);
-    await t.award(student.id, 40, { currency: 'estelecas' });
-  }
-  const files = await storeFiles(t.config.uploadsDir);
-  const source: FileSource = { kind: 'local', root: t.config.uploadsDir };
-  const client = await sqlClientOf(t.database);
-  cleanups.push(() => client.close());
-  const dir = tempDir('meritus-backup-');
-
-  const workload = transferWorkload(t, await Promise.all(t.students.map((student) => t.loginStudent(student.studentId))));
-  await workload.after(10);
-  const during = await writeBackup(client, path.join(dir, 'durante.tar.gz'), source);
-  await workload.after(10);
-  await workload.stop();
-  const after = await writeBackup(client, path.join(dir, 'depois.tar.gz'), source);
-
-  // The snapshot taken under load: every balance is the sum of its ledger rows, the awards are
-  // all there, each of its ledger rows is the source's, and later transfers are not.
-  const kind = t.database.kind;
-  const first = await emptyTarget(kind);
-  await restoreArchive(path.join(dir, 'durante.tar.gz'), first.target, { filesRoot: first.filesRoot, force: false });
-  const snapshot = await first.open();
-  try {
-    expect(await reconcile(snapshot.db)).toEqual([]);
-    expect(await totalBalances(snapshot.db)).toEqual({ meritus: 2000, estelecas: 160 });
-    const snapshotLedger = (await contents(snapshot)).ledger;
-    const sourceLedger = new Set((await contents(t.database)).ledger);
-    expect(snapshotLedger.every((line) => sourceLedger.has(line))).toBe(true);
-    expect(snapshotLedger.length).toBe(during.manifest.tables.find((table) => table.name === 'ledger_entries')!.rows);
-    expect(snapshotLedger.length).toBeGreaterThan(8 + 9);
-    expect(snapshotLedger.length).toBeLessThan(sourceLedger.size);
-  } finally {
-    await snapshot.close();
-  }
-
-  // The quiet one: the same rows everywhere, sessions left out, the files byte for byte.
-  expect(await count(t.database, 'sessions')).toBeGreaterThan(0);
-  expect(after.manifest.tables.map((table) => table.name)).not.toContain('sessions');
-  const second = await emptyTarget(kind);
-  await restoreArchive(path.join(dir, 'depois.tar.gz'), second.target, { filesRoot: second.filesRoot, force: false });
-  const restored = await second.open();
-  try {
-    expect(await contents(restored)).toEqual(await contents(t.database));
-    expect(await count(restored, 'sessions')).toBe(0);
-    expectFiles(second.filesRoot, files);
-    // The restored school works: a student signs in with the same password and transfers.
-    const app = await buildApp(testConfig(), restored);
-    try {
-      const signIn = await app.inject({ method: 'POST', url: '/api/auth/student/login', payload: { studentId: '3000001', password: TEST_PASSWORD } });
-      const transfer = await app.inject({
-        method: 'POST',
-        url: '/api/meritus/transfers',
-        headers: { cookie: cookieFrom(signIn), 'idempotency-key': randomUUID() },
-        payload: { recipientId: t.students[1]!.id, amount: 1 },
-      });
-      expect(transfer.statusCode).toBe(201);
-      expect(await reconcile(restored.db)).toEqual([]);
-    } finally {
-      await app.close();
+test(
+  'a backup taken while transfers run restores a consistent snapshot; one taken after restores the same school, files byte for byte',
+  { timeout: 240_000 },
+  async () => {
+    const t = await buildTestApp();
+    cleanups.push(() => t.close());
+    for (const student of t.students) {
+      await t.award(student.id, 500);
+      await t.award(student.id, 40, { currency: 'estelecas' });
     }
-  } finally {
-    await restored.close();
-  }
-});
+    const files = await storeFiles(t.config.uploadsDir);
+    const source: FileSource = { kind: 'local', root: t.config.uploadsDir };
+    const client = await sqlClientOf(t.database);
+    cleanups.push(() => client.close());
+    const dir = tempDir('meritus-backup-');
+
+    const workload = transferWorkload(t, await Promise.all(t.students.map((student) => t.loginStudent(student.studentId))));
+    await workload.after(10);
+    const during = await writeBackup(client, path.join(dir, 'durante.tar.gz'), source);
+    await workload.after(10);
+    await workload.stop();
+    const after = await writeBackup(client, path.join(dir, 'depois.tar.gz'), source);
+
+    // The snapshot taken under load: every balance is the sum of its ledger rows, the awards are
+    // all there, each of its ledger rows is the source's, and later transfers are not.
+    const kind = t.database.kind;
+    const first = await emptyTarget(kind);
+    await restoreArchive(path.join(dir, 'durante.tar.gz'), first.target, { filesRoot: first.filesRoot, force: false });
+    const snapshot = await first.open();
+    try {
+      expect(await reconcile(snapshot.db)).toEqual([]);
+      expect(await totalBalances(snapshot.db)).toEqual({ meritus: 2000, estelecas: 160 });
+      const snapshotLedger = (await contents(snapshot)).ledger;
+      const sourceLedger = new Set((await contents(t.database)).ledger);
+      expect(snapshotLedger.every((line) => sourceLedger.has(line))).toBe(true);
+      expect(snapshotLedger.length).toBe(during.manifest.tables.find((table) => table.name === 'ledger_entries')!.rows);
+      expect(snapshotLedger.length).toBeGreaterThan(8 + 9);
+      expect(snapshotLedger.length).toBeLessThan(sourceLedger.size);
+    } finally {
+      await snapshot.close();
+    }
+
+    // The quiet one: the same rows everywhere, sessions left out, the files byte for byte.
+    expect(await count(t.database, 'sessions')).toBeGreaterThan(0);
+    expect(after.manifest.tables.map((table) => table.name)).not.toContain('sessions');
+    const second = await emptyTarget(kind);
+    await restoreArchive(path.join(dir, 'depois.tar.gz'), second.target, { filesRoot: second.filesRoot, force: false });
+    const restored = await second.open();
+    try {
+      expect(await contents(restored)).toEqual(await contents(t.database));
+      expect(await count(restored, 'sessions')).toBe(0);
+      expectFiles(second.filesRoot, files);
+      // The restored school works: a student signs in with the same password and transfers.
+      const app = await buildApp(testConfig(), restored);
+      try {
+        const signIn = await app.inject({
+          method: 'POST',
+          url: '/api/auth/student/login',
+          payload: { studentId: '3000001', password: TEST_PASSWORD },
+        });
+        const transfer = await app.inject({
+          method: 'POST',
+          url: '/api/meritus/transfers',
+          headers: { cookie: cookieFrom(signIn), 'idempotency-key': randomUUID() },
+          payload: { recipientId: t.students[1]!.id, amount: 1 },
+        });
+        expect(transfer.statusCode).toBe(201);
+        expect(await reconcile(restored.db)).toEqual([]);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await restored.close();
+    }
+  },
+);
 
 /** The archive with one byte of `entry`'s content changed, packed again as a valid gzip: only the manifest's SHA-256 can tell. */
 function withEntryChanged(archive: Buffer, entry: string): Buffer {
@@ -205,7 +228,7 @@ function withEntryChanged(archive: Buffer, entry: string): Buffer {
   throw new Error(`${entry} not in the archive`);
 }
 
-test('a row is read back whole wherever the archive\'s bytes are cut: an accent split between two pieces stays one character', async () => {
+test("a row is read back whole wherever the archive's bytes are cut: an accent split between two pieces stays one character", async () => {
   const rows = ['{"description":"durante a cópia"}', '{"name":"Conceição"}', '{"emoji":"🏆"}'];
   const bytes = Buffer.from(rows.map((row) => `${row}\n`).join(''));
   for (let cut = 1; cut < bytes.length; cut++) {
@@ -221,151 +244,186 @@ test('a row is read back whole wherever the archive\'s bytes are cut: an accent 
   }
 });
 
-test('a damaged archive is refused with a clear message before anything is written; a target that is not empty needs --force', { timeout: 240_000 }, async () => {
-  const t = await buildTestApp();
-  cleanups.push(() => t.close());
-  await t.award(t.students[0]!.id, 25);
-  const files = await storeFiles(t.config.uploadsDir);
-  const dir = tempDir('meritus-backup-');
-  const file = path.join(dir, 'escola.tar.gz');
-  const client = await sqlClientOf(t.database);
-  cleanups.push(() => client.close());
-  await writeBackup(client, file, { kind: 'local', root: t.config.uploadsDir });
-  const archive = fs.readFileSync(file);
-  const damaged = {
-    'truncada.tar.gz': [archive.subarray(0, Math.floor(archive.length * 0.6)), /está incompleta \(o arquivo termina antes do fim\).*Nada foi alterado/],
-    'bit-trocado.tar.gz': [Buffer.from(archive).fill(0x55, 200, 201), /está corrompida.*Nada foi alterado/],
-    'linha-alterada.tar.gz': [withEntryChanged(archive, 'db/students.jsonl'), /o conteúdo de db\/students\.jsonl não confere com a soma SHA-256 do manifesto\. Nada foi alterado/],
-    'nao-e-copia.tar.gz': [Buffer.from('isto não é uma cópia'), /não é uma cópia do Méritus/],
-  } as const;
+test(
+  'a damaged archive is refused with a clear message before anything is written; a target that is not empty needs --force',
+  { timeout: 240_000 },
+  async () => {
+    const t = await buildTestApp();
+    cleanups.push(() => t.close());
+    await t.award(t.students[0]!.id, 25);
+    const files = await storeFiles(t.config.uploadsDir);
+    const dir = tempDir('meritus-backup-');
+    const file = path.join(dir, 'escola.tar.gz');
+    const client = await sqlClientOf(t.database);
+    cleanups.push(() => client.close());
+    await writeBackup(client, file, { kind: 'local', root: t.config.uploadsDir });
+    const archive = fs.readFileSync(file);
+    const damaged = {
+      'truncada.tar.gz': [
+        archive.subarray(0, Math.floor(archive.length * 0.6)),
+        /está incompleta \(o arquivo termina antes do fim\).*Nada foi alterado/,
+      ],
+      'bit-trocado.tar.gz': [Buffer.from(archive).fill(0x55, 200, 201), /está corrompida.*Nada foi alterado/],
+      'linha-alterada.tar.gz': [
+        withEntryChanged(archive, 'db/students.jsonl'),
+        /o conteúdo de db\/students\.jsonl não confere com a soma SHA-256 do manifesto\. Nada foi alterado/,
+      ],
+      'nao-e-copia.tar.gz': [Buffer.from('isto não é uma cópia'), /não é uma cópia do Méritus/],
+    } as const;
 
-  const kind = t.database.kind;
-  const { target, filesRoot, open } = await emptyTarget(kind);
-  for (const [name, [bytes, message]] of Object.entries(damaged)) {
-    fs.writeFileSync(path.join(dir, name), bytes);
-    await expect(restoreArchive(path.join(dir, name), target, { filesRoot, force: true }), name).rejects.toThrow(message);
-    expect(fs.existsSync(path.dirname(filesRoot)), name).toBe(false);
-  }
-  if (target.kind === 'postgres') {
-    const check = new pg.Client({ connectionString: target.url });
-    await check.connect();
-    const { rows } = await check.query(`SELECT count(*)::int AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ('public', 'drizzle')`);
-    await check.end();
-    expect(rows[0].n).toBe(0);
-  }
+    const kind = t.database.kind;
+    const { target, filesRoot, open } = await emptyTarget(kind);
+    for (const [name, [bytes, message]] of Object.entries(damaged)) {
+      fs.writeFileSync(path.join(dir, name), bytes);
+      await expect(restoreArchive(path.join(dir, name), target, { filesRoot, force: true }), name).rejects.toThrow(message);
+      expect(fs.existsSync(path.dirname(filesRoot)), name).toBe(false);
+    }
+    if (target.kind === 'postgres') {
+      const check = new pg.Client({ connectionString: target.url });
+      await check.connect();
+      const { rows } = await check.query(
+        `SELECT count(*)::int AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ('public', 'drizzle')`,
+      );
+      await check.end();
+      expect(rows[0].n).toBe(0);
+    }
 
-  await restoreArchive(file, target, { filesRoot, force: false });
-  await expect(restoreArchive(file, target, { filesRoot, force: false })).rejects.toThrow(/O destino não está vazio: .* já tem dados\. .*--force/);
-  await restoreArchive(file, target, { filesRoot, force: true });
-  const restored = await open();
-  try {
-    expect(await contents(restored)).toEqual(await contents(t.database));
-    expectFiles(filesRoot, files);
-  } finally {
-    await restored.close();
-  }
-});
+    await restoreArchive(file, target, { filesRoot, force: false });
+    await expect(restoreArchive(file, target, { filesRoot, force: false })).rejects.toThrow(
+      /O destino não está vazio: .* já tem dados\. .*--force/,
+    );
+    await restoreArchive(file, target, { filesRoot, force: true });
+    const restored = await open();
+    try {
+      expect(await contents(restored)).toEqual(await contents(t.database));
+      expectFiles(filesRoot, files);
+    } finally {
+      await restored.close();
+    }
+  },
+);
 
-test.skipIf(!onPostgres)('a restore into a PostgreSQL database another client is connected to is refused, and changes nothing (needs the run’s PostgreSQL: skipped on api-pglite)', async () => {
-  const t = await buildTestApp();
-  cleanups.push(() => t.close());
-  const dir = tempDir('meritus-backup-');
-  const file = path.join(dir, 'escola.tar.gz');
-  const client = await sqlClientOf(t.database);
-  cleanups.push(() => client.close());
-  await writeBackup(client, file, { kind: 'local', root: t.config.uploadsDir });
-  const url = await emptyPostgres();
-  const filesRoot = path.join(tempDir('meritus-restore-'), 'data', 'uploads');
-  // Another Méritus server on the target database.
-  const server = new pg.Client({ connectionString: url });
-  await server.connect();
-  try {
-    await expect(restoreArchive(file, { kind: 'postgres', url }, { filesRoot, force: true })).rejects.toThrow(/Há 1 outra\(s\) conexão\(ões\) com o banco de destino/);
-    const { rows } = await server.query(`SELECT count(*)::int AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'`);
-    expect(rows[0].n).toBe(0);
-  } finally {
-    await server.end();
-  }
-});
+test.skipIf(!onPostgres)(
+  'a restore into a PostgreSQL database another client is connected to is refused, and changes nothing (needs the run’s PostgreSQL: skipped on api-pglite)',
+  async () => {
+    const t = await buildTestApp();
+    cleanups.push(() => t.close());
+    const dir = tempDir('meritus-backup-');
+    const file = path.join(dir, 'escola.tar.gz');
+    const client = await sqlClientOf(t.database);
+    cleanups.push(() => client.close());
+    await writeBackup(client, file, { kind: 'local', root: t.config.uploadsDir });
+    const url = await emptyPostgres();
+    const filesRoot = path.join(tempDir('meritus-restore-'), 'data', 'uploads');
+    // Another Méritus server on the target database.
+    const server = new pg.Client({ connectionString: url });
+    await server.connect();
+    try {
+      await expect(restoreArchive(file, { kind: 'postgres', url }, { filesRoot, force: true })).rejects.toThrow(
+        /Há 1 outra\(s\) conexão\(ões\) com o banco de destino/,
+      );
+      const { rows } = await server.query(
+        `SELECT count(*)::int AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'`,
+      );
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await server.end();
+    }
+  },
+);
 
 describe('between the two databases', () => {
-  test.skipIf(!onPostgres)('embedded → PostgreSQL → embedded gives back the same school (needs the run’s PostgreSQL: skipped on api-pglite)', { timeout: 240_000 }, async () => {
-    const embedded = await openPglite(undefined);
-    const config = testConfig();
-    cleanups.push(() => fs.rmSync(config.dataDir, { recursive: true, force: true }));
-    const app = await buildApp(config, embedded);
-    try {
-      await addAdmin(embedded.db, TEST_ADMIN);
-      const [ana, bruno] = await addStudents(embedded.db, [
-        { studentId: '5000001', name: 'Ana Beatriz Souza', email: 'ana@escola.test', birthDate: '2010-03-14' },
-        { studentId: '5000002', name: 'Bruno Henrique Lima' },
-      ]);
-      const admin = cookieFrom(await app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: TEST_ADMIN.email, password: TEST_PASSWORD } }));
-      for (const [currency, amount] of [['meritus', 300], ['estelecas', 30]] as const) {
-        const award = await app.inject({
+  test.skipIf(!onPostgres)(
+    'embedded → PostgreSQL → embedded gives back the same school (needs the run’s PostgreSQL: skipped on api-pglite)',
+    { timeout: 240_000 },
+    async () => {
+      const embedded = await openPglite(undefined);
+      const config = testConfig();
+      cleanups.push(() => fs.rmSync(config.dataDir, { recursive: true, force: true }));
+      const app = await buildApp(config, embedded);
+      try {
+        await addAdmin(embedded.db, TEST_ADMIN);
+        const [ana, bruno] = await addStudents(embedded.db, [
+          { studentId: '5000001', name: 'Ana Beatriz Souza', email: 'ana@escola.test', birthDate: '2010-03-14' },
+          { studentId: '5000002', name: 'Bruno Henrique Lima' },
+        ]);
+        const admin = cookieFrom(
+          await app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: TEST_ADMIN.email, password: TEST_PASSWORD } }),
+        );
+        for (const [currency, amount] of [
+          ['meritus', 300],
+          ['estelecas', 30],
+        ] as const) {
+          const award = await app.inject({
+            method: 'POST',
+            url: `/api/admin/students/${ana!.id}/${currency}`,
+            headers: { cookie: admin, 'idempotency-key': randomUUID() },
+            payload: { type: 'reward', amount, description: 'Olimpíada de matemática' },
+          });
+          expect(award.statusCode).toBe(201);
+        }
+        const student = cookieFrom(
+          await app.inject({ method: 'POST', url: '/api/auth/student/login', payload: { studentId: '5000001', password: TEST_PASSWORD } }),
+        );
+        const transfer = await app.inject({
           method: 'POST',
-          url: `/api/admin/students/${ana!.id}/${currency}`,
-          headers: { cookie: admin, 'idempotency-key': randomUUID() },
-          payload: { type: 'reward', amount, description: 'Olimpíada de matemática' },
+          url: '/api/meritus/transfers',
+          headers: { cookie: student, 'idempotency-key': randomUUID() },
+          payload: { recipientId: bruno!.id, amount: 120, description: 'lanche' },
         });
-        expect(award.statusCode).toBe(201);
+        expect(transfer.statusCode).toBe(201);
+      } finally {
+        await app.close();
       }
-      const student = cookieFrom(await app.inject({ method: 'POST', url: '/api/auth/student/login', payload: { studentId: '5000001', password: TEST_PASSWORD } }));
-      const transfer = await app.inject({
-        method: 'POST',
-        url: '/api/meritus/transfers',
-        headers: { cookie: student, 'idempotency-key': randomUUID() },
-        payload: { recipientId: bruno!.id, amount: 120, description: 'lanche' },
-      });
-      expect(transfer.statusCode).toBe(201);
-    } finally {
-      await app.close();
-    }
-    const files = await storeFiles(config.uploadsDir);
-    const original = await contents(embedded);
-    const dir = tempDir('meritus-backup-');
-    const client = await sqlClientOf(embedded);
-    await writeBackup(client, path.join(dir, 'embutido.tar.gz'), { kind: 'local', root: config.uploadsDir });
-    await client.close();
-    await embedded.close();
+      const files = await storeFiles(config.uploadsDir);
+      const original = await contents(embedded);
+      const dir = tempDir('meritus-backup-');
+      const client = await sqlClientOf(embedded);
+      await writeBackup(client, path.join(dir, 'embutido.tar.gz'), { kind: 'local', root: config.uploadsDir });
+      await client.close();
+      await embedded.close();
 
-    const server = await emptyTarget('postgres');
-    await restoreArchive(path.join(dir, 'embutido.tar.gz'), server.target, { filesRoot: server.filesRoot, force: false });
-    const onServer = await server.open();
-    try {
-      expect(await contents(onServer)).toEqual(original);
-      const serverClient = await sqlClientOf({ ...onServer, url: (server.target as { url: string }).url });
-      const copy = await writeBackup(serverClient, path.join(dir, 'postgres.tar.gz'), { kind: 'local', root: server.filesRoot });
-      await serverClient.close();
-      expect(copy.manifest.database.kind).toBe('postgres');
-    } finally {
-      await onServer.close();
-    }
+      const server = await emptyTarget('postgres');
+      await restoreArchive(path.join(dir, 'embutido.tar.gz'), server.target, { filesRoot: server.filesRoot, force: false });
+      const onServer = await server.open();
+      try {
+        expect(await contents(onServer)).toEqual(original);
+        const serverClient = await sqlClientOf({ ...onServer, url: (server.target as { url: string }).url });
+        const copy = await writeBackup(serverClient, path.join(dir, 'postgres.tar.gz'), { kind: 'local', root: server.filesRoot });
+        await serverClient.close();
+        expect(copy.manifest.database.kind).toBe('postgres');
+      } finally {
+        await onServer.close();
+      }
 
-    const back = await emptyTarget('pglite');
-    await restoreArchive(path.join(dir, 'postgres.tar.gz'), back.target, { filesRoot: back.filesRoot, force: false });
-    const again = await back.open();
-    try {
-      expect(await contents(again)).toEqual(original);
-      expectFiles(back.filesRoot, files);
-    } finally {
-      await again.close();
-    }
-  });
+      const back = await emptyTarget('pglite');
+      await restoreArchive(path.join(dir, 'postgres.tar.gz'), back.target, { filesRoot: back.filesRoot, force: false });
+      const again = await back.open();
+      try {
+        expect(await contents(again)).toEqual(original);
+        expectFiles(back.filesRoot, files);
+      } finally {
+        await again.close();
+      }
+    },
+  );
 });
 
 describe('the commands', () => {
-  test.skipIf(onPostgres)('npm run backup refuses an embedded database held by a process that does not answer the backup socket (PGlite only: PostgreSQL is copied live)', async () => {
-    const dataDir = tempDir('meritus-cli-');
-    await seedPgliteDataDir(dataDir);
-    // This test process stands for the running server: its PID in the lock, as a server writes it.
-    fs.writeFileSync(path.join(dataDir, 'server.lock'), String(process.pid));
-    const refused = await runScript('src/server/cli/backup.ts', [path.join(dataDir, 'copia.tar.gz')], { env: { DATA_DIR: dataDir } });
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('já está em uso por outro servidor');
-    expect(refused.stderr).toContain('O servidor não atendeu o pedido de cópia');
-    expect(fs.existsSync(path.join(dataDir, 'copia.tar.gz'))).toBe(false);
-  });
+  test.skipIf(onPostgres)(
+    'npm run backup refuses an embedded database held by a process that does not answer the backup socket (PGlite only: PostgreSQL is copied live)',
+    async () => {
+      const dataDir = tempDir('meritus-cli-');
+      await seedPgliteDataDir(dataDir);
+      // This test process stands for the running server: its PID in the lock, as a server writes it.
+      fs.writeFileSync(path.join(dataDir, 'server.lock'), String(process.pid));
+      const refused = await runScript('src/server/cli/backup.ts', [path.join(dataDir, 'copia.tar.gz')], { env: { DATA_DIR: dataDir } });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('já está em uso por outro servidor');
+      expect(refused.stderr).toContain('O servidor não atendeu o pedido de cópia');
+      expect(fs.existsSync(path.join(dataDir, 'copia.tar.gz'))).toBe(false);
+    },
+  );
 
   test('npm run backup and npm run restore print what they wrote and restored', { timeout: 240_000 }, async () => {
     const dir = tempDir('meritus-cli-');
@@ -403,7 +461,9 @@ describe('the commands', () => {
     expect(backup.stdout).toContain('Sessões não incluídas');
     expect((await runScript('src/server/cli/backup.ts', [file], { env: sourceEnv })).stderr).toContain('já existe');
 
-    const targetEnv: Record<string, string> = onPostgres ? { DATA_DIR: path.join(dir, 'data'), DATABASE_URL: await emptyPostgres() } : { DATA_DIR: path.join(dir, 'data') };
+    const targetEnv: Record<string, string> = onPostgres
+      ? { DATA_DIR: path.join(dir, 'data'), DATABASE_URL: await emptyPostgres() }
+      : { DATA_DIR: path.join(dir, 'data') };
     const restore = await runScript('src/server/cli/restore.ts', [file], { env: targetEnv });
     expect(restore.stderr).toBe('');
     expect(restore.code).toBe(0);

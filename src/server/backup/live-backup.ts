@@ -72,14 +72,22 @@ export async function serveLiveBackups(dataDir: string, client: SqlClient, files
       try {
         const request = (await readLine(socket)) as { target?: unknown };
         const target = request.target;
-        if (typeof target !== 'string' || !path.isAbsolute(target)) throw new BackupError('Pedido de cópia inválido: falta o caminho absoluto do arquivo.');
-        if (fs.existsSync(target)) throw new BackupError(`${target} já existe: escolha outro nome (por exemplo, com a data) ou apague-o antes.`);
+        if (typeof target !== 'string' || !path.isAbsolute(target))
+          throw new BackupError('Pedido de cópia inválido: falta o caminho absoluto do arquivo.');
+        if (fs.existsSync(target))
+          throw new BackupError(`${target} já existe: escolha outro nome (por exemplo, com a data) ou apague-o antes.`);
         const summary = await writeBackup(client, target, files);
-        log.info({ file: target, bytes: summary.archiveBytes, ms: Math.round(summary.ms) }, 'cópia de segurança gravada a pedido de npm run backup');
+        log.info(
+          { file: target, bytes: summary.archiveBytes, ms: Math.round(summary.ms) },
+          'cópia de segurança gravada a pedido de npm run backup',
+        );
         answer = { ok: true, summary };
       } catch (error) {
         if (!(error instanceof BackupError)) log.error({ err: error }, 'falha na cópia de segurança pedida por npm run backup');
-        answer = { ok: false, message: error instanceof BackupError ? error.message : `A cópia falhou no servidor: ${(error as Error).message}` };
+        answer = {
+          ok: false,
+          message: error instanceof BackupError ? error.message : `A cópia falhou no servidor: ${(error as Error).message}`,
+        };
       }
       socket.end(`${JSON.stringify(answer)}\n`);
     })();

@@ -118,7 +118,8 @@ async function openPostgresTarget(url: string, options: RestoreOptions): Promise
       contents!.tables > 0 || contents!.journal ? `o banco de dados (${contents!.tables} objetos em public)` : '',
       hasEntries(options.filesRoot) ? options.filesRoot : '',
     ].filter(Boolean);
-    if (occupied.length > 0 && !options.force) throw new BackupError(`O destino não está vazio: ${occupied.join(' e ')} já tem dados. ${FORCE_HINT}`);
+    if (occupied.length > 0 && !options.force)
+      throw new BackupError(`O destino não está vazio: ${occupied.join(' e ')} já tem dados. ${FORCE_HINT}`);
     if (occupied.length > 0) {
       await client.query('DROP SCHEMA IF EXISTS drizzle CASCADE; DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public');
       fs.rmSync(options.filesRoot, { recursive: true, force: true });
@@ -134,7 +135,11 @@ async function openPostgresTarget(url: string, options: RestoreOptions): Promise
  * `npm run restore`: checks the whole archive before touching anything, then restores it into
  * an empty target and finally opens it as the server does (the current migrations and living SQL).
  */
-export async function restoreArchive(file: string, target: RestoreTarget, options: RestoreOptions): Promise<{ manifest: Manifest; ms: number }> {
+export async function restoreArchive(
+  file: string,
+  target: RestoreTarget,
+  options: RestoreOptions,
+): Promise<{ manifest: Manifest; ms: number }> {
   const started = performance.now();
   const manifest = await verifyArchive(file);
   archiveMigrationLevel(manifest);

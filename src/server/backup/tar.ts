@@ -52,19 +52,29 @@ export const TAR_END = Buffer.alloc(BLOCK * 2);
 
 /** Writes to a stream, waiting when it asks to (so a large entry never piles up in memory). */
 export async function writeChunk(out: Writable, chunk: Buffer): Promise<void> {
-  if (!out.write(chunk)) await new Promise<void>((resolve, reject) => {
-    const onDrain = () => { out.off('error', onError); resolve(); };
-    const onError = (error: Error) => { out.off('drain', onDrain); reject(error); };
-    out.once('drain', onDrain);
-    out.once('error', onError);
-  });
+  if (!out.write(chunk))
+    await new Promise<void>((resolve, reject) => {
+      const onDrain = () => {
+        out.off('error', onError);
+        resolve();
+      };
+      const onError = (error: Error) => {
+        out.off('drain', onDrain);
+        reject(error);
+      };
+      out.once('drain', onDrain);
+      out.once('error', onError);
+    });
 }
 
 /** Reads exact byte counts from a stream of chunks; fails with `truncated` when it ends early. */
 class ByteReader {
   private buffered: Buffer[] = [];
   private length = 0;
-  constructor(private readonly source: AsyncIterator<Buffer>, private readonly truncated: () => Error) {}
+  constructor(
+    private readonly source: AsyncIterator<Buffer>,
+    private readonly truncated: () => Error,
+  ) {}
 
   private async fill(count: number): Promise<boolean> {
     while (this.length < count) {

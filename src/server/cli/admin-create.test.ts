@@ -52,7 +52,14 @@ async function withDatabase<T>(use: (database: Database) => Promise<T>): Promise
 // Each test starts processes that load the whole server (and PGlite's first start runs initdb): slow on a busy machine.
 describe.sequential('npm run admin:create', { timeout: 120_000 }, () => {
   test('from flags: the new administrator can sign in, and the creation is audited as every creation is, its email lower-cased', async () => {
-    const result = await createAdmin(['--email', ' Coordenacao@Escola.test', '--name', 'Coordenadora Lúcia', '--password', 'senha-da-lucia']);
+    const result = await createAdmin([
+      '--email',
+      ' Coordenacao@Escola.test',
+      '--name',
+      'Coordenadora Lúcia',
+      '--password',
+      'senha-da-lucia',
+    ]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Administrador Coordenadora Lúcia <coordenacao@escola.test> criado');
@@ -88,7 +95,10 @@ describe.sequential('npm run admin:create', { timeout: 120_000 }, () => {
 
   test.each([
     [['--email', 'sem-arroba', '--name', 'Nome', '--password', 'senha-longa'], '--email: Email inválido'],
-    [['--email', 'a@escola.test', '--name', 'Nome', '--password', 'curta'], '--password: A senha do administrador deve ter pelo menos 8 caracteres'],
+    [
+      ['--email', 'a@escola.test', '--name', 'Nome', '--password', 'curta'],
+      '--password: A senha do administrador deve ter pelo menos 8 caracteres',
+    ],
     [['--email', 'a@escola.test', '--name', '   ', '--password', 'senha-longa'], '--name: Informe o nome'],
     [['--mail', 'a@escola.test'], "Unknown option '--mail'"],
   ])('refuses bad flags %j with a clear message', async (args, message) => {
@@ -98,7 +108,16 @@ describe.sequential('npm run admin:create', { timeout: 120_000 }, () => {
   });
 
   test('interactively: asks what is missing, repeats a question until the answer is valid, confirms the password', async () => {
-    const answers = ['professor@escola.test', '  Professor Rui Barros  ', 'curta', 'senha-do-rui', 'outra-coisa', 'senha-do-rui', 'senha-do-rui', ''];
+    const answers = [
+      'professor@escola.test',
+      '  Professor Rui Barros  ',
+      'curta',
+      'senha-do-rui',
+      'outra-coisa',
+      'senha-do-rui',
+      'senha-do-rui',
+      '',
+    ];
     const result = await createAdmin([], answers.join('\n'));
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);

@@ -113,10 +113,14 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config);
   try {
-    const created = await createAdmin({ db: database.db }, { role: 'system', name: 'npm run admin:create' }, input).catch((error: unknown) => {
-      if (!(error instanceof AppError)) throw error;
-      throw new CliError(error.code === 'email_taken' ? `Já existe um administrador com o email ${fields.email.parse(input.email)}.` : error.message);
-    });
+    const created = await createAdmin({ db: database.db }, { role: 'system', name: 'npm run admin:create' }, input).catch(
+      (error: unknown) => {
+        if (!(error instanceof AppError)) throw error;
+        throw new CliError(
+          error.code === 'email_taken' ? `Já existe um administrador com o email ${fields.email.parse(input.email)}.` : error.message,
+        );
+      },
+    );
     const where = database.kind === 'postgres' ? 'no PostgreSQL de DATABASE_URL' : `no banco embutido em ${config.dataDir}`;
     console.log(`Administrador ${created.admin.name} <${created.admin.email}> criado (${created.adminId}) ${where}.`);
   } finally {

@@ -42,7 +42,12 @@ async function embeddedBackup(dataDir: string, file: string, write: (client: Sql
 async function main(): Promise<void> {
   let parsed;
   try {
-    parsed = parseArgs({ args: process.argv.slice(2), options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: process.argv.slice(2),
+      options: { help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new BackupError(`${(error as Error).message}\n\n${USAGE}`);
   }

@@ -34,14 +34,23 @@ async function main(): Promise<void> {
   const [source, ...extra] = parsed.positionals;
   if (!source || extra.length > 0) throw new BackupError(USAGE);
   const config = loadConfig();
-  const target = config.databaseUrl ? ({ kind: 'postgres', url: config.databaseUrl } as const) : ({ kind: 'pglite', dataDir: config.dataDir } as const);
-  const { manifest, ms } = await restoreArchive(path.resolve(source), target, { filesRoot: config.uploadsDir, force: parsed.values.force ?? false });
+  const target = config.databaseUrl
+    ? ({ kind: 'postgres', url: config.databaseUrl } as const)
+    : ({ kind: 'pglite', dataDir: config.dataDir } as const);
+  const { manifest, ms } = await restoreArchive(path.resolve(source), target, {
+    filesRoot: config.uploadsDir,
+    force: parsed.values.force ?? false,
+  });
   const where = target.kind === 'postgres' ? 'no PostgreSQL de DATABASE_URL' : `no banco embutido em ${config.dataDir}`;
-  console.log(`Cópia de ${manifest.createdAt} (Méritus ${manifest.app.version}) restaurada ${where} em ${(ms / 1000).toFixed(1).replace('.', ',')} s`);
+  console.log(
+    `Cópia de ${manifest.createdAt} (Méritus ${manifest.app.version}) restaurada ${where} em ${(ms / 1000).toFixed(1).replace('.', ',')} s`,
+  );
   for (const line of describeManifest(manifest)) console.log(line);
   if (manifest.files.included) console.log(`  Arquivos restaurados em ${config.uploadsDir}`);
   if (manifest.files.included && config.storage.driver === 's3') {
-    console.log(`  Atenção: este servidor usa o bucket S3 "${config.storage.s3.bucket}"; envie a pasta acima para ele (por exemplo, com rclone copy).`);
+    console.log(
+      `  Atenção: este servidor usa o bucket S3 "${config.storage.s3.bucket}"; envie a pasta acima para ele (por exemplo, com rclone copy).`,
+    );
   }
 }
 

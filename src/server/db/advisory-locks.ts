@@ -30,5 +30,9 @@ export async function lockForTransaction(tx: { execute(query: SQL): PromiseLike<
 /** The statements that take and release a lock held by one connection until released, for code holding a raw client. */
 export function sessionLockStatements(name: AdvisoryLockName): { lock: string; unlock: string; tryLock: string } {
   const key = ADVISORY_LOCKS[name];
-  return { lock: `SELECT pg_advisory_lock(${key})`, unlock: `SELECT pg_advisory_unlock(${key})`, tryLock: `SELECT pg_try_advisory_lock(${key}) AS locked` };
+  return {
+    lock: `SELECT pg_advisory_lock(${key})`,
+    unlock: `SELECT pg_advisory_unlock(${key})`,
+    tryLock: `SELECT pg_try_advisory_lock(${key}) AS locked`,
+  };
 }

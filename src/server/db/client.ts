@@ -293,7 +293,11 @@ async function listenPostgres(url: string, channel: string, listener: Listener, 
   };
 }
 
-export async function openDatabase(config: { databaseUrl?: string | undefined; databasePoolSize: number; dataDir: string }): Promise<Database> {
+export async function openDatabase(config: {
+  databaseUrl?: string | undefined;
+  databasePoolSize: number;
+  dataDir: string;
+}): Promise<Database> {
   return config.databaseUrl ? openPostgres(config.databaseUrl, { max: config.databasePoolSize }) : openPglite(config.dataDir);
 }
 

@@ -50,30 +50,33 @@ async function count(url: string, query: string): Promise<number> {
   }
 }
 
-describe.skipIf(!onPostgres)('instances started together on an empty PostgreSQL (PGlite: one server per data folder, nothing to race)', () => {
-  test(`${INSTANCES} instances in production mode all start and create the first administrator once`, async () => {
-    const url = await emptyDatabase();
-    const servers = await startTogether({
-      DATABASE_URL: url,
-      ADMIN_EMAIL: 'diretora@escola.test',
-      ADMIN_PASSWORD: 'senha-da-diretora',
+describe.skipIf(!onPostgres)(
+  'instances started together on an empty PostgreSQL (PGlite: one server per data folder, nothing to race)',
+  () => {
+    test(`${INSTANCES} instances in production mode all start and create the first administrator once`, async () => {
+      const url = await emptyDatabase();
+      const servers = await startTogether({
+        DATABASE_URL: url,
+        ADMIN_EMAIL: 'diretora@escola.test',
+        ADMIN_PASSWORD: 'senha-da-diretora',
+      });
+      for (const server of servers) expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+      expect(await count(url, 'SELECT count(*) AS n FROM admins')).toBe(1);
+      const signIn = await fetch(`${servers[INSTANCES - 1]!.url}/api/auth/admin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'diretora@escola.test', password: 'senha-da-diretora' }),
+      });
+      expect(signIn.status).toBe(200);
     });
-    for (const server of servers) expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
-    expect(await count(url, 'SELECT count(*) AS n FROM admins')).toBe(1);
-    const signIn = await fetch(`${servers[INSTANCES - 1]!.url}/api/auth/admin/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'diretora@escola.test', password: 'senha-da-diretora' }),
-    });
-    expect(signIn.status).toBe(200);
-  });
 
-  test(`${INSTANCES} instances in demo mode all start and seed the demo school once`, async () => {
-    const url = await emptyDatabase();
-    const servers = await startTogether({ DATABASE_URL: url, DEMO: 'on' });
-    for (const server of servers) expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
-    expect(await count(url, 'SELECT count(*) AS n FROM admins')).toBe(1);
-    expect(await count(url, 'SELECT count(*) AS n FROM students')).toBe(60);
-    expect(await count(url, "SELECT count(*) AS n FROM students WHERE student_id = '2024001'")).toBe(1);
-  });
-});
+    test(`${INSTANCES} instances in demo mode all start and seed the demo school once`, async () => {
+      const url = await emptyDatabase();
+      const servers = await startTogether({ DATABASE_URL: url, DEMO: 'on' });
+      for (const server of servers) expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+      expect(await count(url, 'SELECT count(*) AS n FROM admins')).toBe(1);
+      expect(await count(url, 'SELECT count(*) AS n FROM students')).toBe(60);
+      expect(await count(url, "SELECT count(*) AS n FROM students WHERE student_id = '2024001'")).toBe(1);
+    });
+  },
+);

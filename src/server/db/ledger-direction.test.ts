@@ -79,7 +79,9 @@ test("the ledger's CHECK takes each type's parties from its direction, and refus
 
 test('reconciliation names the broken rules of a row in pt-BR, found by its direction', async () => {
   // Only a ledger without its CHECKs (damaged, or restored by hand) can hold such rows.
-  await database.db.execute(sql`ALTER TABLE ledger_entries DROP CONSTRAINT ledger_parties_match_type, DROP CONSTRAINT ledger_amount_positive`);
+  await database.db.execute(
+    sql`ALTER TABLE ledger_entries DROP CONSTRAINT ledger_parties_match_type, DROP CONSTRAINT ledger_amount_positive`,
+  );
   const ids = rowsOf<{ id: string; type: string }>(
     await database.db.execute(sql`
       INSERT INTO ledger_entries (currency, type, amount, description, from_student_id, to_student_id, actor_kind, actor_name)

@@ -25,7 +25,13 @@ test.skipIf(process.env.TEST_DB !== 'postgres')(
     try {
       const cookies = await Promise.all(
         t.students.map(async (student) =>
-          cookieFrom(await app.inject({ method: 'POST', url: '/api/auth/student/login', payload: { studentId: student.studentId, password: TEST_PASSWORD } })),
+          cookieFrom(
+            await app.inject({
+              method: 'POST',
+              url: '/api/auth/student/login',
+              payload: { studentId: student.studentId, password: TEST_PASSWORD },
+            }),
+          ),
         ),
       );
       const responses = await Promise.all(

@@ -31,15 +31,15 @@ export const admins = pgTable(
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
     role: text('role').notNull().default('admin'),
-    permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
+    permissions: text('permissions')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     lastLogin: timestamp('last_login', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    uniqueIndex('admins_admin_id_key').on(t.adminId),
-    uniqueIndex('admins_email_key').on(sql`lower(${t.email})`),
-  ],
+  (t) => [uniqueIndex('admins_admin_id_key').on(t.adminId), uniqueIndex('admins_email_key').on(sql`lower(${t.email})`)],
 );
 
 /**
@@ -72,7 +72,9 @@ export const students = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('students_student_id_active_key').on(t.studentId).where(sql`${t.deletedAt} IS NULL`),
+    uniqueIndex('students_student_id_active_key')
+      .on(t.studentId)
+      .where(sql`${t.deletedAt} IS NULL`),
     check('students_meritus_nonnegative', sql`${t.meritus} >= 0`),
     check('students_total_earned_nonnegative', sql`${t.totalEarned} >= 0`),
     check('students_estelecas_nonnegative', sql`${t.estelecas} >= 0`),
@@ -91,10 +93,7 @@ export const studentTags = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     assignedBy: uuid('assigned_by').references(() => admins.id, { onDelete: 'set null' }),
   },
-  (t) => [
-    uniqueIndex('student_tags_student_kind_key').on(t.studentUuid, t.kind),
-    index('student_tags_expires_idx').on(t.expiresAt),
-  ],
+  (t) => [uniqueIndex('student_tags_student_kind_key').on(t.studentUuid, t.kind), index('student_tags_expires_idx').on(t.expiresAt)],
 );
 
 export const tagLikes = pgTable(
@@ -348,7 +347,10 @@ export const diagnosticLogs = pgTable(
   },
   (t) => [
     index('diagnostic_logs_at_idx').on(t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    check('diagnostic_logs_category_known', sql`${t.category} IN ('CONNECTIVITY', 'ADMINISTRATORS', 'STUDENTS', 'TRANSACTIONS', 'AUTH', 'SYSTEM', 'FIX')`),
+    check(
+      'diagnostic_logs_category_known',
+      sql`${t.category} IN ('CONNECTIVITY', 'ADMINISTRATORS', 'STUDENTS', 'TRANSACTIONS', 'AUTH', 'SYSTEM', 'FIX')`,
+    ),
     check('diagnostic_logs_status_known', sql`${t.status} IN ('success', 'warning', 'error', 'info')`),
   ],
 );
@@ -379,10 +381,15 @@ export const archiveImages = pgTable(
     hasVariants: boolean('has_variants').notNull().default(false),
     description: text('description').notNull().default(''),
     category: text('category').notNull().default('galeria'),
-    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     albumId: text('album_id'),
     albumName: text('album_name'),
-    accessLevel: text('access_level', { enum: ['public', 'restricted', 'private', 'admin'] }).notNull().default('public'),
+    accessLevel: text('access_level', { enum: ['public', 'restricted', 'private', 'admin'] })
+      .notNull()
+      .default('public'),
     isActive: boolean('is_active').notNull().default(true),
     isFeatured: boolean('is_featured').notNull().default(false),
     usageCount: integer('usage_count').notNull().default(0),
@@ -413,7 +420,10 @@ export const archiveImages = pgTable(
     // The search box matches anywhere in the folded text (LIKE '%…%'): trigrams (pg_trgm) find the rows without reading them all.
     // fastupdate off: PGlite runs no autovacuum, so rows queued in GIN's pending list would be read one by one by every search.
     index('archive_images_search_idx').using('gin', t.searchText.op('gin_trgm_ops')).with({ fastupdate: false }),
-    check('archive_images_category_known', sql`${t.category} IN ('perfil', 'banner', 'icone', 'ilustracao', 'documento', 'biblioteca', 'galeria', 'outros')`),
+    check(
+      'archive_images_category_known',
+      sql`${t.category} IN ('perfil', 'banner', 'icone', 'ilustracao', 'documento', 'biblioteca', 'galeria', 'outros')`,
+    ),
     check('archive_images_access_level_known', sql`${t.accessLevel} IN ('public', 'restricted', 'private', 'admin')`),
     check('archive_images_kind_known', sql`${t.kind} IN ('image', 'video', 'audio', 'document')`),
     check('archive_images_counters_nonnegative', sql`${t.usageCount} >= 0 AND ${t.downloadCount} >= 0 AND ${t.fileSize} > 0`),

@@ -60,15 +60,17 @@ async function fillAsTheRelease(client: SqlClient): Promise<void> {
     `INSERT INTO idempotency_keys (actor_key, key, request_hash, status_code, response) VALUES ($1, 'chave-antiga', 'x', 201, '{"ok":true}')`,
     [`student:${ids.ana}`],
   );
-  await client.query(`INSERT INTO student_tags (id, student_id, kind, expires_at, assigned_by) VALUES ($1, $2, 'destaque', now() + interval '5 days', $3)`, [
-    ids.tag,
-    ids.carla,
-    ids.admin,
-  ]);
+  await client.query(
+    `INSERT INTO student_tags (id, student_id, kind, expires_at, assigned_by) VALUES ($1, $2, 'destaque', now() + interval '5 days', $3)`,
+    [ids.tag, ids.carla, ids.admin],
+  );
   await client.query(`INSERT INTO tag_likes (tag_id, student_id) VALUES ($1, $2)`, [ids.tag, ids.ana]);
   await client.query(`INSERT INTO login_locks (key, locked_until) VALUES ('student:2025002', now() + interval '5 minutes')`);
   await client.query(`INSERT INTO login_failures (account_key, ip) VALUES ('student:2025002', '10.0.0.7')`);
-  await client.query(`INSERT INTO audit_log (actor_kind, actor_id, action, details) VALUES ('admin', $1, 'student.created', '{"studentId":"2025001"}')`, [ids.admin]);
+  await client.query(
+    `INSERT INTO audit_log (actor_kind, actor_id, action, details) VALUES ('admin', $1, 'student.created', '{"studentId":"2025001"}')`,
+    [ids.admin],
+  );
 }
 
 type Query = (text: string) => Promise<Record<string, unknown>[]>;
@@ -85,7 +87,9 @@ async function lasting(query: Query, turmaBy: 'name' | 'reference') {
       `SELECT s.id, s.student_id, s.name, ${grade} AS grade, s.email, s.birth_date::text, s.photo_url, s.meritus, s.total_earned, s.estelecas, s.deleted_at::text
          FROM students s ORDER BY s.student_id, s.id`,
     ),
-    ledger: await query('SELECT id, currency, type, amount, description, from_student_id, to_student_id, actor_name, created_at::text FROM ledger_entries ORDER BY created_at, id'),
+    ledger: await query(
+      'SELECT id, currency, type, amount, description, from_student_id, to_student_id, actor_name, created_at::text FROM ledger_entries ORDER BY created_at, id',
+    ),
     tags: await query('SELECT id, student_id, kind FROM student_tags'),
     likes: await query('SELECT tag_id, student_id FROM tag_likes'),
     idempotency: await query('SELECT actor_key, key, status_code FROM idempotency_keys'),
@@ -128,49 +132,59 @@ async function upgrade(open: () => Promise<Database[]>): Promise<{ database: Dat
   return { database, query };
 }
 
-test('a database of release 9f81463 keeps every student, balance, ledger row and photo under the current code; migrations run once', { timeout: 120_000 }, async () => {
-  const { before, open } = await releaseDatabase(async (client) => {
-    await migrateTo(client, RELEASE_MIGRATIONS);
-    await fillAsTheRelease(client);
-    return lasting((text) => client.query(text), 'name');
-  });
-  const { database, query } = await upgrade(open);
-
-  expect(await lasting(query, 'reference')).toEqual(before);
-  expect(await reconcile(database.db)).toEqual([]);
-  // What the later migrations changed: login_locks gone, failures gained `pending`, the status column dropped.
-  expect(await query(`SELECT to_regclass('login_locks') AS t`)).toEqual([{ t: null }]);
-  expect(await query('SELECT pending FROM login_failures')).toEqual([{ pending: false }]);
-  expect(await query(`SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'ledger_entries' AND column_name = 'status'`)).toEqual([{ n: 0 }]);
-
-  // The school works on it: Ana signs in with her old password, sees her balance and photo, and transfers (once, replayed).
-  const config = testConfig();
-  cleanups.push(() => fs.rmSync(config.dataDir, { recursive: true, force: true }));
-  const photo = randomBytes(2048);
-  fs.mkdirSync(path.dirname(path.join(config.uploadsDir, photoKey)), { recursive: true });
-  fs.writeFileSync(path.join(config.uploadsDir, photoKey), photo);
-  const app = await buildApp(config, database);
-  cleanups.push(() => app.close());
-  const cookie = cookieFrom(await app.inject({ method: 'POST', url: '/api/auth/student/login', payload: { studentId: '2025001', password: TEST_PASSWORD } }));
-  const me = (await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } })).json();
-  expect(me.student).toMatchObject({ meritus: 380, totalEarned: 500 });
-  expect((await app.inject({ method: 'GET', url: me.student.photo })).rawPayload.equals(photo)).toBe(true);
-  const send = () =>
-    app.inject({
-      method: 'POST',
-      url: '/api/meritus/transfers',
-      headers: { cookie, 'idempotency-key': 'depois-da-atualizacao' },
-      payload: { recipientId: ids.bruno, amount: 80, description: 'livro' },
+test(
+  'a database of release 9f81463 keeps every student, balance, ledger row and photo under the current code; migrations run once',
+  { timeout: 120_000 },
+  async () => {
+    const { before, open } = await releaseDatabase(async (client) => {
+      await migrateTo(client, RELEASE_MIGRATIONS);
+      await fillAsTheRelease(client);
+      return lasting((text) => client.query(text), 'name');
     });
-  const first = await send();
-  expect(first.statusCode).toBe(201);
-  expect((await send()).json()).toEqual(first.json());
-  expect(await query(`SELECT student_id, meritus FROM students WHERE id IN ('${ids.ana}', '${ids.bruno}') ORDER BY student_id`)).toEqual([
-    { student_id: '2025001', meritus: 300 },
-    { student_id: '2025002', meritus: 170 },
-  ]);
-  expect(await reconcile(database.db)).toEqual([]);
-});
+    const { database, query } = await upgrade(open);
+
+    expect(await lasting(query, 'reference')).toEqual(before);
+    expect(await reconcile(database.db)).toEqual([]);
+    // What the later migrations changed: login_locks gone, failures gained `pending`, the status column dropped.
+    expect(await query(`SELECT to_regclass('login_locks') AS t`)).toEqual([{ t: null }]);
+    expect(await query('SELECT pending FROM login_failures')).toEqual([{ pending: false }]);
+    expect(
+      await query(
+        `SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'ledger_entries' AND column_name = 'status'`,
+      ),
+    ).toEqual([{ n: 0 }]);
+
+    // The school works on it: Ana signs in with her old password, sees her balance and photo, and transfers (once, replayed).
+    const config = testConfig();
+    cleanups.push(() => fs.rmSync(config.dataDir, { recursive: true, force: true }));
+    const photo = randomBytes(2048);
+    fs.mkdirSync(path.dirname(path.join(config.uploadsDir, photoKey)), { recursive: true });
+    fs.writeFileSync(path.join(config.uploadsDir, photoKey), photo);
+    const app = await buildApp(config, database);
+    cleanups.push(() => app.close());
+    const cookie = cookieFrom(
+      await app.inject({ method: 'POST', url: '/api/auth/student/login', payload: { studentId: '2025001', password: TEST_PASSWORD } }),
+    );
+    const me = (await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } })).json();
+    expect(me.student).toMatchObject({ meritus: 380, totalEarned: 500 });
+    expect((await app.inject({ method: 'GET', url: me.student.photo })).rawPayload.equals(photo)).toBe(true);
+    const send = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/meritus/transfers',
+        headers: { cookie, 'idempotency-key': 'depois-da-atualizacao' },
+        payload: { recipientId: ids.bruno, amount: 80, description: 'livro' },
+      });
+    const first = await send();
+    expect(first.statusCode).toBe(201);
+    expect((await send()).json()).toEqual(first.json());
+    expect(await query(`SELECT student_id, meritus FROM students WHERE id IN ('${ids.ana}', '${ids.bruno}') ORDER BY student_id`)).toEqual([
+      { student_id: '2025001', meritus: 300 },
+      { student_id: '2025002', meritus: 170 },
+    ]);
+    expect(await reconcile(database.db)).toEqual([]);
+  },
+);
 
 /**
  * The release before students referenced their turma (migrations 0000–0013): students name it
@@ -274,24 +288,32 @@ async function reportSums(query: Query, turmaBy: 'name' | 'reference') {
     turmaDays: await query(`
       SELECT turma, day::text AS day, sum(m_awarded)::int AS m_awarded, sum(m_removed)::int AS m_removed, sum(m_transferred)::int AS m_transferred
         FROM (SELECT ${turma} AS turma, day, m_awarded, m_removed, m_transferred FROM ${queued ? 'ledger_grade_days' : 'ledger_turma_days'}
-              ${queued ? `UNION ALL
+              ${
+                queued
+                  ? `UNION ALL
               SELECT lower(grade), (created_at AT TIME ZONE 'UTC')::date,
                      CASE WHEN type IN ('admin_add', 'reward') THEN sign * amount ELSE 0 END,
                      CASE WHEN type IN ('admin_remove', 'penalty') THEN sign * amount ELSE 0 END,
                      CASE WHEN type = 'transfer' THEN sign * amount ELSE 0 END
-                FROM ledger_sums_pending WHERE currency = 'meritus'` : ''}) AS sums
+                FROM ledger_sums_pending WHERE currency = 'meritus'`
+                  : ''
+              }) AS sums
        GROUP BY 1, 2 HAVING sum(m_awarded) <> 0 OR sum(m_removed) <> 0 OR sum(m_transferred) <> 0
        ORDER BY 1, 2`),
     reasons: await query(`
       SELECT span, start::text AS start, turma, kind, description, sum(ops)::int AS ops, sum(meritus)::int AS meritus, sum(estelecas)::int AS estelecas
         FROM (SELECT span, start, ${turma} AS turma, kind, description, ops, meritus, estelecas FROM ledger_reason_sums
-              ${queued ? `UNION ALL
+              ${
+                queued
+                  ? `UNION ALL
               SELECT spans.span, spans.start, lower(p.grade), CASE WHEN p.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END, p.description, p.sign,
                      CASE WHEN p.currency = 'meritus' THEN p.sign * p.amount ELSE 0 END, CASE WHEN p.currency = 'estelecas' THEN p.sign * p.amount ELSE 0 END
                 FROM ledger_sums_pending p
                CROSS JOIN LATERAL (VALUES ('d', (p.created_at AT TIME ZONE 'UTC')::date),
                                           ('m', date_trunc('month', p.created_at AT TIME ZONE 'UTC')::date)) AS spans(span, start)
-               WHERE p.type <> 'transfer'` : ''}) AS sums
+               WHERE p.type <> 'transfer'`
+                  : ''
+              }) AS sums
        GROUP BY 1, 2, 3, 4, 5 HAVING sum(ops) <> 0 OR sum(meritus) <> 0 OR sum(estelecas) <> 0
        ORDER BY 1, 2, 3, 4, 5`),
     studentDays: await query(`
@@ -309,7 +331,11 @@ test(
     const { before, open } = await releaseDatabase(async (client) => {
       await fillAsThePreviousRelease(client);
       const query = (text: string) => client.query(text);
-      return { kept: await lasting(query, 'name'), sums: await reportSums(query, 'name'), queued: await query('SELECT count(*)::int AS n FROM ledger_sums_pending') };
+      return {
+        kept: await lasting(query, 'name'),
+        sums: await reportSums(query, 'name'),
+        queued: await query('SELECT count(*)::int AS n FROM ledger_sums_pending'),
+      };
     });
     expect(before.queued).toEqual([{ n: 3 }]);
     expect(before.sums.studentDays.length).toBeGreaterThan(0);
@@ -320,7 +346,11 @@ test(
       ...before.kept,
       students: before.kept.students.map((student) => ({ ...student, grade: TURMA_OF[String(student.id)] })),
     });
-    expect(await query(`SELECT name, position, retired_at IS NOT NULL AS retired FROM turmas WHERE position >= 11 OR retired_at IS NOT NULL ORDER BY position`)).toEqual([
+    expect(
+      await query(
+        `SELECT name, position, retired_at IS NOT NULL AS retired FROM turmas WHERE position >= 11 OR retired_at IS NOT NULL ORDER BY position`,
+      ),
+    ).toEqual([
       { name: '3º EM - Turma D', position: 11, retired: true },
       { name: 'Robótica', position: 12, retired: false },
       { name: 'Turma Extinta', position: 13, retired: true },
@@ -341,7 +371,12 @@ test(
       const transfer = row.type === 'transfer';
       const side = (student: unknown, column: string, sent: boolean) => {
         const sums = totals.get(String(student)) ?? {};
-        for (const [key, add] of [[column, Number(row.amount)], ['ops', 1], ['sent_ops', sent ? 1 : 0]] as const) sums[key] = (sums[key] ?? 0) + add;
+        for (const [key, add] of [
+          [column, Number(row.amount)],
+          ['ops', 1],
+          ['sent_ops', sent ? 1 : 0],
+        ] as const)
+          sums[key] = (sums[key] ?? 0) + add;
         totals.set(String(student), sums);
       };
       if (row.to_student_id) side(row.to_student_id, `${prefix}_${transfer ? 'in' : 'awarded'}`, false);
@@ -355,14 +390,18 @@ test(
     cleanups.push(() => fs.rmSync(config.dataDir, { recursive: true, force: true }));
     const app = await buildApp(config, database);
     cleanups.push(() => app.close());
-    const cookie = cookieFrom(await app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'helena@escola.test', password: TEST_PASSWORD } }));
+    const cookie = cookieFrom(
+      await app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'helena@escola.test', password: TEST_PASSWORD } }),
+    );
     const today = dayIn(DEFAULT_TIME_ZONE, new Date());
     const period = `period=custom&from=${addDays(today, -90)}&to=${today}`;
     const expected = [...new Set(Object.values(TURMA_OF))].sort().map((turma) => {
       const members = before.kept.students.filter((student) => TURMA_OF[String(student.id)] === turma);
       const own = (side: 'from_student_id' | 'to_student_id', types: string[]) =>
         before.kept.ledger
-          .filter((row) => row.currency === 'meritus' && types.includes(String(row.type)) && members.some((student) => student.id === row[side]))
+          .filter(
+            (row) => row.currency === 'meritus' && types.includes(String(row.type)) && members.some((student) => student.id === row[side]),
+          )
           .reduce((sum, row) => sum + Number(row.amount), 0);
       const present = members.filter((student) => student.deleted_at === null);
       return {
@@ -382,7 +421,9 @@ test(
     };
     expect(await overview()).toEqual(expected.map((turma) => expect.objectContaining(turma)));
     for (const turma of ['3º EM - Turma D', 'Turma Fantasma']) {
-      expect(await overview(`&turma=${encodeURIComponent(turma)}`)).toEqual([expect.objectContaining(expected.find((row) => row.turma === turma)!)]);
+      expect(await overview(`&turma=${encodeURIComponent(turma)}`)).toEqual([
+        expect.objectContaining(expected.find((row) => row.turma === turma)!),
+      ]);
     }
   },
 );

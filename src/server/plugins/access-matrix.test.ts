@@ -35,7 +35,14 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     // The login page's school name, logo and demo flag (no secrets).
     'GET /api/settings/public',
   ],
-  signedIn: ['POST /api/auth/logout', 'GET /api/auth/me', 'GET /api/events', 'GET /api/ranking', 'GET /api/tags/active', 'GET /api/settings'],
+  signedIn: [
+    'POST /api/auth/logout',
+    'GET /api/auth/me',
+    'GET /api/events',
+    'GET /api/ranking',
+    'GET /api/tags/active',
+    'GET /api/settings',
+  ],
   student: [
     'POST /api/meritus/transfers',
     'POST /api/estelecas/transfers',
@@ -231,12 +238,14 @@ test('every route × every actor × every spelling: refused with 401/403 before 
           failures.push(`${where}: refused with ${response.statusCode} though the route admits ${actor}`);
         }
         if (spelling === 'plain') plainStatus = response.statusCode;
-        else if (response.statusCode !== plainStatus) failures.push(`${where}: ${response.statusCode}, the plain path answered ${plainStatus}`);
+        else if (response.statusCode !== plainStatus)
+          failures.push(`${where}: ${response.statusCode}, the plain path answered ${plainStatus}`);
         if (actor === 'anonymous' || actor === 'studentA') {
           for (const value of Object.values(B_PRIVATE)) if (text.includes(value)) failures.push(`${where}: leaks ${value}`);
         }
         if (/password_?hash|token_?hash|\$argon2/i.test(text)) failures.push(`${where}: leaks a secret`);
-        if (!['no-store'].includes(String(response.headers['cache-control']))) failures.push(`${where}: Cache-Control ${response.headers['cache-control']}`);
+        if (!['no-store'].includes(String(response.headers['cache-control'])))
+          failures.push(`${where}: Cache-Control ${response.headers['cache-control']}`);
       }
     }
   }

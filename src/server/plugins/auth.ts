@@ -8,7 +8,6 @@ import { createSessionCache, type SessionCache } from '../modules/auth/session-c
 import type { EventBus } from '../realtime/event-bus.ts';
 import { ACCESS_LEVELS, type Access } from '../../shared/contract/route.ts';
 
-
 /** A registered route as the guard knows it (the authorization tests walk this table). */
 export type DeclaredRoute = { method: string; url: string; options: RouteOptions };
 

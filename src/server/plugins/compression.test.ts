@@ -37,14 +37,21 @@ describe('API answers', () => {
     // A class of 40: the list is several KB, as the 2,000-student one is hundreds.
     await addStudents(
       t.db,
-      Array.from({ length: 40 }, (_, n) => ({ studentId: String(4100000 + n), name: `Estudante Compressão ${n}`, grade: '2º EM - Turma C' })),
+      Array.from({ length: 40 }, (_, n) => ({
+        studentId: String(4100000 + n),
+        name: `Estudante Compressão ${n}`,
+        grade: '2º EM - Turma C',
+      })),
     );
     admin = await t.loginAdmin();
   });
   afterAll(async () => t.close());
 
   const list = (acceptEncoding?: string) =>
-    t.app.inject({ url: '/api/admin/students', headers: { cookie: admin, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) } });
+    t.app.inject({
+      url: '/api/admin/students',
+      headers: { cookie: admin, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) },
+    });
 
   test('a big answer comes in the encoding asked for (Brotli preferred), the same JSON, still no-store; plain when none is asked', async () => {
     const plain = await list();
@@ -108,7 +115,9 @@ describe('API answers', () => {
 
   test('a gzip request body is not inflated: what arrives is refused as sent, nothing is created', async () => {
     const before = (await list()).json();
-    const body = zlib.gzipSync(JSON.stringify({ studentId: '4199999', name: 'Estudante Comprimido', password: 'senha-123', grade: '1º EM - Turma A' }));
+    const body = zlib.gzipSync(
+      JSON.stringify({ studentId: '4199999', name: 'Estudante Comprimido', password: 'senha-123', grade: '1º EM - Turma A' }),
+    );
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/admin/students',
@@ -199,7 +208,8 @@ describe('the built front end', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const get = (url: string, acceptEncoding?: string) => app.inject({ url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+  const get = (url: string, acceptEncoding?: string) =>
+    app.inject({ url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
 
   test('a hashed asset is served from its .br or .gz copy as the browser accepts, cached for a year, varying on Accept-Encoding', async () => {
     for (const [asked, encoding, file] of [
@@ -268,7 +278,10 @@ describe('the built front end', () => {
       expect(response.statusCode, url).toBe(200);
       const area = /<!-- (student|admin) -->/.exec(response.body)?.[1] ?? 'index';
       expect(area, url).toBe(expected);
-      expect([...response.body.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map((match) => match[1]), url).toEqual(reads);
+      expect(
+        [...response.body.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map((match) => match[1]),
+        url,
+      ).toEqual(reads);
       expect(response.body, url).toContain('<meta name="meritus-demo" content="off">');
     }
     // The pages' files are not served raw (without the demo flag and the reads).

@@ -31,16 +31,34 @@ const award = await t.app.inject({
   payload: { type: 'reward', amount: 50, description: 'Monitoria' },
 });
 expect(award.statusCode).toBe(201);
-const tagGiven = await t.app.inject({ method: 'PUT', url: `/api/admin/students/${bruno.id}/tags/leader`, headers: { cookie: cookies.admin }, payload: { days: 7 } });
+const tagGiven = await t.app.inject({
+  method: 'PUT',
+  url: `/api/admin/students/${bruno.id}/tags/leader`,
+  headers: { cookie: cookies.admin },
+  payload: { days: 7 },
+});
 expect(tagGiven.statusCode).toBe(200);
 const activeTags = await t.app.inject({ method: 'GET', url: '/api/tags/active', headers: { cookie: cookies.admin } });
 const tagId = (activeTags.json() as { id: string }[])[0]!.id;
-const preset = await t.app.inject({ method: 'POST', url: '/api/admin/reason-presets', headers: { cookie: cookies.admin }, payload: { label: 'Ajudou um colega' } });
+const preset = await t.app.inject({
+  method: 'POST',
+  url: '/api/admin/reason-presets',
+  headers: { cookie: cookies.admin },
+  payload: { label: 'Ajudou um colega' },
+});
 expect(preset.statusCode).toBe(201);
 const presetId = (preset.json() as { id: string }).id;
 const [archived] = await t.db
   .insert(archiveImages)
-  .values({ fileKey: 'k'.repeat(32), contentHash: 'h'.repeat(64), fileName: 'cartaz.png', mimeType: 'image/png', kind: 'image', fileSize: 10, hasVariants: true })
+  .values({
+    fileKey: 'k'.repeat(32),
+    contentHash: 'h'.repeat(64),
+    fileName: 'cartaz.png',
+    mimeType: 'image/png',
+    kind: 'image',
+    fileSize: 10,
+    hasVariants: true,
+  })
   .returning();
 
 const [turma] = await t.db.select().from(turmas).limit(1);
@@ -71,8 +89,21 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/estelecas/transfers': { recipientId: bruno.id, amount: 1 },
   'POST /api/admin/students/:id/meritus': { type: 'reward', amount: 1, description: 'Monitoria' },
   'POST /api/admin/students/:id/estelecas': { type: 'reward', amount: 1, description: 'Monitoria' },
-  'POST /api/admin/operations/bulk': { type: 'reward', amount: 1, description: 'Feira', currency: 'meritus', studentUuids: [ana.id, bruno.id] },
-  'POST /api/admin/students': { studentId: '3999999', name: 'Eva Nunes', password: 'segredo-1', grade: '1º EM - Turma A', email: 'eva@escola.test', birthDate: '2010-05-02' },
+  'POST /api/admin/operations/bulk': {
+    type: 'reward',
+    amount: 1,
+    description: 'Feira',
+    currency: 'meritus',
+    studentUuids: [ana.id, bruno.id],
+  },
+  'POST /api/admin/students': {
+    studentId: '3999999',
+    name: 'Eva Nunes',
+    password: 'segredo-1',
+    grade: '1º EM - Turma A',
+    email: 'eva@escola.test',
+    birthDate: '2010-05-02',
+  },
   'PATCH /api/admin/students/:id': { name: 'Bruno H. Lima', email: 'bruno@escola.test', birthDate: '2009-01-31' },
   'PUT /api/admin/students/:id/photo': { url: 'https://fotos.escola.test/bruno.jpg' },
   'PUT /api/admin/students/:id/tags/:kind': { days: 7 },
@@ -80,7 +111,14 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'PUT /api/admin/dashboard/goals/:id': { target: 80 },
   'POST /api/admin/reason-presets': { label: 'Participação na aula' },
   'POST /api/admin/diagnostics/fixes/:fix': { keys: [] },
-  'PATCH /api/admin/archive/images/:id': { description: 'Cartaz da feira', category: 'banner', tags: ['feira'], albumName: 'Feira', accessLevel: 'restricted', isFeatured: true },
+  'PATCH /api/admin/archive/images/:id': {
+    description: 'Cartaz da feira',
+    category: 'banner',
+    tags: ['feira'],
+    albumName: 'Feira',
+    accessLevel: 'restricted',
+    isFeatured: true,
+  },
   'POST /api/admin/archive/images/bulk': { action: 'category', ids: [archived!.id], category: 'banner' },
   'PUT /api/admin/archive/images/:id/favourite': { favourite: true },
   'POST /api/admin/archive/images/:id/select': { studentId: bruno.id },
@@ -160,16 +198,41 @@ const OUT_OF_RANGE_DATES = [
   '2010-02-31',
   '00/00/0000',
 ];
-const NUMBERISH = ['', '   ', 'NaN', 'Infinity', '-Infinity', '-1', '0', '1.5', '1e309', '0x10', ' 10 ', '1,5', '10abc', 'null', 'true', '%00', '\\u0000'];
+const NUMBERISH = [
+  '',
+  '   ',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '-1',
+  '0',
+  '1.5',
+  '1e309',
+  '0x10',
+  ' 10 ',
+  '1,5',
+  '10abc',
+  'null',
+  'true',
+  '%00',
+  '\\u0000',
+];
 
 const anyCodeUnit = fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit));
 const hostileText = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(fc.string({ maxLength: 10 }), fc.constantFrom(...UNSTORABLE), fc.string({ maxLength: 10 })).map((parts) => parts.join('')) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(fc.string({ maxLength: 10 }), fc.constantFrom(...UNSTORABLE), fc.string({ maxLength: 10 }))
+      .map((parts) => parts.join('')),
+  },
   { weight: 2, arbitrary: fc.string({ unit: anyCodeUnit, minLength: 1, maxLength: 20 }) },
   { weight: 2, arbitrary: fc.constantFrom(...NUMBERISH, ...OUT_OF_RANGE_DATES) },
   { weight: 1, arbitrary: fc.integer({ min: 201, max: 120_000 }).map((length) => 'ç'.repeat(length)) },
 );
-const oddNumber = fc.constantFrom('1.5', '-3', '0', '-0', '1e309', '-1e309', '1e21', '9007199254740993', '2147483648', '100001', '4.9e-324', '1E2').map((json) => new Raw(json));
+const oddNumber = fc
+  .constantFrom('1.5', '-3', '0', '-0', '1e309', '-1e309', '1e21', '9007199254740993', '2147483648', '100001', '4.9e-324', '1E2')
+  .map((json) => new Raw(json));
 const wrongType = fc.constantFrom<unknown>(null, true, false, [], {}, 0);
 const fieldName = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'studentId', 'amount', 'id', '\u0000'));
 
@@ -204,7 +267,9 @@ function percentEncode(value: string): string {
   for (const char of value) {
     const code = char.codePointAt(0)!;
     if (code >= 0xd800 && code <= 0xdfff) {
-      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
+      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((byte) => `%${byte.toString(16).toUpperCase()}`)
+        .join('');
     } else {
       out += encodeURIComponent(char);
     }
@@ -213,7 +278,20 @@ function percentEncode(value: string): string {
 }
 
 /** Already-encoded path or query text that no decoder should choke on. */
-const rawEncoded = fc.constantFrom('%', '%zz', '%00', '%C0%80', '%ED%A0%80', '%ED%BF%BF', '%FF', '%E2%82', '%2F', '%25', '+', 'x'.repeat(5000));
+const rawEncoded = fc.constantFrom(
+  '%',
+  '%zz',
+  '%00',
+  '%C0%80',
+  '%ED%A0%80',
+  '%ED%BF%BF',
+  '%FF',
+  '%E2%82',
+  '%2F',
+  '%25',
+  '+',
+  'x'.repeat(5000),
+);
 const hostileSegment = fc.oneof(
   { weight: 3, arbitrary: hostileText.filter((text) => text.trim() !== '' && text.length < 10_000).map(percentEncode) },
   { weight: 2, arbitrary: rawEncoded },
@@ -315,7 +393,8 @@ const UNSTORABLE_ORACLE = /[\u0000\p{Cs}]/u;
 
 function carriesUnstorable(value: unknown): boolean {
   if (typeof value === 'string') return UNSTORABLE_ORACLE.test(value);
-  if (value !== null && typeof value === 'object') return Object.entries(value).some(([key, item]) => UNSTORABLE_ORACLE.test(key) || carriesUnstorable(item));
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).some(([key, item]) => UNSTORABLE_ORACLE.test(key) || carriesUnstorable(item));
   return false;
 }
 
@@ -368,7 +447,10 @@ function jsonBodyArbitrary(route: DeclaredRoute) {
     {
       weight: 5,
       arbitrary: fc
-        .dictionary(fc.constantFrom(...fields), fc.oneof({ weight: 2, arbitrary: hostileText }, { weight: 1, arbitrary: hostileValue }), { minKeys: 1, maxKeys: 3 })
+        .dictionary(fc.constantFrom(...fields), fc.oneof({ weight: 2, arbitrary: hostileText }, { weight: 1, arbitrary: hostileValue }), {
+          minKeys: 1,
+          maxKeys: 3,
+        })
         .map((spoiled) => toJson({ ...base, ...spoiled })),
     },
     // Some required fields missing.
@@ -488,7 +570,12 @@ describe('hostile query strings never answer 5xx and change nothing', () => {
   const queryValue = fc.oneof(
     { weight: 3, arbitrary: hostileText.filter((text) => text.length < 10_000).map(percentEncode) },
     { weight: 2, arbitrary: rawEncoded },
-    { weight: 1, arbitrary: fc.constantFrom(...OUT_OF_RANGE_DATES).map((date) => Buffer.from(`${date.replace('T', ' ')}|${ana.id}`).toString('base64url')) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(...OUT_OF_RANGE_DATES)
+        .map((date) => Buffer.from(`${date.replace('T', ' ')}|${ana.id}`).toString('base64url')),
+    },
   );
 
   test.each(readRoutes.map((route) => [keyOf(route), route] as const))('%s', async (key, route) => {
@@ -518,30 +605,182 @@ describe('hostile query strings never answer 5xx and change nothing', () => {
 
 describe('text we do not store (control characters, lone surrogates) and impossible dates answer 400 with a pt-BR message', () => {
   const cursorAt = (time: string) => Buffer.from(`${time}|${ana.id}`).toString('base64url');
-  const cases: [string, 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string, 'anonymous' | 'student' | 'admin', string | undefined, Record<string, string>, string][] = [
-    ['a NUL as the matrícula of the student login', 'POST', '/api/auth/student/login', 'anonymous', '{"studentId":"\\u0000","password":"x"}', {}, 'invalid_text'],
-    ['a lone surrogate in the administrator login email', 'POST', '/api/auth/admin/login', 'anonymous', '{"email":"prof\\ud800@escola.test","password":"x"}', {}, 'invalid_text'],
-    ['a NUL in a transfer description', 'POST', '/api/meritus/transfers', 'student', `{"recipientId":"${bruno.id}","amount":1,"description":"Lanche\\u0000"}`, {}, 'invalid_text'],
-    ['a lone surrogate in a transfer description', 'POST', '/api/meritus/transfers', 'student', `{"recipientId":"${bruno.id}","amount":1,"description":"\\udc00"}`, {}, 'invalid_text'],
-    ['a NUL in the Idempotency-Key', 'POST', '/api/estelecas/transfers', 'student', `{"recipientId":"${bruno.id}","amount":1}`, { [IDEMPOTENCY_HEADER]: 'chave\u0000chave' }, 'invalid_text'],
-    ['an Idempotency-Key of 101 characters', 'POST', '/api/estelecas/transfers', 'student', `{"recipientId":"${bruno.id}","amount":1}`, { [IDEMPOTENCY_HEADER]: 'k'.repeat(101) }, 'idempotency_key_invalid'],
-    ['a NUL in the description of an award', 'POST', `/api/admin/students/${ana.id}/meritus`, 'admin', '{"type":"reward","amount":1,"description":"\\u0000"}', {}, 'invalid_text'],
-    ['a lone surrogate in a bulk award', 'POST', '/api/admin/operations/bulk', 'admin', `{"type":"reward","amount":1,"description":"Feira\\ud83d","currency":"meritus","studentUuids":["${ana.id}"]}`, {}, 'invalid_text'],
-    ['a NUL in a new student’s name', 'POST', '/api/admin/students', 'admin', '{"studentId":"3999998","name":"Eva\\u0000","password":"segredo-1","grade":"1º EM - Turma A"}', {}, 'invalid_text'],
-    ['an escape sequence in a new student’s name', 'POST', '/api/admin/students', 'admin', '{"studentId":"3999998","name":"Eva\\u001b[31m","password":"segredo-1","grade":"1º EM - Turma A"}', {}, 'invalid_text'],
+  const cases: [
+    string,
+    'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    string,
+    'anonymous' | 'student' | 'admin',
+    string | undefined,
+    Record<string, string>,
+    string,
+  ][] = [
+    [
+      'a NUL as the matrícula of the student login',
+      'POST',
+      '/api/auth/student/login',
+      'anonymous',
+      '{"studentId":"\\u0000","password":"x"}',
+      {},
+      'invalid_text',
+    ],
+    [
+      'a lone surrogate in the administrator login email',
+      'POST',
+      '/api/auth/admin/login',
+      'anonymous',
+      '{"email":"prof\\ud800@escola.test","password":"x"}',
+      {},
+      'invalid_text',
+    ],
+    [
+      'a NUL in a transfer description',
+      'POST',
+      '/api/meritus/transfers',
+      'student',
+      `{"recipientId":"${bruno.id}","amount":1,"description":"Lanche\\u0000"}`,
+      {},
+      'invalid_text',
+    ],
+    [
+      'a lone surrogate in a transfer description',
+      'POST',
+      '/api/meritus/transfers',
+      'student',
+      `{"recipientId":"${bruno.id}","amount":1,"description":"\\udc00"}`,
+      {},
+      'invalid_text',
+    ],
+    [
+      'a NUL in the Idempotency-Key',
+      'POST',
+      '/api/estelecas/transfers',
+      'student',
+      `{"recipientId":"${bruno.id}","amount":1}`,
+      { [IDEMPOTENCY_HEADER]: 'chave\u0000chave' },
+      'invalid_text',
+    ],
+    [
+      'an Idempotency-Key of 101 characters',
+      'POST',
+      '/api/estelecas/transfers',
+      'student',
+      `{"recipientId":"${bruno.id}","amount":1}`,
+      { [IDEMPOTENCY_HEADER]: 'k'.repeat(101) },
+      'idempotency_key_invalid',
+    ],
+    [
+      'a NUL in the description of an award',
+      'POST',
+      `/api/admin/students/${ana.id}/meritus`,
+      'admin',
+      '{"type":"reward","amount":1,"description":"\\u0000"}',
+      {},
+      'invalid_text',
+    ],
+    [
+      'a lone surrogate in a bulk award',
+      'POST',
+      '/api/admin/operations/bulk',
+      'admin',
+      `{"type":"reward","amount":1,"description":"Feira\\ud83d","currency":"meritus","studentUuids":["${ana.id}"]}`,
+      {},
+      'invalid_text',
+    ],
+    [
+      'a NUL in a new student’s name',
+      'POST',
+      '/api/admin/students',
+      'admin',
+      '{"studentId":"3999998","name":"Eva\\u0000","password":"segredo-1","grade":"1º EM - Turma A"}',
+      {},
+      'invalid_text',
+    ],
+    [
+      'an escape sequence in a new student’s name',
+      'POST',
+      '/api/admin/students',
+      'admin',
+      '{"studentId":"3999998","name":"Eva\\u001b[31m","password":"segredo-1","grade":"1º EM - Turma A"}',
+      {},
+      'invalid_text',
+    ],
     ['a control character in a turma’s name', 'POST', '/api/admin/turmas', 'admin', '{"name":"Turma\\u0001Z"}', {}, 'invalid_text'],
-    ['a NUL in a new student’s password', 'POST', '/api/admin/students', 'admin', '{"studentId":"3999998","name":"Eva","password":"segredo-\\u0000","grade":"1º EM - Turma A"}', {}, 'invalid_text'],
-    ['a birth date in year 9999', 'POST', '/api/admin/students', 'admin', '{"studentId":"3999998","name":"Eva","password":"segredo-1","grade":"1º EM - Turma A","birthDate":"9999-12-31"}', {}, 'invalid_birth_date'],
-    ['a lone surrogate in a student’s new name', 'PATCH', `/api/admin/students/${bruno.id}`, 'admin', '{"name":"Bruno\\udfff"}', {}, 'invalid_text'],
-    ['a NUL in a photo address', 'PUT', `/api/admin/students/${bruno.id}/photo`, 'admin', '{"url":"https://fotos.escola.test/\\u0000.jpg"}', {}, 'invalid_text'],
-    ['a tag expiry in year 9999', 'PATCH', `/api/admin/students/${bruno.id}/tags/leader`, 'admin', '{"expiresAt":"9999-12-31T00:00:00Z"}', {}, 'invalid_tag_expiry'],
+    [
+      'a NUL in a new student’s password',
+      'POST',
+      '/api/admin/students',
+      'admin',
+      '{"studentId":"3999998","name":"Eva","password":"segredo-\\u0000","grade":"1º EM - Turma A"}',
+      {},
+      'invalid_text',
+    ],
+    [
+      'a birth date in year 9999',
+      'POST',
+      '/api/admin/students',
+      'admin',
+      '{"studentId":"3999998","name":"Eva","password":"segredo-1","grade":"1º EM - Turma A","birthDate":"9999-12-31"}',
+      {},
+      'invalid_birth_date',
+    ],
+    [
+      'a lone surrogate in a student’s new name',
+      'PATCH',
+      `/api/admin/students/${bruno.id}`,
+      'admin',
+      '{"name":"Bruno\\udfff"}',
+      {},
+      'invalid_text',
+    ],
+    [
+      'a NUL in a photo address',
+      'PUT',
+      `/api/admin/students/${bruno.id}/photo`,
+      'admin',
+      '{"url":"https://fotos.escola.test/\\u0000.jpg"}',
+      {},
+      'invalid_text',
+    ],
+    [
+      'a tag expiry in year 9999',
+      'PATCH',
+      `/api/admin/students/${bruno.id}/tags/leader`,
+      'admin',
+      '{"expiresAt":"9999-12-31T00:00:00Z"}',
+      {},
+      'invalid_tag_expiry',
+    ],
     ['a NUL in a reason preset', 'POST', '/api/admin/reason-presets', 'admin', '{"label":"\\u0000"}', {}, 'invalid_text'],
     ['a NUL as the reason preset to delete', 'DELETE', '/api/admin/reason-presets/%00', 'admin', undefined, {}, 'invalid_text'],
     ['a NUL as the goal to change', 'PUT', '/api/admin/dashboard/goals/%00', 'admin', '{"target":10}', {}, 'invalid_text'],
     ['?q=%00 in the operations search', 'GET', '/api/me/operations?q=%00', 'student', undefined, {}, 'invalid_text'],
-    ['a cursor for year 9999', 'GET', `/api/me/operations?cursor=${cursorAt('9999-12-31 23:59:59.5+00')}`, 'student', undefined, {}, 'validation'],
-    ['a cursor for 30 February', 'GET', `/api/me/operations?cursor=${cursorAt('2024-02-30 10:00:00+00')}`, 'student', undefined, {}, 'validation'],
-    ['a cursor with an offset of 99 hours', 'GET', `/api/me/operations?cursor=${cursorAt('2024-02-10 10:00:00+99')}`, 'student', undefined, {}, 'validation'],
+    [
+      'a cursor for year 9999',
+      'GET',
+      `/api/me/operations?cursor=${cursorAt('9999-12-31 23:59:59.5+00')}`,
+      'student',
+      undefined,
+      {},
+      'validation',
+    ],
+    [
+      'a cursor for 30 February',
+      'GET',
+      `/api/me/operations?cursor=${cursorAt('2024-02-30 10:00:00+00')}`,
+      'student',
+      undefined,
+      {},
+      'validation',
+    ],
+    [
+      'a cursor with an offset of 99 hours',
+      'GET',
+      `/api/me/operations?cursor=${cursorAt('2024-02-10 10:00:00+99')}`,
+      'student',
+      undefined,
+      {},
+      'validation',
+    ],
   ];
 
   /** The declared route a concrete request reaches, for the audit rows it may write by design. */
@@ -557,7 +796,11 @@ describe('text we do not store (control characters, lone surrogates) and impossi
     const response = await t.app.inject({
       method,
       url,
-      headers: { ...(who === 'anonymous' ? {} : { cookie: cookies[who] }), ...(payload ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        ...(who === 'anonymous' ? {} : { cookie: cookies[who] }),
+        ...(payload ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       ...(payload ? { payload } : {}),
     });
     expect(response.statusCode, response.body).toBe(400);

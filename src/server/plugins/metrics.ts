@@ -69,7 +69,9 @@ export function routeGroupOf(pattern: string | undefined): RouteGroup {
 export type InstanceTotals = { groups: Record<RouteGroup, GroupCounts>; failedSignIns: number; events: number };
 
 function emptyTotals(): InstanceTotals {
-  const groups = Object.fromEntries(ROUTE_GROUPS.map((group) => [group, { requests: 0, serverErrors: 0, latency: new Float64Array(LATENCY_BUCKETS) }]));
+  const groups = Object.fromEntries(
+    ROUTE_GROUPS.map((group) => [group, { requests: 0, serverErrors: 0, latency: new Float64Array(LATENCY_BUCKETS) }]),
+  );
   return { groups: groups as Record<RouteGroup, GroupCounts>, failedSignIns: 0, events: 0 };
 }
 
@@ -147,7 +149,13 @@ export async function registerMetrics(app: FastifyInstance, { config, database, 
       prom?.signInFailures.inc({ role: SIGN_IN_ROUTES[pattern] });
     }
     if (status >= 500) {
-      serverErrors.push({ at: new Date().toISOString(), requestId: String(request.id), method: request.method, route: pattern ?? '(sem rota)', status });
+      serverErrors.push({
+        at: new Date().toISOString(),
+        requestId: String(request.id),
+        method: request.method,
+        route: pattern ?? '(sem rota)',
+        status,
+      });
       if (serverErrors.length > SERVER_ERRORS_KEPT) serverErrors.shift();
     }
     // A live stream's duration is how long someone stayed, not a latency.

@@ -57,32 +57,37 @@ async function newStudents(count: number) {
 
 describe('a school behind one address', () => {
   // Minutes of wall-clock time on a busy machine, so a longer timeout; the frozen clock puts every request in one window however long it takes.
-  test('300 students open the sign-in page, sign in and load their dashboard in the same window: no 429', { timeout: 300_000 }, async () => {
-    const school = '198.51.100.10';
-    const students = await newStudents(300);
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
-    const visits = await Promise.all(
-      students.map(async (student) => {
-        const page = await get('/api/auth/me', school);
-        const login = await studentLogin(student.studentId, TEST_PASSWORD, school);
-        const cookie = cookieFrom(login);
-        const reads = await Promise.all(DASHBOARD_READS.map((url) => get(url, school, cookie)));
-        return { page, login, reads };
-      }),
-    );
+  test(
+    '300 students open the sign-in page, sign in and load their dashboard in the same window: no 429',
+    { timeout: 300_000 },
+    async () => {
+      const school = '198.51.100.10';
+      const students = await newStudents(300);
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+      const visits = await Promise.all(
+        students.map(async (student) => {
+          const page = await get('/api/auth/me', school);
+          const login = await studentLogin(student.studentId, TEST_PASSWORD, school);
+          const cookie = cookieFrom(login);
+          const reads = await Promise.all(DASHBOARD_READS.map((url) => get(url, school, cookie)));
+          return { page, login, reads };
+        }),
+      );
 
-    const all = visits.flatMap(({ page, login, reads }) => [page, login, ...reads]);
-    expect(all.filter((response) => response.statusCode === 429)).toEqual([]);
-    expect(visits.map(({ page }) => page.statusCode)).toEqual(students.map(() => 401));
-    expect(visits.map(({ login }) => login.statusCode)).toEqual(students.map(() => 200));
-    for (const { reads } of visits) expect(reads.map((read) => read.statusCode)).toEqual(DASHBOARD_READS.map(() => 200));
+      const all = visits.flatMap(({ page, login, reads }) => [page, login, ...reads]);
+      expect(all.filter((response) => response.statusCode === 429)).toEqual([]);
+      expect(visits.map(({ page }) => page.statusCode)).toEqual(students.map(() => 401));
+      expect(visits.map(({ login }) => login.statusCode)).toEqual(students.map(() => 200));
+      for (const { reads } of visits) expect(reads.map((read) => read.statusCode)).toEqual(DASHBOARD_READS.map(() => 200));
 
-    // All 600 requests without a session were counted against the address in this one window…
-    const anonymous = visits.flatMap(({ page, login }) => [page, login]);
-    expect(Math.min(...anonymous.map(remaining))).toBe(API_RATE_LIMIT_DEFAULTS.anonymous - anonymous.length);
-    // …and every signed-in read against its own student.
-    for (const { reads } of visits) expect(Math.min(...reads.map(remaining))).toBe(API_RATE_LIMIT_DEFAULTS.signedIn - DASHBOARD_READS.length);
-  });
+      // All 600 requests without a session were counted against the address in this one window…
+      const anonymous = visits.flatMap(({ page, login }) => [page, login]);
+      expect(Math.min(...anonymous.map(remaining))).toBe(API_RATE_LIMIT_DEFAULTS.anonymous - anonymous.length);
+      // …and every signed-in read against its own student.
+      for (const { reads } of visits)
+        expect(Math.min(...reads.map(remaining))).toBe(API_RATE_LIMIT_DEFAULTS.signedIn - DASHBOARD_READS.length);
+    },
+  );
 
   test('60 wrong sign-ins on different matrículas from the school: the other students and the teacher still sign in from it', async () => {
     const school = '198.51.100.20';
@@ -90,7 +95,8 @@ describe('a school behind one address', () => {
     const wrong = [...mistyping.map((student) => student.studentId), ...Array.from({ length: 30 }, (_, index) => String(5900000 + index))];
     for (const studentId of wrong) expect((await studentLogin(studentId, 'senha-errada', school)).statusCode, studentId).toBe(401);
 
-    for (const student of [...others, ...mistyping]) expect((await studentLogin(student.studentId, TEST_PASSWORD, school)).statusCode, student.studentId).toBe(200);
+    for (const student of [...others, ...mistyping])
+      expect((await studentLogin(student.studentId, TEST_PASSWORD, school)).statusCode, student.studentId).toBe(200);
     expect((await adminLogin(TEST_PASSWORD, school)).statusCode).toBe(200);
   });
 

@@ -43,7 +43,11 @@ describe('X-Request-Id on every answer', () => {
   });
 
   test("behind a trusted proxy, the proxy's sane id is kept, so its log and ours share it", async () => {
-    const answer = await behindProxy.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-request-id': '5f2a9c0e-7b1d-4e8a-9c3f-2d6b8a1e4f70' } });
+    const answer = await behindProxy.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'x-request-id': '5f2a9c0e-7b1d-4e8a-9c3f-2d6b8a1e4f70' },
+    });
     expect(answer.headers['x-request-id']).toBe('5f2a9c0e-7b1d-4e8a-9c3f-2d6b8a1e4f70');
   });
 
@@ -83,7 +87,11 @@ describe('one JSON log line per request', () => {
       },
     });
     await addAdmin(database.db, TEST_ADMIN);
-    student = (await addStudents(database.db, [{ studentId: '3000001', name: 'Ana Beatriz Souza', email: 'ana@escola.test', birthDate: '2010-03-14' }]))[0]!;
+    student = (
+      await addStudents(database.db, [
+        { studentId: '3000001', name: 'Ana Beatriz Souza', email: 'ana@escola.test', birthDate: '2010-03-14' },
+      ])
+    )[0]!;
   });
   afterAll(async () => {
     await app?.close();
@@ -94,18 +102,34 @@ describe('one JSON log line per request', () => {
   const linesOf = (requestId: unknown) => lines.filter((line) => line.reqId === requestId);
 
   test('a sign-in and a signed-in request: id, route pattern, status, time, role and id of the actor; no password, cookie, token, name or email', async () => {
-    const signIn = await app.inject({ method: 'POST', url: '/api/auth/student/login', payload: { studentId: '3000001', password: TEST_PASSWORD } });
+    const signIn = await app.inject({
+      method: 'POST',
+      url: '/api/auth/student/login',
+      payload: { studentId: '3000001', password: TEST_PASSWORD },
+    });
     expect(signIn.statusCode).toBe(200);
     const cookie = cookieFrom(signIn);
     const token = cookie.split('=')[1]!;
     const me = await app.inject({ method: 'GET', url: '/api/ranking?busca=Ana', headers: { cookie } });
-    const wrong = await app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: TEST_ADMIN.email, password: 'senha-errada-123' } });
+    const wrong = await app.inject({
+      method: 'POST',
+      url: '/api/auth/admin/login',
+      payload: { email: TEST_ADMIN.email, password: 'senha-errada-123' },
+    });
     expect(wrong.statusCode).toBe(401);
 
     // Exactly one line each (Fastify's 'incoming request' and 'request completed' are gone).
     const [signInLine] = linesOf(signIn.headers['x-request-id']);
     expect(linesOf(signIn.headers['x-request-id'])).toHaveLength(1);
-    expect(signInLine).toMatchObject({ level: 30, msg: 'requisição', method: 'POST', route: '/api/auth/student/login', status: 200, role: null, actor: null });
+    expect(signInLine).toMatchObject({
+      level: 30,
+      msg: 'requisição',
+      method: 'POST',
+      route: '/api/auth/student/login',
+      status: 200,
+      role: null,
+      actor: null,
+    });
     expect(signInLine!.ms).toEqual(expect.any(Number));
 
     const meLines = linesOf(me.headers['x-request-id']);
@@ -113,17 +137,35 @@ describe('one JSON log line per request', () => {
     // The pattern, never the URL: its query could name someone.
     expect(meLines[0]).toMatchObject({ method: 'GET', route: '/api/ranking', status: 200, role: 'student', actor: student.id });
 
-    expect(linesOf(wrong.headers['x-request-id'])).toEqual([expect.objectContaining({ route: '/api/auth/admin/login', status: 401, role: null })]);
+    expect(linesOf(wrong.headers['x-request-id'])).toEqual([
+      expect.objectContaining({ route: '/api/auth/admin/login', status: 401, role: null }),
+    ]);
 
-    for (const secret of [TEST_PASSWORD, 'senha-errada-123', token, 'meritus_session', 'Ana Beatriz', 'ana@escola.test', TEST_ADMIN.email, 'busca=']) {
+    for (const secret of [
+      TEST_PASSWORD,
+      'senha-errada-123',
+      token,
+      'meritus_session',
+      'Ana Beatriz',
+      'ana@escola.test',
+      TEST_ADMIN.email,
+      'busca=',
+    ]) {
       expect(text, secret).not.toContain(secret);
     }
   });
 
   test('serving an archive file (original, thumbnail, download) logs its request and nothing worse: no false "file missing", no error', async () => {
-    const admin = cookieFrom(await app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: TEST_ADMIN.email, password: TEST_PASSWORD } }));
+    const admin = cookieFrom(
+      await app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: TEST_ADMIN.email, password: TEST_PASSWORD } }),
+    );
     const body = multipartBody([{ name: 'quadra.png', bytes: await png(16, 16, [10, 120, 200]), type: 'image/png' }]);
-    const uploaded = await app.inject({ method: 'POST', url: '/api/admin/archive/images', headers: { ...body.headers, cookie: admin }, payload: body.payload });
+    const uploaded = await app.inject({
+      method: 'POST',
+      url: '/api/admin/archive/images',
+      headers: { ...body.headers, cookie: admin },
+      payload: body.payload,
+    });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     const item = (uploaded.json() as ArchiveUploadResult).results[0] as { item: ArchiveItem };
     const worse = () => lines.filter((line) => Number(line.level) >= 40);

@@ -43,7 +43,11 @@ async function award(studentUuid: string, amount: number) {
 
 /** Signs a student in through the second instance. */
 async function loginOnSecond(studentId: string): Promise<string> {
-  const response = await second.app.inject({ method: 'POST', url: '/api/auth/student/login', payload: { studentId, password: TEST_PASSWORD } });
+  const response = await second.app.inject({
+    method: 'POST',
+    url: '/api/auth/student/login',
+    payload: { studentId, password: TEST_PASSWORD },
+  });
   return cookieFrom(response);
 }
 
@@ -73,8 +77,12 @@ test('the stream is never cached', async () => {
   await stream.close();
 });
 
-test('HEAD answers with the stream\'s headers at once, instead of a response that never ends', async () => {
-  const response = await fetch(`${baseUrl}/api/events`, { method: 'HEAD', headers: { cookie: await t.loginStudent(t.students[0]!.studentId) }, signal: AbortSignal.timeout(10_000) });
+test("HEAD answers with the stream's headers at once, instead of a response that never ends", async () => {
+  const response = await fetch(`${baseUrl}/api/events`, {
+    method: 'HEAD',
+    headers: { cookie: await t.loginStudent(t.students[0]!.studentId) },
+    signal: AbortSignal.timeout(10_000),
+  });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toContain('text/event-stream');
 });
@@ -84,22 +92,30 @@ test(`a session holds at most ${MAX_STREAMS_PER_SESSION} streams: the next is re
   const streams = await Promise.all(Array.from({ length: MAX_STREAMS_PER_SESSION }, () => openStream(baseUrl, cookie)));
   const refused = await fetch(`${baseUrl}/api/events`, { headers: { cookie } });
   expect(refused.status).toBe(429);
-  expect((await refused.json()).error.message).toBe('Muitas abas do portal abertas nesta sessão: feche algumas para voltar a receber as atualizações ao vivo');
+  expect((await refused.json()).error.message).toBe(
+    'Muitas abas do portal abertas nesta sessão: feche algumas para voltar a receber as atualizações ao vivo',
+  );
   // Another session of the same student is not held to this one's count.
   const other = await openStream(baseUrl, await t.loginStudent(t.students[1]!.studentId));
   await other.close();
   await streams.pop()!.close();
-  await expect.poll(async () => {
-    const response = await fetch(`${baseUrl}/api/events`, { headers: { cookie } });
-    await response.body?.cancel();
-    return response.status;
-  }).toBe(200);
+  await expect
+    .poll(async () => {
+      const response = await fetch(`${baseUrl}/api/events`, { headers: { cookie } });
+      await response.body?.cancel();
+      return response.status;
+    })
+    .toBe(200);
   await Promise.all(streams.map((stream) => stream.close()));
 });
 
 test(`an account holds at most ${MAX_STREAMS_PER_ACCOUNT} streams over all its sessions: signing in again opens no more`, async () => {
-  const sessions = await Promise.all(Array.from({ length: MAX_STREAMS_PER_ACCOUNT / MAX_STREAMS_PER_SESSION }, () => t.loginStudent(t.students[2]!.studentId)));
-  const streams = await Promise.all(sessions.flatMap((cookie) => Array.from({ length: MAX_STREAMS_PER_SESSION }, () => openStream(baseUrl, cookie))));
+  const sessions = await Promise.all(
+    Array.from({ length: MAX_STREAMS_PER_ACCOUNT / MAX_STREAMS_PER_SESSION }, () => t.loginStudent(t.students[2]!.studentId)),
+  );
+  const streams = await Promise.all(
+    sessions.flatMap((cookie) => Array.from({ length: MAX_STREAMS_PER_SESSION }, () => openStream(baseUrl, cookie))),
+  );
   const refused = await fetch(`${baseUrl}/api/events`, { headers: { cookie: await t.loginStudent(t.students[2]!.studentId) } });
   expect(refused.status).toBe(429);
   expect((await refused.json()).error.message).toBe(
@@ -185,7 +201,10 @@ test('a stream ends at its session’s absolute expiry', async () => {
 
 test('a password reset ends every stream of the student at once, on every instance', async () => {
   const bruno = t.students[1]!;
-  const streams = [await openStream(baseUrl, await t.loginStudent(bruno.studentId)), await openStream(second.baseUrl, await loginOnSecond(bruno.studentId))];
+  const streams = [
+    await openStream(baseUrl, await t.loginStudent(bruno.studentId)),
+    await openStream(second.baseUrl, await loginOnSecond(bruno.studentId)),
+  ];
   await Promise.all(streams.map((stream) => stream.waitFor(has('ready'))));
   const reset = await second.app.inject({
     method: 'POST',
@@ -198,10 +217,17 @@ test('a password reset ends every stream of the student at once, on every instan
 
 test('removing a student ends every stream of theirs at once, on every instance, and no one else’s', async () => {
   const [ana, , , diego] = t.students;
-  const streams = [await openStream(baseUrl, await t.loginStudent(diego!.studentId)), await openStream(second.baseUrl, await loginOnSecond(diego!.studentId))];
+  const streams = [
+    await openStream(baseUrl, await t.loginStudent(diego!.studentId)),
+    await openStream(second.baseUrl, await loginOnSecond(diego!.studentId)),
+  ];
   const bystander = await openStream(baseUrl, await t.loginStudent(ana!.studentId));
   await Promise.all([...streams, bystander].map((stream) => stream.waitFor(has('ready'))));
-  const removal = await t.app.inject({ method: 'DELETE', url: `/api/admin/students/${diego!.id}`, headers: { cookie: await t.loginAdmin() } });
+  const removal = await t.app.inject({
+    method: 'DELETE',
+    url: `/api/admin/students/${diego!.id}`,
+    headers: { cookie: await t.loginAdmin() },
+  });
   expect(removal.statusCode).toBe(200);
   for (const stream of streams) await stream.waitForEnd();
 
@@ -210,7 +236,7 @@ test('removing a student ends every stream of theirs at once, on every instance,
   await bystander.close();
 });
 
-test('ready tells how long ago the instance heard the last event this user is told of: none for a classmate\'s logout, then the award just made', async () => {
+test("ready tells how long ago the instance heard the last event this user is told of: none for a classmate's logout, then the award just made", async () => {
   const own = await buildTestApp(); // a database and instance of its own: no event of another test reaches it
   try {
     const url = await own.app.listen({ port: 0, host: '127.0.0.1' });

@@ -72,8 +72,7 @@ export async function openStream(baseUrl: string, cookie: string): Promise<TestS
     received,
     cacheControl: response.headers.get('cache-control'),
     waitFor: (predicate, ms = 5000) => until(() => predicate(received), ms, 'waiting for events'),
-    waitForEnd: (ms = 3000) =>
-      until(() => endedByServer, ms, 'waiting for the server to end the stream').then(() => pump),
+    waitForEnd: (ms = 3000) => until(() => endedByServer, ms, 'waiting for the server to end the stream').then(() => pump),
     async close() {
       controller.abort();
       await pump;

@@ -52,9 +52,18 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
 
   // Written through the ledger's own operations, in the past; nobody watches their events yet.
   const deps: LedgerDeps = { db, events: silentEvents };
-  const backdatedAdmin = (currency: Currency, id: string, operation: { type: AdminOperationType; amount: number; description: string }, at: Date) =>
-    adminOperation(deps, actor, currency, { id, ...operation }, { at });
-  const backdatedTransfer = (sender: (typeof roster)[number], currency: Currency, transfer: { recipientId: string; amount: number; description?: string }, at: Date) =>
+  const backdatedAdmin = (
+    currency: Currency,
+    id: string,
+    operation: { type: AdminOperationType; amount: number; description: string },
+    at: Date,
+  ) => adminOperation(deps, actor, currency, { id, ...operation }, { at });
+  const backdatedTransfer = (
+    sender: (typeof roster)[number],
+    currency: Currency,
+    transfer: { recipientId: string; amount: number; description?: string },
+    at: Date,
+  ) =>
     studentTransfer(deps, { role: 'student', id: sender.id, name: sender.name, studentId: sender.studentId }, currency, transfer, { at });
 
   type Planned = { at: number; run: () => Promise<unknown> };
@@ -63,7 +72,12 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
     plan.push({
       at: start + random() * DAY,
       run: () =>
-        backdatedAdmin('meritus', student.id, { type: 'admin_add', amount: 20 + Math.floor(random() * 80), description: 'Saldo inicial' }, new Date(start)),
+        backdatedAdmin(
+          'meritus',
+          student.id,
+          { type: 'admin_add', amount: 20 + Math.floor(random() * 80), description: 'Saldo inicial' },
+          new Date(start),
+        ),
     });
     const weight = effort.get(student.id)!;
     const events = Math.round(6 + weight * 10);
@@ -74,21 +88,31 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
         plan.push({
           at,
           run: () =>
-            backdatedAdmin('meritus', student.id, {
-              type: random() < 0.6 ? 'reward' : 'admin_add',
-              amount: 5 * (1 + Math.floor(random() * weight * 8)),
-              description: pick(REWARDS),
-            }, new Date(at)),
+            backdatedAdmin(
+              'meritus',
+              student.id,
+              {
+                type: random() < 0.6 ? 'reward' : 'admin_add',
+                amount: 5 * (1 + Math.floor(random() * weight * 8)),
+                description: pick(REWARDS),
+              },
+              new Date(at),
+            ),
         });
       } else if (roll < 0.68) {
         plan.push({
           at,
           run: () =>
-            backdatedAdmin('meritus', student.id, {
-              type: 'penalty',
-              amount: 5 + Math.floor(random() * 3) * 5,
-              description: pick(PENALTIES),
-            }, new Date(at)),
+            backdatedAdmin(
+              'meritus',
+              student.id,
+              {
+                type: 'penalty',
+                amount: 5 + Math.floor(random() * 3) * 5,
+                description: pick(PENALTIES),
+              },
+              new Date(at),
+            ),
         });
       } else if (roll < 0.88) {
         const recipient = pick(roster.filter((s) => s.id !== student.id && s.grade.slice(0, 2) === student.grade.slice(0, 2)));
@@ -96,21 +120,31 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
         plan.push({
           at,
           run: () =>
-            backdatedTransfer(student, 'meritus', {
-              recipientId: recipient.id,
-              amount: 2 + Math.floor(random() * 15),
-              ...(description ? { description } : {}),
-            }, new Date(at)),
+            backdatedTransfer(
+              student,
+              'meritus',
+              {
+                recipientId: recipient.id,
+                amount: 2 + Math.floor(random() * 15),
+                ...(description ? { description } : {}),
+              },
+              new Date(at),
+            ),
         });
       } else if (roll < 0.97) {
         plan.push({
           at,
           run: () =>
-            backdatedAdmin('estelecas', student.id, {
-              type: 'reward',
-              amount: 3 + Math.floor(random() * weight * 12),
-              description: pick(ESTELECAS_REWARDS),
-            }, new Date(at)),
+            backdatedAdmin(
+              'estelecas',
+              student.id,
+              {
+                type: 'reward',
+                amount: 3 + Math.floor(random() * weight * 12),
+                description: pick(ESTELECAS_REWARDS),
+              },
+              new Date(at),
+            ),
         });
       } else {
         const recipient = pick(roster.filter((s) => s.id !== student.id));
@@ -125,7 +159,11 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
   // The demo student shows every part of the student area from the first sign-in.
   const showcase = roster[0];
   if (showcase) {
-    for (const [days, amount, description] of [[20, 12, 'Projeto de excelência'], [55, 30, 'Olimpíada de matemática'], [80, 15, 'Redação destaque']] as const) {
+    for (const [days, amount, description] of [
+      [20, 12, 'Projeto de excelência'],
+      [55, 30, 'Olimpíada de matemática'],
+      [80, 15, 'Redação destaque'],
+    ] as const) {
       const at = schoolTime(days);
       plan.push({
         at,

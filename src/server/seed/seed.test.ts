@@ -36,18 +36,30 @@ test('production mode on an empty database without ADMIN_EMAIL/ADMIN_PASSWORD re
 });
 
 test('an ADMIN_EMAIL without ADMIN_PASSWORD (or a password under 8 characters) is not enough', async () => {
-  await expect(ensureInitialData(database.db, testConfig({ ...production, ADMIN_EMAIL: 'diretora@escola.test' }))).rejects.toThrow(/ADMIN_PASSWORD/);
+  await expect(ensureInitialData(database.db, testConfig({ ...production, ADMIN_EMAIL: 'diretora@escola.test' }))).rejects.toThrow(
+    /ADMIN_PASSWORD/,
+  );
   expect(() => loadConfig({ ...production, ADMIN_EMAIL: 'diretora@escola.test', ADMIN_PASSWORD: 'curta' })).toThrow(/ADMIN_PASSWORD/);
 });
 
 test('an ADMIN_NAME the administrators screen would refuse stops the start, naming the variable, and writes nothing', async () => {
-  const config = testConfig({ ...production, ADMIN_EMAIL: 'diretora@escola.test', ADMIN_PASSWORD: 'segredo-forte', ADMIN_NAME: 'N'.repeat(121) });
+  const config = testConfig({
+    ...production,
+    ADMIN_EMAIL: 'diretora@escola.test',
+    ADMIN_PASSWORD: 'segredo-forte',
+    ADMIN_NAME: 'N'.repeat(121),
+  });
   await expect(ensureInitialData(database.db, config)).rejects.toThrow(/ADMIN_NAME/);
   expect(await database.db.select().from(admins)).toEqual([]);
 });
 
 test('the first administrator comes from the variables, with a hashed password and no demo data, created as every administrator is', async () => {
-  const config = testConfig({ ...production, ADMIN_EMAIL: 'Diretora@Escola.TEST', ADMIN_PASSWORD: 'segredo-forte', ADMIN_NAME: 'Diretora  Marta' });
+  const config = testConfig({
+    ...production,
+    ADMIN_EMAIL: 'Diretora@Escola.TEST',
+    ADMIN_PASSWORD: 'segredo-forte',
+    ADMIN_NAME: 'Diretora  Marta',
+  });
   expect(await ensureInitialData(database.db, config)).toBe('first_admin');
   const rows = await database.db.select().from(admins);
   expect(rows.map((row) => [row.email, row.name, row.adminId])).toEqual([['diretora@escola.test', 'Diretora Marta', 'admin001']]);

@@ -26,15 +26,78 @@ const FIRST_START: SystemActor = { role: 'system', name: 'Primeiro início (ADMI
 const FIRST_ADMIN_VARIABLES: Record<string, string> = { name: 'ADMIN_NAME', email: 'ADMIN_EMAIL', password: 'ADMIN_PASSWORD' };
 
 const FIRST_NAMES = [
-  'Ana', 'Beatriz', 'Camila', 'Daniela', 'Eduarda', 'Fernanda', 'Gabriela', 'Helena', 'Isabela', 'Júlia',
-  'Larissa', 'Manuela', 'Natália', 'Olívia', 'Patrícia', 'Rafaela', 'Sofia', 'Valentina', 'Yasmin', 'Lívia',
-  'Arthur', 'Bruno', 'Caio', 'Davi', 'Enzo', 'Felipe', 'Gustavo', 'Heitor', 'Igor', 'João',
-  'Lucas', 'Matheus', 'Nicolas', 'Otávio', 'Pedro', 'Rafael', 'Samuel', 'Thiago', 'Vinícius', 'Miguel',
+  'Ana',
+  'Beatriz',
+  'Camila',
+  'Daniela',
+  'Eduarda',
+  'Fernanda',
+  'Gabriela',
+  'Helena',
+  'Isabela',
+  'Júlia',
+  'Larissa',
+  'Manuela',
+  'Natália',
+  'Olívia',
+  'Patrícia',
+  'Rafaela',
+  'Sofia',
+  'Valentina',
+  'Yasmin',
+  'Lívia',
+  'Arthur',
+  'Bruno',
+  'Caio',
+  'Davi',
+  'Enzo',
+  'Felipe',
+  'Gustavo',
+  'Heitor',
+  'Igor',
+  'João',
+  'Lucas',
+  'Matheus',
+  'Nicolas',
+  'Otávio',
+  'Pedro',
+  'Rafael',
+  'Samuel',
+  'Thiago',
+  'Vinícius',
+  'Miguel',
 ];
 const SURNAMES = [
-  'Silva', 'Santos', 'Oliveira', 'Souza', 'Rodrigues', 'Ferreira', 'Alves', 'Pereira', 'Lima', 'Gomes',
-  'Costa', 'Ribeiro', 'Martins', 'Carvalho', 'Almeida', 'Lopes', 'Soares', 'Fernandes', 'Vieira', 'Barbosa',
-  'Rocha', 'Dias', 'Nascimento', 'Andrade', 'Moreira', 'Nunes', 'Marques', 'Machado', 'Mendes', 'Freitas',
+  'Silva',
+  'Santos',
+  'Oliveira',
+  'Souza',
+  'Rodrigues',
+  'Ferreira',
+  'Alves',
+  'Pereira',
+  'Lima',
+  'Gomes',
+  'Costa',
+  'Ribeiro',
+  'Martins',
+  'Carvalho',
+  'Almeida',
+  'Lopes',
+  'Soares',
+  'Fernandes',
+  'Vieira',
+  'Barbosa',
+  'Rocha',
+  'Dias',
+  'Nascimento',
+  'Andrade',
+  'Moreira',
+  'Nunes',
+  'Marques',
+  'Machado',
+  'Mendes',
+  'Freitas',
 ];
 const AVATAR_COLOURS = ['#2563eb', '#7c3aed', '#db2777', '#ea580c', '#16a34a', '#0891b2', '#ca8a04', '#4f46e5'];
 export const DEMO_STUDENTS_PER_GRADE = 5;
@@ -95,10 +158,7 @@ export function demoStudents(): DemoStudentSeed[] {
 }
 
 async function isEmpty(db: Db): Promise<boolean> {
-  const [[a], [s]] = await Promise.all([
-    db.select({ n: count() }).from(admins),
-    db.select({ n: count() }).from(students),
-  ]);
+  const [[a], [s]] = await Promise.all([db.select({ n: count() }).from(admins), db.select({ n: count() }).from(students)]);
   return (a?.n ?? 0) === 0 && (s?.n ?? 0) === 0;
 }
 
@@ -109,11 +169,24 @@ export async function seedDemoSchool(db: Db, storage: FileStorage): Promise<void
   const turmaIds = new Map((await activeTurmas(db)).map((turma) => [turma.name, turma.id]));
   const rows = [];
   for (const [index, { grade, ...seed }] of seeds.entries()) {
-    const initials = seed.name.split(' ').map((part) => part[0]).filter(Boolean).slice(0, 2).join('');
+    const initials = seed.name
+      .split(' ')
+      .map((part) => part[0])
+      .filter(Boolean)
+      .slice(0, 2)
+      .join('');
     const photoUrl = await writeAvatar(storage, initials, AVATAR_COLOURS[index % AVATAR_COLOURS.length]!, `demo-${seed.studentId}.webp`);
     // Enrolled at the start of the school year, before the three months of history.
     const createdAt = new Date(Date.now() - (120 + index) * 86_400_000);
-    rows.push({ ...seed, turmaId: turmaIds.get(grade)!, photoUrl, photoVersion: 1, createdAt, updatedAt: createdAt, passwordHash: await hashPassword(DEMO_STUDENT.password) });
+    rows.push({
+      ...seed,
+      turmaId: turmaIds.get(grade)!,
+      photoUrl,
+      photoVersion: 1,
+      createdAt,
+      updatedAt: createdAt,
+      passwordHash: await hashPassword(DEMO_STUDENT.password),
+    });
   }
   await db.insert(students).values(rows);
 }

@@ -84,7 +84,11 @@ test('two instances on one database and one bucket serve each other’s uploads,
   const item = response.json().results[0].item as ArchiveItem;
   expect(fs.existsSync(path.join(t.config.uploadsDir, 'archive'))).toBe(false);
 
-  const secondAdmin = await second.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'prof@escola.test', password: 'senha-teste-1' } });
+  const secondAdmin = await second.inject({
+    method: 'POST',
+    url: '/api/auth/admin/login',
+    payload: { email: 'prof@escola.test', password: 'senha-teste-1' },
+  });
   const cookie = String(secondAdmin.headers['set-cookie']).split(';')[0]!;
   const original = await second.inject({ method: 'GET', url: item.fileUrl, headers: { cookie } });
   expect(original.statusCode).toBe(200);
@@ -137,12 +141,21 @@ test('the one-time metadata removal rewrites an original in the bucket, and the 
   const jpeg = await phoneJpeg(120, 60);
   const row = await storedAsBefore(t.db, storage, 'IMG_0003.JPG', jpeg, 'image/jpeg');
   try {
-    expect(await stripStoredMetadata({ db: t.db, storage, tmpDir: archiveStagingDir(t.config.dataDir) })).toMatchObject({ checked: 1, stripped: 1, failed: [] });
+    expect(await stripStoredMetadata({ db: t.db, storage, tmpDir: archiveStagingDir(t.config.dataDir) })).toMatchObject({
+      checked: 1,
+      stripped: 1,
+      failed: [],
+    });
     const served = await second.inject({ method: 'GET', url: `/api/archive/files/${row.fileKey}` });
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/jpeg');
     const meta = await sharp(served.rawPayload).metadata();
-    expect({ exif: meta.exif, xmp: meta.xmp, width: meta.width, height: meta.height }).toEqual({ exif: undefined, xmp: undefined, width: 60, height: 120 });
+    expect({ exif: meta.exif, xmp: meta.xmp, width: meta.width, height: meta.height }).toEqual({
+      exif: undefined,
+      xmp: undefined,
+      width: 60,
+      height: 120,
+    });
     const [after] = await t.db.select().from(archiveImages).where(eq(archiveImages.id, row.id));
     expect(after!.fileSize).toBe(served.rawPayload.length);
     expect((await storage.stat(`archive/${row.fileKey}/original`))?.size).toBe(served.rawPayload.length);

@@ -36,7 +36,10 @@ export type ServeOptions = {
 /** RFC 6266 / 5987: an ASCII fallback name plus the UTF-8 one. */
 export function contentDisposition(type: 'inline' | 'attachment', fileName: string): string {
   // One '_' per character (the u flag): an emoji is one character, not its two UTF-16 halves.
-  const ascii = fileName.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]|["\\]/gu, '_');
+  const ascii = fileName
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]|["\\]/gu, '_');
   return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
@@ -78,7 +81,10 @@ export async function sendStoredObject(
   if (!object) return false;
   reply.type(options.contentType);
   if (range) {
-    reply.status(206).header('Content-Range', `bytes ${range.start}-${range.end}/${object.size}`).header('Content-Length', range.end - range.start + 1);
+    reply
+      .status(206)
+      .header('Content-Range', `bytes ${range.start}-${range.end}/${object.size}`)
+      .header('Content-Length', range.end - range.start + 1);
   } else {
     reply.header('Content-Length', object.size);
   }

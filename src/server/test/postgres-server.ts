@@ -13,8 +13,7 @@ function findBinary(name: string): string {
     if (fs.existsSync(candidate)) return candidate;
   }
   throw new Error(
-    `PostgreSQL 15 não encontrado (${name}). Instale com "apt-get install -y postgresql-15" ` +
-      'ou coloque os binários em /usr/local/bin.',
+    `PostgreSQL 15 não encontrado (${name}). Instale com "apt-get install -y postgresql-15" ` + 'ou coloque os binários em /usr/local/bin.',
   );
 }
 

@@ -167,7 +167,11 @@ export type TestApp = {
   loginStudent(studentId: string, password?: string): Promise<string>;
   loginAdmin(email?: string, password?: string): Promise<string>;
   /** Calls `/api${url}` with a session cookie: the test administrator's unless another is given. */
-  request(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, options?: { payload?: unknown; cookie?: string }): Promise<LightMyRequestResponse>;
+  request(
+    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    url: string,
+    options?: { payload?: unknown; cookie?: string },
+  ): Promise<LightMyRequestResponse>;
   /** Awards a student points through the API, as the administrator would (balances change only through the ledger); throws unless it is written. */
   award(studentUuid: string, amount: number, options?: { currency?: Currency; description?: string }): Promise<OperationResult>;
   /** The newest audit record of an action. */
@@ -220,7 +224,9 @@ export async function buildTestApp(options: { env?: Record<string, string>; stor
     loginAdmin,
     request,
     async award(studentUuid, amount, { currency = 'meritus', description = 'Saldo para o teste' } = {}) {
-      const response = await request('POST', `/admin/students/${studentUuid}/${currency}`, { payload: { type: 'admin_add', amount, description } });
+      const response = await request('POST', `/admin/students/${studentUuid}/${currency}`, {
+        payload: { type: 'admin_add', amount, description },
+      });
       if (response.statusCode !== 201) throw new Error(`award refused (${response.statusCode}): ${response.body}`);
       return response.json();
     },

@@ -8,7 +8,12 @@ export const archive = defineRoutes(['archive'], {
     access: 'admin',
     schemas: (s) => ({ query: s.archiveListQuery, response: { 200: s.archivePage } }),
   },
-  summary: { method: 'GET', path: '/api/admin/archive/summary', access: 'admin', schemas: (s) => ({ response: { 200: s.archiveSummary } }) },
+  summary: {
+    method: 'GET',
+    path: '/api/admin/archive/summary',
+    access: 'admin',
+    schemas: (s) => ({ response: { 200: s.archiveSummary } }),
+  },
   upload: {
     method: 'POST',
     path: '/api/admin/archive/images',
@@ -72,7 +77,13 @@ export const archive = defineRoutes(['archive'], {
     schemas: (s) => ({ params: s.archiveIdParam, response: { 200: s.messageResult } }),
   },
   // Declared public: each answer is decided by the image's access level.
-  file: { method: 'GET', path: '/api/archive/files/:key', access: 'public', answer: 'file', schemas: (s) => ({ params: s.archiveFileParams }) },
+  file: {
+    method: 'GET',
+    path: '/api/archive/files/:key',
+    access: 'public',
+    answer: 'file',
+    schemas: (s) => ({ params: s.archiveFileParams }),
+  },
   fileVariant: {
     method: 'GET',
     path: '/api/archive/files/:key/:variant',

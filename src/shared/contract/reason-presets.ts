@@ -1,7 +1,12 @@
 import { defineRoutes } from './route.ts';
 
 export const reasonPresets = defineRoutes(['reason-presets'], {
-  list: { method: 'GET', path: '/api/admin/reason-presets', access: 'admin', schemas: (s) => ({ response: { 200: s.z.array(s.reasonPreset) } }) },
+  list: {
+    method: 'GET',
+    path: '/api/admin/reason-presets',
+    access: 'admin',
+    schemas: (s) => ({ response: { 200: s.z.array(s.reasonPreset) } }),
+  },
   create: {
     method: 'POST',
     path: '/api/admin/reason-presets',

@@ -8,7 +8,9 @@ describe('the contract', () => {
     expect(urlOf(routes.reports.overview, { query: { period: 'custom', from: '2026-03-01', to: '', turma: ['1º A', 'B'] } })).toBe(
       '/api/admin/reports/overview?period=custom&from=2026-03-01&turma=1%C2%BA+A&turma=B',
     );
-    expect(urlOf(routes.archive.list, { query: { q: '', featured: 'true', cursor: undefined } })).toBe('/api/admin/archive/images?featured=true');
+    expect(urlOf(routes.archive.list, { query: { q: '', featured: 'true', cursor: undefined } })).toBe(
+      '/api/admin/archive/images?featured=true',
+    );
     expect(urlOf(routes.students.ranking)).toBe('/api/ranking');
   });
 

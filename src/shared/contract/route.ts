@@ -80,7 +80,10 @@ export type RouteOf<Spec extends RouteSpec> = Route<SchemasOfSpec<Spec>> & {
 };
 
 /** The routes of one domain, with the domain's tags in the OpenAPI document. */
-export function defineRoutes<const Specs extends Record<string, RouteSpec>>(tags: readonly string[], specs: Specs): { readonly [Name in keyof Specs]: RouteOf<Specs[Name]> } {
+export function defineRoutes<const Specs extends Record<string, RouteSpec>>(
+  tags: readonly string[],
+  specs: Specs,
+): { readonly [Name in keyof Specs]: RouteOf<Specs[Name]> } {
   const routes: Record<string, Route> = {};
   for (const [name, spec] of Object.entries(specs)) {
     const { method, path, access, answer = 'json', upload = false, summary, description, produces, hide, schemas } = spec;
@@ -91,7 +94,13 @@ export function defineRoutes<const Specs extends Record<string, RouteSpec>>(tags
       access,
       answer,
       upload,
-      docs: { tags, ...(summary ? { summary } : {}), ...(description ? { description } : {}), ...(produces ? { produces } : {}), ...(hide ? { hide } : {}) },
+      docs: {
+        tags,
+        ...(summary ? { summary } : {}),
+        ...(description ? { description } : {}),
+        ...(produces ? { produces } : {}),
+        ...(hide ? { hide } : {}),
+      },
       schemas: async () => schemas?.(await loadSchemaModule()) ?? {},
     };
   }
@@ -100,7 +109,8 @@ export function defineRoutes<const Specs extends Record<string, RouteSpec>>(tags
 
 type SchemasOf<R> = R extends Route<infer Schemas> ? Schemas : never;
 /** One of a route's schemas; undefined where the route has none. */
-export type SchemaOf<R, Name extends keyof RouteSchemas> = SchemasOf<R> extends infer Schemas ? (Name extends keyof Schemas ? Schemas[Name] : undefined) : never;
+export type SchemaOf<R, Name extends keyof RouteSchemas> =
+  SchemasOf<R> extends infer Schemas ? (Name extends keyof Schemas ? Schemas[Name] : undefined) : never;
 type InputOf<Schema> = Schema extends z.ZodType ? z.input<Schema> : undefined;
 type OutputOf<Schema> = Schema extends z.ZodType ? z.output<Schema> : undefined;
 
@@ -140,7 +150,10 @@ type QueryValue = string | number | boolean | null | undefined;
  * list is sent as the name repeated and an empty, null or undefined value is left out.
  */
 export function urlOf<R extends Route>(route: R, ...[parts]: ArgsOf<AddressOf<R>>): string {
-  const { params, query } = (parts ?? {}) as { params?: Record<string, string | number>; query?: Record<string, QueryValue | readonly QueryValue[]> };
+  const { params, query } = (parts ?? {}) as {
+    params?: Record<string, string | number>;
+    query?: Record<string, QueryValue | readonly QueryValue[]>;
+  };
   const path = route.path.replace(/:(\w+)/g, (_, name: string) => {
     const value = params?.[name];
     if (value === undefined) throw new Error(`${route.id}: falta o parâmetro ${name}`);

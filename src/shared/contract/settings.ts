@@ -18,7 +18,12 @@ export const settings = defineRoutes(['settings'], {
     description: 'Logo enviado como arquivo (campo "file"): JPG, PNG, GIF ou WebP, até 5 MB.',
     schemas: (s) => ({ response: { 200: s.schoolSettings } }),
   },
-  removeLogo: { method: 'DELETE', path: '/api/admin/settings/logo', access: 'admin', schemas: (s) => ({ response: { 200: s.schoolSettings } }) },
+  removeLogo: {
+    method: 'DELETE',
+    path: '/api/admin/settings/logo',
+    access: 'admin',
+    schemas: (s) => ({ response: { 200: s.schoolSettings } }),
+  },
   saveRules: {
     method: 'PUT',
     path: '/api/admin/settings/rules',

@@ -4,7 +4,12 @@ import { defineRoutes } from './route.ts';
 export const system = defineRoutes(['system'], {
   health: { method: 'GET', path: '/api/health', access: 'public', schemas: (s) => ({ response: { 200: s.healthStatus } }) },
   openApi: { method: 'GET', path: '/api/openapi.json', access: 'public', hide: true },
-  overview: { method: 'GET', path: '/api/admin/system/overview', access: 'admin', schemas: (s) => ({ response: { 200: s.systemOverview } }) },
+  overview: {
+    method: 'GET',
+    path: '/api/admin/system/overview',
+    access: 'admin',
+    schemas: (s) => ({ response: { 200: s.systemOverview } }),
+  },
   entityPage: {
     method: 'GET',
     path: '/api/admin/system/entities/:entity',
@@ -19,7 +24,12 @@ export const system = defineRoutes(['system'], {
     produces: ['text/csv'],
     schemas: (s) => ({ params: s.entityParams, query: s.entityExportQuery, response: { 200: s.csvFile } }),
   },
-  monitoring: { method: 'GET', path: '/api/admin/system/monitoring', access: 'admin', schemas: (s) => ({ response: { 200: s.monitoringSnapshot } }) },
+  monitoring: {
+    method: 'GET',
+    path: '/api/admin/system/monitoring',
+    access: 'admin',
+    schemas: (s) => ({ response: { 200: s.monitoringSnapshot } }),
+  },
   configuration: {
     method: 'GET',
     path: '/api/admin/system/configuration',
@@ -32,8 +42,18 @@ export const system = defineRoutes(['system'], {
     access: 'admin',
     schemas: (s) => ({ query: s.diagnosticLogsQuery, response: { 200: s.diagnosticLogList } }),
   },
-  clearLogs: { method: 'DELETE', path: '/api/admin/diagnostics/logs', access: 'admin', schemas: (s) => ({ response: { 200: s.clearLogsResult } }) },
-  runDiagnostics: { method: 'POST', path: '/api/admin/diagnostics/run', access: 'admin', schemas: (s) => ({ response: { 200: s.diagnosticRun } }) },
+  clearLogs: {
+    method: 'DELETE',
+    path: '/api/admin/diagnostics/logs',
+    access: 'admin',
+    schemas: (s) => ({ response: { 200: s.clearLogsResult } }),
+  },
+  runDiagnostics: {
+    method: 'POST',
+    path: '/api/admin/diagnostics/run',
+    access: 'admin',
+    schemas: (s) => ({ response: { 200: s.diagnosticRun } }),
+  },
   fixAdministrators: {
     method: 'POST',
     path: '/api/admin/diagnostics/fixes/administrators',

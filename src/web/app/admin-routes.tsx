@@ -21,16 +21,52 @@ export const adminRoutes: AppRoute[] = [
     nav: { label: 'Dashboard', icon: LayoutDashboard },
     prefetch: prefetchAdminDashboard,
   },
-  { path: paths.admin.students, Component: lazy(() => import('../features/admin-students/admin-students-page.tsx')), nav: { label: 'Gerenciar Alunos', icon: Users } },
-  { path: paths.admin.meritus, Component: lazy(() => import('../features/admin-meritus/admin-meritus-page.tsx')), nav: { label: 'Gerenciar M$', icon: Coins } },
-  { path: paths.admin.estelecas, Component: lazy(() => import('../features/admin-estelecas/admin-estelecas-page.tsx')), nav: { label: 'Estelecas', icon: Sparkles } },
-  { path: paths.admin.ranking, Component: lazy(() => import('../features/ranking/admin-ranking-page.tsx')), nav: { label: 'Ranking', icon: Trophy } },
-  { path: paths.admin.recentOperations, Component: lazy(() => import('../features/live-operations/live-operations-page.tsx')), nav: { label: 'Operações em Tempo Real', icon: Radio } },
-  { path: paths.admin.backend, Component: lazy(() => import('../features/admin-backend/admin-backend-page.tsx')), nav: { label: 'Painel Backend', icon: Server } },
-  { path: paths.admin.database, Component: lazy(() => import('../features/admin-archive/admin-archive-page.tsx')), nav: { label: 'Data-Base', icon: Database } },
-  { path: paths.admin.debug, Component: lazy(() => import('../features/admin-debug/admin-debug-page.tsx')), nav: { label: 'Debug & Diagnóstico', icon: Bug } },
+  {
+    path: paths.admin.students,
+    Component: lazy(() => import('../features/admin-students/admin-students-page.tsx')),
+    nav: { label: 'Gerenciar Alunos', icon: Users },
+  },
+  {
+    path: paths.admin.meritus,
+    Component: lazy(() => import('../features/admin-meritus/admin-meritus-page.tsx')),
+    nav: { label: 'Gerenciar M$', icon: Coins },
+  },
+  {
+    path: paths.admin.estelecas,
+    Component: lazy(() => import('../features/admin-estelecas/admin-estelecas-page.tsx')),
+    nav: { label: 'Estelecas', icon: Sparkles },
+  },
+  {
+    path: paths.admin.ranking,
+    Component: lazy(() => import('../features/ranking/admin-ranking-page.tsx')),
+    nav: { label: 'Ranking', icon: Trophy },
+  },
+  {
+    path: paths.admin.recentOperations,
+    Component: lazy(() => import('../features/live-operations/live-operations-page.tsx')),
+    nav: { label: 'Operações em Tempo Real', icon: Radio },
+  },
+  {
+    path: paths.admin.backend,
+    Component: lazy(() => import('../features/admin-backend/admin-backend-page.tsx')),
+    nav: { label: 'Painel Backend', icon: Server },
+  },
+  {
+    path: paths.admin.database,
+    Component: lazy(() => import('../features/admin-archive/admin-archive-page.tsx')),
+    nav: { label: 'Data-Base', icon: Database },
+  },
+  {
+    path: paths.admin.debug,
+    Component: lazy(() => import('../features/admin-debug/admin-debug-page.tsx')),
+    nav: { label: 'Debug & Diagnóstico', icon: Bug },
+  },
   { path: paths.admin.reports, title: 'Relatórios', Component: lazy(() => import('../features/admin-reports/admin-reports-page.tsx')) },
-  { path: paths.admin.settings, title: 'Configurações', Component: lazy(() => import('../features/admin-settings/admin-settings-page.tsx')) },
+  {
+    path: paths.admin.settings,
+    title: 'Configurações',
+    Component: lazy(() => import('../features/admin-settings/admin-settings-page.tsx')),
+  },
 ];
 
 /** Whether an admin path has a screen, so the dashboard's quick actions never lead to a dead page. */

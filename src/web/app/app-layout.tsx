@@ -54,7 +54,17 @@ function UserChip({ user }: { user: SessionUser }) {
   );
 }
 
-function SidebarContent({ user, role, entries, rules }: { user: SessionUser; role: Role; entries: NavEntry[]; rules: SchoolRules | undefined }) {
+function SidebarContent({
+  user,
+  role,
+  entries,
+  rules,
+}: {
+  user: SessionUser;
+  role: Role;
+  entries: NavEntry[];
+  rules: SchoolRules | undefined;
+}) {
   const logout = useLogout();
   const homeEntry = navOrder[role][0];
   return (
@@ -131,7 +141,9 @@ function MobileDrawer({ open, onClose, children }: { open: boolean; onClose: () 
  * (/admin/students/… is Gerenciar Alunos, not the Dashboard at /admin).
  */
 export function screenLabel(routes: readonly Pick<AppRoute, 'path' | 'nav' | 'title'>[], pathname: string): string | undefined {
-  const matches = routes.filter((route) => (route.nav?.label ?? route.title) !== undefined && (pathname === route.path || pathname.startsWith(`${route.path}/`)));
+  const matches = routes.filter(
+    (route) => (route.nav?.label ?? route.title) !== undefined && (pathname === route.path || pathname.startsWith(`${route.path}/`)),
+  );
   const best = matches.sort((a, b) => b.path.length - a.path.length)[0];
   return best?.nav?.label ?? best?.title;
 }
@@ -157,9 +169,14 @@ function ToastBand({ title }: { title: string | undefined }) {
   return (
     <div
       aria-hidden="true"
-      className={cn('sticky top-0 z-20 hidden h-(--toast-band) border-b bg-slate-50/95 backdrop-blur lg:block', scrolled ? 'border-slate-200' : 'border-transparent')}
+      className={cn(
+        'sticky top-0 z-20 hidden h-(--toast-band) border-b bg-slate-50/95 backdrop-blur lg:block',
+        scrolled ? 'border-slate-200' : 'border-transparent',
+      )}
     >
-      <p className={cn('mx-auto flex h-full max-w-7xl items-center px-8 text-base font-semibold text-slate-800', !scrolled && 'invisible')}>{title}</p>
+      <p className={cn('mx-auto flex h-full max-w-7xl items-center px-8 text-base font-semibold text-slate-800', !scrolled && 'invisible')}>
+        {title}
+      </p>
     </div>
   );
 }

@@ -30,9 +30,30 @@ export function App() {
       <BrowserRouter>
         <Routes>
           <Route path={paths.login} element={<LoginPage loadArea={loadArea} />} />
-          <Route path={`${paths.student.home}/*`} element={<Loading><StudentArea /></Loading>} />
-          <Route path={`${paths.admin.home}/*`} element={<Loading><AdminArea /></Loading>} />
-          <Route path={paths.root} element={<Loading><SignedInRoot /></Loading>} />
+          <Route
+            path={`${paths.student.home}/*`}
+            element={
+              <Loading>
+                <StudentArea />
+              </Loading>
+            }
+          />
+          <Route
+            path={`${paths.admin.home}/*`}
+            element={
+              <Loading>
+                <AdminArea />
+              </Loading>
+            }
+          />
+          <Route
+            path={paths.root}
+            element={
+              <Loading>
+                <SignedInRoot />
+              </Loading>
+            }
+          />
           <Route path="*" element={<Navigate to={paths.root} replace />} />
         </Routes>
       </BrowserRouter>

@@ -20,7 +20,10 @@ const student: SelfStudent = {
 };
 
 test("the sidebar's share of the goal is the dashboard's: 138 of 2.000 M$ is 6%, not 7% (rounded down, as the dashboard's card)", () => {
-  const text = new DOMParser().parseFromString(renderToStaticMarkup(<BalanceCards student={student} rules={{ meritusGoal: 2000, estelecasBarScale: 100 }} />), 'text/html').body.textContent;
+  const text = new DOMParser().parseFromString(
+    renderToStaticMarkup(<BalanceCards student={student} rules={{ meritusGoal: 2000, estelecasBarScale: 100 }} />),
+    'text/html',
+  ).body.textContent;
   expect(goalPercent(138, 2000)).toBe(6);
   expect(text).toContain('Meta: 2.000 M$6%');
 });

@@ -22,9 +22,19 @@ export function BalanceCards({ student, rules }: { student: SelfStudent; rules: 
           <span>Meta: {formatMeritus(meritusGoal)}</span>
           <span>{reached}%</span>
         </div>
-        <ProgressBar value={student.meritus} max={meritusGoal} label="Progresso da meta de Méritus" tone="amber" className="mt-1.5" trackClassName="bg-amber-100" />
+        <ProgressBar
+          value={student.meritus}
+          max={meritusGoal}
+          label="Progresso da meta de Méritus"
+          tone="amber"
+          className="mt-1.5"
+          trackClassName="bg-amber-100"
+        />
       </section>
-      <section aria-label="Suas Estelecas" className="rounded-2xl bg-gradient-to-br from-emerald-50 to-teal-50 p-3.5 ring-1 ring-emerald-200">
+      <section
+        aria-label="Suas Estelecas"
+        className="rounded-2xl bg-gradient-to-br from-emerald-50 to-teal-50 p-3.5 ring-1 ring-emerald-200"
+      >
         <div className="flex items-center justify-between">
           <span className="flex items-center gap-2 text-sm font-semibold text-emerald-900">
             <Star aria-hidden="true" className="size-4" />
@@ -32,7 +42,14 @@ export function BalanceCards({ student, rules }: { student: SelfStudent; rules: 
           </span>
           <span className="text-lg font-extrabold text-slate-900">{formatNumber(student.estelecas)}</span>
         </div>
-        <ProgressBar value={student.estelecas} max={estelecasBarScale} label={`Estelecas (escala de ${formatNumber(estelecasBarScale)})`} tone="emerald" className="mt-2" trackClassName="bg-emerald-100" />
+        <ProgressBar
+          value={student.estelecas}
+          max={estelecasBarScale}
+          label={`Estelecas (escala de ${formatNumber(estelecasBarScale)})`}
+          tone="emerald"
+          className="mt-2"
+          trackClassName="bg-emerald-100"
+        />
         <p className="mt-1.5 text-xs text-emerald-900">Pontos de excelência</p>
       </section>
       <p className="flex items-center gap-2 rounded-xl bg-indigo-50 px-3 py-2 text-xs font-medium text-indigo-900 ring-1 ring-indigo-100">

@@ -2,7 +2,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { PublicStudent } from '../../shared/auth.ts';
 import { ERROR_MESSAGES, type ErrorCode } from '../../shared/errors.ts';
 import { formatAmount } from '../../shared/format.ts';
-import { adminOperationInputs, removalRefusalDetails, type BulkOperationResult, type OperationResult, type ShortStudent } from '../../shared/ledger.ts';
+import {
+  adminOperationInputs,
+  removalRefusalDetails,
+  type BulkOperationResult,
+  type OperationResult,
+  type ShortStudent,
+} from '../../shared/ledger.ts';
 import { type AdminOperationType, type Currency, isCredit } from '../../shared/ledger-types.ts';
 import { issueMessage, parseAmountText } from '../../shared/validation.ts';
 import { CURRENCY_ROUTES } from '../../shared/contract/ledger.ts';
@@ -14,8 +20,7 @@ import { invalidateReads } from './query-keys.ts';
 export type OperationInput = { type: AdminOperationType; amount: number; description: string };
 /** One student, or several in one all-or-nothing request. */
 export type AdminOperationRequest =
-  | { kind: 'single'; studentUuid: string; input: OperationInput }
-  | { kind: 'bulk'; studentUuids: string[]; input: OperationInput };
+  { kind: 'single'; studentUuid: string; input: OperationInput } | { kind: 'bulk'; studentUuids: string[]; input: OperationInput };
 export type AdminOperationResponse = OperationResult | BulkOperationResult;
 
 type Holder = Pick<PublicStudent, 'name' | 'meritus' | 'estelecas'>;
@@ -60,7 +65,8 @@ export function validateAdminOperation(
   chosen: readonly Holder[],
 ): { ok: true; input: OperationInput } | { ok: false; message: string } {
   const amount = parseAmountText(draft.amount);
-  if (chosen.length === 0 || amount === undefined || draft.description.trim() === '') return { ok: false, message: ERROR_MESSAGES.missing_fields_short };
+  if (chosen.length === 0 || amount === undefined || draft.description.trim() === '')
+    return { ok: false, message: ERROR_MESSAGES.missing_fields_short };
   const parsed = adminOperationInputs[currency].safeParse({ type: draft.type, amount, description: draft.description });
   if (!parsed.success) return { ok: false, message: issueMessage(parsed.error.issues[0] ?? {}) };
   const input = parsed.data;

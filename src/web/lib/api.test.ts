@@ -63,7 +63,11 @@ describe('api client: retries', () => {
   });
 
   it('gives up on a GET after three attempts in all', async () => {
-    const { fetch, calls } = scriptedFetch(json(502, undefined), json(503, errorBody('internal', 'x')), json(500, errorBody('internal', 'x')));
+    const { fetch, calls } = scriptedFetch(
+      json(502, undefined),
+      json(503, errorBody('internal', 'x')),
+      json(500, errorBody('internal', 'x')),
+    );
     await expect(client(fetch).call(students.ranking)).rejects.toMatchObject({ status: 500, code: 'internal' });
     expect(calls).toHaveLength(3);
   });
@@ -105,7 +109,9 @@ describe('api client: retries', () => {
 
   it('never retries a 4xx answer, and shows the pt-BR text of its code when the answer has no message', async () => {
     const { fetch, calls } = scriptedFetch(json(403, { error: { code: 'forbidden' } }));
-    const error = await client(fetch).call(ledger.meritusTransfer, { body: transfer, idempotencyKey: 'k' }).catch((e: unknown) => e);
+    const error = await client(fetch)
+      .call(ledger.meritusTransfer, { body: transfer, idempotencyKey: 'k' })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 403, code: 'forbidden', message: 'Você não tem permissão para esta ação' });
     expect(calls).toHaveLength(1);
 
@@ -129,12 +135,19 @@ describe('api client: retries', () => {
   it("keeps the error's details, which name who is short of a refused removal", async () => {
     const details = { short: [{ id: '6f1c1c2e-8a9b-4c1d-9e2f-3a4b5c6d7e8f', name: 'Bruno Lima', balance: 4 }] };
     const { fetch } = scriptedFetch(json(400, { error: { code: 'remove_exceeds_balance', message: 'Não é possível remover', details } }));
-    await expect(client(fetch).call(ledger.bulkOperation, { body: { currency: 'meritus', studentUuids: [transfer.recipientId], type: 'admin_remove', amount: 5, description: 'x' } })).rejects.toMatchObject({ code: 'remove_exceeds_balance', details });
+    await expect(
+      client(fetch).call(ledger.bulkOperation, {
+        body: { currency: 'meritus', studentUuids: [transfer.recipientId], type: 'admin_remove', amount: 5, description: 'x' },
+      }),
+    ).rejects.toMatchObject({ code: 'remove_exceeds_balance', details });
   });
 
   it('shows the text known for a status when the answer is not ours (a proxy page)', async () => {
     const { fetch } = scriptedFetch(new Response('<html>Bad Gateway</html>', { status: 502 }));
-    await expect(client(fetch).call(system.runDiagnostics)).rejects.toMatchObject({ code: 'internal', message: 'Erro interno. Tente novamente.' });
+    await expect(client(fetch).call(system.runDiagnostics)).rejects.toMatchObject({
+      code: 'internal',
+      message: 'Erro interno. Tente novamente.',
+    });
   });
 
   it("shows the server's message for a code it does not know", async () => {

@@ -25,7 +25,14 @@ export class ApiError extends Error {
   /** The server's id of the failed request (X-Request-Id), which its log line carries; null when no answer came. */
   readonly requestId: string | null;
 
-  constructor(status: number, code: string, message: string, fields?: Record<string, string>, details?: unknown, requestId: string | null = null) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    fields?: Record<string, string>,
+    details?: unknown,
+    requestId: string | null = null,
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -89,9 +96,15 @@ export async function toApiError(response: Response): Promise<ApiError> {
   const error = (body as { error?: { code?: unknown; message?: unknown; fields?: unknown; details?: unknown } } | undefined)?.error;
   const code = typeof error?.code === 'string' ? error.code : response.status >= 500 ? 'internal' : 'bad_request';
   const serverMessage = typeof error?.message === 'string' ? error.message : undefined;
-  const fields =
-    error?.fields && typeof error.fields === 'object' ? (error.fields as Record<string, string>) : undefined;
-  return new ApiError(response.status, code, messageFor(code, serverMessage), fields, error?.details, response.headers.get(REQUEST_ID_HEADER));
+  const fields = error?.fields && typeof error.fields === 'object' ? (error.fields as Record<string, string>) : undefined;
+  return new ApiError(
+    response.status,
+    code,
+    messageFor(code, serverMessage),
+    fields,
+    error?.details,
+    response.headers.get(REQUEST_ID_HEADER),
+  );
 }
 
 /** Waits `ms`, or fails at once with the signal's reason when the caller gives up meanwhile. */

@@ -18,7 +18,14 @@ const TAB_QUERY: Record<PickerTab, Partial<ArchiveListQuery>> = {
  * ones, since an inactive image cannot be anyone's photo.
  */
 export function usePickerImages(tab: PickerTab, search: string) {
-  const query: ArchiveListQuery = { ...TAB_QUERY[tab], q: search.trim(), active: 'true', sort: 'date', order: 'desc', limit: ARCHIVE_PAGE_SIZE.max };
+  const query: ArchiveListQuery = {
+    ...TAB_QUERY[tab],
+    q: search.trim(),
+    active: 'true',
+    sort: 'date',
+    order: 'desc',
+    limit: ARCHIVE_PAGE_SIZE.max,
+  };
   return useInfiniteQuery({
     queryKey: queryKeyOf(routes.archive.list, { query }),
     queryFn: ({ pageParam, signal }) => call(routes.archive.list, { query: { ...query, cursor: pageParam }, signal }),

@@ -15,7 +15,15 @@ const { auth, students, ledger, tags, adminStudents, dashboard, reports } = rout
  */
 export const INVALIDATES: Record<EventType, readonly Route[] | 'all'> = {
   balance: [auth.me, ledger.myTransactions, ledger.myOperations, ledger.myEstelecas],
-  ranking: [students.ranking, students.summary, students.directory, adminStudents.list, dashboard.summary, ledger.estelecasRanking, ledger.estelecasHistory],
+  ranking: [
+    students.ranking,
+    students.summary,
+    students.directory,
+    adminStudents.list,
+    dashboard.summary,
+    ledger.estelecasRanking,
+    ledger.estelecasHistory,
+  ],
   tags: [tags.active, auth.me, adminStudents.list],
   students: [adminStudents.list, students.directory, students.ranking, students.summary, dashboard.summary],
   operation: [

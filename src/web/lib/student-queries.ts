@@ -42,7 +42,11 @@ export function useMyTransactions(limit: number, fallbackMs: number = POLL_MS.da
 
 /** What the student dashboard reads as it opens: its summary, the weekly tags and the latest transactions. */
 export function prefetchStudentDashboard(client: QueryClient): Promise<unknown> {
-  return Promise.all([client.prefetchQuery(summaryRead), client.prefetchQuery(activeTagsRead), client.prefetchQuery(myTransactionsRead(RECENT_TRANSACTIONS_LIMIT))]);
+  return Promise.all([
+    client.prefetchQuery(summaryRead),
+    client.prefetchQuery(activeTagsRead),
+    client.prefetchQuery(myTransactionsRead(RECENT_TRANSACTIONS_LIMIT)),
+  ]);
 }
 
 /**
@@ -54,7 +58,15 @@ export function applyOperationResult(client: QueryClient, result: OperationResul
     user?.role === 'student' ? { ...user, student: { ...user.student, ...result.balances } } : user,
   );
   const { auth, students, ledger } = routes;
-  invalidateReads(client, [auth.me, students.ranking, students.summary, ledger.myTransactions, ledger.myOperations, ledger.myEstelecas, students.directory]);
+  invalidateReads(client, [
+    auth.me,
+    students.ranking,
+    students.summary,
+    ledger.myTransactions,
+    ledger.myOperations,
+    ledger.myEstelecas,
+    students.directory,
+  ]);
 }
 
 export function useApplyOperationResult(): (result: OperationResult) => void {

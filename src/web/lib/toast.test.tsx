@@ -7,7 +7,12 @@ import { ApiError, createApiClient } from './api.ts';
 import { toast, toastError, toastFailure } from './toast.ts';
 
 // jsdom has no matchMedia; react-hot-toast asks it whether motion is reduced.
-window.matchMedia ??= ((query: string) => ({ matches: false, media: query, addEventListener() {}, removeEventListener() {} })) as unknown as typeof window.matchMedia;
+window.matchMedia ??= ((query: string) => ({
+  matches: false,
+  media: query,
+  addEventListener() {},
+  removeEventListener() {},
+})) as unknown as typeof window.matchMedia;
 
 const root = mountPerTest();
 
@@ -21,12 +26,17 @@ function shown(): string {
 
 describe('error toasts', () => {
   test('a failure the server answered shows its message and the short code of its request', () => {
-    act(() => toastError(new ApiError(500, 'internal', 'Erro interno do servidor', undefined, undefined, '7F3K2Q9M'), 'Erro ao realizar transferência'));
+    act(() =>
+      toastError(
+        new ApiError(500, 'internal', 'Erro interno do servidor', undefined, undefined, '7F3K2Q9M'),
+        'Erro ao realizar transferência',
+      ),
+    );
     expect(shown()).toContain('Erro ao realizar transferência');
     expect(shown()).toContain('Código: 7F3K-2Q9M');
   });
 
-  test("the code is the one the server sent in X-Request-Id with its answer", async () => {
+  test('the code is the one the server sent in X-Request-Id with its answer', async () => {
     const client = createApiClient({
       fetch: async () =>
         new Response(JSON.stringify({ error: { code: 'internal', message: 'Erro interno do servidor' } }), {
@@ -44,12 +54,19 @@ describe('error toasts', () => {
     act(() => toastError(new ApiError(409, 'insufficient_balance', 'Saldo insuficiente', undefined, undefined, 'ABCD2345')));
     expect(shown()).toBe('Saldo insuficiente');
     act(() => toast.remove());
-    act(() => toastFailure('Erro ao salvar estudante', new ApiError(409, 'student_id_taken', 'Já existe um estudante com esta matrícula', undefined, undefined, 'M2K7QX4A')));
+    act(() =>
+      toastFailure(
+        'Erro ao salvar estudante',
+        new ApiError(409, 'student_id_taken', 'Já existe um estudante com esta matrícula', undefined, undefined, 'M2K7QX4A'),
+      ),
+    );
     expect(shown()).toBe('Erro ao salvar estudante');
   });
 
   test("a screen's own failure text (the spec's) keeps the code of the request the server failed", () => {
-    act(() => toastFailure('Erro ao salvar estudante', new ApiError(503, 'internal', 'Erro interno do servidor', undefined, undefined, 'M2K7QX4A')));
+    act(() =>
+      toastFailure('Erro ao salvar estudante', new ApiError(503, 'internal', 'Erro interno do servidor', undefined, undefined, 'M2K7QX4A')),
+    );
     expect(shown()).toBe('Erro ao salvar estudanteCódigo: M2K7-QX4A');
   });
 

@@ -26,7 +26,15 @@ export function toastError(error: unknown, fallback?: string): void {
 /** An error toast with the screen's own text (the spec's 'Erro ao salvar estudante'), and the request's code when the server failed. */
 export function toastFailure(message: string, error: unknown): void {
   const code = isRefusal(error) || !isApiError(error) ? null : requestCode(error.requestId);
-  if (code) toast.error(createElement('span', null, message, createElement('span', { className: 'mt-0.5 block font-mono text-[11px] font-normal opacity-80' }, `Código: ${code}`)));
+  if (code)
+    toast.error(
+      createElement(
+        'span',
+        null,
+        message,
+        createElement('span', { className: 'mt-0.5 block font-mono text-[11px] font-normal opacity-80' }, `Código: ${code}`),
+      ),
+    );
   else toast.error(message);
 }
 

@@ -4,7 +4,8 @@ import { exceedsBalance, validateTransfer } from './transfer.ts';
 const recipientId = '0b6c5f0e-4d0a-4c39-9d7a-2f4f1f7f2a11';
 
 describe('Méritus transfer form', () => {
-  const check = (recipient: string | null, amount: string, description = '') => validateTransfer('meritus', { recipientId: recipient, amount, description }, 100);
+  const check = (recipient: string | null, amount: string, description = '') =>
+    validateTransfer('meritus', { recipientId: recipient, amount, description }, 100);
 
   test('the spec messages, in order', () => {
     expect(check(null, '10')).toEqual({ ok: false, message: 'Preencha todos os campos obrigatórios' });
@@ -32,6 +33,7 @@ test('Estelecas transfer: the spec messages and a valid quantity', () => {
   const check = (recipient: string | null, amount: string) => validateTransfer('estelecas', { recipientId: recipient, amount }, 10);
   expect(check(null, '3')).toEqual({ ok: false, message: 'Preencha todos os campos' });
   expect(check(recipientId, '')).toEqual({ ok: false, message: 'Preencha todos os campos' });
-  for (const amount of ['0', '-1', '1.5', '11']) expect(check(recipientId, amount)).toEqual({ ok: false, message: 'Quantidade inválida ou insuficiente' });
+  for (const amount of ['0', '-1', '1.5', '11'])
+    expect(check(recipientId, amount)).toEqual({ ok: false, message: 'Quantidade inválida ou insuficiente' });
   expect(check(recipientId, '10')).toEqual({ ok: true, input: { recipientId, amount: 10 } });
 });

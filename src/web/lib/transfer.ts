@@ -2,7 +2,12 @@ import { useState, type FormEvent } from 'react';
 import { toast } from 'react-hot-toast';
 import type { PublicStudent } from '../../shared/auth.ts';
 import { ERROR_MESSAGES, type ErrorCode } from '../../shared/errors.ts';
-import { estelecasTransferInput, meritusTransferInput, type EstelecasTransferInput, type MeritusTransferInput } from '../../shared/ledger.ts';
+import {
+  estelecasTransferInput,
+  meritusTransferInput,
+  type EstelecasTransferInput,
+  type MeritusTransferInput,
+} from '../../shared/ledger.ts';
 import type { Currency } from '../../shared/ledger-types.ts';
 import { issueMessage, parseAmountText } from '../../shared/validation.ts';
 import { CURRENCY_ROUTES } from '../../shared/contract/ledger.ts';
@@ -37,7 +42,11 @@ export function validateTransfer(
   balance: number,
 ): { ok: true; input: TransferInput } | { ok: false; message: string } {
   const rules = RULES[currency];
-  const parsed = rules.schema.safeParse({ recipientId: draft.recipientId ?? undefined, amount: parseAmountText(draft.amount), description: draft.description });
+  const parsed = rules.schema.safeParse({
+    recipientId: draft.recipientId ?? undefined,
+    amount: parseAmountText(draft.amount),
+    description: draft.description,
+  });
   if (!parsed.success) return { ok: false, message: issueMessage(parsed.error.issues[0] ?? {}) };
   if (parsed.data.amount > balance) return { ok: false, message: ERROR_MESSAGES[rules.overBalance] };
   return { ok: true, input: parsed.data };

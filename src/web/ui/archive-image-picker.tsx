@@ -24,9 +24,16 @@ function PickerGrid({ tab, search, selectedId, onSelect, disabled }: GridProps) 
       </div>
     );
   }
-  if (images.isError) return <LoadError message={ARCHIVE_TEXTS.loadError} onRetry={() => void images.refetch()} retrying={images.isFetching} />;
+  if (images.isError)
+    return <LoadError message={ARCHIVE_TEXTS.loadError} onRetry={() => void images.refetch()} retrying={images.isFetching} />;
   const items = images.data.pages.flatMap((page) => page.items);
-  if (items.length === 0) return <EmptyState title={search.trim() ? ARCHIVE_TEXTS.emptyFilteredTitle : ARCHIVE_TEXTS.emptyTitle} description={search.trim() ? ARCHIVE_TEXTS.emptyFilteredHint : undefined} />;
+  if (items.length === 0)
+    return (
+      <EmptyState
+        title={search.trim() ? ARCHIVE_TEXTS.emptyFilteredTitle : ARCHIVE_TEXTS.emptyTitle}
+        description={search.trim() ? ARCHIVE_TEXTS.emptyFilteredHint : undefined}
+      />
+    );
   return (
     <div className="flex flex-col gap-3">
       <ul aria-label="Imagens" className="grid max-h-[45dvh] grid-cols-3 gap-2 overflow-y-auto p-0.5 sm:grid-cols-4">
@@ -57,7 +64,13 @@ function PickerGrid({ tab, search, selectedId, onSelect, disabled }: GridProps) 
         })}
       </ul>
       {images.hasNextPage && (
-        <Button variant="secondary" size="sm" className="self-center" loading={images.isFetchingNextPage} onClick={() => void images.fetchNextPage()}>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="self-center"
+          loading={images.isFetchingNextPage}
+          onClick={() => void images.fetchNextPage()}
+        >
           Carregar mais imagens
         </Button>
       )}
@@ -90,7 +103,12 @@ export function ArchiveImagePicker({ selectedId, onSelect, disabled = false }: A
         listClassName="flex-wrap"
         items={[
           { id: 'profile', label: ARCHIVE_TEXTS.pickerTabs.profile, icon: <Image aria-hidden="true" className={icon} />, panel: grid },
-          { id: 'banner', label: ARCHIVE_TEXTS.pickerTabs.banner, icon: <LayoutPanelTop aria-hidden="true" className={icon} />, panel: grid },
+          {
+            id: 'banner',
+            label: ARCHIVE_TEXTS.pickerTabs.banner,
+            icon: <LayoutPanelTop aria-hidden="true" className={icon} />,
+            panel: grid,
+          },
           { id: 'all', label: ARCHIVE_TEXTS.pickerTabs.all, icon: <Images aria-hidden="true" className={icon} />, panel: grid },
         ]}
       />

@@ -18,7 +18,15 @@ export type ThumbnailSource = { thumbnailUrl: string | null; kind: ArchiveKind; 
  * An archive file's thumbnail filling its box (size it with className), or its type icon when
  * it has none or the thumbnail fails to load. Decorative: the file name is always written beside it.
  */
-export function ArchiveThumbnail({ file, className, iconClassName }: { file: ThumbnailSource; className?: string; iconClassName?: string }) {
+export function ArchiveThumbnail({
+  file,
+  className,
+  iconClassName,
+}: {
+  file: ThumbnailSource;
+  className?: string;
+  iconClassName?: string;
+}) {
   const [failed, setFailed] = useState<string | null>(null);
   const src = file.thumbnailUrl && failed !== file.thumbnailUrl ? file.thumbnailUrl : null;
   return (

@@ -1,7 +1,13 @@
 import { useState } from 'react';
 import { cn } from '../lib/cn.ts';
 
-const sizes = { xs: 'size-7 text-[0.65rem]', sm: 'size-9 text-xs', md: 'size-11 text-sm', lg: 'size-16 text-lg', xl: 'size-24 text-2xl' } as const;
+const sizes = {
+  xs: 'size-7 text-[0.65rem]',
+  sm: 'size-9 text-xs',
+  md: 'size-11 text-sm',
+  lg: 'size-16 text-lg',
+  xl: 'size-24 text-2xl',
+} as const;
 
 const palettes = [
   'bg-indigo-100 text-indigo-800',
@@ -33,9 +39,15 @@ export type AvatarProps = { name: string; src?: string | null; size?: keyof type
 export function Avatar({ name, src, size = 'md', className }: AvatarProps) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const showImage = Boolean(src) && failedSrc !== src;
-  const base = cn('inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full ring-2 ring-white', sizes[size], className);
+  const base = cn(
+    'inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full ring-2 ring-white',
+    sizes[size],
+    className,
+  );
   if (showImage) {
-    return <img src={src!} alt={name} loading="lazy" onError={() => setFailedSrc(src!)} className={cn(base, 'bg-slate-100 object-cover')} />;
+    return (
+      <img src={src!} alt={name} loading="lazy" onError={() => setFailedSrc(src!)} className={cn(base, 'bg-slate-100 object-cover')} />
+    );
   }
   return (
     <span role="img" aria-label={name} className={cn(base, 'font-bold', paletteFor(name))}>

@@ -12,9 +12,25 @@ const tones: Record<Tone, string> = {
   slate: 'bg-slate-100 text-slate-700 ring-slate-200',
 };
 
-export function Badge({ tone = 'slate', icon, className, children }: { tone?: Tone; icon?: ReactNode; className?: string; children: ReactNode }) {
+export function Badge({
+  tone = 'slate',
+  icon,
+  className,
+  children,
+}: {
+  tone?: Tone;
+  icon?: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
-    <span className={cn('inline-flex items-center gap-1 whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset', tones[tone], className)}>
+    <span
+      className={cn(
+        'inline-flex items-center gap-1 whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset',
+        tones[tone],
+        className,
+      )}
+    >
       {icon}
       {children}
     </span>

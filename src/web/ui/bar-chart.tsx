@@ -30,7 +30,11 @@ export function BarChart({ data, title, unit, className }: BarChartProps) {
         {data.map((datum) => {
           const height = datum.value === 0 ? 0 : Math.max(4, (datum.value / max) * 100);
           return (
-            <div key={datum.fullLabel} className="flex h-full min-w-0 flex-1 flex-col items-center justify-end gap-1" title={`${datum.fullLabel}: ${datum.value} ${unit}`}>
+            <div
+              key={datum.fullLabel}
+              className="flex h-full min-w-0 flex-1 flex-col items-center justify-end gap-1"
+              title={`${datum.fullLabel}: ${datum.value} ${unit}`}
+            >
               <span className="text-xs font-semibold text-slate-700 tabular-nums">{datum.value}</span>
               <div
                 className={cn(
@@ -45,7 +49,13 @@ export function BarChart({ data, title, unit, className }: BarChartProps) {
       </div>
       <div aria-hidden="true" className="mt-1.5 flex gap-1.5 border-t border-slate-200 pt-1.5 sm:gap-2">
         {data.map((datum) => (
-          <span key={datum.fullLabel} className={cn('min-w-0 flex-1 truncate text-center text-xs', datum.highlight ? 'font-semibold text-indigo-700' : 'text-slate-600')}>
+          <span
+            key={datum.fullLabel}
+            className={cn(
+              'min-w-0 flex-1 truncate text-center text-xs',
+              datum.highlight ? 'font-semibold text-indigo-700' : 'text-slate-600',
+            )}
+          >
             {datum.label}
           </span>
         ))}

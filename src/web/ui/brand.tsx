@@ -21,12 +21,22 @@ export function BrandMark({ className }: { className?: string }) {
 }
 
 /** Méritus with the school's logo (the coin mark without one) and name under it, once the settings are known. */
-export function Brand({ className, inverted = false, school }: { className?: string; inverted?: boolean; school?: { name: string; logoUrl: string | null } | undefined }) {
+export function Brand({
+  className,
+  inverted = false,
+  school,
+}: {
+  className?: string;
+  inverted?: boolean;
+  school?: { name: string; logoUrl: string | null } | undefined;
+}) {
   return (
     <span className={cn('inline-flex items-center gap-2.5', className)}>
       {school?.logoUrl ? <img src={school.logoUrl} alt="" className="size-9 shrink-0 rounded-xl bg-white object-contain" /> : <BrandMark />}
       <span className="flex min-w-0 flex-col">
-        <span className={cn('text-xl leading-tight font-extrabold tracking-tight', inverted ? 'text-white' : 'text-slate-900')}>Méritus</span>
+        <span className={cn('text-xl leading-tight font-extrabold tracking-tight', inverted ? 'text-white' : 'text-slate-900')}>
+          Méritus
+        </span>
         {school && (
           <span title={school.name} className={cn('truncate text-xs font-semibold', inverted ? 'text-indigo-100' : 'text-slate-600')}>
             {school.name}

@@ -7,17 +7,17 @@ const root = mountPerTest();
 
 function render(loading: boolean, onSubmit: () => void, onClick: () => void) {
   root.render(
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          onSubmit();
-        }}
-      >
-        <input aria-label="Valor" />
-        <Button type="submit" loading={loading} onClick={onClick}>
-          Transferir
-        </Button>
-      </form>,
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      <input aria-label="Valor" />
+      <Button type="submit" loading={loading} onClick={onClick}>
+        Transferir
+      </Button>
+    </form>,
   );
   return root.container().querySelector('button')!;
 }

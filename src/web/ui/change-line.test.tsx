@@ -13,7 +13,13 @@ globalThis.IS_REACT_ACT_ENVIRONMENT = true;
 function toneOf(direction: ChangeDirection, better?: 'up' | 'down' | null): string {
   const container = document.createElement('div');
   const root = createRoot(container);
-  act(() => root.render(<ChangeLine direction={direction} {...(better === undefined ? {} : { better })}>x</ChangeLine>));
+  act(() =>
+    root.render(
+      <ChangeLine direction={direction} {...(better === undefined ? {} : { better })}>
+        x
+      </ChangeLine>,
+    ),
+  );
   const tone = [...container.firstElementChild!.classList].find((name) => /^text-(emerald|rose|slate)-/.test(name))!;
   act(() => root.unmount());
   return tone;

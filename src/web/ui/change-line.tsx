@@ -8,7 +8,15 @@ import { cn } from '../lib/cn.ts';
  * it moved the way that is good for this figure (`better`: up by default, down for what is
  * lost, e.g. Méritus removed), red the other way, grey when no direction is better.
  */
-export function ChangeLine({ direction, better = 'up', children }: { direction: ChangeDirection; better?: 'up' | 'down' | null; children: ReactNode }) {
+export function ChangeLine({
+  direction,
+  better = 'up',
+  children,
+}: {
+  direction: ChangeDirection;
+  better?: 'up' | 'down' | null;
+  children: ReactNode;
+}) {
   const Icon = direction === 'up' ? TrendingUp : direction === 'down' ? TrendingDown : Minus;
   const tone = direction === 'flat' || better === null ? 'text-slate-600' : direction === better ? 'text-emerald-700' : 'text-rose-700';
   return (

@@ -16,7 +16,17 @@ export type ConfirmDialogProps = {
 };
 
 /** Asks before something that cannot be undone, e.g. deleting a student. */
-export function ConfirmDialog({ open, title, message, confirmLabel, cancelLabel = 'Cancelar', tone = 'danger', pending = false, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  title,
+  message,
+  confirmLabel,
+  cancelLabel = 'Cancelar',
+  tone = 'danger',
+  pending = false,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   return (
     <Modal
       open={open}

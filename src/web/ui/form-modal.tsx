@@ -44,7 +44,12 @@ export function FormModal({ formId, pending, submitLabel, submitVariant, dirty =
             <p role="alert" className="order-last text-sm font-medium text-slate-800 sm:order-none sm:mr-auto sm:self-center">
               {MESSAGES.leaveUnsaved}
             </p>
-            <Button ref={keepEditingRef} variant="secondary" className="shrink-0 whitespace-nowrap" onClick={() => setConfirmingLeave(false)}>
+            <Button
+              ref={keepEditingRef}
+              variant="secondary"
+              className="shrink-0 whitespace-nowrap"
+              onClick={() => setConfirmingLeave(false)}
+            >
               {MESSAGES.keepEditing}
             </Button>
             <Button variant="danger" className="shrink-0 whitespace-nowrap" onClick={onClose}>

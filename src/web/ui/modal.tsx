@@ -22,7 +22,17 @@ export type ModalProps = {
 const widths = { sm: 'sm:max-w-sm', md: 'sm:max-w-lg', lg: 'sm:max-w-2xl', xl: 'sm:max-w-4xl' } as const;
 
 /** An accessible dialog: labelled, modal, focus kept inside, Escape and overlay close, focus returns. */
-export function Modal({ open, onClose, title, description, footer, size = 'md', dismissible = true, onBlockedClose, children }: ModalProps) {
+export function Modal({
+  open,
+  onClose,
+  title,
+  description,
+  footer,
+  size = 'md',
+  dismissible = true,
+  onBlockedClose,
+  children,
+}: ModalProps) {
   const titleId = useId();
   const descriptionId = useId();
   const panelRef = useRef<HTMLDivElement>(null);

@@ -20,7 +20,11 @@ export function OneTimePassword({ password, label, testId }: { password: string;
   return (
     <div className="flex flex-wrap items-center gap-2 rounded-2xl bg-indigo-50 p-4 ring-1 ring-indigo-200">
       <KeyRound aria-hidden="true" className="size-5 shrink-0 text-indigo-700" />
-      <output aria-label={label} className="min-w-0 flex-1 font-mono text-xl font-bold tracking-wide break-all text-slate-900 select-all" data-testid={testId}>
+      <output
+        aria-label={label}
+        className="min-w-0 flex-1 font-mono text-xl font-bold tracking-wide break-all text-slate-900 select-all"
+        data-testid={testId}
+      >
         {password}
       </output>
       <Button

@@ -15,7 +15,10 @@ function KindIcon({ operation }: { operation: StudentOperation }) {
   return (
     <span
       aria-hidden="true"
-      className={cn('flex size-10 shrink-0 items-center justify-center rounded-xl', credit ? 'bg-emerald-100 text-emerald-700' : 'bg-rose-100 text-rose-700')}
+      className={cn(
+        'flex size-10 shrink-0 items-center justify-center rounded-xl',
+        credit ? 'bg-emerald-100 text-emerald-700' : 'bg-rose-100 text-rose-700',
+      )}
     >
       <Icon className="size-5" strokeWidth={2.5} />
     </span>
@@ -39,9 +42,7 @@ export function OperationRow({ operation, showCurrency = false }: { operation: S
     <li className="flex items-center gap-3 py-3">
       <KindIcon operation={operation} />
       <div className="min-w-0 flex-1">
-        <p className="text-sm font-semibold wrap-anywhere text-slate-900">
-          {operation.description}
-        </p>
+        <p className="text-sm font-semibold wrap-anywhere text-slate-900">{operation.description}</p>
         <p className="mt-0.5 text-xs wrap-anywhere text-slate-600">
           <span className="font-medium text-slate-700">{OPERATION_KIND_LABELS[operation.kind]}</span> · {counterpartText(operation)}
           <span className="hidden sm:inline">

@@ -35,7 +35,13 @@ export function RecipientPicker({ selectedId, onSelect, search, onSearchChange, 
   const filtered = useMemo(() => match(search), [match, search]);
 
   if (directory.isError) {
-    return <LoadError message="Não foi possível carregar os estudantes" onRetry={() => void directory.refetch()} retrying={directory.isFetching} />;
+    return (
+      <LoadError
+        message="Não foi possível carregar os estudantes"
+        onRetry={() => void directory.refetch()}
+        retrying={directory.isFetching}
+      />
+    );
   }
 
   return (
@@ -51,7 +57,11 @@ export function RecipientPicker({ selectedId, onSelect, search, onSearchChange, 
       ) : !students || students.length === 0 ? (
         <EmptyState icon={<Users className="size-6" />} title="Nenhum estudante disponível" />
       ) : filtered.length === 0 ? (
-        <EmptyState icon={<SearchX className="size-6" />} title="Nenhum estudante encontrado" description="Tente outro nome, matrícula ou série." />
+        <EmptyState
+          icon={<SearchX className="size-6" />}
+          title="Nenhum estudante encontrado"
+          description="Tente outro nome, matrícula ou série."
+        />
       ) : (
         <div className={cn('-mx-1 overflow-y-auto px-1 py-1', listClassName)}>
           <p className="sr-only" aria-live="polite">

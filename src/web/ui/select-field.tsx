@@ -16,7 +16,17 @@ export type SelectFieldProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id
   containerClassName?: string;
 };
 
-export function SelectField({ label, options, placeholder, error, hint, hideLabel, containerClassName, className, ...rest }: SelectFieldProps) {
+export function SelectField({
+  label,
+  options,
+  placeholder,
+  error,
+  hint,
+  hideLabel,
+  containerClassName,
+  className,
+  ...rest
+}: SelectFieldProps) {
   const id = useId();
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint} hideLabel={hideLabel} className={containerClassName}>

@@ -59,7 +59,9 @@ export function StudentPicker({ students, selected, onChange, mode, label, balan
             {students.length === 0 ? 'Nenhum estudante disponível' : 'Nenhum estudante encontrado'}
           </p>
         ) : (
-          <ul className={cn('max-h-80 divide-y divide-slate-100 overflow-y-auto rounded-xl border border-slate-200 bg-white', listClassName)}>
+          <ul
+            className={cn('max-h-80 divide-y divide-slate-100 overflow-y-auto rounded-xl border border-slate-200 bg-white', listClassName)}
+          >
             {shown.map((student) => {
               const checked = selected.has(student.id);
               return (

@@ -4,7 +4,15 @@ import { cn } from '../lib/cn.ts';
 export const fieldClass =
   'block w-full rounded-xl border bg-white px-3.5 text-base text-slate-900 shadow-sm placeholder:text-slate-500 transition-colors focus:outline-none focus-visible:border-indigo-500 focus-visible:ring-2 focus-visible:ring-indigo-500/40 disabled:bg-slate-100 disabled:text-slate-500 sm:text-sm';
 
-type FieldFrameProps = { id: string; label: string; error?: string | undefined; hint?: ReactNode; hideLabel?: boolean; children: ReactNode; className?: string | undefined };
+type FieldFrameProps = {
+  id: string;
+  label: string;
+  error?: string | undefined;
+  hint?: ReactNode;
+  hideLabel?: boolean;
+  children: ReactNode;
+  className?: string | undefined;
+};
 
 /** Label above, control, then the hint or the inline error (announced to screen readers). */
 export function FieldFrame({ id, label, error, hint, hideLabel, children, className }: FieldFrameProps) {
@@ -89,7 +97,16 @@ export type AmountFieldProps = Omit<TextFieldProps, 'type' | 'inputMode' | 'min'
  * '15' and was sent as 15 M$, and '12abc' as 12.
  */
 export function AmountField({ value, onValueChange, ...rest }: AmountFieldProps) {
-  return <TextField type="text" inputMode="numeric" autoComplete="off" value={value} onChange={(event) => onValueChange(event.target.value)} {...rest} />;
+  return (
+    <TextField
+      type="text"
+      inputMode="numeric"
+      autoComplete="off"
+      value={value}
+      onChange={(event) => onValueChange(event.target.value)}
+      {...rest}
+    />
+  );
 }
 
 export type DescriptionFieldProps = Omit<TextAreaFieldProps, 'label' | 'value' | 'onChange' | 'maxLength'> & {
@@ -99,6 +116,21 @@ export type DescriptionFieldProps = Omit<TextAreaFieldProps, 'label' | 'value' |
 };
 
 /** An operation's description, up to the 200 characters the server keeps; by default the reason an administrator gives. */
-export function DescriptionField({ label = 'Descrição', rows = 2, placeholder = 'Motivo da operação', onValueChange, ...rest }: DescriptionFieldProps) {
-  return <TextAreaField label={label} rows={rows} maxLength={200} placeholder={placeholder} onChange={(event) => onValueChange(event.target.value)} {...rest} />;
+export function DescriptionField({
+  label = 'Descrição',
+  rows = 2,
+  placeholder = 'Motivo da operação',
+  onValueChange,
+  ...rest
+}: DescriptionFieldProps) {
+  return (
+    <TextAreaField
+      label={label}
+      rows={rows}
+      maxLength={200}
+      placeholder={placeholder}
+      onChange={(event) => onValueChange(event.target.value)}
+      {...rest}
+    />
+  );
 }

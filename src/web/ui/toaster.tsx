@@ -17,10 +17,25 @@ export function AppToaster() {
       position="top-right"
       gutter={0}
       // Clipped at the line it starts from, so a toast sliding in from above the screen passes over nothing.
-      containerStyle={{ top: 'var(--toast-top)', right: 'var(--toast-right)', left: 'var(--toast-left)', clipPath: 'inset(0 -2rem -2rem -2rem)' }}
+      containerStyle={{
+        top: 'var(--toast-top)',
+        right: 'var(--toast-right)',
+        left: 'var(--toast-left)',
+        clipPath: 'inset(0 -2rem -2rem -2rem)',
+      }}
       toastOptions={{
         duration: TOAST_DURATION_MS,
-        style: { background: '#1e293b', color: '#f8fafc', borderRadius: '12px', fontSize: '13px', lineHeight: 1.3, fontWeight: 500, padding: '6px 8px', maxWidth: '22rem', overflowWrap: 'anywhere' },
+        style: {
+          background: '#1e293b',
+          color: '#f8fafc',
+          borderRadius: '12px',
+          fontSize: '13px',
+          lineHeight: 1.3,
+          fontWeight: 500,
+          padding: '6px 8px',
+          maxWidth: '22rem',
+          overflowWrap: 'anywhere',
+        },
         success: { duration: TOAST_DURATION_MS, iconTheme: { primary: '#34d399', secondary: '#1e293b' } },
         error: { duration: TOAST_DURATION_MS, iconTheme: { primary: '#fb7185', secondary: '#1e293b' } },
       }}

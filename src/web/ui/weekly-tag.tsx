@@ -19,7 +19,13 @@ export function daysLeftText(expiresAt: string, now: Date = new Date()): string 
 export function TagBadge({ kind, expiresAt, className }: { kind: TagKind; expiresAt: string; className?: string }) {
   const look = TAG_LOOK[kind];
   return (
-    <span className={cn('inline-flex items-center gap-1.5 rounded-full px-3 py-1 text-xs font-semibold ring-1 ring-inset', look.chip, className)}>
+    <span
+      className={cn(
+        'inline-flex items-center gap-1.5 rounded-full px-3 py-1 text-xs font-semibold ring-1 ring-inset',
+        look.chip,
+        className,
+      )}
+    >
       <look.icon aria-hidden="true" className="size-3.5" />
       {TAG_NAMES[kind]}
       <span className="font-medium opacity-80">· {daysLeftText(expiresAt)}</span>

@@ -8,7 +8,13 @@ import { fileTypeFromFile } from 'file-type';
 import { parseFile } from 'music-metadata';
 import sharp, { type Sharp } from 'sharp';
 import heicDecode from 'heic-decode';
-import { ARCHIVE_MAX_FILE_BYTES, ARCHIVE_MIME_TYPES, ARCHIVE_PREVIEW_SIDE, ARCHIVE_THUMB_SIDE, type ArchiveMimeType } from '../../../shared/archive.ts';
+import {
+  ARCHIVE_MAX_FILE_BYTES,
+  ARCHIVE_MIME_TYPES,
+  ARCHIVE_PREVIEW_SIDE,
+  ARCHIVE_THUMB_SIDE,
+  type ArchiveMimeType,
+} from '../../../shared/archive.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
 import { ARCHIVE_MAX_PIXELS } from '../../../shared/constants.ts';
 
@@ -34,8 +40,8 @@ import { ARCHIVE_MAX_PIXELS } from '../../../shared/constants.ts';
  */
 
 /** Lower-case markup that makes a file something a browser would run. */
-const MARKUP = ['<script', '<html', '<!doctype html', '<iframe', '<body', '<?php', '<svg', '<object', '<embed', '<meta http-equiv'].map((text) =>
-  Buffer.from(text, 'latin1'),
+const MARKUP = ['<script', '<html', '<!doctype html', '<iframe', '<body', '<?php', '<svg', '<object', '<embed', '<meta http-equiv'].map(
+  (text) => Buffer.from(text, 'latin1'),
 );
 const LONGEST_MARKUP = Math.max(...MARKUP.map((pattern) => pattern.length));
 
@@ -193,7 +199,10 @@ export function svgVerdict(text: string): 'svg' | 'hostile' | null {
   if (SVG_HOSTILE.some((pattern) => pattern.test(text))) return 'hostile';
   // An animation that sets an event handler or a link (<set attributeName="onmouseover" to="…">).
   if (attributeValues(text, 'attributeName').some((value) => /^(on|(xlink:)?href$)/i.test(value))) return 'hostile';
-  const links = [...attributeValues(text, 'href'), ...[...text.matchAll(CSS_URLS)].map((match) => (match[1] ?? match[2] ?? match[3] ?? '').trim())];
+  const links = [
+    ...attributeValues(text, 'href'),
+    ...[...text.matchAll(CSS_URLS)].map((match) => (match[1] ?? match[2] ?? match[3] ?? '').trim()),
+  ];
   return links.every((link) => SAFE_LINK.test(link)) ? 'svg' : 'hostile';
 }
 
@@ -267,7 +276,8 @@ export async function sniffStaged(staged: StagedFile, fileName: string): Promise
   }
   if (staged.hasMarkup) return { ok: false, code: 'archive_type_not_allowed' };
   // An OLE compound file is a .doc only by its name: the same container holds .xls, .msg…
-  const mime = detected.mime === 'application/x-cfb' && /\.doc$/i.test(fileName) ? 'application/msword' : (SNIFFED[detected.mime] ?? detected.mime);
+  const mime =
+    detected.mime === 'application/x-cfb' && /\.doc$/i.test(fileName) ? 'application/msword' : (SNIFFED[detected.mime] ?? detected.mime);
   if (!isArchiveMime(mime)) return { ok: false, code: 'archive_type_not_allowed' };
   if (!(await endsCleanly(mime, staged.path, staged.size))) return { ok: false, code: 'archive_type_not_allowed' };
   if (SYNC_WORD_AUDIO.has(mime) && !(await readsAsAudio(staged.path))) return { ok: false, code: 'archive_type_not_allowed' };

@@ -43,14 +43,23 @@ export async function upload(t: TestApp, files: UploadFile[], fields: Record<str
 
 /** A small PNG of one colour (different colours make different bytes). */
 export function png(width: number, height: number, rgb: [number, number, number]): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } })
+    .png()
+    .toBuffer();
 }
 
 /** What a phone writes into a photo: camera, owner, time, serial number and where it was taken (São Paulo). */
 const PHONE_EXIF = {
   IFD0: { Make: 'Apple', Model: 'iPhone 13', Software: '17.1', DateTime: '2024:05:10 09:41:00', Artist: 'Helena Costa' },
   IFD2: { DateTimeOriginal: '2024:05:10 09:41:00', LensModel: 'iPhone 13 back camera 5.1mm f/1.6', BodySerialNumber: 'F2LXK0ABCD' },
-  IFD3: { GPSLatitudeRef: 'S', GPSLatitude: '23/1 33/1 1802/100', GPSLongitudeRef: 'W', GPSLongitude: '46/1 38/1 1188/100', GPSAltitudeRef: '0', GPSAltitude: '760/1' },
+  IFD3: {
+    GPSLatitudeRef: 'S',
+    GPSLatitude: '23/1 33/1 1802/100',
+    GPSLongitudeRef: 'W',
+    GPSLongitude: '46/1 38/1 1188/100',
+    GPSAltitudeRef: '0',
+    GPSAltitude: '760/1',
+  },
 };
 /** The place again, and the photographer, as editors write them in XMP. */
 const PHONE_XMP =

@@ -40,13 +40,22 @@ const UPLOAD_RATE_LIMIT = { max: 30, timeWindow: 60_000 };
  * text fields are collected whichever order they come in. On a refusal of the request as a
  * whole, the staging files already written are removed.
  */
-async function receiveUpload(request: FastifyRequest, stagingDir: string): Promise<{ files: IncomingFile[]; fields: Record<string, string> }> {
+async function receiveUpload(
+  request: FastifyRequest,
+  stagingDir: string,
+): Promise<{ files: IncomingFile[]; fields: Record<string, string> }> {
   if (!request.isMultipart()) throw new AppError('file_missing');
   const files: IncomingFile[] = [];
   const fields: Record<string, string> = {};
   try {
     const parts = request.parts({
-      limits: { fileSize: ARCHIVE_MAX_FILE_BYTES, files: ARCHIVE_MAX_FILES_PER_UPLOAD, fields: 20, fieldSize: 4096, parts: ARCHIVE_MAX_FILES_PER_UPLOAD + 20 },
+      limits: {
+        fileSize: ARCHIVE_MAX_FILE_BYTES,
+        files: ARCHIVE_MAX_FILES_PER_UPLOAD,
+        fields: 20,
+        fieldSize: 4096,
+        parts: ARCHIVE_MAX_FILES_PER_UPLOAD + 20,
+      },
     });
     for await (const part of parts) {
       if (part.type === 'file') {
@@ -70,7 +79,12 @@ async function receiveUpload(request: FastifyRequest, stagingDir: string): Promi
 /** Whatever a file route sends, it is never run as a page: no script, no plugins, its own origin sandboxed. */
 const FILE_CSP = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox";
 
-async function serveFile(request: FastifyRequest, reply: FastifyReply, params: { key: string; variant?: string | undefined }, deps: ArchiveDeps): Promise<FastifyReply> {
+async function serveFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  params: { key: string; variant?: string | undefined },
+  deps: ArchiveDeps,
+): Promise<FastifyReply> {
   const { objectKey, imageId, ...file } = await fileToServe(deps.db, params.key, params.variant, request.principal);
   const sent = await sendStoredObject(request, reply, deps.storage, objectKey, {
     ...file,
@@ -113,7 +127,9 @@ export async function archiveRoutes(app: FastifyInstance, { config, database, ev
 
     route(scope, archive.copyLink, async (request) => countUsage(deps.db, request.params.id));
 
-    route(scope, archive.select, async (request) => selectImage(deps, adminOf(request), request.params.id, request.body?.studentId, { ip: request.ip }));
+    route(scope, archive.select, async (request) =>
+      selectImage(deps, adminOf(request), request.params.id, request.body?.studentId, { ip: request.ip }),
+    );
 
     route(scope, archive.share, async (request) => createShareLink(deps.db, request.params.id));
 
@@ -135,7 +151,10 @@ export async function sharePageRoutes(app: FastifyInstance, { database }: AppDep
       .status(row ? 200 : 404)
       .type('text/html; charset=utf-8')
       .header('Cache-Control', 'no-cache')
-      .header('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+      .header(
+        'Content-Security-Policy',
+        "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      )
       .send(renderSharePage(row));
   });
 }

@@ -36,7 +36,12 @@ import { bmpSize, makeVariants, sniffStaged, type StagedFile } from './archive-f
 import { stripMetadata } from './strip-metadata.ts';
 import { setStudentPhotoUrl } from '../students/admin-students.service.ts';
 
-export type ArchiveDeps = { db: Db; storage: FileStorage; events: EventBus; warn: (details: Record<string, unknown>, message: string) => void };
+export type ArchiveDeps = {
+  db: Db;
+  storage: FileStorage;
+  events: EventBus;
+  warn: (details: Record<string, unknown>, message: string) => void;
+};
 type ImageRow = typeof archiveImages.$inferSelect;
 
 export const VARIANTS = ['original', 'thumb', 'preview'] as const;
@@ -53,13 +58,19 @@ function randomToken(): string {
 
 /** What the search box matches: name, description, tags and uploader, folded (no accents, lower case). */
 export function searchTextOf(row: Pick<ImageRow, 'fileName' | 'description' | 'tags' | 'uploaderName' | 'uploaderEmail'>): string {
-  return foldText([row.fileName, row.description, row.tags.join(' '), row.uploaderName ?? '', row.uploaderEmail ?? ''].join(' ')).toLowerCase();
+  return foldText(
+    [row.fileName, row.description, row.tags.join(' '), row.uploaderName ?? '', row.uploaderEmail ?? ''].join(' '),
+  ).toLowerCase();
 }
 
 /** albumId as the spec derives it (name plus time, encoded, without + / =); the same name joins the album it already has. */
 async function albumIdFor(db: Db, albumName: string): Promise<string | null> {
   if (albumName === '') return null;
-  const [existing] = await db.select({ albumId: archiveImages.albumId }).from(archiveImages).where(eq(archiveImages.albumName, albumName)).limit(1);
+  const [existing] = await db
+    .select({ albumId: archiveImages.albumId })
+    .from(archiveImages)
+    .where(eq(archiveImages.albumName, albumName))
+    .limit(1);
   if (existing?.albumId) return existing.albumId;
   return Buffer.from(`${albumName}${Date.now()}`).toString('base64').replace(/[+/=]/g, '');
 }
@@ -78,7 +89,8 @@ const itemColumns = (adminUuid: string) => ({
 });
 
 export function fileUrls(row: Pick<ImageRow, 'fileKey' | 'hasVariants'>) {
-  const variantUrl = (variant: 'download' | 'thumb' | 'preview') => urlOf(routes.archive.fileVariant, { params: { key: row.fileKey, variant } });
+  const variantUrl = (variant: 'download' | 'thumb' | 'preview') =>
+    urlOf(routes.archive.fileVariant, { params: { key: row.fileKey, variant } });
   return {
     fileUrl: urlOf(routes.archive.file, { params: { key: row.fileKey } }),
     downloadUrl: variantUrl('download'),
@@ -159,9 +171,15 @@ function decodeCursor(cursor: string): [string, string] {
 
 function filters(query: ListQuery, adminUuid: string): SQL[] {
   const conditions: SQL[] = [];
-  if (query.q) conditions.push(sql`${archiveImages.searchText} LIKE ${`%${foldText(query.q).toLowerCase().replace(/[\\%_]/g, '\\$&')}%`}`);
+  if (query.q)
+    conditions.push(
+      sql`${archiveImages.searchText} LIKE ${`%${foldText(query.q)
+        .toLowerCase()
+        .replace(/[\\%_]/g, '\\$&')}%`}`,
+    );
   if (query.featured !== undefined) conditions.push(eq(archiveImages.isFeatured, query.featured));
-  if (query.public !== undefined) conditions.push(query.public ? eq(archiveImages.accessLevel, 'public') : sql`${archiveImages.accessLevel} <> 'public'`);
+  if (query.public !== undefined)
+    conditions.push(query.public ? eq(archiveImages.accessLevel, 'public') : sql`${archiveImages.accessLevel} <> 'public'`);
   if (query.active !== undefined) conditions.push(eq(archiveImages.isActive, query.active));
   if (query.category) conditions.push(eq(archiveImages.category, query.category));
   if (query.uploader) conditions.push(eq(archiveImages.uploadedBy, query.uploader));
@@ -184,7 +202,11 @@ export async function listImages(db: Db, admin: Admin, query: ListQuery): Promis
   if (query.cursor) {
     const [value, id] = decodeCursor(query.cursor);
     const typed = query.sort === 'date' ? sql`${value}::timestamptz` : query.sort === 'name' ? sql`${value}` : sql`${value}::integer`;
-    pageConditions.push(query.order === 'asc' ? sql`(${column}, ${archiveImages.id}) > (${typed}, ${id}::uuid)` : sql`(${column}, ${archiveImages.id}) < (${typed}, ${id}::uuid)`);
+    pageConditions.push(
+      query.order === 'asc'
+        ? sql`(${column}, ${archiveImages.id}) > (${typed}, ${id}::uuid)`
+        : sql`(${column}, ${archiveImages.id}) < (${typed}, ${id}::uuid)`,
+    );
   }
   const direction = query.order === 'asc' ? asc : desc;
   const [rows, [counted]] = await Promise.all([
@@ -194,7 +216,12 @@ export async function listImages(db: Db, admin: Admin, query: ListQuery): Promis
       .where(pageConditions.length > 0 ? and(...pageConditions) : undefined)
       .orderBy(direction(column), direction(archiveImages.id))
       .limit(query.limit + 1),
-    query.cursor ? [] : db.select({ total: sql<number>`count(*)::int` }).from(archiveImages).where(where),
+    query.cursor
+      ? []
+      : db
+          .select({ total: sql<number>`count(*)::int` })
+          .from(archiveImages)
+          .where(where),
   ]);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
@@ -234,7 +261,11 @@ export async function archiveSummary(db: Db): Promise<{ stats: ArchiveStats; fac
       .groupBy(archiveImages.uploadedBy)
       .orderBy(desc(sql`count(*)`)),
     db
-      .select({ albumId: sql<string>`${archiveImages.albumId}`, albumName: sql<string>`max(${archiveImages.albumName})`, count: sql<number>`count(*)::int` })
+      .select({
+        albumId: sql<string>`${archiveImages.albumId}`,
+        albumName: sql<string>`max(${archiveImages.albumName})`,
+        count: sql<number>`count(*)::int`,
+      })
       .from(archiveImages)
       .where(sql`${archiveImages.albumId} IS NOT NULL`)
       .groupBy(archiveImages.albumId)
@@ -260,19 +291,30 @@ function nextShareToken(before: Pick<ImageRow, 'shareToken'>, after: Pick<ImageR
   return before.shareToken ?? randomToken();
 }
 
-export async function editImage(deps: ArchiveDeps, admin: Admin, id: string, input: z.output<typeof archiveEditInput>): Promise<{ message: string; item: ArchiveItem }> {
+export async function editImage(
+  deps: ArchiveDeps,
+  admin: Admin,
+  id: string,
+  input: z.output<typeof archiveEditInput>,
+): Promise<{ message: string; item: ArchiveItem }> {
   const { db } = deps;
   const [before] = await db.select().from(archiveImages).where(eq(archiveImages.id, id));
   if (!before) throw new AppError('archive_image_not_found', { status: 404 });
   const accessLevel =
-    input.accessLevel ?? (input.isPublic === true ? 'public' : input.isPublic === false && before.accessLevel === 'public' ? 'private' : before.accessLevel);
+    input.accessLevel ??
+    (input.isPublic === true ? 'public' : input.isPublic === false && before.accessLevel === 'public' ? 'private' : before.accessLevel);
   const isActive = input.isActive ?? before.isActive;
   const next = {
     description: input.description ?? before.description,
     category: input.category ?? before.category,
     tags: input.tags ?? before.tags,
     albumName: input.albumName === undefined ? before.albumName : input.albumName || null,
-    albumId: input.albumName === undefined ? before.albumId : input.albumName === before.albumName ? before.albumId : await albumIdFor(db, input.albumName),
+    albumId:
+      input.albumName === undefined
+        ? before.albumId
+        : input.albumName === before.albumName
+          ? before.albumId
+          : await albumIdFor(db, input.albumName),
     accessLevel,
     isActive,
     isFeatured: input.isFeatured ?? before.isFeatured,
@@ -292,14 +334,22 @@ export async function editImage(deps: ArchiveDeps, admin: Admin, id: string, inp
 async function removeObjects(deps: ArchiveDeps, row: Pick<ImageRow, 'id' | 'fileKey'>): Promise<void> {
   const results = await Promise.allSettled(VARIANTS.map((variant) => deps.storage.delete(storageKey(row.fileKey, variant))));
   const failed = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
-  if (failed.length > 0) deps.warn({ imageId: row.id, fileKey: row.fileKey, err: failed[0]!.reason }, 'archive file not removed from storage; the record goes anyway');
+  if (failed.length > 0)
+    deps.warn(
+      { imageId: row.id, fileKey: row.fileKey, err: failed[0]!.reason },
+      'archive file not removed from storage; the record goes anyway',
+    );
 }
 
 /**
  * Students using one of these images as their photo fall back to the placeholder: the image is
  * going, or students may no longer see it (made private, admin-only or inactive).
  */
-async function releasePhotos(deps: Pick<ArchiveDeps, 'events'>, tx: DbOrTx, rows: Pick<ImageRow, 'fileKey' | 'hasVariants'>[]): Promise<void> {
+async function releasePhotos(
+  deps: Pick<ArchiveDeps, 'events'>,
+  tx: DbOrTx,
+  rows: Pick<ImageRow, 'fileKey' | 'hasVariants'>[],
+): Promise<void> {
   const photoUrls = rows.flatMap((row) => Object.values(fileUrls(row)).filter((url): url is string => url !== null));
   if (photoUrls.length === 0) return;
   const cleared = await tx
@@ -321,7 +371,12 @@ async function deleteRows(deps: ArchiveDeps, rows: ImageRow[]): Promise<number> 
   for (const row of rows) await removeObjects(deps, row);
   await deps.db.transaction(async (tx) => {
     await releasePhotos(deps, tx, rows);
-    await tx.delete(archiveImages).where(inArray(archiveImages.id, rows.map((row) => row.id)));
+    await tx.delete(archiveImages).where(
+      inArray(
+        archiveImages.id,
+        rows.map((row) => row.id),
+      ),
+    );
   });
   return rows.length;
 }
@@ -343,7 +398,11 @@ export async function bulkImages(deps: ArchiveDeps, input: z.output<typeof archi
   const now = new Date();
   let changed: { id: string }[];
   if (input.action === 'category') {
-    changed = await deps.db.update(archiveImages).set({ category: input.category, updatedAt: now }).where(inArray(archiveImages.id, ids)).returning({ id: archiveImages.id });
+    changed = await deps.db
+      .update(archiveImages)
+      .set({ category: input.category, updatedAt: now })
+      .where(inArray(archiveImages.id, ids))
+      .returning({ id: archiveImages.id });
   } else if (input.action === 'accessLevel') {
     const { accessLevel } = input;
     const shareable = accessLevel === 'public';
@@ -353,12 +412,23 @@ export async function bulkImages(deps: ArchiveDeps, input: z.output<typeof archi
         .set({
           accessLevel,
           // Leaving 'public' ends the share link; becoming public (and active) makes a new one.
-          shareToken: shareable ? sql`CASE WHEN ${archiveImages.isActive} THEN coalesce(${archiveImages.shareToken}, replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')) END` : null,
+          shareToken: shareable
+            ? sql`CASE WHEN ${archiveImages.isActive} THEN coalesce(${archiveImages.shareToken}, replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')) END`
+            : null,
           updatedAt: now,
         })
         .where(inArray(archiveImages.id, ids))
-        .returning({ id: archiveImages.id, fileKey: archiveImages.fileKey, hasVariants: archiveImages.hasVariants, isActive: archiveImages.isActive });
-      await releasePhotos(deps, tx, rows.filter((row) => !visibleToStudents({ ...row, accessLevel })));
+        .returning({
+          id: archiveImages.id,
+          fileKey: archiveImages.fileKey,
+          hasVariants: archiveImages.hasVariants,
+          isActive: archiveImages.isActive,
+        });
+      await releasePhotos(
+        deps,
+        tx,
+        rows.filter((row) => !visibleToStudents({ ...row, accessLevel })),
+      );
       return rows;
     });
   } else {
@@ -421,7 +491,13 @@ async function photoCandidate(db: Db, id: string): Promise<ImageRow> {
  * 'Selecionar Imagem para Cadastro': counts a use of the image and answers the address to store as a photo (its
  * preview); with `studentId` that student's photo becomes the image at once (audited).
  */
-export async function selectImage(deps: ArchiveDeps, admin: Admin, id: string, studentId: string | undefined, context: { ip: string }): Promise<ArchiveSelectResult> {
+export async function selectImage(
+  deps: ArchiveDeps,
+  admin: Admin,
+  id: string,
+  studentId: string | undefined,
+  context: { ip: string },
+): Promise<ArchiveSelectResult> {
   const row = await photoCandidate(deps.db, id);
   const photoUrl = photoUrlOf(row)!;
   const message = studentId ? (await setStudentPhotoUrl(deps, admin, studentId, photoUrl, context)).message : ARCHIVE_TEXTS.selected;
@@ -438,7 +514,11 @@ export async function createShareLink(db: Db, id: string): Promise<{ shareUrl: s
 }
 
 export async function revokeShareLink(db: Db, id: string): Promise<{ message: string }> {
-  const [row] = await db.update(archiveImages).set({ shareToken: null }).where(eq(archiveImages.id, id)).returning({ id: archiveImages.id });
+  const [row] = await db
+    .update(archiveImages)
+    .set({ shareToken: null })
+    .where(eq(archiveImages.id, id))
+    .returning({ id: archiveImages.id });
   if (!row) throw new AppError('archive_image_not_found', { status: 404 });
   return { message: ARCHIVE_TEXTS.shareRevoked };
 }
@@ -506,7 +586,10 @@ export async function fileToServe(db: Db, fileKey: string, variant: string | und
     // one-time metadata removal (stored-metadata-job.ts) rewrites an original under its key.
     cacheControl: row.accessLevel === 'public' && row.isActive ? 'public, no-cache' : 'private, no-cache',
     ...(variant === 'download' ? {} : { etag: `"${row.fileKey}-${variant ?? 'original'}-${row.fileSize}"` }),
-    disposition: { type: attachment ? 'attachment' : 'inline', fileName: isVariant ? `${path.parse(row.fileName).name}.webp` : row.fileName },
+    disposition: {
+      type: attachment ? 'attachment' : 'inline',
+      fileName: isVariant ? `${path.parse(row.fileName).name}.webp` : row.fileName,
+    },
   };
 }
 
@@ -570,7 +653,9 @@ export async function storeUploads(
 function uploadAnswer(results: ArchiveUploadFileResult[]): ArchiveUploadResult {
   const uploaded = results.filter((result) => result.ok).length;
   const failed = results.length - uploaded;
-  const message = [uploaded > 0 ? ARCHIVE_TEXTS.uploaded(uploaded) : null, failed > 0 ? ARCHIVE_TEXTS.uploadErrors(failed) : null].filter(Boolean).join(' ');
+  const message = [uploaded > 0 ? ARCHIVE_TEXTS.uploaded(uploaded) : null, failed > 0 ? ARCHIVE_TEXTS.uploadErrors(failed) : null]
+    .filter(Boolean)
+    .join(' ');
   return { message, uploaded, failed, results };
 }
 
@@ -578,7 +663,12 @@ function uploadAnswer(results: ArchiveUploadFileResult[]): ArchiveUploadResult {
  * One upload as the route received it: the text fields are checked first (a refusal removes the staged files and
  * stores nothing), then every file is stored (storeUploads). Refused as a whole when no file was stored.
  */
-export async function uploadImages(deps: ArchiveDeps, admin: Admin, files: IncomingFile[], fields: Record<string, string>): Promise<ArchiveUploadResult> {
+export async function uploadImages(
+  deps: ArchiveDeps,
+  admin: Admin,
+  files: IncomingFile[],
+  fields: Record<string, string>,
+): Promise<ArchiveUploadResult> {
   const parsed = archiveUploadFields.safeParse(fields);
   if (!parsed.success) {
     await Promise.all(files.map(({ staged }) => fs.rm(staged.path, { force: true })));
@@ -610,7 +700,8 @@ async function storeNew(
   const stripped = await stripMetadata(staged.path, file.mimeType, file.fileName);
   if (stripped.status === 'failed') return refused(file.fileName, stripped.code);
   // What is stored: the image without its metadata (perhaps of another type), or the file as it came.
-  const stored = stripped.status === 'stripped' ? stripped : { file: staged.path, size: staged.size, mimeType: file.mimeType, fileName: file.fileName };
+  const stored =
+    stripped.status === 'stripped' ? stripped : { file: staged.path, size: staged.size, mimeType: file.mimeType, fileName: file.fileName };
   const { fileName, mimeType } = stored;
   const fileKey = randomToken().slice(0, 32);
   try {
@@ -675,7 +766,14 @@ export type ArchiveIntegrity = {
 export async function archiveIntegrity(db: Db, storage: FileStorage): Promise<ArchiveIntegrity> {
   const [objects, rows] = await Promise.all([
     storage.list('archive/'),
-    db.select({ id: archiveImages.id, fileName: archiveImages.fileName, fileKey: archiveImages.fileKey, hasVariants: archiveImages.hasVariants }).from(archiveImages),
+    db
+      .select({
+        id: archiveImages.id,
+        fileName: archiveImages.fileName,
+        fileKey: archiveImages.fileKey,
+        hasVariants: archiveImages.hasVariants,
+      })
+      .from(archiveImages),
   ]);
   const stored = new Set(objects.map((object) => object.key));
   const expected = new Set<string>();

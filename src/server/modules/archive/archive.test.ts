@@ -47,12 +47,18 @@ describe('upload', () => {
     const item = uploadedItem(response.json<ArchiveUploadResult>());
     expect(item.fileName).toBe(name);
     const download = await get(item.downloadUrl);
-    expect(download.headers['content-disposition']).toBe(`attachment; filename="Conceicao _ na feira.png"; filename*=UTF-8''${encodeURIComponent(name)}`);
+    expect(download.headers['content-disposition']).toBe(
+      `attachment; filename="Conceicao _ na feira.png"; filename*=UTF-8''${encodeURIComponent(name)}`,
+    );
   });
 
   test('an oriented JPEG gets an upright WebP thumbnail and preview without metadata; the same bytes again answer the existing image with duplicate: true', async () => {
     const jpeg = await phoneJpeg(400, 200);
-    const first = await upload(t, [{ name: 'foto da turma.jpg', bytes: jpeg, type: 'image/jpeg' }], { tags: ' turma, 2024 ,,turma', category: 'perfil', albumName: 'Formatura' });
+    const first = await upload(t, [{ name: 'foto da turma.jpg', bytes: jpeg, type: 'image/jpeg' }], {
+      tags: ' turma, 2024 ,,turma',
+      category: 'perfil',
+      albumName: 'Formatura',
+    });
     expect(first.statusCode).toBe(200);
     const body = first.json<ArchiveUploadResult>();
     expect(body.message).toBe('1 arquivo enviado com sucesso!');
@@ -89,21 +95,50 @@ describe('upload', () => {
 
     const again = await upload(t, [{ name: 'outro nome.jpg', bytes: jpeg }]);
     expect(again.statusCode).toBe(200);
-    expect(again.json<ArchiveUploadResult>().results[0]).toMatchObject({ ok: true, duplicate: true, item: { id: item.id, fileName: 'foto da turma.jpg' } });
-    expect(await t.db.select().from(archiveImages).where(eq(archiveImages.contentHash, (await t.db.select().from(archiveImages).where(eq(archiveImages.id, item.id)))[0]!.contentHash))).toHaveLength(1);
+    expect(again.json<ArchiveUploadResult>().results[0]).toMatchObject({
+      ok: true,
+      duplicate: true,
+      item: { id: item.id, fileName: 'foto da turma.jpg' },
+    });
+    expect(
+      await t.db
+        .select()
+        .from(archiveImages)
+        .where(
+          eq(archiveImages.contentHash, (await t.db.select().from(archiveImages).where(eq(archiveImages.id, item.id)))[0]!.contentHash),
+        ),
+    ).toHaveLength(1);
   });
 
   test('hostile and empty files are refused one by one with their message, beside a good file that is stored', async () => {
-    const goodJpeg = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#3366ff' } }).jpeg().toBuffer();
+    const goodJpeg = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#3366ff' } })
+      .jpeg()
+      .toBuffer();
     const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(60, 1)]);
     const response = await upload(t, [
       { name: 'boa.png', bytes: await png(30, 20, [10, 200, 30]) },
       { name: 'vazio.png', bytes: Buffer.alloc(0) },
       { name: 'pagina.png', bytes: Buffer.from('<!doctype html><html><body><script>alert(1)</script></body></html>') },
-      { name: 'desenho.svg', bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><rect width="5" height="5"/></svg>') },
-      { name: 'evento.svg', bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="5" height="5"/></svg>') },
-      { name: 'prefixo.svg', bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" xmlns:s="http://www.w3.org/2000/svg"><s:script>alert(1)</s:script></svg>') },
-      { name: 'animado.svg', bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" height="5"><set attributeName="onmouseover" to="alert(1)"/></rect></svg>') },
+      {
+        name: 'desenho.svg',
+        bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><rect width="5" height="5"/></svg>'),
+      },
+      {
+        name: 'evento.svg',
+        bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="5" height="5"/></svg>'),
+      },
+      {
+        name: 'prefixo.svg',
+        bytes: Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" xmlns:s="http://www.w3.org/2000/svg"><s:script>alert(1)</s:script></svg>',
+        ),
+      },
+      {
+        name: 'animado.svg',
+        bytes: Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" height="5"><set attributeName="onmouseover" to="alert(1)"/></rect></svg>',
+        ),
+      },
       { name: 'poliglota.jpg', bytes: Buffer.concat([goodJpeg, Buffer.from('<html><script>alert(1)</script></html>')]) },
       { name: 'cauda.jpg', bytes: Buffer.concat([goodJpeg, Buffer.from('dados escondidos depois do fim')]) },
       { name: 'compactado.jpg', bytes: zip },
@@ -150,7 +185,9 @@ describe('upload', () => {
   });
 
   test('a clean SVG is stored, shown as a rasterised thumbnail, and its original only leaves as a sandboxed download', async () => {
-    const svg = Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#f80"/></svg>');
+    const svg = Buffer.from(
+      '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#f80"/></svg>',
+    );
     const item = uploadedItem((await upload(t, [{ name: 'logo.svg', bytes: svg }])).json());
     expect(item).toMatchObject({ mimeType: 'image/svg+xml', width: 40, height: 20 });
     const original = await get(item.fileUrl);
@@ -174,7 +211,10 @@ describe('upload', () => {
     expect(preview.headers['content-type']).toBe('image/webp');
     expect(await sharp(preview.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 1600, height: 1067 });
     // The preview shows the drawing, not a blank canvas: the sun's yellow at its place (1400, 300 of 1800 × 1200).
-    const { data } = await sharp(preview.rawPayload).extract({ left: 1244, top: 267, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true });
+    const { data } = await sharp(preview.rawPayload)
+      .extract({ left: 1244, top: 267, width: 1, height: 1 })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     expect([...data.subarray(0, 3)].map((channel) => Math.round(channel / 32))).toEqual([8, 7, 2]);
 
     const original = await get(item.fileUrl);
@@ -241,7 +281,9 @@ describe('serving by access level', () => {
     adminCookie = await t.loginAdmin();
     studentCookie = await t.loginStudent('3000001');
     for (const [i, level] of levels.entries()) {
-      const item = uploadedItem((await upload(t, [{ name: `${level}.png`, bytes: await png(12, 12, [i * 40, 99, 7]) }], {}, adminCookie)).json());
+      const item = uploadedItem(
+        (await upload(t, [{ name: `${level}.png`, bytes: await png(12, 12, [i * 40, 99, 7]) }], {}, adminCookie)).json(),
+      );
       const edit = level === 'inactive' ? { isActive: false } : { accessLevel: level };
       const edited = await t.request('PATCH', `/admin/archive/images/${item.id}`, { payload: edit, cookie: adminCookie });
       expect(edited.json().message).toBe('Imagem atualizada com sucesso!');
@@ -260,7 +302,9 @@ describe('serving by access level', () => {
   test.each(levels)('%s: file, thumbnail and share page for anonymous, student and administrator', async (level) => {
     const item = items.get(level)!;
     const [row] = await t.db.select().from(archiveImages).where(eq(archiveImages.id, item.id));
-    const sharePage = row!.shareToken ? `/share/image/${row!.shareToken}` : item.shareUrl ?? '/share/image/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+    const sharePage = row!.shareToken
+      ? `/share/image/${row!.shareToken}`
+      : (item.shareUrl ?? '/share/image/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
     for (const who of ['anonymous', 'student', 'admin'] as const) {
       const cookie = who === 'anonymous' ? undefined : who === 'student' ? studentCookie : adminCookie;
       const status = expected[level][who];
@@ -304,7 +348,9 @@ describe('management', () => {
   test('concurrent copy-link calls all count', async () => {
     const item = uploadedItem((await upload(t, [{ name: 'contador.png', bytes: await png(9, 9, [5, 5, 250]) }])).json());
     const cookie = await t.loginAdmin();
-    const answers = await Promise.all(Array.from({ length: 20 }, () => t.request('POST', `/admin/archive/images/${item.id}/copy-link`, { cookie })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => t.request('POST', `/admin/archive/images/${item.id}/copy-link`, { cookie })),
+    );
     expect(answers.every((answer) => answer.statusCode === 200)).toBe(true);
     const after = (await t.request('GET', `/admin/archive/images/${item.id}`, { cookie })).json() as ArchiveItem;
     expect(after.usageCount).toBe(20);
@@ -314,13 +360,23 @@ describe('management', () => {
   test('list: search, filters, sorting and cursor paging on the server; summary over the whole archive; favourites per administrator', async () => {
     const ids: string[] = [];
     for (const [i, name] of ['Zebra.png', 'abacate.png', 'Árvore.png'].entries()) {
-      const item = uploadedItem((await upload(t, [{ name, bytes: await png(8 + i, 8, [i, 1, 2]) }], { category: 'banner', tags: 'natureza', description: `Álbum da feira ${i}` })).json());
+      const item = uploadedItem(
+        (
+          await upload(t, [{ name, bytes: await png(8 + i, 8, [i, 1, 2]) }], {
+            category: 'banner',
+            tags: 'natureza',
+            description: `Álbum da feira ${i}`,
+          })
+        ).json(),
+      );
       ids.push(item.id);
     }
     const byName = (await t.request('GET', '/admin/archive/images?category=banner&sort=name&order=asc&limit=2')).json();
     expect(byName.total).toBe(3);
     expect(byName.items.map((i: ArchiveItem) => i.fileName)).toHaveLength(2);
-    const rest = (await t.request('GET', `/admin/archive/images?category=banner&sort=name&order=asc&limit=2&cursor=${byName.nextCursor}`)).json();
+    const rest = (
+      await t.request('GET', `/admin/archive/images?category=banner&sort=name&order=asc&limit=2&cursor=${byName.nextCursor}`)
+    ).json();
     expect(rest.items).toHaveLength(1);
     expect(rest.nextCursor).toBeNull();
     expect(rest.total).toBeNull();
@@ -345,8 +401,11 @@ describe('management', () => {
 
   test('bulk: album, access level, category and delete', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 3; i += 1) ids.push(uploadedItem((await upload(t, [{ name: `lote-${i}.png`, bytes: await png(7, 7 + i, [9, 9, i]) }])).json()).id);
-    const album = await t.request('POST', '/admin/archive/images/bulk', { payload: { action: 'album', ids, albumName: 'Feira de Ciências' } });
+    for (let i = 0; i < 3; i += 1)
+      ids.push(uploadedItem((await upload(t, [{ name: `lote-${i}.png`, bytes: await png(7, 7 + i, [9, 9, i]) }])).json()).id);
+    const album = await t.request('POST', '/admin/archive/images/bulk', {
+      payload: { action: 'album', ids, albumName: 'Feira de Ciências' },
+    });
     expect(album.json()).toEqual({ message: '3 imagens atualizadas com sucesso!', count: 3 });
     await t.request('POST', '/admin/archive/images/bulk', { payload: { action: 'accessLevel', ids, accessLevel: 'restricted' } });
     await t.request('POST', '/admin/archive/images/bulk', { payload: { action: 'category', ids, category: 'ilustracao' } });
@@ -362,7 +421,9 @@ describe('management', () => {
   });
 
   test('selecting for a student sets the photo (audited) and counts a use; deleting the image with the storage failing still removes the record and the student falls back to the placeholder', async () => {
-    const item = uploadedItem((await upload(t, [{ name: 'retrato.png', bytes: await png(64, 64, [120, 80, 40]) }], { category: 'perfil' })).json());
+    const item = uploadedItem(
+      (await upload(t, [{ name: 'retrato.png', bytes: await png(64, 64, [120, 80, 40]) }], { category: 'perfil' })).json(),
+    );
     const ana = t.students[0]!;
     const selected = await t.request('POST', `/admin/archive/images/${item.id}/select`, { payload: { studentId: ana.id } });
     expect(selected.statusCode).toBe(200);
@@ -376,7 +437,9 @@ describe('management', () => {
     const anaCookie = await t.loginStudent(ana.studentId);
     expect((await get(item.previewUrl!, anaCookie)).statusCode).toBe(200);
 
-    const priv = uploadedItem((await upload(t, [{ name: 'privada.png', bytes: await png(10, 10, [1, 1, 1]) }], { accessLevel: 'private' })).json());
+    const priv = uploadedItem(
+      (await upload(t, [{ name: 'privada.png', bytes: await png(10, 10, [1, 1, 1]) }], { accessLevel: 'private' })).json(),
+    );
     const refused = await t.request('POST', `/admin/archive/images/${priv.id}/select`, { payload: { studentId: ana.id } });
     expect(refused.json().error.message).toBe('Somente imagens ativas, públicas ou restritas, podem ser foto de estudante');
 
@@ -392,7 +455,9 @@ describe('management', () => {
     expect(after!.photoUrl).toBeNull();
     // The files the failing storage kept are what the integrity check reports.
     const integrity = await archiveIntegrity(t.db, storage);
-    expect(integrity.orphanFiles.map((object) => object.key)).toEqual(expect.arrayContaining([expect.stringMatching(/^archive\/.+\/original$/)]));
+    expect(integrity.orphanFiles.map((object) => object.key)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^archive\/.+\/original$/)]),
+    );
     expect(integrity.missingFiles).toEqual([]);
     const gone = await t.request('DELETE', `/admin/archive/images/${item.id}`);
     expect(gone.statusCode).toBe(404);
@@ -409,19 +474,26 @@ describe('management', () => {
     expect((await get(`${item.fileUrl}/thumb`)).statusCode).toBe(200);
   });
 
-  test('an image students may no longer see (private, admin-only or inactive) stops being anyone\'s photo, like a deleted one', async () => {
-    const photoOf = async (id: string) => (await t.db.select({ photoUrl: students.photoUrl }).from(students).where(eq(students.id, id)))[0]!.photoUrl;
+  test("an image students may no longer see (private, admin-only or inactive) stops being anyone's photo, like a deleted one", async () => {
+    const photoOf = async (id: string) =>
+      (await t.db.select({ photoUrl: students.photoUrl }).from(students).where(eq(students.id, id)))[0]!.photoUrl;
     const [ana, bruno] = [t.students[0]!, t.students[1]!];
     const cases: { label: string; change: (id: string) => Promise<{ statusCode: number }> }[] = [
       { label: 'private', change: (id) => t.request('PATCH', `/admin/archive/images/${id}`, { payload: { accessLevel: 'private' } }) },
       { label: 'inactive', change: (id) => t.request('PATCH', `/admin/archive/images/${id}`, { payload: { isActive: false } }) },
-      { label: 'admin in bulk', change: (id) => t.request('POST', '/admin/archive/images/bulk', { payload: { action: 'accessLevel', accessLevel: 'admin', ids: [id] } }) },
+      {
+        label: 'admin in bulk',
+        change: (id) =>
+          t.request('POST', '/admin/archive/images/bulk', { payload: { action: 'accessLevel', accessLevel: 'admin', ids: [id] } }),
+      },
     ];
     for (const [index, { label, change }] of cases.entries()) {
       const item = uploadedItem((await upload(t, [{ name: `foto-${index}.png`, bytes: await png(32, 32, [index * 60, 90, 30]) }])).json());
       expect((await t.request('POST', `/admin/archive/images/${item.id}/select`, { payload: { studentId: ana.id } })).statusCode).toBe(200);
       // A restricted image is still one students see: the photo stays.
-      expect((await t.request('PATCH', `/admin/archive/images/${item.id}`, { payload: { accessLevel: 'restricted' } })).statusCode).toBe(200);
+      expect((await t.request('PATCH', `/admin/archive/images/${item.id}`, { payload: { accessLevel: 'restricted' } })).statusCode).toBe(
+        200,
+      );
       expect(await photoOf(ana.id), label).toBe(item.previewUrl);
       const bystander = await photoOf(bruno.id);
       expect((await change(item.id)).statusCode, label).toBe(200);
@@ -441,7 +513,9 @@ test('the demo archive: two dozen drawn images across categories, uploaders, acc
   expect(facets.categories.map((c: { category: string }) => c.category)).toEqual(
     expect.arrayContaining(['perfil', 'banner', 'icone', 'ilustracao', 'documento', 'biblioteca', 'galeria', 'outros']),
   );
-  expect(facets.uploaders.map((u: { name: string | null }) => u.name)).toEqual(expect.arrayContaining(['Prof. Marcos Almeida', null, TEST_ADMIN.name]));
+  expect(facets.uploaders.map((u: { name: string | null }) => u.name)).toEqual(
+    expect.arrayContaining(['Prof. Marcos Almeida', null, TEST_ADMIN.name]),
+  );
   const marcos = (await t.request('GET', '/admin/archive/images?q=marcos%20almeida')).json();
   expect(marcos.total).toBe(4);
   expect((await archiveIntegrity(t.db, storage)).missingFiles).toEqual([]);

@@ -85,7 +85,10 @@ async function stripStored(deps: RunDeps, row: ImageRow, report: StoredMetadataR
  * found as a duplicate. Safe to run again (a rewritten file has nothing left to remove) and
  * while the server runs. `shouldStop` is asked between files.
  */
-export async function stripStoredMetadata(deps: RunDeps, shouldStop: () => boolean = () => false): Promise<StoredMetadataReport & { stopped: boolean }> {
+export async function stripStoredMetadata(
+  deps: RunDeps,
+  shouldStop: () => boolean = () => false,
+): Promise<StoredMetadataReport & { stopped: boolean }> {
   const report: StoredMetadataReport = { checked: 0, stripped: 0, bytesBefore: 0, bytesAfter: 0, failed: [] };
   await fs.mkdir(deps.tmpDir, { recursive: true });
   let after: string | undefined;

@@ -27,7 +27,10 @@ function damagedHeic(): Buffer {
 
 /** A PNG carrying EXIF whose header claims 20,000 × 20,000 pixels: too large to decode, so to clean. */
 async function hugeCanvasPng(): Promise<Buffer> {
-  const bytes = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).png().withExif({ IFD0: { Make: 'Apple' } }).toBuffer();
+  const bytes = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+    .png()
+    .withExif({ IFD0: { Make: 'Apple' } })
+    .toBuffer();
   // IHDR's width and height, then its CRC (over its type and data).
   bytes.writeUInt32BE(20_000, 16);
   bytes.writeUInt32BE(20_000, 20);
@@ -136,13 +139,22 @@ describe('on upload', () => {
     expect(original.meta).toMatchObject({ format: 'png', width: 30, height: 60 });
     expect((await pixels(original.bytes)).equals(await pixels(truecolour))).toBe(true);
 
-    const palette = withText(await sharp({ create: { width: 48, height: 24, channels: 3, background: '#c0392b' } }).png({ palette: true, colours: 4 }).toBuffer());
+    const palette = withText(
+      await sharp({ create: { width: 48, height: 24, channels: 3, background: '#c0392b' } })
+        .png({ palette: true, colours: 4 })
+        .toBuffer(),
+    );
     const paletteOriginal = await served((await uploaded('paleta.png', palette)).fileUrl);
     expectNoMetadata(paletteOriginal);
     expect(paletteOriginal.meta.isPalette).toBe(true);
     expect((await pixels(paletteOriginal.bytes)).equals(await pixels(palette))).toBe(true);
 
-    const deep = withText(await sharp({ create: { width: 24, height: 12, channels: 3, background: '#2980b9' } }).toColourspace('rgb16').png().toBuffer());
+    const deep = withText(
+      await sharp({ create: { width: 24, height: 12, channels: 3, background: '#2980b9' } })
+        .toColourspace('rgb16')
+        .png()
+        .toBuffer(),
+    );
     const deepOriginal = await served((await uploaded('16-bits.png', deep)).fileUrl);
     expectNoMetadata(deepOriginal);
     expect(deepOriginal.meta).toMatchObject({ depth: 'ushort', bitsPerSample: 16 });
@@ -164,16 +176,29 @@ describe('on upload', () => {
     expect(losslessOriginal.bytes.includes('VP8L')).toBe(true);
     expect((await pixels(losslessOriginal.bytes)).equals(await pixels(lossless))).toBe(true);
 
-    const frames = await Promise.all(['#e74c3c', '#2ecc71', '#3498db'].map((colour) => sharp({ create: { width: 30, height: 20, channels: 3, background: colour } }).png().toBuffer()));
+    const frames = await Promise.all(
+      ['#e74c3c', '#2ecc71', '#3498db'].map((colour) =>
+        sharp({ create: { width: 30, height: 20, channels: 3, background: colour } })
+          .png()
+          .toBuffer(),
+      ),
+    );
     const animation = await sharp(frames, { join: { animated: true } })
       .webp({ delay: [100, 200, 300], loop: 2 })
       .withExif({ IFD0: { Make: 'Apple', Model: 'iPhone 13' } })
-      .withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/"><dc:creator xmlns:dc="http://purl.org/dc/elements/1.1/">Helena Costa</dc:creator></x:xmpmeta>')
+      .withXmp(
+        '<x:xmpmeta xmlns:x="adobe:ns:meta/"><dc:creator xmlns:dc="http://purl.org/dc/elements/1.1/">Helena Costa</dc:creator></x:xmpmeta>',
+      )
       .toBuffer();
     expectPhoneMetadata(await sharp(animation).metadata());
     const animated = await served((await uploaded('animacao.webp', animation)).fileUrl);
     expectNoMetadata(animated);
-    expect(await sharp(animated.bytes, { animated: true }).metadata()).toMatchObject({ pages: 3, delay: [100, 200, 300], loop: 2, pageHeight: 20 });
+    expect(await sharp(animated.bytes, { animated: true }).metadata()).toMatchObject({
+      pages: 3,
+      delay: [100, 200, 300],
+      loop: 2,
+      pageHeight: 20,
+    });
   });
 
   test("a phone's HEIC with GPS becomes a JPEG named .jpg without metadata, the same picture; sent again it is a duplicate", async () => {
@@ -200,19 +225,31 @@ describe('on upload', () => {
     expect(avifItem).toMatchObject({ mimeType: 'image/jpeg', fileName: 'foto.jpg' });
     expectNoMetadata(await served(avifItem.fileUrl));
 
-    const pages = await Promise.all(['#e74c3c', '#2ecc71'].map((colour) => sharp({ create: { width: 30, height: 20, channels: 3, background: colour } }).png().toBuffer()));
+    const pages = await Promise.all(
+      ['#e74c3c', '#2ecc71'].map((colour) =>
+        sharp({ create: { width: 30, height: 20, channels: 3, background: colour } })
+          .png()
+          .toBuffer(),
+      ),
+    );
     const tiff = await sharp(pages, { join: { animated: true } })
       .tiff()
       .withMetadata({ orientation: 1 })
-      .withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/"><dc:creator xmlns:dc="http://purl.org/dc/elements/1.1/">Helena Costa</dc:creator></x:xmpmeta>')
+      .withXmp(
+        '<x:xmpmeta xmlns:x="adobe:ns:meta/"><dc:creator xmlns:dc="http://purl.org/dc/elements/1.1/">Helena Costa</dc:creator></x:xmpmeta>',
+      )
       .toBuffer();
     expect((await sharp(tiff).metadata()).xmp).toBeDefined();
     const tiffOriginal = await served((await uploaded('digitalizado.tif', tiff)).fileUrl);
     expectNoMetadata(tiffOriginal);
     expect(tiffOriginal.meta).toMatchObject({ format: 'tiff', pages: 2 });
-    expect((await sharp(tiffOriginal.bytes, { pages: -1 }).raw().toBuffer()).equals(await sharp(tiff, { pages: -1 }).raw().toBuffer())).toBe(true);
+    expect(
+      (await sharp(tiffOriginal.bytes, { pages: -1 }).raw().toBuffer()).equals(await sharp(tiff, { pages: -1 }).raw().toBuffer()),
+    ).toBe(true);
 
-    const gif = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#8e44ad' } }).gif().toBuffer();
+    const gif = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#8e44ad' } })
+      .gif()
+      .toBuffer();
     expect((await get((await uploaded('icone.gif', gif)).fileUrl)).rawPayload.equals(gif)).toBe(true);
   });
 
@@ -227,7 +264,9 @@ describe('on upload', () => {
         { name: 'enorme.png', bytes: await hugeCanvasPng() },
       ]);
       expect(response.statusCode).toBe(200);
-      expect(response.json<ArchiveUploadResult>().results.map((result) => (result.ok ? 'ok' : `${result.fileName}: ${result.message}`))).toEqual([
+      expect(
+        response.json<ArchiveUploadResult>().results.map((result) => (result.ok ? 'ok' : `${result.fileName}: ${result.message}`)),
+      ).toEqual([
         'ok',
         'IMG_0666.HEIC: Não foi possível ler esta imagem para remover a localização e os dados pessoais',
         'enorme.png: Imagem grande demais para remover a localização e os dados pessoais: no máximo 100 megapixels. Reduza-a e envie de novo.',
@@ -243,7 +282,8 @@ describe('on upload', () => {
 describe('originals stored before metadata was removed on upload', () => {
   const tmpDir = () => archiveStagingDir(t.config.dataDir);
 
-  const storedBefore = (fileName: string, bytes: Buffer, mimeType: ArchiveMimeType) => storedAsBefore(t.db, storage, fileName, bytes, mimeType);
+  const storedBefore = (fileName: string, bytes: Buffer, mimeType: ArchiveMimeType) =>
+    storedAsBefore(t.db, storage, fileName, bytes, mimeType);
   const rowOf = async (id: string) => (await t.db.select().from(archiveImages).where(eq(archiveImages.id, id)))[0]!;
   const fileUrl = (row: { fileKey: string }) => `/api/archive/files/${row.fileKey}`;
 
@@ -260,14 +300,21 @@ describe('originals stored before metadata was removed on upload', () => {
     expectPhoneMetadata((await served(fileUrl(phone))).meta);
 
     // Stopped before its first file (a shutdown): nothing changes and nothing is recorded, so the next start runs it.
-    expect(await stripStoredMetadataOnce(t.database, { storage, tmpDir: tmpDir() }, { info: () => {}, warn: () => {} }, () => true)).toBeNull();
+    expect(
+      await stripStoredMetadataOnce(t.database, { storage, tmpDir: tmpDir() }, { info: () => {}, warn: () => {} }, () => true),
+    ).toBeNull();
     expect(await t.lastAudit(STORED_METADATA_DONE)).toBeUndefined();
     expect((await rowOf(phone.id)).fileSize).toBe(jpeg.length);
 
     const logged: string[] = [];
-    const log = { info: (_details: object, line: string) => logged.push(line), warn: (_details: object, line: string) => logged.push(line) };
+    const log = {
+      info: (_details: object, line: string) => logged.push(line),
+      warn: (_details: object, line: string) => logged.push(line),
+    };
     const consoleLog = vi.spyOn(console, 'log').mockImplementation(() => {});
-    const report = await stripStoredMetadataOnce(t.database, { storage, tmpDir: tmpDir() }, log as never).finally(() => consoleLog.mockRestore());
+    const report = await stripStoredMetadataOnce(t.database, { storage, tmpDir: tmpDir() }, log as never).finally(() =>
+      consoleLog.mockRestore(),
+    );
 
     const [phoneAfter, heicAfter, cleanAfter, damagedAfter] = await Promise.all([phone, heic, clean, damaged].map((row) => rowOf(row.id)));
     const original = await served(fileUrl(phoneAfter!));
@@ -288,12 +335,22 @@ describe('originals stored before metadata was removed on upload', () => {
     expectNoMetadata(original);
     expect(original.meta).toMatchObject({ format: 'jpeg', width: 210, height: 420 });
     expect(await colourAt(original.bytes, 190, 20)).toEqual(YELLOW);
-    expect(phoneAfter).toMatchObject({ fileSize: original.bytes.length, contentHash: phone.contentHash, mimeType: 'image/jpeg', fileName: 'IMG_0001.JPG' });
+    expect(phoneAfter).toMatchObject({
+      fileSize: original.bytes.length,
+      contentHash: phone.contentHash,
+      mimeType: 'image/jpeg',
+      fileName: 'IMG_0001.JPG',
+    });
     // Caches that kept the old bytes revalidate to the new ones.
     expect(original.etag).not.toBe(etagBefore);
     expectNoMetadata(heicOriginal);
     expect(heicOriginal.contentType).toBe('image/jpeg');
-    expect(heicAfter).toMatchObject({ fileSize: heicOriginal.bytes.length, contentHash: heic.contentHash, mimeType: 'image/jpeg', fileName: 'IMG_0042.jpg' });
+    expect(heicAfter).toMatchObject({
+      fileSize: heicOriginal.bytes.length,
+      contentHash: heic.contentHash,
+      mimeType: 'image/jpeg',
+      fileName: 'IMG_0042.jpg',
+    });
     expect(heicAfter!.searchText).toContain('img_0042.jpg');
     expect(cleanAfter).toEqual(clean);
     expect(damagedAfter).toEqual(damaged);

@@ -43,7 +43,7 @@ function carriesMetadata(meta: Metadata): boolean {
 /** Whether a WebP's image is lossless (VP8L) rather than lossy (VP8): its chunks walked, an animation's first frame opened. */
 async function isLosslessWebp(file: string): Promise<boolean> {
   const bytes = await fs.readFile(file);
-  for (let at = 12; at + 8 <= bytes.length; ) {
+  for (let at = 12; at + 8 <= bytes.length;) {
     const name = bytes.toString('latin1', at, at + 4);
     if (name === 'VP8L') return true;
     if (name === 'VP8 ') return false;

@@ -36,7 +36,14 @@ export async function recordAudit(db: DbOrTx, entry: AuditEntry): Promise<void> 
     details: entry.details ?? {},
   };
   if (canRunPrepared(db)) {
-    await runPrepared(db as Db, INSERT_AUDIT, [row.actorKind, row.actorId, row.actorLabel, row.action, row.ip, JSON.stringify(row.details)]);
+    await runPrepared(db as Db, INSERT_AUDIT, [
+      row.actorKind,
+      row.actorId,
+      row.actorLabel,
+      row.action,
+      row.ip,
+      JSON.stringify(row.details),
+    ]);
   } else {
     await db.insert(auditLog).values(row);
   }

@@ -10,7 +10,13 @@ import { hashPassword } from './password.ts';
 import { generateReadablePassword } from '../../../shared/admin-students.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { issueCode, issueFields } from '../../../shared/validation.ts';
-import { createAdminInput, SETTINGS_TEXTS, type AdminAccount, type AdminWriteResult, type CreateAdminInput } from '../../../shared/settings.ts';
+import {
+  createAdminInput,
+  SETTINGS_TEXTS,
+  type AdminAccount,
+  type AdminWriteResult,
+  type CreateAdminInput,
+} from '../../../shared/settings.ts';
 
 /**
  * The administrators' accounts. Every change runs under the administrators' advisory lock,
@@ -28,11 +34,20 @@ type CreateOptions = Context & {
 };
 
 function toAccount(row: typeof admins.$inferSelect): AdminAccount {
-  return { id: row.id, name: row.name, email: row.email, lastLogin: row.lastLogin?.toISOString() ?? null, createdAt: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    lastLogin: row.lastLogin?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 export async function listAdmins(db: Db): Promise<AdminAccount[]> {
-  const rows = await db.select().from(admins).orderBy(asc(sql`lower(${admins.name})`), asc(admins.createdAt));
+  const rows = await db
+    .select()
+    .from(admins)
+    .orderBy(asc(sql`lower(${admins.name})`), asc(admins.createdAt));
   return rows.map(toAccount);
 }
 
@@ -77,10 +92,18 @@ export async function createAdmin(
     await lockForTransaction(tx, 'admins');
     const existing = await tx.select({ adminId: admins.adminId, email: admins.email }).from(admins);
     if (options.onlyIfNone && existing.length > 0) return null;
-    if (existing.some((other) => other.email.toLowerCase() === email)) throw new AppError('email_taken', { fields: { email: ERROR_MESSAGES.email_taken } });
+    if (existing.some((other) => other.email.toLowerCase() === email))
+      throw new AppError('email_taken', { fields: { email: ERROR_MESSAGES.email_taken } });
     const [created] = await tx
       .insert(admins)
-      .values({ adminId: nextAdminId(existing.map((other) => other.adminId)), name, email, passwordHash, role: 'admin', permissions: ['all'] })
+      .values({
+        adminId: nextAdminId(existing.map((other) => other.adminId)),
+        name,
+        email,
+        passwordHash,
+        role: 'admin',
+        permissions: ['all'],
+      })
       .returning();
     await recordAudit(tx, {
       actor: auditActor(actor),
@@ -104,7 +127,12 @@ async function endAdminSessions(tx: DbOrTx, events: EventBus, adminId: string, k
 }
 
 /** Removes an administrator: never yourself, never the last one. Their sessions end with them. */
-export async function removeAdmin(deps: AdminAccountsDeps, admin: AdminActor, id: string, context: Context = {}): Promise<{ message: string }> {
+export async function removeAdmin(
+  deps: AdminAccountsDeps,
+  admin: AdminActor,
+  id: string,
+  context: Context = {},
+): Promise<{ message: string }> {
   if (id === admin.id) throw new AppError('admin_self', { status: 409 });
   const removed = await deps.db.transaction(async (tx) => {
     await lockForTransaction(tx, 'admins');
@@ -114,7 +142,12 @@ export async function removeAdmin(deps: AdminAccountsDeps, admin: AdminActor, id
     if (n <= 1) throw new AppError('admin_last', { status: 409 });
     const sessionsEnded = await endAdminSessions(tx, deps.events, id);
     await tx.delete(admins).where(eq(admins.id, id));
-    await recordAudit(tx, { actor: auditActor(admin), action: 'admin.delete', ip: context.ip, details: { adminId: id, email: row.email, name: row.name, sessionsEnded } });
+    await recordAudit(tx, {
+      actor: auditActor(admin),
+      action: 'admin.delete',
+      ip: context.ip,
+      details: { adminId: id, email: row.email, name: row.name, sessionsEnded },
+    });
     return row;
   });
   return { message: SETTINGS_TEXTS.adminRemoved(removed.name) };

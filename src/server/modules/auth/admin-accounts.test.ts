@@ -18,13 +18,18 @@ afterAll(async () => {
  */
 async function createdAs(db: TestApp['db'], email: string) {
   const rows = await db.select().from(admins).where(eq(admins.email, email));
-  const audit = await db.select().from(auditLog).where(and(eq(auditLog.action, 'admin.create'), sql`${auditLog.details}->>'email' = ${email}`));
+  const audit = await db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, 'admin.create'), sql`${auditLog.details}->>'email' = ${email}`));
   return { rows, audit };
 }
 
 describe('one way to create an administrator', () => {
   test('the settings screen: the email is trimmed and lower-cased, the name keeps single spaces, one admin.create record', async () => {
-    const response = await t.request('POST', '/admin/admins', { payload: { name: '  Nova   Coordenadora ', email: '  Nova.Coord@Escola.TEST ', password: 'senha-da-nova' } });
+    const response = await t.request('POST', '/admin/admins', {
+      payload: { name: '  Nova   Coordenadora ', email: '  Nova.Coord@Escola.TEST ', password: 'senha-da-nova' },
+    });
     expect(response.statusCode).toBe(201);
     const { rows, audit } = await createdAs(t.db, 'nova.coord@escola.test');
     expect(rows.map((row) => [row.name, row.adminId])).toEqual([['Nova Coordenadora', 'admin001']]);
@@ -37,10 +42,16 @@ describe('one way to create an administrator', () => {
 
   test('two creations of one email at once (the screen and the command line) make one administrator', async () => {
     const results = await Promise.allSettled([
-      t.request('POST', '/admin/admins', { payload: { name: 'Pela Tela', email: 'Dupla@Escola.test', password: 'senha-da-tela' } }).then((response) => {
-        if (response.statusCode !== 201) throw new Error(response.json().error.code);
-      }),
-      createAdmin({ db: t.db }, { role: 'system', name: 'npm run admin:create' }, { name: 'Pelo Terminal', email: ' dupla@escola.TEST', password: 'senha-do-cli' }),
+      t
+        .request('POST', '/admin/admins', { payload: { name: 'Pela Tela', email: 'Dupla@Escola.test', password: 'senha-da-tela' } })
+        .then((response) => {
+          if (response.statusCode !== 201) throw new Error(response.json().error.code);
+        }),
+      createAdmin(
+        { db: t.db },
+        { role: 'system', name: 'npm run admin:create' },
+        { name: 'Pelo Terminal', email: ' dupla@escola.TEST', password: 'senha-do-cli' },
+      ),
     ]);
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
     const refusal = results.find((result) => result.status === 'rejected')!.reason as { code?: string; message: string };
@@ -55,7 +66,11 @@ describe('one way to create an administrator', () => {
     const created = await createAdmin({ db: t.db }, adminActor(t.admin), { name: 'Sem Senha', email: 'sem.senha@escola.test' });
     expect(created.adminId).toBe('admin042');
     expect(created.password).toMatch(/^[a-z]{4}-[a-z]{4}-\d{2}$/);
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'SEM.SENHA@escola.test', password: created.password } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/admin/login',
+      payload: { email: 'SEM.SENHA@escola.test', password: created.password },
+    });
     expect(login.statusCode).toBe(200);
   });
 });

@@ -249,7 +249,10 @@ export async function loadSession(db: Db, tokenHash: string): Promise<SessionSta
   }
   let lastSeenAt = row.last_seen_at.getTime();
   if (now - lastSeenAt > TOUCH_INTERVAL_MS) {
-    await db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.tokenHash, tokenHash));
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(now) })
+      .where(eq(sessions.tokenHash, tokenHash));
     lastSeenAt = now;
   }
   const principal: Principal | null =

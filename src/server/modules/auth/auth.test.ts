@@ -254,7 +254,10 @@ describe('session cookie', () => {
     const cookie = sessionCookie(await studentLogin('3000001', TEST_PASSWORD));
     const token = cookie.split('=')[1]!;
     const [byToken] = await t.db.select().from(sessions).where(eq(sessions.tokenHash, token));
-    const [byHash] = await t.db.select().from(sessions).where(eq(sessions.tokenHash, tokenHashOf(cookie)));
+    const [byHash] = await t.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, tokenHashOf(cookie)));
     expect(byToken).toBeUndefined();
     expect(byHash).toBeDefined();
   });
@@ -274,7 +277,12 @@ describe('sign-out and expiry', () => {
     const after = await me(cookie);
     expect(after.statusCode).toBe(401);
     expect(after.json()).toEqual(errorBody('unauthenticated'));
-    expect(await t.db.select().from(sessions).where(eq(sessions.tokenHash, tokenHashOf(cookie)))).toEqual([]);
+    expect(
+      await t.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.tokenHash, tokenHashOf(cookie))),
+    ).toEqual([]);
     expect((await me(otherDevice)).statusCode).toBe(200);
     expect((await auditRows(ip)).map((row) => [row.action, row.actorLabel])).toEqual([['logout', 'Carla Dias Ferreira']]);
   });
@@ -293,18 +301,29 @@ describe('sign-out and expiry', () => {
     const response = await me(cookie);
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual(errorBody('unauthenticated'));
-    expect(await t.db.select().from(sessions).where(eq(sessions.tokenHash, tokenHashOf(cookie)))).toEqual([]);
+    expect(
+      await t.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.tokenHash, tokenHashOf(cookie))),
+    ).toEqual([]);
   });
 
   test('activity keeps a session alive: the idle clock restarts at every request', async () => {
     const cookie = sessionCookie(await studentLogin('3000001', TEST_PASSWORD));
     const where = eq(sessions.tokenHash, tokenHashOf(cookie));
-    await t.db.update(sessions).set({ lastSeenAt: new Date(Date.now() - SESSION_IDLE_MS + 2 * MINUTE) }).where(where);
+    await t.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - SESSION_IDLE_MS + 2 * MINUTE) })
+      .where(where);
     expect((await me(cookie)).statusCode).toBe(200);
     const [row] = await t.db.select().from(sessions).where(where);
     expect(Date.now() - row!.lastSeenAt.getTime()).toBeLessThan(MINUTE);
     // Another 1 h 59 min later the session is still there, because the clock restarted.
-    await t.db.update(sessions).set({ lastSeenAt: new Date(row!.lastSeenAt.getTime() - SESSION_IDLE_MS + 2 * MINUTE) }).where(where);
+    await t.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(row!.lastSeenAt.getTime() - SESSION_IDLE_MS + 2 * MINUTE) })
+      .where(where);
     expect((await me(cookie)).statusCode).toBe(200);
   });
 
@@ -323,7 +342,11 @@ describe('sign-out and expiry', () => {
     expect((await me(cookie)).statusCode).toBe(200);
     await t.db
       .update(sessions)
-      .set({ createdAt: new Date(signedInAt - MINUTE), expiresAt: new Date(signedInAt - MINUTE + SESSION_ABSOLUTE_MS), lastSeenAt: new Date() })
+      .set({
+        createdAt: new Date(signedInAt - MINUTE),
+        expiresAt: new Date(signedInAt - MINUTE + SESSION_ABSOLUTE_MS),
+        lastSeenAt: new Date(),
+      })
       .where(where);
     const response = await me(cookie);
     expect(response.statusCode).toBe(401);
@@ -408,11 +431,16 @@ describe('sign-in limits', () => {
   test(`guesses sent together cannot pass the limit: of 25 sent at once from one address, at most ${pair.max} are checked`, async () => {
     const student = await newStudent();
     const ip = freshIp();
-    const responses = await Promise.all(Array.from({ length: 25 }, (_, index) => studentLogin(student.studentId, `errada-${index}`, { ip })));
+    const responses = await Promise.all(
+      Array.from({ length: 25 }, (_, index) => studentLogin(student.studentId, `errada-${index}`, { ip })),
+    );
     const checked = responses.filter((response) => response.statusCode === 401).length;
     expect(responses.filter((response) => response.statusCode === 429)).toHaveLength(25 - checked);
     expect(checked).toBeLessThanOrEqual(pair.max);
-    const rows = await t.db.select().from(loginFailures).where(eq(loginFailures.accountKey, `student:${student.studentId}`));
+    const rows = await t.db
+      .select()
+      .from(loginFailures)
+      .where(eq(loginFailures.accountKey, `student:${student.studentId}`));
     expect(rows.map((row) => row.pending)).toEqual(Array.from({ length: checked }, () => false));
     expect((await studentLogin(student.studentId, TEST_PASSWORD)).statusCode).toBe(200);
   });
@@ -480,18 +508,22 @@ describe('sign-in limits', () => {
     const refused = await studentLogin(student.studentId, TEST_PASSWORD);
     expectRefused(refused, { above: LOGIN_LIMITS.perAccount.windowMs / 1000 - 60, atMost: LOGIN_LIMITS.perAccount.windowMs / 1000 });
     expect(refused.json().error.message).toBe('Muitas tentativas de login. Tente novamente em 60 minutos.');
-    const [blocked] = (await t.db.select().from(auditLog).where(eq(auditLog.actorLabel, `student:${student.studentId}`)).orderBy(desc(auditLog.id))).filter(
-      (row) => row.action === 'login.blocked',
-    );
+    const [blocked] = (
+      await t.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.actorLabel, `student:${student.studentId}`))
+        .orderBy(desc(auditLog.id))
+    ).filter((row) => row.action === 'login.blocked');
     expect(blocked!.details.limits).toEqual(['perAccount']);
   });
 
   test(`past ${LOGIN_LIMITS.perAddress.max} failures from one address across accounts, sign-ins from it wait; other addresses do not`, async () => {
     const ip = freshIp();
     // The failures a spray of guesses over many matrículas left, one each, then the last one through the API.
-    await t.db.insert(loginFailures).values(
-      Array.from({ length: LOGIN_LIMITS.perAddress.max - 1 }, (_, index) => ({ accountKey: `student:${6600000 + index}`, ip })),
-    );
+    await t.db
+      .insert(loginFailures)
+      .values(Array.from({ length: LOGIN_LIMITS.perAddress.max - 1 }, (_, index) => ({ accountKey: `student:${6600000 + index}`, ip })));
     expect((await studentLogin('6699999', 'errada', { ip })).statusCode).toBe(401);
     const refused = await adminLogin(TEST_ADMIN.email, TEST_PASSWORD, { ip });
     expectRefused(refused, { above: LOGIN_LIMITS.perAddress.windowMs / 1000 - 60, atMost: LOGIN_LIMITS.perAddress.windowMs / 1000 });
@@ -541,7 +573,9 @@ describe('request origin and security headers', () => {
   });
 
   test('a POST from the page’s own origin is accepted', async () => {
-    const response = await studentLogin('3000001', TEST_PASSWORD, { headers: { host: 'meritus.escola.test', origin: 'http://meritus.escola.test' } });
+    const response = await studentLogin('3000001', TEST_PASSWORD, {
+      headers: { host: 'meritus.escola.test', origin: 'http://meritus.escola.test' },
+    });
     expect(response.statusCode).toBe(200);
   });
 
@@ -626,7 +660,9 @@ describe('served over https (PUBLIC_URL)', () => {
     for (const origin of ['https://meritus.escola.test', 'https://painel.escola.test']) {
       expect((await studentLogin('3000001', TEST_PASSWORD, { app: https, headers: { origin } })).statusCode, origin).toBe(200);
     }
-    expect((await studentLogin('3000001', TEST_PASSWORD, { app: https, headers: { origin: 'http://meritus.escola.test' } })).statusCode).toBe(403);
+    expect(
+      (await studentLogin('3000001', TEST_PASSWORD, { app: https, headers: { origin: 'http://meritus.escola.test' } })).statusCode,
+    ).toBe(403);
   });
 });
 
@@ -644,5 +680,4 @@ describe('production (NODE_ENV=production)', () => {
     expect(String(response.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
     expect(response.headers['x-content-type-options']).toBe('nosniff');
   });
-
 });

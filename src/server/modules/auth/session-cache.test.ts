@@ -67,7 +67,11 @@ test('a password reset and a removal end the student’s cached sessions on ever
   const admin = await t.loginAdmin();
   const [, bruno, carla] = t.students;
   const reset = await signedInOnBoth(bruno!.studentId);
-  const resetResponse = await other.inject({ method: 'POST', url: `/api/admin/students/${bruno!.id}/password`, headers: { cookie: admin } });
+  const resetResponse = await other.inject({
+    method: 'POST',
+    url: `/api/admin/students/${bruno!.id}/password`,
+    headers: { cookie: admin },
+  });
   expect(resetResponse.statusCode).toBe(200);
   await refusedEverywhere(reset);
 
@@ -81,7 +85,10 @@ test('a cached session still ends at its absolute expiry', async () => {
   const cookie = await t.loginStudent(t.students[3]!.studentId);
   const where = eq(sessions.tokenHash, tokenHashOf(cookie));
   vi.useFakeTimers({ toFake: ['Date'] });
-  await t.db.update(sessions).set({ expiresAt: new Date(Date.now() + 10_000) }).where(where);
+  await t.db
+    .update(sessions)
+    .set({ expiresAt: new Date(Date.now() + 10_000) })
+    .where(where);
   expect(await status(t.app, cookie)).toBe(200);
   // Past the expiry, well within the cache's minute.
   vi.setSystemTime(Date.now() + 10_001);

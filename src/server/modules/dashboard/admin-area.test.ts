@@ -20,13 +20,22 @@ beforeAll(async () => {
   adminCookie = await t.loginAdmin();
   turma = await addStudents(
     t.db,
-    ['Gabriel', 'Helena', 'Igor', 'Júlia', 'Kauã'].map((name, index) => ({ studentId: `400000${index}`, name: `${name} Turma C`, grade: TURMA })),
+    ['Gabriel', 'Helena', 'Igor', 'Júlia', 'Kauã'].map((name, index) => ({
+      studentId: `400000${index}`,
+      name: `${name} Turma C`,
+      grade: TURMA,
+    })),
   );
 });
 afterAll(async () => t.close());
 
 function admin(method: 'GET' | 'POST', url: string, payload?: object, key?: string) {
-  return t.app.inject({ method, url, headers: { cookie: adminCookie, ...(key ? { 'idempotency-key': key } : {}) }, ...(payload ? { payload } : {}) });
+  return t.app.inject({
+    method,
+    url,
+    headers: { cookie: adminCookie, ...(key ? { 'idempotency-key': key } : {}) },
+    ...(payload ? { payload } : {}),
+  });
 }
 
 async function give(student: { id: string }, amount: number, currency: 'meritus' | 'estelecas' = 'meritus', description = 'Saldo inicial') {
@@ -171,7 +180,10 @@ describe('Estelecas screen', () => {
   test('top 10 by Estelecas, highest first, without students who have none or were removed', async () => {
     const group = await addStudents(
       t.db,
-      Array.from({ length: 12 }, (_, i) => ({ studentId: `50000${String(i).padStart(2, '0')}`, name: `Estrela ${String(i).padStart(2, '0')}` })),
+      Array.from({ length: 12 }, (_, i) => ({
+        studentId: `50000${String(i).padStart(2, '0')}`,
+        name: `Estrela ${String(i).padStart(2, '0')}`,
+      })),
     );
     for (const [index, student] of group.entries()) await give(student, 100 + index, 'estelecas', 'Olimpíada');
     await t.db.update(students).set({ deletedAt: new Date() }).where(eq(students.id, group[11]!.id));
@@ -220,7 +232,11 @@ describe('Estelecas screen', () => {
 
   test('success messages name the student', async () => {
     const carla = t.students[2]!;
-    const add = await admin('POST', `/api/admin/students/${carla.id}/estelecas`, { type: 'reward', amount: 3, description: 'Redação destaque' });
+    const add = await admin('POST', `/api/admin/students/${carla.id}/estelecas`, {
+      type: 'reward',
+      amount: 3,
+      description: 'Redação destaque',
+    });
     expect(add.json().message).toBe(`3 Estelecas adicionadas a ${carla.name}`);
     const remove = await admin('POST', `/api/admin/students/${carla.id}/estelecas`, { type: 'penalty', amount: 2, description: 'Atraso' });
     expect(remove.json().message).toBe(`2 Estelecas removidas de ${carla.name}`);

@@ -16,10 +16,18 @@ beforeAll(async () => {
   cookie = await t.loginAdmin();
   const school = await addStudents(
     t.db,
-    Array.from({ length: STUDENTS }, (_, i) => ({ studentId: `9${String(i).padStart(6, '0')}`, name: `Estudante ${i}`, grade: GRADES[i % GRADES.length]! })),
+    Array.from({ length: STUDENTS }, (_, i) => ({
+      studentId: `9${String(i).padStart(6, '0')}`,
+      name: `Estudante ${i}`,
+      grade: GRADES[i % GRADES.length]!,
+    })),
   );
   const ids = school.map((s) => s.id);
-  for (const [type, amount] of [['admin_add', 50], ['reward', 10], ['penalty', 5]] as const) {
+  for (const [type, amount] of [
+    ['admin_add', 50],
+    ['reward', 10],
+    ['penalty', 5],
+  ] as const) {
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/admin/operations/bulk',
@@ -43,7 +51,14 @@ async function timed(url: string): Promise<{ ms: number; body: unknown }> {
 
 test('with 2,000 students every admin screen read answers in well under a second', async () => {
   const figures: Record<string, number> = {};
-  for (const url of ['/api/admin/dashboard', '/api/ranking', '/api/admin/operations?limit=100', '/api/admin/meritus/recent', '/api/admin/estelecas/history?limit=50', '/api/admin/estelecas/ranking']) {
+  for (const url of [
+    '/api/admin/dashboard',
+    '/api/ranking',
+    '/api/admin/operations?limit=100',
+    '/api/admin/meritus/recent',
+    '/api/admin/estelecas/history?limit=50',
+    '/api/admin/estelecas/ranking',
+  ]) {
     const { ms, body } = await timed(url);
     figures[url] = Math.round(ms);
     expect(ms, url).toBeLessThan(1_000);

@@ -8,5 +8,7 @@ import { dashboardSummary as computeSummary, updateGoalTarget } from './dashboar
 export async function dashboardRoutes(app: FastifyInstance, { database, settings }: AppDeps): Promise<void> {
   route(app, routes.dashboard.summary, async () => computeSummary(database.db, (await settings.get()).school.timeZone));
 
-  route(app, routes.dashboard.updateGoal, async (request) => updateGoalTarget(database.db, adminOf(request), request.params.id, request.body, { ip: request.ip }));
+  route(app, routes.dashboard.updateGoal, async (request) =>
+    updateGoalTarget(database.db, adminOf(request), request.params.id, request.body, { ip: request.ip }),
+  );
 }

@@ -26,35 +26,61 @@ const meritusRows: { at: number; amount: number; credit: boolean }[] = [];
 beforeAll(async () => {
   t = await buildTestApp();
   now = Date.now();
-  const [ana, bruno, carla, diego] = t.students as [TestApp['students'][number], TestApp['students'][number], TestApp['students'][number], TestApp['students'][number]];
+  const [ana, bruno, carla, diego] = t.students as [
+    TestApp['students'][number],
+    TestApp['students'][number],
+    TestApp['students'][number],
+    TestApp['students'][number],
+  ];
   const [eva] = await addStudents(t.db, [{ studentId: '3000005', name: 'Eva Nogueira' }]);
   const admin = adminActor(t.admin);
   /** The scenario is written in the past, through the ledger's own operations. */
   const history = { db: t.db, events: silentEvents };
   const ago = (ms: number) => new Date(now - ms);
   for (const student of [ana, bruno, carla, eva!]) {
-    await t.db.update(students).set({ createdAt: ago(40 * DAY) }).where(eq(students.id, student.id));
+    await t.db
+      .update(students)
+      .set({ createdAt: ago(40 * DAY) })
+      .where(eq(students.id, student.id));
   }
-  await t.db.update(students).set({ createdAt: ago(5 * DAY) }).where(eq(students.id, diego.id));
+  await t.db
+    .update(students)
+    .set({ createdAt: ago(5 * DAY) })
+    .where(eq(students.id, diego.id));
 
   const award = async (id: string, type: 'admin_add' | 'reward' | 'penalty', amount: number, at: number) => {
     await adminOperation(history, admin, 'meritus', { id, type, amount, description: 'Cenário' }, { at: ago(at) });
     meritusRows.push({ at: now - at, amount, credit: type !== 'penalty' });
   };
   await award(eva!.id, 'admin_add', 50, 36 * DAY);
-  await t.db.update(students).set({ deletedAt: ago(35 * DAY) }).where(eq(students.id, eva!.id));
+  await t.db
+    .update(students)
+    .set({ deletedAt: ago(35 * DAY) })
+    .where(eq(students.id, eva!.id));
   await award(ana.id, 'admin_add', 100, 10 * DAY);
   await award(bruno.id, 'reward', 40, 9 * DAY);
   await studentTransfer(history, studentActor(ana), 'meritus', { recipientId: bruno.id, amount: 30 }, { at: ago(3 * DAY) });
   meritusRows.push({ at: now - 3 * DAY, amount: 30, credit: false });
   await award(carla.id, 'admin_add', 20, 2 * DAY);
   await award(bruno.id, 'penalty', 10, 1 * DAY);
-  await adminOperation(history, admin, 'estelecas', { id: diego.id, type: 'admin_add', amount: 5, description: 'Cenário' }, { at: ago(DAY) });
+  await adminOperation(
+    history,
+    admin,
+    'estelecas',
+    { id: diego.id, type: 'admin_add', amount: 5, description: 'Cenário' },
+    { at: ago(DAY) },
+  );
 
   await t.loginStudent(ana.studentId);
   await t.loginStudent(bruno.studentId);
   await t.db.insert(auditLog).values(
-    [carla, ana, eva!].map((s) => ({ actorKind: 'student' as const, actorId: s.id, actorLabel: s.name, action: 'login.success', at: ago(30 * HOUR) })),
+    [carla, ana, eva!].map((s) => ({
+      actorKind: 'student' as const,
+      actorId: s.id,
+      actorLabel: s.name,
+      action: 'login.success',
+      at: ago(30 * HOUR),
+    })),
   );
   adminCookie = await t.loginAdmin();
 });
@@ -82,7 +108,7 @@ describe('dashboard figures', () => {
     expect(body.meritusInCirculation).toEqual({ value: 150, change: { previous: 140, delta: 10, percent: 7.1 } });
   });
 
-  test('Transações (7 dias) counts Méritus operations of the weekly chart\'s days against the 7 days before', () => {
+  test("Transações (7 dias) counts Méritus operations of the weekly chart's days against the 7 days before", () => {
     expect(body.transactions7d).toEqual({ value: 3, change: { previous: 2, delta: 1, percent: 50 } });
     expect(body.overview.weeklyActivity.reduce((sum, day) => sum + day.count, 0)).toBe(body.transactions7d.value);
   });
@@ -97,7 +123,10 @@ describe('dashboard figures', () => {
     expect(body.overview.studentsWithBalance).toBe(3);
     expect(body.overview.averagePerStudent).toBe(38);
     const days = Array.from({ length: 7 }, (_, i) => brasiliaDay.format(new Date(now - (6 - i) * DAY)));
-    const expected = days.map((date) => ({ date, count: meritusRows.filter((row) => brasiliaDay.format(new Date(row.at)) === date).length }));
+    const expected = days.map((date) => ({
+      date,
+      count: meritusRows.filter((row) => brasiliaDay.format(new Date(row.at)) === date).length,
+    }));
     expect(body.overview.weeklyActivity).toEqual(expected);
     expect(body.overview.weeklyActivity.reduce((sum, day) => sum + day.count, 0)).toBe(3);
   });
@@ -108,7 +137,15 @@ describe('dashboard figures', () => {
       .filter((row) => row.credit && brasiliaDay.format(new Date(row.at)).startsWith(month))
       .reduce((sum, row) => sum + row.amount, 0);
     expect(body.goals).toEqual([
-      expect.objectContaining({ id: 'participation', label: 'Participação', unit: 'percent', target: 95, current: 75, progress: 78.9, updatedAt: null }),
+      expect.objectContaining({
+        id: 'participation',
+        label: 'Participação',
+        unit: 'percent',
+        target: 95,
+        current: 75,
+        progress: 78.9,
+        updatedAt: null,
+      }),
       expect.objectContaining({ id: 'weekly_transactions', label: 'Transações na semana', target: 100, current: 3, progress: 3 }),
       expect.objectContaining({
         id: 'monthly_awarded',
@@ -157,7 +194,10 @@ describe('goal targets', () => {
     expect(goal.updatedAt).not.toBeNull();
     const [stored] = await t.db.select().from(goals).where(eq(goals.id, 'weekly_transactions'));
     expect(stored!.target).toBe(8);
-    const [audit] = await t.db.select().from(auditLog).where(and(eq(auditLog.action, 'goal.update')));
+    const [audit] = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'goal.update')));
     expect(audit).toMatchObject({ actorKind: 'admin', actorId: t.admin.id, actorLabel: t.admin.name });
     expect(audit!.details).toEqual({ goal: 'weekly_transactions', from: 100, to: 8 });
   });

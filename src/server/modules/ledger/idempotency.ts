@@ -19,7 +19,8 @@ export type Stored<T> = { status: number; body: T; replayed: boolean };
 export function idempotencyRecord(scope: IdempotencyScope): IdempotencyRecord | undefined {
   if (scope.key === undefined) return undefined;
   const key = idempotencyHeaders.shape[IDEMPOTENCY_HEADER].safeParse(scope.key);
-  if (!key.success || key.data === undefined) throw new AppError(key.error ? issueCode(key.error.issues[0]!) : 'validation', { status: 400 });
+  if (!key.success || key.data === undefined)
+    throw new AppError(key.error ? issueCode(key.error.issues[0]!) : 'validation', { status: 400 });
   return {
     actorKey: scope.actorKey,
     key: key.data,

@@ -15,7 +15,9 @@ function ledgerAnswer<B extends z.ZodType>(body: B) {
     z.object({
       outcome: z.literal('refused'),
       reason: refusal,
-      details: z.object({ short: z.array(shortStudent).optional(), remaining: z.number().optional(), waitSeconds: z.number().optional() }).nullable(),
+      details: z
+        .object({ short: z.array(shortStudent).optional(), remaining: z.number().optional(), waitSeconds: z.number().optional() })
+        .nullable(),
     }),
     z.object({ outcome: z.literal('conflict') }),
   ]);

@@ -37,7 +37,7 @@ test('200 simultaneous transfers among 5 students, asking for more than they hav
 
   // 200 transfers of 5–20 M$: about 2,500 M$ requested from 500 M$ in total.
   let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const requests = Array.from({ length: 200 }, () => {
     const from = group[Math.floor(random() * group.length)]!;
     let to = group[Math.floor(random() * group.length)]!;
@@ -73,9 +73,7 @@ test('20 simultaneous transfers of the whole balance: exactly one succeeds', asy
     await t.award(sender!.id, 50);
     balance = 50;
   }
-  const responses = await Promise.all(
-    Array.from({ length: 20 }, (_, i) => transfer(sender!, others[i % others.length]!.id, balance)),
-  );
+  const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => transfer(sender!, others[i % others.length]!.id, balance)));
   expect(responses.filter((r) => r.statusCode === 201)).toHaveLength(1);
   expect(responses.filter((r) => r.statusCode === 400)).toHaveLength(19);
   const [after] = await t.db.select().from(students).where(eq(students.id, sender!.id));
@@ -88,9 +86,7 @@ test('crossing transfers (A→B while B→A) never surface a deadlock to the cli
   await t.award(a.id, 200);
   await t.award(b.id, 200);
   const totalBefore = await totalBalances(t.db);
-  const responses = await Promise.all(
-    Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? transfer(a, b.id, 1) : transfer(b, a.id, 1))),
-  );
+  const responses = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? transfer(a, b.id, 1) : transfer(b, a.id, 1))));
   expect(responses.map((r) => r.statusCode)).toEqual(Array(60).fill(201));
   expect(await totalBalances(t.db)).toEqual(totalBefore);
   expect(await reconcile(t.db)).toEqual([]);
@@ -107,12 +103,17 @@ test.skipIf(process.env.TEST_DB !== 'postgres')(
     const ana = group[0]!;
     const eva = group[4]!;
     await t.award(eva.id, 20);
-    const [{ meritus: balance }] = (await t.db.select({ meritus: students.meritus }).from(students).where(eq(students.id, eva.id))) as [{ meritus: number }];
+    const [{ meritus: balance }] = (await t.db.select({ meritus: students.meritus }).from(students).where(eq(students.id, eva.id))) as [
+      { meritus: number },
+    ];
     let affordable: ReturnType<typeof transfer> | undefined;
     await t.db.transaction(async (tx) => {
       await tx.select().from(students).where(eq(students.id, eva.id)).for('update');
       const tooMuch = await answered(transfer(eva, ana.id, balance + 1), 10_000);
-      expect(tooMuch === 'still waiting' ? tooMuch : [tooMuch.statusCode, tooMuch.json().error.code]).toEqual([400, 'insufficient_balance']);
+      expect(tooMuch === 'still waiting' ? tooMuch : [tooMuch.statusCode, tooMuch.json().error.code]).toEqual([
+        400,
+        'insufficient_balance',
+      ]);
       affordable = transfer(eva, ana.id, 1);
       expect(await answered(affordable, 300)).toBe('still waiting');
     });

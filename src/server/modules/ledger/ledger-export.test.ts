@@ -43,25 +43,35 @@ describe('ledger CSV export', () => {
         expect(response.headers['content-disposition'], url).toContain(`filename="${name}"`);
       }
     }
-    expect((await t.request('PUT', '/admin/settings/school', { payload: { name: 'Escola Méritus', timeZone: 'America/Sao_Paulo' } })).statusCode).toBe(200);
+    expect(
+      (await t.request('PUT', '/admin/settings/school', { payload: { name: 'Escola Méritus', timeZone: 'America/Sao_Paulo' } })).statusCode,
+    ).toBe(200);
   });
 
   test('ledger: every row, newest first, with removed students marked, as a BOM-prefixed CSV', async () => {
     const payer = await enrol('Heitor Pagador', 20);
     const cookie = await t.loginStudent(payer.studentId);
-    const paid = await t.request('POST', '/meritus/transfers', { cookie, payload: { recipientId: t.students[0]!.id, amount: 5, description: 'Ajuda na lição; obrigado!' } });
+    const paid = await t.request('POST', '/meritus/transfers', {
+      cookie,
+      payload: { recipientId: t.students[0]!.id, amount: 5, description: 'Ajuda na lição; obrigado!' },
+    });
     expect(paid.statusCode).toBe(201);
     expect((await t.request('DELETE', `/admin/students/${payer.id}`)).statusCode).toBe(200);
     const response = await t.request('GET', '/admin/ledger/export.csv');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-disposition']).toMatch(/filename="operacoes-\d{4}-\d{2}-\d{2}\.csv"/);
     expect(response.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
-    const lines = response.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    const lines = response.body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
     expect(lines[0]).toBe('Data;Moeda;Tipo;Valor;Descrição;Matrícula (de);De;Matrícula (para);Para;Operador');
     const all = await t.db.select().from(ledgerEntries);
     expect(lines).toHaveLength(all.length + 1);
     expect(lines[1]).toMatch(
-      new RegExp(`^\\d{2}/\\d{2}/\\d{4}, \\d{2}:\\d{2};Méritus;Transferência;5;"Ajuda na lição; obrigado!";${payer.studentId};Heitor Pagador \\(removido\\);3000001;Ana Beatriz Souza;Heitor Pagador$`),
+      new RegExp(
+        `^\\d{2}/\\d{2}/\\d{4}, \\d{2}:\\d{2};Méritus;Transferência;5;"Ajuda na lição; obrigado!";${payer.studentId};Heitor Pagador \\(removido\\);3000001;Ana Beatriz Souza;Heitor Pagador$`,
+      ),
     );
     expect(lines[2]).toContain(';Méritus;Adição;20;Saldo inicial;;;');
     expect((await t.lastAudit('ledger.export'))!.actorId).toBe(t.admin.id);
@@ -92,7 +102,10 @@ describe('ledger CSV export', () => {
         .map((row) => `Lote ${row.position}`);
       const response = await t.request('GET', '/admin/ledger/export.csv');
       expect(response.statusCode).toBe(200);
-      const lines = response.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+      const lines = response.body
+        .replace(/^\uFEFF/, '')
+        .trimEnd()
+        .split('\r\n');
       expect(lines).toHaveLength(1 + before + total);
       expect(lines.slice(1 + before).map((line) => line.split(';')[4])).toEqual(expected);
     } finally {

@@ -67,7 +67,8 @@ async function snapshot() {
 
 /** The code the shared schema (the forms' and the routes') gives an amount, or undefined when it is valid. */
 function amountRefusal(op: { kind: 'transfer' | 'admin'; currency: 'meritus' | 'estelecas'; amount: number }): ErrorCode | undefined {
-  const rule = op.kind === 'admin' ? adminOperationInputs[op.currency] : op.currency === 'meritus' ? meritusTransferInput : estelecasTransferInput;
+  const rule =
+    op.kind === 'admin' ? adminOperationInputs[op.currency] : op.currency === 'meritus' ? meritusTransferInput : estelecasTransferInput;
   const issue = rule.shape.amount.safeParse(op.amount).error?.issues[0];
   return issue && issueCode(issue);
 }

@@ -2,8 +2,22 @@ import { aliasedTable, and, desc, eq, gt, ilike, inArray, isNull, or, sql, type 
 import type { Db } from '../../db/client.ts';
 import { auditLog, ledgerEntries, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
-import { type LedgerEntryView, type LiveOperation, type OperationCategory, type PartyView, type StudentOperation, type StudentOperationsPage } from '../../../shared/ledger.ts';
-import { ADMIN_OPERATION_TYPES, type Currency, directionOf, type LedgerDirection, type LedgerType, operationKind } from '../../../shared/ledger-types.ts';
+import {
+  type LedgerEntryView,
+  type LiveOperation,
+  type OperationCategory,
+  type PartyView,
+  type StudentOperation,
+  type StudentOperationsPage,
+} from '../../../shared/ledger.ts';
+import {
+  ADMIN_OPERATION_TYPES,
+  type Currency,
+  directionOf,
+  type LedgerDirection,
+  type LedgerType,
+  operationKind,
+} from '../../../shared/ledger-types.ts';
 import { directionIs } from '../../db/ledger-direction.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
 import { ESTELECAS_TOP_LIMIT } from '../../../shared/constants.ts';
@@ -59,9 +73,7 @@ async function entriesPage(
   after: Position | undefined,
   limit: number,
 ): Promise<(EntryWithParties & { position: Position })[]> {
-  const older = after
-    ? sql`(${ledgerEntries.createdAt}, ${ledgerEntries.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`
-    : undefined;
+  const older = after ? sql`(${ledgerEntries.createdAt}, ${ledgerEntries.id}) < (${after.at}::timestamptz, ${after.id}::uuid)` : undefined;
   const rows = await db
     .select({ ...entriesWithParties(), at: sql<string>`${ledgerEntries.createdAt}::text` })
     .from(ledgerEntries)
@@ -129,7 +141,16 @@ function isTimestampText(at: string): boolean {
   const time = TIMESTAMP_TEXT.exec(at);
   if (!time) return false;
   const fields = time.slice(1).map((field) => Number(field ?? 0));
-  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = fields as [number, number, number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = fields as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   return calendarDate(year, month, day, hour, minute, second) !== null && offsetHours <= 15 && offsetMinutes <= 59;
 }
 
@@ -200,11 +221,7 @@ async function latestEntries(db: Db, where: SQL | undefined, limit: number): Pro
 
 /** The Méritus screen's side panel: the latest administrator operations. */
 export function recentAdminMeritus(db: Db, limit: number): Promise<LedgerEntryView[]> {
-  return latestEntries(
-    db,
-    and(eq(ledgerEntries.currency, 'meritus'), inArray(ledgerEntries.type, [...ADMIN_OPERATION_TYPES])),
-    limit,
-  );
+  return latestEntries(db, and(eq(ledgerEntries.currency, 'meritus'), inArray(ledgerEntries.type, [...ADMIN_OPERATION_TYPES])), limit);
 }
 
 export function estelecasHistory(db: Db, limit: number): Promise<LedgerEntryView[]> {
@@ -216,11 +233,17 @@ export async function estelecasRanking(db: Db): Promise<PublicStudent[]> {
     .where(and(isNull(students.deletedAt), gt(students.estelecas, 0)))
     .orderBy(desc(students.estelecas), students.name)
     .limit(ESTELECAS_TOP_LIMIT);
-  const tags = await activeTagsByStudent(db, rows.map((row) => row.id));
+  const tags = await activeTagsByStudent(
+    db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => toPublicStudent(row, tags.get(row.id) ?? []));
 }
 
-const CATEGORIES = { moves: 'student_transfer', raises: 'award', lowers: 'deduction' } as const satisfies Record<LedgerDirection, OperationCategory>;
+const CATEGORIES = { moves: 'student_transfer', raises: 'award', lowers: 'deduction' } as const satisfies Record<
+  LedgerDirection,
+  OperationCategory
+>;
 
 function categoryOf(type: LedgerType): OperationCategory {
   return CATEGORIES[directionOf(type)];
@@ -234,12 +257,7 @@ function categoryOf(type: LedgerType): OperationCategory {
 export async function liveOperations(db: Db, limit: number): Promise<LiveOperation[]> {
   const [entries, refused] = await Promise.all([
     latestEntries(db, undefined, limit),
-    db
-      .select()
-      .from(auditLog)
-      .where(eq(auditLog.action, 'ledger.refused'))
-      .orderBy(desc(auditLog.at))
-      .limit(limit),
+    db.select().from(auditLog).where(eq(auditLog.action, 'ledger.refused')).orderBy(desc(auditLog.at)).limit(limit),
   ]);
   const attempts = refused.flatMap((row) => {
     const details = refusedAttemptRecord.safeParse(row.details).data;

@@ -34,7 +34,11 @@ async function refusalOf(run: () => Promise<unknown>): Promise<AppError> {
 
 test('a whole-turma deduction beyond some balances names every student who is short, and writes nothing', async () => {
   const [ana, bruno, carla] = t.students as [TestApp['students'][number], TestApp['students'][number], TestApp['students'][number]];
-  for (const [student, amount] of [[ana, 50], [bruno, 10], [carla, 3]] as const) {
+  for (const [student, amount] of [
+    [ana, 50],
+    [bruno, 10],
+    [carla, 3],
+  ] as const) {
     await adminOperation(deps(), admin(), 'meritus', { id: student.id, type: 'admin_add', amount, description: 'Saldo' });
   }
   const rowsBefore = (await t.db.select().from(ledgerEntries)).length;
@@ -62,12 +66,34 @@ test('a whole-turma deduction beyond some balances names every student who is sh
 test('the services validate what they are given: amounts of 0, −3 or 1.5 and an unknown type are refused with their own message, never as a lack of balance', async () => {
   const [ana, bruno] = t.students as [TestApp['students'][number], TestApp['students'][number]];
   const cases: [() => Promise<unknown>, string][] = [
-    [() => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'admin_add', amount: 0, description: 'x' }), 'amount_not_positive'],
-    [() => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'penalty', amount: -3, description: 'x' }), 'amount_not_positive'],
-    [() => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'admin_add', amount: 1.5, description: 'x' }), 'amount_not_integer'],
-    [() => adminOperation(deps(), admin(), 'estelecas', { id: ana.id, type: 'admin_add', amount: 1.5, description: 'x' }), 'missing_fields_short'],
+    [
+      () => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'admin_add', amount: 0, description: 'x' }),
+      'amount_not_positive',
+    ],
+    [
+      () => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'penalty', amount: -3, description: 'x' }),
+      'amount_not_positive',
+    ],
+    [
+      () => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'admin_add', amount: 1.5, description: 'x' }),
+      'amount_not_integer',
+    ],
+    [
+      () => adminOperation(deps(), admin(), 'estelecas', { id: ana.id, type: 'admin_add', amount: 1.5, description: 'x' }),
+      'missing_fields_short',
+    ],
     [() => studentTransfer(deps(), studentActor(ana), 'meritus', { recipientId: bruno.id, amount: 1.5 }), 'amount_not_integer'],
-    [() => bulkAdminOperation(deps(), admin(), { currency: 'meritus', studentUuids: [ana.id], type: 'admin_add', amount: -3, description: 'x' }), 'amount_not_positive'],
+    [
+      () =>
+        bulkAdminOperation(deps(), admin(), {
+          currency: 'meritus',
+          studentUuids: [ana.id],
+          type: 'admin_add',
+          amount: -3,
+          description: 'x',
+        }),
+      'amount_not_positive',
+    ],
     [() => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'gift', amount: 5, description: 'x' }), 'missing_fields_short'],
   ];
   const rowsBefore = (await t.db.select().from(ledgerEntries)).length;

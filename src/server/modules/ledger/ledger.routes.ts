@@ -56,12 +56,18 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events, set
     return sendCsv(reply, fileName, chunks);
   });
 
-  route(app, routes.ledger.myTransactions, async (request) =>
-    (await studentOperations(database.db, studentOf(request).id, { currency: 'meritus', limit: request.query.limit })).items,
+  route(
+    app,
+    routes.ledger.myTransactions,
+    async (request) =>
+      (await studentOperations(database.db, studentOf(request).id, { currency: 'meritus', limit: request.query.limit })).items,
   );
 
-  route(app, routes.ledger.myEstelecas, async (request) =>
-    (await studentOperations(database.db, studentOf(request).id, { currency: 'estelecas', limit: request.query.limit })).items,
+  route(
+    app,
+    routes.ledger.myEstelecas,
+    async (request) =>
+      (await studentOperations(database.db, studentOf(request).id, { currency: 'estelecas', limit: request.query.limit })).items,
   );
 
   route(app, routes.ledger.myOperations, async (request) => studentOperations(database.db, studentOf(request).id, request.query));

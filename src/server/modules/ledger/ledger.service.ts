@@ -4,7 +4,14 @@ import { AppError } from '../../app-error.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import type { AdminActor, StudentActor } from '../auth/actor.ts';
 import { MESSAGES } from '../../../shared/errors.ts';
-import { adminOperationInputs, bulkOperationInput, estelecasTransferInput, meritusTransferInput, type BulkOperationResult, type OperationResult } from '../../../shared/ledger.ts';
+import {
+  adminOperationInputs,
+  bulkOperationInput,
+  estelecasTransferInput,
+  meritusTransferInput,
+  type BulkOperationResult,
+  type OperationResult,
+} from '../../../shared/ledger.ts';
 import type { AdminOperationType, Currency } from '../../../shared/ledger-types.ts';
 import { adminOperationMessage, bulkOperationMessage } from '../../../shared/ledger-texts.ts';
 import { rowId } from '../../../shared/validation.ts';
@@ -58,14 +65,24 @@ export async function studentTransfer(
   context: WriteContext = {},
 ): Promise<Stored<OperationResult>> {
   const said = loose(input);
-  const attempt = attemptRecord(sender, currency, said, { type: 'transfer', fromStudentId: sender.id, toStudentId: said.recipientId }, context.ip);
+  const attempt = attemptRecord(
+    sender,
+    currency,
+    said,
+    { type: 'transfer', fromStudentId: sender.id, toStudentId: said.recipientId },
+    context.ip,
+  );
   const { rules, timeZone } = await settingsOf(deps);
   const transfer = await validated(deps, TRANSFER_SCHEMAS[currency], input, attempt, rules);
   if (transfer.recipientId === sender.id) {
     await recordRefusal(deps, attempt, 'self_transfer');
     throw new AppError('self_transfer');
   }
-  const idempotency = await keyOf(deps, attempt, { actorKey: `student:${sender.id}`, key: context.idempotencyKey, request: { op: 'transfer', currency, ...transfer } });
+  const idempotency = await keyOf(deps, attempt, {
+    actorKey: `student:${sender.id}`,
+    key: context.idempotencyKey,
+    request: { op: 'transfer', currency, ...transfer },
+  });
   const announce = currency === 'meritus' ? MESSAGES.meritusTransferred : MESSAGES.estelecasTransferred;
   const codes = REFUSAL_CODES.transfer[currency];
   // The guardrails on students' transfers; history written in the past (the demo school) is not held to them.
@@ -145,10 +162,16 @@ export async function adminOperation(
     bulk: false,
     messageTemplate: formatTemplate((name) => adminOperationMessage(currency, request.type, request.amount, name)),
     audit: { action: `ledger.${request.type}`, ip: context.ip ?? null, details: { currency, studentUuid: id, amount: request.amount } },
-    idempotency: await keyOf(deps, attempt, { actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'admin', studentUuid: id, currency, ...request } }),
+    idempotency: await keyOf(deps, attempt, {
+      actorKey: `admin:${admin.id}`,
+      key: context.idempotencyKey,
+      request: { op: 'admin', studentUuid: id, currency, ...request },
+    }),
     at: context.at,
   });
-  return settle(deps, await callLedger(deps.db, LEDGER_ADMIN_OPERATION, operationAnswer, payload, false), { attempt, codes, context }, [id]);
+  return settle(deps, await callLedger(deps.db, LEDGER_ADMIN_OPERATION, operationAnswer, payload, false), { attempt, codes, context }, [
+    id,
+  ]);
 }
 
 /**
@@ -176,10 +199,19 @@ export async function bulkAdminOperation(
       ip: context.ip ?? null,
       details: { currency: operation.currency, amount: request.amount, count: studentUuids.length },
     },
-    idempotency: await keyOf(deps, attempt, { actorKey: `admin:${admin.id}`, key: context.idempotencyKey, request: { op: 'bulk', ...operation, studentUuids } }),
+    idempotency: await keyOf(deps, attempt, {
+      actorKey: `admin:${admin.id}`,
+      key: context.idempotencyKey,
+      request: { op: 'bulk', ...operation, studentUuids },
+    }),
     at: context.at,
   });
-  return settle(deps, await callLedger(deps.db, LEDGER_ADMIN_OPERATION, bulkOperationAnswer, payload, false), { attempt, codes, context }, studentUuids);
+  return settle(
+    deps,
+    await callLedger(deps.db, LEDGER_ADMIN_OPERATION, bulkOperationAnswer, payload, false),
+    { attempt, codes, context },
+    studentUuids,
+  );
 }
 
 /**

@@ -95,7 +95,9 @@ describe('Méritus transfers', () => {
     expect(response.json().error).toEqual({ code: 'insufficient_balance', message: 'Saldo insuficiente' });
     expect(await ledgerCount()).toBe(before);
     const feed = await t.app.inject({ url: '/api/admin/operations', headers: { cookie: adminCookie } });
-    const failed = feed.json().find((op: { status: string; description: string }) => op.status === 'failed' && op.description === 'tentativa');
+    const failed = feed
+      .json()
+      .find((op: { status: string; description: string }) => op.status === 'failed' && op.description === 'tentativa');
     expect(failed).toMatchObject({ reason: 'Saldo insuficiente', amount: meritus + 1, category: 'student_transfer', operator: 'student' });
     expect(failed.from.studentId).toBe(ana.studentId);
     expect(failed.to.studentId).toBe(bruno.studentId);
@@ -121,8 +123,18 @@ describe('Méritus transfers', () => {
   test('an amount sent as an object, an array or nested too deep is refused as not a whole number and recorded as sent, never a 500', async () => {
     const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
     const sent = [
-      { url: '/api/meritus/transfers', cookie: anaCookie, body: `{"recipientId":"${bruno.id}","amount":{"toString":1}}`, recorded: '{"toString":1}' },
-      { url: '/api/meritus/transfers', cookie: anaCookie, body: `{"recipientId":"${bruno.id}","amount":[{"valueOf":1,"toString":1}]}`, recorded: '[{"valueOf":1,"toString":1}]' },
+      {
+        url: '/api/meritus/transfers',
+        cookie: anaCookie,
+        body: `{"recipientId":"${bruno.id}","amount":{"toString":1}}`,
+        recorded: '{"toString":1}',
+      },
+      {
+        url: '/api/meritus/transfers',
+        cookie: anaCookie,
+        body: `{"recipientId":"${bruno.id}","amount":[{"valueOf":1,"toString":1}]}`,
+        recorded: '[{"valueOf":1,"toString":1}]',
+      },
       { url: '/api/meritus/transfers', cookie: anaCookie, body: `{"recipientId":"${bruno.id}","amount":${deep}}`, recorded: '…' },
       {
         url: '/api/admin/operations/bulk',
@@ -136,7 +148,11 @@ describe('Méritus transfers', () => {
       const response = await t.app.inject({ method: 'POST', url, headers: { cookie, 'content-type': 'application/json' }, payload: body });
       expect(response.statusCode, url).toBe(400);
       expect(response.json().error.message).toBe(ERROR_MESSAGES.amount_not_integer);
-      expect((await t.lastAudit('ledger.refused'))?.details).toMatchObject({ amount: null, rawAmount: recorded, code: 'amount_not_integer' });
+      expect((await t.lastAudit('ledger.refused'))?.details).toMatchObject({
+        amount: null,
+        rawAmount: recorded,
+        code: 'amount_not_integer',
+      });
     }
     expect(await ledgerCount()).toBe(before);
   });
@@ -156,7 +172,7 @@ describe('Méritus transfers', () => {
     expect(await ledgerCount()).toBe(before);
   });
 
-  test('a student cannot move another student\'s points by any field', async () => {
+  test("a student cannot move another student's points by any field", async () => {
     await award(bruno.id, 50);
     await award(ana.id, 30);
     const carla = t.students[2]!;
@@ -279,26 +295,29 @@ describe('administrator operations', () => {
     ['estelecas', -2, 'Preencha todos os campos'],
     ['estelecas', 1.5, 'Preencha todos os campos'],
     ['estelecas', 100_001, 'O valor máximo por operação é 100.000'],
-  ] as const)('%s: an amount of %s is refused with its dialog\'s text "%s", for one student and for a turma alike', async (currency, amount, message) => {
-    const before = await ledgerCount();
-    const single = await t.app.inject({
-      method: 'POST',
-      url: `/api/admin/students/${ana.id}/${currency}`,
-      headers: { cookie: adminCookie },
-      payload: { type: 'reward', amount, description: 'Monitoria' },
-    });
-    const bulk = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/operations/bulk',
-      headers: { cookie: adminCookie },
-      payload: { currency, studentUuids: [ana.id, bruno.id], type: 'reward', amount, description: 'Monitoria' },
-    });
-    for (const response of [single, bulk]) {
-      expect(response.statusCode).toBe(400);
-      expect(response.json().error).toMatchObject({ message, fields: { amount: message } });
-    }
-    expect(await ledgerCount()).toBe(before);
-  });
+  ] as const)(
+    '%s: an amount of %s is refused with its dialog\'s text "%s", for one student and for a turma alike',
+    async (currency, amount, message) => {
+      const before = await ledgerCount();
+      const single = await t.app.inject({
+        method: 'POST',
+        url: `/api/admin/students/${ana.id}/${currency}`,
+        headers: { cookie: adminCookie },
+        payload: { type: 'reward', amount, description: 'Monitoria' },
+      });
+      const bulk = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/operations/bulk',
+        headers: { cookie: adminCookie },
+        payload: { currency, studentUuids: [ana.id, bruno.id], type: 'reward', amount, description: 'Monitoria' },
+      });
+      for (const response of [single, bulk]) {
+        expect(response.statusCode).toBe(400);
+        expect(response.json().error).toMatchObject({ message, fields: { amount: message } });
+      }
+      expect(await ledgerCount()).toBe(before);
+    },
+  );
 
   test('operation messages agree in number: "1 Esteleca removida", "3 Estelecas adicionadas", "1 M$ adicionado"', async () => {
     const carla = t.students[2]!;
@@ -336,7 +355,10 @@ describe('administrator operations', () => {
 
   test('an unknown (404) or malformed (400) student id: "Estudante não encontrado", nothing written', async () => {
     const rows = await ledgerCount();
-    for (const [id, status] of [[randomUUID(), 404], ['not-a-uuid', 400]] as const) {
+    for (const [id, status] of [
+      [randomUUID(), 404],
+      ['not-a-uuid', 400],
+    ] as const) {
       for (const currency of ['meritus', 'estelecas'] as const) {
         const response = await t.app.inject({
           method: 'POST',
@@ -390,7 +412,13 @@ describe('administrator operations', () => {
       method: 'POST',
       url: '/api/admin/operations/bulk',
       headers: { cookie: adminCookie },
-      payload: { currency: 'meritus', studentUuids: Array.from({ length: 5001 }, () => randomUUID()), type: 'reward', amount: 1, description: 'Feira' },
+      payload: {
+        currency: 'meritus',
+        studentUuids: Array.from({ length: 5001 }, () => randomUUID()),
+        type: 'reward',
+        amount: 1,
+        description: 'Feira',
+      },
     });
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json().error.message).toBe('Selecione no máximo 5.000 estudantes por operação');
@@ -425,7 +453,10 @@ describe('idempotency', () => {
       });
       expect(response.statusCode).toBe(400);
       expect(response.json().error).toMatchObject({ code: 'idempotency_key_invalid', message: ERROR_MESSAGES.idempotency_key_invalid });
-      expect((await t.lastAudit('ledger.refused'))?.details).toMatchObject({ code: 'idempotency_key_invalid', description: `chave ${String(key)}` });
+      expect((await t.lastAudit('ledger.refused'))?.details).toMatchObject({
+        code: 'idempotency_key_invalid',
+        description: `chave ${String(key)}`,
+      });
     }
     expect([await balances(ana.id), await ledgerCount()]).toEqual(before);
   });
@@ -434,15 +465,13 @@ describe('idempotency', () => {
     await award(ana.id, 20);
     const key = randomUUID();
     const before = await ledgerCount();
-    const responses = await Promise.all(
-      Array.from({ length: 20 }, () => transfer({ recipientId: bruno.id, amount: 1 }, { key })),
-    );
+    const responses = await Promise.all(Array.from({ length: 20 }, () => transfer({ recipientId: bruno.id, amount: 1 }, { key })));
     expect(responses.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
     expect(new Set(responses.map((r) => r.json().entry.id)).size).toBe(1);
     expect(await ledgerCount()).toBe(before + 1);
   });
 
-  test('keys belong to their user: another student\'s same key is a separate request', async () => {
+  test("keys belong to their user: another student's same key is a separate request", async () => {
     await award(bruno.id, 5);
     const key = randomUUID();
     const brunoCookie = await t.loginStudent(bruno.studentId);
@@ -472,7 +501,7 @@ describe('idempotency', () => {
 });
 
 describe('reads', () => {
-  test('a student\'s operations: newest first, signed from their side, counterpart named, paged', async () => {
+  test("a student's operations: newest first, signed from their side, counterpart named, paged", async () => {
     // Four operations of Ana's at least, whatever ran before.
     await award(ana.id, 1);
     await award(ana.id, 1);
@@ -484,7 +513,13 @@ describe('reads', () => {
     expect(items.length).toBe(3);
     const times = items.map((i: { createdAt: string }) => i.createdAt);
     expect([...times].sort().reverse()).toEqual(times);
-    expect(items[0]).toMatchObject({ kind: 'transfer_out', amount: 2, signedAmount: -2, description: 'Lanche', counterpart: { id: bruno.id } });
+    expect(items[0]).toMatchObject({
+      kind: 'transfer_out',
+      amount: 2,
+      signedAmount: -2,
+      description: 'Lanche',
+      counterpart: { id: bruno.id },
+    });
     expect(items[1]).toMatchObject({ kind: 'admin_add', amount: 5, signedAmount: 5 });
 
     // Two pages of two are the first four operations of one page of four, in the same order.
@@ -522,7 +557,12 @@ describe('reads', () => {
 
     const top = (await t.app.inject({ url: '/api/admin/estelecas/ranking', headers: { cookie: adminCookie } })).json();
     // current students holding Estelecas, most first, at most 10
-    const holders = (await t.db.select().from(students).where(and(isNull(students.deletedAt), gt(students.estelecas, 0)))).map((row) => row.estelecas);
+    const holders = (
+      await t.db
+        .select()
+        .from(students)
+        .where(and(isNull(students.deletedAt), gt(students.estelecas, 0)))
+    ).map((row) => row.estelecas);
     const counts = top.map((s: { estelecas: number }) => s.estelecas);
     expect(counts).toEqual([...holders].sort((a, b) => b - a).slice(0, 10));
   });
@@ -531,7 +571,9 @@ describe('reads', () => {
     const refused = () => t.db.select().from(auditLog).where(eq(auditLog.action, 'ledger.refused')).orderBy(auditLog.id);
     const before = (await refused()).length;
     const { meritus } = await balances(ana.id);
-    expect((await transfer({ recipientId: bruno.id, amount: meritus + 1, description: 'Lanche' }, { key: randomUUID() })).statusCode).toBe(400);
+    expect((await transfer({ recipientId: bruno.id, amount: meritus + 1, description: 'Lanche' }, { key: randomUUID() })).statusCode).toBe(
+      400,
+    );
     const unknown = randomUUID();
     expect((await transfer({ recipientId: unknown, amount: 2 }, { currency: 'estelecas' })).statusCode).toBe(404);
     const removal = await t.app.inject({

@@ -32,7 +32,6 @@ type BalanceRow = {
   ledger_earned: string | number;
 };
 
-
 /**
  * Checks every student's stored balances against the sum of their ledger rows, and
  * every ledger row against the rules, returning each discrepancy (empty = healthy).

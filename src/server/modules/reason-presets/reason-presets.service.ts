@@ -17,11 +17,19 @@ function toView(row: typeof reasonPresets.$inferSelect): ReasonPreset {
 
 /** The school's shared list of reasons, alphabetical. */
 export async function listReasonPresets(db: Db): Promise<ReasonPreset[]> {
-  const rows = await db.select().from(reasonPresets).orderBy(asc(sql`lower(${reasonPresets.label})`), asc(reasonPresets.createdAt));
+  const rows = await db
+    .select()
+    .from(reasonPresets)
+    .orderBy(asc(sql`lower(${reasonPresets.label})`), asc(reasonPresets.createdAt));
   return rows.map(toView);
 }
 
-export async function createReasonPreset(db: Db, admin: AdminActor, input: { label: string }, context: Context = {}): Promise<ReasonPreset> {
+export async function createReasonPreset(
+  db: Db,
+  admin: AdminActor,
+  input: { label: string },
+  context: Context = {},
+): Promise<ReasonPreset> {
   const label = input.label.replace(/\s+/g, ' ').trim();
   return db.transaction(async (tx) => {
     // Serialises concurrent creations so neither the limit nor the no-duplicates rule can be raced past.

@@ -87,7 +87,17 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
           integer(H.participants),
           decimal(H.participation),
         ],
-        rows: turmas.map((row) => [row.turma, row.students, row.awarded, row.removed, row.transferred, row.balance, row.averageBalance, row.participants, row.participation]),
+        rows: turmas.map((row) => [
+          row.turma,
+          row.students,
+          row.awarded,
+          row.removed,
+          row.transferred,
+          row.balance,
+          row.averageBalance,
+          row.participants,
+          row.participation,
+        ]),
       };
     }
     case 'balances': {

@@ -19,7 +19,6 @@ import type { FileStorage } from '../../storage/file-storage.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
 import type { ExportFile } from './report-exports.ts';
 
-
 function formatterIn(timeZone: string) {
   const dateTime = new Intl.DateTimeFormat('pt-BR', { timeZone, dateStyle: 'short', timeStyle: 'short' });
   const date = new Intl.DateTimeFormat('pt-BR', { timeZone, dateStyle: 'short' });
@@ -36,7 +35,10 @@ let fontFiles: Record<keyof typeof FONT, Buffer> | undefined;
 function fonts(): Record<keyof typeof FONT, Buffer> {
   if (!fontFiles) {
     const folder = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-    fontFiles = { regular: fs.readFileSync(path.join(folder, `${FONT.regular}.ttf`)), bold: fs.readFileSync(path.join(folder, `${FONT.bold}.ttf`)) };
+    fontFiles = {
+      regular: fs.readFileSync(path.join(folder, `${FONT.regular}.ttf`)),
+      bold: fs.readFileSync(path.join(folder, `${FONT.bold}.ttf`)),
+    };
   }
   return fontFiles;
 }
@@ -72,7 +74,12 @@ function fileSlug(text: string): string {
  * A student's statement (extrato) for a period: balances at its start and end summed from the
  * ledger, and every operation in between with its signed amount. Audited.
  */
-export async function statementPdf({ db, settings }: ReportDeps, admin: AdminActor, query: StatementQuery, context: { ip?: string | undefined } = {}): Promise<ExportFile> {
+export async function statementPdf(
+  { db, settings }: ReportDeps,
+  admin: AdminActor,
+  query: StatementQuery,
+  context: { ip?: string | undefined } = {},
+): Promise<ExportFile> {
   const { student: studentUuid, ...days } = query;
   const scope = await reportScope(settings, { ...days, turma: [] });
   const { period, school } = scope;
@@ -95,7 +102,10 @@ export async function statementPdf({ db, settings }: ReportDeps, admin: AdminAct
       .text(texts.student(student.name))
       .text(texts.studentIdAndTurma(student.student_id, student.grade))
       .text(texts.period(formatDayRange(period.from, period.to)));
-    doc.moveDown(0.5).font(FONT.bold).text(texts.openingBalance(formatMeritus(start.meritus), formatEstelecas(start.estelecas)));
+    doc
+      .moveDown(0.5)
+      .font(FONT.bold)
+      .text(texts.openingBalance(formatMeritus(start.meritus), formatEstelecas(start.estelecas)));
     doc.moveDown(0.8);
 
     // The date and time on one line ('24/11/2026, 06:35'); the description takes what the others leave.
@@ -108,7 +118,10 @@ export async function statementPdf({ db, settings }: ReportDeps, admin: AdminAct
       { header: texts.columns.amount, width: amount, align: 'right' as const },
     ];
     const drawRow = (cells: string[], bold: boolean) => {
-      doc.font(bold ? FONT.bold : FONT.regular).fontSize(9).fillColor('#0f172a');
+      doc
+        .font(bold ? FONT.bold : FONT.regular)
+        .fontSize(9)
+        .fillColor('#0f172a');
       const height = Math.max(...cells.map((cell, i) => doc.heightOfString(cell, { width: columns[i]!.width - 6 })));
       if (doc.y + height > doc.page.height - doc.page.margins.bottom - 30) doc.addPage();
       const y = doc.y;
@@ -119,11 +132,23 @@ export async function statementPdf({ db, settings }: ReportDeps, admin: AdminAct
       });
       doc.x = left;
       doc.y = y + height + 5;
-      doc.moveTo(left, doc.y - 2.5).lineTo(left + width, doc.y - 2.5).lineWidth(0.5).strokeColor('#e2e8f0').stroke();
+      doc
+        .moveTo(left, doc.y - 2.5)
+        .lineTo(left + width, doc.y - 2.5)
+        .lineWidth(0.5)
+        .strokeColor('#e2e8f0')
+        .stroke();
     };
-    drawRow(columns.map((column) => column.header), true);
+    drawRow(
+      columns.map((column) => column.header),
+      true,
+    );
     if (rows.length === 0) {
-      doc.font(FONT.regular).fontSize(10).fillColor('#475569').text(texts.noOperations, left, doc.y + 4);
+      doc
+        .font(FONT.regular)
+        .fontSize(10)
+        .fillColor('#475569')
+        .text(texts.noOperations, left, doc.y + 4);
     }
     for (const row of rows) {
       const signed = row.incoming ? row.amount : -row.amount;
@@ -174,30 +199,50 @@ export async function certificatePdf(
   const title = TAG_NAMES[tag.kind];
   const texts = CERTIFICATE_TEXTS;
 
-  const body = await render({ size: 'A4', layout: 'landscape', margin: 0, info: { Title: texts.documentTitle(title, tag.name), Author: school.name } }, (doc) => {
-    const { width, height } = doc.page;
-    doc.rect(24, 24, width - 48, height - 48).lineWidth(3).strokeColor('#4338ca').stroke();
-    doc.rect(34, 34, width - 68, height - 68).lineWidth(0.8).strokeColor('#a5b4fc').stroke();
-    // With a logo, the text moves down to leave it the top of the frame.
-    const top = logo ? 34 : 0;
-    const centred = (text: string, y: number, font: string, size: number, color: string) =>
-      doc.font(font).fontSize(size).fillColor(color).text(text, 60, y, { width: width - 120, align: 'center' });
-    const line = (text: string, y: number, font: string, size: number, color: string) => centred(text, y + top, font, size, color);
-    if (logo) doc.image(logo, width / 2 - 100, 50, { fit: [200, 56], align: 'center', valign: 'center' });
-    line(school.name.toUpperCase(), 80, FONT.bold, 14, '#4338ca');
-    line(texts.heading, 130, FONT.bold, 40, '#0f172a');
-    line(texts.opening, 205, FONT.regular, 16, '#334155');
-    // A long name is set smaller rather than wrapped over the line below it.
-    const named = texts.name(tag.name);
-    const nameSize = Math.max(14, Math.min(30, (30 * (width - 120)) / doc.font(FONT.bold).fontSize(30).widthOfString(named)));
-    line(named, 235 + (30 - nameSize) / 2, FONT.bold, nameSize, '#0f172a');
-    line(texts.turma(tag.grade, tag.student_id), 285, FONT.regular, 16, '#334155');
-    line(title, 318, FONT.bold, 26, '#b45309');
-    line(texts.period(format.date(new Date(tag.assigned_at)), format.date(new Date(tag.expires_at))), 362, FONT.regular, 14, '#334155');
-    doc.moveTo(width / 2 - 130, height - 120).lineTo(width / 2 + 130, height - 120).lineWidth(0.8).strokeColor('#0f172a').stroke();
-    centred(texts.signature, height - 112, FONT.regular, 12, '#334155');
-    centred(texts.issued(format.date(now)), height - 80, FONT.regular, 10, '#64748b');
-  });
+  const body = await render(
+    { size: 'A4', layout: 'landscape', margin: 0, info: { Title: texts.documentTitle(title, tag.name), Author: school.name } },
+    (doc) => {
+      const { width, height } = doc.page;
+      doc
+        .rect(24, 24, width - 48, height - 48)
+        .lineWidth(3)
+        .strokeColor('#4338ca')
+        .stroke();
+      doc
+        .rect(34, 34, width - 68, height - 68)
+        .lineWidth(0.8)
+        .strokeColor('#a5b4fc')
+        .stroke();
+      // With a logo, the text moves down to leave it the top of the frame.
+      const top = logo ? 34 : 0;
+      const centred = (text: string, y: number, font: string, size: number, color: string) =>
+        doc
+          .font(font)
+          .fontSize(size)
+          .fillColor(color)
+          .text(text, 60, y, { width: width - 120, align: 'center' });
+      const line = (text: string, y: number, font: string, size: number, color: string) => centred(text, y + top, font, size, color);
+      if (logo) doc.image(logo, width / 2 - 100, 50, { fit: [200, 56], align: 'center', valign: 'center' });
+      line(school.name.toUpperCase(), 80, FONT.bold, 14, '#4338ca');
+      line(texts.heading, 130, FONT.bold, 40, '#0f172a');
+      line(texts.opening, 205, FONT.regular, 16, '#334155');
+      // A long name is set smaller rather than wrapped over the line below it.
+      const named = texts.name(tag.name);
+      const nameSize = Math.max(14, Math.min(30, (30 * (width - 120)) / doc.font(FONT.bold).fontSize(30).widthOfString(named)));
+      line(named, 235 + (30 - nameSize) / 2, FONT.bold, nameSize, '#0f172a');
+      line(texts.turma(tag.grade, tag.student_id), 285, FONT.regular, 16, '#334155');
+      line(title, 318, FONT.bold, 26, '#b45309');
+      line(texts.period(format.date(new Date(tag.assigned_at)), format.date(new Date(tag.expires_at))), 362, FONT.regular, 14, '#334155');
+      doc
+        .moveTo(width / 2 - 130, height - 120)
+        .lineTo(width / 2 + 130, height - 120)
+        .lineWidth(0.8)
+        .strokeColor('#0f172a')
+        .stroke();
+      centred(texts.signature, height - 112, FONT.regular, 12, '#334155');
+      centred(texts.issued(format.date(now)), height - 80, FONT.regular, 10, '#64748b');
+    },
+  );
 
   await recordAudit(db, {
     actor: auditActor(admin),

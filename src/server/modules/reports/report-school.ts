@@ -31,6 +31,9 @@ export async function reportSchool(store: SettingsStore): Promise<ReportSchool> 
 export async function schoolLogoPng(storage: FileStorage, logoUrl: string | null): Promise<Buffer | null> {
   const key = logoUrl === null ? null : keyOfAddress(logoUrl);
   const stored = key === null ? null : await storage.read(key);
-  return stored === null ? null : sharp(await buffer(stored.body)).png().toBuffer();
+  return stored === null
+    ? null
+    : sharp(await buffer(stored.body))
+        .png()
+        .toBuffer();
 }
-

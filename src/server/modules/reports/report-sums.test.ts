@@ -19,21 +19,44 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 
-type LedgerRow = { currency: string; type: string; amount: number; description: string; from: string | null; to: string | null; at: Date | string };
+type LedgerRow = {
+  currency: string;
+  type: string;
+  amount: number;
+  description: string;
+  from: string | null;
+  to: string | null;
+  at: Date | string;
+};
 const utcDay = (at: Date | string) => new Date(at).toISOString().slice(0, 10);
 
 /** Both tables as the ledger says they should be, and as they are, in the same shape. */
 async function expectSumsToMatchLedger() {
   await foldPendingSums(t.db, { wait: true });
   const ledger = rowsOf<LedgerRow>(
-    await t.db.execute(sql`SELECT currency, type, amount, description, from_student_id AS "from", to_student_id AS "to", created_at AS at FROM ledger_entries`),
+    await t.db.execute(
+      sql`SELECT currency, type, amount, description, from_student_id AS "from", to_student_id AS "to", created_at AS at FROM ledger_entries`,
+    ),
   );
-  const turmas = new Map(rowsOf<{ id: string; turma_id: string }>(await t.db.execute(sql`SELECT id, turma_id FROM students`)).map((s) => [s.id, s.turma_id]));
+  const turmas = new Map(
+    rowsOf<{ id: string; turma_id: string }>(await t.db.execute(sql`SELECT id, turma_id FROM students`)).map((s) => [s.id, s.turma_id]),
+  );
 
   const perDay = new Map<string, Record<string, number>>();
   const add = (student: string, day: string, column: string, amount: number) => {
     const key = `${student} ${day}`;
-    const sums = perDay.get(key) ?? { m_awarded: 0, m_removed: 0, m_in: 0, m_out: 0, e_awarded: 0, e_removed: 0, e_in: 0, e_out: 0, sent_ops: 0, ops: 0 };
+    const sums = perDay.get(key) ?? {
+      m_awarded: 0,
+      m_removed: 0,
+      m_in: 0,
+      m_out: 0,
+      e_awarded: 0,
+      e_removed: 0,
+      e_in: 0,
+      e_out: 0,
+      sent_ops: 0,
+      ops: 0,
+    };
     sums[column]! += amount;
     perDay.set(key, sums);
   };
@@ -42,7 +65,10 @@ async function expectSumsToMatchLedger() {
   for (const row of ledger) {
     if (row.type !== 'transfer') {
       const kind = row.type === 'admin_add' || row.type === 'reward' ? 'award' : 'penalty';
-      for (const [span, start] of [['d', utcDay(row.at)], ['m', `${utcDay(row.at).slice(0, 7)}-01`]] as const) {
+      for (const [span, start] of [
+        ['d', utcDay(row.at)],
+        ['m', `${utcDay(row.at).slice(0, 7)}-01`],
+      ] as const) {
         const key = `${span} ${start} ${turmas.get((row.from ?? row.to)!)} ${kind} ${row.description.trim()}`;
         const sums = reasons.get(key) ?? { ops: 0, meritus: 0, estelecas: 0 };
         sums.ops += 1;
@@ -82,10 +108,12 @@ async function expectSumsToMatchLedger() {
     }
     return total;
   };
-  const stored = rowsOf<Record<string, unknown>>(await t.db.execute(sql`SELECT * FROM ledger_student_days`)).map(({ student_id, day, ...sums }) => ({
-    key: `${String(student_id)} ${typeof day === 'string' ? day : utcDay(day as Date)}`,
-    sums: Object.fromEntries(Object.entries(sums).map(([column, value]) => [column, Number(value)])),
-  }));
+  const stored = rowsOf<Record<string, unknown>>(await t.db.execute(sql`SELECT * FROM ledger_student_days`)).map(
+    ({ student_id, day, ...sums }) => ({
+      key: `${String(student_id)} ${typeof day === 'string' ? day : utcDay(day as Date)}`,
+      sums: Object.fromEntries(Object.entries(sums).map(([column, value]) => [column, Number(value)])),
+    }),
+  );
   expect(stored.map((row) => row.key)).toEqual(expect.arrayContaining([...perDay.keys()]));
   for (const row of stored) {
     const [student, day] = row.key.split(' ');
@@ -105,11 +133,20 @@ async function expectSumsToMatchLedger() {
         { m_awarded: Number(row.m_awarded), m_removed: Number(row.m_removed), m_transferred: Number(row.m_transferred) },
       ]),
     ),
-  ).toEqual(Object.fromEntries([...turmaDays].filter(([, sums]) => sums.m_awarded !== 0 || sums.m_removed !== 0 || sums.m_transferred !== 0)));
-
-  const reasonRows = rowsOf<{ span: string; start: string | Date; turma_id: string; kind: string; description: string; ops: unknown; meritus: unknown; estelecas: unknown }>(
-    await t.db.execute(sql`SELECT * FROM ledger_reason_sums WHERE ops <> 0 OR meritus <> 0 OR estelecas <> 0`),
+  ).toEqual(
+    Object.fromEntries([...turmaDays].filter(([, sums]) => sums.m_awarded !== 0 || sums.m_removed !== 0 || sums.m_transferred !== 0)),
   );
+
+  const reasonRows = rowsOf<{
+    span: string;
+    start: string | Date;
+    turma_id: string;
+    kind: string;
+    description: string;
+    ops: unknown;
+    meritus: unknown;
+    estelecas: unknown;
+  }>(await t.db.execute(sql`SELECT * FROM ledger_reason_sums WHERE ops <> 0 OR meritus <> 0 OR estelecas <> 0`));
   expect(
     Object.fromEntries(
       reasonRows.map((row) => [
@@ -121,7 +158,12 @@ async function expectSumsToMatchLedger() {
 }
 
 const transfer = (cookie: string, recipientId: string, amount: number) =>
-  t.app.inject({ method: 'POST', url: '/api/meritus/transfers', headers: { cookie, 'idempotency-key': randomUUID() }, payload: { recipientId, amount } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/meritus/transfers',
+    headers: { cookie, 'idempotency-key': randomUUID() },
+    payload: { recipientId, amount },
+  });
 
 test('the sums follow the ledger through simultaneous transfers, rows in the past, a deletion and a change of turma', async () => {
   const [ana, bia, caio] = await addStudents(t.db, [
@@ -161,16 +203,20 @@ test('the sums follow the ledger through simultaneous transfers, rows in the pas
     createdAt: day(at),
     ...values,
   });
-  await t.db.insert(ledgerEntries).values([
-    past('2026-01-10T23:30:00Z', { toStudentId: ana!.id, amount: 7 }),
-    past('2026-01-11T00:30:00Z', { toStudentId: ana!.id, amount: 11, currency: 'estelecas' }),
-    past('2026-01-11T12:00:00Z', { type: 'penalty', fromStudentId: caio!.id, amount: 3 }),
-    past('2026-01-12T02:00:00Z', { type: 'transfer', fromStudentId: bia!.id, toStudentId: caio!.id, amount: 5, actorKind: 'student' }),
-  ]);
-  await t.db.insert(ledgerEntries).values([
-    past('2025-12-31T20:00:00Z', { toStudentId: bia!.id, amount: 13 }),
-    past('2026-01-20T09:00:00Z', { type: 'admin_remove', fromStudentId: ana!.id, amount: 2 }),
-  ]);
+  await t.db
+    .insert(ledgerEntries)
+    .values([
+      past('2026-01-10T23:30:00Z', { toStudentId: ana!.id, amount: 7 }),
+      past('2026-01-11T00:30:00Z', { toStudentId: ana!.id, amount: 11, currency: 'estelecas' }),
+      past('2026-01-11T12:00:00Z', { type: 'penalty', fromStudentId: caio!.id, amount: 3 }),
+      past('2026-01-12T02:00:00Z', { type: 'transfer', fromStudentId: bia!.id, toStudentId: caio!.id, amount: 5, actorKind: 'student' }),
+    ]);
+  await t.db
+    .insert(ledgerEntries)
+    .values([
+      past('2025-12-31T20:00:00Z', { toStudentId: bia!.id, amount: 13 }),
+      past('2026-01-20T09:00:00Z', { type: 'admin_remove', fromStudentId: ana!.id, amount: 2 }),
+    ]);
   await expectSumsToMatchLedger();
 
   // A correction's DELETE takes its rows out of the sums.
@@ -178,14 +224,20 @@ test('the sums follow the ledger through simultaneous transfers, rows in the pas
   await expectSumsToMatchLedger();
 
   // A student who changes turma takes their rows along.
-  await t.db.update(students).set({ turmaId: await turmaIdOf(t.db, GRADES[5]) }).where(eq(students.id, bia!.id));
+  await t.db
+    .update(students)
+    .set({ turmaId: await turmaIdOf(t.db, GRADES[5]) })
+    .where(eq(students.id, bia!.id));
   await expectSumsToMatchLedger();
 
   // Rows still queued when their student changes turma: moved with the others, added later in the turma they were written in.
   for (const amount of [4, 6]) await transfer(cookies.get(bia!.id)!, ana!.id, amount);
   await t.award(bia!.id, 9);
   expect(await pendingSumRows(t.db)).toBeGreaterThan(0);
-  await t.db.update(students).set({ turmaId: await turmaIdOf(t.db, GRADES[8]) }).where(eq(students.id, bia!.id));
+  await t.db
+    .update(students)
+    .set({ turmaId: await turmaIdOf(t.db, GRADES[8]) })
+    .where(eq(students.id, bia!.id));
   await expectSumsToMatchLedger();
   expect(await pendingSumRows(t.db)).toBe(0);
 
@@ -222,7 +274,15 @@ test.skipIf(!onPostgres)(
     const cookie = await t.loginStudent(otherStudent.studentId);
 
     await t.db.transaction(async (tx) => {
-      const payload = { currency: 'meritus', senderId: held.id, recipientId: ana!.id, amount: 5, descriptionTemplate: '%1$s → %2$s', messageTemplate: '%1$s', status: 201 };
+      const payload = {
+        currency: 'meritus',
+        senderId: held.id,
+        recipientId: ana!.id,
+        amount: 5,
+        descriptionTemplate: '%1$s → %2$s',
+        messageTemplate: '%1$s',
+        status: 201,
+      };
       await tx.execute(sql`SELECT ledger_transfer(${JSON.stringify(payload)}::jsonb)`);
       // The first transfer holds its locks until this transaction ends; the second one must not need them.
       const otherTransfer = t.app.inject({
@@ -248,7 +308,10 @@ test.skipIf(!onPostgres)(
       Array.from({ length: 24 }, (_, i) => ({ studentId: String(6300001 + i), name: `Aluno Parte ${i}`, grade: turma })),
     );
     const deadlocks = async () =>
-      Number(rowsOf<{ n: string }>(await t.db.execute(sql`SELECT deadlocks AS n FROM pg_stat_database WHERE datname = current_database()`))[0]!.n);
+      Number(
+        rowsOf<{ n: string }>(await t.db.execute(sql`SELECT deadlocks AS n FROM pg_stat_database WHERE datname = current_database()`))[0]!
+          .n,
+      );
     const before = await deadlocks();
     // Disjoint parts of the turma, each with its own reason: the operations lock only their
     // students, so they all run at once and meet only on the turma's day slots.

@@ -10,7 +10,11 @@ import { contentDisposition } from '../../storage/serve-object.ts';
 
 /** Sends a generated file as a download that no cache keeps. */
 function sendFile(reply: FastifyReply, file: ExportFile) {
-  return reply.type(file.contentType).header('Content-Disposition', contentDisposition('attachment', file.fileName)).header('Cache-Control', 'no-store').send(file.body);
+  return reply
+    .type(file.contentType)
+    .header('Content-Disposition', contentDisposition('attachment', file.fileName))
+    .header('Cache-Control', 'no-store')
+    .send(file.body);
 }
 
 export async function reportsRoutes(app: FastifyInstance, { database, settings, storage }: AppDeps): Promise<void> {
@@ -23,9 +27,13 @@ export async function reportsRoutes(app: FastifyInstance, { database, settings, 
 
   route(app, routes.reports.reasons, async (request) => readReport(deps, request.query, reportReasons));
 
-  route(app, routes.reports.export, async (request, reply) => sendFile(reply, await exportReportTable(deps, adminOf(request), request.query, { ip: request.ip })));
+  route(app, routes.reports.export, async (request, reply) =>
+    sendFile(reply, await exportReportTable(deps, adminOf(request), request.query, { ip: request.ip })),
+  );
 
-  route(app, routes.reports.statement, async (request, reply) => sendFile(reply, await statementPdf(deps, adminOf(request), request.query, { ip: request.ip })));
+  route(app, routes.reports.statement, async (request, reply) =>
+    sendFile(reply, await statementPdf(deps, adminOf(request), request.query, { ip: request.ip })),
+  );
 
   route(app, routes.reports.certificate, async (request, reply) =>
     sendFile(reply, await certificatePdf({ db, settings, storage }, adminOf(request), request.query.tag, { ip: request.ip })),

@@ -29,7 +29,11 @@ import { dayIn } from '../../../shared/format.ts';
 export type ReportDeps = { db: Db; settings: SettingsStore };
 
 /** A read of a report for the filters a request sent: resolved first (reportScope), then read. */
-export async function readReport<T>({ db, settings }: ReportDeps, query: ReportQuery, read: (db: Db, scope: ReportScope) => Promise<T>): Promise<T> {
+export async function readReport<T>(
+  { db, settings }: ReportDeps,
+  query: ReportQuery,
+  read: (db: Db, scope: ReportScope) => Promise<T>,
+): Promise<T> {
   return read(db, await reportScope(settings, query));
 }
 
@@ -58,7 +62,13 @@ export async function reportScope(settings: SettingsStore, query: ReportQuery, n
 /** Figures with the period before, the turma table, the balance distribution and the students who rose most. */
 export async function reportOverview(db: Db, scope: ReportScope): Promise<ReportOverview> {
   const rows = await studentTotals(db, scope);
-  return { period: scope.view, figures: figuresOf(rows), turmas: turmaRows(rows, scope), balances: balanceRows(rows), risers: riserRows(rows) };
+  return {
+    period: scope.view,
+    figures: figuresOf(rows),
+    turmas: turmaRows(rows, scope),
+    balances: balanceRows(rows),
+    risers: riserRows(rows),
+  };
 }
 
 /** The buckets' first days: every day, or the period's first day and each Monday after it. */

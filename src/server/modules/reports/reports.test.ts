@@ -66,13 +66,29 @@ beforeAll(async () => {
   const deletedAt = (index: number) => (index === 7 ? at('2026-03-08', 12) : null);
   school = [];
   for (const [index, student] of added.entries()) {
-    await t.db.update(students).set({ createdAt: createdAt(index), deletedAt: deletedAt(index) }).where(eq(students.id, student.id));
+    await t.db
+      .update(students)
+      .set({ createdAt: createdAt(index), deletedAt: deletedAt(index) })
+      .where(eq(students.id, student.id));
     school.push({ ...student, createdAt: createdAt(index), deletedAt: deletedAt(index) });
   }
   // The seeded four were created today: they are not of the school in March.
 
   const random = generator(13);
-  const reasons = ['Motivo A', 'Motivo B', 'Motivo C', 'Motivo D', 'Motivo E', 'Motivo F', 'Motivo G', 'Motivo H', 'Motivo I', 'Motivo J', 'Motivo K', 'Motivo L'];
+  const reasons = [
+    'Motivo A',
+    'Motivo B',
+    'Motivo C',
+    'Motivo D',
+    'Motivo E',
+    'Motivo F',
+    'Motivo G',
+    'Motivo H',
+    'Motivo I',
+    'Motivo J',
+    'Motivo K',
+    'Motivo L',
+  ];
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
   const balance = new Map<string, number>();
   // Rows from 2026-02-05 to 2026-03-25, one to six a day, written only while the student is of the school.
@@ -90,12 +106,36 @@ beforeAll(async () => {
       const reason = reasons[Math.min(reasons.length - 1, Math.floor(random() * random() * reasons.length))]!;
       let row: Row;
       if (roll < 0.5 || held === 0) {
-        row = { currency, type: random() < 0.5 ? 'reward' : 'admin_add', amount: 1 + Math.floor(random() * 120), description: reason, from: null, to: student.id, at: when };
+        row = {
+          currency,
+          type: random() < 0.5 ? 'reward' : 'admin_add',
+          amount: 1 + Math.floor(random() * 120),
+          description: reason,
+          from: null,
+          to: student.id,
+          at: when,
+        };
       } else if (roll < 0.7) {
-        row = { currency, type: random() < 0.5 ? 'penalty' : 'admin_remove', amount: 1 + Math.floor(random() * held), description: reason, from: student.id, to: null, at: when };
+        row = {
+          currency,
+          type: random() < 0.5 ? 'penalty' : 'admin_remove',
+          amount: 1 + Math.floor(random() * held),
+          description: reason,
+          from: student.id,
+          to: null,
+          at: when,
+        };
       } else {
         const recipient = pick(present.filter((s) => s.id !== student.id));
-        row = { currency, type: 'transfer', amount: 1 + Math.floor(random() * held), description: 'Ajuda', from: student.id, to: recipient.id, at: when };
+        row = {
+          currency,
+          type: 'transfer',
+          amount: 1 + Math.floor(random() * held),
+          description: 'Ajuda',
+          from: student.id,
+          to: recipient.id,
+          at: when,
+        };
       }
       if (row.from) balance.set(`${row.from}:${currency}`, (balance.get(`${row.from}:${currency}`) ?? 0) - row.amount);
       if (row.to) balance.set(`${row.to}:${currency}`, (balance.get(`${row.to}:${currency}`) ?? 0) + row.amount);
@@ -135,7 +175,8 @@ function expected({ turmas }: Filter, reasonPeriod: { from: string; to: string }
   const removals = (row: Row) => row.type === 'penalty' || row.type === 'admin_remove';
   const sum = (list: Row[]) => list.reduce((total, row) => total + row.amount, 0);
   const ofFilter = rows.filter((row) => inFilter(party(row)));
-  const presentAt = (end: Date) => school.filter((s) => inFilter(s.id) && s.createdAt < end && (s.deletedAt === null || s.deletedAt >= end));
+  const presentAt = (end: Date) =>
+    school.filter((s) => inFilter(s.id) && s.createdAt < end && (s.deletedAt === null || s.deletedAt >= end));
   const rate = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
 
   const figuresOf = (range: { from: string; to: string }) => {
@@ -157,10 +198,17 @@ function expected({ turmas }: Filter, reasonPeriod: { from: string; to: string }
   };
   const current = figuresOf(PERIOD);
   const previous = figuresOf(PREVIOUS);
-  const figures = Object.fromEntries(Object.keys(current).map((key) => [key, { current: current[key as keyof typeof current], previous: previous[key as keyof typeof previous] }]));
+  const figures = Object.fromEntries(
+    Object.keys(current).map((key) => [
+      key,
+      { current: current[key as keyof typeof current], previous: previous[key as keyof typeof previous] },
+    ]),
+  );
 
   const meritusOf = (studentUuid: string, until: Date) =>
-    rows.filter((row) => row.currency === 'meritus' && row.at < until).reduce((total, row) => total + (row.to === studentUuid ? row.amount : row.from === studentUuid ? -row.amount : 0), 0);
+    rows
+      .filter((row) => row.currency === 'meritus' && row.at < until)
+      .reduce((total, row) => total + (row.to === studentUuid ? row.amount : row.from === studentUuid ? -row.amount : 0), 0);
   const periodStart = at(PERIOD.from, 0);
   const periodEnd = endOf(PERIOD.to);
   const present = presentAt(periodEnd);
@@ -185,7 +233,15 @@ function expected({ turmas }: Filter, reasonPeriod: { from: string; to: string }
     };
   });
 
-  const buckets: [number, number | null][] = [[0, 0], [1, 99], [100, 249], [250, 499], [500, 999], [1000, 1999], [2000, null]];
+  const buckets: [number, number | null][] = [
+    [0, 0],
+    [1, 99],
+    [100, 249],
+    [250, 499],
+    [500, 999],
+    [1000, 1999],
+    [2000, null],
+  ];
   const balances = buckets.map(([min, max]) => ({
     min,
     max,
@@ -196,7 +252,14 @@ function expected({ turmas }: Filter, reasonPeriod: { from: string; to: string }
   }));
 
   const risers = present
-    .map((s) => ({ id: s.id, studentId: s.studentId, name: s.name, grade: s.grade, start: meritusOf(s.id, periodStart), end: meritusOf(s.id, periodEnd) }))
+    .map((s) => ({
+      id: s.id,
+      studentId: s.studentId,
+      name: s.name,
+      grade: s.grade,
+      start: meritusOf(s.id, periodStart),
+      end: meritusOf(s.id, periodEnd),
+    }))
     .map((r) => ({ ...r, change: r.end - r.start }))
     .filter((r) => r.change > 0)
     .sort((a, b) => b.change - a.change || a.name.localeCompare(b.name, 'pt-BR'))
@@ -205,19 +268,33 @@ function expected({ turmas }: Filter, reasonPeriod: { from: string; to: string }
   const points: { start: string; awarded: number; removed: number; transferred: number }[] = [];
   for (let day = PERIOD.from; day <= PERIOD.to; day = dayOf(at(day, 30))) {
     const ofDay = ofFilter.filter((row) => row.currency === 'meritus' && dayOf(row.at) === day);
-    points.push({ start: day, awarded: sum(ofDay.filter(awards)), removed: sum(ofDay.filter(removals)), transferred: sum(ofDay.filter((row) => row.type === 'transfer')) });
+    points.push({
+      start: day,
+      awarded: sum(ofDay.filter(awards)),
+      removed: sum(ofDay.filter(removals)),
+      transferred: sum(ofDay.filter((row) => row.type === 'transfer')),
+    });
   }
 
   const reasonsOf = (kind: (row: Row) => boolean) => {
     const groups = new Map<string, { description: string; preset: boolean; operations: number; meritus: number; estelecas: number }>();
     for (const row of ofFilter.filter((r) => within(r, reasonPeriod) && kind(r))) {
-      const group = groups.get(row.description) ?? { description: row.description, preset: row.description === 'Motivo C', operations: 0, meritus: 0, estelecas: 0 };
+      const group = groups.get(row.description) ?? {
+        description: row.description,
+        preset: row.description === 'Motivo C',
+        operations: 0,
+        meritus: 0,
+        estelecas: 0,
+      };
       group.operations += 1;
       group[row.currency] += row.amount;
       groups.set(row.description, group);
     }
     return [...groups.values()]
-      .sort((a, b) => b.operations - a.operations || b.meritus - a.meritus || b.estelecas - a.estelecas || (a.description < b.description ? -1 : 1))
+      .sort(
+        (a, b) =>
+          b.operations - a.operations || b.meritus - a.meritus || b.estelecas - a.estelecas || (a.description < b.description ? -1 : 1),
+      )
       .slice(0, 10);
   };
 
@@ -253,7 +330,15 @@ describe('reports', () => {
   ])('figures with the period before, turmas, balances, risers, timeline and reasons match the rows (%s)', async (_name, filter) => {
     const want = expected(filter);
     const overview = await getJson<ReportOverview>('/admin/reports/overview', filter);
-    expect(overview.period).toMatchObject({ period: 'custom', ...PERIOD, days: 14, previousFrom: PREVIOUS.from, previousTo: PREVIOUS.to, bucket: 'day', turmas: filter.turmas });
+    expect(overview.period).toMatchObject({
+      period: 'custom',
+      ...PERIOD,
+      days: 14,
+      previousFrom: PREVIOUS.from,
+      previousTo: PREVIOUS.to,
+      bucket: 'day',
+      turmas: filter.turmas,
+    });
     expect(overview.figures).toEqual(want.figures);
     // The data set reaches every case: each figure moves, someone joined, someone left.
     expect(want.figures.meritusTransferred!.current).toBeGreaterThan(0);
@@ -286,12 +371,24 @@ describe('reports', () => {
     // The first bucket starts on the period's first day (a Wednesday), then every Monday.
     expect(weekly.points.slice(0, 3).map((point) => point.start)).toEqual(['2026-02-04', '2026-02-09', '2026-02-16']);
     const weeklyTotal = weekly.points.reduce((total, point) => total + point.awarded, 0);
-    expect(weeklyTotal).toBe(rows.filter((r) => r.currency === 'meritus' && (r.type === 'reward' || r.type === 'admin_add') && dayOf(r.at) >= '2026-02-04' && dayOf(r.at) <= '2026-04-30').reduce((s, r) => s + r.amount, 0));
+    expect(weeklyTotal).toBe(
+      rows
+        .filter(
+          (r) =>
+            r.currency === 'meritus' &&
+            (r.type === 'reward' || r.type === 'admin_add') &&
+            dayOf(r.at) >= '2026-02-04' &&
+            dayOf(r.at) <= '2026-04-30',
+        )
+        .reduce((s, r) => s + r.amount, 0),
+    );
 
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
     const [first] = await addStudents(t.db, [{ studentId: '5100099', name: 'Ivo Campos', grade: GRADES[10] }]);
     await t.award(first!.id, 37, { description: 'Hoje' });
-    const todayReport = (await t.request('GET', `/admin/reports/overview?period=today&turma=${encodeURIComponent(GRADES[10])}`)).json() as ReportOverview;
+    const todayReport = (
+      await t.request('GET', `/admin/reports/overview?period=today&turma=${encodeURIComponent(GRADES[10])}`)
+    ).json() as ReportOverview;
     expect(todayReport.period).toMatchObject({ from: today, to: today, days: 1 });
     expect(todayReport.figures.meritusAwarded.current).toBe(37);
     expect(todayReport.figures.participation.current).toBe(100);
@@ -309,7 +406,11 @@ describe('reports', () => {
       ['/admin/reports/reasons?period=custom&from=2026-02-30&to=2026-03-01', 'report_invalid_date', 'Data inválida'],
       ['/admin/reports/overview?period=custom&from=2026-03-01&to=99999-01-01', 'report_invalid_date', 'Data inválida'],
       ['/admin/reports/overview?turma=Turma%20Fantasma', 'report_unknown_turma', 'Turma desconhecida: Turma Fantasma'],
-      [`/admin/reports/overview?${Array.from({ length: 101 }, () => 'turma=x').join('&')}`, 'report_too_many_turmas', 'no máximo 100 turmas'],
+      [
+        `/admin/reports/overview?${Array.from({ length: 101 }, () => 'turma=x').join('&')}`,
+        'report_too_many_turmas',
+        'no máximo 100 turmas',
+      ],
       ['/admin/reports/export?table=turmas&format=pdf', 'report_unknown_format', 'Formato de exportação inválido'],
       ['/admin/reports/export?table=segredos&format=csv', 'report_unknown_table', 'Tabela de relatório desconhecida'],
       ['/admin/reports/export?table=turmas&format=csv&turma=Nenhuma', 'report_unknown_turma', 'Turma desconhecida: Nenhuma'],
@@ -332,7 +433,10 @@ describe('reports', () => {
     const read = (name: string) =>
       Promise.all(
         ['overview', 'timeline', 'reasons'].map(async (report) => {
-          const response = await t.request('GET', `/admin/reports/${report}?period=custom&from=${PERIOD.from}&to=${PERIOD.to}&turma=${encodeURIComponent(name)}`);
+          const response = await t.request(
+            'GET',
+            `/admin/reports/${report}?period=custom&from=${PERIOD.from}&to=${PERIOD.to}&turma=${encodeURIComponent(name)}`,
+          );
           expect(response.statusCode).toBe(200);
           return response.json() as unknown;
         }),
@@ -346,7 +450,9 @@ describe('reports', () => {
       // The same answers, with the new name wherever the old one was (the filter, the list of turmas, the turma's row, its students' série).
       const withNewName = JSON.parse(JSON.stringify(before).replaceAll(JSON.stringify(turma), JSON.stringify(renamed))) as unknown;
       expect(await read(renamed)).toEqual(withNewName);
-      expect((await t.request('GET', `/admin/reports/overview?turma=${encodeURIComponent(turma)}`)).json().error.code).toBe('report_unknown_turma');
+      expect((await t.request('GET', `/admin/reports/overview?turma=${encodeURIComponent(turma)}`)).json().error.code).toBe(
+        'report_unknown_turma',
+      );
     } finally {
       await rename(turma);
     }
@@ -362,7 +468,9 @@ describe('reports', () => {
     expect(text).toContain('Olimpíada — Ελληνικά, русский');
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
     const fileName = `extrato-MAT-Ő1-${today}-a-${today}.pdf`;
-    expect(statement.headers['content-disposition']).toBe(`attachment; filename="extrato-MAT-O1-${today}-a-${today}.pdf"; filename*=UTF-8''${encodeURIComponent(fileName)}`);
+    expect(statement.headers['content-disposition']).toBe(
+      `attachment; filename="extrato-MAT-O1-${today}-a-${today}.pdf"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+    );
   });
 
   test('a reason is one row however its accents were encoded, and a saved preset marks only the row written as it is', async () => {
@@ -370,7 +478,9 @@ describe('reports', () => {
     const [student] = await addStudents(t.db, [{ studentId: 'MOT-NFC-1', name: 'Irene Moura', grade: turma }]);
     expect((await t.request('POST', '/admin/reason-presets', { payload: { label: 'Participação' } })).statusCode).toBe(201);
     for (const description of ['Participação', 'Participac\u0327a\u0303o', 'participação']) await t.award(student!.id, 10, { description });
-    const reasons = (await t.request('GET', `/admin/reports/reasons?period=today&turma=${encodeURIComponent(turma)}`)).json() as ReportReasons;
+    const reasons = (
+      await t.request('GET', `/admin/reports/reasons?period=today&turma=${encodeURIComponent(turma)}`)
+    ).json() as ReportReasons;
     expect(reasons.awards).toEqual([
       { description: 'Participação', preset: true, operations: 2, meritus: 20, estelecas: 0 },
       { description: 'participação', preset: false, operations: 1, meritus: 10, estelecas: 0 },
@@ -389,13 +499,38 @@ describe('reports', () => {
     );
     expect(csv.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const parsed = Papa.parse<string[]>(csv.body.replace(/^\uFEFF/, ''), { delimiter: ';', skipEmptyLines: true }).data;
-    expect(parsed[0]).toEqual(['Turma', 'Alunos', 'Méritus concedidos', 'Méritus removidos', 'Méritus transferidos', 'Saldo no fim do período', 'Média por aluno', 'Alunos participantes', 'Participação (%)']);
+    expect(parsed[0]).toEqual([
+      'Turma',
+      'Alunos',
+      'Méritus concedidos',
+      'Méritus removidos',
+      'Méritus transferidos',
+      'Saldo no fim do período',
+      'Média por aluno',
+      'Alunos participantes',
+      'Participação (%)',
+    ]);
     const comma = (value: number) => String(value).replace('.', ',');
     expect(parsed.slice(1)).toEqual(
-      want.turmaRows.map((r) => [r.turma, r.students, r.awarded, r.removed, r.transferred, r.balance, comma(r.averageBalance), r.participants, comma(r.participation)].map(String)),
+      want.turmaRows.map((r) =>
+        [
+          r.turma,
+          r.students,
+          r.awarded,
+          r.removed,
+          r.transferred,
+          r.balance,
+          comma(r.averageBalance),
+          r.participants,
+          comma(r.participation),
+        ].map(String),
+      ),
     );
     const audit = await t.lastAudit('report.export');
-    expect(audit).toMatchObject({ actorId: t.admin.id, details: { table: 'turmas', format: 'csv', from: PERIOD.from, to: PERIOD.to, turmas: [] } });
+    expect(audit).toMatchObject({
+      actorId: t.admin.id,
+      details: { table: 'turmas', format: 'csv', from: PERIOD.from, to: PERIOD.to, turmas: [] },
+    });
 
     const xlsx = await t.request('GET', `/admin/reports/export?${query(filter, { table: 'timeline', format: 'xlsx' })}`);
     expect(xlsx.statusCode).toBe(200);
@@ -422,16 +557,24 @@ describe('reports', () => {
     // Whole figures are not shown with a decimal ('3005,0'); the column fits its longest label.
     expect(figuresBook.worksheets[0]!.getColumn(2).numFmt).toBeUndefined();
     expect(figuresBook.worksheets[0]!.getColumn(1).width).toBeGreaterThanOrEqual('Méritus transferidos'.length + 2);
-    expect([participation.getCell(2).value, participation.getCell(3).value]).toEqual([want.figures.participation!.current, want.figures.participation!.previous]);
+    expect([participation.getCell(2).value, participation.getCell(3).value]).toEqual([
+      want.figures.participation!.current,
+      want.figures.participation!.previous,
+    ]);
 
     // The statement of Alice: her balances at the start and end of the period, summed from the rows.
     const alice = school[0]!;
-    const statement = await t.request('GET', `/admin/reports/statement.pdf?period=custom&from=${PERIOD.from}&to=${PERIOD.to}&student=${alice.id}`);
+    const statement = await t.request(
+      'GET',
+      `/admin/reports/statement.pdf?period=custom&from=${PERIOD.from}&to=${PERIOD.to}&student=${alice.id}`,
+    );
     expect(statement.statusCode).toBe(200);
     expect(statement.headers['content-type']).toBe('application/pdf');
     expect(statement.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     const meritusAt = (until: Date, currency: Row['currency']) =>
-      rows.filter((row) => row.currency === currency && row.at < until).reduce((total, row) => total + (row.to === alice.id ? row.amount : row.from === alice.id ? -row.amount : 0), 0);
+      rows
+        .filter((row) => row.currency === currency && row.at < until)
+        .reduce((total, row) => total + (row.to === alice.id ? row.amount : row.from === alice.id ? -row.amount : 0), 0);
     const format = (value: number) => value.toLocaleString('pt-BR');
     const text = await pdfText(statement.rawPayload);
     expect(text).toContain('Extrato de Méritus e Estelecas');
@@ -439,7 +582,9 @@ describe('reports', () => {
     expect(text).toContain('Período: 02/03/2026 a 15/03/2026');
     expect(text).toContain(`Saldo no início do período: ${format(meritusAt(at(PERIOD.from, 0), 'meritus'))} M$`);
     expect(text).toContain(`Saldo no fim do período: ${format(meritusAt(endOf(PERIOD.to), 'meritus'))} M$`);
-    const aliceRows = rows.filter((row) => dayOf(row.at) >= PERIOD.from && dayOf(row.at) <= PERIOD.to && (row.from === alice.id || row.to === alice.id));
+    const aliceRows = rows.filter(
+      (row) => dayOf(row.at) >= PERIOD.from && dayOf(row.at) <= PERIOD.to && (row.from === alice.id || row.to === alice.id),
+    );
     expect(text.match(/\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}/g)).toHaveLength(aliceRows.length + 1);
     expect(await t.lastAudit('report.statement')).toMatchObject({ details: { student: alice.id, from: PERIOD.from, to: PERIOD.to } });
 
@@ -452,13 +597,16 @@ describe('reports', () => {
     expect(certificate.statusCode).toBe(200);
     expect(certificate.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     const certificateText = await pdfText(certificate.rawPayload);
-    for (const expectedText of ['ESCOLA MÉRITUS', 'CERTIFICADO', `${holder.name},`, 'Líder da Semana', `da turma ${holder.grade}`]) expect(certificateText).toContain(expectedText);
+    for (const expectedText of ['ESCOLA MÉRITUS', 'CERTIFICADO', `${holder.name},`, 'Líder da Semana', `da turma ${holder.grade}`])
+      expect(certificateText).toContain(expectedText);
     expect(await t.lastAudit('report.certificate')).toMatchObject({ details: { tag: tag.id, kind: 'leader', student: holder.id } });
     // No logo set: no image. With the school's logo: the certificate draws it.
     const image = /\/Subtype\s*\/Image/;
     expect(certificate.rawPayload.toString('latin1')).not.toMatch(image);
     const sharp = (await import('sharp')).default;
-    const logo = await sharp({ create: { width: 120, height: 60, channels: 3, background: '#0f766e' } }).png().toBuffer();
+    const logo = await sharp({ create: { width: 120, height: 60, channels: 3, background: '#0f766e' } })
+      .png()
+      .toBuffer();
     const boundary = 'logo-boundary';
     const uploaded = await t.app.inject({
       method: 'POST',

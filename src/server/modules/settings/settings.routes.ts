@@ -45,13 +45,19 @@ export async function settingsRoutes(app: FastifyInstance, { config, database, e
 
     route(scope, contract.turmas, async () => listAdminTurmas(deps.db));
 
-    route(scope, contract.createTurma, async (request, reply) => reply.status(201).send(await createTurma(deps, adminOf(request), request.body, context(request))));
+    route(scope, contract.createTurma, async (request, reply) =>
+      reply.status(201).send(await createTurma(deps, adminOf(request), request.body, context(request))),
+    );
 
-    route(scope, contract.updateTurma, async (request) => updateTurma(deps, adminOf(request), request.params.id, request.body, context(request)));
+    route(scope, contract.updateTurma, async (request) =>
+      updateTurma(deps, adminOf(request), request.params.id, request.body, context(request)),
+    );
 
     route(scope, contract.admins, async () => listAdmins(deps.db));
 
-    route(scope, contract.createAdmin, async (request, reply) => reply.status(201).send(await createAdmin(deps, adminOf(request), request.body, context(request))));
+    route(scope, contract.createAdmin, async (request, reply) =>
+      reply.status(201).send(await createAdmin(deps, adminOf(request), request.body, context(request))),
+    );
 
     route(scope, contract.removeAdmin, async (request) => removeAdmin(deps, adminOf(request), request.params.id, context(request)));
 

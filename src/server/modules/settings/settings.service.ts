@@ -141,7 +141,12 @@ async function databaseKnowsZone(db: Db, zone: string): Promise<boolean> {
   }
 }
 
-export async function updateSchoolInfo(deps: SettingsDeps, admin: AdminActor, input: SchoolInfoInput, context: Context = {}): Promise<SchoolSettings> {
+export async function updateSchoolInfo(
+  deps: SettingsDeps,
+  admin: AdminActor,
+  input: SchoolInfoInput,
+  context: Context = {},
+): Promise<SchoolSettings> {
   const name = input.name.replace(/\s+/g, ' ').trim();
   if (!(await databaseKnowsZone(deps.db, input.timeZone))) throw new AppError('invalid_time_zone');
   await changeSettings(deps, async (tx) => {
@@ -178,7 +183,13 @@ export async function removeSchoolLogo(deps: SettingsDeps, admin: AdminActor, co
   return deps.settings.get();
 }
 
-async function replaceLogo(deps: SettingsDeps, admin: AdminActor, logoUrl: string | null, action: string, context: Context): Promise<string | null> {
+async function replaceLogo(
+  deps: SettingsDeps,
+  admin: AdminActor,
+  logoUrl: string | null,
+  action: string,
+  context: Context,
+): Promise<string | null> {
   return changeSettings(deps, async (tx) => {
     const before = (await readSchoolSettings(tx)).school.logoUrl;
     await upsertSettings(tx, admin, { logoUrl });
@@ -189,7 +200,12 @@ async function replaceLogo(deps: SettingsDeps, admin: AdminActor, logoUrl: strin
 
 // ---------------------------------------------------------------- the rules
 
-export async function updateRules(deps: SettingsDeps, admin: AdminActor, input: SchoolRules, context: Context = {}): Promise<SchoolSettings> {
+export async function updateRules(
+  deps: SettingsDeps,
+  admin: AdminActor,
+  input: SchoolRules,
+  context: Context = {},
+): Promise<SchoolSettings> {
   await changeSettings(deps, async (tx) => {
     const before = (await readSchoolSettings(tx)).rules;
     await upsertSettings(tx, admin, { rules: input });
@@ -207,7 +223,10 @@ export async function updateRules(deps: SettingsDeps, admin: AdminActor, input: 
 
 export async function listAdminTurmas(db: Db): Promise<AdminTurma[]> {
   const rows = await db
-    .select({ turma: turmas, students: sql<number>`(SELECT count(*) FROM students s WHERE s.turma_id = "turmas"."id" AND s.deleted_at IS NULL)`.mapWith(Number) })
+    .select({
+      turma: turmas,
+      students: sql<number>`(SELECT count(*) FROM students s WHERE s.turma_id = "turmas"."id" AND s.deleted_at IS NULL)`.mapWith(Number),
+    })
     .from(turmas)
     .orderBy(asc(turmas.position), asc(turmas.createdAt));
   return rows.map((row) => ({ ...toTurma(row.turma), students: row.students }));
@@ -219,7 +238,10 @@ function cleanName(name: string): string {
 
 /** Two turma names that read alike: case, compatibility forms (º and o) and the kinds of dash ('-', '–', '—') aside. */
 function turmaKey(name: string): string {
-  return name.normalize('NFKC').replace(/[\u2010-\u2015\u2212]/g, '-').toLocaleLowerCase('pt-BR');
+  return name
+    .normalize('NFKC')
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    .toLocaleLowerCase('pt-BR');
 }
 
 /** Whether another turma already has a name that reads like this one (a school has a few dozen: compared here, one rule). */
@@ -228,11 +250,18 @@ async function nameTaken(tx: DbOrTx, name: string, except?: string): Promise<boo
   return rows.some((row) => row.id !== except && turmaKey(row.name) === turmaKey(name));
 }
 
-export async function createTurma(deps: SettingsDeps, admin: AdminActor, input: { name: string }, context: Context = {}): Promise<{ message: string; turma: Turma }> {
+export async function createTurma(
+  deps: SettingsDeps,
+  admin: AdminActor,
+  input: { name: string },
+  context: Context = {},
+): Promise<{ message: string; turma: Turma }> {
   const name = cleanName(input.name);
   const turma = await changeSettings(deps, async (tx) => {
     if (await nameTaken(tx, name)) throw new AppError('turma_exists', { status: 409 });
-    const [{ next } = { next: 0 }] = await tx.select({ next: sql<number>`coalesce(max(${turmas.position}), -1) + 1`.mapWith(Number) }).from(turmas);
+    const [{ next } = { next: 0 }] = await tx
+      .select({ next: sql<number>`coalesce(max(${turmas.position}), -1) + 1`.mapWith(Number) })
+      .from(turmas);
     const [row] = await tx.insert(turmas).values({ name, position: next }).returning();
     await recordAudit(tx, { actor: auditActor(admin), action: 'turma.create', ip: context.ip, details: { turmaId: row!.id, name } });
     return toTurma(row!);
@@ -261,7 +290,12 @@ export async function updateTurma(
       if (await nameTaken(tx, name, id)) throw new AppError('turma_exists', { status: 409 });
       await tx.update(turmas).set({ name }).where(eq(turmas.id, id));
       const [{ n: members } = { n: 0 }] = await tx.select({ n: count() }).from(students).where(eq(students.turmaId, id));
-      await recordAudit(tx, { actor: auditActor(admin), action: 'turma.rename', ip: context.ip, details: { turmaId: id, from: before.name, to: name, students: members } });
+      await recordAudit(tx, {
+        actor: auditActor(admin),
+        action: 'turma.rename',
+        ip: context.ip,
+        details: { turmaId: id, from: before.name, to: name, students: members },
+      });
       // Screens show the students' turma by name.
       if (members > 0) await deps.events.publish(tx, { type: 'students' });
       messages.push(SETTINGS_TEXTS.turmaRenamed(name));
@@ -269,12 +303,20 @@ export async function updateTurma(
     let retiredAt = before.retiredAt;
     if (input.retired !== undefined && input.retired !== (before.retiredAt !== null)) {
       if (input.retired) {
-        const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(turmas).where(and(isNull(turmas.retiredAt), ne(turmas.id, id)));
+        const [{ n } = { n: 0 }] = await tx
+          .select({ n: count() })
+          .from(turmas)
+          .where(and(isNull(turmas.retiredAt), ne(turmas.id, id)));
         if (n === 0) throw new AppError('turma_last_active', { status: 409 });
       }
       retiredAt = input.retired ? new Date() : null;
       await tx.update(turmas).set({ retiredAt }).where(eq(turmas.id, id));
-      await recordAudit(tx, { actor: auditActor(admin), action: input.retired ? 'turma.retire' : 'turma.restore', ip: context.ip, details: { turmaId: id, name } });
+      await recordAudit(tx, {
+        actor: auditActor(admin),
+        action: input.retired ? 'turma.retire' : 'turma.restore',
+        ip: context.ip,
+        details: { turmaId: id, name },
+      });
       messages.push(input.retired ? SETTINGS_TEXTS.turmaRetired(name) : SETTINGS_TEXTS.turmaRestored(name));
     }
     const turma = toTurma({ ...before, name, retiredAt });
@@ -306,6 +348,7 @@ export async function checkStudentTurma(db: DbOrTx, grade: string, currentId?: s
     .where(eq(sql`lower(${turmas.name})`, grade.trim().toLowerCase()))
     .limit(1);
   if (!row) throw new AppError('invalid_grade', { fields: { grade: 'Selecione uma série válida' } });
-  if (row.retiredAt !== null && row.id !== currentId) throw new AppError('turma_retired', { status: 409, fields: { grade: 'Esta turma está desativada e não recebe novos estudantes' } });
+  if (row.retiredAt !== null && row.id !== currentId)
+    throw new AppError('turma_retired', { status: 409, fields: { grade: 'Esta turma está desativada e não recebe novos estudantes' } });
   return { id: row.id, name: row.name };
 }

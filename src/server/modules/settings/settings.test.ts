@@ -22,7 +22,7 @@ async function ledgerRows(app: TestApp): Promise<number> {
   return row!.n;
 }
 
-test('the formatter writes an instant in the zone it is given, and a day starts at that zone\'s midnight', () => {
+test("the formatter writes an instant in the zone it is given, and a day starts at that zone's midnight", () => {
   const instant = '2026-11-23T02:30:00Z';
   expect(formatDateTime(instant, 'America/Sao_Paulo')).toBe('22/11/2026, 23:30');
   expect(formatDateTime(instant, 'Asia/Tokyo')).toBe('23/11/2026, 11:30');
@@ -31,7 +31,7 @@ test('the formatter writes an instant in the zone it is given, and a day starts 
 });
 
 describe('the school', () => {
-  test('name and time zone: the login page\'s public answer, the settings every screen reads, an export\'s times; audited; bad input changes nothing', async () => {
+  test("name and time zone: the login page's public answer, the settings every screen reads, an export's times; audited; bad input changes nothing", async () => {
     t = await buildTestApp();
     const app = t;
     const before = await app.app.inject({ method: 'GET', url: '/api/settings/public' });
@@ -41,10 +41,15 @@ describe('the school', () => {
     await app.award(app.students[0]!.id, 10);
     const csvBefore = (await app.request('GET', '/admin/ledger/export.csv')).body;
 
-    const saved = await app.request('PUT', '/admin/settings/school', { payload: { name: '  Colégio   Horizonte ', timeZone: 'Asia/Tokyo' } });
+    const saved = await app.request('PUT', '/admin/settings/school', {
+      payload: { name: '  Colégio   Horizonte ', timeZone: 'Asia/Tokyo' },
+    });
     expect(saved.statusCode).toBe(200);
     expect(saved.json().school).toEqual({ name: 'Colégio Horizonte', logoUrl: null, timeZone: 'Asia/Tokyo' });
-    expect((await app.app.inject({ method: 'GET', url: '/api/settings/public' })).json()).toMatchObject({ name: 'Colégio Horizonte', timeZone: 'Asia/Tokyo' });
+    expect((await app.app.inject({ method: 'GET', url: '/api/settings/public' })).json()).toMatchObject({
+      name: 'Colégio Horizonte',
+      timeZone: 'Asia/Tokyo',
+    });
     const student = await app.loginStudent('3000001');
     expect((await app.request('GET', '/settings', { cookie: student })).json().school.name).toBe('Colégio Horizonte');
 
@@ -56,26 +61,38 @@ describe('the school', () => {
     expect(csvAfter).not.toContain(formatDateTime(entry!.createdAt, 'America/Sao_Paulo'));
 
     const audit = await app.lastAudit('settings.school');
-    expect(audit?.details).toEqual({ before: { name: 'Escola Méritus', timeZone: 'America/Sao_Paulo' }, after: { name: 'Colégio Horizonte', timeZone: 'Asia/Tokyo' } });
+    expect(audit?.details).toEqual({
+      before: { name: 'Escola Méritus', timeZone: 'America/Sao_Paulo' },
+      after: { name: 'Colégio Horizonte', timeZone: 'Asia/Tokyo' },
+    });
 
     const badZone = await app.request('PUT', '/admin/settings/school', { payload: { name: 'Outra', timeZone: 'Marte/Base_Alfa' } });
     expect(badZone.statusCode).toBe(400);
     expect(badZone.json().error).toMatchObject({ code: 'invalid_time_zone', message: 'Selecione um fuso horário válido' });
     // A name the runtime knows and the database does not: saved, it made every report answer 500.
-    const legacyZone = await app.request('PUT', '/admin/settings/school', { payload: { name: 'Outra', timeZone: 'Canada/East-Saskatchewan' } });
+    const legacyZone = await app.request('PUT', '/admin/settings/school', {
+      payload: { name: 'Outra', timeZone: 'Canada/East-Saskatchewan' },
+    });
     expect(legacyZone.json().error).toMatchObject({ code: 'invalid_time_zone', message: 'Selecione um fuso horário válido' });
     expect((await app.request('GET', '/admin/reports/overview')).statusCode).toBe(200);
     const blank = await app.request('PUT', '/admin/settings/school', { payload: { name: '   ', timeZone: 'UTC' } });
     expect(blank.json().error).toMatchObject({ code: 'school_name_required', message: 'Informe o nome da escola' });
-    expect((await app.request('PUT', '/admin/settings/school', { cookie: student, payload: { name: 'X', timeZone: 'UTC' } })).statusCode).toBe(403);
-    expect((await app.request('GET', '/settings', { cookie: student })).json().school).toMatchObject({ name: 'Colégio Horizonte', timeZone: 'Asia/Tokyo' });
+    expect(
+      (await app.request('PUT', '/admin/settings/school', { cookie: student, payload: { name: 'X', timeZone: 'UTC' } })).statusCode,
+    ).toBe(403);
+    expect((await app.request('GET', '/settings', { cookie: student })).json().school).toMatchObject({
+      name: 'Colégio Horizonte',
+      timeZone: 'Asia/Tokyo',
+    });
   });
 
   test('a logo upload is stored re-encoded and shown to the login page; removing it deletes the file', async () => {
     t = await buildTestApp();
     const app = t;
     const sharp = (await import('sharp')).default;
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#4f46e5' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#4f46e5' } })
+      .png()
+      .toBuffer();
     const boundary = 'logo-boundary';
     const body = Buffer.concat([
       Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`),
@@ -96,7 +113,9 @@ describe('the school', () => {
     expect((await app.app.inject({ method: 'GET', url: '/api/settings/public' })).json().logoUrl).toBe(logoUrl);
 
     // A valid image too large in pixels (a small file: one colour) is refused as too large, not as a wrong format.
-    const huge = await sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const huge = await sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
     const refused = await app.app.inject({
       method: 'POST',
       url: '/api/admin/settings/logo',
@@ -104,7 +123,9 @@ describe('the school', () => {
       payload: Buffer.concat([body.subarray(0, body.indexOf(png)), huge, Buffer.from(`\r\n--${boundary}--\r\n`)]),
     });
     expect(refused.statusCode).toBe(413);
-    expect(refused.json().error.message).toBe('Imagem grande demais: no máximo 40 megapixels (por exemplo, 6000 × 6000). Reduza-a e envie de novo.');
+    expect(refused.json().error.message).toBe(
+      'Imagem grande demais: no máximo 40 megapixels (por exemplo, 6000 × 6000). Reduza-a e envie de novo.',
+    );
     expect((await app.app.inject({ method: 'GET', url: '/api/settings/public' })).json().logoUrl).toBe(logoUrl);
 
     const removed = await app.request('DELETE', '/admin/settings/logo');
@@ -122,7 +143,9 @@ describe('the rules', () => {
     await app.award(ana!.id, 250);
     const student = await app.loginStudent('3000001');
 
-    const saved = await app.request('PUT', '/admin/settings/rules', { payload: rules({ meritusGoal: 500, defaultTagDays: 3, maxOperationAmount: 50 }) });
+    const saved = await app.request('PUT', '/admin/settings/rules', {
+      payload: rules({ meritusGoal: 500, defaultTagDays: 3, maxOperationAmount: 50 }),
+    });
     expect(saved.statusCode).toBe(200);
     const summary = (await app.request('GET', '/me/summary', { cookie: student })).json();
     expect(summary.goal).toEqual({ target: 500, percent: 50, remaining: 250 });
@@ -135,25 +158,40 @@ describe('the rules', () => {
     expect(days).toBeLessThanOrEqual(3);
 
     const rowsBefore = await ledgerRows(app);
-    const tooMuch = await app.request('POST', `/admin/students/${bruno!.id}/meritus`, { payload: { type: 'reward', amount: 51, description: 'Prêmio' } });
+    const tooMuch = await app.request('POST', `/admin/students/${bruno!.id}/meritus`, {
+      payload: { type: 'reward', amount: 51, description: 'Prêmio' },
+    });
     expect(tooMuch.statusCode).toBe(400);
-    expect(tooMuch.json().error).toMatchObject({ code: 'amount_too_large', message: 'O valor máximo por operação é 50', fields: { amount: 'O valor máximo por operação é 50' } });
+    expect(tooMuch.json().error).toMatchObject({
+      code: 'amount_too_large',
+      message: 'O valor máximo por operação é 50',
+      fields: { amount: 'O valor máximo por operação é 50' },
+    });
     const transfer = await app.request('POST', '/meritus/transfers', { cookie: student, payload: { recipientId: bruno!.id, amount: 60 } });
     expect(transfer.json().error.message).toBe('O valor máximo por operação é 50');
     expect(await ledgerRows(app)).toBe(rowsBefore);
-    expect((await app.lastAudit('ledger.refused'))?.details).toMatchObject({ code: 'amount_too_large', reason: 'O valor máximo por operação é 50', amount: 60 });
+    expect((await app.lastAudit('ledger.refused'))?.details).toMatchObject({
+      code: 'amount_too_large',
+      reason: 'O valor máximo por operação é 50',
+      amount: 60,
+    });
 
     expect((await app.lastAudit('settings.rules'))?.details).toEqual({
       changed: { meritusGoal: { from: 2000, to: 500 }, defaultTagDays: { from: 7, to: 3 }, maxOperationAmount: { from: 100_000, to: 50 } },
     });
 
-    const invalid = await app.request('PUT', '/admin/settings/rules', { payload: rules({ meritusGoal: 0, achievementThresholds: { collector: 80, master: 80 } }) });
+    const invalid = await app.request('PUT', '/admin/settings/rules', {
+      payload: rules({ meritusGoal: 0, achievementThresholds: { collector: 80, master: 80 } }),
+    });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json().error.fields).toMatchObject({
       meritusGoal: 'A meta de Méritus deve ser um número inteiro de 1 a 1.000.000',
       'achievementThresholds.master': 'Os marcos das conquistas devem ser números inteiros, o segundo maior que o primeiro',
     });
-    expect((await app.request('GET', '/settings', { cookie: student })).json().rules).toMatchObject({ meritusGoal: 500, maxOperationAmount: 50 });
+    expect((await app.request('GET', '/settings', { cookie: student })).json().rules).toMatchObject({
+      meritusGoal: 500,
+      maxOperationAmount: 50,
+    });
   });
 
   test('a change made through one instance reaches another instance on the same database without a restart', async () => {
@@ -196,11 +234,18 @@ describe('the rules', () => {
       details: { remaining: 40 },
     });
     expect(await ledgerRows(app)).toBe(rows);
-    expect((await app.lastAudit('ledger.refused'))?.details).toMatchObject({ code: 'transfer_daily_cap', amount: 50, reason: 'Limite diário de transferências atingido: até 100 M$ por dia.' });
+    expect((await app.lastAudit('ledger.refused'))?.details).toMatchObject({
+      code: 'transfer_daily_cap',
+      amount: 50,
+      reason: 'Limite diário de transferências atingido: até 100 M$ por dia.',
+    });
     expect((await send(40)).statusCode).toBe(201);
 
     await app.request('PUT', '/admin/settings/rules', { payload: rules({ transferMinIntervalSeconds: 3600 }) });
-    const [{ meritus } = { meritus: 0 }] = await app.db.select({ meritus: students.meritus }).from(students).where(eq(students.id, ana!.id));
+    const [{ meritus } = { meritus: 0 }] = await app.db
+      .select({ meritus: students.meritus })
+      .from(students)
+      .where(eq(students.id, ana!.id));
     const tooSoon = await send(5);
     expect(tooSoon.statusCode).toBe(429);
     expect(tooSoon.json().error).toMatchObject({ code: 'transfer_too_soon', message: 'Aguarde 1 hora entre uma transferência e outra.' });
@@ -243,7 +288,9 @@ describe('turmas', () => {
     expect(listed.find((student) => student.id === ana!.id)?.grade).toBe('1º EM - Alfa');
     expect((await app.lastAudit('turma.rename'))?.details).toMatchObject({ from: '1º EM - Turma A', to: '1º EM - Alfa', students: 1 });
 
-    expect((await app.request('PATCH', `/admin/turmas/${first.id}`, { payload: {} })).json().message).toBe('Nada mudou na turma 1º EM - Alfa');
+    expect((await app.request('PATCH', `/admin/turmas/${first.id}`, { payload: {} })).json().message).toBe(
+      'Nada mudou na turma 1º EM - Alfa',
+    );
 
     const retired = await app.request('PATCH', `/admin/turmas/${first.id}`, { payload: { retired: true } });
     expect(retired.json()).toMatchObject({ message: 'Turma 1º EM - Alfa desativada', turma: { retired: true } });
@@ -269,7 +316,8 @@ describe('reading the settings', () => {
   test('the reports read the turmas through the cache the screens read, so they agree until a change is announced to every instance', async () => {
     t = await buildTestApp();
     const app = t;
-    const screen = async () => ((await app.request('GET', '/settings')).json() as { turmas: { name: string }[] }).turmas.map((turma) => turma.name);
+    const screen = async () =>
+      ((await app.request('GET', '/settings')).json() as { turmas: { name: string }[] }).turmas.map((turma) => turma.name);
     const report = async () => (await app.request('GET', '/admin/reports/overview?period=30d')).json().period.availableTurmas as string[];
     const names = await screen();
     expect(await report()).toEqual(names);
@@ -296,7 +344,9 @@ describe('administrators', () => {
 
     const short = await app.request('POST', '/admin/admins', { payload: { name: 'Rita', email: 'rita@escola.test', password: 'curta' } });
     expect(short.json().error.message).toBe('A senha do administrador deve ter pelo menos 8 caracteres');
-    const taken = await app.request('POST', '/admin/admins', { payload: { name: 'Outro', email: 'MARCOS@escola.test', password: 'senha-longa-1' } });
+    const taken = await app.request('POST', '/admin/admins', {
+      payload: { name: 'Outro', email: 'MARCOS@escola.test', password: 'senha-longa-1' },
+    });
     expect(taken.statusCode).toBe(409);
 
     const listed = (await app.request('GET', '/admin/admins')).json();
@@ -306,10 +356,15 @@ describe('administrators', () => {
     const reset = await app.request('POST', `/admin/admins/${marcos.id}/password`, { payload: { password: 'nova-senha-forte' } });
     expect(reset.json()).toMatchObject({ password: null });
     // Every instance drops the ended sessions from its session cache when the bus tells it (at once on PGlite, a NOTIFY away on PostgreSQL).
-    const signedOut = (cookie: string) => vi.waitFor(async () => expect((await app.request('GET', '/auth/me', { cookie })).statusCode).toBe(401));
+    const signedOut = (cookie: string) =>
+      vi.waitFor(async () => expect((await app.request('GET', '/auth/me', { cookie })).statusCode).toBe(401));
     await signedOut(marcosCookie);
     const marcosAgain = await app.loginAdmin('marcos@escola.test', 'nova-senha-forte');
-    expect((await app.lastAudit('admin.password_reset'))?.details).toMatchObject({ adminId: marcos.id, sessionsEnded: 1, generatedPassword: false });
+    expect((await app.lastAudit('admin.password_reset'))?.details).toMatchObject({
+      adminId: marcos.id,
+      sessionsEnded: 1,
+      generatedPassword: false,
+    });
 
     for (const id of [marcos.id, marcos.id.toUpperCase()]) {
       const self = await app.request('DELETE', `/admin/admins/${id}`, { cookie: marcosAgain });
@@ -324,7 +379,9 @@ describe('administrators', () => {
 
     // A request from an administrator removed meanwhile cannot take the last one away.
     const deps = { db: app.db, events: { publish: async () => {} } } as unknown as Parameters<typeof removeAdmin>[0];
-    await expect(removeAdmin(deps, { role: 'admin', id: randomUUID(), name: 'Removido', email: 'removido@escola.test' }, app.admin.id)).rejects.toMatchObject({ code: 'admin_last' });
+    await expect(
+      removeAdmin(deps, { role: 'admin', id: randomUUID(), name: 'Removido', email: 'removido@escola.test' }, app.admin.id),
+    ).rejects.toMatchObject({ code: 'admin_last' });
     expect((await app.request('GET', '/admin/admins')).json()).toHaveLength(1);
   });
 });

@@ -33,14 +33,20 @@ export async function adminStudentsRoutes(app: FastifyInstance, { database, even
 
     route(scope, students.list, async () => listAdminStudents(deps.db));
 
-    route(scope, students.create, async (request, reply) => reply.status(201).send(await createStudent(deps, adminOf(request), request.body, context(request))));
+    route(scope, students.create, async (request, reply) =>
+      reply.status(201).send(await createStudent(deps, adminOf(request), request.body, context(request))),
+    );
 
-    route(scope, students.update, async (request) => updateStudent(deps, adminOf(request), request.params.id, request.body, context(request)));
+    route(scope, students.update, async (request) =>
+      updateStudent(deps, adminOf(request), request.params.id, request.body, context(request)),
+    );
 
     route(scope, students.remove, async (request) => removeStudent(deps, adminOf(request), request.params.id, context(request)));
 
     route(scope, students.resetPassword, async (request, reply) =>
-      reply.header('Cache-Control', 'no-store').send(await resetStudentPassword(deps, adminOf(request), request.params.id, context(request))),
+      reply
+        .header('Cache-Control', 'no-store')
+        .send(await resetStudentPassword(deps, adminOf(request), request.params.id, context(request))),
     );
 
     route(scope, students.uploadPhoto, async (request) => {
@@ -48,11 +54,15 @@ export async function adminStudentsRoutes(app: FastifyInstance, { database, even
       return uploadStudentPhoto(deps, adminOf(request), request.params.id, bytes, context(request));
     });
 
-    route(scope, students.setPhotoUrl, async (request) => setStudentPhotoUrl(deps, adminOf(request), request.params.id, request.body.url, context(request)));
+    route(scope, students.setPhotoUrl, async (request) =>
+      setStudentPhotoUrl(deps, adminOf(request), request.params.id, request.body.url, context(request)),
+    );
 
     route(scope, students.removePhoto, async (request) => removeStudentPhoto(deps, adminOf(request), request.params.id, context(request)));
 
-    route(scope, students.importPreview, async (request) => previewImport(deps.db, await uploadedFile(request, IMPORT_MAX_BYTES, 'import_too_large')));
+    route(scope, students.importPreview, async (request) =>
+      previewImport(deps.db, await uploadedFile(request, IMPORT_MAX_BYTES, 'import_too_large')),
+    );
 
     route(scope, students.import, async (request, reply) => {
       const bytes = await uploadedFile(request, IMPORT_MAX_BYTES, 'import_too_large');

@@ -55,7 +55,10 @@ async function withTags(db: DbOrTx, row: StudentRow): Promise<AdminStudent> {
  */
 export async function listAdminStudents(db: Db): Promise<AdminStudent[]> {
   const rows = await selectStudents(db).where(isNull(students.deletedAt)).orderBy(asc(students.name), asc(students.studentId));
-  const tags = await activeTagsByStudent(db, rows.map((row) => row.id));
+  const tags = await activeTagsByStudent(
+    db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => toAdminStudent(row, tags.get(row.id) ?? []));
 }
 
@@ -82,7 +85,11 @@ async function translatingUniqueViolation<T>(run: () => Promise<T>): Promise<T> 
 export async function assertStudentIdFree(db: DbOrTx, studentId: string, exceptId?: string): Promise<void> {
   const conditions: SQL[] = [eq(students.studentId, studentId), isNull(students.deletedAt)];
   if (exceptId) conditions.push(ne(students.id, exceptId));
-  const [taken] = await db.select({ id: students.id }).from(students).where(and(...conditions)).limit(1);
+  const [taken] = await db
+    .select({ id: students.id })
+    .from(students)
+    .where(and(...conditions))
+    .limit(1);
   if (taken) throw new AppError('student_id_taken');
 }
 
@@ -91,7 +98,11 @@ export async function assertEmailFree(db: DbOrTx, email: string | null | undefin
   if (!email) return;
   const conditions: SQL[] = [eq(sql`lower(${students.email})`, email.toLowerCase()), isNull(students.deletedAt)];
   if (exceptId) conditions.push(ne(students.id, exceptId));
-  const [taken] = await db.select({ id: students.id }).from(students).where(and(...conditions)).limit(1);
+  const [taken] = await db
+    .select({ id: students.id })
+    .from(students)
+    .where(and(...conditions))
+    .limit(1);
   if (taken) throw new AppError('email_taken');
 }
 
@@ -161,7 +172,8 @@ export async function updateStudent(
       const before = await lockCurrentStudent(tx, id);
       if (input.studentId !== undefined && input.studentId !== before.studentId) await assertStudentIdFree(tx, input.studentId, id);
       if (input.email) await assertEmailFree(tx, input.email, id);
-      const turma = input.grade !== undefined ? await checkStudentTurma(tx, input.grade, before.turmaId) : { id: before.turmaId, name: before.grade };
+      const turma =
+        input.grade !== undefined ? await checkStudentTurma(tx, input.grade, before.turmaId) : { id: before.turmaId, name: before.grade };
       const changes = {
         ...(input.studentId !== undefined ? { studentId: input.studentId } : {}),
         ...(input.name !== undefined ? { name: input.name } : {}),
@@ -332,7 +344,11 @@ export async function removeStudentPhoto(
 }
 
 /** Every current student as a spreadsheet (UTF-8 with BOM, `;`), times in the school's time zone. */
-export async function exportStudentsCsv(db: Db, admin: AdminActor, context: ActionContext & { timeZone: string }): Promise<{ fileName: string; csv: string }> {
+export async function exportStudentsCsv(
+  db: Db,
+  admin: AdminActor,
+  context: ActionContext & { timeZone: string },
+): Promise<{ fileName: string; csv: string }> {
   const list = await listAdminStudents(db);
   const csv = toCsv(
     STUDENTS_CSV_HEADERS,

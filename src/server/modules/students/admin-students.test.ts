@@ -83,7 +83,9 @@ async function loginStatus(studentId: string, password: string) {
 }
 
 async function png(width = 800, height = 600): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 30, g: 120, b: 200 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 30, g: 120, b: 200 } } })
+    .png()
+    .toBuffer();
 }
 
 describe('who may manage students', () => {
@@ -219,12 +221,22 @@ describe('creating a student', () => {
 
   test('a matrícula or an email already used by a current student is refused', async () => {
     const first = await create({ email: 'repetido@escola.test' });
-    const sameId = await call('POST', '/admin/students', { studentId: first.studentId, name: 'Outro', password: 'segredo-123', grade: '1º EM - Turma A' });
+    const sameId = await call('POST', '/admin/students', {
+      studentId: first.studentId,
+      name: 'Outro',
+      password: 'segredo-123',
+      grade: '1º EM - Turma A',
+    });
     expect(sameId.statusCode).toBe(409);
     expect(errorOf(sameId)).toBe('Já existe um estudante com esta matrícula');
     // The same digits typed full-width (a phone's keyboard, a spreadsheet) are the same matrícula.
     const fullWidth = first.studentId.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit)));
-    const sameIdFullWidth = await call('POST', '/admin/students', { studentId: fullWidth, name: 'Outro', password: 'segredo-123', grade: '1º EM - Turma A' });
+    const sameIdFullWidth = await call('POST', '/admin/students', {
+      studentId: fullWidth,
+      name: 'Outro',
+      password: 'segredo-123',
+      grade: '1º EM - Turma A',
+    });
     expect(sameIdFullWidth.statusCode).toBe(409);
     expect(await loginStatus(fullWidth, 'segredo-123')).toBe(200);
     const sameEmail = await call('POST', '/admin/students', {
@@ -253,7 +265,13 @@ describe('editing a student', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.json().message).toBe('Estudante Júlia A. Conceição atualizado com sucesso!');
-    expect(response.json().student).toMatchObject({ studentId: newId, grade: '3º EM - Turma D', email: null, birthDate: '2009-12-01', meritus: 40 });
+    expect(response.json().student).toMatchObject({
+      studentId: newId,
+      grade: '3º EM - Turma D',
+      email: null,
+      birthDate: '2009-12-01',
+      meritus: 40,
+    });
     const audit = await lastAudit('student.update');
     expect(audit!.actorId).toBe(t.admin.id);
     expect(audit!.details).toMatchObject({ changed: { studentId: { from: student.studentId, to: newId } } });
@@ -369,7 +387,14 @@ describe('photos', () => {
     expect(served.headers['content-type']).toBe('image/webp');
 
     // A second upload replaces the first: new version, old files gone.
-    const second = await upload(`/admin/students/${student.id}/photo`, 'outra.gif', 'image/gif', await sharp(await png(64, 64)).gif().toBuffer());
+    const second = await upload(
+      `/admin/students/${student.id}/photo`,
+      'outra.gif',
+      'image/gif',
+      await sharp(await png(64, 64))
+        .gif()
+        .toBuffer(),
+    );
     expect(second.statusCode).toBe(200);
     expect(second.json().student.photo).toMatch(/\?v=2$/);
     expect(fs.existsSync(fileOf(after.photo))).toBe(false);
@@ -420,7 +445,9 @@ describe('photos', () => {
     const side = 1270;
     const random = Buffer.alloc(side * side * 3);
     for (let i = 0; i < random.length; i++) random[i] = (i * 2654435761) >>> 24;
-    const big = await sharp(random, { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    const big = await sharp(random, { raw: { width: side, height: side, channels: 3 } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
     expect(big.length).toBeLessThan(5 * 1024 * 1024);
     expect(big.length).toBeGreaterThan(4 * 1024 * 1024);
     const accepted = await upload(`/admin/students/${student.id}/photo`, 'grande.png', 'image/png', big);
@@ -463,7 +490,10 @@ describe('weekly tags', () => {
   async function activeTagKinds(studentUuid: string) {
     const cookie = await t.loginStudent('3000004');
     const response = await t.app.inject({ method: 'GET', url: '/api/tags/active', headers: { cookie } });
-    return response.json().filter((tag: { student: { id: string } }) => tag.student.id === studentUuid).map((tag: { kind: string }) => tag.kind);
+    return response
+      .json()
+      .filter((tag: { student: { id: string } }) => tag.student.id === studentUuid)
+      .map((tag: { kind: string }) => tag.kind);
   }
 
   test('adds a tag for 7 days by default, with the expiry date in the message', async () => {
@@ -497,7 +527,12 @@ describe('weekly tags', () => {
     const one = await call('PUT', `/admin/students/${student.id}/tags/counselor`, { days: 1 });
     expect(one.json().message).toMatch(/^Tag Conselheiro da Semana adicionada até \d{2}\/\d{2}\/\d{4}$/);
     const year = await call('PUT', `/admin/students/${student.id}/tags/angel`, { days: 365 });
-    expect(year.json().tags.map((tag: { kind: string }) => tag.kind).sort()).toEqual(['angel', 'counselor']);
+    expect(
+      year
+        .json()
+        .tags.map((tag: { kind: string }) => tag.kind)
+        .sort(),
+    ).toEqual(['angel', 'counselor']);
     const removed = await call('DELETE', `/admin/students/${student.id}/tags/counselor`);
     expect(removed.statusCode).toBe(200);
     expect(removed.json()).toMatchObject({ message: 'Tag Conselheiro da Semana removida', tags: [{ kind: 'angel' }] });
@@ -515,7 +550,9 @@ describe('weekly tags', () => {
     await call('PUT', `/admin/students/${student.id}/tags/leader`, { days: 1 });
     expect(await activeTagKinds(student.id)).toEqual(['leader']);
     // End it a second ago, as if the day had passed.
-    const moved = await call('PATCH', `/admin/students/${student.id}/tags/leader`, { expiresAt: new Date(Date.now() - 1000).toISOString() });
+    const moved = await call('PATCH', `/admin/students/${student.id}/tags/leader`, {
+      expiresAt: new Date(Date.now() - 1000).toISOString(),
+    });
     expect(moved.statusCode).toBe(200);
     expect(moved.json()).toMatchObject({ message: 'Tag Líder da Semana removida', tags: [] });
     expect(await t.db.select().from(studentTags).where(eq(studentTags.studentUuid, student.id))).toHaveLength(1);
@@ -535,7 +572,9 @@ describe('weekly tags', () => {
     const target = new Date(Date.now() + 10 * 86_400_000);
     const moved = await call('PATCH', `/admin/students/${student.id}/tags/angel`, { expiresAt: target.toISOString() });
     expect(moved.json().message).toBe(`Tag Anjo da Semana válida até ${formatDate(target)}`);
-    const tooFar = await call('PATCH', `/admin/students/${student.id}/tags/angel`, { expiresAt: new Date(Date.now() + 400 * 86_400_000).toISOString() });
+    const tooFar = await call('PATCH', `/admin/students/${student.id}/tags/angel`, {
+      expiresAt: new Date(Date.now() + 400 * 86_400_000).toISOString(),
+    });
     expect(errorOf(tooFar)).toBe('Data de expiração inválida (no máximo 365 dias a partir de hoje)');
     const notDate = await call('PATCH', `/admin/students/${student.id}/tags/angel`, { expiresAt: 'amanhã' });
     expect(errorOf(notDate)).toBe('Data de expiração inválida (no máximo 365 dias a partir de hoje)');
@@ -552,7 +591,9 @@ describe('CSV export', () => {
     const response = await call('GET', '/admin/students/export.csv');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="estudantes-\d{4}-\d{2}-\d{2}\.csv"; filename\*=UTF-8''estudantes-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(response.headers['content-disposition']).toMatch(
+      /^attachment; filename="estudantes-\d{4}-\d{2}-\d{2}\.csv"; filename\*=UTF-8''estudantes-\d{4}-\d{2}-\d{2}\.csv$/,
+    );
     expect(response.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const lines = response.body.replace(/^\uFEFF/, '').split('\r\n');
     expect(lines[0]).toBe('Matrícula;Nome;Email;Série;Data de nascimento;Méritus;Total ganho;Estelecas;Tags;Último acesso;Cadastrado em');
@@ -568,7 +609,16 @@ describe('CSV export', () => {
 test('the OpenAPI document lists the student management endpoints', async () => {
   const response = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
   const paths = Object.keys(response.json().paths);
-  for (const p of ['/api/admin/students', '/api/admin/students/{id}', '/api/admin/students/{id}/photo', '/api/admin/students/{id}/tags/{kind}', '/api/admin/students/import', '/api/admin/students/import/preview', '/api/admin/students/export.csv', '/api/admin/ledger/export.csv']) {
+  for (const p of [
+    '/api/admin/students',
+    '/api/admin/students/{id}',
+    '/api/admin/students/{id}/photo',
+    '/api/admin/students/{id}/tags/{kind}',
+    '/api/admin/students/import',
+    '/api/admin/students/import/preview',
+    '/api/admin/students/export.csv',
+    '/api/admin/ledger/export.csv',
+  ]) {
     expect(paths).toContain(p);
   }
 });

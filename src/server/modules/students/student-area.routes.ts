@@ -7,5 +7,7 @@ import { studentSummary } from './student-summary.service.ts';
 
 /** The student area's own endpoint: the summary figures. */
 export async function studentAreaRoutes(app: FastifyInstance, { database, settings }: AppDeps): Promise<void> {
-  route(app, routes.students.summary, async (request) => studentSummary(database.db, studentOf(request).id, (await settings.get()).rules.meritusGoal));
+  route(app, routes.students.summary, async (request) =>
+    studentSummary(database.db, studentOf(request).id, (await settings.get()).rules.meritusGoal),
+  );
 }

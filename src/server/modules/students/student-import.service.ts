@@ -41,7 +41,11 @@ function columnOf(header: string): Column | null {
   if (key.includes('nasc') || key.includes('birth') || key === 'aniversario') return someoneElses ? null : 'birthDate';
   if (key.includes('mail')) return someoneElses ? null : 'email';
   // "Data de matrícula" is a date, not the matrícula.
-  if ((key.includes('matricula') && !key.startsWith('data')) || ['ra', 'registroacademico', 'studentid', 'codigo', 'codigodoaluno'].includes(key)) return 'studentId';
+  if (
+    (key.includes('matricula') && !key.startsWith('data')) ||
+    ['ra', 'registroacademico', 'studentid', 'codigo', 'codigodoaluno'].includes(key)
+  )
+    return 'studentId';
   if (key === 'turma') return 'turma';
   if (key.includes('serie') || key.includes('turma') || ['ano', 'grade', 'classe', 'anoescolar'].includes(key)) return 'grade';
   if ((key.startsWith('nome') && !someoneElses) || ['aluno', 'aluna', 'estudante', 'name'].includes(key)) return 'name';
@@ -152,7 +156,10 @@ async function checkAgainstDatabase(db: DbOrTx, rows: Candidate[]): Promise<void
   const emails = [...new Set(rows.map((row) => row.email).filter((email): email is string => Boolean(email)))];
   const [takenIds, takenEmails] = await Promise.all([
     ids.length
-      ? db.select({ value: students.studentId }).from(students).where(and(inArray(students.studentId, ids), isNull(students.deletedAt)))
+      ? db
+          .select({ value: students.studentId })
+          .from(students)
+          .where(and(inArray(students.studentId, ids), isNull(students.deletedAt)))
       : Promise.resolve([]),
     emails.length
       ? db
@@ -249,7 +256,10 @@ export async function importStudents(
       return accepted;
     })
     .catch((error: unknown) => {
-      if ((error as { code?: string; cause?: { code?: string } }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') {
+      if (
+        (error as { code?: string; cause?: { code?: string } }).code === '23505' ||
+        (error as { cause?: { code?: string } }).cause?.code === '23505'
+      ) {
         throw new AppError('student_id_taken');
       }
       throw error;

@@ -19,7 +19,9 @@ afterAll(async () => t.close());
 function send(url: string, bytes: Buffer, fileName = 'alunos.csv', contentType = 'text/csv') {
   const boundary = `----meritus${randomUUID().replace(/-/g, '')}`;
   const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${contentType}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${contentType}\r\n\r\n`,
+    ),
     bytes,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -85,7 +87,13 @@ describe('import preview', () => {
       valid: true,
       problems: [],
     });
-    expect(byLine.get(3)).toMatchObject({ name: 'Maria Eduarda Conceição', email: null, grade: '1º EM - Turma B', birthDate: '2010-11-30', valid: true });
+    expect(byLine.get(3)).toMatchObject({
+      name: 'Maria Eduarda Conceição',
+      email: null,
+      grade: '1º EM - Turma B',
+      birthDate: '2010-11-30',
+      valid: true,
+    });
     expect(byLine.get(4)).toMatchObject({ name: 'Ângela Souza Brandão', grade: '2º EM - Turma C', birthDate: '2009-02-01', valid: true });
     expect(byLine.get(5)).toMatchObject({ valid: false, problems: ['Matrícula não informada'] });
     expect(byLine.get(6)).toMatchObject({ valid: false, problems: ['Nome não informado'] });
@@ -114,13 +122,23 @@ describe('import preview', () => {
     const commas = Buffer.from('RA,Nome,Email,Turma,Nascimento\n6001002,Iara Tupã,iara@escola.test,3B,2008-09-09\n');
     const fromCommas = await preview(commas);
     expect(fromCommas.delimiter).toBe(',');
-    expect(fromCommas.rows[0]).toMatchObject({ studentId: '6001002', name: 'Iara Tupã', grade: '3º EM - Turma B', birthDate: '2008-09-09', valid: true });
+    expect(fromCommas.rows[0]).toMatchObject({
+      studentId: '6001002',
+      name: 'Iara Tupã',
+      grade: '3º EM - Turma B',
+      birthDate: '2008-09-09',
+      valid: true,
+    });
   });
 
   test('a matrícula Excel turned into a number (1,23457E+11) is flagged: its last digits are gone', async () => {
     const result = await preview(excelCsv(['Matrícula;Nome;Série', '1,23457E+11;Tomás Prado;1A', '6004002;Vera Lins;1A']));
     expect(result.rows.map((row) => [row.studentId, row.valid, row.problems])).toEqual([
-      ['1,23457E+11', false, ['Matrícula convertida pelo Excel em número (1,23457E+11): formate a coluna como Texto e salve o arquivo de novo']],
+      [
+        '1,23457E+11',
+        false,
+        ['Matrícula convertida pelo Excel em número (1,23457E+11): formate a coluna como Texto e salve o arquivo de novo'],
+      ],
       ['6004002', true, []],
     ]);
   });
@@ -131,14 +149,26 @@ describe('import preview', () => {
       '01/02/2024;6002001;Rita Castro;2A;pai@familia.test;10/10/1980;Lúcia Castro',
     ]);
     const result = await preview(file);
-    expect(result.rows).toEqual([expect.objectContaining({ studentId: '6002001', name: 'Rita Castro', email: null, birthDate: null, valid: true })]);
+    expect(result.rows).toEqual([
+      expect.objectContaining({ studentId: '6002001', name: 'Rita Castro', email: null, birthDate: null, valid: true }),
+    ]);
   });
 
   test.each([
-    ['no recognisable header', Buffer.from('a;b;c\r\n1;2;3\r\n'), 400, 'Cabeçalho não reconhecido: o arquivo precisa das colunas matrícula e nome'],
+    [
+      'no recognisable header',
+      Buffer.from('a;b;c\r\n1;2;3\r\n'),
+      400,
+      'Cabeçalho não reconhecido: o arquivo precisa das colunas matrícula e nome',
+    ],
     ['only a header', excelCsv(['Matrícula;Nome;Série']), 400, 'O arquivo não tem nenhuma linha de aluno'],
     ['an empty file', Buffer.alloc(0), 400, 'O arquivo está vazio'],
-    ['a file over 2 MB', Buffer.concat([Buffer.from('Matrícula;Nome;Série\n'), Buffer.alloc(2 * 1024 * 1024, 'x')]), 413, 'Arquivo muito grande. Máximo 2MB.'],
+    [
+      'a file over 2 MB',
+      Buffer.concat([Buffer.from('Matrícula;Nome;Série\n'), Buffer.alloc(2 * 1024 * 1024, 'x')]),
+      413,
+      'Arquivo muito grande. Máximo 2MB.',
+    ],
     [
       'more than 5,000 rows',
       Buffer.from(['Matrícula;Nome;Série', ...Array.from({ length: 5001 }, (_, i) => `${9000000 + i};Aluno ${i};1A`)].join('\n')),
@@ -160,11 +190,16 @@ describe('import preview', () => {
 
   // What a teacher often sends: the workbook itself, which read as text had only an unknown header.
   test('refuses a workbook saved as .xlsx, saying how to save it as CSV', async () => {
-    const bytes = await workbook([['Matrícula', 'Nome', 'Série'], ['6005001', 'Ana Lima', '1A']]);
+    const bytes = await workbook([
+      ['Matrícula', 'Nome', 'Série'],
+      ['6005001', 'Ana Lima', '1A'],
+    ]);
     for (const url of ['/preview', '']) {
       const response = await send(url, bytes, 'alunos.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
       expect(response.statusCode).toBe(400);
-      expect(response.json().error.message).toBe('O arquivo não é um CSV: salve a planilha como "CSV UTF-8" (no Excel, em Salvar como) e envie de novo');
+      expect(response.json().error.message).toBe(
+        'O arquivo não é um CSV: salve a planilha como "CSV UTF-8" (no Excel, em Salvar como) e envie de novo',
+      );
     }
     expect(await t.db.select().from(students).where(eq(students.studentId, '6005001'))).toEqual([]);
   });
@@ -237,7 +272,12 @@ describe('import', () => {
 describe('text PostgreSQL cannot store', () => {
   test('a full-width matrícula is the plain one (and a repeat of it), and a name with an invisible character is flagged', async () => {
     const result = await preview(
-      excelCsv(['Matrícula;Nome;Email;Série', '\uff17\uff10\uff10\uff12\uff10\uff10\uff11;Rita Nunes;;1A', '7002001;Rita Nunes;;1A', '7002002;Sara\u200bTeles;;1A']),
+      excelCsv([
+        'Matrícula;Nome;Email;Série',
+        '\uff17\uff10\uff10\uff12\uff10\uff10\uff11;Rita Nunes;;1A',
+        '7002001;Rita Nunes;;1A',
+        '7002002;Sara\u200bTeles;;1A',
+      ]),
     );
     expect(result.rows.map((row) => [row.studentId, row.valid, row.problems[0] ?? null])).toEqual([
       ['7002001', true, null],
@@ -265,7 +305,10 @@ describe('text PostgreSQL cannot store', () => {
     const response = await send('', file);
     expect(response.statusCode, response.body).toBe(201);
     expect((response.json() as ImportResult).credentials.map((c) => c.studentId)).toEqual(['7001001']);
-    const stored = await t.db.select({ name: students.name }).from(students).where(inArray(students.studentId, ['7001001', '7001002', '7001004']));
+    const stored = await t.db
+      .select({ name: students.name })
+      .from(students)
+      .where(inArray(students.studentId, ['7001001', '7001002', '7001004']));
     expect(stored).toEqual([{ name: 'Nair Queiroz' }]);
   });
 });

@@ -76,7 +76,11 @@ beforeAll(async () => {
   for (const [index, student] of all.entries()) {
     await t.db
       .update(students)
-      .set({ email: `segredo${index}@privado.test`, birthDate: `2009-0${index + 1}-1${index}`, photoUrl: `/uploads/photos/${student.studentId}.jpg` })
+      .set({
+        email: `segredo${index}@privado.test`,
+        birthDate: `2009-0${index + 1}-1${index}`,
+        photoUrl: `/uploads/photos/${student.studentId}.jpg`,
+      })
       .where(eq(students.id, student.id));
   }
   // Everyone signs in once, so login times exist.
@@ -219,7 +223,8 @@ describe('privacy: what a student receives about other students', () => {
       for (const parameter of operation.parameters ?? []) {
         if (parameter.in === 'query' && parameter.required) query.set(parameter.name, String(sample(parameter.schema)));
       }
-      const url = path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'tagId' ? tagId : others[0]!.id)) + (query.size ? `?${query}` : '');
+      const url =
+        path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'tagId' ? tagId : others[0]!.id)) + (query.size ? `?${query}` : '');
       const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
       const response = await t.app.inject({
         method: method as 'GET',
@@ -239,7 +244,14 @@ describe('privacy: what a student receives about other students', () => {
     expect(findings).toEqual([]);
     expect(callable).toEqual(expect.arrayContaining(KNOWN_STUDENT_ENDPOINTS));
     // The lists that name classmates really did (so the walk had something to check).
-    for (const endpoint of ['GET /api/ranking', 'GET /api/students/directory', 'GET /api/tags/active', 'GET /api/me/operations', 'GET /api/me/transactions', 'GET /api/me/estelecas']) {
+    for (const endpoint of [
+      'GET /api/ranking',
+      'GET /api/students/directory',
+      'GET /api/tags/active',
+      'GET /api/me/operations',
+      'GET /api/me/transactions',
+      'GET /api/me/estelecas',
+    ]) {
       expect(seen.get(endpoint), endpoint).toBeGreaterThan(0);
     }
   }, 120_000);
@@ -247,7 +259,10 @@ describe('privacy: what a student receives about other students', () => {
   test('the live stream sends event types only, never student data', async () => {
     const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const controller = new AbortController();
-    const response = await fetch(`${baseUrl}/api/events`, { headers: { cookie: await t.loginStudent(ana.studentId) }, signal: controller.signal });
+    const response = await fetch(`${baseUrl}/api/events`, {
+      headers: { cookie: await t.loginStudent(ana.studentId) },
+      signal: controller.signal,
+    });
     const reader = response.body!.getReader();
     let text = '';
     const bothArrived = () => text.includes('event: ranking') && text.includes('event: tags');
@@ -283,12 +298,18 @@ describe('privacy: what a student receives about other students', () => {
     await arrived;
     controller.abort();
     await pump;
-    const messages = [...text.matchAll(/^event: (.*)\ndata: (.*)$/gm)].map((match) => ({ event: match[1]!, data: JSON.parse(match[2]!) as Record<string, unknown> }));
+    const messages = [...text.matchAll(/^event: (.*)\ndata: (.*)$/gm)].map((match) => ({
+      event: match[1]!,
+      data: JSON.parse(match[2]!) as Record<string, unknown>,
+    }));
     expect(messages.map(({ event }) => event)).toContain('ready');
     // Events name what changed, never whose data; ready says only how long ago the server heard an event.
     for (const { event, data } of messages) {
       const allowed = event === 'ready' ? ['sinceLastEventMs'] : ['type', 'status'];
-      expect(Object.keys(data).every((key) => allowed.includes(key)), event).toBe(true);
+      expect(
+        Object.keys(data).every((key) => allowed.includes(key)),
+        event,
+      ).toBe(true);
     }
     expect(inspect('GET /api/events', text).findings).toEqual([]);
   });

@@ -74,23 +74,25 @@ export async function studentSummary(db: Db, studentUuid: string, goal: number, 
         estelecasNet: total(sql`CASE WHEN ${isEstelecas} AND ${recent} THEN CASE WHEN ${incoming} THEN ${amount} ELSE -${amount} END END`),
         estelecasReceived: total(sql`CASE WHEN ${isEstelecas} AND ${incoming} THEN ${amount} END`),
         estelecasReceivedRecent: total(sql`CASE WHEN ${isEstelecas} AND ${incoming} AND ${recent} THEN ${amount} END`),
-        estelecasSent: total(sql`CASE WHEN ${isEstelecas} AND ${outgoing} AND ${directionIs(ledgerEntries.type, 'moves')} THEN ${amount} END`),
-        estelecasDeducted: total(sql`CASE WHEN ${isEstelecas} AND ${outgoing} AND ${directionIs(ledgerEntries.type, 'lowers')} THEN ${amount} END`),
+        estelecasSent: total(
+          sql`CASE WHEN ${isEstelecas} AND ${outgoing} AND ${directionIs(ledgerEntries.type, 'moves')} THEN ${amount} END`,
+        ),
+        estelecasDeducted: total(
+          sql`CASE WHEN ${isEstelecas} AND ${outgoing} AND ${directionIs(ledgerEntries.type, 'lowers')} THEN ${amount} END`,
+        ),
       })
       .from(ledgerEntries)
       .where(or(incoming, outgoing)),
     meritusNowAndBefore(db, since),
     // Highest Estelecas balance ever held: the maximum of the running sum of the student's rows.
-    db
-      .select({ value: sql`COALESCE(MAX(running.balance), 0)`.mapWith(Number) })
-      .from(
-        sql`(
+    db.select({ value: sql`COALESCE(MAX(running.balance), 0)`.mapWith(Number) }).from(
+      sql`(
           SELECT SUM(CASE WHEN ${incoming} THEN ${amount} ELSE -${amount} END)
                  OVER (ORDER BY ${ledgerEntries.createdAt}, ${ledgerEntries.id}) AS balance
             FROM ${ledgerEntries}
            WHERE ${isEstelecas} AND (${incoming} OR ${outgoing})
         ) AS running`,
-      ),
+    ),
   ]);
 
   const nowValues = balances.map((row) => row.now);

@@ -49,7 +49,11 @@ async function transfer(from: TestApp['students'][number], to: string, amount: n
 }
 
 async function summaryOf(student: TestApp['students'][number]): Promise<StudentSummary> {
-  const response = await t.app.inject({ method: 'GET', url: '/api/me/summary', headers: { cookie: await t.loginStudent(student.studentId) } });
+  const response = await t.app.inject({
+    method: 'GET',
+    url: '/api/me/summary',
+    headers: { cookie: await t.loginStudent(student.studentId) },
+  });
   expect(response.statusCode).toBe(200);
   return response.json();
 }
@@ -105,8 +109,20 @@ describe('GET /api/me/summary', () => {
     const tenDaysAgo = new Date(Date.now() - 10 * DAY);
     const admin = adminActor(t.admin);
     const history = { db: t.db, events: silentEvents };
-    await adminOperation(history, admin, 'meritus', { id: ana.id, type: 'admin_add', amount: 100, description: 'Saldo inicial' }, { at: tenDaysAgo });
-    await adminOperation(history, admin, 'meritus', { id: bruno.id, type: 'admin_add', amount: 50, description: 'Saldo inicial' }, { at: tenDaysAgo });
+    await adminOperation(
+      history,
+      admin,
+      'meritus',
+      { id: ana.id, type: 'admin_add', amount: 100, description: 'Saldo inicial' },
+      { at: tenDaysAgo },
+    );
+    await adminOperation(
+      history,
+      admin,
+      'meritus',
+      { id: bruno.id, type: 'admin_add', amount: 50, description: 'Saldo inicial' },
+      { at: tenDaysAgo },
+    );
     // Today Bruno earns 80 and Ana gives 5 away to Diego: Bruno 130, Ana 95, Diego 5.
     await adminOp(bruno.id, 'reward', 80);
     await transfer(ana, diego.id, 5);

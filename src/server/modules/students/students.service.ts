@@ -5,7 +5,10 @@ import type { PublicStudent } from '../../../shared/auth.ts';
 import { activeTagsByStudent, selectStudents, toPublicStudent, type StudentRow } from '../../views/student-views.ts';
 
 async function withTags(db: Db, rows: StudentRow[]): Promise<PublicStudent[]> {
-  const tags = await activeTagsByStudent(db, rows.map((row) => row.id));
+  const tags = await activeTagsByStudent(
+    db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => toPublicStudent(row, tags.get(row.id) ?? []));
 }
 

@@ -13,7 +13,17 @@ import type { SettingsStore } from '../settings/settings.service.ts';
 
 export type SystemDeps = { database: Database; config: Config; metrics: InstanceMetrics; settings: SettingsStore; storage: FileStorage };
 
-type CountRow = Record<'students_active' | 'students_removed' | 'administrators' | 'meritus_entries' | 'estelecas_entries' | 'refused_attempts' | 'tags' | 'open_sessions', string | number>;
+type CountRow = Record<
+  | 'students_active'
+  | 'students_removed'
+  | 'administrators'
+  | 'meritus_entries'
+  | 'estelecas_entries'
+  | 'refused_attempts'
+  | 'tags'
+  | 'open_sessions',
+  string | number
+>;
 
 async function recordCounts(db: Db): Promise<Omit<Record<OverviewCount, number>, 'images'>> {
   const idleSince = new Date(Date.now() - SESSION_IDLE_MS);

@@ -17,7 +17,13 @@ import {
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await buildTestApp({ env: { METRICS_TOKEN: 'token-de-metricas-muito-secreto', ADMIN_PASSWORD: 'senha-do-primeiro-admin', ADMIN_EMAIL: 'primeiro@escola.test' } });
+  t = await buildTestApp({
+    env: {
+      METRICS_TOKEN: 'token-de-metricas-muito-secreto',
+      ADMIN_PASSWORD: 'senha-do-primeiro-admin',
+      ADMIN_EMAIL: 'primeiro@escola.test',
+    },
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -33,7 +39,16 @@ describe('Visão Geral', () => {
   test('counts records per entity from the database and applies the spec health rule beside the real health', async () => {
     const before = await get<SystemOverview>('/admin/system/overview');
     // Four students, one administrator and the administrator's session: 6 records, under 10.
-    expect(before.counts).toMatchObject({ studentsActive: 4, studentsRemoved: 0, administrators: 1, meritusEntries: 0, estelecasEntries: 0, tags: 0, images: 0, openSessions: 1 });
+    expect(before.counts).toMatchObject({
+      studentsActive: 4,
+      studentsRemoved: 0,
+      administrators: 1,
+      meritusEntries: 0,
+      estelecasEntries: 0,
+      tags: 0,
+      images: 0,
+      openSessions: 1,
+    });
     expect(before).toMatchObject({ totalRecords: 6, recordHealth: 'warning' });
 
     await t.award(t.students[0]!.id, 10);
@@ -78,7 +93,10 @@ describe('Entidades', () => {
     const page = await get<EntityPage>(`/admin/system/entities/meritus_ledger?q=${encodeURIComponent('adição')}`);
     expect(page.rows.length).toBeGreaterThan(0);
     expect(page.rows.every((row) => row.type === 'Adição')).toBe(true);
-    expect(page.rows.find((row) => row.description === 'Feira de ciências')).toMatchObject({ to: '3000003 · Carla Dias Ferreira', amount: 4 });
+    expect(page.rows.find((row) => row.description === 'Feira de ciências')).toMatchObject({
+      to: '3000003 · Carla Dias Ferreira',
+      amount: 4,
+    });
   });
 
   test('bad paging or search is a 400 in pt-BR', async () => {
@@ -95,7 +113,10 @@ describe('Entidades', () => {
     const response = await t.request('GET', '/admin/system/entities/administrators/export.csv');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('text/csv');
-    const lines = response.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = response.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('ID;Nome;Email;Papel;Permissões;Último acesso;Criado em');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain('prof@escola.test');
@@ -117,7 +138,8 @@ describe('an export while the table is written', () => {
       read += 1;
       // After the header and the first page, the newest row of the table is a new one: read by offset, the second
       // page would start one row earlier and repeat the last of the first.
-      if (read === 2) await t.db.execute(sql`INSERT INTO audit_log (actor_kind, action, details) VALUES ('system', 'teste.paginas', '{"n": 0}')`);
+      if (read === 2)
+        await t.db.execute(sql`INSERT INTO audit_log (actor_kind, action, details) VALUES ('system', 'teste.paginas', '{"n": 0}')`);
     }
     const numbers = [...text.matchAll(/""n"": (\d+)/g)].map((match) => Number(match[1]));
     expect(numbers).toHaveLength(rows);
@@ -155,7 +177,10 @@ describe('secrets', () => {
     const adminCookie = await t.loginAdmin();
     await t.award(t.students[0]!.id, 50);
     const idempotencyKey = `chave-${crypto.randomUUID()}`;
-    const transfer = await t.request('POST', '/meritus/transfers', { cookie: studentCookie, payload: { recipientId: t.students[1]!.id, amount: 5 } });
+    const transfer = await t.request('POST', '/meritus/transfers', {
+      cookie: studentCookie,
+      payload: { recipientId: t.students[1]!.id, amount: 5 },
+    });
     expect(transfer.statusCode).toBe(201);
     const keyed = await t.app.inject({
       method: 'POST',
@@ -187,15 +212,25 @@ describe('secrets', () => {
       ...FIX_IDS.map((fix) => `/admin/diagnostics/fixes/${fix}/preview`),
       ...ENTITY_IDS.flatMap((entity) => [`/admin/system/entities/${entity}?pageSize=100`, `/admin/system/entities/${entity}/export.csv`]),
     ];
-    const answers = await Promise.all(urls.map(async (url) => ({ url, body: (await t.request('GET', url, { cookie: adminCookie })).body })));
+    const answers = await Promise.all(
+      urls.map(async (url) => ({ url, body: (await t.request('GET', url, { cookie: adminCookie })).body })),
+    );
     for (const method of ['POST'] as const) {
-      answers.push({ url: '/admin/diagnostics/run', body: (await t.request(method, '/admin/diagnostics/run', { cookie: adminCookie })).body });
-      answers.push({ url: '/admin/diagnostics/fixes/administrators', body: (await t.request(method, '/admin/diagnostics/fixes/administrators', { cookie: adminCookie })).body });
+      answers.push({
+        url: '/admin/diagnostics/run',
+        body: (await t.request(method, '/admin/diagnostics/run', { cookie: adminCookie })).body,
+      });
+      answers.push({
+        url: '/admin/diagnostics/fixes/administrators',
+        body: (await t.request(method, '/admin/diagnostics/fixes/administrators', { cookie: adminCookie })).body,
+      });
     }
     // The sessions and the ledger really are in the pages scanned.
     const sessionsPage = answers.find((answer) => answer.url.startsWith('/admin/system/entities/sessions'))!;
     expect(sessionsPage.body).toContain('Ana Beatriz Souza');
-    const found = answers.flatMap(({ url, body }) => secrets.filter((secret) => body.includes(secret)).map((secret) => `${url}: ${secret.slice(0, 12)}…`));
+    const found = answers.flatMap(({ url, body }) =>
+      secrets.filter((secret) => body.includes(secret)).map((secret) => `${url}: ${secret.slice(0, 12)}…`),
+    );
     expect(found).toEqual([]);
   });
 });

@@ -75,7 +75,9 @@ export async function fixAdministrators(deps: SystemDeps, admin: AdminActor, con
     await writeLogs(db, null, [{ category: 'FIX', status: 'success', message, details: { fix: 'administrators', before: 0, after: 1 } }]);
   } else {
     const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(admins);
-    await writeLogs(db, null, [{ category: 'FIX', status: 'info', message: SYSTEM_TEXTS.adminExists, details: { fix: 'administrators', before: n, after: n } }]);
+    await writeLogs(db, null, [
+      { category: 'FIX', status: 'info', message: SYSTEM_TEXTS.adminExists, details: { fix: 'administrators', before: n, after: n } },
+    ]);
   }
   const run = await runDiagnostics(deps, admin);
   return {
@@ -106,7 +108,12 @@ export async function applyFix(deps: SystemDeps, admin: AdminActor, fix: FixId, 
   const details = { fix, before: current.length, after, changed: first(chosen.map((item) => item.label)) };
   const db = deps.database.db;
   const [log] = await db.transaction(async (tx) => {
-    await recordAudit(tx, { actor: auditActor(admin), action: `diagnostics.fix.${fix}`, ip: context.ip, details: { before: current.length, after, keys: first(chosen.map((item) => item.key)) } });
+    await recordAudit(tx, {
+      actor: auditActor(admin),
+      action: `diagnostics.fix.${fix}`,
+      ip: context.ip,
+      details: { before: current.length, after, keys: first(chosen.map((item) => item.key)) },
+    });
     return writeLogs(tx, null, [
       applied
         ? { category: 'FIX', status: 'success', message: DIAGNOSTIC_TEXTS.fix.applied(definition.done, chosen.length), details }

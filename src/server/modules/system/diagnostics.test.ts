@@ -7,7 +7,14 @@ import { addStudents, buildTestApp, type TestApp } from '../../test/test-app.ts'
 import { admins, auditLog, diagnosticLogs, students, studentTags } from '../../db/schema.ts';
 import { sqlState } from '../../db/sql-state.ts';
 import { verifyPassword } from '../auth/password.ts';
-import { DEFAULT_ADMIN, type DiagnosticLog, type DiagnosticRun, type FixAdministratorsResult, type FixPreview, type FixResult } from '../../../shared/system.ts';
+import {
+  DEFAULT_ADMIN,
+  type DiagnosticLog,
+  type DiagnosticRun,
+  type FixAdministratorsResult,
+  type FixPreview,
+  type FixResult,
+} from '../../../shared/system.ts';
 import { fixAdministrators } from './diagnostics.service.ts';
 import { ORPHAN_MIN_AGE_MS } from './photo-files.ts';
 import { localFileStorage } from '../../storage/file-storage.ts';
@@ -50,7 +57,9 @@ describe('a clean school', () => {
   test('every check of every category runs and none reports a problem; the run is stored and listed newest first', async () => {
     const result = await run();
     expect(problems(result.logs)).toEqual([]);
-    expect(new Set(result.logs.map((log) => log.category))).toEqual(new Set(['CONNECTIVITY', 'ADMINISTRATORS', 'STUDENTS', 'TRANSACTIONS', 'AUTH', 'SYSTEM']));
+    expect(new Set(result.logs.map((log) => log.category))).toEqual(
+      new Set(['CONNECTIVITY', 'ADMINISTRATORS', 'STUDENTS', 'TRANSACTIONS', 'AUTH', 'SYSTEM']),
+    );
     expect(result.fixes).toEqual([]);
     expect(result.counters).toMatchObject({ administrators: 1, students: 4, transactions: 0 });
     expect(result.counters.logs).toBeGreaterThanOrEqual(result.logs.length);
@@ -58,7 +67,12 @@ describe('a clean school', () => {
     const listed = await call<{ logs: DiagnosticLog[] }>('GET', `/admin/diagnostics/logs?category=TRANSACTIONS`);
     expect(listed.body.logs.length).toBeGreaterThan(0);
     expect(listed.body.logs.every((log) => log.category === 'TRANSACTIONS')).toBe(true);
-    expect(listed.body.logs.map((log) => log.id)).toEqual(result.logs.filter((log) => log.category === 'TRANSACTIONS').map((log) => log.id).reverse());
+    expect(listed.body.logs.map((log) => log.id)).toEqual(
+      result.logs
+        .filter((log) => log.category === 'TRANSACTIONS')
+        .map((log) => log.id)
+        .reverse(),
+    );
   });
 
   test('an unknown category or fix is a 400 with a pt-BR message, and changes nothing', async () => {
@@ -124,7 +138,9 @@ describe('each check finds what it is for', () => {
       const result = await run();
       const found = result.logs.find((log) => log.category === 'ADMINISTRATORS' && log.status === 'error')!;
       expect(found.message).toBe('1 administrador sem campo obrigatório');
-      expect(found.details.administrators).toEqual([{ id: broken!.id, adminId: 'adm-sem-nome', email: 'sem.nome@escola.test', missing: ['name', 'password'] }]);
+      expect(found.details.administrators).toEqual([
+        { id: broken!.id, adminId: 'adm-sem-nome', email: 'sem.nome@escola.test', missing: ['name', 'password'] },
+      ]);
       expect(problems(result.logs).filter((log) => log.category === 'ADMINISTRATORS')).toHaveLength(1);
     } finally {
       await t.db.delete(admins).where(eq(admins.id, broken!.id));
@@ -135,7 +151,12 @@ describe('each check finds what it is for', () => {
     const diego = t.students[3]!;
     const [tag] = await t.db
       .insert(studentTags)
-      .values({ studentUuid: diego.id, kind: 'angel', assignedAt: new Date(Date.now() - 8 * 86_400_000), expiresAt: new Date(Date.now() - 86_400_000) })
+      .values({
+        studentUuid: diego.id,
+        kind: 'angel',
+        assignedAt: new Date(Date.now() - 8 * 86_400_000),
+        expiresAt: new Date(Date.now() - 86_400_000),
+      })
       .returning();
     const [current] = await t.db
       .insert(studentTags)
@@ -152,7 +173,9 @@ describe('each check finds what it is for', () => {
       expect(preview.body.items[0]).toMatchObject({ key: tag!.id });
       expect(preview.body.items[0]!.label).toContain('Anjo da Semana de Diego Martins Rocha (3000004)');
 
-      const applied = await call<FixResult>('POST', '/admin/diagnostics/fixes/expired_tags', { keys: [tag!.id, current!.id, 'não-é-uma-tag'] });
+      const applied = await call<FixResult>('POST', '/admin/diagnostics/fixes/expired_tags', {
+        keys: [tag!.id, current!.id, 'não-é-uma-tag'],
+      });
       expect(applied.status).toBe(200);
       expect(applied.body).toMatchObject({ before: 1, after: 0, applied: [{ key: tag!.id }] });
       expect(applied.body.log).toMatchObject({ category: 'FIX', status: 'success', details: { before: 1, after: 0 } });
@@ -172,11 +195,18 @@ describe('each check finds what it is for', () => {
 
   test("an expired tag's time is written in the school's time zone", async () => {
     const diego = t.students[3]!;
-    await t.db.insert(studentTags).values({ studentUuid: diego.id, kind: 'angel', assignedAt: new Date('2026-01-08T03:30:00Z'), expiresAt: new Date('2026-01-15T03:30:00Z') });
+    await t.db.insert(studentTags).values({
+      studentUuid: diego.id,
+      kind: 'angel',
+      assignedAt: new Date('2026-01-08T03:30:00Z'),
+      expiresAt: new Date('2026-01-15T03:30:00Z'),
+    });
     try {
       const label = async () => (await call<FixPreview>('GET', '/admin/diagnostics/fixes/expired_tags/preview')).body.items[0]!.label;
       expect(await label()).toContain('expirou em 15/01/2026, 00:30');
-      expect((await t.request('PUT', '/admin/settings/school', { payload: { name: 'Escola Méritus', timeZone: 'Asia/Tokyo' } })).statusCode).toBe(200);
+      expect(
+        (await t.request('PUT', '/admin/settings/school', { payload: { name: 'Escola Méritus', timeZone: 'Asia/Tokyo' } })).statusCode,
+      ).toBe(200);
       expect(await label()).toContain('expirou em 15/01/2026, 12:30');
     } finally {
       await t.request('PUT', '/admin/settings/school', { payload: { name: 'Escola Méritus', timeZone: 'America/Sao_Paulo' } });
@@ -191,7 +221,11 @@ describe('each check finds what it is for', () => {
     await t.db.update(students).set({ turmaId: turma.id }).where(eq(students.id, ana.id));
     expect((await t.request('PATCH', `/admin/turmas/${turma.id}`, { payload: { retired: true } })).statusCode).toBe(200);
     try {
-      const unknown = await t.db.update(students).set({ turmaId: randomUUID() }).where(eq(students.id, ana.id)).catch((error: unknown) => sqlState(error));
+      const unknown = await t.db
+        .update(students)
+        .set({ turmaId: randomUUID() })
+        .where(eq(students.id, ana.id))
+        .catch((error: unknown) => sqlState(error));
       expect(unknown).toBe('23503');
       const { logs } = await run();
       expect(problems(logs)).toEqual([]);
@@ -210,7 +244,10 @@ describe('each check finds what it is for', () => {
     const keptKey = `students/${carla.id}/00112233aabbccdd.webp`;
     const kept = writePhotoFile(keptKey, ORPHAN_MIN_AGE_MS + 60_000);
     const missingUrl = `/uploads/students/${t.students[1]!.id}/ffeeddccbbaa9988.webp`;
-    await t.db.update(students).set({ photoUrl: `/uploads/${keptKey}` }).where(eq(students.id, carla.id));
+    await t.db
+      .update(students)
+      .set({ photoUrl: `/uploads/${keptKey}` })
+      .where(eq(students.id, carla.id));
     await t.db.update(students).set({ photoUrl: missingUrl }).where(eq(students.id, t.students[1]!.id));
     try {
       const result = await run();
@@ -226,12 +263,22 @@ describe('each check finds what it is for', () => {
       const keys = preview.body.items.map((item) => item.key);
       expect(keys.sort()).toEqual([orphanKey, orphanKey.replace('.webp', '.thumb.webp')].sort());
       // A key that is not in the preview (here a file with a record) is never removed.
-      const applied = await call<FixResult>('POST', '/admin/diagnostics/fixes/orphan_photos', { keys: [...keys, keptKey, '../../etc/passwd'] });
+      const applied = await call<FixResult>('POST', '/admin/diagnostics/fixes/orphan_photos', {
+        keys: [...keys, keptKey, '../../etc/passwd'],
+      });
       expect(applied.body).toMatchObject({ before: 2, after: 0 });
-      expect([fs.existsSync(orphan), fs.existsSync(orphanThumb), fs.existsSync(fresh), fs.existsSync(kept)]).toEqual([false, false, true, true]);
+      expect([fs.existsSync(orphan), fs.existsSync(orphanThumb), fs.existsSync(fresh), fs.existsSync(kept)]).toEqual([
+        false,
+        false,
+        true,
+        true,
+      ]);
       expect(await t.db.select().from(auditLog).where(eq(auditLog.action, 'diagnostics.fix.orphan_photos'))).toHaveLength(1);
     } finally {
-      await t.db.update(students).set({ photoUrl: null }).where(sql`${students.id} IN (${carla.id}, ${t.students[1]!.id})`);
+      await t.db
+        .update(students)
+        .set({ photoUrl: null })
+        .where(sql`${students.id} IN (${carla.id}, ${t.students[1]!.id})`);
       fs.rmSync(path.join(t.config.uploadsDir, 'students'), { recursive: true, force: true });
     }
   });
@@ -245,7 +292,9 @@ describe('each check finds what it is for', () => {
       expect(failed.statusCode).toBe(500);
       const result = (await other.request('POST', '/admin/diagnostics/run')).json() as DiagnosticRun;
       const found = result.logs.find((log) => log.category === 'SYSTEM' && log.status === 'error')!;
-      expect(found.details.errors).toEqual([expect.objectContaining({ route: '/api/admin/reason-presets', status: 500, method: 'GET', requestId: expect.any(String) })]);
+      expect(found.details.errors).toEqual([
+        expect.objectContaining({ route: '/api/admin/reason-presets', status: 500, method: 'GET', requestId: expect.any(String) }),
+      ]);
     } finally {
       await other.close();
     }
@@ -260,7 +309,12 @@ describe('Corrigir Administrators', () => {
     expect(body).toMatchObject({ created: false, admin: null, password: null });
     expect(body.run.logs.length).toBeGreaterThan(0);
     expect(await t.db.select().from(admins)).toEqual(before);
-    const [fixLog] = await t.db.select().from(diagnosticLogs).where(eq(diagnosticLogs.category, 'FIX')).orderBy(sql`id DESC`).limit(1);
+    const [fixLog] = await t.db
+      .select()
+      .from(diagnosticLogs)
+      .where(eq(diagnosticLogs.category, 'FIX'))
+      .orderBy(sql`id DESC`)
+      .limit(1);
     expect(fixLog).toMatchObject({ status: 'info', details: { fix: 'administrators', before: 1, after: 1 } });
   });
 
@@ -283,16 +337,28 @@ describe('Corrigir Administrators', () => {
       expect(results.find((result) => !result.created)).toMatchObject({ admin: null, password: null });
       const rows = await other.db.select().from(admins);
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ adminId: DEFAULT_ADMIN.adminId, name: 'Administrador Principal', role: 'admin', permissions: ['all'], email: 'diretoria@escola.test' });
+      expect(rows[0]).toMatchObject({
+        adminId: DEFAULT_ADMIN.adminId,
+        name: 'Administrador Principal',
+        role: 'admin',
+        permissions: ['all'],
+        email: 'diretoria@escola.test',
+      });
       const password = created[0]!.password!;
       expect(password.length).toBeGreaterThanOrEqual(16);
       expect(await verifyPassword(rows[0]!.passwordHash, password)).toBe(true);
-      const login = await other.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'diretoria@escola.test', password } });
+      const login = await other.app.inject({
+        method: 'POST',
+        url: '/api/auth/admin/login',
+        payload: { email: 'diretoria@escola.test', password },
+      });
       expect(login.statusCode).toBe(200);
       const stored = JSON.stringify([await other.db.select().from(diagnosticLogs), await other.db.select().from(auditLog)]);
       expect(stored).not.toContain(password);
       const audit = await other.db.select().from(auditLog).where(eq(auditLog.action, 'admin.create'));
-      expect(audit).toMatchObject([{ actorKind: 'admin', actorId: actor.id, details: { adminId: rows[0]!.id, email: 'diretoria@escola.test' } }]);
+      expect(audit).toMatchObject([
+        { actorKind: 'admin', actorId: actor.id, details: { adminId: rows[0]!.id, email: 'diretoria@escola.test' } },
+      ]);
 
       // A third click finds the one just created.
       const third = await fixAdministrators(deps, actor, {});
@@ -318,7 +384,12 @@ describe('Limpar Logs', () => {
     const listed = await call<{ logs: DiagnosticLog[]; counters: { logs: number } }>('GET', '/admin/diagnostics/logs');
     expect(listed.body.logs).toEqual([]);
     expect(listed.body.counters.logs).toBe(0);
-    const [audit] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'diagnostics.logs_cleared')).orderBy(sql`id DESC`).limit(1);
+    const [audit] = await t.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'diagnostics.logs_cleared'))
+      .orderBy(sql`id DESC`)
+      .limit(1);
     expect(audit).toMatchObject({ actorId: t.admin.id, details: { removed: before } });
   });
 });

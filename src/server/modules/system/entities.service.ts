@@ -34,7 +34,8 @@ const TAG_STATES = { active: 'ativa', expired: 'expirada' };
 
 function ledgerEntity(currency: 'meritus' | 'estelecas'): EntityDef {
   const type = labelled(sql`e.type`, OPERATION_TYPE_LABELS);
-  const party = (alias: string) => sql.raw(`CASE WHEN ${alias}.id IS NULL THEN NULL ELSE ${alias}.student_id || ' · ' || ${alias}.name END`);
+  const party = (alias: string) =>
+    sql.raw(`CASE WHEN ${alias}.id IS NULL THEN NULL ELSE ${alias}.student_id || ' · ' || ${alias}.name END`);
   return {
     columns: [
       col('createdAt', 'Data', iso(sql`e.created_at`)),
@@ -175,10 +176,12 @@ function whereOf(def: EntityDef, q: string): SQL {
   if (def.where) conditions.push(def.where);
   if (q) {
     const pattern = containsPattern(q);
-    conditions.push(sql`(${sql.join(
-      def.search.map((expr) => sql`${expr} ILIKE ${pattern}`),
-      sql` OR `,
-    )})`);
+    conditions.push(
+      sql`(${sql.join(
+        def.search.map((expr) => sql`${expr} ILIKE ${pattern}`),
+        sql` OR `,
+      )})`,
+    );
   }
   return conditions.length > 0 ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
 }
@@ -213,7 +216,9 @@ export async function entityPage(db: Db, entity: EntityId, query: EntityQuery): 
   const def = ENTITIES[entity];
   const [rows, [total]] = await Promise.all([
     selectRows(db, def, query.q, query.pageSize, (query.page - 1) * query.pageSize),
-    db.execute(sql`SELECT count(*) AS n FROM ${def.from} ${whereOf(def, query.q)}`).then((result) => rowsOf<{ n: string | number }>(result)),
+    db
+      .execute(sql`SELECT count(*) AS n FROM ${def.from} ${whereOf(def, query.q)}`)
+      .then((result) => rowsOf<{ n: string | number }>(result)),
   ]);
   return {
     entity,
@@ -246,12 +251,17 @@ export async function exportEntityCsv(
     );
     // The rows as they are now, listed once: read by offset, a row written or removed between two pages would shift
     // the next one, and the file would repeat or leave out rows of a table in use (the audit log, the ledger).
-    const rowKeys = rowsOf<{ key: string }>(await db.execute(sql`SELECT ${def.key}::text AS key FROM ${def.from} ${whereOf(def, q)} ORDER BY ${def.order}`)).map(
-      (row) => row.key,
-    );
+    const rowKeys = rowsOf<{ key: string }>(
+      await db.execute(sql`SELECT ${def.key}::text AS key FROM ${def.from} ${whereOf(def, q)} ORDER BY ${def.order}`),
+    ).map((row) => row.key);
     for (let start = 0; start < rowKeys.length; start += EXPORT_PAGE) {
       const rows = await selectRowsByKey(db, def, rowKeys.slice(start, start + EXPORT_PAGE));
-      if (rows.length > 0) yield toCsv([], rows.map((row) => keys.map((key) => toCsvCell(row[key] ?? null))), { bom: false });
+      if (rows.length > 0)
+        yield toCsv(
+          [],
+          rows.map((row) => keys.map((key) => toCsvCell(row[key] ?? null))),
+          { bom: false },
+        );
     }
   }
   // Named by the school's day, as the rows' times are.

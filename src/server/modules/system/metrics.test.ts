@@ -8,7 +8,8 @@ import { has, openStream } from '../../realtime/sse-test-client.ts';
 const TOKEN = 'token-de-teste-das-metricas-0123';
 
 /** One line of the Prometheus text format: a comment, or a sample `name{labels} value`. */
-const SAMPLE_LINE = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*\})? (-?\d+(\.\d+)?(e[+-]?\d+)?|NaN|[+-]Inf)$/;
+const SAMPLE_LINE =
+  /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*\})? (-?\d+(\.\d+)?(e[+-]?\d+)?|NaN|[+-]Inf)$/;
 const COMMENT_LINE = /^# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* .+$/;
 
 describe('/metrics without METRICS_TOKEN', () => {
@@ -49,7 +50,11 @@ describe('/metrics with METRICS_TOKEN', () => {
   test('answers the Prometheus text format: default metrics, requests by route pattern and status, sign-in failures, ledger operations and refusals, pool and live clients', async () => {
     await t.app.inject({ url: '/api/health?sonda=valor-da-url' });
     await t.app.inject({ url: '/api/caminho-inexistente-abc123' });
-    const failed = await t.app.inject({ method: 'POST', url: '/api/auth/student/login', payload: { studentId: t.students[0]!.studentId, password: 'errada-123' } });
+    const failed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/student/login',
+      payload: { studentId: t.students[0]!.studentId, password: 'errada-123' },
+    });
     expect(failed.statusCode).toBe(401);
     await t.award(t.students[0]!.id, 5);
     const refused = await t.request('POST', '/meritus/transfers', {
@@ -100,7 +105,11 @@ describe('monitoring', () => {
     try {
       await monitor.sample();
       for (let i = 0; i < 3; i++) expect((await t.app.inject({ url: '/api/health' })).statusCode).toBe(200);
-      await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'ninguem@escola.test', password: 'errada-123' } });
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/admin/login',
+        payload: { email: 'ninguem@escola.test', password: 'errada-123' },
+      });
       const sample = await monitor.sample();
       const group = (name: string) => sample.groups.find((entry) => entry.group === name)!;
       expect(sample.failedSignIns).toBe(1);

@@ -66,12 +66,19 @@ export function startMonitor(database: Database, metrics: InstanceMetrics, optio
   const series: MonitoringSample[] = [];
   const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   loopDelay.enable();
-  let last = { at: performance.now(), cpu: process.cpuUsage(), loop: performance.eventLoopUtilization() as EventLoopUtilization, totals: metrics.totals() };
+  let last = {
+    at: performance.now(),
+    cpu: process.cpuUsage(),
+    loop: performance.eventLoopUtilization() as EventLoopUtilization,
+    totals: metrics.totals(),
+  };
   let running: Promise<MonitoringSample> | undefined;
 
   const databaseBytes = async (): Promise<number | null> => {
     try {
-      const [row] = rowsOf<{ bytes: string | number }>(await database.db.execute(sql`SELECT pg_database_size(current_database()) AS bytes`));
+      const [row] = rowsOf<{ bytes: string | number }>(
+        await database.db.execute(sql`SELECT pg_database_size(current_database()) AS bytes`),
+      );
       return row ? Number(row.bytes) : null;
     } catch {
       return null;

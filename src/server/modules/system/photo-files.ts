@@ -45,7 +45,10 @@ export type PhotoIntegrity = {
 export async function photoIntegrity(db: Db, storage: FileStorage, now = Date.now()): Promise<PhotoIntegrity> {
   const [files, rows] = await Promise.all([
     photoFiles(storage),
-    db.select({ id: students.id, studentId: students.studentId, photoUrl: students.photoUrl }).from(students).where(isNotNull(students.photoUrl)),
+    db
+      .select({ id: students.id, studentId: students.studentId, photoUrl: students.photoUrl })
+      .from(students)
+      .where(isNotNull(students.photoUrl)),
   ]);
   const referenced = new Set<string>();
   const present = new Set(files.map((file) => file.key));

@@ -22,7 +22,10 @@ export async function systemAdminRoutes(app: FastifyInstance, { config, database
 
   route(app, system.entityExport, async (request, reply) => {
     const { timeZone } = (await settings.get()).school;
-    const { fileName, chunks } = await exportEntityCsv(database.db, adminOf(request), request.params.entity, request.query.q, { ip: request.ip, timeZone });
+    const { fileName, chunks } = await exportEntityCsv(database.db, adminOf(request), request.params.entity, request.query.q, {
+      ip: request.ip,
+      timeZone,
+    });
     return sendCsv(reply, fileName, chunks);
   });
 
@@ -40,5 +43,7 @@ export async function systemAdminRoutes(app: FastifyInstance, { config, database
 
   route(app, system.fixPreview, async (request) => previewFix(deps, request.params.fix));
 
-  route(app, system.applyFix, async (request) => applyFix(deps, adminOf(request), request.params.fix, request.body.keys, { ip: request.ip }));
+  route(app, system.applyFix, async (request) =>
+    applyFix(deps, adminOf(request), request.params.fix, request.body.keys, { ip: request.ip }),
+  );
 }

@@ -39,7 +39,9 @@ export async function migrationStatus(db: Db): Promise<{ ok: boolean; applied: n
   return { ok: current, applied, expected, detail };
 }
 
-export async function diskSpace(dir: string): Promise<{ ok: boolean; freeBytes: number | null; totalBytes: number | null; path: string; detail: string }> {
+export async function diskSpace(
+  dir: string,
+): Promise<{ ok: boolean; freeBytes: number | null; totalBytes: number | null; path: string; detail: string }> {
   try {
     const stats = await fsp.statfs(dir);
     const freeBytes = stats.bavail * stats.bsize;

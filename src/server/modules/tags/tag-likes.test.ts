@@ -17,7 +17,12 @@ let stopListening: () => Promise<void>;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  const [ana, bruno, carla, diego] = t.students as [TestApp['students'][number], TestApp['students'][number], TestApp['students'][number], TestApp['students'][number]];
+  const [ana, bruno, carla, diego] = t.students as [
+    TestApp['students'][number],
+    TestApp['students'][number],
+    TestApp['students'][number],
+    TestApp['students'][number],
+  ];
   cookies = {
     ana: await t.loginStudent(ana.studentId),
     bruno: await t.loginStudent(bruno.studentId),
@@ -85,12 +90,18 @@ test('liking is stored per student, idempotent, and tells every tag list to refr
 
   expect(await eventsOf(async () => expect((await like('PUT', cookies.ana)).json()).toEqual({ tagId, likes: 1, likedByMe: true }))).toBe(1);
   expect(await eventsOf(async () => expect((await like('PUT', cookies.ana)).json()).toEqual({ tagId, likes: 1, likedByMe: true }))).toBe(0);
-  expect(await eventsOf(async () => expect((await like('PUT', cookies.bruno)).json()).toEqual({ tagId, likes: 2, likedByMe: true }))).toBe(1);
+  expect(await eventsOf(async () => expect((await like('PUT', cookies.bruno)).json()).toEqual({ tagId, likes: 2, likedByMe: true }))).toBe(
+    1,
+  );
   expect(await activeTagAs(cookies.ana)).toMatchObject({ likes: 2, likedByMe: true });
   expect(await activeTagAs(cookies.diego)).toMatchObject({ likes: 2, likedByMe: false });
 
-  expect(await eventsOf(async () => expect((await like('DELETE', cookies.ana)).json()).toEqual({ tagId, likes: 1, likedByMe: false }))).toBe(1);
-  expect(await eventsOf(async () => expect((await like('DELETE', cookies.ana)).json()).toEqual({ tagId, likes: 1, likedByMe: false }))).toBe(0);
+  expect(
+    await eventsOf(async () => expect((await like('DELETE', cookies.ana)).json()).toEqual({ tagId, likes: 1, likedByMe: false })),
+  ).toBe(1);
+  expect(
+    await eventsOf(async () => expect((await like('DELETE', cookies.ana)).json()).toEqual({ tagId, likes: 1, likedByMe: false })),
+  ).toBe(0);
   expect(await activeTagAs(cookies.ana)).toMatchObject({ likes: 1, likedByMe: false });
   expect(await activeTagAs(cookies.bruno)).toMatchObject({ likes: 1, likedByMe: true });
 });

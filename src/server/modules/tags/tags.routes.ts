@@ -10,13 +10,17 @@ export async function tagsRoutes(app: FastifyInstance, { database, events, setti
   const deps = { db: database.db, events, settings };
   route(app, routes.tags.active, async (request) => listActiveTags(database.db, principalOf(request)));
 
-  route(app, routes.tags.give, async (request) => giveTag(deps, adminOf(request), request.params.id, request.params.kind, request.body?.days, { ip: request.ip }));
+  route(app, routes.tags.give, async (request) =>
+    giveTag(deps, adminOf(request), request.params.id, request.params.kind, request.body?.days, { ip: request.ip }),
+  );
 
   route(app, routes.tags.moveExpiry, async (request) =>
     moveTagExpiry(deps, adminOf(request), request.params.id, request.params.kind, new Date(request.body.expiresAt), { ip: request.ip }),
   );
 
-  route(app, routes.tags.take, async (request) => takeTag(deps, adminOf(request), request.params.id, request.params.kind, { ip: request.ip }));
+  route(app, routes.tags.take, async (request) =>
+    takeTag(deps, adminOf(request), request.params.id, request.params.kind, { ip: request.ip }),
+  );
 
   // Students like weekly tags; the likes follow them across devices.
   route(app, routes.tags.like, async (request) => setTagLike(deps, studentOf(request), request.params.tagId, true));

@@ -25,10 +25,7 @@ export async function listActiveTags(db: Db, viewer: Principal): Promise<ActiveT
     .innerJoin(turmas, eq(turmas.id, students.turmaId))
     .where(and(gt(studentTags.expiresAt, new Date()), isNull(students.deletedAt)))
     .orderBy(desc(studentTags.assignedAt));
-  const likeCounts = await db
-    .select({ tagId: tagLikes.tagId, n: count() })
-    .from(tagLikes)
-    .groupBy(tagLikes.tagId);
+  const likeCounts = await db.select({ tagId: tagLikes.tagId, n: count() }).from(tagLikes).groupBy(tagLikes.tagId);
   const countByTag = new Map(likeCounts.map((row) => [row.tagId, row.n]));
   const mine =
     viewer.role === 'student'
@@ -163,7 +160,8 @@ export async function moveTagExpiry(
       details: { studentUuid, studentId: student.studentId, kind, tag: TAG_NAMES[kind], expiresAt: expiresAt.toISOString() },
     });
     await deps.events.publish(tx, { type: 'tags' });
-    const message = expiresAt > now ? ADMIN_STUDENT_TEXTS.tagExpiryChanged(kind, expiresAt, timeZone) : ADMIN_STUDENT_TEXTS.tagRemoved(kind);
+    const message =
+      expiresAt > now ? ADMIN_STUDENT_TEXTS.tagExpiryChanged(kind, expiresAt, timeZone) : ADMIN_STUDENT_TEXTS.tagRemoved(kind);
     return { message, tags: await tagsAfter(tx, studentUuid) };
   });
 }

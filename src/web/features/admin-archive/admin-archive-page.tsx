@@ -1,5 +1,19 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
-import { CheckCircle2, Database, Download, Eye, FolderInput, Globe, HardDrive, ImageIcon, MousePointerClick, RefreshCw, Star, Upload, UserRoundCheck } from 'lucide-react';
+import {
+  CheckCircle2,
+  Database,
+  Download,
+  Eye,
+  FolderInput,
+  Globe,
+  HardDrive,
+  ImageIcon,
+  MousePointerClick,
+  RefreshCw,
+  Star,
+  Upload,
+  UserRoundCheck,
+} from 'lucide-react';
 import { ARCHIVE_TEXTS, type ArchiveItem, type ArchiveStats } from '../../../shared/archive.ts';
 import { useSession } from '../../lib/session.ts';
 import { absoluteUrl, copyToClipboard } from '../../lib/clipboard.ts';
@@ -14,7 +28,17 @@ import { Spinner } from '../../ui/spinner.tsx';
 import { StatCard } from '../../ui/stat-card.tsx';
 import { ArchiveFiltersBar } from './archive-filters.tsx';
 import { ArchiveCard, ArchiveRow, type ItemActions } from './archive-item.tsx';
-import { failureReason, NO_FILTERS, useArchiveImages, useArchiveSummary, useCopyLink, useDeleteImage, useDownload, useFavourite, type ArchiveFilters } from './archive-queries.ts';
+import {
+  failureReason,
+  NO_FILTERS,
+  useArchiveImages,
+  useArchiveSummary,
+  useCopyLink,
+  useDeleteImage,
+  useDownload,
+  useFavourite,
+  type ArchiveFilters,
+} from './archive-queries.ts';
 import { BulkBar } from './bulk-bar.tsx';
 import { DetailsModal } from './details-modal.tsx';
 import { DropOverlay, useFileDrop } from './drop-overlay.tsx';
@@ -31,7 +55,8 @@ type Dialog =
   | { kind: 'select'; item: ArchiveItem | null };
 
 function StatTiles({ stats }: { stats: ArchiveStats | undefined }) {
-  const value = (n: number | undefined, format: (n: number) => string = formatNumber) => (n === undefined ? <span aria-hidden="true" className="inline-block h-7 w-14 animate-pulse rounded-lg bg-slate-200" /> : format(n));
+  const value = (n: number | undefined, format: (n: number) => string = formatNumber) =>
+    n === undefined ? <span aria-hidden="true" className="inline-block h-7 w-14 animate-pulse rounded-lg bg-slate-200" /> : format(n);
   const t = ARCHIVE_TEXTS.stats;
   const icon = 'size-5';
   return (
@@ -42,7 +67,13 @@ function StatTiles({ stats }: { stats: ArchiveStats | undefined }) {
       <StatCard label={t.featured} value={value(stats?.featured)} icon={<Star className={icon} />} tone="amber" />
       <StatCard label={t.usage} value={value(stats?.usage)} icon={<MousePointerClick className={icon} />} tone="violet" />
       <StatCard label={t.downloads} value={value(stats?.downloads)} icon={<Download className={icon} />} tone="indigo" />
-      <StatCard label={t.totalSize} value={value(stats?.totalSize, formatSize)} icon={<HardDrive className={icon} />} tone="slate" className="col-span-2 sm:col-span-1" />
+      <StatCard
+        label={t.totalSize}
+        value={value(stats?.totalSize, formatSize)}
+        icon={<HardDrive className={icon} />}
+        tone="slate"
+        className="col-span-2 sm:col-span-1"
+      />
     </div>
   );
 }
@@ -163,7 +194,11 @@ export function AdminArchivePage() {
             <ViewControls mode={mode} onModeChange={setMode} size={cardSize} onSizeChange={setCardSize} />
             {/* One group, so a narrow header wraps the view controls apart from the buttons, never the Upload alone. */}
             <div className="flex flex-wrap items-center gap-2 sm:justify-end">
-              <Button variant="secondary" icon={<UserRoundCheck aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'select', item: null })}>
+              <Button
+                variant="secondary"
+                icon={<UserRoundCheck aria-hidden="true" className="size-4" />}
+                onClick={() => setDialog({ kind: 'select', item: null })}
+              >
                 {ARCHIVE_TEXTS.selectForStudent}
               </Button>
               <Button
@@ -186,7 +221,11 @@ export function AdminArchivePage() {
       />
       <StatTiles stats={summary.data?.stats} />
       <div className="mb-4">
-        <ArchiveFiltersBar filters={filters} facets={summary.data?.facets} onChange={(patch) => setFilters((current) => ({ ...current, ...patch }))} />
+        <ArchiveFiltersBar
+          filters={filters}
+          facets={summary.data?.facets}
+          onChange={(patch) => setFilters((current) => ({ ...current, ...patch }))}
+        />
       </div>
       {selected.size > 0 && <BulkBar ids={[...selected]} onClear={() => setSelected(new Set())} />}
       {images.isPending ? (
@@ -195,7 +234,11 @@ export function AdminArchivePage() {
         <LoadError message={ARCHIVE_TEXTS.loadError} onRetry={() => void images.refetch()} retrying={images.isFetching} />
       ) : items.length === 0 ? (
         filtering ? (
-          <EmptyState icon={<Eye className="size-6" />} title={ARCHIVE_TEXTS.emptyFilteredTitle} description={ARCHIVE_TEXTS.emptyFilteredHint} />
+          <EmptyState
+            icon={<Eye className="size-6" />}
+            title={ARCHIVE_TEXTS.emptyFilteredTitle}
+            description={ARCHIVE_TEXTS.emptyFilteredHint}
+          />
         ) : (
           <EmptyState
             icon={<FolderInput className="size-6" />}
@@ -222,7 +265,11 @@ export function AdminArchivePage() {
             cardMinWidth={mode === 'grid' ? CARD_MIN_WIDTH[cardSize] : null}
             estimateRowHeight={(width) => (mode === 'grid' ? width * 0.75 + 200 : 110)}
             renderItem={(item) =>
-              mode === 'grid' ? <ArchiveCard item={item} selected={selected.has(item.id)} actions={actions} /> : <ArchiveRow item={item} selected={selected.has(item.id)} actions={actions} />
+              mode === 'grid' ? (
+                <ArchiveCard item={item} selected={selected.has(item.id)} actions={actions} />
+              ) : (
+                <ArchiveRow item={item} selected={selected.has(item.id)} actions={actions} />
+              )
             }
             hasMore={images.hasNextPage}
             loadingMore={images.isFetchingNextPage}
@@ -234,10 +281,17 @@ export function AdminArchivePage() {
       {dragging && <DropOverlay />}
       {dialog?.kind === 'upload' && <UploadModal initialFiles={dialog.files} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'details' && (
-        <DetailsModal item={current(dialog.item)} onClose={() => setDialog(null)} onCopyLink={actions.onCopyLink} onEdit={(item) => setDialog({ kind: 'edit', item })} />
+        <DetailsModal
+          item={current(dialog.item)}
+          onClose={() => setDialog(null)}
+          onCopyLink={actions.onCopyLink}
+          onEdit={(item) => setDialog({ kind: 'edit', item })}
+        />
       )}
       {dialog?.kind === 'edit' && <EditModal item={current(dialog.item)} onClose={() => setDialog(null)} />}
-      {dialog?.kind === 'share' && <ShareModal item={current(dialog.item)} onClose={() => setDialog(null)} onCopyLink={actions.onCopyLink} onDownload={onDownload} />}
+      {dialog?.kind === 'share' && (
+        <ShareModal item={current(dialog.item)} onClose={() => setDialog(null)} onCopyLink={actions.onCopyLink} onDownload={onDownload} />
+      )}
       {dialog?.kind === 'select' && <SelectStudentModal initial={dialog.item} onClose={() => setDialog(null)} />}
       <ConfirmDialog
         open={dialog?.kind === 'delete'}

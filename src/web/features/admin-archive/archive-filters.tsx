@@ -45,17 +45,31 @@ function activeChips(filters: ArchiveFilters, facets: ArchiveFacets | undefined)
   if (filters.q.trim()) chips.push({ key: 'q', label: `Busca: ${filters.q.trim()}`, clear: { q: '' } });
   if (filters.featured) chips.push({ key: 'featured', label: 'Destaque', clear: { featured: false } });
   if (filters.publicOnly) chips.push({ key: 'public', label: 'Público', clear: { publicOnly: false } });
-  if (filters.category) chips.push({ key: 'category', label: `Categoria: ${ARCHIVE_CATEGORY_LABELS[filters.category]}`, clear: { category: '' } });
+  if (filters.category)
+    chips.push({ key: 'category', label: `Categoria: ${ARCHIVE_CATEGORY_LABELS[filters.category]}`, clear: { category: '' } });
   if (filters.uploader) {
     const uploader = facets?.uploaders.find((entry) => entry.id === filters.uploader);
-    chips.push({ key: 'uploader', label: `Uploader: ${uploader?.name ?? uploader?.email ?? ARCHIVE_TEXTS.uploaderUnknown}`, clear: { uploader: '' } });
+    chips.push({
+      key: 'uploader',
+      label: `Uploader: ${uploader?.name ?? uploader?.email ?? ARCHIVE_TEXTS.uploaderUnknown}`,
+      clear: { uploader: '' },
+    });
   }
-  if (filters.accessLevel) chips.push({ key: 'access', label: `Acesso: ${ARCHIVE_ACCESS_LABELS[filters.accessLevel]}`, clear: { accessLevel: '' } });
+  if (filters.accessLevel)
+    chips.push({ key: 'access', label: `Acesso: ${ARCHIVE_ACCESS_LABELS[filters.accessLevel]}`, clear: { accessLevel: '' } });
   return chips;
 }
 
 /** Search, the Destaque and Público toggles, the collapsible Filtros panel and the active-filters line. */
-export function ArchiveFiltersBar({ filters, onChange, facets }: { filters: ArchiveFilters; onChange: (patch: Partial<ArchiveFilters>) => void; facets: ArchiveFacets | undefined }) {
+export function ArchiveFiltersBar({
+  filters,
+  onChange,
+  facets,
+}: {
+  filters: ArchiveFilters;
+  onChange: (patch: Partial<ArchiveFilters>) => void;
+  facets: ArchiveFacets | undefined;
+}) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const chips = activeChips(filters, facets);
@@ -69,7 +83,10 @@ export function ArchiveFiltersBar({ filters, onChange, facets }: { filters: Arch
   ];
   const uploaderOptions = [
     { value: '', label: 'Todos os uploaders' },
-    ...(facets?.uploaders ?? []).map((entry) => ({ value: entry.id, label: `${entry.name ?? entry.email ?? ARCHIVE_TEXTS.uploaderUnknown} (${formatNumber(entry.count)})` })),
+    ...(facets?.uploaders ?? []).map((entry) => ({
+      value: entry.id,
+      label: `${entry.name ?? entry.email ?? ARCHIVE_TEXTS.uploaderUnknown} (${formatNumber(entry.count)})`,
+    })),
   ];
   const sortOptions = ARCHIVE_SORTS.map((sort) => ({ value: sort, label: ARCHIVE_SORT_LABELS[sort] }));
   const ascending = filters.order === 'asc';
@@ -77,12 +94,26 @@ export function ArchiveFiltersBar({ filters, onChange, facets }: { filters: Arch
   return (
     <div className="flex flex-col gap-3">
       <div className="flex flex-col gap-2 md:flex-row md:items-center">
-        <SearchInput className="md:flex-1" label="Buscar por nome, descrição, tags ou uploader" placeholder="Buscar imagens" value={filters.q} onChange={(q) => onChange({ q })} />
+        <SearchInput
+          className="md:flex-1"
+          label="Buscar por nome, descrição, tags ou uploader"
+          placeholder="Buscar imagens"
+          value={filters.q}
+          onChange={(q) => onChange({ q })}
+        />
         <div className="flex flex-wrap gap-2 [&>*]:flex-auto md:[&>*]:flex-none">
-          <Toggle pressed={filters.featured} onClick={() => onChange({ featured: !filters.featured })} icon={<Star aria-hidden="true" className="size-4" />}>
+          <Toggle
+            pressed={filters.featured}
+            onClick={() => onChange({ featured: !filters.featured })}
+            icon={<Star aria-hidden="true" className="size-4" />}
+          >
             Destaque
           </Toggle>
-          <Toggle pressed={filters.publicOnly} onClick={() => onChange({ publicOnly: !filters.publicOnly })} icon={<Globe aria-hidden="true" className="size-4" />}>
+          <Toggle
+            pressed={filters.publicOnly}
+            onClick={() => onChange({ publicOnly: !filters.publicOnly })}
+            icon={<Globe aria-hidden="true" className="size-4" />}
+          >
             Público
           </Toggle>
           <button
@@ -100,8 +131,20 @@ export function ArchiveFiltersBar({ filters, onChange, facets }: { filters: Arch
       </div>
       {open && (
         <div id={panelId} className="grid gap-3 rounded-2xl bg-slate-50 p-3 ring-1 ring-slate-200 sm:grid-cols-2 xl:grid-cols-4">
-          <SelectField label="Categoria" options={categoryOptions} value={filters.category} onChange={(event) => onChange({ category: event.target.value as ArchiveCategory | '' })} className="h-11" />
-          <SelectField label="Uploader" options={uploaderOptions} value={filters.uploader} onChange={(event) => onChange({ uploader: event.target.value })} className="h-11" />
+          <SelectField
+            label="Categoria"
+            options={categoryOptions}
+            value={filters.category}
+            onChange={(event) => onChange({ category: event.target.value as ArchiveCategory | '' })}
+            className="h-11"
+          />
+          <SelectField
+            label="Uploader"
+            options={uploaderOptions}
+            value={filters.uploader}
+            onChange={(event) => onChange({ uploader: event.target.value })}
+            className="h-11"
+          />
           <SelectField
             label="Nível de Acesso"
             options={[{ value: '', label: 'Todos os níveis' }, ...ACCESS_OPTIONS]}
@@ -123,7 +166,13 @@ export function ArchiveFiltersBar({ filters, onChange, facets }: { filters: Arch
               aria-label={ascending ? 'Ordem crescente' : 'Ordem decrescente'}
               title={ascending ? 'Crescente' : 'Decrescente'}
               onClick={() => onChange({ order: ascending ? 'desc' : 'asc' })}
-              icon={ascending ? <ArrowUpNarrowWide aria-hidden="true" className="size-4" /> : <ArrowDownWideNarrow aria-hidden="true" className="size-4" />}
+              icon={
+                ascending ? (
+                  <ArrowUpNarrowWide aria-hidden="true" className="size-4" />
+                ) : (
+                  <ArrowDownWideNarrow aria-hidden="true" className="size-4" />
+                )
+              }
             />
           </div>
         </div>

@@ -1,5 +1,18 @@
 import { memo } from 'react';
-import { Copy, Download, Eye, Heart, Pencil, Share2, Star, Trash2, UserRoundCheck, Lock, Download as DownloadCount, MousePointerClick } from 'lucide-react';
+import {
+  Copy,
+  Download,
+  Eye,
+  Heart,
+  Pencil,
+  Share2,
+  Star,
+  Trash2,
+  UserRoundCheck,
+  Lock,
+  Download as DownloadCount,
+  MousePointerClick,
+} from 'lucide-react';
 import { ARCHIVE_TAGS_SHOWN, ARCHIVE_TEXTS, categoryLabel, type ArchiveItem } from '../../../shared/archive.ts';
 import { cn } from '../../lib/cn.ts';
 import { formatDate, formatNumber, formatSize } from '../../lib/format.ts';
@@ -90,12 +103,42 @@ function Actions({ item, actions, className }: { item: ArchiveItem; actions: Ite
         icon={<Heart aria-hidden="true" className={cn('size-4', item.isFavourite && 'fill-rose-500 text-rose-500')} />}
         onClick={() => actions.onFavourite(item)}
       />
-      <IconButton size="sm" label={`Compartilhar ${name}`} icon={<Share2 aria-hidden="true" className="size-4" />} onClick={() => actions.onShare(item)} />
-      <IconButton size="sm" label={`Copiar link de ${name}`} icon={<Copy aria-hidden="true" className="size-4" />} onClick={() => actions.onCopyLink(item)} />
-      <IconButton size="sm" label={`Baixar ${name}`} icon={<Download aria-hidden="true" className="size-4" />} onClick={() => actions.onDownload(item)} />
-      <IconButton size="sm" label={`Ver detalhes de ${name}`} icon={<Eye aria-hidden="true" className="size-4" />} onClick={() => actions.onView(item)} />
-      <IconButton size="sm" label={`Editar ${name}`} icon={<Pencil aria-hidden="true" className="size-4" />} onClick={() => actions.onEdit(item)} />
-      <IconButton size="sm" label={`Selecionar ${name} para estudante`} icon={<UserRoundCheck aria-hidden="true" className="size-4" />} onClick={() => actions.onSelectForStudent(item)} />
+      <IconButton
+        size="sm"
+        label={`Compartilhar ${name}`}
+        icon={<Share2 aria-hidden="true" className="size-4" />}
+        onClick={() => actions.onShare(item)}
+      />
+      <IconButton
+        size="sm"
+        label={`Copiar link de ${name}`}
+        icon={<Copy aria-hidden="true" className="size-4" />}
+        onClick={() => actions.onCopyLink(item)}
+      />
+      <IconButton
+        size="sm"
+        label={`Baixar ${name}`}
+        icon={<Download aria-hidden="true" className="size-4" />}
+        onClick={() => actions.onDownload(item)}
+      />
+      <IconButton
+        size="sm"
+        label={`Ver detalhes de ${name}`}
+        icon={<Eye aria-hidden="true" className="size-4" />}
+        onClick={() => actions.onView(item)}
+      />
+      <IconButton
+        size="sm"
+        label={`Editar ${name}`}
+        icon={<Pencil aria-hidden="true" className="size-4" />}
+        onClick={() => actions.onEdit(item)}
+      />
+      <IconButton
+        size="sm"
+        label={`Selecionar ${name} para estudante`}
+        icon={<UserRoundCheck aria-hidden="true" className="size-4" />}
+        onClick={() => actions.onSelectForStudent(item)}
+      />
       <IconButton
         size="sm"
         label={`Excluir ${name}`}
@@ -124,7 +167,12 @@ type ItemProps = { item: ArchiveItem; selected: boolean; actions: ItemActions };
 /** A card of the grid: thumbnail, badges, counts, name, description, tags (3), category, size, uploader, date, actions. */
 export const ArchiveCard = memo(function ArchiveCard({ item, selected, actions }: ItemProps) {
   return (
-    <article className={cn('flex h-full flex-col overflow-hidden rounded-2xl border bg-white shadow-sm', selected ? 'border-indigo-500 ring-2 ring-indigo-500' : 'border-slate-200')}>
+    <article
+      className={cn(
+        'flex h-full flex-col overflow-hidden rounded-2xl border bg-white shadow-sm',
+        selected ? 'border-indigo-500 ring-2 ring-indigo-500' : 'border-slate-200',
+      )}
+    >
       <div className="relative">
         {/* A click on the picture opens the details too; keyboards use the 'Ver detalhes' button. */}
         <div onClick={() => actions.onView(item)} className="cursor-zoom-in">

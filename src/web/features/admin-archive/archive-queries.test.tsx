@@ -18,7 +18,8 @@ vi.mock('../../lib/api.ts', async (importOriginal) => ({
     route.method === 'GET'
       ? new Promise<ArchivePage>((resolve) => {
           reads.push({
-            answer: (isFavourite) => resolve({ items: [{ id: 'img-1', fileName: 'mural.png', isFavourite } as ArchiveItem], nextCursor: null } as ArchivePage),
+            answer: (isFavourite) =>
+              resolve({ items: [{ id: 'img-1', fileName: 'mural.png', isFavourite } as ArchiveItem], nextCursor: null } as ArchivePage),
             aborted: () => options.signal?.aborted ?? false,
           });
         })

@@ -36,7 +36,16 @@ export function failureReason(error: unknown): string {
   return isApiError(error) ? error.message : ARCHIVE_TEXTS.unknownError;
 }
 
-export const NO_FILTERS: ArchiveFilters = { q: '', featured: false, publicOnly: false, category: '', uploader: '', accessLevel: '', sort: 'date', order: 'desc' };
+export const NO_FILTERS: ArchiveFilters = {
+  q: '',
+  featured: false,
+  publicOnly: false,
+  category: '',
+  uploader: '',
+  accessLevel: '',
+  sort: 'date',
+  order: 'desc',
+};
 
 const { archive } = routes;
 const imagesKey = routeKey(archive.list);
@@ -88,7 +97,15 @@ function usePatchCached() {
   const client = useQueryClient();
   return (id: string, patch: Partial<ArchiveItem>) => {
     client.setQueriesData<InfiniteData<ArchivePage>>({ queryKey: imagesKey }, (data) =>
-      data ? { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.map((item) => (item.id === id ? { ...item, ...patch } : item)) })) } : data,
+      data
+        ? {
+            ...data,
+            pages: data.pages.map((page) => ({
+              ...page,
+              items: page.items.map((item) => (item.id === id ? { ...item, ...patch } : item)),
+            })),
+          }
+        : data,
     );
     if (client.isFetching({ queryKey: imagesKey }) > 0) void client.invalidateQueries({ queryKey: imagesKey });
   };

@@ -51,16 +51,58 @@ export function BulkBar({ ids, onClear }: { ids: string[]; onClear: () => void }
   };
 
   return (
-    <section aria-label="Ações em lote" className="mb-4 flex flex-col gap-3 rounded-2xl bg-indigo-50 p-3 ring-1 ring-indigo-200 lg:flex-row lg:items-end">
-      <p className="text-sm font-semibold text-indigo-900 lg:self-center">{countOf(ids.length, 'imagem selecionada', 'imagens selecionadas')}</p>
+    <section
+      aria-label="Ações em lote"
+      className="mb-4 flex flex-col gap-3 rounded-2xl bg-indigo-50 p-3 ring-1 ring-indigo-200 lg:flex-row lg:items-end"
+    >
+      <p className="text-sm font-semibold text-indigo-900 lg:self-center">
+        {countOf(ids.length, 'imagem selecionada', 'imagens selecionadas')}
+      </p>
       <div className="flex flex-1 flex-col gap-2 sm:flex-row sm:items-end">
-        <SelectField label="Ação" options={ACTION_OPTIONS} value={action} onChange={(event) => setAction(event.target.value as Action)} className="h-11" containerClassName="sm:w-56" />
-        {action === 'category' && <SelectField label="Nova categoria" options={CATEGORY_OPTIONS} value={category} onChange={(event) => setCategory(event.target.value as ArchiveCategory)} className="h-11" containerClassName="sm:w-48" />}
-        {action === 'accessLevel' && (
-          <SelectField label="Novo nível de acesso" options={ACCESS_OPTIONS} value={accessLevel} onChange={(event) => setAccessLevel(event.target.value as ArchiveAccessLevel)} className="h-11" containerClassName="sm:w-64" />
+        <SelectField
+          label="Ação"
+          options={ACTION_OPTIONS}
+          value={action}
+          onChange={(event) => setAction(event.target.value as Action)}
+          className="h-11"
+          containerClassName="sm:w-56"
+        />
+        {action === 'category' && (
+          <SelectField
+            label="Nova categoria"
+            options={CATEGORY_OPTIONS}
+            value={category}
+            onChange={(event) => setCategory(event.target.value as ArchiveCategory)}
+            className="h-11"
+            containerClassName="sm:w-48"
+          />
         )}
-        {action === 'album' && <TextField label="Nome do álbum" hint="Vazio tira do álbum" maxLength={100} value={albumName} onChange={(event) => setAlbumName(event.target.value)} className="h-11" containerClassName="sm:w-56" />}
-        <Button variant={action === 'delete' ? 'danger' : 'primary'} loading={bulk.isPending && !confirming} onClick={() => (action === 'delete' ? setConfirming(true) : run())}>
+        {action === 'accessLevel' && (
+          <SelectField
+            label="Novo nível de acesso"
+            options={ACCESS_OPTIONS}
+            value={accessLevel}
+            onChange={(event) => setAccessLevel(event.target.value as ArchiveAccessLevel)}
+            className="h-11"
+            containerClassName="sm:w-64"
+          />
+        )}
+        {action === 'album' && (
+          <TextField
+            label="Nome do álbum"
+            hint="Vazio tira do álbum"
+            maxLength={100}
+            value={albumName}
+            onChange={(event) => setAlbumName(event.target.value)}
+            className="h-11"
+            containerClassName="sm:w-56"
+          />
+        )}
+        <Button
+          variant={action === 'delete' ? 'danger' : 'primary'}
+          loading={bulk.isPending && !confirming}
+          onClick={() => (action === 'delete' ? setConfirming(true) : run())}
+        >
           Aplicar
         </Button>
       </div>

@@ -20,7 +20,17 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** Everything the archive knows about one file (spec 2.7, Details). */
-export function DetailsModal({ item, onClose, onCopyLink, onEdit }: { item: ArchiveItem; onClose: () => void; onCopyLink: (item: ArchiveItem) => void; onEdit: (item: ArchiveItem) => void }) {
+export function DetailsModal({
+  item,
+  onClose,
+  onCopyLink,
+  onEdit,
+}: {
+  item: ArchiveItem;
+  onClose: () => void;
+  onCopyLink: (item: ArchiveItem) => void;
+  onEdit: (item: ArchiveItem) => void;
+}) {
   return (
     <Modal
       open
@@ -39,19 +49,27 @@ export function DetailsModal({ item, onClose, onCopyLink, onEdit }: { item: Arch
     >
       <div className="flex flex-col gap-4">
         {item.previewUrl ? (
-          <img src={item.previewUrl} alt={item.description || item.fileName} className="max-h-80 w-full rounded-xl bg-slate-100 object-contain" />
+          <img
+            src={item.previewUrl}
+            alt={item.description || item.fileName}
+            className="max-h-80 w-full rounded-xl bg-slate-100 object-contain"
+          />
         ) : (
           <ArchiveThumbnail file={item} className="h-48 w-full rounded-xl" iconClassName="size-16" />
         )}
         <div className="flex items-end gap-2">
           <div className="min-w-0 flex-1">
             <p className="text-xs font-medium text-slate-600">URL</p>
-            <p className="rounded-lg bg-slate-50 px-2 py-1.5 font-mono text-xs break-all text-slate-800 ring-1 ring-slate-200">{absoluteUrl(item.fileUrl)}</p>
+            <p className="rounded-lg bg-slate-50 px-2 py-1.5 font-mono text-xs break-all text-slate-800 ring-1 ring-slate-200">
+              {absoluteUrl(item.fileUrl)}
+            </p>
           </div>
           <IconButton label="Copiar URL" icon={<Copy aria-hidden="true" className="size-4" />} onClick={() => onCopyLink(item)} />
         </div>
         <div className="flex flex-wrap gap-1.5">
-          <Badge tone={item.isActive ? 'emerald' : 'rose'}>{item.isActive ? ARCHIVE_TEXTS.statusActive : ARCHIVE_TEXTS.statusInactive}</Badge>
+          <Badge tone={item.isActive ? 'emerald' : 'rose'}>
+            {item.isActive ? ARCHIVE_TEXTS.statusActive : ARCHIVE_TEXTS.statusInactive}
+          </Badge>
           <Badge tone={item.isPublic ? 'sky' : 'slate'}>{item.isPublic ? ARCHIVE_TEXTS.statusPublic : ARCHIVE_TEXTS.statusPrivate}</Badge>
           {item.isFeatured && <Badge tone="amber">{ARCHIVE_TEXTS.statusFeatured}</Badge>}
         </div>

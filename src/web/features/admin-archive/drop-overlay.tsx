@@ -67,7 +67,10 @@ export function useFileDrop(onDrop: (files: File[]) => void, enabled: boolean): 
 export function DropOverlay() {
   return (
     <div className="pointer-events-none fixed inset-0 z-40 flex items-center justify-center bg-indigo-900/40 p-6 backdrop-blur-[2px]">
-      <div role="status" className="flex flex-col items-center gap-3 rounded-3xl border-4 border-dashed border-white bg-indigo-700/90 px-8 py-10 text-center text-white shadow-2xl">
+      <div
+        role="status"
+        className="flex flex-col items-center gap-3 rounded-3xl border-4 border-dashed border-white bg-indigo-700/90 px-8 py-10 text-center text-white shadow-2xl"
+      >
         <UploadCloud aria-hidden="true" className="size-12" />
         <p className="text-lg font-semibold">Solte os arquivos aqui para fazer upload</p>
       </div>

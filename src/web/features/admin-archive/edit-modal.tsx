@@ -22,10 +22,26 @@ import { failureReason, useEditImage } from './archive-queries.ts';
 export const CATEGORY_OPTIONS = ARCHIVE_CATEGORIES.map((category) => ({ value: category, label: ARCHIVE_CATEGORY_LABELS[category] }));
 export const ACCESS_OPTIONS = ARCHIVE_ACCESS_LEVELS.map((level) => ({ value: level, label: ARCHIVE_ACCESS_LABELS[level] }));
 
-export function Checkbox({ label, checked, onChange, disabled }: { label: string; checked: boolean; onChange: (checked: boolean) => void; disabled?: boolean }) {
+export function Checkbox({
+  label,
+  checked,
+  onChange,
+  disabled,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  disabled?: boolean;
+}) {
   return (
     <label className="flex min-h-11 cursor-pointer items-center gap-2 text-sm font-medium text-slate-800">
-      <input type="checkbox" checked={checked} disabled={disabled} onChange={(event) => onChange(event.target.checked)} className="size-5 accent-indigo-600" />
+      <input
+        type="checkbox"
+        checked={checked}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.checked)}
+        className="size-5 accent-indigo-600"
+      />
       {label}
     </label>
   );
@@ -46,7 +62,15 @@ export function EditModal({ item, onClose }: { item: ArchiveItem; onClose: () =>
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
-    const parsed = archiveEditInput.safeParse({ description, category, tags: parseTags(tags), albumName, accessLevel, isActive, isFeatured });
+    const parsed = archiveEditInput.safeParse({
+      description,
+      category,
+      tags: parseTags(tags),
+      albumName,
+      accessLevel,
+      isActive,
+      isFeatured,
+    });
     if (!parsed.success) {
       setError(issueMessage(parsed.error.issues[0]!));
       return;
@@ -73,12 +97,33 @@ export function EditModal({ item, onClose }: { item: ArchiveItem; onClose: () =>
     isActive !== item.isActive ||
     isFeatured !== item.isFeatured;
   return (
-    <FormModal onClose={onClose} size="lg" title={ARCHIVE_TEXTS.editTitle} description={item.fileName} formId={formId} pending={pending} dirty={dirty} submitLabel={ARCHIVE_TEXTS.save}>
+    <FormModal
+      onClose={onClose}
+      size="lg"
+      title={ARCHIVE_TEXTS.editTitle}
+      description={item.fileName}
+      formId={formId}
+      pending={pending}
+      dirty={dirty}
+      submitLabel={ARCHIVE_TEXTS.save}
+    >
       <form id={formId} noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
         <FormAlert message={error} />
-        <TextAreaField label="Descrição" value={description} maxLength={1000} onChange={(event) => setDescription(event.target.value)} disabled={pending} />
+        <TextAreaField
+          label="Descrição"
+          value={description}
+          maxLength={1000}
+          onChange={(event) => setDescription(event.target.value)}
+          disabled={pending}
+        />
         <div className="grid gap-4 sm:grid-cols-2">
-          <SelectField label="Categoria" options={CATEGORY_OPTIONS} value={category} onChange={(event) => setCategory(event.target.value as ArchiveCategory)} disabled={pending} />
+          <SelectField
+            label="Categoria"
+            options={CATEGORY_OPTIONS}
+            value={category}
+            onChange={(event) => setCategory(event.target.value as ArchiveCategory)}
+            disabled={pending}
+          />
           <SelectField
             label="Nível de acesso"
             options={ACCESS_OPTIONS}
@@ -86,8 +131,20 @@ export function EditModal({ item, onClose }: { item: ArchiveItem; onClose: () =>
             onChange={(event) => setAccessLevel(event.target.value as ArchiveAccessLevel)}
             disabled={pending}
           />
-          <TextField label="Tags" hint="Separadas por vírgula" value={tags} onChange={(event) => setTags(event.target.value)} disabled={pending} />
-          <TextField label="Nome do álbum" value={albumName} maxLength={100} onChange={(event) => setAlbumName(event.target.value)} disabled={pending} />
+          <TextField
+            label="Tags"
+            hint="Separadas por vírgula"
+            value={tags}
+            onChange={(event) => setTags(event.target.value)}
+            disabled={pending}
+          />
+          <TextField
+            label="Nome do álbum"
+            value={albumName}
+            maxLength={100}
+            onChange={(event) => setAlbumName(event.target.value)}
+            disabled={pending}
+          />
         </div>
         <div className="flex flex-wrap gap-x-6">
           <Checkbox label={ARCHIVE_TEXTS.activeCheckbox} checked={isActive} onChange={setIsActive} disabled={pending} />

@@ -30,7 +30,15 @@ export function SelectStudentModal({ initial, onClose }: { initial: ArchiveItem 
   const students = useStudents();
   const select = useSelectArchiveImage();
   const pickerStudents = useMemo<PickerStudent[]>(
-    () => (students.data ?? []).map((student) => ({ id: student.id, studentId: student.studentId, name: student.name, grade: student.grade, photo: student.photoThumb, balanceLabel: formatMeritus(student.meritus) })),
+    () =>
+      (students.data ?? []).map((student) => ({
+        id: student.id,
+        studentId: student.studentId,
+        name: student.name,
+        grade: student.grade,
+        photo: student.photoThumb,
+        balanceLabel: formatMeritus(student.meritus),
+      })),
     [students.data],
   );
   const studentId = [...studentIds][0];

@@ -13,7 +13,9 @@ function LinkLine({ label, url, copyLabel, onCopy }: { label: string; url: strin
     <div className="flex flex-col gap-1">
       <p className="text-sm font-medium text-slate-800">{label}</p>
       <div className="flex items-center gap-2">
-        <p className="min-w-0 flex-1 rounded-lg bg-slate-50 px-2 py-2 font-mono text-xs break-all text-slate-800 ring-1 ring-slate-200">{url}</p>
+        <p className="min-w-0 flex-1 rounded-lg bg-slate-50 px-2 py-2 font-mono text-xs break-all text-slate-800 ring-1 ring-slate-200">
+          {url}
+        </p>
         <IconButton label={copyLabel} icon={<Copy aria-hidden="true" className="size-4" />} onClick={onCopy} />
       </div>
     </div>
@@ -21,7 +23,17 @@ function LinkLine({ label, url, copyLabel, onCopy }: { label: string; url: strin
 }
 
 /** 'Compartilhar Imagem': direct link, the public share page's link, download, and the device's share sheet (copy when there is none). */
-export function ShareModal({ item, onClose, onCopyLink, onDownload }: { item: ArchiveItem; onClose: () => void; onCopyLink: (item: ArchiveItem) => void; onDownload: (item: ArchiveItem) => void }) {
+export function ShareModal({
+  item,
+  onClose,
+  onCopyLink,
+  onDownload,
+}: {
+  item: ArchiveItem;
+  onClose: () => void;
+  onCopyLink: (item: ArchiveItem) => void;
+  onDownload: (item: ArchiveItem) => void;
+}) {
   const share = useShareLink();
   const shareUrl = item.shareUrl ? absoluteUrl(item.shareUrl) : null;
   const canShare = item.isPublic && item.isActive;
@@ -44,10 +56,7 @@ export function ShareModal({ item, onClose, onCopyLink, onDownload }: { item: Ar
     await copyShareUrl(url);
   };
   const changeLink = (revoke: boolean) =>
-    share.mutate(
-      { item, revoke },
-      { onSuccess: (result) => toast.success(result.message), onError: (error) => toastError(error) },
-    );
+    share.mutate({ item, revoke }, { onSuccess: (result) => toast.success(result.message), onError: (error) => toastError(error) });
 
   return (
     <Modal
@@ -70,17 +79,37 @@ export function ShareModal({ item, onClose, onCopyLink, onDownload }: { item: Ar
         <LinkLine label="Link direto" url={absoluteUrl(item.fileUrl)} copyLabel="Copiar link direto" onCopy={() => onCopyLink(item)} />
         {shareUrl ? (
           <>
-            <LinkLine label="Link compartilhável" url={shareUrl} copyLabel="Copiar link compartilhável" onCopy={() => void copyShareUrl(shareUrl)} />
-            <Button variant="ghost" size="sm" className="self-start text-rose-700!" loading={share.isPending} icon={<Link2Off aria-hidden="true" className="size-4" />} onClick={() => changeLink(true)}>
+            <LinkLine
+              label="Link compartilhável"
+              url={shareUrl}
+              copyLabel="Copiar link compartilhável"
+              onCopy={() => void copyShareUrl(shareUrl)}
+            />
+            <Button
+              variant="ghost"
+              size="sm"
+              className="self-start text-rose-700!"
+              loading={share.isPending}
+              icon={<Link2Off aria-hidden="true" className="size-4" />}
+              onClick={() => changeLink(true)}
+            >
               Revogar link
             </Button>
           </>
         ) : canShare ? (
-          <Button variant="secondary" className="self-start" loading={share.isPending} icon={<Link2 aria-hidden="true" className="size-4" />} onClick={() => changeLink(false)}>
+          <Button
+            variant="secondary"
+            className="self-start"
+            loading={share.isPending}
+            icon={<Link2 aria-hidden="true" className="size-4" />}
+            onClick={() => changeLink(false)}
+          >
             Criar link compartilhável
           </Button>
         ) : (
-          <p className="rounded-xl bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">{ERROR_MESSAGES.archive_share_unavailable}</p>
+          <p className="rounded-xl bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
+            {ERROR_MESSAGES.archive_share_unavailable}
+          </p>
         )}
       </div>
     </Modal>

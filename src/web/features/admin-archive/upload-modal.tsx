@@ -23,7 +23,13 @@ import { TextAreaField, TextField } from '../../ui/text-field.tsx';
 import { uploadOne, useRefreshArchive, type UploadFields } from './archive-queries.ts';
 import { ACCESS_OPTIONS, CATEGORY_OPTIONS, Checkbox } from './edit-modal.tsx';
 
-type FileState = { key: string; file: File; percent: number; status: 'waiting' | 'sending' | 'done' | 'duplicate' | 'error'; message?: string };
+type FileState = {
+  key: string;
+  file: File;
+  percent: number;
+  status: 'waiting' | 'sending' | 'done' | 'duplicate' | 'error';
+  message?: string;
+};
 
 const DEFAULT_FIELDS: UploadFields = {
   description: ARCHIVE_UPLOAD_DEFAULTS.description,
@@ -75,7 +81,8 @@ export function UploadModal({ initialFiles, onClose }: { initialFiles: File[]; o
   const [sending, setSending] = useState(false);
   const [queued, setQueued] = useState<File[]>(initialFiles);
   const set = <K extends keyof UploadFields>(key: K, value: UploadFields[K]) => setFields((current) => ({ ...current, [key]: value }));
-  const patchFile = (key: string, patch: Partial<FileState>) => setFiles((current) => current.map((entry) => (entry.key === key ? { ...entry, ...patch } : entry)));
+  const patchFile = (key: string, patch: Partial<FileState>) =>
+    setFiles((current) => current.map((entry) => (entry.key === key ? { ...entry, ...patch } : entry)));
 
   const send = async (picked: File[]) => {
     setQueued([]);
@@ -93,7 +100,12 @@ export function UploadModal({ initialFiles, onClose }: { initialFiles: File[]; o
       toast.error(ARCHIVE_TEXTS.allInvalid(picked.length));
       return;
     }
-    const entries: FileState[] = valid.map((file, index) => ({ key: `${index}-${file.name}-${file.size}`, file, percent: 0, status: 'waiting' }));
+    const entries: FileState[] = valid.map((file, index) => ({
+      key: `${index}-${file.name}-${file.size}`,
+      file,
+      percent: 0,
+      status: 'waiting',
+    }));
     setFiles(entries);
     setErrors(invalid);
     setSending(true);
@@ -104,7 +116,9 @@ export function UploadModal({ initialFiles, onClose }: { initialFiles: File[]; o
       patchFile(entry.key, { status: 'sending' });
       let outcome: Outcome;
       try {
-        const answer = await uploadOne(entry.file, fields, ({ loaded, total }) => patchFile(entry.key, { percent: Math.round((loaded / total) * 100) }));
+        const answer = await uploadOne(entry.file, fields, ({ loaded, total }) =>
+          patchFile(entry.key, { percent: Math.round((loaded / total) * 100) }),
+        );
         outcome = resultOf(answer);
       } catch (error) {
         outcome = failureOf(error);
@@ -172,10 +186,29 @@ export function UploadModal({ initialFiles, onClose }: { initialFiles: File[]; o
             </ul>
           </div>
         )}
-        <TextAreaField label="Descrição" rows={2} maxLength={1000} value={fields.description} onChange={(event) => set('description', event.target.value)} disabled={sending} />
+        <TextAreaField
+          label="Descrição"
+          rows={2}
+          maxLength={1000}
+          value={fields.description}
+          onChange={(event) => set('description', event.target.value)}
+          disabled={sending}
+        />
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="Tags" hint="Separadas por vírgula" value={fields.tags} onChange={(event) => set('tags', event.target.value)} disabled={sending} />
-          <SelectField label="Categoria" options={CATEGORY_OPTIONS} value={fields.category} onChange={(event) => set('category', event.target.value as ArchiveCategory)} disabled={sending} />
+          <TextField
+            label="Tags"
+            hint="Separadas por vírgula"
+            value={fields.tags}
+            onChange={(event) => set('tags', event.target.value)}
+            disabled={sending}
+          />
+          <SelectField
+            label="Categoria"
+            options={CATEGORY_OPTIONS}
+            value={fields.category}
+            onChange={(event) => set('category', event.target.value as ArchiveCategory)}
+            disabled={sending}
+          />
           <SelectField
             label="Nível de acesso"
             options={ACCESS_OPTIONS}
@@ -183,7 +216,13 @@ export function UploadModal({ initialFiles, onClose }: { initialFiles: File[]; o
             onChange={(event) => set('accessLevel', event.target.value as ArchiveAccessLevel)}
             disabled={sending}
           />
-          <TextField label="Nome do álbum" maxLength={100} value={fields.albumName} onChange={(event) => set('albumName', event.target.value)} disabled={sending} />
+          <TextField
+            label="Nome do álbum"
+            maxLength={100}
+            value={fields.albumName}
+            onChange={(event) => set('albumName', event.target.value)}
+            disabled={sending}
+          />
         </div>
         <div className="flex flex-wrap gap-x-6">
           <Checkbox
@@ -192,7 +231,12 @@ export function UploadModal({ initialFiles, onClose }: { initialFiles: File[]; o
             onChange={(checked) => set('accessLevel', checked ? 'public' : 'private')}
             disabled={sending}
           />
-          <Checkbox label={ARCHIVE_TEXTS.featuredCheckbox} checked={fields.isFeatured} onChange={(checked) => set('isFeatured', checked)} disabled={sending} />
+          <Checkbox
+            label={ARCHIVE_TEXTS.featuredCheckbox}
+            checked={fields.isFeatured}
+            onChange={(checked) => set('isFeatured', checked)}
+            disabled={sending}
+          />
         </div>
         <input
           ref={inputRef}
@@ -237,7 +281,12 @@ export function UploadModal({ initialFiles, onClose }: { initialFiles: File[]; o
                     )}
                   </span>
                 </div>
-                <ProgressBar value={entry.percent} max={100} label={`Envio de ${entry.file.name}`} tone={entry.status === 'error' ? 'rose' : entry.status === 'done' ? 'emerald' : 'indigo'} />
+                <ProgressBar
+                  value={entry.percent}
+                  max={100}
+                  label={`Envio de ${entry.file.name}`}
+                  tone={entry.status === 'error' ? 'rose' : entry.status === 'done' ? 'emerald' : 'indigo'}
+                />
               </li>
             ))}
           </ul>

@@ -40,7 +40,18 @@ function useWidth(ref: RefObject<HTMLElement | null>): number {
  * The archive's results, scrolling with the page: only the rows in view are in the document
  * (10,000 images cost what 30 do), and the next page is asked for as the end comes into view.
  */
-export function VirtualResults<T>({ items, keyOf, cardMinWidth, estimateRowHeight, renderItem, hasMore, loadingMore, onLoadMore, label, total }: VirtualResultsProps<T>) {
+export function VirtualResults<T>({
+  items,
+  keyOf,
+  cardMinWidth,
+  estimateRowHeight,
+  renderItem,
+  hasMore,
+  loadingMore,
+  onLoadMore,
+  label,
+  total,
+}: VirtualResultsProps<T>) {
   const listRef = useRef<HTMLDivElement>(null);
   const width = useWidth(listRef);
   const columns = cardMinWidth === null ? 1 : Math.max(1, Math.floor((width + GAP) / (cardMinWidth + GAP)));
@@ -85,10 +96,20 @@ export function VirtualResults<T>({ items, keyOf, cardMinWidth, estimateRowHeigh
             data-index={row.index}
             ref={virtualizer.measureElement}
             className="absolute top-0 left-0 grid w-full gap-4"
-            style={{ transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)`, paddingBottom: GAP, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}
+            style={{
+              transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)`,
+              paddingBottom: GAP,
+              gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`,
+            }}
           >
             {items.slice(row.index * columns, row.index * columns + columns).map((item, column) => (
-              <div key={keyOf(item)} role="listitem" aria-setsize={total} aria-posinset={row.index * columns + column + 1} className="min-w-0">
+              <div
+                key={keyOf(item)}
+                role="listitem"
+                aria-setsize={total}
+                aria-posinset={row.index * columns + column + 1}
+                className="min-w-0"
+              >
                 {renderItem(item)}
               </div>
             ))}

@@ -15,7 +15,10 @@ export type EntityRequest = { entity: EntityId; page: number; pageSize: number; 
 /** One page of an entity; the previous page stays on screen while the next one loads. */
 export function useEntityPage(request: EntityRequest) {
   const { entity, page, pageSize, q } = request;
-  return useQuery({ ...readOf(system.entityPage, { params: { entity }, query: { page, pageSize, q } }), placeholderData: keepPreviousData });
+  return useQuery({
+    ...readOf(system.entityPage, { params: { entity }, query: { page, pageSize, q } }),
+    placeholderData: keepPreviousData,
+  });
 }
 
 /** The instance's figures, re-read every MONITORING_REFRESH_MS (the spec's 3 s) while the tab is open. */

@@ -30,12 +30,15 @@ function ConfigRow({ entry }: { entry: ConfigEntry }) {
 export function ConfigurationTab() {
   const configuration = useConfiguration();
   if (configuration.isPending) return <Skeleton className="h-96 rounded-2xl" />;
-  if (configuration.isError) return <LoadError message={SYSTEM_TEXTS.loadFailed} onRetry={() => void configuration.refetch()} retrying={configuration.isFetching} />;
+  if (configuration.isError)
+    return <LoadError message={SYSTEM_TEXTS.loadFailed} onRetry={() => void configuration.refetch()} retrying={configuration.isFetching} />;
   return (
     <Card title="Configuração em vigor">
       <p className="text-sm text-slate-600">
-        Somente leitura. Cada valor vem de uma variável de ambiente do servidor (<strong className="font-semibold text-slate-800">Ambiente</strong>) ou do valor
-        padrão (<strong className="font-semibold text-slate-800">Padrão</strong>); para mudar, altere o ambiente e reinicie o servidor. Segredos aparecem mascarados.
+        Somente leitura. Cada valor vem de uma variável de ambiente do servidor (
+        <strong className="font-semibold text-slate-800">Ambiente</strong>) ou do valor padrão (
+        <strong className="font-semibold text-slate-800">Padrão</strong>); para mudar, altere o ambiente e reinicie o servidor. Segredos
+        aparecem mascarados.
       </p>
       <ul className="mt-2 divide-y divide-slate-100">
         {configuration.data.entries.map((entry) => (

@@ -63,7 +63,11 @@ function EntityTable({ page, label }: { page: EntityPage; label: string }) {
           {page.rows.map((row, index) => (
             <tr key={index} className="hover:bg-slate-50/70">
               {page.columns.map((column) => (
-                <td key={column.key} className="max-w-[22rem] truncate px-2 py-2.5 text-slate-800 first:pl-4 last:pr-4 sm:first:pl-5 sm:last:pr-5" title={formatCell(row[column.key])}>
+                <td
+                  key={column.key}
+                  className="max-w-[22rem] truncate px-2 py-2.5 text-slate-800 first:pl-4 last:pr-4 sm:first:pl-5 sm:last:pr-5"
+                  title={formatCell(row[column.key])}
+                >
                   {formatCell(row[column.key])}
                 </td>
               ))}
@@ -135,7 +139,10 @@ export function EntitiesTab() {
             ))}
           </div>
         ) : data.rows.length === 0 ? (
-          <EmptyState title="Nenhum registro encontrado" description={q ? `Nada em ${label} corresponde a "${q}".` : `${label} não tem registros.`} />
+          <EmptyState
+            title="Nenhum registro encontrado"
+            description={q ? `Nada em ${label} corresponde a "${q}".` : `${label} não tem registros.`}
+          />
         ) : (
           <div className={cn('transition-opacity', result.isPlaceholderData && 'opacity-60')} aria-busy={result.isFetching}>
             <EntityTable page={data} label={label} />
@@ -160,7 +167,12 @@ export function EntitiesTab() {
                 setPage(1);
               }}
             />
-            <Button variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)} icon={<ChevronLeft aria-hidden="true" className="size-4" />}>
+            <Button
+              variant="secondary"
+              disabled={page <= 1}
+              onClick={() => setPage(page - 1)}
+              icon={<ChevronLeft aria-hidden="true" className="size-4" />}
+            >
               Anterior
             </Button>
             <Button variant="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>

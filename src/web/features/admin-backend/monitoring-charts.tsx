@@ -5,7 +5,11 @@ import { TimeChart, type ChartSeries } from './time-chart.tsx';
 
 const COLORS = { indigo: '#4f46e5', amber: '#d97706', rose: '#e11d48', emerald: '#059669', sky: '#0284c7', violet: '#7c3aed' } as const;
 
-type ChartSpec = { title: string; format: (value: number) => string; series: { label: string; color: string; value: (sample: MonitoringSample) => number | null }[] };
+type ChartSpec = {
+  title: string;
+  format: (value: number) => string;
+  series: { label: string; color: string; value: (sample: MonitoringSample) => number | null }[];
+};
 
 const CHARTS: ChartSpec[] = [
   {
@@ -62,7 +66,11 @@ export default function MonitoringCharts({ samples }: { samples: readonly Monito
   return (
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-2 2xl:grid-cols-3">
       {CHARTS.map((chart) => {
-        const series: ChartSeries[] = chart.series.map((line) => ({ label: line.label, color: line.color, values: samples.map(line.value) }));
+        const series: ChartSeries[] = chart.series.map((line) => ({
+          label: line.label,
+          color: line.color,
+          values: samples.map(line.value),
+        }));
         return <TimeChart key={chart.title} title={chart.title} times={times} series={series} format={chart.format} />;
       })}
     </div>

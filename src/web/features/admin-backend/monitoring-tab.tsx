@@ -1,6 +1,12 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Server } from 'lucide-react';
-import { MONITORING_REFRESH_MS, ROUTE_GROUP_LABELS, SYSTEM_TEXTS, type MonitoringSample, type MonitoringSnapshot } from '../../../shared/system.ts';
+import {
+  MONITORING_REFRESH_MS,
+  ROUTE_GROUP_LABELS,
+  SYSTEM_TEXTS,
+  type MonitoringSample,
+  type MonitoringSnapshot,
+} from '../../../shared/system.ts';
 import { formatNumber, formatSize, formatTime } from '../../lib/format.ts';
 import { Card } from '../../ui/card.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
@@ -10,7 +16,6 @@ import { formatMs } from '../../lib/format.ts';
 import { formatPercent, formatRate, formatShare } from './figures.ts';
 
 const MonitoringCharts = lazy(() => import('./monitoring-charts.tsx'));
-
 
 function latencyText(latency: MonitoringSample['latencyMs']): string {
   return latency ? `${formatMs(latency.p50)} / ${formatMs(latency.p95)} / ${formatMs(latency.p99)}` : 'sem requisições';
@@ -104,12 +109,15 @@ function Header({ snapshot, updatedAt }: { snapshot: MonitoringSnapshot; updated
       <p className="flex min-w-0 items-center gap-2 text-sm text-slate-700">
         <Server aria-hidden="true" className="size-4 shrink-0 text-slate-500" />
         <span className="min-w-0">
-          Respondido pela instância <span className="font-mono text-xs font-semibold break-all text-slate-900" data-testid="monitoring-instance">{snapshot.instance.id}</span>
+          Respondido pela instância{' '}
+          <span className="font-mono text-xs font-semibold break-all text-slate-900" data-testid="monitoring-instance">
+            {snapshot.instance.id}
+          </span>
         </span>
       </p>
       <p className="text-xs text-slate-600">
-        Atualizado às {formatTime(new Date(updatedAt), { seconds: true })} · a cada {MONITORING_REFRESH_MS / 1000} s · amostras de {snapshot.sampleMs / 1000} s dos últimos{' '}
-        {Math.round(snapshot.windowMs / 60_000)} min
+        Atualizado às {formatTime(new Date(updatedAt), { seconds: true })} · a cada {MONITORING_REFRESH_MS / 1000} s · amostras de{' '}
+        {snapshot.sampleMs / 1000} s dos últimos {Math.round(snapshot.windowMs / 60_000)} min
       </p>
     </div>
   );
@@ -119,7 +127,8 @@ function Header({ snapshot, updatedAt }: { snapshot: MonitoringSnapshot; updated
 export function MonitoringTab() {
   const monitoring = useMonitoring();
   if (monitoring.isPending) return <Skeleton className="h-96 rounded-2xl" />;
-  if (monitoring.isError) return <LoadError message={SYSTEM_TEXTS.loadFailed} onRetry={() => void monitoring.refetch()} retrying={monitoring.isFetching} />;
+  if (monitoring.isError)
+    return <LoadError message={SYSTEM_TEXTS.loadFailed} onRetry={() => void monitoring.refetch()} retrying={monitoring.isFetching} />;
   const snapshot = monitoring.data;
   const current = snapshot.current;
   return (

@@ -88,7 +88,8 @@ function HealthCard({ overview }: { overview: SystemOverview }) {
         <HealthLine label="Último diagnóstico" state={lastState}>
           {last ? (
             <>
-              {formatDateTime(last.at)}, {DIAGNOSTIC_STATUS_TEXT[last.status]} ({countOf(last.errors, 'erro', 'erros')}, {countOf(last.warnings, 'aviso', 'avisos')}).{' '}
+              {formatDateTime(last.at)}, {DIAGNOSTIC_STATUS_TEXT[last.status]} ({countOf(last.errors, 'erro', 'erros')},{' '}
+              {countOf(last.warnings, 'aviso', 'avisos')}).{' '}
             </>
           ) : (
             'Nenhum diagnóstico executado. '
@@ -161,7 +162,8 @@ export function OverviewTab() {
       </div>
     );
   }
-  if (overview.isError) return <LoadError message={SYSTEM_TEXTS.loadFailed} onRetry={() => void overview.refetch()} retrying={overview.isFetching} />;
+  if (overview.isError)
+    return <LoadError message={SYSTEM_TEXTS.loadFailed} onRetry={() => void overview.refetch()} retrying={overview.isFetching} />;
   const data = overview.data;
   return (
     <div className="flex flex-col gap-6">

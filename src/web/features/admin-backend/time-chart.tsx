@@ -67,7 +67,10 @@ export function TimeChart({ title, times, series, format }: TimeChartProps) {
           values: (_chart, splits) => splits.map((split) => formatRef.current(split)),
         },
       ],
-      series: [{}, ...series.map((item) => ({ label: item.label, stroke: item.color, width: 2, spanGaps: false, points: { show: false } }))],
+      series: [
+        {},
+        ...series.map((item) => ({ label: item.label, stroke: item.color, width: 2, spanGaps: false, points: { show: false } })),
+      ],
     };
     const chart = new uPlot(options, data, box);
     chartRef.current = chart;

@@ -22,7 +22,21 @@ const decimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
 type CardKey = keyof typeof DASHBOARD_PERIODS;
 
 /** A dashboard figure with its real change and a tooltip saying how it is measured. */
-function DashboardStatCard({ id, label, stat, format, icon, tone }: { id: CardKey; label: string; stat: DashboardStat; format: (value: number) => string; icon: ReactNode; tone: Tone }) {
+function DashboardStatCard({
+  id,
+  label,
+  stat,
+  format,
+  icon,
+  tone,
+}: {
+  id: CardKey;
+  label: string;
+  stat: DashboardStat;
+  format: (value: number) => string;
+  icon: ReactNode;
+  tone: Tone;
+}) {
   const [showInfo, setShowInfo] = useState(false);
   const infoId = `stat-info-${id}`;
   return (
@@ -61,10 +75,30 @@ function DashboardStatCard({ id, label, stat, format, icon, tone }: { id: CardKe
 type QuickAction = { to: string; label: string; description: string; icon: ReactNode };
 
 const QUICK_ACTIONS: QuickAction[] = [
-  { to: paths.admin.students, label: 'Estudantes', description: 'Cadastrar e editar alunos', icon: <Users aria-hidden="true" className="size-5" /> },
-  { to: paths.admin.meritus, label: 'Méritus', description: 'Adicionar ou remover M$', icon: <Coins aria-hidden="true" className="size-5" /> },
-  { to: paths.admin.reports, label: 'Relatórios', description: 'Resumos e exportações', icon: <BarChart3 aria-hidden="true" className="size-5" /> },
-  { to: paths.admin.settings, label: 'Configurações', description: 'Preferências do sistema', icon: <Settings aria-hidden="true" className="size-5" /> },
+  {
+    to: paths.admin.students,
+    label: 'Estudantes',
+    description: 'Cadastrar e editar alunos',
+    icon: <Users aria-hidden="true" className="size-5" />,
+  },
+  {
+    to: paths.admin.meritus,
+    label: 'Méritus',
+    description: 'Adicionar ou remover M$',
+    icon: <Coins aria-hidden="true" className="size-5" />,
+  },
+  {
+    to: paths.admin.reports,
+    label: 'Relatórios',
+    description: 'Resumos e exportações',
+    icon: <BarChart3 aria-hidden="true" className="size-5" />,
+  },
+  {
+    to: paths.admin.settings,
+    label: 'Configurações',
+    description: 'Preferências do sistema',
+    icon: <Settings aria-hidden="true" className="size-5" />,
+  },
 ];
 
 function QuickActions({ isAvailable }: { isAvailable: (path: string) => boolean }) {
@@ -155,11 +189,7 @@ export function AdminDashboardPage({ isAvailable }: AdminDashboardPageProps) {
           <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Olá, {firstName(user.admin.name)}!</h1>
           <p className="mt-1 text-sm text-slate-600 sm:text-base">Acompanhe a participação da escola e as metas do período.</p>
         </div>
-        {data && (
-          <p className="text-xs text-slate-600">
-            Atualizado às {formatTime(data.generatedAt)}
-          </p>
-        )}
+        {data && <p className="text-xs text-slate-600">Atualizado às {formatTime(data.generatedAt)}</p>}
       </header>
 
       {summary.isPending ? (
@@ -174,10 +204,38 @@ export function AdminDashboardPage({ isAvailable }: AdminDashboardPageProps) {
       ) : (
         <div className="flex flex-col gap-6">
           <section aria-label="Indicadores" className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
-            <DashboardStatCard id="totalStudents" label="Total de Estudantes" stat={data.totalStudents} format={formatNumber} icon={<Users className="size-5" />} tone="indigo" />
-            <DashboardStatCard id="meritusInCirculation" label="Méritus em Circulação" stat={data.meritusInCirculation} format={formatMeritus} icon={<Wallet className="size-5" />} tone="amber" />
-            <DashboardStatCard id="transactions7d" label="Transações (7 dias)" stat={data.transactions7d} format={formatNumber} icon={<Activity className="size-5" />} tone="sky" />
-            <DashboardStatCard id="activeStudents" label="Estudantes Ativos" stat={data.activeStudents} format={formatNumber} icon={<UserCheck className="size-5" />} tone="emerald" />
+            <DashboardStatCard
+              id="totalStudents"
+              label="Total de Estudantes"
+              stat={data.totalStudents}
+              format={formatNumber}
+              icon={<Users className="size-5" />}
+              tone="indigo"
+            />
+            <DashboardStatCard
+              id="meritusInCirculation"
+              label="Méritus em Circulação"
+              stat={data.meritusInCirculation}
+              format={formatMeritus}
+              icon={<Wallet className="size-5" />}
+              tone="amber"
+            />
+            <DashboardStatCard
+              id="transactions7d"
+              label="Transações (7 dias)"
+              stat={data.transactions7d}
+              format={formatNumber}
+              icon={<Activity className="size-5" />}
+              tone="sky"
+            />
+            <DashboardStatCard
+              id="activeStudents"
+              label="Estudantes Ativos"
+              stat={data.activeStudents}
+              format={formatNumber}
+              icon={<UserCheck className="size-5" />}
+              tone="emerald"
+            />
           </section>
           <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-3">
             <div className="lg:col-span-2 lg:row-span-2">

@@ -40,7 +40,15 @@ function GoalEditor({ goal, onClose }: { goal: GoalView; onClose: () => void }) 
   };
 
   return (
-    <FormModal onClose={onClose} title={`Meta: ${goal.label}`} description={goal.description} size="sm" formId="goal-form" pending={update.isPending} submitLabel="Salvar meta">
+    <FormModal
+      onClose={onClose}
+      title={`Meta: ${goal.label}`}
+      description={goal.description}
+      size="sm"
+      formId="goal-form"
+      pending={update.isPending}
+      submitLabel="Salvar meta"
+    >
       <form id="goal-form" onSubmit={submit} noValidate>
         <TextField
           label={goal.unit === 'percent' ? 'Meta (%)' : goal.unit === 'meritus' ? 'Meta (M$)' : 'Meta (operações)'}
@@ -86,7 +94,13 @@ export function GoalsPanel({ goals }: { goals: readonly GoalView[] }) {
                 />
               </div>
             </div>
-            <ProgressBar value={goal.current} max={goal.target} label={`Progresso da meta ${goal.label}`} tone={tones[index % tones.length]} className="mt-2" />
+            <ProgressBar
+              value={goal.current}
+              max={goal.target}
+              label={`Progresso da meta ${goal.label}`}
+              tone={tones[index % tones.length]}
+              className="mt-2"
+            />
             <p className="mt-1 text-xs text-slate-600 tabular-nums">
               {formatGoalValue(goal, goal.current)} de {formatGoalValue(goal, goal.target)}
             </p>

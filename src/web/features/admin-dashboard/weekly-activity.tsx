@@ -29,9 +29,7 @@ export function WeeklyActivity({ days }: { days: readonly ActivityDay[] }) {
     <div>
       <div className="mb-3 flex flex-col gap-0.5 sm:flex-row sm:items-baseline sm:justify-between sm:gap-2">
         <h3 className="text-sm font-semibold text-slate-800">Atividade semanal</h3>
-        <p className="text-xs text-slate-600">
-          {countOf(total, 'operação', 'operações')} de Méritus em 7 dias
-        </p>
+        <p className="text-xs text-slate-600">{countOf(total, 'operação', 'operações')} de Méritus em 7 dias</p>
       </div>
       <BarChart data={toBars(days)} title="Operações de Méritus por dia, últimos 7 dias" unit="operações" />
     </div>

@@ -29,7 +29,10 @@ type Filter = DiagnosticCategory | 'all';
 
 /** The category chips: all, then each category in upper case as the spec shows them. */
 function CategoryChips({ value, onChange }: { value: Filter; onChange: (filter: Filter) => void }) {
-  const chips: { id: Filter; label: string }[] = [{ id: 'all', label: 'Todos' }, ...DIAGNOSTIC_CATEGORIES.map((category) => ({ id: category, label: category }))];
+  const chips: { id: Filter; label: string }[] = [
+    { id: 'all', label: 'Todos' },
+    ...DIAGNOSTIC_CATEGORIES.map((category) => ({ id: category, label: category })),
+  ];
   return (
     <div role="group" aria-label="Filtrar por categoria" className="flex flex-wrap gap-2">
       {chips.map((chip) => {
@@ -76,10 +79,34 @@ function Counters({ counters }: { counters: DiagnosticCounters | undefined }) {
   const icon = 'size-4';
   return (
     <section aria-label="Contadores" className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
-      <Counter label="Administradores" value={counters?.administrators} icon={<ShieldCheck className={icon} />} tint="bg-violet-100 text-violet-700" testId="counter-administrators" />
-      <Counter label="Estudantes" value={counters?.students} icon={<Users className={icon} />} tint="bg-indigo-100 text-indigo-700" testId="counter-students" />
-      <Counter label="Transações" value={counters?.transactions} icon={<ArrowLeftRight className={icon} />} tint="bg-sky-100 text-sky-700" testId="counter-transactions" />
-      <Counter label="Logs de Debug" value={counters?.logs} icon={<FileText className={icon} />} tint="bg-slate-100 text-slate-700" testId="counter-logs" />
+      <Counter
+        label="Administradores"
+        value={counters?.administrators}
+        icon={<ShieldCheck className={icon} />}
+        tint="bg-violet-100 text-violet-700"
+        testId="counter-administrators"
+      />
+      <Counter
+        label="Estudantes"
+        value={counters?.students}
+        icon={<Users className={icon} />}
+        tint="bg-indigo-100 text-indigo-700"
+        testId="counter-students"
+      />
+      <Counter
+        label="Transações"
+        value={counters?.transactions}
+        icon={<ArrowLeftRight className={icon} />}
+        tint="bg-sky-100 text-sky-700"
+        testId="counter-transactions"
+      />
+      <Counter
+        label="Logs de Debug"
+        value={counters?.logs}
+        icon={<FileText className={icon} />}
+        tint="bg-slate-100 text-slate-700"
+        testId="counter-logs"
+      />
     </section>
   );
 }
@@ -89,10 +116,18 @@ function AvailableFixes({ fixes, disabled, onOpen }: { fixes: readonly FixId[]; 
   if (fixes.length === 0) return null;
   return (
     <Card title="Correções disponíveis">
-      <p className="mb-3 text-sm text-slate-600">O último diagnóstico encontrou itens que podem ser corrigidos. Cada correção mostra o que vai mudar antes de aplicar.</p>
+      <p className="mb-3 text-sm text-slate-600">
+        O último diagnóstico encontrou itens que podem ser corrigidos. Cada correção mostra o que vai mudar antes de aplicar.
+      </p>
       <div className="flex flex-wrap gap-2">
         {fixes.map((fix) => (
-          <Button key={fix} variant="secondary" disabled={disabled} onClick={() => onOpen(fix)} icon={<Wrench aria-hidden="true" className="size-4" />}>
+          <Button
+            key={fix}
+            variant="secondary"
+            disabled={disabled}
+            onClick={() => onOpen(fix)}
+            icon={<Wrench aria-hidden="true" className="size-4" />}
+          >
             {FIX_LABELS[fix]}
           </Button>
         ))}
@@ -119,7 +154,8 @@ export default function AdminDebugPage() {
 
   const running = run.isPending || fixAdmins.isPending || preview.isPending || applyFix.isPending || clear.isPending;
 
-  const runDiagnostic = () => run.mutate(undefined, { onSuccess: setLastRun, onError: (error) => toastError(error, SYSTEM_TEXTS.loadFailed) });
+  const runDiagnostic = () =>
+    run.mutate(undefined, { onSuccess: setLastRun, onError: (error) => toastError(error, SYSTEM_TEXTS.loadFailed) });
 
   // The spec runs a diagnostic on opening; the ref keeps StrictMode's second mount from running another.
   const opened = useRef(false);
@@ -182,15 +218,29 @@ export default function AdminDebugPage() {
 
   return (
     <div>
-      <PageHeader icon={<Bug className="size-6" />} title="Debug & Diagnóstico" description="Verificações reais dos dados, da conexão e do sistema" />
+      <PageHeader
+        icon={<Bug className="size-6" />}
+        title="Debug & Diagnóstico"
+        description="Verificações reais dos dados, da conexão e do sistema"
+      />
       <div className="-mt-2 mb-6 flex flex-col gap-2 sm:flex-row sm:flex-wrap">
         <Button onClick={runDiagnostic} loading={run.isPending} disabled={running} icon={<Play aria-hidden="true" className="size-4" />}>
           Executar Diagnóstico
         </Button>
-        <Button variant="secondary" onClick={() => setAskAdmins(true)} disabled={running} icon={<ShieldCheck aria-hidden="true" className="size-4" />}>
+        <Button
+          variant="secondary"
+          onClick={() => setAskAdmins(true)}
+          disabled={running}
+          icon={<ShieldCheck aria-hidden="true" className="size-4" />}
+        >
           Corrigir Administrators
         </Button>
-        <Button variant="secondary" onClick={() => setAskClear(true)} disabled={running} icon={<Trash2 aria-hidden="true" className="size-4" />}>
+        <Button
+          variant="secondary"
+          onClick={() => setAskClear(true)}
+          disabled={running}
+          icon={<Trash2 aria-hidden="true" className="size-4" />}
+        >
           Limpar Logs
         </Button>
       </div>
@@ -202,7 +252,11 @@ export default function AdminDebugPage() {
           title="Logs"
           action={
             <span role="status" className="text-xs text-slate-600">
-              {run.isPending ? 'Executando diagnóstico…' : lastRun ? `Último diagnóstico: ${formatTime(lastRun.at, { seconds: true })}` : ''}
+              {run.isPending
+                ? 'Executando diagnóstico…'
+                : lastRun
+                  ? `Último diagnóstico: ${formatTime(lastRun.at, { seconds: true })}`
+                  : ''}
             </span>
           }
         >
@@ -223,7 +277,12 @@ export default function AdminDebugPage() {
         </Card>
       </div>
 
-      <FixAdministratorsDialog open={askAdmins} pending={fixAdmins.isPending} onConfirm={confirmAdmins} onCancel={() => setAskAdmins(false)} />
+      <FixAdministratorsDialog
+        open={askAdmins}
+        pending={fixAdmins.isPending}
+        onConfirm={confirmAdmins}
+        onCancel={() => setAskAdmins(false)}
+      />
       <ConfirmDialog
         open={askClear}
         title="Limpar Logs"
@@ -233,7 +292,14 @@ export default function AdminDebugPage() {
         onConfirm={confirmClear}
         onCancel={() => setAskClear(false)}
       />
-      {pendingFix && <FixPreviewDialog preview={pendingFix} pending={applyFix.isPending} onConfirm={() => confirmFix(pendingFix)} onCancel={() => setPendingFix(null)} />}
+      {pendingFix && (
+        <FixPreviewDialog
+          preview={pendingFix}
+          pending={applyFix.isPending}
+          onConfirm={() => confirmFix(pendingFix)}
+          onCancel={() => setPendingFix(null)}
+        />
+      )}
       {created && <NewAdminPasswordDialog result={created} onClose={() => setCreated(null)} />}
     </div>
   );

@@ -1,5 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ClearLogsResult, DiagnosticCategory, DiagnosticRun, FixAdministratorsResult, FixId, FixPreview, FixResult } from '../../../shared/system.ts';
+import type {
+  ClearLogsResult,
+  DiagnosticCategory,
+  DiagnosticRun,
+  FixAdministratorsResult,
+  FixId,
+  FixPreview,
+  FixResult,
+} from '../../../shared/system.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import { call, type ApiError } from '../../lib/api.ts';
 import { invalidateReads, readOf } from '../../lib/query-keys.ts';
@@ -14,7 +22,8 @@ export function useDiagnosticLogs(category: DiagnosticCategory | 'all') {
 /** After anything that writes logs: the list (every category) and the backend panel's figures are stale. */
 function useLogsChanged() {
   const client = useQueryClient();
-  return () => invalidateReads(client, [system.diagnosticLogs, system.overview, system.entityPage, system.monitoring, system.configuration]);
+  return () =>
+    invalidateReads(client, [system.diagnosticLogs, system.overview, system.entityPage, system.monitoring, system.configuration]);
 }
 
 export function useRunDiagnostic() {

@@ -6,7 +6,17 @@ import { Modal } from '../../ui/modal.tsx';
 import { OneTimePassword } from '../../ui/one-time-password.tsx';
 
 /** What 'Corrigir Administrators' will do, asked before it is done. */
-export function FixAdministratorsDialog({ open, pending, onConfirm, onCancel }: { open: boolean; pending: boolean; onConfirm: () => void; onCancel: () => void }) {
+export function FixAdministratorsDialog({
+  open,
+  pending,
+  onConfirm,
+  onCancel,
+}: {
+  open: boolean;
+  pending: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
   return (
     <ConfirmDialog
       open={open}
@@ -19,8 +29,9 @@ export function FixAdministratorsDialog({ open, pending, onConfirm, onCancel }: 
       message={
         <div className="flex flex-col gap-2">
           <p>
-            Cria o administrador padrão <strong>{DEFAULT_ADMIN.name}</strong> ({DEFAULT_ADMIN.adminId}, função {DEFAULT_ADMIN.role}, permissões{' '}
-            {DEFAULT_ADMIN.permissions.join(', ')}) <strong>somente se não houver nenhum administrador</strong>. Se já existir um, nada muda.
+            Cria o administrador padrão <strong>{DEFAULT_ADMIN.name}</strong> ({DEFAULT_ADMIN.adminId}, função {DEFAULT_ADMIN.role},
+            permissões {DEFAULT_ADMIN.permissions.join(', ')}) <strong>somente se não houver nenhum administrador</strong>. Se já existir
+            um, nada muda.
           </p>
           <p>A senha é gerada agora e mostrada uma única vez. Depois o diagnóstico é executado de novo.</p>
         </div>
@@ -34,11 +45,19 @@ export function NewAdminPasswordDialog({ result, onClose }: { result: FixAdminis
   if (!result.admin || !result.password) return null;
 
   return (
-    <Modal open onClose={onClose} size="sm" title="Administrador criado" description={`${result.admin.name} · ${result.admin.email}`} footer={<Button onClick={onClose}>Concluir</Button>}>
+    <Modal
+      open
+      onClose={onClose}
+      size="sm"
+      title="Administrador criado"
+      description={`${result.admin.name} · ${result.admin.email}`}
+      footer={<Button onClick={onClose}>Concluir</Button>}
+    >
       <div className="flex flex-col gap-4">
         <OneTimePassword password={result.password} label="Senha do administrador" testId="new-admin-password" />
         <p className="text-sm text-slate-700">
-          Entre com o email <strong className="break-all">{result.admin.email}</strong> e esta senha. Ela não será mostrada novamente depois que você fechar esta janela.
+          Entre com o email <strong className="break-all">{result.admin.email}</strong> e esta senha. Ela não será mostrada novamente depois
+          que você fechar esta janela.
         </p>
       </div>
     </Modal>
@@ -46,7 +65,17 @@ export function NewAdminPasswordDialog({ result, onClose }: { result: FixAdminis
 }
 
 /** The preview of a fix: every change it will make, applied only on confirmation. */
-export function FixPreviewDialog({ preview, pending, onConfirm, onCancel }: { preview: FixPreview; pending: boolean; onConfirm: () => void; onCancel: () => void }) {
+export function FixPreviewDialog({
+  preview,
+  pending,
+  onConfirm,
+  onCancel,
+}: {
+  preview: FixPreview;
+  pending: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
   const count = preview.items.length;
   return (
     <ConfirmDialog
@@ -58,10 +87,12 @@ export function FixPreviewDialog({ preview, pending, onConfirm, onCancel }: { pr
       onCancel={onCancel}
       message={
         <div className="flex flex-col gap-3">
-          <p>
-            Esta correção vai alterar {countOf(count, 'item', 'itens')}:
-          </p>
-          <ul aria-label="Itens a corrigir" tabIndex={0} className="max-h-64 list-disc overflow-y-auto rounded-xl bg-slate-50 py-2 pr-3 pl-7 text-slate-800">
+          <p>Esta correção vai alterar {countOf(count, 'item', 'itens')}:</p>
+          <ul
+            aria-label="Itens a corrigir"
+            tabIndex={0}
+            className="max-h-64 list-disc overflow-y-auto rounded-xl bg-slate-50 py-2 pr-3 pl-7 text-slate-800"
+          >
             {preview.items.map((item) => (
               <li key={item.key} className="py-0.5 wrap-anywhere">
                 {item.label}

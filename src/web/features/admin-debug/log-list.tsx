@@ -17,7 +17,6 @@ const STATUS_LOOK: Record<DiagnosticStatus, { label: string; icon: typeof Info; 
   info: { label: 'Info', icon: Info, row: 'border-l-sky-500', tint: 'text-sky-700' },
 };
 
-
 function LogItem({ log }: { log: DiagnosticLog }) {
   const look = STATUS_LOOK[log.status];
   return (
@@ -35,7 +34,9 @@ function LogItem({ log }: { log: DiagnosticLog }) {
           <p className="mt-1 text-sm wrap-anywhere text-slate-900">{log.message}</p>
           {Object.keys(log.details).length > 0 && (
             <details className="group mt-2">
-              <summary className="w-fit cursor-pointer rounded text-xs font-semibold text-indigo-700 hover:text-indigo-900">Detalhes</summary>
+              <summary className="w-fit cursor-pointer rounded text-xs font-semibold text-indigo-700 hover:text-indigo-900">
+                Detalhes
+              </summary>
               <pre className="mt-2 max-h-80 overflow-auto rounded-lg bg-slate-900 p-3 text-xs leading-relaxed text-slate-100">
                 {JSON.stringify(log.details, null, 2)}
               </pre>

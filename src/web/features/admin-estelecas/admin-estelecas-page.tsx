@@ -52,7 +52,11 @@ function RankingCard() {
           {ranked.map(({ student, position }) => (
             <li key={student.id} className="flex items-center gap-3 rounded-xl px-2 py-2 odd:bg-slate-50">
               <span className="flex w-7 shrink-0 justify-center text-sm font-bold text-slate-700 tabular-nums">
-                {position <= 3 ? <Medal aria-label={`${position}º lugar`} className={cn('size-5', MEDALS[position - 1])} /> : `${position}º`}
+                {position <= 3 ? (
+                  <Medal aria-label={`${position}º lugar`} className={cn('size-5', MEDALS[position - 1])} />
+                ) : (
+                  `${position}º`
+                )}
               </span>
               <Avatar name={student.name} src={student.photo} size="sm" />
               <span className="min-w-0 flex-1">
@@ -91,11 +95,13 @@ function HistoryRow({ entry }: { entry: LedgerEntryView }) {
         </div>
         <p className="mt-0.5 text-sm wrap-anywhere text-slate-700">{entry.description}</p>
         <p className="text-xs text-slate-600">
-          {entry.actorKind === 'admin' ? `por ${entry.actorName}` : entry.actorName} · <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
+          {entry.actorKind === 'admin' ? `por ${entry.actorName}` : entry.actorName} ·{' '}
+          <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
         </p>
       </div>
       <span className={cn('shrink-0 text-base font-bold tabular-nums', look.text)}>
-        {`${look.sign}${formatNumber(entry.amount)}`} <span className="text-xs font-semibold">{plural(entry.amount, 'Esteleca', 'Estelecas')}</span>
+        {`${look.sign}${formatNumber(entry.amount)}`}{' '}
+        <span className="text-xs font-semibold">{plural(entry.amount, 'Esteleca', 'Estelecas')}</span>
       </span>
     </li>
   );
@@ -136,7 +142,11 @@ function HistoryCard() {
           icon={<Sparkles className="size-6" />}
         />
       ) : (
-        <ul tabIndex={0} aria-label="Operações de Estelecas" className="-mx-1 max-h-[70vh] divide-y divide-slate-100 overflow-y-auto px-1 lg:max-h-[36rem]">
+        <ul
+          tabIndex={0}
+          aria-label="Operações de Estelecas"
+          className="-mx-1 max-h-[70vh] divide-y divide-slate-100 overflow-y-auto px-1 lg:max-h-[36rem]"
+        >
           {rows.map((entry) => (
             <HistoryRow key={entry.id} entry={entry} />
           ))}
@@ -166,10 +176,22 @@ export function AdminEstelecasPage() {
         icon={<Sparkles className="size-6" />}
         actions={
           <>
-            <Button variant="primary" className="flex-auto whitespace-nowrap sm:flex-none" onClick={() => setMode('add')} disabled={!students.data} icon={<PlusCircle aria-hidden="true" className="size-4" />}>
+            <Button
+              variant="primary"
+              className="flex-auto whitespace-nowrap sm:flex-none"
+              onClick={() => setMode('add')}
+              disabled={!students.data}
+              icon={<PlusCircle aria-hidden="true" className="size-4" />}
+            >
               Adicionar Estelecas
             </Button>
-            <Button variant="danger" className="flex-auto whitespace-nowrap sm:flex-none" onClick={() => setMode('remove')} disabled={!students.data} icon={<MinusCircle aria-hidden="true" className="size-4" />}>
+            <Button
+              variant="danger"
+              className="flex-auto whitespace-nowrap sm:flex-none"
+              onClick={() => setMode('remove')}
+              disabled={!students.data}
+              icon={<MinusCircle aria-hidden="true" className="size-4" />}
+            >
               Remover Estelecas
             </Button>
           </>

@@ -29,7 +29,15 @@ const COPY: Record<EstelecasMode, { title: string; description: string; submit: 
   },
 };
 
-export function EstelecasOperationModal({ mode, students, onClose }: { mode: EstelecasMode; students: readonly PublicStudent[]; onClose: () => void }) {
+export function EstelecasOperationModal({
+  mode,
+  students,
+  onClose,
+}: {
+  mode: EstelecasMode;
+  students: readonly PublicStudent[];
+  onClose: () => void;
+}) {
   const copy = COPY[mode];
   const [type, setType] = useState<AdminOperationType>(copy.types[0]!);
   const [selected, setSelected] = useState<Set<string>>(new Set());

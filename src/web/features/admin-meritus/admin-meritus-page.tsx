@@ -34,7 +34,11 @@ export function AdminMeritusPage() {
           ) : (
             <div className="flex flex-col items-center gap-3 py-8 text-center">
               <p className="font-semibold text-slate-900">Erro ao carregar estudantes</p>
-              <Button variant="secondary" onClick={() => void students.refetch()} icon={<RefreshCw aria-hidden="true" className="size-4" />}>
+              <Button
+                variant="secondary"
+                onClick={() => void students.refetch()}
+                icon={<RefreshCw aria-hidden="true" className="size-4" />}
+              >
                 Tentar novamente
               </Button>
             </div>

@@ -2,7 +2,13 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { Users, X } from 'lucide-react';
 import { MAX_OPERATION_AMOUNT } from '../../../shared/constants.ts';
 import { useSchoolSettings } from '../../lib/school-settings.ts';
-import { ADMIN_OPERATION_TYPES, isCredit, OPERATION_TYPE_LABELS, typesThat, type AdminOperationType } from '../../../shared/ledger-types.ts';
+import {
+  ADMIN_OPERATION_TYPES,
+  isCredit,
+  OPERATION_TYPE_LABELS,
+  typesThat,
+  type AdminOperationType,
+} from '../../../shared/ledger-types.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
 import { formatMeritus, formatNumber } from '../../lib/format.ts';
 import { errorMessage, toast, toastFailure } from '../../lib/toast.ts';
@@ -13,7 +19,13 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
 import { AmountField, DescriptionField } from '../../ui/text-field.tsx';
-import { removalRefusal, shortInRefusal, useAdminOperation, validateAdminOperation, type AdminOperationRequest } from '../../lib/admin-operation.ts';
+import {
+  removalRefusal,
+  shortInRefusal,
+  useAdminOperation,
+  validateAdminOperation,
+  type AdminOperationRequest,
+} from '../../lib/admin-operation.ts';
 import { ReasonPresetChips } from './reason-preset-chips.tsx';
 
 /** The operations that add, then the ones that remove. */
@@ -133,13 +145,24 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
           <SelectField
             label="Turma inteira"
             placeholder="Escolher estudantes um a um"
-            options={turmaNames.map((grade) => ({ value: grade, label: `${grade} (${gradeCounts.get(grade) ?? 0})`, disabled: !gradeCounts.get(grade) }))}
+            options={turmaNames.map((grade) => ({
+              value: grade,
+              label: `${grade} (${gradeCounts.get(grade) ?? 0})`,
+              disabled: !gradeCounts.get(grade),
+            }))}
             value={turma}
             onChange={(event) => chooseTurma(event.target.value)}
             containerClassName="flex-1"
           />
           {selected.size > 0 && (
-            <Button variant="ghost" onClick={() => { setSelected(new Set()); setTurma(''); }} icon={<X aria-hidden="true" className="size-4" />}>
+            <Button
+              variant="ghost"
+              onClick={() => {
+                setSelected(new Set());
+                setTurma('');
+              }}
+              icon={<X aria-hidden="true" className="size-4" />}
+            >
               Limpar seleção
             </Button>
           )}
@@ -170,13 +193,7 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
         </p>
       </div>
 
-      <AmountField
-        label="Valor (M$)"
-        max={maxAmount}
-        value={amount}
-        onValueChange={setAmount}
-        placeholder="Ex.: 50"
-      />
+      <AmountField label="Valor (M$)" max={maxAmount} value={amount} onValueChange={setAmount} placeholder="Ex.: 50" />
       <div className="flex flex-col gap-2">
         <DescriptionField value={description} onValueChange={setDescription} />
         <ReasonPresetChips description={description} onPick={setDescription} />

@@ -102,12 +102,21 @@ function FigureChange({
   const delta = Math.round((figure.current - figure.previous) * 10) / 10;
   return (
     <ChangeLine direction={directionOf(delta)} better={better}>
-      {delta === 0 ? 'Igual ao' : `${delta > 0 ? '+' : '−'}${formatChange(Math.abs(delta))} vs.`} período anterior ({format(figure.previous)})
+      {delta === 0 ? 'Igual ao' : `${delta > 0 ? '+' : '−'}${formatChange(Math.abs(delta))} vs.`} período anterior (
+      {format(figure.previous)})
     </ChangeLine>
   );
 }
 
-function TurmaFilter({ available, chosen, onChange }: { available: readonly string[]; chosen: readonly string[]; onChange: (turmas: string[]) => void }) {
+function TurmaFilter({
+  available,
+  chosen,
+  onChange,
+}: {
+  available: readonly string[];
+  chosen: readonly string[];
+  onChange: (turmas: string[]) => void;
+}) {
   const id = useId();
   const summary = chosen.length === 0 ? 'Todas as turmas' : chosen.length === 1 ? chosen[0] : `${chosen.length} turmas`;
   return (
@@ -121,11 +130,19 @@ function TurmaFilter({ available, chosen, onChange }: { available: readonly stri
       </summary>
       <fieldset className="absolute z-20 mt-1 max-h-80 w-full min-w-64 overflow-y-auto rounded-xl border border-slate-200 bg-white p-2 shadow-lg">
         <legend className="sr-only">Turmas do relatório</legend>
-        <button type="button" onClick={() => onChange([])} className="mb-1 w-full rounded-lg px-2 py-1.5 text-left text-sm font-medium text-indigo-700 hover:bg-indigo-50">
+        <button
+          type="button"
+          onClick={() => onChange([])}
+          className="mb-1 w-full rounded-lg px-2 py-1.5 text-left text-sm font-medium text-indigo-700 hover:bg-indigo-50"
+        >
           Todas as turmas
         </button>
         {available.map((turma, index) => (
-          <label key={turma} htmlFor={`${id}-${index}`} className="flex cursor-pointer items-center gap-2 rounded-lg px-2 py-1.5 text-sm text-slate-800 hover:bg-slate-50">
+          <label
+            key={turma}
+            htmlFor={`${id}-${index}`}
+            className="flex cursor-pointer items-center gap-2 rounded-lg px-2 py-1.5 text-sm text-slate-800 hover:bg-slate-50"
+          >
             <input
               id={`${id}-${index}`}
               type="checkbox"
@@ -166,7 +183,11 @@ export default function AdminReportsPage() {
 
   return (
     <div>
-      <PageHeader title="Relatórios" description="Concessões, participação e destaques da escola no período escolhido." icon={<BarChart3 className="size-6" />} />
+      <PageHeader
+        title="Relatórios"
+        description="Concessões, participação e destaques da escola no período escolhido."
+        icon={<BarChart3 className="size-6" />}
+      />
 
       <Card title="Filtros" className="mb-6">
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
@@ -180,11 +201,21 @@ export default function AdminReportsPage() {
             <>
               <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-800">
                 De
-                <input type="date" value={filters.from ?? ''} onChange={(event) => update({ from: event.target.value })} className="h-12 rounded-xl border border-slate-300 bg-white px-3.5 text-base text-slate-900 shadow-sm sm:text-sm" />
+                <input
+                  type="date"
+                  value={filters.from ?? ''}
+                  onChange={(event) => update({ from: event.target.value })}
+                  className="h-12 rounded-xl border border-slate-300 bg-white px-3.5 text-base text-slate-900 shadow-sm sm:text-sm"
+                />
               </label>
               <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-800">
                 Até
-                <input type="date" value={filters.to ?? ''} onChange={(event) => update({ to: event.target.value })} className="h-12 rounded-xl border border-slate-300 bg-white px-3.5 text-base text-slate-900 shadow-sm sm:text-sm" />
+                <input
+                  type="date"
+                  value={filters.to ?? ''}
+                  onChange={(event) => update({ to: event.target.value })}
+                  className="h-12 rounded-xl border border-slate-300 bg-white px-3.5 text-base text-slate-900 shadow-sm sm:text-sm"
+                />
               </label>
             </>
           )}
@@ -203,7 +234,8 @@ export default function AdminReportsPage() {
         <div className="mt-3 text-sm text-slate-700" aria-live="polite">
           {period && !problem && (
             <p>
-              <strong className="font-semibold text-slate-900">{periodText}</strong> ({period.days} {period.days === 1 ? 'dia' : 'dias'}) · comparado com {formatDayRange(period.previousFrom, period.previousTo)}
+              <strong className="font-semibold text-slate-900">{periodText}</strong> ({period.days} {period.days === 1 ? 'dia' : 'dias'}) ·
+              comparado com {formatDayRange(period.previousFrom, period.previousTo)}
             </p>
           )}
           {PERIOD_HINTS[filters.period] && <p className="mt-1 text-xs text-slate-600">{PERIOD_HINTS[filters.period]}</p>}
@@ -212,7 +244,10 @@ export default function AdminReportsPage() {
 
       {error ? (
         <Card>
-          <LoadError message={error.message} onRetry={() => void Promise.all([overview.refetch(), timeline.refetch(), reasons.refetch()])} />
+          <LoadError
+            message={error.message}
+            onRetry={() => void Promise.all([overview.refetch(), timeline.refetch(), reasons.refetch()])}
+          />
         </Card>
       ) : problem ? (
         <Card>
@@ -296,69 +331,82 @@ export default function AdminReportsPage() {
           </ReportSection>
 
           <ReportSection
-              title="Comparação entre turmas"
-              description="Média de Méritus por aluno no fim do período; a tabela traz os totais e a participação."
-              table="turmas"
-              query={query}
-              chart={
-                overview.data && (
-                  <ReportChart
-                    kind="bars"
-                    labels={overview.data.turmas.map((row) => row.turma.replace(' - Turma ', ' '))}
-                    series={[{ label: 'Média por aluno', color: COLORS.transferred, values: overview.data.turmas.map((row) => row.averageBalance) }]}
-                    format={formatNumber}
-                  />
-                )
-              }
-            >
-              {overview.data ? (
-                <ReportTableView
-                  caption="Totais de Méritus, média por aluno e participação por turma"
-                  rows={overview.data.turmas}
-                  rowKey={(row) => row.turma}
-                  empty="Nenhuma turma"
-                  columns={[
-                    { header: 'Turma', cell: (row) => <span className="whitespace-nowrap">{row.turma}</span> },
-                    { header: 'Alunos', cell: (row) => formatNumber(row.students), numeric: true },
-                    { header: 'Concedidos', cell: (row) => formatMeritus(row.awarded), numeric: true },
-                    { header: 'Removidos', cell: (row) => formatMeritus(row.removed), numeric: true },
-                    { header: 'Transferidos', cell: (row) => formatMeritus(row.transferred), numeric: true },
-                    { header: 'Saldo no fim', cell: (row) => formatMeritus(row.balance), numeric: true },
-                    { header: 'Média por aluno', cell: (row) => formatMeritus(row.averageBalance), numeric: true },
-                    { header: 'Participação', cell: (row) => percent(row.participation), numeric: true },
+            title="Comparação entre turmas"
+            description="Média de Méritus por aluno no fim do período; a tabela traz os totais e a participação."
+            table="turmas"
+            query={query}
+            chart={
+              overview.data && (
+                <ReportChart
+                  kind="bars"
+                  labels={overview.data.turmas.map((row) => row.turma.replace(' - Turma ', ' '))}
+                  series={[
+                    { label: 'Média por aluno', color: COLORS.transferred, values: overview.data.turmas.map((row) => row.averageBalance) },
                   ]}
+                  format={formatNumber}
                 />
-              ) : (
-                <Skeleton className="h-48" />
-              )}
-            </ReportSection>
+              )
+            }
+          >
+            {overview.data ? (
+              <ReportTableView
+                caption="Totais de Méritus, média por aluno e participação por turma"
+                rows={overview.data.turmas}
+                rowKey={(row) => row.turma}
+                empty="Nenhuma turma"
+                columns={[
+                  { header: 'Turma', cell: (row) => <span className="whitespace-nowrap">{row.turma}</span> },
+                  { header: 'Alunos', cell: (row) => formatNumber(row.students), numeric: true },
+                  { header: 'Concedidos', cell: (row) => formatMeritus(row.awarded), numeric: true },
+                  { header: 'Removidos', cell: (row) => formatMeritus(row.removed), numeric: true },
+                  { header: 'Transferidos', cell: (row) => formatMeritus(row.transferred), numeric: true },
+                  { header: 'Saldo no fim', cell: (row) => formatMeritus(row.balance), numeric: true },
+                  { header: 'Média por aluno', cell: (row) => formatMeritus(row.averageBalance), numeric: true },
+                  { header: 'Participação', cell: (row) => percent(row.participation), numeric: true },
+                ]}
+              />
+            ) : (
+              <Skeleton className="h-48" />
+            )}
+          </ReportSection>
 
-            <ReportSection
-              title="Distribuição de saldos"
-              description="Quantos alunos têm cada faixa de saldo de Méritus no fim do período (somado das operações)."
-              table="balances"
-              query={query}
-              chart={
-                overview.data && (
-                  <ReportChart kind="bars" labels={overview.data.balances.map((row) => (row.max === null ? `${formatNumber(row.min)}+` : row.min === row.max ? formatNumber(row.min) : `${formatNumber(row.min)}–${formatNumber(row.max)}`))} series={[{ label: 'Alunos', color: COLORS.amber, values: overview.data.balances.map((row) => row.students) }]} format={formatNumber} />
-                )
-              }
-            >
-              {overview.data ? (
-                <ReportTableView
-                  caption="Alunos por faixa de saldo"
-                  rows={overview.data.balances}
-                  rowKey={(row) => row.label}
-                  empty="Nenhum aluno"
-                  columns={[
-                    { header: 'Faixa de saldo', cell: (row) => row.label },
-                    { header: 'Alunos', cell: (row) => formatNumber(row.students), numeric: true },
-                  ]}
+          <ReportSection
+            title="Distribuição de saldos"
+            description="Quantos alunos têm cada faixa de saldo de Méritus no fim do período (somado das operações)."
+            table="balances"
+            query={query}
+            chart={
+              overview.data && (
+                <ReportChart
+                  kind="bars"
+                  labels={overview.data.balances.map((row) =>
+                    row.max === null
+                      ? `${formatNumber(row.min)}+`
+                      : row.min === row.max
+                        ? formatNumber(row.min)
+                        : `${formatNumber(row.min)}–${formatNumber(row.max)}`,
+                  )}
+                  series={[{ label: 'Alunos', color: COLORS.amber, values: overview.data.balances.map((row) => row.students) }]}
+                  format={formatNumber}
                 />
-              ) : (
-                <Skeleton className="h-48" />
-              )}
-            </ReportSection>
+              )
+            }
+          >
+            {overview.data ? (
+              <ReportTableView
+                caption="Alunos por faixa de saldo"
+                rows={overview.data.balances}
+                rowKey={(row) => row.label}
+                empty="Nenhum aluno"
+                columns={[
+                  { header: 'Faixa de saldo', cell: (row) => row.label },
+                  { header: 'Alunos', cell: (row) => formatNumber(row.students), numeric: true },
+                ]}
+              />
+            ) : (
+              <Skeleton className="h-48" />
+            )}
+          </ReportSection>
 
           <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
             {(['awards', 'penalties'] as const).map((kind) => {
@@ -368,10 +416,21 @@ export default function AdminReportsPage() {
                 <ReportSection
                   key={kind}
                   title={title}
-                  description={kind === 'awards' ? 'Adições e recompensas, de Méritus e de Estelecas, pelo texto do motivo.' : 'Remoções e penalidades, de Méritus e de Estelecas, pelo texto do motivo.'}
+                  description={
+                    kind === 'awards'
+                      ? 'Adições e recompensas, de Méritus e de Estelecas, pelo texto do motivo.'
+                      : 'Remoções e penalidades, de Méritus e de Estelecas, pelo texto do motivo.'
+                  }
                   table={kind}
                   query={query}
-                  chart={list && <HorizontalBars color={kind === 'awards' ? COLORS.awarded : COLORS.removed} items={list.map((row) => ({ label: row.description, value: row.operations, text: formatNumber(row.operations) }))} />}
+                  chart={
+                    list && (
+                      <HorizontalBars
+                        color={kind === 'awards' ? COLORS.awarded : COLORS.removed}
+                        items={list.map((row) => ({ label: row.description, value: row.operations, text: formatNumber(row.operations) }))}
+                      />
+                    )
+                  }
                 >
                   {list ? (
                     <ReportTableView
@@ -399,7 +458,14 @@ export default function AdminReportsPage() {
             description="Maior aumento do saldo de Méritus entre o início e o fim do período."
             table="risers"
             query={query}
-            chart={overview.data && <HorizontalBars color={COLORS.awarded} items={overview.data.risers.map((row) => ({ label: row.name, value: row.change, text: `+${formatMeritus(row.change)}` }))} />}
+            chart={
+              overview.data && (
+                <HorizontalBars
+                  color={COLORS.awarded}
+                  items={overview.data.risers.map((row) => ({ label: row.name, value: row.change, text: `+${formatMeritus(row.change)}` }))}
+                />
+              )
+            }
           >
             {overview.data ? (
               <ReportTableView

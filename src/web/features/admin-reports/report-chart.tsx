@@ -47,7 +47,14 @@ export function ReportChart({ labels, series, kind, format, height = 200 }: Repo
           incrs: [1, 2, 3, 5, 7, 10, 14, 30],
           values: (_chart, splits) => splits.map((split) => (Number.isInteger(split) ? (labels[split] ?? '') : '')),
         },
-        { stroke: '#475569', font: AXIS_FONT, grid: { stroke: '#e2e8f0', width: 1 }, ticks: { show: false }, size: 60, values: (_chart, splits) => splits.map(format) },
+        {
+          stroke: '#475569',
+          font: AXIS_FONT,
+          grid: { stroke: '#e2e8f0', width: 1 },
+          ticks: { show: false },
+          size: 60,
+          values: (_chart, splits) => splits.map(format),
+        },
       ],
       series: [
         {},

@@ -10,14 +10,21 @@ import { routes } from '../../../shared/contract/routes.ts';
 import type { ReportFilterValues, ReportTable } from '../../../shared/reports.ts';
 import { useDocumentSources } from './report-queries.ts';
 
-const LINK = 'inline-flex min-h-9 items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm hover:bg-slate-50';
+const LINK =
+  'inline-flex min-h-9 items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm hover:bg-slate-50';
 
 /** The CSV and XLSX downloads of one table, for the page's filters. */
 export function ExportLinks({ table, query, title }: { table: ReportTable; query: ReportFilterValues; title: string }) {
   return (
     <div className="flex shrink-0 gap-2">
       {(['csv', 'xlsx'] as const).map((format) => (
-        <a key={format} href={urlOf(routes.reports.export, { query: { ...query, table, format } })} download aria-label={`Exportar ${title} (${format.toUpperCase()})`} className={LINK}>
+        <a
+          key={format}
+          href={urlOf(routes.reports.export, { query: { ...query, table, format } })}
+          download
+          aria-label={`Exportar ${title} (${format.toUpperCase()})`}
+          className={LINK}
+        >
           <Download aria-hidden="true" className="size-4" />
           {format.toUpperCase()}
         </a>
@@ -29,10 +36,27 @@ export function ExportLinks({ table, query, title }: { table: ReportTable; query
 export type Column<T> = { header: string; cell: (row: T) => ReactNode; numeric?: boolean };
 
 /** The accessible table under each chart: the same numbers, with a caption. */
-export function ReportTableView<T>({ caption, columns, rows, rowKey, empty }: { caption: string; columns: Column<T>[]; rows: readonly T[]; rowKey: (row: T) => string; empty: string }) {
+export function ReportTableView<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  empty,
+}: {
+  caption: string;
+  columns: Column<T>[];
+  rows: readonly T[];
+  rowKey: (row: T) => string;
+  empty: string;
+}) {
   return (
     // Long tables (a day per row) scroll inside their card; the region can be reached and scrolled with the keyboard.
-    <div role="region" aria-label={caption} tabIndex={0} className="scroll-shadows -mx-4 max-h-[28rem] overflow-auto px-4 focus-visible:ring-2 focus-visible:ring-indigo-500/40 focus-visible:outline-none sm:mx-0 sm:px-0">
+    <div
+      role="region"
+      aria-label={caption}
+      tabIndex={0}
+      className="scroll-shadows -mx-4 max-h-[28rem] overflow-auto px-4 focus-visible:ring-2 focus-visible:ring-indigo-500/40 focus-visible:outline-none sm:mx-0 sm:px-0"
+    >
       <table className="w-full min-w-[28rem] border-collapse text-sm">
         <caption className="pb-2 text-left text-xs font-medium text-slate-600">{caption}</caption>
         <thead className="sticky top-0 bg-white">
@@ -75,7 +99,21 @@ export function ReportTableView<T>({ caption, columns, rows, rowKey, empty }: { 
 }
 
 /** A chart, its table and its exports in one card. */
-export function ReportSection({ title, description, table, query, chart, children }: { title: string; description?: string; table: ReportTable | ReportTable[]; query: ReportFilterValues; chart?: ReactNode; children: ReactNode }) {
+export function ReportSection({
+  title,
+  description,
+  table,
+  query,
+  chart,
+  children,
+}: {
+  title: string;
+  description?: string;
+  table: ReportTable | ReportTable[];
+  query: ReportFilterValues;
+  chart?: ReactNode;
+  children: ReactNode;
+}) {
   const tables = Array.isArray(table) ? table : [table];
   return (
     <Card
@@ -97,12 +135,18 @@ export function HorizontalBars({ items, color }: { items: { label: string; value
   return (
     <ul aria-hidden="true" className="space-y-1.5">
       {items.map((item) => (
-        <li key={item.label} className="grid grid-cols-[minmax(0,10rem)_1fr_auto] items-center gap-2 text-xs sm:grid-cols-[minmax(0,14rem)_1fr_auto]">
+        <li
+          key={item.label}
+          className="grid grid-cols-[minmax(0,10rem)_1fr_auto] items-center gap-2 text-xs sm:grid-cols-[minmax(0,14rem)_1fr_auto]"
+        >
           <span className="truncate text-slate-700" title={item.label}>
             {item.label}
           </span>
           <span className="h-3 rounded-full bg-slate-100">
-            <span className="block h-3 rounded-full" style={{ width: `${Math.max(2, (item.value / max) * 100)}%`, backgroundColor: color }} />
+            <span
+              className="block h-3 rounded-full"
+              style={{ width: `${Math.max(2, (item.value / max) * 100)}%`, backgroundColor: color }}
+            />
           </span>
           <span className="text-right font-semibold text-slate-800 tabular-nums">{item.text}</span>
         </li>
@@ -116,20 +160,40 @@ export function DocumentsPanel({ periodQuery, periodText }: { periodQuery: Repor
   const { students, tags } = useDocumentSources();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const pickable = useMemo<PickerStudent[]>(
-    () => (students.data ?? []).map((s) => ({ id: s.id, studentId: s.studentId, name: s.name, grade: s.grade, photo: s.photoThumb ?? s.photo, balanceLabel: formatMeritus(s.meritus) })),
+    () =>
+      (students.data ?? []).map((s) => ({
+        id: s.id,
+        studentId: s.studentId,
+        name: s.name,
+        grade: s.grade,
+        photo: s.photoThumb ?? s.photo,
+        balanceLabel: formatMeritus(s.meritus),
+      })),
     [students.data],
   );
   const chosen = pickable.find((student) => selected.has(student.id));
-  const holders = (tags.data ?? []).slice().sort((a, b) => a.kind.localeCompare(b.kind) || a.student.name.localeCompare(b.student.name, 'pt-BR'));
+  const holders = (tags.data ?? [])
+    .slice()
+    .sort((a, b) => a.kind.localeCompare(b.kind) || a.student.name.localeCompare(b.student.name, 'pt-BR'));
 
   return (
     <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
       <Card title="Extrato do aluno (PDF)">
-        <p className="-mt-1 mb-3 text-xs text-slate-600">Saldo no início e no fim e todas as operações do aluno no período escolhido ({periodText}).</p>
+        <p className="-mt-1 mb-3 text-xs text-slate-600">
+          Saldo no início e no fim e todas as operações do aluno no período escolhido ({periodText}).
+        </p>
         {students.isPending ? (
           <Skeleton className="h-40" />
         ) : (
-          <StudentPicker students={pickable} selected={selected} onChange={setSelected} mode="single" label="Aluno do extrato" limit={6} listClassName="max-h-64 overflow-y-auto" />
+          <StudentPicker
+            students={pickable}
+            selected={selected}
+            onChange={setSelected}
+            mode="single"
+            label="Aluno do extrato"
+            limit={6}
+            listClassName="max-h-64 overflow-y-auto"
+          />
         )}
         <div className="mt-3 flex flex-wrap items-center gap-3">
           {chosen ? (
@@ -147,7 +211,9 @@ export function DocumentsPanel({ periodQuery, periodText }: { periodQuery: Repor
         {tags.isPending ? (
           <Skeleton className="h-24" />
         ) : holders.length === 0 ? (
-          <p className="rounded-xl border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600">Nenhuma tag da semana ativa no momento</p>
+          <p className="rounded-xl border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600">
+            Nenhuma tag da semana ativa no momento
+          </p>
         ) : (
           <ul className="divide-y divide-slate-100">
             {holders.map((tag) => (
@@ -158,7 +224,12 @@ export function DocumentsPanel({ periodQuery, periodText }: { periodQuery: Repor
                     {TAG_NAMES[tag.kind]} · {tag.student.grade} · até {formatDate(tag.expiresAt)}
                   </span>
                 </span>
-                <a href={urlOf(routes.reports.certificate, { query: { tag: tag.id } })} download aria-label={`Certificado ${TAG_NAMES[tag.kind]} de ${tag.student.name} (PDF)`} className={LINK}>
+                <a
+                  href={urlOf(routes.reports.certificate, { query: { tag: tag.id } })}
+                  download
+                  aria-label={`Certificado ${TAG_NAMES[tag.kind]} de ${tag.student.name} (PDF)`}
+                  className={LINK}
+                >
                   <Award aria-hidden="true" className="size-4" />
                   Certificado
                 </a>

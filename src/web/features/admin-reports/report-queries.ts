@@ -9,7 +9,7 @@ import { useActiveTags } from '../../lib/student-queries.ts';
  * until the next. Not sent while `enabled` is false (filters the server would refuse). Pushed operations refresh them.
  */
 export function useReports(query: ReportFilterValues, enabled = true) {
-  const options = { placeholderData: <T,>(previous: T | undefined) => previous, staleTime: 30_000, enabled };
+  const options = { placeholderData: <T>(previous: T | undefined) => previous, staleTime: 30_000, enabled };
   const overview = useQuery({ ...readOf(routes.reports.overview, { query }), ...options });
   const timeline = useQuery({ ...readOf(routes.reports.timeline, { query }), ...options });
   const reasons = useQuery({ ...readOf(routes.reports.reasons, { query }), ...options });

@@ -5,7 +5,15 @@ import { useSchoolSettings } from '../../lib/school-settings.ts';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { isRefusal, type ApiError } from '../../lib/api.ts';
 import { parseAmountText, issueFields } from '../../../shared/validation.ts';
-import { schoolInfoInput, schoolRules, SETTINGS_TEXTS, timeZoneOptions, type AdminAccount, type SchoolRules, type SchoolSettings } from '../../../shared/settings.ts';
+import {
+  schoolInfoInput,
+  schoolRules,
+  SETTINGS_TEXTS,
+  timeZoneOptions,
+  type AdminAccount,
+  type SchoolRules,
+  type SchoolSettings,
+} from '../../../shared/settings.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
@@ -50,7 +58,13 @@ function SchoolSection({ settings }: { settings: SchoolSettings }) {
   return (
     <Card title="Escola">
       <form onSubmit={submit} noValidate className="grid gap-4 md:grid-cols-2">
-        <TextField label="Nome da escola" value={name} onChange={(event) => setName(event.target.value)} error={errors.name} maxLength={80} />
+        <TextField
+          label="Nome da escola"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={errors.name}
+          maxLength={80}
+        />
         <SelectField
           label="Fuso horário"
           hint="Todas as datas e horas do portal usam este fuso."
@@ -67,7 +81,11 @@ function SchoolSection({ settings }: { settings: SchoolSettings }) {
       </form>
       <div className="mt-6 flex flex-wrap items-center gap-4 border-t border-slate-100 pt-4">
         {settings.school.logoUrl ? (
-          <img src={settings.school.logoUrl} alt="Logo atual da escola" className="size-16 rounded-xl bg-white object-contain ring-1 ring-slate-200" />
+          <img
+            src={settings.school.logoUrl}
+            alt="Logo atual da escola"
+            className="size-16 rounded-xl bg-white object-contain ring-1 ring-slate-200"
+          />
         ) : (
           <p className="text-sm text-slate-600">Sem logo: o portal mostra a marca do Méritus.</p>
         )}
@@ -87,17 +105,32 @@ function SchoolSection({ settings }: { settings: SchoolSettings }) {
           />
         </label>
         {settings.school.logoUrl && (
-          <Button variant="ghost" onClick={() => removeLogo.mutate(undefined)} disabled={removeLogo.isPending} icon={<Trash2 aria-hidden="true" className="size-4" />}>
+          <Button
+            variant="ghost"
+            onClick={() => removeLogo.mutate(undefined)}
+            disabled={removeLogo.isPending}
+            icon={<Trash2 aria-hidden="true" className="size-4" />}
+          >
             Remover logo
           </Button>
         )}
-        <p className="w-full text-xs text-slate-600">JPG, PNG, GIF ou WebP, até 5 MB. Aparece na tela de login, no menu e nos certificados.</p>
+        <p className="w-full text-xs text-slate-600">
+          JPG, PNG, GIF ou WebP, até 5 MB. Aparece na tela de login, no menu e nos certificados.
+        </p>
       </div>
     </Card>
   );
 }
 
-type RuleField = 'meritusGoal' | 'estelecasBarScale' | 'collector' | 'master' | 'defaultTagDays' | 'maxOperationAmount' | 'transferDailyCap' | 'transferMinIntervalSeconds';
+type RuleField =
+  | 'meritusGoal'
+  | 'estelecasBarScale'
+  | 'collector'
+  | 'master'
+  | 'defaultTagDays'
+  | 'maxOperationAmount'
+  | 'transferDailyCap'
+  | 'transferMinIntervalSeconds';
 const RULE_FIELDS: { field: RuleField; label: string; hint?: string; optional?: boolean }[] = [
   { field: 'meritusGoal', label: 'Meta de Méritus (M$)' },
   { field: 'estelecasBarScale', label: 'Escala da barra de Estelecas' },
@@ -106,7 +139,12 @@ const RULE_FIELDS: { field: RuleField; label: string; hint?: string; optional?: 
   { field: 'defaultTagDays', label: 'Duração padrão das tags (dias)' },
   { field: 'maxOperationAmount', label: 'Valor máximo por operação' },
   { field: 'transferDailyCap', label: 'Limite diário de transferência por aluno (M$)', hint: 'Vazio: sem limite', optional: true },
-  { field: 'transferMinIntervalSeconds', label: 'Intervalo mínimo entre transferências (segundos)', hint: 'Vazio: sem intervalo', optional: true },
+  {
+    field: 'transferMinIntervalSeconds',
+    label: 'Intervalo mínimo entre transferências (segundos)',
+    hint: 'Vazio: sem intervalo',
+    optional: true,
+  },
 ];
 
 function rulesText(rules: SchoolRules): Record<RuleField, string> {
@@ -250,7 +288,10 @@ function TurmasSection() {
               ) : (
                 <>
                   <span className="w-full min-w-0 font-semibold text-slate-900 sm:w-auto sm:flex-1">
-                    {turma.name} <span className="font-normal text-slate-600">· {formatNumber(turma.students)} {turma.students === 1 ? 'aluno' : 'alunos'}</span>
+                    {turma.name}{' '}
+                    <span className="font-normal text-slate-600">
+                      · {formatNumber(turma.students)} {turma.students === 1 ? 'aluno' : 'alunos'}
+                    </span>
                   </span>
                   {turma.retired && <Badge tone="slate">Desativada</Badge>}
                   <Button
@@ -270,7 +311,13 @@ function TurmasSection() {
                     variant="ghost"
                     size="sm"
                     aria-label={`${turma.retired ? 'Reativar' : 'Desativar'} ${turma.name}`}
-                    icon={turma.retired ? <ArchiveRestore aria-hidden="true" className="size-4" /> : <Archive aria-hidden="true" className="size-4" />}
+                    icon={
+                      turma.retired ? (
+                        <ArchiveRestore aria-hidden="true" className="size-4" />
+                      ) : (
+                        <Archive aria-hidden="true" className="size-4" />
+                      )
+                    }
                     disabled={update.isPending}
                     onClick={() => update.mutate({ id: turma.id, retired: !turma.retired })}
                   >
@@ -336,11 +383,23 @@ function AdminsSection() {
                   {admin.email} · Último acesso: {admin.lastLogin ? formatDateTime(admin.lastLogin) : 'nunca'}
                 </span>
               </span>
-              <Button variant="ghost" size="sm" aria-label={`Redefinir senha de ${admin.name}`} icon={<KeyRound aria-hidden="true" className="size-4" />} onClick={() => setConfirm({ kind: 'reset', admin })}>
+              <Button
+                variant="ghost"
+                size="sm"
+                aria-label={`Redefinir senha de ${admin.name}`}
+                icon={<KeyRound aria-hidden="true" className="size-4" />}
+                onClick={() => setConfirm({ kind: 'reset', admin })}
+              >
                 Redefinir senha
               </Button>
               {admin.id !== selfId && total > 1 && (
-                <Button variant="ghost" size="sm" aria-label={`Remover ${admin.name}`} icon={<Trash2 aria-hidden="true" className="size-4" />} onClick={() => setConfirm({ kind: 'remove', admin })}>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  aria-label={`Remover ${admin.name}`}
+                  icon={<Trash2 aria-hidden="true" className="size-4" />}
+                  onClick={() => setConfirm({ kind: 'remove', admin })}
+                >
                   Remover
                 </Button>
               )}
@@ -370,7 +429,13 @@ function AdminsSection() {
         }}
       >
         <TextField label="Nome" value={form.name} onChange={(event) => setForm({ ...form, name: event.target.value })} autoComplete="off" />
-        <TextField label="Email" type="email" value={form.email} onChange={(event) => setForm({ ...form, email: event.target.value })} autoComplete="off" />
+        <TextField
+          label="Email"
+          type="email"
+          value={form.email}
+          onChange={(event) => setForm({ ...form, email: event.target.value })}
+          autoComplete="off"
+        />
         <TextField
           label="Senha (opcional)"
           hint="Vazia: uma senha é gerada e mostrada uma vez"
@@ -404,7 +469,8 @@ function AdminsSection() {
             reset.mutate(
               { id: confirm.admin.id },
               {
-                onSuccess: (result) => result.password && setShown({ label: `Nova senha de ${result.admin.name}`, password: result.password }),
+                onSuccess: (result) =>
+                  result.password && setShown({ label: `Nova senha de ${result.admin.name}`, password: result.password }),
                 onSettled: () => setConfirm(null),
               },
             );
@@ -419,7 +485,11 @@ export default function AdminSettingsPage() {
   const settings = useSchoolSettings();
   return (
     <div className="flex flex-col gap-6">
-      <PageHeader title="Configurações" description="Dados da escola, regras, turmas e administradores." icon={<Settings aria-hidden="true" className="size-6" />} />
+      <PageHeader
+        title="Configurações"
+        description="Dados da escola, regras, turmas e administradores."
+        icon={<Settings aria-hidden="true" className="size-6" />}
+      />
       {settings.data ? (
         <>
           {/* Keyed by what was saved, so the forms show the stored values after any change (here or elsewhere). */}

@@ -30,10 +30,16 @@ function useSettingsMutation<I, R>(mutationFn: (input: I) => Promise<R>, success
 }
 
 export const useSaveSchool = () =>
-  useSettingsMutation((input: SchoolInfoInput) => call(settings.saveSchool, { body: input }), () => 'Dados da escola salvos');
+  useSettingsMutation(
+    (input: SchoolInfoInput) => call(settings.saveSchool, { body: input }),
+    () => 'Dados da escola salvos',
+  );
 
 export const useSaveRules = () =>
-  useSettingsMutation((input: SchoolRules) => call(settings.saveRules, { body: input }), () => 'Regras salvas');
+  useSettingsMutation(
+    (input: SchoolRules) => call(settings.saveRules, { body: input }),
+    () => 'Regras salvas',
+  );
 
 export const useUploadLogo = () =>
   useSettingsMutation(
@@ -45,10 +51,17 @@ export const useUploadLogo = () =>
     () => 'Logo atualizado',
   );
 
-export const useRemoveLogo = () => useSettingsMutation(() => call(settings.removeLogo), () => 'Logo removido');
+export const useRemoveLogo = () =>
+  useSettingsMutation(
+    () => call(settings.removeLogo),
+    () => 'Logo removido',
+  );
 
 export const useCreateTurma = () =>
-  useSettingsMutation((name: string) => call(settings.createTurma, { body: { name } }), (result) => result.message);
+  useSettingsMutation(
+    (name: string) => call(settings.createTurma, { body: { name } }),
+    (result) => result.message,
+  );
 
 export const useUpdateTurma = () =>
   useSettingsMutation(
@@ -64,8 +77,13 @@ export const useCreateAdmin = () =>
 
 export const useResetAdminPassword = () =>
   useSettingsMutation(
-    ({ id, password }: { id: string; password?: string }) => call(settings.resetAdminPassword, { params: { id }, body: password ? { password } : {} }),
+    ({ id, password }: { id: string; password?: string }) =>
+      call(settings.resetAdminPassword, { params: { id }, body: password ? { password } : {} }),
     (result) => result.message,
   );
 
-export const useRemoveAdmin = () => useSettingsMutation((id: string) => call(settings.removeAdmin, { params: { id } }), (result) => result.message);
+export const useRemoveAdmin = () =>
+  useSettingsMutation(
+    (id: string) => call(settings.removeAdmin, { params: { id } }),
+    (result) => result.message,
+  );

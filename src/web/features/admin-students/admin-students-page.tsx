@@ -54,16 +54,20 @@ function useTagExpiryClock(list: AdminStudent[] | undefined): number {
     if (next === null) return;
     const wait = next - Date.now() + 250;
     if (wait > MAX_TIMER_MS) return;
-    const timer = setTimeout(() => {
-      const at = Date.now();
-      const expired = list.reduce(
-        (sum, student) => sum + student.tags.filter((tag) => new Date(tag.expiresAt).getTime() <= at && new Date(tag.expiresAt).getTime() > now).length,
-        0,
-      );
-      setNow(at);
-      if (expired > 0) toast.success(ADMIN_STUDENT_TEXTS.tagsExpired(expired));
-      invalidateReads(client, [routes.adminStudents.list, routes.tags.active]);
-    }, Math.max(0, wait));
+    const timer = setTimeout(
+      () => {
+        const at = Date.now();
+        const expired = list.reduce(
+          (sum, student) =>
+            sum + student.tags.filter((tag) => new Date(tag.expiresAt).getTime() <= at && new Date(tag.expiresAt).getTime() > now).length,
+          0,
+        );
+        setNow(at);
+        if (expired > 0) toast.success(ADMIN_STUDENT_TEXTS.tagsExpired(expired));
+        invalidateReads(client, [routes.adminStudents.list, routes.tags.active]);
+      },
+      Math.max(0, wait),
+    );
     return () => clearTimeout(timer);
   }, [list, now, client]);
   return now;
@@ -91,7 +95,10 @@ export function AdminStudentsPage() {
   const students = useAdminStudents();
   const remove = useDeleteStudent();
   const searchRef = useRef<HTMLInputElement>(null);
-  const gradeFilter = [{ value: '', label: 'Todas as séries' }, ...(useSchoolSettings().data?.turmas ?? []).map((turma) => ({ value: turma.name, label: turma.name }))];
+  const gradeFilter = [
+    { value: '', label: 'Todas as séries' },
+    ...(useSchoolSettings().data?.turmas ?? []).map((turma) => ({ value: turma.name, label: turma.name })),
+  ];
   const [query, setQuery] = useState('');
   const [grade, setGrade] = useState('');
   const [page, setPage] = useState(1);
@@ -150,7 +157,9 @@ export function AdminStudentsPage() {
     <div>
       <PageHeader
         title="Gerenciar Alunos"
-        description={students.data ? countOf(total, 'estudante cadastrado', 'estudantes cadastrados') : 'Cadastro, fotos, tags e senhas dos estudantes'}
+        description={
+          students.data ? countOf(total, 'estudante cadastrado', 'estudantes cadastrados') : 'Cadastro, fotos, tags e senhas dos estudantes'
+        }
         icon={<Users className="size-6" />}
         actions={
           <Button icon={<UserPlus aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'form', studentUuid: null })}>
@@ -210,7 +219,10 @@ export function AdminStudentsPage() {
             title="Nenhum estudante cadastrado"
             description="Adicione o primeiro aluno ou importe a lista da secretaria em CSV."
             action={
-              <Button icon={<UserPlus aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'form', studentUuid: null })}>
+              <Button
+                icon={<UserPlus aria-hidden="true" className="size-4" />}
+                onClick={() => setDialog({ kind: 'form', studentUuid: null })}
+              >
                 Adicionar Aluno
               </Button>
             }
@@ -236,7 +248,13 @@ export function AdminStudentsPage() {
               </p>
               {pages > 1 && (
                 <div className="flex items-center gap-2">
-                  <Button variant="secondary" size="sm" disabled={currentPage <= 1} onClick={() => goTo(currentPage - 1)} icon={<ChevronLeft aria-hidden="true" className="size-4" />}>
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    disabled={currentPage <= 1}
+                    onClick={() => goTo(currentPage - 1)}
+                    icon={<ChevronLeft aria-hidden="true" className="size-4" />}
+                  >
                     Anterior
                   </Button>
                   <span className="px-1 whitespace-nowrap tabular-nums">

@@ -135,9 +135,15 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
               <caption className="sr-only">Alunos importados</caption>
               <thead className="sticky top-0 bg-slate-50 text-xs text-slate-600 uppercase">
                 <tr>
-                  <th scope="col" className="px-3 py-2 font-semibold">Matrícula</th>
-                  <th scope="col" className="px-3 py-2 font-semibold">Nome</th>
-                  <th scope="col" className="px-3 py-2 font-semibold">Série</th>
+                  <th scope="col" className="px-3 py-2 font-semibold">
+                    Matrícula
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-semibold">
+                    Nome
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-semibold">
+                    Série
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -170,7 +176,12 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
           <Button variant="secondary" onClick={onClose} disabled={busy}>
             Cancelar
           </Button>
-          <Button onClick={runImport} disabled={!data || data.validCount === 0 || preview.isPending} loading={importing.isPending} blocksDoubleClick>
+          <Button
+            onClick={runImport}
+            disabled={!data || data.validCount === 0 || preview.isPending}
+            loading={importing.isPending}
+            blocksDoubleClick
+          >
             {data && data.validCount > 0 ? `Importar ${countOf(data.validCount, 'aluno', 'alunos')}` : 'Importar'}
           </Button>
         </>
@@ -181,9 +192,15 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
           htmlFor={inputId}
           className="flex cursor-pointer flex-col items-center justify-center gap-1 rounded-2xl border-2 border-dashed border-slate-300 bg-slate-50 px-4 py-6 text-center transition-colors focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-500/40 hover:border-indigo-400 hover:bg-indigo-50/50"
         >
-          {file ? <FileSpreadsheet aria-hidden="true" className="size-7 text-indigo-600" /> : <FileUp aria-hidden="true" className="size-7 text-indigo-600" />}
+          {file ? (
+            <FileSpreadsheet aria-hidden="true" className="size-7 text-indigo-600" />
+          ) : (
+            <FileUp aria-hidden="true" className="size-7 text-indigo-600" />
+          )}
           <span className="font-semibold text-slate-900">{file ? file.name : 'Escolher arquivo CSV'}</span>
-          <span className="text-xs text-slate-600">{file ? `${formatSize(file.size)} · clique para trocar` : 'Até 2 MB e 5.000 linhas; a primeira linha é o cabeçalho.'}</span>
+          <span className="text-xs text-slate-600">
+            {file ? `${formatSize(file.size)} · clique para trocar` : 'Até 2 MB e 5.000 linhas; a primeira linha é o cabeçalho.'}
+          </span>
           <input
             id={inputId}
             type="file"
@@ -221,14 +238,22 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
               <span className="text-xs text-slate-600">Separador: “{data.delimiter === '\t' ? 'tab' : data.delimiter}”</span>
               {data.invalidCount > 0 && (
                 <label className="ml-auto flex items-center gap-2 text-sm text-slate-700">
-                  <input type="checkbox" checked={onlyProblems} onChange={(event) => setOnlyProblems(event.target.checked)} className="size-4 accent-indigo-600" />
+                  <input
+                    type="checkbox"
+                    checked={onlyProblems}
+                    onChange={(event) => setOnlyProblems(event.target.checked)}
+                    className="size-4 accent-indigo-600"
+                  />
                   Só linhas com problemas
                 </label>
               )}
             </div>
             <ul className="flex max-h-[50dvh] flex-col gap-2 overflow-auto md:hidden" aria-label="Pré-visualização da importação">
               {rows.slice(0, SHOWN_ROWS).map((row) => (
-                <li key={row.line} className={cn('rounded-xl p-3 text-sm ring-1', row.valid ? 'bg-white ring-slate-200' : 'bg-rose-50/60 ring-rose-200')}>
+                <li
+                  key={row.line}
+                  className={cn('rounded-xl p-3 text-sm ring-1', row.valid ? 'bg-white ring-slate-200' : 'bg-rose-50/60 ring-rose-200')}
+                >
                   <div className="flex items-start justify-between gap-2">
                     <p className="min-w-0 font-semibold wrap-anywhere text-slate-900">{row.name || '—'}</p>
                     <span className="shrink-0 text-xs text-slate-600">Linha {row.line}</span>
@@ -245,13 +270,27 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
                 <caption className="sr-only">Pré-visualização da importação</caption>
                 <thead className="sticky top-0 z-10 bg-slate-50 text-xs text-slate-600 uppercase">
                   <tr>
-                    <th scope="col" className="px-3 py-2 font-semibold">Linha</th>
-                    <th scope="col" className="px-3 py-2 font-semibold">Matrícula</th>
-                    <th scope="col" className="px-3 py-2 font-semibold">Nome</th>
-                    <th scope="col" className="px-3 py-2 font-semibold">Série</th>
-                    <th scope="col" className="px-3 py-2 font-semibold">Email</th>
-                    <th scope="col" className="px-3 py-2 font-semibold">Nascimento</th>
-                    <th scope="col" className="px-3 py-2 font-semibold">Situação</th>
+                    <th scope="col" className="px-3 py-2 font-semibold">
+                      Linha
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-semibold">
+                      Matrícula
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-semibold">
+                      Nome
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-semibold">
+                      Série
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-semibold">
+                      Email
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-semibold">
+                      Nascimento
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-semibold">
+                      Situação
+                    </th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">

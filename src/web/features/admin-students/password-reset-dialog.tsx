@@ -53,7 +53,9 @@ export function PasswordResetDialog({ student, onClose }: { student: AdminStuden
     >
       <div className="flex flex-col gap-4">
         <OneTimePassword password={result.password} label="Nova senha" testId="new-password" />
-        <p className="text-sm text-slate-700">Entregue esta senha ao aluno. Ela não será mostrada novamente depois que você fechar esta janela.</p>
+        <p className="text-sm text-slate-700">
+          Entregue esta senha ao aluno. Ela não será mostrada novamente depois que você fechar esta janela.
+        </p>
       </div>
     </Modal>
   );

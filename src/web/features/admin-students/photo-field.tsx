@@ -32,7 +32,15 @@ export type PhotoState = {
 
 export function initialPhotoState(current: { photo: string | null; photoSource: 'upload' | 'url' | null } | null): PhotoState {
   const url = current?.photoSource === 'url' && current.photo ? current.photo.replace(/[?&]v=\d+$/, '') : '';
-  return { mode: current?.photoSource === 'upload' ? 'upload' : 'url', url, urlStatus: url ? 'valid' : 'idle', file: null, fileError: null, archive: null, remove: false };
+  return {
+    mode: current?.photoSource === 'upload' ? 'upload' : 'url',
+    url,
+    urlStatus: url ? 'valid' : 'idle',
+    file: null,
+    fileError: null,
+    archive: null,
+    remove: false,
+  };
 }
 
 /** Checks the typed address (parse + load within 5 s) and reports the result into the state. */
@@ -65,7 +73,13 @@ export function PhotoField({ name, currentPhoto, state, onChange, disabled }: Ph
 
   const typed = state.url.trim();
   const urlPhoto = typed ? (state.urlStatus === 'valid' ? typed : null) : currentPhoto;
-  const shown = state.remove ? null : state.mode === 'upload' ? (preview ?? currentPhoto) : state.mode === 'archive' ? (state.archive?.previewUrl ?? currentPhoto) : urlPhoto;
+  const shown = state.remove
+    ? null
+    : state.mode === 'upload'
+      ? (preview ?? currentPhoto)
+      : state.mode === 'archive'
+        ? (state.archive?.previewUrl ?? currentPhoto)
+        : urlPhoto;
 
   /** 'Selecionar Imagem para Cadastro': the image's address goes to the clipboard, as the spec's picker did. */
   const pickArchive = async (item: ArchiveItem) => {
@@ -211,7 +225,11 @@ export function PhotoField({ name, currentPhoto, state, onChange, disabled }: Ph
                       {ARCHIVE_TEXTS.pickerSelected}: {state.archive.fileName}
                     </p>
                   )}
-                  <ArchiveImagePicker selectedId={state.archive?.id ?? null} onSelect={(item) => void pickArchive(item)} disabled={disabled} />
+                  <ArchiveImagePicker
+                    selectedId={state.archive?.id ?? null}
+                    onSelect={(item) => void pickArchive(item)}
+                    disabled={disabled}
+                  />
                 </div>
               ),
             },

@@ -64,7 +64,20 @@ export function initialMeritus(text: string): number {
 /** The message for a failed photo upload: the server's for a refused file, else 'Erro no upload: …'. */
 function photoErrorMessage(error: unknown): string {
   if (!isApiError(error)) return `Erro no upload: ${ERROR_MESSAGES.internal}`;
-  if (['invalid_photo_type', 'photo_too_large', 'invalid_photo_url', 'photo_url_not_https', 'unauthenticated', 'network', 'file_missing', 'file_empty', 'archive_photo_unavailable', 'archive_image_not_found'].includes(error.code)) {
+  if (
+    [
+      'invalid_photo_type',
+      'photo_too_large',
+      'invalid_photo_url',
+      'photo_url_not_https',
+      'unauthenticated',
+      'network',
+      'file_missing',
+      'file_empty',
+      'archive_photo_unavailable',
+      'archive_image_not_found',
+    ].includes(error.code)
+  ) {
     return error.message;
   }
   return `Erro no upload: ${error.message}`;
@@ -82,7 +95,9 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
   const creating = student === null;
   const turmas = useSchoolSettings().data?.turmas ?? [];
   // A retired turma takes no one new: offered only to a student already in it.
-  const gradeOptions = turmas.filter((turma) => !turma.retired || turma.name === student?.grade).map((turma) => ({ value: turma.name, label: turma.name }));
+  const gradeOptions = turmas
+    .filter((turma) => !turma.retired || turma.name === student?.grade)
+    .map((turma) => ({ value: turma.name, label: turma.name }));
   const [initial] = useState<Values>(() => initialValues(student, gradeOptions[0]?.value ?? ''));
   const [values, setValues] = useState<Values>(initial);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
@@ -211,8 +226,7 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
         if (field) {
           setErrors((current) => ({ ...current, [field]: error.message }));
           focusFirstInvalid(form);
-        }
-        else setServerError(error.message);
+        } else setServerError(error.message);
       }
     }
   };
@@ -245,10 +259,39 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
             containerClassName="sm:col-span-2"
             disabled={pending}
           />
-          <TextField label="Matrícula *" value={values.studentId} onChange={set('studentId')} error={errors.studentId} autoComplete="off" disabled={pending} />
-          <SelectField label="Série" options={gradeOptions} value={values.grade} onChange={set('grade')} error={errors.grade} disabled={pending} />
-          <TextField label="Email" type="email" value={values.email} onChange={set('email')} error={errors.email} autoComplete="off" disabled={pending} />
-          <TextField label="Data de nascimento" type="date" value={values.birthDate} onChange={set('birthDate')} error={errors.birthDate} disabled={pending} />
+          <TextField
+            label="Matrícula *"
+            value={values.studentId}
+            onChange={set('studentId')}
+            error={errors.studentId}
+            autoComplete="off"
+            disabled={pending}
+          />
+          <SelectField
+            label="Série"
+            options={gradeOptions}
+            value={values.grade}
+            onChange={set('grade')}
+            error={errors.grade}
+            disabled={pending}
+          />
+          <TextField
+            label="Email"
+            type="email"
+            value={values.email}
+            onChange={set('email')}
+            error={errors.email}
+            autoComplete="off"
+            disabled={pending}
+          />
+          <TextField
+            label="Data de nascimento"
+            type="date"
+            value={values.birthDate}
+            onChange={set('birthDate')}
+            error={errors.birthDate}
+            disabled={pending}
+          />
           {creating ? (
             <>
               <TextField
@@ -308,7 +351,13 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
                 </p>
                 <p className="text-xs text-slate-600">Saldos mudam só por operações (Gerenciar M$ e Estelecas).</p>
               </div>
-              <Button variant="secondary" size="sm" disabled={pending} icon={<KeyRound aria-hidden="true" className="size-4" />} onClick={() => onResetPassword(student)}>
+              <Button
+                variant="secondary"
+                size="sm"
+                disabled={pending}
+                icon={<KeyRound aria-hidden="true" className="size-4" />}
+                onClick={() => onResetPassword(student)}
+              >
                 Redefinir senha
               </Button>
             </div>

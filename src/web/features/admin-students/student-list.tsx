@@ -60,8 +60,18 @@ const StudentRow = memo(function StudentRow({ student, now, actions }: ItemProps
       </td>
       <td className="py-3 pr-5 pl-3">
         <div className="flex justify-end gap-0.5">
-          <IconButton size="sm" label={`Editar ${student.name}`} icon={<Pencil aria-hidden="true" className="size-4" />} onClick={() => actions.onEdit(student)} />
-          <IconButton size="sm" label={`Tags de ${student.name}`} icon={<Tag aria-hidden="true" className="size-4" />} onClick={() => actions.onTags(student)} />
+          <IconButton
+            size="sm"
+            label={`Editar ${student.name}`}
+            icon={<Pencil aria-hidden="true" className="size-4" />}
+            onClick={() => actions.onEdit(student)}
+          />
+          <IconButton
+            size="sm"
+            label={`Tags de ${student.name}`}
+            icon={<Tag aria-hidden="true" className="size-4" />}
+            onClick={() => actions.onTags(student)}
+          />
           <IconButton
             size="sm"
             label={`Redefinir senha de ${student.name}`}
@@ -89,12 +99,24 @@ export function StudentsTable({ students, now, actions }: { students: AdminStude
         <caption className="sr-only">Estudantes</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
           <tr>
-            <th scope="col" className="py-3 pr-3 pl-5 font-semibold">Aluno</th>
-            <th scope="col" className="px-3 py-3 font-semibold">Matrícula</th>
-            <th scope="col" className="px-3 py-3 font-semibold">Série</th>
-            <th scope="col" className="px-3 py-3 text-right font-semibold">Méritus</th>
-            <th scope="col" className="px-3 py-3 font-semibold">Tags</th>
-            <th scope="col" className="py-3 pr-5 pl-3 text-right font-semibold">Ações</th>
+            <th scope="col" className="py-3 pr-3 pl-5 font-semibold">
+              Aluno
+            </th>
+            <th scope="col" className="px-3 py-3 font-semibold">
+              Matrícula
+            </th>
+            <th scope="col" className="px-3 py-3 font-semibold">
+              Série
+            </th>
+            <th scope="col" className="px-3 py-3 text-right font-semibold">
+              Méritus
+            </th>
+            <th scope="col" className="px-3 py-3 font-semibold">
+              Tags
+            </th>
+            <th scope="col" className="py-3 pr-5 pl-3 text-right font-semibold">
+              Ações
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -132,10 +154,22 @@ const StudentCard = memo(function StudentCard({ student, now, actions }: ItemPro
         ))}
       </div>
       <div className="mt-3 grid grid-cols-2 gap-2 border-t border-slate-100 pt-3 [&>button]:whitespace-nowrap">
-        <Button variant="secondary" size="sm" icon={<Pencil aria-hidden="true" className="size-4" />} onClick={() => actions.onEdit(student)} aria-label={`Editar ${student.name}`}>
+        <Button
+          variant="secondary"
+          size="sm"
+          icon={<Pencil aria-hidden="true" className="size-4" />}
+          onClick={() => actions.onEdit(student)}
+          aria-label={`Editar ${student.name}`}
+        >
           Editar
         </Button>
-        <Button variant="secondary" size="sm" icon={<Tag aria-hidden="true" className="size-4" />} onClick={() => actions.onTags(student)} aria-label={`Tags de ${student.name}`}>
+        <Button
+          variant="secondary"
+          size="sm"
+          icon={<Tag aria-hidden="true" className="size-4" />}
+          onClick={() => actions.onTags(student)}
+          aria-label={`Tags de ${student.name}`}
+        >
           Tags
         </Button>
         <Button

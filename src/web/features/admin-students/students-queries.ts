@@ -45,7 +45,8 @@ function useReplaceInList() {
   const afterWrite = useAfterWrite();
   return (student: AdminStudent) =>
     afterWrite(
-      (list) => (list.some((item) => item.id === student.id) ? list.map((item) => (item.id === student.id ? student : item)) : [...list, student]),
+      (list) =>
+        list.some((item) => item.id === student.id) ? list.map((item) => (item.id === student.id ? student : item)) : [...list, student],
       [routes.students.ranking],
     );
 }

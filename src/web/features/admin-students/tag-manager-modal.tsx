@@ -1,6 +1,13 @@
 import { useState } from 'react';
 import { ADMIN_STUDENT_TEXTS, type AdminStudent } from '../../../shared/admin-students.ts';
-import { TAG_DURATION_MAX_DAYS, TAG_DURATION_MIN_DAYS, TAG_KINDS, TAG_NAMES, WEEKLY_TAG_DAYS, type TagKind } from '../../../shared/constants.ts';
+import {
+  TAG_DURATION_MAX_DAYS,
+  TAG_DURATION_MIN_DAYS,
+  TAG_KINDS,
+  TAG_NAMES,
+  WEEKLY_TAG_DAYS,
+  type TagKind,
+} from '../../../shared/constants.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { isRefusal } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
@@ -119,7 +126,12 @@ export function TagManagerModal({ student, onClose, now }: { student: AdminStude
                     busy && 'animate-pulse',
                   )}
                 >
-                  <span className={cn('inline-block size-6 rounded-full bg-white shadow transition-transform', tag ? 'translate-x-7' : 'translate-x-1')} />
+                  <span
+                    className={cn(
+                      'inline-block size-6 rounded-full bg-white shadow transition-transform',
+                      tag ? 'translate-x-7' : 'translate-x-1',
+                    )}
+                  />
                 </button>
               </li>
             );

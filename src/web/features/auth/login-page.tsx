@@ -171,7 +171,10 @@ export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
     <div className="flex min-h-dvh flex-col bg-slate-50 lg:flex-row">
       <section className="relative overflow-hidden bg-gradient-to-br from-indigo-700 via-indigo-600 to-violet-700 px-6 pt-8 pb-20 text-white lg:flex lg:w-[46%] lg:flex-col lg:justify-between lg:px-14 lg:py-12">
         <div aria-hidden="true" className="pointer-events-none absolute -top-24 -right-24 size-72 rounded-full bg-white/10" />
-        <div aria-hidden="true" className="pointer-events-none absolute -bottom-32 -left-16 hidden size-80 rounded-full bg-amber-300/20 lg:block" />
+        <div
+          aria-hidden="true"
+          className="pointer-events-none absolute -bottom-32 -left-16 hidden size-80 rounded-full bg-amber-300/20 lg:block"
+        />
         <Brand inverted className="relative" school={school ?? undefined} />
         <div className="relative mt-6 lg:mt-0">
           <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl lg:text-5xl lg:leading-tight">

@@ -22,7 +22,9 @@ type Operator = LiveOperation['operator'];
 function stats(list: readonly LiveOperation[]) {
   const completedMeritus = list.filter((operation) => operation.status === 'completed' && operation.currency === 'meritus');
   const sum = (category: OperationCategory) =>
-    completedMeritus.filter((operation) => operation.category === category).reduce((total, operation) => total + (operation.amount ?? 0), 0);
+    completedMeritus
+      .filter((operation) => operation.category === category)
+      .reduce((total, operation) => total + (operation.amount ?? 0), 0);
   return {
     total: list.length,
     byAdmins: list.filter((operation) => operation.operator === 'admin').length,
@@ -44,7 +46,8 @@ function useNewItems(shown: readonly LiveOperation[] | undefined) {
     if (previous && shown) {
       const known = new Set(previous.map((operation) => operation.id));
       const added = shown.filter((operation) => !known.has(operation.id)).map((operation) => operation.id);
-      if (added.length > 0) setFresh((current) => ({ ids: new Set([...current.ids, ...added]), count: current.count + added.length, at: Date.now() }));
+      if (added.length > 0)
+        setFresh((current) => ({ ids: new Set([...current.ids, ...added]), count: current.count + added.length, at: Date.now() }));
     }
   }
   useEffect(() => {
@@ -60,7 +63,19 @@ function Toolbar({ children }: { children: ReactNode }) {
 }
 
 /** A figure over the listed operations; the value wraps instead of being cut on narrow phones. */
-function LiveStat({ label, value, icon, tone, className }: { label: string; value: string; icon: ReactNode; tone: string; className?: string }) {
+function LiveStat({
+  label,
+  value,
+  icon,
+  tone,
+  className,
+}: {
+  label: string;
+  value: string;
+  icon: ReactNode;
+  tone: string;
+  className?: string;
+}) {
   return (
     <div className={cn('flex items-center gap-3 rounded-2xl border border-slate-200 bg-white p-3 shadow-sm sm:p-4', className)}>
       <span aria-hidden="true" className={cn('hidden size-10 shrink-0 items-center justify-center rounded-xl min-[400px]:flex', tone)}>
@@ -93,7 +108,9 @@ export function LiveOperationsPage() {
     const words = queryWords(query);
     return (shown ?? []).filter(
       (operation) =>
-        (category === 'all' || operation.category === category) && (operator === 'all' || operation.operator === operator) && operationMatches(operation, words),
+        (category === 'all' || operation.category === category) &&
+        (operator === 'all' || operation.operator === operator) &&
+        operationMatches(operation, words),
     );
   }, [shown, query, category, operator]);
 
@@ -113,11 +130,7 @@ export function LiveOperationsPage() {
     if (paused && result.data) setFrozen(result.data);
   };
 
-  const statusText = paused
-    ? 'Atualização pausada'
-    : live
-      ? 'Ao vivo'
-      : `Atualização automática a cada ${POLL_MS.adminLive / 1000} s`;
+  const statusText = paused ? 'Atualização pausada' : live ? 'Ao vivo' : `Atualização automática a cada ${POLL_MS.adminLive / 1000} s`;
 
   return (
     <div>
@@ -175,10 +188,30 @@ export function LiveOperationsPage() {
           {MESSAGES.liveSummaryTitle((shown ?? []).length)}
         </h2>
         <div className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-5">
-          <LiveStat label="Total" value={formatNumber(figures.total)} icon={<ListChecks className="size-5" />} tone="bg-indigo-100 text-indigo-700" />
-          <LiveStat label="Por Admins" value={formatNumber(figures.byAdmins)} icon={<Shield className="size-5" />} tone="bg-violet-100 text-violet-700" />
-          <LiveStat label="Por Alunos" value={formatNumber(figures.byStudents)} icon={<UserRound className="size-5" />} tone="bg-sky-100 text-sky-700" />
-          <LiveStat label="Concedido" value={formatMeritus(figures.awarded)} icon={<Gift className="size-5" />} tone="bg-emerald-100 text-emerald-700" />
+          <LiveStat
+            label="Total"
+            value={formatNumber(figures.total)}
+            icon={<ListChecks className="size-5" />}
+            tone="bg-indigo-100 text-indigo-700"
+          />
+          <LiveStat
+            label="Por Admins"
+            value={formatNumber(figures.byAdmins)}
+            icon={<Shield className="size-5" />}
+            tone="bg-violet-100 text-violet-700"
+          />
+          <LiveStat
+            label="Por Alunos"
+            value={formatNumber(figures.byStudents)}
+            icon={<UserRound className="size-5" />}
+            tone="bg-sky-100 text-sky-700"
+          />
+          <LiveStat
+            label="Concedido"
+            value={formatMeritus(figures.awarded)}
+            icon={<Gift className="size-5" />}
+            tone="bg-emerald-100 text-emerald-700"
+          />
           <LiveStat
             label="Transferido"
             value={formatMeritus(figures.transferred)}

@@ -93,7 +93,11 @@ export function OperationRow({ operation, now, fresh }: { operation: LiveOperati
         >
           {formatOperationAmount(operation)}
         </span>
-        <time dateTime={operation.createdAt} title={formatDateTime(operation.createdAt)} className="text-xs whitespace-nowrap text-slate-600">
+        <time
+          dateTime={operation.createdAt}
+          title={formatDateTime(operation.createdAt)}
+          className="text-xs whitespace-nowrap text-slate-600"
+        >
           {formatRelativeTime(operation.createdAt, now)}
         </time>
       </div>

@@ -21,9 +21,14 @@ export function rankStudents(list: readonly PublicStudent[]): RankedStudent[] {
 }
 
 /** Which rows to render for a window-scrolled list of fixed-height rows. */
-export function visibleRange(
-  options: { count: number; rowHeight: number; listTop: number; scrollY: number; viewportHeight: number; overscan: number },
-): { start: number; end: number; firstVisible: number; lastVisible: number } {
+export function visibleRange(options: {
+  count: number;
+  rowHeight: number;
+  listTop: number;
+  scrollY: number;
+  viewportHeight: number;
+  overscan: number;
+}): { start: number; end: number; firstVisible: number; lastVisible: number } {
   const { count, rowHeight, listTop, scrollY, viewportHeight, overscan } = options;
   const offset = scrollY - listTop;
   const firstVisible = Math.min(count, Math.max(0, Math.floor(offset / rowHeight)));

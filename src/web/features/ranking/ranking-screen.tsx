@@ -27,9 +27,30 @@ type Place = { icon: LucideIcon; label: string; medal: string; pedestal: string;
 
 /** Gold, silver and bronze: distinct colours and icons for 1st, 2nd and 3rd. */
 const PLACES: Record<1 | 2 | 3, Place> = {
-  1: { icon: Crown, label: '1º lugar', medal: 'bg-amber-400 text-amber-950', pedestal: 'from-amber-300 to-amber-500', ring: 'ring-amber-400', height: 'h-24 sm:h-32' },
-  2: { icon: Medal, label: '2º lugar', medal: 'bg-slate-300 text-slate-900', pedestal: 'from-slate-200 to-slate-400', ring: 'ring-slate-300', height: 'h-16 sm:h-24' },
-  3: { icon: Award, label: '3º lugar', medal: 'bg-orange-300 text-orange-950', pedestal: 'from-orange-200 to-orange-400', ring: 'ring-orange-300', height: 'h-12 sm:h-16' },
+  1: {
+    icon: Crown,
+    label: '1º lugar',
+    medal: 'bg-amber-400 text-amber-950',
+    pedestal: 'from-amber-300 to-amber-500',
+    ring: 'ring-amber-400',
+    height: 'h-24 sm:h-32',
+  },
+  2: {
+    icon: Medal,
+    label: '2º lugar',
+    medal: 'bg-slate-300 text-slate-900',
+    pedestal: 'from-slate-200 to-slate-400',
+    ring: 'ring-slate-300',
+    height: 'h-16 sm:h-24',
+  },
+  3: {
+    icon: Award,
+    label: '3º lugar',
+    medal: 'bg-orange-300 text-orange-950',
+    pedestal: 'from-orange-200 to-orange-400',
+    ring: 'ring-orange-300',
+    height: 'h-12 sm:h-16',
+  },
 };
 
 function placeOf(position: number): Place | null {
@@ -49,8 +70,19 @@ function Podium({ top, selfId }: { top: RankedStudent[]; selfId: string | null }
             <li key={student.id} className="flex w-1/3 max-w-52 min-w-0 flex-col items-center" data-testid="podium-place">
               <span className="sr-only">{`${student.position}º lugar: `}</span>
               <div className="relative">
-                <Avatar name={student.name} src={student.photo} size={student.position === 1 ? 'xl' : 'lg'} className={cn('ring-4', place.ring)} />
-                <span aria-hidden="true" className={cn('absolute -top-2 -right-2 flex size-8 items-center justify-center rounded-full shadow ring-2 ring-white', place.medal)}>
+                <Avatar
+                  name={student.name}
+                  src={student.photo}
+                  size={student.position === 1 ? 'xl' : 'lg'}
+                  className={cn('ring-4', place.ring)}
+                />
+                <span
+                  aria-hidden="true"
+                  className={cn(
+                    'absolute -top-2 -right-2 flex size-8 items-center justify-center rounded-full shadow ring-2 ring-white',
+                    place.medal,
+                  )}
+                >
                   <place.icon className="size-4" />
                 </span>
               </div>
@@ -60,7 +92,14 @@ function Podium({ top, selfId }: { top: RankedStudent[]; selfId: string | null }
               </p>
               <p className="w-full text-center text-xs text-slate-600">{student.grade}</p>
               <p className="mt-1 text-sm font-extrabold text-slate-900 tabular-nums sm:text-base">{formatMeritus(student.meritus)}</p>
-              <div aria-hidden="true" className={cn('mt-2 flex w-full items-start justify-center rounded-t-2xl bg-gradient-to-b pt-2 text-2xl font-black text-white/90', place.pedestal, place.height)}>
+              <div
+                aria-hidden="true"
+                className={cn(
+                  'mt-2 flex w-full items-start justify-center rounded-t-2xl bg-gradient-to-b pt-2 text-2xl font-black text-white/90',
+                  place.pedestal,
+                  place.height,
+                )}
+              >
                 {student.position}
               </div>
             </li>
@@ -101,7 +140,10 @@ function Row({
       aria-rowindex={index + 2}
       tabIndex={mine ? -1 : undefined}
       data-testid={mine ? 'my-ranking-row' : 'ranking-row'}
-      className={cn('border-b border-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-inset', mine ? 'bg-indigo-50' : index % 2 ? 'bg-slate-50/50' : 'bg-white')}
+      className={cn(
+        'border-b border-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-inset',
+        mine ? 'bg-indigo-50' : index % 2 ? 'bg-slate-50/50' : 'bg-white',
+      )}
       style={{ height }}
     >
       <td className={cn('w-14 pl-3 sm:w-24 sm:pl-5', mine && 'border-l-4 border-indigo-600')}>
@@ -204,7 +246,16 @@ function RankingTable({ rows, selfIndex, jumpRef }: { rows: RankedStudent[]; sel
             {rows.slice(start, end).map((student, offset) => {
               const index = start + offset;
               const mine = index === selfIndex;
-              return <Row key={student.id} student={student} index={index} mine={mine} height={rowHeight} focusRef={mine ? myRowRef : undefined} />;
+              return (
+                <Row
+                  key={student.id}
+                  student={student}
+                  index={index}
+                  mine={mine}
+                  height={rowHeight}
+                  focusRef={mine ? myRowRef : undefined}
+                />
+              );
             })}
             {end < rows.length && <SpacerRow key={`after-${end}-${rowHeight}`} rows={rows.length - end} rowHeight={rowHeight} />}
           </tbody>
@@ -244,7 +295,11 @@ export function RankingScreen({ highlightSelf }: { highlightSelf: boolean }) {
     <div>
       <PageHeader
         title="Top Ranking"
-        description={ranking.data ? `${countOf(rows.length, 'estudante ordenado', 'estudantes ordenados')} por Méritus` : 'Estudantes ordenados por Méritus'}
+        description={
+          ranking.data
+            ? `${countOf(rows.length, 'estudante ordenado', 'estudantes ordenados')} por Méritus`
+            : 'Estudantes ordenados por Méritus'
+        }
         icon={<Trophy className="size-6" />}
         actions={
           me && (

@@ -9,7 +9,12 @@ type Range = ReturnType<typeof visibleRange>;
  * `listRef` is the element the rows start in; every row is `rowHeight` pixels tall.
  */
 export function useWindowRows(listRef: RefObject<HTMLElement | null>, count: number, rowHeight: number, overscan = 8) {
-  const [range, setRange] = useState<Range>(() => ({ start: 0, end: Math.min(count, 30), firstVisible: 0, lastVisible: Math.min(count, 15) }));
+  const [range, setRange] = useState<Range>(() => ({
+    start: 0,
+    end: Math.min(count, 30),
+    firstVisible: 0,
+    lastVisible: Math.min(count, 15),
+  }));
 
   const measure = useCallback(() => {
     const list = listRef.current;
@@ -17,7 +22,10 @@ export function useWindowRows(listRef: RefObject<HTMLElement | null>, count: num
     const listTop = list.getBoundingClientRect().top + window.scrollY;
     const next = visibleRange({ count, rowHeight, listTop, scrollY: window.scrollY, viewportHeight: window.innerHeight, overscan });
     setRange((previous) =>
-      previous.start === next.start && previous.end === next.end && previous.firstVisible === next.firstVisible && previous.lastVisible === next.lastVisible
+      previous.start === next.start &&
+      previous.end === next.end &&
+      previous.firstVisible === next.firstVisible &&
+      previous.lastVisible === next.lastVisible
         ? previous
         : next,
     );
@@ -40,7 +48,10 @@ export function useWindowRows(listRef: RefObject<HTMLElement | null>, count: num
       if (!list) return;
       const listTop = list.getBoundingClientRect().top + window.scrollY;
       const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-      window.scrollTo({ top: listTop + index * rowHeight - window.innerHeight / 2 + rowHeight / 2, behavior: reduceMotion ? 'auto' : 'smooth' });
+      window.scrollTo({
+        top: listTop + index * rowHeight - window.innerHeight / 2 + rowHeight / 2,
+        behavior: reduceMotion ? 'auto' : 'smooth',
+      });
     },
     [listRef, rowHeight],
   );

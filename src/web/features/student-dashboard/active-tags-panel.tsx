@@ -32,7 +32,10 @@ function LikeButton({ tag }: { tag: ActiveTag }) {
         aria-pressed={liked}
         aria-label={`Curtir ${TAG_NAMES[tag.kind]} de ${tag.student.name}`}
         onClick={() => toggle.mutate({ tagId: tag.id, like: !liked })}
-        className={cn('flex size-11 items-center justify-center rounded-xl transition-colors', liked ? 'hover:bg-rose-100' : 'hover:bg-slate-50')}
+        className={cn(
+          'flex size-11 items-center justify-center rounded-xl transition-colors',
+          liked ? 'hover:bg-rose-100' : 'hover:bg-slate-50',
+        )}
       >
         <Heart aria-hidden="true" className={cn('size-5', liked && 'fill-current')} />
       </button>
@@ -51,7 +54,13 @@ function TagItem({ tag }: { tag: ActiveTag }) {
       <div className="flex min-w-0 items-center gap-3">
         <div className="relative shrink-0">
           <Avatar name={tag.student.name} src={tag.student.photo} size="md" />
-          <span aria-hidden="true" className={cn('absolute -right-2 -bottom-2 flex size-5 items-center justify-center rounded-full ring-2 ring-white', look.iconBox)}>
+          <span
+            aria-hidden="true"
+            className={cn(
+              'absolute -right-2 -bottom-2 flex size-5 items-center justify-center rounded-full ring-2 ring-white',
+              look.iconBox,
+            )}
+          >
             <look.icon className="size-3" />
           </span>
         </div>
@@ -62,7 +71,9 @@ function TagItem({ tag }: { tag: ActiveTag }) {
         </div>
       </div>
       <div className="flex items-center justify-between gap-2">
-        <span className={cn('rounded-full px-2.5 py-1 text-xs font-semibold ring-1 ring-inset', look.chip)}>{daysLeftText(tag.expiresAt)}</span>
+        <span className={cn('rounded-full px-2.5 py-1 text-xs font-semibold ring-1 ring-inset', look.chip)}>
+          {daysLeftText(tag.expiresAt)}
+        </span>
         <LikeButton tag={tag} />
       </div>
     </li>

@@ -2,7 +2,11 @@ import { describe, expect, test } from 'vitest';
 import type { StudentSummary } from '../../../shared/student-area.ts';
 import { summaryChanges } from './dashboard-figures.ts';
 
-function summary(overrides: { recent?: Partial<StudentSummary['recent']>; rank?: Partial<StudentSummary['rank']>; goal?: Partial<StudentSummary['goal']> }): StudentSummary {
+function summary(overrides: {
+  recent?: Partial<StudentSummary['recent']>;
+  rank?: Partial<StudentSummary['rank']>;
+  goal?: Partial<StudentSummary['goal']>;
+}): StudentSummary {
   return {
     meritus: 900,
     totalEarned: 1500,
@@ -27,14 +31,23 @@ describe('dashboard change lines', () => {
   });
 
   test('rank: moving up means a smaller position number', () => {
-    expect(summaryChanges(summary({ rank: { position: 3, positionBefore: 5 } })).rank).toEqual({ direction: 'up', text: 'Subiu 2 posições em 7 dias' });
-    expect(summaryChanges(summary({ rank: { position: 4, positionBefore: 3 } })).rank).toEqual({ direction: 'down', text: 'Caiu 1 posição em 7 dias' });
+    expect(summaryChanges(summary({ rank: { position: 3, positionBefore: 5 } })).rank).toEqual({
+      direction: 'up',
+      text: 'Subiu 2 posições em 7 dias',
+    });
+    expect(summaryChanges(summary({ rank: { position: 4, positionBefore: 3 } })).rank).toEqual({
+      direction: 'down',
+      text: 'Caiu 1 posição em 7 dias',
+    });
     expect(summaryChanges(summary({})).rank).toEqual({ direction: 'flat', text: 'Mesma posição há 7 dias' });
   });
 
   test('goal: what is missing, or reached', () => {
     expect(summaryChanges(summary({})).goal.text).toBe('Faltam 1.100 M$ de 2.000 M$');
     expect(summaryChanges(summary({ goal: { remaining: 1 } })).goal.text).toBe('Falta 1 M$ de 2.000 M$');
-    expect(summaryChanges(summary({ goal: { percent: 100, remaining: 0 } })).goal).toEqual({ direction: 'up', text: 'Meta de 2.000 M$ alcançada!' });
+    expect(summaryChanges(summary({ goal: { percent: 100, remaining: 0 } })).goal).toEqual({
+      direction: 'up',
+      text: 'Meta de 2.000 M$ alcançada!',
+    });
   });
 });

@@ -23,6 +23,9 @@ export function summaryChanges(summary: StudentSummary): { meritus: ChangeText; 
     goal:
       summary.goal.remaining === 0
         ? { direction: 'up', text: `Meta de ${formatMeritus(summary.goal.target)} alcançada!` }
-        : { direction: 'flat', text: `${plural(summary.goal.remaining, 'Falta', 'Faltam')} ${formatMeritus(summary.goal.remaining)} de ${formatMeritus(summary.goal.target)}` },
+        : {
+            direction: 'flat',
+            text: `${plural(summary.goal.remaining, 'Falta', 'Faltam')} ${formatMeritus(summary.goal.remaining)} de ${formatMeritus(summary.goal.target)}`,
+          },
   };
 }

@@ -37,11 +37,27 @@ function SummaryCards() {
   }
   const data = summary.data;
   const changes = summaryChanges(data);
-  const line = (change: { direction: ChangeDirection; text: string }) => <ChangeLine direction={change.direction}>{change.text}</ChangeLine>;
+  const line = (change: { direction: ChangeDirection; text: string }) => (
+    <ChangeLine direction={change.direction}>{change.text}</ChangeLine>
+  );
   return (
     <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4" data-testid="summary-cards">
-      <FigureCard label="Méritus Atuais" value={formatMeritus(data.meritus)} icon={<Coins className="size-5" />} tone="amber" footer={line(changes.meritus)} testId="card-meritus" />
-      <FigureCard label="Total Ganho" value={formatMeritus(data.totalEarned)} icon={<PiggyBank className="size-5" />} tone="emerald" footer={line(changes.earned)} testId="card-earned" />
+      <FigureCard
+        label="Méritus Atuais"
+        value={formatMeritus(data.meritus)}
+        icon={<Coins className="size-5" />}
+        tone="amber"
+        footer={line(changes.meritus)}
+        testId="card-meritus"
+      />
+      <FigureCard
+        label="Total Ganho"
+        value={formatMeritus(data.totalEarned)}
+        icon={<PiggyBank className="size-5" />}
+        tone="emerald"
+        footer={line(changes.earned)}
+        testId="card-earned"
+      />
       <FigureCard
         label="Posição no Ranking"
         value={
@@ -55,7 +71,14 @@ function SummaryCards() {
         footer={line(changes.rank)}
         testId="card-rank"
       />
-      <FigureCard label="Meta de Méritus" value={`${data.goal.percent}%`} icon={<Target className="size-5" />} tone="sky" footer={line(changes.goal)} testId="card-goal" />
+      <FigureCard
+        label="Meta de Méritus"
+        value={`${data.goal.percent}%`}
+        icon={<Target className="size-5" />}
+        tone="sky"
+        footer={line(changes.goal)}
+        testId="card-goal"
+      />
     </div>
   );
 }
@@ -66,7 +89,10 @@ function RecentTransactions() {
     <Card
       title="Transações Recentes"
       action={
-        <Link to={paths.student.recentOperations} className="inline-flex min-h-11 items-center gap-1 rounded-lg px-2 text-sm font-semibold text-indigo-700 hover:bg-indigo-50">
+        <Link
+          to={paths.student.recentOperations}
+          className="inline-flex min-h-11 items-center gap-1 rounded-lg px-2 text-sm font-semibold text-indigo-700 hover:bg-indigo-50"
+        >
           Ver todas
           <ChevronRight aria-hidden="true" className="size-4" />
         </Link>
@@ -79,7 +105,11 @@ function RecentTransactions() {
           ))}
         </div>
       ) : transactions.isError ? (
-        <LoadError message="Não foi possível carregar suas transações" onRetry={() => void transactions.refetch()} retrying={transactions.isFetching} />
+        <LoadError
+          message="Não foi possível carregar suas transações"
+          onRetry={() => void transactions.refetch()}
+          retrying={transactions.isFetching}
+        />
       ) : transactions.data.length === 0 ? (
         <EmptyState icon={<Inbox className="size-6" />} title="Nenhuma transação recente" />
       ) : (
@@ -90,9 +120,27 @@ function RecentTransactions() {
 }
 
 const quickActions: { to: string; label: string; description: string; icon: LucideIcon; tone: string }[] = [
-  { to: paths.student.transfer, label: 'Transferir M$', description: 'Envie Méritus a um colega', icon: ArrowLeftRight, tone: 'bg-indigo-100 text-indigo-700' },
-  { to: paths.student.ranking, label: 'Ver Ranking', description: 'Veja sua posição na escola', icon: Trophy, tone: 'bg-amber-100 text-amber-700' },
-  { to: paths.student.profile, label: 'Meu Perfil', description: 'Seus dados e estatísticas', icon: UserRound, tone: 'bg-emerald-100 text-emerald-700' },
+  {
+    to: paths.student.transfer,
+    label: 'Transferir M$',
+    description: 'Envie Méritus a um colega',
+    icon: ArrowLeftRight,
+    tone: 'bg-indigo-100 text-indigo-700',
+  },
+  {
+    to: paths.student.ranking,
+    label: 'Ver Ranking',
+    description: 'Veja sua posição na escola',
+    icon: Trophy,
+    tone: 'bg-amber-100 text-amber-700',
+  },
+  {
+    to: paths.student.profile,
+    label: 'Meu Perfil',
+    description: 'Seus dados e estatísticas',
+    icon: UserRound,
+    tone: 'bg-emerald-100 text-emerald-700',
+  },
 ];
 
 function QuickActions() {
@@ -101,7 +149,10 @@ function QuickActions() {
       <ul className="flex flex-col gap-2">
         {quickActions.map((action) => (
           <li key={action.to}>
-            <Link to={action.to} className="flex min-h-14 items-center gap-3 rounded-xl border border-slate-200 p-2.5 transition-colors hover:border-indigo-300 hover:bg-indigo-50/50">
+            <Link
+              to={action.to}
+              className="flex min-h-14 items-center gap-3 rounded-xl border border-slate-200 p-2.5 transition-colors hover:border-indigo-300 hover:bg-indigo-50/50"
+            >
               <span aria-hidden="true" className={`flex size-10 shrink-0 items-center justify-center rounded-xl ${action.tone}`}>
                 <action.icon className="size-5" />
               </span>
@@ -130,7 +181,8 @@ export default function StudentDashboardPage() {
         <div className="min-w-0">
           <h1 className="text-2xl font-bold tracking-tight wrap-anywhere sm:text-3xl">Olá, {firstName(student.name)}!</h1>
           <p className="mt-1 text-sm text-indigo-100 sm:text-base">
-            <span className="whitespace-nowrap">{student.grade}</span> · <span className="whitespace-nowrap">Matrícula {student.studentId}</span>
+            <span className="whitespace-nowrap">{student.grade}</span> ·{' '}
+            <span className="whitespace-nowrap">Matrícula {student.studentId}</span>
           </p>
         </div>
       </header>

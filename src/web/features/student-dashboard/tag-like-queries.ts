@@ -21,18 +21,21 @@ function patchTag(tags: ActiveTag[] | undefined, tagId: string, change: (tag: Ac
 export function useToggleTagLike() {
   const client = useQueryClient();
   return useMutation<TagLikeState, ApiError, Toggle, { previous: ActiveTag[] | undefined }>({
-    mutationFn: ({ tagId, like }) =>
-      call(like ? routes.tags.like : routes.tags.unlike, { params: { tagId } }),
+    mutationFn: ({ tagId, like }) => call(like ? routes.tags.like : routes.tags.unlike, { params: { tagId } }),
     onMutate: async ({ tagId, like }) => {
       await client.cancelQueries({ queryKey: tagsKey });
       const previous = client.getQueryData<ActiveTag[]>(tagsKey);
       client.setQueryData<ActiveTag[]>(tagsKey, (tags) =>
-        patchTag(tags, tagId, (tag) => (tag.likedByMe === like ? tag : { ...tag, likedByMe: like, likes: Math.max(0, tag.likes + (like ? 1 : -1)) })),
+        patchTag(tags, tagId, (tag) =>
+          tag.likedByMe === like ? tag : { ...tag, likedByMe: like, likes: Math.max(0, tag.likes + (like ? 1 : -1)) },
+        ),
       );
       return { previous };
     },
     onSuccess: (state) => {
-      client.setQueryData<ActiveTag[]>(tagsKey, (tags) => patchTag(tags, state.tagId, (tag) => ({ ...tag, likes: state.likes, likedByMe: state.likedByMe })));
+      client.setQueryData<ActiveTag[]>(tagsKey, (tags) =>
+        patchTag(tags, state.tagId, (tag) => ({ ...tag, likes: state.likes, likedByMe: state.likedByMe })),
+      );
     },
     onError: (error, _toggle, context) => {
       client.setQueryData(tagsKey, context?.previous);

@@ -72,7 +72,11 @@ function StatCards({ balance, summary }: { balance: number; summary: StudentSumm
         value={formatNumber(stats.sent)}
         icon={<ArrowUpRight className="size-5" />}
         tone="violet"
-        footer={<span className="text-slate-600">{stats.deducted > 0 ? `Retirado por professores: ${formatNumber(stats.deducted)}` : 'Transferido para colegas'}</span>}
+        footer={
+          <span className="text-slate-600">
+            {stats.deducted > 0 ? `Retirado por professores: ${formatNumber(stats.deducted)}` : 'Transferido para colegas'}
+          </span>
+        }
       />
       <FigureCard
         label="Próxima Conquista"
@@ -80,7 +84,11 @@ function StatCards({ balance, summary }: { balance: number; summary: StudentSumm
         textValue
         icon={<Award className="size-5" />}
         tone="amber"
-        footer={<span className="text-slate-600">{next ? `${plural(next.missing, 'Falta', 'Faltam')} ${formatEstelecas(next.missing)}` : 'Você tem todas as conquistas'}</span>}
+        footer={
+          <span className="text-slate-600">
+            {next ? `${plural(next.missing, 'Falta', 'Faltam')} ${formatEstelecas(next.missing)}` : 'Você tem todas as conquistas'}
+          </span>
+        }
       />
     </div>
   );
@@ -90,13 +98,19 @@ function AchievementCard({ achievement, icon: Icon, balance }: { achievement: Ac
   const { earned, name, threshold, missing } = achievement;
   return (
     <li
-      className={cn('flex items-center gap-3 rounded-2xl border p-3', earned ? 'border-amber-200 bg-amber-50/60' : 'border-slate-200 bg-white')}
+      className={cn(
+        'flex items-center gap-3 rounded-2xl border p-3',
+        earned ? 'border-amber-200 bg-amber-50/60' : 'border-slate-200 bg-white',
+      )}
       data-testid="achievement"
       data-earned={earned}
     >
       <span
         aria-hidden="true"
-        className={cn('flex size-12 shrink-0 items-center justify-center rounded-2xl', earned ? 'bg-gradient-to-br from-amber-400 to-orange-500 text-white' : 'bg-slate-100 text-slate-500')}
+        className={cn(
+          'flex size-12 shrink-0 items-center justify-center rounded-2xl',
+          earned ? 'bg-gradient-to-br from-amber-400 to-orange-500 text-white' : 'bg-slate-100 text-slate-500',
+        )}
       >
         {earned ? <Icon className="size-6" /> : <Lock className="size-5" />}
       </span>
@@ -172,7 +186,11 @@ export default function StudentEstelecasPage() {
       <div className="flex flex-col gap-6">
         {summary.isError ? (
           <Card>
-            <LoadError message="Não foi possível carregar seus números" onRetry={() => void summary.refetch()} retrying={summary.isFetching} />
+            <LoadError
+              message="Não foi possível carregar seus números"
+              onRetry={() => void summary.refetch()}
+              retrying={summary.isFetching}
+            />
           </Card>
         ) : (
           <StatCards balance={balance} summary={summary.data} />
@@ -185,7 +203,12 @@ export default function StudentEstelecasPage() {
             {achievements ? (
               <ul aria-label="Conquistas" className="flex flex-col gap-2">
                 {achievements.map((achievement, index) => (
-                  <AchievementCard key={achievement.threshold} achievement={achievement} icon={ACHIEVEMENT_ICONS[index] ?? Star} balance={balance} />
+                  <AchievementCard
+                    key={achievement.threshold}
+                    achievement={achievement}
+                    icon={ACHIEVEMENT_ICONS[index] ?? Star}
+                    balance={balance}
+                  />
                 ))}
               </ul>
             ) : summary.isError ? (

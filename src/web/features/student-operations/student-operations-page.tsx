@@ -63,7 +63,14 @@ function CurrencyFilter({ value, onChange }: { value: Currency | ''; onChange: (
               value === option.value ? 'bg-white text-indigo-700 shadow-sm' : 'text-slate-600 hover:text-slate-900',
             )}
           >
-            <input type="radio" name={name} value={option.value} checked={value === option.value} onChange={() => onChange(option.value)} className="absolute inset-0 size-full cursor-pointer appearance-none rounded-lg opacity-0" />
+            <input
+              type="radio"
+              name={name}
+              value={option.value}
+              checked={value === option.value}
+              onChange={() => onChange(option.value)}
+              className="absolute inset-0 size-full cursor-pointer appearance-none rounded-lg opacity-0"
+            />
             {option.label}
           </label>
         ))}
@@ -84,7 +91,8 @@ export default function StudentOperationsPage() {
   const filters = { currency: currency || undefined, kind: kind || undefined, q: q || undefined };
   const operations = useInfiniteQuery({
     queryKey: queryKeyOf(routes.ledger.myOperations, { query: filters }),
-    queryFn: ({ pageParam, signal }) => call(routes.ledger.myOperations, { query: { ...filters, limit: PAGE_SIZE, cursor: pageParam }, signal }),
+    queryFn: ({ pageParam, signal }) =>
+      call(routes.ledger.myOperations, { query: { ...filters, limit: PAGE_SIZE, cursor: pageParam }, signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     refetchInterval,
@@ -104,7 +112,11 @@ export default function StudentOperationsPage() {
 
   return (
     <div>
-      <PageHeader title="Operações Recentes" description="Todo o seu histórico de Méritus e Estelecas" icon={<History className="size-6" />} />
+      <PageHeader
+        title="Operações Recentes"
+        description="Todo o seu histórico de Méritus e Estelecas"
+        icon={<History className="size-6" />}
+      />
       <div className="flex flex-col gap-6">
         <Card>
           <div className="grid grid-cols-1 gap-4 md:grid-cols-[minmax(0,1fr)_minmax(0,1fr)] xl:grid-cols-[minmax(0,18rem)_minmax(0,16rem)_minmax(0,1fr)] xl:items-end">
@@ -121,7 +133,12 @@ export default function StudentOperationsPage() {
               <p className="mb-1.5 text-sm font-medium text-slate-800" aria-hidden="true">
                 Buscar
               </p>
-              <SearchInput value={search} onChange={setSearch} label="Buscar por descrição, colega ou matrícula" placeholder="Descrição ou nome do colega" />
+              <SearchInput
+                value={search}
+                onChange={setSearch}
+                label="Buscar por descrição, colega ou matrícula"
+                placeholder="Descrição ou nome do colega"
+              />
             </div>
           </div>
         </Card>
@@ -143,7 +160,11 @@ export default function StudentOperationsPage() {
               ))}
             </div>
           ) : operations.isError ? (
-            <LoadError message="Não foi possível carregar suas operações" onRetry={() => void operations.refetch()} retrying={operations.isFetching} />
+            <LoadError
+              message="Não foi possível carregar suas operações"
+              onRetry={() => void operations.refetch()}
+              retrying={operations.isFetching}
+            />
           ) : items.length === 0 ? (
             filtered ? (
               <EmptyState
@@ -157,13 +178,24 @@ export default function StudentOperationsPage() {
                 }
               />
             ) : (
-              <EmptyState icon={<History className="size-6" />} title="Nenhuma transação recente" description="Quando você receber ou enviar Méritus ou Estelecas, elas aparecem aqui." />
+              <EmptyState
+                icon={<History className="size-6" />}
+                title="Nenhuma transação recente"
+                description="Quando você receber ou enviar Méritus ou Estelecas, elas aparecem aqui."
+              />
             )
           ) : (
-            <div className={cn('flex flex-col gap-5 transition-opacity', operations.isFetching && !operations.isFetchingNextPage && 'opacity-70')}>
+            <div
+              className={cn(
+                'flex flex-col gap-5 transition-opacity',
+                operations.isFetching && !operations.isFetchingNextPage && 'opacity-70',
+              )}
+            >
               {groupByDay(items).map((group) => (
                 <section key={group.key} aria-label={group.label}>
-                  <h3 className="sticky top-16 z-[1] -mx-1 bg-white/95 px-1 py-1 text-xs font-bold tracking-wide text-slate-600 uppercase backdrop-blur lg:top-0">{group.label}</h3>
+                  <h3 className="sticky top-16 z-[1] -mx-1 bg-white/95 px-1 py-1 text-xs font-bold tracking-wide text-slate-600 uppercase backdrop-blur lg:top-0">
+                    {group.label}
+                  </h3>
                   <OperationList operations={group.operations} showCurrency label={`Operações de ${group.label}`} />
                 </section>
               ))}

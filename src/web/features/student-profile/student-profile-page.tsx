@@ -27,7 +27,9 @@ function InfoRow({ icon: Icon, label, value }: { icon: LucideIcon; label: string
       </span>
       <div className="min-w-0">
         <p className="text-xs font-medium text-slate-600">{label}</p>
-        <p className={value ? 'text-sm font-semibold wrap-anywhere text-slate-900' : 'text-sm text-slate-600 italic'}>{value ?? NOT_INFORMED}</p>
+        <p className={value ? 'text-sm font-semibold wrap-anywhere text-slate-900' : 'text-sm text-slate-600 italic'}>
+          {value ?? NOT_INFORMED}
+        </p>
       </div>
     </li>
   );
@@ -74,7 +76,19 @@ function ProfileCard({ student }: { student: SelfStudent }) {
   );
 }
 
-function StatRow({ icon: Icon, tone, label, value, detail }: { icon: LucideIcon; tone: string; label: string; value: ReactNode; detail?: string | undefined }) {
+function StatRow({
+  icon: Icon,
+  tone,
+  label,
+  value,
+  detail,
+}: {
+  icon: LucideIcon;
+  tone: string;
+  label: string;
+  value: ReactNode;
+  detail?: string | undefined;
+}) {
   return (
     <li className="flex items-center gap-3 py-3">
       <span aria-hidden="true" className={`flex size-10 shrink-0 items-center justify-center rounded-xl ${tone}`}>
@@ -148,7 +162,12 @@ export default function StudentProfilePage() {
         description="Seus dados, tags e estatísticas"
         icon={<UserRound className="size-6" />}
         actions={
-          <Button variant="secondary" onClick={() => void refresh()} loading={refreshing} icon={<RefreshCw aria-hidden="true" className="size-4" />}>
+          <Button
+            variant="secondary"
+            onClick={() => void refresh()}
+            loading={refreshing}
+            icon={<RefreshCw aria-hidden="true" className="size-4" />}
+          >
             Atualizar
           </Button>
         }

@@ -46,7 +46,12 @@ export default function StudentTransferPage() {
           <RecipientPicker {...transfer.picker} listClassName="max-h-[26rem] lg:max-h-[32rem]" />
         </Card>
         <Card title="Detalhes da transferência" className="self-start lg:sticky lg:top-8 lg:col-span-2">
-          <form noValidate onSubmit={(event) => transfer.send(event, description)} className="flex flex-col gap-4" aria-label="Transferir Méritus">
+          <form
+            noValidate
+            onSubmit={(event) => transfer.send(event, description)}
+            className="flex flex-col gap-4"
+            aria-label="Transferir Méritus"
+          >
             <SelectedRecipient recipient={transfer.recipient} />
             <AmountField
               label="Valor (M$)"
@@ -57,8 +62,21 @@ export default function StudentTransferPage() {
               hint={`Saldo disponível: ${formatMeritus(balance)}`}
               placeholder="0"
             />
-            <DescriptionField label="Descrição (opcional)" rows={3} value={description} onValueChange={setDescription} placeholder="Ex.: Obrigado pela ajuda no trabalho!" />
-            <Button type="submit" size="lg" fullWidth disabled={tooMuch} loading={transfer.isPending} icon={<Send aria-hidden="true" className="size-4" />}>
+            <DescriptionField
+              label="Descrição (opcional)"
+              rows={3}
+              value={description}
+              onValueChange={setDescription}
+              placeholder="Ex.: Obrigado pela ajuda no trabalho!"
+            />
+            <Button
+              type="submit"
+              size="lg"
+              fullWidth
+              disabled={tooMuch}
+              loading={transfer.isPending}
+              icon={<Send aria-hidden="true" className="size-4" />}
+            >
               {transfer.isPending ? 'Transferindo...' : 'Transferir'}
             </Button>
           </form>
