@@ -286,13 +286,15 @@ function report(label: string, result: Result): number {
   const tps = result.transfers / result.seconds;
   const refusals = [...result.refusals].map(([code, n]) => `${code}=${n}`).join(', ') || 'none';
   console.log(
-    `  ${label}: ${tps.toFixed(0)} transfers/s · p50 ${percentile(sorted, 50).toFixed(1)} ms · p95 ${percentile(sorted, 95).toFixed(1)} ms · p99 ${percentile(sorted, 99).toFixed(1)} ms · refusals: ${refusals} · other errors: ${result.errors}`,
+    `  ${label}: ${tps.toFixed(0)} transfers/s · p50 ${percentile(sorted, 50).toFixed(1)} ms · p95 ${percentile(sorted, 95).toFixed(1)} ms` +
+      ` · p99 ${percentile(sorted, 99).toFixed(1)} ms · refusals: ${refusals} · other errors: ${result.errors}`,
   );
   const requests = result.latencies.length;
   const perRequest = (seconds: number) => `${((seconds / requests) * 1e6).toFixed(0)} µs`;
   const cores = (result.cpu.server + result.cpu.postgres + result.cpu.client) / result.seconds;
   console.log(
-    `    CPU per request: server ${perRequest(result.cpu.server)} · PostgreSQL ${perRequest(result.cpu.postgres)} · load generator ${perRequest(result.cpu.client)} (${cores.toFixed(2)} of ${os.availableParallelism()} cores busy)`,
+    `    CPU per request: server ${perRequest(result.cpu.server)} · PostgreSQL ${perRequest(result.cpu.postgres)}` +
+      ` · load generator ${perRequest(result.cpu.client)} (${cores.toFixed(2)} of ${os.availableParallelism()} cores busy)`,
   );
   return tps;
 }
@@ -349,7 +351,8 @@ function printProfile(dir: string, spans: [number, number][], count = 25): void 
   console.log(`  server CPU profile of the measured rounds (${busy} busy samples), self time by function:\n${top(byFunction)}`);
   console.log(`  by package or file:\n${top(byPackage)}`);
   console.log(
-    "  (V8 samples on the clock, not on the CPU: the time the server is switched out inside a native call, right after a write wakes PostgreSQL or the load generator, counts as 'writev'; `perf record -g` on a server started with --perf-basic-prof shows the CPU alone)",
+    '  (V8 samples on the clock, not on the CPU: the time the server is switched out inside a native call, right after a write wakes' +
+      " PostgreSQL or the load generator, counts as 'writev'; `perf record -g` on a server started with --perf-basic-prof shows the CPU alone)",
   );
   console.log(`  whole profile (open it in Chrome DevTools' Performance panel): ${path.join(dir, file)}`);
 }
@@ -376,7 +379,9 @@ type WalUse = { bytes: number; fullPages: number; syncs: number; syncMs: number;
 async function walUse(database: Database): Promise<WalUse> {
   const [row] = rowsOf<{ bytes: string; full_pages: string; syncs: string; sync_ms: string; commits: string }>(
     await database.db.execute(
-      sql`SELECT wal_bytes AS bytes, wal_fpi AS full_pages, wal_sync AS syncs, wal_sync_time AS sync_ms, (SELECT sum(xact_commit) FROM pg_stat_database) AS commits FROM pg_stat_wal`,
+      sql`SELECT wal_bytes AS bytes, wal_fpi AS full_pages, wal_sync AS syncs, wal_sync_time AS sync_ms,
+            (SELECT sum(xact_commit) FROM pg_stat_database) AS commits
+          FROM pg_stat_wal`,
     ),
   );
   return {
@@ -391,7 +396,11 @@ async function walUse(database: Database): Promise<WalUse> {
 /** WAL per operation between two readings: what each commit waits to flush. */
 function walPer(before: WalUse, after: WalUse, operations: number): string {
   const per = (value: number) => (value / operations).toFixed(value / operations < 10 ? 2 : 0);
-  return `WAL ${per(after.bytes - before.bytes)} B · ${per(after.fullPages - before.fullPages)} full pages · ${per(after.syncs - before.syncs)} flushes per operation, ${(((after.syncMs - before.syncMs) / (after.syncs - before.syncs)) * 1000).toFixed(0)} µs per flush (${after.commits - before.commits} commits)`;
+  const perFlush = (((after.syncMs - before.syncMs) / (after.syncs - before.syncs)) * 1000).toFixed(0);
+  return (
+    `WAL ${per(after.bytes - before.bytes)} B · ${per(after.fullPages - before.fullPages)} full pages · ${per(after.syncs - before.syncs)}` +
+    ` flushes per operation, ${perFlush} µs per flush (${after.commits - before.commits} commits)`
+  );
 }
 
 function pgbench(port: number, args: string[]): string {
@@ -403,7 +412,8 @@ function pgbench(port: number, args: string[]): string {
 async function benchPostgres(): Promise<{ ratio: number; violations: number }> {
   const pool = loadConfig(process.env).databasePoolSize;
   console.log(
-    `\nPostgreSQL 15 — ${STUDENTS} students, ${CLIENTS} clients, ${ROUNDS} rounds of ${SECONDS} s; the server's pool: ${pool} connections (DATABASE_POOL_SIZE)`,
+    `\nPostgreSQL 15 — ${STUDENTS} students, ${CLIENTS} clients, ${ROUNDS} rounds of ${SECONDS} s;` +
+      ` the server's pool: ${pool} connections (DATABASE_POOL_SIZE)`,
   );
   const pg = await startPostgres({ durable: true });
   try {
@@ -440,7 +450,8 @@ async function benchPostgres(): Promise<{ ratio: number; violations: number }> {
           theirs.push(tps);
           console.log(`  round ${round} pgbench tpcb-like: ${tps.toFixed(0)} TPS → ratio ${(ours.at(-1)! / tps).toFixed(2)}`);
           console.log(
-            `    CPU per transaction: PostgreSQL ${((cpu.postgres / transactions) * 1e6).toFixed(0)} µs · pgbench ${((cpu.client / transactions) * 1e6).toFixed(0)} µs`,
+            `    CPU per transaction: PostgreSQL ${((cpu.postgres / transactions) * 1e6).toFixed(0)} µs` +
+              ` · pgbench ${((cpu.client / transactions) * 1e6).toFixed(0)} µs`,
           );
           console.log(`    ${walPer(walAfter, walAfterPgbench, transactions)}`);
         }

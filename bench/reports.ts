@@ -40,7 +40,8 @@ async function time(label: string, run: () => Promise<unknown>): Promise<void> {
   const samples = await sortedDurations(RUNS, run);
   const p95 = percentile(samples, 95);
   console.log(
-    `  ${label.padEnd(44)} p50 ${percentile(samples, 50).toFixed(1).padStart(7)} ms · p95 ${p95.toFixed(1).padStart(7)} ms${p95 > 200 ? '  (acima de 200 ms)' : ''}`,
+    `  ${label.padEnd(44)} p50 ${percentile(samples, 50).toFixed(1).padStart(7)} ms` +
+      ` · p95 ${p95.toFixed(1).padStart(7)} ms${p95 > 200 ? '  (acima de 200 ms)' : ''}`,
   );
 }
 

@@ -233,7 +233,8 @@ async function main(): Promise<void> {
     const sorted = [...result.latencies].sort((a, b) => a - b);
     console.log(
       `Transferências pelo proxy: ${result.transfers} em ${result.seconds.toFixed(1)} s (${Math.round(result.transfers / result.seconds)}/s), ` +
-        `${result.refused} recusadas, ${result.errors} erros; p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`,
+        `${result.refused} recusadas, ${result.errors} erros; p50 ${percentile(sorted, 50).toFixed(1)} ms, ` +
+        `p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`,
     );
     if (result.errors > 0) failures.push(`${result.errors} transferências com erro`);
 

@@ -144,7 +144,8 @@ async function main(): Promise<void> {
       for (let i = 0; i < RUNS; i++) {
         const run = lighthouse(work, page, cookie, path.join(work, `lh-${page.path.slice(1)}-${i}.json`));
         console.log(
-          `${page.path} run ${i + 1}: performance ${run.performance}, accessibility ${run.accessibility}${run.failing.length ? ` (failing: ${run.failing.join(', ')})` : ''}`,
+          `${page.path} run ${i + 1}: performance ${run.performance}, accessibility ${run.accessibility}` +
+            (run.failing.length ? ` (failing: ${run.failing.join(', ')})` : ''),
         );
         runs.push(run);
       }

@@ -117,7 +117,8 @@ export function normalizeGrade(raw: string, turmas: readonly string[] = GRADES):
 
 /**
  * Why a photo address is refused, or null: a photo may point to an https address, a file this server stores
- * (/uploads/…) or an image of the archive (its preview, picked in 'Selecionar Imagem para Cadastro'). An http:// address gets its own answer, so the teacher knows to write https.
+ * (/uploads/…) or an image of the archive (its preview, picked in 'Selecionar Imagem para Cadastro'). An http:// address
+ * gets its own answer, so the teacher knows to write https.
  */
 export function photoUrlProblem(value: string): 'photo_url_not_https' | 'invalid_photo_url' | null {
   if (ARCHIVE_PHOTO_URL.test(value)) return null;

@@ -209,7 +209,10 @@ export type ArchiveItem = z.infer<typeof archiveItem>;
 export const archivePage = z.object({
   items: z.array(archiveItem),
   nextCursor: z.string().nullable(),
-  /** Matches of the whole query, not only this page; null on a page asked with a cursor (the first page's count holds, and is not paid again on every scroll). */
+  /**
+   * Matches of the whole query, not only this page; null on a page asked with a cursor (the first page's count holds,
+   * and is not paid again on every scroll).
+   */
   total: z.number().int().nullable(),
 });
 export type ArchivePage = z.infer<typeof archivePage>;
@@ -352,7 +355,10 @@ export type ArchiveBulkResult = z.infer<typeof archiveBulkResult>;
 
 export const archiveIdParam = z.object({ id: rowId({ error: 'archive_image_not_found' }) });
 
-/** A file of the archive: its key, and a variant (thumb, preview, download). Any variant name reaches the route, so an unknown one is a missing file (404) like any other. */
+/**
+ * A file of the archive: its key, and a variant (thumb, preview, download). Any variant name reaches the route, so an
+ * unknown one is a missing file (404) like any other.
+ */
 export const archiveFileParams = z.object({ key: z.string().max(64), variant: z.string().max(20).optional() });
 
 /** PUT /api/admin/archive/images/:id/favourite. */

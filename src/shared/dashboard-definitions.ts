@@ -17,7 +17,8 @@ export const DASHBOARD_DEFINITIONS = {
   totalStudents: 'Estudantes cadastrados hoje comparados com os cadastrados há 30 dias.',
   meritusInCirculation: 'Soma dos saldos de Méritus dos estudantes atuais, comparada com a mesma soma há 7 dias.',
   transactions7d:
-    'Operações de Méritus (transferências, adições e remoções) de hoje e dos 6 dias anteriores, como no gráfico de atividade semanal, comparadas com os 7 dias antes deles.',
+    'Operações de Méritus (transferências, adições e remoções) de hoje e dos 6 dias anteriores, ' +
+    'como no gráfico de atividade semanal, comparadas com os 7 dias antes deles.',
   activeStudents: 'Estudantes que entraram no portal nas últimas 24 horas, comparados com as 24 horas anteriores.',
 } as const;
 

@@ -27,7 +27,8 @@ export const DIAGNOSTIC_TEXTS = {
   students: {
     /** Removed students keep their ledger rows and balances, so they are checked too; the panel beside it counts only current ones. */
     balancesAgree: (checked: number, removed: number) =>
-      `Méritus, Estelecas e total ganho conferem com o razão (${countOf(checked, 'estudante', 'estudantes')}${removed > 0 ? `, ${countOf(removed, 'removido', 'removidos')}` : ''})`,
+      `Méritus, Estelecas e total ganho conferem com o razão (${countOf(checked, 'estudante', 'estudantes')}` +
+      `${removed > 0 ? `, ${countOf(removed, 'removido', 'removidos')}` : ''})`,
     balancesDisagree: (count: number) => `${countOf(count, 'saldo diverge', 'saldos divergem')} do razão; nada foi alterado`,
     noNegative: 'Nenhum saldo negativo',
     negative: (count: number) => countOf(count, 'saldo negativo', 'saldos negativos'),
@@ -68,7 +69,8 @@ export const DIAGNOSTIC_TEXTS = {
     disk: (path: string, detail: string) => `Disco de ${path}: ${detail}`,
     photoFilesAgree: (files: number) => `Arquivos de foto e registros conferem (${countOf(files, 'arquivo', 'arquivos')})`,
     photoFilesDisagree: (orphans: number, orphanBytes: number, missing: number) =>
-      `${countOf(orphans, 'arquivo sem registro', 'arquivos sem registro')} (${formatSize(orphanBytes)}); ${countOf(missing, 'registro sem arquivo', 'registros sem arquivo')}`,
+      `${countOf(orphans, 'arquivo sem registro', 'arquivos sem registro')} (${formatSize(orphanBytes)}); ` +
+      countOf(missing, 'registro sem arquivo', 'registros sem arquivo'),
     noServerErrors: 'Nenhum erro de servidor (5xx) nas últimas 24 horas nesta instância',
     serverErrors: (count: number) =>
       `${countOf(count, 'erro de servidor (5xx) recente', 'erros de servidor (5xx) recentes')} nesta instância`,

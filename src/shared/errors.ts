@@ -33,7 +33,9 @@ export const ERROR_MESSAGES = {
   invalid_grade: 'Selecione uma série válida',
   invalid_photo_type: 'Formato não suportado. Use JPG, PNG, GIF ou WebP.',
   photo_too_large: 'Arquivo muito grande. Máximo 5MB.',
-  photo_too_many_pixels: `Imagem grande demais: no máximo ${formatNumber(PHOTO_MAX_PIXELS / 1_000_000)} megapixels (por exemplo, 6000 × 6000). Reduza-a e envie de novo.`,
+  photo_too_many_pixels:
+    `Imagem grande demais: no máximo ${formatNumber(PHOTO_MAX_PIXELS / 1_000_000)} megapixels (por exemplo, 6000 × 6000). ` +
+    'Reduza-a e envie de novo.',
   invalid_photo_url: 'URL da imagem inválida ou inacessível',
   photo_url_not_https: 'A URL da imagem deve começar com https:// (endereços http:// não são aceitos)',
   goal_not_found: 'Meta não encontrada',
@@ -92,7 +94,9 @@ export const ERROR_MESSAGES = {
   archive_share_not_found: 'Link de compartilhamento inválido ou expirado',
   archive_photo_unavailable: 'Somente imagens ativas, públicas ou restritas, podem ser foto de estudante',
   archive_metadata_not_removed: 'Não foi possível ler esta imagem para remover a localização e os dados pessoais',
-  archive_metadata_too_many_pixels: `Imagem grande demais para remover a localização e os dados pessoais: no máximo ${formatNumber(ARCHIVE_MAX_PIXELS / 1_000_000)} megapixels. Reduza-a e envie de novo.`,
+  archive_metadata_too_many_pixels:
+    'Imagem grande demais para remover a localização e os dados pessoais: ' +
+    `no máximo ${formatNumber(ARCHIVE_MAX_PIXELS / 1_000_000)} megapixels. Reduza-a e envie de novo.`,
   school_name_required: 'Informe o nome da escola',
   school_name_too_long: 'O nome da escola deve ter no máximo 80 caracteres',
   invalid_time_zone: 'Selecione um fuso horário válido',

@@ -43,7 +43,8 @@ export const REPORT_WAITS_FOR_PERIOD = 'O relatório aparece assim que o períod
 
 export const PERIOD_HINTS: Partial<Record<ReportPeriod, string>> = {
   bimester:
-    'Bimestre atual até hoje. 1º bimestre: 1º/fev a 15/abr · 2º: 16/abr a 31/jul (com o recesso de julho) · 3º: 1º/ago a 30/set · 4º: 1º/out a 31/dez. Em janeiro, o 4º bimestre do ano anterior.',
+    'Bimestre atual até hoje. 1º bimestre: 1º/fev a 15/abr · 2º: 16/abr a 31/jul (com o recesso de julho) · ' +
+    '3º: 1º/ago a 30/set · 4º: 1º/out a 31/dez. Em janeiro, o 4º bimestre do ano anterior.',
   year: 'Ano letivo até hoje: de 1º de fevereiro a 31 de dezembro. Em janeiro, o ano letivo anterior.',
 };
 

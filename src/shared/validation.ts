@@ -58,9 +58,12 @@ export function parseAmountText(text: string): number | undefined {
  * some scripts need (U+200C, U+200D) are kept. And half of a UTF-16 surrogate pair without its
  * other half (not Unicode at all: stored as U+FFFD by one driver, refused by the other).
  */
-const UNSTORABLE =
-  // eslint-disable-next-line no-control-regex, no-misleading-character-class -- control characters and lone marks are what it looks for
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u115f\u17b4\u17b5\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u2800\u1160\u3164\ufeff\uffa0\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSTORABLE = new RegExp(
+  // eslint-disable-next-line no-misleading-character-class -- lone marks are what it looks for
+  String.raw`[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u115f\u17b4\u17b5\u180e\u200b\u200e\u200f\u202a-\u202e` +
+    String.raw`\u2060-\u2064\u2066-\u206f\u2800\u1160\u3164\ufeff\uffa0\ufff9-\ufffb]` +
+    String.raw`|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]`,
+);
 // eslint-disable-next-line no-misleading-character-class -- the pattern above
 const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
 

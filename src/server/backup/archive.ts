@@ -468,7 +468,9 @@ export async function restoreInto(client: SqlClient, file: string, manifest: Man
 export function describeManifest(manifest: Manifest): string[] {
   const rows = manifest.tables.reduce((sum, table) => sum + table.rows, 0);
   const lines = [
-    `  Banco (${manifest.database.kind === 'pglite' ? 'embutido' : 'PostgreSQL'} ${manifest.database.version}): ${countOf(manifest.tables.length, 'tabela', 'tabelas')}, ${countOf(rows, 'linha', 'linhas')}; migração ${manifest.migrations.at(-1)?.tag ?? 'nenhuma'}`,
+    `  Banco (${manifest.database.kind === 'pglite' ? 'embutido' : 'PostgreSQL'} ${manifest.database.version}): ` +
+      `${countOf(manifest.tables.length, 'tabela', 'tabelas')}, ${countOf(rows, 'linha', 'linhas')}; ` +
+      `migração ${manifest.migrations.at(-1)?.tag ?? 'nenhuma'}`,
     ...manifest.tables.map((table) => `    ${table.name}: ${countOf(table.rows, 'linha', 'linhas')}`),
     `  Sessões não incluídas (${manifest.excludedTables.join(', ')}): todos entram de novo depois de restaurar.`,
   ];

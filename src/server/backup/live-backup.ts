@@ -26,7 +26,9 @@ export function fileSourceOf(config: Config): FileSource {
   return config.storage.driver === 's3'
     ? {
         kind: 'object-storage',
-        note: `os arquivos estão no bucket S3 "${config.storage.s3.bucket}": copie-o com a ferramenta do provedor (por exemplo, rclone sync ou aws s3 sync) junto com esta cópia.`,
+        note:
+          `os arquivos estão no bucket S3 "${config.storage.s3.bucket}": copie-o com a ferramenta do provedor ` +
+          '(por exemplo, rclone sync ou aws s3 sync) junto com esta cópia.',
       }
     : { kind: 'local', root: config.uploadsDir };
 }

@@ -44,7 +44,8 @@ async function studentNames(dataDir: string): Promise<string[]> {
 }
 
 test.skipIf(onPostgres)(
-  'a restore --force stopped by SIGKILL while it loads leaves the school that was there whole; run again, it restores (PGlite only: PostgreSQL drops its schemas first)',
+  'a restore --force stopped by SIGKILL while it loads leaves the school that was there whole; run again, it restores ' +
+    '(PGlite only: PostgreSQL drops its schemas first)',
   { timeout: 240_000 },
   async () => {
     const file = path.join(dir, 'origem.tar.gz');

@@ -111,7 +111,8 @@ async function openPostgresTarget(url: string, options: RestoreOptions): Promise
       );
     }
     const [contents] = await client.query<{ tables: number; journal: boolean }>(
-      `SELECT (SELECT count(*)::int FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm', 'S')) AS tables,
+      `SELECT (SELECT count(*)::int FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm', 'S')) AS tables,
               to_regnamespace('drizzle') IS NOT NULL AS journal`,
     );
     const occupied = [

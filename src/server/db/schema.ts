@@ -355,7 +355,7 @@ export const diagnosticLogs = pgTable(
   ],
 );
 
-/* ───────────────────────── Image archive (Data-Base, spec 2.7) ───────────────────────── */
+/* ──────────── Image archive (Data-Base, spec 2.7) ──────────── */
 
 /**
  * One stored file of the archive. `fileKey` is random and names the stored objects

@@ -37,7 +37,8 @@ const photoKey = `students/${ids.ana}/${randomBytes(8).toString('hex')}.webp`;
 async function fillAsTheRelease(client: SqlClient): Promise<void> {
   const hash = await hashPassword(TEST_PASSWORD);
   await client.query(
-    `INSERT INTO admins (id, admin_id, name, email, password_hash, permissions) VALUES ($1, 'admin001', 'Professora Helena Costa', 'helena@escola.test', $2, '{all}')`,
+    `INSERT INTO admins (id, admin_id, name, email, password_hash, permissions)
+     VALUES ($1, 'admin001', 'Professora Helena Costa', 'helena@escola.test', $2, '{all}')`,
     [ids.admin, hash],
   );
   await client.query(
@@ -48,7 +49,8 @@ async function fillAsTheRelease(client: SqlClient): Promise<void> {
     [ids.ana, ids.bruno, ids.carla, hash, `/uploads/${photoKey}`],
   );
   await client.query(
-    `INSERT INTO ledger_entries (currency, type, amount, description, from_student_id, to_student_id, actor_kind, actor_admin_id, actor_name, status, created_at) VALUES
+    `INSERT INTO ledger_entries (currency, type, amount, description, from_student_id, to_student_id,
+                                 actor_kind, actor_admin_id, actor_name, status, created_at) VALUES
        ('meritus', 'admin_add', 500, 'Saldo inicial', NULL, $1, 'admin', $4, 'Professora Helena Costa', 'completed', now() - interval '3 days'),
        ('meritus', 'transfer', 120, 'lanche', $1, $2, 'student', NULL, 'Ana Beatriz Souza', 'completed', now() - interval '2 days'),
        ('meritus', 'penalty', 30, 'Atraso', $2, NULL, 'admin', $4, 'Professora Helena Costa', 'completed', now() - interval '1 day'),
@@ -84,11 +86,13 @@ async function lasting(query: Query, turmaBy: 'name' | 'reference') {
   const grade = turmaBy === 'name' ? 's.grade' : '(SELECT t.name FROM turmas t WHERE t.id = s.turma_id)';
   return {
     students: await query(
-      `SELECT s.id, s.student_id, s.name, ${grade} AS grade, s.email, s.birth_date::text, s.photo_url, s.meritus, s.total_earned, s.estelecas, s.deleted_at::text
+      `SELECT s.id, s.student_id, s.name, ${grade} AS grade, s.email, s.birth_date::text, s.photo_url,
+              s.meritus, s.total_earned, s.estelecas, s.deleted_at::text
          FROM students s ORDER BY s.student_id, s.id`,
     ),
     ledger: await query(
-      'SELECT id, currency, type, amount, description, from_student_id, to_student_id, actor_name, created_at::text FROM ledger_entries ORDER BY created_at, id',
+      `SELECT id, currency, type, amount, description, from_student_id, to_student_id, actor_name, created_at::text
+         FROM ledger_entries ORDER BY created_at, id`,
     ),
     tags: await query('SELECT id, student_id, kind FROM student_tags'),
     likes: await query('SELECT tag_id, student_id FROM tag_likes'),
@@ -222,7 +226,8 @@ async function fillAsThePreviousRelease(client: SqlClient): Promise<void> {
   await migrateTo(client, TURMA_LIST_MIGRATIONS);
   const hash = await hashPassword(TEST_PASSWORD);
   await client.query(
-    `INSERT INTO admins (id, admin_id, name, email, password_hash, permissions) VALUES ($1, 'admin001', 'Professora Helena Costa', 'helena@escola.test', $2, '{all}')`,
+    `INSERT INTO admins (id, admin_id, name, email, password_hash, permissions)
+     VALUES ($1, 'admin001', 'Professora Helena Costa', 'helena@escola.test', $2, '{all}')`,
     [school.admin, hash],
   );
   // A retired turma with a current student; a turma the school added; a grade the list lacks (a current
@@ -270,7 +275,8 @@ async function fillAsThePreviousRelease(client: SqlClient): Promise<void> {
     ('meritus', 'penalty', 10, 'Atraso', ${bruno}, NULL, 0)`);
   await client.query(
     `INSERT INTO ledger_sums_pending (sign, grade, currency, type, amount, description, from_student_id, to_student_id, created_at)
-     SELECT 1, s.grade, e.currency, e.type, e.amount, CASE WHEN e.type <> 'transfer' THEN btrim(e.description) END, e.from_student_id, e.to_student_id, e.created_at
+     SELECT 1, s.grade, e.currency, e.type, e.amount, CASE WHEN e.type <> 'transfer' THEN btrim(e.description) END,
+            e.from_student_id, e.to_student_id, e.created_at
        FROM ledger_entries e JOIN students s ON s.id = coalesce(e.from_student_id, e.to_student_id)
       WHERE e.created_at > now() - interval '1 hour'`,
   );
@@ -306,7 +312,8 @@ async function reportSums(query: Query, turmaBy: 'name' | 'reference') {
               ${
                 queued
                   ? `UNION ALL
-              SELECT spans.span, spans.start, lower(p.grade), CASE WHEN p.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END, p.description, p.sign,
+              SELECT spans.span, spans.start, lower(p.grade),
+                     CASE WHEN p.type IN ('admin_add', 'reward') THEN 'award' ELSE 'penalty' END, p.description, p.sign,
                      CASE WHEN p.currency = 'meritus' THEN p.sign * p.amount ELSE 0 END, CASE WHEN p.currency = 'estelecas' THEN p.sign * p.amount ELSE 0 END
                 FROM ledger_sums_pending p
                CROSS JOIN LATERAL (VALUES ('d', (p.created_at AT TIME ZONE 'UTC')::date),

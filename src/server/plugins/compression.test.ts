@@ -184,7 +184,10 @@ describe('the built front end', () => {
   let database: TestDatabase;
   let dataDir: string;
   const script = `export const welcome = ${JSON.stringify('Bem-vindo ao Méritus! '.repeat(200))};\n`;
-  const page = `<!doctype html><html lang="pt-BR"><head><meta name="meritus-demo" content="off"><script type="module" src="/assets/index-AbC123.js"></script></head><body><div id="root"></div><!-- ${'espaço '.repeat(200)} --></body></html>`;
+  const page =
+    '<!doctype html><html lang="pt-BR"><head><meta name="meritus-demo" content="off">' +
+    '<script type="module" src="/assets/index-AbC123.js"></script></head>' +
+    `<body><div id="root"></div><!-- ${'espaço '.repeat(200)} --></body></html>`;
 
   beforeAll(async () => {
     // What a build leaves: the page, a hashed asset with the .br and .gz copies vite.config.ts writes, a tiny one without.

@@ -100,26 +100,30 @@ describe('a school behind one address', () => {
     expect((await adminLogin(TEST_PASSWORD, school)).statusCode).toBe(200);
   });
 
-  test(`${LOGIN_LIMITS.perAccountAndAddress.max} wrong passwords on a classmate's matrícula: refused there with Retry-After and the wait, the classmate signs in from home`, async () => {
-    const school = '198.51.100.30';
-    const home = '192.0.2.30';
-    const [classmate, other] = await newStudents(2);
-    for (let attempt = 1; attempt <= LOGIN_LIMITS.perAccountAndAddress.max; attempt++) {
-      expect((await studentLogin(classmate!.studentId, `chute-${attempt}`, school)).statusCode).toBe(401);
-    }
+  test(
+    `${LOGIN_LIMITS.perAccountAndAddress.max} wrong passwords on a classmate's matrícula: ` +
+      `refused there with Retry-After and the wait, the classmate signs in from home`,
+    async () => {
+      const school = '198.51.100.30';
+      const home = '192.0.2.30';
+      const [classmate, other] = await newStudents(2);
+      for (let attempt = 1; attempt <= LOGIN_LIMITS.perAccountAndAddress.max; attempt++) {
+        expect((await studentLogin(classmate!.studentId, `chute-${attempt}`, school)).statusCode).toBe(401);
+      }
 
-    const refused = await studentLogin(classmate!.studentId, TEST_PASSWORD, school);
-    expect(refused.statusCode).toBe(429);
-    const wait = Number(refused.headers['retry-after']);
-    expect(wait).toBeGreaterThan(LOGIN_LIMITS.perAccountAndAddress.windowMs / 1000 - 60);
-    expect(wait).toBeLessThanOrEqual(LOGIN_LIMITS.perAccountAndAddress.windowMs / 1000);
-    expect(refused.json()).toEqual({ error: { code: 'login_locked', message: loginLockedMessage(wait) } });
-    expect(refused.json().error.message).toBe('Muitas tentativas de login. Tente novamente em 15 minutos.');
+      const refused = await studentLogin(classmate!.studentId, TEST_PASSWORD, school);
+      expect(refused.statusCode).toBe(429);
+      const wait = Number(refused.headers['retry-after']);
+      expect(wait).toBeGreaterThan(LOGIN_LIMITS.perAccountAndAddress.windowMs / 1000 - 60);
+      expect(wait).toBeLessThanOrEqual(LOGIN_LIMITS.perAccountAndAddress.windowMs / 1000);
+      expect(refused.json()).toEqual({ error: { code: 'login_locked', message: loginLockedMessage(wait) } });
+      expect(refused.json().error.message).toBe('Muitas tentativas de login. Tente novamente em 15 minutos.');
 
-    expect((await studentLogin(classmate!.studentId, TEST_PASSWORD, home)).statusCode).toBe(200);
-    expect((await studentLogin(other!.studentId, TEST_PASSWORD, school)).statusCode).toBe(200);
-    expect((await adminLogin(TEST_PASSWORD, school)).statusCode).toBe(200);
-  });
+      expect((await studentLogin(classmate!.studentId, TEST_PASSWORD, home)).statusCode).toBe(200);
+      expect((await studentLogin(other!.studentId, TEST_PASSWORD, school)).statusCode).toBe(200);
+      expect((await adminLogin(TEST_PASSWORD, school)).statusCode).toBe(200);
+    },
+  );
 });
 
 describe('the API limiter', () => {
@@ -146,25 +150,29 @@ describe('the API limiter', () => {
     expect((await get('/api/auth/me', school, firstCookie)).statusCode).toBe(200);
   });
 
-  test('requests without a session share their address’s budget: past it, 429 with Retry-After; signed-in users there and other addresses go on', async () => {
-    const crowded = '198.51.100.50';
-    const [student] = await newStudents(1);
-    const cookie = cookieFrom(await studentLogin(student!.studentId, TEST_PASSWORD, '192.0.2.50'));
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+  test(
+    'requests without a session share their address’s budget: past it, ' +
+      '429 with Retry-After; signed-in users there and other addresses go on',
+    async () => {
+      const crowded = '198.51.100.50';
+      const [student] = await newStudents(1);
+      const cookie = cookieFrom(await studentLogin(student!.studentId, TEST_PASSWORD, '192.0.2.50'));
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
 
-    for (let request = 1; request <= API_RATE_LIMIT_DEFAULTS.anonymous; request++) {
-      const response = await get('/api/auth/me', crowded);
-      if (response.statusCode !== 401) expect.fail(`request ${request}: ${response.statusCode} ${response.body}`);
-    }
-    const wait = expectRateLimited(await get('/api/auth/me', crowded));
-    expect((await studentLogin(student!.studentId, TEST_PASSWORD, crowded)).statusCode).toBe(429);
+      for (let request = 1; request <= API_RATE_LIMIT_DEFAULTS.anonymous; request++) {
+        const response = await get('/api/auth/me', crowded);
+        if (response.statusCode !== 401) expect.fail(`request ${request}: ${response.statusCode} ${response.body}`);
+      }
+      const wait = expectRateLimited(await get('/api/auth/me', crowded));
+      expect((await studentLogin(student!.studentId, TEST_PASSWORD, crowded)).statusCode).toBe(429);
 
-    expect((await get('/api/auth/me', crowded, cookie)).statusCode).toBe(200);
-    expect((await get('/api/auth/me', '198.51.100.51')).statusCode).toBe(401);
+      expect((await get('/api/auth/me', crowded, cookie)).statusCode).toBe(200);
+      expect((await get('/api/auth/me', '198.51.100.51')).statusCode).toBe(401);
 
-    vi.advanceTimersByTime(wait * 1000);
-    expect((await get('/api/auth/me', crowded)).statusCode).toBe(401);
-  });
+      vi.advanceTimersByTime(wait * 1000);
+      expect((await get('/api/auth/me', crowded)).statusCode).toBe(401);
+    },
+  );
 
   test('an IPv6 client without a session is one address per /64', async () => {
     const block = '2001:db8:50:1';

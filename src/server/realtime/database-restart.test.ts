@@ -54,33 +54,37 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')(
       return (await instance.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } })).statusCode;
     }
 
-    test('after PostgreSQL restarts, open streams are told to refetch and hear events again; a logout on one instance is refused on the other at once', async () => {
-      const [one, two] = instances as [Instance, Instance];
-      const ana = students[0]!;
-      const cookie = await loginStudent(one, ana.studentId);
-      const admin = await loginAdmin(one);
-      const streams = [await openStream(one.baseUrl, cookie), await openStream(two.baseUrl, cookie)];
-      await Promise.all(streams.map((stream) => stream.waitFor(has('ready'))));
+    test(
+      'after PostgreSQL restarts, open streams are told to refetch and hear events again; ' +
+        'a logout on one instance is refused on the other at once',
+      async () => {
+        const [one, two] = instances as [Instance, Instance];
+        const ana = students[0]!;
+        const cookie = await loginStudent(one, ana.studentId);
+        const admin = await loginAdmin(one);
+        const streams = [await openStream(one.baseUrl, cookie), await openStream(two.baseUrl, cookie)];
+        await Promise.all(streams.map((stream) => stream.waitFor(has('ready'))));
 
-      await server.restart(1000);
-      // "Within a few seconds": the reconnection backoff never waits more than 5 s.
-      await Promise.all(streams.map((stream) => stream.waitFor(has('refetch'), 8000)));
+        await server.restart(1000);
+        // "Within a few seconds": the reconnection backoff never waits more than 5 s.
+        await Promise.all(streams.map((stream) => stream.waitFor(has('refetch'), 8000)));
 
-      const award = await one.app.inject({
-        method: 'POST',
-        url: `/api/admin/students/${ana.id}/meritus`,
-        headers: { cookie: admin },
-        payload: { type: 'reward', amount: 7, description: 'Monitoria' },
-      });
-      expect(award.statusCode).toBe(201);
-      await Promise.all(streams.map((stream) => stream.waitFor(has('balance'))));
+        const award = await one.app.inject({
+          method: 'POST',
+          url: `/api/admin/students/${ana.id}/meritus`,
+          headers: { cookie: admin },
+          payload: { type: 'reward', amount: 7, description: 'Monitoria' },
+        });
+        expect(award.statusCode).toBe(201);
+        await Promise.all(streams.map((stream) => stream.waitFor(has('balance'))));
 
-      // Instance two remembers the session again, then hears of the logout made on instance one.
-      expect(await me(two, cookie)).toBe(200);
-      expect((await one.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } })).statusCode).toBe(204);
-      await Promise.all(streams.map((stream) => stream.waitForEnd()));
-      expect(await me(two, cookie)).toBe(401);
-    });
+        // Instance two remembers the session again, then hears of the logout made on instance one.
+        expect(await me(two, cookie)).toBe(200);
+        expect((await one.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } })).statusCode).toBe(204);
+        await Promise.all(streams.map((stream) => stream.waitForEnd()));
+        expect(await me(two, cookie)).toBe(401);
+      },
+    );
 
     test('when the LISTEN connection is dropped, a session ended meanwhile is no longer accepted from the cache and its stream ends', async () => {
       const two = instances[1]!;

@@ -266,12 +266,18 @@ function escapeXml(text: string): string {
 function drawing({ title, colours, size: [width, height] }: DemoImage, random: () => number): string {
   const circles = Array.from({ length: 5 }, () => {
     const r = Math.round((0.08 + random() * 0.2) * Math.min(width, height));
-    return `<circle cx="${Math.round(random() * width)}" cy="${Math.round(random() * height)}" r="${r}" fill="#ffffff" fill-opacity="${(0.08 + random() * 0.15).toFixed(2)}"/>`;
+    return (
+      `<circle cx="${Math.round(random() * width)}" cy="${Math.round(random() * height)}" r="${r}" fill="#ffffff"` +
+      ` fill-opacity="${(0.08 + random() * 0.15).toFixed(2)}"/>`
+    );
   }).join('');
   // The title fits the image's central square, so it stays whole in the cards' and the picker's cropped thumbnails.
   const fontSize = Math.round(Math.min((0.9 * Math.min(width, height)) / (title.length * 0.62), height / 4));
+  const gradient =
+    '<linearGradient id="g" x1="0" y1="0" x2="1" y2="1">' +
+    `<stop offset="0" stop-color="${colours[0]}"/><stop offset="1" stop-color="${colours[1]}"/></linearGradient>`;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
-<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${colours[0]}"/><stop offset="1" stop-color="${colours[1]}"/></linearGradient></defs>
+<defs>${gradient}</defs>
 <rect width="${width}" height="${height}" fill="url(#g)"/>${circles}
 <text x="50%" y="54%" text-anchor="middle" font-family="sans-serif" font-weight="700" font-size="${fontSize}" fill="#ffffff">${escapeXml(title)}</text>
 </svg>`;

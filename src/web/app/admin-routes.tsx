@@ -7,7 +7,8 @@ import type { AppRoute } from './route-types.ts';
 
 /**
  * Screens of the admin area; the home loads with the area, the others as their own chunks. Add one entry per screen, e.g.
- * `{ path: paths.admin.students, Component: lazy(() => import('../features/admin-students/students-page.tsx')), nav: { label: 'Gerenciar Alunos', icon: Users } }`.
+ * `{ path: paths.admin.students, Component: lazy(() => import('../features/admin-students/students-page.tsx')),
+ * nav: { label: 'Gerenciar Alunos', icon: Users } }`.
  * The sidebar lists the entries with `nav`, in the spec's order (navOrder in paths.ts).
  */
 function AdminHome() {

@@ -20,7 +20,8 @@ describe('refusing a removal beyond a balance', () => {
       short('Eva Nunes', 4),
     ];
     expect(removalRefusal('meritus', several, 30)).toBe(
-      'Não é possível remover mais Méritus do que o estudante possui: Ana Souza (3 M$), Bruno Lima (1.250 M$), Carla Dias (0 M$) e mais 2. Nenhum saldo foi alterado.',
+      'Não é possível remover mais Méritus do que o estudante possui: ' +
+        'Ana Souza (3 M$), Bruno Lima (1.250 M$), Carla Dias (0 M$) e mais 2. Nenhum saldo foi alterado.',
     );
     expect(removalRefusal('estelecas', [short('Ana Souza', 1), short('Bruno Lima', 0)], 2)).toBe(
       'Não é possível remover mais Estelecas do que o estudante possui: Ana Souza (1 Esteleca), Bruno Lima (0 Estelecas). Nenhum saldo foi alterado.',

@@ -181,32 +181,36 @@ describe('live events', () => {
     expect(refetched()).toEqual({ me: 1, ranking: 1, tags: 1, report: 1 });
   });
 
-  test('a refused stream: who is signed in is asked at once, a new stream opens after 5 s and not before, each time, and its ready refetches everything', async () => {
-    act(() => latest().push('ready'));
-    const refused = latest();
-    act(() => refused.fail('refused'));
-    await elapse(0);
-    expect(refused.readyState).toBe(FakeEventSource.CLOSED);
-    expect(refetched()).toEqual({ me: 1, ranking: 0, tags: 0, report: 0 });
+  test(
+    'a refused stream: who is signed in is asked at once, ' +
+      'a new stream opens after 5 s and not before, each time, and its ready refetches everything',
+    async () => {
+      act(() => latest().push('ready'));
+      const refused = latest();
+      act(() => refused.fail('refused'));
+      await elapse(0);
+      expect(refused.readyState).toBe(FakeEventSource.CLOSED);
+      expect(refetched()).toEqual({ me: 1, ranking: 0, tags: 0, report: 0 });
 
-    await elapse(4_999);
-    expect(FakeEventSource.created).toHaveLength(1);
-    await elapse(1);
-    expect(FakeEventSource.created).toHaveLength(2);
+      await elapse(4_999);
+      expect(FakeEventSource.created).toHaveLength(1);
+      await elapse(1);
+      expect(FakeEventSource.created).toHaveLength(2);
 
-    // Refused again before it was ever ready: the next try waits its 5 s too.
-    act(() => latest().fail('refused'));
-    await elapse(4_999);
-    expect(FakeEventSource.created).toHaveLength(2);
-    await elapse(1);
-    expect(FakeEventSource.created).toHaveLength(3);
-    refetched();
+      // Refused again before it was ever ready: the next try waits its 5 s too.
+      act(() => latest().fail('refused'));
+      await elapse(4_999);
+      expect(FakeEventSource.created).toHaveLength(2);
+      await elapse(1);
+      expect(FakeEventSource.created).toHaveLength(3);
+      refetched();
 
-    act(() => latest().push('ready'));
-    await elapse(0);
-    expect(status()).toBe('ao vivo');
-    expect(refetched()).toEqual({ me: 1, ranking: 1, tags: 1, report: 1 });
-  });
+      act(() => latest().push('ready'));
+      await elapse(0);
+      expect(status()).toBe('ao vivo');
+      expect(refetched()).toEqual({ me: 1, ranking: 1, tags: 1, report: 1 });
+    },
+  );
 
   test('signing out closes the stream and cancels a pending reconnect', async () => {
     act(() => latest().push('ready'));

@@ -47,7 +47,8 @@ function PickerGrid({ tab, search, selectedId, onSelect, disabled }: GridProps) 
                 disabled={disabled}
                 onClick={() => onSelect(item)}
                 className={cn(
-                  'group relative flex w-full flex-col overflow-hidden rounded-xl text-left ring-1 transition focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:cursor-wait',
+                  'group relative flex w-full flex-col overflow-hidden rounded-xl text-left ring-1 transition',
+                  'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:cursor-wait',
                   selected ? 'ring-2 ring-indigo-600' : 'ring-slate-200 hover:ring-indigo-300',
                 )}
               >

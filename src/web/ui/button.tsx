@@ -84,7 +84,8 @@ export function Button({
       aria-busy={loading || undefined}
       onClick={click}
       className={cn(
-        'inline-flex select-none items-center justify-center font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60 aria-disabled:cursor-not-allowed aria-disabled:opacity-60',
+        'inline-flex select-none items-center justify-center font-semibold transition-colors',
+        'disabled:cursor-not-allowed disabled:opacity-60 aria-disabled:cursor-not-allowed aria-disabled:opacity-60',
         variants[variant],
         sizes[size],
         fullWidth && 'w-full',

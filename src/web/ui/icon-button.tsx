@@ -15,7 +15,8 @@ export function IconButton({ label, icon, size = 'md', className, type = 'button
       aria-label={label}
       title={label}
       className={cn(
-        'inline-flex shrink-0 items-center justify-center rounded-xl text-slate-600 transition-colors hover:bg-slate-100 hover:text-slate-900 disabled:cursor-not-allowed disabled:opacity-50',
+        'inline-flex shrink-0 items-center justify-center rounded-xl text-slate-600 transition-colors',
+        'hover:bg-slate-100 hover:text-slate-900 disabled:cursor-not-allowed disabled:opacity-50',
         size === 'sm' ? 'size-9' : 'size-11',
         className,
       )}

@@ -74,7 +74,8 @@ export function RecipientPicker({ selectedId, onSelect, search, onSearchChange, 
                 <li key={student.id} className="[content-visibility:auto] [contain-intrinsic-size:auto_4rem]">
                   <label
                     className={cn(
-                      'relative flex min-h-16 cursor-pointer items-center gap-3 rounded-xl border px-3 py-2 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500',
+                      'relative flex min-h-16 cursor-pointer items-center gap-3 rounded-xl border px-3 py-2',
+                      'transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500',
                       selected ? 'border-indigo-500 bg-indigo-50' : 'border-slate-200 bg-white hover:border-indigo-300 hover:bg-slate-50',
                     )}
                   >

@@ -39,7 +39,10 @@ export function SearchInput({ value, onChange, label, placeholder, className, au
           type="button"
           onClick={() => onChange('')}
           aria-label="Limpar busca"
-          className="absolute top-1/2 right-1.5 flex size-8 -translate-y-1/2 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+          className={cn(
+            'absolute top-1/2 right-1.5 flex size-8 -translate-y-1/2 items-center justify-center',
+            'rounded-lg text-slate-500 hover:bg-slate-100 hover:text-slate-800',
+          )}
         >
           <X aria-hidden="true" className="size-4" />
         </button>

@@ -2,7 +2,9 @@ import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttri
 import { cn } from '../lib/cn.ts';
 
 export const fieldClass =
-  'block w-full rounded-xl border bg-white px-3.5 text-base text-slate-900 shadow-sm placeholder:text-slate-500 transition-colors focus:outline-none focus-visible:border-indigo-500 focus-visible:ring-2 focus-visible:ring-indigo-500/40 disabled:bg-slate-100 disabled:text-slate-500 sm:text-sm';
+  'block w-full rounded-xl border bg-white px-3.5 text-base text-slate-900 shadow-sm ' +
+  'placeholder:text-slate-500 transition-colors focus:outline-none focus-visible:border-indigo-500 ' +
+  'focus-visible:ring-2 focus-visible:ring-indigo-500/40 disabled:bg-slate-100 disabled:text-slate-500 sm:text-sm';
 
 type FieldFrameProps = {
   id: string;

@@ -7,7 +7,9 @@ import { bmpSize, svgVerdict } from './archive-files.ts';
 const SVG = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"';
 
 test('a drawing that links only within itself or to inline images is an SVG', () => {
-  const drawing = `<?xml version="1.0"?>\n<!-- feito no Inkscape -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">
+  const drawing =
+    `<?xml version="1.0"?>\n<!-- feito no Inkscape -->\n` +
+    `<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">
 <svg ${SVG} width="40" height="20"><defs><linearGradient id="g"><stop offset="0"/></linearGradient></defs>
 <rect fill="url(#g)" style="fill: url( '#g' )" width="40" height="20"/><use href="#g"/><use xlink:href = '#g'/>
 <image href="data:image/png;base64,iVBORw0KGgo="/></svg>`;

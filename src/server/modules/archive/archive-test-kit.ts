@@ -11,7 +11,10 @@ import { searchTextOf, storageKey } from './archive.service.ts';
 
 export type UploadFile = { name: string; bytes: Buffer | (() => AsyncIterable<Buffer>); type?: string };
 
-/** A multipart/form-data body as a browser's FormData sends it: text fields, then the files (field "files"). A generator body streams without being held whole. */
+/**
+ * A multipart/form-data body as a browser's FormData sends it: text fields, then the files (field "files").
+ * A generator body streams without being held whole.
+ */
 export function multipartBody(files: UploadFile[], fields: Record<string, string> = {}) {
   const boundary = `----meritus${randomUUID().replace(/-/g, '')}`;
   async function* parts(): AsyncGenerator<Buffer> {
@@ -20,7 +23,8 @@ export function multipartBody(files: UploadFile[], fields: Record<string, string
     }
     for (const file of files) {
       yield Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${file.name}"\r\n` +
+          `Content-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
       );
       if (Buffer.isBuffer(file.bytes)) yield file.bytes;
       else for await (const chunk of file.bytes()) yield chunk;

@@ -413,7 +413,8 @@ export async function bulkImages(deps: ArchiveDeps, input: z.output<typeof archi
           accessLevel,
           // Leaving 'public' ends the share link; becoming public (and active) makes a new one.
           shareToken: shareable
-            ? sql`CASE WHEN ${archiveImages.isActive} THEN coalesce(${archiveImages.shareToken}, replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')) END`
+            ? sql`CASE WHEN ${archiveImages.isActive}
+                THEN coalesce(${archiveImages.shareToken}, replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')) END`
             : null,
           updatedAt: now,
         })

@@ -52,63 +52,67 @@ describe('upload', () => {
     );
   });
 
-  test('an oriented JPEG gets an upright WebP thumbnail and preview without metadata; the same bytes again answer the existing image with duplicate: true', async () => {
-    const jpeg = await phoneJpeg(400, 200);
-    const first = await upload(t, [{ name: 'foto da turma.jpg', bytes: jpeg, type: 'image/jpeg' }], {
-      tags: ' turma, 2024 ,,turma',
-      category: 'perfil',
-      albumName: 'Formatura',
-    });
-    expect(first.statusCode).toBe(200);
-    const body = first.json<ArchiveUploadResult>();
-    expect(body.message).toBe('1 arquivo enviado com sucesso!');
-    const item = uploadedItem(body);
-    expect(item).toMatchObject({
-      fileName: 'foto da turma.jpg',
-      mimeType: 'image/jpeg',
-      kind: 'image',
-      // EXIF orientation 6: the 400 × 200 pixels are shown as 200 × 400.
-      width: 200,
-      height: 400,
-      description: 'Arquivo: foto da turma.jpg',
-      category: 'perfil',
-      tags: ['turma', '2024'],
-      albumName: 'Formatura',
-      accessLevel: 'public',
-      isPublic: true,
-      isActive: true,
-      uploader: { name: 'Professora Helena Costa', email: 'prof@escola.test' },
-    });
-    expect(item.shareUrl).toMatch(/^\/share\/image\/[A-Za-z0-9_-]{32}$/);
-    expect(item.fileUrl).toMatch(/^\/api\/archive\/files\/[A-Za-z0-9_-]{32}$/);
-    // The size of what is stored: the original without its metadata (strip-metadata.test.ts).
-    expect(item.fileSize).toBe((await get(item.fileUrl)).rawPayload.length);
+  test(
+    'an oriented JPEG gets an upright WebP thumbnail and preview without metadata; ' +
+      'the same bytes again answer the existing image with duplicate: true',
+    async () => {
+      const jpeg = await phoneJpeg(400, 200);
+      const first = await upload(t, [{ name: 'foto da turma.jpg', bytes: jpeg, type: 'image/jpeg' }], {
+        tags: ' turma, 2024 ,,turma',
+        category: 'perfil',
+        albumName: 'Formatura',
+      });
+      expect(first.statusCode).toBe(200);
+      const body = first.json<ArchiveUploadResult>();
+      expect(body.message).toBe('1 arquivo enviado com sucesso!');
+      const item = uploadedItem(body);
+      expect(item).toMatchObject({
+        fileName: 'foto da turma.jpg',
+        mimeType: 'image/jpeg',
+        kind: 'image',
+        // EXIF orientation 6: the 400 × 200 pixels are shown as 200 × 400.
+        width: 200,
+        height: 400,
+        description: 'Arquivo: foto da turma.jpg',
+        category: 'perfil',
+        tags: ['turma', '2024'],
+        albumName: 'Formatura',
+        accessLevel: 'public',
+        isPublic: true,
+        isActive: true,
+        uploader: { name: 'Professora Helena Costa', email: 'prof@escola.test' },
+      });
+      expect(item.shareUrl).toMatch(/^\/share\/image\/[A-Za-z0-9_-]{32}$/);
+      expect(item.fileUrl).toMatch(/^\/api\/archive\/files\/[A-Za-z0-9_-]{32}$/);
+      // The size of what is stored: the original without its metadata (strip-metadata.test.ts).
+      expect(item.fileSize).toBe((await get(item.fileUrl)).rawPayload.length);
 
-    const thumb = await get(item.thumbnailUrl!);
-    expect(thumb.headers['content-type']).toBe('image/webp');
-    const meta = await sharp(thumb.rawPayload).metadata();
-    expect(meta).toMatchObject({ format: 'webp', width: 160, height: 320 });
-    expect(meta.exif).toBeUndefined();
-    const preview = await sharp((await get(item.previewUrl!)).rawPayload).metadata();
-    expect(preview).toMatchObject({ width: 200, height: 400 });
-    expect(preview.exif).toBeUndefined();
+      const thumb = await get(item.thumbnailUrl!);
+      expect(thumb.headers['content-type']).toBe('image/webp');
+      const meta = await sharp(thumb.rawPayload).metadata();
+      expect(meta).toMatchObject({ format: 'webp', width: 160, height: 320 });
+      expect(meta.exif).toBeUndefined();
+      const preview = await sharp((await get(item.previewUrl!)).rawPayload).metadata();
+      expect(preview).toMatchObject({ width: 200, height: 400 });
+      expect(preview.exif).toBeUndefined();
 
-    const again = await upload(t, [{ name: 'outro nome.jpg', bytes: jpeg }]);
-    expect(again.statusCode).toBe(200);
-    expect(again.json<ArchiveUploadResult>().results[0]).toMatchObject({
-      ok: true,
-      duplicate: true,
-      item: { id: item.id, fileName: 'foto da turma.jpg' },
-    });
-    expect(
-      await t.db
-        .select()
-        .from(archiveImages)
-        .where(
-          eq(archiveImages.contentHash, (await t.db.select().from(archiveImages).where(eq(archiveImages.id, item.id)))[0]!.contentHash),
-        ),
-    ).toHaveLength(1);
-  });
+      const again = await upload(t, [{ name: 'outro nome.jpg', bytes: jpeg }]);
+      expect(again.statusCode).toBe(200);
+      expect(again.json<ArchiveUploadResult>().results[0]).toMatchObject({
+        ok: true,
+        duplicate: true,
+        item: { id: item.id, fileName: 'foto da turma.jpg' },
+      });
+      expect(
+        await t.db
+          .select()
+          .from(archiveImages)
+          .where(
+            eq(archiveImages.contentHash, (await t.db.select().from(archiveImages).where(eq(archiveImages.id, item.id)))[0]!.contentHash),
+          ),
+      ).toHaveLength(1);
+    },
+  );
 
   test('hostile and empty files are refused one by one with their message, beside a good file that is stored', async () => {
     const goodJpeg = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#3366ff' } })
@@ -235,30 +239,37 @@ describe('upload', () => {
     expect((await storage.list('archive/')).length).toBe(before);
   });
 
-  test('50 MB + 1 byte is refused with the spec message, nothing stored or left in staging, and the server holds far less than the file in memory', async () => {
-    const before = (await storage.list('archive/')).length;
-    const chunk = Buffer.alloc(1024 * 1024, 7);
-    async function* big() {
-      for (let i = 0; i < 50; i += 1) yield chunk;
-      yield Buffer.from([7]);
-    }
-    global.gc?.();
-    const heapBefore = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
-    let peak = heapBefore;
-    const sampler = setInterval(() => {
-      const usage = process.memoryUsage();
-      peak = Math.max(peak, usage.heapUsed + usage.arrayBuffers);
-    }, 5);
-    const response = await upload(t, [{ name: 'grande.mp4', bytes: big }]);
-    clearInterval(sampler);
-    expect(response.statusCode).toBe(400);
-    expect(response.json().error.details.results[0]).toMatchObject({ fileName: 'grande.mp4', message: 'Arquivo muito grande (máx. 50MB)' });
-    expect((await storage.list('archive/')).length).toBe(before);
-    expect(fs.readdirSync(path.join(t.config.dataDir, 'tmp', 'archive'))).toEqual([]);
-    // Streamed in chunks: the peak (garbage not yet collected included) stays well under the file (5.4 MB measured here).
-    console.info(`archive upload of 50 MB + 1: heap + buffers grew by at most ${((peak - heapBefore) / 1024 / 1024).toFixed(1)} MB`);
-    expect(peak - heapBefore).toBeLessThan(ARCHIVE_MAX_FILE_BYTES / 3);
-  });
+  test(
+    '50 MB + 1 byte is refused with the spec message, nothing stored or left in staging, ' +
+      'and the server holds far less than the file in memory',
+    async () => {
+      const before = (await storage.list('archive/')).length;
+      const chunk = Buffer.alloc(1024 * 1024, 7);
+      async function* big() {
+        for (let i = 0; i < 50; i += 1) yield chunk;
+        yield Buffer.from([7]);
+      }
+      global.gc?.();
+      const heapBefore = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+      let peak = heapBefore;
+      const sampler = setInterval(() => {
+        const usage = process.memoryUsage();
+        peak = Math.max(peak, usage.heapUsed + usage.arrayBuffers);
+      }, 5);
+      const response = await upload(t, [{ name: 'grande.mp4', bytes: big }]);
+      clearInterval(sampler);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.details.results[0]).toMatchObject({
+        fileName: 'grande.mp4',
+        message: 'Arquivo muito grande (máx. 50MB)',
+      });
+      expect((await storage.list('archive/')).length).toBe(before);
+      expect(fs.readdirSync(path.join(t.config.dataDir, 'tmp', 'archive'))).toEqual([]);
+      // Streamed in chunks: the peak (garbage not yet collected included) stays well under the file (5.4 MB measured here).
+      console.info(`archive upload of 50 MB + 1: heap + buffers grew by at most ${((peak - heapBefore) / 1024 / 1024).toFixed(1)} MB`);
+      expect(peak - heapBefore).toBeLessThan(ARCHIVE_MAX_FILE_BYTES / 3);
+    },
+  );
 
   test('a request with no file, or with bad fields, is a 400 in pt-BR and stores nothing', async () => {
     const none = await upload(t, [], { description: 'só texto' });
@@ -420,49 +431,53 @@ describe('management', () => {
     expect((await t.request('GET', '/admin/archive/images?category=ilustracao')).json().total).toBe(0);
   });
 
-  test('selecting for a student sets the photo (audited) and counts a use; deleting the image with the storage failing still removes the record and the student falls back to the placeholder', async () => {
-    const item = uploadedItem(
-      (await upload(t, [{ name: 'retrato.png', bytes: await png(64, 64, [120, 80, 40]) }], { category: 'perfil' })).json(),
-    );
-    const ana = t.students[0]!;
-    const selected = await t.request('POST', `/admin/archive/images/${item.id}/select`, { payload: { studentId: ana.id } });
-    expect(selected.statusCode).toBe(200);
-    expect(selected.json()).toMatchObject({ photoUrl: item.previewUrl, usageCount: 1 });
-    expect((await t.lastAudit('student.photo.url'))?.details).toMatchObject({ to: item.previewUrl });
-    const listed = (await t.request('GET', '/admin/students')).json() as { id: string; photoThumb: string | null }[];
-    expect(listed.find((s) => s.id === ana.id)?.photoThumb).toMatch(new RegExp(`^${item.thumbnailUrl}\\?v=\\d+$`));
-    // The student form may also send the address it got from the picker.
-    const typed = await t.request('PUT', `/admin/students/${t.students[1]!.id}/photo`, { payload: { url: item.previewUrl } });
-    expect(typed.statusCode).toBe(200);
-    const anaCookie = await t.loginStudent(ana.studentId);
-    expect((await get(item.previewUrl!, anaCookie)).statusCode).toBe(200);
+  test(
+    'selecting for a student sets the photo (audited) and counts a use; ' +
+      'deleting the image with the storage failing still removes the record and the student falls back to the placeholder',
+    async () => {
+      const item = uploadedItem(
+        (await upload(t, [{ name: 'retrato.png', bytes: await png(64, 64, [120, 80, 40]) }], { category: 'perfil' })).json(),
+      );
+      const ana = t.students[0]!;
+      const selected = await t.request('POST', `/admin/archive/images/${item.id}/select`, { payload: { studentId: ana.id } });
+      expect(selected.statusCode).toBe(200);
+      expect(selected.json()).toMatchObject({ photoUrl: item.previewUrl, usageCount: 1 });
+      expect((await t.lastAudit('student.photo.url'))?.details).toMatchObject({ to: item.previewUrl });
+      const listed = (await t.request('GET', '/admin/students')).json() as { id: string; photoThumb: string | null }[];
+      expect(listed.find((s) => s.id === ana.id)?.photoThumb).toMatch(new RegExp(`^${item.thumbnailUrl}\\?v=\\d+$`));
+      // The student form may also send the address it got from the picker.
+      const typed = await t.request('PUT', `/admin/students/${t.students[1]!.id}/photo`, { payload: { url: item.previewUrl } });
+      expect(typed.statusCode).toBe(200);
+      const anaCookie = await t.loginStudent(ana.studentId);
+      expect((await get(item.previewUrl!, anaCookie)).statusCode).toBe(200);
 
-    const priv = uploadedItem(
-      (await upload(t, [{ name: 'privada.png', bytes: await png(10, 10, [1, 1, 1]) }], { accessLevel: 'private' })).json(),
-    );
-    const refused = await t.request('POST', `/admin/archive/images/${priv.id}/select`, { payload: { studentId: ana.id } });
-    expect(refused.json().error.message).toBe('Somente imagens ativas, públicas ou restritas, podem ser foto de estudante');
+      const priv = uploadedItem(
+        (await upload(t, [{ name: 'privada.png', bytes: await png(10, 10, [1, 1, 1]) }], { accessLevel: 'private' })).json(),
+      );
+      const refused = await t.request('POST', `/admin/archive/images/${priv.id}/select`, { payload: { studentId: ana.id } });
+      expect(refused.json().error.message).toBe('Somente imagens ativas, públicas ou restritas, podem ser foto de estudante');
 
-    failDeletes = true;
-    try {
-      const deleted = await t.request('DELETE', `/admin/archive/images/${item.id}`);
-      expect(deleted.json()).toEqual({ message: 'Imagem excluída com sucesso!' });
-    } finally {
-      failDeletes = false;
-    }
-    expect(await t.db.select().from(archiveImages).where(eq(archiveImages.id, item.id))).toEqual([]);
-    const [after] = await t.db.select().from(students).where(eq(students.id, ana.id));
-    expect(after!.photoUrl).toBeNull();
-    // The files the failing storage kept are what the integrity check reports.
-    const integrity = await archiveIntegrity(t.db, storage);
-    expect(integrity.orphanFiles.map((object) => object.key)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^archive\/.+\/original$/)]),
-    );
-    expect(integrity.missingFiles).toEqual([]);
-    const gone = await t.request('DELETE', `/admin/archive/images/${item.id}`);
-    expect(gone.statusCode).toBe(404);
-    expect(gone.json().error.message).toBe('Imagem não encontrada');
-  });
+      failDeletes = true;
+      try {
+        const deleted = await t.request('DELETE', `/admin/archive/images/${item.id}`);
+        expect(deleted.json()).toEqual({ message: 'Imagem excluída com sucesso!' });
+      } finally {
+        failDeletes = false;
+      }
+      expect(await t.db.select().from(archiveImages).where(eq(archiveImages.id, item.id))).toEqual([]);
+      const [after] = await t.db.select().from(students).where(eq(students.id, ana.id));
+      expect(after!.photoUrl).toBeNull();
+      // The files the failing storage kept are what the integrity check reports.
+      const integrity = await archiveIntegrity(t.db, storage);
+      expect(integrity.orphanFiles.map((object) => object.key)).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^archive\/.+\/original$/)]),
+      );
+      expect(integrity.missingFiles).toEqual([]);
+      const gone = await t.request('DELETE', `/admin/archive/images/${item.id}`);
+      expect(gone.statusCode).toBe(404);
+      expect(gone.json().error.message).toBe('Imagem não encontrada');
+    },
+  );
 
   test('an unknown variant of a file is a missing file, for everyone', async () => {
     const item = uploadedItem((await upload(t, [{ name: 'variante.png', bytes: await png(16, 16, [9, 9, 9]) }])).json());

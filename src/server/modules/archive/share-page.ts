@@ -15,11 +15,12 @@ function escapeHtml(text: string): string {
 export function renderSharePage(row: typeof archiveImages.$inferSelect | null): string {
   const title = row ? escapeHtml(row.fileName) : ARCHIVE_TEXTS.sharePageTitle;
   const urls = row ? fileUrls(row) : null;
+  const size = row?.width && row.height ? ` width="${row.width}" height="${row.height}"` : '';
   const body =
     row && urls
       ? `<main>
   <h1>${escapeHtml(row.fileName)}</h1>
-  ${urls.previewUrl ? `<img src="${urls.previewUrl}" alt="${escapeHtml(row.description)}"${row.width && row.height ? ` width="${row.width}" height="${row.height}"` : ''}>` : ''}
+  ${urls.previewUrl ? `<img src="${urls.previewUrl}" alt="${escapeHtml(row.description)}"${size}>` : ''}
   <p>${escapeHtml(row.description)}</p>
   <p class="meta">${escapeHtml(formatSize(row.fileSize))}</p>
   <a class="button" href="${urls.downloadUrl}" download>${ARCHIVE_TEXTS.sharePageDownload}</a>

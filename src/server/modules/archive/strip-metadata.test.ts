@@ -100,30 +100,34 @@ const BLUE = [2, 4, 7];
 const pixels = (bytes: Buffer) => sharp(bytes).autoOrient().raw().toBuffer();
 
 describe('on upload', () => {
-  test("a phone's JPEG (GPS, camera, owner and serial in EXIF, XMP, orientation 6) is stored upright without any of it, keeps its colour profile, and the same photo sent again is a duplicate", async () => {
-    const jpeg = await phoneJpeg(400, 200);
-    const sent = await sharp(jpeg).metadata();
-    expectPhoneMetadata(sent);
-    expect(sent.orientation).toBe(6);
+  test(
+    "a phone's JPEG (GPS, camera, owner and serial in EXIF, XMP, orientation 6) is stored upright without any of it, " +
+      'keeps its colour profile, and the same photo sent again is a duplicate',
+    async () => {
+      const jpeg = await phoneJpeg(400, 200);
+      const sent = await sharp(jpeg).metadata();
+      expectPhoneMetadata(sent);
+      expect(sent.orientation).toBe(6);
 
-    const item = await uploaded('IMG_0001.JPG', jpeg);
-    expect(item).toMatchObject({ mimeType: 'image/jpeg', fileName: 'IMG_0001.JPG', width: 200, height: 400 });
-    const original = await served(item.fileUrl);
-    expect(original.contentType).toBe('image/jpeg');
-    expectNoMetadata(original);
-    // The pixels were turned, not only the tag dropped: the square stored at the top left is now at the top right.
-    expect(original.meta).toMatchObject({ format: 'jpeg', width: 200, height: 400, hasProfile: true });
-    expect(await colourAt(original.bytes, 180, 20)).toEqual(YELLOW);
-    expect(await colourAt(original.bytes, 20, 20)).toEqual(BLUE);
-    expect(item.fileSize).toBe(original.bytes.length);
+      const item = await uploaded('IMG_0001.JPG', jpeg);
+      expect(item).toMatchObject({ mimeType: 'image/jpeg', fileName: 'IMG_0001.JPG', width: 200, height: 400 });
+      const original = await served(item.fileUrl);
+      expect(original.contentType).toBe('image/jpeg');
+      expectNoMetadata(original);
+      // The pixels were turned, not only the tag dropped: the square stored at the top left is now at the top right.
+      expect(original.meta).toMatchObject({ format: 'jpeg', width: 200, height: 400, hasProfile: true });
+      expect(await colourAt(original.bytes, 180, 20)).toEqual(YELLOW);
+      expect(await colourAt(original.bytes, 20, 20)).toEqual(BLUE);
+      expect(item.fileSize).toBe(original.bytes.length);
 
-    const thumb = await served(item.thumbnailUrl!);
-    expectNoMetadata(thumb);
-    expect(thumb.meta).toMatchObject({ format: 'webp', width: 160, height: 320 });
+      const thumb = await served(item.thumbnailUrl!);
+      expectNoMetadata(thumb);
+      expect(thumb.meta).toMatchObject({ format: 'webp', width: 160, height: 320 });
 
-    const again = await uploaded('outra cópia.jpg', jpeg);
-    expect(again).toMatchObject({ duplicate: true, id: item.id });
-  });
+      const again = await uploaded('outra cópia.jpg', jpeg);
+      expect(again).toMatchObject({ duplicate: true, id: item.id });
+    },
+  );
 
   test('a PNG with eXIf, XMP and text chunks is stored upright and lossless without them; a palette stays a palette, 16 bits stay 16 bits', async () => {
     const withText = (bytes: Buffer) => withPngText(bytes, { Author: 'Helena Costa', Comment: 'Rua das Flores, 123' });
@@ -253,30 +257,34 @@ describe('on upload', () => {
     expect((await get((await uploaded('icone.gif', gif)).fileUrl)).rawPayload.equals(gif)).toBe(true);
   });
 
-  test('an image whose metadata reads but whose pixels do not decode, or are too many to, is refused with its message, beside a good file that is stored', async () => {
-    const before = (await storage.list('archive/')).length;
-    // libheif-js reports the failed decoding with console.log.
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-    try {
-      const response = await upload(t, [
-        { name: 'boa.png', bytes: await png(12, 12, [10, 120, 200]) },
-        { name: 'IMG_0666.HEIC', bytes: damagedHeic() },
-        { name: 'enorme.png', bytes: await hugeCanvasPng() },
-      ]);
-      expect(response.statusCode).toBe(200);
-      expect(
-        response.json<ArchiveUploadResult>().results.map((result) => (result.ok ? 'ok' : `${result.fileName}: ${result.message}`)),
-      ).toEqual([
-        'ok',
-        'IMG_0666.HEIC: Não foi possível ler esta imagem para remover a localização e os dados pessoais',
-        'enorme.png: Imagem grande demais para remover a localização e os dados pessoais: no máximo 100 megapixels. Reduza-a e envie de novo.',
-      ]);
-    } finally {
-      log.mockRestore();
-    }
-    // The good file's original, thumbnail and preview.
-    expect((await storage.list('archive/')).length).toBe(before + 3);
-  });
+  test(
+    'an image whose metadata reads but whose pixels do not decode, or are too many to, ' +
+      'is refused with its message, beside a good file that is stored',
+    async () => {
+      const before = (await storage.list('archive/')).length;
+      // libheif-js reports the failed decoding with console.log.
+      const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+      try {
+        const response = await upload(t, [
+          { name: 'boa.png', bytes: await png(12, 12, [10, 120, 200]) },
+          { name: 'IMG_0666.HEIC', bytes: damagedHeic() },
+          { name: 'enorme.png', bytes: await hugeCanvasPng() },
+        ]);
+        expect(response.statusCode).toBe(200);
+        expect(
+          response.json<ArchiveUploadResult>().results.map((result) => (result.ok ? 'ok' : `${result.fileName}: ${result.message}`)),
+        ).toEqual([
+          'ok',
+          'IMG_0666.HEIC: Não foi possível ler esta imagem para remover a localização e os dados pessoais',
+          'enorme.png: Imagem grande demais para remover a localização e os dados pessoais: no máximo 100 megapixels. Reduza-a e envie de novo.',
+        ]);
+      } finally {
+        log.mockRestore();
+      }
+      // The good file's original, thumbnail and preview.
+      expect((await storage.list('archive/')).length).toBe(before + 3);
+    },
+  );
 });
 
 describe('originals stored before metadata was removed on upload', () => {
@@ -287,90 +295,96 @@ describe('originals stored before metadata was removed on upload', () => {
   const rowOf = async (id: string) => (await t.db.select().from(archiveImages).where(eq(archiveImages.id, id)))[0]!;
   const fileUrl = (row: { fileKey: string }) => `/api/archive/files/${row.fileKey}`;
 
-  test('the one-time run rewrites those that carry metadata, updates their size (type and name for HEIC), keeps the hash of the bytes sent, reports and records it; a second run changes nothing', async () => {
-    // The archive as an older version left it: only what is stored below.
-    await t.db.delete(archiveImages);
-    for (const object of await storage.list('archive/')) await storage.delete(object.key);
-    const jpeg = await phoneJpeg(420, 210);
-    const phone = await storedBefore('IMG_0001.JPG', jpeg, 'image/jpeg');
-    const heic = await storedBefore('IMG_0042.HEIC', phoneHeic(), 'image/heic');
-    const clean = await storedBefore('logo.png', await png(16, 16, [1, 2, 3]), 'image/png');
-    const damaged = await storedBefore('IMG_0666.HEIC', damagedHeic(), 'image/heic');
-    const etagBefore = (await served(fileUrl(phone))).etag;
-    expectPhoneMetadata((await served(fileUrl(phone))).meta);
+  test(
+    'the one-time run rewrites those that carry metadata, updates their size (type and name for HEIC), ' +
+      'keeps the hash of the bytes sent, reports and records it; a second run changes nothing',
+    async () => {
+      // The archive as an older version left it: only what is stored below.
+      await t.db.delete(archiveImages);
+      for (const object of await storage.list('archive/')) await storage.delete(object.key);
+      const jpeg = await phoneJpeg(420, 210);
+      const phone = await storedBefore('IMG_0001.JPG', jpeg, 'image/jpeg');
+      const heic = await storedBefore('IMG_0042.HEIC', phoneHeic(), 'image/heic');
+      const clean = await storedBefore('logo.png', await png(16, 16, [1, 2, 3]), 'image/png');
+      const damaged = await storedBefore('IMG_0666.HEIC', damagedHeic(), 'image/heic');
+      const etagBefore = (await served(fileUrl(phone))).etag;
+      expectPhoneMetadata((await served(fileUrl(phone))).meta);
 
-    // Stopped before its first file (a shutdown): nothing changes and nothing is recorded, so the next start runs it.
-    expect(
-      await stripStoredMetadataOnce(t.database, { storage, tmpDir: tmpDir() }, { info: () => {}, warn: () => {} }, () => true),
-    ).toBeNull();
-    expect(await t.lastAudit(STORED_METADATA_DONE)).toBeUndefined();
-    expect((await rowOf(phone.id)).fileSize).toBe(jpeg.length);
+      // Stopped before its first file (a shutdown): nothing changes and nothing is recorded, so the next start runs it.
+      expect(
+        await stripStoredMetadataOnce(t.database, { storage, tmpDir: tmpDir() }, { info: () => {}, warn: () => {} }, () => true),
+      ).toBeNull();
+      expect(await t.lastAudit(STORED_METADATA_DONE)).toBeUndefined();
+      expect((await rowOf(phone.id)).fileSize).toBe(jpeg.length);
 
-    const logged: string[] = [];
-    const log = {
-      info: (_details: object, line: string) => logged.push(line),
-      warn: (_details: object, line: string) => logged.push(line),
-    };
-    const consoleLog = vi.spyOn(console, 'log').mockImplementation(() => {});
-    const report = await stripStoredMetadataOnce(t.database, { storage, tmpDir: tmpDir() }, log as never).finally(() =>
-      consoleLog.mockRestore(),
-    );
+      const logged: string[] = [];
+      const log = {
+        info: (_details: object, line: string) => logged.push(line),
+        warn: (_details: object, line: string) => logged.push(line),
+      };
+      const consoleLog = vi.spyOn(console, 'log').mockImplementation(() => {});
+      const report = await stripStoredMetadataOnce(t.database, { storage, tmpDir: tmpDir() }, log as never).finally(() =>
+        consoleLog.mockRestore(),
+      );
 
-    const [phoneAfter, heicAfter, cleanAfter, damagedAfter] = await Promise.all([phone, heic, clean, damaged].map((row) => rowOf(row.id)));
-    const original = await served(fileUrl(phoneAfter!));
-    const heicOriginal = await served(fileUrl(heicAfter!));
-    expect(report).toEqual({
-      checked: 4,
-      stripped: 2,
-      bytesBefore: phone.fileSize + heic.fileSize,
-      bytesAfter: original.bytes.length + heicOriginal.bytes.length,
-      failed: [{ id: damaged.id, fileName: 'IMG_0666.HEIC', code: 'archive_metadata_not_removed' }],
-    });
-    expect((await t.lastAudit(STORED_METADATA_DONE))?.details).toEqual(report);
-    expect(logged).toEqual([
-      expect.stringMatching(/^Data-Base: localização e metadados removidos de 2 das 4 imagens guardadas antes desta versão \(.+ → .+\)$/),
-      'Data-Base: 1 imagens não puderam ser lidas (ou são grandes demais) para remover os metadados e continuam como estavam',
-    ]);
+      const [phoneAfter, heicAfter, cleanAfter, damagedAfter] = await Promise.all(
+        [phone, heic, clean, damaged].map((row) => rowOf(row.id)),
+      );
+      const original = await served(fileUrl(phoneAfter!));
+      const heicOriginal = await served(fileUrl(heicAfter!));
+      expect(report).toEqual({
+        checked: 4,
+        stripped: 2,
+        bytesBefore: phone.fileSize + heic.fileSize,
+        bytesAfter: original.bytes.length + heicOriginal.bytes.length,
+        failed: [{ id: damaged.id, fileName: 'IMG_0666.HEIC', code: 'archive_metadata_not_removed' }],
+      });
+      expect((await t.lastAudit(STORED_METADATA_DONE))?.details).toEqual(report);
+      expect(logged).toEqual([
+        expect.stringMatching(/^Data-Base: localização e metadados removidos de 2 das 4 imagens guardadas antes desta versão \(.+ → .+\)$/),
+        'Data-Base: 1 imagens não puderam ser lidas (ou são grandes demais) para remover os metadados e continuam como estavam',
+      ]);
 
-    expectNoMetadata(original);
-    expect(original.meta).toMatchObject({ format: 'jpeg', width: 210, height: 420 });
-    expect(await colourAt(original.bytes, 190, 20)).toEqual(YELLOW);
-    expect(phoneAfter).toMatchObject({
-      fileSize: original.bytes.length,
-      contentHash: phone.contentHash,
-      mimeType: 'image/jpeg',
-      fileName: 'IMG_0001.JPG',
-    });
-    // Caches that kept the old bytes revalidate to the new ones.
-    expect(original.etag).not.toBe(etagBefore);
-    expectNoMetadata(heicOriginal);
-    expect(heicOriginal.contentType).toBe('image/jpeg');
-    expect(heicAfter).toMatchObject({
-      fileSize: heicOriginal.bytes.length,
-      contentHash: heic.contentHash,
-      mimeType: 'image/jpeg',
-      fileName: 'IMG_0042.jpg',
-    });
-    expect(heicAfter!.searchText).toContain('img_0042.jpg');
-    expect(cleanAfter).toEqual(clean);
-    expect(damagedAfter).toEqual(damaged);
+      expectNoMetadata(original);
+      expect(original.meta).toMatchObject({ format: 'jpeg', width: 210, height: 420 });
+      expect(await colourAt(original.bytes, 190, 20)).toEqual(YELLOW);
+      expect(phoneAfter).toMatchObject({
+        fileSize: original.bytes.length,
+        contentHash: phone.contentHash,
+        mimeType: 'image/jpeg',
+        fileName: 'IMG_0001.JPG',
+      });
+      // Caches that kept the old bytes revalidate to the new ones.
+      expect(original.etag).not.toBe(etagBefore);
+      expectNoMetadata(heicOriginal);
+      expect(heicOriginal.contentType).toBe('image/jpeg');
+      expect(heicAfter).toMatchObject({
+        fileSize: heicOriginal.bytes.length,
+        contentHash: heic.contentHash,
+        mimeType: 'image/jpeg',
+        fileName: 'IMG_0042.jpg',
+      });
+      expect(heicAfter!.searchText).toContain('img_0042.jpg');
+      expect(cleanAfter).toEqual(clean);
+      expect(damagedAfter).toEqual(damaged);
 
-    // The same phone photo sent again is still found by the hash of the bytes sent.
-    expect(await uploaded('de novo.jpg', jpeg)).toMatchObject({ duplicate: true, id: phone.id });
+      // The same phone photo sent again is still found by the hash of the bytes sent.
+      expect(await uploaded('de novo.jpg', jpeg)).toMatchObject({ duplicate: true, id: phone.id });
 
-    const filesBefore = await Promise.all([phone, heic, clean].map(async (row) => (await served(fileUrl(row))).bytes));
-    const consoleLog2 = vi.spyOn(console, 'log').mockImplementation(() => {});
-    const second = await stripStoredMetadata({ db: t.db, storage, tmpDir: tmpDir() }).finally(() => consoleLog2.mockRestore());
-    expect(second).toMatchObject({ checked: 4, stripped: 0, bytesBefore: 0, bytesAfter: 0, stopped: false });
-    const filesAfter = await Promise.all([phone, heic, clean].map(async (row) => (await served(fileUrl(row))).bytes));
-    expect(filesAfter.every((bytes, index) => bytes.equals(filesBefore[index]!))).toBe(true);
+      const filesBefore = await Promise.all([phone, heic, clean].map(async (row) => (await served(fileUrl(row))).bytes));
+      const consoleLog2 = vi.spyOn(console, 'log').mockImplementation(() => {});
+      const second = await stripStoredMetadata({ db: t.db, storage, tmpDir: tmpDir() }).finally(() => consoleLog2.mockRestore());
+      expect(second).toMatchObject({ checked: 4, stripped: 0, bytesBefore: 0, bytesAfter: 0, stopped: false });
+      const filesAfter = await Promise.all([phone, heic, clean].map(async (row) => (await served(fileUrl(row))).bytes));
+      expect(filesAfter.every((bytes, index) => bytes.equals(filesBefore[index]!))).toBe(true);
 
-    // Recorded as done: later starts leave even a file with metadata alone.
-    const late = await storedBefore('IMG_0002.JPG', await phoneJpeg(40, 20), 'image/jpeg');
-    expect(await stripStoredMetadataOnce(t.database, { storage, tmpDir: tmpDir() }, log as never)).toBeNull();
-    expect(await rowOf(late.id)).toEqual(late);
-    await t.db.delete(archiveImages).where(eq(archiveImages.id, late.id));
-  });
+      // Recorded as done: later starts leave even a file with metadata alone.
+      const late = await storedBefore('IMG_0002.JPG', await phoneJpeg(40, 20), 'image/jpeg');
+      expect(await stripStoredMetadataOnce(t.database, { storage, tmpDir: tmpDir() }, log as never)).toBeNull();
+      expect(await rowOf(late.id)).toEqual(late);
+      await t.db.delete(archiveImages).where(eq(archiveImages.id, late.id));
+    },
+  );
 
   test.skipIf(process.env.TEST_DB !== 'postgres')('a second instance starting while the first runs it does not run it too', async () => {
     await t.db.delete(auditLog).where(eq(auditLog.action, STORED_METADATA_DONE));

@@ -98,7 +98,8 @@ function answered<T>(request: Promise<T>, ms: number): Promise<T | 'still waitin
 }
 
 test.skipIf(process.env.TEST_DB !== 'postgres')(
-  "a transfer beyond the balance is refused at once, even while another operation holds the sender's lock; one within it waits for that operation (PGlite: one connection, nothing runs at once)",
+  "a transfer beyond the balance is refused at once, even while another operation holds the sender's lock; " +
+    'one within it waits for that operation (PGlite: one connection, nothing runs at once)',
   async () => {
     const ana = group[0]!;
     const eva = group[4]!;
@@ -122,7 +123,8 @@ test.skipIf(process.env.TEST_DB !== 'postgres')(
 );
 
 test.skipIf(process.env.TEST_DB !== 'postgres')(
-  "a transfer does not wait for a row that only names the student (a foreign key's check, as the reports' fold takes on a new day) (PGlite: one connection, nothing runs at once)",
+  "a transfer does not wait for a row that only names the student (a foreign key's check, " +
+    "as the reports' fold takes on a new day) (PGlite: one connection, nothing runs at once)",
   async () => {
     const ana = group[0]!;
     const bruno = group[1]!;

@@ -63,47 +63,51 @@ test('a whole-turma deduction beyond some balances names every student who is sh
   expect(await reconcile(t.db)).toEqual([]);
 });
 
-test('the services validate what they are given: amounts of 0, −3 or 1.5 and an unknown type are refused with their own message, never as a lack of balance', async () => {
-  const [ana, bruno] = t.students as [TestApp['students'][number], TestApp['students'][number]];
-  const cases: [() => Promise<unknown>, string][] = [
-    [
-      () => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'admin_add', amount: 0, description: 'x' }),
-      'amount_not_positive',
-    ],
-    [
-      () => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'penalty', amount: -3, description: 'x' }),
-      'amount_not_positive',
-    ],
-    [
-      () => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'admin_add', amount: 1.5, description: 'x' }),
-      'amount_not_integer',
-    ],
-    [
-      () => adminOperation(deps(), admin(), 'estelecas', { id: ana.id, type: 'admin_add', amount: 1.5, description: 'x' }),
-      'missing_fields_short',
-    ],
-    [() => studentTransfer(deps(), studentActor(ana), 'meritus', { recipientId: bruno.id, amount: 1.5 }), 'amount_not_integer'],
-    [
-      () =>
-        bulkAdminOperation(deps(), admin(), {
-          currency: 'meritus',
-          studentUuids: [ana.id],
-          type: 'admin_add',
-          amount: -3,
-          description: 'x',
-        }),
-      'amount_not_positive',
-    ],
-    [() => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'gift', amount: 5, description: 'x' }), 'missing_fields_short'],
-  ];
-  const rowsBefore = (await t.db.select().from(ledgerEntries)).length;
-  for (const [run, code] of cases) {
-    const error = await refusalOf(run);
-    expect(error.code).toBe(code);
-    expect(error.status).toBe(400);
-  }
-  expect((await t.db.select().from(ledgerEntries)).length).toBe(rowsBefore);
-});
+test(
+  'the services validate what they are given: ' +
+    'amounts of 0, −3 or 1.5 and an unknown type are refused with their own message, never as a lack of balance',
+  async () => {
+    const [ana, bruno] = t.students as [TestApp['students'][number], TestApp['students'][number]];
+    const cases: [() => Promise<unknown>, string][] = [
+      [
+        () => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'admin_add', amount: 0, description: 'x' }),
+        'amount_not_positive',
+      ],
+      [
+        () => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'penalty', amount: -3, description: 'x' }),
+        'amount_not_positive',
+      ],
+      [
+        () => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'admin_add', amount: 1.5, description: 'x' }),
+        'amount_not_integer',
+      ],
+      [
+        () => adminOperation(deps(), admin(), 'estelecas', { id: ana.id, type: 'admin_add', amount: 1.5, description: 'x' }),
+        'missing_fields_short',
+      ],
+      [() => studentTransfer(deps(), studentActor(ana), 'meritus', { recipientId: bruno.id, amount: 1.5 }), 'amount_not_integer'],
+      [
+        () =>
+          bulkAdminOperation(deps(), admin(), {
+            currency: 'meritus',
+            studentUuids: [ana.id],
+            type: 'admin_add',
+            amount: -3,
+            description: 'x',
+          }),
+        'amount_not_positive',
+      ],
+      [() => adminOperation(deps(), admin(), 'meritus', { id: ana.id, type: 'gift', amount: 5, description: 'x' }), 'missing_fields_short'],
+    ];
+    const rowsBefore = (await t.db.select().from(ledgerEntries)).length;
+    for (const [run, code] of cases) {
+      const error = await refusalOf(run);
+      expect(error.code).toBe(code);
+      expect(error.status).toBe(400);
+    }
+    expect((await t.db.select().from(ledgerEntries)).length).toBe(rowsBefore);
+  },
+);
 
 test('an unknown operation type is kept in the audit log without a type and never shown as an award in the live feed', async () => {
   const ana = t.students[0]!;

@@ -487,145 +487,155 @@ describe('reports', () => {
     ]);
   });
 
-  test('exports: CSV and XLSX give back the tables with numbers and dates as such, audited; the statement and certificate are PDFs with their text', async () => {
-    const filter = { turmas: [] };
-    const want = expected(filter);
+  test(
+    'exports: CSV and XLSX give back the tables with numbers and dates as such, ' +
+      'audited; the statement and certificate are PDFs with their text',
+    async () => {
+      const filter = { turmas: [] };
+      const want = expected(filter);
 
-    const csv = await t.request('GET', `/admin/reports/export?${query(filter, { table: 'turmas', format: 'csv' })}`);
-    expect(csv.statusCode).toBe(200);
-    expect(csv.headers['content-type']).toContain('text/csv');
-    expect(csv.headers['content-disposition']).toBe(
-      `attachment; filename="relatorio-turmas-${PERIOD.from}-a-${PERIOD.to}.csv"; filename*=UTF-8''relatorio-turmas-${PERIOD.from}-a-${PERIOD.to}.csv`,
-    );
-    expect(csv.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
-    const parsed = Papa.parse<string[]>(csv.body.replace(/^\uFEFF/, ''), { delimiter: ';', skipEmptyLines: true }).data;
-    expect(parsed[0]).toEqual([
-      'Turma',
-      'Alunos',
-      'Méritus concedidos',
-      'Méritus removidos',
-      'Méritus transferidos',
-      'Saldo no fim do período',
-      'Média por aluno',
-      'Alunos participantes',
-      'Participação (%)',
-    ]);
-    const comma = (value: number) => String(value).replace('.', ',');
-    expect(parsed.slice(1)).toEqual(
-      want.turmaRows.map((r) =>
-        [
-          r.turma,
-          r.students,
-          r.awarded,
-          r.removed,
-          r.transferred,
-          r.balance,
-          comma(r.averageBalance),
-          r.participants,
-          comma(r.participation),
-        ].map(String),
-      ),
-    );
-    const audit = await t.lastAudit('report.export');
-    expect(audit).toMatchObject({
-      actorId: t.admin.id,
-      details: { table: 'turmas', format: 'csv', from: PERIOD.from, to: PERIOD.to, turmas: [] },
-    });
+      const csv = await t.request('GET', `/admin/reports/export?${query(filter, { table: 'turmas', format: 'csv' })}`);
+      expect(csv.statusCode).toBe(200);
+      expect(csv.headers['content-type']).toContain('text/csv');
+      expect(csv.headers['content-disposition']).toBe(
+        `attachment; filename="relatorio-turmas-${PERIOD.from}-a-${PERIOD.to}.csv"; filename*=UTF-8''relatorio-turmas-${PERIOD.from}-a-${PERIOD.to}.csv`,
+      );
+      expect(csv.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+      const parsed = Papa.parse<string[]>(csv.body.replace(/^\uFEFF/, ''), { delimiter: ';', skipEmptyLines: true }).data;
+      expect(parsed[0]).toEqual([
+        'Turma',
+        'Alunos',
+        'Méritus concedidos',
+        'Méritus removidos',
+        'Méritus transferidos',
+        'Saldo no fim do período',
+        'Média por aluno',
+        'Alunos participantes',
+        'Participação (%)',
+      ]);
+      const comma = (value: number) => String(value).replace('.', ',');
+      expect(parsed.slice(1)).toEqual(
+        want.turmaRows.map((r) =>
+          [
+            r.turma,
+            r.students,
+            r.awarded,
+            r.removed,
+            r.transferred,
+            r.balance,
+            comma(r.averageBalance),
+            r.participants,
+            comma(r.participation),
+          ].map(String),
+        ),
+      );
+      const audit = await t.lastAudit('report.export');
+      expect(audit).toMatchObject({
+        actorId: t.admin.id,
+        details: { table: 'turmas', format: 'csv', from: PERIOD.from, to: PERIOD.to, turmas: [] },
+      });
 
-    const xlsx = await t.request('GET', `/admin/reports/export?${query(filter, { table: 'timeline', format: 'xlsx' })}`);
-    expect(xlsx.statusCode).toBe(200);
-    expect(xlsx.headers['content-type']).toContain('spreadsheetml');
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
-    const sheet = workbook.worksheets[0]!;
-    expect(sheet.getRow(1).values).toEqual([undefined, 'Dia', 'Méritus concedidos', 'Méritus removidos', 'Méritus transferidos']);
-    expect(sheet.rowCount).toBe(1 + want.points.length);
-    want.points.forEach((point, index) => {
-      const row = sheet.getRow(index + 2);
-      expect(row.getCell(1).type).toBe(ExcelJS.ValueType.Date);
-      expect((row.getCell(1).value as Date).toISOString().slice(0, 10)).toBe(point.start);
-      expect(row.getCell(2).type).toBe(ExcelJS.ValueType.Number);
-      expect([row.getCell(2).value, row.getCell(3).value, row.getCell(4).value]).toEqual([point.awarded, point.removed, point.transferred]);
-    });
+      const xlsx = await t.request('GET', `/admin/reports/export?${query(filter, { table: 'timeline', format: 'xlsx' })}`);
+      expect(xlsx.statusCode).toBe(200);
+      expect(xlsx.headers['content-type']).toContain('spreadsheetml');
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+      const sheet = workbook.worksheets[0]!;
+      expect(sheet.getRow(1).values).toEqual([undefined, 'Dia', 'Méritus concedidos', 'Méritus removidos', 'Méritus transferidos']);
+      expect(sheet.rowCount).toBe(1 + want.points.length);
+      want.points.forEach((point, index) => {
+        const row = sheet.getRow(index + 2);
+        expect(row.getCell(1).type).toBe(ExcelJS.ValueType.Date);
+        expect((row.getCell(1).value as Date).toISOString().slice(0, 10)).toBe(point.start);
+        expect(row.getCell(2).type).toBe(ExcelJS.ValueType.Number);
+        expect([row.getCell(2).value, row.getCell(3).value, row.getCell(4).value]).toEqual([
+          point.awarded,
+          point.removed,
+          point.transferred,
+        ]);
+      });
 
-    const figures = await t.request('GET', `/admin/reports/export?${query(filter, { table: 'figures', format: 'xlsx' })}`);
-    const figuresBook = new ExcelJS.Workbook();
-    await figuresBook.xlsx.load(figures.rawPayload as unknown as ArrayBuffer);
-    const participation = figuresBook.worksheets[0]!.getRow(8);
-    expect(participation.getCell(1).value).toBe('Participação (%)');
-    expect(participation.getCell(2).type).toBe(ExcelJS.ValueType.Number);
-    // Whole figures are not shown with a decimal ('3005,0'); the column fits its longest label.
-    expect(figuresBook.worksheets[0]!.getColumn(2).numFmt).toBeUndefined();
-    expect(figuresBook.worksheets[0]!.getColumn(1).width).toBeGreaterThanOrEqual('Méritus transferidos'.length + 2);
-    expect([participation.getCell(2).value, participation.getCell(3).value]).toEqual([
-      want.figures.participation!.current,
-      want.figures.participation!.previous,
-    ]);
+      const figures = await t.request('GET', `/admin/reports/export?${query(filter, { table: 'figures', format: 'xlsx' })}`);
+      const figuresBook = new ExcelJS.Workbook();
+      await figuresBook.xlsx.load(figures.rawPayload as unknown as ArrayBuffer);
+      const participation = figuresBook.worksheets[0]!.getRow(8);
+      expect(participation.getCell(1).value).toBe('Participação (%)');
+      expect(participation.getCell(2).type).toBe(ExcelJS.ValueType.Number);
+      // Whole figures are not shown with a decimal ('3005,0'); the column fits its longest label.
+      expect(figuresBook.worksheets[0]!.getColumn(2).numFmt).toBeUndefined();
+      expect(figuresBook.worksheets[0]!.getColumn(1).width).toBeGreaterThanOrEqual('Méritus transferidos'.length + 2);
+      expect([participation.getCell(2).value, participation.getCell(3).value]).toEqual([
+        want.figures.participation!.current,
+        want.figures.participation!.previous,
+      ]);
 
-    // The statement of Alice: her balances at the start and end of the period, summed from the rows.
-    const alice = school[0]!;
-    const statement = await t.request(
-      'GET',
-      `/admin/reports/statement.pdf?period=custom&from=${PERIOD.from}&to=${PERIOD.to}&student=${alice.id}`,
-    );
-    expect(statement.statusCode).toBe(200);
-    expect(statement.headers['content-type']).toBe('application/pdf');
-    expect(statement.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
-    const meritusAt = (until: Date, currency: Row['currency']) =>
-      rows
-        .filter((row) => row.currency === currency && row.at < until)
-        .reduce((total, row) => total + (row.to === alice.id ? row.amount : row.from === alice.id ? -row.amount : 0), 0);
-    const format = (value: number) => value.toLocaleString('pt-BR');
-    const text = await pdfText(statement.rawPayload);
-    expect(text).toContain('Extrato de Méritus e Estelecas');
-    expect(text).toContain(`Aluno: ${alice.name}`);
-    expect(text).toContain('Período: 02/03/2026 a 15/03/2026');
-    expect(text).toContain(`Saldo no início do período: ${format(meritusAt(at(PERIOD.from, 0), 'meritus'))} M$`);
-    expect(text).toContain(`Saldo no fim do período: ${format(meritusAt(endOf(PERIOD.to), 'meritus'))} M$`);
-    const aliceRows = rows.filter(
-      (row) => dayOf(row.at) >= PERIOD.from && dayOf(row.at) <= PERIOD.to && (row.from === alice.id || row.to === alice.id),
-    );
-    expect(text.match(/\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}/g)).toHaveLength(aliceRows.length + 1);
-    expect(await t.lastAudit('report.statement')).toMatchObject({ details: { student: alice.id, from: PERIOD.from, to: PERIOD.to } });
+      // The statement of Alice: her balances at the start and end of the period, summed from the rows.
+      const alice = school[0]!;
+      const statement = await t.request(
+        'GET',
+        `/admin/reports/statement.pdf?period=custom&from=${PERIOD.from}&to=${PERIOD.to}&student=${alice.id}`,
+      );
+      expect(statement.statusCode).toBe(200);
+      expect(statement.headers['content-type']).toBe('application/pdf');
+      expect(statement.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+      const meritusAt = (until: Date, currency: Row['currency']) =>
+        rows
+          .filter((row) => row.currency === currency && row.at < until)
+          .reduce((total, row) => total + (row.to === alice.id ? row.amount : row.from === alice.id ? -row.amount : 0), 0);
+      const format = (value: number) => value.toLocaleString('pt-BR');
+      const text = await pdfText(statement.rawPayload);
+      expect(text).toContain('Extrato de Méritus e Estelecas');
+      expect(text).toContain(`Aluno: ${alice.name}`);
+      expect(text).toContain('Período: 02/03/2026 a 15/03/2026');
+      expect(text).toContain(`Saldo no início do período: ${format(meritusAt(at(PERIOD.from, 0), 'meritus'))} M$`);
+      expect(text).toContain(`Saldo no fim do período: ${format(meritusAt(endOf(PERIOD.to), 'meritus'))} M$`);
+      const aliceRows = rows.filter(
+        (row) => dayOf(row.at) >= PERIOD.from && dayOf(row.at) <= PERIOD.to && (row.from === alice.id || row.to === alice.id),
+      );
+      expect(text.match(/\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}/g)).toHaveLength(aliceRows.length + 1);
+      expect(await t.lastAudit('report.statement')).toMatchObject({ details: { student: alice.id, from: PERIOD.from, to: PERIOD.to } });
 
-    // A certificate for a current weekly tag holder, with the school's name.
-    const holder = t.students[1]!;
-    expect((await t.request('PUT', `/admin/students/${holder.id}/tags/leader`, { payload: { days: 7 } })).statusCode).toBe(200);
-    const tags = (await t.request('GET', '/tags/active')).json() as { id: string; kind: string; student: { id: string } }[];
-    const tag = tags.find((item) => item.student.id === holder.id && item.kind === 'leader')!;
-    const certificate = await t.request('GET', `/admin/reports/certificate.pdf?tag=${tag.id}`);
-    expect(certificate.statusCode).toBe(200);
-    expect(certificate.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
-    const certificateText = await pdfText(certificate.rawPayload);
-    for (const expectedText of ['ESCOLA MÉRITUS', 'CERTIFICADO', `${holder.name},`, 'Líder da Semana', `da turma ${holder.grade}`])
-      expect(certificateText).toContain(expectedText);
-    expect(await t.lastAudit('report.certificate')).toMatchObject({ details: { tag: tag.id, kind: 'leader', student: holder.id } });
-    // No logo set: no image. With the school's logo: the certificate draws it.
-    const image = /\/Subtype\s*\/Image/;
-    expect(certificate.rawPayload.toString('latin1')).not.toMatch(image);
-    const sharp = (await import('sharp')).default;
-    const logo = await sharp({ create: { width: 120, height: 60, channels: 3, background: '#0f766e' } })
-      .png()
-      .toBuffer();
-    const boundary = 'logo-boundary';
-    const uploaded = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/settings/logo',
-      headers: { cookie: await t.loginAdmin(), 'content-type': `multipart/form-data; boundary=${boundary}` },
-      payload: Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`),
-        logo,
-        Buffer.from(`\r\n--${boundary}--\r\n`),
-      ]),
-    });
-    expect(uploaded.statusCode).toBe(200);
-    const withLogo = await t.request('GET', `/admin/reports/certificate.pdf?tag=${tag.id}`);
-    expect(withLogo.statusCode).toBe(200);
-    expect(withLogo.rawPayload.toString('latin1')).toMatch(image);
-    expect(await pdfText(withLogo.rawPayload)).toContain('ESCOLA MÉRITUS');
-    expect((await t.request('DELETE', '/admin/settings/logo')).statusCode).toBe(200);
-    const gone = await t.request('GET', '/admin/reports/certificate.pdf?tag=00000000-0000-4000-8000-000000000000');
-    expect(gone.statusCode).toBe(404);
-    expect(gone.json().error.message).toBe('Esta tag não está mais ativa');
-  });
+      // A certificate for a current weekly tag holder, with the school's name.
+      const holder = t.students[1]!;
+      expect((await t.request('PUT', `/admin/students/${holder.id}/tags/leader`, { payload: { days: 7 } })).statusCode).toBe(200);
+      const tags = (await t.request('GET', '/tags/active')).json() as { id: string; kind: string; student: { id: string } }[];
+      const tag = tags.find((item) => item.student.id === holder.id && item.kind === 'leader')!;
+      const certificate = await t.request('GET', `/admin/reports/certificate.pdf?tag=${tag.id}`);
+      expect(certificate.statusCode).toBe(200);
+      expect(certificate.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+      const certificateText = await pdfText(certificate.rawPayload);
+      for (const expectedText of ['ESCOLA MÉRITUS', 'CERTIFICADO', `${holder.name},`, 'Líder da Semana', `da turma ${holder.grade}`])
+        expect(certificateText).toContain(expectedText);
+      expect(await t.lastAudit('report.certificate')).toMatchObject({ details: { tag: tag.id, kind: 'leader', student: holder.id } });
+      // No logo set: no image. With the school's logo: the certificate draws it.
+      const image = /\/Subtype\s*\/Image/;
+      expect(certificate.rawPayload.toString('latin1')).not.toMatch(image);
+      const sharp = (await import('sharp')).default;
+      const logo = await sharp({ create: { width: 120, height: 60, channels: 3, background: '#0f766e' } })
+        .png()
+        .toBuffer();
+      const boundary = 'logo-boundary';
+      const uploaded = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/settings/logo',
+        headers: { cookie: await t.loginAdmin(), 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: Buffer.concat([
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`,
+          ),
+          logo,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]),
+      });
+      expect(uploaded.statusCode).toBe(200);
+      const withLogo = await t.request('GET', `/admin/reports/certificate.pdf?tag=${tag.id}`);
+      expect(withLogo.statusCode).toBe(200);
+      expect(withLogo.rawPayload.toString('latin1')).toMatch(image);
+      expect(await pdfText(withLogo.rawPayload)).toContain('ESCOLA MÉRITUS');
+      expect((await t.request('DELETE', '/admin/settings/logo')).statusCode).toBe(200);
+      const gone = await t.request('GET', '/admin/reports/certificate.pdf?tag=00000000-0000-4000-8000-000000000000');
+      expect(gone.statusCode).toBe(404);
+      expect(gone.json().error.message).toBe('Esta tag não está mais ativa');
+    },
+  );
 });

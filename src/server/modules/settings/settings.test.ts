@@ -31,60 +31,64 @@ test("the formatter writes an instant in the zone it is given, and a day starts 
 });
 
 describe('the school', () => {
-  test("name and time zone: the login page's public answer, the settings every screen reads, an export's times; audited; bad input changes nothing", async () => {
-    t = await buildTestApp();
-    const app = t;
-    const before = await app.app.inject({ method: 'GET', url: '/api/settings/public' });
-    expect(before.statusCode).toBe(200);
-    expect(before.json()).toEqual({ name: 'Escola Méritus', logoUrl: null, timeZone: 'America/Sao_Paulo', demo: false });
+  test(
+    "name and time zone: the login page's public answer, the settings every screen reads, " +
+      "an export's times; audited; bad input changes nothing",
+    async () => {
+      t = await buildTestApp();
+      const app = t;
+      const before = await app.app.inject({ method: 'GET', url: '/api/settings/public' });
+      expect(before.statusCode).toBe(200);
+      expect(before.json()).toEqual({ name: 'Escola Méritus', logoUrl: null, timeZone: 'America/Sao_Paulo', demo: false });
 
-    await app.award(app.students[0]!.id, 10);
-    const csvBefore = (await app.request('GET', '/admin/ledger/export.csv')).body;
+      await app.award(app.students[0]!.id, 10);
+      const csvBefore = (await app.request('GET', '/admin/ledger/export.csv')).body;
 
-    const saved = await app.request('PUT', '/admin/settings/school', {
-      payload: { name: '  Colégio   Horizonte ', timeZone: 'Asia/Tokyo' },
-    });
-    expect(saved.statusCode).toBe(200);
-    expect(saved.json().school).toEqual({ name: 'Colégio Horizonte', logoUrl: null, timeZone: 'Asia/Tokyo' });
-    expect((await app.app.inject({ method: 'GET', url: '/api/settings/public' })).json()).toMatchObject({
-      name: 'Colégio Horizonte',
-      timeZone: 'Asia/Tokyo',
-    });
-    const student = await app.loginStudent('3000001');
-    expect((await app.request('GET', '/settings', { cookie: student })).json().school.name).toBe('Colégio Horizonte');
+      const saved = await app.request('PUT', '/admin/settings/school', {
+        payload: { name: '  Colégio   Horizonte ', timeZone: 'Asia/Tokyo' },
+      });
+      expect(saved.statusCode).toBe(200);
+      expect(saved.json().school).toEqual({ name: 'Colégio Horizonte', logoUrl: null, timeZone: 'Asia/Tokyo' });
+      expect((await app.app.inject({ method: 'GET', url: '/api/settings/public' })).json()).toMatchObject({
+        name: 'Colégio Horizonte',
+        timeZone: 'Asia/Tokyo',
+      });
+      const student = await app.loginStudent('3000001');
+      expect((await app.request('GET', '/settings', { cookie: student })).json().school.name).toBe('Colégio Horizonte');
 
-    // The same ledger row, written in Tokyo's time now.
-    const [entry] = await app.db.select().from(ledgerEntries);
-    const csvAfter = (await app.request('GET', '/admin/ledger/export.csv')).body;
-    expect(csvBefore).toContain(formatDateTime(entry!.createdAt, 'America/Sao_Paulo'));
-    expect(csvAfter).toContain(formatDateTime(entry!.createdAt, 'Asia/Tokyo'));
-    expect(csvAfter).not.toContain(formatDateTime(entry!.createdAt, 'America/Sao_Paulo'));
+      // The same ledger row, written in Tokyo's time now.
+      const [entry] = await app.db.select().from(ledgerEntries);
+      const csvAfter = (await app.request('GET', '/admin/ledger/export.csv')).body;
+      expect(csvBefore).toContain(formatDateTime(entry!.createdAt, 'America/Sao_Paulo'));
+      expect(csvAfter).toContain(formatDateTime(entry!.createdAt, 'Asia/Tokyo'));
+      expect(csvAfter).not.toContain(formatDateTime(entry!.createdAt, 'America/Sao_Paulo'));
 
-    const audit = await app.lastAudit('settings.school');
-    expect(audit?.details).toEqual({
-      before: { name: 'Escola Méritus', timeZone: 'America/Sao_Paulo' },
-      after: { name: 'Colégio Horizonte', timeZone: 'Asia/Tokyo' },
-    });
+      const audit = await app.lastAudit('settings.school');
+      expect(audit?.details).toEqual({
+        before: { name: 'Escola Méritus', timeZone: 'America/Sao_Paulo' },
+        after: { name: 'Colégio Horizonte', timeZone: 'Asia/Tokyo' },
+      });
 
-    const badZone = await app.request('PUT', '/admin/settings/school', { payload: { name: 'Outra', timeZone: 'Marte/Base_Alfa' } });
-    expect(badZone.statusCode).toBe(400);
-    expect(badZone.json().error).toMatchObject({ code: 'invalid_time_zone', message: 'Selecione um fuso horário válido' });
-    // A name the runtime knows and the database does not: saved, it made every report answer 500.
-    const legacyZone = await app.request('PUT', '/admin/settings/school', {
-      payload: { name: 'Outra', timeZone: 'Canada/East-Saskatchewan' },
-    });
-    expect(legacyZone.json().error).toMatchObject({ code: 'invalid_time_zone', message: 'Selecione um fuso horário válido' });
-    expect((await app.request('GET', '/admin/reports/overview')).statusCode).toBe(200);
-    const blank = await app.request('PUT', '/admin/settings/school', { payload: { name: '   ', timeZone: 'UTC' } });
-    expect(blank.json().error).toMatchObject({ code: 'school_name_required', message: 'Informe o nome da escola' });
-    expect(
-      (await app.request('PUT', '/admin/settings/school', { cookie: student, payload: { name: 'X', timeZone: 'UTC' } })).statusCode,
-    ).toBe(403);
-    expect((await app.request('GET', '/settings', { cookie: student })).json().school).toMatchObject({
-      name: 'Colégio Horizonte',
-      timeZone: 'Asia/Tokyo',
-    });
-  });
+      const badZone = await app.request('PUT', '/admin/settings/school', { payload: { name: 'Outra', timeZone: 'Marte/Base_Alfa' } });
+      expect(badZone.statusCode).toBe(400);
+      expect(badZone.json().error).toMatchObject({ code: 'invalid_time_zone', message: 'Selecione um fuso horário válido' });
+      // A name the runtime knows and the database does not: saved, it made every report answer 500.
+      const legacyZone = await app.request('PUT', '/admin/settings/school', {
+        payload: { name: 'Outra', timeZone: 'Canada/East-Saskatchewan' },
+      });
+      expect(legacyZone.json().error).toMatchObject({ code: 'invalid_time_zone', message: 'Selecione um fuso horário válido' });
+      expect((await app.request('GET', '/admin/reports/overview')).statusCode).toBe(200);
+      const blank = await app.request('PUT', '/admin/settings/school', { payload: { name: '   ', timeZone: 'UTC' } });
+      expect(blank.json().error).toMatchObject({ code: 'school_name_required', message: 'Informe o nome da escola' });
+      expect(
+        (await app.request('PUT', '/admin/settings/school', { cookie: student, payload: { name: 'X', timeZone: 'UTC' } })).statusCode,
+      ).toBe(403);
+      expect((await app.request('GET', '/settings', { cookie: student })).json().school).toMatchObject({
+        name: 'Colégio Horizonte',
+        timeZone: 'Asia/Tokyo',
+      });
+    },
+  );
 
   test('a logo upload is stored re-encoded and shown to the login page; removing it deletes the file', async () => {
     t = await buildTestApp();
@@ -214,49 +218,53 @@ describe('the rules', () => {
     }
   });
 
-  test('transfer guardrails: over the daily cap and inside the minimum interval are refused with their messages, recorded, and nothing is written', async () => {
-    t = await buildTestApp();
-    const app = t;
-    const [ana, bruno] = app.students;
-    await app.award(ana!.id, 500);
-    const student = await app.loginStudent('3000001');
-    const send = (amount: number, currency = 'meritus') =>
-      app.request('POST', `/${currency}/transfers`, { cookie: student, payload: { recipientId: bruno!.id, amount } });
+  test(
+    'transfer guardrails: over the daily cap and inside the minimum interval ' +
+      'are refused with their messages, recorded, and nothing is written',
+    async () => {
+      t = await buildTestApp();
+      const app = t;
+      const [ana, bruno] = app.students;
+      await app.award(ana!.id, 500);
+      const student = await app.loginStudent('3000001');
+      const send = (amount: number, currency = 'meritus') =>
+        app.request('POST', `/${currency}/transfers`, { cookie: student, payload: { recipientId: bruno!.id, amount } });
 
-    await app.request('PUT', '/admin/settings/rules', { payload: rules({ transferDailyCap: 100 }) });
-    expect((await send(60)).statusCode).toBe(201);
-    const rows = await ledgerRows(app);
-    const overCap = await send(50);
-    expect(overCap.statusCode).toBe(400);
-    expect(overCap.json().error).toMatchObject({
-      code: 'transfer_daily_cap',
-      message: 'Limite diário de transferências atingido: até 100 M$ por dia. Hoje você ainda pode transferir 40 M$.',
-      details: { remaining: 40 },
-    });
-    expect(await ledgerRows(app)).toBe(rows);
-    expect((await app.lastAudit('ledger.refused'))?.details).toMatchObject({
-      code: 'transfer_daily_cap',
-      amount: 50,
-      reason: 'Limite diário de transferências atingido: até 100 M$ por dia.',
-    });
-    expect((await send(40)).statusCode).toBe(201);
+      await app.request('PUT', '/admin/settings/rules', { payload: rules({ transferDailyCap: 100 }) });
+      expect((await send(60)).statusCode).toBe(201);
+      const rows = await ledgerRows(app);
+      const overCap = await send(50);
+      expect(overCap.statusCode).toBe(400);
+      expect(overCap.json().error).toMatchObject({
+        code: 'transfer_daily_cap',
+        message: 'Limite diário de transferências atingido: até 100 M$ por dia. Hoje você ainda pode transferir 40 M$.',
+        details: { remaining: 40 },
+      });
+      expect(await ledgerRows(app)).toBe(rows);
+      expect((await app.lastAudit('ledger.refused'))?.details).toMatchObject({
+        code: 'transfer_daily_cap',
+        amount: 50,
+        reason: 'Limite diário de transferências atingido: até 100 M$ por dia.',
+      });
+      expect((await send(40)).statusCode).toBe(201);
 
-    await app.request('PUT', '/admin/settings/rules', { payload: rules({ transferMinIntervalSeconds: 3600 }) });
-    const [{ meritus } = { meritus: 0 }] = await app.db
-      .select({ meritus: students.meritus })
-      .from(students)
-      .where(eq(students.id, ana!.id));
-    const tooSoon = await send(5);
-    expect(tooSoon.statusCode).toBe(429);
-    expect(tooSoon.json().error).toMatchObject({ code: 'transfer_too_soon', message: 'Aguarde 1 hora entre uma transferência e outra.' });
-    expect(Number(tooSoon.headers['retry-after'])).toBeGreaterThan(3500);
-    // The interval counts any transfer of the student, Estelecas too.
-    expect((await send(1, 'estelecas')).json().error.code).toBe('transfer_too_soon');
-    const [after] = await app.db.select({ meritus: students.meritus }).from(students).where(eq(students.id, ana!.id));
-    expect(after!.meritus).toBe(meritus);
-    expect(await ledgerRows(app)).toBe(rows + 1);
-    expect((await app.lastAudit('ledger.refused'))?.details).toMatchObject({ code: 'transfer_too_soon', currency: 'estelecas' });
-  });
+      await app.request('PUT', '/admin/settings/rules', { payload: rules({ transferMinIntervalSeconds: 3600 }) });
+      const [{ meritus } = { meritus: 0 }] = await app.db
+        .select({ meritus: students.meritus })
+        .from(students)
+        .where(eq(students.id, ana!.id));
+      const tooSoon = await send(5);
+      expect(tooSoon.statusCode).toBe(429);
+      expect(tooSoon.json().error).toMatchObject({ code: 'transfer_too_soon', message: 'Aguarde 1 hora entre uma transferência e outra.' });
+      expect(Number(tooSoon.headers['retry-after'])).toBeGreaterThan(3500);
+      // The interval counts any transfer of the student, Estelecas too.
+      expect((await send(1, 'estelecas')).json().error.code).toBe('transfer_too_soon');
+      const [after] = await app.db.select({ meritus: students.meritus }).from(students).where(eq(students.id, ana!.id));
+      expect(after!.meritus).toBe(meritus);
+      expect(await ledgerRows(app)).toBe(rows + 1);
+      expect((await app.lastAudit('ledger.refused'))?.details).toMatchObject({ code: 'transfer_too_soon', currency: 'estelecas' });
+    },
+  );
 });
 
 describe('turmas', () => {

@@ -128,7 +128,8 @@ describe('an export while the table is written', () => {
   test('a row written between two pages neither repeats a row nor leaves one out', async () => {
     const rows = EXPORT_PAGE + 100;
     await t.db.execute(
-      sql`INSERT INTO audit_log (actor_kind, action, details) SELECT 'system', 'teste.paginas', jsonb_build_object('n', n) FROM generate_series(1, ${rows}) AS n`,
+      sql`INSERT INTO audit_log (actor_kind, action, details)
+          SELECT 'system', 'teste.paginas', jsonb_build_object('n', n) FROM generate_series(1, ${rows}) AS n`,
     );
     const { chunks } = await exportEntityCsv(t.db, adminActor(t.admin), 'audit', 'teste.paginas', { timeZone: 'America/Sao_Paulo' });
     let text = '';

@@ -214,26 +214,30 @@ describe('each check finds what it is for', () => {
     }
   });
 
-  test("a student's turma is a reference the database keeps, so no check of série names is left to fail; a retired turma's student is no problem", async () => {
-    const ana = t.students[0]!;
-    const created = await t.request('POST', '/admin/turmas', { payload: { name: '9º Ano B' } });
-    const turma = created.json().turma as { id: string };
-    await t.db.update(students).set({ turmaId: turma.id }).where(eq(students.id, ana.id));
-    expect((await t.request('PATCH', `/admin/turmas/${turma.id}`, { payload: { retired: true } })).statusCode).toBe(200);
-    try {
-      const unknown = await t.db
-        .update(students)
-        .set({ turmaId: randomUUID() })
-        .where(eq(students.id, ana.id))
-        .catch((error: unknown) => sqlState(error));
-      expect(unknown).toBe('23503');
-      const { logs } = await run();
-      expect(problems(logs)).toEqual([]);
-      expect(logs.filter((log) => /séries?\b/.test(log.message))).toEqual([]);
-    } finally {
-      await t.db.update(students).set({ turmaId: ana.turmaId }).where(eq(students.id, ana.id));
-    }
-  });
+  test(
+    "a student's turma is a reference the database keeps, " +
+      "so no check of série names is left to fail; a retired turma's student is no problem",
+    async () => {
+      const ana = t.students[0]!;
+      const created = await t.request('POST', '/admin/turmas', { payload: { name: '9º Ano B' } });
+      const turma = created.json().turma as { id: string };
+      await t.db.update(students).set({ turmaId: turma.id }).where(eq(students.id, ana.id));
+      expect((await t.request('PATCH', `/admin/turmas/${turma.id}`, { payload: { retired: true } })).statusCode).toBe(200);
+      try {
+        const unknown = await t.db
+          .update(students)
+          .set({ turmaId: randomUUID() })
+          .where(eq(students.id, ana.id))
+          .catch((error: unknown) => sqlState(error));
+        expect(unknown).toBe('23503');
+        const { logs } = await run();
+        expect(problems(logs)).toEqual([]);
+        expect(logs.filter((log) => /séries?\b/.test(log.message))).toEqual([]);
+      } finally {
+        await t.db.update(students).set({ turmaId: ana.turmaId }).where(eq(students.id, ana.id));
+      }
+    },
+  );
 
   test('a photo file without a record is reported and removed by its fix; a record without its file is reported; a fresh upload is left alone', async () => {
     const carla = t.students[2]!;

@@ -47,43 +47,47 @@ describe('/metrics with METRICS_TOKEN', () => {
     }
   });
 
-  test('answers the Prometheus text format: default metrics, requests by route pattern and status, sign-in failures, ledger operations and refusals, pool and live clients', async () => {
-    await t.app.inject({ url: '/api/health?sonda=valor-da-url' });
-    await t.app.inject({ url: '/api/caminho-inexistente-abc123' });
-    const failed = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/student/login',
-      payload: { studentId: t.students[0]!.studentId, password: 'errada-123' },
-    });
-    expect(failed.statusCode).toBe(401);
-    await t.award(t.students[0]!.id, 5);
-    const refused = await t.request('POST', '/meritus/transfers', {
-      cookie: await t.loginStudent(t.students[1]!.studentId),
-      payload: { recipientId: t.students[0]!.id, amount: 50 },
-    });
-    expect(refused.statusCode).toBe(400);
+  test(
+    'answers the Prometheus text format: default metrics, requests by route pattern and status, ' +
+      'sign-in failures, ledger operations and refusals, pool and live clients',
+    async () => {
+      await t.app.inject({ url: '/api/health?sonda=valor-da-url' });
+      await t.app.inject({ url: '/api/caminho-inexistente-abc123' });
+      const failed = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/student/login',
+        payload: { studentId: t.students[0]!.studentId, password: 'errada-123' },
+      });
+      expect(failed.statusCode).toBe(401);
+      await t.award(t.students[0]!.id, 5);
+      const refused = await t.request('POST', '/meritus/transfers', {
+        cookie: await t.loginStudent(t.students[1]!.studentId),
+        payload: { recipientId: t.students[0]!.id, amount: 50 },
+      });
+      expect(refused.statusCode).toBe(400);
 
-    const response = await scrape(`Bearer ${TOKEN}`);
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['content-type']).toContain('text/plain');
-    expect(response.headers['cache-control']).toBe('no-store');
-    const lines = response.body.split('\n').filter((line) => line !== '');
-    expect(lines.filter((line) => !SAMPLE_LINE.test(line) && !COMMENT_LINE.test(line))).toEqual([]);
+      const response = await scrape(`Bearer ${TOKEN}`);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toContain('text/plain');
+      expect(response.headers['cache-control']).toBe('no-store');
+      const lines = response.body.split('\n').filter((line) => line !== '');
+      expect(lines.filter((line) => !SAMPLE_LINE.test(line) && !COMMENT_LINE.test(line))).toEqual([]);
 
-    const body = response.body;
-    expect(body).toContain('process_cpu_user_seconds_total');
-    expect(body).toContain('nodejs_eventloop_lag_p99_seconds');
-    expect(body).toMatch(/meritus_http_request_duration_seconds_count\{method="GET",route="\/api\/health",status="200"\} 1\n/);
-    expect(body).toMatch(/meritus_http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} 1\n/);
-    // Routes are named by their pattern: no raw path or query reaches a label.
-    expect(body).not.toContain('valor-da-url');
-    expect(body).not.toContain('abc123');
-    expect(body).toContain('meritus_sign_in_failures_total{role="student"} 1\n');
-    expect(body).toContain('meritus_ledger_operations{currency="meritus",type="admin_add"} 1\n');
-    expect(body).toContain('meritus_ledger_refusals{currency="meritus",type="transfer",code="insufficient_balance"} 1\n');
-    expect(body).toMatch(/meritus_db_pool_connections\{state="in_use"\} \d+\n/);
-    expect(body).toContain('meritus_live_event_clients 0\n');
-  });
+      const body = response.body;
+      expect(body).toContain('process_cpu_user_seconds_total');
+      expect(body).toContain('nodejs_eventloop_lag_p99_seconds');
+      expect(body).toMatch(/meritus_http_request_duration_seconds_count\{method="GET",route="\/api\/health",status="200"\} 1\n/);
+      expect(body).toMatch(/meritus_http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} 1\n/);
+      // Routes are named by their pattern: no raw path or query reaches a label.
+      expect(body).not.toContain('valor-da-url');
+      expect(body).not.toContain('abc123');
+      expect(body).toContain('meritus_sign_in_failures_total{role="student"} 1\n');
+      expect(body).toContain('meritus_ledger_operations{currency="meritus",type="admin_add"} 1\n');
+      expect(body).toContain('meritus_ledger_refusals{currency="meritus",type="transfer",code="insufficient_balance"} 1\n');
+      expect(body).toMatch(/meritus_db_pool_connections\{state="in_use"\} \d+\n/);
+      expect(body).toContain('meritus_live_event_clients 0\n');
+    },
+  );
 });
 
 describe('monitoring', () => {

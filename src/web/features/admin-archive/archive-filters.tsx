@@ -121,7 +121,10 @@ export function ArchiveFiltersBar({
             aria-expanded={open}
             aria-controls={panelId}
             onClick={() => setOpen((value) => !value)}
-            className="inline-flex h-11 items-center justify-center gap-2 rounded-xl border border-slate-300 bg-white px-3 text-sm font-semibold whitespace-nowrap text-slate-800 shadow-sm hover:bg-slate-50"
+            className={cn(
+              'inline-flex h-11 items-center justify-center gap-2 rounded-xl border border-slate-300 bg-white px-3',
+              'text-sm font-semibold whitespace-nowrap text-slate-800 shadow-sm hover:bg-slate-50',
+            )}
           >
             <SlidersHorizontal aria-hidden="true" className="size-4" />
             {ARCHIVE_TEXTS.filters}
@@ -186,7 +189,10 @@ export function ArchiveFiltersBar({
               type="button"
               onClick={() => onChange(chip.clear)}
               aria-label={`${chip.label} (remover filtro)`}
-              className="inline-flex min-h-8 items-center gap-1 rounded-full bg-indigo-50 px-2.5 py-1 text-xs font-semibold wrap-anywhere text-indigo-800 ring-1 ring-indigo-200 hover:bg-indigo-100"
+              className={cn(
+                'inline-flex min-h-8 items-center gap-1 rounded-full bg-indigo-50 px-2.5 py-1 text-xs',
+                'font-semibold wrap-anywhere text-indigo-800 ring-1 ring-indigo-200 hover:bg-indigo-100',
+              )}
             >
               {chip.label}
               <X aria-hidden="true" className="size-3.5 shrink-0" />

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { UploadCloud } from 'lucide-react';
+import { cn } from '../../lib/cn.ts';
 
 /** Whether a drag carries files (not a dragged link or text from the page). */
 function carriesFiles(event: DragEvent): boolean {
@@ -69,7 +70,10 @@ export function DropOverlay() {
     <div className="pointer-events-none fixed inset-0 z-40 flex items-center justify-center bg-indigo-900/40 p-6 backdrop-blur-[2px]">
       <div
         role="status"
-        className="flex flex-col items-center gap-3 rounded-3xl border-4 border-dashed border-white bg-indigo-700/90 px-8 py-10 text-center text-white shadow-2xl"
+        className={cn(
+          'flex flex-col items-center gap-3 rounded-3xl border-4 border-dashed border-white',
+          'bg-indigo-700/90 px-8 py-10 text-center text-white shadow-2xl',
+        )}
       >
         <UploadCloud aria-hidden="true" className="size-12" />
         <p className="text-lg font-semibold">Solte os arquivos aqui para fazer upload</p>

@@ -122,7 +122,10 @@ export function EntitiesTab() {
         <a
           href={exportHref}
           download
-          className="inline-flex h-11 shrink-0 items-center justify-center gap-2 rounded-xl border border-slate-300 bg-white px-4 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
+          className={cn(
+            'inline-flex h-11 shrink-0 items-center justify-center gap-2 rounded-xl border border-slate-300',
+            'bg-white px-4 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50',
+          )}
         >
           <Download aria-hidden="true" className="size-4" />
           Exportar CSV

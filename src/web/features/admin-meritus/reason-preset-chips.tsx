@@ -26,7 +26,10 @@ export function ReasonPresetChips({ description, onPick }: { description: string
             type="button"
             onClick={() => create.mutate(text)}
             disabled={!canSave || create.isPending}
-            className="inline-flex h-8 items-center gap-1 rounded-lg px-2 text-xs font-semibold text-indigo-700 hover:bg-indigo-50 disabled:cursor-not-allowed disabled:text-slate-400 disabled:hover:bg-transparent"
+            className={cn(
+              'inline-flex h-8 items-center gap-1 rounded-lg px-2 text-xs font-semibold text-indigo-700',
+              'hover:bg-indigo-50 disabled:cursor-not-allowed disabled:text-slate-400 disabled:hover:bg-transparent',
+            )}
             title={alreadySaved ? 'Este motivo já está salvo' : 'Salvar a descrição atual como motivo'}
           >
             <BookmarkPlus aria-hidden="true" className="size-4" />

@@ -10,6 +10,7 @@ import { SelectField } from '../../ui/select-field.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { formatDate, formatMeritus, formatNumber } from '../../lib/format.ts';
+import { cn } from '../../lib/cn.ts';
 import {
   DEFAULT_REPORT_PERIOD,
   FIGURE_DEFINITIONS,
@@ -121,7 +122,12 @@ function TurmaFilter({
   const summary = chosen.length === 0 ? 'Todas as turmas' : chosen.length === 1 ? chosen[0] : `${chosen.length} turmas`;
   return (
     <details className="group relative">
-      <summary className="flex h-12 cursor-pointer list-none items-center justify-between gap-2 rounded-xl border border-slate-300 bg-white px-3.5 text-sm text-slate-900 shadow-sm">
+      <summary
+        className={cn(
+          'flex h-12 cursor-pointer list-none items-center justify-between gap-2 rounded-xl',
+          'border border-slate-300 bg-white px-3.5 text-sm text-slate-900 shadow-sm',
+        )}
+      >
         <span>
           <span className="sr-only">Turmas: </span>
           {summary}

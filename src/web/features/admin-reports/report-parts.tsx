@@ -4,6 +4,7 @@ import { Card } from '../../ui/card.tsx';
 import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { formatDate, formatMeritus } from '../../lib/format.ts';
+import { cn } from '../../lib/cn.ts';
 import { TAG_NAMES } from '../../../shared/constants.ts';
 import { urlOf } from '../../../shared/contract/route.ts';
 import { routes } from '../../../shared/contract/routes.ts';
@@ -11,7 +12,8 @@ import type { ReportFilterValues, ReportTable } from '../../../shared/reports.ts
 import { useDocumentSources } from './report-queries.ts';
 
 const LINK =
-  'inline-flex min-h-9 items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm hover:bg-slate-50';
+  'inline-flex min-h-9 items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 ' +
+  'py-1.5 text-sm font-medium text-slate-800 shadow-sm hover:bg-slate-50';
 
 /** The CSV and XLSX downloads of one table, for the page's filters. */
 export function ExportLinks({ table, query, title }: { table: ReportTable; query: ReportFilterValues; title: string }) {
@@ -55,7 +57,10 @@ export function ReportTableView<T>({
       role="region"
       aria-label={caption}
       tabIndex={0}
-      className="scroll-shadows -mx-4 max-h-[28rem] overflow-auto px-4 focus-visible:ring-2 focus-visible:ring-indigo-500/40 focus-visible:outline-none sm:mx-0 sm:px-0"
+      className={cn(
+        'scroll-shadows -mx-4 max-h-[28rem] overflow-auto px-4 focus-visible:ring-2',
+        'focus-visible:ring-indigo-500/40 focus-visible:outline-none sm:mx-0 sm:px-0',
+      )}
     >
       <table className="w-full min-w-[28rem] border-collapse text-sm">
         <caption className="pb-2 text-left text-xs font-medium text-slate-600">{caption}</caption>

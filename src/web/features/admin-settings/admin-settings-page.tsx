@@ -4,6 +4,7 @@ import { useSession } from '../../lib/session.ts';
 import { useSchoolSettings } from '../../lib/school-settings.ts';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { isRefusal, type ApiError } from '../../lib/api.ts';
+import { cn } from '../../lib/cn.ts';
 import { parseAmountText, issueFields } from '../../../shared/validation.ts';
 import {
   schoolInfoInput,
@@ -89,7 +90,13 @@ function SchoolSection({ settings }: { settings: SchoolSettings }) {
         ) : (
           <p className="text-sm text-slate-600">Sem logo: o portal mostra a marca do Méritus.</p>
         )}
-        <label className="inline-flex h-11 cursor-pointer items-center gap-2 rounded-xl border border-slate-300 bg-white px-3 text-sm font-semibold text-slate-800 shadow-sm focus-within:ring-2 focus-within:ring-indigo-500 hover:bg-slate-50">
+        <label
+          className={cn(
+            'inline-flex h-11 cursor-pointer items-center gap-2 rounded-xl border',
+            'border-slate-300 bg-white px-3 text-sm font-semibold text-slate-800 shadow-sm',
+            'focus-within:ring-2 focus-within:ring-indigo-500 hover:bg-slate-50',
+          )}
+        >
           <Upload aria-hidden="true" className="size-4" />
           Enviar logo
           <input

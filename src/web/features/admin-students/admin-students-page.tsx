@@ -28,7 +28,9 @@ import { TagManagerModal } from './tag-manager-modal.tsx';
 import { SCREEN, useMediaQuery } from '../../ui/use-media-query.ts';
 
 const TOOL_BUTTON =
-  'inline-flex h-11 items-center justify-center gap-2 rounded-xl border border-slate-300 bg-white px-3 text-sm font-semibold whitespace-nowrap text-slate-800 shadow-sm hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500';
+  'inline-flex h-11 items-center justify-center gap-2 rounded-xl border border-slate-300 bg-white ' +
+  'px-3 text-sm font-semibold whitespace-nowrap text-slate-800 shadow-sm hover:bg-slate-50 ' +
+  'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500';
 /** setTimeout cannot wait longer than this (about 24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647;
 

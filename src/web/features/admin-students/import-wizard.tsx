@@ -190,7 +190,11 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
       <div className="flex flex-col gap-4">
         <label
           htmlFor={inputId}
-          className="flex cursor-pointer flex-col items-center justify-center gap-1 rounded-2xl border-2 border-dashed border-slate-300 bg-slate-50 px-4 py-6 text-center transition-colors focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-500/40 hover:border-indigo-400 hover:bg-indigo-50/50"
+          className={cn(
+            'flex cursor-pointer flex-col items-center justify-center gap-1 rounded-2xl border-2 border-dashed',
+            'border-slate-300 bg-slate-50 px-4 py-6 text-center transition-colors focus-within:border-indigo-500',
+            'focus-within:ring-2 focus-within:ring-indigo-500/40 hover:border-indigo-400 hover:bg-indigo-50/50',
+          )}
         >
           {file ? (
             <FileSpreadsheet aria-hidden="true" className="size-7 text-indigo-600" />

@@ -6,6 +6,7 @@ import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { absoluteUrl, copyToClipboard } from '../../lib/clipboard.ts';
 import { formatSize } from '../../lib/format.ts';
 import { toast } from '../../lib/toast.ts';
+import { cn } from '../../lib/cn.ts';
 import { ArchiveImagePicker } from '../../ui/archive-image-picker.tsx';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Button } from '../../ui/button.tsx';
@@ -182,7 +183,11 @@ export function PhotoField({ name, currentPhoto, state, onChange, disabled }: Ph
                 <div className="flex flex-col gap-2">
                   <label
                     htmlFor={inputId}
-                    className="flex cursor-pointer flex-col items-center justify-center gap-1 rounded-xl border-2 border-dashed border-slate-300 bg-slate-50 px-4 py-5 text-center transition-colors hover:border-indigo-400 hover:bg-indigo-50/50 focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-500/40"
+                    className={cn(
+                      'flex cursor-pointer flex-col items-center justify-center gap-1 rounded-xl border-2 border-dashed',
+                      'border-slate-300 bg-slate-50 px-4 py-5 text-center transition-colors hover:border-indigo-400',
+                      'hover:bg-indigo-50/50 focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-500/40',
+                    )}
                   >
                     <ImageUp aria-hidden="true" className="size-6 text-indigo-600" />
                     <span className="text-sm font-semibold text-slate-900">{state.file ? 'Trocar arquivo' : 'Escolher foto'}</span>

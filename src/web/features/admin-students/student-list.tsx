@@ -145,7 +145,12 @@ const StudentCard = memo(function StudentCard({ student, now, actions }: ItemPro
         </div>
       </div>
       <div className="mt-3 flex flex-wrap items-center gap-1.5">
-        <span className="inline-flex items-center gap-1 rounded-full bg-indigo-50 px-3 py-1 text-xs font-semibold text-indigo-800 ring-1 ring-indigo-200 ring-inset">
+        <span
+          className={cn(
+            'inline-flex items-center gap-1 rounded-full bg-indigo-50 px-3 py-1 text-xs',
+            'font-semibold text-indigo-800 ring-1 ring-indigo-200 ring-inset',
+          )}
+        >
           <span className="font-medium">Méritus</span>
           <span className="tabular-nums">{formatMeritus(student.meritus)}</span>
         </span>

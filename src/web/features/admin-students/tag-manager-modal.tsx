@@ -121,7 +121,9 @@ export function TagManagerModal({ student, onClose, now }: { student: AdminStude
                   disabled={toggle.isPending || (!tag && days === null)}
                   onClick={() => onToggle(kind)}
                   className={cn(
-                    'relative inline-flex h-8 w-14 shrink-0 items-center rounded-full transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-60',
+                    'relative inline-flex h-8 w-14 shrink-0 items-center rounded-full transition-colors',
+                    'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500',
+                    'focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-60',
                     tag ? 'bg-indigo-600' : 'bg-slate-300',
                     busy && 'animate-pulse',
                   )}

@@ -8,6 +8,7 @@ import { Tabs } from '../../ui/tabs.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { DEMO_CREDENTIALS, isDemoMode } from './demo-mode.ts';
 import { call } from '../../lib/api.ts';
+import { cn } from '../../lib/cn.ts';
 import { settings } from '../../../shared/contract/settings.ts';
 import type { PublicSettings } from '../../../shared/settings.ts';
 
@@ -169,7 +170,12 @@ export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
 
   return (
     <div className="flex min-h-dvh flex-col bg-slate-50 lg:flex-row">
-      <section className="relative overflow-hidden bg-gradient-to-br from-indigo-700 via-indigo-600 to-violet-700 px-6 pt-8 pb-20 text-white lg:flex lg:w-[46%] lg:flex-col lg:justify-between lg:px-14 lg:py-12">
+      <section
+        className={cn(
+          'relative overflow-hidden bg-gradient-to-br from-indigo-700 via-indigo-600 to-violet-700 px-6 pt-8',
+          'pb-20 text-white lg:flex lg:w-[46%] lg:flex-col lg:justify-between lg:px-14 lg:py-12',
+        )}
+      >
         <div aria-hidden="true" className="pointer-events-none absolute -top-24 -right-24 size-72 rounded-full bg-white/10" />
         <div
           aria-hidden="true"

@@ -266,7 +266,10 @@ function RankingTable({ rows, selfIndex, jumpRef }: { rows: RankedStudent[]; sel
           <button
             type="button"
             onClick={jump}
-            className="pointer-events-auto flex min-h-11 items-center gap-2 rounded-full bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-lg ring-4 ring-white hover:bg-indigo-700"
+            className={cn(
+              'pointer-events-auto flex min-h-11 items-center gap-2 rounded-full bg-indigo-600 px-4 py-2',
+              'text-sm font-semibold text-white shadow-lg ring-4 ring-white hover:bg-indigo-700',
+            )}
           >
             <LocateFixed aria-hidden="true" className="size-4" />
             Você está em #{me.position} · {formatMeritus(me.meritus)} — ver

@@ -5,6 +5,7 @@ import { firstName, formatMeritus, formatNumber } from '../../lib/format.ts';
 import { useMyTransactions, useStudentSummary } from '../../lib/student-queries.ts';
 import { paths } from '../../lib/paths.ts';
 import { useSession } from '../../lib/session.ts';
+import { cn } from '../../lib/cn.ts';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Card } from '../../ui/card.tsx';
 import type { ChangeDirection } from '../../../shared/student-figures.ts';
@@ -151,7 +152,10 @@ function QuickActions() {
           <li key={action.to}>
             <Link
               to={action.to}
-              className="flex min-h-14 items-center gap-3 rounded-xl border border-slate-200 p-2.5 transition-colors hover:border-indigo-300 hover:bg-indigo-50/50"
+              className={cn(
+                'flex min-h-14 items-center gap-3 rounded-xl border border-slate-200 p-2.5',
+                'transition-colors hover:border-indigo-300 hover:bg-indigo-50/50',
+              )}
             >
               <span aria-hidden="true" className={`flex size-10 shrink-0 items-center justify-center rounded-xl ${action.tone}`}>
                 <action.icon className="size-5" />

@@ -59,7 +59,8 @@ function CurrencyFilter({ value, onChange }: { value: Currency | ''; onChange: (
           <label
             key={option.value}
             className={cn(
-              'relative flex min-h-10 flex-1 cursor-pointer items-center justify-center rounded-lg px-3 text-sm font-semibold transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500',
+              'relative flex min-h-10 flex-1 cursor-pointer items-center justify-center rounded-lg px-3 text-sm',
+              'font-semibold transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500',
               value === option.value ? 'bg-white text-indigo-700 shadow-sm' : 'text-slate-600 hover:text-slate-900',
             )}
           >
@@ -119,7 +120,12 @@ export default function StudentOperationsPage() {
       />
       <div className="flex flex-col gap-6">
         <Card>
-          <div className="grid grid-cols-1 gap-4 md:grid-cols-[minmax(0,1fr)_minmax(0,1fr)] xl:grid-cols-[minmax(0,18rem)_minmax(0,16rem)_minmax(0,1fr)] xl:items-end">
+          <div
+            className={cn(
+              'grid grid-cols-1 gap-4 md:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]',
+              'xl:grid-cols-[minmax(0,18rem)_minmax(0,16rem)_minmax(0,1fr)] xl:items-end',
+            )}
+          >
             <CurrencyFilter value={currency} onChange={setCurrency} />
             <SelectField
               label="Tipo"
@@ -193,7 +199,12 @@ export default function StudentOperationsPage() {
             >
               {groupByDay(items).map((group) => (
                 <section key={group.key} aria-label={group.label}>
-                  <h3 className="sticky top-16 z-[1] -mx-1 bg-white/95 px-1 py-1 text-xs font-bold tracking-wide text-slate-600 uppercase backdrop-blur lg:top-0">
+                  <h3
+                    className={cn(
+                      'sticky top-16 z-[1] -mx-1 bg-white/95 px-1 py-1 text-xs font-bold',
+                      'tracking-wide text-slate-600 uppercase backdrop-blur lg:top-0',
+                    )}
+                  >
                     {group.label}
                   </h3>
                   <OperationList operations={group.operations} showCurrency label={`Operações de ${group.label}`} />
