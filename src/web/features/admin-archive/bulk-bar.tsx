@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { useBulkAction } from './archive-queries.ts';
-import { ACCESS_OPTIONS, CATEGORY_OPTIONS } from './edit-modal.tsx';
+import { AccessLevelSelect, CategorySelect } from './edit-modal.tsx';
 
 type Action = 'category' | 'accessLevel' | 'album' | 'delete';
 
@@ -68,21 +68,13 @@ export function BulkBar({ ids, onClear }: { ids: string[]; onClear: () => void }
           containerClassName="sm:w-56"
         />
         {action === 'category' && (
-          <SelectField
-            label="Nova categoria"
-            options={CATEGORY_OPTIONS}
-            value={category}
-            onChange={(event) => setCategory(event.target.value as ArchiveCategory)}
-            className="h-11"
-            containerClassName="sm:w-48"
-          />
+          <CategorySelect label="Nova categoria" value={category} onValue={setCategory} className="h-11" containerClassName="sm:w-48" />
         )}
         {action === 'accessLevel' && (
-          <SelectField
+          <AccessLevelSelect
             label="Novo nível de acesso"
-            options={ACCESS_OPTIONS}
             value={accessLevel}
-            onChange={(event) => setAccessLevel(event.target.value as ArchiveAccessLevel)}
+            onValue={setAccessLevel}
             className="h-11"
             containerClassName="sm:w-64"
           />

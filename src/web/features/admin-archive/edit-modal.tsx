@@ -15,12 +15,43 @@ import { issueMessage } from '../../../shared/validation.ts';
 import { toast, toastFailure } from '../../lib/toast.ts';
 import { FormAlert } from '../../ui/form-alert.tsx';
 import { FormModal } from '../../ui/form-modal.tsx';
-import { SelectField } from '../../ui/select-field.tsx';
+import { SelectField, type SelectFieldProps } from '../../ui/select-field.tsx';
 import { TextAreaField, TextField } from '../../ui/text-field.tsx';
 import { failureReason, useEditImage } from './archive-queries.ts';
 
-export const CATEGORY_OPTIONS = ARCHIVE_CATEGORIES.map((category) => ({ value: category, label: ARCHIVE_CATEGORY_LABELS[category] }));
+const CATEGORY_OPTIONS = ARCHIVE_CATEGORIES.map((category) => ({ value: category, label: ARCHIVE_CATEGORY_LABELS[category] }));
 export const ACCESS_OPTIONS = ARCHIVE_ACCESS_LEVELS.map((level) => ({ value: level, label: ARCHIVE_ACCESS_LABELS[level] }));
+
+/** The category and access-level selects the edit, upload and bulk forms share; the label changes in the bulk bar. */
+type ChoiceProps<T extends string> = Omit<SelectFieldProps, 'label' | 'options' | 'value' | 'onChange'> & {
+  label?: string;
+  value: T;
+  onValue: (value: T) => void;
+};
+
+export function CategorySelect({ label = 'Categoria', value, onValue, ...rest }: ChoiceProps<ArchiveCategory>) {
+  return (
+    <SelectField
+      label={label}
+      options={CATEGORY_OPTIONS}
+      value={value}
+      onChange={(event) => onValue(event.target.value as ArchiveCategory)}
+      {...rest}
+    />
+  );
+}
+
+export function AccessLevelSelect({ label = 'Nível de acesso', value, onValue, ...rest }: ChoiceProps<ArchiveAccessLevel>) {
+  return (
+    <SelectField
+      label={label}
+      options={ACCESS_OPTIONS}
+      value={value}
+      onChange={(event) => onValue(event.target.value as ArchiveAccessLevel)}
+      {...rest}
+    />
+  );
+}
 
 export function Checkbox({
   label,
@@ -117,20 +148,8 @@ export function EditModal({ item, onClose }: { item: ArchiveItem; onClose: () =>
           disabled={pending}
         />
         <div className="grid gap-4 sm:grid-cols-2">
-          <SelectField
-            label="Categoria"
-            options={CATEGORY_OPTIONS}
-            value={category}
-            onChange={(event) => setCategory(event.target.value as ArchiveCategory)}
-            disabled={pending}
-          />
-          <SelectField
-            label="Nível de acesso"
-            options={ACCESS_OPTIONS}
-            value={accessLevel}
-            onChange={(event) => setAccessLevel(event.target.value as ArchiveAccessLevel)}
-            disabled={pending}
-          />
+          <CategorySelect value={category} onValue={setCategory} disabled={pending} />
+          <AccessLevelSelect value={accessLevel} onValue={setAccessLevel} disabled={pending} />
           <TextField
             label="Tags"
             hint="Separadas por vírgula"

@@ -7,8 +7,6 @@ import {
   ARCHIVE_TEXTS,
   ARCHIVE_UPLOAD_DEFAULTS,
   archiveUploadResult,
-  type ArchiveAccessLevel,
-  type ArchiveCategory,
   type ArchiveUploadResult,
 } from '../../../shared/archive.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
@@ -18,10 +16,9 @@ import { toast } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { ProgressBar } from '../../ui/progress-bar.tsx';
-import { SelectField } from '../../ui/select-field.tsx';
 import { TextAreaField, TextField } from '../../ui/text-field.tsx';
 import { uploadOne, useRefreshArchive, type UploadFields } from './archive-queries.ts';
-import { ACCESS_OPTIONS, CATEGORY_OPTIONS, Checkbox } from './edit-modal.tsx';
+import { AccessLevelSelect, CategorySelect, Checkbox } from './edit-modal.tsx';
 
 type FileState = {
   key: string;
@@ -202,20 +199,8 @@ export function UploadModal({ initialFiles, onClose }: { initialFiles: File[]; o
             onChange={(event) => set('tags', event.target.value)}
             disabled={sending}
           />
-          <SelectField
-            label="Categoria"
-            options={CATEGORY_OPTIONS}
-            value={fields.category}
-            onChange={(event) => set('category', event.target.value as ArchiveCategory)}
-            disabled={sending}
-          />
-          <SelectField
-            label="Nível de acesso"
-            options={ACCESS_OPTIONS}
-            value={fields.accessLevel}
-            onChange={(event) => set('accessLevel', event.target.value as ArchiveAccessLevel)}
-            disabled={sending}
-          />
+          <CategorySelect value={fields.category} onValue={(category) => set('category', category)} disabled={sending} />
+          <AccessLevelSelect value={fields.accessLevel} onValue={(level) => set('accessLevel', level)} disabled={sending} />
           <TextField
             label="Nome do álbum"
             maxLength={100}

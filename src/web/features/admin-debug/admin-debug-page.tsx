@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { ArrowLeftRight, Bug, FileText, Play, ShieldCheck, Trash2, Users, Wrench } from 'lucide-react';
+import { ArrowLeftRight, Bug, FileText, Play, ShieldCheck, Trash2, Users, Wrench, type LucideIcon } from 'lucide-react';
 import {
   DIAGNOSTIC_CATEGORIES,
   FIX_LABELS,
@@ -75,38 +75,19 @@ function Counter({ label, value, icon, tint, testId }: CounterProps) {
   );
 }
 
+const COUNTERS: { key: keyof DiagnosticCounters; label: string; Icon: LucideIcon; tint: string }[] = [
+  { key: 'administrators', label: 'Administradores', Icon: ShieldCheck, tint: 'bg-violet-100 text-violet-700' },
+  { key: 'students', label: 'Estudantes', Icon: Users, tint: 'bg-indigo-100 text-indigo-700' },
+  { key: 'transactions', label: 'Transações', Icon: ArrowLeftRight, tint: 'bg-sky-100 text-sky-700' },
+  { key: 'logs', label: 'Logs de Debug', Icon: FileText, tint: 'bg-slate-100 text-slate-700' },
+];
+
 function Counters({ counters }: { counters: DiagnosticCounters | undefined }) {
-  const icon = 'size-4';
   return (
     <section aria-label="Contadores" className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
-      <Counter
-        label="Administradores"
-        value={counters?.administrators}
-        icon={<ShieldCheck className={icon} />}
-        tint="bg-violet-100 text-violet-700"
-        testId="counter-administrators"
-      />
-      <Counter
-        label="Estudantes"
-        value={counters?.students}
-        icon={<Users className={icon} />}
-        tint="bg-indigo-100 text-indigo-700"
-        testId="counter-students"
-      />
-      <Counter
-        label="Transações"
-        value={counters?.transactions}
-        icon={<ArrowLeftRight className={icon} />}
-        tint="bg-sky-100 text-sky-700"
-        testId="counter-transactions"
-      />
-      <Counter
-        label="Logs de Debug"
-        value={counters?.logs}
-        icon={<FileText className={icon} />}
-        tint="bg-slate-100 text-slate-700"
-        testId="counter-logs"
-      />
+      {COUNTERS.map(({ key, label, Icon, tint }) => (
+        <Counter key={key} label={label} value={counters?.[key]} icon={<Icon className="size-4" />} tint={tint} testId={`counter-${key}`} />
+      ))}
     </section>
   );
 }

@@ -1,31 +1,24 @@
 import { DEFAULT_ADMIN, FIX_LABELS, type FixAdministratorsResult, type FixPreview } from '../../../shared/system.ts';
 import { countOf } from '../../lib/format.ts';
 import { Button } from '../../ui/button.tsx';
-import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { ConfirmDialog, type ConfirmDialogProps } from '../../ui/confirm-dialog.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { OneTimePassword } from '../../ui/one-time-password.tsx';
 
+/** Both fixes are asked before they are applied. */
+type FixConfirmProps = { pending: boolean; onConfirm: () => void; onCancel: () => void };
+
+function ConfirmFix(props: FixConfirmProps & Pick<ConfirmDialogProps, 'open' | 'title' | 'message' | 'tone'>) {
+  return <ConfirmDialog confirmLabel="Aplicar correção" {...props} />;
+}
+
 /** What 'Corrigir Administrators' will do, asked before it is done. */
-export function FixAdministratorsDialog({
-  open,
-  pending,
-  onConfirm,
-  onCancel,
-}: {
-  open: boolean;
-  pending: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
+export function FixAdministratorsDialog(props: FixConfirmProps & { open: boolean }) {
   return (
-    <ConfirmDialog
-      open={open}
+    <ConfirmFix
+      {...props}
       title="Corrigir Administrators"
       tone="primary"
-      confirmLabel="Aplicar correção"
-      pending={pending}
-      onConfirm={onConfirm}
-      onCancel={onCancel}
       message={
         <div className="flex flex-col gap-2">
           <p>
@@ -65,26 +58,13 @@ export function NewAdminPasswordDialog({ result, onClose }: { result: FixAdminis
 }
 
 /** The preview of a fix: every change it will make, applied only on confirmation. */
-export function FixPreviewDialog({
-  preview,
-  pending,
-  onConfirm,
-  onCancel,
-}: {
-  preview: FixPreview;
-  pending: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
+export function FixPreviewDialog({ preview, ...confirm }: FixConfirmProps & { preview: FixPreview }) {
   const count = preview.items.length;
   return (
-    <ConfirmDialog
+    <ConfirmFix
+      {...confirm}
       open
       title={FIX_LABELS[preview.fix]}
-      confirmLabel="Aplicar correção"
-      pending={pending}
-      onConfirm={onConfirm}
-      onCancel={onCancel}
       message={
         <div className="flex flex-col gap-3">
           <p>Esta correção vai alterar {countOf(count, 'item', 'itens')}:</p>

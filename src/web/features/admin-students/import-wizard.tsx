@@ -14,6 +14,7 @@ import { Modal } from '../../ui/modal.tsx';
 import { useImportPreview, useImportStudents } from './students-queries.ts';
 
 const SHOWN_ROWS = 200;
+const PREVIEW_COLUMNS = ['Linha', 'Matrícula', 'Nome', 'Série', 'Email', 'Nascimento', 'Situação'];
 
 /** Saves text as a file the browser downloads. */
 export function downloadText(text: string, fileName: string, type = 'text/csv;charset=utf-8'): void {
@@ -274,27 +275,11 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
                 <caption className="sr-only">Pré-visualização da importação</caption>
                 <thead className="sticky top-0 z-10 bg-slate-50 text-xs text-slate-600 uppercase">
                   <tr>
-                    <th scope="col" className="px-3 py-2 font-semibold">
-                      Linha
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-semibold">
-                      Matrícula
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-semibold">
-                      Nome
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-semibold">
-                      Série
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-semibold">
-                      Email
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-semibold">
-                      Nascimento
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-semibold">
-                      Situação
-                    </th>
+                    {PREVIEW_COLUMNS.map((column) => (
+                      <th key={column} scope="col" className="px-3 py-2 font-semibold">
+                        {column}
+                      </th>
+                    ))}
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">

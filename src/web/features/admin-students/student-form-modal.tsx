@@ -115,6 +115,8 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
     setValues((current) => ({ ...current, [field]: event.target.value }));
     setErrors((current) => ({ ...current, [field]: undefined }));
   };
+  /** The value, change handler, error and disabled state every field of the form shares. */
+  const bind = (field: Field) => ({ value: values[field], onChange: set(field), error: errors[field], disabled: pending });
   const patchPhoto = (patch: Partial<PhotoState>) => setPhoto((current) => ({ ...current, ...patch }));
 
   /** The photo change to send after the student is saved, or null when nothing changed. */
@@ -250,56 +252,17 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
           </p>
         )}
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="Nome completo *"
-            value={values.name}
-            onChange={set('name')}
-            error={errors.name}
-            autoComplete="off"
-            containerClassName="sm:col-span-2"
-            disabled={pending}
-          />
-          <TextField
-            label="Matrícula *"
-            value={values.studentId}
-            onChange={set('studentId')}
-            error={errors.studentId}
-            autoComplete="off"
-            disabled={pending}
-          />
-          <SelectField
-            label="Série"
-            options={gradeOptions}
-            value={values.grade}
-            onChange={set('grade')}
-            error={errors.grade}
-            disabled={pending}
-          />
-          <TextField
-            label="Email"
-            type="email"
-            value={values.email}
-            onChange={set('email')}
-            error={errors.email}
-            autoComplete="off"
-            disabled={pending}
-          />
-          <TextField
-            label="Data de nascimento"
-            type="date"
-            value={values.birthDate}
-            onChange={set('birthDate')}
-            error={errors.birthDate}
-            disabled={pending}
-          />
+          <TextField label="Nome completo *" {...bind('name')} autoComplete="off" containerClassName="sm:col-span-2" />
+          <TextField label="Matrícula *" {...bind('studentId')} autoComplete="off" />
+          <SelectField label="Série" options={gradeOptions} {...bind('grade')} />
+          <TextField label="Email" type="email" {...bind('email')} autoComplete="off" />
+          <TextField label="Data de nascimento" type="date" {...bind('birthDate')} />
           {creating ? (
             <>
               <TextField
                 label="Senha *"
                 type={showPassword ? 'text' : 'password'}
-                value={values.password}
-                onChange={set('password')}
-                error={errors.password}
+                {...bind('password')}
                 autoComplete="new-password"
                 hint={
                   <span className="flex flex-wrap items-center gap-x-2">
@@ -319,7 +282,6 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
                     </button>
                   </span>
                 }
-                disabled={pending}
                 trailing={
                   <IconButton
                     size="sm"
@@ -335,12 +297,9 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
                 inputMode="numeric"
                 min={0}
                 step={1}
-                value={values.meritus}
-                onChange={set('meritus')}
+                {...bind('meritus')}
                 onBlur={() => setValues((current) => ({ ...current, meritus: String(initialMeritus(current.meritus)) }))}
-                error={errors.meritus}
                 hint="Número inteiro a partir de 0; lançado no histórico como “Saldo inicial”."
-                disabled={pending}
               />
             </>
           ) : (

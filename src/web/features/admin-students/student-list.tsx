@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { KeyRound, Pencil, Tag, Trash2 } from 'lucide-react';
+import { KeyRound, Pencil, Tag, Trash2, type LucideIcon } from 'lucide-react';
 import type { AdminStudent } from '../../../shared/admin-students.ts';
 import { TAG_NAMES } from '../../../shared/constants.ts';
 import { cn } from '../../lib/cn.ts';
@@ -16,6 +16,51 @@ export type StudentActions = {
   onResetPassword: (student: AdminStudent) => void;
   onDelete: (student: AdminStudent) => void;
 };
+
+/** The four actions on a student: icon buttons in the table rows, labelled buttons on the cards. */
+const STUDENT_ACTIONS: {
+  key: keyof StudentActions;
+  Icon: LucideIcon;
+  text: string;
+  rowLabel: (name: string) => string;
+  cardLabel: (name: string) => string;
+  cardVariant: 'secondary' | 'ghost';
+  danger?: boolean;
+}[] = [
+  {
+    key: 'onEdit',
+    Icon: Pencil,
+    text: 'Editar',
+    rowLabel: (name) => `Editar ${name}`,
+    cardLabel: (name) => `Editar ${name}`,
+    cardVariant: 'secondary',
+  },
+  {
+    key: 'onTags',
+    Icon: Tag,
+    text: 'Tags',
+    rowLabel: (name) => `Tags de ${name}`,
+    cardLabel: (name) => `Tags de ${name}`,
+    cardVariant: 'secondary',
+  },
+  {
+    key: 'onResetPassword',
+    Icon: KeyRound,
+    text: 'Nova senha',
+    rowLabel: (name) => `Redefinir senha de ${name}`,
+    cardLabel: (name) => `Nova senha de ${name}`,
+    cardVariant: 'ghost',
+  },
+  {
+    key: 'onDelete',
+    Icon: Trash2,
+    text: 'Excluir',
+    rowLabel: (name) => `Excluir ${name}`,
+    cardLabel: (name) => `Excluir ${name}`,
+    cardVariant: 'ghost',
+    danger: true,
+  },
+];
 
 /** The running tags as small coloured icons; names for screen readers and on hover. */
 function TagIcons({ student, now }: { student: AdminStudent; now: number }) {
@@ -60,36 +105,31 @@ const StudentRow = memo(function StudentRow({ student, now, actions }: ItemProps
       </td>
       <td className="py-3 pr-5 pl-3">
         <div className="flex justify-end gap-0.5">
-          <IconButton
-            size="sm"
-            label={`Editar ${student.name}`}
-            icon={<Pencil aria-hidden="true" className="size-4" />}
-            onClick={() => actions.onEdit(student)}
-          />
-          <IconButton
-            size="sm"
-            label={`Tags de ${student.name}`}
-            icon={<Tag aria-hidden="true" className="size-4" />}
-            onClick={() => actions.onTags(student)}
-          />
-          <IconButton
-            size="sm"
-            label={`Redefinir senha de ${student.name}`}
-            icon={<KeyRound aria-hidden="true" className="size-4" />}
-            onClick={() => actions.onResetPassword(student)}
-          />
-          <IconButton
-            size="sm"
-            label={`Excluir ${student.name}`}
-            icon={<Trash2 aria-hidden="true" className="size-4" />}
-            className="text-rose-600 hover:bg-rose-50 hover:text-rose-700"
-            onClick={() => actions.onDelete(student)}
-          />
+          {STUDENT_ACTIONS.map(({ key, Icon, rowLabel, danger }) => (
+            <IconButton
+              key={key}
+              size="sm"
+              label={rowLabel(student.name)}
+              icon={<Icon aria-hidden="true" className="size-4" />}
+              className={danger ? 'text-rose-600 hover:bg-rose-50 hover:text-rose-700' : undefined}
+              onClick={() => actions[key](student)}
+            />
+          ))}
         </div>
       </td>
     </tr>
   );
 });
+
+/** The table's columns and their header classes: the outer ones pad the row's edges, Méritus and Ações sit right. */
+const TABLE_COLUMNS: [label: string, className: string][] = [
+  ['Aluno', 'py-3 pr-3 pl-5 font-semibold'],
+  ['Matrícula', 'px-3 py-3 font-semibold'],
+  ['Série', 'px-3 py-3 font-semibold'],
+  ['Méritus', 'px-3 py-3 text-right font-semibold'],
+  ['Tags', 'px-3 py-3 font-semibold'],
+  ['Ações', 'py-3 pr-5 pl-3 text-right font-semibold'],
+];
 
 /** Desktop: one row per student with photo, matrícula, name and email, série, Méritus, tags and actions. */
 export function StudentsTable({ students, now, actions }: { students: AdminStudent[]; now: number; actions: StudentActions }) {
@@ -99,24 +139,11 @@ export function StudentsTable({ students, now, actions }: { students: AdminStude
         <caption className="sr-only">Estudantes</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
           <tr>
-            <th scope="col" className="py-3 pr-3 pl-5 font-semibold">
-              Aluno
-            </th>
-            <th scope="col" className="px-3 py-3 font-semibold">
-              Matrícula
-            </th>
-            <th scope="col" className="px-3 py-3 font-semibold">
-              Série
-            </th>
-            <th scope="col" className="px-3 py-3 text-right font-semibold">
-              Méritus
-            </th>
-            <th scope="col" className="px-3 py-3 font-semibold">
-              Tags
-            </th>
-            <th scope="col" className="py-3 pr-5 pl-3 text-right font-semibold">
-              Ações
-            </th>
+            {TABLE_COLUMNS.map(([label, className]) => (
+              <th key={label} scope="col" className={className}>
+                {label}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -159,43 +186,19 @@ const StudentCard = memo(function StudentCard({ student, now, actions }: ItemPro
         ))}
       </div>
       <div className="mt-3 grid grid-cols-2 gap-2 border-t border-slate-100 pt-3 [&>button]:whitespace-nowrap">
-        <Button
-          variant="secondary"
-          size="sm"
-          icon={<Pencil aria-hidden="true" className="size-4" />}
-          onClick={() => actions.onEdit(student)}
-          aria-label={`Editar ${student.name}`}
-        >
-          Editar
-        </Button>
-        <Button
-          variant="secondary"
-          size="sm"
-          icon={<Tag aria-hidden="true" className="size-4" />}
-          onClick={() => actions.onTags(student)}
-          aria-label={`Tags de ${student.name}`}
-        >
-          Tags
-        </Button>
-        <Button
-          variant="ghost"
-          size="sm"
-          icon={<KeyRound aria-hidden="true" className="size-4" />}
-          onClick={() => actions.onResetPassword(student)}
-          aria-label={`Nova senha de ${student.name}`}
-        >
-          Nova senha
-        </Button>
-        <Button
-          variant="ghost"
-          size="sm"
-          className="text-rose-700 hover:bg-rose-50"
-          icon={<Trash2 aria-hidden="true" className="size-4" />}
-          onClick={() => actions.onDelete(student)}
-          aria-label={`Excluir ${student.name}`}
-        >
-          Excluir
-        </Button>
+        {STUDENT_ACTIONS.map(({ key, Icon, text, cardLabel, cardVariant, danger }) => (
+          <Button
+            key={key}
+            variant={cardVariant}
+            size="sm"
+            className={danger ? 'text-rose-700 hover:bg-rose-50' : undefined}
+            icon={<Icon aria-hidden="true" className="size-4" />}
+            onClick={() => actions[key](student)}
+            aria-label={cardLabel(student.name)}
+          >
+            {text}
+          </Button>
+        ))}
       </div>
     </li>
   );
