@@ -1,15 +1,16 @@
+import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 
-export type PageHeaderProps = { title: ReactNode; description?: ReactNode; actions?: ReactNode; icon?: ReactNode };
+export type PageHeaderProps = { title: ReactNode; description?: ReactNode; actions?: ReactNode; icon?: LucideIcon };
 
 /** The title row of a screen: one h1, an optional line of context and actions on the right. */
-export function PageHeader({ title, description, actions, icon }: PageHeaderProps) {
+export function PageHeader({ title, description, actions, icon: Icon }: PageHeaderProps) {
   return (
     <header className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
       <div className="flex min-w-0 items-center gap-3">
-        {icon && (
+        {Icon && (
           <span aria-hidden="true" className="flex size-11 shrink-0 items-center justify-center rounded-2xl bg-indigo-100 text-indigo-700">
-            {icon}
+            <Icon className="size-6" />
           </span>
         )}
         <div className="min-w-0">

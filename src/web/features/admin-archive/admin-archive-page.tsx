@@ -188,7 +188,7 @@ export function AdminArchivePage() {
       <PageHeader
         title={ARCHIVE_TEXTS.title}
         description="Arquivo de imagens e arquivos da escola"
-        icon={<Database className="size-6" />}
+        icon={Database}
         actions={
           <>
             <ViewControls mode={mode} onModeChange={setMode} size={cardSize} onSizeChange={setCardSize} />

@@ -33,11 +33,7 @@ export default function AdminBackendPage() {
 
   return (
     <div>
-      <PageHeader
-        icon={<Server className="size-6" />}
-        title="Painel Backend"
-        description="Dados reais desta instância do servidor e do banco de dados"
-      />
+      <PageHeader icon={Server} title="Painel Backend" description="Dados reais desta instância do servidor e do banco de dados" />
       <Tabs
         label="Seções do painel"
         items={items}

@@ -199,11 +199,7 @@ export default function AdminDebugPage() {
 
   return (
     <div>
-      <PageHeader
-        icon={<Bug className="size-6" />}
-        title="Debug & Diagnóstico"
-        description="Verificações reais dos dados, da conexão e do sistema"
-      />
+      <PageHeader icon={Bug} title="Debug & Diagnóstico" description="Verificações reais dos dados, da conexão e do sistema" />
       <div className="-mt-2 mb-6 flex flex-col gap-2 sm:flex-row sm:flex-wrap">
         <Button onClick={runDiagnostic} loading={run.isPending} disabled={running} icon={<Play aria-hidden="true" className="size-4" />}>
           Executar Diagnóstico

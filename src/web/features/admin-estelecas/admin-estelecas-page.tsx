@@ -173,7 +173,7 @@ export function AdminEstelecasPage() {
       <PageHeader
         title="Estelecas"
         description="Pontos de excelência: ranking, histórico e ajustes."
-        icon={<Sparkles className="size-6" />}
+        icon={Sparkles}
         actions={
           <>
             <Button

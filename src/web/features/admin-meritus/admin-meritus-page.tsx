@@ -17,9 +17,9 @@ export function AdminMeritusPage() {
   return (
     <div>
       <PageHeader
+        icon={Coins}
         title="Gerenciar M$"
         description="Adicione ou remova Méritus de um estudante, de vários ou de uma turma inteira."
-        icon={<Coins className="size-6" />}
       />
       <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-5">
         <Card title="Nova operação" className="lg:col-span-3">

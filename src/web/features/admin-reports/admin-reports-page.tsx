@@ -189,11 +189,7 @@ export default function AdminReportsPage() {
 
   return (
     <div>
-      <PageHeader
-        title="Relatórios"
-        description="Concessões, participação e destaques da escola no período escolhido."
-        icon={<BarChart3 className="size-6" />}
-      />
+      <PageHeader title="Relatórios" description="Concessões, participação e destaques da escola no período escolhido." icon={BarChart3} />
 
       <Card title="Filtros" className="mb-6">
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">

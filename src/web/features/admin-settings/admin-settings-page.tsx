@@ -492,11 +492,7 @@ export default function AdminSettingsPage() {
   const settings = useSchoolSettings();
   return (
     <div className="flex flex-col gap-6">
-      <PageHeader
-        title="Configurações"
-        description="Dados da escola, regras, turmas e administradores."
-        icon={<Settings aria-hidden="true" className="size-6" />}
-      />
+      <PageHeader title="Configurações" description="Dados da escola, regras, turmas e administradores." icon={Settings} />
       {settings.data ? (
         <>
           {/* Keyed by what was saved, so the forms show the stored values after any change (here or elsewhere). */}

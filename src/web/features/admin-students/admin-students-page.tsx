@@ -162,7 +162,7 @@ export function AdminStudentsPage() {
         description={
           students.data ? countOf(total, 'estudante cadastrado', 'estudantes cadastrados') : 'Cadastro, fotos, tags e senhas dos estudantes'
         }
-        icon={<Users className="size-6" />}
+        icon={Users}
         actions={
           <Button icon={<UserPlus aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'form', studentUuid: null })}>
             Adicionar Aluno

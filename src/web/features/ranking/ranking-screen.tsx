@@ -303,7 +303,7 @@ export function RankingScreen({ highlightSelf }: { highlightSelf: boolean }) {
             ? `${countOf(rows.length, 'estudante ordenado', 'estudantes ordenados')} por Méritus`
             : 'Estudantes ordenados por Méritus'
         }
-        icon={<Trophy className="size-6" />}
+        icon={Trophy}
         actions={
           me && (
             <Button variant="secondary" onClick={() => jumpRef.current?.()} icon={<LocateFixed aria-hidden="true" className="size-4" />}>

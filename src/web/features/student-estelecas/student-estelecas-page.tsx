@@ -171,18 +171,15 @@ export default function StudentEstelecasPage() {
   const balance = user.student.estelecas;
   const achievements = summary.data ? estelecasAchievements(summary.data.estelecasStats.peak, balance, thresholds) : null;
 
+  const actions = (
+    <Button onClick={() => setDialogOpen(true)} icon={<Send aria-hidden="true" className="size-4" />}>
+      Transferir Estelecas
+    </Button>
+  );
+
   return (
     <div>
-      <PageHeader
-        title="Estelecas"
-        description="Seus pontos de excelência"
-        icon={<Sparkles className="size-6" />}
-        actions={
-          <Button onClick={() => setDialogOpen(true)} icon={<Send aria-hidden="true" className="size-4" />}>
-            Transferir Estelecas
-          </Button>
-        }
-      />
+      <PageHeader title="Estelecas" description="Seus pontos de excelência" icon={Sparkles} actions={actions} />
       <div className="flex flex-col gap-6">
         {summary.isError ? (
           <Card>

@@ -113,11 +113,7 @@ export default function StudentOperationsPage() {
 
   return (
     <div>
-      <PageHeader
-        title="Operações Recentes"
-        description="Todo o seu histórico de Méritus e Estelecas"
-        icon={<History className="size-6" />}
-      />
+      <PageHeader title="Operações Recentes" description="Todo o seu histórico de Méritus e Estelecas" icon={History} />
       <div className="flex flex-col gap-6">
         <Card>
           <div

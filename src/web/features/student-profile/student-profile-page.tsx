@@ -155,23 +155,20 @@ export default function StudentProfilePage() {
     }
   };
 
+  const actions = (
+    <Button
+      variant="secondary"
+      onClick={() => void refresh()}
+      loading={refreshing}
+      icon={<RefreshCw aria-hidden="true" className="size-4" />}
+    >
+      Atualizar
+    </Button>
+  );
+
   return (
     <div>
-      <PageHeader
-        title="Meu Perfil"
-        description="Seus dados, tags e estatísticas"
-        icon={<UserRound className="size-6" />}
-        actions={
-          <Button
-            variant="secondary"
-            onClick={() => void refresh()}
-            loading={refreshing}
-            icon={<RefreshCw aria-hidden="true" className="size-4" />}
-          >
-            Atualizar
-          </Button>
-        }
-      />
+      <PageHeader title="Meu Perfil" description="Seus dados, tags e estatísticas" icon={UserRound} actions={actions} />
       <div className="flex flex-col gap-6">
         <ProfileCard student={student} />
         <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">

@@ -40,7 +40,7 @@ export default function StudentTransferPage() {
 
   return (
     <div>
-      <PageHeader title="Transferir M$" description="Envie Méritus para um colega" icon={<ArrowLeftRight className="size-6" />} />
+      <PageHeader title="Transferir M$" description="Envie Méritus para um colega" icon={ArrowLeftRight} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-5">
         <Card title="Destinatário" className="lg:col-span-3">
           <RecipientPicker {...transfer.picker} listClassName="max-h-[26rem] lg:max-h-[32rem]" />
