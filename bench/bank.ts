@@ -25,15 +25,13 @@ import { startPostgres } from '../src/server/test/postgres-server.ts';
 import { openPglite, openPostgres, rowsOf, type Database } from '../src/server/db/client.ts';
 import { sql } from 'drizzle-orm';
 import { reconcile, totalBalances } from '../src/server/modules/ledger/reconciliation.service.ts';
-import { GRADES } from '../src/shared/constants.ts';
+import { ADMIN, INITIAL, populate } from './bench-students.ts';
 import { loadConfig } from '../src/server/config.ts';
 
 const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 300);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const ADMIN = { email: 'bench@escola.test', password: 'bench-admin-123' };
-const INITIAL = 1000;
 const WARM_UP_SECONDS = 3;
 const PROFILE_DIR = process.env.BENCH_PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), 'meritus-prof-')) : undefined;
 
@@ -146,49 +144,6 @@ async function stopServer(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
-}
-
-function cookieOf(response: Response): string {
-  const cookie = response.headers.get('set-cookie');
-  if (!cookie) throw new Error(`no cookie (${response.status})`);
-  return cookie.split(';')[0]!;
-}
-
-async function post(url: string, cookie: string | undefined, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}), ...headers },
-    body: JSON.stringify(body),
-  });
-}
-
-/** Creates the students through the admin API (initial balance as a ledger entry) and signs each in. */
-async function populate(url: string): Promise<{ id: string; cookie: string }[]> {
-  const admin = cookieOf(await post(`${url}/api/auth/admin/login`, undefined, ADMIN));
-  const people: { id: string; cookie: string }[] = [];
-  const batch = 20;
-  for (let start = 0; start < STUDENTS; start += batch) {
-    const created = await Promise.all(
-      Array.from({ length: Math.min(batch, STUDENTS - start) }, async (_, offset) => {
-        const n = start + offset;
-        const studentId = String(9_000_000 + n);
-        const response = await post(`${url}/api/admin/students`, admin, {
-          studentId,
-          name: `Estudante Bench ${n}`,
-          password: 'bench-aluno-1',
-          grade: GRADES[n % GRADES.length],
-          meritus: INITIAL,
-        });
-        if (response.status !== 201) throw new Error(`create student: ${response.status} ${await response.text()}`);
-        const { student } = (await response.json()) as { student: { id: string } };
-        const id = student.id;
-        const cookie = cookieOf(await post(`${url}/api/auth/student/login`, undefined, { studentId, password: 'bench-aluno-1' }));
-        return { id, cookie };
-      }),
-    );
-    people.push(...created);
-  }
-  return people;
 }
 
 /**
@@ -425,7 +380,7 @@ async function benchPostgres(): Promise<{ ratio: number; violations: number }> {
     const spans: [number, number][] = [];
     const theirs: number[] = [];
     try {
-      const people = await populate(server.url);
+      const people = await populate(server.url, STUDENTS, 9_000_000);
       const database = await openPostgres(url, { max: 2 });
       try {
         pgbench(pg.port, ['-i', '-q', '-s', '10', 'pgbench']);
@@ -482,7 +437,7 @@ async function benchPglite(): Promise<number> {
     const server = await startServer({ DATA_DIR: dataDir });
     const tps: number[] = [];
     try {
-      const people = await populate(server.url);
+      const people = await populate(server.url, STUDENTS, 9_000_000);
       await runTransfers(server.url, people, {}, WARM_UP_SECONDS);
       for (let round = 1; round <= ROUNDS; round++) {
         tps.push(report(`round ${round} Méritus`, await runTransfers(server.url, people, { server: server.child.pid })));

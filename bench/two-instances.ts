@@ -20,13 +20,11 @@ import { startPostgres } from '../src/server/test/postgres-server.ts';
 import { freePort, startServer, type RunningServer } from '../src/server/test/processes.ts';
 import { openPostgres } from '../src/server/db/client.ts';
 import { reconcile, totalBalances } from '../src/server/modules/ledger/reconciliation.service.ts';
-import { GRADES } from '../src/shared/constants.ts';
+import { ADMIN, cookieOf, INITIAL, populate, post, type BenchStudent } from './bench-students.ts';
 
 const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 100);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const ADMIN = { email: 'bench@escola.test', password: 'bench-admin-123' };
-const INITIAL = 1000;
 
 function nginxBinary(): string {
   const find = () => ['/usr/sbin/nginx', '/usr/bin/nginx'].find((file) => fs.existsSync(file));
@@ -95,50 +93,9 @@ http {
   };
 }
 
-function cookieOf(response: Response): string {
-  const cookie = response.headers.get('set-cookie');
-  if (!cookie) throw new Error(`no cookie (${response.status})`);
-  return cookie.split(';')[0]!;
-}
-
-const post = (url: string, cookie: string | undefined, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}), ...headers },
-    body: JSON.stringify(body),
-  });
-
-type Person = { id: string; studentId: string; cookie: string };
-
-async function populate(url: string): Promise<Person[]> {
-  const admin = cookieOf(await post(`${url}/api/auth/admin/login`, undefined, ADMIN));
-  const people: Person[] = [];
-  for (let start = 0; start < STUDENTS; start += 20) {
-    const created = await Promise.all(
-      Array.from({ length: Math.min(20, STUDENTS - start) }, async (_, offset) => {
-        const n = start + offset;
-        const studentId = String(8_000_000 + n);
-        const response = await post(`${url}/api/admin/students`, admin, {
-          studentId,
-          name: `Estudante Bench ${n}`,
-          password: 'bench-aluno-1',
-          grade: GRADES[n % GRADES.length],
-          meritus: INITIAL,
-        });
-        if (response.status !== 201) throw new Error(`create student: ${response.status} ${await response.text()}`);
-        const { student } = (await response.json()) as { student: { id: string } };
-        const cookie = cookieOf(await post(`${url}/api/auth/student/login`, undefined, { studentId, password: 'bench-aluno-1' }));
-        return { id: student.id, studentId, cookie };
-      }),
-    );
-    people.push(...created);
-  }
-  return people;
-}
-
 async function bank(
   url: string,
-  people: Person[],
+  people: BenchStudent[],
 ): Promise<{ transfers: number; refused: number; errors: number; latencies: number[]; seconds: number }> {
   const pool = new Pool(url, { connections: CLIENTS });
   const result = { transfers: 0, refused: 0, errors: 0, latencies: [] as number[], seconds: 0 };
@@ -228,7 +185,7 @@ async function main(): Promise<void> {
     nginx = await startNginx(servers.map((server) => server.url));
     console.log(`PostgreSQL ${postgres.url}; instâncias ${servers.map((server) => server.url).join(' e ')}; nginx ${nginx.url}`);
 
-    const people = await populate(nginx.url);
+    const people = await populate(nginx.url, STUDENTS, 8_000_000);
     const result = await bank(nginx.url, people);
     const sorted = [...result.latencies].sort((a, b) => a - b);
     console.log(

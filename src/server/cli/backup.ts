@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { DatabaseLockedError } from '../db/client.ts';
 import { BackupError, describeManifest, writeBackup, type BackupSummary } from '../backup/archive.ts';
 import { fileSourceOf, liveBackupSocketPath, requestLiveBackup } from '../backup/live-backup.ts';
 import { connectPostgres, openPgliteFolder, type SqlClient } from '../backup/sql-client.ts';
 import { formatSize } from '../../shared/format.ts';
+import { parseBackupArgs } from './backup-args.ts';
 
 const USAGE = `Uso: npm run backup -- ARQUIVO.tar.gz
 
@@ -40,24 +40,9 @@ async function embeddedBackup(dataDir: string, file: string, write: (client: Sql
 }
 
 async function main(): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: process.argv.slice(2),
-      options: { help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new BackupError(`${(error as Error).message}\n\n${USAGE}`);
-  }
-  if (parsed.values.help) {
-    console.log(USAGE);
-    return;
-  }
-  const [target, ...extra] = parsed.positionals;
-  if (!target || extra.length > 0) throw new BackupError(USAGE);
-  const file = path.resolve(target);
+  const args = parseBackupArgs(USAGE);
+  if (!args) return;
+  const { file } = args;
   if (fs.existsSync(file)) throw new BackupError(`${file} já existe: escolha outro nome (por exemplo, com a data) ou apague-o antes.`);
   const config = loadConfig();
   if (!config.databaseUrl && !fs.existsSync(path.join(config.dataDir, 'pglite'))) {

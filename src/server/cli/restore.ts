@@ -1,9 +1,8 @@
-import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { DatabaseLockedError } from '../db/client.ts';
 import { BackupError, describeManifest } from '../backup/archive.ts';
 import { restoreArchive } from '../backup/restore.ts';
+import { parseBackupArgs } from './backup-args.ts';
 
 const USAGE = `Uso: npm run restore -- ARQUIVO.tar.gz [--force]
 
@@ -16,30 +15,15 @@ vazio e sem servidor rodando nele.
            arquivos) e restaura a cópia no lugar. Não há como desfazer.`;
 
 async function main(): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: process.argv.slice(2),
-      options: { force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new BackupError(`${(error as Error).message}\n\n${USAGE}`);
-  }
-  if (parsed.values.help) {
-    console.log(USAGE);
-    return;
-  }
-  const [source, ...extra] = parsed.positionals;
-  if (!source || extra.length > 0) throw new BackupError(USAGE);
+  const args = parseBackupArgs(USAGE, ['force']);
+  if (!args) return;
   const config = loadConfig();
   const target = config.databaseUrl
     ? ({ kind: 'postgres', url: config.databaseUrl } as const)
     : ({ kind: 'pglite', dataDir: config.dataDir } as const);
-  const { manifest, ms } = await restoreArchive(path.resolve(source), target, {
+  const { manifest, ms } = await restoreArchive(args.file, target, {
     filesRoot: config.uploadsDir,
-    force: parsed.values.force ?? false,
+    force: args.flags.has('force'),
   });
   const where = target.kind === 'postgres' ? 'no PostgreSQL de DATABASE_URL' : `no banco embutido em ${config.dataDir}`;
   console.log(

@@ -68,6 +68,13 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
 
   type Planned = { at: number; run: () => Promise<unknown> };
   const plan: Planned[] = [];
+  /** `operation` runs when the plan does, so its random() calls keep their place in the sequence. */
+  const planAdmin = (
+    at: number,
+    currency: Currency,
+    id: string,
+    operation: () => { type: AdminOperationType; amount: number; description: string },
+  ) => plan.push({ at, run: () => backdatedAdmin(currency, id, operation(), new Date(at)) });
   for (const student of roster) {
     plan.push({
       at: start + random() * DAY,
@@ -85,35 +92,17 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
       const at = schoolTime(1 + random() * (HISTORY_DAYS - 1));
       const roll = random();
       if (roll < 0.55) {
-        plan.push({
-          at,
-          run: () =>
-            backdatedAdmin(
-              'meritus',
-              student.id,
-              {
-                type: random() < 0.6 ? 'reward' : 'admin_add',
-                amount: 5 * (1 + Math.floor(random() * weight * 8)),
-                description: pick(REWARDS),
-              },
-              new Date(at),
-            ),
-        });
+        planAdmin(at, 'meritus', student.id, () => ({
+          type: random() < 0.6 ? 'reward' : 'admin_add',
+          amount: 5 * (1 + Math.floor(random() * weight * 8)),
+          description: pick(REWARDS),
+        }));
       } else if (roll < 0.68) {
-        plan.push({
-          at,
-          run: () =>
-            backdatedAdmin(
-              'meritus',
-              student.id,
-              {
-                type: 'penalty',
-                amount: 5 + Math.floor(random() * 3) * 5,
-                description: pick(PENALTIES),
-              },
-              new Date(at),
-            ),
-        });
+        planAdmin(at, 'meritus', student.id, () => ({
+          type: 'penalty',
+          amount: 5 + Math.floor(random() * 3) * 5,
+          description: pick(PENALTIES),
+        }));
       } else if (roll < 0.88) {
         const recipient = pick(roster.filter((s) => s.id !== student.id && s.grade.slice(0, 2) === student.grade.slice(0, 2)));
         const description = pick(TRANSFERS);
@@ -132,20 +121,11 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
             ),
         });
       } else if (roll < 0.97) {
-        plan.push({
-          at,
-          run: () =>
-            backdatedAdmin(
-              'estelecas',
-              student.id,
-              {
-                type: 'reward',
-                amount: 3 + Math.floor(random() * weight * 12),
-                description: pick(ESTELECAS_REWARDS),
-              },
-              new Date(at),
-            ),
-        });
+        planAdmin(at, 'estelecas', student.id, () => ({
+          type: 'reward',
+          amount: 3 + Math.floor(random() * weight * 12),
+          description: pick(ESTELECAS_REWARDS),
+        }));
       } else {
         const recipient = pick(roster.filter((s) => s.id !== student.id));
         plan.push({

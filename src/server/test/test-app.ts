@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../config.ts';
 import { openPglite, openPostgres, type Database, type Db } from '../db/client.ts';
@@ -240,4 +240,14 @@ export async function buildTestApp(options: { env?: Record<string, string>; stor
       fs.rmSync(config.dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** One app for the whole file, signed in as the test administrator: `use` gets both before the first test; the app closes after the last. */
+export function withSharedAdminApp(use: (app: TestApp, adminCookie: string) => void): void {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await buildTestApp();
+    use(app, await app.loginAdmin());
+  });
+  afterAll(async () => app?.close());
 }

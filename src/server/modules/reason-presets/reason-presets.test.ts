@@ -1,18 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { addAdmin, buildTestApp, type TestApp } from '../../test/test-app.ts';
+import { describe, expect, test } from 'vitest';
+import { addAdmin, type TestApp, withSharedAdminApp } from '../../test/test-app.ts';
 import { auditLog, reasonPresets } from '../../db/schema.ts';
 import type { ReasonPreset } from '../../../shared/reason-presets.ts';
 
 let t: TestApp;
 let adminCookie: string;
 
-beforeAll(async () => {
-  t = await buildTestApp();
-  adminCookie = await t.loginAdmin();
-});
-afterAll(async () => t.close());
+withSharedAdminApp((app, cookie) => ([t, adminCookie] = [app, cookie]));
 
 function list(cookie = adminCookie) {
   return t.app.inject({ url: '/api/admin/reason-presets', headers: { cookie } });

@@ -5,7 +5,7 @@ import { addStudents, buildTestApp, pendingSumRows, turmaIdOf, type TestApp } fr
 import { rowsOf } from '../../db/client.ts';
 import { ledgerEntries, students } from '../../db/schema.ts';
 import { GRADES } from '../../../shared/constants.ts';
-import { foldPendingSums } from './reports.queries.ts';
+import { foldPendingSums, NO_SUMS } from './reports.queries.ts';
 
 /**
  * The reports' sums (decision 011) against the ledger they come from, recomputed here in
@@ -45,18 +45,7 @@ async function expectSumsToMatchLedger() {
   const perDay = new Map<string, Record<string, number>>();
   const add = (student: string, day: string, column: string, amount: number) => {
     const key = `${student} ${day}`;
-    const sums = perDay.get(key) ?? {
-      m_awarded: 0,
-      m_removed: 0,
-      m_in: 0,
-      m_out: 0,
-      e_awarded: 0,
-      e_removed: 0,
-      e_in: 0,
-      e_out: 0,
-      sent_ops: 0,
-      ops: 0,
-    };
+    const sums: Record<string, number> = perDay.get(key) ?? { ...NO_SUMS };
     sums[column]! += amount;
     perDay.set(key, sums);
   };

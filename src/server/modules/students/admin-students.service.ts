@@ -83,27 +83,25 @@ async function translatingUniqueViolation<T>(run: () => Promise<T>): Promise<T> 
 
 /** Matrículas are unique among current students; a removed student's matrícula can be given again. */
 export async function assertStudentIdFree(db: DbOrTx, studentId: string, exceptId?: string): Promise<void> {
-  const conditions: SQL[] = [eq(students.studentId, studentId), isNull(students.deletedAt)];
-  if (exceptId) conditions.push(ne(students.id, exceptId));
-  const [taken] = await db
-    .select({ id: students.id })
-    .from(students)
-    .where(and(...conditions))
-    .limit(1);
-  if (taken) throw new AppError('student_id_taken');
+  if (await currentStudentMatches(db, eq(students.studentId, studentId), exceptId)) throw new AppError('student_id_taken');
 }
 
 /** An email identifies one current student (case-insensitive). */
 export async function assertEmailFree(db: DbOrTx, email: string | null | undefined, exceptId?: string): Promise<void> {
   if (!email) return;
-  const conditions: SQL[] = [eq(sql`lower(${students.email})`, email.toLowerCase()), isNull(students.deletedAt)];
+  if (await currentStudentMatches(db, eq(sql`lower(${students.email})`, email.toLowerCase()), exceptId)) throw new AppError('email_taken');
+}
+
+/** Whether a current student other than `exceptId` matches `condition`. */
+async function currentStudentMatches(db: DbOrTx, condition: SQL, exceptId: string | undefined): Promise<boolean> {
+  const conditions: SQL[] = [condition, isNull(students.deletedAt)];
   if (exceptId) conditions.push(ne(students.id, exceptId));
   const [taken] = await db
     .select({ id: students.id })
     .from(students)
     .where(and(...conditions))
     .limit(1);
-  if (taken) throw new AppError('email_taken');
+  return taken !== undefined;
 }
 
 type CreateInput = {

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/test-app.ts';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { type TestApp, withSharedAdminApp } from '../../test/test-app.ts';
 import { auditLog, ledgerEntries, sessions, students, studentTags } from '../../db/schema.ts';
 import { reconcile } from '../ledger/reconciliation.service.ts';
 import { sweepExpiredTags } from '../tags/tags.service.ts';
@@ -14,11 +14,7 @@ import type { AdminStudent } from '../../../shared/admin-students.ts';
 let t: TestApp;
 let adminCookie: string;
 
-beforeAll(async () => {
-  t = await buildTestApp();
-  adminCookie = await t.loginAdmin();
-});
-afterAll(async () => t.close());
+withSharedAdminApp((app, cookie) => ([t, adminCookie] = [app, cookie]));
 beforeEach(async () => {
   expect(await reconcile(t.db)).toEqual([]);
 });

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { desc, eq, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/test-app.ts';
+import { describe, expect, test } from 'vitest';
+import { type TestApp, withSharedAdminApp } from '../../test/test-app.ts';
 import { auditLog, students } from '../../db/schema.ts';
 import type { ImportPreview, ImportResult } from '../../../shared/admin-students.ts';
 import { selectStudents } from '../../views/student-views.ts';
@@ -10,11 +10,7 @@ import { selectStudents } from '../../views/student-views.ts';
 let t: TestApp;
 let adminCookie: string;
 
-beforeAll(async () => {
-  t = await buildTestApp();
-  adminCookie = await t.loginAdmin();
-});
-afterAll(async () => t.close());
+withSharedAdminApp((app, cookie) => ([t, adminCookie] = [app, cookie]));
 
 function send(url: string, bytes: Buffer, fileName = 'alunos.csv', contentType = 'text/csv') {
   const boundary = `----meritus${randomUUID().replace(/-/g, '')}`;

@@ -109,20 +109,12 @@ describe('GET /api/me/summary', () => {
     const tenDaysAgo = new Date(Date.now() - 10 * DAY);
     const admin = adminActor(t.admin);
     const history = { db: t.db, events: silentEvents };
-    await adminOperation(
-      history,
-      admin,
-      'meritus',
-      { id: ana.id, type: 'admin_add', amount: 100, description: 'Saldo inicial' },
-      { at: tenDaysAgo },
-    );
-    await adminOperation(
-      history,
-      admin,
-      'meritus',
-      { id: bruno.id, type: 'admin_add', amount: 50, description: 'Saldo inicial' },
-      { at: tenDaysAgo },
-    );
+    for (const [id, amount] of [
+      [ana.id, 100],
+      [bruno.id, 50],
+    ] as const) {
+      await adminOperation(history, admin, 'meritus', { id, type: 'admin_add', amount, description: 'Saldo inicial' }, { at: tenDaysAgo });
+    }
     // Today Bruno earns 80 and Ana gives 5 away to Diego: Bruno 130, Ana 95, Diego 5.
     await adminOp(bruno.id, 'reward', 80);
     await transfer(ana, diego.id, 5);

@@ -34,6 +34,18 @@ import { databaseRoundTrip, diskSpace, migrationStatus, storageWritable } from '
 /** A 5xx older than this no longer counts as recent. */
 const RECENT_ERRORS_MS = 24 * 60 * 60 * 1000;
 
+/** A check that passes when it found nothing: else `status`, the count's message and the details. */
+function whenNoneFound(
+  category: Entry['category'],
+  found: unknown[],
+  ok: string,
+  status: Entry['status'],
+  problem: (count: number) => string,
+  details: Entry['details'],
+): Entry {
+  return found.length === 0 ? { category, status: 'success', message: ok } : { category, status, message: problem(found.length), details };
+}
+
 async function connectivity({ database, config }: SystemDeps): Promise<Entry[]> {
   const texts = DIAGNOSTIC_TEXTS.connectivity;
   const entries: Entry[] = [];
@@ -76,21 +88,10 @@ async function administrators({ database }: SystemDeps, actor: AdminActor): Prom
   );
   const incomplete = await incompleteAdmins(db);
   entries.push(
-    incomplete.length === 0
-      ? { category: 'ADMINISTRATORS', status: 'success', message: texts.complete }
-      : {
-          category: 'ADMINISTRATORS',
-          status: 'error',
-          message: texts.incomplete(incomplete.length),
-          details: { administrators: first(incomplete) },
-        },
+    whenNoneFound('ADMINISTRATORS', incomplete, texts.complete, 'error', texts.incomplete, { administrators: first(incomplete) }),
   );
   const duplicates = await repeatedAdminEmails(db);
-  entries.push(
-    duplicates.length === 0
-      ? { category: 'ADMINISTRATORS', status: 'success', message: texts.emailsUnique }
-      : { category: 'ADMINISTRATORS', status: 'error', message: texts.emailsRepeated(duplicates.length), details: { emails: duplicates } },
-  );
+  entries.push(whenNoneFound('ADMINISTRATORS', duplicates, texts.emailsUnique, 'error', texts.emailsRepeated, { emails: duplicates }));
   const [self] = await db.select().from(admins).where(eq(admins.id, actor.id));
   const selfMissing = self
     ? [self.adminId, self.name, self.email, self.passwordHash, self.role].some((value) => value.trim() === '')
@@ -121,52 +122,28 @@ async function studentChecks({ database, settings }: SystemDeps, discrepancies: 
   // Removed students keep their ledger rows and balances, so they are checked too.
   const checked = await studentRowCounts(db);
   entries.push(
-    mismatches.length === 0
-      ? { category: 'STUDENTS', status: 'success', message: texts.balancesAgree(checked.all, checked.removed) }
-      : {
-          category: 'STUDENTS',
-          status: 'error',
-          message: texts.balancesDisagree(mismatches.length),
-          details: { total: mismatches.length, discrepancies: first(mismatches) },
-        },
+    whenNoneFound('STUDENTS', mismatches, texts.balancesAgree(checked.all, checked.removed), 'error', texts.balancesDisagree, {
+      total: mismatches.length,
+      discrepancies: first(mismatches),
+    }),
   );
   const negative = discrepancies.filter((found) => found.kind === 'negative_balance');
-  entries.push(
-    negative.length === 0
-      ? { category: 'STUDENTS', status: 'success', message: texts.noNegative }
-      : { category: 'STUDENTS', status: 'error', message: texts.negative(negative.length), details: { balances: first(negative) } },
-  );
+  entries.push(whenNoneFound('STUDENTS', negative, texts.noNegative, 'error', texts.negative, { balances: first(negative) }));
   const duplicates = await repeatedStudentIds(db);
   entries.push(
-    duplicates.length === 0
-      ? { category: 'STUDENTS', status: 'success', message: texts.studentIdsUnique }
-      : {
-          category: 'STUDENTS',
-          status: 'error',
-          message: texts.studentIdsRepeated(duplicates.length),
-          details: { studentIds: duplicates },
-        },
+    whenNoneFound('STUDENTS', duplicates, texts.studentIdsUnique, 'error', texts.studentIdsRepeated, { studentIds: duplicates }),
   );
   const expired = await expiredTags(db, settings);
   entries.push(
-    expired.length === 0
-      ? { category: 'STUDENTS', status: 'success', message: texts.noExpiredTags }
-      : {
-          category: 'STUDENTS',
-          status: 'warning',
-          message: texts.expiredTags(expired.length),
-          details: { fix: 'expired_tags', tags: first(expired).map((tag) => tag.label) },
-        },
+    whenNoneFound('STUDENTS', expired, texts.noExpiredTags, 'warning', texts.expiredTags, {
+      fix: 'expired_tags',
+      tags: first(expired).map((tag) => tag.label),
+    }),
   );
   entries.push(
-    photos.missingFiles.length === 0
-      ? { category: 'STUDENTS', status: 'success', message: texts.photosPresent }
-      : {
-          category: 'STUDENTS',
-          status: 'warning',
-          message: texts.photosMissing(photos.missingFiles.length),
-          details: { students: first(photos.missingFiles) },
-        },
+    whenNoneFound('STUDENTS', photos.missingFiles, texts.photosPresent, 'warning', texts.photosMissing, {
+      students: first(photos.missingFiles),
+    }),
   );
   return entries;
 }
@@ -218,11 +195,7 @@ async function transactionChecks({ database }: SystemDeps, discrepancies: Discre
         },
   );
   const invalid = discrepancies.filter((found) => found.kind === 'invalid_entry');
-  entries.push(
-    invalid.length === 0
-      ? { category: 'TRANSACTIONS', status: 'success', message: texts.entriesValid }
-      : { category: 'TRANSACTIONS', status: 'error', message: texts.entriesInvalid(invalid.length), details: { entries: first(invalid) } },
-  );
+  entries.push(whenNoneFound('TRANSACTIONS', invalid, texts.entriesValid, 'error', texts.entriesInvalid, { entries: first(invalid) }));
   const dangling = await danglingEntries(db, DETAIL_LIST_MAX);
   entries.push(
     dangling.length === 0
