@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
-import { LogOut, Menu, X } from 'lucide-react';
+import { LogOut, Menu } from 'lucide-react';
 import type { SessionUser } from '../../shared/auth.ts';
 import { POLL_MS } from '../../shared/constants.ts';
 import { formatMeritus } from '../../shared/format.ts';
@@ -12,6 +12,7 @@ import { useFocusTrap } from '../ui/use-focus-trap.ts';
 import { SCREEN, useMediaQuery } from '../ui/use-media-query.ts';
 import { BalanceCards } from './balance-cards.tsx';
 import { Brand } from '../ui/brand.tsx';
+import { CloseButton } from '../ui/close-button.tsx';
 import { useSchoolSettings } from '../lib/school-settings.ts';
 import type { SchoolRules } from '../../shared/settings.ts';
 import { navOrder, type Role } from '../lib/paths.ts';
@@ -121,14 +122,11 @@ function MobileDrawer({ open, onClose, children }: { open: boolean; onClose: () 
       >
         <div className="flex h-16 items-center justify-between border-b border-slate-100 px-4">
           <Brand />
-          <button
-            type="button"
+          <CloseButton
+            label="Fechar menu"
             onClick={onClose}
-            aria-label="Fechar menu"
             className="flex size-11 items-center justify-center rounded-xl text-slate-600 hover:bg-slate-100 hover:text-slate-900"
-          >
-            <X aria-hidden="true" className="size-5" />
-          </button>
+          />
         </div>
         <div className="min-h-0 flex-1">{children}</div>
       </div>

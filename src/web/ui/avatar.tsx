@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { cn } from '../lib/cn.ts';
 
 const sizes = {
@@ -53,5 +53,27 @@ export function Avatar({ name, src, size = 'md', className }: AvatarProps) {
     <span role="img" aria-label={name} className={cn(base, 'font-bold', paletteFor(name))}>
       <span aria-hidden="true">{initials(name)}</span>
     </span>
+  );
+}
+
+/** An avatar with a small round icon pinned to a corner (a podium medal, a weekly tag); the icon is decoration. */
+export function BadgedAvatar({
+  avatar,
+  badge,
+  badgeClassName,
+  className,
+}: {
+  avatar: ReactNode;
+  badge: ReactNode;
+  badgeClassName: string;
+  className?: string;
+}) {
+  return (
+    <div className={cn('relative', className)}>
+      {avatar}
+      <span aria-hidden="true" className={cn('absolute flex items-center justify-center rounded-full ring-2 ring-white', badgeClassName)}>
+        {badge}
+      </span>
+    </div>
   );
 }

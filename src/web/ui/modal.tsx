@@ -1,6 +1,6 @@
 import { useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { X } from 'lucide-react';
+import { CloseButton } from './close-button.tsx';
 import { cn } from '../lib/cn.ts';
 import { useFocusTrap } from './use-focus-trap.ts';
 
@@ -69,14 +69,11 @@ export function Modal({
               </p>
             )}
           </div>
-          <button
-            type="button"
+          <CloseButton
+            label="Fechar"
             onClick={close}
-            aria-label="Fechar"
             className="-mt-1 -mr-1 flex size-10 shrink-0 items-center justify-center rounded-xl text-slate-500 hover:bg-slate-100 hover:text-slate-900"
-          >
-            <X aria-hidden="true" className="size-5" />
-          </button>
+          />
         </div>
         {/* Focus starts at the first field, or at the first button of a dialog without one (Cancelar), never at Fechar. */}
         <div data-focus-start className="overflow-y-auto px-5 py-4">

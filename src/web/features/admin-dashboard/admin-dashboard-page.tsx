@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { Activity, BarChart3, Coins, Info, RefreshCw, Settings, UserCheck, Users, Wallet } from 'lucide-react';
+import { Activity, BarChart3, Coins, Info, RefreshCw, Settings, UserCheck, Users, Wallet, type LucideIcon } from 'lucide-react';
 import type { DashboardStat, DashboardSummary } from '../../../shared/dashboard.ts';
 import { DASHBOARD_DEFINITIONS, DASHBOARD_PERIODS } from '../../../shared/dashboard-definitions.ts';
 import { countOf, firstName, formatMeritus, formatNumber, formatTime } from '../../lib/format.ts';
@@ -20,6 +20,14 @@ import { WeeklyActivity } from './weekly-activity.tsx';
 const decimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
 
 type CardKey = keyof typeof DASHBOARD_PERIODS;
+
+/** The four headline figures, in display order. */
+const STAT_CARDS: { id: CardKey; label: string; format: (value: number) => string; Icon: LucideIcon; tone: Tone }[] = [
+  { id: 'totalStudents', label: 'Total de Estudantes', format: formatNumber, Icon: Users, tone: 'indigo' },
+  { id: 'meritusInCirculation', label: 'Méritus em Circulação', format: formatMeritus, Icon: Wallet, tone: 'amber' },
+  { id: 'transactions7d', label: 'Transações (7 dias)', format: formatNumber, Icon: Activity, tone: 'sky' },
+  { id: 'activeStudents', label: 'Estudantes Ativos', format: formatNumber, Icon: UserCheck, tone: 'emerald' },
+];
 
 /** A dashboard figure with its real change and a tooltip saying how it is measured. */
 function DashboardStatCard({
@@ -72,33 +80,13 @@ function DashboardStatCard({
   );
 }
 
-type QuickAction = { to: string; label: string; description: string; icon: ReactNode };
+type QuickAction = { to: string; label: string; description: string; Icon: LucideIcon };
 
 const QUICK_ACTIONS: QuickAction[] = [
-  {
-    to: paths.admin.students,
-    label: 'Estudantes',
-    description: 'Cadastrar e editar alunos',
-    icon: <Users aria-hidden="true" className="size-5" />,
-  },
-  {
-    to: paths.admin.meritus,
-    label: 'Méritus',
-    description: 'Adicionar ou remover M$',
-    icon: <Coins aria-hidden="true" className="size-5" />,
-  },
-  {
-    to: paths.admin.reports,
-    label: 'Relatórios',
-    description: 'Resumos e exportações',
-    icon: <BarChart3 aria-hidden="true" className="size-5" />,
-  },
-  {
-    to: paths.admin.settings,
-    label: 'Configurações',
-    description: 'Preferências do sistema',
-    icon: <Settings aria-hidden="true" className="size-5" />,
-  },
+  { to: paths.admin.students, label: 'Estudantes', description: 'Cadastrar e editar alunos', Icon: Users },
+  { to: paths.admin.meritus, label: 'Méritus', description: 'Adicionar ou remover M$', Icon: Coins },
+  { to: paths.admin.reports, label: 'Relatórios', description: 'Resumos e exportações', Icon: BarChart3 },
+  { to: paths.admin.settings, label: 'Configurações', description: 'Preferências do sistema', Icon: Settings },
 ];
 
 function QuickActions({ isAvailable }: { isAvailable: (path: string) => boolean }) {
@@ -107,18 +95,18 @@ function QuickActions({ isAvailable }: { isAvailable: (path: string) => boolean 
   return (
     <Card title="Ações rápidas" className="order-first lg:order-none">
       <ul className="grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-1">
-        {actions.map((action) => (
-          <li key={action.to}>
+        {actions.map(({ to, label, description, Icon }) => (
+          <li key={to}>
             <Link
-              to={action.to}
+              to={to}
               className="flex h-full items-center gap-3 rounded-xl border border-slate-200 p-3 transition-colors hover:border-indigo-300 hover:bg-indigo-50"
             >
               <span aria-hidden="true" className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-indigo-600 text-white">
-                {action.icon}
+                <Icon aria-hidden="true" className="size-5" />
               </span>
               <span className="min-w-0">
-                <span className="block text-sm font-semibold text-slate-900">{action.label}</span>
-                <span className="block text-xs text-slate-600">{action.description}</span>
+                <span className="block text-sm font-semibold text-slate-900">{label}</span>
+                <span className="block text-xs text-slate-600">{description}</span>
               </span>
             </Link>
           </li>
@@ -204,38 +192,17 @@ export function AdminDashboardPage({ isAvailable }: AdminDashboardPageProps) {
       ) : (
         <div className="flex flex-col gap-6">
           <section aria-label="Indicadores" className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
-            <DashboardStatCard
-              id="totalStudents"
-              label="Total de Estudantes"
-              stat={data.totalStudents}
-              format={formatNumber}
-              icon={<Users className="size-5" />}
-              tone="indigo"
-            />
-            <DashboardStatCard
-              id="meritusInCirculation"
-              label="Méritus em Circulação"
-              stat={data.meritusInCirculation}
-              format={formatMeritus}
-              icon={<Wallet className="size-5" />}
-              tone="amber"
-            />
-            <DashboardStatCard
-              id="transactions7d"
-              label="Transações (7 dias)"
-              stat={data.transactions7d}
-              format={formatNumber}
-              icon={<Activity className="size-5" />}
-              tone="sky"
-            />
-            <DashboardStatCard
-              id="activeStudents"
-              label="Estudantes Ativos"
-              stat={data.activeStudents}
-              format={formatNumber}
-              icon={<UserCheck className="size-5" />}
-              tone="emerald"
-            />
+            {STAT_CARDS.map(({ id, label, format, Icon, tone }) => (
+              <DashboardStatCard
+                key={id}
+                id={id}
+                label={label}
+                stat={data[id]}
+                format={format}
+                icon={<Icon className="size-5" />}
+                tone={tone}
+              />
+            ))}
           </section>
           <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-3">
             <div className="lg:col-span-2 lg:row-span-2">

@@ -10,7 +10,7 @@ import { cn } from '../../lib/cn.ts';
 import { useRanking } from '../../lib/student-queries.ts';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Badge } from '../../ui/badge.tsx';
-import { Button } from '../../ui/button.tsx';
+import { Button, type ButtonVariant } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
@@ -18,6 +18,7 @@ import { SearchInput } from '../../ui/search-input.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import type { Tone } from '../../ui/tone.ts';
+import type { LucideIcon } from 'lucide-react';
 import { EstelecasOperationModal, type EstelecasMode } from './estelecas-operation-modal.tsx';
 import { useEstelecasHistory, useEstelecasRanking } from './estelecas-queries.ts';
 
@@ -28,6 +29,11 @@ const DIRECTION_LOOKS: Record<LedgerDirection, { tone: Tone; text: string; sign:
   moves: { tone: 'sky', text: 'text-sky-700', sign: '' },
 };
 const MEDALS = ['text-amber-500', 'text-slate-400', 'text-orange-700'];
+/** The header's buttons that open the add and the remove dialogs. */
+const OPERATION_BUTTONS: { opens: EstelecasMode; variant: ButtonVariant; Icon: LucideIcon; label: string }[] = [
+  { opens: 'add', variant: 'primary', Icon: PlusCircle, label: 'Adicionar Estelecas' },
+  { opens: 'remove', variant: 'danger', Icon: MinusCircle, label: 'Remover Estelecas' },
+];
 
 function RankingCard() {
   const ranking = useEstelecasRanking();
@@ -176,24 +182,18 @@ export function AdminEstelecasPage() {
         icon={Sparkles}
         actions={
           <>
-            <Button
-              variant="primary"
-              className="flex-auto whitespace-nowrap sm:flex-none"
-              onClick={() => setMode('add')}
-              disabled={!students.data}
-              icon={<PlusCircle aria-hidden="true" className="size-4" />}
-            >
-              Adicionar Estelecas
-            </Button>
-            <Button
-              variant="danger"
-              className="flex-auto whitespace-nowrap sm:flex-none"
-              onClick={() => setMode('remove')}
-              disabled={!students.data}
-              icon={<MinusCircle aria-hidden="true" className="size-4" />}
-            >
-              Remover Estelecas
-            </Button>
+            {OPERATION_BUTTONS.map(({ opens, variant, Icon, label }) => (
+              <Button
+                key={opens}
+                variant={variant}
+                className="flex-auto whitespace-nowrap sm:flex-none"
+                onClick={() => setMode(opens)}
+                disabled={!students.data}
+                icon={<Icon aria-hidden="true" className="size-4" />}
+              >
+                {label}
+              </Button>
+            ))}
           </>
         }
       />

@@ -30,13 +30,20 @@ import {
 import { issueMessage } from '../../../shared/validation.ts';
 import { useReports } from './report-queries.ts';
 import { ReportChart } from './report-chart.tsx';
-import { DocumentsPanel, ExportLinks, HorizontalBars, ReportSection, ReportTableView } from './report-parts.tsx';
+import { DocumentsPanel, ExportLinks, HorizontalBars, ReportSection, ReportTableView, type Column } from './report-parts.tsx';
 
 const COLORS = { awarded: '#059669', removed: '#e11d48', transferred: '#4f46e5', amber: '#d97706' } as const;
 const decimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
 const percent = (value: number) => `${decimal.format(value)}%`;
 /** A change between two percentages is in percentage points: 100% → 90,9% is −9,1 p.p. */
 const points = (value: number) => `${decimal.format(value)} p.p.`;
+
+/** The Méritus awarded, removed and transferred, as the timeline and the turmas tables both show them. */
+const FLOW_COLUMNS: Column<{ awarded: number; removed: number; transferred: number }>[] = [
+  { header: 'Concedidos', cell: (row) => formatMeritus(row.awarded), numeric: true },
+  { header: 'Removidos', cell: (row) => formatMeritus(row.removed), numeric: true },
+  { header: 'Transferidos', cell: (row) => formatMeritus(row.transferred), numeric: true },
+];
 
 type ReportFilters = { period: ReportPeriod; from?: string | undefined; to?: string | undefined; turma: string[] };
 
@@ -314,22 +321,16 @@ export default function AdminReportsPage() {
               )
             }
           >
-            {timeline.data ? (
-              <ReportTableView
-                caption={`Méritus concedidos, removidos e transferidos ${period?.bucket === 'week' ? 'por semana' : 'por dia'}`}
-                rows={timeline.data.points}
-                rowKey={(point) => point.start}
-                empty="Nenhum dia no período"
-                columns={[
-                  { header: period?.bucket === 'week' ? 'Semana de' : 'Dia', cell: (point) => formatDate(point.start) },
-                  { header: 'Concedidos', cell: (point) => formatMeritus(point.awarded), numeric: true },
-                  { header: 'Removidos', cell: (point) => formatMeritus(point.removed), numeric: true },
-                  { header: 'Transferidos', cell: (point) => formatMeritus(point.transferred), numeric: true },
-                ]}
-              />
-            ) : (
-              <Skeleton className="h-48" />
-            )}
+            <ReportTableView
+              caption={`Méritus concedidos, removidos e transferidos ${period?.bucket === 'week' ? 'por semana' : 'por dia'}`}
+              rows={timeline.data?.points}
+              rowKey={(point) => point.start}
+              empty="Nenhum dia no período"
+              columns={[
+                { header: period?.bucket === 'week' ? 'Semana de' : 'Dia', cell: (point) => formatDate(point.start) },
+                ...FLOW_COLUMNS,
+              ]}
+            />
           </ReportSection>
 
           <ReportSection
@@ -350,26 +351,20 @@ export default function AdminReportsPage() {
               )
             }
           >
-            {overview.data ? (
-              <ReportTableView
-                caption="Totais de Méritus, média por aluno e participação por turma"
-                rows={overview.data.turmas}
-                rowKey={(row) => row.turma}
-                empty="Nenhuma turma"
-                columns={[
-                  { header: 'Turma', cell: (row) => <span className="whitespace-nowrap">{row.turma}</span> },
-                  { header: 'Alunos', cell: (row) => formatNumber(row.students), numeric: true },
-                  { header: 'Concedidos', cell: (row) => formatMeritus(row.awarded), numeric: true },
-                  { header: 'Removidos', cell: (row) => formatMeritus(row.removed), numeric: true },
-                  { header: 'Transferidos', cell: (row) => formatMeritus(row.transferred), numeric: true },
-                  { header: 'Saldo no fim', cell: (row) => formatMeritus(row.balance), numeric: true },
-                  { header: 'Média por aluno', cell: (row) => formatMeritus(row.averageBalance), numeric: true },
-                  { header: 'Participação', cell: (row) => percent(row.participation), numeric: true },
-                ]}
-              />
-            ) : (
-              <Skeleton className="h-48" />
-            )}
+            <ReportTableView
+              caption="Totais de Méritus, média por aluno e participação por turma"
+              rows={overview.data?.turmas}
+              rowKey={(row) => row.turma}
+              empty="Nenhuma turma"
+              columns={[
+                { header: 'Turma', cell: (row) => <span className="whitespace-nowrap">{row.turma}</span> },
+                { header: 'Alunos', cell: (row) => formatNumber(row.students), numeric: true },
+                ...FLOW_COLUMNS,
+                { header: 'Saldo no fim', cell: (row) => formatMeritus(row.balance), numeric: true },
+                { header: 'Média por aluno', cell: (row) => formatMeritus(row.averageBalance), numeric: true },
+                { header: 'Participação', cell: (row) => percent(row.participation), numeric: true },
+              ]}
+            />
           </ReportSection>
 
           <ReportSection
@@ -394,20 +389,16 @@ export default function AdminReportsPage() {
               )
             }
           >
-            {overview.data ? (
-              <ReportTableView
-                caption="Alunos por faixa de saldo"
-                rows={overview.data.balances}
-                rowKey={(row) => row.label}
-                empty="Nenhum aluno"
-                columns={[
-                  { header: 'Faixa de saldo', cell: (row) => row.label },
-                  { header: 'Alunos', cell: (row) => formatNumber(row.students), numeric: true },
-                ]}
-              />
-            ) : (
-              <Skeleton className="h-48" />
-            )}
+            <ReportTableView
+              caption="Alunos por faixa de saldo"
+              rows={overview.data?.balances}
+              rowKey={(row) => row.label}
+              empty="Nenhum aluno"
+              columns={[
+                { header: 'Faixa de saldo', cell: (row) => row.label },
+                { header: 'Alunos', cell: (row) => formatNumber(row.students), numeric: true },
+              ]}
+            />
           </ReportSection>
 
           <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
@@ -434,22 +425,19 @@ export default function AdminReportsPage() {
                     )
                   }
                 >
-                  {list ? (
-                    <ReportTableView
-                      caption={`${title}: operações e valores`}
-                      rows={list}
-                      rowKey={(row) => row.description}
-                      empty="Nenhuma operação no período"
-                      columns={[
-                        { header: 'Motivo', cell: (row) => (row.preset ? `${row.description} (motivo rápido)` : row.description) },
-                        { header: 'Operações', cell: (row) => formatNumber(row.operations), numeric: true },
-                        { header: 'Méritus', cell: (row) => formatMeritus(row.meritus), numeric: true },
-                        { header: 'Estelecas', cell: (row) => formatNumber(row.estelecas), numeric: true },
-                      ]}
-                    />
-                  ) : (
-                    <Skeleton className="h-40" />
-                  )}
+                  <ReportTableView
+                    caption={`${title}: operações e valores`}
+                    rows={list}
+                    rowKey={(row) => row.description}
+                    empty="Nenhuma operação no período"
+                    columns={[
+                      { header: 'Motivo', cell: (row) => (row.preset ? `${row.description} (motivo rápido)` : row.description) },
+                      { header: 'Operações', cell: (row) => formatNumber(row.operations), numeric: true },
+                      { header: 'Méritus', cell: (row) => formatMeritus(row.meritus), numeric: true },
+                      { header: 'Estelecas', cell: (row) => formatNumber(row.estelecas), numeric: true },
+                    ]}
+                    skeletonClassName="h-40"
+                  />
                 </ReportSection>
               );
             })}
@@ -469,23 +457,20 @@ export default function AdminReportsPage() {
               )
             }
           >
-            {overview.data ? (
-              <ReportTableView
-                caption="Alunos que mais subiram no período"
-                rows={overview.data.risers}
-                rowKey={(row) => row.id}
-                empty="Nenhum aluno aumentou o saldo no período"
-                columns={[
-                  { header: 'Aluno', cell: (row) => row.name },
-                  { header: 'Turma', cell: (row) => row.grade },
-                  { header: 'Início', cell: (row) => formatMeritus(row.start), numeric: true },
-                  { header: 'Fim', cell: (row) => formatMeritus(row.end), numeric: true },
-                  { header: 'Variação', cell: (row) => `+${formatMeritus(row.change)}`, numeric: true },
-                ]}
-              />
-            ) : (
-              <Skeleton className="h-40" />
-            )}
+            <ReportTableView
+              caption="Alunos que mais subiram no período"
+              rows={overview.data?.risers}
+              rowKey={(row) => row.id}
+              empty="Nenhum aluno aumentou o saldo no período"
+              columns={[
+                { header: 'Aluno', cell: (row) => row.name },
+                { header: 'Turma', cell: (row) => row.grade },
+                { header: 'Início', cell: (row) => formatMeritus(row.start), numeric: true },
+                { header: 'Fim', cell: (row) => formatMeritus(row.end), numeric: true },
+                { header: 'Variação', cell: (row) => `+${formatMeritus(row.change)}`, numeric: true },
+              ]}
+              skeletonClassName="h-40"
+            />
           </ReportSection>
 
           <section aria-labelledby="documents-title">

@@ -44,13 +44,17 @@ export function ReportTableView<T>({
   rows,
   rowKey,
   empty,
+  skeletonClassName = 'h-48',
 }: {
   caption: string;
   columns: Column<T>[];
-  rows: readonly T[];
+  /** Undefined while the report loads: a placeholder of the table's height stands in. */
+  rows: readonly T[] | undefined;
   rowKey: (row: T) => string;
   empty: string;
+  skeletonClassName?: string;
 }) {
+  if (!rows) return <Skeleton className={skeletonClassName} />;
   return (
     // Long tables (a day per row) scroll inside their card; the region can be reached and scrolled with the keyboard.
     <div

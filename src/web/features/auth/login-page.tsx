@@ -32,6 +32,12 @@ function usePublicSchool(): PublicSettings | null {
 
 type LoginRole = 'student' | 'admin';
 
+/** Who signs in with what: students with their matrícula, admins with their email. */
+const IDENTIFIER_FIELDS = {
+  student: { label: 'Matrícula', name: 'studentId', inputMode: 'numeric', placeholder: 'Ex.: 2024001' },
+  admin: { label: 'Email', name: 'email', type: 'email', placeholder: 'professor@escola.com' },
+} as const satisfies Record<LoginRole, object>;
+
 function PasswordField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const [visible, setVisible] = useState(false);
   return (
@@ -122,29 +128,13 @@ function LoginForm({ role, demo, loadArea }: { role: LoginRole; demo: boolean; l
   return (
     <>
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-        {role === 'student' ? (
-          <TextField
-            label="Matrícula"
-            name="studentId"
-            inputMode="numeric"
-            autoComplete="username"
-            placeholder="Ex.: 2024001"
-            value={identifier}
-            onChange={(event) => setIdentifier(event.target.value)}
-            aria-required="true"
-          />
-        ) : (
-          <TextField
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="username"
-            placeholder="professor@escola.com"
-            value={identifier}
-            onChange={(event) => setIdentifier(event.target.value)}
-            aria-required="true"
-          />
-        )}
+        <TextField
+          {...IDENTIFIER_FIELDS[role]}
+          autoComplete="username"
+          value={identifier}
+          onChange={(event) => setIdentifier(event.target.value)}
+          aria-required="true"
+        />
         <PasswordField value={password} onChange={setPassword} />
         <Button type="submit" size="lg" fullWidth loading={login.isPending} className="mt-1">
           {login.isPending ? MESSAGES.signingIn : 'Entrar'}

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { ArrowLeftRight, Gift, Pause, Play, Radio, RefreshCw, Shield, UserRound, ListChecks } from 'lucide-react';
+import { ArrowLeftRight, Gift, Pause, Play, Radio, RefreshCw, Shield, UserRound, ListChecks, type LucideIcon } from 'lucide-react';
 import { LIVE_BADGE_CLEAR_MS, POLL_MS } from '../../../shared/constants.ts';
 import { MESSAGES } from '../../../shared/messages-core.ts';
 import { OPERATION_CATEGORIES, OPERATORS, type LiveOperation, type OperationCategory } from '../../../shared/ledger.ts';
@@ -61,6 +61,29 @@ function useNewItems(shown: readonly LiveOperation[] | undefined) {
 function Toolbar({ children }: { children: ReactNode }) {
   return <div className="flex flex-wrap items-center gap-2">{children}</div>;
 }
+
+/** The summary cards, in display order; the last spans the row on phones. */
+const LIVE_STATS: {
+  key: keyof ReturnType<typeof stats>;
+  label: string;
+  format: (value: number) => string;
+  Icon: LucideIcon;
+  tone: string;
+  className?: string;
+}[] = [
+  { key: 'total', label: 'Total', format: formatNumber, Icon: ListChecks, tone: 'bg-indigo-100 text-indigo-700' },
+  { key: 'byAdmins', label: 'Por Admins', format: formatNumber, Icon: Shield, tone: 'bg-violet-100 text-violet-700' },
+  { key: 'byStudents', label: 'Por Alunos', format: formatNumber, Icon: UserRound, tone: 'bg-sky-100 text-sky-700' },
+  { key: 'awarded', label: 'Concedido', format: formatMeritus, Icon: Gift, tone: 'bg-emerald-100 text-emerald-700' },
+  {
+    key: 'transferred',
+    label: 'Transferido',
+    format: formatMeritus,
+    Icon: ArrowLeftRight,
+    tone: 'bg-amber-100 text-amber-700',
+    className: 'col-span-2 md:col-span-1',
+  },
+];
 
 /** A figure over the listed operations; the value wraps instead of being cut on narrow phones. */
 function LiveStat({
@@ -188,37 +211,16 @@ export function LiveOperationsPage() {
           {MESSAGES.liveSummaryTitle((shown ?? []).length)}
         </h2>
         <div className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-5">
-          <LiveStat
-            label="Total"
-            value={formatNumber(figures.total)}
-            icon={<ListChecks className="size-5" />}
-            tone="bg-indigo-100 text-indigo-700"
-          />
-          <LiveStat
-            label="Por Admins"
-            value={formatNumber(figures.byAdmins)}
-            icon={<Shield className="size-5" />}
-            tone="bg-violet-100 text-violet-700"
-          />
-          <LiveStat
-            label="Por Alunos"
-            value={formatNumber(figures.byStudents)}
-            icon={<UserRound className="size-5" />}
-            tone="bg-sky-100 text-sky-700"
-          />
-          <LiveStat
-            label="Concedido"
-            value={formatMeritus(figures.awarded)}
-            icon={<Gift className="size-5" />}
-            tone="bg-emerald-100 text-emerald-700"
-          />
-          <LiveStat
-            label="Transferido"
-            value={formatMeritus(figures.transferred)}
-            icon={<ArrowLeftRight className="size-5" />}
-            tone="bg-amber-100 text-amber-700"
-            className="col-span-2 md:col-span-1"
-          />
+          {LIVE_STATS.map(({ key, label, format, Icon, tone, className }) => (
+            <LiveStat
+              key={key}
+              label={label}
+              value={format(figures[key])}
+              icon={<Icon className="size-5" />}
+              tone={tone}
+              className={className}
+            />
+          ))}
         </div>
       </section>
 

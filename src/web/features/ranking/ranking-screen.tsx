@@ -6,7 +6,7 @@ import { countOf, formatMeritus } from '../../lib/format.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import { readOf } from '../../lib/query-keys.ts';
 import { useSession } from '../../lib/session.ts';
-import { Avatar } from '../../ui/avatar.tsx';
+import { Avatar, BadgedAvatar } from '../../ui/avatar.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { EmptyState } from '../../ui/empty-state.tsx';
@@ -69,23 +69,18 @@ function Podium({ top, selfId }: { top: RankedStudent[]; selfId: string | null }
           return (
             <li key={student.id} className="flex w-1/3 max-w-52 min-w-0 flex-col items-center" data-testid="podium-place">
               <span className="sr-only">{`${student.position}º lugar: `}</span>
-              <div className="relative">
-                <Avatar
-                  name={student.name}
-                  src={student.photo}
-                  size={student.position === 1 ? 'xl' : 'lg'}
-                  className={cn('ring-4', place.ring)}
-                />
-                <span
-                  aria-hidden="true"
-                  className={cn(
-                    'absolute -top-2 -right-2 flex size-8 items-center justify-center rounded-full shadow ring-2 ring-white',
-                    place.medal,
-                  )}
-                >
-                  <place.icon className="size-4" />
-                </span>
-              </div>
+              <BadgedAvatar
+                avatar={
+                  <Avatar
+                    name={student.name}
+                    src={student.photo}
+                    size={student.position === 1 ? 'xl' : 'lg'}
+                    className={cn('ring-4', place.ring)}
+                  />
+                }
+                badgeClassName={cn('-top-2 -right-2 size-8 shadow', place.medal)}
+                badge={<place.icon className="size-4" />}
+              />
               <p className="mt-2 w-full text-center text-xs font-bold wrap-anywhere text-slate-900 sm:text-base">
                 {student.name}
                 {mine && <span className="ml-1 text-indigo-700">(você)</span>}

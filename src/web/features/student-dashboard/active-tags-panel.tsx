@@ -5,7 +5,7 @@ import { latestTagPerKind } from '../../../shared/student-figures.ts';
 import { formatNumber, plural } from '../../lib/format.ts';
 import { cn } from '../../lib/cn.ts';
 import { useActiveTags } from '../../lib/student-queries.ts';
-import { Avatar } from '../../ui/avatar.tsx';
+import { Avatar, BadgedAvatar } from '../../ui/avatar.tsx';
 import { Card } from '../../ui/card.tsx';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
@@ -52,18 +52,12 @@ function TagItem({ tag }: { tag: ActiveTag }) {
   return (
     <li className="flex min-w-0 flex-col gap-3 rounded-2xl border border-slate-200 p-3" data-testid="active-tag">
       <div className="flex min-w-0 items-center gap-3">
-        <div className="relative shrink-0">
-          <Avatar name={tag.student.name} src={tag.student.photo} size="md" />
-          <span
-            aria-hidden="true"
-            className={cn(
-              'absolute -right-2 -bottom-2 flex size-5 items-center justify-center rounded-full ring-2 ring-white',
-              look.iconBox,
-            )}
-          >
-            <look.icon className="size-3" />
-          </span>
-        </div>
+        <BadgedAvatar
+          className="shrink-0"
+          avatar={<Avatar name={tag.student.name} src={tag.student.photo} size="md" />}
+          badgeClassName={cn('-right-2 -bottom-2 size-5', look.iconBox)}
+          badge={<look.icon className="size-3" />}
+        />
         <div className="min-w-0">
           <p className="text-sm font-bold text-slate-900">{TAG_NAMES[tag.kind]}</p>
           <p className="text-sm wrap-anywhere text-slate-700">{tag.student.name}</p>

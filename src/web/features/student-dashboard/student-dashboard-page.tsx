@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ArrowLeftRight, ChevronRight, Coins, Inbox, PiggyBank, Target, Trophy, UserRound, type LucideIcon } from 'lucide-react';
 import { POLL_MS, RECENT_TRANSACTIONS_LIMIT } from '../../../shared/constants.ts';
@@ -8,9 +9,9 @@ import { useSession } from '../../lib/session.ts';
 import { cn } from '../../lib/cn.ts';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Card } from '../../ui/card.tsx';
-import type { ChangeDirection } from '../../../shared/student-figures.ts';
 import { ChangeLine } from '../../ui/change-line.tsx';
 import { FigureCard } from '../../ui/figure-card.tsx';
+import type { Tone } from '../../ui/tone.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { OperationList } from '../../ui/operation-list.tsx';
@@ -38,48 +39,36 @@ function SummaryCards() {
   }
   const data = summary.data;
   const changes = summaryChanges(data);
-  const line = (change: { direction: ChangeDirection; text: string }) => (
-    <ChangeLine direction={change.direction}>{change.text}</ChangeLine>
-  );
+  const cards: { key: keyof typeof changes; label: string; value: ReactNode; Icon: LucideIcon; tone: Tone }[] = [
+    { key: 'meritus', label: 'Méritus Atuais', value: formatMeritus(data.meritus), Icon: Coins, tone: 'amber' },
+    { key: 'earned', label: 'Total Ganho', value: formatMeritus(data.totalEarned), Icon: PiggyBank, tone: 'emerald' },
+    {
+      key: 'rank',
+      label: 'Posição no Ranking',
+      value: (
+        <>
+          #{data.rank.position}
+          <span className="ml-1.5 text-sm font-medium text-slate-600">de {formatNumber(data.rank.total)}</span>
+        </>
+      ),
+      Icon: Trophy,
+      tone: 'violet',
+    },
+    { key: 'goal', label: 'Meta de Méritus', value: `${data.goal.percent}%`, Icon: Target, tone: 'sky' },
+  ];
   return (
     <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4" data-testid="summary-cards">
-      <FigureCard
-        label="Méritus Atuais"
-        value={formatMeritus(data.meritus)}
-        icon={<Coins className="size-5" />}
-        tone="amber"
-        footer={line(changes.meritus)}
-        testId="card-meritus"
-      />
-      <FigureCard
-        label="Total Ganho"
-        value={formatMeritus(data.totalEarned)}
-        icon={<PiggyBank className="size-5" />}
-        tone="emerald"
-        footer={line(changes.earned)}
-        testId="card-earned"
-      />
-      <FigureCard
-        label="Posição no Ranking"
-        value={
-          <>
-            #{data.rank.position}
-            <span className="ml-1.5 text-sm font-medium text-slate-600">de {formatNumber(data.rank.total)}</span>
-          </>
-        }
-        icon={<Trophy className="size-5" />}
-        tone="violet"
-        footer={line(changes.rank)}
-        testId="card-rank"
-      />
-      <FigureCard
-        label="Meta de Méritus"
-        value={`${data.goal.percent}%`}
-        icon={<Target className="size-5" />}
-        tone="sky"
-        footer={line(changes.goal)}
-        testId="card-goal"
-      />
+      {cards.map(({ key, label, value, Icon, tone }) => (
+        <FigureCard
+          key={key}
+          label={label}
+          value={value}
+          icon={<Icon className="size-5" />}
+          tone={tone}
+          footer={<ChangeLine direction={changes[key].direction}>{changes[key].text}</ChangeLine>}
+          testId={`card-${key}`}
+        />
+      ))}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { ArrowDownLeft, ArrowUpRight, Award, Check, Crown, Gem, History, Lock, Send, Sparkles, Star, type LucideIcon } from 'lucide-react';
 import { toast } from 'react-hot-toast';
 import { ESTELECAS_HISTORY_LIMIT, POLL_MS } from '../../../shared/constants.ts';
@@ -21,6 +21,7 @@ import { PageHeader } from '../../ui/page-header.tsx';
 import { ProgressBar } from '../../ui/progress-bar.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { FigureCard } from '../../ui/figure-card.tsx';
+import type { Tone } from '../../ui/tone.ts';
 import { EstelecasTransferDialog } from './estelecas-transfer-dialog.tsx';
 import { useSchoolSettings } from '../../lib/school-settings.ts';
 import { achievementsOf, DEFAULT_RULES } from '../../../shared/settings.ts';
@@ -47,49 +48,62 @@ function StatCards({ balance, summary }: { balance: number; summary: StudentSumm
   const stats = summary.estelecasStats;
   const change = netChangeText('estelecas', summary.recent.estelecasNet);
   const next = estelecasAchievements(stats.peak, balance, thresholds).find((achievement) => !achievement.earned);
+  const cards: { label: string; value: string; Icon: LucideIcon; tone: Tone; footer: ReactNode; textValue?: boolean }[] = [
+    {
+      label: 'Saldo de Estelecas',
+      value: formatNumber(balance),
+      Icon: Star,
+      tone: 'emerald',
+      footer: <ChangeLine direction={change.direction}>{change.text}</ChangeLine>,
+    },
+    {
+      label: 'Total Recebido',
+      value: formatNumber(stats.received),
+      Icon: ArrowDownLeft,
+      tone: 'sky',
+      footer: (
+        <ChangeLine direction={stats.receivedRecent > 0 ? 'up' : 'flat'}>
+          {stats.receivedRecent > 0 ? `${formatSignedAmount('estelecas', stats.receivedRecent)} em 7 dias` : 'Nada recebido em 7 dias'}
+        </ChangeLine>
+      ),
+    },
+    {
+      label: 'Total Enviado',
+      value: formatNumber(stats.sent),
+      Icon: ArrowUpRight,
+      tone: 'violet',
+      footer: (
+        <span className="text-slate-600">
+          {stats.deducted > 0 ? `Retirado por professores: ${formatNumber(stats.deducted)}` : 'Transferido para colegas'}
+        </span>
+      ),
+    },
+    {
+      label: 'Próxima Conquista',
+      value: next ? next.name : 'Todas conquistadas!',
+      textValue: true,
+      Icon: Award,
+      tone: 'amber',
+      footer: (
+        <span className="text-slate-600">
+          {next ? `${plural(next.missing, 'Falta', 'Faltam')} ${formatEstelecas(next.missing)}` : 'Você tem todas as conquistas'}
+        </span>
+      ),
+    },
+  ];
   return (
     <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4" data-testid="estelecas-stats">
-      <FigureCard
-        label="Saldo de Estelecas"
-        value={formatNumber(balance)}
-        icon={<Star className="size-5" />}
-        tone="emerald"
-        footer={<ChangeLine direction={change.direction}>{change.text}</ChangeLine>}
-      />
-      <FigureCard
-        label="Total Recebido"
-        value={formatNumber(stats.received)}
-        icon={<ArrowDownLeft className="size-5" />}
-        tone="sky"
-        footer={
-          <ChangeLine direction={stats.receivedRecent > 0 ? 'up' : 'flat'}>
-            {stats.receivedRecent > 0 ? `${formatSignedAmount('estelecas', stats.receivedRecent)} em 7 dias` : 'Nada recebido em 7 dias'}
-          </ChangeLine>
-        }
-      />
-      <FigureCard
-        label="Total Enviado"
-        value={formatNumber(stats.sent)}
-        icon={<ArrowUpRight className="size-5" />}
-        tone="violet"
-        footer={
-          <span className="text-slate-600">
-            {stats.deducted > 0 ? `Retirado por professores: ${formatNumber(stats.deducted)}` : 'Transferido para colegas'}
-          </span>
-        }
-      />
-      <FigureCard
-        label="Próxima Conquista"
-        value={next ? next.name : 'Todas conquistadas!'}
-        textValue
-        icon={<Award className="size-5" />}
-        tone="amber"
-        footer={
-          <span className="text-slate-600">
-            {next ? `${plural(next.missing, 'Falta', 'Faltam')} ${formatEstelecas(next.missing)}` : 'Você tem todas as conquistas'}
-          </span>
-        }
-      />
+      {cards.map(({ label, value, Icon, tone, footer, textValue }) => (
+        <FigureCard
+          key={label}
+          label={label}
+          value={value}
+          textValue={textValue}
+          icon={<Icon className="size-5" />}
+          tone={tone}
+          footer={footer}
+        />
+      ))}
     </div>
   );
 }

@@ -1,0 +1,8 @@
+import { lazy, type ComponentType } from 'react';
+import type { LucideIcon } from 'lucide-react';
+import type { AppRoute } from './route-types.ts';
+
+/** A screen with a sidebar entry, loaded as its own chunk when first opened. */
+export function navScreen(path: string, label: string, icon: LucideIcon, load: () => Promise<{ default: ComponentType }>): AppRoute {
+  return { path, Component: lazy(load), nav: { label, icon } };
+}
