@@ -19,7 +19,7 @@ import { openPglite, openPostgres, type Database } from '../src/server/db/client
 import { startPostgres } from '../src/server/test/postgres-server.ts';
 import { admins } from '../src/server/db/schema.ts';
 import { hashPassword } from '../src/server/modules/auth/password.ts';
-import { archiveSummary, listImages } from '../src/server/modules/archive/archive.service.ts';
+import { archiveSummary, listImages } from '../src/server/modules/archive/archive-listing.service.ts';
 import { archiveListQuery, type ArchiveListQuery } from '../src/shared/archive.ts';
 import { sortedDurations } from './timing.ts';
 import { CHROME_FLAGS, CHROMIUM } from '../src/server/test/chromium.ts';

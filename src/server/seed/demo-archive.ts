@@ -6,7 +6,8 @@ import { admins, archiveImages } from '../db/schema.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
 import { silentEvents } from '../realtime/event-bus.ts';
 import { archiveStagingDir, stageUpload } from '../modules/archive/archive-files.ts';
-import { searchTextOf, storeUploads } from '../modules/archive/archive.service.ts';
+import { searchTextOf } from '../modules/archive/archive-rows.ts';
+import { storeUploads } from '../modules/archive/archive-uploads.service.ts';
 import { archiveUploadFields, type ArchiveAccessLevel, type ArchiveCategory } from '../../shared/archive.ts';
 import { seededRandom } from './seeded-random.ts';
 

@@ -11,7 +11,7 @@ import { buildTestApp, testConfig, type TestApp } from '../test/test-app.ts';
 import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
 import { multipartBody, phoneJpeg, png, storedAsBefore, upload } from '../modules/archive/archive-test-kit.ts';
-import { archiveIntegrity } from '../modules/archive/archive.service.ts';
+import { archiveIntegrity } from '../modules/archive/archive-integrity.service.ts';
 import { archiveStagingDir } from '../modules/archive/archive-files.ts';
 import { stripStoredMetadata } from '../modules/archive/stored-metadata-job.ts';
 import { archiveImages } from '../db/schema.ts';

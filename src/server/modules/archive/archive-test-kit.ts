@@ -7,7 +7,7 @@ import type { Db } from '../../db/client.ts';
 import { archiveImages } from '../../db/schema.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
 import type { ArchiveMimeType } from '../../../shared/archive.ts';
-import { searchTextOf, storageKey } from './archive.service.ts';
+import { searchTextOf, storageKey } from './archive-rows.ts';
 
 export type UploadFile = { name: string; bytes: Buffer | (() => AsyncIterable<Buffer>); type?: string };
 

@@ -8,24 +8,21 @@ import { routes } from '../../../shared/contract/routes.ts';
 import { adminOf } from '../../plugins/auth.ts';
 import { sendStoredObject } from '../../storage/serve-object.ts';
 import { ARCHIVE_MAX_FILE_BYTES, ARCHIVE_MAX_FILES_PER_UPLOAD } from '../../../shared/archive.ts';
+import type { ArchiveDeps } from './archive-rows.ts';
+import { archiveSummary, getImage, listImages } from './archive-listing.service.ts';
 import {
-  archiveSummary,
   bulkImages,
   countUsage,
   createShareLink,
   deleteImage,
   editImage,
-  fileToServe,
-  getImage,
-  listImages,
   revokeShareLink,
   selectImage,
   setFavourite,
   sharedImage,
-  uploadImages,
-  type ArchiveDeps,
-  type IncomingFile,
-} from './archive.service.ts';
+} from './archive-edits.service.ts';
+import { fileToServe } from './archive-serve.service.ts';
+import { uploadImages, type IncomingFile } from './archive-uploads.service.ts';
 import { archiveStagingDir, stageUpload } from './archive-files.ts';
 import { multipartFailure } from '../../multipart.ts';
 import { renderSharePage } from './share-page.ts';

@@ -9,7 +9,7 @@ import { localFileStorage, type FileStorage } from '../../storage/file-storage.t
 import { admins, archiveImages, students } from '../../db/schema.ts';
 import { ARCHIVE_MAX_FILE_BYTES, type ArchiveItem, type ArchiveUploadResult } from '../../../shared/archive.ts';
 import { phoneJpeg, png, upload } from './archive-test-kit.ts';
-import { archiveIntegrity } from './archive.service.ts';
+import { archiveIntegrity } from './archive-integrity.service.ts';
 
 let t: TestApp;
 let storage: FileStorage;

@@ -2,7 +2,7 @@ import { ARCHIVE_TEXTS } from '../../../shared/archive.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { formatSize } from '../../../shared/format.ts';
 import type { archiveImages } from '../../db/schema.ts';
-import { fileUrls } from './archive.service.ts';
+import { fileUrls } from './archive-rows.ts';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);

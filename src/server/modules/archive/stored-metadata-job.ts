@@ -11,7 +11,7 @@ import type { FileStorage } from '../../storage/file-storage.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { ArchiveMimeType } from '../../../shared/archive.ts';
 import { formatSize } from '../../../shared/format.ts';
-import { searchTextOf, storageKey } from './archive.service.ts';
+import { searchTextOf, storageKey } from './archive-rows.ts';
 import { STRIPPED_TYPES, stripMetadata } from './strip-metadata.ts';
 
 /**
