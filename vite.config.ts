@@ -23,7 +23,7 @@ function demoMeta(): Plugin {
     name: 'meritus-demo-meta',
     apply: 'serve',
     transformIndexHtml: (html) =>
-      demo ? html.replace('<meta name="meritus-demo" content="off">', '<meta name="meritus-demo" content="on">') : html,
+      demo ? html.replace('<meta name="meritus-demo" content="off"', '<meta name="meritus-demo" content="on"') : html,
   };
 }
 

@@ -259,7 +259,7 @@ test.describe('login form', () => {
       (url) => url.pathname === '/login',
       async (route) => {
         const response = await route.fetch();
-        const body = (await response.text()).replace('<meta name="meritus-demo" content="on">', '<meta name="meritus-demo" content="off">');
+        const body = (await response.text()).replace('<meta name="meritus-demo" content="on"', '<meta name="meritus-demo" content="off"');
         await route.fulfill({ response, body });
       },
     );
