@@ -4,6 +4,7 @@ import { students, studentTags, tagLikes, turmas } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import { auditActor, type AdminActor, type Principal } from '../auth/actor.ts';
+import type { SettingsStore } from '../settings/settings.service.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { ActiveTag } from '../../../shared/students.ts';
 import { ADMIN_STUDENT_TEXTS, type TagChangeResult } from '../../../shared/admin-students.ts';
@@ -43,8 +44,6 @@ export async function listActiveTags(db: Db, viewer: Principal): Promise<ActiveT
 }
 
 export type TagWriteDeps = { db: Db; events: EventBus };
-/** The school's settings (the cached store): a tag's default length, and the time zone of the dates in the answer's message. */
-type SettingsCache = { get(): Promise<{ rules: { defaultTagDays: number }; school: { timeZone: string } }> };
 type TagContext = { ip?: string | undefined };
 
 const DAY_MS = 86_400_000;
@@ -68,7 +67,7 @@ async function tagsAfter(tx: Tx, studentUuid: string) {
  * given). A tag still running is extended (its likes stay); an expired one not yet swept starts afresh.
  */
 export async function giveTag(
-  deps: TagWriteDeps & { settings: SettingsCache },
+  deps: TagWriteDeps & { settings: SettingsStore },
   admin: AdminActor,
   studentUuid: string,
   kind: TagKind,
@@ -133,7 +132,7 @@ export async function takeTag(
  * date rather than a number of days); at most 365 days ahead.
  */
 export async function moveTagExpiry(
-  deps: TagWriteDeps & { settings: SettingsCache },
+  deps: TagWriteDeps & { settings: SettingsStore },
   admin: AdminActor,
   studentUuid: string,
   kind: TagKind,
