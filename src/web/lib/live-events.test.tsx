@@ -4,7 +4,8 @@ import { QueryClient, QueryClientProvider, QueryObserver } from '@tanstack/react
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { urlOf } from '../../shared/contract/route.ts';
 import { routes } from '../../shared/contract/routes.ts';
-import { LiveEventsProvider, mayHaveMissedAnEvent, useLiveStatus } from './live-events.ts';
+import { mayHaveMissedAnEvent } from './live-connection.ts';
+import { LiveEventsProvider, useLiveStatus } from './live-events.ts';
 import { queryKeyOf } from './query-keys.ts';
 
 declare global {
