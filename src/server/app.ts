@@ -24,6 +24,7 @@ import { ERROR_MESSAGES, type ApiErrorBody, type ErrorCode } from '../shared/err
 import { AREAS, areaOfPath } from '../shared/areas.ts';
 import { firstReadsOf } from '../shared/first-reads.ts';
 import { createEventBus } from './realtime/event-bus.ts';
+import { createLiveHub } from './realtime/live-hub.ts';
 import type { AppDeps } from './deps.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -168,10 +169,15 @@ export async function buildApp(
   });
 
   const events = await createEventBus(database, app.log);
-  app.addHook('onClose', async () => events.close());
+  const live = createLiveHub(database, events, app.log, config.liveTickMs);
+  app.decorate('liveHub', live);
+  app.addHook('onClose', async () => {
+    live.close();
+    await events.close();
+  });
   // One storage for every module's files (photos, the logo, the archive); tests may pass one (a failing driver, an S3 bucket).
   const storage = options.storage ?? createFileStorage(config);
-  const deps: AppDeps = { config, database, events, settings: createSettingsStore(database.db, events), storage };
+  const deps: AppDeps = { config, database, events, live, settings: createSettingsStore(database.db, events), storage };
 
   await registerRequestLog(app);
   await registerSecurity(app, config);

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { LIVE_TICK_MS } from '../shared/live-events.ts';
 import { SECRET_MASK } from '../shared/system.ts';
 import type { S3Settings } from './storage/s3-storage.ts';
 
@@ -48,6 +49,8 @@ const envSchema = z.object({
   TRUST_PROXY: flag.default(false),
   /** How long a resolved session is reused before the database is asked again; 0 asks on every request. */
   SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  /** How often coalesced live events (the ranking, the staff's figures, tags) go out at most (decision 019). */
+  LIVE_TICK_MS: z.coerce.number().int().min(500).max(60_000).default(LIVE_TICK_MS),
   /** Bearer token a monitoring system sends to GET /metrics; unset, /metrics answers 404. */
   METRICS_TOKEN: z.string().min(16).optional(),
   /** How long a stopping server (SIGTERM, SIGINT) waits for the requests in flight before it exits anyway. */
@@ -91,6 +94,9 @@ export const CONFIG_DESCRIPTIONS: Record<EnvName, { description: string; secret?
   TRUST_PROXY: { description: 'Ligado atrás de um proxy reverso, para os limites verem o endereço do cliente.' },
   SESSION_CACHE_MS: {
     description: 'Por quanto tempo uma sessão consultada é reutilizada antes de perguntar ao banco de novo; 0 consulta sempre.',
+  },
+  LIVE_TICK_MS: {
+    description: 'Intervalo mínimo, em milissegundos, entre avisos agrupados ao vivo (ranking, indicadores da equipe, tags) a cada tela.',
   },
   METRICS_TOKEN: {
     description: 'Token (Bearer) que um sistema de monitoramento envia a /metrics; sem ele, /metrics fica desligado.',
@@ -136,6 +142,8 @@ export type Config = {
   logLevel: string;
   trustProxy: boolean;
   sessionCacheMs: number;
+  /** LIVE_TICK_MS. */
+  liveTickMs: number;
   /** Where the built front end lives; absent in API-only tests. */
   webDist: string | undefined;
   /** Null when /metrics is disabled. */
@@ -185,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     sessionCacheMs: e.SESSION_CACHE_MS,
+    liveTickMs: e.LIVE_TICK_MS,
     webDist: path.resolve('dist'),
     metricsToken: e.METRICS_TOKEN ?? null,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

@@ -1,8 +1,17 @@
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { EventBus } from './realtime/event-bus.ts';
+import type { LiveHub } from './realtime/live-hub.ts';
 import type { SettingsStore } from './modules/settings/settings.service.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 
 /** What every module's routes receive from buildApp (app.ts), which registers them. */
-export type AppDeps = { config: Config; database: Database; events: EventBus; settings: SettingsStore; storage: FileStorage };
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  events: EventBus;
+  /** Tells this instance's open event streams what changed (decision 019). */
+  live: LiveHub;
+  settings: SettingsStore;
+  storage: FileStorage;
+};

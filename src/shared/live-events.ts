@@ -1,15 +1,25 @@
+import type { LiveOperation } from './ledger.ts';
+
 /**
- * What the server pushes over /api/events. Students get only what concerns them
- * or is public; administrators get every operation.
+ * What the server pushes over /api/events (decision 019). An event reaches only the screens it changes: a student hears
+ * of their own operations at once, and of the ranking only when a position they see moved; staff get each operation's
+ * line of the live feed, and the figures that many operations move at most once a tick (LIVE_TICK_MS).
  */
 export type ClientEvent =
   | { type: 'balance' } // the signed-in student's balances or history changed
-  | { type: 'ranking' } // some public balance changed
-  | { type: 'tags' } // weekly tags or likes changed
-  | { type: 'students' } // students were added, edited or removed
-  | { type: 'operation'; status: 'completed' | 'failed' } // admins: a new entry in the live feed
+  | { type: 'ranking' } // coalesced: a position this user sees (the podium, their own row and the rows around it) changed
+  | { type: 'tags'; mine: boolean } // coalesced: weekly tags or likes changed (mine: a tag of the signed-in student)
+  | { type: 'students' } // coalesced: students were added, edited or removed
+  | { type: 'operations'; operations: LiveOperation[] | null } // staff: new lines of the live feed (null: too many to carry, read it again)
+  | { type: 'figures' } // staff, coalesced: operations changed the dashboard, reports and lists
   | { type: 'settings' } // the school's settings changed (name, time zone, rules, turmas)
   | { type: 'refetch' }; // events may have been missed (the server lost its database connection for a while): reload everything
+
+/** How often coalesced events go out at most: a screen hears of the ranking or the figures once per tick, however many operations. */
+export const LIVE_TICK_MS = 3_000;
+
+/** The live feed's lines an 'operations' event carries at most; past it the event says to read the feed again. */
+export const MAX_PUSHED_OPERATIONS = 100;
 
 /**
  * The stream's first message, once the server listens for the client. The page's first reads may have been answered
@@ -18,4 +28,4 @@ export type ClientEvent =
  */
 export type ReadyEvent = { sinceLastEventMs: number | null };
 
-export const CLIENT_EVENT_TYPES = ['balance', 'ranking', 'tags', 'students', 'operation', 'settings', 'refetch'] as const;
+export const CLIENT_EVENT_TYPES = ['balance', 'ranking', 'tags', 'students', 'operations', 'figures', 'settings', 'refetch'] as const;

@@ -4,30 +4,35 @@ import { createTestDatabase } from '../test/test-app.ts';
 import { listenRetryDelay } from '../db/client.ts';
 import { createEventBus, mergeEvents, type DeliveredEvent } from './event-bus.ts';
 
-test('queued events merge into one per kind, with the union of the students', () => {
+const noLines = { entryIds: [], batchIds: [], refusedIds: [] };
+
+test('queued events merge into one per kind, with the union of the students and of the feed lines', () => {
   expect(
     mergeEvents([
-      { type: 'ledger', studentUuids: ['a', 'b'], status: 'completed' },
-      { type: 'tags' },
-      { type: 'ledger', studentUuids: ['b', 'c'], status: 'completed' },
-      { type: 'ledger', studentUuids: [], status: 'failed' },
-      { type: 'tags' },
+      { type: 'ledger', studentUuids: ['a', 'b'], status: 'completed', lines: { ...noLines, entryIds: ['e1'] } },
+      { type: 'tags', studentUuids: ['a'] },
+      { type: 'ledger', studentUuids: ['b', 'c'], status: 'completed', lines: { ...noLines, batchIds: ['b1'] } },
+      { type: 'ledger', studentUuids: [], status: 'failed', lines: { ...noLines, refusedIds: [7] } },
+      { type: 'tags', studentUuids: [] },
+      { type: 'students' },
+      { type: 'students' },
     ]),
   ).toEqual([
-    { type: 'tags' },
-    { type: 'ledger', status: 'completed', studentUuids: ['a', 'b', 'c'] },
-    { type: 'ledger', status: 'failed', studentUuids: [] },
+    { type: 'students' },
+    { type: 'ledger', status: 'completed', studentUuids: ['a', 'b', 'c'], lines: { entryIds: ['e1'], batchIds: ['b1'], refusedIds: [] } },
+    { type: 'ledger', status: 'failed', studentUuids: [], lines: { ...noLines, refusedIds: [7] } },
+    { type: 'tags', studentUuids: ['a'] },
   ]);
 });
 
-test('"everyone" absorbs any list of students', () => {
+test('"everyone" absorbs any list of students, and "all lines" any list of lines', () => {
   expect(
     mergeEvents([
-      { type: 'ledger', studentUuids: ['a'], status: 'completed' },
-      { type: 'ledger', studentUuids: 'all', status: 'completed' },
-      { type: 'ledger', studentUuids: ['b'], status: 'completed' },
+      { type: 'ledger', studentUuids: ['a'], status: 'completed', lines: { ...noLines, entryIds: ['e1'] } },
+      { type: 'ledger', studentUuids: 'all', status: 'completed', lines: 'all' },
+      { type: 'ledger', studentUuids: ['b'], status: 'completed', lines: { ...noLines, entryIds: ['e2'] } },
     ]),
-  ).toEqual([{ type: 'ledger', status: 'completed', studentUuids: 'all' }]);
+  ).toEqual([{ type: 'ledger', status: 'completed', studentUuids: 'all', lines: 'all' }]);
 });
 
 test('different sessions ending in one batch are all kept', () => {
@@ -63,15 +68,15 @@ test('a listener that throws is logged and the other subscribers still hear ever
     const next = () => new Promise<void>((resolve) => (arrived = resolve));
 
     let delivered = next();
-    await bus.publish(database.db, { type: 'tags' });
+    await bus.publish(database.db, { type: 'tags', studentUuids: [] });
     await delivered;
     delivered = next();
     bus.publishAfterCommit({ type: 'students' });
     await delivered;
 
-    expect(heard).toEqual([{ type: 'tags' }, { type: 'students' }]);
+    expect(heard).toEqual([{ type: 'tags', studentUuids: [] }, { type: 'students' }]);
     expect(error).toHaveBeenCalledTimes(2);
-    expect(error.mock.calls[0]![0]).toMatchObject({ err: expect.any(TypeError), event: { type: 'tags' } });
+    expect(error.mock.calls[0]![0]).toMatchObject({ err: expect.any(TypeError), event: { type: 'tags', studentUuids: [] } });
   } finally {
     await bus.close();
     await database.drop();

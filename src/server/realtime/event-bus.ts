@@ -10,14 +10,22 @@ const MAX_IDS_IN_PAYLOAD = 150;
 
 /** A change committed to the database, as it travels between server instances. */
 export type BusEvent =
-  | { type: 'ledger'; studentUuids: string[] | 'all'; status: 'completed' | 'failed' }
-  | { type: 'tags' }
+  /**
+   * Operations committed (the students whose balances moved) or refused; `lines` names the live feed's lines they
+   * added (ledger rows by id or by batch, refused attempts by their audit record), or 'all' past what a payload holds.
+   */
+  | { type: 'ledger'; studentUuids: string[] | 'all'; status: 'completed' | 'failed'; lines: FeedLines | 'all' }
+  /** Weekly tags or likes changed; `studentUuids`: whose own tags changed (none for a like). */
+  | { type: 'tags'; studentUuids: string[] | 'all' }
   | { type: 'students' }
   /** The school's settings changed (decision 009): each instance drops its copy. */
   | { type: 'settings' }
   /** Sessions deleted (logout, removal, password reset): each instance drops them from its session cache. */
   | { type: 'sessions_ended'; tokenHash: string }
   | { type: 'sessions_ended'; studentUuid: string };
+
+/** The live feed's lines an operation added: ledger rows by id, a whole turma's rows by batch, refused attempts by audit id. */
+export type FeedLines = { entryIds: string[]; batchIds: string[]; refusedIds: number[] };
 
 export type SessionsEnded = Extract<BusEvent, { type: 'sessions_ended' }>;
 
@@ -55,10 +63,19 @@ export type EventBus = {
   close(): Promise<void>;
 };
 
+const tooMany = (ids: readonly unknown[] | 'all') => ids === 'all' || ids.length > MAX_IDS_IN_PAYLOAD;
+
+/** Keeps a payload under NOTIFY's limit: past MAX_IDS_IN_PAYLOAD ids, a list becomes 'all'. */
 function compact(event: BusEvent): BusEvent {
-  if (event.type === 'ledger' && Array.isArray(event.studentUuids) && event.studentUuids.length > MAX_IDS_IN_PAYLOAD) {
-    return { ...event, studentUuids: 'all' };
+  if (event.type === 'ledger') {
+    const { lines } = event;
+    return {
+      ...event,
+      studentUuids: tooMany(event.studentUuids) ? 'all' : event.studentUuids,
+      lines: lines === 'all' || tooMany(lines.entryIds) || tooMany(lines.batchIds) || tooMany(lines.refusedIds) ? 'all' : lines,
+    };
   }
+  if (event.type === 'tags' && tooMany(event.studentUuids)) return { ...event, studentUuids: 'all' };
   return event;
 }
 
@@ -74,21 +91,43 @@ export const silentEvents: EventBus = {
 /** Long enough to merge a busy school's operations into a few notifications a second; too short for anyone to notice. */
 const BATCH_MS = 20;
 
-/** Merges queued events: one ledger event per status with the union of the students. */
+/** The union of two lists of ids, 'all' when either is. */
+function union<T>(a: T[] | 'all', b: T[] | 'all'): T[] | 'all' {
+  return a === 'all' || b === 'all' ? 'all' : [...new Set([...a, ...b])];
+}
+
+function mergeLines(a: FeedLines | 'all', b: FeedLines | 'all'): FeedLines | 'all' {
+  if (a === 'all' || b === 'all') return 'all';
+  return {
+    entryIds: union(a.entryIds, b.entryIds) as string[],
+    batchIds: union(a.batchIds, b.batchIds) as string[],
+    refusedIds: union(a.refusedIds, b.refusedIds) as number[],
+  };
+}
+
+/** Merges queued events: one ledger event per status and one tags event, each with the union of their ids; others once each. */
 export function mergeEvents(events: BusEvent[]): BusEvent[] {
   const merged: BusEvent[] = [];
-  const ledger = new Map<'completed' | 'failed', Set<string> | 'all'>();
+  const ledger = new Map<'completed' | 'failed', Extract<BusEvent, { type: 'ledger' }>>();
+  let tags: Extract<BusEvent, { type: 'tags' }> | undefined;
   for (const event of events) {
-    if (event.type !== 'ledger') {
+    if (event.type === 'ledger') {
+      const current = ledger.get(event.status);
+      ledger.set(
+        event.status,
+        current
+          ? { ...current, studentUuids: union(current.studentUuids, event.studentUuids), lines: mergeLines(current.lines, event.lines) }
+          : event,
+      );
+    } else if (event.type === 'tags') {
+      tags = tags ? { type: 'tags', studentUuids: union(tags.studentUuids, event.studentUuids) } : event;
+    } else {
       const key = JSON.stringify(event);
       if (!merged.some((other) => JSON.stringify(other) === key)) merged.push(event);
-      continue;
     }
-    const current = ledger.get(event.status) ?? new Set<string>();
-    if (current === 'all' || event.studentUuids === 'all') ledger.set(event.status, 'all');
-    else ledger.set(event.status, new Set([...current, ...event.studentUuids]));
   }
-  for (const [status, ids] of ledger) merged.push({ type: 'ledger', status, studentUuids: ids === 'all' ? 'all' : [...ids] });
+  merged.push(...ledger.values());
+  if (tags) merged.push(tags);
   return merged;
 }
 

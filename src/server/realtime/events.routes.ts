@@ -3,12 +3,11 @@ import type { AppDeps } from '../deps.ts';
 import { AppError } from '../app-error.ts';
 import { route } from '../contract-routes.ts';
 import { routes } from '../../shared/contract/routes.ts';
-import type { Principal } from '../modules/auth/actor.ts';
 import { hashToken, resolveSession } from '../modules/auth/auth.service.ts';
 import { sessionOf } from '../plugins/auth.ts';
 import { logRequest } from '../plugins/request-log.ts';
 import type { ClientEvent, ReadyEvent } from '../../shared/live-events.ts';
-import { endsSession, type BusEvent, type DeliveredEvent } from './event-bus.ts';
+import { endsSession } from './event-bus.ts';
 
 const HEARTBEAT_MS = 25_000;
 /**
@@ -36,26 +35,6 @@ export function reconnectHint(): string {
   return `retry: ${RETRY_MS + Math.floor(Math.random() * RETRY_MS)}\n\n`;
 }
 
-/** Turns a bus event into what this user may see; an empty list means nothing for them. */
-export function eventsFor(principal: Principal, event: BusEvent): ClientEvent[] {
-  switch (event.type) {
-    case 'ledger': {
-      if (principal.role === 'admin') return [{ type: 'operation', status: event.status }, { type: 'ranking' }];
-      if (event.status !== 'completed') return [];
-      const mine = event.studentUuids === 'all' || event.studentUuids.includes(principal.id);
-      return mine ? [{ type: 'balance' }, { type: 'ranking' }] : [{ type: 'ranking' }];
-    }
-    case 'tags':
-      return [{ type: 'tags' }];
-    case 'students':
-      return [{ type: 'students' }, { type: 'ranking' }];
-    case 'settings':
-      return [{ type: 'settings' }];
-    case 'sessions_ended':
-      return [];
-  }
-}
-
 /** Open streams by key, against a limit: taken when one opens, given back when it ends. */
 function streamCounts(limit: number) {
   const counts = new Map<string, number>();
@@ -70,7 +49,7 @@ function streamCounts(limit: number) {
   };
 }
 
-export async function eventsRoutes(app: FastifyInstance, { database, events }: AppDeps): Promise<void> {
+export async function eventsRoutes(app: FastifyInstance, { database, events, live }: AppDeps): Promise<void> {
   /** The end function of every open stream, so a stopping server ends them with the reconnect hint. */
   const openStreams = new Set<(lastWords?: string) => void>();
   /** How many streams each session (by its token's hash) and each account (by role and id) has open. */
@@ -134,15 +113,19 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
       return false;
     };
 
-    const unsubscribe = events.subscribe((event) => {
+    // What changed reaches the stream through the hub (decision 019); the stream itself watches for its session's end.
+    const leave = live.join({ principal, send });
+    const unsubscribeSessions = events.subscribe((event) => {
       if (event.type === 'resync') {
         void stillSignedIn().then((signedIn) => signedIn && send({ type: 'refetch' }));
       } else if (event.type === 'sessions_ended') {
         if (endsSession(event, tokenHash, principal)) end();
-      } else {
-        for (const clientEvent of eventsFor(principal, event)) send(clientEvent);
       }
     });
+    const unsubscribe = () => {
+      leave();
+      unsubscribeSessions();
+    };
     // Idle expiry and any missed end are caught here; logout, removal and a new password arrive as sessions_ended.
     const heartbeat = setInterval(() => {
       void stillSignedIn().then((signedIn) => signedIn && write(': heartbeat\n\n'));
@@ -163,8 +146,7 @@ export async function eventsRoutes(app: FastifyInstance, { database, events }: A
     if (stopping) return end(reconnectHint());
     write(`retry: ${RETRY_MS}\n\n`);
     // Only an event this user would have been told of: the timing of others' (a logout, a refused transfer) stays theirs.
-    const toldOf = (event: DeliveredEvent) => event.type === 'resync' || eventsFor(principal, event).length > 0;
-    const ready: ReadyEvent = { sinceLastEventMs: events.msSinceLastEvent(toldOf) };
+    const ready: ReadyEvent = { sinceLastEventMs: events.msSinceLastEvent((event) => live.tells(principal, event)) };
     write(`event: ready\ndata: ${JSON.stringify(ready)}\n\n`);
   });
 }

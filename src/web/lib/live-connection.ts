@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { urlOf, type Route } from '../../shared/contract/route.ts';
 import { routes } from '../../shared/contract/routes.ts';
+import type { LiveOperation } from '../../shared/ledger.ts';
 import { CLIENT_EVENT_TYPES, type ClientEvent, type ReadyEvent } from '../../shared/live-events.ts';
 import { invalidateReads, routeKey } from './query-keys.ts';
 
@@ -10,40 +11,73 @@ const { auth, students, ledger, tags, adminStudents, dashboard, reports } = rout
 
 /**
  * Which routes' reads each pushed event makes stale, every read of them whatever its params ('all': events may have
- * been missed). A student's summary holds their position, which any classmate's operation can move.
+ * been missed); only the reads a screen shows are read again. 'operations' carries the feed's lines themselves
+ * (mergeFeedLines); 'tags' also makes the student's own session stale when the tag is theirs.
  */
 export const INVALIDATES: Record<EventType, readonly Route[] | 'all'> = {
-  balance: [auth.me, ledger.myTransactions, ledger.myOperations, ledger.myEstelecas],
-  ranking: [
-    students.ranking,
-    students.summary,
-    students.directory,
-    adminStudents.list,
-    dashboard.summary,
-    ledger.estelecasRanking,
-    ledger.estelecasHistory,
-  ],
-  tags: [tags.active, auth.me, adminStudents.list],
+  // The summary holds the student's own balances beside their position.
+  balance: [auth.me, students.summary, ledger.myTransactions, ledger.myOperations, ledger.myEstelecas],
+  ranking: [students.ranking, students.summary, ledger.estelecasRanking],
+  tags: [tags.active, adminStudents.list],
   students: [adminStudents.list, students.directory, students.ranking, students.summary, dashboard.summary],
-  operation: [
-    ledger.liveOperations,
-    ledger.recentAdminMeritus,
-    ledger.estelecasRanking,
-    ledger.estelecasHistory,
+  operations: [],
+  figures: [
     dashboard.summary,
     reports.overview,
     reports.timeline,
     reports.reasons,
+    ledger.recentAdminMeritus,
+    ledger.estelecasHistory,
+    ledger.estelecasRanking,
+    students.ranking,
+    adminStudents.list,
   ],
   // Rare, and they touch what many screens show (the goal, the time zone, turma names): everything is read again.
   settings: 'all',
   refetch: 'all',
 };
 
-function invalidateFor(client: QueryClient, type: EventType): void {
-  const stale = INVALIDATES[type];
-  if (stale === 'all') void client.invalidateQueries();
-  else invalidateReads(client, stale);
+/**
+ * Puts pushed lines at the top of every live feed already read, each kept at the length it asked for. A feed being
+ * read right now is read again instead: its answer may have been written before these lines and would drop them.
+ */
+export function mergeFeedLines(client: QueryClient, operations: LiveOperation[] | null): void {
+  const feedKey = routeKey(ledger.liveOperations);
+  for (const query of client.getQueryCache().findAll({ queryKey: feedKey })) {
+    const shown = query.state.data as LiveOperation[] | undefined;
+    if (!operations || !shown || query.state.fetchStatus === 'fetching') {
+      void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
+      continue;
+    }
+    const limit = (query.queryKey[1] as { query?: { limit?: number } } | undefined)?.query?.limit ?? shown.length;
+    const known = new Set(shown.map((operation) => operation.id));
+    const added = operations.filter((operation) => !known.has(operation.id));
+    if (added.length === 0) continue;
+    const merged = [...added, ...shown].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit);
+    client.setQueryData(query.queryKey, merged);
+  }
+}
+
+/** What one pushed event changes in the client's cache. */
+export function applyEvent(client: QueryClient, event: ClientEvent): void {
+  if (event.type === 'operations') return mergeFeedLines(client, event.operations);
+  const stale = INVALIDATES[event.type];
+  if (stale === 'all') {
+    void client.invalidateQueries();
+    return;
+  }
+  invalidateReads(client, event.type === 'tags' && event.mine ? [...stale, auth.me] : stale);
+}
+
+/** An event's data as sent, or just its type when the data cannot be read (then nothing it carried is used). */
+function parseEvent(type: EventType, data: unknown): ClientEvent {
+  try {
+    const parsed = JSON.parse(String(data)) as ClientEvent;
+    if (parsed.type === type) return parsed;
+  } catch {
+    // fall through
+  }
+  return type === 'operations' ? { type, operations: null } : type === 'tags' ? { type, mine: true } : ({ type } as ClientEvent);
 }
 
 /**
@@ -117,7 +151,7 @@ export function connectLiveEvents(options: LiveConnectionOptions): () => void {
       }
     };
     for (const type of CLIENT_EVENT_TYPES) {
-      source.addEventListener(type, () => invalidateFor(client, type));
+      source.addEventListener(type, (message) => applyEvent(client, parseEvent(type, message.data)));
     }
   };
   connect();

@@ -49,6 +49,21 @@ class FakeEventSource {
   }
 }
 
+/** A line of the live feed; the tests change its id and time. */
+const FEED_LINE = {
+  currency: 'meritus',
+  type: 'transfer',
+  category: 'student_transfer',
+  operator: 'student',
+  amount: 1,
+  description: 'Lanche',
+  from: null,
+  to: null,
+  actorName: 'Ana',
+  status: 'completed',
+  reason: null,
+} as const;
+
 let container: HTMLDivElement;
 let root: Root;
 let client: QueryClient;
@@ -161,11 +176,36 @@ describe('live events', () => {
     expect(refetched()).toEqual({ me: 1, ranking: 0, tags: 0, report: 0 });
   });
 
-  test('an operation refreshes the reports on screen, whatever their filters', async () => {
+  test('the staff’s figures refresh the reports on screen, whatever their filters; a tag refreshes the session only when it is mine', async () => {
     act(() => latest().push('ready'));
-    act(() => latest().push('operation', { type: 'operation', status: 'completed' }));
+    act(() => latest().push('figures'));
     await elapse(0);
-    expect(refetched()).toEqual({ me: 0, ranking: 0, tags: 0, report: 1 });
+    expect(refetched()).toEqual({ me: 0, ranking: 1, tags: 0, report: 1 });
+    act(() => latest().push('tags', { type: 'tags', mine: false }));
+    await elapse(0);
+    expect(refetched()).toEqual({ me: 0, ranking: 0, tags: 1, report: 0 });
+    act(() => latest().push('tags', { type: 'tags', mine: true }));
+    await elapse(0);
+    expect(refetched()).toEqual({ me: 1, ranking: 0, tags: 1, report: 0 });
+  });
+
+  test('pushed feed lines go to the top of the feed read so far, without a read; a feed being read, or too many lines, is read again', async () => {
+    const feedKey = queryKeyOf(routes.ledger.liveOperations, { query: { limit: 2 } });
+    const line = (id: string, createdAt: string) => ({ ...FEED_LINE, id, createdAt });
+    client.setQueryData(feedKey, [line('b', '2026-11-28T10:00:02Z'), line('a', '2026-11-28T10:00:01Z')]);
+    act(() => latest().push('ready'));
+    act(() => latest().push('operations', { type: 'operations', operations: [line('c', '2026-11-28T10:00:03Z')] }));
+    expect(client.getQueryData<{ id: string }[]>(feedKey)?.map((operation) => operation.id)).toEqual(['c', 'b']);
+    // The same line again (another instance, a retry) changes nothing.
+    act(() => latest().push('operations', { type: 'operations', operations: [line('c', '2026-11-28T10:00:03Z')] }));
+    expect(client.getQueryData<{ id: string }[]>(feedKey)?.map((operation) => operation.id)).toEqual(['c', 'b']);
+
+    displayed('feed', feedKey);
+    await elapse(0);
+    refetched();
+    act(() => latest().push('operations', { type: 'operations', operations: null }));
+    await elapse(0);
+    expect(refetched()).toMatchObject({ feed: 1, me: 0, ranking: 0 });
   });
 
   test('after the stream drops and the browser reconnects it, every displayed query is refetched once (events may have been missed)', async () => {

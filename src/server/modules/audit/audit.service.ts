@@ -22,11 +22,11 @@ export type AuditEntry = {
  */
 const INSERT_AUDIT: PreparedStatement = {
   name: 'audit_insert',
-  text: 'INSERT INTO audit_log (actor_kind, actor_id, actor_label, action, ip, details) VALUES ($1, $2, $3, $4, $5, $6::jsonb)',
+  text: 'INSERT INTO audit_log (actor_kind, actor_id, actor_label, action, ip, details) VALUES ($1, $2, $3, $4, $5, $6::jsonb) RETURNING id',
 };
 
-/** Appends to the audit log; callers pass the transaction when the entry must commit with their change. */
-export async function recordAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
+/** Appends to the audit log and answers the entry's id; callers pass the transaction when the entry must commit with their change. */
+export async function recordAudit(db: DbOrTx, entry: AuditEntry): Promise<number> {
   const row = {
     actorKind: entry.actor.kind,
     actorId: 'id' in entry.actor ? entry.actor.id : null,
@@ -36,7 +36,7 @@ export async function recordAudit(db: DbOrTx, entry: AuditEntry): Promise<void> 
     details: entry.details ?? {},
   };
   if (canRunPrepared(db)) {
-    await runPrepared(db as Db, INSERT_AUDIT, [
+    const [inserted] = await runPrepared<{ id: string | number }>(db as Db, INSERT_AUDIT, [
       row.actorKind,
       row.actorId,
       row.actorLabel,
@@ -44,7 +44,9 @@ export async function recordAudit(db: DbOrTx, entry: AuditEntry): Promise<void> 
       row.ip,
       JSON.stringify(row.details),
     ]);
-  } else {
-    await db.insert(auditLog).values(row);
+    // A bigserial: node-postgres reads it as text.
+    return Number(inserted!.id);
   }
+  const [inserted] = await db.insert(auditLog).values(row).returning({ id: auditLog.id });
+  return inserted!.id;
 }

@@ -72,13 +72,18 @@ export function adminAttempt(admin: AdminActor, currency: Currency, said: LooseI
 
 /** Writes the audit record of a refused attempt, and tells the live feed. */
 export async function recordRefusal(deps: AttemptDeps, attempt: AttemptRecord, code: ErrorCode, reason?: string): Promise<void> {
-  await recordAudit(deps.db, {
+  const auditId = await recordAudit(deps.db, {
     actor: { kind: attempt.actorKind, id: attempt.actorId, label: attempt.actorLabel },
     action: 'ledger.refused',
     ip: attempt.ip ?? undefined,
     details: refusedAttempt(attempt.details, code, reason),
   });
-  deps.events.publishAfterCommit({ type: 'ledger', studentUuids: [], status: 'failed' });
+  deps.events.publishAfterCommit({
+    type: 'ledger',
+    studentUuids: [],
+    status: 'failed',
+    lines: { entryIds: [], batchIds: [], refusedIds: [auditId] },
+  });
 }
 
 /** The request's Idempotency-Key record, or a malformed key's refusal recorded and thrown. */

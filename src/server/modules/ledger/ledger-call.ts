@@ -6,6 +6,8 @@ import { AppError } from '../../app-error.ts';
 import { dailyCapMessage, tooSoonMessage, type ErrorCode } from '../../../shared/errors.ts';
 import type { Currency } from '../../../shared/ledger-types.ts';
 import { DEFAULT_RULES, type SchoolRules } from '../../../shared/settings.ts';
+import type { BulkOperationResult, OperationResult } from '../../../shared/ledger.ts';
+import type { FeedLines } from '../../realtime/event-bus.ts';
 import type { IdempotencyRecord, Stored } from './idempotency.ts';
 import type { LedgerAnswer, Refusal } from './ledger-answer.ts';
 import { recordRefusal, type AttemptDeps, type AttemptRecord } from './ledger-attempts.ts';
@@ -99,7 +101,14 @@ export function formatTemplate(render: (first: string, second: string) => string
  * Turns the database's answer into the stored response, or records and throws the refusal it
  * found. History written in the past (the demo school) records no refusal: nobody tried it.
  */
-export async function settle<T>(
+/** The live feed's lines a completed operation added: its row, or a whole turma's rows by their batch. */
+function feedLinesOf(body: OperationResult | BulkOperationResult): FeedLines {
+  return 'batchId' in body
+    ? { entryIds: [], batchIds: [body.batchId], refusedIds: [] }
+    : { entryIds: [body.entry.id], batchIds: [], refusedIds: [] };
+}
+
+export async function settle<T extends OperationResult | BulkOperationResult>(
   deps: AttemptDeps,
   answer: LedgerAnswer<T>,
   refused: { attempt: AttemptRecord; codes: Partial<Record<Refusal, ErrorCode>>; context: { at?: Date | undefined } },
@@ -108,7 +117,7 @@ export async function settle<T>(
 ): Promise<Stored<T>> {
   switch (answer.outcome) {
     case 'completed':
-      deps.events.publishAfterCommit({ type: 'ledger', studentUuids, status: 'completed' });
+      deps.events.publishAfterCommit({ type: 'ledger', studentUuids, status: 'completed', lines: feedLinesOf(answer.body) });
       return { status: answer.status, body: answer.body, replayed: false };
     case 'replayed':
       return { status: answer.status, body: answer.body, replayed: true };

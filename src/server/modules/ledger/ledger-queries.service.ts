@@ -21,6 +21,7 @@ import {
 import { directionIs } from '../../db/ledger-direction.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
 import { ESTELECAS_TOP_LIMIT } from '../../../shared/constants.ts';
+import { MAX_PUSHED_OPERATIONS } from '../../../shared/live-events.ts';
 import { calendarDate } from '../../../shared/validation.ts';
 import { activeTagsByStudent, selectStudents, toPublicStudent } from '../../views/student-views.ts';
 import { refusedAttemptRecord } from './refused-attempts.ts';
@@ -249,17 +250,28 @@ function categoryOf(type: LedgerType): OperationCategory {
   return CATEGORIES[directionOf(type)];
 }
 
-/**
- * The administrators' live feed: completed ledger rows and refused attempts from the
- * audit log, newest first. A refused attempt that named no real operation type stays in
- * the audit log only: the feed shows operations.
- */
-export async function liveOperations(db: Db, limit: number): Promise<LiveOperation[]> {
-  const [entries, refused] = await Promise.all([
-    latestEntries(db, undefined, limit),
-    db.select().from(auditLog).where(eq(auditLog.action, 'ledger.refused')).orderBy(desc(auditLog.at)).limit(limit),
-  ]);
-  const attempts = refused.flatMap((row) => {
+/** A completed ledger row as a line of the live feed. */
+function entryLine(entry: LedgerEntryView): LiveOperation {
+  return {
+    id: entry.id,
+    currency: entry.currency,
+    type: entry.type,
+    category: categoryOf(entry.type),
+    operator: entry.actorKind,
+    amount: entry.amount,
+    description: entry.description,
+    from: entry.from,
+    to: entry.to,
+    actorName: entry.actorName,
+    status: 'completed',
+    reason: null,
+    createdAt: entry.createdAt,
+  };
+}
+
+/** Refused attempts (audit rows 'ledger.refused') as lines of the live feed, with the students they named. */
+async function refusedLines(db: Db, rows: (typeof auditLog.$inferSelect)[]): Promise<LiveOperation[]> {
+  const attempts = rows.flatMap((row) => {
     const details = refusedAttemptRecord.safeParse(row.details).data;
     return details?.type ? [{ row, details: { ...details, type: details.type } }] : [];
   });
@@ -276,38 +288,56 @@ export async function liveOperations(db: Db, limit: number): Promise<LiveOperati
         .where(inArray(students.id, validIds))
     : [];
   const partyById = new Map(parties.map((p) => [p.id, party(p)]));
-
-  const operations: LiveOperation[] = entries.map((entry) => ({
-    id: entry.id,
-    currency: entry.currency,
-    type: entry.type,
-    category: categoryOf(entry.type),
-    operator: entry.actorKind,
-    amount: entry.amount,
-    description: entry.description,
-    from: entry.from,
-    to: entry.to,
-    actorName: entry.actorName,
-    status: 'completed',
-    reason: null,
-    createdAt: entry.createdAt,
+  return attempts.map(({ row, details }) => ({
+    id: `refused-${row.id}`,
+    currency: details.currency,
+    type: details.type,
+    category: categoryOf(details.type),
+    operator: row.actorKind === 'admin' ? 'admin' : row.actorKind === 'student' ? 'student' : 'system',
+    amount: details.amount,
+    description: details.description ?? '',
+    from: (details.fromStudentId && partyById.get(details.fromStudentId)) || null,
+    to: (details.toStudentId && partyById.get(details.toStudentId)) || null,
+    actorName: row.actorLabel ?? '',
+    status: 'failed',
+    reason: details.reason,
+    createdAt: row.at.toISOString(),
   }));
-  for (const { row, details } of attempts) {
-    operations.push({
-      id: `refused-${row.id}`,
-      currency: details.currency,
-      type: details.type,
-      category: categoryOf(details.type),
-      operator: row.actorKind === 'admin' ? 'admin' : row.actorKind === 'student' ? 'student' : 'system',
-      amount: details.amount,
-      description: details.description ?? '',
-      from: (details.fromStudentId && partyById.get(details.fromStudentId)) || null,
-      to: (details.toStudentId && partyById.get(details.toStudentId)) || null,
-      actorName: row.actorLabel ?? '',
-      status: 'failed',
-      reason: details.reason,
-      createdAt: row.at.toISOString(),
-    });
-  }
-  return operations.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit);
+}
+
+const newestFirst = (a: LiveOperation, b: LiveOperation) => b.createdAt.localeCompare(a.createdAt);
+const isRefusal = eq(auditLog.action, 'ledger.refused');
+
+/**
+ * The administrators' live feed: completed ledger rows and refused attempts from the
+ * audit log, newest first. A refused attempt that named no real operation type stays in
+ * the audit log only: the feed shows operations.
+ */
+export async function liveOperations(db: Db, limit: number): Promise<LiveOperation[]> {
+  const [entries, refused] = await Promise.all([
+    latestEntries(db, undefined, limit),
+    db.select().from(auditLog).where(isRefusal).orderBy(desc(auditLog.at)).limit(limit),
+  ]);
+  return [...entries.map(entryLine), ...(await refusedLines(db, refused))].sort(newestFirst).slice(0, limit);
+}
+
+/** The live feed's lines some operations added (pushed to staff as they happen, decision 019), newest first. */
+export async function liveOperationLines(
+  db: Db,
+  lines: { entryIds: string[]; batchIds: string[]; refusedIds: number[] },
+): Promise<LiveOperation[]> {
+  const byEntry = [
+    ...(lines.entryIds.length ? [inArray(ledgerEntries.id, lines.entryIds)] : []),
+    ...(lines.batchIds.length ? [inArray(ledgerEntries.batchId, lines.batchIds)] : []),
+  ];
+  const [entries, refused] = await Promise.all([
+    byEntry.length ? latestEntries(db, or(...byEntry), MAX_PUSHED_OPERATIONS) : [],
+    lines.refusedIds.length
+      ? db
+          .select()
+          .from(auditLog)
+          .where(and(isRefusal, inArray(auditLog.id, lines.refusedIds)))
+      : [],
+  ]);
+  return [...entries.map(entryLine), ...(await refusedLines(db, refused))].sort(newestFirst);
 }

@@ -141,9 +141,21 @@ export async function createStudent(
         .returning();
       let current: StudentRow = { ...inserted!, grade: turma.name };
       if (input.meritus && input.meritus > 0) {
-        const { balances } = await creditInitialBalance(tx, admin, current.id, input.meritus, INITIAL_BALANCE_DESCRIPTION, context.ip);
+        const { balances, entry } = await creditInitialBalance(
+          tx,
+          admin,
+          current.id,
+          input.meritus,
+          INITIAL_BALANCE_DESCRIPTION,
+          context.ip,
+        );
         current = { ...current, ...balances };
-        await deps.events.publish(tx, { type: 'ledger', studentUuids: [current.id], status: 'completed' });
+        await deps.events.publish(tx, {
+          type: 'ledger',
+          studentUuids: [current.id],
+          status: 'completed',
+          lines: { entryIds: [entry.id], batchIds: [], refusedIds: [] },
+        });
       }
       await recordAudit(tx, {
         actor: auditActor(admin),
@@ -235,7 +247,7 @@ export async function removeStudent(
       },
     });
     await deps.events.publish(tx, { type: 'students' });
-    if (droppedTags.length > 0) await deps.events.publish(tx, { type: 'tags' });
+    if (droppedTags.length > 0) await deps.events.publish(tx, { type: 'tags', studentUuids: [id] });
     return { before, after: after! };
   });
   // The photo is personal data with no further use; histories show only the name.

@@ -148,7 +148,7 @@ describe('monitoring', () => {
       await stream.waitFor(has('ready'));
       await t.award(t.students[0]!.id, 5);
       // The operation reached the stream, so the bus delivered it to this instance.
-      await stream.waitFor(has('operation'));
+      await stream.waitFor(has('operations'));
       const sample = await monitor.sample();
       expect(sample.liveClients).toBe(1);
       expect(sample.eventsPerSecond).toBeGreaterThan(0);

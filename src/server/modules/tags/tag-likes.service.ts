@@ -37,6 +37,6 @@ export async function setTagLike(
     const [likes] = await tx.select({ n: count() }).from(tagLikes).where(eq(tagLikes.tagId, tagId));
     return { state: { tagId, likes: likes?.n ?? 0, likedByMe: liked }, changed: rows.length > 0 };
   });
-  if (changed) events.publishAfterCommit({ type: 'tags' });
+  if (changed) events.publishAfterCommit({ type: 'tags', studentUuids: [] });
   return state;
 }

@@ -96,7 +96,7 @@ export async function giveTag(
       ip: context.ip,
       details: { studentUuid, studentId: student.studentId, kind, tag: TAG_NAMES[kind], days, expiresAt: expiresAt.toISOString() },
     });
-    await deps.events.publish(tx, { type: 'tags' });
+    await deps.events.publish(tx, { type: 'tags', studentUuids: [studentUuid] });
     return { message: ADMIN_STUDENT_TEXTS.tagAdded(kind, expiresAt, school.timeZone), tags: await tagsAfter(tx, studentUuid) };
   });
 }
@@ -122,7 +122,7 @@ export async function takeTag(
       ip: context.ip,
       details: { studentUuid, studentId: student.studentId, kind, tag: TAG_NAMES[kind] },
     });
-    await deps.events.publish(tx, { type: 'tags' });
+    await deps.events.publish(tx, { type: 'tags', studentUuids: [studentUuid] });
     return { message: ADMIN_STUDENT_TEXTS.tagRemoved(kind), tags: await tagsAfter(tx, studentUuid) };
   });
 }
@@ -158,7 +158,7 @@ export async function moveTagExpiry(
       ip: context.ip,
       details: { studentUuid, studentId: student.studentId, kind, tag: TAG_NAMES[kind], expiresAt: expiresAt.toISOString() },
     });
-    await deps.events.publish(tx, { type: 'tags' });
+    await deps.events.publish(tx, { type: 'tags', studentUuids: [studentUuid] });
     const message =
       expiresAt > now ? ADMIN_STUDENT_TEXTS.tagExpiryChanged(kind, expiresAt, timeZone) : ADMIN_STUDENT_TEXTS.tagRemoved(kind);
     return { message, tags: await tagsAfter(tx, studentUuid) };

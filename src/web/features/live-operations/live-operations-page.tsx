@@ -112,6 +112,12 @@ function LiveStat({
   );
 }
 
+/** How many operations of the feed are not in what the screen holds. */
+function countArrived(held: LiveOperation[], feed: LiveOperation[]): number {
+  const heldIds = new Set(held.map((operation) => operation.id));
+  return feed.filter((operation) => !heldIds.has(operation.id)).length;
+}
+
 /** /admin/recent-operations: every operation as it happens, with refused attempts shown as failed. */
 export function LiveOperationsPage() {
   const { user } = useSession();
@@ -153,7 +159,13 @@ export function LiveOperationsPage() {
     if (paused && result.data) setFrozen(result.data);
   };
 
-  const statusText = paused ? 'Atualização pausada' : live ? 'Ao vivo' : `Atualização automática a cada ${POLL_MS.adminLive / 1000} s`;
+  // What arrived while paused, so the user knows what resuming will show.
+  const waiting = paused && frozen && feed.data ? countArrived(frozen, feed.data) : 0;
+  const statusText = paused
+    ? `Atualização pausada${waiting > 0 ? ` · ${countOf(waiting, 'nova operação', 'novas operações')} ao retomar` : ''}`
+    : live
+      ? 'Ao vivo'
+      : `Atualização automática a cada ${POLL_MS.adminLive / 1000} s`;
 
   return (
     <div>

@@ -6,8 +6,8 @@ import { readOf } from '../../lib/query-keys.ts';
 export const LIVE_FEED_LIMIT = 100;
 
 /**
- * The live feed: pushed 'operation' events invalidate it at once; the spec's 8 s refresh
- * runs only while the event stream is down, and never while the screen is paused.
+ * The live feed: pushed 'operations' events put their lines at its top at once, without a read (live-connection.ts);
+ * the spec's 8 s refresh runs only while the event stream is down, and never while the screen is paused.
  */
 export function useLiveOperations(paused: boolean) {
   return useLiveQuery(readOf(routes.ledger.liveOperations, { query: { limit: LIVE_FEED_LIMIT } }), paused ? false : POLL_MS.adminLive);

@@ -1,0 +1,14 @@
+import { isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { students } from '../../db/schema.ts';
+
+/** One current student's balances: what both rankings order by. */
+export type Standing = { id: string; meritus: number; estelecas: number };
+
+/** Every current student's balances, in no order: the live updates work out who moved (decision 019). */
+export function currentStandings(db: Db): Promise<Standing[]> {
+  return db
+    .select({ id: students.id, meritus: students.meritus, estelecas: students.estelecas })
+    .from(students)
+    .where(isNull(students.deletedAt));
+}

@@ -1,0 +1,181 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/client.ts';
+import type { Principal } from '../modules/auth/actor.ts';
+import { liveOperationLines } from '../modules/ledger/ledger-queries.service.ts';
+import { currentStandings } from '../modules/students/standings.service.ts';
+import { LIVE_TICK_MS, MAX_PUSHED_OPERATIONS, type ClientEvent } from '../../shared/live-events.ts';
+import type { BusEvent, DeliveredEvent, EventBus } from './event-bus.ts';
+import { changesBetween, nothingChanged, positionsOf, seesChange, type Positions } from './ranking-changes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This instance's live hub: tests tick it instead of waiting for its timer. */
+    liveHub: LiveHub;
+  }
+}
+
+/** An open event stream, as the hub sees it: who is watching, and how to tell them. */
+export type LiveClient = { principal: Principal; send(event: ClientEvent): void };
+
+export type LiveHub = {
+  /** Starts telling a stream; the returned function stops. */
+  join(client: LiveClient): () => void;
+  /** Whether a bus event is one this user is told of, at once or at the next tick (the stream's ready message). */
+  tells(principal: Principal, event: DeliveredEvent): boolean;
+  /** Sends what the coalesced events hold now instead of at the next tick (tests, and a stopping server). */
+  tick(): Promise<void>;
+  close(): void;
+};
+
+const isStaff = (principal: Principal) => principal.role === 'admin';
+
+/**
+ * Fans the bus's events out to this instance's open streams (decision 019). What an event needs from the database is
+ * read once here, whatever the number of streams: the live feed's new lines, and once a tick the students' standings
+ * to find who sees the ranking move. Each stream is then told only what changes its screens:
+ * - an operation: its students at once ('balance'), staff at once with the feed's lines ('operations');
+ * - the ranking, the staff's figures, tags and student lists: at most once a tick, and the ranking only to a student
+ *   who sees a position that moved (seesChange);
+ * - a refused attempt: staff only.
+ */
+export function createLiveHub(database: Database, bus: EventBus, log: FastifyBaseLogger, tickMs = LIVE_TICK_MS): LiveHub {
+  const clients = new Set<LiveClient>();
+  let standings: Positions | undefined;
+  let standingsStale = true;
+  let figuresChanged = false;
+  let studentsChanged = false;
+  /** Whose own tags changed since the last tick ('all': anyone's); undefined when no tag or like changed. */
+  let tagsChanged: Set<string> | 'all' | undefined;
+  let ticking: Promise<void> | undefined;
+
+  const toStaff = (event: ClientEvent) => {
+    for (const client of clients) if (isStaff(client.principal)) client.send(event);
+  };
+
+  const pushLines = async (lines: Extract<BusEvent, { type: 'ledger' }>['lines']) => {
+    if (lines === 'all') return toStaff({ type: 'operations', operations: null });
+    if (![...clients].some((client) => isStaff(client.principal))) return;
+    const operations = await liveOperationLines(database.db, lines);
+    toStaff({ type: 'operations', operations: operations.length < MAX_PUSHED_OPERATIONS ? operations : null });
+  };
+
+  const hear = (event: DeliveredEvent) => {
+    switch (event.type) {
+      case 'ledger': {
+        void pushLines(event.lines).catch((error: unknown) => {
+          log.warn({ err: error }, 'falha ao ler as linhas do feed ao vivo');
+          toStaff({ type: 'operations', operations: null });
+        });
+        if (event.status !== 'completed') return;
+        for (const client of clients) {
+          const { principal } = client;
+          if (principal.role === 'student' && (event.studentUuids === 'all' || event.studentUuids.includes(principal.id))) {
+            client.send({ type: 'balance' });
+          }
+        }
+        standingsStale = true;
+        figuresChanged = true;
+        return;
+      }
+      case 'students':
+        studentsChanged = true;
+        standingsStale = true;
+        figuresChanged = true;
+        return;
+      case 'tags':
+        tagsChanged =
+          tagsChanged === 'all' || event.studentUuids === 'all' ? 'all' : new Set([...(tagsChanged ?? []), ...event.studentUuids]);
+        return;
+      case 'settings':
+        for (const client of clients) client.send({ type: 'settings' });
+        return;
+      case 'resync':
+        // Anything may have been missed: the streams refetch everything (events.routes.ts), and the standings are read anew.
+        standings = undefined;
+        standingsStale = true;
+        return;
+      case 'sessions_ended':
+        return;
+    }
+  };
+
+  /** The ranking's changes since the last tick, or undefined when nothing moved (or the first reading has nothing to compare with). */
+  const rankingChanges = async () => {
+    if (![...clients].some((client) => !isStaff(client.principal))) {
+      // Nobody to tell: no reading; the next student's stream starts a new one.
+      standings = undefined;
+      return undefined;
+    }
+    if (!standingsStale) return undefined;
+    standingsStale = false;
+    const after = positionsOf(await currentStandings(database.db));
+    const before = standings;
+    standings = after;
+    if (!before) return undefined;
+    const changes = changesBetween(before, after);
+    return nothingChanged(changes) ? undefined : { changes, after };
+  };
+
+  const runTick = async () => {
+    const moved = await rankingChanges();
+    const figures = figuresChanged;
+    const studentList = studentsChanged;
+    const tags = tagsChanged;
+    figuresChanged = false;
+    studentsChanged = false;
+    tagsChanged = undefined;
+    for (const client of clients) {
+      const { principal } = client;
+      if (isStaff(principal)) {
+        if (figures) client.send({ type: 'figures' });
+      } else if (moved && seesChange(moved.changes, principal.id, moved.after)) {
+        client.send({ type: 'ranking' });
+      }
+      if (tags) client.send({ type: 'tags', mine: principal.role === 'student' && (tags === 'all' || tags.has(principal.id)) });
+      if (studentList) client.send({ type: 'students' });
+    }
+  };
+
+  /** One tick at a time: a slow database never piles ticks up. */
+  const tick = () => {
+    ticking ??= runTick()
+      .catch((error: unknown) => {
+        standingsStale = true;
+        log.warn({ err: error }, 'falha ao preparar os eventos ao vivo agrupados');
+      })
+      .finally(() => (ticking = undefined));
+    return ticking;
+  };
+
+  const unsubscribe = bus.subscribe(hear);
+  const timer = setInterval(() => void tick(), tickMs);
+  timer.unref();
+
+  return {
+    join(client) {
+      clients.add(client);
+      // A student's stream needs the standings the ticks compare with: read now rather than a tick late.
+      if (!standings && !isStaff(client.principal)) {
+        standingsStale = true;
+        void tick();
+      }
+      return () => clients.delete(client);
+    },
+    tells(principal, event) {
+      switch (event.type) {
+        case 'ledger':
+          return event.status === 'completed' || isStaff(principal);
+        case 'sessions_ended':
+          return false;
+        default:
+          return true;
+      }
+    },
+    tick,
+    close() {
+      clearInterval(timer);
+      unsubscribe();
+      clients.clear();
+    },
+  };
+}

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { addStudents, buildTestApp, type TestApp, type TestStudent } from '../test/test-app.ts';
+import { openStream, type ReceivedEvent, type TestStream } from './sse-test-client.ts';
+import type { LiveOperation } from '../../shared/ledger.ts';
+
+/**
+ * Who hears what (decision 019), on a school of its own: 30 students with balances 10, 20 … 300 M$ (the 30th is
+ * first), watched by five of them and a teacher. The hub ticks only when the test says (LIVE_TICK_MS of a minute).
+ */
+let t: TestApp;
+let baseUrl: string;
+let ranked: TestStudent[]; // best first
+let streams: Record<'sender' | 'recipient' | 'near' | 'far' | 'first' | 'staff', TestStream>;
+
+beforeAll(async () => {
+  t = await buildTestApp({ env: { LIVE_TICK_MS: '60000' } });
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const school = await addStudents(
+    t.db,
+    Array.from({ length: 30 }, (_, index) => ({ studentId: `40000${String(index).padStart(2, '0')}`, name: `Aluno ${index}` })),
+  );
+  for (const [index, student] of school.entries()) await t.award(student.id, 10 * (index + 1));
+  ranked = [...school].reverse();
+  // The last two (29th and 30th of 34 with the four seeded students at 0 M$ below them) trade places; the 25th sees it
+  // within ten rows of their own, the 15th does not, and the podium stays as it was.
+  const open = async (student: TestStudent) => openStream(baseUrl, await t.loginStudent(student.studentId));
+  streams = {
+    sender: await open(ranked[29]!),
+    recipient: await open(ranked[28]!),
+    near: await open(ranked[24]!),
+    far: await open(ranked[14]!),
+    first: await open(ranked[0]!),
+    staff: await openStream(baseUrl, await t.loginAdmin()),
+  };
+  await Promise.all(Object.values(streams).map((stream) => stream.waitFor(has('ready'))));
+  await settle();
+});
+afterAll(async () => {
+  await Promise.all(Object.values(streams).map((stream) => stream.close()));
+  await t.close();
+});
+
+const has = (name: string) => (events: ReceivedEvent[]) => events.some((event) => event.event === name);
+
+let marker = 0;
+/**
+ * Waits until every stream has heard all that came before: a student's edit ('students', sent to everyone at a tick,
+ * after the tick's other events) published after everything else, and ticks until each stream received it.
+ */
+async function settle(): Promise<void> {
+  marker += 1;
+  const name = `Aluno Marcador ${marker}`;
+  const edited = await t.request('PATCH', `/admin/students/${t.students[3]!.id}`, { payload: { name } });
+  expect(edited.statusCode, edited.body).toBe(200);
+  const counts = new Map(Object.values(streams).map((stream) => [stream, count(stream.received, 'students')]));
+  for (const [stream, before] of counts) {
+    await vi.waitFor(
+      async () => {
+        await t.app.liveHub.tick();
+        if (count(stream.received, 'students') <= before) throw new Error(`the marker has not arrived: ${JSON.stringify(stream.received)}`);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+  }
+}
+
+const count = (events: ReceivedEvent[], name: string) => events.filter((event) => event.event === name).length;
+const since = (stream: TestStream, from: number) => stream.received.slice(from).map((event) => event.event);
+const marks = () => Object.fromEntries(Object.entries(streams).map(([name, stream]) => [name, stream.received.length]));
+
+async function transfer(from: TestStudent, to: TestStudent, amount: number, description: string) {
+  return t.request('POST', '/meritus/transfers', {
+    cookie: await t.loginStudent(from.studentId),
+    payload: { recipientId: to.id, amount, description },
+  });
+}
+
+test('a transfer tells its two students at once, staff with its line, and the ranking only to whoever sees a moved row', async () => {
+  const at = marks();
+  const description = `Troca ${randomUUID().slice(0, 6)}`;
+  // 10 M$ → the sender has 0 and the recipient 30: they trade the 29th and 30th places.
+  const sent = await transfer(ranked[29]!, ranked[28]!, 10, description);
+  expect(sent.statusCode, sent.body).toBe(201);
+  await streams.staff.waitFor((events) =>
+    events.some((event) => event.event === 'operations' && JSON.stringify(event.data).includes(description)),
+  );
+  const line = streams.staff.received
+    .filter((event) => event.event === 'operations')
+    .flatMap((event) => (event.data as { operations: LiveOperation[] }).operations)
+    .find((operation) => operation.description === description)!;
+  expect(line).toMatchObject({ status: 'completed', amount: 10, category: 'student_transfer', from: { name: ranked[29]!.name } });
+  await settle();
+
+  expect(since(streams.sender, at.sender!)).toEqual(['balance', 'ranking', 'students']);
+  expect(since(streams.recipient, at.recipient!)).toEqual(['balance', 'ranking', 'students']);
+  expect(since(streams.near, at.near!)).toEqual(['ranking', 'students']);
+  expect(since(streams.far, at.far!)).toEqual(['students']);
+  expect(since(streams.first, at.first!)).toEqual(['students']);
+  expect(since(streams.staff, at.staff!)).toEqual(['operations', 'figures', 'students']);
+});
+
+test('a refused attempt reaches the staff’s feed only, as failed, and no student at all', async () => {
+  const at = marks();
+  const description = `Sem saldo ${randomUUID().slice(0, 6)}`;
+  const refused = await transfer(ranked[20]!, ranked[21]!, 1_000_000, description);
+  expect(refused.statusCode).toBe(400);
+  await streams.staff.waitFor((events) =>
+    events.some((event) => event.event === 'operations' && JSON.stringify(event.data).includes(description)),
+  );
+  await settle();
+  expect(
+    streams.staff.received
+      .slice(at.staff!)
+      .filter((event) => event.event === 'operations')
+      .flatMap((event) => (event.data as { operations: LiveOperation[] }).operations),
+  ).toEqual([expect.objectContaining({ description, status: 'failed', reason: expect.any(String) })]);
+  // The figures are the marker's (a student's edit changes the dashboard): nothing of the refusal's.
+  expect(since(streams.staff, at.staff!)).toEqual(['operations', 'figures', 'students']);
+  for (const name of ['sender', 'recipient', 'near', 'far', 'first'] as const)
+    expect(since(streams[name], at[name]!)).toEqual(['students']);
+});
+
+test('many operations between two ticks make one ranking event per watching student, and one figures event per teacher', async () => {
+  const at = marks();
+  // The podium's first two trade places back and forth: everyone sees the podium move.
+  for (let round = 0; round < 3; round++) {
+    expect((await transfer(ranked[0]!, ranked[1]!, 20, `Ida ${round}`)).statusCode).toBe(201);
+    expect((await transfer(ranked[1]!, ranked[0]!, 20, `Volta ${round}`)).statusCode).toBe(201);
+  }
+  expect((await transfer(ranked[0]!, ranked[1]!, 20, 'Ida final')).statusCode).toBe(201);
+  await settle();
+  for (const name of ['sender', 'recipient', 'near', 'far'] as const)
+    expect(since(streams[name], at[name]!)).toEqual(['ranking', 'students']);
+  // Their own operations reach them at once (operations a few milliseconds apart may share one 'balance').
+  expect(since(streams.first, at.first!).filter((event) => event !== 'balance')).toEqual(['ranking', 'students']);
+  expect(count(streams.first.received.slice(at.first!), 'balance')).toBeGreaterThan(0);
+  expect(count(streams.staff.received.slice(at.staff!), 'figures')).toBe(1);
+});
