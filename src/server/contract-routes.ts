@@ -1,6 +1,5 @@
 import type {
   ContextConfigDefault,
-  FastifyContextConfig,
   FastifyInstance,
   FastifySchema,
   FastifySchemaCompiler,
@@ -15,6 +14,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Route, RouteSchemas, SchemaOf } from '../shared/contract/route.ts';
 import { ALL_ROUTES } from '../shared/contract/routes.ts';
 import type { DeclaredRoute } from './plugins/auth.ts';
+import { ROUTE_BUDGETS, type RouteBudget } from './plugins/route-budgets.ts';
+
+/** A route's own rate-limit budget (route-budgets.ts), as the limiter reads it from the route's config. */
+function budgetOf(definition: Route): { rateLimit?: RouteBudget } {
+  const budget = ROUTE_BUDGETS.get(definition);
+  return budget ? { rateLimit: budget } : {};
+}
 
 /** Where app.ts registers the API; the contract's paths include it. */
 export const API_PREFIX = '/api';
@@ -45,9 +51,8 @@ export type RouteHandler<R extends Route> = RouteHandlerMethod<
   ZodTypeProvider
 >;
 
-/** What a route adds on the server only: its rate limit, or a validator of its own. */
+/** What a route adds on the server only: a validator of its own (its rate-limit budget is in route-budgets.ts). */
 export type ServerRouteOptions = {
-  config?: Omit<FastifyContextConfig, 'access'>;
   validatorCompiler?: FastifySchemaCompiler<FastifySchema>;
 };
 
@@ -76,7 +81,7 @@ export function route<R extends Route>(
   app.route({
     method: definition.method,
     url: definition.path.slice(API_PREFIX.length),
-    config: { ...options.config, access: definition.access },
+    config: { access: definition.access, ...budgetOf(definition) },
     schema,
     ...(options.validatorCompiler ? { validatorCompiler: options.validatorCompiler } : {}),
     handler: handler as RouteOptions['handler'],

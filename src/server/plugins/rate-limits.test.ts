@@ -2,6 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { addStudents, buildTestApp, cookieFrom, TEST_ADMIN, TEST_PASSWORD, type TestApp } from '../test/test-app.ts';
 import { API_RATE_LIMIT_DEFAULTS } from '../config.ts';
+import { ALL_ROUTES, routes } from '../../shared/contract/routes.ts';
+import { ROUTE_BUDGETS } from './route-budgets.ts';
 import { LOGIN_LIMITS, RECENT_TRANSACTIONS_LIMIT } from '../../shared/constants.ts';
 import { ERROR_MESSAGES, loginLockedMessage } from '../../shared/errors.ts';
 
@@ -83,9 +85,18 @@ describe('a school behind one address', () => {
       // All 600 requests without a session were counted against the address in this one window…
       const anonymous = visits.flatMap(({ page, login }) => [page, login]);
       expect(Math.min(...anonymous.map(remaining))).toBe(API_RATE_LIMIT_DEFAULTS.anonymous - anonymous.length);
-      // …and every signed-in read against its own student.
-      for (const { reads } of visits)
-        expect(Math.min(...reads.map(remaining))).toBe(API_RATE_LIMIT_DEFAULTS.signedIn - DASHBOARD_READS.length);
+      // …and every signed-in read against its own student: the API-wide budget, or the route's own.
+      const ownBudget = (url: string) => ROUTE_BUDGETS.get(ALL_ROUTES.find((route) => route.path === url.split('?')[0])!)?.max;
+      const apiWide = DASHBOARD_READS.filter((url) => ownBudget(url) === undefined);
+      for (const { reads } of visits) {
+        reads.forEach((read, index) => {
+          const budget = ownBudget(DASHBOARD_READS[index]!);
+          expect(remaining(read)).toBeLessThanOrEqual(budget === undefined ? API_RATE_LIMIT_DEFAULTS.signedIn - 1 : budget - 1);
+        });
+        expect(Math.min(...reads.filter((_, index) => apiWide.includes(DASHBOARD_READS[index]!)).map(remaining))).toBe(
+          API_RATE_LIMIT_DEFAULTS.signedIn - apiWide.length,
+        );
+      }
     },
   );
 
@@ -173,6 +184,25 @@ describe('the API limiter', () => {
       expect((await get('/api/auth/me', crowded)).statusCode).toBe(401);
     },
   );
+
+  test('a route with a budget of its own: a student who spends it is refused there only; the rest of the app, and everyone else, go on', async () => {
+    const [greedy, other] = await newStudents(2);
+    const greedyCookie = cookieFrom(await studentLogin(greedy!.studentId, TEST_PASSWORD, '192.0.2.60'));
+    const otherCookie = cookieFrom(await studentLogin(other!.studentId, TEST_PASSWORD, '192.0.2.60'));
+    const budget = ROUTE_BUDGETS.get(routes.students.ranking)!;
+    expect(budget.max).toBeLessThan(API_RATE_LIMIT_DEFAULTS.signedIn);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    for (let request = 1; request <= budget.max; request++) {
+      const response = await get('/api/ranking', '192.0.2.60', greedyCookie);
+      if (response.statusCode !== 200) expect.fail(`request ${request}: ${response.statusCode} ${response.body}`);
+    }
+    expectRateLimited(await get('/api/ranking', '192.0.2.60', greedyCookie));
+    // What the ranking took is not spent from the student's budget for the rest of the app.
+    const me = await get('/api/auth/me', '192.0.2.60', greedyCookie);
+    expect(me.statusCode).toBe(200);
+    expect(remaining(me)).toBe(API_RATE_LIMIT_DEFAULTS.signedIn - 1);
+    expect((await get('/api/ranking', '192.0.2.60', otherCookie)).statusCode).toBe(200);
+  });
 
   test('an IPv6 client without a session is one address per /64', async () => {
     const block = '2001:db8:50:1';

@@ -27,11 +27,6 @@ import { archiveStagingDir, stageUpload } from './archive-files.ts';
 import { multipartFailure } from '../../multipart.ts';
 import { renderSharePage } from './share-page.ts';
 
-/** Thumbnails fill a page of cards: files get a budget of their own, above the API's per-user one. */
-const FILE_RATE_LIMIT = { max: 3000, timeWindow: 60_000 };
-/** A few uploads a minute per administrator is plenty; each may carry 50 files. */
-const UPLOAD_RATE_LIMIT = { max: 30, timeWindow: 60_000 };
-
 /**
  * Reads a multipart upload: each file streams to a staging file (never whole in memory),
  * text fields are collected whichever order they come in. On a refusal of the request as a
@@ -107,7 +102,7 @@ export async function archiveRoutes(app: FastifyInstance, { config, database, ev
 
     route(scope, archive.summary, async () => archiveSummary(deps.db));
 
-    route(scope, archive.upload, { config: { rateLimit: UPLOAD_RATE_LIMIT } }, async (request) => {
+    route(scope, archive.upload, async (request) => {
       const { files, fields } = await receiveUpload(request, stagingDir);
       return uploadImages(deps, adminOf(request), files, fields);
     });
@@ -133,9 +128,8 @@ export async function archiveRoutes(app: FastifyInstance, { config, database, ev
     route(scope, archive.unshare, async (request) => revokeShareLink(deps.db, request.params.id));
 
     // Files: declared public; each answer is decided by the image's access level (fileToServe).
-    const files = { config: { rateLimit: FILE_RATE_LIMIT } };
-    route(scope, archive.file, files, (request, reply) => serveFile(request, reply, request.params, deps));
-    route(scope, archive.fileVariant, files, (request, reply) => serveFile(request, reply, request.params, deps));
+    route(scope, archive.file, (request, reply) => serveFile(request, reply, request.params, deps));
+    route(scope, archive.fileVariant, (request, reply) => serveFile(request, reply, request.params, deps));
   });
 }
 
