@@ -1,4 +1,7 @@
-import type { LiveOperation } from './ledger.ts';
+import type { LiveOperation, OperationResult } from './ledger.ts';
+
+/** A student's balances as an operation left them. */
+export type StudentBalances = OperationResult['balances'];
 
 /**
  * What the server pushes over /api/events (decision 019). An event reaches only the screens it changes: a student hears
@@ -6,7 +9,7 @@ import type { LiveOperation } from './ledger.ts';
  * line of the live feed, and the figures that many operations move at most once a tick (LIVE_TICK_MS).
  */
 export type ClientEvent =
-  | { type: 'balance' } // the signed-in student's balances or history changed
+  | { type: 'balance'; balances: StudentBalances } // the signed-in student's balances (as they are now) or history changed
   | { type: 'ranking' } // coalesced: a position this user sees (the podium, their own row and the rows around it) changed
   | { type: 'tags'; mine: boolean } // coalesced: weekly tags or likes changed (mine: a tag of the signed-in student)
   | { type: 'students' } // coalesced: students were added, edited or removed

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.ts';
 import type { Principal } from '../modules/auth/actor.ts';
 import { liveOperationLines } from '../modules/ledger/ledger-queries.service.ts';
-import { currentStandings } from '../modules/students/standings.service.ts';
+import { currentBalances, currentStandings } from '../modules/students/standings.service.ts';
 import { LIVE_TICK_MS, MAX_PUSHED_OPERATIONS, type ClientEvent } from '../../shared/live-events.ts';
 import type { BusEvent, DeliveredEvent, EventBus } from './event-bus.ts';
 import { changesBetween, nothingChanged, positionsOf, seesChange, type Positions } from './ranking-changes.ts';
@@ -33,7 +33,7 @@ const isStaff = (principal: Principal) => principal.role === 'admin';
  * Fans the bus's events out to this instance's open streams (decision 019). What an event needs from the database is
  * read once here, whatever the number of streams: the live feed's new lines, and once a tick the students' standings
  * to find who sees the ranking move. Each stream is then told only what changes its screens:
- * - an operation: its students at once ('balance'), staff at once with the feed's lines ('operations');
+ * - an operation: its students at once with their balances ('balance'), staff at once with the feed's lines ('operations');
  * - the ranking, the staff's figures, tags and student lists: at most once a tick, and the ranking only to a student
  *   who sees a position that moved (seesChange);
  * - a refused attempt: staff only.
@@ -59,6 +59,32 @@ export function createLiveHub(database: Database, bus: EventBus, log: FastifyBas
     toStaff({ type: 'operations', operations: operations.length < MAX_PUSHED_OPERATIONS ? operations : null });
   };
 
+  /**
+   * Tells the students of an operation their balances as they are now, read once for all their streams. One read at a
+   * time, in the order the events came: a later read never reaches a screen before an earlier one, so the last balance
+   * shown is the latest, whichever instance made the operations.
+   */
+  let balanceReads = Promise.resolve();
+  const tellBalances = (studentUuids: string[] | 'all') => {
+    const watching = [...clients].filter(
+      (client) => client.principal.role === 'student' && (studentUuids === 'all' || studentUuids.includes(client.principal.id)),
+    );
+    if (watching.length === 0) return;
+    const ids = [...new Set(watching.map((client) => client.principal.id))];
+    balanceReads = balanceReads
+      .then(async () => {
+        const balances = new Map((await currentBalances(database.db, ids)).map(({ id, ...rest }) => [id, rest]));
+        for (const client of watching) {
+          const own = balances.get(client.principal.id);
+          if (own) client.send({ type: 'balance', balances: own });
+        }
+      })
+      .catch((error: unknown) => {
+        log.warn({ err: error }, 'falha ao ler os saldos para os eventos ao vivo');
+        for (const client of watching) client.send({ type: 'refetch' });
+      });
+  };
+
   const hear = (event: DeliveredEvent) => {
     switch (event.type) {
       case 'ledger': {
@@ -67,12 +93,7 @@ export function createLiveHub(database: Database, bus: EventBus, log: FastifyBas
           toStaff({ type: 'operations', operations: null });
         });
         if (event.status !== 'completed') return;
-        for (const client of clients) {
-          const { principal } = client;
-          if (principal.role === 'student' && (event.studentUuids === 'all' || event.studentUuids.includes(principal.id))) {
-            client.send({ type: 'balance' });
-          }
-        }
+        tellBalances(event.studentUuids);
         standingsStale = true;
         figuresChanged = true;
         return;

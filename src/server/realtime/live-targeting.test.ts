@@ -93,6 +93,10 @@ test('a transfer tells its two students at once, staff with its line, and the ra
   await settle();
 
   expect(since(streams.sender, at.sender!)).toEqual(['balance', 'ranking', 'students']);
+  // Each hears their balances as the transfer left them: no read needed.
+  const balanceOf = (stream: TestStream) => stream.received.filter((event) => event.event === 'balance').at(-1)!.data;
+  expect(balanceOf(streams.sender)).toEqual({ type: 'balance', balances: { meritus: 0, totalEarned: 10, estelecas: 0 } });
+  expect(balanceOf(streams.recipient)).toEqual({ type: 'balance', balances: { meritus: 30, totalEarned: 20, estelecas: 0 } });
   expect(since(streams.recipient, at.recipient!)).toEqual(['balance', 'ranking', 'students']);
   expect(since(streams.near, at.near!)).toEqual(['ranking', 'students']);
   expect(since(streams.far, at.far!)).toEqual(['students']);

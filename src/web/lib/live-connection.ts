@@ -1,9 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { urlOf, type Route } from '../../shared/contract/route.ts';
 import { routes } from '../../shared/contract/routes.ts';
+import type { SessionUser } from '../../shared/auth.ts';
 import type { LiveOperation } from '../../shared/ledger.ts';
-import { CLIENT_EVENT_TYPES, type ClientEvent, type ReadyEvent } from '../../shared/live-events.ts';
-import { invalidateReads, routeKey } from './query-keys.ts';
+import { CLIENT_EVENT_TYPES, type ClientEvent, type ReadyEvent, type StudentBalances } from '../../shared/live-events.ts';
+import { invalidateReads, queryKeyOf, routeKey } from './query-keys.ts';
 
 type EventType = ClientEvent['type'];
 
@@ -15,8 +16,8 @@ const { auth, students, ledger, tags, adminStudents, dashboard, reports } = rout
  * (mergeFeedLines); 'tags' also makes the student's own session stale when the tag is theirs.
  */
 export const INVALIDATES: Record<EventType, readonly Route[] | 'all'> = {
-  // The summary holds the student's own balances beside their position.
-  balance: [auth.me, students.summary, ledger.myTransactions, ledger.myOperations, ledger.myEstelecas],
+  // The balances themselves come with the event (setSessionBalances); the summary holds them beside the position.
+  balance: [students.summary, ledger.myTransactions, ledger.myOperations, ledger.myEstelecas],
   ranking: [students.ranking, students.summary, ledger.estelecasRanking],
   tags: [tags.active, adminStudents.list],
   students: [adminStudents.list, students.directory, students.ranking, students.summary, dashboard.summary],
@@ -58,9 +59,17 @@ export function mergeFeedLines(client: QueryClient, operations: LiveOperation[] 
   }
 }
 
+/** Shows a student's new balances wherever the session's are shown (the sidebar, the cards), without a read. */
+export function setSessionBalances(client: QueryClient, balances: StudentBalances): void {
+  client.setQueryData<SessionUser | null>(queryKeyOf(auth.me), (user) =>
+    user?.role === 'student' ? { ...user, student: { ...user.student, ...balances } } : user,
+  );
+}
+
 /** What one pushed event changes in the client's cache. */
 export function applyEvent(client: QueryClient, event: ClientEvent): void {
   if (event.type === 'operations') return mergeFeedLines(client, event.operations);
+  if (event.type === 'balance') setSessionBalances(client, event.balances);
   const stale = INVALIDATES[event.type];
   if (stale === 'all') {
     void client.invalidateQueries();
@@ -69,15 +78,21 @@ export function applyEvent(client: QueryClient, event: ClientEvent): void {
   invalidateReads(client, event.type === 'tags' && event.mine ? [...stale, auth.me] : stale);
 }
 
-/** An event's data as sent, or just its type when the data cannot be read (then nothing it carried is used). */
-function parseEvent(type: EventType, data: unknown): ClientEvent {
+/**
+ * Applies an event as sent; one whose data cannot be read (nothing the server sends) is applied by its type alone,
+ * with the session read again since whatever it carried is unknown.
+ */
+function receive(client: QueryClient, type: EventType, data: unknown): void {
+  let event: ClientEvent | undefined;
   try {
-    const parsed = JSON.parse(String(data)) as ClientEvent;
-    if (parsed.type === type) return parsed;
+    event = JSON.parse(String(data)) as ClientEvent;
   } catch {
-    // fall through
+    event = undefined;
   }
-  return type === 'operations' ? { type, operations: null } : type === 'tags' ? { type, mine: true } : ({ type } as ClientEvent);
+  if (event?.type === type) return applyEvent(client, event);
+  const stale = type === 'operations' ? [ledger.liveOperations] : INVALIDATES[type];
+  if (stale === 'all') void client.invalidateQueries();
+  else invalidateReads(client, [...stale, auth.me]);
 }
 
 /**
@@ -151,7 +166,7 @@ export function connectLiveEvents(options: LiveConnectionOptions): () => void {
       }
     };
     for (const type of CLIENT_EVENT_TYPES) {
-      source.addEventListener(type, (message) => applyEvent(client, parseEvent(type, message.data)));
+      source.addEventListener(type, (message) => receive(client, type, message.data));
     }
   };
   connect();

@@ -171,7 +171,20 @@ describe('live events', () => {
     act(() => latest().push('ranking'));
     await elapse(0);
     expect(refetched()).toEqual({ me: 0, ranking: 1, tags: 0, report: 0 });
-    act(() => latest().push('balance'));
+  });
+
+  test('a student’s own operation brings the new balances: the session shows them without being read again', async () => {
+    client.setQueryData(queryKeyOf(routes.auth.me), { role: 'student', student: { id: 's1', meritus: 10, totalEarned: 10, estelecas: 0 } });
+    act(() => latest().push('ready'));
+    act(() => latest().push('balance', { type: 'balance', balances: { meritus: 35, totalEarned: 40, estelecas: 2 } }));
+    await elapse(0);
+    expect(refetched()).toEqual({ me: 0, ranking: 0, tags: 0, report: 0 });
+    expect(client.getQueryData(queryKeyOf(routes.auth.me))).toEqual({
+      role: 'student',
+      student: { id: 's1', meritus: 35, totalEarned: 40, estelecas: 2 },
+    });
+    // An event whose data cannot be read is applied by its type, and the session is read again.
+    act(() => latest().push('balance', 'não é JSON' as unknown as object));
     await elapse(0);
     expect(refetched()).toEqual({ me: 1, ranking: 0, tags: 0, report: 0 });
   });

@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { SessionUser } from '../../shared/auth.ts';
 import { POLL_MS, RECENT_TRANSACTIONS_LIMIT } from '../../shared/constants.ts';
 import { routes } from '../../shared/contract/routes.ts';
 import type { OperationResult } from '../../shared/ledger.ts';
 import { useLiveQuery } from './live-query.ts';
-import { invalidateReads, queryKeyOf, readOf } from './query-keys.ts';
+import { invalidateReads, readOf } from './query-keys.ts';
+import { setSessionBalances } from './live-connection.ts';
 
 /**
  * The signed-in student's summary. Pushed 'ranking' events (sent with each of the student's own 'balance' events too)
@@ -54,9 +54,7 @@ export function prefetchStudentDashboard(client: QueryClient): Promise<unknown> 
  * sidebar and cards, then refetch everything the operation touched.
  */
 export function applyOperationResult(client: QueryClient, result: OperationResult): void {
-  client.setQueryData<SessionUser | null>(queryKeyOf(routes.auth.me), (user) =>
-    user?.role === 'student' ? { ...user, student: { ...user.student, ...result.balances } } : user,
-  );
+  setSessionBalances(client, result.balances);
   const { auth, students, ledger } = routes;
   invalidateReads(client, [
     auth.me,
