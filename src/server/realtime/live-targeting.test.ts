@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { addStudents, buildTestApp, type TestApp, type TestStudent } from '../test/test-app.ts';
+import { studentTags } from '../db/schema.ts';
 import { openStream, type ReceivedEvent, type TestStream } from './sse-test-client.ts';
 import type { LiveOperation } from '../../shared/ledger.ts';
 
@@ -22,6 +23,11 @@ beforeAll(async () => {
   );
   for (const [index, student] of school.entries()) await t.award(student.id, 10 * (index + 1));
   ranked = [...school].reverse();
+  const [tag] = await t.db
+    .insert(studentTags)
+    .values({ studentUuid: t.students[3]!.id, kind: 'leader', expiresAt: new Date(Date.now() + 7 * 86_400_000) })
+    .returning();
+  markerTag = tag!.id;
   // The last two (29th and 30th of 34 with the four seeded students at 0 M$ below them) trade places; the 25th sees it
   // within ten rows of their own, the 15th does not, and the podium stays as it was.
   const open = async (student: TestStudent) => openStream(baseUrl, await t.loginStudent(student.studentId));
@@ -44,21 +50,26 @@ afterAll(async () => {
 const has = (name: string) => (events: ReceivedEvent[]) => events.some((event) => event.event === name);
 
 let marker = 0;
+let markerTag: string;
 /**
- * Waits until every stream has heard all that came before: a student's edit ('students', sent to everyone at a tick,
- * after the tick's other events) published after everything else, and ticks until each stream received it.
+ * Waits until every stream has heard all that came before: a like of a classmate's tag ('tags', sent to everyone at a
+ * tick after the tick's other events, and moving no ranking nor figure) published after everything else, and ticks
+ * until each stream received it.
  */
 async function settle(): Promise<void> {
   marker += 1;
-  const name = `Aluno Marcador ${marker}`;
-  const edited = await t.request('PATCH', `/admin/students/${t.students[3]!.id}`, { payload: { name } });
-  expect(edited.statusCode, edited.body).toBe(200);
-  const counts = new Map(Object.values(streams).map((stream) => [stream, count(stream.received, 'students')]));
+  const liked = await t.app.inject({
+    method: marker % 2 ? 'PUT' : 'DELETE',
+    url: `/api/tags/${markerTag}/like`,
+    headers: { cookie: await t.loginStudent(t.students[2]!.studentId) },
+  });
+  expect(liked.statusCode, liked.body).toBeLessThan(300);
+  const counts = new Map(Object.values(streams).map((stream) => [stream, count(stream.received, 'tags')]));
   for (const [stream, before] of counts) {
     await vi.waitFor(
       async () => {
         await t.app.liveHub.tick();
-        if (count(stream.received, 'students') <= before) throw new Error(`the marker has not arrived: ${JSON.stringify(stream.received)}`);
+        if (count(stream.received, 'tags') <= before) throw new Error(`the marker has not arrived: ${JSON.stringify(stream.received)}`);
       },
       { timeout: 10_000, interval: 50 },
     );
@@ -92,16 +103,16 @@ test('a transfer tells its two students at once, staff with its line, and the ra
   expect(line).toMatchObject({ status: 'completed', amount: 10, category: 'student_transfer', from: { name: ranked[29]!.name } });
   await settle();
 
-  expect(since(streams.sender, at.sender!)).toEqual(['balance', 'ranking', 'students']);
+  expect(since(streams.sender, at.sender!)).toEqual(['balance', 'ranking', 'tags']);
   // Each hears their balances as the transfer left them: no read needed.
   const balanceOf = (stream: TestStream) => stream.received.filter((event) => event.event === 'balance').at(-1)!.data;
   expect(balanceOf(streams.sender)).toEqual({ type: 'balance', balances: { meritus: 0, totalEarned: 10, estelecas: 0 } });
   expect(balanceOf(streams.recipient)).toEqual({ type: 'balance', balances: { meritus: 30, totalEarned: 20, estelecas: 0 } });
-  expect(since(streams.recipient, at.recipient!)).toEqual(['balance', 'ranking', 'students']);
-  expect(since(streams.near, at.near!)).toEqual(['ranking', 'students']);
-  expect(since(streams.far, at.far!)).toEqual(['students']);
-  expect(since(streams.first, at.first!)).toEqual(['students']);
-  expect(since(streams.staff, at.staff!)).toEqual(['operations', 'figures', 'students']);
+  expect(since(streams.recipient, at.recipient!)).toEqual(['balance', 'ranking', 'tags']);
+  expect(since(streams.near, at.near!)).toEqual(['ranking', 'tags']);
+  expect(since(streams.far, at.far!)).toEqual(['tags']);
+  expect(since(streams.first, at.first!)).toEqual(['tags']);
+  expect(since(streams.staff, at.staff!)).toEqual(['operations', 'figures', 'tags']);
 });
 
 test('a refused attempt reaches the staff’s feed only, as failed, and no student at all', async () => {
@@ -119,10 +130,8 @@ test('a refused attempt reaches the staff’s feed only, as failed, and no stude
       .filter((event) => event.event === 'operations')
       .flatMap((event) => (event.data as { operations: LiveOperation[] }).operations),
   ).toEqual([expect.objectContaining({ description, status: 'failed', reason: expect.any(String) })]);
-  // The figures are the marker's (a student's edit changes the dashboard): nothing of the refusal's.
-  expect(since(streams.staff, at.staff!)).toEqual(['operations', 'figures', 'students']);
-  for (const name of ['sender', 'recipient', 'near', 'far', 'first'] as const)
-    expect(since(streams[name], at[name]!)).toEqual(['students']);
+  expect(since(streams.staff, at.staff!)).toEqual(['operations', 'tags']);
+  for (const name of ['sender', 'recipient', 'near', 'far', 'first'] as const) expect(since(streams[name], at[name]!)).toEqual(['tags']);
 });
 
 test('many operations between two ticks make one ranking event per watching student, and one figures event per teacher', async () => {
@@ -134,10 +143,9 @@ test('many operations between two ticks make one ranking event per watching stud
   }
   expect((await transfer(ranked[0]!, ranked[1]!, 20, 'Ida final')).statusCode).toBe(201);
   await settle();
-  for (const name of ['sender', 'recipient', 'near', 'far'] as const)
-    expect(since(streams[name], at[name]!)).toEqual(['ranking', 'students']);
+  for (const name of ['sender', 'recipient', 'near', 'far'] as const) expect(since(streams[name], at[name]!)).toEqual(['ranking', 'tags']);
   // Their own operations reach them at once (operations a few milliseconds apart may share one 'balance').
-  expect(since(streams.first, at.first!).filter((event) => event !== 'balance')).toEqual(['ranking', 'students']);
+  expect(since(streams.first, at.first!).filter((event) => event !== 'balance')).toEqual(['ranking', 'tags']);
   expect(count(streams.first.received.slice(at.first!), 'balance')).toBeGreaterThan(0);
   expect(count(streams.staff.received.slice(at.staff!), 'figures')).toBe(1);
 });
