@@ -24,6 +24,7 @@ import { ERROR_MESSAGES, type ApiErrorBody, type ErrorCode } from '../shared/err
 import { AREAS, areaOfPath } from '../shared/areas.ts';
 import { firstReadsOf } from '../shared/first-reads.ts';
 import { createEventBus } from './realtime/event-bus.ts';
+import { createRankingStore, hearingOwnChanges } from './modules/students/ranking-store.ts';
 import type { AppDeps } from './deps.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -167,11 +168,16 @@ export async function buildApp(
     return reply.status(500).send(errorBody('internal'));
   });
 
-  const events = await createEventBus(database, app.log);
-  app.addHook('onClose', async () => events.close());
+  const bus = await createEventBus(database, app.log);
+  const ranking = createRankingStore(database.db, bus);
+  app.addHook('onClose', async () => {
+    ranking.close();
+    await bus.close();
+  });
+  const events = hearingOwnChanges(bus, ranking);
   // One storage for every module's files (photos, the logo, the archive); tests may pass one (a failing driver, an S3 bucket).
   const storage = options.storage ?? createFileStorage(config);
-  const deps: AppDeps = { config, database, events, settings: createSettingsStore(database.db, events), storage };
+  const deps: AppDeps = { config, database, events, settings: createSettingsStore(database.db, events), storage, ranking };
 
   await registerRequestLog(app);
   await registerSecurity(app, config);

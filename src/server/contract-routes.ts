@@ -15,6 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Route, RouteSchemas, SchemaOf } from '../shared/contract/route.ts';
 import { ALL_ROUTES } from '../shared/contract/routes.ts';
 import type { DeclaredRoute } from './plugins/auth.ts';
+import { sendRevalidated } from './revalidate.ts';
 
 /** Where app.ts registers the API; the contract's paths include it. */
 export const API_PREFIX = '/api';
@@ -73,13 +74,19 @@ export function route<R extends Route>(
     ...(body ? { body } : {}),
     ...(response ? { response } : {}),
   };
+  const answer = handler as RouteOptions['handler'];
   app.route({
     method: definition.method,
     url: definition.path.slice(API_PREFIX.length),
     config: { ...options.config, access: definition.access },
     schema,
     ...(options.validatorCompiler ? { validatorCompiler: options.validatorCompiler } : {}),
-    handler: handler as RouteOptions['handler'],
+    // A read with `revalidate` returns its answer, which goes out with its ETag (or as a 304).
+    handler: definition.revalidate
+      ? async function (request, reply) {
+          return sendRevalidated(request, reply, await answer.call(this, request, reply));
+        }
+      : answer,
   });
 }
 

@@ -2,7 +2,16 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { EventBus } from './realtime/event-bus.ts';
 import type { SettingsStore } from './modules/settings/settings.service.ts';
+import type { RankingStore } from './modules/students/ranking-store.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 
 /** What every module's routes receive from buildApp (app.ts), which registers them. */
-export type AppDeps = { config: Config; database: Database; events: EventBus; settings: SettingsStore; storage: FileStorage };
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  events: EventBus;
+  settings: SettingsStore;
+  storage: FileStorage;
+  /** This instance's ranking, kept as changes are heard (issue 33). */
+  ranking: RankingStore;
+};
