@@ -99,23 +99,22 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
     return true;
   };
 
-  const run = async () => {
+  /** Applies what was heard until now; a read runs as many as it needs (at most two: one may be under way as it comes). */
+  const step = async () => {
     try {
-      while (applied < heard) {
-        const generation = heard;
-        const ids = [...changed];
-        const whole = rebuild || ids.length > PATCH_LIMIT;
-        rebuild = false;
-        changed = new Set();
-        try {
-          if (whole || !(ids.length === 0 || (await patch(ids)))) await loadAll();
-        } catch (error) {
-          // Nothing was applied: the next read tries again from the whole school.
-          rebuild = true;
-          throw error;
-        }
-        applied = generation;
+      const generation = heard;
+      const ids = [...changed];
+      const whole = rebuild || ids.length > PATCH_LIMIT;
+      rebuild = false;
+      changed = new Set();
+      try {
+        if (whole || !(ids.length === 0 || (await patch(ids)))) await loadAll();
+      } catch (error) {
+        // Nothing was applied: the next read tries again from the whole school.
+        rebuild = true;
+        throw error;
       }
+      applied = generation;
     } finally {
       running = null;
     }
@@ -152,7 +151,7 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
     async current() {
       const target = heard;
       while (applied < target) {
-        running ??= run();
+        running ??= step();
         await running;
       }
       // Changes replace the rows and the index rather than edit them: the caller's answer is of one moment.

@@ -1,8 +1,12 @@
+import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { addStudents, buildTestApp, testConfig, type TestApp } from '../../test/test-app.ts';
 import { openPostgres } from '../../db/client.ts';
 import { buildApp } from '../../app.ts';
+import { students } from '../../db/schema.ts';
+import { silentEvents } from '../../realtime/event-bus.ts';
+import { createRankingStore } from './ranking-store.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import type { RankingAnswer } from '../../../shared/students.ts';
 import type { StudentSummary } from '../../../shared/student-area.ts';
@@ -217,6 +221,46 @@ describe('GET /api/ranking', () => {
       await other.close();
       await otherDatabase?.close();
     }
+  });
+});
+
+describe('the kept ranking', () => {
+  test('is read once for any number of readers, again only for what they heard, by key for an operation', async () => {
+    const { ana, bruno } = await schoolOfTen();
+    let reads = 0;
+    const counted = new Proxy(t.db, {
+      get(target, property, receiver) {
+        if (property === 'select') reads += 1;
+        return Reflect.get(target, property, receiver) as unknown;
+      },
+    });
+    const ranking = createRankingStore(counted, silentEvents);
+    const readers = async () => (await Promise.all(Array.from({ length: 20 }, () => ranking.current())))[0]!;
+    const first = await readers();
+    expect([reads, first.rows.length, first.indexOf(ana.id)]).toEqual([1, 10, 0]);
+
+    await readers();
+    ranking.hear({ type: 'ledger', studentUuids: [], status: 'failed' });
+    ranking.hear({ type: 'tags' });
+    await readers();
+    expect(reads).toBe(1);
+
+    await t.db.update(students).set({ meritus: 500 }).where(eq(students.id, bruno.id));
+    ranking.hear({ type: 'ledger', studentUuids: [bruno.id], status: 'completed' });
+    ranking.hear({ type: 'ledger', studentUuids: [bruno.id, ana.id], status: 'completed' });
+    const patched = await readers();
+    expect(reads).toBe(2);
+    expect(patched.rows.slice(0, 2).map((row) => [row.name, row.position, row.meritus])).toEqual([
+      ['Bruno Henrique Lima', 1, 500],
+      ['Ana Beatriz Souza', 2, 100],
+    ]);
+    // The answer a reader holds stays as it was read.
+    expect(first.rows[0]!.name).toBe('Ana Beatriz Souza');
+
+    ranking.hear({ type: 'resync' });
+    await readers();
+    expect(reads).toBe(3);
+    ranking.close();
   });
 });
 
