@@ -433,6 +433,15 @@ test.describe('ranking', () => {
     await expect(mine).toContainText(me.name);
     await expect(mine).toContainText('Você');
     await expect(mine).toContainText(meritus(me.meritus));
+
+    // The web's client sends back the ETag it holds: the browser hands its 304 to the page (no cache of its own in between).
+    const statuses = await page.evaluate(async () => {
+      const address = '/api/ranking?page=0&size=50';
+      const first = await fetch(address);
+      const again = await fetch(address, { headers: { 'If-None-Match': first.headers.get('ETag') ?? '' } });
+      return [first.status, first.headers.get('Cache-Control'), again.status];
+    });
+    expect(statuses).toEqual([200, 'private, no-cache', 304]);
   });
 
   test('errors and an empty school', async ({ page, context }) => {

@@ -170,7 +170,7 @@ function Row({
   );
 }
 
-/** A row whose page is still being read: as tall as the row it stands for, so nothing moves when it arrives. */
+/** A row whose page is still being read: as tall as the row it stands for, so nothing moves when it arrives (columns as SpacerRow's). */
 function LoadingRow({ index, height }: { index: number; height: number }) {
   return (
     <tr
@@ -180,7 +180,10 @@ function LoadingRow({ index, height }: { index: number; height: number }) {
       className="border-b border-slate-100"
       style={{ height }}
     >
-      <td colSpan={4} className="px-3 sm:px-5">
+      <td colSpan={3} className="px-3 md:hidden">
+        <Skeleton className="h-8 w-full" />
+      </td>
+      <td colSpan={4} className="hidden px-5 md:table-cell">
         <Skeleton className="h-8 w-full" />
       </td>
     </tr>
