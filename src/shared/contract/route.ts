@@ -59,8 +59,7 @@ type RouteSpec = {
 };
 
 /** What the OpenAPI document says of a route with `revalidate`. */
-export const REVALIDATE_DESCRIPTION =
-  'A resposta traz um ETag fraco do seu conteúdo; com If-None-Match igual a ele, a resposta é 304 sem corpo.';
+const REVALIDATE_DESCRIPTION = 'A resposta traz um ETag fraco do seu conteúdo; com If-None-Match igual a ele, a resposta é 304 sem corpo.';
 
 export type Route<Schemas extends RouteSchemas = RouteSchemas> = {
   /** Method and path, e.g. 'GET /api/ranking': unique, and the first part of every query key of the route. */
