@@ -72,6 +72,34 @@ export async function getJson<T>(target: APIRequestContext | BrowserContext | Pa
   return (await response.json()) as T;
 }
 
+/** A row of GET /api/ranking, and one answer of it (a page with the podium and the asker's row). */
+export type RankingRow = {
+  id: string;
+  studentId: string;
+  name: string;
+  grade: string;
+  photo: string | null;
+  meritus: number;
+  estelecas: number;
+  position: number;
+};
+export type RankingAnswer = {
+  total: number;
+  podium: RankingRow[];
+  me: (RankingRow & { index: number }) | null;
+  page: number;
+  size: number;
+  entries: RankingRow[];
+};
+
+/** Every row of the ranking, read page by page as the signed-in user. */
+export async function rankingRows(target: APIRequestContext | BrowserContext | Page): Promise<RankingRow[]> {
+  const first = await getJson<RankingAnswer>(target, '/api/ranking?size=100');
+  const pages = Array.from({ length: Math.ceil(first.total / 100) - 1 }, (_, index) => index + 1);
+  const rest = await Promise.all(pages.map((page) => getJson<RankingAnswer>(target, `/api/ranking?page=${page}&size=100`)));
+  return [first, ...rest].flatMap((answer) => answer.entries);
+}
+
 export type TestStudent = {
   id: string;
   studentId: string;

@@ -1,6 +1,16 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './axe.ts';
-import { expect, getJson, loginViaApi, navigate, test, withoutLiveEvents } from './fixtures.ts';
+import {
+  expect,
+  getJson,
+  loginViaApi,
+  navigate,
+  rankingRows,
+  test,
+  withoutLiveEvents,
+  type RankingAnswer,
+  type RankingRow,
+} from './fixtures.ts';
 
 type PublicStudent = {
   id: string;
@@ -63,10 +73,11 @@ test.describe('dashboard', () => {
     await expect(async () => {
       const [summary, ranking] = await Promise.all([
         getJson<Summary>(page, '/api/me/summary'),
-        getJson<PublicStudent[]>(page, '/api/ranking'),
+        getJson<RankingAnswer>(page, '/api/ranking?around=me'),
       ]);
-      expect(summary.rank.position).toBe(ranking.filter((other) => other.meritus > 521).length + 1);
-      expect(summary.rank.total).toBe(ranking.length);
+      expect(ranking.me).toMatchObject({ id: student.id, meritus: 521 });
+      expect(summary.rank.position).toBe(ranking.me!.position);
+      expect(summary.rank.total).toBe(ranking.total);
       await expect(page.getByTestId('card-rank')).toContainText(`#${summary.rank.position}`, { timeout: 1_000 });
       await expect(page.getByTestId('card-rank')).toContainText(`de ${summary.rank.total}`, { timeout: 1_000 });
     }).toPass({ timeout: 15_000 });
@@ -273,7 +284,7 @@ test.describe('Méritus transfer', () => {
     await expect(page.getByTestId('selected-recipient')).toHaveCount(0);
     await expect(page.getByRole('radio', { checked: true })).toHaveCount(0);
     await expect(page.getByRole('region', { name: 'Seus Méritus' })).toContainText(meritus(38));
-    expect((await getJson<PublicStudent[]>(page, '/api/ranking')).find((student) => student.id === target.id)?.meritus).toBe(2);
+    expect((await rankingRows(page)).find((student) => student.id === target.id)?.meritus).toBe(2);
   });
 
   test('with nobody to send to, the list says so', async ({ page, context }) => {
@@ -408,12 +419,12 @@ test.describe('ranking', () => {
     // Other tests change balances and add students meanwhile: the screen is compared with a fresh answer until they agree.
     let position = 0;
     await expect(async () => {
-      const ranking = await getJson<PublicStudent[]>(page, '/api/ranking');
-      await expect(page.getByTestId('podium-place')).toHaveCount(Math.min(3, ranking.length), { timeout: 1_000 });
-      await expect(page.getByTestId('podium-place').nth(1)).toContainText(ranking[0]!.name, { timeout: 1_000 });
-      await expect(table).toHaveAttribute('aria-rowcount', String(ranking.length + 1), { timeout: 1_000 });
-      await expect(table.getByRole('row').nth(1)).toContainText(ranking[0]!.name, { timeout: 1_000 });
-      position = ranking.filter((other) => other.meritus > me.meritus).length + 1;
+      const ranking = await getJson<RankingAnswer>(page, '/api/ranking?around=me');
+      await expect(page.getByTestId('podium-place')).toHaveCount(Math.min(3, ranking.total), { timeout: 1_000 });
+      await expect(page.getByTestId('podium-place').nth(1)).toContainText(ranking.podium[0]!.name, { timeout: 1_000 });
+      await expect(table).toHaveAttribute('aria-rowcount', String(ranking.total + 1), { timeout: 1_000 });
+      await expect(table.getByRole('row').nth(1)).toContainText(ranking.podium[0]!.name, { timeout: 1_000 });
+      position = ranking.me!.position;
       await page.getByRole('button', { name: `Ir para minha posição (#${position})` }).click({ timeout: 1_000 });
     }).toPass({ timeout: 15_000 });
     const mine = page.getByTestId('my-ranking-row');
@@ -422,35 +433,65 @@ test.describe('ranking', () => {
     await expect(mine).toContainText(me.name);
     await expect(mine).toContainText('Você');
     await expect(mine).toContainText(meritus(me.meritus));
+
+    // The web's client sends back the ETag it holds: the browser hands its 304 to the page (no cache of its own in between).
+    const statuses = await page.evaluate(async () => {
+      const address = '/api/ranking?page=0&size=50';
+      const first = await fetch(address);
+      const again = await fetch(address, { headers: { 'If-None-Match': first.headers.get('ETag') ?? '' } });
+      return [first.status, first.headers.get('Cache-Control'), again.status];
+    });
+    expect(statuses).toEqual([200, 'private, no-cache', 304]);
   });
 
   test('errors and an empty school', async ({ page, context }) => {
     await loginViaApi(context, 'student');
     await withoutLiveEvents(page);
-    await failWith500(page, '**/api/ranking');
+    await failWith500(page, '**/api/ranking?*');
     await navigate(page, '/student/ranking');
     await expect(page.getByText('Não foi possível carregar o ranking')).toBeVisible({ timeout: 10_000 });
-    await page.unroute('**/api/ranking');
-    await page.route('**/api/ranking', (route) => route.fulfill({ json: [] }));
+    await page.unroute('**/api/ranking?*');
+    const empty: RankingAnswer = { total: 0, podium: [], me: null, page: 0, size: 50, entries: [] };
+    await page.route('**/api/ranking?*', (route) => route.fulfill({ json: empty }));
     await page.getByRole('button', { name: 'Tentar novamente' }).click();
     await expect(page.getByText('Nenhum estudante no ranking ainda')).toBeVisible();
   });
 
-  /** A school of 2,000 where the signed-in student is 1,501st, tied with the next (both #1501). */
-  async function rankingOf2000(page: Page, context: BrowserContext) {
+  /**
+   * A school of 2,000 where the signed-in student is 1,501st, tied with the next (both #1501), answered page by page as
+   * the server does; returns the pages asked for.
+   */
+  async function rankingOf2000(page: Page, context: BrowserContext): Promise<string[]> {
     await loginViaApi(context, 'student');
     const me = (await (await context.request.get('/api/auth/me')).json()) as Me;
-    const students: PublicStudent[] = Array.from({ length: 2000 }, (_, index) => ({
-      id: index === 1500 ? me.student.id : `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    const myIndex = 1500;
+    const students: RankingRow[] = Array.from({ length: 2000 }, (_, index) => ({
+      id: index === myIndex ? me.student.id : `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
       studentId: String(3_000_000 + index),
-      name: index === 1500 ? me.student.name : `Estudante ${String(index).padStart(4, '0')}`,
+      name: index === myIndex ? me.student.name : `Estudante ${String(index).padStart(4, '0')}`,
       grade: '2º EM - Turma B',
       photo: null,
       meritus: 5000 - Math.floor(index / 2),
       estelecas: 0,
-      tags: [],
+      position: index - (index % 2) + 1,
     }));
-    await page.route('**/api/ranking', (route) => route.fulfill({ json: students }));
+    const asked: string[] = [];
+    await page.route('**/api/ranking?*', (route) => {
+      const query = new URL(route.request().url()).searchParams;
+      asked.push(query.toString());
+      const size = Number(query.get('size') ?? 50);
+      const number = query.get('around') === 'me' ? Math.floor(myIndex / size) : Number(query.get('page') ?? 0);
+      const json: RankingAnswer = {
+        total: students.length,
+        podium: students.slice(0, 3),
+        me: { ...students[myIndex]!, index: myIndex },
+        page: number,
+        size,
+        entries: students.slice(number * size, number * size + size),
+      };
+      return route.fulfill({ json });
+    });
+    return asked;
   }
 
   /** Scrolls the page from the top to the bottom, 2,000 px a frame, as a flick through the list would; returns the time it took. */
@@ -467,11 +508,13 @@ test.describe('ranking', () => {
 
   test('stays smooth with 2,000 students: few rows in the page, quick to show, jump works', async ({ page, context }) => {
     await page.emulateMedia({ reducedMotion: 'no-preference' }); // the jump scrolls smoothly
-    await rankingOf2000(page, context);
+    const asked = await rankingOf2000(page, context);
     await navigate(page, '/student');
     await page.evaluate(() => performance.mark('ranking-start'));
     await page.getByRole('link', { name: 'Top Ranking' }).first().click();
-    await expect(page.getByRole('table', { name: 'Ranking completo' }).getByRole('row').nth(1)).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Ranking completo' }).getByRole('row').nth(1)).toContainText('Estudante 0000');
+    // Two pages, never the whole school: the one around the student's row (with the podium) and the top of the table.
+    expect(new Set(asked)).toEqual(new Set(['around=me&size=50', 'page=0&size=50']));
     const renderMs = await page.evaluate(() => performance.now() - performance.getEntriesByName('ranking-start')[0]!.startTime);
     const rowsInDom = await page.locator('tbody tr[aria-rowindex]').count();
     test

@@ -25,6 +25,7 @@ import { AREAS, areaOfPath } from '../shared/areas.ts';
 import { firstReadsOf } from '../shared/first-reads.ts';
 import { createEventBus } from './realtime/event-bus.ts';
 import { createLiveHub } from './realtime/live-hub.ts';
+import { createRankingStore, hearingOwnChanges } from './modules/students/ranking-store.ts';
 import type { AppDeps } from './deps.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -168,16 +169,19 @@ export async function buildApp(
     return reply.status(500).send(errorBody('internal'));
   });
 
-  const events = await createEventBus(database, app.log);
-  const live = createLiveHub(database, events, app.log, config.liveTickMs);
+  const bus = await createEventBus(database, app.log);
+  const ranking = createRankingStore(database.db, bus);
+  const events = hearingOwnChanges(bus, ranking);
+  const live = createLiveHub(database, events, ranking, app.log, config.liveTickMs);
   app.decorate('liveHub', live);
   app.addHook('onClose', async () => {
     live.close();
-    await events.close();
+    ranking.close();
+    await bus.close();
   });
   // One storage for every module's files (photos, the logo, the archive); tests may pass one (a failing driver, an S3 bucket).
   const storage = options.storage ?? createFileStorage(config);
-  const deps: AppDeps = { config, database, events, live, settings: createSettingsStore(database.db, events), storage };
+  const deps: AppDeps = { config, database, events, live, settings: createSettingsStore(database.db, events), storage, ranking };
 
   await registerRequestLog(app);
   await registerSecurity(app, config);

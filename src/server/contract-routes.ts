@@ -15,6 +15,7 @@ import type { Route, RouteSchemas, SchemaOf } from '../shared/contract/route.ts'
 import { ALL_ROUTES } from '../shared/contract/routes.ts';
 import type { DeclaredRoute } from './plugins/auth.ts';
 import { ROUTE_BUDGETS, type RouteBudget } from './plugins/route-budgets.ts';
+import { sendRevalidated } from './revalidate.ts';
 
 /** A route's own rate-limit budget (route-budgets.ts), as the limiter reads it from the route's config. */
 function budgetOf(definition: Route): { rateLimit?: RouteBudget } {
@@ -78,13 +79,19 @@ export function route<R extends Route>(
     ...(body ? { body } : {}),
     ...(response ? { response } : {}),
   };
+  const answer = handler as RouteOptions['handler'];
   app.route({
     method: definition.method,
     url: definition.path.slice(API_PREFIX.length),
     config: { access: definition.access, ...budgetOf(definition) },
     schema,
     ...(options.validatorCompiler ? { validatorCompiler: options.validatorCompiler } : {}),
-    handler: handler as RouteOptions['handler'],
+    // A read with `revalidate` returns its answer, which goes out with its ETag (or as a 304).
+    handler: definition.revalidate
+      ? async function (request, reply) {
+          return sendRevalidated(request, reply, await answer.call(this, request, reply));
+        }
+      : answer,
   });
 }
 

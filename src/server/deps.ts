@@ -3,6 +3,7 @@ import type { Database } from './db/client.ts';
 import type { EventBus } from './realtime/event-bus.ts';
 import type { LiveHub } from './realtime/live-hub.ts';
 import type { SettingsStore } from './modules/settings/settings.service.ts';
+import type { RankingStore } from './modules/students/ranking-store.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 
 /** What every module's routes receive from buildApp (app.ts), which registers them. */
@@ -14,4 +15,6 @@ export type AppDeps = {
   live: LiveHub;
   settings: SettingsStore;
   storage: FileStorage;
+  /** This instance's ranking, kept as changes are heard (issue 33). */
+  ranking: RankingStore;
 };

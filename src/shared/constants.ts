@@ -22,6 +22,14 @@ export const TAG_DURATION_MAX_DAYS = 365;
 export const EXPIRED_TAG_SWEEP_MS = 5 * 60 * 1000;
 
 export const TOAST_DURATION_MS = 3000;
+/**
+ * GET /api/ranking answers a page of rows at a time: `size` rows from `page * size`, 50 unless asked (at most 100).
+ * The page number is capped too, far beyond any school, so a hostile number is refused rather than computed.
+ */
+export const RANKING_PAGE = { size: 50, maxSize: 100, maxPage: 100_000 } as const;
+/** Rows of the podium, in every ranking answer. */
+export const RANKING_PODIUM = 3;
+
 export const CLIENT_THROTTLE = { maxIdentical: 4, windowMs: 1000 } as const;
 
 /** Fallback polling intervals, used only while the live event stream is down. */

@@ -1,6 +1,6 @@
 import { countOf, formatMeritus, formatNumber } from './format.ts';
 import { CORE_ERROR_MESSAGES } from './messages-core.ts';
-import { ARCHIVE_MAX_PIXELS, BULK_MAX_STUDENTS, PHOTO_MAX_PIXELS } from './constants.ts';
+import { ARCHIVE_MAX_PIXELS, BULK_MAX_STUDENTS, PHOTO_MAX_PIXELS, RANKING_PAGE } from './constants.ts';
 
 export { MESSAGES } from './messages-core.ts';
 
@@ -72,6 +72,10 @@ export const ERROR_MESSAGES = {
   import_too_many_rows: 'O arquivo tem mais de 5.000 linhas; divida-o em partes menores',
   import_nothing_valid: 'Nenhuma linha válida para importar',
   search_too_long: 'A busca deve ter no máximo 100 caracteres',
+  ranking_page_invalid: `A página do ranking deve ser um número inteiro de 0 a ${formatNumber(RANKING_PAGE.maxPage)}`,
+  ranking_size_invalid: `O tamanho da página do ranking deve ser um número inteiro de 1 a ${RANKING_PAGE.maxSize}`,
+  ranking_around_invalid: 'Use around=me, sem page, para ver a página da sua posição no ranking',
+  ranking_no_own_row: 'Somente estudantes têm uma posição própria no ranking',
   live_streams_full: 'Muitas abas do portal abertas nesta sessão: feche algumas para voltar a receber as atualizações ao vivo',
   live_streams_account_full:
     'Muitas abas do portal abertas nesta conta, somando todos os aparelhos: feche algumas para voltar a receber as atualizações ao vivo',

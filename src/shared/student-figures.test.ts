@@ -1,24 +1,16 @@
 import { describe, expect, test } from 'vitest';
-import {
-  competitionPositions,
-  competitionRank,
-  estelecasAchievements,
-  goalPercent,
-  goalRemaining,
-  latestTagPerKind,
-} from './student-figures.ts';
+import { competitionPositions, estelecasAchievements, goalPercent, goalRemaining, latestTagPerKind } from './student-figures.ts';
 import { daysRemaining, formatDate, formatDateTime, formatMeritus, formatSignedMeritus } from './format.ts';
 
 describe('rank with ties (competition ranking)', () => {
   test('ties share a position and the next one skips', () => {
     const balances = [300, 120, 120, 80, 0, 0];
-    expect(balances.map((value) => competitionRank(value, balances))).toEqual([1, 2, 2, 4, 5, 5]);
     expect(competitionPositions(balances)).toEqual([1, 2, 2, 4, 5, 5]);
   });
 
   test('everyone tied is first; a single student is first; an empty list yields nothing', () => {
     expect(competitionPositions([10, 10, 10])).toEqual([1, 1, 1]);
-    expect(competitionRank(0, [0])).toBe(1);
+    expect(competitionPositions([0])).toEqual([1]);
     expect(competitionPositions([])).toEqual([]);
   });
 });

@@ -3,16 +3,9 @@ import { formatSignedAmount } from './format.ts';
 import type { Currency } from './ledger-types.ts';
 
 /**
- * Competition ranking ("1, 2, 2, 4"): a student's position is one more than the
- * number of students with a strictly higher balance, so ties share a position.
+ * Competition ranking ("1, 2, 2, 4") for a list already sorted by value, highest first: a position is one more than the
+ * number of values strictly higher, so ties share a position.
  */
-export function competitionRank(value: number, allValues: readonly number[]): number {
-  let above = 0;
-  for (const other of allValues) if (other > value) above += 1;
-  return above + 1;
-}
-
-/** Positions for a list already sorted by value, highest first (ties share a position). */
 export function competitionPositions(sortedDescending: readonly number[]): number[] {
   const positions: number[] = [];
   sortedDescending.forEach((value, index) => {

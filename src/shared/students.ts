@@ -1,8 +1,51 @@
 import { z } from 'zod';
 import { publicStudent } from './auth.ts';
-import { TAG_KINDS } from './constants.ts';
+import { RANKING_PAGE, TAG_KINDS } from './constants.ts';
+import type { ErrorCode } from './errors.ts';
 
-export const rankingResponse = z.array(publicStudent);
+/** A whole number in a query string, refused with `error` (a code of the catalogue) outside min…max. */
+const wholeNumber = (error: ErrorCode, min: number, max: number) =>
+  z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+
+/**
+ * GET /api/ranking: a page of the ranking (`page` from 0, `size` rows), or with `around=me` the page that holds the
+ * asking student's row. Leaving both out is page 0.
+ */
+export const rankingQuery = z
+  .object({
+    page: wholeNumber('ranking_page_invalid', 0, RANKING_PAGE.maxPage).optional(),
+    size: wholeNumber('ranking_size_invalid', 1, RANKING_PAGE.maxSize).default(RANKING_PAGE.size),
+    around: z.literal('me', { error: 'ranking_around_invalid' }).optional(),
+  })
+  .refine((query) => query.page === undefined || query.around === undefined, { error: 'ranking_around_invalid', path: ['around'] });
+export type RankingQuery = z.input<typeof rankingQuery>;
+
+/** A row of the ranking: what the screen shows of a student, and their competition position (ties share it). */
+export const rankingEntry = z.object({
+  id: z.uuid(),
+  studentId: z.string(),
+  name: z.string(),
+  grade: z.string(),
+  photo: z.string().nullable(),
+  meritus: z.number().int(),
+  estelecas: z.number().int(),
+  position: z.number().int(),
+});
+export type RankingEntry = z.infer<typeof rankingEntry>;
+
+export const rankingResponse = z.object({
+  /** Current students in the ranking. */
+  total: z.number().int(),
+  /** The first RANKING_PODIUM rows (fewer in a smaller school). */
+  podium: z.array(rankingEntry),
+  /** The asking student's row and its index (from 0) in the whole ranking; null for staff. */
+  me: rankingEntry.extend({ index: z.number().int() }).nullable(),
+  page: z.number().int(),
+  size: z.number().int(),
+  /** Rows page × size … page × size + size − 1; fewer on the last page, none past it. */
+  entries: z.array(rankingEntry),
+});
+export type RankingAnswer = z.infer<typeof rankingResponse>;
 export const directoryResponse = z.array(publicStudent);
 
 /** One active weekly tag with its holder, as the dashboards list them. */

@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.ts';
 import type { Principal } from '../modules/auth/actor.ts';
 import { liveOperationLines } from '../modules/ledger/ledger-queries.service.ts';
-import { currentBalances, currentStandings } from '../modules/students/standings.service.ts';
+import { currentBalances } from '../modules/students/standings.service.ts';
+import type { RankingStore } from '../modules/students/ranking-store.ts';
 import { LIVE_TICK_MS, MAX_PUSHED_OPERATIONS, type ClientEvent } from '../../shared/live-events.ts';
 import type { BusEvent, DeliveredEvent, EventBus } from './event-bus.ts';
 import { changesBetween, nothingChanged, positionsOf, seesChange, type Positions } from './ranking-changes.ts';
@@ -38,7 +39,13 @@ const isStaff = (principal: Principal) => principal.role === 'admin';
  *   who sees a position that moved (seesChange);
  * - a refused attempt: staff only.
  */
-export function createLiveHub(database: Database, bus: EventBus, log: FastifyBaseLogger, tickMs = LIVE_TICK_MS): LiveHub {
+export function createLiveHub(
+  database: Database,
+  bus: EventBus,
+  ranking: Pick<RankingStore, 'current'>,
+  log: FastifyBaseLogger,
+  tickMs = LIVE_TICK_MS,
+): LiveHub {
   const clients = new Set<LiveClient>();
   let standings: Positions | undefined;
   let standingsStale = true;
@@ -129,7 +136,7 @@ export function createLiveHub(database: Database, bus: EventBus, log: FastifyBas
     }
     if (!standingsStale) return undefined;
     standingsStale = false;
-    const after = positionsOf(await currentStandings(database.db));
+    const after = positionsOf((await ranking.current()).rows);
     const before = standings;
     standings = after;
     if (!before) return undefined;

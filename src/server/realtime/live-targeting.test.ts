@@ -142,6 +142,14 @@ test('many operations between two ticks make one ranking event per watching stud
     expect((await transfer(ranked[1]!, ranked[0]!, 20, `Volta ${round}`)).statusCode).toBe(201);
   }
   expect((await transfer(ranked[0]!, ranked[1]!, 20, 'Ida final')).statusCode).toBe(201);
+  // The hub has heard all seven once the teacher has their lines (sent at once): the next tick covers them all.
+  await streams.staff.waitFor(
+    (events) =>
+      events
+        .slice(at.staff!)
+        .filter((event) => event.event === 'operations')
+        .flatMap((event) => (event.data as { operations: LiveOperation[] }).operations).length === 7,
+  );
   await settle();
   for (const name of ['sender', 'recipient', 'near', 'far'] as const) expect(since(streams[name], at[name]!)).toEqual(['ranking', 'tags']);
   // Their own operations reach them at once (operations a few milliseconds apart may share one 'balance').

@@ -1,5 +1,6 @@
 import { ESTELECAS_TOP_LIMIT } from '../../shared/constants.ts';
-import type { Standing } from '../modules/students/standings.service.ts';
+/** One current student's balances: what both boards order by. */
+export type Standing = { id: string; meritus: number; estelecas: number };
 
 /** The podium every ranking screen shows. */
 const PODIUM = 3;

@@ -50,8 +50,16 @@ type RouteSpec = {
   produces?: readonly string[];
   /** Left out of the OpenAPI document. */
   hide?: true;
+  /**
+   * A read every screen repeats: the answer carries a weak ETag of its content and `Cache-Control: private, no-cache`,
+   * and a request whose If-None-Match names it is answered 304 without a body (the web's client sends it).
+   */
+  revalidate?: true;
   schemas?: (schemas: SchemaModule) => RouteSchemas;
 };
+
+/** What the OpenAPI document says of a route with `revalidate`. */
+const REVALIDATE_DESCRIPTION = 'A resposta traz um ETag fraco do seu conteúdo; com If-None-Match igual a ele, a resposta é 304 sem corpo.';
 
 export type Route<Schemas extends RouteSchemas = RouteSchemas> = {
   /** Method and path, e.g. 'GET /api/ranking': unique, and the first part of every query key of the route. */
@@ -61,6 +69,8 @@ export type Route<Schemas extends RouteSchemas = RouteSchemas> = {
   readonly access: Access;
   readonly answer: AnswerKind;
   readonly upload: boolean;
+  /** Answered with an ETag, and 304 to a matching If-None-Match (RouteSpec.revalidate). */
+  readonly revalidate: boolean;
   readonly docs: RouteDocs;
   /** The route's zod schemas (loaded on first use). */
   readonly schemas: () => Promise<Schemas>;
@@ -86,7 +96,8 @@ export function defineRoutes<const Specs extends Record<string, RouteSpec>>(
 ): { readonly [Name in keyof Specs]: RouteOf<Specs[Name]> } {
   const routes: Record<string, Route> = {};
   for (const [name, spec] of Object.entries(specs)) {
-    const { method, path, access, answer = 'json', upload = false, summary, description, produces, hide, schemas } = spec;
+    const { method, path, access, answer = 'json', upload = false, revalidate = false, summary, produces, hide, schemas } = spec;
+    const description = revalidate ? [spec.description, REVALIDATE_DESCRIPTION].filter(Boolean).join(' ') : spec.description;
     routes[name] = {
       id: `${method} ${path}`,
       method,
@@ -94,6 +105,7 @@ export function defineRoutes<const Specs extends Record<string, RouteSpec>>(
       access,
       answer,
       upload,
+      revalidate,
       docs: {
         tags,
         ...(summary ? { summary } : {}),

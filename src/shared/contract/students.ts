@@ -1,7 +1,18 @@
 import { defineRoutes } from './route.ts';
 
 export const students = defineRoutes(['students'], {
-  ranking: { method: 'GET', path: '/api/ranking', access: 'signedIn', schemas: (s) => ({ response: { 200: s.rankingResponse } }) },
+  ranking: {
+    method: 'GET',
+    path: '/api/ranking',
+    access: 'signedIn',
+    revalidate: true,
+    summary: 'Ranking por Méritus, em páginas',
+    description:
+      'Estudantes atuais por Méritus (maior primeiro; empate por nome), com posição de competição (empates dividem a posição). ' +
+      'Cada resposta traz o total, o pódio, a linha de quem pergunta (estudante) e a página pedida: `page` (a partir de 0) e ' +
+      '`size` (até 100), ou `around=me` para a página da própria posição.',
+    schemas: (s) => ({ query: s.rankingQuery, response: { 200: s.rankingResponse } }),
+  },
   directory: {
     method: 'GET',
     path: '/api/students/directory',
@@ -9,5 +20,11 @@ export const students = defineRoutes(['students'], {
     schemas: (s) => ({ response: { 200: s.directoryResponse } }),
   },
   /** The student area's summary figures. */
-  summary: { method: 'GET', path: '/api/me/summary', access: 'student', schemas: (s) => ({ response: { 200: s.studentSummary } }) },
+  summary: {
+    method: 'GET',
+    path: '/api/me/summary',
+    access: 'student',
+    revalidate: true,
+    schemas: (s) => ({ response: { 200: s.studentSummary } }),
+  },
 });

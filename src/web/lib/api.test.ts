@@ -54,6 +54,39 @@ describe('api client: routes', () => {
   });
 });
 
+describe('api client: revalidated reads', () => {
+  const page = { query: { page: 2, size: 50 } } as const;
+  const withEtag = (body: unknown, etag: string) =>
+    new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json', ETag: etag } });
+
+  it('sends back the ETag of the answer it holds and, on a 304, gives that answer again', async () => {
+    const first = { total: 1, entries: [{ name: 'Ana' }] };
+    const second = { total: 2, entries: [] };
+    const { fetch, calls } = scriptedFetch(
+      withEtag(first, 'W/"a"'),
+      new Response(null, { status: 304 }),
+      withEtag(second, 'W/"b"'),
+      withEtag(first, 'W/"a"'),
+    );
+    const api = client(fetch);
+    const answered = await api.call(students.ranking, page);
+    expect(await api.call(students.ranking, page)).toBe(answered);
+    expect(await api.call(students.ranking, page)).toEqual(second);
+    await api.call(students.ranking, { query: { page: 3, size: 50 } });
+    const sent = calls.map((call) => (call.init.headers as Record<string, string>)['If-None-Match']);
+    // Each address has its own tag; the first ask of an address sends none.
+    expect(sent).toEqual([undefined, 'W/"a"', 'W/"a"', undefined]);
+  });
+
+  it('sends no If-None-Match for a route without revalidate', async () => {
+    const { fetch, calls } = scriptedFetch(withEtag({}, 'W/"a"'), withEtag({}, 'W/"a"'));
+    const api = client(fetch);
+    await api.call(students.directory);
+    await api.call(students.directory);
+    expect((calls[1]!.init.headers as Record<string, string>)['If-None-Match']).toBeUndefined();
+  });
+});
+
 describe('api client: retries', () => {
   it('retries a GET after server errors and returns the first good answer', async () => {
     const { fetch, calls } = scriptedFetch(json(503, errorBody('internal', 'x')), json(502, undefined), json(200, [{ id: 1 }]));

@@ -11,6 +11,8 @@ import { REQUEST_ID_HEADER } from '../../shared/request-id.ts';
  */
 export const MAX_ATTEMPTS = 3;
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
+/** Revalidated answers kept (the ranking's pages a long scroll loaded, the summary); the oldest goes first. */
+const REVALIDATED_MAX = 100;
 
 /** Calls whose 401 is an answer, not an expired session. */
 const SESSION_CALLS: readonly Route[] = [auth.me, auth.studentLogin, auth.adminLogin, auth.logout];
@@ -133,7 +135,20 @@ export function createApiClient(options: ApiClientOptions = {}) {
   const retryDelayMs = options.retryDelayMs ?? 400;
   const now = options.now ?? (() => Date.now());
   const recent = new Map<string, number[]>();
+  /**
+   * The latest answer of each revalidated read (a route with `revalidate`) with its ETag, by address: the tag goes back
+   * as If-None-Match, and a 304 gives the kept answer again (the same object, so the screen has nothing to redraw).
+   * The browser's own cache would do it too, but only where there is one: the client also runs in Node (the benches).
+   */
+  const revalidated = new Map<string, { etag: string; answer: unknown }>();
   let onUnauthorized: (() => void) | undefined;
+
+  function keepRevalidated(url: string, etag: string | null, answer: unknown): void {
+    revalidated.delete(url);
+    if (!etag) return;
+    revalidated.set(url, { etag, answer });
+    if (revalidated.size > REVALIDATED_MAX) revalidated.delete(revalidated.keys().next().value!);
+  }
 
   /**
    * Counts the request when fewer than CLIENT_THROTTLE.maxIdentical identical ones ran within
@@ -178,6 +193,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     const url = urlOf<Route>(route, { params, query });
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
+    const held = route.revalidate ? revalidated.get(url) : undefined;
+    if (held) headers['If-None-Match'] = held.etag;
     const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
     let payload: BodyInit | undefined;
     if (isForm) payload = body;
@@ -210,6 +227,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       break;
     }
 
+    if (response.status === 304 && held) return held.answer as AnswerOf<R>;
     if (!response.ok) {
       const error = await toApiError(response);
       if (response.status === 401 && !SESSION_CALLS.includes(route)) onUnauthorized?.();
@@ -217,7 +235,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
     }
     if (response.status === 204) return null as AnswerOf<R>;
     const text = await response.text();
-    return (text ? JSON.parse(text) : null) as AnswerOf<R>;
+    const answer: unknown = text ? JSON.parse(text) : null;
+    if (route.revalidate) keepRevalidated(url, response.headers.get('ETag'), answer);
+    return answer as AnswerOf<R>;
   }
 
   return {

@@ -1,9 +1,11 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { POLL_MS, RECENT_TRANSACTIONS_LIMIT } from '../../shared/constants.ts';
+import { POLL_MS, RANKING_PAGE, RECENT_TRANSACTIONS_LIMIT } from '../../shared/constants.ts';
 import { routes } from '../../shared/contract/routes.ts';
 import type { OperationResult } from '../../shared/ledger.ts';
+import type { RankingEntry } from '../../shared/students.ts';
+import { call } from './api.ts';
 import { useLiveQuery } from './live-query.ts';
-import { invalidateReads, readOf } from './query-keys.ts';
+import { invalidateReads, readOf, routeKey, type Read } from './query-keys.ts';
 import { setSessionBalances } from './live-connection.ts';
 
 /**
@@ -23,9 +25,23 @@ export function useActiveTags(fallbackMs: number = POLL_MS.dashboard) {
   return useLiveQuery(activeTagsRead, fallbackMs);
 }
 
-/** Every current student with balances, by Méritus (GET /api/ranking); pushed balance changes refresh it. */
-export function useRanking(fallbackMs: number = POLL_MS.dashboard) {
-  return useLiveQuery(readOf(routes.students.ranking), fallbackMs);
+/**
+ * Every current student's row of the ranking, read page by page: the staff's student pickers (Gerenciar M$ and
+ * Estelecas) choose from all of them until they search on the server. Pushed ranking changes refresh it.
+ */
+const everyRankedStudentRead: Read<RankingEntry[]> = {
+  queryKey: [...routeKey(routes.students.ranking), 'every page'],
+  queryFn: async ({ signal }) => {
+    const size = RANKING_PAGE.maxSize;
+    const first = await call(routes.students.ranking, { query: { page: 0, size }, signal });
+    const pages = Array.from({ length: Math.ceil(first.total / size) - 1 }, (_, index) => index + 1);
+    const rest = await Promise.all(pages.map((page) => call(routes.students.ranking, { query: { page, size }, signal })));
+    return [first, ...rest].flatMap((answer) => answer.entries);
+  },
+};
+
+export function useEveryRankedStudent(fallbackMs: number = POLL_MS.dashboard) {
+  return useLiveQuery(everyRankedStudentRead, fallbackMs);
 }
 
 /** Classmates a student can send to (self excluded by the server). */

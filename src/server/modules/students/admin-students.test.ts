@@ -312,8 +312,8 @@ describe('removing a student', () => {
     expect(await t.db.select().from(sessions).where(eq(sessions.studentUuid, leaving.id))).toEqual([]);
 
     expect((await listed()).some((s) => s.id === leaving.id)).toBe(false);
-    const ranking = await t.app.inject({ method: 'GET', url: '/api/ranking', headers: { cookie: stayingCookie } });
-    expect(ranking.json().some((s: { id: string }) => s.id === leaving.id)).toBe(false);
+    const ranking = await t.app.inject({ method: 'GET', url: '/api/ranking?size=100', headers: { cookie: stayingCookie } });
+    expect(ranking.json().entries.some((s: { id: string }) => s.id === leaving.id)).toBe(false);
     const directory = await t.app.inject({ method: 'GET', url: '/api/students/directory', headers: { cookie: stayingCookie } });
     expect(directory.json().some((s: { id: string }) => s.id === leaving.id)).toBe(false);
     const activeTags = await t.app.inject({ method: 'GET', url: '/api/tags/active', headers: { cookie: stayingCookie } });

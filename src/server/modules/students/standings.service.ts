@@ -3,17 +3,6 @@ import type { Db } from '../../db/client.ts';
 import { students } from '../../db/schema.ts';
 import type { StudentBalances } from '../../../shared/live-events.ts';
 
-/** One current student's balances: what both rankings order by. */
-export type Standing = { id: string; meritus: number; estelecas: number };
-
-/** Every current student's balances, in no order: the live updates work out who moved (decision 019). */
-export function currentStandings(db: Db): Promise<Standing[]> {
-  return db
-    .select({ id: students.id, meritus: students.meritus, estelecas: students.estelecas })
-    .from(students)
-    .where(isNull(students.deletedAt));
-}
-
 /** Some current students' balances now, as a 'balance' event carries them to their screens. */
 export function currentBalances(db: Db, studentUuids: string[]): Promise<(StudentBalances & { id: string })[]> {
   return db

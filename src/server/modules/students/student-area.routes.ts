@@ -6,8 +6,8 @@ import { studentOf } from '../../plugins/auth.ts';
 import { studentSummary } from './student-summary.service.ts';
 
 /** The student area's own endpoint: the summary figures. */
-export async function studentAreaRoutes(app: FastifyInstance, { database, settings }: AppDeps): Promise<void> {
+export async function studentAreaRoutes(app: FastifyInstance, { database, settings, ranking }: AppDeps): Promise<void> {
   route(app, routes.students.summary, async (request) =>
-    studentSummary(database.db, studentOf(request).id, (await settings.get()).rules.meritusGoal),
+    studentSummary(database.db, ranking, studentOf(request).id, (await settings.get()).rules.meritusGoal),
   );
 }

@@ -11,7 +11,8 @@ import { formatDate } from '../../../shared/format.ts';
  * (name, matrícula, grade, photo, balances, tags) and whether a removed party was
  * removed. Never email, birth date, password hash, login times or totals.
  */
-const PUBLIC_KEYS = new Set(['id', 'studentId', 'name', 'grade', 'photo', 'meritus', 'estelecas', 'tags', 'removed']);
+/** What anyone signed in may see of a student: `position` is their place in the ranking, which their Méritus decides. */
+const PUBLIC_KEYS = new Set(['id', 'studentId', 'name', 'grade', 'photo', 'meritus', 'estelecas', 'tags', 'removed', 'position']);
 
 /**
  * Routes the OpenAPI document does not list, each reviewed: a new hidden /api route

@@ -5,7 +5,8 @@ import { directionIs } from '../../db/ledger-direction.ts';
 import { AppError } from '../../app-error.ts';
 import { CHANGE_WINDOW_DAYS } from '../../../shared/constants.ts';
 import type { StudentSummary } from '../../../shared/student-area.ts';
-import { competitionRank, goalPercent, goalRemaining } from '../../../shared/student-figures.ts';
+import { goalPercent, goalRemaining } from '../../../shared/student-figures.ts';
+import type { RankingSnapshot, RankingStore } from './ranking-store.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -13,43 +14,39 @@ const DAY_MS = 86_400_000;
 const total = (expression: ReturnType<typeof sql>) => sql`COALESCE(SUM(${expression}), 0)`.mapWith(Number);
 
 /**
- * Every current student's Méritus balance now and as it stood at `since`. The ledger
- * holds every change (stored balance = sum of its rows), so the earlier balance is
- * today's minus the net of the rows written after `since`. A student who did not exist
- * yet counts with 0 then, which never places anyone below them (ties share a position).
+ * The competition position of a balance among the ranking's current students other than the student themself (whose
+ * own row may be a moment older than the balance just read): one more than those with more.
  */
-async function meritusNowAndBefore(db: Db, since: Date): Promise<{ id: string; now: number; before: number }[]> {
-  const delta = db
-    .select({
-      studentUuid: sql<string>`s.student`.as('student'),
-      net: sql<number>`SUM(s.delta)`.as('net'),
-    })
-    .from(
-      sql`(
-        SELECT ${ledgerEntries.toStudentId} AS student, ${ledgerEntries.amount} AS delta FROM ${ledgerEntries}
-         WHERE ${ledgerEntries.currency} = 'meritus'
-           AND ${ledgerEntries.toStudentId} IS NOT NULL AND ${ledgerEntries.createdAt} >= ${since}
-        UNION ALL
-        SELECT ${ledgerEntries.fromStudentId}, -${ledgerEntries.amount} FROM ${ledgerEntries}
-         WHERE ${ledgerEntries.currency} = 'meritus'
-           AND ${ledgerEntries.fromStudentId} IS NOT NULL AND ${ledgerEntries.createdAt} >= ${since}
-      ) AS s`,
-    )
-    .groupBy(sql`s.student`)
-    .as('delta');
-  return db
-    .select({
-      id: students.id,
-      now: students.meritus,
-      before: sql`${students.meritus} - COALESCE(${delta.net}, 0)`.mapWith(Number),
-    })
-    .from(students)
-    .leftJoin(delta, eq(delta.studentUuid, students.id))
-    .where(isNull(students.deletedAt));
+function positionAmong(ranking: RankingSnapshot, studentUuid: string, meritus: number): number {
+  const { rows } = ranking;
+  // Rows are by Méritus, highest first: the first row with no more than `meritus` ends those above.
+  let low = 0;
+  let high = rows.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (rows[middle]!.meritus > meritus) low = middle + 1;
+    else high = middle;
+  }
+  const myIndex = ranking.indexOf(studentUuid);
+  return low + 1 - (myIndex !== undefined && myIndex < low ? 1 : 0);
+}
+
+/** The position held with the balances of CHANGE_WINDOW_DAYS ago, among today's students (the newer ones had 0 then). */
+function positionBefore(ranking: RankingSnapshot, past: ReadonlyMap<string, number>, studentUuid: string): number {
+  const mine = past.get(studentUuid) ?? 0;
+  let above = 0;
+  for (const row of ranking.rows) if (row.id !== studentUuid && (past.get(row.id) ?? 0) > mine) above += 1;
+  return above + 1;
 }
 
 /** The signed-in student's figures: balances, rank with ties, the school's Méritus goal and what changed recently. */
-export async function studentSummary(db: Db, studentUuid: string, goal: number, now: Date = new Date()): Promise<StudentSummary> {
+export async function studentSummary(
+  db: Db,
+  ranking: RankingStore,
+  studentUuid: string,
+  goal: number,
+  now: Date = new Date(),
+): Promise<StudentSummary> {
   const since = new Date(now.getTime() - CHANGE_WINDOW_DAYS * DAY_MS);
   const [me] = await db
     .select({ meritus: students.meritus, totalEarned: students.totalEarned, estelecas: students.estelecas })
@@ -64,7 +61,7 @@ export async function studentSummary(db: Db, studentUuid: string, goal: number, 
   const isEstelecas = eq(ledgerEntries.currency, 'estelecas');
   const amount = ledgerEntries.amount;
 
-  const [[flows], balances, [peak]] = await Promise.all([
+  const [[flows], current, past, [peak]] = await Promise.all([
     db
       .select({
         meritusNet: total(sql`CASE WHEN ${isMeritus} AND ${recent} THEN CASE WHEN ${incoming} THEN ${amount} ELSE -${amount} END END`),
@@ -83,7 +80,8 @@ export async function studentSummary(db: Db, studentUuid: string, goal: number, 
       })
       .from(ledgerEntries)
       .where(or(incoming, outgoing)),
-    meritusNowAndBefore(db, since),
+    ranking.current(),
+    ranking.balancesBefore(now),
     // Highest Estelecas balance ever held: the maximum of the running sum of the student's rows.
     db.select({ value: sql`COALESCE(MAX(running.balance), 0)`.mapWith(Number) }).from(
       sql`(
@@ -95,19 +93,14 @@ export async function studentSummary(db: Db, studentUuid: string, goal: number, 
     ),
   ]);
 
-  const nowValues = balances.map((row) => row.now);
-  const beforeValues = balances.map((row) => row.before);
-  const mine = balances.find((row) => row.id === studentUuid);
-  const before = mine?.before ?? me.meritus;
-
   return {
     meritus: me.meritus,
     totalEarned: me.totalEarned,
     estelecas: me.estelecas,
     rank: {
-      position: competitionRank(me.meritus, nowValues),
-      total: balances.length,
-      positionBefore: competitionRank(before, beforeValues),
+      position: positionAmong(current, studentUuid, me.meritus),
+      total: current.rows.length + (current.indexOf(studentUuid) === undefined ? 1 : 0),
+      positionBefore: positionBefore(current, past, studentUuid),
     },
     goal: { target: goal, percent: goalPercent(me.meritus, goal), remaining: goalRemaining(me.meritus, goal) },
     recent: { meritusNet: flows?.meritusNet ?? 0, earned: flows?.earned ?? 0, estelecasNet: flows?.estelecasNet ?? 0 },

@@ -1,10 +1,9 @@
-import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { adminActor, buildTestApp, type TestApp } from '../../test/test-app.ts';
-import { students } from '../../db/schema.ts';
 import { adminOperation } from '../ledger/ledger.service.ts';
 import { silentEvents } from '../../realtime/event-bus.ts';
 import { studentSummary } from './student-summary.service.ts';
+import { createRankingStore } from './ranking-store.ts';
 import type { StudentSummary } from '../../../shared/student-area.ts';
 
 const DAY = 86_400_000;
@@ -71,7 +70,8 @@ describe('GET /api/me/summary', () => {
     // A removed student leaves the ranking, even with the highest balance.
     await adminOp(diego.id, 'admin_add', 500);
     expect((await summaryOf(ana)).rank.position).toBe(2);
-    await t.db.update(students).set({ deletedAt: new Date() }).where(eq(students.id, diego.id));
+    const removal = await t.app.inject({ method: 'DELETE', url: `/api/admin/students/${diego.id}`, headers: { cookie: adminCookie } });
+    expect(removal.statusCode).toBe(200);
     const after = await summaryOf(carla);
     expect(after.rank).toMatchObject({ position: 3, total: 3 });
     expect((await summaryOf(ana)).rank.position).toBe(1);
@@ -100,7 +100,7 @@ describe('GET /api/me/summary', () => {
     expect(theirs.recent).toEqual({ meritusNet: 30, earned: 0, estelecasNet: 0 });
 
     // Eight days later none of it is recent any more, and the balances stay.
-    const later = await studentSummary(t.db, ana.id, 2000, new Date(Date.now() + 8 * DAY));
+    const later = await studentSummary(t.db, createRankingStore(t.db, silentEvents), ana.id, 2000, new Date(Date.now() + 8 * DAY));
     expect(later.recent).toEqual({ meritusNet: 0, earned: 0, estelecasNet: 0 });
     expect(later.meritus).toBe(60);
   });

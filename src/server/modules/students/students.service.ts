@@ -1,8 +1,13 @@
-import { and, asc, desc, isNull, ne } from 'drizzle-orm';
+import { and, asc, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { students } from '../../db/schema.ts';
+import { AppError } from '../../app-error.ts';
+import type { Principal } from '../auth/actor.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
+import { RANKING_PODIUM } from '../../../shared/constants.ts';
+import type { RankingAnswer } from '../../../shared/students.ts';
 import { activeTagsByStudent, selectStudents, toPublicStudent, type StudentRow } from '../../views/student-views.ts';
+import type { RankingSnapshot } from './ranking-store.ts';
 
 async function withTags(db: Db, rows: StudentRow[]): Promise<PublicStudent[]> {
   const tags = await activeTagsByStudent(
@@ -12,10 +17,28 @@ async function withTags(db: Db, rows: StudentRow[]): Promise<PublicStudent[]> {
   return rows.map((row) => toPublicStudent(row, tags.get(row.id) ?? []));
 }
 
-/** Current students by Méritus, highest first; ties by name so the order is stable. */
-export async function ranking(db: Db): Promise<PublicStudent[]> {
-  const rows = await selectStudents(db).where(isNull(students.deletedAt)).orderBy(desc(students.meritus), asc(students.name));
-  return withTags(db, rows);
+/**
+ * One answer of the ranking (rankingQuery): the podium, the asking student's row, and the page asked for, or with
+ * `around: 'me'` the page that holds that row. A page past the end has no rows; staff have no row of their own.
+ */
+export function rankingPage(
+  ranking: RankingSnapshot,
+  asker: Principal,
+  query: { page?: number | undefined; size: number; around?: 'me' | undefined },
+): RankingAnswer {
+  if (query.around && asker.role !== 'student') throw new AppError('ranking_no_own_row');
+  const { rows } = ranking;
+  const myIndex = asker.role === 'student' ? ranking.indexOf(asker.id) : undefined;
+  const page = query.around ? Math.floor((myIndex ?? 0) / query.size) : (query.page ?? 0);
+  const from = page * query.size;
+  return {
+    total: rows.length,
+    podium: rows.slice(0, RANKING_PODIUM),
+    me: myIndex === undefined ? null : { ...rows[myIndex]!, index: myIndex },
+    page,
+    size: query.size,
+    entries: rows.slice(from, from + query.size),
+  };
 }
 
 /** Everyone a student can send to: current students except themself. */

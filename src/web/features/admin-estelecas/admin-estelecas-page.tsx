@@ -7,7 +7,7 @@ import { operationMatches, queryWords } from '../../../shared/student-match.ts';
 import { useSession } from '../../lib/session.ts';
 import { countOf, formatDateTime, formatNumber, plural } from '../../lib/format.ts';
 import { cn } from '../../lib/cn.ts';
-import { useRanking } from '../../lib/student-queries.ts';
+import { useEveryRankedStudent } from '../../lib/student-queries.ts';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Badge } from '../../ui/badge.tsx';
 import { Button, type ButtonVariant } from '../../ui/button.tsx';
@@ -170,7 +170,7 @@ function HistoryCard() {
 /** /admin/estelecas: top 10, the latest 50 operations, and the add and remove dialogs. */
 export function AdminEstelecasPage() {
   const { user } = useSession();
-  const students = useRanking();
+  const students = useEveryRankedStudent();
   const [mode, setMode] = useState<EstelecasMode | null>(null);
   if (user?.role !== 'admin') return null;
 

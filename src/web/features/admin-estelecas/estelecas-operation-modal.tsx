@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { ADMIN_OPERATION_TYPES, OPERATION_TYPE_LABELS, typesThat, type AdminOperationType } from '../../../shared/ledger-types.ts';
-import type { PublicStudent } from '../../../shared/auth.ts';
+import type { RankingEntry } from '../../../shared/students.ts';
 import { formatEstelecas, formatNumber } from '../../lib/format.ts';
 import { errorMessage, toast, toastFailure } from '../../lib/toast.ts';
 import { FormAlert } from '../../ui/form-alert.tsx';
@@ -35,7 +35,7 @@ export function EstelecasOperationModal({
   onClose,
 }: {
   mode: EstelecasMode;
-  students: readonly PublicStudent[];
+  students: readonly RankingEntry[];
   onClose: () => void;
 }) {
   const copy = COPY[mode];

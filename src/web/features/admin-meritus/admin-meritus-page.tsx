@@ -3,7 +3,7 @@ import { useSession } from '../../lib/session.ts';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
-import { useRanking } from '../../lib/student-queries.ts';
+import { useEveryRankedStudent } from '../../lib/student-queries.ts';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { MeritusForm } from './meritus-form.tsx';
 import { RecentAdminOperations } from './recent-admin-operations.tsx';
@@ -11,7 +11,7 @@ import { RecentAdminOperations } from './recent-admin-operations.tsx';
 /** /admin/meritus: add or remove Méritus for one student, several, or a whole turma. */
 export function AdminMeritusPage() {
   const { user } = useSession();
-  const students = useRanking();
+  const students = useEveryRankedStudent();
   if (user?.role !== 'admin') return null;
 
   return (

@@ -9,7 +9,7 @@ import {
   typesThat,
   type AdminOperationType,
 } from '../../../shared/ledger-types.ts';
-import type { PublicStudent } from '../../../shared/auth.ts';
+import type { RankingEntry } from '../../../shared/students.ts';
 import { formatMeritus, formatNumber } from '../../lib/format.ts';
 import { errorMessage, toast, toastFailure } from '../../lib/toast.ts';
 import { cn } from '../../lib/cn.ts';
@@ -36,7 +36,7 @@ const TYPES: { type: AdminOperationType; hint: string }[] = [
 
 type Pending = Extract<AdminOperationRequest, { kind: 'bulk' }>;
 
-export function MeritusForm({ students }: { students: readonly PublicStudent[] }) {
+export function MeritusForm({ students }: { students: readonly RankingEntry[] }) {
   const settings = useSchoolSettings().data;
   const turmaNames = settings?.turmas.map((turma) => turma.name) ?? [];
   const maxAmount = settings?.rules.maxOperationAmount ?? MAX_OPERATION_AMOUNT;
@@ -58,7 +58,7 @@ export function MeritusForm({ students }: { students: readonly PublicStudent[] }
     for (const student of students) counts.set(student.grade, (counts.get(student.grade) ?? 0) + 1);
     return counts;
   }, [students]);
-  const chosen = [...selected].map((id) => byId.get(id)).filter((student): student is PublicStudent => Boolean(student));
+  const chosen = [...selected].map((id) => byId.get(id)).filter((student): student is RankingEntry => Boolean(student));
   const credit = isCredit(type);
 
   const reset = () => {

@@ -1,10 +1,7 @@
-import { useCallback, useEffect, useMemo, useRef, type Ref, type RefObject } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, type Ref, type RefObject } from 'react';
 import { Award, Crown, LocateFixed, Medal, Trophy, Users, type LucideIcon } from 'lucide-react';
 import { cn } from '../../lib/cn.ts';
 import { countOf, formatMeritus } from '../../lib/format.ts';
-import { routes } from '../../../shared/contract/routes.ts';
-import { readOf } from '../../lib/query-keys.ts';
 import { useSession } from '../../lib/session.ts';
 import { Avatar, BadgedAvatar } from '../../ui/avatar.tsx';
 import { Button } from '../../ui/button.tsx';
@@ -14,7 +11,8 @@ import { LoadError } from '../../ui/load-error.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { SCREEN, useMediaQuery } from '../../ui/use-media-query.ts';
-import { rankStudents, type RankedStudent } from './ranking-figures.ts';
+import { shareOfTop } from './ranking-figures.ts';
+import { useRankingHead, useRankingRows, type RankingAnswer, type RankingRow } from './ranking-queries.ts';
 import { useWindowRows } from './use-window-rows.ts';
 
 /**
@@ -57,9 +55,9 @@ function placeOf(position: number): Place | null {
   return position === 1 || position === 2 || position === 3 ? PLACES[position] : null;
 }
 
-function Podium({ top, selfId }: { top: RankedStudent[]; selfId: string | null }) {
+function Podium({ top, selfId }: { top: readonly RankingRow[]; selfId: string | null }) {
   // 2nd, 1st, 3rd from left to right, like a real podium.
-  const order = [top[1], top[0], top[2]].filter((student): student is RankedStudent => student !== undefined);
+  const order = [top[1], top[0], top[2]].filter((student): student is RankingRow => student !== undefined);
   return (
     <section aria-label="Pódio" className="rounded-3xl bg-gradient-to-b from-indigo-50 to-white p-4 ring-1 ring-indigo-100 sm:p-6">
       <ol className="flex items-end justify-center gap-2 sm:gap-6">
@@ -118,12 +116,15 @@ function PositionCell({ position }: { position: number }) {
 
 function Row({
   student,
+  share,
   index,
   mine,
   height,
   focusRef,
 }: {
-  student: RankedStudent;
+  student: RankingRow;
+  /** The balance as a share of the highest, 0–100, for the bar. */
+  share: number;
   index: number;
   mine: boolean;
   height: number;
@@ -161,9 +162,29 @@ function Row({
         <div className="flex flex-col items-end gap-1 sm:flex-row sm:items-center sm:justify-end sm:gap-3">
           <span className="text-sm font-bold text-slate-900 tabular-nums">{formatMeritus(student.meritus)}</span>
           <div aria-hidden="true" className="h-1.5 w-20 overflow-hidden rounded-full bg-slate-200 sm:h-2 sm:w-24">
-            <div className={cn('h-full rounded-full', mine ? 'bg-indigo-600' : 'bg-amber-500')} style={{ width: `${student.share}%` }} />
+            <div className={cn('h-full rounded-full', mine ? 'bg-indigo-600' : 'bg-amber-500')} style={{ width: `${share}%` }} />
           </div>
         </div>
+      </td>
+    </tr>
+  );
+}
+
+/** A row whose page is still being read: as tall as the row it stands for, so nothing moves when it arrives (columns as SpacerRow's). */
+function LoadingRow({ index, height }: { index: number; height: number }) {
+  return (
+    <tr
+      aria-rowindex={index + 2}
+      aria-busy="true"
+      data-testid="ranking-row-loading"
+      className="border-b border-slate-100"
+      style={{ height }}
+    >
+      <td colSpan={3} className="px-3 md:hidden">
+        <Skeleton className="h-8 w-full" />
+      </td>
+      <td colSpan={4} className="hidden px-5 md:table-cell">
+        <Skeleton className="h-8 w-full" />
       </td>
     </tr>
   );
@@ -183,11 +204,15 @@ function SpacerRow({ rows, rowHeight }: { rows: number; rowHeight: number }) {
   );
 }
 
-function RankingTable({ rows, selfIndex, jumpRef }: { rows: RankedStudent[]; selfIndex: number; jumpRef: RefObject<(() => void) | null> }) {
+function RankingTable({ head, jumpRef }: { head: RankingAnswer; jumpRef: RefObject<(() => void) | null> }) {
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const myRowRef = useRef<HTMLTableRowElement>(null);
   const rowHeight = useMediaQuery(SCREEN.md) ? ROW_HEIGHT.wide : ROW_HEIGHT.phone;
-  const { start, end, firstVisible, lastVisible, scrollToRow } = useWindowRows(bodyRef, rows.length, rowHeight);
+  const { total, me } = head;
+  const { start, end, firstVisible, lastVisible, scrollToRow } = useWindowRows(bodyRef, total, rowHeight);
+  const rowAt = useRankingRows(head, start, end);
+  const top = head.podium[0]?.meritus ?? 0;
+  const selfIndex = me?.index ?? -1;
   // After a jump, focus moves to the student's row as soon as it is rendered.
   const pendingFocus = useRef(false);
 
@@ -213,12 +238,12 @@ function RankingTable({ rows, selfIndex, jumpRef }: { rows: RankedStudent[]; sel
   });
 
   const selfInView = selfIndex >= firstVisible && selfIndex < lastVisible;
-  const me = selfIndex >= 0 ? rows[selfIndex] : undefined;
+  const indexes = Array.from({ length: end - start }, (_, offset) => start + offset);
 
   return (
     <>
       <Card padded={false} className="overflow-hidden">
-        <table aria-label="Ranking completo" aria-rowcount={rows.length + 1} className="w-full table-fixed border-collapse">
+        <table aria-label="Ranking completo" aria-rowcount={total + 1} className="w-full table-fixed border-collapse">
           <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
             <tr aria-rowindex={1} className="h-11 border-b border-slate-200">
               <th scope="col" className="w-14 pl-3 sm:w-24 sm:pl-5">
@@ -238,13 +263,15 @@ function RankingTable({ rows, selfIndex, jumpRef }: { rows: RankedStudent[]; sel
           </thead>
           <tbody ref={bodyRef}>
             {start > 0 && <SpacerRow key={`before-${start}-${rowHeight}`} rows={start} rowHeight={rowHeight} />}
-            {rows.slice(start, end).map((student, offset) => {
-              const index = start + offset;
+            {indexes.map((index) => {
+              const student = rowAt(index);
+              if (!student) return <LoadingRow key={`loading-${index}`} index={index} height={rowHeight} />;
               const mine = index === selfIndex;
               return (
                 <Row
                   key={student.id}
                   student={student}
+                  share={shareOfTop(student.meritus, top)}
                   index={index}
                   mine={mine}
                   height={rowHeight}
@@ -252,7 +279,7 @@ function RankingTable({ rows, selfIndex, jumpRef }: { rows: RankedStudent[]; sel
                 />
               );
             })}
-            {end < rows.length && <SpacerRow key={`after-${end}-${rowHeight}`} rows={rows.length - end} rowHeight={rowHeight} />}
+            {end < total && <SpacerRow key={`after-${end}-${rowHeight}`} rows={total - end} rowHeight={rowHeight} />}
           </tbody>
         </table>
       </Card>
@@ -283,20 +310,17 @@ function RankingTable({ rows, selfIndex, jumpRef }: { rows: RankedStudent[]; sel
 export function RankingScreen({ highlightSelf }: { highlightSelf: boolean }) {
   const { user } = useSession();
   const selfId = highlightSelf && user?.role === 'student' ? user.student.id : null;
-  const ranking = useQuery(readOf(routes.students.ranking));
-  const rows = useMemo(() => (ranking.data ? rankStudents(ranking.data) : []), [ranking.data]);
-  const selfIndex = selfId ? rows.findIndex((row) => row.id === selfId) : -1;
+  const ranking = useRankingHead(selfId !== null);
+  const head = ranking.data;
   const jumpRef = useRef<(() => void) | null>(null);
-  const me = selfIndex >= 0 ? rows[selfIndex] : undefined;
+  const me = head?.me ?? undefined;
 
   return (
     <div>
       <PageHeader
         title="Top Ranking"
         description={
-          ranking.data
-            ? `${countOf(rows.length, 'estudante ordenado', 'estudantes ordenados')} por Méritus`
-            : 'Estudantes ordenados por Méritus'
+          head ? `${countOf(head.total, 'estudante ordenado', 'estudantes ordenados')} por Méritus` : 'Estudantes ordenados por Méritus'
         }
         icon={Trophy}
         actions={
@@ -316,14 +340,14 @@ export function RankingScreen({ highlightSelf }: { highlightSelf: boolean }) {
         <Card>
           <LoadError message="Não foi possível carregar o ranking" onRetry={() => void ranking.refetch()} retrying={ranking.isFetching} />
         </Card>
-      ) : rows.length === 0 ? (
+      ) : !head || head.total === 0 ? (
         <Card>
           <EmptyState icon={<Users className="size-6" />} title="Nenhum estudante no ranking ainda" />
         </Card>
       ) : (
         <div className="flex flex-col gap-6">
-          <Podium top={rows.slice(0, 3)} selfId={selfId} />
-          <RankingTable rows={rows} selfIndex={selfIndex} jumpRef={jumpRef} />
+          <Podium top={head.podium} selfId={selfId} />
+          <RankingTable head={head} jumpRef={jumpRef} />
         </div>
       )}
     </div>
