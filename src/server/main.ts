@@ -1,5 +1,6 @@
 import { loadConfig, ConfigError } from './config.ts';
-import { DatabaseLockedError, openDatabase } from './db/client.ts';
+import { openDatabase } from './db/client.ts';
+import { DatabaseLockedError } from './db/data-dir-lock.ts';
 import { ensureInitialData } from './seed/seed.ts';
 import { buildApp } from './app.ts';
 import { startMaintenance } from './maintenance.ts';

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/test-app.ts';
 import { runScript, startServer, type RunningServer } from '../test/processes.ts';
+import { acquireDataDirLock } from './data-dir-lock.ts';
 
 /**
  * The server as `npm start` runs it, as a separate process: on PGlite in a data folder,
@@ -66,7 +67,7 @@ describe.sequential('starting the server', { timeout: 120_000 }, () => {
     cookie = response.headers.getSetCookie()[0]!.split(';')[0]!;
     expect(await server.stop()).toBe(0);
     // A stopped server leaves the PGlite folder free for the next one.
-    if (onPglite) expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
+    if (onPglite) await (await acquireDataDirLock(dataDir))();
   });
 
   test('a restart keeps the data: the administrator, and even the open session', async () => {
@@ -104,7 +105,6 @@ describe.sequential('starting the server', { timeout: 120_000 }, () => {
     expect(victim.child.exitCode).toBeNull();
     victim.child.kill('SIGKILL');
     await victim.stop();
-    if (onPglite) expect(fs.readFileSync(path.join(dataDir, 'server.lock'), 'utf8')).toBe(String(victim.child.pid));
     const server = await start();
     expect((await fetch(`${server.url}/api/auth/me`, { headers: { cookie } })).status).toBe(200);
   });
