@@ -8,6 +8,7 @@ import { fileSourceOf, serveLiveBackups } from './backup/live-backup.ts';
 import { sqlClientOf } from './backup/sql-client.ts';
 import { startStoredMetadataJob } from './modules/archive/stored-metadata-job.ts';
 import { archiveStagingDir } from './modules/archive/archive-files.ts';
+import { startStagingSweep } from './modules/archive/staging-sweep.ts';
 import { createFileStorage } from './storage/storage.ts';
 
 async function main(): Promise<void> {
@@ -19,6 +20,8 @@ async function main(): Promise<void> {
     const storage = createFileStorage(config);
     const app = await buildApp(config, database, { storage });
     const stopMaintenance = startMaintenance(database, app.log);
+    // Files of uploads a crash cut short; the embedded database's lock makes the data folder this process's alone.
+    const stopStagingSweep = await startStagingSweep(archiveStagingDir(config.dataDir), database.kind === 'pglite', app.log);
     let stopLiveBackups = async () => {};
     let stopMetadataJob = async () => {};
     /**
@@ -37,6 +40,7 @@ async function main(): Promise<void> {
       }, config.shutdownTimeoutMs);
       deadline.unref();
       stopMaintenance();
+      stopStagingSweep();
       // A kept-alive connection closes once its answer is sent, not after Node's keep-alive timeout (5 s) that server.close() waits for.
       app.server.keepAliveTimeout = 1;
       try {

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/test-app.ts';
 import { runScript, startServer, type RunningServer } from '../test/processes.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { archiveStagingDir } from '../modules/archive/archive-files.ts';
+import { STAGING_MAX_AGE_MS } from '../modules/archive/staging-sweep.ts';
 
 /**
  * The server as `npm start` runs it, as a separate process: on PGlite in a data folder,
@@ -105,7 +107,15 @@ describe.sequential('starting the server', { timeout: 120_000 }, () => {
     expect(victim.child.exitCode).toBeNull();
     victim.child.kill('SIGKILL');
     await victim.stop();
+    // An upload the crash cut short left its staging file (a day old: other instances may share DATA_DIR on PostgreSQL).
+    const staging = archiveStagingDir(dataDir);
+    const leftover = path.join(staging, '0a1b2c3d4e5f-9f8e7d6c5b4a39281706a5b4.upload');
+    fs.mkdirSync(staging, { recursive: true });
+    fs.writeFileSync(leftover, Buffer.alloc(1024 * 1024));
+    const dayOld = new Date(Date.now() - STAGING_MAX_AGE_MS - 60_000);
+    fs.utimesSync(leftover, dayOld, dayOld);
     const server = await start();
     expect((await fetch(`${server.url}/api/auth/me`, { headers: { cookie } })).status).toBe(200);
+    expect(fs.existsSync(leftover)).toBe(false);
   });
 });
