@@ -7,7 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vite
 import { buildTestApp, type TestApp } from '../test/test-app.ts';
 import { archiveImages, students } from '../db/schema.ts';
 import { archiveStagingDir } from '../modules/archive/archive-files.ts';
-import { multipartBody, upload } from '../modules/archive/archive-test-kit.ts';
+import { multipartBody, phoneJpeg, upload } from '../modules/archive/archive-test-kit.ts';
+import { stripMetadata } from '../modules/archive/strip-metadata.ts';
 import { ERROR_MESSAGES } from '../../shared/errors.ts';
 
 /**
@@ -120,5 +121,15 @@ describe('a full disk during an upload', () => {
     const [after] = await t.db.select({ photoUrl: students.photoUrl }).from(students).where(eq(students.id, ana!.id));
     expect(after).toEqual(before);
     expect(filesUnder(t.config.uploadsDir)).toEqual([]);
+  });
+
+  test('while a photo is rewritten without its location (libvips writes it, not Node): a full disk, not an image that failed', async () => {
+    const dir = fs.mkdtempSync(path.join(t.config.dataDir, 'strip-'));
+    const file = path.join(dir, 'foto.jpg');
+    fs.writeFileSync(file, await phoneJpeg(64, 48));
+    // The rewrite lands on a device that is always full.
+    fs.symlinkSync('/dev/full', `${file}.stripped`);
+    await expect(stripMetadata(file, 'image/jpeg', 'foto.jpg')).rejects.toThrow(/no space left on device/i);
+    expect(fs.readdirSync(dir)).toEqual(['foto.jpg']);
   });
 });

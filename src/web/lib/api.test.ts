@@ -240,7 +240,7 @@ describe('api client: 401', () => {
 
 describe('api client: a full disk on the server', () => {
   it('is not retried and is a refusal whose message the screens show (someone must free space), not a crash', async () => {
-    const message = 'Espaço em disco insuficiente no servidor: o arquivo não foi salvo e nada foi alterado.';
+    const message = 'Espaço em disco insuficiente no servidor: nada foi salvo.';
     const { fetch, calls } = scriptedFetch(json(507, errorBody('storage_full', message)));
     const error: unknown = await client(fetch)
       .call(students.ranking)
