@@ -6,7 +6,7 @@ import path from 'node:path';
 /**
  * PGlite is a single-process database: a second process on the same data folder would corrupt
  * it. Whoever opens the folder (the server, `admin:create`, `backup`, `restore`) first takes this
- * lock, held by the kernel for as long as the process lives (decision 018):
+ * lock, held by the kernel for as long as the process lives (decision 020):
  *
  * - Linux: a Unix socket bound in the abstract namespace, under a name made from the folder's
  *   device and inode and a random key kept in the folder. Only one socket can be bound to a
@@ -22,7 +22,7 @@ export class DatabaseLockedError extends Error {}
 const LOCK_KEY = 'lock.key';
 /** The flock file on macOS and the BSDs. */
 const FLOCK_FILE = 'server.flock';
-/** Where releases before decision 018 wrote the PID of the server holding the folder. */
+/** Where releases before decision 020 wrote the PID of the server holding the folder. */
 const LEGACY_LOCK = 'server.lock';
 /** <fcntl.h> on macOS and the BSDs: open with an exclusive flock(2); Node does not name it. */
 const O_EXLOCK = 0x20;
