@@ -27,8 +27,8 @@ const LEGACY_LOCK = 'server.lock';
 /** <fcntl.h> on macOS and the BSDs: open with an exclusive flock(2); Node does not name it. */
 const O_EXLOCK = 0x20;
 const FLOCK_PLATFORMS = new Set<NodeJS.Platform>(['darwin', 'freebsd', 'openbsd', 'netbsd']);
-/** How long a refused process waits for the holder to say its PID (only for the message). */
-const OWNER_REPLY_MS = 1000;
+/** How long a refused process waits for the holder to say its PID (only for the message; a starting server may be busy for seconds). */
+const OWNER_REPLY_MS = 3000;
 
 const inUse = (dataDir: string, pid: number | null) =>
   new DatabaseLockedError(
