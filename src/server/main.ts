@@ -21,7 +21,14 @@ async function main(): Promise<void> {
     const app = await buildApp(config, database, { storage });
     const stopMaintenance = startMaintenance(database, app.log);
     // Files of uploads a crash cut short; the embedded database's lock makes the data folder this process's alone.
-    const stopStagingSweep = await startStagingSweep(archiveStagingDir(config.dataDir), database.kind === 'pglite', app.log);
+    const stopStagingSweep = await startStagingSweep(
+      {
+        staging: archiveStagingDir(config.dataDir),
+        uploads: storage.driver === 'local' ? config.uploadsDir : null,
+        folderIsOurs: database.kind === 'pglite',
+      },
+      app.log,
+    );
     let stopLiveBackups = async () => {};
     let stopMetadataJob = async () => {};
     /**

@@ -114,8 +114,14 @@ describe.sequential('starting the server', { timeout: 120_000 }, () => {
     fs.writeFileSync(leftover, Buffer.alloc(1024 * 1024));
     const dayOld = new Date(Date.now() - STAGING_MAX_AGE_MS - 60_000);
     fs.utimesSync(leftover, dayOld, dayOld);
+    // And the object it was storing, half written.
+    const partial = path.join(dataDir, 'uploads', 'archive', 'f0e1d2c3b4a5968778695a4b3c2d1e0f', 'original.0a1b2c3d4e5f.partial');
+    fs.mkdirSync(path.dirname(partial), { recursive: true });
+    fs.writeFileSync(partial, Buffer.alloc(1024 * 1024));
+    fs.utimesSync(partial, dayOld, dayOld);
     const server = await start();
     expect((await fetch(`${server.url}/api/auth/me`, { headers: { cookie } })).status).toBe(200);
     expect(fs.existsSync(leftover)).toBe(false);
+    expect(fs.existsSync(partial)).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { stageUpload } from './archive-files.ts';
-import { STAGING_MAX_AGE_MS, sweepStaging } from './staging-sweep.ts';
+import { STAGING_MAX_AGE_MS, sweepPartialWrites, sweepStaging } from './staging-sweep.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -39,6 +39,20 @@ describe('the staging sweep', () => {
     leftover('bbbbbbbbbbbb-old.upload', STAGING_MAX_AGE_MS + 60_000);
     expect(await sweepStaging(dir, false)).toEqual({ removed: 1, bytes: 1024 });
     expect(remaining()).toEqual([fresh]);
+  });
+
+  test("the local storage's partial writes, anywhere under its root: all at start of a folder that is ours, else the old ones", async () => {
+    fs.mkdirSync(path.join(dir, 'archive', 'k1'), { recursive: true });
+    fs.mkdirSync(path.join(dir, 'students', 's1'), { recursive: true });
+    const stored = leftover(path.join('archive', 'k1', 'original'), STAGING_MAX_AGE_MS * 2);
+    const fresh = leftover(path.join('archive', 'k1', 'original.a1b2c3d4e5f6.partial'), 60_000);
+    leftover(path.join('students', 's1', 'f00d.webp.0a1b2c3d4e5f.partial'), STAGING_MAX_AGE_MS + 60_000);
+    const all = () => fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    const names = () => all().map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
+    expect(await sweepPartialWrites(dir, false)).toEqual({ removed: 1, bytes: 1024 });
+    expect(names().sort()).toEqual([stored, fresh].sort());
+    expect(await sweepPartialWrites(dir, true)).toEqual({ removed: 1, bytes: 1024 });
+    expect(names()).toEqual([stored]);
   });
 
   test('no staging folder yet: nothing to do', async () => {
