@@ -17,6 +17,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   live_streams_account_full: 429,
   login_locked: 429,
   body_too_large: 413,
+  storage_full: 507,
   internal: 500,
 };
 
@@ -47,4 +48,16 @@ export class AppError extends Error {
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.fields = options.fields;
   }
+}
+
+/** Errors of a full disk or an exhausted quota. */
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
+/** libvips (sharp) gives the system's message, not its code. */
+const DISK_FULL_MESSAGE = /no space left on device|disk quota exceeded/i;
+
+/** Whether writing a file failed because the server's disk (or the account's quota) is full: a 507 'storage_full', never a 500. */
+export function isDiskFull(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as NodeJS.ErrnoException).code;
+  return (typeof code === 'string' && DISK_FULL_CODES.has(code)) || DISK_FULL_MESSAGE.test(error.message);
 }

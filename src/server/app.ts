@@ -13,7 +13,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
-import { AppError } from './app-error.ts';
+import { AppError, isDiskFull } from './app-error.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerMetrics } from './plugins/metrics.ts';
@@ -165,6 +165,10 @@ export async function buildApp(
       return reply.status(400).send(errorBody('validation'));
     }
     if (status >= 400 && status < 500) return reply.status(status).send(errorBody('bad_request'));
+    if (isDiskFull(error)) {
+      request.log.error({ err: error }, 'disk full: a file of the request was not written');
+      return reply.status(507).send(errorBody('storage_full'));
+    }
     request.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send(errorBody('internal'));
   });

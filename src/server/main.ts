@@ -1,5 +1,6 @@
 import { loadConfig, ConfigError } from './config.ts';
-import { DatabaseLockedError, openDatabase } from './db/client.ts';
+import { openDatabase } from './db/client.ts';
+import { DatabaseLockedError } from './db/data-dir-lock.ts';
 import { ensureInitialData } from './seed/seed.ts';
 import { buildApp } from './app.ts';
 import { startMaintenance } from './maintenance.ts';
@@ -7,6 +8,7 @@ import { fileSourceOf, serveLiveBackups } from './backup/live-backup.ts';
 import { sqlClientOf } from './backup/sql-client.ts';
 import { startStoredMetadataJob } from './modules/archive/stored-metadata-job.ts';
 import { archiveStagingDir } from './modules/archive/archive-files.ts';
+import { startStagingSweep } from './modules/archive/staging-sweep.ts';
 import { createFileStorage } from './storage/storage.ts';
 
 async function main(): Promise<void> {
@@ -18,6 +20,15 @@ async function main(): Promise<void> {
     const storage = createFileStorage(config);
     const app = await buildApp(config, database, { storage });
     const stopMaintenance = startMaintenance(database, app.log);
+    // Files of uploads a crash cut short; the embedded database's lock makes the data folder this process's alone.
+    const stopStagingSweep = await startStagingSweep(
+      {
+        staging: archiveStagingDir(config.dataDir),
+        uploads: storage.driver === 'local' ? config.uploadsDir : null,
+        folderIsOurs: database.kind === 'pglite',
+      },
+      app.log,
+    );
     let stopLiveBackups = async () => {};
     let stopMetadataJob = async () => {};
     /**
@@ -36,6 +47,7 @@ async function main(): Promise<void> {
       }, config.shutdownTimeoutMs);
       deadline.unref();
       stopMaintenance();
+      stopStagingSweep();
       // A kept-alive connection closes once its answer is sent, not after Node's keep-alive timeout (5 s) that server.close() waits for.
       app.server.keepAliveTimeout = 1;
       try {

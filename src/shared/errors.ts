@@ -87,6 +87,8 @@ export const ERROR_MESSAGES = {
   archive_too_many_files: 'Envie no máximo 50 arquivos por vez',
   archive_upload_failed: 'Nenhum arquivo foi enviado',
   archive_save_failed: 'Erro ao salvar o arquivo',
+  storage_full:
+    'Espaço em disco insuficiente no servidor: nada foi salvo. Avise o responsável pelo sistema para liberar espaço e tente de novo.',
   archive_invalid_category: 'Categoria inválida',
   archive_invalid_access_level: 'Nível de acesso inválido',
   archive_invalid_tags: 'Tags inválidas: no máximo 20, com até 40 caracteres cada',

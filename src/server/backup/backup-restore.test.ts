@@ -7,6 +7,7 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, test } from 'vitest';
 import { openPglite, openPostgres, rowsOf, type Database } from '../db/client.ts';
+import { acquireDataDirLock } from '../db/data-dir-lock.ts';
 import { buildApp } from '../app.ts';
 import { localFileStorage } from '../storage/file-storage.ts';
 import { reconcile, totalBalances } from '../modules/ledger/reconciliation.service.ts';
@@ -415,11 +416,12 @@ describe('the commands', () => {
     async () => {
       const dataDir = tempDir('meritus-cli-');
       await seedPgliteDataDir(dataDir);
-      // This test process stands for the running server: its PID in the lock, as a server writes it.
-      fs.writeFileSync(path.join(dataDir, 'server.lock'), String(process.pid));
+      // This test process stands for the running server: it holds the folder's lock, as a server does.
+      const release = await acquireDataDirLock(dataDir);
       const refused = await runScript('src/server/cli/backup.ts', [path.join(dataDir, 'copia.tar.gz')], { env: { DATA_DIR: dataDir } });
+      await release();
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain('já está em uso por outro servidor');
+      expect(refused.stderr).toContain(`já está em uso por outro servidor (PID ${process.pid})`);
       expect(refused.stderr).toContain('O servidor não atendeu o pedido de cópia');
       expect(fs.existsSync(path.join(dataDir, 'copia.tar.gz'))).toBe(false);
     },

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { acquireDataDirLock, openPglite, openPostgres, PGLITE_EXTENSIONS } from '../db/client.ts';
+import { openPglite, openPostgres, PGLITE_EXTENSIONS } from '../db/client.ts';
+import { acquireDataDirLock } from '../db/data-dir-lock.ts';
 import { archiveMigrationLevel, BackupError, restoreInto, verifyArchive, type Manifest } from './archive.ts';
 import { connectPostgres, pgliteSqlClient, type SqlClient } from './sql-client.ts';
 
@@ -46,7 +47,7 @@ function swapIn(target: string, staged: string): void {
  * leaves the school that was there as it was.
  */
 async function restoreEmbedded(dataDir: string, file: string, manifest: Manifest, options: RestoreOptions): Promise<void> {
-  const release = acquireDataDirLock(dataDir);
+  const release = await acquireDataDirLock(dataDir);
   try {
     const databaseDir = path.join(dataDir, 'pglite');
     const occupied = [hasEntries(databaseDir) && databaseDir, hasEntries(options.filesRoot) && options.filesRoot].filter(Boolean);
@@ -74,7 +75,7 @@ async function restoreEmbedded(dataDir: string, file: string, manifest: Manifest
     swapIn(databaseDir, staged.database);
     swapIn(options.filesRoot, staged.files);
   } finally {
-    release();
+    await release();
   }
 }
 

@@ -8,7 +8,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { acquireDataDirLock, PGLITE_EXTENSIONS, type Database } from '../db/client.ts';
+import { PGLITE_EXTENSIONS, type Database } from '../db/client.ts';
+import { acquireDataDirLock } from '../db/data-dir-lock.ts';
 
 export type Query = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
 
@@ -77,7 +78,7 @@ export async function connectPostgres(url: string): Promise<SqlClient> {
 }
 
 /** An open PGlite; `release` runs after it is closed (the data folder's lock). */
-export function pgliteSqlClient(client: PGlite, release: () => void = () => {}, ownsClient = true): SqlClient {
+export function pgliteSqlClient(client: PGlite, release: () => Promise<void> = async () => {}, ownsClient = true): SqlClient {
   return {
     kind: 'pglite',
     query: async (text, params) => (await client.query(text, params)).rows as never,
@@ -85,20 +86,20 @@ export function pgliteSqlClient(client: PGlite, release: () => void = () => {}, 
     migrate: (folder) => migratePglite(drizzlePglite({ client }), { migrationsFolder: folder }),
     async close() {
       if (ownsClient) await client.close();
-      release();
+      await release();
     },
   };
 }
 
 /** The embedded database in DATA_DIR, held with the server's lock (so never while a server runs on it). */
 export async function openPgliteFolder(dataDir: string): Promise<SqlClient> {
-  const release = acquireDataDirLock(dataDir);
+  const release = await acquireDataDirLock(dataDir);
   try {
     const client = new PGlite(path.join(dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
     await client.waitReady;
     return pgliteSqlClient(client, release);
   } catch (error) {
-    release();
+    await release();
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config.ts';
-import { DatabaseLockedError } from '../db/client.ts';
+import { DatabaseLockedError } from '../db/data-dir-lock.ts';
 import { BackupError, describeManifest, writeBackup, type BackupSummary } from '../backup/archive.ts';
 import { fileSourceOf, liveBackupSocketPath, requestLiveBackup } from '../backup/live-backup.ts';
 import { connectPostgres, openPgliteFolder, type SqlClient } from '../backup/sql-client.ts';

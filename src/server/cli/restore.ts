@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '../config.ts';
-import { DatabaseLockedError } from '../db/client.ts';
+import { DatabaseLockedError } from '../db/data-dir-lock.ts';
 import { BackupError, describeManifest } from '../backup/archive.ts';
 import { restoreArchive } from '../backup/restore.ts';
 import { parseBackupArgs } from './backup-args.ts';

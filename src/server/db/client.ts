@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -13,6 +12,7 @@ import pg from 'pg';
 import * as schema from './schema.ts';
 import { livingSql } from './living-sql.ts';
 import { sessionLockStatements, type AdvisoryLockName } from './advisory-locks.ts';
+import { acquireDataDirLock } from './data-dir-lock.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -78,49 +78,12 @@ export const PGLITE_EXTENSIONS = { pg_trgm };
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-export class DatabaseLockedError extends Error {}
-
-/**
- * PGlite is a single-process database: a second server on the same folder would
- * corrupt it. A lock file holding the owner's PID keeps the second one out.
- */
-export function acquireDataDirLock(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const lockPath = path.join(dataDir, 'server.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
-      return () => fs.rmSync(lockPath, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = Number(fs.readFileSync(lockPath, 'utf8'));
-      if (owner && owner !== process.pid && isAlive(owner)) {
-        throw new DatabaseLockedError(
-          `O banco de dados em ${dataDir} já está em uso por outro servidor (PID ${owner}). ` +
-            'Encerre-o antes de iniciar outro, ou use DATA_DIR para outra pasta ou DATABASE_URL para um PostgreSQL.',
-        );
-      }
-      fs.rmSync(lockPath, { force: true });
-    }
-  }
-  throw new DatabaseLockedError(`Não foi possível obter o bloqueio de ${lockPath}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Embedded PostgreSQL in a folder, or in memory when `dataDir` is undefined (tests), then
  * started from `template`, a dumped data folder, when given: that skips initdb's seconds.
  */
 export async function openPglite(dataDir: string | undefined, template?: Blob): Promise<Database> {
-  const release = dataDir ? acquireDataDirLock(dataDir) : () => {};
+  const release = dataDir ? await acquireDataDirLock(dataDir) : async () => {};
   try {
     const client = dataDir
       ? new PGlite(path.join(dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS })
@@ -137,17 +100,17 @@ export async function openPglite(dataDir: string | undefined, template?: Blob): 
         const unsubscribe = await client.listen(channel, listener);
         return unsubscribe;
       },
-      // The data folder's lock file already keeps every other server out.
+      // The data folder's lock already keeps every other process out.
       exclusive: (work) => work(),
       runAlone: (_name, work) => work(),
       poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
       async close() {
         await client.close();
-        release();
+        await release();
       },
     };
   } catch (error) {
-    release();
+    await release();
     throw error;
   }
 }

@@ -4,6 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/test-app.ts';
 import { runScript, startServer, type RunningServer } from '../test/processes.ts';
+import { acquireDataDirLock } from './data-dir-lock.ts';
+import { archiveStagingDir } from '../modules/archive/archive-files.ts';
+import { STAGING_MAX_AGE_MS } from '../modules/archive/staging-sweep.ts';
 
 /**
  * The server as `npm start` runs it, as a separate process: on PGlite in a data folder,
@@ -66,7 +69,7 @@ describe.sequential('starting the server', { timeout: 120_000 }, () => {
     cookie = response.headers.getSetCookie()[0]!.split(';')[0]!;
     expect(await server.stop()).toBe(0);
     // A stopped server leaves the PGlite folder free for the next one.
-    if (onPglite) expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
+    if (onPglite) await (await acquireDataDirLock(dataDir))();
   });
 
   test('a restart keeps the data: the administrator, and even the open session', async () => {
@@ -104,8 +107,21 @@ describe.sequential('starting the server', { timeout: 120_000 }, () => {
     expect(victim.child.exitCode).toBeNull();
     victim.child.kill('SIGKILL');
     await victim.stop();
-    if (onPglite) expect(fs.readFileSync(path.join(dataDir, 'server.lock'), 'utf8')).toBe(String(victim.child.pid));
+    // An upload the crash cut short left its staging file (a day old: other instances may share DATA_DIR on PostgreSQL).
+    const staging = archiveStagingDir(dataDir);
+    const leftover = path.join(staging, '0a1b2c3d4e5f-9f8e7d6c5b4a39281706a5b4.upload');
+    fs.mkdirSync(staging, { recursive: true });
+    fs.writeFileSync(leftover, Buffer.alloc(1024 * 1024));
+    const dayOld = new Date(Date.now() - STAGING_MAX_AGE_MS - 60_000);
+    fs.utimesSync(leftover, dayOld, dayOld);
+    // And the object it was storing, half written.
+    const partial = path.join(dataDir, 'uploads', 'archive', 'f0e1d2c3b4a5968778695a4b3c2d1e0f', 'original.0a1b2c3d4e5f.partial');
+    fs.mkdirSync(path.dirname(partial), { recursive: true });
+    fs.writeFileSync(partial, Buffer.alloc(1024 * 1024));
+    fs.utimesSync(partial, dayOld, dayOld);
     const server = await start();
     expect((await fetch(`${server.url}/api/auth/me`, { headers: { cookie } })).status).toBe(200);
+    expect(fs.existsSync(leftover)).toBe(false);
+    expect(fs.existsSync(partial)).toBe(false);
   });
 });

@@ -74,6 +74,9 @@ export function addressMethods(storage: Pick<FileStorage, 'write' | 'delete'>): 
 
 const PARTIAL = '.partial';
 
+/** Whether a file under a local root is a write still under way, or one a crash cut short: never listed or served. */
+export const isPartialWrite = (name: string) => name.endsWith(PARTIAL);
+
 /** Files under `root`; served at /uploads/<key> (storage-routes.ts). */
 export function localFileStorage(root: string): FileStorage {
   const resolved = path.resolve(root);
@@ -96,7 +99,7 @@ export function localFileStorage(root: string): FileStorage {
     for (const entry of entries) {
       const key = folder ? `${folder}/${entry.name}` : entry.name;
       if (entry.isDirectory()) await walk(key, found);
-      else if (entry.isFile() && !entry.name.endsWith(PARTIAL)) {
+      else if (entry.isFile() && !isPartialWrite(entry.name)) {
         const stat = await fs.stat(path.join(resolved, key));
         found.push({ key, size: stat.size, modifiedAt: stat.mtime });
       }

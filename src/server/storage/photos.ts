@@ -49,8 +49,14 @@ const STUDENT_PHOTO = /^\/uploads\/students\/[0-9a-f-]{36}\/[0-9a-f]{16}\.webp$/
 export async function storeStudentPhoto(storage: FileStorage, studentUuid: string, bytes: Buffer): Promise<string> {
   const { photo, thumb } = await encodePhoto(bytes);
   const name = randomBytes(8).toString('hex');
-  await storage.put(`students/${studentUuid}/${name}.thumb.webp`, thumb);
-  return storage.put(`students/${studentUuid}/${name}.webp`, photo);
+  const thumbAddress = await storage.put(`students/${studentUuid}/${name}.thumb.webp`, thumb);
+  try {
+    return await storage.put(`students/${studentUuid}/${name}.webp`, photo);
+  } catch (error) {
+    // A photo that could not be stored (a full disk) leaves no thumbnail behind.
+    await storage.remove(thumbAddress);
+    throw error;
+  }
 }
 
 /** The thumbnail beside a stored student photo or an archive image's preview, or null for any other address. */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { urlOf } from '../../shared/contract/route.ts';
 import { routes } from '../../shared/contract/routes.ts';
-import { ApiError, createApiClient } from './api.ts';
+import { ApiError, createApiClient, isRefusal } from './api.ts';
 
 type Call = { url: string; init: RequestInit };
 
@@ -268,5 +268,19 @@ describe('api client: 401', () => {
       message: 'Email ou senha incorretos',
     });
     expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+});
+
+describe('api client: a full disk on the server', () => {
+  it('is not retried and is a refusal whose message the screens show (someone must free space), not a crash', async () => {
+    const message = 'Espaço em disco insuficiente no servidor: nada foi salvo.';
+    const { fetch, calls } = scriptedFetch(json(507, errorBody('storage_full', message)));
+    const error: unknown = await client(fetch)
+      .call(students.ranking)
+      .catch((thrown: unknown) => thrown);
+    expect(calls).toHaveLength(1);
+    expect(error).toMatchObject({ status: 507, code: 'storage_full', message });
+    expect(isRefusal(error)).toBe(true);
+    expect(isRefusal(new ApiError(500, 'internal', 'Erro interno. Tente novamente.'))).toBe(false);
   });
 });

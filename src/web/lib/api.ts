@@ -49,9 +49,12 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-/** A request the server refused with a reason for the user (a matrícula in use, a balance too low), not a failure of the server or the network. */
+/**
+ * A request the server refused with a reason for the user (a matrícula in use, a balance too low; a full disk, 507,
+ * which someone must free), not a failure of the server or the network.
+ */
 export function isRefusal(error: unknown): error is ApiError {
-  return isApiError(error) && error.status >= 400 && error.status < 500 && error.code !== 'internal';
+  return isApiError(error) && ((error.status >= 400 && error.status < 500 && error.code !== 'internal') || error.code === 'storage_full');
 }
 
 /**

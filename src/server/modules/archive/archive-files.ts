@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -17,6 +17,7 @@ import {
 } from '../../../shared/archive.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
 import { ARCHIVE_MAX_PIXELS } from '../../../shared/constants.ts';
+import { stagingFileName } from './staging-sweep.ts';
 
 /**
  * Checks on an uploaded file, decided by its bytes (never its name or the browser's claim):
@@ -65,7 +66,7 @@ function findMarkup(chunk: Buffer, limit: number): boolean {
   return false;
 }
 
-/** Where uploads wait while they are checked, and stored files while their metadata is removed. */
+/** Where uploads wait while they are checked, and stored files while their metadata is removed (swept: staging-sweep.ts). */
 export function archiveStagingDir(dataDir: string): string {
   return path.join(dataDir, 'tmp', 'archive');
 }
@@ -87,7 +88,7 @@ export type StagedFile = {
  */
 export async function stageUpload(source: Readable, dir: string, isTruncated: () => boolean): Promise<StagedFile> {
   await fs.mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${randomBytes(12).toString('hex')}.upload`);
+  const file = path.join(dir, stagingFileName('upload'));
   const hash = createHash('sha256');
   let size = 0;
   let hasMarkup = false;

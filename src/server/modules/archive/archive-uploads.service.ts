@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { archiveImages } from '../../db/schema.ts';
-import { AppError } from '../../app-error.ts';
+import { AppError, isDiskFull } from '../../app-error.ts';
 import type { AdminActor as Admin } from '../auth/actor.ts';
 import {
   ARCHIVE_TEXTS,
@@ -48,7 +48,8 @@ function refused(fileName: string, code: keyof typeof ERROR_MESSAGES): ArchiveUp
 /**
  * Stores the staged files of one upload: duplicates (same SHA-256) answer with the record
  * already there; new ones get their original, thumbnail and preview stored under a random
- * key, then their record. The staging files are removed whatever happens.
+ * key, then their record. The staging files are removed whatever happens. A full disk fails
+ * that file (its objects removed, no record) and every file after it; those before it stay stored.
  */
 export async function storeUploads(
   deps: ArchiveDeps,
@@ -59,8 +60,14 @@ export async function storeUploads(
   const accessLevel = fields.accessLevel ?? (fields.isPublic === false ? 'private' : 'public');
   const albumId = await albumIdFor(deps.db, fields.albumName);
   const results: ArchiveUploadFileResult[] = [];
+  let diskFull = false;
   for (const { fileName: rawName, staged } of files) {
     try {
+      // Once the disk is full, the files after it would only fail the same way, slowly.
+      if (diskFull) {
+        results.push(refused(rawName || '?', 'storage_full'));
+        continue;
+      }
       const fileName = cleanFileName(rawName);
       if (!fileName) {
         results.push(refused(rawName || '?', 'archive_file_name_invalid'));
@@ -79,7 +86,8 @@ export async function storeUploads(
       results.push(await storeNew(deps, admin, { fileName, staged, mimeType: sniffed.mimeType, fields, accessLevel, albumId }));
     } catch (error) {
       deps.warn({ err: error, fileName: rawName }, 'archive upload not stored');
-      results.push(refused(rawName, 'archive_save_failed'));
+      diskFull = isDiskFull(error);
+      results.push(refused(rawName, diskFull ? 'storage_full' : 'archive_save_failed'));
     } finally {
       await fs.rm(staged.path, { force: true });
     }
@@ -112,8 +120,11 @@ export async function uploadImages(
     throw new AppError(issueCode(parsed.error.issues[0]!), { fields: issueFields(parsed.error.issues) });
   }
   const answer = uploadAnswer(await storeUploads(deps, admin, files, parsed.data));
-  if (answer.uploaded === 0) throw new AppError('archive_upload_failed', { message: answer.message, details: answer });
-  return answer;
+  if (answer.uploaded > 0) return answer;
+  // Nothing stored because the disk is full: the server's failure (507), not the files'.
+  if (answer.results.some((result) => !result.ok && result.code === 'storage_full'))
+    throw new AppError('storage_full', { details: answer });
+  throw new AppError('archive_upload_failed', { message: answer.message, details: answer });
 }
 
 async function findByHash(db: Db, admin: Admin, sha256: string): Promise<ArchiveItem | null> {

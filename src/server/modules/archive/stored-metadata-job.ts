@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import type { ArchiveMimeType } from '../../../shared/archive.ts';
 import { formatSize } from '../../../shared/format.ts';
 import { searchTextOf, storageKey } from './archive-rows.ts';
 import { STRIPPED_TYPES, stripMetadata } from './strip-metadata.ts';
+import { stagingFileName } from './staging-sweep.ts';
 
 /**
  * Originals uploaded before metadata was removed on upload still carry it: a one-time run,
@@ -43,7 +43,7 @@ const PAGE = 100;
 /** Rewrites one original if it carries metadata; its row's size, type and name follow in the same transaction. */
 async function stripStored(deps: RunDeps, row: ImageRow, report: StoredMetadataReport): Promise<void> {
   const key = storageKey(row.fileKey, 'original');
-  const local = path.join(deps.tmpDir, `${randomBytes(12).toString('hex')}.stored`);
+  const local = path.join(deps.tmpDir, stagingFileName('stored'));
   try {
     const object = await deps.storage.read(key);
     // A record without its file is for the diagnostics' integrity check to report.

@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import type { ArchiveMimeType } from '../../../shared/archive.ts';
 import { ARCHIVE_MAX_PIXELS } from '../../../shared/constants.ts';
+import { isDiskFull } from '../../app-error.ts';
 import { opener } from './archive-files.ts';
 
 /**
@@ -118,8 +119,10 @@ export async function stripMetadata(file: string, mimeType: ArchiveMimeType, fil
       return { status: 'clean' };
     }
     return { status: 'stripped', file: out, size, mimeType: target, fileName: target === mimeType ? fileName : renamed(fileName, target) };
-  } catch {
+  } catch (error) {
     await fs.rm(out, { force: true });
+    // A full disk is the server's failure, not the image's.
+    if (isDiskFull(error)) throw error;
     return { status: 'failed', code: 'archive_metadata_not_removed' };
   }
 }
