@@ -18,7 +18,11 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   login_locked: 429,
   body_too_large: 413,
   internal: 500,
+  service_unavailable: 503,
 };
+
+/** How long a client waits before retrying a request the database could not serve (PostgreSQL restarting takes a few seconds). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 3;
 
 /** An expected failure with a stable code; the error handler turns it into status + pt-BR message. */
 export class AppError extends Error {
@@ -47,4 +51,9 @@ export class AppError extends Error {
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.fields = options.fields;
   }
+}
+
+/** The answer to a request the database could not serve: 503 with Retry-After, never 500. */
+export function serviceUnavailable(): AppError {
+  return new AppError('service_unavailable', { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS });
 }
