@@ -9,9 +9,10 @@ export type TagLikeDeps = { db: Db; events: EventBus };
 
 /**
  * Likes or unlikes an active weekly tag for the signed-in student. Idempotent: liking
- * twice keeps one like. A student cannot like their own tag (unliking it stays possible). Everyone's tag lists are told to refresh only when something
- * actually changed, right after the commit (a like is a student action that can be
- * frequent, so it takes the ledger's path: no NOTIFY inside the transaction).
+ * twice keeps one like. A student cannot like their own tag (unliking it stays possible).
+ * Everyone's tag lists are told to refresh only when something actually changed, right
+ * after the commit (a like is a student action that can be frequent, so it takes the
+ * ledger's path: no NOTIFY inside the transaction).
  */
 export async function setTagLike(
   { db, events }: TagLikeDeps,
