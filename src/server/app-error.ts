@@ -19,7 +19,11 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   body_too_large: 413,
   storage_full: 507,
   internal: 500,
+  service_unavailable: 503,
 };
+
+/** How long a client waits before retrying a request the database could not serve (PostgreSQL restarting takes a few seconds). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 3;
 
 /** An expected failure with a stable code; the error handler turns it into status + pt-BR message. */
 export class AppError extends Error {
@@ -60,4 +64,9 @@ export function isDiskFull(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as NodeJS.ErrnoException).code;
   return (typeof code === 'string' && DISK_FULL_CODES.has(code)) || DISK_FULL_MESSAGE.test(error.message);
+}
+
+/** The answer to a request the database could not serve: 503 with Retry-After, never 500. */
+export function serviceUnavailable(): AppError {
+  return new AppError('service_unavailable', { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS });
 }

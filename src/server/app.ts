@@ -13,7 +13,8 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
-import { AppError, isDiskFull } from './app-error.ts';
+import { AppError, isDiskFull, serviceUnavailable } from './app-error.ts';
+import { isConnectionFailure, sqlState } from './db/sql-state.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerMetrics } from './plugins/metrics.ts';
@@ -63,14 +64,6 @@ function errorBody(
  * the database cannot store, a date out of its range): the request is bad, not the server.
  */
 const BAD_INPUT_SQLSTATES = new Set(['22P05', '22021', '22008', '22007', '22P02', '22003', '54000']);
-
-function sqlStateOf(error: unknown): string | undefined {
-  for (let cause: unknown = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
-  return undefined;
-}
 
 /** A path as the router would read it: decoded, slashes collapsed, lower case (for deciding what it is, never for access). */
 function normalisedPath(url: string): string {
@@ -136,7 +129,11 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError, request, reply) => {
+    // The database out of reach (stopped, restarting) is no fault of the request nor a defect: 503 and a time to retry.
+    const unavailable = !(thrown instanceof AppError) && isConnectionFailure(thrown);
+    if (unavailable) request.log.warn({ err: thrown }, 'database unavailable');
+    const error = unavailable ? serviceUnavailable() : thrown;
     if (error instanceof AppError) {
       if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
       const { message, details, fields } = error;
@@ -159,8 +156,8 @@ export async function buildApp(
     if (status === 413) return reply.status(413).send(errorBody('body_too_large'));
     if (status === 429) return reply.status(429).send(errorBody('rate_limited'));
     if (status === 415) return reply.status(415).send(errorBody('unsupported_media_type'));
-    const sqlState = sqlStateOf(error);
-    if (sqlState && BAD_INPUT_SQLSTATES.has(sqlState)) {
+    const state = sqlState(error);
+    if (state && BAD_INPUT_SQLSTATES.has(state)) {
       request.log.warn({ err: error }, 'input refused by the database');
       return reply.status(400).send(errorBody('validation'));
     }

@@ -19,7 +19,8 @@ export const API_RATE_LIMIT_DEFAULTS = { signedIn: 600, anonymous: 1200, windowM
  * PostgreSQL connections a server keeps at most: two per core of this machine, at least four
  * (decision 006). More connections than PostgreSQL has cores to run them only take turns on
  * those cores: with 20, the 8 clients of bench:bank got about 10% fewer transfers through than
- * with 4, on two cores; a request beyond the pool waits in the server for the next free one.
+ * with 4, on two cores; a request beyond the pool waits in the server for the next free one (at most
+ * 10 s: then it answers 503, see openPostgres).
  */
 export function defaultPoolSize(cores = os.availableParallelism()): number {
   return Math.max(4, 2 * cores);

@@ -28,6 +28,11 @@ export function toCsv(
   return `${options.bom === false ? '' : BOM}${body}${body.endsWith('\r\n') ? '' : '\r\n'}`;
 }
 
+/** Whether the bytes begin with a UTF-16 byte-order mark (FF FE little-endian, FE FF big-endian), as Excel's "Texto Unicode" writes. */
+export function hasUtf16Bom(bytes: Uint8Array): boolean {
+  return (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+}
+
 /**
  * Reads an uploaded CSV's bytes as text: UTF-8 (with or without a BOM), UTF-16 as
  * Excel's "Texto Unicode" writes it, or Windows-1252 as older Excel versions in Brazil

@@ -47,6 +47,7 @@ export const ERROR_MESSAGES = {
   preset_limit: 'Limite de 30 motivos atingido. Remova um para adicionar outro.',
   preset_not_found: 'Motivo não encontrado',
   tag_not_found: 'Esta tag não está mais ativa',
+  tag_like_own: 'Você não pode curtir a sua própria tag',
   invalid_email: 'Email inválido',
   invalid_birth_date: 'Data de nascimento inválida',
   invalid_initial_meritus: 'O Méritus inicial deve ser um número inteiro maior ou igual a zero',

@@ -18,6 +18,7 @@ export const CORE_ERROR_MESSAGES = {
   body_too_large: 'A requisição é grande demais. O limite é 1 MB.',
   invalid_text: 'O texto contém caracteres inválidos',
   internal: 'Erro interno. Tente novamente.',
+  service_unavailable: 'Sem conexão com o servidor. Tente novamente em alguns segundos.',
   network: 'Erro de conexão. Verifique sua internet.',
   student_login_failed: 'Matrícula ou senha incorretos',
   admin_login_failed: 'Email ou senha incorretos',
@@ -37,6 +38,8 @@ export const MESSAGES = {
   logout: 'Logout realizado com sucesso',
   loading: 'Carregando...',
   signingIn: 'Entrando...',
+  /** While the client retries a request the server could not serve (503, or no answer at all). */
+  reconnecting: 'Sem conexão com o servidor. Tentando novamente…',
   /** A form with unsaved changes that the user tries to close. */
   leaveUnsaved: 'Sair sem salvar? As alterações serão perdidas.',
   keepEditing: 'Continuar editando',

@@ -2,6 +2,8 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { startSessionCheck } from './lib/session-api.ts';
+import { api } from './lib/api.ts';
+import { showReconnecting } from './lib/connection-notice.ts';
 import { loadArea } from './app/areas.ts';
 import { startEarlyRequest } from './lib/early-request.ts';
 import { areaOfLocation } from '../shared/areas.ts';
@@ -11,6 +13,7 @@ import './styles.css';
 const container = document.getElementById('root');
 if (!container) throw new Error('Elemento #root ausente em index.html');
 
+showReconnecting(api);
 startSessionCheck();
 // An area's page fetches its code and the settings its layout waits for now, beside the session check, instead of
 // once React has rendered the route and the layout has run.

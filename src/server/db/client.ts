@@ -115,9 +115,16 @@ export async function openPglite(dataDir: string | undefined, template?: Blob): 
   }
 }
 
+/**
+ * How long a request waits for a connection: a new one PostgreSQL does not accept (an unreachable host would
+ * otherwise hold it for the system's TCP timeout, about two minutes), or a free one of a full pool. Past it the
+ * request is answered 503 with Retry-After.
+ */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 /** A real PostgreSQL through a pg pool; migrations run under an advisory lock so instances can start together. */
 export async function openPostgres(url: string, options: { max: number }): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: options.max });
+  const pool = new pg.Pool({ connectionString: url, max: options.max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle client dropped by the server (restart, failover) must not crash the process;
   // the pool replaces it on the next checkout.
   let closing = false;

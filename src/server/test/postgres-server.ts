@@ -42,6 +42,10 @@ export type PostgresServer = {
   dir: string;
   /** Stops the server and starts it again on the same port and data after `downMs`: a restart under a running app. */
   restart: (downMs?: number) => Promise<void>;
+  /** Stops the server, keeping its port and data, until `up`: a database down under a running app. */
+  down: () => Promise<void>;
+  /** Starts a server stopped by `down` again. */
+  up: () => Promise<void>;
   stop: () => Promise<void>;
 };
 
@@ -69,18 +73,21 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
       }" -w start`,
     );
   start();
+  const halt = () => asUser(`${pgCtl} -D ${dataDir} -m fast -w stop`);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     dir,
     restart: async (downMs = 0) => {
-      asUser(`${pgCtl} -D ${dataDir} -m fast -w stop`);
+      halt();
       await new Promise((resolve) => setTimeout(resolve, downMs));
       start();
     },
+    down: async () => halt(),
+    up: async () => start(),
     stop: async () => {
       try {
-        asUser(`${pgCtl} -D ${dataDir} -m fast -w stop`);
+        halt();
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }

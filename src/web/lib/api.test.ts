@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { urlOf } from '../../shared/contract/route.ts';
 import { routes } from '../../shared/contract/routes.ts';
-import { ApiError, createApiClient, isRefusal } from './api.ts';
+import { ApiError, createApiClient, isRefusal, MAX_RETRY_AFTER_MS } from './api.ts';
 
 type Call = { url: string; init: RequestInit };
 
@@ -186,6 +186,81 @@ describe('api client: retries', () => {
   it("shows the server's message for a code it does not know", async () => {
     const { fetch } = scriptedFetch(json(409, errorBody('brand_new_code', 'Mensagem do servidor')));
     await expect(client(fetch).call(system.overview)).rejects.toMatchObject({ code: 'brand_new_code', message: 'Mensagem do servidor' });
+  });
+});
+
+describe('api client: an unreachable server', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const unavailable = (retryAfter?: string) =>
+    new Response(JSON.stringify(errorBody('service_unavailable', 'Sem conexão com o servidor. Tente novamente em alguns segundos.')), {
+      status: 503,
+      headers: { 'Content-Type': 'application/json', ...(retryAfter === undefined ? {} : { 'Retry-After': retryAfter }) },
+    });
+
+  it("waits the 503's Retry-After before retrying a transfer, with the same key and body", async () => {
+    vi.useFakeTimers();
+    const { fetch, calls } = scriptedFetch(unavailable('3'), json(201, { done: true }));
+    const api = createApiClient({ fetch });
+    let result: unknown;
+    const pending = api.call(ledger.meritusTransfer, { body: transfer, idempotencyKey: 'key-2' }).then((value) => (result = value));
+    await vi.advanceTimersByTimeAsync(2_999);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await pending;
+    expect(result).toEqual({ done: true });
+    expect(calls.map((call) => (call.init.headers as Record<string, string>)['Idempotency-Key'])).toEqual(['key-2', 'key-2']);
+    expect(calls.map((call) => call.init.body)).toEqual([JSON.stringify(transfer), JSON.stringify(transfer)]);
+  });
+
+  it(`waits at most ${MAX_RETRY_AFTER_MS / 1000} s however long Retry-After asks, and reads it as a date too`, async () => {
+    vi.useFakeTimers({ now: Date.parse('2026-11-28T10:00:00Z') });
+    const { fetch, calls } = scriptedFetch(unavailable('3600'), unavailable('Sat, 28 Nov 2026 10:00:15 GMT'), json(200, {}));
+    const pending = createApiClient({ fetch }).call(students.ranking);
+    await vi.advanceTimersByTimeAsync(MAX_RETRY_AFTER_MS - 1);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(2);
+    // Asked at 10:00:10 to come back at 10:00:15.
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    await pending;
+    expect(calls).toHaveLength(3);
+  });
+
+  it('retries a sign-in the server could not serve', async () => {
+    const { fetch, calls } = scriptedFetch(unavailable('0'), json(200, { role: 'student' }));
+    await expect(client(fetch).call(auth.studentLogin, { body: { studentId: '1', password: 'x' } })).resolves.toEqual({ role: 'student' });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('says it is reconnecting while calls retry after no answer or a 503, once for all of them, and stops when they are answered', async () => {
+    const told: boolean[] = [];
+    const { fetch } = scriptedFetch(new TypeError('Failed to fetch'), unavailable('0'), json(200, { a: 1 }), json(200, { b: 2 }));
+    const api = client(fetch);
+    api.onReconnecting((reconnecting) => told.push(reconnecting));
+    await Promise.all([api.call(students.ranking), api.call(system.health)]);
+    expect(told).toEqual([true, false]);
+  });
+
+  it('stops saying so when the last retry gives up, and says nothing for a retried 500 (a defect, not the connection)', async () => {
+    const told: boolean[] = [];
+    const { fetch } = scriptedFetch(
+      unavailable('0'),
+      unavailable('0'),
+      unavailable('0'),
+      json(500, errorBody('internal', 'x')),
+      json(200, {}),
+    );
+    const api = client(fetch);
+    api.onReconnecting((reconnecting) => told.push(reconnecting));
+    await expect(api.call(students.ranking)).rejects.toMatchObject({ status: 503, code: 'service_unavailable' });
+    expect(told).toEqual([true, false]);
+    await api.call(students.ranking);
+    expect(told).toEqual([true, false]);
   });
 });
 

@@ -6,16 +6,25 @@ import { REQUEST_ID_HEADER } from '../../shared/request-id.ts';
 
 /**
  * The app's only retry layer (the query client does not retry): a request that is safe to
- * repeat (a read, or a write carrying an Idempotency-Key) is sent up to MAX_ATTEMPTS times
- * while it meets a network failure or a server error. A 4xx is an answer, never retried.
+ * repeat (a read, a sign-in, or a write carrying an Idempotency-Key) is sent up to MAX_ATTEMPTS
+ * times while it meets a network failure or a server error, after the wait the server's
+ * Retry-After asks (at most MAX_RETRY_AFTER_MS) or a doubling one. A 4xx is an answer, never retried.
  */
 export const MAX_ATTEMPTS = 3;
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
 /** Revalidated answers kept (the ranking's pages a long scroll loaded, the summary); the oldest goes first. */
 const REVALIDATED_MAX = 100;
 
+export const MAX_RETRY_AFTER_MS = 10_000;
+
+/** Answers that say the server, or the database behind it, could not be reached: a failure of the connection, not of the request. */
+const UNREACHABLE_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+
 /** Calls whose 401 is an answer, not an expired session. */
 const SESSION_CALLS: readonly Route[] = [auth.me, auth.studentLogin, auth.adminLogin, auth.logout];
+
+/** Writes safe to repeat without a key: a sign-in sent twice opens at most one more session, which the second answer's cookie replaces. */
+const SIGN_INS: readonly Route[] = [auth.studentLogin, auth.adminLogin];
 
 /** An API failure with the stable code and the pt-BR text to show. */
 export class ApiError extends Error {
@@ -112,6 +121,15 @@ export async function toApiError(response: Response): Promise<ApiError> {
   );
 }
 
+/** The wait a retryable answer's Retry-After asks (seconds or a date), within MAX_RETRY_AFTER_MS; null without one. */
+function retryAfterMs(response: Response, now: number): number | null {
+  const value = response.headers.get('Retry-After');
+  if (!value) return null;
+  const seconds = Number(value);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - now;
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : null;
+}
+
 /** Waits `ms`, or fails at once with the signal's reason when the caller gives up meanwhile. */
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -145,6 +163,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
    */
   const revalidated = new Map<string, { etag: string; answer: unknown }>();
   let onUnauthorized: (() => void) | undefined;
+  let onReconnecting: ((reconnecting: boolean) => void) | undefined;
+  /** Calls waiting to try again after the server could not be reached. */
+  let reconnecting = 0;
 
   function keepRevalidated(url: string, etag: string | null, answer: unknown): void {
     revalidated.delete(url);
@@ -208,26 +229,39 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     await throttle(method, `${method} ${url} ${isForm ? '[form]' : (payload ?? '')}`, signal);
 
-    const maxAttempts = method === 'GET' || idempotencyKey ? MAX_ATTEMPTS : 1;
+    const maxAttempts = method === 'GET' || idempotencyKey || SIGN_INS.includes(route) ? MAX_ATTEMPTS : 1;
     let response: Response | undefined;
-    for (let attempt = 1; ; attempt += 1) {
-      // Doubling waits (400 ms, 800 ms) give a restarting server a moment.
-      const backoff = retryDelayMs * 2 ** (attempt - 1);
-      try {
-        response = await doFetch(url, { method, headers, body: payload, credentials: 'same-origin', signal });
-      } catch (cause) {
-        if (signal?.aborted) throw cause;
-        if (attempt < maxAttempts) {
-          await pause(backoff, signal);
+    // Counted once per call, from its first retry for want of a connection until it is answered or gives up.
+    let counted = false;
+    const retryingUnreachable = () => {
+      if (counted) return;
+      counted = true;
+      if (reconnecting++ === 0) onReconnecting?.(true);
+    };
+    try {
+      for (let attempt = 1; ; attempt += 1) {
+        // Doubling waits (400 ms, 800 ms) give a restarting server a moment, unless it says how long.
+        const backoff = retryDelayMs * 2 ** (attempt - 1);
+        try {
+          response = await doFetch(url, { method, headers, body: payload, credentials: 'same-origin', signal });
+        } catch (cause) {
+          if (signal?.aborted) throw cause;
+          if (attempt < maxAttempts) {
+            retryingUnreachable();
+            await pause(backoff, signal);
+            continue;
+          }
+          throw new ApiError(0, 'network', ERROR_MESSAGES.network);
+        }
+        if (!response.ok && RETRY_STATUSES.has(response.status) && attempt < maxAttempts) {
+          if (UNREACHABLE_STATUSES.has(response.status)) retryingUnreachable();
+          await pause(retryAfterMs(response, now()) ?? backoff, signal);
           continue;
         }
-        throw new ApiError(0, 'network', ERROR_MESSAGES.network);
+        break;
       }
-      if (!response.ok && RETRY_STATUSES.has(response.status) && attempt < maxAttempts) {
-        await pause(backoff, signal);
-        continue;
-      }
-      break;
+    } finally {
+      if (counted && --reconnecting === 0) onReconnecting?.(false);
     }
 
     if (response.status === 304 && held) return held.answer as AnswerOf<R>;
@@ -248,6 +282,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** What to do when a call answers 401 (the session expired or was ended elsewhere). */
     onUnauthorized(handler: (() => void) | undefined): void {
       onUnauthorized = handler;
+    },
+    /**
+     * Told `true` when a call starts retrying because the server could not be reached (no answer, or 502, 503,
+     * 504), and `false` once no call is retrying any more (each was answered or gave up).
+     */
+    onReconnecting(handler: ((reconnecting: boolean) => void) | undefined): void {
+      onReconnecting = handler;
     },
   };
 }

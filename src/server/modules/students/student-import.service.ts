@@ -9,7 +9,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { hashPassword } from '../auth/password.ts';
 import { auditActor, type AdminActor } from '../auth/actor.ts';
 import type { ActionContext, AdminStudentsDeps } from './admin-students.service.ts';
-import { decodeCsvBytes, parseCsv, toCsv } from '../../csv.ts';
+import { decodeCsvBytes, hasUtf16Bom, parseCsv, toCsv } from '../../csv.ts';
 import {
   ADMIN_STUDENT_TEXTS,
   CREDENTIALS_CSV_HEADERS,
@@ -73,14 +73,28 @@ const EXCEL_SCIENTIFIC = /^\d+([.,]\d+)?E[+-]?\d+$/i;
 
 type Candidate = ImportRow & { key: string };
 
+/** Control characters no spreadsheet's text holds (tab, CR and LF aside), and U+FFFD, what bytes that were not UTF-16 decode to. */
+const NOT_TEXT = /[^\P{Cc}\t\n\r]|\uFFFD/u;
+
+/**
+ * Whether the bytes are a binary file (a workbook saved as .xlsx or .xls, a PDF, audio) rather than text. The byte-order
+ * mark of UTF-16 (Excel's "Texto Unicode") also begins an MPEG audio frame, which is how file-type reads it: such a
+ * file is judged by `text`, what it decodes to.
+ */
+async function isBinary(bytes: Buffer, text: string): Promise<boolean> {
+  if (hasUtf16Bom(bytes)) return NOT_TEXT.test(text);
+  return (await fileTypeFromBuffer(bytes)) !== undefined;
+}
+
 /**
  * Parses and checks a file without touching the database. `turmas`: the school's active
- * turmas, the only ones a new student may join. A file with a binary signature (a workbook
- * saved as .xlsx or .xls, a PDF) is not read as text: its header would only look unknown.
+ * turmas, the only ones a new student may join. A binary file (isBinary) is not read as
+ * text: its header would only look unknown.
  */
 async function readRows(bytes: Buffer, turmas: readonly string[]): Promise<{ rows: Candidate[]; delimiter: string }> {
-  if (await fileTypeFromBuffer(bytes)) throw new AppError('import_not_csv');
-  const { rows: records, delimiter, unpairedQuoteAt } = parseCsv(decodeCsvBytes(bytes));
+  const text = decodeCsvBytes(bytes);
+  if (await isBinary(bytes, text)) throw new AppError('import_not_csv');
+  const { rows: records, delimiter, unpairedQuoteAt } = parseCsv(text);
   // The records after an unpaired quote are one long cell: a preview of them would silently leave students out.
   if (unpairedQuoteAt !== null) throw new AppError('import_malformed', { message: importMalformedMessage(unpairedQuoteAt) });
   const headerIndex = records.findIndex((cells) => cells.some((cell) => cell.trim() !== ''));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { desc, eq, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
+import { fileTypeFromBuffer } from 'file-type';
 import { describe, expect, test } from 'vitest';
 import { type TestApp, withSharedAdminApp } from '../../test/test-app.ts';
 import { auditLog, students } from '../../db/schema.ts';
@@ -54,6 +55,21 @@ const SECRETARY_FILE = excelCsv([
   '5001014;Email de Outro Aluno;ana@escola.test;1A;',
   ';;;;',
 ]);
+
+/**
+ * What Excel writes for "Texto Unicode" (Salvar como › Texto Unicode, a .txt): UTF-16 little-endian with its
+ * byte-order mark FF FE, tab between cells, CRLF; a cell holding a quote is quoted, with the quote doubled.
+ */
+function excelUnicodeText(lines: string[]): Buffer {
+  return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(lines.join('\r\n') + '\r\n', 'utf16le')]);
+}
+
+/** An MPEG-1 Layer I stream, 32 kbit/s mono at 32 kHz: frames of silence, each starting FF FE like a UTF-16 byte-order mark. */
+function mpegLayerOneAudio(frames: number): Buffer {
+  const frame = Buffer.alloc(48);
+  frame.set([0xff, 0xfe, 0x18, 0xc0]);
+  return Buffer.concat(Array.from({ length: frames }, () => frame));
+}
 
 /** A real .xlsx workbook with these rows. */
 async function workbook(rows: string[][]): Promise<Buffer> {
@@ -125,6 +141,45 @@ describe('import preview', () => {
       birthDate: '2008-09-09',
       valid: true,
     });
+  });
+
+  test('reads Excel\'s "Texto Unicode" (UTF-16 with its byte-order mark, tab-separated), little- and big-endian', async () => {
+    const lines = [
+      'Matrícula\tNome do aluno\tSérie\tE-mail',
+      '6006001\tJoão Ângelo Conceição\t1A\tjoao.angelo@escola.test',
+      '6006002\tSouza, Lívia; a Segunda\t2º ano B\t',
+      '6006003\t"Maria ""Duda"" Melo"\t3 EM C\t',
+    ];
+    const little = excelUnicodeText(lines);
+    // What refused it: file-type reads the byte-order mark as an MPEG audio frame.
+    expect((await fileTypeFromBuffer(little))?.mime).toBe('audio/mpeg');
+    const big = Buffer.from(little).swap16();
+    expect([...big.subarray(0, 2)]).toEqual([0xfe, 0xff]);
+    for (const bytes of [little, big]) {
+      const result = await preview(bytes);
+      expect(result.delimiter).toBe('\t');
+      expect(result.rows.map(({ studentId, name, grade, email, valid }) => ({ studentId, name, grade, email, valid }))).toEqual([
+        { studentId: '6006001', name: 'João Ângelo Conceição', grade: '1º EM - Turma A', email: 'joao.angelo@escola.test', valid: true },
+        { studentId: '6006002', name: 'Souza, Lívia; a Segunda', grade: '2º EM - Turma B', email: null, valid: true },
+        { studentId: '6006003', name: 'Maria "Duda" Melo', grade: '3º EM - Turma C', email: null, valid: true },
+      ]);
+    }
+
+    const imported = await send('', little, 'alunos.txt', 'text/plain');
+    expect(imported.statusCode, imported.body).toBe(201);
+    expect((imported.json() as ImportResult).created).toBe(3);
+    const rows = await selectStudents(t.db).where(inArray(students.studentId, ['6006001', '6006002', '6006003']));
+    expect(rows.map((row) => row.name).sort()).toEqual(['João Ângelo Conceição', 'Maria "Duda" Melo', 'Souza, Lívia; a Segunda']);
+  });
+
+  test('still refuses audio, whose MPEG frames begin with the same bytes as a UTF-16 byte-order mark', async () => {
+    const audio = mpegLayerOneAudio(40);
+    expect((await fileTypeFromBuffer(audio))?.mime).toBe('audio/mpeg');
+    for (const url of ['/preview', '']) {
+      const response = await send(url, audio, 'aula.mp3', 'audio/mpeg');
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.code).toBe('import_not_csv');
+    }
   });
 
   test('a matrícula Excel turned into a number (1,23457E+11) is flagged: its last digits are gone', async () => {

@@ -3,14 +3,14 @@ import type { AppDeps } from '../../deps.ts';
 import { route } from '../../contract-routes.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import { pingDatabase } from '../../db/client.ts';
-import { AppError } from '../../app-error.ts';
+import { serviceUnavailable } from '../../app-error.ts';
 
 export async function systemRoutes(app: FastifyInstance, { database }: AppDeps): Promise<void> {
   route(app, routes.system.health, async () => {
     try {
       await pingDatabase(database.db);
     } catch {
-      throw new AppError('internal', { status: 503 });
+      throw serviceUnavailable();
     }
     return { status: 'ok' as const, database: database.kind };
   });

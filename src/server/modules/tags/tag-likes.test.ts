@@ -122,6 +122,22 @@ test('an expired, unknown or malformed tag cannot be liked', async () => {
   expect(malformed.json().error.message).toBe('Esta tag não está mais ativa');
 });
 
+test('a student cannot like their own tag, and the refusal changes nothing', async () => {
+  const [carla] = await t.db.select().from(students).where(eq(students.studentId, '3000003'));
+  const holder = await t.loginStudent(carla!.studentId);
+  const before = await activeTagAs(holder);
+  const tagEvents = () => notifications.filter((n) => n.type === 'tags').length;
+  const eventsBefore = tagEvents();
+
+  const response = await like('PUT', holder);
+  expect(response.statusCode).toBe(400);
+  expect(response.json().error).toEqual({ code: 'tag_like_own', message: 'Você não pode curtir a sua própria tag' });
+  await settle();
+  expect(tagEvents()).toBe(eventsBefore);
+  expect(await activeTagAs(holder)).toEqual(before);
+  expect(await activeTagAs(cookies.diego)).toMatchObject({ likes: before.likes });
+});
+
 test('only students like tags', async () => {
   const admin = await t.loginAdmin();
   expect((await like('PUT', admin)).statusCode).toBe(403);

@@ -209,7 +209,8 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
           <input
             id={inputId}
             type="file"
-            accept=".csv,text/csv"
+            // Excel's "Texto Unicode" is saved as .txt (UTF-16, tab-separated).
+            accept=".csv,.txt,.tsv,text/csv,text/plain,text/tab-separated-values"
             aria-label="Arquivo CSV de alunos"
             className="sr-only"
             disabled={busy}

@@ -13,6 +13,28 @@ import { Skeleton } from '../../ui/skeleton.tsx';
 import { TAG_LOOK, daysLeftText } from '../../ui/weekly-tag.tsx';
 import { useToggleTagLike } from './tag-like-queries.ts';
 
+/** The count, read as "3 curtidas". */
+function LikeCount({ likes }: { likes: number }) {
+  return (
+    <span className="pr-3">
+      <span data-testid="like-count">{formatNumber(likes)}</span>
+      <span className="sr-only"> {plural(likes, 'curtida', 'curtidas')}</span>
+    </span>
+  );
+}
+
+/** One's own tag shows its likes without a heart to press: the server refuses a like of one's own tag. */
+function OwnTagLikes({ likes }: { likes: number }) {
+  return (
+    <div className="flex min-h-11 shrink-0 items-center rounded-xl bg-white text-sm font-semibold text-slate-700 tabular-nums ring-1 ring-slate-200">
+      <span className="flex size-11 items-center justify-center">
+        <Heart aria-hidden="true" className="size-5" />
+      </span>
+      <LikeCount likes={likes} />
+    </div>
+  );
+}
+
 /**
  * The heart toggles the like; the count beside it is not part of the button's name, so what a screen reader calls
  * the button ("Curtir …", pressed or not) is what it does, and the count is read as "3 curtidas".
@@ -39,15 +61,12 @@ function LikeButton({ tag }: { tag: ActiveTag }) {
       >
         <Heart aria-hidden="true" className={cn('size-5', liked && 'fill-current')} />
       </button>
-      <span className="pr-3">
-        <span data-testid="like-count">{formatNumber(tag.likes)}</span>
-        <span className="sr-only"> {plural(tag.likes, 'curtida', 'curtidas')}</span>
-      </span>
+      <LikeCount likes={tag.likes} />
     </div>
   );
 }
 
-function TagItem({ tag }: { tag: ActiveTag }) {
+function TagItem({ tag, own }: { tag: ActiveTag; own: boolean }) {
   const look = TAG_LOOK[tag.kind];
   return (
     <li className="flex min-w-0 flex-col gap-3 rounded-2xl border border-slate-200 p-3" data-testid="active-tag">
@@ -68,14 +87,14 @@ function TagItem({ tag }: { tag: ActiveTag }) {
         <span className={cn('rounded-full px-2.5 py-1 text-xs font-semibold ring-1 ring-inset', look.chip)}>
           {daysLeftText(tag.expiresAt)}
         </span>
-        <LikeButton tag={tag} />
+        {own ? <OwnTagLikes likes={tag.likes} /> : <LikeButton tag={tag} />}
       </div>
     </li>
   );
 }
 
-/** The weekly tags of the school: the newest holder of each kind, with likes kept on the server. */
-export function ActiveTagsPanel({ fallbackMs }: { fallbackMs: number }) {
+/** The weekly tags of the school: the newest holder of each kind, with likes kept on the server. `viewerId`: the signed-in student's id. */
+export function ActiveTagsPanel({ fallbackMs, viewerId }: { fallbackMs: number; viewerId: string }) {
   const tags = useActiveTags(fallbackMs);
   const shown = tags.data ? latestTagPerKind(tags.data) : [];
   return (
@@ -93,7 +112,7 @@ export function ActiveTagsPanel({ fallbackMs }: { fallbackMs: number }) {
       ) : (
         <ul aria-label="Tags ativas" className="grid grid-cols-1 gap-2 sm:grid-cols-2 xl:grid-cols-3">
           {shown.map((tag) => (
-            <TagItem key={tag.id} tag={tag} />
+            <TagItem key={tag.id} tag={tag} own={tag.student.id === viewerId} />
           ))}
         </ul>
       )}

@@ -183,7 +183,7 @@ export default function StudentDashboardPage() {
       {/* Below the fold on a phone: laid out only once scrolled near, so the first paint waits for less. */}
       <div className="grid grid-cols-1 gap-6 [contain-intrinsic-size:auto_32rem] [content-visibility:auto] lg:grid-cols-3">
         <div className="lg:col-span-2">
-          <ActiveTagsPanel fallbackMs={POLL_MS.dashboard} />
+          <ActiveTagsPanel fallbackMs={POLL_MS.dashboard} viewerId={student.id} />
         </div>
         <QuickActions />
       </div>
