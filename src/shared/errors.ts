@@ -72,6 +72,7 @@ export const ERROR_MESSAGES = {
   import_too_many_rows: 'O arquivo tem mais de 5.000 linhas; divida-o em partes menores',
   import_nothing_valid: 'Nenhuma linha válida para importar',
   search_too_long: 'A busca deve ter no máximo 100 caracteres',
+  invalid_page: 'Página inválida: peça a partir da página 1, com até 100 estudantes por página',
   live_streams_full: 'Muitas abas do portal abertas nesta sessão: feche algumas para voltar a receber as atualizações ao vivo',
   live_streams_account_full:
     'Muitas abas do portal abertas nesta conta, somando todos os aparelhos: feche algumas para voltar a receber as atualizações ao vivo',

@@ -8,5 +8,5 @@ import { ranking, transferDirectory } from './students.service.ts';
 export async function studentsRoutes(app: FastifyInstance, { database }: AppDeps): Promise<void> {
   route(app, routes.students.ranking, async () => ranking(database.db));
 
-  route(app, routes.students.directory, async (request) => transferDirectory(database.db, studentOf(request).id));
+  route(app, routes.students.directory, async (request) => transferDirectory(database.db, studentOf(request).id, request.query));
 }

@@ -1,7 +1,9 @@
-import { and, asc, desc, isNull, ne } from 'drizzle-orm';
+import { asc, desc, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { students } from '../../db/schema.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
+import type { DirectoryPage } from '../../../shared/students.ts';
+import { searchStudents } from './student-search.ts';
 import { activeTagsByStudent, selectStudents, toPublicStudent, type StudentRow } from '../../views/student-views.ts';
 
 async function withTags(db: Db, rows: StudentRow[]): Promise<PublicStudent[]> {
@@ -18,10 +20,12 @@ export async function ranking(db: Db): Promise<PublicStudent[]> {
   return withTags(db, rows);
 }
 
-/** Everyone a student can send to: current students except themself. */
-export async function transferDirectory(db: Db, selfId: string): Promise<PublicStudent[]> {
-  const rows = await selectStudents(db)
-    .where(and(isNull(students.deletedAt), ne(students.id, selfId)))
-    .orderBy(asc(students.name));
-  return withTags(db, rows);
+/** A page of the students a student can send to (current students except themself), searched by name, matrícula or série. */
+export async function transferDirectory(
+  db: Db,
+  selfId: string,
+  { q, page, size }: { q?: string | undefined; page: number; size: number },
+): Promise<DirectoryPage> {
+  const found = await searchStudents(db, { q, exceptId: selfId, byEmail: false }, { page, size });
+  return { items: await withTags(db, found.rows), total: found.total, page, size };
 }
