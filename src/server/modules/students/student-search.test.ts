@@ -88,7 +88,7 @@ describe('the staff search, a page at a time', () => {
     expect((await adminPage('?q=%25%25')).total).toBe(127);
     expect(names(await adminPage('?q=pedro_sub'))).toEqual(['Pedro_Sublinhado']);
     expect((await adminPage('?q=_')).total).toBe(127);
-    expect((await adminPage('?q=a_b')).total).toBe(0);
+    expect((await adminPage('?q=zz_yy')).total).toBe(0);
   });
 
   test.each([
