@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { SessionUser } from '../../shared/auth.ts';
 import { POLL_MS, RECENT_TRANSACTIONS_LIMIT } from '../../shared/constants.ts';
 import { routes } from '../../shared/contract/routes.ts';
@@ -26,11 +26,6 @@ export function useActiveTags(fallbackMs: number = POLL_MS.dashboard) {
 /** Every current student with balances, by Méritus (GET /api/ranking); pushed balance changes refresh it. */
 export function useRanking(fallbackMs: number = POLL_MS.dashboard) {
   return useLiveQuery(readOf(routes.students.ranking), fallbackMs);
-}
-
-/** Classmates a student can send to (self excluded by the server). */
-export function useDirectory() {
-  return useQuery(readOf(routes.students.directory));
 }
 
 /** The student's latest Méritus operations (GET /api/me/transactions). */
