@@ -21,6 +21,8 @@ type Summary = {
   recent: { meritusNet: number; earned: number; estelecasNet: number };
   estelecasStats: { received: number; receivedRecent: number; sent: number; deducted: number; peak: number };
 };
+/** A page of GET /api/students/directory. */
+type DirectoryPage = { items: PublicStudent[]; total: number };
 type Me = { role: 'student'; student: PublicStudent & { email: string | null; birthDate: string | null; totalEarned: number } };
 
 const STUDENT_SCREENS = [
@@ -206,12 +208,18 @@ test.describe('Méritus transfer', () => {
     await loginViaApi(context, me);
     await navigate(page, '/student/transfer');
     const recipients = page.getByRole('group', { name: 'Destinatário' }).getByRole('radio');
-    // Everyone but the student (other tests add classmates meanwhile, so the list is compared with a fresh answer until they agree).
+    // The first page of everyone but the student (other tests add classmates meanwhile, so the list is compared with a
+    // fresh answer until they agree), and the next page on asking.
     await expect(async () => {
-      const directory = await getJson<PublicStudent[]>(page, '/api/students/directory');
-      expect(directory.some((student) => student.id === me.id)).toBe(false);
-      await expect(recipients).toHaveCount(directory.length, { timeout: 1_000 });
+      const directory = await getJson<DirectoryPage>(page, '/api/students/directory');
+      expect(directory.items.some((student) => student.id === me.id)).toBe(false);
+      await expect(recipients).toHaveCount(directory.items.length, { timeout: 1_000 });
     }).toPass({ timeout: 15_000 });
+    const { total } = await getJson<DirectoryPage>(page, '/api/students/directory');
+    if (total > 50) {
+      await page.getByRole('button', { name: 'Mostrar mais' }).click();
+      await expect(recipients).toHaveCount(Math.min(total, 100));
+    }
     await expect(page.getByRole('radio', { name: new RegExp(me.name) })).toHaveCount(0);
 
     const search = page.getByRole('searchbox', { name: 'Buscar estudante' });
@@ -226,8 +234,9 @@ test.describe('Méritus transfer', () => {
     await expect(recipients).toHaveCount(1);
     await search.fill('1º EM - Turma A');
     await expect(async () => {
-      const directory = await getJson<PublicStudent[]>(page, '/api/students/directory');
-      await expect(recipients).toHaveCount(directory.filter((s) => s.grade === '1º EM - Turma A').length, { timeout: 1_000 });
+      const directory = await getJson<DirectoryPage>(page, `/api/students/directory?q=${encodeURIComponent('1º EM - Turma A')}`);
+      expect(directory.items.every((s) => s.grade === '1º EM - Turma A')).toBe(true);
+      await expect(recipients).toHaveCount(directory.items.length, { timeout: 1_000 });
     }).toPass({ timeout: 15_000 });
     await search.fill('zzz-ninguém');
     await expect(page.getByText('Nenhum estudante encontrado')).toBeVisible();
@@ -278,7 +287,10 @@ test.describe('Méritus transfer', () => {
 
   test('with nobody to send to, the list says so', async ({ page, context }) => {
     await loginViaApi(context, 'student');
-    await page.route('**/api/students/directory', (route) => route.fulfill({ json: [] }));
+    await page.route(
+      (url) => url.pathname === '/api/students/directory',
+      (route) => route.fulfill({ json: { items: [], total: 0, page: 1, size: 50 } }),
+    );
     await navigate(page, '/student/transfer');
     await expect(page.getByText('Nenhum estudante disponível')).toBeVisible();
   });

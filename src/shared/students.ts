@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import { publicStudent } from './auth.ts';
-import { TAG_KINDS } from './constants.ts';
+import { STUDENT_PAGE_SIZE, TAG_KINDS } from './constants.ts';
 import { textInput } from './validation.ts';
 
 export const rankingResponse = z.array(publicStudent);
-
-/** Students per page of a search: the screens ask for `default`, nobody gets more than `max`. */
-export const STUDENT_PAGE_SIZE = { default: 50, max: 100 } as const;
 
 /**
  * A search among the current students, answered a page at a time (GET /api/students/directory and

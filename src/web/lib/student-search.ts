@@ -2,7 +2,7 @@ import { keepPreviousData, useInfiniteQuery, type InfiniteData } from '@tanstack
 import type { AdminStudent } from '../../shared/admin-students.ts';
 import type { Route } from '../../shared/contract/route.ts';
 import { routes } from '../../shared/contract/routes.ts';
-import { STUDENT_PAGE_SIZE } from '../../shared/students.ts';
+import { STUDENT_PAGE_SIZE } from '../../shared/constants.ts';
 import { call } from './api.ts';
 import { routeKey } from './query-keys.ts';
 import { useDebounced } from './use-debounced.ts';

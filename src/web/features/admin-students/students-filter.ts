@@ -1,5 +1,5 @@
 import type { AdminStudent } from '../../../shared/admin-students.ts';
-import { STUDENT_PAGE_SIZE } from '../../../shared/students.ts';
+import { STUDENT_PAGE_SIZE } from '../../../shared/constants.ts';
 
 /** Students per page of the list; the server searches and pages (GET /api/admin/students). */
 export const PAGE_SIZE = STUDENT_PAGE_SIZE.default;
