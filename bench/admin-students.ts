@@ -116,7 +116,7 @@ async function bench(label: string, database: Database): Promise<void> {
     };
     const reads: [string, string, string][] = [
       ['Gerenciar Alunos, opening', '/api/admin/students?page=1&size=50', cookie],
-      ['Gerenciar Alunos, "joao souza"', '/api/admin/students?q=joao%20souza&page=1&size=50', cookie],
+      ['Gerenciar Alunos, "joao conceicao"', '/api/admin/students?q=joao%20conceicao&page=1&size=50', cookie],
       ['Gerenciar Alunos, one letter "a"', '/api/admin/students?q=a&page=1&size=50', cookie],
       ['Gerenciar Alunos, turma 2º EM - Turma C', `/api/admin/students?turma=${encodeURIComponent('2º EM - Turma C')}&size=50`, cookie],
       ['Transferir, opening', '/api/students/directory?page=1&size=50', studentCookie],
