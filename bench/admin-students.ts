@@ -1,9 +1,11 @@
 /**
- * node --import tsx bench/admin-students.ts — the student management screen with 2,000 students.
+ * node --import tsx bench/admin-students.ts — the student screens with 2,000 students.
  *
  * On an in-memory PGlite and on a fresh PostgreSQL 15: imports a 2,000-row CSV through the
  * API (one request, one transaction, 2,000 generated passwords hashed with argon2id), then
- * times the list the screen loads, the browser-side search over it and the CSV export.
+ * times and weighs what the screens read as they open and as a person searches (the staff's
+ * student list, a student's transfer recipients: a page of the server's search each), and the
+ * CSV export.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,8 +18,6 @@ import { hashPassword } from '../src/server/modules/auth/password.ts';
 import { buildApp } from '../src/server/app.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { GRADES } from '../src/shared/constants.ts';
-import type { AdminStudent } from '../src/shared/admin-students.ts';
-import { studentsFilter } from '../src/web/features/admin-students/students-filter.ts';
 
 const STUDENTS = 2000;
 const FIRST = ['Ana', 'João', 'Lívia', 'Ícaro', 'Beatriz', 'Otávio', 'Júlia', 'Caio', 'Iara', 'Heitor'];
@@ -97,25 +97,39 @@ async function bench(label: string, database: Database): Promise<void> {
     const importMs = performance.now() - t0;
     if (imported.statusCode !== 201) throw new Error(imported.body);
 
-    let bytes = 0;
-    let list: AdminStudent[] = [];
-    const listMs = await median(15, async () => {
-      const response = await app.inject({ method: 'GET', url: '/api/admin/students', headers: { cookie } });
-      bytes = response.rawPayload.length;
-      list = response.json();
-    });
-    const indexMs = await median(15, () => studentsFilter(list));
-    const filter = studentsFilter(list);
-    const queries = ['a', 'jo', 'joao', 'conceicao', '51012', 'aluno1999@', 'turma c', 'ana 2º'];
-    const filterMs = await median(15, () => queries.forEach((query) => filter(query, '')));
+    const student = (JSON.parse(imported.body) as { credentials: { studentId: string; password: string }[] }).credentials[0]!;
+    const studentLogin = await app.inject({ method: 'POST', url: '/api/auth/student/login', payload: student });
+    const studentCookie = String(studentLogin.headers['set-cookie']).split(';')[0]!;
+
+    /** Median time, answer size and students in the answer (a page's items, or a whole list). */
+    const read = async (url: string, as: string) => {
+      let bytes = 0;
+      let rows = 0;
+      const ms = await median(15, async () => {
+        const response = await app.inject({ method: 'GET', url, headers: { cookie: as } });
+        if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+        bytes = response.rawPayload.length;
+        const answer = response.json() as unknown[] | { items: unknown[] };
+        rows = Array.isArray(answer) ? answer.length : answer.items.length;
+      });
+      return `median ${ms.toFixed(1).padStart(6)} ms · ${(bytes / 1024).toFixed(1).padStart(6)} KB · ${String(rows).padStart(4)} students`;
+    };
+    const reads: [string, string, string][] = [
+      ['Gerenciar Alunos, opening', '/api/admin/students?page=1&size=50', cookie],
+      ['Gerenciar Alunos, "joao conceicao"', '/api/admin/students?q=joao%20conceicao&page=1&size=50', cookie],
+      ['Gerenciar Alunos, one letter "a"', '/api/admin/students?q=a&page=1&size=50', cookie],
+      ['Gerenciar Alunos, turma 2º EM - Turma C', `/api/admin/students?turma=${encodeURIComponent('2º EM - Turma C')}&size=50`, cookie],
+      ['Transferir, opening', '/api/students/directory?page=1&size=50', studentCookie],
+      ['Transferir, "conceicao"', '/api/students/directory?q=conceicao&page=1&size=50', studentCookie],
+    ];
+    const lines: string[] = [];
+    for (const [what, url, as] of reads) lines.push(`  ${what.padEnd(42)} ${await read(url, as)}`);
     const exportMs = await median(5, () => app.inject({ method: 'GET', url: '/api/admin/students/export.csv', headers: { cookie } }));
 
     console.log(`${label}:`);
     console.log(`  import preview of ${STUDENTS} rows          ${previewMs.toFixed(0)} ms (${JSON.parse(preview.body).validCount} valid)`);
     console.log(`  import (one transaction, ${STUDENTS} argon2id) ${(importMs / 1000).toFixed(1)} s`);
-    console.log(`  GET /api/admin/students (${list.length})       median ${listMs.toFixed(0)} ms · ${(bytes / 1024).toFixed(0)} KB JSON`);
-    console.log(`  browser search index (once per list)      median ${indexMs.toFixed(1)} ms`);
-    console.log(`  browser search, per keystroke             median ${(filterMs / queries.length).toFixed(2)} ms`);
+    for (const line of lines) console.log(line);
     console.log(`  GET /api/admin/students/export.csv        median ${exportMs.toFixed(0)} ms`);
   } finally {
     await app.close();

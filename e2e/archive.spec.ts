@@ -227,7 +227,8 @@ test.describe('Data-Base (desktop)', () => {
     await expectNoSeriousA11yViolations(page);
     await form.getByRole('button', { name: 'Salvar alterações' }).click();
     await expect(form).toHaveCount(0);
-    const students = (await (await page.request.get('/api/admin/students')).json()) as { id: string; photo: string | null }[];
+    const found = await page.request.get(`/api/admin/students?q=${student.studentId}`);
+    const students = ((await found.json()) as { items: { id: string; photo: string | null }[] }).items;
     expect(students.find((entry) => entry.id === student.id)?.photo).toMatch(/^\/api\/archive\/files\//);
   });
 });
@@ -275,7 +276,8 @@ test.describe('Data-Base (phone)', () => {
     await expect(dialog.getByText('Imagem Selecionada')).toBeVisible();
     await dialog.getByRole('button', { name: 'Concluir' }).click();
     await expect(item.getByText('Usos: 1')).toBeAttached();
-    const students = (await (await page.request.get('/api/admin/students')).json()) as { id: string; photo: string | null }[];
+    const found = await page.request.get(`/api/admin/students?q=${student.studentId}`);
+    const students = ((await found.json()) as { items: { id: string; photo: string | null }[] }).items;
     expect(students.find((entry) => entry.id === student.id)?.photo).toMatch(/^\/api\/archive\/files\//);
   });
 });

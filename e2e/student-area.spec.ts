@@ -31,6 +31,8 @@ type Summary = {
   recent: { meritusNet: number; earned: number; estelecasNet: number };
   estelecasStats: { received: number; receivedRecent: number; sent: number; deducted: number; peak: number };
 };
+/** A page of GET /api/students/directory. */
+type DirectoryPage = { items: PublicStudent[]; total: number };
 type Me = { role: 'student'; student: PublicStudent & { email: string | null; birthDate: string | null; totalEarned: number } };
 
 const STUDENT_SCREENS = [
@@ -217,11 +219,12 @@ test.describe('Méritus transfer', () => {
     await loginViaApi(context, me);
     await navigate(page, '/student/transfer');
     const recipients = page.getByRole('group', { name: 'Destinatário' }).getByRole('radio');
-    // Everyone but the student (other tests add classmates meanwhile, so the list is compared with a fresh answer until they agree).
+    // The first page of everyone but the student (other tests add classmates meanwhile, so the list is compared with a
+    // fresh answer until they agree).
     await expect(async () => {
-      const directory = await getJson<PublicStudent[]>(page, '/api/students/directory');
-      expect(directory.some((student) => student.id === me.id)).toBe(false);
-      await expect(recipients).toHaveCount(directory.length, { timeout: 1_000 });
+      const directory = await getJson<DirectoryPage>(page, '/api/students/directory');
+      expect(directory.items.some((student) => student.id === me.id)).toBe(false);
+      await expect(recipients).toHaveCount(directory.items.length, { timeout: 1_000 });
     }).toPass({ timeout: 15_000 });
     await expect(page.getByRole('radio', { name: new RegExp(me.name) })).toHaveCount(0);
 
@@ -237,8 +240,9 @@ test.describe('Méritus transfer', () => {
     await expect(recipients).toHaveCount(1);
     await search.fill('1º EM - Turma A');
     await expect(async () => {
-      const directory = await getJson<PublicStudent[]>(page, '/api/students/directory');
-      await expect(recipients).toHaveCount(directory.filter((s) => s.grade === '1º EM - Turma A').length, { timeout: 1_000 });
+      const directory = await getJson<DirectoryPage>(page, `/api/students/directory?q=${encodeURIComponent('1º EM - Turma A')}`);
+      expect(directory.items.every((s) => s.grade === '1º EM - Turma A')).toBe(true);
+      await expect(recipients).toHaveCount(directory.items.length, { timeout: 1_000 });
     }).toPass({ timeout: 15_000 });
     await search.fill('zzz-ninguém');
     await expect(page.getByText('Nenhum estudante encontrado')).toBeVisible();
@@ -289,9 +293,49 @@ test.describe('Méritus transfer', () => {
 
   test('with nobody to send to, the list says so', async ({ page, context }) => {
     await loginViaApi(context, 'student');
-    await page.route('**/api/students/directory', (route) => route.fulfill({ json: [] }));
+    await page.route(
+      (url) => url.pathname === '/api/students/directory',
+      (route) => route.fulfill({ json: { items: [], total: 0, page: 1, size: 50 } }),
+    );
     await navigate(page, '/student/transfer');
     await expect(page.getByText('Nenhum estudante disponível')).toBeVisible();
+  });
+
+  test('the server searches once the typing pauses, and answers a page; Mostrar mais adds the next', async ({ page, context }) => {
+    await loginViaApi(context, 'student');
+    const classmate = (n: number): PublicStudent => ({
+      id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+      studentId: String(7700000 + n),
+      name: `Colega ${String(n).padStart(2, '0')}`,
+      grade: '1º EM - Turma A',
+      photo: null,
+      meritus: 0,
+      estelecas: 0,
+      tags: [],
+    });
+    const asked: URLSearchParams[] = [];
+    await page.route(
+      (url) => url.pathname === '/api/students/directory',
+      (route) => {
+        const query = new URL(route.request().url()).searchParams;
+        asked.push(query);
+        const number = Number(query.get('page') ?? '1');
+        const items = Array.from({ length: number === 1 ? 50 : 10 }, (_, i) => classmate((number - 1) * 50 + i + 1));
+        return route.fulfill({ json: { items, total: 60, page: number, size: 50 } });
+      },
+    );
+    await navigate(page, '/student/transfer');
+    const recipients = page.getByRole('group', { name: 'Destinatário' }).getByRole('radio');
+    await expect(recipients).toHaveCount(50);
+    await expect(page.getByText('Mostrando 50 de 60 estudantes')).toBeVisible();
+    await page.getByRole('button', { name: 'Mostrar mais' }).click();
+    await expect(recipients).toHaveCount(60);
+    await expect(page.getByRole('button', { name: 'Mostrar mais' })).toHaveCount(0);
+    expect(asked.map((query) => query.get('page'))).toEqual(['1', '2']);
+
+    // Typed key by key without a pause: one search, for the whole word.
+    await page.getByRole('searchbox', { name: 'Buscar estudante' }).pressSequentially('colega');
+    await expect.poll(() => asked.filter((query) => query.has('q')).map((query) => query.get('q'))).toEqual(['colega']);
   });
 
   test('works with the keyboard alone', async ({ page, context, school }) => {

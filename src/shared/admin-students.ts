@@ -14,6 +14,7 @@ import { ARCHIVE_PHOTO_URL } from './archive.ts';
 import { countOf, formatDate } from './format.ts';
 import { calendarDate, instantText, requiredText, rowId, textInput } from './validation.ts';
 import { foldText } from './student-match.ts';
+import { studentPage, studentSearchQuery } from './students.ts';
 
 /** Photo types accepted for upload, by what the file's bytes say it is. */
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
@@ -70,7 +71,20 @@ export const adminStudent = selfStudent.extend({
   createdAt: z.string(),
 });
 export type AdminStudent = z.infer<typeof adminStudent>;
-export const adminStudentsResponse = z.array(adminStudent);
+
+/** The staff's student search: the shared search, narrowed to a turma, or to the students who hold Estelecas. */
+export const adminStudentsQuery = studentSearchQuery.extend({
+  turma: textInput({ max: 100 }).optional(),
+  withEstelecas: z
+    .enum(['true', 'false'], { error: 'validation' })
+    .transform((value) => value === 'true')
+    .optional(),
+});
+export type AdminStudentsQuery = z.input<typeof adminStudentsQuery>;
+
+/** A page of the staff's search; `schoolTotal` counts every current student, whatever the search. */
+export const adminStudentsResponse = studentPage(adminStudent).extend({ schoolTotal: z.number().int() });
+export type AdminStudentsPage = z.infer<typeof adminStudentsResponse>;
 
 /** Birth dates as the API stores them: a real calendar day (aaaa-mm-dd), not in the future. */
 export function isValidBirthDate(value: string, today: Date = new Date()): boolean {

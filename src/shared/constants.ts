@@ -1,5 +1,8 @@
 /** Business constants from the spec (sections 9 of both documents). */
 export const MERITUS_GOAL = 2000;
+
+/** Students per page of a student search: the screens ask for `default`, nobody gets more than `max`. */
+export const STUDENT_PAGE_SIZE = { default: 50, max: 100 } as const;
 export const ESTELECAS_BAR_SCALE = 100;
 export const ESTELECAS_ACHIEVEMENTS = [
   { threshold: 1, name: 'Primeira Esteleca' },

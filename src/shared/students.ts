@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { publicStudent } from './auth.ts';
-import { RANKING_PAGE, TAG_KINDS } from './constants.ts';
+import { RANKING_PAGE, STUDENT_PAGE_SIZE, TAG_KINDS } from './constants.ts';
+import { textInput } from './validation.ts';
 import type { ErrorCode } from './errors.ts';
 
 /** A whole number in a query string, refused with `error` (a code of the catalogue) outside min…max. */
@@ -46,7 +47,27 @@ export const rankingResponse = z.object({
   entries: z.array(rankingEntry),
 });
 export type RankingAnswer = z.infer<typeof rankingResponse>;
-export const directoryResponse = z.array(publicStudent);
+
+/**
+ * A search among the current students, answered a page at a time (GET /api/students/directory and
+ * /api/admin/students): `q` is the app's one student search (shared/student-match), applied by the server;
+ * pages count from 1 in a stable order (name, then matrícula).
+ */
+export const studentSearchQuery = z.object({
+  q: textInput({ max: 100, maxError: 'search_too_long' }).optional(),
+  page: wholeNumber('invalid_page', 1, 100_000).default(1),
+  size: wholeNumber('invalid_page', 1, STUDENT_PAGE_SIZE.max).default(STUDENT_PAGE_SIZE.default),
+});
+export type StudentSearchQuery = z.input<typeof studentSearchQuery>;
+
+/** A page of a student search: `total` counts every match, so a screen can say how many there are. */
+export function studentPage<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), size: z.number().int() });
+}
+
+/** A student's search for someone to send to: classmates' public fields, never their own row. */
+export const directoryResponse = studentPage(publicStudent);
+export type DirectoryPage = z.infer<typeof directoryResponse>;
 
 /** One active weekly tag with its holder, as the dashboards list them. */
 export const activeTag = z.object({

@@ -2,7 +2,13 @@ import { defineRoutes } from './route.ts';
 
 /** Student management; photos and the CSV import are multipart uploads of one file (field "file"). */
 export const adminStudents = defineRoutes(['admin-students'], {
-  list: { method: 'GET', path: '/api/admin/students', access: 'admin', schemas: (s) => ({ response: { 200: s.adminStudentsResponse } }) },
+  list: {
+    method: 'GET',
+    path: '/api/admin/students',
+    access: 'admin',
+    description: 'Uma página da busca de estudantes (nome sem acentos, matrícula, email ou série), filtrável por turma.',
+    schemas: (s) => ({ query: s.adminStudentsQuery, response: { 200: s.adminStudentsResponse } }),
+  },
   create: {
     method: 'POST',
     path: '/api/admin/students',

@@ -17,7 +17,9 @@ export const students = defineRoutes(['students'], {
     method: 'GET',
     path: '/api/students/directory',
     access: 'student',
-    schemas: (s) => ({ response: { 200: s.directoryResponse } }),
+    description:
+      'Uma página dos colegas para quem o estudante pode enviar (ele mesmo fica de fora), buscados por nome, matrícula ou série.',
+    schemas: (s) => ({ query: s.studentSearchQuery, response: { 200: s.directoryResponse } }),
   },
   /** The student area's summary figures. */
   summary: {

@@ -1,16 +1,14 @@
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { POLL_MS, RANKING_PAGE, RECENT_TRANSACTIONS_LIMIT } from '../../shared/constants.ts';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { POLL_MS, RECENT_TRANSACTIONS_LIMIT } from '../../shared/constants.ts';
 import { routes } from '../../shared/contract/routes.ts';
 import type { OperationResult } from '../../shared/ledger.ts';
-import type { RankingEntry } from '../../shared/students.ts';
-import { call } from './api.ts';
 import { useLiveQuery } from './live-query.ts';
-import { invalidateReads, readOf, routeKey, type Read } from './query-keys.ts';
+import { invalidateReads, readOf } from './query-keys.ts';
 import { setSessionBalances } from './live-connection.ts';
 
 /**
- * The signed-in student's summary. Pushed 'ranking' events (sent with each of the student's own 'balance' events too)
- * refresh it: a classmate's operation can move the student's position.
+ * The signed-in student's summary. Their own operations ('balance') and a move of a row they see ('ranking') refresh
+ * it: a classmate's operation can move the student's position.
  */
 const summaryRead = readOf(routes.students.summary);
 
@@ -23,30 +21,6 @@ const activeTagsRead = readOf(routes.tags.active);
 
 export function useActiveTags(fallbackMs: number = POLL_MS.dashboard) {
   return useLiveQuery(activeTagsRead, fallbackMs);
-}
-
-/**
- * Every current student's row of the ranking, read page by page: the staff's student pickers (Gerenciar M$ and
- * Estelecas) choose from all of them until they search on the server. Pushed ranking changes refresh it.
- */
-const everyRankedStudentRead: Read<RankingEntry[]> = {
-  queryKey: [...routeKey(routes.students.ranking), 'every page'],
-  queryFn: async ({ signal }) => {
-    const size = RANKING_PAGE.maxSize;
-    const first = await call(routes.students.ranking, { query: { page: 0, size }, signal });
-    const pages = Array.from({ length: Math.ceil(first.total / size) - 1 }, (_, index) => index + 1);
-    const rest = await Promise.all(pages.map((page) => call(routes.students.ranking, { query: { page, size }, signal })));
-    return [first, ...rest].flatMap((answer) => answer.entries);
-  },
-};
-
-export function useEveryRankedStudent(fallbackMs: number = POLL_MS.dashboard) {
-  return useLiveQuery(everyRankedStudentRead, fallbackMs);
-}
-
-/** Classmates a student can send to (self excluded by the server). */
-export function useDirectory() {
-  return useQuery(readOf(routes.students.directory));
 }
 
 /** The student's latest Méritus operations (GET /api/me/transactions). */

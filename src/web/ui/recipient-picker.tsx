@@ -1,10 +1,10 @@
-import { useId, useMemo } from 'react';
+import { useId } from 'react';
 import { Check, SearchX, Users } from 'lucide-react';
 import type { PublicStudent } from '../../shared/auth.ts';
-import { countOf } from '../../shared/format.ts';
-import { useDirectory } from '../lib/student-queries.ts';
-import { studentMatcher } from '../../shared/student-match.ts';
+import { countOf, formatNumber } from '../../shared/format.ts';
+import { useDirectorySearch } from '../lib/student-search.ts';
 import { cn } from '../lib/cn.ts';
+import { Button } from './button.tsx';
 import { EmptyState } from './empty-state.tsx';
 import { LoadError } from './load-error.tsx';
 import { SearchInput } from './search-input.tsx';
@@ -25,16 +25,15 @@ export type RecipientPickerProps = {
 /**
  * A searchable list of the classmates a student can send to (GET /api/students/directory,
  * which leaves the student out): radio buttons, so arrow keys move through them, with
- * name, matrícula and grade. The search is the app's one student search (shared/student-match).
+ * name, matrícula and grade. The server searches (the app's one student search) once the
+ * typing pauses and answers a page; 'Mostrar mais' adds the next.
  */
 export function RecipientPicker({ selectedId, onSelect, search, onSearchChange, legend, className, listClassName }: RecipientPickerProps) {
   const name = useId();
-  const directory = useDirectory();
-  const students = directory.data;
-  const match = useMemo(() => studentMatcher(students ?? []), [students]);
-  const filtered = useMemo(() => match(search), [match, search]);
+  const directory = useDirectorySearch(search);
+  const { students: filtered, total = 0 } = directory;
 
-  if (directory.isError) {
+  if (directory.isError && !directory.data) {
     return (
       <LoadError
         message="Não foi possível carregar os estudantes"
@@ -54,9 +53,9 @@ export function RecipientPicker({ selectedId, onSelect, search, onSearchChange, 
             <Skeleton key={index} className="h-16 w-full rounded-xl" />
           ))}
         </div>
-      ) : !students || students.length === 0 ? (
+      ) : total === 0 && !directory.searched && !directory.isPlaceholderData ? (
         <EmptyState icon={<Users className="size-6" />} title="Nenhum estudante disponível" />
-      ) : filtered.length === 0 ? (
+      ) : !filtered || filtered.length === 0 ? (
         <EmptyState
           icon={<SearchX className="size-6" />}
           title="Nenhum estudante encontrado"
@@ -65,7 +64,7 @@ export function RecipientPicker({ selectedId, onSelect, search, onSearchChange, 
       ) : (
         <div className={cn('-mx-1 overflow-y-auto px-1 py-1', listClassName)}>
           <p className="sr-only" aria-live="polite">
-            {countOf(filtered.length, 'estudante', 'estudantes')}
+            {countOf(total, 'estudante', 'estudantes')}
           </p>
           <ul className="flex flex-col gap-1.5">
             {filtered.map((student) => {
@@ -102,6 +101,16 @@ export function RecipientPicker({ selectedId, onSelect, search, onSearchChange, 
               );
             })}
           </ul>
+          {directory.hasNextPage && (
+            <div className="flex flex-col items-center gap-2 pt-3 text-xs text-slate-600">
+              <p>
+                Mostrando {formatNumber(filtered.length)} de {formatNumber(total)} estudantes
+              </p>
+              <Button variant="secondary" size="sm" loading={directory.isFetchingNextPage} onClick={() => void directory.fetchNextPage()}>
+                Mostrar mais
+              </Button>
+            </div>
+          )}
         </div>
       )}
     </fieldset>

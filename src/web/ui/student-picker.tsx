@@ -1,51 +1,60 @@
-import { useDeferredValue, useId, useMemo, useState } from 'react';
-import { studentMatcher } from '../../shared/student-match.ts';
+import { useId, useState } from 'react';
+import type { AdminStudent } from '../../shared/admin-students.ts';
+import { formatNumber } from '../../shared/format.ts';
+import { useStaffStudentSearch, type StaffSearchFilter } from '../lib/student-search.ts';
 import { cn } from '../lib/cn.ts';
+import { Button } from './button.tsx';
 import { SearchInput } from './search-input.tsx';
+import { Skeleton } from './skeleton.tsx';
 import { StudentIdentity } from './student-identity.tsx';
 
-export type PickerStudent = {
-  id: string;
-  studentId: string;
-  name: string;
-  grade: string;
-  photo: string | null;
-  /** Shown on the right, e.g. "120 M$". */
-  balanceLabel: string;
-};
+/** The students picked, by id, as the search found them (a pick stays when the search changes). */
+export type PickedStudents = ReadonlyMap<string, AdminStudent>;
 
 export type StudentPickerProps = {
-  students: readonly PickerStudent[];
-  selected: ReadonlySet<string>;
-  onChange: (selected: Set<string>) => void;
+  selected: PickedStudents;
+  onChange: (selected: Map<string, AdminStudent>) => void;
   /** One student (radio buttons) or several (check boxes). */
   mode: 'single' | 'multiple';
   /** Accessible name of the list, e.g. 'Estudantes'. */
   label: string;
+  /** Shown on the right of each student, e.g. "120 M$". */
+  balanceOf: (student: AdminStudent) => string;
   /** A small unit under each balance, e.g. 'Estelecas' (leave out when the label carries it, as in "120 M$"). */
   balanceUnit?: string;
-  /** Rows drawn at once; the search narrows the rest (keeps 2,000 students fast). */
+  /** Only some students (those holding Estelecas, for a removal). */
+  filter?: StaffSearchFilter;
+  /** Rows per page; 'Mostrar mais' adds the next page. */
   limit?: number;
   listClassName?: string;
 };
 
 /**
- * Search by name, matrícula or série, then pick one or several students. Only the first
- * `limit` matches are drawn; a line says how many more the search could show.
+ * Search by name, matrícula or série, then pick one or several students. The server searches once the typing pauses
+ * and answers a page; a line says how many the search found, and 'Mostrar mais' adds the next page.
  */
-export function StudentPicker({ students, selected, onChange, mode, label, balanceUnit, limit = 50, listClassName }: StudentPickerProps) {
+export function StudentPicker({
+  selected,
+  onChange,
+  mode,
+  label,
+  balanceOf,
+  balanceUnit,
+  filter,
+  limit,
+  listClassName,
+}: StudentPickerProps) {
   const [query, setQuery] = useState('');
-  const deferredQuery = useDeferredValue(query);
   const name = useId();
-  const match = useMemo(() => studentMatcher(students), [students]);
-  const matches = useMemo(() => match(deferredQuery), [match, deferredQuery]);
-  const shown = matches.slice(0, limit);
+  const search = useStaffStudentSearch(query, filter, limit);
+  const shown = search.students ?? [];
+  const total = search.total ?? 0;
 
-  const toggle = (id: string) => {
-    if (mode === 'single') return onChange(new Set([id]));
-    const next = new Set(selected);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
+  const toggle = (student: AdminStudent) => {
+    if (mode === 'single') return onChange(new Map([[student.id, student]]));
+    const next = new Map(selected);
+    if (next.has(student.id)) next.delete(student.id);
+    else next.set(student.id, student);
     onChange(next);
   };
 
@@ -54,9 +63,15 @@ export function StudentPicker({ students, selected, onChange, mode, label, balan
       <SearchInput value={query} onChange={setQuery} label="Buscar estudante" placeholder="Nome, matrícula ou série" />
       <fieldset className="min-h-0 min-w-0">
         <legend className="sr-only">{label}</legend>
-        {shown.length === 0 ? (
+        {search.isPending ? (
+          <Skeleton className="h-40" />
+        ) : search.isError && !search.data ? (
+          <p role="alert" className="rounded-xl border border-dashed border-rose-300 px-4 py-8 text-center text-sm text-rose-800">
+            Não foi possível carregar os estudantes
+          </p>
+        ) : shown.length === 0 ? (
           <p className="rounded-xl border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-600">
-            {students.length === 0 ? 'Nenhum estudante disponível' : 'Nenhum estudante encontrado'}
+            {search.searched || search.isPlaceholderData ? 'Nenhum estudante encontrado' : 'Nenhum estudante disponível'}
           </p>
         ) : (
           <ul
@@ -76,12 +91,12 @@ export function StudentPicker({ students, selected, onChange, mode, label, balan
                       type={mode === 'single' ? 'radio' : 'checkbox'}
                       name={name}
                       checked={checked}
-                      onChange={() => toggle(student.id)}
+                      onChange={() => toggle(student)}
                       className="size-5 shrink-0 cursor-pointer accent-indigo-600"
                     />
-                    <StudentIdentity student={student} />
+                    <StudentIdentity student={{ ...student, photo: student.photoThumb ?? student.photo }} />
                     <span className="flex shrink-0 flex-col items-end text-sm font-semibold text-slate-700 tabular-nums">
-                      {student.balanceLabel}
+                      {balanceOf(student)}
                       {balanceUnit && <span className="text-xs font-normal text-slate-600">{balanceUnit}</span>}
                     </span>
                   </label>
@@ -91,10 +106,15 @@ export function StudentPicker({ students, selected, onChange, mode, label, balan
           </ul>
         )}
       </fieldset>
-      {matches.length > shown.length && (
-        <p className="text-xs text-slate-600">
-          Mostrando {shown.length} de {matches.length} estudantes. Refine a busca para ver os demais.
-        </p>
+      {search.hasNextPage && (
+        <div className="flex flex-wrap items-center gap-3 text-xs text-slate-600">
+          <p>
+            Mostrando {formatNumber(shown.length)} de {formatNumber(total)} estudantes.
+          </p>
+          <Button variant="secondary" size="sm" loading={search.isFetchingNextPage} onClick={() => void search.fetchNextPage()}>
+            Mostrar mais
+          </Button>
+        </div>
       )}
     </div>
   );

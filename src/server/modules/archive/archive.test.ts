@@ -443,7 +443,7 @@ describe('management', () => {
       expect(selected.statusCode).toBe(200);
       expect(selected.json()).toMatchObject({ photoUrl: item.previewUrl, usageCount: 1 });
       expect((await t.lastAudit('student.photo.url'))?.details).toMatchObject({ to: item.previewUrl });
-      const listed = (await t.request('GET', '/admin/students')).json() as { id: string; photoThumb: string | null }[];
+      const listed = (await t.request('GET', '/admin/students')).json().items as { id: string; photoThumb: string | null }[];
       expect(listed.find((s) => s.id === ana.id)?.photoThumb).toMatch(new RegExp(`^${item.thumbnailUrl}\\?v=\\d+$`));
       // The student form may also send the address it got from the picker.
       const typed = await t.request('PUT', `/admin/students/${t.students[1]!.id}/photo`, { payload: { url: item.previewUrl } });

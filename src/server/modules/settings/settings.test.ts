@@ -292,7 +292,7 @@ describe('turmas', () => {
     expect(renamed.statusCode).toBe(200);
     // The rename changes the turma's row alone: Ana's row is as it was, and she shows the new name.
     expect(await app.db.select().from(students).where(eq(students.id, ana!.id))).toEqual([{ ...anaBefore!, turmaId: first.id }]);
-    const listed = (await app.request('GET', '/admin/students')).json() as { id: string; grade: string }[];
+    const listed = (await app.request('GET', '/admin/students')).json().items as { id: string; grade: string }[];
     expect(listed.find((student) => student.id === ana!.id)?.grade).toBe('1º EM - Alfa');
     expect((await app.lastAudit('turma.rename'))?.details).toMatchObject({ from: '1º EM - Turma A', to: '1º EM - Alfa', students: 1 });
 

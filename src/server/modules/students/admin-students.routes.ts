@@ -31,7 +31,7 @@ export async function adminStudentsRoutes(app: FastifyInstance, { database, even
     const students = routes.adminStudents;
     const context = (request: FastifyRequest) => ({ ip: request.ip });
 
-    route(scope, students.list, async () => listAdminStudents(deps.db));
+    route(scope, students.list, async (request) => listAdminStudents(deps.db, request.query));
 
     route(scope, students.create, async (request, reply) =>
       reply.status(201).send(await createStudent(deps, adminOf(request), request.body, context(request))),

@@ -13,11 +13,13 @@ import { hashPassword } from '../auth/password.ts';
 import { creditInitialBalance } from '../ledger/ledger.service.ts';
 import { activeTagsByStudent, photoAddress, selectStudents, toSelfStudent, type StudentRow } from '../../views/student-views.ts';
 import { toCsv } from '../../csv.ts';
+import { currentStudentCount, searchStudents } from './student-search.ts';
 import {
   ADMIN_STUDENT_TEXTS,
   generateReadablePassword,
   STUDENTS_CSV_HEADERS,
   type AdminStudent,
+  type AdminStudentsPage,
   type CreateStudentInput,
   type PasswordResetResult,
   type StudentWriteResult,
@@ -49,17 +51,36 @@ async function withTags(db: DbOrTx, row: StudentRow): Promise<AdminStudent> {
   return toAdminStudent(row, tags.get(row.id) ?? []);
 }
 
-/**
- * Every current student with what the management screen shows. The whole school comes
- * in one answer (2,000 students ≈ 0.6 MB of JSON) so the screen filters as the teacher types.
- */
-export async function listAdminStudents(db: Db): Promise<AdminStudent[]> {
+/** Every current student with what the management screen shows, for the export (2,000 students ≈ 0.6 MB). */
+async function everyAdminStudent(db: Db): Promise<AdminStudent[]> {
   const rows = await selectStudents(db).where(isNull(students.deletedAt)).orderBy(asc(students.name), asc(students.studentId));
   const tags = await activeTagsByStudent(
     db,
     rows.map((row) => row.id),
   );
   return rows.map((row) => toAdminStudent(row, tags.get(row.id) ?? []));
+}
+
+/** A page of the management screen's search, with how many match and how many students the school has. */
+export async function listAdminStudents(
+  db: Db,
+  {
+    q,
+    turma,
+    withEstelecas,
+    page,
+    size,
+  }: { q?: string | undefined; turma?: string | undefined; withEstelecas?: boolean | undefined; page: number; size: number },
+): Promise<AdminStudentsPage> {
+  const [found, schoolTotal] = await Promise.all([
+    searchStudents(db, { q, turma, withEstelecas, byEmail: true }, { page, size }),
+    currentStudentCount(db),
+  ]);
+  const tags = await activeTagsByStudent(
+    db,
+    found.rows.map((row) => row.id),
+  );
+  return { items: found.rows.map((row) => toAdminStudent(row, tags.get(row.id) ?? [])), total: found.total, schoolTotal, page, size };
 }
 
 /** A current student, locked for the rest of the transaction (their turma's row is not). */
@@ -359,7 +380,7 @@ export async function exportStudentsCsv(
   admin: AdminActor,
   context: ActionContext & { timeZone: string },
 ): Promise<{ fileName: string; csv: string }> {
-  const list = await listAdminStudents(db);
+  const list = await everyAdminStudent(db);
   const csv = toCsv(
     STUDENTS_CSV_HEADERS,
     list.map((s) => [

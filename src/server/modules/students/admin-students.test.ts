@@ -9,7 +9,7 @@ import { auditLog, ledgerEntries, sessions, students, studentTags } from '../../
 import { reconcile } from '../ledger/reconciliation.service.ts';
 import { sweepExpiredTags } from '../tags/tags.service.ts';
 import { formatDate } from '../../../shared/format.ts';
-import type { AdminStudent } from '../../../shared/admin-students.ts';
+import type { AdminStudent, AdminStudentsPage } from '../../../shared/admin-students.ts';
 
 let t: TestApp;
 let adminCookie: string;
@@ -58,10 +58,16 @@ async function create(overrides: Record<string, unknown> = {}) {
   return response.json().student as AdminStudent;
 }
 
+/** Every current student, page after page. */
 async function listed(): Promise<AdminStudent[]> {
-  const response = await call('GET', '/admin/students');
-  expect(response.statusCode).toBe(200);
-  return response.json();
+  const all: AdminStudent[] = [];
+  for (let page = 1; ; page += 1) {
+    const response = await call('GET', `/admin/students?size=100&page=${page}`);
+    expect(response.statusCode).toBe(200);
+    const { items, total } = response.json() as AdminStudentsPage;
+    all.push(...items);
+    if (items.length === 0 || all.length >= total) return all;
+  }
 }
 
 async function lastAudit(action: string) {
@@ -315,7 +321,7 @@ describe('removing a student', () => {
     const ranking = await t.app.inject({ method: 'GET', url: '/api/ranking?size=100', headers: { cookie: stayingCookie } });
     expect(ranking.json().entries.some((s: { id: string }) => s.id === leaving.id)).toBe(false);
     const directory = await t.app.inject({ method: 'GET', url: '/api/students/directory', headers: { cookie: stayingCookie } });
-    expect(directory.json().some((s: { id: string }) => s.id === leaving.id)).toBe(false);
+    expect(directory.json().items.some((s: { id: string }) => s.id === leaving.id)).toBe(false);
     const activeTags = await t.app.inject({ method: 'GET', url: '/api/tags/active', headers: { cookie: stayingCookie } });
     expect(activeTags.json().some((tag: { student: { id: string } }) => tag.student.id === leaving.id)).toBe(false);
 

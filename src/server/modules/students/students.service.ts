@@ -1,12 +1,11 @@
-import { and, asc, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import type { Principal } from '../auth/actor.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
 import { RANKING_PODIUM } from '../../../shared/constants.ts';
-import type { RankingAnswer } from '../../../shared/students.ts';
-import { activeTagsByStudent, selectStudents, toPublicStudent, type StudentRow } from '../../views/student-views.ts';
+import type { DirectoryPage, RankingAnswer } from '../../../shared/students.ts';
+import { searchStudents } from './student-search.ts';
+import { activeTagsByStudent, toPublicStudent, type StudentRow } from '../../views/student-views.ts';
 import type { RankingSnapshot } from './ranking-store.ts';
 
 async function withTags(db: Db, rows: StudentRow[]): Promise<PublicStudent[]> {
@@ -41,10 +40,12 @@ export function rankingPage(
   };
 }
 
-/** Everyone a student can send to: current students except themself. */
-export async function transferDirectory(db: Db, selfId: string): Promise<PublicStudent[]> {
-  const rows = await selectStudents(db)
-    .where(and(isNull(students.deletedAt), ne(students.id, selfId)))
-    .orderBy(asc(students.name));
-  return withTags(db, rows);
+/** A page of the students a student can send to (current students except themself), searched by name, matrícula or série. */
+export async function transferDirectory(
+  db: Db,
+  selfId: string,
+  { q, page, size }: { q?: string | undefined; page: number; size: number },
+): Promise<DirectoryPage> {
+  const found = await searchStudents(db, { q, exceptId: selfId, byEmail: false }, { page, size });
+  return { items: await withTags(db, found.rows), total: found.total, page, size };
 }

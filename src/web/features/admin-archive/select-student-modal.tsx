@@ -1,23 +1,15 @@
-import { useMemo, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { CheckCircle2 } from 'lucide-react';
 import { ARCHIVE_TEXTS, type ArchiveItem } from '../../../shared/archive.ts';
 import { useSelectArchiveImage } from '../../lib/archive-picker.ts';
 import { absoluteUrl, copyToClipboard } from '../../lib/clipboard.ts';
 import { formatMeritus } from '../../lib/format.ts';
-import { routes } from '../../../shared/contract/routes.ts';
-import { readOf } from '../../lib/query-keys.ts';
 import { toast, toastError } from '../../lib/toast.ts';
 import { ArchiveImagePicker } from '../../ui/archive-image-picker.tsx';
 import { ArchiveThumbnail } from '../../ui/archive-thumbnail.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Modal } from '../../ui/modal.tsx';
-import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
-
-/** The students for the chooser; the same cache entry as Gerenciar Alunos' list, so it is read once for both. */
-function useStudents() {
-  return useQuery(readOf(routes.adminStudents.list));
-}
+import { StudentPicker, type PickedStudents } from '../../ui/student-picker.tsx';
 
 /**
  * 'Selecionar Imagem para Cadastro' from the gallery: an image (from the tabs, or the card it
@@ -25,23 +17,10 @@ function useStudents() {
  */
 export function SelectStudentModal({ initial, onClose }: { initial: ArchiveItem | null; onClose: () => void }) {
   const [image, setImage] = useState<ArchiveItem | null>(initial);
-  const [studentIds, setStudentIds] = useState<Set<string>>(new Set());
+  const [picked, setPicked] = useState<PickedStudents>(new Map());
   const [done, setDone] = useState<{ message: string; copied: boolean } | null>(null);
-  const students = useStudents();
   const select = useSelectArchiveImage();
-  const pickerStudents = useMemo<PickerStudent[]>(
-    () =>
-      (students.data ?? []).map((student) => ({
-        id: student.id,
-        studentId: student.studentId,
-        name: student.name,
-        grade: student.grade,
-        photo: student.photoThumb,
-        balanceLabel: formatMeritus(student.meritus),
-      })),
-    [students.data],
-  );
-  const studentId = [...studentIds][0];
+  const studentId = [...picked.keys()][0];
 
   const confirm = () => {
     if (!image || !studentId) return;
@@ -98,7 +77,13 @@ export function SelectStudentModal({ initial, onClose }: { initial: ArchiveItem 
           </section>
           <section aria-label="Estudante" className="flex min-w-0 flex-col gap-2">
             <p className="text-sm font-medium text-slate-800">{image ? `Imagem: ${image.fileName}` : 'Escolha uma imagem ao lado'}</p>
-            <StudentPicker students={pickerStudents} selected={studentIds} onChange={setStudentIds} mode="single" label="Estudantes" />
+            <StudentPicker
+              selected={picked}
+              onChange={setPicked}
+              mode="single"
+              label="Estudantes"
+              balanceOf={(student) => formatMeritus(student.meritus)}
+            />
           </section>
         </div>
       )}

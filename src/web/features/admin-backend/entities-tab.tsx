@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ChevronLeft, ChevronRight, Download } from 'lucide-react';
 import {
   ENTITY_IDS,
@@ -21,6 +21,7 @@ import { SearchInput } from '../../ui/search-input.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { useEntityPage } from './backend-queries.ts';
+import { useDebounced } from '../../lib/use-debounced.ts';
 
 /** Typing pauses this long before the search goes to the server. */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -34,15 +35,6 @@ function formatCell(value: Cell | undefined): string {
   if (typeof value === 'boolean') return value ? 'Sim' : 'Não';
   if (typeof value === 'number') return formatNumber(value);
   return ISO_INSTANT.test(value) ? formatDateTime(value) : value;
-}
-
-function useDebounced(value: string, ms: number): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
 }
 
 function EntityTable({ page, label }: { page: EntityPage; label: string }) {

@@ -7,7 +7,6 @@ import { operationMatches, queryWords } from '../../../shared/student-match.ts';
 import { useSession } from '../../lib/session.ts';
 import { countOf, formatDateTime, formatNumber, plural } from '../../lib/format.ts';
 import { cn } from '../../lib/cn.ts';
-import { useEveryRankedStudent } from '../../lib/student-queries.ts';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Badge } from '../../ui/badge.tsx';
 import { Button, type ButtonVariant } from '../../ui/button.tsx';
@@ -170,7 +169,6 @@ function HistoryCard() {
 /** /admin/estelecas: top 10, the latest 50 operations, and the add and remove dialogs. */
 export function AdminEstelecasPage() {
   const { user } = useSession();
-  const students = useEveryRankedStudent();
   const [mode, setMode] = useState<EstelecasMode | null>(null);
   if (user?.role !== 'admin') return null;
 
@@ -188,7 +186,6 @@ export function AdminEstelecasPage() {
                 variant={variant}
                 className="flex-auto whitespace-nowrap sm:flex-none"
                 onClick={() => setMode(opens)}
-                disabled={!students.data}
                 icon={<Icon aria-hidden="true" className="size-4" />}
               >
                 {label}
@@ -205,7 +202,7 @@ export function AdminEstelecasPage() {
           <HistoryCard />
         </div>
       </div>
-      {mode && students.data && <EstelecasOperationModal key={mode} mode={mode} students={students.data} onClose={() => setMode(null)} />}
+      {mode && <EstelecasOperationModal key={mode} mode={mode} onClose={() => setMode(null)} />}
     </div>
   );
 }

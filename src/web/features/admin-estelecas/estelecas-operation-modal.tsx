@@ -1,12 +1,11 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { ADMIN_OPERATION_TYPES, OPERATION_TYPE_LABELS, typesThat, type AdminOperationType } from '../../../shared/ledger-types.ts';
-import type { RankingEntry } from '../../../shared/students.ts';
 import { formatEstelecas, formatNumber } from '../../lib/format.ts';
 import { errorMessage, toast, toastFailure } from '../../lib/toast.ts';
 import { FormAlert } from '../../ui/form-alert.tsx';
 import { FormModal } from '../../ui/form-modal.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
-import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
+import { StudentPicker, type PickedStudents } from '../../ui/student-picker.tsx';
 import { AmountField, DescriptionField } from '../../ui/text-field.tsx';
 import { useAdminOperation, validateAdminOperation } from '../../lib/admin-operation.ts';
 
@@ -29,31 +28,17 @@ const COPY: Record<EstelecasMode, { title: string; description: string; submit: 
   },
 };
 
-export function EstelecasOperationModal({
-  mode,
-  students,
-  onClose,
-}: {
-  mode: EstelecasMode;
-  students: readonly RankingEntry[];
-  onClose: () => void;
-}) {
+/** A removal lists only the students holding Estelecas. */
+const REMOVABLE = { withEstelecas: true };
+
+export function EstelecasOperationModal({ mode, onClose }: { mode: EstelecasMode; onClose: () => void }) {
   const copy = COPY[mode];
   const [type, setType] = useState<AdminOperationType>(copy.types[0]!);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [selected, setSelected] = useState<PickedStudents>(new Map());
   const [quantity, setQuantity] = useState('');
   const [description, setDescription] = useState('');
   const [error, setError] = useState<string>();
-
-  const pickerStudents: PickerStudent[] = useMemo(
-    () =>
-      [...students]
-        .sort((a, b) => a.name.localeCompare(b.name, 'pt-BR'))
-        .filter((student) => mode === 'add' || student.estelecas > 0)
-        .map((student) => ({ ...student, balanceLabel: formatNumber(student.estelecas) })),
-    [students, mode],
-  );
-  const student = students.find((candidate) => selected.has(candidate.id));
+  const student = [...selected.values()][0];
 
   const operation = useAdminOperation('estelecas', {
     onSuccess: (result) => {
@@ -91,7 +76,6 @@ export function EstelecasOperationModal({
         <div>
           <p className="mb-1.5 text-sm font-medium text-slate-800">Estudante</p>
           <StudentPicker
-            students={pickerStudents}
             selected={selected}
             onChange={(next) => {
               setSelected(next);
@@ -99,7 +83,9 @@ export function EstelecasOperationModal({
             }}
             mode="single"
             label="Estudante"
+            balanceOf={(candidate) => formatNumber(candidate.estelecas)}
             balanceUnit="Estelecas"
+            {...(mode === 'remove' ? { filter: REMOVABLE } : {})}
             listClassName="max-h-56"
           />
         </div>

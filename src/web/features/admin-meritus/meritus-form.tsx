@@ -1,4 +1,5 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Users, X } from 'lucide-react';
 import { MAX_OPERATION_AMOUNT } from '../../../shared/constants.ts';
 import { useSchoolSettings } from '../../lib/school-settings.ts';
@@ -9,7 +10,7 @@ import {
   typesThat,
   type AdminOperationType,
 } from '../../../shared/ledger-types.ts';
-import type { RankingEntry } from '../../../shared/students.ts';
+import { routes } from '../../../shared/contract/routes.ts';
 import { formatMeritus, formatNumber } from '../../lib/format.ts';
 import { errorMessage, toast, toastFailure } from '../../lib/toast.ts';
 import { cn } from '../../lib/cn.ts';
@@ -17,7 +18,9 @@ import { Button } from '../../ui/button.tsx';
 import { FormAlert } from '../../ui/form-alert.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
-import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
+import { StudentPicker, type PickedStudents } from '../../ui/student-picker.tsx';
+import { readOf } from '../../lib/query-keys.ts';
+import { turmaStudents } from '../../lib/student-search.ts';
 import { AmountField, DescriptionField } from '../../ui/text-field.tsx';
 import {
   removalRefusal,
@@ -36,34 +39,26 @@ const TYPES: { type: AdminOperationType; hint: string }[] = [
 
 type Pending = Extract<AdminOperationRequest, { kind: 'bulk' }>;
 
-export function MeritusForm({ students }: { students: readonly RankingEntry[] }) {
-  const settings = useSchoolSettings().data;
-  const turmaNames = settings?.turmas.map((turma) => turma.name) ?? [];
-  const maxAmount = settings?.rules.maxOperationAmount ?? MAX_OPERATION_AMOUNT;
+export function MeritusForm() {
+  const maxAmount = useSchoolSettings().data?.rules.maxOperationAmount ?? MAX_OPERATION_AMOUNT;
+  const turmas = useQuery(readOf(routes.settings.turmas)).data ?? [];
   const [type, setType] = useState<AdminOperationType>('admin_add');
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [selected, setSelected] = useState<PickedStudents>(new Map());
   const [turma, setTurma] = useState('');
+  const [loadingTurma, setLoadingTurma] = useState(false);
+  /** The turma asked for last: an answer for one chosen before it is dropped. */
+  const turmaAsked = useRef('');
   const [amount, setAmount] = useState('');
   const [description, setDescription] = useState('');
   const [error, setError] = useState<string>();
   const [confirming, setConfirming] = useState<Pending | null>(null);
 
-  const byId = useMemo(() => new Map(students.map((student) => [student.id, student])), [students]);
-  const pickerStudents: PickerStudent[] = useMemo(
-    () => students.map((student) => ({ ...student, balanceLabel: formatMeritus(student.meritus) })),
-    [students],
-  );
-  const gradeCounts = useMemo(() => {
-    const counts = new Map<string, number>();
-    for (const student of students) counts.set(student.grade, (counts.get(student.grade) ?? 0) + 1);
-    return counts;
-  }, [students]);
-  const chosen = [...selected].map((id) => byId.get(id)).filter((student): student is RankingEntry => Boolean(student));
+  const chosen = [...selected.values()];
   const credit = isCredit(type);
 
   const reset = () => {
-    setSelected(new Set());
-    setTurma('');
+    setSelected(new Map());
+    chooseNoTurma();
     setAmount('');
     setDescription('');
     setError(undefined);
@@ -86,10 +81,31 @@ export function MeritusForm({ students }: { students: readonly RankingEntry[] })
     },
   });
 
+  const chooseNoTurma = () => {
+    turmaAsked.current = '';
+    setTurma('');
+    setLoadingTurma(false);
+  };
+
+  /** A whole turma: its students, read from the server's search page by page, become the selection. */
   const chooseTurma = (grade: string) => {
+    turmaAsked.current = grade;
     setTurma(grade);
     setError(undefined);
-    if (grade) setSelected(new Set(students.filter((student) => student.grade === grade).map((student) => student.id)));
+    if (!grade) return setLoadingTurma(false);
+    setLoadingTurma(true);
+    turmaStudents(grade).then(
+      (members) => {
+        if (turmaAsked.current !== grade) return;
+        setSelected(new Map(members.map((student) => [student.id, student])));
+        setLoadingTurma(false);
+      },
+      (failure: unknown) => {
+        if (turmaAsked.current !== grade) return;
+        chooseNoTurma();
+        toastFailure('Erro ao carregar estudantes', failure);
+      },
+    );
   };
 
   const submit = (event: FormEvent) => {
@@ -145,10 +161,10 @@ export function MeritusForm({ students }: { students: readonly RankingEntry[] })
           <SelectField
             label="Turma inteira"
             placeholder="Escolher estudantes um a um"
-            options={turmaNames.map((grade) => ({
-              value: grade,
-              label: `${grade} (${gradeCounts.get(grade) ?? 0})`,
-              disabled: !gradeCounts.get(grade),
+            options={turmas.map((option) => ({
+              value: option.name,
+              label: `${option.name} (${option.students})`,
+              disabled: option.students === 0,
             }))}
             value={turma}
             onChange={(event) => chooseTurma(event.target.value)}
@@ -158,8 +174,8 @@ export function MeritusForm({ students }: { students: readonly RankingEntry[] })
             <Button
               variant="ghost"
               onClick={() => {
-                setSelected(new Set());
-                setTurma('');
+                setSelected(new Map());
+                chooseNoTurma();
               }}
               icon={<X aria-hidden="true" className="size-4" />}
             >
@@ -172,24 +188,26 @@ export function MeritusForm({ students }: { students: readonly RankingEntry[] })
             Estudantes
           </p>
           <StudentPicker
-            students={pickerStudents}
             selected={selected}
             onChange={(next) => {
               setSelected(next);
-              setTurma('');
+              chooseNoTurma();
               setError(undefined);
             }}
             mode="multiple"
             label="Estudantes"
+            balanceOf={(student) => formatMeritus(student.meritus)}
           />
         </div>
         <p aria-live="polite" className="flex items-center gap-2 text-sm text-slate-700">
           <Users aria-hidden="true" className="size-4 text-slate-500" />
-          {chosen.length === 0
-            ? 'Nenhum estudante selecionado'
-            : chosen.length === 1
-              ? `Selecionado: ${chosen[0]!.name} (${formatMeritus(chosen[0]!.meritus)})`
-              : `${formatNumber(chosen.length)} estudantes selecionados${turma ? ` — ${turma}` : ''}`}
+          {loadingTurma
+            ? `Carregando ${turma}…`
+            : chosen.length === 0
+              ? 'Nenhum estudante selecionado'
+              : chosen.length === 1
+                ? `Selecionado: ${chosen[0]!.name} (${formatMeritus(chosen[0]!.meritus)})`
+                : `${formatNumber(chosen.length)} estudantes selecionados${turma ? ` — ${turma}` : ''}`}
         </p>
       </div>
 
@@ -201,7 +219,14 @@ export function MeritusForm({ students }: { students: readonly RankingEntry[] })
 
       <FormAlert message={error} />
 
-      <Button type="submit" size="lg" variant={credit ? 'primary' : 'danger'} loading={operation.isPending} fullWidth>
+      <Button
+        type="submit"
+        size="lg"
+        variant={credit ? 'primary' : 'danger'}
+        loading={operation.isPending}
+        disabled={loadingTurma}
+        fullWidth
+      >
         {credit ? 'Adicionar Méritus' : 'Remover Méritus'}
         {chosen.length > 1 ? ` (${formatNumber(chosen.length)} estudantes)` : ''}
       </Button>

@@ -1,7 +1,7 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Award, Download, FileText } from 'lucide-react';
 import { Card } from '../../ui/card.tsx';
-import { StudentPicker, type PickerStudent } from '../../ui/student-picker.tsx';
+import { StudentPicker, type PickedStudents } from '../../ui/student-picker.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { formatDate, formatMeritus } from '../../lib/format.ts';
 import { cn } from '../../lib/cn.ts';
@@ -9,7 +9,7 @@ import { TAG_NAMES } from '../../../shared/constants.ts';
 import { urlOf } from '../../../shared/contract/route.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import type { ReportFilterValues, ReportTable } from '../../../shared/reports.ts';
-import { useDocumentSources } from './report-queries.ts';
+import { useActiveTags } from '../../lib/student-queries.ts';
 
 const LINK =
   'inline-flex min-h-9 items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 ' +
@@ -166,21 +166,9 @@ export function HorizontalBars({ items, color }: { items: { label: string; value
 
 /** The statement of one student for the page's period, and certificates of the current weekly tag holders. */
 export function DocumentsPanel({ periodQuery, periodText }: { periodQuery: ReportFilterValues; periodText: string }) {
-  const { students, tags } = useDocumentSources();
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const pickable = useMemo<PickerStudent[]>(
-    () =>
-      (students.data ?? []).map((s) => ({
-        id: s.id,
-        studentId: s.studentId,
-        name: s.name,
-        grade: s.grade,
-        photo: s.photoThumb ?? s.photo,
-        balanceLabel: formatMeritus(s.meritus),
-      })),
-    [students.data],
-  );
-  const chosen = pickable.find((student) => selected.has(student.id));
+  const tags = useActiveTags();
+  const [selected, setSelected] = useState<PickedStudents>(new Map());
+  const chosen = [...selected.values()][0];
   const holders = (tags.data ?? [])
     .slice()
     .sort((a, b) => a.kind.localeCompare(b.kind) || a.student.name.localeCompare(b.student.name, 'pt-BR'));
@@ -191,19 +179,15 @@ export function DocumentsPanel({ periodQuery, periodText }: { periodQuery: Repor
         <p className="-mt-1 mb-3 text-xs text-slate-600">
           Saldo no início e no fim e todas as operações do aluno no período escolhido ({periodText}).
         </p>
-        {students.isPending ? (
-          <Skeleton className="h-40" />
-        ) : (
-          <StudentPicker
-            students={pickable}
-            selected={selected}
-            onChange={setSelected}
-            mode="single"
-            label="Aluno do extrato"
-            limit={6}
-            listClassName="max-h-64 overflow-y-auto"
-          />
-        )}
+        <StudentPicker
+          selected={selected}
+          onChange={setSelected}
+          mode="single"
+          label="Aluno do extrato"
+          balanceOf={(student) => formatMeritus(student.meritus)}
+          limit={6}
+          listClassName="max-h-64 overflow-y-auto"
+        />
         <div className="mt-3 flex flex-wrap items-center gap-3">
           {chosen ? (
             <a href={urlOf(routes.reports.statement, { query: { ...periodQuery, student: chosen.id } })} download className={LINK}>

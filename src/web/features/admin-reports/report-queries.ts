@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { routes } from '../../../shared/contract/routes.ts';
 import type { ReportFilterValues } from '../../../shared/reports.ts';
 import { readOf } from '../../lib/query-keys.ts';
-import { useActiveTags } from '../../lib/student-queries.ts';
 
 /**
  * The three report calls for the page's filters (reportQueryOf); a change of filters keeps the last answer on screen
@@ -14,11 +13,4 @@ export function useReports(query: ReportFilterValues, enabled = true) {
   const timeline = useQuery({ ...readOf(routes.reports.timeline, { query }), ...options });
   const reasons = useQuery({ ...readOf(routes.reports.reasons, { query }), ...options });
   return { overview, timeline, reasons };
-}
-
-/** Students for the statement's search, and the current weekly tag holders for certificates. */
-export function useDocumentSources() {
-  const students = useQuery(readOf(routes.adminStudents.list));
-  const tags = useActiveTags();
-  return { students, tags };
 }

@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, Download, FileUp, UserPlus, Users } from 'lucide-react';
 import { ADMIN_STUDENT_TEXTS, type AdminStudent } from '../../../shared/admin-students.ts';
@@ -22,7 +22,9 @@ import { ImportWizard } from './import-wizard.tsx';
 import { PasswordResetDialog } from './password-reset-dialog.tsx';
 import { StudentCards, StudentsTable, type StudentActions } from './student-list.tsx';
 import { StudentFormModal } from './student-form-modal.tsx';
-import { nextExpiry, PAGE_SIZE, studentsFilter } from './students-filter.ts';
+import { nextExpiry, PAGE_SIZE } from './students-filter.ts';
+import { STUDENT_SEARCH_DELAY_MS } from '../../lib/student-search.ts';
+import { useDebounced } from '../../lib/use-debounced.ts';
 import { useAdminStudents, useDeleteStudent } from './students-queries.ts';
 import { TagManagerModal } from './tag-manager-modal.tsx';
 import { SCREEN, useMediaQuery } from '../../ui/use-media-query.ts';
@@ -94,16 +96,18 @@ function ListSkeleton() {
 /** /admin/students: search, add, edit, remove students; photos, tags, passwords, CSV import and export. */
 export function AdminStudentsPage() {
   const { user } = useSession();
-  const students = useAdminStudents();
+  const [query, setQuery] = useState('');
+  const [grade, setGrade] = useState('');
+  const [page, setPage] = useState(1);
+  // The box shows each key at once; the server is asked when the typing pauses.
+  const q = useDebounced(query.trim(), STUDENT_SEARCH_DELAY_MS);
+  const students = useAdminStudents({ q, turma: grade, page });
   const remove = useDeleteStudent();
   const searchRef = useRef<HTMLInputElement>(null);
   const gradeFilter = [
     { value: '', label: 'Todas as séries' },
     ...(useSchoolSettings().data?.turmas ?? []).map((turma) => ({ value: turma.name, label: turma.name })),
   ];
-  const [query, setQuery] = useState('');
-  const [grade, setGrade] = useState('');
-  const [page, setPage] = useState(1);
   const [dialog, setDialog] = useState<Dialog | null>(null);
   // After a deletion the row whose Excluir opened the dialog is gone: the keyboard resumes at the search, not at the
   // page's start. An effect, so it runs after the dialog's own hand-back of focus (to that row) on closing.
@@ -113,18 +117,18 @@ export function AdminStudentsPage() {
     focusSearchOnClose.current = false;
     searchRef.current?.focus();
   }, [dialog]);
-  const now = useTagExpiryClock(students.data);
+  const shown = students.data?.items;
+  const now = useTagExpiryClock(shown);
   const listTop = useRef<HTMLDivElement>(null);
 
   // From `xl` the content beside the sidebar is wide enough for the table's six columns; below, the students show as cards.
   const wide = useMediaQuery(SCREEN.xl);
-  // The box shows each key at once; the list follows as soon as React has a moment.
-  const deferredQuery = useDeferredValue(query);
-  const filter = useMemo(() => studentsFilter(students.data ?? []), [students.data]);
-  const filtered = useMemo(() => filter(deferredQuery, grade), [filter, deferredQuery, grade]);
-  const pages = Math.max(1, Math.ceil(filtered.length / PAGE_SIZE));
-  const currentPage = Math.min(page, pages);
-  const shown = filtered.slice((currentPage - 1) * PAGE_SIZE, currentPage * PAGE_SIZE);
+  const matching = students.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(matching / PAGE_SIZE));
+  const currentPage = students.data?.page ?? page;
+  // A page emptied by removals (here or elsewhere) gives way to the last page that still has students (state adjusted
+  // while rendering, not in an effect).
+  if (students.data && !students.isPlaceholderData && students.data.items.length === 0 && page > pages) setPage(pages);
 
   // Stable, so rows that stay on screen while the search changes are not rendered again.
   const actions = useMemo<StudentActions>(
@@ -144,14 +148,14 @@ export function AdminStudentsPage() {
 
   if (user?.role !== 'admin') return null;
 
-  const byId = (id: string | null) => (id ? (students.data?.find((student) => student.id === id) ?? null) : null);
+  const byId = (id: string | null) => (id ? (shown?.find((student) => student.id === id) ?? null) : null);
   const goTo = (target: number) => {
     setPage(target);
     listTop.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
   };
-  const total = students.data?.length ?? 0;
-  const first = filtered.length === 0 ? 0 : (currentPage - 1) * PAGE_SIZE + 1;
-  const last = Math.min(currentPage * PAGE_SIZE, filtered.length);
+  const total = students.data?.schoolTotal ?? 0;
+  const first = matching === 0 ? 0 : (currentPage - 1) * PAGE_SIZE + 1;
+  const last = Math.min(currentPage * PAGE_SIZE, matching);
   const formStudent = dialog?.kind === 'form' ? byId(dialog.studentUuid) : null;
   const tagStudent = dialog?.kind === 'tags' ? byId(dialog.studentUuid) : null;
 
@@ -229,7 +233,7 @@ export function AdminStudentsPage() {
               </Button>
             }
           />
-        ) : filtered.length === 0 ? (
+        ) : !shown || shown.length === 0 ? (
           <EmptyState title="Nenhum estudante encontrado" description="Tente outro nome, matrícula, email ou série." />
         ) : (
           <>
@@ -245,8 +249,8 @@ export function AdminStudentsPage() {
               className="flex flex-col items-center gap-3 border-t border-slate-200 px-4 py-3 text-sm text-slate-600 sm:flex-row sm:justify-between sm:px-5"
             >
               <p aria-live="polite">
-                Mostrando {formatNumber(first)}–{formatNumber(last)} de {formatNumber(filtered.length)}
-                {filtered.length !== total && ` (de ${formatNumber(total)})`}
+                Mostrando {formatNumber(first)}–{formatNumber(last)} de {formatNumber(matching)}
+                {matching !== total && ` (de ${formatNumber(total)})`}
               </p>
               {pages > 1 && (
                 <div className="flex items-center gap-2">

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { AdminStudent } from '../../../shared/admin-students.ts';
-import { nextExpiry, runningTags, studentsFilter } from './students-filter.ts';
+import { nextExpiry, runningTags } from './students-filter.ts';
 
 function student(overrides: Partial<AdminStudent>): AdminStudent {
   return {
@@ -22,28 +22,6 @@ function student(overrides: Partial<AdminStudent>): AdminStudent {
     ...overrides,
   };
 }
-
-const list = [
-  student({ name: 'João Araújo', studentId: '2024001', email: 'joao@escola.test', grade: '2º EM - Turma B' }),
-  student({ name: 'Ana Beatriz', studentId: '2024002', email: 'ana.beatriz@escola.test', grade: '1º EM - Turma A' }),
-  student({ name: 'Anabela Lima', studentId: '3031999', grade: '2º EM - Turma B' }),
-];
-const filter = studentsFilter(list);
-
-describe('the students list filter: the shared search within the chosen série', () => {
-  test.each([
-    ['', '', ['João Araújo', 'Ana Beatriz', 'Anabela Lima']],
-    ['joao', '', ['João Araújo']],
-    ['beatriz@', '', ['Ana Beatriz']],
-    ['ana 2º', '', ['Anabela Lima']],
-    ['turma b', '2º EM - Turma B', ['João Araújo', 'Anabela Lima']],
-    ['ana', '2º EM - Turma B', ['Anabela Lima']],
-    ['', '1º EM - Turma A', ['Ana Beatriz']],
-    ['zzz', '', []],
-  ])('%j in série %j', (query, grade, names) => {
-    expect(filter(query, grade).map((s) => s.name)).toEqual(names);
-  });
-});
 
 describe('tag expiry', () => {
   const now = Date.parse('2026-11-22T12:00:00Z');

@@ -1,16 +1,8 @@
 import type { AdminStudent } from '../../../shared/admin-students.ts';
-import { studentMatcher } from '../../../shared/student-match.ts';
+import { STUDENT_PAGE_SIZE } from '../../../shared/constants.ts';
 
-export const PAGE_SIZE = 50;
-
-/**
- * The list's filter, prepared once per list: the app's one student search (name, matrícula,
- * email, série) narrowed to the chosen série.
- */
-export function studentsFilter(list: readonly AdminStudent[]): (query: string, grade: string) => AdminStudent[] {
-  const search = studentMatcher(list);
-  return (query, grade) => search(query).filter((student) => !grade || student.grade === grade);
-}
+/** Students per page of the list; the server searches and pages (GET /api/admin/students). */
+export const PAGE_SIZE = STUDENT_PAGE_SIZE.default;
 
 /** Tags still running at `now`; an expired tag stops counting at once, before any refetch or sweep. */
 export function runningTags(student: AdminStudent, now: number): AdminStudent['tags'] {

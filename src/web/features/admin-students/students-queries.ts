@@ -1,6 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import type {
   AdminStudent,
+  AdminStudentsPage,
   CreateStudentInput,
   ImportPreview,
   ImportResult,
@@ -15,47 +16,59 @@ import type { Route } from '../../../shared/contract/route.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import { call, type ApiError } from '../../lib/api.ts';
 import { useLiveStatus } from '../../lib/live-events.ts';
-import { useLiveQuery } from '../../lib/live-query.ts';
-import { invalidateReads, queryKeyOf, readOf } from '../../lib/query-keys.ts';
+import { useFallbackInterval } from '../../lib/live-query.ts';
+import { invalidateReads, readOf, routeKey } from '../../lib/query-keys.ts';
+import { PAGE_SIZE } from './students-filter.ts';
 
 const { adminStudents } = routes;
-const studentsListKey = queryKeyOf(adminStudents.list);
 
-/** Every current student; pushed 'students', 'tags' and 'ranking' events refresh it. */
-export function useAdminStudents() {
-  return useLiveQuery(readOf(adminStudents.list), POLL_MS.dashboard);
+/**
+ * A page of the search (the search and the turma go to the server, a page of PAGE_SIZE at a time); the last page stays
+ * on screen until the next arrives. Pushed 'students', 'tags' and 'ranking' events refresh it.
+ */
+export function useAdminStudents(query: { q: string; turma: string; page: number }) {
+  const read = readOf(adminStudents.list, {
+    query: { q: query.q || undefined, turma: query.turma || undefined, page: query.page, size: PAGE_SIZE },
+  });
+  return useQuery({ ...read, placeholderData: keepPreviousData, refetchInterval: useFallbackInterval(POLL_MS.dashboard) });
+}
+
+type Listed = AdminStudentsPage | InfiniteData<AdminStudentsPage>;
+
+/** Changes the students of a cached answer of the list: a page of the screen, or the pages of a picker's search. */
+function changeListed(listed: Listed, change: (items: AdminStudent[]) => AdminStudent[]): Listed {
+  if ('pages' in listed) return { ...listed, pages: listed.pages.map((page) => ({ ...page, items: change(page.items) })) };
+  return { ...listed, items: change(listed.items) };
 }
 
 /**
- * After a write: the cache gets the answer at once; a refetch is asked for only while the
- * event stream is down (otherwise the server's pushed event triggers it, once).
+ * After a write: every cached page of the list gets the answer at once; a refetch is asked for only while the event
+ * stream is down (otherwise the server's pushed event triggers it, once), and it places a new student where the
+ * search and order put them.
  */
 function useAfterWrite() {
   const client = useQueryClient();
   const live = useLiveStatus();
-  return (change: (list: AdminStudent[]) => AdminStudent[], alsoStale: readonly Route[] = []) => {
-    client.setQueryData<AdminStudent[]>(studentsListKey, (list) => (list ? change(list) : list));
+  return (change: (items: AdminStudent[]) => AdminStudent[], alsoStale: readonly Route[] = []) => {
+    client.setQueriesData<Listed>({ queryKey: routeKey(adminStudents.list) }, (listed) => (listed ? changeListed(listed, change) : listed));
     if (live) return;
     invalidateReads(client, [adminStudents.list, ...alsoStale]);
   };
 }
 
-/** Puts a changed student into the cached list at once, so the screen does not wait for the refetch. */
+/** Puts a changed student into the cached pages at once, so the screen does not wait for the refetch. */
 function useReplaceInList() {
   const afterWrite = useAfterWrite();
   return (student: AdminStudent) =>
-    afterWrite(
-      (list) =>
-        list.some((item) => item.id === student.id) ? list.map((item) => (item.id === student.id ? student : item)) : [...list, student],
-      [routes.students.ranking],
-    );
+    afterWrite((items) => items.map((item) => (item.id === student.id ? student : item)), [routes.students.ranking]);
 }
 
 export function useCreateStudent() {
-  const replace = useReplaceInList();
+  const afterWrite = useAfterWrite();
   return useMutation<StudentWriteResult, ApiError, CreateStudentInput>({
     mutationFn: (input) => call(adminStudents.create, { body: input }),
-    onSuccess: (result) => replace(result.student),
+    // Where the new student falls depends on the search and the order: the refetch places them.
+    onSuccess: () => afterWrite((items) => items, [routes.students.ranking]),
   });
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { FilterX, History, ListFilter, SearchX } from 'lucide-react';
 import { POLL_MS } from '../../../shared/constants.ts';
@@ -21,6 +21,7 @@ import { SearchInput } from '../../ui/search-input.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { groupByDay } from './operations-groups.ts';
+import { useDebounced } from '../../lib/use-debounced.ts';
 
 const PAGE_SIZE = 20;
 const SEARCH_DELAY_MS = 300;
@@ -39,15 +40,6 @@ const KIND_OPTIONS: { value: Kind; label: string }[] = [
   { value: 'credit', label: 'Adições e recompensas' },
   { value: 'debit', label: 'Remoções e penalidades' },
 ];
-
-function useDebounced<T>(value: T, delayMs: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return debounced;
-}
 
 function CurrencyFilter({ value, onChange }: { value: Currency | ''; onChange: (value: Currency | '') => void }) {
   const name = useId();
