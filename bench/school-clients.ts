@@ -1,0 +1,237 @@
+/**
+ * A signed-in browser tab of the web app, simulated in Node for bench:school-day with the app's own code: a query
+ * client (createQueryClient) holding a QueryObserver per read its screen makes (readOf and the screen's options), the
+ * app's API client (createApiClient) with this user's session cookie, and the app's live connection
+ * (connectLiveEvents) on the `eventsource` package. What it asks and receives is counted in a shared Stats.
+ */
+import { EventSource as NodeEventSource, type EventSourceFetchInit } from 'eventsource';
+import { QueryObserver, type QueryObserverOptions } from '@tanstack/react-query';
+import { ALL_ROUTES, routes } from '../src/shared/contract/routes.ts';
+import { urlOf, type Route } from '../src/shared/contract/route.ts';
+import { createApiClient, type ApiClient } from '../src/web/lib/api.ts';
+import { createQueryClient } from '../src/web/lib/query-client.ts';
+import { queryKeyOf, setApiClientOf } from '../src/web/lib/query-keys.ts';
+import { connectLiveEvents, type EventSourceClass } from '../src/web/lib/live-connection.ts';
+
+/** Whose requests: a student or staff member with the app open, or a student arriving (signs in, loads the dashboard, leaves). */
+export type Role = 'student' | 'staff' | 'arrival';
+
+/** Why a query ran its read: the screen's first load, a pushed event (by type), the user's own write, or a fallback poll. */
+export type Cause = 'first load' | `event ${string}` | 'own write' | 'poll or other';
+
+/** One read a screen keeps on: the query's options, and the interval it polls at while the event stream is down. */
+type ReadOptions = QueryObserverOptions<unknown, Error, unknown, unknown, readonly unknown[]>;
+export type ScreenRead = { options: ReadOptions; fallbackMs: number | false };
+export type Screen = { name: string; role: Role; reads: ScreenRead[] };
+
+type RouteMatch = { route: Route; pattern: RegExp; params: number };
+/** The contract's routes as patterns, the ones with fewer parameters first ('/students/import' before '/students/:id'). */
+const MATCHERS: RouteMatch[] = ALL_ROUTES.map((route) => ({
+  route,
+  pattern: new RegExp(`^${route.path.replace(/:\w+/g, '[^/]+')}$`),
+  params: (route.path.match(/:/g) ?? []).length,
+})).sort((a, b) => a.params - b.params);
+
+/** The contract route a request went to: 'GET /api/ranking', 'POST /api/admin/students/:id/meritus'. */
+export function routeIdOf(method: string, url: string): string {
+  const path = url.split('?')[0]!;
+  return MATCHERS.find((match) => match.route.method === method && match.pattern.test(path))?.route.id ?? `${method} ${path}`;
+}
+
+type PerRole = Record<Role, number>;
+const perRole = (): PerRole => ({ student: 0, staff: 0, arrival: 0 });
+
+/** What every simulated user asked and received; counted only while `measuring` (errors always). */
+export class Stats {
+  measuring = false;
+  /** Set once the run is over: requests cut short by the server's stop are not errors. */
+  stopping = false;
+  readonly latencies = new Map<string, number[]>();
+  /** Answers by route and status, for the ones not 2xx/304 (429s from the rate limits, 4xx refusals). */
+  readonly refusals = new Map<string, Map<number, number>>();
+  readonly causes = new Map<Cause, number>();
+  readonly responseBytes = perRole();
+  readonly events = perRole();
+  readonly eventBytes = perRole();
+  readonly eventTypes = new Map<string, number>();
+  readonly errors: string[] = [];
+  cancelled = 0;
+
+  request(method: string, url: string, status: number, ms: number, bytes: number, role: Role | undefined): void {
+    const id = routeIdOf(method, url);
+    if (status >= 500 && !this.stopping) this.errors.push(`${id} answered ${status}`);
+    if (!this.measuring) return;
+    if (status < 300 || status === 304) {
+      const list = this.latencies.get(id) ?? [];
+      list.push(ms);
+      this.latencies.set(id, list);
+    } else {
+      const byStatus = this.refusals.get(id) ?? new Map<number, number>();
+      byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+      this.refusals.set(id, byStatus);
+    }
+    if (role) this.responseBytes[role] += bytes;
+  }
+
+  fetched(cause: Cause): void {
+    if (this.measuring) this.causes.set(cause, (this.causes.get(cause) ?? 0) + 1);
+  }
+
+  event(role: Role, type: string, data: string): void {
+    if (!this.measuring) return;
+    this.events[role] += 1;
+    // The bytes of the message as sent: 'event: <type>\ndata: <data>\n\n'.
+    this.eventBytes[role] += Buffer.byteLength(`event: ${type}\ndata: ${data}\n\n`);
+    this.eventTypes.set(type, (this.eventTypes.get(type) ?? 0) + 1);
+  }
+}
+
+const NO_BODY = new Set([101, 204, 205, 304]);
+
+export class SimulatedUser {
+  readonly client = createQueryClient();
+  readonly api: ApiClient;
+  cookie = '';
+  /** Why a read that starts now runs: set around the first load, each pushed event and each write (all synchronous). */
+  cause: Cause = 'poll or other';
+  private live = false;
+  private openedAt = 0;
+  private observers: {
+    observer: QueryObserver<unknown, Error, unknown, unknown, readonly unknown[]>;
+    read: ScreenRead;
+    unsubscribe: () => void;
+  }[] = [];
+  private stopLive: (() => void) | undefined;
+
+  constructor(
+    readonly base: string,
+    readonly role: Role,
+    readonly stats: Stats,
+  ) {
+    this.api = createApiClient({ fetch: (input, init) => this.fetch(String(input), init) });
+    setApiClientOf(this.client, this.api);
+  }
+
+  /** The API client's fetch: this user's cookie and the server's address added, the answer timed to its last byte. */
+  private async fetch(path: string, init: RequestInit | undefined): Promise<Response> {
+    const headers = new Headers(init?.headers);
+    if (this.cookie) headers.set('cookie', this.cookie);
+    const started = performance.now();
+    let response: Response;
+    let body: ArrayBuffer;
+    try {
+      response = await fetch(`${this.base}${path}`, { ...init, headers });
+      body = await response.arrayBuffer();
+    } catch (error) {
+      if (init?.signal?.aborted) {
+        if (this.stats.measuring) this.stats.cancelled += 1;
+      } else if (!this.stats.stopping) {
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        this.stats.errors.push(
+          `${routeIdOf(init?.method ?? 'GET', path)} failed: ${String(error)} (${cause?.code ?? cause?.message ?? '?'})`,
+        );
+      }
+      throw error;
+    }
+    this.stats.request(init?.method ?? 'GET', path, response.status, performance.now() - started, body.byteLength, this.role);
+    const cookie = response.headers.get('set-cookie');
+    if (cookie) this.cookie = cookie.split(';')[0]!;
+    return new Response(NO_BODY.has(response.status) ? null : body, { status: response.status, headers: response.headers });
+  }
+
+  /** Signs in through the login route; the session starts with the user the login answered, as the app's setSessionUser does. */
+  async signIn(login: { role: 'student'; studentId: string } | { role: 'admin'; email: string }, password: string): Promise<void> {
+    const user =
+      login.role === 'student'
+        ? await this.api.call(routes.auth.studentLogin, { body: { studentId: login.studentId, password } })
+        : await this.api.call(routes.auth.adminLogin, { body: { email: login.email, password } });
+    this.client.setQueryData(queryKeyOf(routes.auth.me), user);
+  }
+
+  private optionsOf(read: ScreenRead): ReadOptions {
+    const queryFn = read.options.queryFn as (context: unknown) => unknown;
+    return {
+      ...read.options,
+      queryFn: (context: unknown) => {
+        this.stats.fetched(this.cause);
+        return queryFn(context);
+      },
+      refetchInterval: this.live ? false : read.fallbackMs,
+    };
+  }
+
+  /** Opens a screen: its reads start, and (with `live`) the event stream connects, as the signed-in app does. */
+  open(screen: Screen, live = true): void {
+    this.openedAt = performance.now();
+    this.cause = 'first load';
+    for (const read of screen.reads) {
+      const observer = new QueryObserver(this.client, this.optionsOf(read));
+      this.observers.push({ observer, read, unsubscribe: observer.subscribe(() => {}) });
+    }
+    this.cause = 'poll or other';
+    if (!live) return;
+    this.stopLive = connectLiveEvents({
+      client: this.client,
+      EventSource: this.eventSourceClass(),
+      url: `${this.base}${urlOf(routes.events.stream)}`,
+      pageAgeMs: () => performance.now() - this.openedAt,
+      onLiveChange: (live) => {
+        this.live = live;
+        for (const { observer, read } of this.observers) observer.setOptions(this.optionsOf(read));
+      },
+    });
+  }
+
+  /** Resolves once every read of the screen has an answer (or failed). */
+  async loaded(): Promise<void> {
+    while (
+      this.observers.some(({ observer }) => observer.getCurrentResult().isPending && observer.getCurrentResult().fetchStatus !== 'idle')
+    )
+      await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  /** A write made by this user, then what the app does after it (`after`, on this user's query client). */
+  async write<T>(send: (api: ApiClient) => Promise<T>, after?: (result: T) => void): Promise<T> {
+    const result = await send(this.api);
+    this.cause = 'own write';
+    try {
+      after?.(result);
+    } finally {
+      this.cause = 'poll or other';
+    }
+    return result;
+  }
+
+  close(): void {
+    this.stopLive?.();
+    for (const { unsubscribe } of this.observers) unsubscribe();
+    this.observers = [];
+    this.client.clear();
+  }
+
+  /** The `eventsource` package's EventSource with this user's cookie, its messages counted and their reads attributed to them. */
+  private eventSourceClass(): EventSourceClass {
+    const withCookie = (input: string | URL, init: EventSourceFetchInit) =>
+      fetch(input, { ...init, headers: { ...init.headers, cookie: this.cookie } });
+    const dispatching = (event: Event, dispatch: () => boolean) => {
+      if ('data' in event) this.stats.event(this.role, event.type, String(event.data));
+      const previous = this.cause;
+      this.cause = `event ${event.type}`;
+      try {
+        return dispatch();
+      } finally {
+        this.cause = previous;
+      }
+    };
+    class UserEventSource extends NodeEventSource {
+      constructor(url: string) {
+        super(url, { fetch: withCookie });
+      }
+
+      override dispatchEvent(event: Event): boolean {
+        return dispatching(event, () => super.dispatchEvent(event));
+      }
+    }
+    return UserEventSource as unknown as EventSourceClass;
+  }
+}
