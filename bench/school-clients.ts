@@ -5,6 +5,7 @@
  * (connectLiveEvents) on the `eventsource` package. What it asks and receives is counted in a shared Stats.
  */
 import { EventSource as NodeEventSource, type EventSourceFetchInit } from 'eventsource';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { QueryObserver, type QueryObserverOptions } from '@tanstack/react-query';
 import { ALL_ROUTES, routes } from '../src/shared/contract/routes.ts';
 import { urlOf, type Route } from '../src/shared/contract/route.ts';
@@ -43,7 +44,13 @@ const perRole = (): PerRole => ({ student: 0, staff: 0, arrival: 0 });
 
 /** What every simulated user asked and received; counted only while `measuring` (errors always). */
 export class Stats {
-  measuring = false;
+  /** When the measured window started (performance.now()); requests started before it are not counted. */
+  private measuredFrom = Infinity;
+  private measuring = false;
+  private nextRequest = 0;
+  private readonly inFlight = new Map<number, { id: string; started: number }>();
+  /** Requests of the window still unanswered at its end, by route: counted in the percentiles at their age then. */
+  readonly unanswered = new Map<string, number>();
   /** Set once the run is over: requests cut short by the server's stop are not errors. */
   stopping = false;
   readonly latencies = new Map<string, number[]>();
@@ -57,20 +64,62 @@ export class Stats {
   readonly errors: string[] = [];
   cancelled = 0;
 
-  request(method: string, url: string, status: number, ms: number, bytes: number, role: Role | undefined): void {
+  startWindow(): void {
+    this.measuredFrom = performance.now();
+    this.measuring = true;
+  }
+
+  /**
+   * Ends the measured window: each request it started that is still unanswered counts at its age so far (a lower
+   * bound), so a backlog shows in the percentiles instead of leaving them to the requests that got through.
+   */
+  endWindow(): void {
+    const now = performance.now();
+    for (const { id, started } of this.inFlight.values()) {
+      if (started < this.measuredFrom) continue;
+      this.sample(id, now - started);
+      this.unanswered.set(id, (this.unanswered.get(id) ?? 0) + 1);
+    }
+    this.measuring = false;
+  }
+
+  /** A request sent: returns what `request` takes once it is answered (or `settle` if it is not). */
+  begin(method: string, url: string): { key: number; id: string; started: number } {
+    const started = performance.now();
+    const key = this.nextRequest++;
     const id = routeIdOf(method, url);
+    this.inFlight.set(key, { id, started });
+    return { key, id, started };
+  }
+
+  settle(sent: { key: number }): void {
+    this.inFlight.delete(sent.key);
+  }
+
+  private sample(id: string, ms: number): void {
+    const list = this.latencies.get(id) ?? [];
+    list.push(ms);
+    this.latencies.set(id, list);
+  }
+
+  request(sent: { key: number; id: string; started: number }, status: number, bytes: number, role: Role | undefined): void {
+    const { id, started } = sent;
+    this.settle(sent);
     if (status >= 500 && !this.stopping) this.errors.push(`${id} answered ${status}`);
-    if (!this.measuring) return;
+    if (!this.measuring || started < this.measuredFrom) return;
     if (status < 300 || status === 304) {
-      const list = this.latencies.get(id) ?? [];
-      list.push(ms);
-      this.latencies.set(id, list);
+      this.sample(id, performance.now() - started);
     } else {
       const byStatus = this.refusals.get(id) ?? new Map<number, number>();
       byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
       this.refusals.set(id, byStatus);
     }
     if (role) this.responseBytes[role] += bytes;
+  }
+
+  /** A read aborted in flight by a newer one of the same query (what the query client does on a new invalidation). */
+  cancel(): void {
+    if (this.measuring) this.cancelled += 1;
   }
 
   fetched(cause: Cause): void {
@@ -91,6 +140,7 @@ const NO_BODY = new Set([101, 204, 205, 304]);
 export class SimulatedUser {
   readonly client = createQueryClient();
   readonly api: ApiClient;
+  private readonly connections = new Agent({ connections: 6 });
   cookie = '';
   /** Why a read that starts now runs: set around the first load, each pushed event and each write (all synchronous). */
   cause: Cause = 'poll or other';
@@ -112,31 +162,42 @@ export class SimulatedUser {
     setApiClientOf(this.client, this.api);
   }
 
-  /** The API client's fetch: this user's cookie and the server's address added, the answer timed to its last byte. */
+  /**
+   * The API client's fetch: this user's cookie and the server's address added, the answer timed to its last byte. Like
+   * a browser on HTTP/1.1, a user holds at most 6 connections to the server, its event stream's included.
+   */
   private async fetch(path: string, init: RequestInit | undefined): Promise<Response> {
     const headers = new Headers(init?.headers);
     if (this.cookie) headers.set('cookie', this.cookie);
-    const started = performance.now();
-    let response: Response;
+    const method = init?.method ?? 'GET';
+    const sent = this.stats.begin(method, path);
+    let response: Awaited<ReturnType<typeof undiciFetch>>;
     let body: ArrayBuffer;
     try {
-      response = await fetch(`${this.base}${path}`, { ...init, headers });
+      response = await undiciFetch(`${this.base}${path}`, {
+        method,
+        headers: Object.fromEntries(headers),
+        body: init?.body as string | undefined,
+        signal: init?.signal ?? null,
+        dispatcher: this.connections,
+      });
       body = await response.arrayBuffer();
     } catch (error) {
-      if (init?.signal?.aborted) {
-        if (this.stats.measuring) this.stats.cancelled += 1;
-      } else if (!this.stats.stopping) {
+      this.stats.settle(sent);
+      if (init?.signal?.aborted) this.stats.cancel();
+      else if (!this.stats.stopping) {
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-        this.stats.errors.push(
-          `${routeIdOf(init?.method ?? 'GET', path)} failed: ${String(error)} (${cause?.code ?? cause?.message ?? '?'})`,
-        );
+        this.stats.errors.push(`${sent.id} failed: ${String(error)} (${cause?.code ?? cause?.message ?? '?'})`);
       }
       throw error;
     }
-    this.stats.request(init?.method ?? 'GET', path, response.status, performance.now() - started, body.byteLength, this.role);
+    this.stats.request(sent, response.status, body.byteLength, this.role);
     const cookie = response.headers.get('set-cookie');
     if (cookie) this.cookie = cookie.split(';')[0]!;
-    return new Response(NO_BODY.has(response.status) ? null : body, { status: response.status, headers: response.headers });
+    return new Response(NO_BODY.has(response.status) ? null : body, {
+      status: response.status,
+      headers: Object.fromEntries(response.headers),
+    });
   }
 
   /** Signs in through the login route; the session starts with the user the login answered, as the app's setSessionUser does. */
@@ -207,12 +268,13 @@ export class SimulatedUser {
     for (const { unsubscribe } of this.observers) unsubscribe();
     this.observers = [];
     this.client.clear();
+    void this.connections.close();
   }
 
   /** The `eventsource` package's EventSource with this user's cookie, its messages counted and their reads attributed to them. */
   private eventSourceClass(): EventSourceClass {
     const withCookie = (input: string | URL, init: EventSourceFetchInit) =>
-      fetch(input, { ...init, headers: { ...init.headers, cookie: this.cookie } });
+      undiciFetch(input, { ...init, headers: { ...init.headers, cookie: this.cookie }, dispatcher: this.connections });
     const dispatching = (event: Event, dispatch: () => boolean) => {
       if ('data' in event) this.stats.event(this.role, event.type, String(event.data));
       const previous = this.cause;

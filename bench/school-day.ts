@@ -146,7 +146,7 @@ function unlessRefused(stats: Stats, what: string) {
   };
 }
 
-function startLoad(base: string, school: School, users: SimulatedUser[], stats: Stats): { stop: () => Promise<void> } {
+function startLoad(base: string, school: School, users: SimulatedUser[], stats: Stats): { stop: (ms: number) => Promise<number> } {
   const pending = new Set<Promise<unknown>>();
   const staff = users.filter((user) => user.role === 'staff');
   const senders = screensOf.get('transfer') ?? users.filter((user) => user.role === 'student');
@@ -236,18 +236,28 @@ function startLoad(base: string, school: School, users: SimulatedUser[], stats: 
       RATES.healthEveryMs,
       async () => {
         const url = urlOf(routes.system.health);
-        const started = performance.now();
-        const response = await fetch(`${base}${url}`);
-        await response.arrayBuffer();
-        stats.request('GET', url, response.status, performance.now() - started, 0, undefined);
+        const sent = stats.begin('GET', url);
+        try {
+          const response = await fetch(`${base}${url}`);
+          await response.arrayBuffer();
+          stats.request(sent, response.status, 0, undefined);
+        } catch (error) {
+          stats.settle(sent);
+          if (!stats.stopping) stats.errors.push(`health: ${String(error)}`);
+        }
       },
       pending,
     ),
   ];
   return {
-    stop: async () => {
+    /** Stops firing, and waits for what is under way for at most `ms`; tells how many were still pending. */
+    stop: async (ms: number) => {
       for (const stop of stops) stop();
-      await Promise.allSettled([...pending]);
+      const waited = await Promise.race([
+        Promise.allSettled([...pending]).then(() => 0),
+        new Promise<number>((resolve) => setTimeout(() => resolve(pending.size), ms)),
+      ]);
+      return waited;
     },
   };
 }
@@ -273,9 +283,11 @@ function report(stats: Stats, cpu: Cpu, elapsed: number, users: SimulatedUser[])
     const ok = row.p95 <= target;
     if (!ok) failed.push(`${row.id} p95 ${row.p95.toFixed(0)} ms > ${target} ms`);
     const refused = [...(stats.refusals.get(row.id) ?? [])].map(([status, n]) => `${status}×${n}`).join(' ');
+    const unanswered = stats.unanswered.get(row.id);
     return (
       `  ${row.id.padEnd(44)} ${String(row.count).padStart(6)} ${row.p50.toFixed(1).padStart(8)} ${row.p95.toFixed(1).padStart(8)}` +
-      ` ${row.p99.toFixed(1).padStart(8)}  ${ok ? 'ok' : 'FAIL'}${refused ? `  refused: ${refused}` : ''}`
+      ` ${row.p99.toFixed(1).padStart(8)}  ${ok ? 'ok' : 'FAIL'}${refused ? `  refused: ${refused}` : ''}` +
+      `${unanswered ? `  (${unanswered} unanswered at the end, counted at their age)` : ''}`
     );
   };
   const health = urlOf(routes.system.health);
@@ -361,15 +373,15 @@ try {
     await new Promise((resolve) => setTimeout(resolve, WARM_UP_SECONDS * 1000));
     const loadAtRun = loadAverage();
     const cpuBefore = cpuNow(server.pid!, database.postmaster());
-    stats.measuring = true;
+    stats.startWindow();
     const runStarted = performance.now();
     await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
-    stats.measuring = false;
+    stats.endWindow();
     const elapsed = (performance.now() - runStarted) / 1000;
     const cpuAfter = cpuNow(server.pid!, database.postmaster());
     const loadAtEnd = loadAverage();
     stats.stopping = true;
-    await load.stop();
+    const stillPending = await load.stop(10_000);
     for (const user of users) user.close();
     const cpu = {
       server: cpuAfter.server - cpuBefore.server,
@@ -377,6 +389,7 @@ try {
       bench: cpuAfter.bench - cpuBefore.bench,
     };
     const failed = report(stats, cpu, elapsed, users);
+    if (stillPending > 0) console.log(`\n${stillPending} writes, sign-ins or health probes were still unanswered 10 s after the run`);
     console.log(
       `\nload average (1, 5, 15 min): before the bench ${loadAtStart} · at the run's start ${loadAtRun} · at its end ${loadAtEnd}`,
     );
