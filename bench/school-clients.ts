@@ -9,7 +9,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { QueryObserver, type QueryObserverOptions } from '@tanstack/react-query';
 import { ALL_ROUTES, routes } from '../src/shared/contract/routes.ts';
 import { urlOf, type Route } from '../src/shared/contract/route.ts';
-import { createApiClient, type ApiClient } from '../src/web/lib/api.ts';
+import { createApiClient, isRefusal, type ApiClient } from '../src/web/lib/api.ts';
 import { createQueryClient } from '../src/web/lib/query-client.ts';
 import { queryKeyOf, setApiClientOf } from '../src/web/lib/query-keys.ts';
 import { connectLiveEvents, type EventSourceClass } from '../src/web/lib/live-connection.ts';
@@ -63,6 +63,8 @@ export class Stats {
   readonly eventTypes = new Map<string, number>();
   readonly errors: string[] = [];
   cancelled = 0;
+  /** Requests whose connection failed (reset, closed by the server): the API client retries them. */
+  connectionFailures = 0;
 
   startWindow(): void {
     this.measuredFrom = performance.now();
@@ -185,10 +187,8 @@ export class SimulatedUser {
     } catch (error) {
       this.stats.settle(sent);
       if (init?.signal?.aborted) this.stats.cancel();
-      else if (!this.stats.stopping) {
-        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-        this.stats.errors.push(`${sent.id} failed: ${String(error)} (${cause?.code ?? cause?.message ?? '?'})`);
-      }
+      // A connection that failed is retried by the API client (reads and keyed writes); a call that fails for good is an error (optionsOf, write).
+      else if (!this.stats.stopping) this.stats.connectionFailures += 1;
       throw error;
     }
     this.stats.request(sent, response.status, body.byteLength, this.role);
@@ -213,9 +213,15 @@ export class SimulatedUser {
     const queryFn = read.options.queryFn as (context: unknown) => unknown;
     return {
       ...read.options,
-      queryFn: (context: unknown) => {
+      queryFn: async (context: { signal: AbortSignal }) => {
         this.stats.fetched(this.cause);
-        return queryFn(context);
+        try {
+          return await queryFn(context);
+        } catch (error) {
+          if (!context.signal.aborted && !isRefusal(error) && !this.stats.stopping)
+            this.stats.errors.push(`${String(read.options.queryKey[0])} failed: ${String(error)}`);
+          throw error;
+        }
       },
       refetchInterval: this.live ? false : read.fallbackMs,
     };

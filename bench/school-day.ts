@@ -26,7 +26,7 @@ import { startPostgres, type PostgresServer } from '../src/server/test/postgres-
 import { TAG_KINDS } from '../src/shared/constants.ts';
 import { routes } from '../src/shared/contract/routes.ts';
 import { urlOf } from '../src/shared/contract/route.ts';
-import { isApiError } from '../src/web/lib/api.ts';
+import { isApiError, isRefusal } from '../src/web/lib/api.ts';
 import { invalidateReads } from '../src/web/lib/query-keys.ts';
 import { applyOperationResult } from '../src/web/lib/student-queries.ts';
 import { ADMIN } from './bench-students.ts';
@@ -141,7 +141,7 @@ function every(ms: number, fire: () => Promise<unknown>, pending: Set<Promise<un
 /** A refusal is an answer (counted by route and status); anything else is an error. */
 function unlessRefused(stats: Stats, what: string) {
   return (error: unknown) => {
-    if ((isApiError(error) && error.status > 0 && error.status < 500) || stats.stopping) return;
+    if (isRefusal(error) || stats.stopping) return;
     stats.errors.push(`${what}: ${String(error)}`);
   };
 }
