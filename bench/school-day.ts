@@ -138,11 +138,17 @@ function every(ms: number, fire: () => Promise<unknown>, pending: Set<Promise<un
   return () => clearInterval(timer);
 }
 
+/** An error and, for a failed fetch, the reason undici gives (ECONNRESET, UND_ERR_CONNECT_TIMEOUT…). */
+function describe(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return `${String(error)}${cause ? ` (${cause.code ?? cause.message})` : ''}`;
+}
+
 /** A refusal is an answer (counted by route and status); anything else is an error. */
 function unlessRefused(stats: Stats, what: string) {
   return (error: unknown) => {
     if (isRefusal(error) || stats.stopping) return;
-    stats.errors.push(`${what}: ${String(error)}`);
+    stats.errors.push(`${what}: ${describe(error)}`);
   };
 }
 
@@ -223,7 +229,7 @@ function startLoad(base: string, school: School, users: SimulatedUser[], stats: 
           await user.signIn({ role: 'student', studentId: student.studentId }, STUDENT_PASSWORD);
         } catch (error) {
           if ((isApiError(error) && error.status === 429) || stats.stopping) return;
-          stats.errors.push(`sign-in of ${student.studentId}: ${String(error)}`);
+          stats.errors.push(`sign-in: ${describe(error)}`);
           return;
         }
         user.open(SIGN_IN_SCREEN, false);
@@ -243,7 +249,7 @@ function startLoad(base: string, school: School, users: SimulatedUser[], stats: 
           stats.request(sent, response.status, 0, undefined);
         } catch (error) {
           stats.settle(sent);
-          if (!stats.stopping) stats.errors.push(`health: ${String(error)}`);
+          if (!stats.stopping) stats.errors.push(`health: ${describe(error)}`);
         }
       },
       pending,
@@ -405,6 +411,8 @@ try {
 }
 if (stats.errors.length > 0) {
   exitCode = 1;
-  console.log(`\nERRORS (${stats.errors.length}):\n${stats.errors.slice(0, 20).join('\n')}`);
+  const byMessage = new Map<string, number>();
+  for (const error of stats.errors) byMessage.set(error, (byMessage.get(error) ?? 0) + 1);
+  console.log(`\nERRORS (${stats.errors.length}):\n${[...byMessage].map(([error, n]) => `${n} × ${error}`).join('\n')}`);
 }
 process.exit(exitCode);
