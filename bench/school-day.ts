@@ -7,6 +7,9 @@
  * `--seconds` drives the day: 3 student transfers per second, 1 staff award per second (one in five to a whole turma),
  * a tag every 10 s and 5 sign-ins per second (each loading the dashboard), while a prober asks /api/health every 200 ms.
  *
+ * Each user holds at most 6 connections (a browser on HTTP/1.1), its event stream's included. A request of the measured
+ * window still unanswered at its end counts in the percentiles at its age then (a lower bound), so a backlog shows.
+ *
  * Prints each route's p50/p95/p99 (reads and writes apart), the reads by cause (pushed events against first loads),
  * events and bytes per client per minute, the CPU of the server, PostgreSQL and this bench (% of one core), the load
  * average, and the targets met or missed. Exits 1 on errors (a 5xx, a user who cannot sign in), 0 otherwise.
