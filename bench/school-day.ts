@@ -321,7 +321,8 @@ function report(stats: Stats, cpu: Cpu, elapsed: number, users: SimulatedUser[])
       `${perSecond(stats.causes.get('poll or other') ?? 0)}/s polls and other`,
   );
   console.log(
-    `  HTTP reads answered ${perSecond(answered)}/s; cancelled in flight by a newer read of the same query ${perSecond(stats.cancelled)}/s`,
+    `  HTTP reads answered ${perSecond(answered)}/s; cancelled in flight by a newer read of the same query ${perSecond(stats.cancelled)}/s;` +
+      ` requests whose connection failed (retried by the API client): ${stats.connectionFailures}`,
   );
   console.log(`  by cause: ${causes.map(([cause, n]) => `${cause} ${perSecond(n)}/s`).join(' · ')}`);
 
