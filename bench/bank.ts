@@ -27,6 +27,7 @@ import { sql } from 'drizzle-orm';
 import { reconcile, totalBalances } from '../src/server/modules/ledger/reconciliation.service.ts';
 import { ADMIN, INITIAL, populate } from './bench-students.ts';
 import { loadConfig } from '../src/server/config.ts';
+import { CLOCK_TICKS, cpuSecondsOf, postgresCpuSeconds, postmasterPid, procStat } from './cpu.ts';
 
 const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 300);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
@@ -50,36 +51,6 @@ const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 
 /** CPU seconds used during a run, by whom: the Méritus server, PostgreSQL (all its processes), this load generator. */
 type CpuUse = Record<'server' | 'postgres' | 'client', number>;
-
-const CLOCK_TICKS = 100;
-
-/** Fields of /proc/PID/stat after the command name: [0] state, [1] ppid, [11] utime, [12] stime (Linux). */
-function procStat(pid: number): string[] | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined;
-  }
-}
-
-function cpuSecondsOf(pids: number[]): number {
-  return pids.reduce((sum, pid) => {
-    const fields = procStat(pid);
-    return sum + (fields ? (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS : 0);
-  }, 0);
-}
-
-/** The postmaster, its live children (backends, WAL writer…) and the children it has reaped (fields [13], [14]). */
-function postgresCpuSeconds(postmaster: number): number {
-  const pids = fs
-    .readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number);
-  const children = pids.filter((pid) => Number(procStat(pid)?.[1]) === postmaster);
-  const reaped = procStat(postmaster)!;
-  return cpuSecondsOf([postmaster, ...children]) + (Number(reaped[13]) + Number(reaped[14])) / CLOCK_TICKS;
-}
 
 /** Starts counting CPU; the returned function tells what each party used since. */
 function startCpuCount(parties: { server?: number | undefined; postmaster?: number | undefined }): () => CpuUse {
@@ -388,7 +359,7 @@ async function benchPostgres(): Promise<{ ratio: number; violations: number }> {
         await database.db.execute(sql`ALTER SYSTEM SET track_wal_io_timing = on`);
         await database.db.execute(sql`SELECT pg_reload_conf()`);
         await runTransfers(server.url, people, {}, WARM_UP_SECONDS);
-        const postmaster = Number(fs.readFileSync(path.join(pg.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+        const postmaster = postmasterPid(path.join(pg.dir, 'data'));
         for (let round = 1; round <= ROUNDS; round++) {
           const walBefore = await walUse(database);
           const result = await runTransfers(server.url, people, { server: server.child.pid, postmaster });

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { AddressOf, AnswerOf, ArgsOf, Route } from '../../shared/contract/route.ts';
-import { call, type CallArgs, type JsonRoute } from './api.ts';
+import { api, type ApiClient, type CallArgs, type JsonRoute } from './api.ts';
 
 /**
  * A read's query key: its route's id (method and path), then the params and query it was called with. Every read of a
@@ -15,13 +15,31 @@ export function routeKey(route: Route): readonly [string] {
   return [route.id];
 }
 
-export type Read<T> = { queryKey: readonly unknown[]; queryFn: (context: { signal: AbortSignal }) => Promise<T> };
+const apiClients = new WeakMap<QueryClient, ApiClient>();
 
-/** A read of the route as TanStack Query takes it (useQuery, prefetchQuery): its key and a call that the query may cancel. */
+/**
+ * Makes the reads run by `client` call the server through `apiClient` rather than the app's (api.ts). A page has one
+ * of each; a program holding many signed-in users at once (bench/school-day.ts) gives each user's its own.
+ */
+export function setApiClientOf(client: QueryClient, apiClient: ApiClient): void {
+  apiClients.set(client, apiClient);
+}
+
+/** The API client the reads of this query client call: the one set for it, or the app's. */
+export function apiClientOf(client: QueryClient): ApiClient {
+  return apiClients.get(client) ?? api;
+}
+
+export type Read<T> = { queryKey: readonly unknown[]; queryFn: (context: { client: QueryClient; signal: AbortSignal }) => Promise<T> };
+
+/**
+ * A read of the route as TanStack Query takes it (useQuery, prefetchQuery): its key and a call that the query may
+ * cancel, sent by the API client of the query client it runs in (apiClientOf).
+ */
 export function readOf<R extends JsonRoute & { method: 'GET' }>(route: R, ...[address]: ArgsOf<AddressOf<R>>): Read<AnswerOf<R>> {
   return {
     queryKey: queryKeyOf<Route>(route, address),
-    queryFn: ({ signal }) => call(route, ...([{ ...address, signal }] as CallArgs<R>)),
+    queryFn: ({ client, signal }) => apiClientOf(client).call(route, ...([{ ...address, signal }] as CallArgs<R>)),
   };
 }
 

@@ -1,9 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { routes } from '../../shared/contract/routes.ts';
 import { setSchoolTimeZone } from '../../shared/format.ts';
-import { call } from './api.ts';
 import { takeEarlyRequest } from './early-request.ts';
-import { queryKeyOf } from './query-keys.ts';
+import { apiClientOf, queryKeyOf } from './query-keys.ts';
 
 /**
  * GET /api/settings: the school's name, logo, time zone, rules and turmas. Every date the
@@ -12,8 +11,8 @@ import { queryKeyOf } from './query-keys.ts';
  */
 export const schoolSettingsQueryOptions = queryOptions({
   queryKey: queryKeyOf(routes.settings.read),
-  queryFn: async () => {
-    const settings = await (takeEarlyRequest(routes.settings.read) ?? call(routes.settings.read));
+  queryFn: async ({ client }) => {
+    const settings = await (takeEarlyRequest(routes.settings.read) ?? apiClientOf(client).call(routes.settings.read));
     setSchoolTimeZone(settings.school.timeZone);
     return settings;
   },

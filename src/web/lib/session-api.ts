@@ -1,7 +1,7 @@
 import type { AdminLoginInput, SessionUser, StudentLoginInput } from '../../shared/auth.ts';
 import { auth } from '../../shared/contract/auth.ts';
 import { CORE_ERROR_MESSAGES as ERROR_MESSAGES } from '../../shared/messages-core.ts';
-import { call, isApiError } from './api.ts';
+import { api, call, isApiError, type ApiClient } from './api.ts';
 
 /**
  * The session's calls without the query client, so the login page (first load) does not
@@ -13,9 +13,9 @@ import { call, isApiError } from './api.ts';
  * validates this response against `sessionUser` already; not parsing it again here keeps
  * zod out of the first page's bundle.
  */
-async function fetchSession(): Promise<SessionUser | null> {
+async function fetchSession(apiClient: ApiClient = api): Promise<SessionUser | null> {
   try {
-    return await call(auth.me);
+    return await apiClient.call(auth.me);
   } catch (error) {
     if (isApiError(error) && error.status === 401) return null;
     throw error;
@@ -34,11 +34,11 @@ export function startSessionCheck(): void {
   firstCheck.catch(() => undefined);
 }
 
-/** Who is signed in: the answer asked at start the first time, a fresh request after that. */
-export function sessionCheck(): Promise<SessionUser | null> {
+/** Who is signed in: the answer asked at start the first time, a fresh request (through `apiClient`) after that. */
+export function sessionCheck(apiClient?: ApiClient): Promise<SessionUser | null> {
   const started = firstCheck;
   firstCheck = undefined;
-  return started ?? fetchSession();
+  return started ?? fetchSession(apiClient);
 }
 
 export type LoginRequest = { role: 'student'; input: StudentLoginInput } | { role: 'admin'; input: AdminLoginInput };

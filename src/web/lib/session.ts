@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-hot-toast';
 import type { SessionUser } from '../../shared/auth.ts';
@@ -6,7 +6,7 @@ import { ERROR_MESSAGES, MESSAGES } from '../../shared/errors.ts';
 import { routes } from '../../shared/contract/routes.ts';
 import { call, isApiError, type ApiError } from './api.ts';
 import { queryClient } from './query-client.ts';
-import { queryKeyOf } from './query-keys.ts';
+import { apiClientOf, queryKeyOf } from './query-keys.ts';
 import { paths } from './paths.ts';
 import { sessionCheck } from './session-api.ts';
 
@@ -14,7 +14,7 @@ const sessionKey = queryKeyOf(routes.auth.me);
 
 export const sessionQueryOptions = {
   queryKey: sessionKey,
-  queryFn: sessionCheck,
+  queryFn: ({ client }: { client: QueryClient }) => sessionCheck(apiClientOf(client)),
   staleTime: 60_000,
 } as const;
 
