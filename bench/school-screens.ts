@@ -3,12 +3,13 @@
  * fallback intervals as the pages), plus the signed-in layout's: the session (useSession in the sidebar) and the
  * school's settings. Reads that poll only while the event stream is down say so in `fallbackMs`.
  */
-import { ESTELECAS_HISTORY_LIMIT, POLL_MS, RECENT_TRANSACTIONS_LIMIT } from '../src/shared/constants.ts';
+import { ESTELECAS_HISTORY_LIMIT, POLL_MS, RANKING_PAGE, RECENT_TRANSACTIONS_LIMIT } from '../src/shared/constants.ts';
 import { routes } from '../src/shared/contract/routes.ts';
 import { readOf } from '../src/web/lib/query-keys.ts';
 import { schoolSettingsQueryOptions } from '../src/web/lib/school-settings.ts';
 import { sessionQueryOptions } from '../src/web/lib/session.ts';
 import { LIVE_FEED_LIMIT } from '../src/web/features/live-operations/live-operations-queries.ts';
+import { PAGE_SIZE } from '../src/web/features/admin-students/students-filter.ts';
 import type { Screen, ScreenRead } from './school-clients.ts';
 
 const { students, ledger, tags, dashboard, adminStudents } = routes;
@@ -38,10 +39,14 @@ export const STUDENT_SCREENS: Screen[] = [
       live(readOf(ledger.myTransactions, { query: { limit: RECENT_TRANSACTIONS_LIMIT } }), POLL_MS.dashboard),
     ],
   },
-  // RankingScreen: useQuery(readOf(routes.students.ranking)).
-  { name: 'ranking', role: 'student', reads: [...layout(), plain(readOf(students.ranking))] },
-  // StudentTransferPage: the RecipientPicker's useDirectory().
-  { name: 'transfer', role: 'student', reads: [...layout(), plain(readOf(students.directory))] },
+  // RankingScreen: useRankingHead(true), the page around the student's own row (the rows on screen are in it).
+  {
+    name: 'ranking',
+    role: 'student',
+    reads: [...layout(), plain(readOf(students.ranking, { query: { around: 'me', size: RANKING_PAGE.size } }))],
+  },
+  // StudentTransferPage: the RecipientPicker's useDirectorySearch(''), its first page before anything is typed.
+  { name: 'transfer', role: 'student', reads: [...layout(), plain(readOf(students.directory, { query: { page: 1 } }))] },
   {
     // StudentEstelecasPage: the summary (sidebarEstelecas) and EstelecasHistory.
     name: 'Estelecas',
@@ -73,8 +78,12 @@ export const STAFF_SCREENS: Screen[] = [
     role: 'staff',
     reads: [...layout(), live(readOf(ledger.liveOperations, { query: { limit: LIVE_FEED_LIMIT } }), POLL_MS.adminLive)],
   },
-  // AdminStudentsPage: useAdminStudents() (the turmas come from the layout's settings).
-  { name: 'student list', role: 'staff', reads: [...layout(), live(readOf(adminStudents.list), POLL_MS.dashboard)] },
+  // AdminStudentsPage: useAdminStudents() on its first page (the turmas come from the layout's settings).
+  {
+    name: 'student list',
+    role: 'staff',
+    reads: [...layout(), live(readOf(adminStudents.list, { query: { page: 1, size: PAGE_SIZE } }), POLL_MS.dashboard)],
+  },
 ];
 
 /** What the student dashboard reads right after a sign-in (prefetchStudentDashboard and the layout; the session comes with the login's answer). */
