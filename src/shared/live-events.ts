@@ -10,7 +10,7 @@ export type StudentBalances = OperationResult['balances'];
  */
 export type ClientEvent =
   | { type: 'balance'; balances: StudentBalances } // the signed-in student's balances (as they are now) or history changed
-  | { type: 'ranking' } // coalesced: a position this user sees (the podium, their own row and the rows around it) changed
+  | { type: 'ranking'; own: boolean } // coalesced: a row this user sees (the podium, the rows around their own) changed; own: their own position
   | { type: 'tags'; mine: boolean } // coalesced: weekly tags or likes changed (mine: a tag of the signed-in student)
   | { type: 'students' } // coalesced: students were added, edited or removed
   | { type: 'operations'; operations: LiveOperation[] | null } // staff: new lines of the live feed (null: too many to carry, read it again)

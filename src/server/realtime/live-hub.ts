@@ -6,7 +6,7 @@ import { currentBalances } from '../modules/students/standings.service.ts';
 import type { RankingStore } from '../modules/students/ranking-store.ts';
 import { LIVE_TICK_MS, MAX_PUSHED_OPERATIONS, type ClientEvent } from '../../shared/live-events.ts';
 import type { BusEvent, DeliveredEvent, EventBus } from './event-bus.ts';
-import { changesBetween, nothingChanged, positionsOf, seesChange, type Positions } from './ranking-changes.ts';
+import { changeSeenBy, changesBetween, nothingChanged, positionsOf, type Positions } from './ranking-changes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,7 +36,7 @@ const isStaff = (principal: Principal) => principal.role === 'admin';
  * to find who sees the ranking move. Each stream is then told only what changes its screens:
  * - an operation: its students at once with their balances ('balance'), staff at once with the feed's lines ('operations');
  * - the ranking, the staff's figures, tags and student lists: at most once a tick, and the ranking only to a student
- *   who sees a position that moved (seesChange);
+ *   who sees a position that moved (changeSeenBy), saying whether their own moved;
  * - a refused attempt: staff only.
  */
 export function createLiveHub(
@@ -156,8 +156,9 @@ export function createLiveHub(
       const { principal } = client;
       if (isStaff(principal)) {
         if (figures) client.send({ type: 'figures' });
-      } else if (moved && seesChange(moved.changes, principal.id, moved.after)) {
-        client.send({ type: 'ranking' });
+      } else if (moved) {
+        const { seen, own } = changeSeenBy(moved.changes, principal.id, moved.after);
+        if (seen) client.send({ type: 'ranking', own });
       }
       if (tags) client.send({ type: 'tags', mine: principal.role === 'student' && (tags === 'all' || tags.has(principal.id)) });
       if (studentList) client.send({ type: 'students' });

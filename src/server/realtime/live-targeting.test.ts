@@ -110,6 +110,13 @@ test('a transfer tells its two students at once, staff with its line, and the ra
   expect(balanceOf(streams.recipient)).toEqual({ type: 'balance', balances: { meritus: 30, totalEarned: 20, estelecas: 0 } });
   expect(since(streams.recipient, at.recipient!)).toEqual(['balance', 'ranking', 'tags']);
   expect(since(streams.near, at.near!)).toEqual(['ranking', 'tags']);
+  // Whose own position moved is said, so only their summary is read again.
+  const lastRanking = (stream: TestStream) => stream.received.filter((event) => event.event === 'ranking').at(-1)!.data;
+  expect([lastRanking(streams.sender), lastRanking(streams.recipient), lastRanking(streams.near)]).toEqual([
+    { type: 'ranking', own: true },
+    { type: 'ranking', own: true },
+    { type: 'ranking', own: false },
+  ]);
   expect(since(streams.far, at.far!)).toEqual(['tags']);
   expect(since(streams.first, at.first!)).toEqual(['tags']);
   expect(since(streams.staff, at.staff!)).toEqual(['operations', 'figures', 'tags']);

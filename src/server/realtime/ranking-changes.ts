@@ -32,43 +32,48 @@ export function positionsOf(standings: readonly Standing[]): Positions {
   return { meritus: placesOn(standings, 'meritus'), estelecas: placesOn(standings, 'estelecas') };
 }
 
-/** What moved between two readings: the students whose place or balance changed, and the positions whose row changed. */
-export type RankingChanges = { students: Set<string>; positions: Record<Board, number[]> };
+/** What moved between two readings, on each board: the students whose place or balance changed, and the positions whose row changed. */
+export type RankingChanges = { students: Record<Board, Set<string>>; positions: Record<Board, number[]> };
 
 export function changesBetween(before: Positions, after: Positions): RankingChanges {
-  const students = new Set<string>();
-  const positions = { meritus: new Set<number>(), estelecas: new Set<number>() };
+  const changes: RankingChanges = { students: { meritus: new Set(), estelecas: new Set() }, positions: { meritus: [], estelecas: [] } };
   for (const board of BOARDS) {
+    const moved = changes.students[board];
+    const positions = new Set<number>();
     for (const [id, place] of after[board]) {
       const was = before[board].get(id);
       if (was && was.position === place.position && was.balance === place.balance) continue;
-      students.add(id);
-      positions[board].add(place.position);
-      if (was) positions[board].add(was.position);
+      moved.add(id);
+      positions.add(place.position);
+      if (was) positions.add(was.position);
     }
     for (const [id, was] of before[board]) {
       if (after[board].has(id)) continue;
-      students.add(id);
-      positions[board].add(was.position);
+      moved.add(id);
+      positions.add(was.position);
     }
+    changes.positions[board] = [...positions];
   }
-  return { students, positions: { meritus: [...positions.meritus], estelecas: [...positions.estelecas] } };
+  return changes;
 }
 
 export function nothingChanged(changes: RankingChanges): boolean {
-  return changes.students.size === 0;
+  return BOARDS.every((board) => changes.students[board].size === 0);
 }
 
 /**
- * Whether a student sees a change: their own row moved, or a row of the Méritus podium or around their own position,
- * or of the Estelecas top list (ESTELECAS_TOP_LIMIT) the Estelecas screen shows.
+ * What a student sees of a change: nothing, or rows of the boards (the Méritus podium, a row within OWN_WINDOW of
+ * their own, the Estelecas top list of ESTELECAS_TOP_LIMIT), and whether their own Méritus place is among them (the
+ * position their summary shows).
  */
-export function seesChange(changes: RankingChanges, studentUuid: string, after: Positions): boolean {
-  if (changes.students.has(studentUuid)) return true;
-  const own = after.meritus.get(studentUuid)?.position;
-  const nearOwn = (position: number) => own !== undefined && Math.abs(position - own) <= OWN_WINDOW;
-  return (
-    changes.positions.meritus.some((position) => position <= PODIUM || nearOwn(position)) ||
-    changes.positions.estelecas.some((position) => position <= ESTELECAS_TOP_LIMIT)
-  );
+export function changeSeenBy(changes: RankingChanges, studentUuid: string, after: Positions): { seen: boolean; own: boolean } {
+  const own = changes.students.meritus.has(studentUuid);
+  const position = after.meritus.get(studentUuid)?.position;
+  const nearOwn = (changed: number) => position !== undefined && Math.abs(changed - position) <= OWN_WINDOW;
+  const seen =
+    own ||
+    changes.students.estelecas.has(studentUuid) ||
+    changes.positions.meritus.some((changed) => changed <= PODIUM || nearOwn(changed)) ||
+    changes.positions.estelecas.some((changed) => changed <= ESTELECAS_TOP_LIMIT);
+  return { seen, own };
 }

@@ -18,7 +18,8 @@ const { auth, students, ledger, tags, adminStudents, dashboard, reports } = rout
 export const INVALIDATES: Record<EventType, readonly Route[] | 'all'> = {
   // The balances themselves come with the event (setSessionBalances); the summary holds them beside the position.
   balance: [students.summary, ledger.myTransactions, ledger.myOperations, ledger.myEstelecas],
-  ranking: [students.ranking, students.summary, ledger.estelecasRanking],
+  // The summary (the student's own position) only when the event says their own row moved.
+  ranking: [students.ranking, ledger.estelecasRanking],
   tags: [tags.active, adminStudents.list],
   students: [adminStudents.list, students.directory, students.ranking, students.summary, dashboard.summary],
   operations: [],
@@ -66,6 +67,13 @@ export function setSessionBalances(client: QueryClient, balances: StudentBalance
   );
 }
 
+/** What an event makes stale besides its type's reads: the student's own session or summary, when the change is theirs. */
+function ownReads(event: ClientEvent): Route[] {
+  if (event.type === 'tags' && event.mine) return [auth.me];
+  if (event.type === 'ranking' && event.own) return [students.summary];
+  return [];
+}
+
 /** What one pushed event changes in the client's cache. */
 export function applyEvent(client: QueryClient, event: ClientEvent): void {
   if (event.type === 'operations') return mergeFeedLines(client, event.operations);
@@ -75,7 +83,7 @@ export function applyEvent(client: QueryClient, event: ClientEvent): void {
     void client.invalidateQueries();
     return;
   }
-  invalidateReads(client, event.type === 'tags' && event.mine ? [...stale, auth.me] : stale);
+  invalidateReads(client, [...stale, ...ownReads(event)]);
 }
 
 /**

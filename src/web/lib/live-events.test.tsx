@@ -173,6 +173,19 @@ describe('live events', () => {
     expect(refetched()).toEqual({ me: 0, ranking: 1, tags: 0, report: 0 });
   });
 
+  test('a ranking change reads the student’s summary again only when their own position moved', async () => {
+    displayed('summary', queryKeyOf(routes.students.summary));
+    await elapse(0);
+    refetched();
+    act(() => latest().push('ready'));
+    act(() => latest().push('ranking', { type: 'ranking', own: false }));
+    await elapse(0);
+    expect(refetched()).toMatchObject({ ranking: 1, summary: 0 });
+    act(() => latest().push('ranking', { type: 'ranking', own: true }));
+    await elapse(0);
+    expect(refetched()).toMatchObject({ ranking: 1, summary: 1 });
+  });
+
   test('a student’s own operation brings the new balances: the session shows them without being read again', async () => {
     client.setQueryData(queryKeyOf(routes.auth.me), { role: 'student', student: { id: 's1', meritus: 10, totalEarned: 10, estelecas: 0 } });
     act(() => latest().push('ready'));

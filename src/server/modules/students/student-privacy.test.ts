@@ -304,10 +304,10 @@ describe('privacy: what a student receives about other students', () => {
       data: JSON.parse(match[2]!) as Record<string, unknown>,
     }));
     expect(messages.map(({ event }) => event)).toContain('ready');
-    // Events name what changed, never whose data (a tag event says only whether the tag is the student's own); ready
+    // Events name what changed, never whose data (tag and ranking events say only whether it is the student's own); ready
     // says only how long ago the server heard an event.
     for (const { event, data } of messages) {
-      const allowed = event === 'ready' ? ['sinceLastEventMs'] : ['type', 'mine'];
+      const allowed = event === 'ready' ? ['sinceLastEventMs'] : ['type', 'mine', 'own'];
       expect(
         Object.keys(data).every((key) => allowed.includes(key)),
         event,
