@@ -10,13 +10,24 @@ export type StudentBalances = OperationResult['balances'];
  */
 export type ClientEvent =
   | { type: 'balance'; balances: StudentBalances } // the signed-in student's balances (as they are now) or history changed
-  | { type: 'ranking'; own: boolean } // coalesced: a row this user sees (the podium, the rows around their own) changed; own: their own position
+  | RankingEvent // coalesced: a row this user sees changed
   | { type: 'tags'; mine: boolean } // coalesced: weekly tags or likes changed (mine: a tag of the signed-in student)
   | { type: 'students' } // coalesced: students were added, edited or removed
   | { type: 'operations'; operations: LiveOperation[] | null } // staff: new lines of the live feed (null: too many to carry, read it again)
   | { type: 'figures' } // staff, coalesced: operations changed the dashboard, reports and lists
   | { type: 'settings' } // the school's settings changed (name, time zone, rules, turmas)
   | { type: 'refetch' }; // events may have been missed (the server lost its database connection for a while): reload everything
+
+/**
+ * Rows a user sees moved: on the boards named (the Méritus podium and the rows around the student's own; the Estelecas
+ * top list), and, when the student's own Méritus position is among them, that position among `total` students, which
+ * the screens show without reading their summary again.
+ */
+export type RankingEvent = {
+  type: 'ranking';
+  boards: ('meritus' | 'estelecas')[];
+  own: { position: number; total: number } | null;
+};
 
 /** How often coalesced events go out at most: a screen hears of the ranking or the figures once per tick, however many operations. */
 export const LIVE_TICK_MS = 3_000;

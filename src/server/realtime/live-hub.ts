@@ -36,7 +36,7 @@ const isStaff = (principal: Principal) => principal.role === 'admin';
  * to find who sees the ranking move. Each stream is then told only what changes its screens:
  * - an operation: its students at once with their balances ('balance'), staff at once with the feed's lines ('operations');
  * - the ranking, the staff's figures, tags and student lists: at most once a tick, and the ranking only to a student
- *   who sees a position that moved (changeSeenBy), saying whether their own moved;
+ *   who sees a position that moved (changeSeenBy), with their own new position when it moved;
  * - a refused attempt: staff only.
  */
 export function createLiveHub(
@@ -157,8 +157,8 @@ export function createLiveHub(
       if (isStaff(principal)) {
         if (figures) client.send({ type: 'figures' });
       } else if (moved) {
-        const { seen, own } = changeSeenBy(moved.changes, principal.id, moved.after);
-        if (seen) client.send({ type: 'ranking', own });
+        const seen = changeSeenBy(moved.changes, principal.id, moved.after);
+        if (seen) client.send(seen);
       }
       if (tags) client.send({ type: 'tags', mine: principal.role === 'student' && (tags === 'all' || tags.has(principal.id)) });
       if (studentList) client.send({ type: 'students' });

@@ -110,12 +110,13 @@ test('a transfer tells its two students at once, staff with its line, and the ra
   expect(balanceOf(streams.recipient)).toEqual({ type: 'balance', balances: { meritus: 30, totalEarned: 20, estelecas: 0 } });
   expect(since(streams.recipient, at.recipient!)).toEqual(['balance', 'ranking', 'tags']);
   expect(since(streams.near, at.near!)).toEqual(['ranking', 'tags']);
-  // Whose own position moved is said, so only their summary is read again.
+  // The two hear their new positions among 34 (the 30 and the four seeded at 0 M$): the recipient's 30 M$ ties the
+  // 28th, the sender's 0 comes after the 29 above. The 25th hears that rows near theirs moved. No Estelecas moved.
   const lastRanking = (stream: TestStream) => stream.received.filter((event) => event.event === 'ranking').at(-1)!.data;
   expect([lastRanking(streams.sender), lastRanking(streams.recipient), lastRanking(streams.near)]).toEqual([
-    { type: 'ranking', own: true },
-    { type: 'ranking', own: true },
-    { type: 'ranking', own: false },
+    { type: 'ranking', boards: ['meritus'], own: { position: 30, total: 34 } },
+    { type: 'ranking', boards: ['meritus'], own: { position: 28, total: 34 } },
+    { type: 'ranking', boards: ['meritus'], own: null },
   ]);
   expect(since(streams.far, at.far!)).toEqual(['tags']);
   expect(since(streams.first, at.first!)).toEqual(['tags']);

@@ -1,4 +1,5 @@
 import { ESTELECAS_TOP_LIMIT } from '../../shared/constants.ts';
+import type { RankingEvent } from '../../shared/live-events.ts';
 /** One current student's balances: what both boards order by. */
 export type Standing = { id: string; meritus: number; estelecas: number };
 
@@ -62,18 +63,19 @@ export function nothingChanged(changes: RankingChanges): boolean {
 }
 
 /**
- * What a student sees of a change: nothing, or rows of the boards (the Méritus podium, a row within OWN_WINDOW of
- * their own, the Estelecas top list of ESTELECAS_TOP_LIMIT), and whether their own Méritus place is among them (the
- * position their summary shows).
+ * What a student sees of a change, as the ranking event tells them (RankingEvent), or null when they see none of it:
+ * rows of the Méritus podium or within OWN_WINDOW of their own, rows of the Estelecas top list (ESTELECAS_TOP_LIMIT),
+ * and their own Méritus position when it moved.
  */
-export function changeSeenBy(changes: RankingChanges, studentUuid: string, after: Positions): { seen: boolean; own: boolean } {
-  const own = changes.students.meritus.has(studentUuid);
-  const position = after.meritus.get(studentUuid)?.position;
-  const nearOwn = (changed: number) => position !== undefined && Math.abs(changed - position) <= OWN_WINDOW;
-  const seen =
-    own ||
-    changes.students.estelecas.has(studentUuid) ||
-    changes.positions.meritus.some((changed) => changed <= PODIUM || nearOwn(changed)) ||
-    changes.positions.estelecas.some((changed) => changed <= ESTELECAS_TOP_LIMIT);
-  return { seen, own };
+export function changeSeenBy(changes: RankingChanges, studentUuid: string, after: Positions): RankingEvent | null {
+  const place = after.meritus.get(studentUuid);
+  const nearOwn = (changed: number) => place !== undefined && Math.abs(changed - place.position) <= OWN_WINDOW;
+  const ownMoved = changes.students.meritus.has(studentUuid);
+  const boards: RankingEvent['boards'] = [];
+  if (ownMoved || changes.positions.meritus.some((changed) => changed <= PODIUM || nearOwn(changed))) boards.push('meritus');
+  if (changes.students.estelecas.has(studentUuid) || changes.positions.estelecas.some((changed) => changed <= ESTELECAS_TOP_LIMIT)) {
+    boards.push('estelecas');
+  }
+  if (boards.length === 0) return null;
+  return { type: 'ranking', boards, own: ownMoved && place ? { position: place.position, total: after.meritus.size } : null };
 }

@@ -3,6 +3,7 @@ import { urlOf, type Route } from '../../shared/contract/route.ts';
 import { routes } from '../../shared/contract/routes.ts';
 import type { SessionUser } from '../../shared/auth.ts';
 import type { LiveOperation } from '../../shared/ledger.ts';
+import type { StudentSummary } from '../../shared/student-area.ts';
 import { CLIENT_EVENT_TYPES, type ClientEvent, type ReadyEvent, type StudentBalances } from '../../shared/live-events.ts';
 import { invalidateReads, queryKeyOf, routeKey } from './query-keys.ts';
 
@@ -18,8 +19,8 @@ const { auth, students, ledger, tags, adminStudents, dashboard, reports } = rout
 export const INVALIDATES: Record<EventType, readonly Route[] | 'all'> = {
   // The balances themselves come with the event (setSessionBalances); the summary holds them beside the position.
   balance: [students.summary, ledger.myTransactions, ledger.myOperations, ledger.myEstelecas],
-  // The summary (the student's own position) only when the event says their own row moved.
-  ranking: [students.ranking, ledger.estelecasRanking],
+  // By board (rankingReads); the student's own new position comes with the event.
+  ranking: [],
   tags: [tags.active, adminStudents.list],
   students: [adminStudents.list, students.directory, students.ranking, students.summary, dashboard.summary],
   operations: [],
@@ -67,23 +68,34 @@ export function setSessionBalances(client: QueryClient, balances: StudentBalance
   );
 }
 
-/** What an event makes stale besides its type's reads: the student's own session or summary, when the change is theirs. */
-function ownReads(event: ClientEvent): Route[] {
+/** The reads of the boards a ranking event names. */
+const BOARD_READS = { meritus: students.ranking, estelecas: ledger.estelecasRanking } as const;
+
+/** What an event makes stale besides its type's reads: the boards a ranking event names; the session, for one's own tag. */
+function moreReads(event: ClientEvent): Route[] {
   if (event.type === 'tags' && event.mine) return [auth.me];
-  if (event.type === 'ranking' && event.own) return [students.summary];
+  if (event.type === 'ranking') return event.boards.map((board) => BOARD_READS[board]);
   return [];
+}
+
+/** Shows the student's new position in their summary, read or not, without a read. */
+function setOwnPosition(client: QueryClient, own: { position: number; total: number }): void {
+  client.setQueryData<StudentSummary>(queryKeyOf(students.summary), (summary) =>
+    summary ? { ...summary, rank: { ...summary.rank, ...own } } : summary,
+  );
 }
 
 /** What one pushed event changes in the client's cache. */
 export function applyEvent(client: QueryClient, event: ClientEvent): void {
   if (event.type === 'operations') return mergeFeedLines(client, event.operations);
   if (event.type === 'balance') setSessionBalances(client, event.balances);
+  if (event.type === 'ranking' && event.own) setOwnPosition(client, event.own);
   const stale = INVALIDATES[event.type];
   if (stale === 'all') {
     void client.invalidateQueries();
     return;
   }
-  invalidateReads(client, [...stale, ...ownReads(event)]);
+  invalidateReads(client, [...stale, ...moreReads(event)]);
 }
 
 /**
@@ -98,7 +110,12 @@ function receive(client: QueryClient, type: EventType, data: unknown): void {
     event = undefined;
   }
   if (event?.type === type) return applyEvent(client, event);
-  const stale = type === 'operations' ? [ledger.liveOperations] : INVALIDATES[type];
+  const stale =
+    type === 'operations'
+      ? [ledger.liveOperations]
+      : type === 'ranking'
+        ? [...Object.values(BOARD_READS), students.summary]
+        : INVALIDATES[type];
   if (stale === 'all') void client.invalidateQueries();
   else invalidateReads(client, [...stale, auth.me]);
 }

@@ -168,22 +168,25 @@ describe('live events', () => {
 
   test('a pushed event refetches the queries it makes stale, and only those', async () => {
     act(() => latest().push('ready'));
-    act(() => latest().push('ranking'));
+    act(() => latest().push('ranking', { type: 'ranking', boards: ['meritus'], own: null }));
     await elapse(0);
     expect(refetched()).toEqual({ me: 0, ranking: 1, tags: 0, report: 0 });
   });
 
-  test('a ranking change reads the student’s summary again only when their own position moved', async () => {
+  test('a ranking change reads the boards it names; the student’s own new position comes with it, without a read', async () => {
     displayed('summary', queryKeyOf(routes.students.summary));
+    displayed('estelecas', queryKeyOf(routes.ledger.estelecasRanking));
     await elapse(0);
     refetched();
+    client.setQueryData(queryKeyOf(routes.students.summary), { rank: { position: 7, total: 30, positionBefore: 9 } });
     act(() => latest().push('ready'));
-    act(() => latest().push('ranking', { type: 'ranking', own: false }));
+    act(() => latest().push('ranking', { type: 'ranking', boards: ['meritus'], own: null }));
     await elapse(0);
-    expect(refetched()).toMatchObject({ ranking: 1, summary: 0 });
-    act(() => latest().push('ranking', { type: 'ranking', own: true }));
+    expect(refetched()).toMatchObject({ ranking: 1, summary: 0, estelecas: 0 });
+    act(() => latest().push('ranking', { type: 'ranking', boards: ['estelecas'], own: { position: 5, total: 31 } }));
     await elapse(0);
-    expect(refetched()).toMatchObject({ ranking: 1, summary: 1 });
+    expect(refetched()).toMatchObject({ ranking: 0, summary: 0, estelecas: 1 });
+    expect(client.getQueryData(queryKeyOf(routes.students.summary))).toEqual({ rank: { position: 5, total: 31, positionBefore: 9 } });
   });
 
   test('a student’s own operation brings the new balances: the session shows them without being read again', async () => {

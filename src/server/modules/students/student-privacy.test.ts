@@ -304,10 +304,11 @@ describe('privacy: what a student receives about other students', () => {
       data: JSON.parse(match[2]!) as Record<string, unknown>,
     }));
     expect(messages.map(({ event }) => event)).toContain('ready');
-    // Events name what changed, never whose data (tag and ranking events say only whether it is the student's own); ready
+    // Events name what changed, never whose data (a tag event says whether it is the student's, a ranking event their own
+    // position, if it moved); ready
     // says only how long ago the server heard an event.
     for (const { event, data } of messages) {
-      const allowed = event === 'ready' ? ['sinceLastEventMs'] : ['type', 'mine', 'own'];
+      const allowed = event === 'ready' ? ['sinceLastEventMs'] : ['type', 'mine', 'boards', 'own'];
       expect(
         Object.keys(data).every((key) => allowed.includes(key)),
         event,

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, isNull, lte } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull, lte } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { students, studentTags, tagLikes, turmas } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
@@ -26,12 +26,22 @@ export async function listActiveTags(db: Db, viewer: Principal): Promise<ActiveT
     .innerJoin(turmas, eq(turmas.id, students.turmaId))
     .where(and(gt(studentTags.expiresAt, new Date()), isNull(students.deletedAt)))
     .orderBy(desc(studentTags.assignedAt));
-  const likeCounts = await db.select({ tagId: tagLikes.tagId, n: count() }).from(tagLikes).groupBy(tagLikes.tagId);
+  // Likes of the tags shown only: those of expired tags stay in the table and would be counted on every read.
+  const shown = rows.map(({ tag }) => tag.id);
+  const [likeCounts, likedByViewer] =
+    shown.length === 0
+      ? [[], []]
+      : await Promise.all([
+          db.select({ tagId: tagLikes.tagId, n: count() }).from(tagLikes).where(inArray(tagLikes.tagId, shown)).groupBy(tagLikes.tagId),
+          viewer.role === 'student'
+            ? db
+                .select({ tagId: tagLikes.tagId })
+                .from(tagLikes)
+                .where(and(eq(tagLikes.studentUuid, viewer.id), inArray(tagLikes.tagId, shown)))
+            : [],
+        ]);
   const countByTag = new Map(likeCounts.map((row) => [row.tagId, row.n]));
-  const mine =
-    viewer.role === 'student'
-      ? new Set((await db.select({ tagId: tagLikes.tagId }).from(tagLikes).where(eq(tagLikes.studentUuid, viewer.id))).map((r) => r.tagId))
-      : new Set<string>();
+  const mine = new Set(likedByViewer.map((row) => row.tagId));
   return rows.map(({ tag, student, grade }) => ({
     id: tag.id,
     kind: tag.kind,
