@@ -4,7 +4,7 @@ import type { Principal } from '../modules/auth/actor.ts';
 import { liveOperationLines } from '../modules/ledger/ledger-queries.service.ts';
 import { currentBalances } from '../modules/students/standings.service.ts';
 import type { RankingStore } from '../modules/students/ranking-store.ts';
-import { LIVE_TICK_MS, MAX_PUSHED_OPERATIONS, type ClientEvent } from '../../shared/live-events.ts';
+import { LIVE_TICK_MS, MAX_PUSHED_OPERATIONS, type ClientEvent, type RankingEvent } from '../../shared/live-events.ts';
 import type { BusEvent, DeliveredEvent, EventBus } from './event-bus.ts';
 import { changeSeenBy, changesBetween, nothingChanged, positionsOf, type Positions } from './ranking-changes.ts';
 
@@ -23,12 +23,36 @@ export type LiveHub = {
   join(client: LiveClient): () => void;
   /** Whether a bus event is one this user is told of, at once or at the next tick (the stream's ready message). */
   tells(principal: Principal, event: DeliveredEvent): boolean;
-  /** Sends what the coalesced events hold now instead of at the next tick (tests, and a stopping server). */
+  /** Works out the coalesced events now and sends them to every stream at once, instead of at their turns (tests). */
   tick(): Promise<void>;
   close(): void;
 };
 
 const isStaff = (principal: Principal) => principal.role === 'admin';
+
+/** How many turns a tick is cut into: the streams are spread over them (see turnOf). */
+const TURNS = 10;
+
+/** The coalesced events a stream is owed at its next turn. */
+export type Owed = { ranking?: RankingEvent | undefined; figures: boolean; tags?: { mine: boolean } | undefined; students: boolean };
+
+/**
+ * Two ticks' worth owed at once: the boards of both, the latest own position (one not moved since still stands),
+ * and a tag of one's own if either was.
+ */
+export function mergeOwed(before: Owed | undefined, after: Owed): Owed {
+  if (!before) return after;
+  const ranking =
+    before.ranking && after.ranking
+      ? {
+          ...after.ranking,
+          boards: [...new Set([...before.ranking.boards, ...after.ranking.boards])],
+          own: after.ranking.own ?? before.ranking.own,
+        }
+      : (after.ranking ?? before.ranking);
+  const tags = before.tags || after.tags ? { mine: Boolean(before.tags?.mine || after.tags?.mine) } : undefined;
+  return { ranking, figures: before.figures || after.figures, tags, students: before.students || after.students };
+}
 
 /**
  * Fans the bus's events out to this instance's open streams (decision 019). What an event needs from the database is
@@ -144,6 +168,11 @@ export function createLiveHub(
     return nothingChanged(changes) ? undefined : { changes, after };
   };
 
+  /** What each stream is owed at its next turn (coalesced events merge until then). */
+  const owed = new Map<LiveClient, Owed>();
+  const owe = (client: LiveClient, more: Owed) => owed.set(client, mergeOwed(owed.get(client), more));
+
+  /** Works out, once for every stream, what the changes since the last tick owe each one. */
   const runTick = async () => {
     const moved = await rankingChanges();
     const figures = figuresChanged;
@@ -154,14 +183,29 @@ export function createLiveHub(
     tagsChanged = undefined;
     for (const client of clients) {
       const { principal } = client;
-      if (isStaff(principal)) {
-        if (figures) client.send({ type: 'figures' });
-      } else if (moved) {
-        const seen = changeSeenBy(moved.changes, principal.id, moved.after);
-        if (seen) client.send(seen);
-      }
-      if (tags) client.send({ type: 'tags', mine: principal.role === 'student' && (tags === 'all' || tags.has(principal.id)) });
-      if (studentList) client.send({ type: 'students' });
+      const staff = isStaff(principal);
+      owe(client, {
+        ranking: !staff && moved ? (changeSeenBy(moved.changes, principal.id, moved.after) ?? undefined) : undefined,
+        figures: staff && figures,
+        tags: tags ? { mine: principal.role === 'student' && (tags === 'all' || tags.has(principal.id)) } : undefined,
+        students: studentList,
+      });
+    }
+  };
+
+  /**
+   * Sends what some streams are owed: the ranking or the figures first, then tags and students, so a later event proves
+   * an earlier one arrived.
+   */
+  const pay = (turn: (client: LiveClient) => boolean) => {
+    for (const [client, due] of owed) {
+      if (!turn(client)) continue;
+      owed.delete(client);
+      if (!clients.has(client)) continue;
+      if (due.ranking) client.send(due.ranking);
+      if (due.figures) client.send({ type: 'figures' });
+      if (due.tags) client.send({ type: 'tags', mine: due.tags.mine });
+      if (due.students) client.send({ type: 'students' });
     }
   };
 
@@ -176,19 +220,40 @@ export function createLiveHub(
     return ticking;
   };
 
+  /**
+   * Each stream has a turn in every tick, one of TURNS spread over it: the reads that coalesced events start arrive
+   * spread over the tick instead of all in the same millisecond, and each stream still hears at most once a tick.
+   */
+  const turnOf = new Map<LiveClient, number>();
+  let joined = 0;
+  let turn = 0;
   const unsubscribe = bus.subscribe(hear);
-  const timer = setInterval(() => void tick(), tickMs);
-  timer.unref();
+  const timers = [
+    setInterval(() => void tick(), tickMs),
+    setInterval(
+      () => {
+        turn = (turn + 1) % TURNS;
+        pay((client) => turnOf.get(client) === turn);
+      },
+      Math.max(1, Math.floor(tickMs / TURNS)),
+    ),
+  ];
+  for (const timer of timers) timer.unref();
 
   return {
     join(client) {
       clients.add(client);
+      turnOf.set(client, joined++ % TURNS);
       // A student's stream needs the standings the ticks compare with: read now rather than a tick late.
       if (!standings && !isStaff(client.principal)) {
         standingsStale = true;
         void tick();
       }
-      return () => clients.delete(client);
+      return () => {
+        clients.delete(client);
+        turnOf.delete(client);
+        owed.delete(client);
+      };
     },
     tells(principal, event) {
       switch (event.type) {
@@ -200,9 +265,12 @@ export function createLiveHub(
           return true;
       }
     },
-    tick,
+    async tick() {
+      await tick();
+      pay(() => true);
+    },
     close() {
-      clearInterval(timer);
+      for (const timer of timers) clearInterval(timer);
       unsubscribe();
       clients.clear();
     },
