@@ -4,7 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { rowsOf, type Database, type Db } from '../../db/client.ts';
+import { pingDatabase, rowsOf, type Database, type Db } from '../../db/client.ts';
 import { formatSize } from '../../../shared/format.ts';
 
 /** The measurements the overview and the diagnostic both show, read the same way. */
@@ -83,4 +83,40 @@ export async function databaseVersion(database: Database): Promise<string> {
   const [row] = rowsOf<{ version: string }>(await database.db.execute(sql`SELECT current_setting('server_version') AS version`));
   const version = row?.version.split(' ')[0] ?? '?';
   return database.kind === 'pglite' ? `PGlite (PostgreSQL ${version})` : `PostgreSQL ${version}`;
+}
+
+/** How long a database that answered stays "up" for the health check while a new ping waits its turn. */
+const PING_FRESH_MS = 2_000;
+
+/**
+ * The health check's question to the database, asked by one ping at a time. A probe answers at once while the last
+ * ping succeeded less than PING_FRESH_MS ago (the next ping then runs for later probes): on a busy server the ping
+ * waits for a connection like any request, and a monitor's probe should not. After a failed ping, or once the last
+ * success is older, a probe waits for a new ping.
+ */
+export function databaseHealthCheck(db: Db): () => Promise<void> {
+  let lastSuccess = Number.NEGATIVE_INFINITY;
+  let lastFailed = false;
+  let pinging: Promise<void> | undefined;
+  const ping = () =>
+    (pinging ??= pingDatabase(db)
+      .then(
+        () => {
+          lastSuccess = performance.now();
+          lastFailed = false;
+        },
+        (error: unknown) => {
+          lastFailed = true;
+          throw error;
+        },
+      )
+      .finally(() => (pinging = undefined)));
+  return async () => {
+    const running = ping();
+    if (!lastFailed && performance.now() - lastSuccess < PING_FRESH_MS) {
+      running.catch(() => {});
+      return;
+    }
+    await running;
+  };
 }
