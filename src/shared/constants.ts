@@ -23,6 +23,8 @@ export const EXPIRED_TAG_SWEEP_MS = 5 * 60 * 1000;
 
 export const TOAST_DURATION_MS = 3000;
 export const CLIENT_THROTTLE = { maxIdentical: 4, windowMs: 1000 } as const;
+/** The id of a signed-in page's element holding its first reads' answers by URL (first-reads.ts, decision 012). */
+export const FIRST_ANSWERS_ID = 'first-answers';
 
 /** Fallback polling intervals, used only while the live event stream is down. */
 export const POLL_MS = {
