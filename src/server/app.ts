@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import {
@@ -24,6 +24,7 @@ import { issueCode, issueFields } from '../shared/validation.ts';
 import { ERROR_MESSAGES, type ApiErrorBody, type ErrorCode } from '../shared/errors.ts';
 import { AREAS, areaOfPath } from '../shared/areas.ts';
 import { firstReadsOf } from '../shared/first-reads.ts';
+import { FIRST_ANSWERS_ID } from '../shared/constants.ts';
 import { createEventBus } from './realtime/event-bus.ts';
 import { createLiveHub } from './realtime/live-hub.ts';
 import { createRankingStore, hearingOwnChanges } from './modules/students/ranking-store.ts';
@@ -286,27 +287,32 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
       .readFileSync(file, 'utf8')
       .replace('<meta name="meritus-demo" content="off"', `<meta name="meritus-demo" content="${config.demo ? 'on' : 'off'}"`);
   const index = render(indexPath);
-  // An area's paths get its page, which preloads the area's first chunks (vite.config.ts, areaPages) and the API reads
-  // its first screen waits for (first-reads.ts); index.html otherwise. A page is rendered once per set of reads.
+  // An area's paths get its page, which preloads the area's first chunks (vite.config.ts, areaPages); index.html otherwise.
   const areaPages = new Map(
     AREAS.map((area) => {
       const file = path.join(dist, `${area}.html`);
       return [area, fs.existsSync(file) ? render(file) : index];
     }),
   );
-  const pagesWithReads = new Map<string, string>();
-  const pageFor = (locationPath: string, pagePath: string) => {
-    const area = areaOfPath(pagePath);
-    if (!area) return index;
-    const reads = firstReadsOf(locationPath);
-    const key = `${area} ${reads.join(' ')}`;
-    let page = pagesWithReads.get(key);
-    if (page === undefined) {
-      const links = reads.map((read) => `<link rel="preload" as="fetch" crossorigin href="${read}">`).join('');
-      page = areaPages.get(area)!.replace('</head>', `${links}</head>`);
-      pagesWithReads.set(key, page);
-    }
-    return page;
+  /**
+   * The answers of the reads a signed-in page starts with (first-reads.ts), asked of the API as the visitor's own
+   * requests (their cookie, their address: the same access checks and limits), so they come with the page instead of a
+   * round trip after it (decision 012). Only the reads that answered 200 are written; the web asks for the others.
+   */
+  const firstAnswersOf = async (request: FastifyRequest, locationPath: string): Promise<string | undefined> => {
+    const cookie = request.headers.cookie;
+    if (!cookie) return undefined;
+    const answers = await Promise.all(
+      firstReadsOf(locationPath).map(async (url) => {
+        // A read that fails here is left to the web, which asks for it and shows what it gets: the page is still sent.
+        const answer = await app.inject({ method: 'GET', url, headers: { cookie }, remoteAddress: request.ip }).catch(() => undefined);
+        return answer?.statusCode === 200 ? `${JSON.stringify(url)}:${answer.body}` : undefined;
+      }),
+    );
+    const answered = answers.filter((answer) => answer !== undefined);
+    if (answered.length === 0) return undefined;
+    // `<` escaped, so no answer can end the script element; JSON reads \u003c back as `<`.
+    return `<script type="application/json" id="${FIRST_ANSWERS_ID}">{${answered.join(',').replaceAll('<', '\\u003c')}}</script>`;
   };
 
   // Hashed assets never change under their name; the build wrote their .br and .gz beside them (vite.config.ts).
@@ -325,15 +331,21 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
   // The page is rendered at start-up (demo flag), so it is compressed on the fly, in a scope of its own: not the static files.
   await app.register(async (page) => {
     await registerCompression(page);
-    page.get('/*', { schema: { hide: true } }, (request, reply) => {
+    page.get('/*', { schema: { hide: true } }, async (request, reply) => {
       const path = normalisedPath(request.url);
       if (path === '/api' || path.startsWith('/api/') || path.startsWith('/uploads/')) {
         return reply.callNotFound();
       }
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('Cache-Control', 'no-cache')
-        .send(pageFor(request.url.split('?')[0]!, path));
+      const area = areaOfPath(path);
+      const answers = area ? await firstAnswersOf(request, request.url.split('?')[0]!) : undefined;
+      const html = area ? areaPages.get(area)! : index;
+      return (
+        reply
+          .type('text/html; charset=utf-8')
+          // A page with a visitor's answers is theirs alone: no cache keeps it, shared or not.
+          .header('Cache-Control', answers ? 'private, no-store' : 'no-cache')
+          .send(answers ? html.replace('</body>', `${answers}</body>`) : html)
+      );
     });
   });
 }

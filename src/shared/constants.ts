@@ -34,6 +34,8 @@ export const RANKING_PAGE = { size: 50, maxSize: 100, maxPage: 100_000 } as cons
 export const RANKING_PODIUM = 3;
 
 export const CLIENT_THROTTLE = { maxIdentical: 4, windowMs: 1000 } as const;
+/** The id of a signed-in page's element holding its first reads' answers by URL (first-reads.ts, decision 012). */
+export const FIRST_ANSWERS_ID = 'first-answers';
 
 /** Fallback polling intervals, used only while the live event stream is down. */
 export const POLL_MS = {

@@ -9,10 +9,10 @@ import { students } from './contract/students.ts';
 import { tags } from './contract/tags.ts';
 
 /**
- * The API reads a signed-in page makes before its first screen shows (decision 012). The server names them in the
- * page's <link rel="preload" as="fetch">, so the browser asks for them while the page's code downloads; the web's
- * own requests for the same URLs (same method and credentials) then take the preloaded answers. Each is its route's
- * address (urlOf), as the web's call of the route makes it.
+ * The API reads a signed-in page makes before its first screen shows (decision 012). The server writes their answers
+ * into the page (a JSON script element, FIRST_ANSWERS_ID in constants.ts), so they come in the page's own round trip; the web's first
+ * call of each URL takes its answer from there (first-answers.ts). Each is its route's address (urlOf), as the web's
+ * call of the route makes it.
  */
 
 /** Who is signed in (every page asks first, main.tsx) and the school's settings, which the layout waits for. */
@@ -29,8 +29,8 @@ const HOME_READS = new Map<string, string[]>([
 
 /**
  * The reads a page at this path (as the browser's location has it, before any query) starts with, named only where
- * the web is sure to ask for them as the page starts: a preload nobody takes would answer a later read of the same
- * URL (after a sign-in, with the visitor's 401). main.tsx asks for the session and the settings where `areaOfLocation`
+ * the web is sure to ask for them as the page starts: an answer nobody takes would answer a later read of the same
+ * URL with what it was when the page loaded. main.tsx asks for the session and the settings where `areaOfLocation`
  * finds an area; an area's home asks for its screen's reads on its exact path.
  */
 export function firstReadsOf(pathname: string): string[] {

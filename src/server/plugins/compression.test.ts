@@ -5,12 +5,24 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { addStudents, buildTestApp, createTestDatabase, testConfig, type TestApp, type TestDatabase } from '../test/test-app.ts';
+import {
+  addAdmin,
+  addStudents,
+  buildTestApp,
+  cookieFrom,
+  createTestDatabase,
+  TEST_ADMIN,
+  TEST_PASSWORD,
+  testConfig,
+  type TestApp,
+  type TestDatabase,
+} from '../test/test-app.ts';
 import { buildApp, BODY_LIMIT_BYTES } from '../app.ts';
 import { COMPRESSION_THRESHOLD_BYTES } from './compression.ts';
 import { ERROR_MESSAGES } from '../../shared/errors.ts';
 import { AREAS } from '../../shared/areas.ts';
-import { RECENT_TRANSACTIONS_LIMIT } from '../../shared/constants.ts';
+import { FIRST_ANSWERS_ID, RECENT_TRANSACTIONS_LIMIT } from '../../shared/constants.ts';
+import { firstReadsOf } from '../../shared/first-reads.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -183,6 +195,7 @@ describe('the built front end', () => {
   let app: FastifyInstance;
   let database: TestDatabase;
   let dataDir: string;
+  const NAME_WITH_MARKUP = 'Ana </script><script>alert(1)</script>';
   const script = `export const welcome = ${JSON.stringify('Bem-vindo ao Méritus! '.repeat(200))};\n`;
   const page =
     '<!doctype html><html lang="pt-BR"><head><meta name="meritus-demo" content="off">' +
@@ -200,6 +213,8 @@ describe('the built front end', () => {
     fs.writeFileSync(path.join(dist, 'assets', 'index-AbC123.js.gz'), zlib.gzipSync(script));
     fs.writeFileSync(path.join(dist, 'assets', 'tiny-XyZ789.js'), 'export const x = 1;\n');
     database = await createTestDatabase();
+    await addAdmin(database.db, TEST_ADMIN);
+    await addStudents(database.db, [{ studentId: '3900001', name: NAME_WITH_MARKUP }]);
     const config = { ...testConfig(), webDist: dist };
     dataDir = config.dataDir;
     app = await buildApp(config, database);
@@ -211,6 +226,7 @@ describe('the built front end', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
+  const signIn = async (url: string, payload: object) => cookieFrom(await app.inject({ method: 'POST', url, payload }));
   const get = (url: string, acceptEncoding?: string) =>
     app.inject({ url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
 
@@ -255,37 +271,29 @@ describe('the built front end', () => {
     }
   });
 
-  test("an area's paths get the area's page (which preloads its chunks and first reads), every other path index.html", async () => {
-    // Reads are preloaded only where the web asks for them as the page starts: an unused one would answer a later read.
-    const session = ['/api/auth/me', '/api/settings'];
-    const studentHome = [...session, '/api/me/summary', '/api/tags/active', `/api/me/transactions?limit=${RECENT_TRANSACTIONS_LIMIT}`];
+  test("an area's paths get the area's page (which preloads its chunks), every other path index.html", async () => {
     const pages = [
-      ['/student', 'student', studentHome],
-      ['/student?aba=1', 'student', studentHome],
-      ['/student/', 'student', session],
-      ['/student/ranking', 'student', session],
-      ['/STUDENT', 'student', session],
-      ['/STUDENT/Ranking', 'student', session],
-      ['/admin', 'admin', [...session, '/api/admin/dashboard']],
-      ['/admin/settings', 'admin', session],
-      // Spellings the router reads as the area but the page's code does not (main.tsx): no reads.
-      ['//admin', 'admin', []],
-      ['/%61dmin', 'admin', []],
-      ['/studentx', 'index', []],
-      ['/administrator', 'index', []],
-      ['/login', 'index', []],
-      ['/', 'index', []],
+      ['/student', 'student'],
+      ['/student?aba=1', 'student'],
+      ['/student/ranking', 'student'],
+      ['/STUDENT/Ranking', 'student'],
+      ['/admin', 'admin'],
+      ['/admin/settings', 'admin'],
+      ['//admin', 'admin'],
+      ['/studentx', 'index'],
+      ['/administrator', 'index'],
+      ['/login', 'index'],
+      ['/', 'index'],
     ] as const;
-    for (const [url, expected, reads] of pages) {
+    for (const [url, expected] of pages) {
       const response = await get(url);
       expect(response.statusCode, url).toBe(200);
       const area = /<!-- (student|admin) -->/.exec(response.body)?.[1] ?? 'index';
       expect(area, url).toBe(expected);
-      expect(
-        [...response.body.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map((match) => match[1]),
-        url,
-      ).toEqual(reads);
       expect(response.body, url).toContain('<meta name="meritus-demo" content="off">');
+      // Nobody signed in: no answers in the page, which any cache may keep if it asks again.
+      expect(response.body, url).not.toContain(FIRST_ANSWERS_ID);
+      expect(response.headers['cache-control'], url).toBe('no-cache');
     }
     // The pages' files are not served raw (without the demo flag and the reads).
     for (const url of ['/index.html', '/student.html', '/admin.html']) {
@@ -293,5 +301,57 @@ describe('the built front end', () => {
       expect(response.statusCode, url).toBe(404);
       expect(response.body, url).not.toContain('<html');
     }
+  });
+
+  test("a signed-in page comes with its first reads' answers, as the API gives them to that visitor, and no cache keeps it", async () => {
+    const answersIn = (body: string) => {
+      const json = new RegExp(`<script type="application/json" id="${FIRST_ANSWERS_ID}">(.*?)</script>`).exec(body)?.[1];
+      return json === undefined ? undefined : (JSON.parse(json) as Record<string, unknown>);
+    };
+    const asVisitor = (url: string, cookie: string) => app.inject({ url, headers: { cookie, 'accept-encoding': 'br' } });
+    const student = await signIn('/api/auth/student/login', { studentId: '3900001', password: TEST_PASSWORD });
+    const admin = await signIn('/api/auth/admin/login', { email: TEST_ADMIN.email, password: TEST_PASSWORD });
+    const session = ['/api/auth/me', '/api/settings'];
+    const pages = [
+      [student, '/student', [...session, '/api/me/summary', '/api/tags/active', `/api/me/transactions?limit=${RECENT_TRANSACTIONS_LIMIT}`]],
+      [student, '/student?aba=1', firstReadsOf('/student')],
+      [student, '/student/ranking', session],
+      [student, '/student/', session],
+      // A read the visitor may not make (a student's /admin: the dashboard) is left to the web, which is refused as before.
+      [student, '/admin', session],
+      [admin, '/admin', [...session, '/api/admin/dashboard']],
+      [admin, '/admin/settings', session],
+      // Spellings the router reads as the area but the page's code does not (main.tsx): no reads, no answers.
+      [admin, '//admin', []],
+      [admin, '/%61dmin', []],
+      [admin, '/login', []],
+      [admin, '/', []],
+    ] as const;
+    for (const [cookie, url, reads] of pages) {
+      const response = await asVisitor(url, cookie);
+      expect(response.statusCode, url).toBe(200);
+      const answers = answersIn(decoded(response));
+      if (reads.length === 0) {
+        expect(answers, url).toBeUndefined();
+        expect(response.headers['cache-control'], url).toBe('no-cache');
+        continue;
+      }
+      expect(response.headers['cache-control'], url).toBe('private, no-store');
+      expect(Object.keys(answers ?? {}), url).toEqual(reads);
+      for (const read of reads) {
+        const asked = (await app.inject({ url: read, headers: { cookie } })).json<unknown>();
+        // The dashboard says when it was made; the rest is the same.
+        const sameBut = asked && typeof asked === 'object' && 'generatedAt' in asked ? { generatedAt: expect.any(String) } : {};
+        expect(answers?.[read], `${url} ${read}`).toEqual(Array.isArray(asked) ? asked : { ...(asked as object), ...sameBut });
+      }
+    }
+    // The student's name ends no script element: every < of an answer is escaped.
+    const body = decoded(await asVisitor('/student', student));
+    expect(body.match(/<\/script>/g)?.length).toBe(2);
+    expect(answersIn(body)?.['/api/auth/me']).toMatchObject({ student: { name: NAME_WITH_MARKUP } });
+    // A session that ended (or a forged cookie): the page comes as for anyone, and the web's own reads are refused.
+    const ended = await asVisitor('/student', 'meritus_session=forjado');
+    expect(answersIn(decoded(ended))).toBeUndefined();
+    expect(ended.headers['cache-control']).toBe('no-cache');
   });
 });
