@@ -218,8 +218,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     const { params, query, body, idempotencyKey, signal } = (args ?? {}) as { body?: unknown } & CallOptions & AddressOf<Route>;
     const method = route.method;
     const url = urlOf<Route>(route, { params, query });
-    const held = method === 'GET' ? options.firstAnswer?.(url) : undefined;
-    if (held) return held.answer as AnswerOf<R>;
+    const inPage = method === 'GET' ? options.firstAnswer?.(url) : undefined;
+    if (inPage) return inPage.answer as AnswerOf<R>;
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
     const held = route.revalidate ? revalidated.get(url) : undefined;
