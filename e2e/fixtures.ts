@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test as base, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { FIRST_ANSWERS_ID } from '../src/shared/constants.ts';
 
 export const DEMO = {
   student: { studentId: '2024001', password: 'aluno123' },
@@ -63,6 +64,25 @@ export async function navigate(page: Page, path: string): Promise<void> {
  */
 export async function withoutLiveEvents(page: Page): Promise<void> {
   await page.route('**/api/events', (route) => route.abort());
+}
+
+/**
+ * Takes out of the pages the first screen's answers the server writes into them (decision 012), so the screen asks the
+ * API as it would without them, and a test's page.route stands in for those answers too.
+ */
+export async function withoutFirstAnswers(page: Page): Promise<void> {
+  await page.route(
+    (url) => !url.pathname.startsWith('/api/') && !url.pathname.startsWith('/assets/'),
+    async (route) => {
+      if (route.request().resourceType() !== 'document') return route.fallback();
+      const response = await route.fetch();
+      const html = (await response.text()).replace(
+        new RegExp(`<script type="application/json" id="${FIRST_ANSWERS_ID}">[^<]*</script>`),
+        '',
+      );
+      await route.fulfill({ response, body: html });
+    },
+  );
 }
 
 /** GET a JSON answer of the API with the target's session, expecting 200. */

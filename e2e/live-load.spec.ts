@@ -40,7 +40,7 @@ test('open screens read in proportion to what changes, not to how many operation
   const senderContext = await browser.newContext();
   await loginViaApi(senderContext, sender);
   const started = Date.now();
-  const TRANSFERS = 12;
+  const TRANSFERS = 30;
   let last = '';
   for (let index = 0; index < TRANSFERS; index++) {
     last = `Carga ${index} ${randomUUID().slice(0, 6)}`;
@@ -56,9 +56,10 @@ test('open screens read in proportion to what changes, not to how many operation
   // One more tick, so what the transfers coalesced into has gone out.
   await feed.page.waitForTimeout(LIVE_TICK_MS);
   const ticks = Math.ceil((Date.now() - started) / LIVE_TICK_MS) + 1;
-  // A screen reads at most its few live reads once a tick (other tests' operations included), never once an operation.
+  // A screen reads at most its few live reads (the ranking: its head and the pages in view) once a tick, other tests'
+  // operations included, never once an operation.
   for (const watcher of [...watchers, dashboard]) {
-    expect(watcher.reads.length, `${watcher.name}: ${watcher.reads.join(', ')}`).toBeLessThanOrEqual(3 * ticks);
+    expect(watcher.reads.length, `${watcher.name}: ${watcher.reads.join(', ')}`).toBeLessThanOrEqual(4 * ticks);
     expect(watcher.reads.length, `${watcher.name}: ${watcher.reads.join(', ')}`).toBeLessThan(TRANSFERS);
   }
   for (const context of [...watchers.map((watcher) => watcher.context), staff, senderContext]) await context.close();

@@ -7,6 +7,7 @@ import {
   navigate,
   rankingRows,
   test,
+  withoutFirstAnswers,
   withoutLiveEvents,
   type RankingAnswer,
   type RankingRow,
@@ -109,6 +110,7 @@ test.describe('dashboard', () => {
   test('empty states and a failed load', async ({ page, context }) => {
     await loginViaApi(context, 'student');
     await withoutLiveEvents(page);
+    await withoutFirstAnswers(page);
     await page.route('**/api/tags/active', (route) => route.fulfill({ json: [] }));
     await page.route('**/api/me/transactions?*', (route) => route.fulfill({ json: [] }));
     await failWith500(page, '**/api/me/summary');
@@ -124,6 +126,7 @@ test.describe('dashboard', () => {
 
   test('shows skeletons, not a blank screen, while the figures load', async ({ page, context }) => {
     await loginViaApi(context, 'student');
+    await withoutFirstAnswers(page);
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/me/summary', async (route) => {
@@ -194,6 +197,7 @@ test.describe('profile', () => {
     context,
   }) => {
     await loginViaApi(context, 'student');
+    await withoutFirstAnswers(page);
     await page.route('**/api/auth/me', async (route) => {
       const response = await route.fetch();
       const body = (await response.json()) as Me;
