@@ -30,8 +30,8 @@ export type LiveHub = {
 
 const isStaff = (principal: Principal) => principal.role === 'admin';
 
-/** How many turns a tick is cut into: the streams are spread over them (see turnOf). */
-const TURNS = 10;
+/** How many turns a tick is cut into (100 ms each at 3 s): the streams are spread over them (see turnOf). */
+const TURNS = 30;
 
 /** The coalesced events a stream is owed at its next turn. */
 export type Owed = { ranking?: RankingEvent | undefined; figures: boolean; tags?: { mine: boolean } | undefined; students: boolean };
