@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test as base, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { FIRST_ANSWERS_ID } from '../src/shared/constants.ts';
+import type { RankingAnswer, RankingEntry as RankingRow } from '../src/shared/students.ts';
 
 export const DEMO = {
   student: { studentId: '2024001', password: 'aluno123' },
@@ -93,24 +94,7 @@ export async function getJson<T>(target: APIRequestContext | BrowserContext | Pa
 }
 
 /** A row of GET /api/ranking, and one answer of it (a page with the podium and the asker's row). */
-export type RankingRow = {
-  id: string;
-  studentId: string;
-  name: string;
-  grade: string;
-  photo: string | null;
-  meritus: number;
-  estelecas: number;
-  position: number;
-};
-export type RankingAnswer = {
-  total: number;
-  podium: RankingRow[];
-  me: (RankingRow & { index: number }) | null;
-  page: number;
-  size: number;
-  entries: RankingRow[];
-};
+export type { RankingAnswer, RankingEntry as RankingRow } from '../src/shared/students.ts';
 
 /** Every row of the ranking, read page by page as the signed-in user. */
 export async function rankingRows(target: APIRequestContext | BrowserContext | Page): Promise<RankingRow[]> {

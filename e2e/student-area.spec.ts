@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from '@playwright/test';
+import type { PublicStudent } from '../src/shared/auth.ts';
 import { expectNoSeriousA11yViolations } from './axe.ts';
 import {
   expect,
@@ -13,16 +14,6 @@ import {
   type RankingRow,
 } from './fixtures.ts';
 
-type PublicStudent = {
-  id: string;
-  studentId: string;
-  name: string;
-  grade: string;
-  photo: string | null;
-  meritus: number;
-  estelecas: number;
-  tags: unknown[];
-};
 type Summary = {
   meritus: number;
   totalEarned: number;

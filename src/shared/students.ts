@@ -22,16 +22,7 @@ export const rankingQuery = z
 export type RankingQuery = z.input<typeof rankingQuery>;
 
 /** A row of the ranking: what the screen shows of a student, and their competition position (ties share it). */
-export const rankingEntry = z.object({
-  id: z.uuid(),
-  studentId: z.string(),
-  name: z.string(),
-  grade: z.string(),
-  photo: z.string().nullable(),
-  meritus: z.number().int(),
-  estelecas: z.number().int(),
-  position: z.number().int(),
-});
+export const rankingEntry = publicStudent.omit({ tags: true }).extend({ position: z.number().int() });
 export type RankingEntry = z.infer<typeof rankingEntry>;
 
 export const rankingResponse = z.object({
