@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, gt, inArray } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { students, studentTags, turmas } from '../db/schema.ts';
 import type { PublicStudent, SelfStudent, StudentTag } from '../../shared/auth.ts';
@@ -11,6 +11,15 @@ import type { PublicStudent, SelfStudent, StudentTag } from '../../shared/auth.t
 
 /** A student's row with the name of their turma, which the API shows as `grade` (decision 013). */
 export type StudentRow = typeof students.$inferSelect & { grade: string };
+
+/**
+ * Names in the order a Brazilian reader expects, on any database collation: accents and then case folded before comparing
+ * (lower() folds only ASCII without a locale). PGlite and a cluster made without a locale compare bytes, which puts
+ * 'Álvaro' and 'Érica' after 'Zuleica'.
+ */
+export const nameSortKey = sql`lower(translate(
+  ${students.name},
+  'ÁÀÂÃÄÉÈÊËÍÌÎÏÓÒÔÕÖÚÙÛÜÇÑáàâãäéèêëíìîïóòôõöúùûüçñ', 'AAAAAEEEEIIIIOOOOOUUUUCNaaaaaeeeeiiiiooooouuuucn'))`;
 
 /** Students with their turma's name: add the conditions, order and locks (`of: students`) to it. */
 export function selectStudents(db: DbOrTx) {

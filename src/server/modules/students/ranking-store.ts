@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { ledgerEntries, students, turmas } from '../../db/schema.ts';
 import type { BusEvent, DeliveredEvent, EventBus } from '../../realtime/event-bus.ts';
-import { photoAddress } from '../../views/student-views.ts';
+import { nameSortKey, photoAddress } from '../../views/student-views.ts';
 import { CHANGE_WINDOW_DAYS } from '../../../shared/constants.ts';
 import type { RankingEntry } from '../../../shared/students.ts';
 import { competitionPositions } from '../../../shared/student-figures.ts';
@@ -40,7 +40,7 @@ const DAY_MS = 86_400_000;
 export function createRankingStore(db: Db, events: EventBus): RankingStore & { close(): void } {
   let rows: RankingEntry[] = [];
   let indexById = new Map<string, number>();
-  /** Where each name sorts among all names, in the database's collation (names change only with a rebuild). */
+  /** Where each name sorts among all names (nameSortKey; names change only with a rebuild). */
   let nameOrder = new Map<string, number>();
   const byMeritusThenName = (a: RankingEntry, b: RankingEntry) => b.meritus - a.meritus || nameOrder.get(a.id)! - nameOrder.get(b.id)!;
   let rebuild = true;
@@ -68,7 +68,7 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
         photoVersion: students.photoVersion,
         meritus: students.meritus,
         estelecas: students.estelecas,
-        nameOrder: sql<number>`row_number() OVER (ORDER BY ${students.name}, ${students.id})`.mapWith(Number),
+        nameOrder: sql<number>`row_number() OVER (ORDER BY ${nameSortKey}, ${students.name}, ${students.id})`.mapWith(Number),
       })
       .from(students)
       .innerJoin(turmas, eq(turmas.id, students.turmaId))

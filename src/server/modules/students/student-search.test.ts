@@ -113,6 +113,26 @@ describe('the staff search, a page at a time', () => {
   });
 });
 
+describe('the order of names', () => {
+  test('names sort as a Brazilian reads them on both databases: an accented first letter among its plain ones, not after Z', async () => {
+    const own = await buildTestApp();
+    try {
+      await addStudents(own.db, [
+        { studentId: '5300001', name: 'Zuleica Ordem', grade: '3º EM - Turma C' },
+        { studentId: '5300002', name: 'Érica Ordem', grade: '3º EM - Turma C' },
+        { studentId: '5300003', name: 'Álvaro Ordem', grade: '3º EM - Turma C' },
+        { studentId: '5300004', name: 'eduardo Ordem', grade: '3º EM - Turma C' },
+      ]);
+      const listed = await own.request('GET', '/admin/students?turma=3%C2%BA%20EM%20-%20Turma%20C');
+      expect(names(listed.json())).toEqual(['Álvaro Ordem', 'eduardo Ordem', 'Érica Ordem', 'Zuleica Ordem']);
+      const searched = await own.request('GET', '/admin/students?q=ordem');
+      expect(names(searched.json())).toEqual(['Álvaro Ordem', 'eduardo Ordem', 'Érica Ordem', 'Zuleica Ordem']);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('the transfer directory, a page at a time', () => {
   test('leaves the student out, pages and counts the others', async () => {
     const first = await directory('?size=100');

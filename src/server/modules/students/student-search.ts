@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gt, inArray, isNull, ne, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { students, turmas } from '../../db/schema.ts';
-import { selectStudents, type StudentRow } from '../../views/student-views.ts';
+import { nameSortKey, selectStudents, type StudentRow } from '../../views/student-views.ts';
 import { queryWords, studentMatcher } from '../../../shared/student-match.ts';
 
 export type StudentSearch = {
@@ -19,7 +19,7 @@ export type StudentSearch = {
 export type StudentSearchPage = { rows: StudentRow[]; total: number };
 
 /** The list's one order, the same with or without a search, so pages neither repeat nor skip a student. */
-const ORDER = [asc(students.name), asc(students.studentId), asc(students.id)];
+const ORDER = [asc(nameSortKey), asc(students.name), asc(students.studentId), asc(students.id)];
 
 function conditionsOf(search: StudentSearch): SQL[] {
   const conditions: SQL[] = [isNull(students.deletedAt)];
