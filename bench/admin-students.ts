@@ -69,7 +69,6 @@ async function bench(label: string, database: Database): Promise<void> {
       name: 'Bench',
       email: 'bench@escola.test',
       passwordHash: await hashPassword('bench-pass'),
-      permissions: ['all'],
     });
     const login = await app.inject({
       method: 'POST',

@@ -24,6 +24,7 @@ import { archiveListQuery, type ArchiveListQuery } from '../src/shared/archive.t
 import { sortedDurations } from './timing.ts';
 import { CHROME_FLAGS, CHROMIUM } from '../src/server/test/chromium.ts';
 import { buildWeb, sessionCookie, startServer, stopServer } from './production-server.ts';
+import { coordinatorActor } from '../src/server/modules/auth/actor.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const RUNS = 40;
@@ -91,7 +92,7 @@ try {
     .insert(admins)
     .values({ adminId: 'bench', name: 'Bench', email: ADMIN.email, passwordHash: await hashPassword(ADMIN.password) })
     .returning();
-  const principal = { role: 'admin' as const, id: admin!.id, name: admin!.name, email: admin!.email };
+  const principal = coordinatorActor(admin!);
   console.log(`filling ${ROWS.toLocaleString('pt-BR')} archive records (${pg ? 'PostgreSQL' : 'PGlite'}; load average ${loadAverage()})…`);
   const t0 = performance.now();
   await db.execute(sql`

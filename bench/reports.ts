@@ -26,6 +26,7 @@ import { sortedDurations } from './timing.ts';
 import { localFileStorage } from '../src/server/storage/file-storage.ts';
 import { createSettingsStore } from '../src/server/modules/settings/settings.service.ts';
 import { silentEvents } from '../src/server/realtime/event-bus.ts';
+import { coordinatorActor } from '../src/server/modules/auth/actor.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -98,7 +99,7 @@ try {
   const widest = reportQuery.parse({ period: 'custom', from: addDays(to, -365), to });
   const oneTurma = reportQuery.parse({ period: 'custom', from: addDays(to, -365), to, turma: GRADES[0] });
   const [first] = rowsOf<{ id: string; email: string }>(await db.execute(sql`SELECT id, email FROM admins LIMIT 1`));
-  const admin = { role: 'admin' as const, id: first!.id, name: 'Coordenação', email: first!.email };
+  const admin = coordinatorActor({ id: first!.id, name: 'Coordenação', email: first!.email });
 
   console.log(`report calls, ${widest.from} to ${widest.to} (${RUNS} runs each):`);
   await time('overview (figures, turmas, saldos, risers)', async () => reportOverview(db, await reportScope(settings, widest)));

@@ -187,7 +187,7 @@ export async function buildApp(
 
   await registerRequestLog(app);
   await registerSecurity(app, config);
-  await registerAuth(app, config, database, events);
+  await registerAuth(app, config, database, events, deps.settings);
   await registerMetrics(app, deps);
   // Personal data never lands in a browser's or a proxy's cache: an answer is cached only where its route says so (static files).
   app.addHook('onSend', async (_request, reply) => {

@@ -1,3 +1,5 @@
+import type { SessionUser } from './auth.ts';
+
 /** The signed-in areas of the web app, each under a path of its own: /student/…, /admin/…. */
 export const AREAS = ['student', 'admin'] as const;
 export type Area = (typeof AREAS)[number];
@@ -10,4 +12,16 @@ export function areaOfPath(pathname: string): Area | null {
 /** The area a page starts in, read from its location's path as the browser has it (not decoded): main.tsx's rule. */
 export function areaOfLocation(locationPath: string): Area | null {
   return areaOfPath(locationPath.toLowerCase());
+}
+
+/** A signed-in member of the staff (coordination or teacher), who works in the admin area. */
+export type StaffUser = Exclude<SessionUser, { role: 'student' }>;
+
+export function isStaffUser(user: SessionUser | null | undefined): user is StaffUser {
+  return user != null && user.role !== 'student';
+}
+
+/** The area a signed-in user works in: students in /student, the whole staff in /admin. */
+export function areaOfUser(user: SessionUser): Area {
+  return user.role === 'student' ? 'student' : 'admin';
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TAG_KINDS } from './constants.ts';
+import { PERMISSIONS, STAFF_ROLES } from './permissions.ts';
 import { textInput } from './validation.ts';
 
 export const studentLoginInput = z.object({
@@ -48,13 +49,17 @@ export const selfAdmin = z.object({
   adminId: z.string(),
   name: z.string(),
   email: z.string(),
-  role: z.string(),
-  permissions: z.array(z.string()),
+  role: z.enum(STAFF_ROLES),
+  /** What the screens offer: the role's permissions under the school's rules (src/shared/permissions.ts). */
+  permissions: z.array(z.enum(PERMISSIONS)),
+  /** A teacher's turmas (the students they see and award); a coordinator's list is empty: they see every turma. */
+  turmas: z.array(z.object({ id: z.uuid(), name: z.string() })),
 });
 export type SelfAdmin = z.infer<typeof selfAdmin>;
 
 export const sessionUser = z.discriminatedUnion('role', [
   z.object({ role: z.literal('student'), student: selfStudent }),
-  z.object({ role: z.literal('admin'), admin: selfAdmin }),
+  z.object({ role: z.literal('coordinator'), admin: selfAdmin }),
+  z.object({ role: z.literal('teacher'), admin: selfAdmin }),
 ]);
 export type SessionUser = z.infer<typeof sessionUser>;

@@ -108,6 +108,8 @@ export const schoolRules = z
     transferDailyCap: wholeNumber('invalid_daily_cap', 1, RULE_MAX).nullable(),
     /** Seconds a student waits between two transfers; null for none. */
     transferMinIntervalSeconds: wholeNumber('invalid_min_interval', 1, MIN_INTERVAL_MAX_SECONDS).nullable(),
+    /** 'Professores podem cadastrar alunos': teachers create, edit and remove students and reset their passwords. */
+    teachersManageStudents: z.boolean({ error: 'validation' }),
   })
   .refine((rules) => rules.achievementThresholds.master > rules.achievementThresholds.collector, {
     error: 'invalid_achievement_thresholds',
@@ -125,6 +127,7 @@ export const DEFAULT_RULES: SchoolRules = {
   maxOperationAmount: MAX_OPERATION_AMOUNT,
   transferDailyCap: null,
   transferMinIntervalSeconds: null,
+  teachersManageStudents: false,
 };
 
 /** The three achievements with the school's thresholds. */

@@ -307,8 +307,7 @@ export type FixResult = z.infer<typeof fixResult>;
 export const DEFAULT_ADMIN = {
   adminId: 'admin001',
   name: 'Administrador Principal',
-  role: 'admin',
-  permissions: ['all'],
+  role: 'coordinator',
   email: 'admin@escola.com',
 } as const;
 

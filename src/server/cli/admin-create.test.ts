@@ -74,7 +74,7 @@ describe.sequential('npm run admin:create', { timeout: 120_000 }, () => {
           payload: { email: 'coordenacao@escola.test', password: 'senha-da-lucia' },
         });
         expect(login.statusCode).toBe(200);
-        expect(login.json()).toMatchObject({ role: 'admin', admin: { name: 'Coordenadora Lúcia', adminId: 'admin001' } });
+        expect(login.json()).toMatchObject({ role: 'coordinator', admin: { name: 'Coordenadora Lúcia', adminId: 'admin001' } });
       } finally {
         await app.close();
         fs.rmSync(config.dataDir, { recursive: true, force: true });

@@ -30,16 +30,37 @@ export const admins = pgTable(
     name: text('name').notNull(),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
-    role: text('role').notNull().default('admin'),
-    permissions: text('permissions')
-      .array()
-      .notNull()
-      .default(sql`'{}'::text[]`),
+    /** What the staff member may do (src/shared/permissions.ts): 'coordinator' (everything) or 'teacher' (their turmas). */
+    role: text('role').notNull().default('coordinator'),
+    /** A deactivated member cannot sign in and has no session; their name stays on what they did. */
+    active: boolean('active').notNull().default(true),
+    /** How much a teacher may award per week, in each currency; null: no limit. */
+    weeklyBudgetMeritus: integer('weekly_budget_meritus'),
+    weeklyBudgetEstelecas: integer('weekly_budget_estelecas'),
     lastLogin: timestamp('last_login', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('admins_admin_id_key').on(t.adminId), uniqueIndex('admins_email_key').on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex('admins_admin_id_key').on(t.adminId),
+    uniqueIndex('admins_email_key').on(sql`lower(${t.email})`),
+    check('admins_role_known', sql`${t.role} IN ('coordinator', 'teacher')`),
+    check('admins_budget_not_negative', sql`${t.weeklyBudgetMeritus} >= 0 AND ${t.weeklyBudgetEstelecas} >= 0`),
+  ],
+);
+
+/** The turmas a teacher teaches: their students are the ones the teacher sees and awards (a coordinator sees every turma). */
+export const staffTurmas = pgTable(
+  'staff_turmas',
+  {
+    adminId: uuid('admin_id')
+      .notNull()
+      .references(() => admins.id, { onDelete: 'cascade' }),
+    turmaId: uuid('turma_id')
+      .notNull()
+      .references(() => turmas.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.adminId, t.turmaId] }), index('staff_turmas_turma_idx').on(t.turmaId)],
 );
 
 /**

@@ -65,7 +65,7 @@ describe.sequential('starting the server', { timeout: 120_000 }, () => {
     expect(await (await signIn(server, 'senha-errada')).json()).toMatchObject({ error: { message: 'Email ou senha incorretos' } });
     const response = await signIn(server);
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ role: 'admin', admin: { email: ADMIN.email, name: ADMIN.name } });
+    expect(await response.json()).toMatchObject({ role: 'coordinator', admin: { email: ADMIN.email, name: ADMIN.name } });
     cookie = response.headers.getSetCookie()[0]!.split(';')[0]!;
     expect(await server.stop()).toBe(0);
     // A stopped server leaves the PGlite folder free for the next one.
@@ -77,7 +77,7 @@ describe.sequential('starting the server', { timeout: 120_000 }, () => {
     const server = await start();
     const me = await fetch(`${server.url}/api/auth/me`, { headers: { cookie } });
     expect(me.status).toBe(200);
-    expect(await me.json()).toMatchObject({ role: 'admin', admin: { email: ADMIN.email } });
+    expect(await me.json()).toMatchObject({ role: 'coordinator', admin: { email: ADMIN.email } });
     expect((await signIn(server)).status).toBe(200);
   });
 

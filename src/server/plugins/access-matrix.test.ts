@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { buildTestApp, type TestApp } from '../test/test-app.ts';
+import { addAdmin, buildTestApp, type TestApp } from '../test/test-app.ts';
 import { students } from '../db/schema.ts';
 import { ERROR_MESSAGES } from '../../shared/errors.ts';
 import type { Access } from '../../shared/contract/route.ts';
 import { ALL_ROUTES } from '../../shared/contract/routes.ts';
+import { hasPermission } from '../../shared/permissions.ts';
+import { DEFAULT_RULES } from '../../shared/settings.ts';
 
 /**
  * Every registered route (Fastify's own table, so a new route cannot escape), called by
@@ -14,8 +16,8 @@ import { ALL_ROUTES } from '../../shared/contract/routes.ts';
  * gets exactly the error body; nobody but an administrator or the student themself ever
  * sees a student's private fields.
  */
-type Actor = 'anonymous' | 'studentA' | 'studentB' | 'admin';
-const ACTORS: Actor[] = ['anonymous', 'studentA', 'studentB', 'admin'];
+type Actor = 'anonymous' | 'studentA' | 'studentB' | 'teacher' | 'coordinator';
+const ACTORS: Actor[] = ['anonymous', 'studentA', 'studentB', 'teacher', 'coordinator'];
 
 /** Bruno's private fields: no other student and no anonymous caller may ever receive them. */
 const B_PRIVATE = { email: 'bruno.privado@escola.test', birthDate: '2009-07-21' };
@@ -55,45 +57,16 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'PUT /api/tags/:tagId/like',
     'DELETE /api/tags/:tagId/like',
   ],
-  admin: [
-    'POST /api/admin/students/:id/meritus',
-    'POST /api/admin/students/:id/estelecas',
-    'POST /api/admin/operations/bulk',
+  staffArea: [
     'GET /api/admin/operations',
     'GET /api/admin/meritus/recent',
     'GET /api/admin/estelecas/history',
     'GET /api/admin/estelecas/ranking',
-    'PUT /api/admin/students/:id/tags/:kind',
-    'PATCH /api/admin/students/:id/tags/:kind',
-    'DELETE /api/admin/students/:id/tags/:kind',
     'GET /api/admin/students',
-    'POST /api/admin/students',
-    'PATCH /api/admin/students/:id',
-    'DELETE /api/admin/students/:id',
-    'POST /api/admin/students/:id/password',
-    'POST /api/admin/students/:id/photo',
-    'PUT /api/admin/students/:id/photo',
-    'DELETE /api/admin/students/:id/photo',
-    'POST /api/admin/students/import/preview',
-    'POST /api/admin/students/import',
     'GET /api/admin/students/export.csv',
     'GET /api/admin/ledger/export.csv',
     'GET /api/admin/dashboard',
-    'PUT /api/admin/dashboard/goals/:id',
     'GET /api/admin/reason-presets',
-    'POST /api/admin/reason-presets',
-    'DELETE /api/admin/reason-presets/:id',
-    'GET /api/admin/system/overview',
-    'GET /api/admin/system/entities/:entity',
-    'GET /api/admin/system/entities/:entity/export.csv',
-    'GET /api/admin/system/monitoring',
-    'GET /api/admin/system/configuration',
-    'GET /api/admin/diagnostics/logs',
-    'DELETE /api/admin/diagnostics/logs',
-    'POST /api/admin/diagnostics/run',
-    'POST /api/admin/diagnostics/fixes/administrators',
-    'GET /api/admin/diagnostics/fixes/:fix/preview',
-    'POST /api/admin/diagnostics/fixes/:fix',
     'GET /api/admin/reports/overview',
     'GET /api/admin/reports/timeline',
     'GET /api/admin/reports/reasons',
@@ -112,11 +85,46 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'POST /api/admin/archive/images/:id/select',
     'POST /api/admin/archive/images/:id/share',
     'DELETE /api/admin/archive/images/:id/share',
+    'GET /api/admin/turmas',
+  ],
+  award: [
+    'POST /api/admin/students/:id/meritus',
+    'POST /api/admin/students/:id/estelecas',
+    'POST /api/admin/operations/bulk',
+    'PUT /api/admin/students/:id/tags/:kind',
+    'PATCH /api/admin/students/:id/tags/:kind',
+    'DELETE /api/admin/students/:id/tags/:kind',
+  ],
+  manageStudents: [
+    'POST /api/admin/students',
+    'PATCH /api/admin/students/:id',
+    'DELETE /api/admin/students/:id',
+    'POST /api/admin/students/:id/password',
+    'POST /api/admin/students/:id/photo',
+    'PUT /api/admin/students/:id/photo',
+    'DELETE /api/admin/students/:id/photo',
+    'POST /api/admin/students/import/preview',
+    'POST /api/admin/students/import',
+  ],
+  manageSchool: [
+    'PUT /api/admin/dashboard/goals/:id',
+    'POST /api/admin/reason-presets',
+    'DELETE /api/admin/reason-presets/:id',
+    'GET /api/admin/system/overview',
+    'GET /api/admin/system/entities/:entity',
+    'GET /api/admin/system/entities/:entity/export.csv',
+    'GET /api/admin/system/monitoring',
+    'GET /api/admin/system/configuration',
+    'GET /api/admin/diagnostics/logs',
+    'DELETE /api/admin/diagnostics/logs',
+    'POST /api/admin/diagnostics/run',
+    'POST /api/admin/diagnostics/fixes/administrators',
+    'GET /api/admin/diagnostics/fixes/:fix/preview',
+    'POST /api/admin/diagnostics/fixes/:fix',
     'PUT /api/admin/settings/school',
     'POST /api/admin/settings/logo',
     'DELETE /api/admin/settings/logo',
     'PUT /api/admin/settings/rules',
-    'GET /api/admin/turmas',
     'POST /api/admin/turmas',
     'PATCH /api/admin/turmas/:id',
     'GET /api/admin/admins',
@@ -140,7 +148,9 @@ beforeAll(async () => {
   await t.db.update(students).set(B_PRIVATE).where(eq(students.id, bruno.id));
   cookies.set('studentA', await t.loginStudent(t.students[0]!.studentId));
   cookies.set('studentB', await t.loginStudent(bruno.studentId));
-  cookies.set('admin', await t.loginAdmin());
+  const teacher = await addAdmin(t.db, { email: 'prof.matriz@escola.test', name: 'Professora Matriz', role: 'teacher', turmaIds: [] });
+  cookies.set('teacher', await t.loginAdmin(teacher.email));
+  cookies.set('coordinator', await t.loginAdmin());
   await t.app.ready();
 });
 afterAll(async () => {
@@ -152,8 +162,9 @@ function refusal(access: Access, actor: Actor): 401 | 403 | null {
   if (access === 'public') return null;
   if (actor === 'anonymous') return 401;
   if (access === 'signedIn') return null;
-  const role = actor === 'admin' ? 'admin' : 'student';
-  return role === access ? null : 403;
+  if (access === 'student') return actor === 'studentA' || actor === 'studentB' ? null : 403;
+  if (actor === 'coordinator') return null;
+  return actor === 'teacher' && hasPermission('teacher', DEFAULT_RULES, access) ? null : 403;
 }
 
 /** A concrete path for a route pattern: ids that match nothing, so no allowed call changes anybody's data. */
@@ -214,8 +225,8 @@ test('every route × every actor × every spelling: refused with 401/403 before 
         // Signing out ends the caller's session: each admitted call uses a session of its own.
         const cookie =
           expected === null && route.url === '/api/auth/logout'
-            ? actor === 'admin'
-              ? await t.loginAdmin()
+            ? actor === 'coordinator' || actor === 'teacher'
+              ? await t.loginAdmin(actor === 'teacher' ? 'prof.matriz@escola.test' : undefined)
               : await t.loginStudent(t.students[actor === 'studentA' ? 0 : 1]!.studentId)
             : cookies.get(actor);
         const response = await t.app.inject({
@@ -276,7 +287,7 @@ test('the admin reads answer the administrator in full and only the administrato
     expect(anonymous.body).not.toContain('ana@escola.test');
     const student = await t.app.inject({ url, headers: { cookie: cookies.get('studentA')! } });
     expect(student.statusCode).toBe(403);
-    const admin = await t.app.inject({ url, headers: { cookie: cookies.get('admin')! } });
+    const admin = await t.app.inject({ url, headers: { cookie: cookies.get('coordinator')! } });
     expect(admin.statusCode).toBe(200);
     expect(admin.body).toContain(B_PRIVATE.email);
   }

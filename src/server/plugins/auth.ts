@@ -6,7 +6,9 @@ import { AppError } from '../app-error.ts';
 import type { AdminActor, Principal, StudentActor } from '../modules/auth/actor.ts';
 import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
+import type { SettingsStore } from '../modules/settings/settings.service.ts';
 import { ACCESS_LEVELS, type Access } from '../../shared/contract/route.ts';
+import { hasPermission, type PermissionRules } from '../../shared/permissions.ts';
 
 /** A registered route as the guard knows it (the authorization tests walk this table). */
 export type DeclaredRoute = { method: string; url: string; options: RouteOptions };
@@ -77,17 +79,26 @@ export function isApiRoute(request: FastifyRequest): boolean {
 }
 
 /**
- * Refuses a request unless its route's declared access admits the principal. Judged from
+ * Refuses a request unless its route's declared access admits the principal: a staff route, by the permission the
+ * member's role has under the school's rules (read through the settings cache). Judged from
  * the route the router matched, so no spelling of a path (percent-encoding, doubled or
  * trailing slashes) can reach a route without its guard; a route with no declaration is
  * refused here and stops the start-up in `checkDeclarations`.
  */
-async function guard(request: FastifyRequest): Promise<void> {
-  const access = request.routeOptions.config.access;
-  if (access === 'public') return;
-  if (!access) throw new AppError('forbidden');
-  if (!request.principal) throw new AppError('unauthenticated');
-  if (access !== 'signedIn' && request.principal.role !== access) throw new AppError('forbidden');
+function guardWith(rules: () => Promise<PermissionRules>) {
+  return async function guard(request: FastifyRequest): Promise<void> {
+    const access = request.routeOptions.config.access;
+    if (access === 'public') return;
+    if (!access) throw new AppError('forbidden');
+    const { principal } = request;
+    if (!principal) throw new AppError('unauthenticated');
+    if (access === 'signedIn') return;
+    if (access === 'student') {
+      if (principal.role !== 'student') throw new AppError('forbidden');
+      return;
+    }
+    if (principal.role !== 'admin' || !hasPermission(principal.staffRole, await rules(), access)) throw new AppError('forbidden');
+  };
 }
 
 function checkDeclarations(routes: DeclaredRoute[]): void {
@@ -104,7 +115,14 @@ function checkDeclarations(routes: DeclaredRoute[]): void {
  * per-route hook then runs between the session lookup (it keys signed-in users by
  * account) and the guard.
  */
-export async function registerAuth(app: FastifyInstance, config: Config, database: Database, events: EventBus): Promise<void> {
+export async function registerAuth(
+  app: FastifyInstance,
+  config: Config,
+  database: Database,
+  events: EventBus,
+  settings: SettingsStore,
+): Promise<void> {
+  const guard = guardWith(async () => (await settings.get()).rules);
   await app.register(cookie);
   const sessionCache = createSessionCache(database.db, config.sessionCacheMs);
   const unsubscribe = events.subscribe((event) => {

@@ -99,7 +99,7 @@ describe('API answers', () => {
     expect(response.statusCode).toBe(200);
     expect(response.rawPayload.length).toBeLessThan(COMPRESSION_THRESHOLD_BYTES);
     expect(response.headers['content-encoding']).toBeUndefined();
-    expect(response.json()).toMatchObject({ role: 'admin' });
+    expect(response.json()).toMatchObject({ role: 'coordinator' });
   });
 
   test('a CSV download may come compressed and stays a no-store attachment', async () => {

@@ -131,6 +131,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
     maxOperationAmount: 100_000,
     transferDailyCap: null,
     transferMinIntervalSeconds: null,
+    teachersManageStudents: false,
   },
   'POST /api/admin/turmas': { name: 'Robótica' },
   'PATCH /api/admin/turmas/:id': { name: '1º EM - Alfa', retired: false },
@@ -374,7 +375,7 @@ function fieldsOf(schema: Schema): string[] {
 
 function cookieFor(route: DeclaredRoute): Record<string, string> {
   const access = route.options.config?.access;
-  if (access === 'admin') return { cookie: cookies.admin };
+  if (access !== 'public' && access !== 'student' && access !== 'signedIn') return { cookie: cookies.admin };
   if (access === 'student' || access === 'signedIn') return { cookie: cookies.student };
   return {};
 }

@@ -10,6 +10,7 @@ import { searchTextOf } from '../modules/archive/archive-rows.ts';
 import { storeUploads } from '../modules/archive/archive-uploads.service.ts';
 import { archiveUploadFields, type ArchiveAccessLevel, type ArchiveCategory } from '../../shared/archive.ts';
 import { seededRandom } from './seeded-random.ts';
+import { coordinatorActor } from '../modules/auth/actor.ts';
 
 type DemoImage = {
   name: string;
@@ -171,12 +172,7 @@ export async function seedDemoArchive(db: Db, storage: FileStorage, dataDir: str
       albumName: image.album ?? '',
       accessLevel: image.access ?? 'public',
     });
-    const [result] = await storeUploads(
-      deps,
-      { role: 'admin', id: admin.id, name: admin.name, email: admin.email },
-      [{ fileName: image.name, staged }],
-      fields,
-    );
+    const [result] = await storeUploads(deps, coordinatorActor(admin), [{ fileName: image.name, staged }], fields);
     if (!result?.ok) throw new Error(`demo archive image not stored: ${image.name}`);
     const uploader = UPLOADERS[image.uploader ?? 0];
     const uploaderFields = uploader ? { uploadedBy: uploader.id, uploaderName: uploader.name, uploaderEmail: uploader.email } : {};

@@ -9,6 +9,7 @@ import { seededRandom } from './seeded-random.ts';
 import { TAG_KINDS } from '../../shared/constants.ts';
 import type { Currency } from '../../shared/ledger-types.ts';
 import type { AdminOperationType } from '../../shared/ledger-types.ts';
+import { coordinatorActor } from '../modules/auth/actor.ts';
 
 const DAY = 86_400_000;
 const HISTORY_DAYS = 90;
@@ -36,7 +37,7 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
   const random = seededRandom(90);
   const [admin] = await db.select().from(admins).orderBy(asc(admins.createdAt)).limit(1);
   if (!admin) throw new Error('demo history needs an administrator');
-  const actor = { role: 'admin' as const, id: admin.id, name: admin.name, email: admin.email };
+  const actor = coordinatorActor(admin);
   const roster = await selectStudents(db).where(isNull(students.deletedAt)).orderBy(asc(students.studentId));
   const start = now.getTime() - HISTORY_DAYS * DAY;
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;

@@ -9,10 +9,11 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../config.ts';
 import { openPglite, openPostgres, type Database, type Db } from '../db/client.ts';
 import { count, desc, eq } from 'drizzle-orm';
-import { admins, auditLog, ledgerSumsPending, students, turmas } from '../db/schema.ts';
+import { admins, auditLog, ledgerSumsPending, staffTurmas, students, turmas } from '../db/schema.ts';
+import type { StaffRole } from '../../shared/permissions.ts';
 import { hash } from '@node-rs/argon2';
 import { ARGON2_OPTIONS } from '../modules/auth/password.ts';
-import type { AdminActor, StudentActor } from '../modules/auth/actor.ts';
+import { coordinatorActor, type AdminActor, type StudentActor } from '../modules/auth/actor.ts';
 import { buildApp } from '../app.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
 import type { StudentRow } from '../views/student-views.ts';
@@ -140,18 +141,24 @@ export async function pendingSumRows(db: Db): Promise<number> {
 
 /** An administrator's row as the services take it, for tests that call them directly. */
 export function adminActor(row: Pick<TestAdmin, 'id' | 'name' | 'email'>): AdminActor {
-  return { role: 'admin', id: row.id, name: row.name, email: row.email };
+  return coordinatorActor(row);
 }
 
 export function studentActor(row: Pick<TestStudent, 'id' | 'name' | 'studentId'>): StudentActor {
   return { role: 'student', id: row.id, name: row.name, studentId: row.studentId };
 }
 
-export async function addAdmin(db: Db, values: { email: string; name: string }): Promise<TestAdmin> {
+/** A staff account (a coordinator unless `role` says teacher, who teaches `turmaIds`), with the test password. */
+export async function addAdmin(
+  db: Db,
+  values: { email: string; name: string; role?: StaffRole; turmaIds?: readonly string[] },
+): Promise<TestAdmin> {
+  const { turmaIds = [], ...account } = values;
   const [row] = await db
     .insert(admins)
-    .values({ adminId: `adm-${randomUUID().slice(0, 8)}`, ...values, passwordHash: await testPasswordHash(), permissions: ['all'] })
+    .values({ adminId: `adm-${randomUUID().slice(0, 8)}`, ...account, passwordHash: await testPasswordHash() })
     .returning();
+  if (turmaIds.length > 0) await db.insert(staffTurmas).values(turmaIds.map((turmaId) => ({ adminId: row!.id, turmaId })));
   return row!;
 }
 

@@ -20,7 +20,7 @@ export const ledger = defineRoutes(['ledger'], {
   meritusAdminOperation: {
     method: 'POST',
     path: '/api/admin/students/:id/meritus',
-    access: 'admin',
+    access: 'award',
     schemas: (s) => ({
       params: s.studentUuidParam,
       headers: s.idempotencyHeaders,
@@ -31,7 +31,7 @@ export const ledger = defineRoutes(['ledger'], {
   estelecasAdminOperation: {
     method: 'POST',
     path: '/api/admin/students/:id/estelecas',
-    access: 'admin',
+    access: 'award',
     schemas: (s) => ({
       params: s.studentUuidParam,
       headers: s.idempotencyHeaders,
@@ -42,13 +42,13 @@ export const ledger = defineRoutes(['ledger'], {
   bulkOperation: {
     method: 'POST',
     path: '/api/admin/operations/bulk',
-    access: 'admin',
+    access: 'award',
     schemas: (s) => ({ headers: s.idempotencyHeaders, body: s.bulkOperationInput, response: { 201: s.bulkOperationResult } }),
   },
   export: {
     method: 'GET',
     path: '/api/admin/ledger/export.csv',
-    access: 'admin',
+    access: 'staffArea',
     answer: 'file',
     produces: ['text/csv'],
     schemas: (s) => ({ response: { 200: s.csvFile } }),
@@ -80,13 +80,13 @@ export const ledger = defineRoutes(['ledger'], {
   liveOperations: {
     method: 'GET',
     path: '/api/admin/operations',
-    access: 'admin',
+    access: 'staffArea',
     schemas: (s) => ({ query: s.liveOperationsQuery, response: { 200: s.z.array(s.liveOperation) } }),
   },
   recentAdminMeritus: {
     method: 'GET',
     path: '/api/admin/meritus/recent',
-    access: 'admin',
+    access: 'staffArea',
     schemas: (s) => ({
       query: s.limitQuery(s.ADMIN_RECENT_OPERATIONS_LIMIT, 100),
       response: { 200: s.z.array(s.ledgerEntryView) },
@@ -95,7 +95,7 @@ export const ledger = defineRoutes(['ledger'], {
   estelecasHistory: {
     method: 'GET',
     path: '/api/admin/estelecas/history',
-    access: 'admin',
+    access: 'staffArea',
     schemas: (s) => ({
       query: s.limitQuery(s.ADMIN_ESTELECAS_HISTORY_LIMIT, 500),
       response: { 200: s.z.array(s.ledgerEntryView) },
@@ -104,7 +104,7 @@ export const ledger = defineRoutes(['ledger'], {
   estelecasRanking: {
     method: 'GET',
     path: '/api/admin/estelecas/ranking',
-    access: 'admin',
+    access: 'staffArea',
     schemas: (s) => ({ response: { 200: s.z.array(s.publicStudent) } }),
   },
 });

@@ -4,19 +4,19 @@ export const reasonPresets = defineRoutes(['reason-presets'], {
   list: {
     method: 'GET',
     path: '/api/admin/reason-presets',
-    access: 'admin',
+    access: 'staffArea',
     schemas: (s) => ({ response: { 200: s.z.array(s.reasonPreset) } }),
   },
   create: {
     method: 'POST',
     path: '/api/admin/reason-presets',
-    access: 'admin',
+    access: 'manageSchool',
     schemas: (s) => ({ body: s.createReasonPresetInput, response: { 201: s.reasonPreset } }),
   },
   remove: {
     method: 'DELETE',
     path: '/api/admin/reason-presets/:id',
-    access: 'admin',
+    access: 'manageSchool',
     schemas: (s) => ({ params: s.reasonPresetParams, response: { 204: s.z.null() } }),
   },
 });

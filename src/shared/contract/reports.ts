@@ -6,25 +6,25 @@ export const reports = defineRoutes(['reports'], {
   overview: {
     method: 'GET',
     path: '/api/admin/reports/overview',
-    access: 'admin',
+    access: 'staffArea',
     schemas: (s) => ({ query: s.reportQuery, response: { 200: s.reportOverview } }),
   },
   timeline: {
     method: 'GET',
     path: '/api/admin/reports/timeline',
-    access: 'admin',
+    access: 'staffArea',
     schemas: (s) => ({ query: s.reportQuery, response: { 200: s.reportTimeline } }),
   },
   reasons: {
     method: 'GET',
     path: '/api/admin/reports/reasons',
-    access: 'admin',
+    access: 'staffArea',
     schemas: (s) => ({ query: s.reportQuery, response: { 200: s.reportReasons } }),
   },
   export: {
     method: 'GET',
     path: '/api/admin/reports/export',
-    access: 'admin',
+    access: 'staffArea',
     answer: 'file',
     produces: ['text/csv', XLSX],
     schemas: (s) => ({ query: s.reportExportQuery, response: { 200: s.reportFile } }),
@@ -32,7 +32,7 @@ export const reports = defineRoutes(['reports'], {
   statement: {
     method: 'GET',
     path: '/api/admin/reports/statement.pdf',
-    access: 'admin',
+    access: 'staffArea',
     answer: 'file',
     produces: ['application/pdf'],
     schemas: (s) => ({ query: s.statementQuery, response: { 200: s.reportFile } }),
@@ -40,7 +40,7 @@ export const reports = defineRoutes(['reports'], {
   certificate: {
     method: 'GET',
     path: '/api/admin/reports/certificate.pdf',
-    access: 'admin',
+    access: 'staffArea',
     answer: 'file',
     produces: ['application/pdf'],
     schemas: (s) => ({ query: s.certificateQuery, response: { 200: s.reportFile } }),

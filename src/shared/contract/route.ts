@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { PERMISSIONS } from '../permissions.ts';
 
 /**
  * What every /api route is, written once (decision 016): its method, path, access and description, and the zod schemas
@@ -13,8 +14,11 @@ type SchemaModule = typeof import('./schemas.ts');
 let schemaModule: Promise<SchemaModule> | undefined;
 const loadSchemaModule = () => (schemaModule ??= import('./schemas.ts'));
 
-/** Who may call a route: checked by the server against the route the request reached. */
-export const ACCESS_LEVELS = ['public', 'signedIn', 'student', 'admin'] as const;
+/**
+ * Who may call a route: anyone, anyone signed in, a student, or a member of the staff with the named permission
+ * (src/shared/permissions.ts). Checked by the server against the route the request reached.
+ */
+export const ACCESS_LEVELS = ['public', 'signedIn', 'student', ...PERMISSIONS] as const;
 export type Access = (typeof ACCESS_LEVELS)[number];
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -6,7 +6,7 @@ export const tags = defineRoutes(['tags'], {
   give: {
     method: 'PUT',
     path: '/api/admin/students/:id/tags/:kind',
-    access: 'admin',
+    access: 'award',
     schemas: (s) => ({
       params: s.studentTagParams,
       body: s.tagDaysInput.optional(),
@@ -16,13 +16,13 @@ export const tags = defineRoutes(['tags'], {
   moveExpiry: {
     method: 'PATCH',
     path: '/api/admin/students/:id/tags/:kind',
-    access: 'admin',
+    access: 'award',
     schemas: (s) => ({ params: s.studentTagParams, body: s.tagExpiryInput, response: { 200: s.tagChangeResult } }),
   },
   take: {
     method: 'DELETE',
     path: '/api/admin/students/:id/tags/:kind',
-    access: 'admin',
+    access: 'award',
     schemas: (s) => ({ params: s.studentTagParams, response: { 200: s.tagChangeResult } }),
   },
   like: {

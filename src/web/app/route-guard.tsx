@@ -5,6 +5,7 @@ import { Button } from '../ui/button.tsx';
 import { FullScreenSpinner } from '../ui/spinner.tsx';
 import { homePath, paths, type Role } from '../lib/paths.ts';
 import { useSession } from '../lib/session.ts';
+import { areaOfUser } from '../../shared/areas.ts';
 
 /** Shown when /api/auth/me fails for a reason other than "not signed in". */
 function SessionError({ onRetry }: { onRetry: () => void }) {
@@ -24,7 +25,7 @@ export function RequireRole({ role, children }: { role: Role; children: ReactNod
   const { user, isLoading, error, refetch } = useSession();
   if (isLoading) return <FullScreenSpinner />;
   if (error && !user) return <SessionError onRetry={refetch} />;
-  if (!user || user.role !== role) return <Navigate to={paths.login} replace />;
+  if (!user || areaOfUser(user) !== role) return <Navigate to={paths.login} replace />;
   return children;
 }
 
@@ -33,5 +34,5 @@ export function RootRedirect() {
   const { user, isLoading, error, refetch } = useSession();
   if (isLoading) return <FullScreenSpinner />;
   if (error && !user) return <SessionError onRetry={refetch} />;
-  return <Navigate to={user ? homePath(user.role) : paths.login} replace />;
+  return <Navigate to={user ? homePath(areaOfUser(user)) : paths.login} replace />;
 }

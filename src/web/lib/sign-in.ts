@@ -5,6 +5,7 @@ import type { SessionUser } from '../../shared/auth.ts';
 import { MESSAGES } from '../../shared/messages-core.ts';
 import { homePath, type Role } from './paths.ts';
 import { displayName, loginErrorMessage, postLogin, sessionCheck, type LoginRequest } from './session-api.ts';
+import { areaOfUser } from '../../shared/areas.ts';
 
 /**
  * Fetches an area's code, the signed-in shell first (which takes the user into its query cache), with the area's routes.
@@ -31,7 +32,7 @@ export function useSignIn(loadArea: AreaLoader) {
       const user = await postLogin(request);
       await enter(user, area);
       toast.success(MESSAGES.welcome(displayName(user)));
-      void navigate(homePath(user.role), { replace: true });
+      void navigate(homePath(areaOfUser(user)), { replace: true });
     } catch (error) {
       toast.error(loginErrorMessage(error));
       setPending(false);
@@ -51,8 +52,8 @@ export function useSignedInRedirect(loadArea: AreaLoader): void {
     void sessionCheck()
       .then(async (user) => {
         if (!user || !active) return;
-        await enter(user, loadArea(user.role));
-        if (active) void navigate(homePath(user.role), { replace: true });
+        await enter(user, loadArea(areaOfUser(user)));
+        if (active) void navigate(homePath(areaOfUser(user)), { replace: true });
       })
       .catch(() => undefined);
     return () => {

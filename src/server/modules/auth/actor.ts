@@ -1,4 +1,5 @@
 import type { AuditActor } from '../audit/audit.service.ts';
+import type { StaffRole } from '../../../shared/permissions.ts';
 
 /**
  * Whom a service acts for: every service takes one of these first, by the role it admits. A
@@ -7,7 +8,11 @@ import type { AuditActor } from '../audit/audit.service.ts';
  */
 export type Actor =
   | { role: 'student'; id: string; name: string; studentId: string }
-  | { role: 'admin'; id: string; name: string; email: string }
+  /**
+   * A member of the staff, who works in the admin area: `staffRole` says what they may do (src/shared/permissions.ts),
+   * `turmaIds` which students a teacher sees and awards (a coordinator: every turma, the list unused).
+   */
+  | { role: 'admin'; id: string; name: string; email: string; staffRole: StaffRole; turmaIds: readonly string[] }
   /** The server itself or an operator's command (the seed, the first start, `npm run admin:create`); `name` says which. */
   | { role: 'system'; name: string };
 
@@ -23,4 +28,14 @@ export type Principal = Exclude<Actor, SystemActor>;
 /** How the audit log names an actor. */
 export function auditActor(actor: Actor): AuditActor {
   return actor.role === 'system' ? { kind: 'system', label: actor.name } : { kind: actor.role, id: actor.id, label: actor.name };
+}
+
+/** A coordinator acting: the seed, the commands and tests act for the school's first account this way. */
+export function coordinatorActor(row: { id: string; name: string; email: string }): AdminActor {
+  return { role: 'admin', id: row.id, name: row.name, email: row.email, staffRole: 'coordinator', turmaIds: [] };
+}
+
+/** The turmas whose students an actor sees and acts on: null for all of them (the coordination, the system). */
+export function turmaScopeOf(actor: Actor): readonly string[] | null {
+  return actor.role === 'admin' && actor.staffRole === 'teacher' ? actor.turmaIds : null;
 }

@@ -101,8 +101,7 @@ export async function createAdmin(
         name,
         email,
         passwordHash,
-        role: 'admin',
-        permissions: ['all'],
+        role: 'coordinator',
       })
       .returning();
     await recordAudit(tx, {

@@ -9,7 +9,7 @@ export function requestContext(request: FastifyRequest): RequestContext {
   return { ip: request.ip, userAgent: request.headers['user-agent'] };
 }
 
-export async function authRoutes(app: FastifyInstance, { config, database, events }: AppDeps): Promise<void> {
+export async function authRoutes(app: FastifyInstance, { config, database, events, settings }: AppDeps): Promise<void> {
   route(app, routes.auth.studentLogin, async (request, reply) => {
     const result = await loginStudent(database.db, request.body, requestContext(request));
     setSessionCookie(reply, config, result.token, result.expiresAt);
@@ -17,7 +17,7 @@ export async function authRoutes(app: FastifyInstance, { config, database, event
   });
 
   route(app, routes.auth.adminLogin, async (request, reply) => {
-    const result = await loginAdmin(database.db, request.body, requestContext(request));
+    const result = await loginAdmin(database.db, request.body, (await settings.get()).rules, requestContext(request));
     setSessionCookie(reply, config, result.token, result.expiresAt);
     return result.user;
   });
@@ -31,5 +31,5 @@ export async function authRoutes(app: FastifyInstance, { config, database, event
     return reply.status(204).send(null);
   });
 
-  route(app, routes.auth.me, async (request) => currentUser(database.db, principalOf(request)));
+  route(app, routes.auth.me, async (request) => currentUser(database.db, principalOf(request), (await settings.get()).rules));
 }

@@ -1,12 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { normalizeIP } from '@fastify/rate-limit';
-import { and, desc, eq, gt, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, runPrepared, type Db, type DbOrTx, type PreparedStatement } from '../../db/client.ts';
-import { admins, loginFailures, sessions, students } from '../../db/schema.ts';
+import { admins, loginFailures, sessions, staffTurmas, students, turmas } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { loginLockedMessage } from '../../../shared/errors.ts';
 import { LOGIN_LIMITS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../shared/constants.ts';
 import type { AdminLoginInput, SelfAdmin, SessionUser, StudentLoginInput } from '../../../shared/auth.ts';
+import { permissionsOf, type PermissionRules, type StaffRole } from '../../../shared/permissions.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, type Principal } from './actor.ts';
 import { loadSelfStudent, selectStudents } from '../../views/student-views.ts';
@@ -22,15 +23,31 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-function toSelfAdmin(row: typeof admins.$inferSelect): SelfAdmin {
+/** What the staff screens know of the member signed in: their role, its permissions under the school's rules, their turmas. */
+export async function loadSelfAdmin(db: DbOrTx, row: typeof admins.$inferSelect, rules: PermissionRules): Promise<SelfAdmin> {
+  const role = row.role as StaffRole;
+  const taught =
+    role === 'teacher'
+      ? await db
+          .select({ id: turmas.id, name: turmas.name })
+          .from(staffTurmas)
+          .innerJoin(turmas, eq(turmas.id, staffTurmas.turmaId))
+          .where(eq(staffTurmas.adminId, row.id))
+          .orderBy(asc(turmas.position), asc(turmas.createdAt))
+      : [];
   return {
     id: row.id,
     adminId: row.adminId,
     name: row.name,
     email: row.email,
-    role: row.role,
-    permissions: row.permissions,
+    role,
+    permissions: [...permissionsOf(role, rules)],
+    turmas: taught,
   };
+}
+
+function staffUser(admin: SelfAdmin): SessionUser {
+  return admin.role === 'coordinator' ? { role: 'coordinator', admin } : { role: 'teacher', admin };
 }
 
 /** Which sign-in limit refused an attempt (named in the audit log). */
@@ -171,7 +188,7 @@ export async function loginStudent(db: Db, input: StudentLoginInput, context: Re
   return { ...session, user: { role: 'student', student: await loadSelfStudent(db, { ...row, ...updated }) } };
 }
 
-export async function loginAdmin(db: Db, input: AdminLoginInput, context: RequestContext): Promise<LoginResult> {
+export async function loginAdmin(db: Db, input: AdminLoginInput, rules: PermissionRules, context: RequestContext): Promise<LoginResult> {
   const email = input.email.toLowerCase();
   const attempt = await beginAttempt(db, `admin:${email}`, context);
   const [row] = await db
@@ -180,8 +197,9 @@ export async function loginAdmin(db: Db, input: AdminLoginInput, context: Reques
     .where(eq(sql`lower(${admins.email})`, email))
     .limit(1);
   const valid = await verifyPassword(row?.passwordHash ?? (await dummyPasswordHash()), input.password);
-  if (!row || !valid) {
-    await recordFailure(db, attempt, context, row ? 'wrong_password' : 'unknown_account');
+  // A deactivated member is refused as a wrong password is: the answer does not say the account exists.
+  if (!row || !valid || !row.active) {
+    await recordFailure(db, attempt, context, !row ? 'unknown_account' : valid ? 'inactive_account' : 'wrong_password');
     throw new AppError('admin_login_failed');
   }
   await db.update(admins).set({ lastLogin: new Date() }).where(eq(admins.id, row.id));
@@ -192,7 +210,7 @@ export async function loginAdmin(db: Db, input: AdminLoginInput, context: Reques
     action: 'login.success',
     ip: context.ip,
   });
-  return { ...session, user: { role: 'admin', admin: toSelfAdmin(row) } };
+  return { ...session, user: staffUser(await loadSelfAdmin(db, row, rules)) };
 }
 
 /** Activity refreshes the idle timer at most once a minute, to spare a write per request. */
@@ -208,6 +226,9 @@ type SessionRow = {
   admin_id: string | null;
   admin_name: string | null;
   admin_email: string | null;
+  admin_role: StaffRole | null;
+  admin_active: boolean | null;
+  admin_turma_ids: string[] | null;
 };
 
 /**
@@ -219,7 +240,8 @@ const SESSION_BY_TOKEN: PreparedStatement = {
   name: 'session_by_token',
   text: `SELECT s.last_seen_at, s.expires_at,
                 st.id AS student_uuid, st.name AS student_name, st.student_id, st.deleted_at AS student_deleted_at,
-                a.id AS admin_id, a.name AS admin_name, a.email AS admin_email
+                a.id AS admin_id, a.name AS admin_name, a.email AS admin_email, a.role AS admin_role, a.active AS admin_active,
+                CASE WHEN a.role = 'teacher' THEN array(SELECT t.turma_id FROM staff_turmas t WHERE t.admin_id = a.id) END AS admin_turma_ids
            FROM sessions s
            LEFT JOIN students st ON st.id = s.student_id
            LEFT JOIN admins a ON a.id = s.admin_id
@@ -243,7 +265,7 @@ export async function loadSession(db: Db, tokenHash: string): Promise<SessionSta
   if (!row) return null;
   const now = Date.now();
   const idleExpired = row.last_seen_at.getTime() + SESSION_IDLE_MS <= now;
-  if (idleExpired || row.expires_at.getTime() <= now || row.student_deleted_at) {
+  if (idleExpired || row.expires_at.getTime() <= now || row.student_deleted_at || row.admin_active === false) {
     await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
     return null;
   }
@@ -259,7 +281,14 @@ export async function loadSession(db: Db, tokenHash: string): Promise<SessionSta
     row.student_uuid !== null
       ? { role: 'student', id: row.student_uuid, name: row.student_name!, studentId: row.student_id! }
       : row.admin_id !== null
-        ? { role: 'admin', id: row.admin_id, name: row.admin_name!, email: row.admin_email! }
+        ? {
+            role: 'admin',
+            id: row.admin_id,
+            name: row.admin_name!,
+            email: row.admin_email!,
+            staffRole: row.admin_role!,
+            turmaIds: row.admin_turma_ids ?? [],
+          }
         : null;
   return principal && { principal, lastSeenAt, expiresAt: row.expires_at.getTime() };
 }
@@ -281,15 +310,15 @@ export async function logout(db: Db, events: EventBus, token: string, principal:
   });
 }
 
-export async function currentUser(db: Db, principal: Principal): Promise<SessionUser> {
+export async function currentUser(db: Db, principal: Principal, rules: PermissionRules): Promise<SessionUser> {
   if (principal.role === 'student') {
     const [row] = await selectStudents(db).where(eq(students.id, principal.id)).limit(1);
     if (!row || row.deletedAt) throw new AppError('unauthenticated');
     return { role: 'student', student: await loadSelfStudent(db, row) };
   }
   const [row] = await db.select().from(admins).where(eq(admins.id, principal.id)).limit(1);
-  if (!row) throw new AppError('unauthenticated');
-  return { role: 'admin', admin: toSelfAdmin(row) };
+  if (!row || !row.active) throw new AppError('unauthenticated');
+  return staffUser(await loadSelfAdmin(db, row, rules));
 }
 
 /** Ends every session of a student (removal, password reset), on every server instance if the transaction commits. */

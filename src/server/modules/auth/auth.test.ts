@@ -132,10 +132,10 @@ describe('administrator sign-in', () => {
   test('the right password signs in (email in any case) and the cookie restores the session', async () => {
     const response = await adminLogin(TEST_ADMIN.email.toUpperCase(), TEST_PASSWORD);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ role: 'admin', admin: { email: TEST_ADMIN.email, name: TEST_ADMIN.name } });
+    expect(response.json()).toMatchObject({ role: 'coordinator', admin: { email: TEST_ADMIN.email, name: TEST_ADMIN.name } });
     const reload = await me(sessionCookie(response));
     expect(reload.statusCode).toBe(200);
-    expect(reload.json()).toMatchObject({ role: 'admin', admin: { id: t.admin.id } });
+    expect(reload.json()).toMatchObject({ role: 'coordinator', admin: { id: t.admin.id } });
   });
 
   test('a wrong password and an unknown email get the same 401 and no cookie', async () => {

@@ -8,6 +8,7 @@ import { ledgerEntries, students, turmas } from '../../db/schema.ts';
 import { formatDateTime, startOfDayIn } from '../../../shared/format.ts';
 import { DEFAULT_RULES, type SchoolRules } from '../../../shared/settings.ts';
 import { removeAdmin } from '../auth/admin-accounts.service.ts';
+import { coordinatorActor } from '../auth/actor.ts';
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -388,7 +389,7 @@ describe('administrators', () => {
     // A request from an administrator removed meanwhile cannot take the last one away.
     const deps = { db: app.db, events: { publish: async () => {} } } as unknown as Parameters<typeof removeAdmin>[0];
     await expect(
-      removeAdmin(deps, { role: 'admin', id: randomUUID(), name: 'Removido', email: 'removido@escola.test' }, app.admin.id),
+      removeAdmin(deps, coordinatorActor({ id: randomUUID(), name: 'Removido', email: 'removido@escola.test' }), app.admin.id),
     ).rejects.toMatchObject({ code: 'admin_last' });
     expect((await app.request('GET', '/admin/admins')).json()).toHaveLength(1);
   });

@@ -117,7 +117,7 @@ describe('Entidades', () => {
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
-    expect(lines[0]).toBe('ID;Nome;Email;Papel;Permissões;Último acesso;Criado em');
+    expect(lines[0]).toBe('ID;Nome;Email;Papel;Ativo;Último acesso;Criado em');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain('prof@escola.test');
     expect(await t.lastAudit('system.entity_export')).toMatchObject({ actorId: t.admin.id, details: { entity: 'administrators', q: '' } });

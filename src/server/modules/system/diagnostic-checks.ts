@@ -24,6 +24,7 @@ import {
 } from './diagnostics.queries.ts';
 import { photoIntegrity, type PhotoIntegrity } from './photo-files.ts';
 import { databaseRoundTrip, diskSpace, migrationStatus, storageWritable } from './system-health.ts';
+import { STAFF_ROLES } from '../../../shared/permissions.ts';
 
 /**
  * The diagnostic's checks, one per category: each reads real figures and turns them into
@@ -97,7 +98,7 @@ async function administrators({ database }: SystemDeps, actor: AdminActor): Prom
     ? [self.adminId, self.name, self.email, self.passwordHash, self.role].some((value) => value.trim() === '')
     : true;
   entries.push(
-    self && !selfMissing && self.role === 'admin'
+    self && !selfMissing && (STAFF_ROLES as readonly string[]).includes(self.role)
       ? {
           category: 'ADMINISTRATORS',
           status: 'success',

@@ -20,6 +20,7 @@ import { ORPHAN_MIN_AGE_MS } from './photo-files.ts';
 import { localFileStorage } from '../../storage/file-storage.ts';
 import { silentEvents } from '../../realtime/event-bus.ts';
 import { createSettingsStore } from '../settings/settings.service.ts';
+import { coordinatorActor } from '../auth/actor.ts';
 
 let t: TestApp;
 
@@ -327,7 +328,7 @@ describe('Corrigir Administrators', () => {
     const other = await buildTestApp({ env: { ADMIN_EMAIL: 'Diretoria@Escola.TEST', ADMIN_PASSWORD: 'senha-da-diretoria' } });
     try {
       await other.db.delete(admins);
-      const actor = { role: 'admin' as const, id: randomUUID(), name: 'Suporte', email: 'suporte@escola.test' };
+      const actor = coordinatorActor({ id: randomUUID(), name: 'Suporte', email: 'suporte@escola.test' });
       const deps = {
         database: other.database,
         config: other.config,
@@ -344,8 +345,8 @@ describe('Corrigir Administrators', () => {
       expect(rows[0]).toMatchObject({
         adminId: DEFAULT_ADMIN.adminId,
         name: 'Administrador Principal',
-        role: 'admin',
-        permissions: ['all'],
+        role: 'coordinator',
+        active: true,
         email: 'diretoria@escola.test',
       });
       const password = created[0]!.password!;

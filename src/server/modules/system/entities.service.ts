@@ -80,7 +80,7 @@ const ENTITIES: Record<EntityId, EntityDef> = {
       col('name', 'Nome', sql`a.name`),
       col('email', 'Email', sql`a.email`),
       col('role', 'Papel', sql`a.role`),
-      col('permissions', 'Permissões', sql`array_to_string(a.permissions, ', ')`),
+      col('active', 'Ativo', sql`CASE WHEN a.active THEN 'sim' ELSE 'não' END`),
       col('lastLogin', 'Último acesso', iso(sql`a.last_login`)),
       col('createdAt', 'Criado em', iso(sql`a.created_at`)),
     ],

@@ -48,6 +48,7 @@ import { ShareModal } from './share-modal.tsx';
 import { UploadModal } from './upload-modal.tsx';
 import { CARD_MIN_WIDTH, ViewControls, type CardSize, type ViewMode } from './view-controls.tsx';
 import { VirtualResults } from './virtual-results.tsx';
+import { isStaffUser } from '../../../shared/areas.ts';
 
 type Dialog =
   | { kind: 'upload'; files: File[] }
@@ -169,7 +170,7 @@ export function AdminArchivePage() {
   const current = (item: ArchiveItem) => items.find((entry) => entry.id === item.id) ?? item;
   const loadMore = useCallback(() => void images.fetchNextPage(), [images]);
 
-  if (user?.role !== 'admin') return null;
+  if (!isStaffUser(user)) return null;
   const filtering = isFiltering(filters);
   const openUpload = () => setDialog({ kind: 'upload', files: [] });
 

@@ -7,6 +7,7 @@ import { ConfigurationTab } from './configuration-tab.tsx';
 import { EntitiesTab } from './entities-tab.tsx';
 import { MonitoringTab } from './monitoring-tab.tsx';
 import { OverviewTab } from './overview-tab.tsx';
+import { isStaffUser } from '../../../shared/areas.ts';
 
 const TAB_IDS = ['visao-geral', 'entidades', 'monitoramento', 'configuracoes'] as const;
 type TabId = (typeof TAB_IDS)[number];
@@ -21,7 +22,7 @@ export default function AdminBackendPage() {
   const [params, setParams] = useSearchParams();
   const requested = params.get('aba');
   const tab: TabId = isTabId(requested) ? requested : 'visao-geral';
-  if (user?.role !== 'admin') return null;
+  if (!isStaffUser(user)) return null;
 
   const icon = 'size-4 shrink-0';
   const items: TabItem<TabId>[] = [

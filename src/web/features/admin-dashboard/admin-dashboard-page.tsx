@@ -16,6 +16,7 @@ import { useDashboardSummary } from './dashboard-queries.ts';
 import { GoalsPanel } from './goals-panel.tsx';
 import { StatChangeBadge } from './stat-change.tsx';
 import { WeeklyActivity } from './weekly-activity.tsx';
+import { isStaffUser } from '../../../shared/areas.ts';
 
 const decimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
 
@@ -167,7 +168,7 @@ export type AdminDashboardPageProps = {
 export function AdminDashboardPage({ isAvailable }: AdminDashboardPageProps) {
   const { user } = useSession();
   const summary = useDashboardSummary();
-  if (user?.role !== 'admin') return null;
+  if (!isStaffUser(user)) return null;
   const data = summary.data;
 
   return (

@@ -24,6 +24,7 @@ import { Skeleton } from '../../ui/skeleton.tsx';
 import { useApplyFix, useClearLogs, useDiagnosticLogs, useFixAdministrators, useFixPreview, useRunDiagnostic } from './debug-queries.ts';
 import { FixAdministratorsDialog, FixPreviewDialog, NewAdminPasswordDialog } from './fix-dialogs.tsx';
 import { LogList } from './log-list.tsx';
+import { isStaffUser } from '../../../shared/areas.ts';
 
 type Filter = DiagnosticCategory | 'all';
 
@@ -148,7 +149,7 @@ export default function AdminDebugPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  if (user?.role !== 'admin') return null;
+  if (!isStaffUser(user)) return null;
 
   const confirmAdmins = () =>
     fixAdmins.mutate(undefined, {

@@ -4,6 +4,7 @@ import { Button } from '../../ui/button.tsx';
 import { ConfirmDialog, type ConfirmDialogProps } from '../../ui/confirm-dialog.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { OneTimePassword } from '../../ui/one-time-password.tsx';
+import { STAFF_ROLE_LABELS } from '../../../shared/permissions.ts';
 
 /** Both fixes are asked before they are applied. */
 type FixConfirmProps = { pending: boolean; onConfirm: () => void; onCancel: () => void };
@@ -22,9 +23,9 @@ export function FixAdministratorsDialog(props: FixConfirmProps & { open: boolean
       message={
         <div className="flex flex-col gap-2">
           <p>
-            Cria o administrador padrão <strong>{DEFAULT_ADMIN.name}</strong> ({DEFAULT_ADMIN.adminId}, função {DEFAULT_ADMIN.role},
-            permissões {DEFAULT_ADMIN.permissions.join(', ')}) <strong>somente se não houver nenhum administrador</strong>. Se já existir
-            um, nada muda.
+            Cria o administrador padrão <strong>{DEFAULT_ADMIN.name}</strong> ({DEFAULT_ADMIN.adminId}, função{' '}
+            {STAFF_ROLE_LABELS[DEFAULT_ADMIN.role]}, com todas as permissões) <strong>somente se não houver nenhum administrador</strong>.
+            Se já existir um, nada muda.
           </p>
           <p>A senha é gerada agora e mostrada uma única vez. Depois o diagnóstico é executado de novo.</p>
         </div>

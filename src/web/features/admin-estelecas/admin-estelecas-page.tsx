@@ -20,6 +20,7 @@ import type { Tone } from '../../ui/tone.ts';
 import type { LucideIcon } from 'lucide-react';
 import { EstelecasOperationModal, type EstelecasMode } from './estelecas-operation-modal.tsx';
 import { useEstelecasHistory, useEstelecasRanking } from './estelecas-queries.ts';
+import { isStaffUser } from '../../../shared/areas.ts';
 
 /** How a history row shows which way it moved Estelecas: its badge's tone, its amount's colour and sign. */
 const DIRECTION_LOOKS: Record<LedgerDirection, { tone: Tone; text: string; sign: string }> = {
@@ -170,7 +171,7 @@ function HistoryCard() {
 export function AdminEstelecasPage() {
   const { user } = useSession();
   const [mode, setMode] = useState<EstelecasMode | null>(null);
-  if (user?.role !== 'admin') return null;
+  if (!isStaffUser(user)) return null;
 
   return (
     <div>

@@ -4,11 +4,12 @@ import { Card } from '../../ui/card.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { MeritusForm } from './meritus-form.tsx';
 import { RecentAdminOperations } from './recent-admin-operations.tsx';
+import { isStaffUser } from '../../../shared/areas.ts';
 
 /** /admin/meritus: add or remove Méritus for one student, several, or a whole turma. */
 export function AdminMeritusPage() {
   const { user } = useSession();
-  if (user?.role !== 'admin') return null;
+  if (!isStaffUser(user)) return null;
 
   return (
     <div>

@@ -25,6 +25,7 @@ import { PageHeader } from '../../ui/page-header.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { TextField } from '../../ui/text-field.tsx';
+import { isStaffUser } from '../../../shared/areas.ts';
 import {
   useAdminAccounts,
   useAdminTurmas,
@@ -185,6 +186,7 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
       maxOperationAmount: number('maxOperationAmount'),
       transferDailyCap: optional('transferDailyCap'),
       transferMinIntervalSeconds: optional('transferMinIntervalSeconds'),
+      teachersManageStudents: rules.teachersManageStudents,
     });
     if (!parsed.success) {
       const fields = issueFields(parsed.error.issues);
@@ -371,7 +373,7 @@ function AdminsSection() {
   const [form, setForm] = useState({ name: '', email: '', password: '' });
   const [shown, setShown] = useState<{ label: string; password: string } | null>(null);
   const [confirm, setConfirm] = useState<{ kind: 'reset' | 'remove'; admin: AdminAccount } | null>(null);
-  const selfId = user?.role === 'admin' ? user.admin.id : null;
+  const selfId = isStaffUser(user) ? user.admin.id : null;
   const total = admins.data?.length ?? 0;
 
   return (

@@ -28,6 +28,7 @@ import { useDebounced } from '../../lib/use-debounced.ts';
 import { useAdminStudents, useDeleteStudent } from './students-queries.ts';
 import { TagManagerModal } from './tag-manager-modal.tsx';
 import { SCREEN, useMediaQuery } from '../../ui/use-media-query.ts';
+import { isStaffUser } from '../../../shared/areas.ts';
 
 const TOOL_BUTTON =
   'inline-flex h-11 items-center justify-center gap-2 rounded-xl border border-slate-300 bg-white ' +
@@ -146,7 +147,7 @@ export function AdminStudentsPage() {
     if (loadFailed) toast.error(ADMIN_STUDENT_TEXTS.loadError);
   }, [loadFailed]);
 
-  if (user?.role !== 'admin') return null;
+  if (!isStaffUser(user)) return null;
 
   const byId = (id: string | null) => (id ? (shown?.find((student) => student.id === id) ?? null) : null);
   const goTo = (target: number) => {

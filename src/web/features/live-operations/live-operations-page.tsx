@@ -16,6 +16,7 @@ import { SelectField } from '../../ui/select-field.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { useLiveOperations } from './live-operations-queries.ts';
 import { CATEGORY_LABELS, OperationRow, OPERATOR_LABELS } from './operation-row.tsx';
+import { isStaffUser } from '../../../shared/areas.ts';
 
 type Operator = LiveOperation['operator'];
 
@@ -143,7 +144,7 @@ export function LiveOperationsPage() {
     );
   }, [shown, query, category, operator]);
 
-  if (user?.role !== 'admin') return null;
+  if (!isStaffUser(user)) return null;
 
   const togglePause = () => {
     if (paused) {
