@@ -1,4 +1,5 @@
-import { countOf, formatMeritus, formatNumber } from './format.ts';
+import { countOf, formatAmount, formatMeritus, formatNumber } from './format.ts';
+import type { Currency } from './ledger-types.ts';
 import { CORE_ERROR_MESSAGES } from './messages-core.ts';
 import { ARCHIVE_MAX_PIXELS, BULK_MAX_STUDENTS, PHOTO_MAX_PIXELS, RANKING_PAGE } from './constants.ts';
 
@@ -127,6 +128,12 @@ export const ERROR_MESSAGES = {
   admin_self: 'Você não pode remover a si mesmo',
   admin_name_required: 'Informe o nome do administrador',
   admin_password_too_short: 'A senha do administrador deve ter pelo menos 8 caracteres',
+  entry_not_found: 'Operação não encontrada',
+  reversal_reason_required: 'Informe o motivo do estorno',
+  already_reversed: 'Esta operação já foi estornada',
+  reversal_not_reversible: 'Um estorno não pode ser estornado',
+  reversal_not_own: 'Você só pode estornar operações feitas por você nas últimas 24 horas',
+  reversal_transfer_coordination: 'Somente a coordenação pode estornar transferências entre alunos',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
@@ -161,6 +168,11 @@ export function dailyCapMessage(cap: number, remaining?: number): string {
   const base = `Limite diário de transferências atingido: até ${formatMeritus(cap)} por dia.`;
   if (remaining === undefined) return base;
   return remaining > 0 ? `${base} Hoje você ainda pode transferir ${formatMeritus(remaining)}.` : `${base} Tente novamente amanhã.`;
+}
+
+/** 'insufficient_balance' of a reversal, naming what is missing: the student no longer holds what they received. */
+export function reversalShortMessage(currency: Currency, name: string, balance: number, amount: number): string {
+  return `Saldo insuficiente: ${name} tem ${formatAmount(currency, balance)} e o estorno precisa de ${formatAmount(currency, amount)} (faltam ${formatAmount(currency, amount - balance)}).`;
 }
 
 /** 'transfer_too_soon' with the school's minimum interval between two transfers of a student. */

@@ -1,4 +1,4 @@
-import { formatAmount, plural } from './format.ts';
+import { formatAmount, formatDate, plural } from './format.ts';
 import { type AdminOperationType, type Currency, isCredit } from './ledger-types.ts';
 
 /** The ledger's pt-BR words that are not errors: currencies' names and administrators' success messages. */
@@ -19,4 +19,16 @@ export function bulkOperationMessage(currency: Currency, type: AdminOperationTyp
   const ending = currency === 'meritus' ? 'os' : amount === 1 ? 'a' : 'as';
   const verb = isCredit(type) ? `concedid${ending} a` : `descontad${ending} de`;
   return `${formatAmount(currency, amount)} ${verb} ${count} ${count === 1 ? 'estudante' : 'estudantes'}`;
+}
+
+/** A reversal's own line: "Estorno: Participação em aula". */
+export function reversalDescription(reversedDescription: string): string {
+  return `Estorno: ${reversedDescription}`;
+}
+
+export const REVERSAL_DONE = 'Operação estornada';
+
+/** What a reversed row shows wherever it is listed: "Estornada em 28/11/2026 por Carla Dias: Aluno errado". */
+export function reversedNote(reversal: { at: string; by: string; reason: string }, timeZone?: string): string {
+  return `Estornada em ${formatDate(reversal.at, timeZone)} por ${reversal.by}: ${reversal.reason}`;
 }

@@ -14,12 +14,14 @@ export type Currency = (typeof CURRENCIES)[number];
 
 /**
  * Which way a row moves a balance: `raises` the recipient's (a row with only to_student_id),
- * `lowers` the sender's (only from_student_id), `moves` from the sender to the recipient (both).
+ * `lowers` the sender's (only from_student_id), `moves` from the sender to the recipient (both),
+ * `reverses` the row it references (reverses_entry_id): the same amount back, its parties swapped,
+ * so its own parties say which way it goes (decision 021).
  */
-export type LedgerDirection = 'raises' | 'lowers' | 'moves';
+export type LedgerDirection = 'raises' | 'lowers' | 'moves' | 'reverses';
 
 type LedgerTypeDefinition =
-  | { direction: 'raises' | 'lowers'; label: string; admin: boolean }
+  | { direction: 'raises' | 'lowers' | 'reverses'; label: string; admin: boolean }
   /** A row seen by each of its two students: `received` by the recipient, `sent` by the sender. */
   | { direction: 'moves'; label: string; received: string; sent: string; admin: false };
 
@@ -29,6 +31,7 @@ const DEFINITIONS = {
   admin_remove: { direction: 'lowers', label: 'Remoção', admin: true },
   reward: { direction: 'raises', label: 'Recompensa', admin: true },
   penalty: { direction: 'lowers', label: 'Penalidade', admin: true },
+  reversal: { direction: 'reverses', label: 'Estorno', admin: false },
 } as const satisfies Record<string, LedgerTypeDefinition>;
 
 type Definitions = typeof DEFINITIONS;

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { amountSchema, optionalText, requiredText, rowId, textInput } from './validation.ts';
 import { BULK_MAX_STUDENTS } from './constants.ts';
-import { ADMIN_OPERATION_TYPES, CURRENCIES, LEDGER_TYPES, OPERATION_KINDS, type Currency } from './ledger-types.ts';
+import type { ErrorCode } from './errors.ts';
+import {
+  ADMIN_OPERATION_TYPES,
+  CURRENCIES,
+  directionOf,
+  LEDGER_TYPES,
+  OPERATION_KINDS,
+  type Currency,
+  type LedgerType,
+} from './ledger-types.ts';
 
 const optionalDescription = optionalText(200);
 
@@ -75,6 +84,45 @@ export const partyView = z.object({
 });
 export type PartyView = z.infer<typeof partyView>;
 
+/**
+ * The reversal (estorno, decision 021) of a listed row, when it has one: when, by whom and why;
+ * every list of rows carries it, and the screens show it as reversedNote() (ledger-texts.ts).
+ */
+export const reversalNote = z.object({ at: z.string(), by: z.string(), reason: z.string() });
+export type ReversalNote = z.infer<typeof reversalNote>;
+
+/** What every listed row says about reversals: the reversal it had, and for a reversal's own row the row it takes back. */
+const reversalFields = { reversedBy: reversalNote.nullable(), reversesEntryId: z.uuid().nullable() };
+
+/** The ledger row a reversal names in its path: any text that is no row id is an unknown operation. */
+export const entryIdParam = z.object({ id: rowId({ error: 'entry_not_found' }) });
+
+/** POST /api/admin/operations/:id/reversal: why the row is taken back (required). */
+export const reversalInput = z.object({ reason: requiredText('reversal_reason_required') });
+export type ReversalInput = z.input<typeof reversalInput>;
+
+/** How long a teacher may reverse an operation of their own. */
+export const REVERSAL_WINDOW_HOURS = 24;
+
+/**
+ * Whether a member of the staff may reverse a row, or why not (the error's code): the
+ * coordination any row, a teacher only their own within REVERSAL_WINDOW_HOURS (a student's
+ * transfer is never a teacher's own); a reversal and a row reversed already, nobody. The server
+ * refuses with it and the screens offer 'Estornar' by it.
+ */
+export function reversalRefusal(
+  member: { id: string; coordinator: boolean },
+  entry: { type: LedgerType; actorAdminId: string | null; createdAt: string | Date; reversed: boolean },
+  now: Date,
+): ErrorCode | null {
+  if (directionOf(entry.type) === 'reverses') return 'reversal_not_reversible';
+  if (entry.reversed) return 'already_reversed';
+  if (member.coordinator) return null;
+  if (directionOf(entry.type) === 'moves') return 'reversal_transfer_coordination';
+  const age = now.getTime() - new Date(entry.createdAt).getTime();
+  return entry.actorAdminId === member.id && age <= REVERSAL_WINDOW_HOURS * 3_600_000 ? null : 'reversal_not_own';
+}
+
 /** One ledger row seen from one student's side. */
 export const studentOperation = z.object({
   id: z.uuid(),
@@ -89,6 +137,7 @@ export const studentOperation = z.object({
   counterpart: partyView.nullable(),
   actorName: z.string(),
   createdAt: z.string(),
+  ...reversalFields,
 });
 export type StudentOperation = z.infer<typeof studentOperation>;
 
@@ -127,8 +176,16 @@ export const bulkOperationResult = z.object({
 });
 export type BulkOperationResult = z.infer<typeof bulkOperationResult>;
 
+/** The reversal's row, and the row it took back. */
+export const reversalResult = z.object({
+  entry: operationResult.shape.entry,
+  reversedEntryId: z.uuid(),
+  message: z.string(),
+});
+export type ReversalResult = z.infer<typeof reversalResult>;
+
 /** The live feed's classification (spec 2.1): from system/admin = award, to = deduction. */
-export const OPERATION_CATEGORIES = ['award', 'deduction', 'student_transfer'] as const;
+export const OPERATION_CATEGORIES = ['award', 'deduction', 'student_transfer', 'reversal'] as const;
 export type OperationCategory = (typeof OPERATION_CATEGORIES)[number];
 export const OPERATORS = ['admin', 'student', 'system'] as const;
 
@@ -147,7 +204,10 @@ export const liveOperation = z.object({
   status: z.enum(['completed', 'pending', 'failed']),
   /** Why a refused attempt was refused, in pt-BR. */
   reason: z.string().nullable(),
+  /** The staff member who made it (null: a student, the system, or a refused attempt). */
+  actorAdminId: z.uuid().nullable(),
   createdAt: z.string(),
+  ...reversalFields,
 });
 export type LiveOperation = z.infer<typeof liveOperation>;
 
@@ -164,7 +224,10 @@ export const ledgerEntryView = z.object({
   to: partyView.nullable(),
   actorKind: z.enum(['student', 'admin', 'system']),
   actorName: z.string(),
+  /** The staff member who made it (null for a student's transfer or the system). */
+  actorAdminId: z.uuid().nullable(),
   createdAt: z.string(),
+  ...reversalFields,
 });
 export type LedgerEntryView = z.infer<typeof ledgerEntryView>;
 

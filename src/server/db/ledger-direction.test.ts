@@ -48,18 +48,25 @@ test('SQL knows no ledger type the shared definition lacks', async () => {
   expect(new Set(named)).toEqual(new Set(LEDGER_TYPES));
 });
 
+type FixedDirection = Exclude<LedgerDirection, 'reverses'>;
 /** The parties a row of each direction has: only a recipient, only a sender, or both. */
-const PARTIES: Record<LedgerDirection, () => { from: string | null; to: string | null }> = {
+const PARTIES: Record<FixedDirection, () => { from: string | null; to: string | null }> = {
   raises: () => ({ from: null, to: ana.id }),
   lowers: () => ({ from: ana.id, to: null }),
   moves: () => ({ from: ana.id, to: bruno.id }),
 };
 
-async function insertRow(type: string, parties: { from: string | null; to: string | null }): Promise<string | undefined> {
+async function insertRow(
+  type: string,
+  parties: { from: string | null; to: string | null },
+  reversal: { of: string; reason: string | null } | null = null,
+): Promise<string | undefined> {
   try {
     await database.db.execute(sql`
-      INSERT INTO ledger_entries (currency, type, amount, description, from_student_id, to_student_id, actor_kind, actor_name)
-      VALUES ('meritus', ${type}, 1, 'Direção', ${parties.from}, ${parties.to}, 'system', 'Teste')`);
+      INSERT INTO ledger_entries (currency, type, amount, description, from_student_id, to_student_id, actor_kind, actor_name,
+                                  reverses_entry_id, reversal_reason)
+      VALUES ('meritus', ${type}, 1, 'Direção', ${parties.from}, ${parties.to}, 'system', 'Teste', ${reversal?.of ?? null},
+              ${reversal?.reason ?? null})`);
     return undefined;
   } catch (error) {
     return sqlState(error);
@@ -69,12 +76,34 @@ async function insertRow(type: string, parties: { from: string | null; to: strin
 test("the ledger's CHECK takes each type's parties from its direction, and refuses a type it does not know", async () => {
   for (const type of LEDGER_TYPES) {
     const direction = directionOf(type);
+    if (direction === 'reverses') continue;
     expect(await insertRow(type, PARTIES[direction]()), type).toBeUndefined();
     for (const other of ['raises', 'lowers', 'moves'] as const) {
       if (other !== direction) expect(await insertRow(type, PARTIES[other]()), `${type} as ${other}`).toBe('23514');
     }
   }
   for (const parties of Object.values(PARTIES)) expect(await insertRow('not_a_ledger_type', parties())).toBe('23514');
+});
+
+async function someEntryIds(count: number): Promise<string[]> {
+  return rowsOf<{ id: string }>(
+    await database.db.execute(sql`
+      INSERT INTO ledger_entries (currency, type, amount, description, to_student_id, actor_kind, actor_name)
+      SELECT 'meritus', 'reward', 1, 'A estornar', ${ana.id}, 'system', 'Teste' FROM generate_series(1, ${count})
+      RETURNING id`),
+  ).map((row) => row.id);
+}
+
+test('a reversal takes any parties of a row, swapped, always with the row it reverses and a reason, and only once', async () => {
+  const [first, second, third, fourth] = await someEntryIds(4);
+  for (const [index, parties] of Object.values(PARTIES).entries()) {
+    expect(await insertRow('reversal', parties(), { of: [first, second, third][index]!, reason: 'Engano' })).toBeUndefined();
+  }
+  expect(await insertRow('reversal', PARTIES.lowers(), { of: first!, reason: 'De novo' }), 'twice').toBe('23505');
+  expect(await insertRow('reversal', PARTIES.lowers()), 'no row reversed').toBe('23514');
+  expect(await insertRow('reversal', PARTIES.lowers(), { of: fourth!, reason: null }), 'no reason').toBe('23514');
+  expect(await insertRow('reversal', { from: null, to: null }, { of: fourth!, reason: 'Engano' }), 'no party').toBe('23514');
+  expect(await insertRow('reward', PARTIES.raises(), { of: fourth!, reason: 'Engano' }), 'an award naming a row').toBe('23514');
 });
 
 test('reconciliation names the broken rules of a row in pt-BR, found by its direction', async () => {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -199,21 +200,40 @@ export const ledgerEntries = pgTable(
     actorName: text('actor_name').notNull(),
     /** Groups the rows of one bulk operation (a whole turma awarded at once). */
     batchId: uuid('batch_id'),
+    /**
+     * A reversal's row (type 'reversal'): the row it takes back, once (unique: a second
+     * reversal of the same row fails in the database even when two arrive at once). A row
+     * whose id some row names here has been reversed (decision 021).
+     */
+    reversesEntryId: uuid('reverses_entry_id').references((): AnyPgColumn => ledgerEntries.id),
+    /** Why a reversal was made, as its author wrote it (required for a reversal, absent otherwise). */
+    reversalReason: text('reversal_reason'),
     createdAt: createdAt(),
   },
   (t) => [
+    uniqueIndex('ledger_reverses_entry_key').on(t.reversesEntryId),
+    // The reports' line of reversals in a period reads them alone.
+    index('ledger_reversals_created_idx')
+      .on(t.createdAt)
+      .where(sql`${t.reversesEntryId} IS NOT NULL`),
+    check(
+      'ledger_reversal_reference',
+      sql`(${t.type} = 'reversal') = (${t.reversesEntryId} IS NOT NULL) AND (${t.type} = 'reversal') = (${t.reversalReason} IS NOT NULL)`,
+    ),
     index('ledger_from_idx').on(t.fromStudentId, t.currency, t.createdAt.desc().nullsFirst()),
     index('ledger_to_idx').on(t.toStudentId, t.currency, t.createdAt.desc().nullsFirst()),
     index('ledger_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('ledger_currency_created_idx').on(t.currency, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     check('ledger_amount_positive', sql`${t.amount} > 0`),
-    // The parties of each type's direction (ledger_type_sign(), migration 0015); a type it does not know is refused.
+    // The parties of each type's direction (ledger_type_sign(), migrations 0015 and 0017); a type it does not know is
+    // refused. A reversal has its reversed row's parties swapped (ledger_reversal() in ledger.sql): one or two.
     check(
       'ledger_parties_match_type',
       sql`CASE ledger_type_sign(${t.type})
         WHEN 0 THEN ${t.fromStudentId} IS NOT NULL AND ${t.toStudentId} IS NOT NULL AND ${t.fromStudentId} <> ${t.toStudentId}
         WHEN 1 THEN ${t.fromStudentId} IS NULL AND ${t.toStudentId} IS NOT NULL
         WHEN -1 THEN ${t.fromStudentId} IS NOT NULL AND ${t.toStudentId} IS NULL
+        WHEN 2 THEN (${t.fromStudentId} IS NOT NULL OR ${t.toStudentId} IS NOT NULL) AND ${t.fromStudentId} IS DISTINCT FROM ${t.toStudentId}
         ELSE false END`,
     ),
   ],

@@ -45,6 +45,17 @@ export const ledger = defineRoutes(['ledger'], {
     access: 'award',
     schemas: (s) => ({ headers: s.idempotencyHeaders, body: s.bulkOperationInput, response: { 201: s.bulkOperationResult } }),
   },
+  reversal: {
+    method: 'POST',
+    path: '/api/admin/operations/:id/reversal',
+    access: 'award',
+    schemas: (s) => ({
+      params: s.entryIdParam,
+      headers: s.idempotencyHeaders,
+      body: s.reversalInput,
+      response: { 201: s.reversalResult },
+    }),
+  },
   export: {
     method: 'GET',
     path: '/api/admin/ledger/export.csv',

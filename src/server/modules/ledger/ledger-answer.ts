@@ -2,14 +2,23 @@ import { z } from 'zod';
 import { bulkOperationResult, operationResult, shortStudent } from '../../../shared/ledger.ts';
 
 /** Why ledger.sql refused a write it found unable to go ahead under its locks. */
-const refusal = z.enum(['sender_missing', 'recipient_missing', 'student_missing', 'insufficient', 'daily_cap', 'too_soon']);
+const refusal = z.enum([
+  'sender_missing',
+  'recipient_missing',
+  'student_missing',
+  'insufficient',
+  'daily_cap',
+  'too_soon',
+  'entry_missing',
+  'already_reversed',
+]);
 export type Refusal = z.infer<typeof refusal>;
 
 /**
  * What ledger.sql's functions answer (its header says when each comes), read with `body` the
  * shared schema of a completed write's response: the service never takes the database's word for a shape.
  */
-function ledgerAnswer<B extends z.ZodType>(body: B) {
+export function ledgerAnswer<B extends z.ZodType>(body: B) {
   return z.discriminatedUnion('outcome', [
     z.object({ outcome: z.enum(['completed', 'replayed']), status: z.number().int(), body }),
     z.object({

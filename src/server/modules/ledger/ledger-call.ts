@@ -23,6 +23,8 @@ export const LEDGER_ADMIN_OPERATION: PreparedStatement = {
   text: 'SELECT ledger_admin_operation($1::jsonb) AS answer',
 };
 
+export const LEDGER_REVERSAL: PreparedStatement = { name: 'ledger_reversal', text: 'SELECT ledger_reversal($1::jsonb) AS answer' };
+
 export const REFUSAL_CODES: Record<'transfer' | 'admin', Record<Currency, Partial<Record<Refusal, ErrorCode>>>> = {
   transfer: {
     meritus: {

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { auditLog, ledgerEntries, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import {
+  type ReversalNote,
   type LedgerEntryView,
   type LiveOperation,
   type OperationCategory,
@@ -28,6 +29,8 @@ import { refusedAttemptRecord } from './refused-attempts.ts';
 
 const fromStudent = aliasedTable(students, 'from_student');
 const toStudent = aliasedTable(students, 'to_student');
+/** The reversal of a listed row, when it has one (reverses_entry_id is unique: one at most). */
+const reversal = aliasedTable(ledgerEntries, 'reversal');
 
 type PartyColumns = { id: string | null; studentId: string | null; name: string | null; deletedAt: Date | null };
 
@@ -48,14 +51,28 @@ function entriesWithParties() {
     entry: ledgerEntries,
     from: partyColumns(fromStudent),
     to: partyColumns(toStudent),
+    reversal: { at: reversal.createdAt, by: reversal.actorName, reason: reversal.reversalReason },
   };
 }
+
+type ReversalColumns = { at: Date | null; by: string | null; reason: string | null };
 
 export type EntryWithParties = {
   entry: typeof ledgerEntries.$inferSelect;
   from: PartyColumns | null;
   to: PartyColumns | null;
+  reversal: ReversalColumns | null;
 };
+
+function reversalNoteOf(row: ReversalColumns | null): ReversalNote | null {
+  if (!row?.at || row.by === null || row.reason === null) return null;
+  return { at: row.at.toISOString(), by: row.by, reason: row.reason };
+}
+
+/** What a listed row says about reversals (src/shared/ledger.ts). */
+function reversalFieldsOf({ entry, reversal: reversedBy }: EntryWithParties) {
+  return { reversedBy: reversalNoteOf(reversedBy), reversesEntryId: entry.reversesEntryId };
+}
 
 /**
  * Where a row stands in the ledger's newest-first order: its time as the database's own
@@ -75,11 +92,12 @@ async function entriesPage(
   limit: number,
 ): Promise<(EntryWithParties & { position: Position })[]> {
   const older = after ? sql`(${ledgerEntries.createdAt}, ${ledgerEntries.id}) < (${after.at}::timestamptz, ${after.id}::uuid)` : undefined;
-  const rows = await db
+  const rows: (EntryWithParties & { at: string })[] = await db
     .select({ ...entriesWithParties(), at: sql<string>`${ledgerEntries.createdAt}::text` })
     .from(ledgerEntries)
     .leftJoin(fromStudent, eq(fromStudent.id, ledgerEntries.fromStudentId))
     .leftJoin(toStudent, eq(toStudent.id, ledgerEntries.toStudentId))
+    .leftJoin(reversal, eq(reversal.reversesEntryId, ledgerEntries.id))
     .where(and(where, older))
     .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
     .limit(limit);
@@ -97,7 +115,8 @@ export async function* everyEntryNewestFirst(db: Db, pageSize: number): AsyncGen
   }
 }
 
-function toEntryView({ entry, from, to }: EntryWithParties): LedgerEntryView {
+function toEntryView(row: EntryWithParties): LedgerEntryView {
+  const { entry, from, to } = row;
   return {
     id: entry.id,
     currency: entry.currency,
@@ -108,7 +127,9 @@ function toEntryView({ entry, from, to }: EntryWithParties): LedgerEntryView {
     to: party(to),
     actorKind: entry.actorKind,
     actorName: entry.actorName,
+    actorAdminId: entry.actorAdminId,
     createdAt: entry.createdAt.toISOString(),
+    ...reversalFieldsOf(row),
   };
 }
 
@@ -123,9 +144,10 @@ function toStudentOperation(viewerId: string, row: EntryWithParties): StudentOpe
     amount: entry.amount,
     signedAmount: incoming ? entry.amount : -entry.amount,
     description: entry.description,
-    counterpart: directionOf(entry.type) === 'moves' ? party(incoming ? row.from : row.to) : null,
+    counterpart: entry.fromStudentId && entry.toStudentId ? party(incoming ? row.from : row.to) : null,
     actorName: entry.actorName,
     createdAt: entry.createdAt.toISOString(),
+    ...reversalFieldsOf(row),
   };
 }
 
@@ -241,7 +263,7 @@ export async function estelecasRanking(db: Db): Promise<PublicStudent[]> {
   return rows.map((row) => toPublicStudent(row, tags.get(row.id) ?? []));
 }
 
-const CATEGORIES = { moves: 'student_transfer', raises: 'award', lowers: 'deduction' } as const satisfies Record<
+const CATEGORIES = { moves: 'student_transfer', raises: 'award', lowers: 'deduction', reverses: 'reversal' } as const satisfies Record<
   LedgerDirection,
   OperationCategory
 >;
@@ -265,7 +287,10 @@ function entryLine(entry: LedgerEntryView): LiveOperation {
     actorName: entry.actorName,
     status: 'completed',
     reason: null,
+    actorAdminId: entry.actorAdminId,
     createdAt: entry.createdAt,
+    reversedBy: entry.reversedBy,
+    reversesEntryId: entry.reversesEntryId,
   };
 }
 
@@ -301,7 +326,10 @@ async function refusedLines(db: Db, rows: (typeof auditLog.$inferSelect)[]): Pro
     actorName: row.actorLabel ?? '',
     status: 'failed',
     reason: details.reason,
+    actorAdminId: null,
     createdAt: row.at.toISOString(),
+    reversedBy: null,
+    reversesEntryId: null,
   }));
 }
 

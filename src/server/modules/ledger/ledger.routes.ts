@@ -9,6 +9,7 @@ import { CURRENCIES } from '../../../shared/ledger-types.ts';
 import { CURRENCY_ROUTES } from '../../../shared/contract/ledger.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import { adminOperation, bulkAdminOperation, studentTransfer, type LedgerDeps } from './ledger.service.ts';
+import { reverseOperation } from './reversal.service.ts';
 import { estelecasHistory, estelecasRanking, liveOperations, recentAdminMeritus, studentOperations } from './ledger-queries.service.ts';
 
 /** What a write knows besides its body; the service validates the key with the body. */
@@ -45,6 +46,12 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events, set
 
   route(app, routes.ledger.bulkOperation, write, async (request, reply) => {
     const result = await bulkAdminOperation(deps, adminOf(request), request.body, writeContext(request));
+    return reply.status(result.status as 201).send(result.body);
+  });
+
+  route(app, routes.ledger.reversal, write, async (request, reply) => {
+    const { id } = request.params as { id?: unknown };
+    const result = await reverseOperation(deps, adminOf(request), id, request.body, writeContext(request));
     return reply.status(result.status as 201).send(result.body);
   });
 

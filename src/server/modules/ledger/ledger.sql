@@ -3,6 +3,7 @@
 -- (CREATE OR REPLACE) under the migrations' lock, and a test compares the deployed
 -- definitions with it. Change a ledger rule here, never in a migration.
 --
+-- (A reversal, decision 021, is a third: ledger_reversal().)
 -- ledger.service.ts validates the request with the shared schema, renders the pt-BR texts
 -- (passed in as format() templates, since names are read here under the lock) and the
 -- audit records; these functions do the atomic part, in one round trip:
@@ -216,7 +217,7 @@ BEGIN
   IF v_replay IS NOT NULL THEN
     RETURN v_replay;
   END IF;
-  IF v_currency NOT IN ('meritus', 'estelecas') OR coalesce(ledger_type_sign(v_type), 0) = 0
+  IF v_currency NOT IN ('meritus', 'estelecas') OR coalesce(ledger_type_sign(v_type), 0) NOT IN (1, -1)
      OR v_amount IS NULL OR v_amount < 1 OR cardinality(v_ids) = 0 OR (v_batch_id IS NULL AND cardinality(v_ids) <> 1) THEN
     RAISE EXCEPTION 'ledger_admin_operation: invalid request %', p USING ERRCODE = '22023';
   END IF;
@@ -273,6 +274,85 @@ BEGIN
 END
 $$;
 
+-- A reversal (estorno, decision 021): takes back a row, with the same amount and its parties
+-- swapped, naming it in reverses_entry_id (unique: a row is reversed once). Who may reverse what
+-- (the author within 24 hours, the coordination anything) is ledger.service.ts's rule, read on
+-- the row, which never changes; here, under the locks of the row's students (in id order, so
+-- two reversals of one row take turns and the second finds the first), the rest is checked.
+-- A reversed award also leaves the student's total earned.
+-- p: {entryId, reason, adminId, adminName, descriptionTemplate (%1$s the row's description),
+--     message, audit: {action, ip, details}, idempotency|null, status, createdAt|null}
+-- Refusals: entry_missing; already_reversed; student_missing (a student of the row was removed);
+-- insufficient, with details.short = [{id, name, balance}]: the row's recipient holds less than its amount.
+CREATE OR REPLACE FUNCTION ledger_reversal(p jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_replay jsonb := ledger_replay(p->'idempotency');
+  v_original ledger_entries%ROWTYPE;
+  v_ids uuid[];
+  v_found integer;
+  v_giver students%ROWTYPE;
+  v_balance integer;
+  v_earned integer;
+  v_entry ledger_entries%ROWTYPE;
+BEGIN
+  IF v_replay IS NOT NULL THEN
+    RETURN v_replay;
+  END IF;
+  SELECT * INTO v_original FROM ledger_entries WHERE id = (p->>'entryId')::uuid;
+  IF NOT FOUND THEN
+    RETURN ledger_refuse('entry_missing', NULL);
+  ELSIF v_original.type = 'reversal' OR coalesce(btrim(p->>'reason'), '') = '' THEN
+    RAISE EXCEPTION 'ledger_reversal: invalid request %', p USING ERRCODE = '22023';
+  END IF;
+  v_ids := ARRAY(SELECT id FROM unnest(ARRAY[v_original.from_student_id, v_original.to_student_id]) AS id WHERE id IS NOT NULL);
+
+  SELECT count(*) FILTER (WHERE deleted_at IS NULL) INTO v_found
+    FROM (SELECT id, deleted_at FROM students WHERE id = ANY(v_ids) ORDER BY id FOR NO KEY UPDATE) s;
+  IF EXISTS (SELECT 1 FROM ledger_entries WHERE reverses_entry_id = v_original.id) THEN
+    RETURN ledger_refuse('already_reversed', NULL);
+  ELSIF v_found < cardinality(v_ids) THEN
+    RETURN ledger_refuse('student_missing', NULL);
+  END IF;
+
+  -- The row's recipient gives the amount back: their balance must hold it.
+  IF v_original.to_student_id IS NOT NULL THEN
+    SELECT * INTO v_giver FROM students WHERE id = v_original.to_student_id;
+    v_balance := CASE WHEN v_original.currency = 'meritus' THEN v_giver.meritus ELSE v_giver.estelecas END;
+    IF v_balance < v_original.amount THEN
+      RETURN ledger_refuse('insufficient', jsonb_build_object('short', jsonb_build_array(
+        jsonb_build_object('id', v_giver.id, 'name', v_giver.name, 'balance', v_balance))));
+    END IF;
+  END IF;
+
+  v_earned := CASE WHEN v_original.currency = 'meritus' AND v_original.from_student_id IS NULL THEN v_original.amount ELSE 0 END;
+  UPDATE students
+     SET meritus = meritus + CASE WHEN v_original.currency <> 'meritus' THEN 0
+                                  WHEN id = v_original.to_student_id THEN -v_original.amount ELSE v_original.amount END,
+         estelecas = estelecas + CASE WHEN v_original.currency <> 'estelecas' THEN 0
+                                      WHEN id = v_original.to_student_id THEN -v_original.amount ELSE v_original.amount END,
+         total_earned = total_earned - CASE WHEN id = v_original.to_student_id THEN v_earned ELSE 0 END,
+         updated_at = now()
+   WHERE id = ANY(v_ids);
+
+  INSERT INTO ledger_entries (currency, type, amount, description, from_student_id, to_student_id, actor_kind, actor_admin_id,
+                              actor_name, reverses_entry_id, reversal_reason, created_at)
+    VALUES (v_original.currency, 'reversal', v_original.amount, format(p->>'descriptionTemplate', v_original.description),
+            v_original.to_student_id, v_original.from_student_id, 'admin', (p->>'adminId')::uuid, p->>'adminName',
+            v_original.id, btrim(p->>'reason'), coalesce((p->>'createdAt')::timestamptz, now()))
+  RETURNING * INTO v_entry;
+
+  INSERT INTO audit_log (actor_kind, actor_id, actor_label, action, ip, details)
+    VALUES ('admin', (p->>'adminId')::uuid, p->>'adminName', p->'audit'->>'action', p->'audit'->>'ip',
+            coalesce(p->'audit'->'details', '{}') || jsonb_build_object('entryId', v_entry.id, 'reversedEntryId', v_original.id));
+  RETURN ledger_complete(p->'idempotency', (p->>'status')::integer, jsonb_build_object(
+    'entry', ledger_entry_view(v_entry),
+    'reversedEntryId', v_original.id,
+    'message', p->>'message'
+  ));
+END
+$$;
+
 -- The slot of a turma's day that a student's rows are summed in: transfers of one turma at the
 -- same moment (a break) would otherwise all queue on one row's lock until their commit. Eight
 -- slots keep a year's timeline a few tens of thousands of rows.
@@ -305,8 +385,10 @@ LANGUAGE sql IMMUTABLE AS $$
    WHERE p_row.from_student_id IS NOT NULL
 $$;
 
--- The reports' sums (decision 011) follow every ledger write, whatever writes it: these two
--- functions, a migration's or a test's rows, a correction's DELETE. The write only queues its
+-- The reports' sums (decision 011) follow every ledger write, whatever writes it: these
+-- functions, a migration's or a test's rows, a correction's DELETE. A reversal is queued as the
+-- row it reverses taken back (sign -1, that row's type, parties and reason: as the view
+-- ledger_counted reads it, migration 0017), on the reversal's date. The write only queues its
 -- rows (ledger_sums_pending), with the turma each counts in at that moment (its sender's, or
 -- its recipient's when it has none); ledger_sums_fold() adds them to the sums later, many at
 -- once. Adding them in the write's own transaction cost a transfer more than a third of its
@@ -316,9 +398,16 @@ CREATE OR REPLACE FUNCTION ledger_rollup() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO ledger_sums_pending (sign, turma_id, currency, type, amount, description, from_student_id, to_student_id, created_at)
-  SELECT CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END, s.turma_id, c.currency, c.type, c.amount,
-         CASE WHEN ledger_type_sign(c.type) <> 0 THEN btrim(c.description) END, c.from_student_id, c.to_student_id, c.created_at
-    FROM changed c JOIN students s ON s.id = coalesce(c.from_student_id, c.to_student_id);
+  SELECT CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END * counted.sign, s.turma_id, c.currency, counted.type, c.amount,
+         CASE WHEN ledger_type_sign(counted.type) <> 0 THEN btrim(counted.description) END,
+         counted.from_student_id, counted.to_student_id, c.created_at
+    FROM changed c
+    LEFT JOIN ledger_entries o ON o.id = c.reverses_entry_id
+   CROSS JOIN LATERAL (SELECT CASE WHEN o.id IS NULL THEN 1 ELSE -1 END AS sign, coalesce(o.type, c.type) AS type,
+                              coalesce(o.description, c.description) AS description,
+                              CASE WHEN o.id IS NULL THEN c.from_student_id ELSE o.from_student_id END AS from_student_id,
+                              CASE WHEN o.id IS NULL THEN c.to_student_id ELSE o.to_student_id END AS to_student_id) AS counted
+    JOIN students s ON s.id = coalesce(counted.from_student_id, counted.to_student_id);
   RETURN NULL;
 END
 $$;
@@ -422,7 +511,8 @@ BEGIN
 END
 $$;
 
--- A student who changes turma takes their rows along to the new turma's days and reasons.
+-- A student who changes turma takes their rows along to the new turma's days and reasons (a
+-- reversal counted as the row it takes back, as ledger_rollup() queues it).
 CREATE OR REPLACE FUNCTION ledger_rollup_regrade() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -433,11 +523,12 @@ BEGIN
   SELECT moved.turma_id, days.day, ledger_student_slot(NEW.id),
          moved.sign * days.m_awarded, moved.sign * days.m_removed, moved.sign * days.m_transferred
     FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS day,
-                 coalesce(sum(amount) FILTER (WHERE ledger_type_sign(type) = 1), 0) AS m_awarded,
-                 coalesce(sum(amount) FILTER (WHERE ledger_type_sign(type) = -1), 0) AS m_removed,
-                 coalesce(sum(amount) FILTER (WHERE ledger_type_sign(type) = 0), 0) AS m_transferred
-            FROM ledger_entries
-           WHERE currency = 'meritus' AND (from_student_id = NEW.id OR (from_student_id IS NULL AND to_student_id = NEW.id))
+                 coalesce(sum(sign * amount) FILTER (WHERE ledger_type_sign(type) = 1), 0) AS m_awarded,
+                 coalesce(sum(sign * amount) FILTER (WHERE ledger_type_sign(type) = -1), 0) AS m_removed,
+                 coalesce(sum(sign * amount) FILTER (WHERE ledger_type_sign(type) = 0), 0) AS m_transferred
+            FROM ledger_counted
+           WHERE id IN (SELECT id FROM ledger_entries WHERE from_student_id = NEW.id OR to_student_id = NEW.id)
+             AND currency = 'meritus' AND (from_student_id = NEW.id OR (from_student_id IS NULL AND to_student_id = NEW.id))
            GROUP BY 1) AS days
    CROSS JOIN (VALUES (OLD.turma_id, -1), (NEW.turma_id, 1)) AS moved(turma_id, sign)
    ORDER BY 1, 2
@@ -449,13 +540,14 @@ BEGIN
   SELECT sums.span, sums.start, moved.turma_id, sums.kind, sums.description,
          moved.sign * sums.ops, moved.sign * sums.meritus, moved.sign * sums.estelecas
     FROM (SELECT spans.span, spans.start, CASE WHEN ledger_type_sign(e.type) = 1 THEN 'award' ELSE 'penalty' END AS kind,
-                 btrim(e.description) AS description, count(*) AS ops,
-                 coalesce(sum(e.amount) FILTER (WHERE e.currency = 'meritus'), 0) AS meritus,
-                 coalesce(sum(e.amount) FILTER (WHERE e.currency = 'estelecas'), 0) AS estelecas
-            FROM ledger_entries e
+                 btrim(e.description) AS description, sum(e.sign) AS ops,
+                 coalesce(sum(e.sign * e.amount) FILTER (WHERE e.currency = 'meritus'), 0) AS meritus,
+                 coalesce(sum(e.sign * e.amount) FILTER (WHERE e.currency = 'estelecas'), 0) AS estelecas
+            FROM ledger_counted e
            CROSS JOIN LATERAL (VALUES ('d', (e.created_at AT TIME ZONE 'UTC')::date),
                                       ('m', date_trunc('month', e.created_at AT TIME ZONE 'UTC')::date)) AS spans(span, start)
-           WHERE ledger_type_sign(e.type) <> 0 AND (e.from_student_id = NEW.id OR (e.from_student_id IS NULL AND e.to_student_id = NEW.id))
+           WHERE e.id IN (SELECT id FROM ledger_entries WHERE from_student_id = NEW.id OR to_student_id = NEW.id)
+             AND ledger_type_sign(e.type) <> 0 AND (e.from_student_id = NEW.id OR (e.from_student_id IS NULL AND e.to_student_id = NEW.id))
            GROUP BY 1, 2, 3, 4) AS sums
    CROSS JOIN (VALUES (OLD.turma_id, -1), (NEW.turma_id, 1)) AS moved(turma_id, sign)
    ORDER BY 1, 2, 3, 4, 5

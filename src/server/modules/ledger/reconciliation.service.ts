@@ -19,6 +19,7 @@ const ENTRY_PROBLEMS = {
   amount_not_positive: 'valor não positivo',
   transfer_parties: 'transferência sem remetente e destinatário distintos',
   parties_mismatch: 'partes incompatíveis com o tipo',
+  reversal_mismatch: 'estorno diferente da operação estornada',
 } as const;
 
 type BalanceRow = {
@@ -45,7 +46,9 @@ export async function reconcile(db: Db): Promise<Discrepancy[]> {
                CASE WHEN currency = 'meritus' AND ${directionIs(sql`type`, 'raises')} THEN amount ELSE 0 END AS earned
           FROM ledger_entries WHERE to_student_id IS NOT NULL
         UNION ALL
-        SELECT from_student_id, currency, -amount, 0
+        -- A reversal of an award (its only party the sender, decision 021) takes it back from the total earned too.
+        SELECT from_student_id, currency, -amount,
+               CASE WHEN currency = 'meritus' AND ${directionIs(sql`type`, 'reverses')} AND to_student_id IS NULL THEN -amount ELSE 0 END
           FROM ledger_entries WHERE from_student_id IS NOT NULL
       ), sums AS (
         SELECT student,
@@ -79,20 +82,27 @@ export async function reconcile(db: Db): Promise<Discrepancy[]> {
       }
     }
   }
-  const moves = directionIs(sql`type`, 'moves');
-  const transferParties = sql`${moves} AND (from_student_id IS NULL OR to_student_id IS NULL OR from_student_id = to_student_id)`;
+  const moves = directionIs(sql`e.type`, 'moves');
+  const transferParties = sql`${moves} AND (e.from_student_id IS NULL OR e.to_student_id IS NULL OR e.from_student_id = e.to_student_id)`;
+  // A reversal gives back its row exactly: the same currency and amount, the parties swapped; never a reversal's.
+  const reversalMismatch = sql`${directionIs(sql`e.type`, 'reverses')} AND (o.id IS NULL OR o.type = 'reversal'
+    OR o.currency <> e.currency OR o.amount <> e.amount
+    OR o.from_student_id IS DISTINCT FROM e.to_student_id OR o.to_student_id IS DISTINCT FROM e.from_student_id)`;
   const invalid = rowsOf<{ id: string; problem: keyof typeof ENTRY_PROBLEMS }>(
     await db.execute(sql`
-      SELECT id, CASE
-               WHEN amount <= 0 THEN 'amount_not_positive'
+      SELECT e.id, CASE
+               WHEN e.amount <= 0 THEN 'amount_not_positive'
                WHEN ${transferParties} THEN 'transfer_parties'
+               WHEN ${reversalMismatch} THEN 'reversal_mismatch'
                ELSE 'parties_mismatch'
              END AS problem
-        FROM ledger_entries
-       WHERE amount <= 0
+        FROM ledger_entries e
+        LEFT JOIN ledger_entries o ON o.id = e.reverses_entry_id
+       WHERE e.amount <= 0
           OR (${transferParties})
-          OR (${directionIs(sql`type`, 'raises')} AND (from_student_id IS NOT NULL OR to_student_id IS NULL))
-          OR (${directionIs(sql`type`, 'lowers')} AND (from_student_id IS NULL OR to_student_id IS NOT NULL))
+          OR (${reversalMismatch})
+          OR (${directionIs(sql`e.type`, 'raises')} AND (e.from_student_id IS NOT NULL OR e.to_student_id IS NULL))
+          OR (${directionIs(sql`e.type`, 'lowers')} AND (e.from_student_id IS NULL OR e.to_student_id IS NOT NULL))
     `),
   );
   for (const row of invalid) found.push({ kind: 'invalid_entry', entryId: row.id, problem: ENTRY_PROBLEMS[row.problem] });
