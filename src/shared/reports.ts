@@ -55,6 +55,9 @@ export const FIGURE_DEFINITIONS = {
   meritusTransferred: 'Soma dos Méritus enviados em transferências pelos alunos das turmas escolhidas.',
   estelecasAwarded: 'Soma das adições e recompensas de Estelecas no período.',
   estelecasRemoved: 'Soma das remoções e penalidades de Estelecas no período.',
+  meritusReversed: 'Soma dos estornos de Méritus no período. Uma operação estornada deixa de contar nas somas acima, na data do estorno.',
+  estelecasReversed:
+    'Soma dos estornos de Estelecas no período. Uma operação estornada deixa de contar nas somas acima, na data do estorno.',
   activeStudents: 'Alunos que enviaram ao menos uma transferência (Méritus ou Estelecas) no período.',
   participation: 'Alunos com ao menos uma operação no período (recebida ou enviada), em % dos alunos matriculados nas turmas escolhidas.',
 } as const;
@@ -66,6 +69,8 @@ export const FIGURE_LABELS: Record<FigureId, string> = {
   meritusTransferred: 'Méritus transferidos',
   estelecasAwarded: 'Estelecas concedidas',
   estelecasRemoved: 'Estelecas removidas',
+  meritusReversed: 'Méritus estornados',
+  estelecasReversed: 'Estelecas estornadas',
   activeStudents: 'Alunos ativos',
   participation: 'Participação',
 };
@@ -254,6 +259,8 @@ export const reportFigures = z.object({
   meritusTransferred: figure,
   estelecasAwarded: figure,
   estelecasRemoved: figure,
+  meritusReversed: figure,
+  estelecasReversed: figure,
   activeStudents: figure,
   /** Percent with one decimal. */
   participation: figure,

@@ -310,3 +310,28 @@ describe('the reversed row, wherever it is listed', () => {
     expect(audit!.n).toBeGreaterThan(0);
   });
 });
+
+describe('in the reports', () => {
+  test('a reversal is its own line; the reversed award leaves the awards, the timeline and its reason', async () => {
+    const read = async () => {
+      const overview = (await t.request('GET', '/admin/reports/overview?period=today')).json();
+      const timeline = (await t.request('GET', '/admin/reports/timeline?period=today')).json();
+      const reasons = (await t.request('GET', '/admin/reports/reasons?period=today')).json();
+      return {
+        awarded: overview.figures.meritusAwarded.current,
+        reversed: overview.figures.meritusReversed.current,
+        estelecasReversed: overview.figures.estelecasReversed.current,
+        timeline: timeline.points.at(-1).awarded,
+        reason: reasons.awards.find((row: { description: string }) => row.description === 'Olimpíada de matemática')?.operations ?? 0,
+      };
+    };
+    const before = await read();
+    const awardId = await operate(bruno.id, { type: 'reward', amount: 25, description: 'Olimpíada de matemática' });
+    const awarded = await read();
+    expect(awarded).toEqual({ ...before, awarded: before.awarded + 25, timeline: before.timeline + 25, reason: before.reason + 1 });
+    expect((await reverse(awardId, { reason: 'Nota lançada errada' })).statusCode).toBe(201);
+    expect(await read()).toEqual({ ...before, reversed: before.reversed + 25 });
+    const csv = (await t.request('GET', '/admin/reports/export?period=today&table=figures&format=csv')).body;
+    expect(csv).toContain('Méritus estornados');
+  });
+});

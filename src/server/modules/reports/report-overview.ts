@@ -9,7 +9,7 @@ import {
   type TurmaRow,
 } from '../../../shared/reports.ts';
 import type { ReportScope } from './report-school.ts';
-import { NO_SUMS, scopeStudents, sumsAtBounds, type Sums } from './reports.queries.ts';
+import { NO_SUMS, scopeStudents, sumsAtBounds, type ReversalSums, type Sums } from './reports.queries.ts';
 
 /** The overview's parts, all from one row per student of the scope. */
 
@@ -87,7 +87,8 @@ export async function studentTotals(db: Db, scope: ReportScope): Promise<Student
   });
 }
 
-export function figuresOf(rows: StudentRow[]): ReportFigures {
+/** `reversed`: the reversals of the period, their own line; each reversed row has left the figures above on the reversal's date. */
+export function figuresOf(rows: StudentRow[], reversed: ReversalSums): ReportFigures {
   const total = (pick: (row: StudentRow) => number) => rows.reduce((sum, row) => sum + pick(row), 0);
   const count = (pick: (row: StudentRow) => boolean) => rows.filter(pick).length;
   const enrolled = { current: count((r) => r.present), previous: count((r) => r.present_before) };
@@ -98,6 +99,8 @@ export function figuresOf(rows: StudentRow[]): ReportFigures {
     meritusTransferred: { current: total((r) => r.m_sent), previous: total((r) => r.m_sent_before) },
     estelecasAwarded: { current: total((r) => r.e_awarded), previous: total((r) => r.e_awarded_before) },
     estelecasRemoved: { current: total((r) => r.e_removed), previous: total((r) => r.e_removed_before) },
+    meritusReversed: { current: reversed.current.meritus, previous: reversed.previous.meritus },
+    estelecasReversed: { current: reversed.current.estelecas, previous: reversed.previous.estelecas },
     activeStudents: {
       current: count((r) => r.present && r.sent_ops > 0),
       previous: count((r) => r.present_before && r.sent_ops_before > 0),

@@ -20,6 +20,8 @@ beforeAll(async () => {
 });
 
 type LedgerRow = {
+  id: string;
+  reverses: string | null;
   currency: string;
   type: string;
   amount: number;
@@ -35,9 +37,16 @@ async function expectSumsToMatchLedger() {
   await foldPendingSums(t.db, { wait: true });
   const ledger = rowsOf<LedgerRow>(
     await t.db.execute(
-      sql`SELECT currency, type, amount, description, from_student_id AS "from", to_student_id AS "to", created_at AS at FROM ledger_entries`,
+      sql`SELECT id, reverses_entry_id AS reverses, currency, type, amount, description, from_student_id AS "from",
+                 to_student_id AS "to", created_at AS at FROM ledger_entries`,
     ),
   );
+  // A reversal counts as the row it takes back with sign -1, on its own date (decision 021).
+  const byId = new Map(ledger.map((row) => [row.id, row]));
+  const counted = ledger.map((row) => {
+    const reversed = row.reverses ? byId.get(row.reverses)! : null;
+    return reversed ? { ...reversed, at: row.at, sign: -1 } : { ...row, sign: 1 };
+  });
   const turmas = new Map(
     rowsOf<{ id: string; turma_id: string }>(await t.db.execute(sql`SELECT id, turma_id FROM students`)).map((s) => [s.id, s.turma_id]),
   );
@@ -51,7 +60,7 @@ async function expectSumsToMatchLedger() {
   };
   const turmaDays = new Map<string, { m_awarded: number; m_removed: number; m_transferred: number }>();
   const reasons = new Map<string, { ops: number; meritus: number; estelecas: number }>();
-  for (const row of ledger) {
+  for (const row of counted) {
     if (row.type !== 'transfer') {
       const kind = row.type === 'admin_add' || row.type === 'reward' ? 'award' : 'penalty';
       for (const [span, start] of [
@@ -60,29 +69,30 @@ async function expectSumsToMatchLedger() {
       ] as const) {
         const key = `${span} ${start} ${turmas.get((row.from ?? row.to)!)} ${kind} ${row.description.trim()}`;
         const sums = reasons.get(key) ?? { ops: 0, meritus: 0, estelecas: 0 };
-        sums.ops += 1;
-        sums[row.currency as 'meritus' | 'estelecas'] += row.amount;
+        sums.ops += row.sign;
+        sums[row.currency as 'meritus' | 'estelecas'] += row.sign * row.amount;
         reasons.set(key, sums);
       }
     }
     const day = utcDay(row.at);
     const prefix = row.currency === 'meritus' ? 'm' : 'e';
     const transfer = row.type === 'transfer';
+    const amount = row.sign * row.amount;
     if (row.to) {
-      add(row.to, day, `${prefix}_${transfer ? 'in' : 'awarded'}`, row.amount);
-      add(row.to, day, 'ops', 1);
+      add(row.to, day, `${prefix}_${transfer ? 'in' : 'awarded'}`, amount);
+      add(row.to, day, 'ops', row.sign);
     }
     if (row.from) {
-      add(row.from, day, `${prefix}_${transfer ? 'out' : 'removed'}`, row.amount);
-      add(row.from, day, 'ops', 1);
-      if (transfer) add(row.from, day, 'sent_ops', 1);
+      add(row.from, day, `${prefix}_${transfer ? 'out' : 'removed'}`, amount);
+      add(row.from, day, 'ops', row.sign);
+      if (transfer) add(row.from, day, 'sent_ops', row.sign);
     }
     if (row.currency === 'meritus') {
       const key = `${turmas.get((row.from ?? row.to)!)} ${day}`;
       const sums = turmaDays.get(key) ?? { m_awarded: 0, m_removed: 0, m_transferred: 0 };
-      if (transfer) sums.m_transferred += row.amount;
-      else if (row.type === 'admin_add' || row.type === 'reward') sums.m_awarded += row.amount;
-      else sums.m_removed += row.amount;
+      if (transfer) sums.m_transferred += amount;
+      else if (row.type === 'admin_add' || row.type === 'reward') sums.m_awarded += amount;
+      else sums.m_removed += amount;
       turmaDays.set(key, sums);
     }
   }
@@ -212,7 +222,26 @@ test('the sums follow the ledger through simultaneous transfers, rows in the pas
   await t.db.delete(ledgerEntries).where(and(eq(ledgerEntries.fromStudentId, caio!.id), eq(ledgerEntries.type, 'penalty')));
   await expectSumsToMatchLedger();
 
-  // A student who changes turma takes their rows along.
+  // Reversals (decision 021) of an award, a penalty and a transfer take their rows back on their own day,
+  // one of them of a row written in the past; a reversal deleted by a correction gives it back.
+  const reversed = await t.db.select().from(ledgerEntries).where(eq(ledgerEntries.toStudentId, bia!.id));
+  await t.award(bia!.id, 500);
+  const reversible = [
+    reversed.find((row) => row.type === 'admin_add')!,
+    reversed.find((row) => row.type === 'transfer')!,
+    (await t.db.select().from(ledgerEntries).where(eq(ledgerEntries.type, 'admin_remove')))[0]!,
+  ];
+  const reversalIds: string[] = [];
+  for (const row of reversible) {
+    const response = await t.request('POST', `/admin/operations/${row.id}/reversal`, { payload: { reason: 'Correção' } });
+    expect(response.statusCode, response.body).toBe(201);
+    reversalIds.push(response.json().entry.id);
+  }
+  await expectSumsToMatchLedger();
+  await t.db.delete(ledgerEntries).where(eq(ledgerEntries.id, reversalIds[0]!));
+  await expectSumsToMatchLedger();
+
+  // A student who changes turma takes their rows along (reversals counted as the rows they take back).
   await t.db
     .update(students)
     .set({ turmaId: await turmaIdOf(t.db, GRADES[5]) })

@@ -86,7 +86,8 @@ export async function sumsAtBounds(db: Db, scope: ReportScope): Promise<Map<stri
   await foldPendingSums(db, { wait: true });
   const { p0, p1, p2 } = bounds(scope);
   const columns = sql.raw(SUM_COLUMNS.join(', '));
-  // As ledger_row_sides() sums the rows (ledger.sql): transfers move a balance, awards and removals raise or lower it.
+  // As ledger_row_sides() sums the rows (ledger.sql): transfers move a balance, awards and removals raise or lower it;
+  // a reversal counts as the row it takes back, with sign -1 (the view ledger_counted, decision 021).
   const transfer = directionIs(sql`e.type`, 'moves');
   const awardOrRemoval = sql`NOT ${transfer}`;
   const rows = await jsonRows<Record<string, unknown>>(
@@ -103,18 +104,18 @@ export async function sumsAtBounds(db: Db, scope: ReportScope): Promise<Map<stri
     ),
     recent AS (
       SELECT side.student, m.k,
-             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'meritus' AND ${awardOrRemoval}) AS m_awarded,
-             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'meritus' AND ${awardOrRemoval}) AS m_removed,
-             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'meritus' AND ${transfer}) AS m_in,
-             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'meritus' AND ${transfer}) AS m_out,
-             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'estelecas' AND ${awardOrRemoval}) AS e_awarded,
-             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'estelecas' AND ${awardOrRemoval}) AS e_removed,
-             sum(e.amount) FILTER (WHERE side.incoming AND e.currency = 'estelecas' AND ${transfer}) AS e_in,
-             sum(e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'estelecas' AND ${transfer}) AS e_out,
-             count(*) FILTER (WHERE NOT side.incoming AND ${transfer}) AS sent_ops,
-             count(*) AS ops
+             sum(e.sign * e.amount) FILTER (WHERE side.incoming AND e.currency = 'meritus' AND ${awardOrRemoval}) AS m_awarded,
+             sum(e.sign * e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'meritus' AND ${awardOrRemoval}) AS m_removed,
+             sum(e.sign * e.amount) FILTER (WHERE side.incoming AND e.currency = 'meritus' AND ${transfer}) AS m_in,
+             sum(e.sign * e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'meritus' AND ${transfer}) AS m_out,
+             sum(e.sign * e.amount) FILTER (WHERE side.incoming AND e.currency = 'estelecas' AND ${awardOrRemoval}) AS e_awarded,
+             sum(e.sign * e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'estelecas' AND ${awardOrRemoval}) AS e_removed,
+             sum(e.sign * e.amount) FILTER (WHERE side.incoming AND e.currency = 'estelecas' AND ${transfer}) AS e_in,
+             sum(e.sign * e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'estelecas' AND ${transfer}) AS e_out,
+             coalesce(sum(e.sign) FILTER (WHERE NOT side.incoming AND ${transfer}), 0) AS sent_ops,
+             sum(e.sign) AS ops
         FROM marks m
-        JOIN ledger_entries e ON e.created_at >= m.midnight AND e.created_at < m.at
+        JOIN ledger_counted e ON e.created_at >= m.midnight AND e.created_at < m.at
         CROSS JOIN LATERAL (VALUES (e.to_student_id, TRUE), (e.from_student_id, FALSE)) AS side(student, incoming)
        WHERE side.student IS NOT NULL
        GROUP BY 1, 2
@@ -183,13 +184,13 @@ export async function timelineSums(db: Db, scope: ReportScope, starts: string[])
       -- filter: joined with the students first, the planner would read the whole ledger.
       near AS MATERIALIZED (
         SELECT e.* FROM th, unnest(th.at) AS w(t)
-          JOIN ledger_entries e ON e.currency = 'meritus' AND e.created_at >= ${utcMidnight(sql`w.t`)} AND e.created_at < w.t
+          JOIN ledger_counted e ON e.currency = 'meritus' AND e.created_at >= ${utcMidnight(sql`w.t`)} AND e.created_at < w.t
       ),
       edge AS (
         SELECT width_bucket(e.created_at, th.at) AS bucket, width_bucket((e.created_at AT TIME ZONE 'UTC')::date, td.day) AS day_bucket,
-               CASE WHEN ${directionIs(sql`e.type`, 'raises')} THEN e.amount ELSE 0 END AS awarded,
-               CASE WHEN ${directionIs(sql`e.type`, 'lowers')} THEN e.amount ELSE 0 END AS removed,
-               CASE WHEN ${directionIs(sql`e.type`, 'moves')} THEN e.amount ELSE 0 END AS transferred
+               CASE WHEN ${directionIs(sql`e.type`, 'raises')} THEN e.sign * e.amount ELSE 0 END AS awarded,
+               CASE WHEN ${directionIs(sql`e.type`, 'lowers')} THEN e.sign * e.amount ELSE 0 END AS removed,
+               CASE WHEN ${directionIs(sql`e.type`, 'moves')} THEN e.sign * e.amount ELSE 0 END AS transferred
           FROM th, td, near AS e
          WHERE ${turmaFilter(scope, sql`coalesce(e.from_student_id, e.to_student_id)`)}
       )
@@ -234,8 +235,10 @@ export async function topReasons(db: Db, scope: ReportScope): Promise<ReasonSums
           FROM (SELECT (${p1} AT TIME ZONE 'UTC')::date AS d1, (${p2} AT TIME ZONE 'UTC')::date AS d2) AS days
       ),
       near AS MATERIALIZED (
-        SELECT w.sign, e.* FROM (VALUES (${p2}, 1), (${p1}, -1)) AS w(at, sign)
-          JOIN ledger_entries e ON e.created_at >= ${utcMidnight(sql`w.at`)} AND e.created_at < w.at
+        SELECT e.id, e.created_at, e.currency, e.amount, e.type, e.from_student_id, e.to_student_id, e.description,
+               w.sign * e.sign AS sign
+          FROM (VALUES (${p2}, 1), (${p1}, -1)) AS w(at, sign)
+          JOIN ledger_counted e ON e.created_at >= ${utcMidnight(sql`w.at`)} AND e.created_at < w.at
          WHERE NOT ${directionIs(sql`e.type`, 'moves')}
       ),
       parts AS (
@@ -268,6 +271,29 @@ export async function topReasons(db: Db, scope: ReportScope): Promise<ReasonSums
     meritus: Number(row.meritus),
     estelecas: Number(row.estelecas),
   }));
+}
+
+/** The reversals of the period (p1 to p2) and of the period before (p0 to p1), per currency: the reports' own line of them. */
+export type ReversalSums = { current: Record<Currency, number>; previous: Record<Currency, number> };
+
+/**
+ * What was reversed in the period and the one before, by the reversals' dates, in the turma the
+ * reversed row counts in (its sender's, or its recipient's: a reversal's parties are swapped).
+ * Reversals are few, and read alone by their partial index.
+ */
+export async function reversalSums(db: Db, scope: ReportScope): Promise<ReversalSums> {
+  const { p0, p1, p2 } = bounds(scope);
+  const rows = rowsOf<{ period: 'current' | 'previous'; currency: Currency; amount: string | number }>(
+    await db.execute(sql`
+      SELECT CASE WHEN created_at >= ${p1} THEN 'current' ELSE 'previous' END AS period, currency, sum(amount) AS amount
+        FROM ledger_entries
+       WHERE reverses_entry_id IS NOT NULL AND created_at >= ${p0} AND created_at < ${p2}
+         AND ${turmaFilter(scope, sql`coalesce(to_student_id, from_student_id)`)}
+       GROUP BY 1, 2`),
+  );
+  const sums: ReversalSums = { current: { meritus: 0, estelecas: 0 }, previous: { meritus: 0, estelecas: 0 } };
+  for (const row of rows) sums[row.period][row.currency] = Number(row.amount);
+  return sums;
 }
 
 // ---------------------------------------------------------------- documents

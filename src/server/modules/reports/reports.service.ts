@@ -15,7 +15,7 @@ import {
 import { REPORT_TEXTS } from '../../../shared/report-texts.ts';
 import { reportSchool, type ReportScope } from './report-school.ts';
 import { balanceRows, figuresOf, riserRows, studentTotals, turmaRows } from './report-overview.ts';
-import { timelineSums, topReasons } from './reports.queries.ts';
+import { reversalSums, timelineSums, topReasons } from './reports.queries.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
 import { dayIn } from '../../../shared/format.ts';
 
@@ -61,10 +61,10 @@ export async function reportScope(settings: SettingsStore, query: ReportQuery, n
 
 /** Figures with the period before, the turma table, the balance distribution and the students who rose most. */
 export async function reportOverview(db: Db, scope: ReportScope): Promise<ReportOverview> {
-  const rows = await studentTotals(db, scope);
+  const [rows, reversed] = await Promise.all([studentTotals(db, scope), reversalSums(db, scope)]);
   return {
     period: scope.view,
-    figures: figuresOf(rows),
+    figures: figuresOf(rows, reversed),
     turmas: turmaRows(rows, scope),
     balances: balanceRows(rows),
     risers: riserRows(rows),
