@@ -334,5 +334,7 @@ export const LEDGER_CSV_HEADERS = [
   'Matrícula (para)',
   'Para',
   'Operador',
+  /** A reversed row's 'Estornada em … por …: motivo', or a reversal's reason. */
+  'Estorno',
 ] as const;
 export const CREDENTIALS_CSV_HEADERS = ['Matrícula', 'Nome', 'Série', 'Senha inicial'] as const;

@@ -57,7 +57,7 @@ export async function dashboardFigures(db: Db, timeZone: string, now: Date, week
           WHERE currency = 'meritus'
             AND created_at >= ((${weekStart}::date - 7)::timestamp AT TIME ZONE ${timeZone})
             AND created_at < (${weekStart}::date::timestamp AT TIME ZONE ${timeZone})) AS transactions_before,
-        (SELECT coalesce(sum(amount), 0) FROM ledger_entries
+        (SELECT coalesce(sum(sign * amount), 0) FROM ledger_counted
           WHERE currency = 'meritus' AND ${directionIs(sql`type`, 'raises')}
             AND created_at >= (date_trunc('month', ${nowIso}::timestamptz AT TIME ZONE ${timeZone}) AT TIME ZONE ${timeZone})
             AND created_at <= ${nowIso}::timestamptz) AS awarded_month

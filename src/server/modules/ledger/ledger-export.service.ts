@@ -3,9 +3,9 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { toCsv } from '../../csv.ts';
 import { LEDGER_CSV_HEADERS } from '../../../shared/admin-students.ts';
 import { OPERATION_TYPE_LABELS } from '../../../shared/ledger-types.ts';
-import { CURRENCY_LABELS } from '../../../shared/ledger-texts.ts';
+import { CURRENCY_LABELS, reversedNote } from '../../../shared/ledger-texts.ts';
 import { dayIn, formatDateTime } from '../../../shared/format.ts';
-import { everyEntryNewestFirst, type EntryWithParties } from './ledger-queries.service.ts';
+import { everyEntryNewestFirst, reversalNoteOf, type EntryWithParties } from './ledger-queries.service.ts';
 import { auditActor, type AdminActor } from '../auth/actor.ts';
 
 /** Rows of the ledger export read at a time (exported for the test that crosses a page). */
@@ -31,18 +31,22 @@ export async function exportLedgerCsv(
     for await (const page of everyEntryNewestFirst(db, EXPORT_PAGE)) {
       yield toCsv(
         [],
-        page.map(({ entry, from, to }) => [
-          formatDateTime(entry.createdAt, context.timeZone),
-          CURRENCY_LABELS[entry.currency],
-          OPERATION_TYPE_LABELS[entry.type],
-          entry.amount,
-          entry.description,
-          from?.studentId ?? null,
-          partyName(from),
-          to?.studentId ?? null,
-          partyName(to),
-          entry.actorName,
-        ]),
+        page.map(({ entry, from, to, reversal }) => {
+          const note = reversalNoteOf(reversal);
+          return [
+            formatDateTime(entry.createdAt, context.timeZone),
+            CURRENCY_LABELS[entry.currency],
+            OPERATION_TYPE_LABELS[entry.type],
+            entry.amount,
+            entry.description,
+            from?.studentId ?? null,
+            partyName(from),
+            to?.studentId ?? null,
+            partyName(to),
+            entry.actorName,
+            note ? reversedNote(note, context.timeZone) : entry.reversalReason && `Motivo: ${entry.reversalReason}`,
+          ];
+        }),
         { bom: false },
       );
     }

@@ -64,7 +64,7 @@ export type EntryWithParties = {
   reversal: ReversalColumns | null;
 };
 
-function reversalNoteOf(row: ReversalColumns | null): ReversalNote | null {
+export function reversalNoteOf(row: ReversalColumns | null): ReversalNote | null {
   if (!row?.at || row.by === null || row.reason === null) return null;
   return { at: row.at.toISOString(), by: row.by, reason: row.reason };
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { addAdmin, buildTestApp, type TestApp } from '../../test/test-app.ts';
 import { auditLog, idempotencyKeys, ledgerEntries, students } from '../../db/schema.ts';
 import { reconcile, totalBalances } from './reconciliation.service.ts';
+import { formatDate } from '../../../shared/format.ts';
 import type { LedgerEntryView, LiveOperation, StudentOperation } from '../../../shared/ledger.ts';
 
 /**
@@ -299,6 +300,20 @@ describe('the reversed row, wherever it is listed', () => {
     });
     const page = (await t.request('GET', '/me/operations?currency=estelecas', { cookie: brunoCookie })).json();
     expect(page.items.find((row: StudentOperation) => row.id === estelecasId)?.reversedBy).toMatchObject({ reason: 'Gincana cancelada' });
+  });
+
+  test("the ledger's CSV export, the student's statement and the dashboard's awards of the month", async () => {
+    const dashboard = async () =>
+      (await t.request('GET', '/admin/dashboard')).json().goals.find((goal: { id: string }) => goal.id === 'monthly_awarded').current;
+    const before = await dashboard();
+    const awardId = await operate(bruno.id, { type: 'reward', amount: 13, description: 'Redação premiada' });
+    const reversal = (await reverse(awardId, { reason: 'Redação de outro aluno' })).json();
+    expect(await dashboard()).toEqual(before);
+    const csv = (await t.request('GET', '/admin/ledger/export.csv')).body;
+    const day = formatDate(reversal.entry.createdAt);
+    expect(csv).toContain(`Estornada em ${day} por ${t.admin.name}: Redação de outro aluno`);
+    expect(csv).toContain('Estorno: Redação premiada');
+    expect(csv).toContain('Motivo: Redação de outro aluno');
   });
 
   test('the reversal is recorded in the audit log; nothing is deleted from the ledger', async () => {

@@ -8,7 +8,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, type AdminActor } from '../auth/actor.ts';
 import { TAG_NAMES } from '../../../shared/constants.ts';
 import { directionOf, OPERATION_TYPE_LABELS } from '../../../shared/ledger-types.ts';
-import { CURRENCY_LABELS } from '../../../shared/ledger-texts.ts';
+import { CURRENCY_LABELS, reversedNote } from '../../../shared/ledger-texts.ts';
 import { formatEstelecas, formatMeritus, formatSignedAmount } from '../../../shared/format.ts';
 import { formatDayRange, type StatementQuery } from '../../../shared/reports.ts';
 import { CERTIFICATE_TEXTS, STATEMENT_TEXTS } from '../../../shared/report-texts.ts';
@@ -154,12 +154,16 @@ export async function statementPdf(
       const signed = row.incoming ? row.amount : -row.amount;
       balance[row.currency] += signed;
       const party = directionOf(row.type) === 'moves' && row.other_name ? texts.party(row.incoming, row.other_name) : '';
+      const reversed =
+        row.reversed_at && row.reversed_by && row.reversed_reason
+          ? ` (${reversedNote({ at: new Date(row.reversed_at).toISOString(), by: row.reversed_by, reason: row.reversed_reason }, school.timeZone)})`
+          : '';
       drawRow(
         [
           format.dateTime(new Date(row.at)),
           CURRENCY_LABELS[row.currency],
           OPERATION_TYPE_LABELS[row.type],
-          `${row.description}${party}`,
+          `${row.description}${party}${reversed}`,
           formatSignedAmount(row.currency, signed),
         ],
         false,

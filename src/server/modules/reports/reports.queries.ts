@@ -317,6 +317,10 @@ export type StatementRow = {
   description: string;
   incoming: boolean;
   other_name: string | null;
+  /** The row's reversal, when it has one (decision 021). */
+  reversed_at: Date | string | null;
+  reversed_by: string | null;
+  reversed_reason: string | null;
 };
 
 /** A student's balances summed from the ledger before the period, and every operation of the period, oldest first. */
@@ -337,9 +341,11 @@ export async function statementEntries(
     await db.execute(sql`
       SELECT e.created_at AS at, e.currency, e.type, e.amount, e.description,
              e.to_student_id = ${studentUuid} AS incoming,
-             other.name AS other_name
+             other.name AS other_name,
+             r.created_at AS reversed_at, r.actor_name AS reversed_by, r.reversal_reason AS reversed_reason
         FROM ledger_entries e
         LEFT JOIN students other ON other.id = CASE WHEN e.to_student_id = ${studentUuid} THEN e.from_student_id ELSE e.to_student_id END
+        LEFT JOIN ledger_entries r ON r.reverses_entry_id = e.id
        WHERE (e.to_student_id = ${studentUuid} OR e.from_student_id = ${studentUuid})
          AND e.created_at >= ${p1} AND e.created_at < ${p2}
        ORDER BY e.created_at, e.id`),

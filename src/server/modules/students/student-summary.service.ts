@@ -65,8 +65,11 @@ export async function studentSummary(
     db
       .select({
         meritusNet: total(sql`CASE WHEN ${isMeritus} AND ${recent} THEN CASE WHEN ${incoming} THEN ${amount} ELSE -${amount} END END`),
+        // A reversed award (a reversal whose only party is the student as sender, decision 021) is no longer earned.
         earned: total(
-          sql`CASE WHEN ${isMeritus} AND ${recent} AND ${incoming} AND ${directionIs(ledgerEntries.type, 'raises')} THEN ${amount} END`,
+          sql`CASE WHEN ${isMeritus} AND ${recent} AND ${incoming} AND ${directionIs(ledgerEntries.type, 'raises')} THEN ${amount}
+                   WHEN ${isMeritus} AND ${recent} AND ${outgoing} AND ${isNull(ledgerEntries.toStudentId)}
+                        AND ${directionIs(ledgerEntries.type, 'reverses')} THEN -${amount} END`,
         ),
         estelecasNet: total(sql`CASE WHEN ${isEstelecas} AND ${recent} THEN CASE WHEN ${incoming} THEN ${amount} ELSE -${amount} END END`),
         estelecasReceived: total(sql`CASE WHEN ${isEstelecas} AND ${incoming} THEN ${amount} END`),

@@ -78,12 +78,12 @@ export async function validatedConstraints(db: Db, names: string[]): Promise<Set
   return new Set(rows.filter((row) => row.convalidated).map((row) => row.conname));
 }
 
-/** What the ledger's rows add to the sum of all balances, per currency (transfers add nothing). */
+/** What the ledger's rows add to the sum of all balances, per currency (transfers add nothing; a reversal takes its row back). */
 export async function netFlows(db: Db): Promise<Record<Currency, number>> {
   const rows = rowsOf<{ currency: Currency; net: string | number }>(
     await db.execute(sql`
-      SELECT currency, COALESCE(SUM(${typeSign(sql`type`)} * amount), 0) AS net
-        FROM ledger_entries GROUP BY currency`),
+      SELECT currency, COALESCE(SUM(sign * ${typeSign(sql`type`)} * amount), 0) AS net
+        FROM ledger_counted GROUP BY currency`),
   );
   const flows = { meritus: 0, estelecas: 0 };
   for (const row of rows) flows[row.currency] = Number(row.net);
