@@ -50,6 +50,16 @@ export function directionOf(type: LedgerType): LedgerDirection {
   return DEFINITIONS[type].direction;
 }
 
+/**
+ * Which way a row moves a balance: its type's, or for a reversal the one its parties say (a
+ * sender alone: it lowers; a recipient alone: it raises; both: it moves).
+ */
+export function rowDirection(type: LedgerType, parties: { from: unknown; to: unknown }): Exclude<LedgerDirection, 'reverses'> {
+  const direction = directionOf(type);
+  if (direction !== 'reverses') return direction;
+  return parties.from && parties.to ? 'moves' : parties.from ? 'lowers' : 'raises';
+}
+
 /** Whether the type raises a balance; the Méritus it raises also count in the student's total earned. */
 export function isCredit(type: LedgerType): boolean {
   return directionOf(type) === 'raises';

@@ -4,10 +4,11 @@ import { directionOf, OPERATION_KIND_LABELS } from '../../shared/ledger-types.ts
 import { formatDateTime } from '../../shared/format.ts';
 import { formatSignedAmount } from '../lib/format.ts';
 import { cn } from '../lib/cn.ts';
+import { ReversedNote } from './reversed-note.tsx';
 
 /**
  * The spec's marks: arrows for transfers (in or out), a plus for what raised the student's
- * balance (additions and rewards), a minus for what lowered it (removals and penalties).
+ * balance (additions, rewards, a reversed deduction), a minus for what lowered it (removals, penalties, a reversed award).
  */
 function KindIcon({ operation }: { operation: StudentOperation }) {
   const credit = operation.signedAmount > 0;
@@ -53,6 +54,7 @@ export function OperationRow({ operation, showCurrency = false }: { operation: S
         <p className="text-xs text-slate-600 sm:hidden">
           <time dateTime={operation.createdAt}>{formatDateTime(operation.createdAt)}</time>
         </p>
+        <ReversedNote reversal={operation.reversedBy} />
       </div>
       <div className="flex shrink-0 flex-col items-end gap-1">
         <span className={cn('text-sm font-bold tabular-nums sm:text-base', positive ? 'text-emerald-700' : 'text-rose-700')}>

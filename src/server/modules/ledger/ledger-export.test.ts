@@ -65,7 +65,7 @@ describe('ledger CSV export', () => {
       .replace(/^\uFEFF/, '')
       .trimEnd()
       .split('\r\n');
-    expect(lines[0]).toBe('Data;Moeda;Tipo;Valor;Descrição;Matrícula (de);De;Matrícula (para);Para;Operador');
+    expect(lines[0]).toBe('Data;Moeda;Tipo;Valor;Descrição;Matrícula (de);De;Matrícula (para);Para;Operador;Estorno');
     const all = await t.db.select().from(ledgerEntries);
     expect(lines).toHaveLength(all.length + 1);
     expect(lines[1]).toMatch(

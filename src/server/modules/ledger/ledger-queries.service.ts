@@ -242,9 +242,13 @@ async function latestEntries(db: Db, where: SQL | undefined, limit: number): Pro
   return (await entriesPage(db, where, undefined, limit)).map(toEntryView);
 }
 
-/** The Méritus screen's side panel: the latest administrator operations. */
+/** The Méritus screen's side panel: the latest operations of the staff (awards, deductions and reversals). */
 export function recentAdminMeritus(db: Db, limit: number): Promise<LedgerEntryView[]> {
-  return latestEntries(db, and(eq(ledgerEntries.currency, 'meritus'), inArray(ledgerEntries.type, [...ADMIN_OPERATION_TYPES])), limit);
+  return latestEntries(
+    db,
+    and(eq(ledgerEntries.currency, 'meritus'), inArray(ledgerEntries.type, [...ADMIN_OPERATION_TYPES, 'reversal'])),
+    limit,
+  );
 }
 
 export function estelecasHistory(db: Db, limit: number): Promise<LedgerEntryView[]> {

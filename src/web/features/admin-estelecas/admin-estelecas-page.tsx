@@ -1,12 +1,22 @@
 import { useMemo, useState } from 'react';
 import { ArrowRight, Medal, MinusCircle, PlusCircle, Sparkles, Trophy } from 'lucide-react';
 import type { LedgerEntryView } from '../../../shared/ledger.ts';
-import { directionOf, LEDGER_TYPES, OPERATION_TYPE_LABELS, type LedgerDirection, type LedgerType } from '../../../shared/ledger-types.ts';
+import {
+  directionOf,
+  LEDGER_TYPES,
+  OPERATION_TYPE_LABELS,
+  rowDirection,
+  type LedgerDirection,
+  type LedgerType,
+} from '../../../shared/ledger-types.ts';
 import { competitionPositions } from '../../../shared/student-figures.ts';
 import { operationMatches, queryWords } from '../../../shared/student-match.ts';
 import { useSession } from '../../lib/session.ts';
 import { countOf, formatDateTime, formatNumber, plural } from '../../lib/format.ts';
 import { cn } from '../../lib/cn.ts';
+import { useNow } from '../../lib/use-now.ts';
+import { ReversalAction } from '../../ui/reversal-action.tsx';
+import { ReversedNote } from '../../ui/reversed-note.tsx';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Badge } from '../../ui/badge.tsx';
 import { Button, type ButtonVariant } from '../../ui/button.tsx';
@@ -23,7 +33,7 @@ import { useEstelecasHistory, useEstelecasRanking } from './estelecas-queries.ts
 import { isStaffUser } from '../../../shared/areas.ts';
 
 /** How a history row shows which way it moved Estelecas: its badge's tone, its amount's colour and sign. */
-const DIRECTION_LOOKS: Record<LedgerDirection, { tone: Tone; text: string; sign: string }> = {
+const DIRECTION_LOOKS: Record<Exclude<LedgerDirection, 'reverses'>, { tone: Tone; text: string; sign: string }> = {
   raises: { tone: 'emerald', text: 'text-emerald-700', sign: '+' },
   lowers: { tone: 'rose', text: 'text-rose-700', sign: '-' },
   moves: { tone: 'sky', text: 'text-sky-700', sign: '' },
@@ -81,14 +91,14 @@ function RankingCard() {
   );
 }
 
-function HistoryRow({ entry }: { entry: LedgerEntryView }) {
-  const direction = directionOf(entry.type);
+function HistoryRow({ entry, now }: { entry: LedgerEntryView; now: Date }) {
+  const direction = rowDirection(entry.type, entry);
   const look = DIRECTION_LOOKS[direction];
   return (
     <li className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:gap-4">
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-2">
-          <Badge tone={look.tone}>{OPERATION_TYPE_LABELS[entry.type]}</Badge>
+          <Badge tone={directionOf(entry.type) === 'reverses' ? 'amber' : look.tone}>{OPERATION_TYPE_LABELS[entry.type]}</Badge>
           {direction === 'moves' ? (
             <span className="flex min-w-0 flex-wrap items-center gap-x-1 text-sm font-semibold wrap-anywhere text-slate-900">
               <span>{entry.from?.name ?? '—'}</span>
@@ -104,17 +114,26 @@ function HistoryRow({ entry }: { entry: LedgerEntryView }) {
           {entry.actorKind === 'admin' ? `por ${entry.actorName}` : entry.actorName} ·{' '}
           <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
         </p>
+        <ReversedNote reversal={entry.reversedBy} />
       </div>
-      <span className={cn('shrink-0 text-base font-bold tabular-nums', look.text)}>
-        {`${look.sign}${formatNumber(entry.amount)}`}{' '}
-        <span className="text-xs font-semibold">{plural(entry.amount, 'Esteleca', 'Estelecas')}</span>
-      </span>
+      <div className="flex shrink-0 items-center gap-3">
+        <span className={cn('text-base font-bold tabular-nums', look.text, entry.reversedBy && 'line-through')}>
+          {`${look.sign}${formatNumber(entry.amount)}`}{' '}
+          <span className="text-xs font-semibold">{plural(entry.amount, 'Esteleca', 'Estelecas')}</span>
+        </span>
+        <ReversalAction
+          row={entry}
+          now={now}
+          summary={`${entry.description} (${formatNumber(entry.amount)} ${plural(entry.amount, 'Esteleca', 'Estelecas')})`}
+        />
+      </div>
     </li>
   );
 }
 
 function HistoryCard() {
   const history = useEstelecasHistory();
+  const now = useNow(60_000);
   const [query, setQuery] = useState('');
   const [type, setType] = useState<'' | LedgerType>('');
   const rows = useMemo(() => {
@@ -154,7 +173,7 @@ function HistoryCard() {
           className="-mx-1 max-h-[70vh] divide-y divide-slate-100 overflow-y-auto px-1 lg:max-h-[36rem]"
         >
           {rows.map((entry) => (
-            <HistoryRow key={entry.id} entry={entry} />
+            <HistoryRow key={entry.id} entry={entry} now={now} />
           ))}
         </ul>
       )}

@@ -3,11 +3,15 @@ import { formatAmount, formatDateTime, formatRelativeTime } from '../../lib/form
 import { cn } from '../../lib/cn.ts';
 import { Badge } from '../../ui/badge.tsx';
 import type { Tone } from '../../ui/tone.ts';
+import { ReversalAction } from '../../ui/reversal-action.tsx';
+import { ReversedNote } from '../../ui/reversed-note.tsx';
+import { rowDirection } from '../../../shared/ledger-types.ts';
 
 export const CATEGORY_LABELS: Record<OperationCategory, string> = {
   award: 'Concessão',
   deduction: 'Dedução',
   student_transfer: 'Transferência',
+  reversal: 'Estorno',
 };
 
 export const OPERATOR_LABELS: Record<LiveOperation['operator'], string> = {
@@ -22,12 +26,13 @@ const STATUS: Record<LiveOperation['status'], { label: string; dot: string }> = 
   failed: { label: 'Falhou', dot: 'bg-rose-500' },
 };
 
-const CATEGORY_TONES: Record<OperationCategory, Tone> = { award: 'emerald', deduction: 'rose', student_transfer: 'sky' };
+const CATEGORY_TONES: Record<OperationCategory, Tone> = { award: 'emerald', deduction: 'rose', student_transfer: 'sky', reversal: 'amber' };
 
-/** "+50 M$", "-10 M$", "30 M$" for transfers, in Estelecas for Estelecas operations; "—" when no valid amount was sent. */
-export function formatOperationAmount(operation: Pick<LiveOperation, 'amount' | 'category' | 'currency'>): string {
+/** "+50 M$", "-10 M$", "30 M$" for transfers (a reversal by its parties), in Estelecas for Estelecas operations; "—" when no valid amount was sent. */
+export function formatOperationAmount(operation: Pick<LiveOperation, 'amount' | 'currency' | 'type' | 'from' | 'to'>): string {
   if (operation.amount === null) return '—';
-  const sign = operation.category === 'award' ? '+' : operation.category === 'deduction' ? '-' : '';
+  const direction = rowDirection(operation.type, operation);
+  const sign = direction === 'raises' ? '+' : direction === 'lowers' ? '-' : '';
   return `${sign}${formatAmount(operation.currency, operation.amount)}`;
 }
 
@@ -68,8 +73,12 @@ export function OperationRow({ operation, now, fresh }: { operation: LiveOperati
           </span>
         </div>
         <p className="mt-1 flex flex-col gap-x-4 gap-y-0.5 text-sm sm:flex-row sm:flex-wrap">
-          {operation.category !== 'award' && <Party label="De" party={operation.from} />}
-          {operation.category !== 'deduction' && <Party label="Para" party={operation.to} />}
+          {(operation.from || operation.category === 'deduction' || operation.category === 'student_transfer') && (
+            <Party label="De" party={operation.from} />
+          )}
+          {(operation.to || operation.category === 'award' || operation.category === 'student_transfer') && (
+            <Party label="Para" party={operation.to} />
+          )}
           <span className="text-xs text-slate-600 sm:self-center">
             {operation.operator === 'admin' ? `por ${operation.actorName}` : operation.actorName}
           </span>
@@ -77,12 +86,13 @@ export function OperationRow({ operation, now, fresh }: { operation: LiveOperati
         {operation.status === 'failed' && operation.reason && (
           <p className="mt-0.5 text-sm font-medium text-rose-700">Recusada: {operation.reason}</p>
         )}
+        <ReversedNote reversal={operation.reversedBy} />
       </div>
       <div className="flex shrink-0 flex-col items-end gap-0.5 text-right">
         <span
           className={cn(
             'text-sm font-bold whitespace-nowrap tabular-nums sm:text-base',
-            operation.status === 'failed'
+            operation.status === 'failed' || operation.reversedBy
               ? 'text-slate-500 line-through'
               : operation.category === 'award'
                 ? 'text-emerald-700'
@@ -100,6 +110,13 @@ export function OperationRow({ operation, now, fresh }: { operation: LiveOperati
         >
           {formatRelativeTime(operation.createdAt, now)}
         </time>
+        {operation.status === 'completed' && (
+          <ReversalAction
+            row={operation}
+            now={now}
+            summary={`${operation.description || CATEGORY_LABELS[operation.category]} (${formatOperationAmount(operation)})`}
+          />
+        )}
       </div>
     </li>
   );

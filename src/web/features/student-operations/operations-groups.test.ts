@@ -10,6 +10,8 @@ const op = (id: string, createdAt: string): StudentOperation => ({
   amount: 5,
   signedAmount: 5,
   description: 'Participação',
+  reversedBy: null,
+  reversesEntryId: null,
   counterpart: null,
   actorName: 'Prof. Helena',
   createdAt,
