@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { count, eq, gt } from 'drizzle-orm';
 import { createTestDatabase, testConfig, type TestDatabase } from '../test/test-app.ts';
 import { DEMO_ADMIN, ensureInitialData } from './seed.ts';
-import { admins, auditLog, ledgerEntries, studentTags } from '../db/schema.ts';
+import { admins, auditLog, ledgerEntries, students, studentTags } from '../db/schema.ts';
 import { reconcile } from '../modules/ledger/reconciliation.service.ts';
 import { selectStudents } from '../views/student-views.ts';
 import { GRADES, TAG_KINDS } from '../../shared/constants.ts';
@@ -31,6 +31,22 @@ test('the demo school: 60 students over the 12 grades, months of history that re
   // Every kind of weekly tag is held by someone right now.
   const current = await database.db.select({ kind: studentTags.kind }).from(studentTags).where(gt(studentTags.expiresAt, new Date()));
   expect(new Set(current.map((tag) => tag.kind))).toEqual(new Set(TAG_KINDS));
+});
+
+test("the demo student's history holds a reward reversed by the coordination, with its reason", async () => {
+  const [demo] = await selectStudents(database.db).where(eq(students.studentId, '2024001'));
+  const [reversal] = await database.db.select().from(ledgerEntries).where(eq(ledgerEntries.type, 'reversal'));
+  expect(reversal).toMatchObject({
+    fromStudentId: demo!.id,
+    toStudentId: null,
+    amount: 25,
+    description: 'Estorno: Monitoria de matemática',
+    reversalReason: 'Lançado para o aluno errado',
+    actorName: DEMO_ADMIN.name,
+  });
+  const [reversed] = await database.db.select().from(ledgerEntries).where(eq(ledgerEntries.id, reversal!.reversesEntryId!));
+  expect(reversed).toMatchObject({ type: 'reward', toStudentId: demo!.id, amount: 25 });
+  expect(reversal!.createdAt.getTime()).toBeGreaterThan(reversed!.createdAt.getTime());
 });
 
 test('the demo administrator is created as every administrator is: admin001, recorded as admin.create by the seed', async () => {

@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import { admins, students, studentTags } from '../db/schema.ts';
 import { AppError } from '../app-error.ts';
 import { adminOperation, studentTransfer, type LedgerDeps } from '../modules/ledger/ledger.service.ts';
+import { reverseOperation } from '../modules/ledger/reversal.service.ts';
 import { selectStudents } from '../views/student-views.ts';
 import { silentEvents } from '../realtime/event-bus.ts';
 import { seededRandom } from './seeded-random.ts';
@@ -151,6 +152,24 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
         run: () => backdatedAdmin('estelecas', showcase.id, { type: 'reward', amount, description }, new Date(at)),
       });
     }
+  }
+  // A reward given to the wrong student and reversed half an hour later (decision 021): the
+  // history shows 'Estornada em … por …: motivo' and its reversal's line.
+  if (showcase) {
+    const at = schoolTime(HISTORY_DAYS - 3);
+    let rewardId: string | undefined;
+    plan.push({
+      at,
+      run: async () => {
+        const operation = { type: 'reward' as const, amount: 25, description: 'Monitoria de matemática' };
+        rewardId = (await backdatedAdmin('meritus', showcase.id, operation, new Date(at))).body.entry.id;
+      },
+    });
+    const reversedAt = new Date(Math.min(at + 30 * 60_000, now.getTime() - 30_000));
+    plan.push({
+      at: reversedAt.getTime(),
+      run: () => reverseOperation(deps, actor, rewardId, { reason: 'Lançado para o aluno errado' }, { at: reversedAt }),
+    });
   }
   plan.sort((a, b) => a.at - b.at);
   let written = 0;

@@ -71,7 +71,7 @@ describe('ledger CSV export', () => {
     expect(lines[1]).toMatch(
       new RegExp(
         `^\\d{2}/\\d{2}/\\d{4}, \\d{2}:\\d{2};Méritus;Transferência;5;"Ajuda na lição; obrigado!";${payer.studentId};` +
-          'Heitor Pagador \\(removido\\);3000001;Ana Beatriz Souza;Heitor Pagador$',
+          'Heitor Pagador \\(removido\\);3000001;Ana Beatriz Souza;Heitor Pagador;$',
       ),
     );
     expect(lines[2]).toContain(';Méritus;Adição;20;Saldo inicial;;;');
