@@ -15,7 +15,8 @@ test('the coordination reverses an award on Gerenciar M$: a reason is required, 
 
   await loginViaApi(page.context(), 'admin');
   await navigate(page, '/admin/meritus');
-  const row = page.getByRole('listitem').filter({ hasText: description });
+  // The award's line (once reversed, its reversal's line 'Estorno: …' comes above it).
+  const row = page.getByRole('listitem').filter({ hasText: description, hasNotText: 'Estorno:' });
   await row.getByRole('button', { name: /^Estornar/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Estornar operação' });
   await expect(dialog).toContainText(description);
@@ -33,19 +34,19 @@ test('the coordination reverses an award on Gerenciar M$: a reason is required, 
   const today = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short' }).format(new Date());
   const note = `Estornada em ${today} por ${DEMO_ADMIN_NAME}: Lançado para o aluno errado`;
   // The line updates at once; it can no longer be reversed, and the reversal's own line reads clearly.
-  await expect(row.first()).toContainText(note);
-  await expect(row.first().getByRole('button', { name: /^Estornar/ })).toHaveCount(0);
+  await expect(row).toContainText(note);
+  await expect(row.getByRole('button', { name: /^Estornar/ })).toHaveCount(0);
   await expect(page.getByText(`Estorno: ${description}`)).toBeVisible();
 
   // The live feed says so too, and the student sees the balance back and the note on their own screens.
   await navigate(page, '/admin/recent-operations');
-  await expect(page.getByTestId('live-operation').filter({ hasText: description }).first()).toContainText(note);
+  await expect(page.getByTestId('live-operation').filter({ hasText: description, hasNotText: 'Estorno:' })).toContainText(note);
 
   const studentContext = await browser.newContext();
   await loginViaApi(studentContext, student);
   const studentPage = await studentContext.newPage();
   await navigate(studentPage, '/student/recent-operations');
-  await expect(studentPage.getByRole('listitem').filter({ hasText: description }).first()).toContainText(note);
+  await expect(studentPage.getByRole('listitem').filter({ hasText: description, hasNotText: 'Estorno:' })).toContainText(note);
   await navigate(studentPage, '/student');
   await expect(studentPage.getByRole('region', { name: 'Seus Méritus' })).toContainText('10 M$');
   await studentContext.close();
