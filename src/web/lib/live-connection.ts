@@ -41,8 +41,9 @@ export const INVALIDATES: Record<EventType, readonly Route[] | 'all'> = {
 };
 
 /**
- * Puts pushed lines at the top of every live feed already read, each kept at the length it asked for. A feed being
- * read right now is read again instead: its answer may have been written before these lines and would drop them.
+ * Puts pushed lines at the top of every live feed already read, each kept at the length it asked for; a pushed line
+ * the feed shows already replaces it (a reversed row, now marked as such). A feed being read right now is read again
+ * instead: its answer may have been written before these lines and would drop them.
  */
 export function mergeFeedLines(client: QueryClient, operations: LiveOperation[] | null): void {
   const feedKey = routeKey(ledger.liveOperations);
@@ -53,10 +54,13 @@ export function mergeFeedLines(client: QueryClient, operations: LiveOperation[] 
       continue;
     }
     const limit = (query.queryKey[1] as { query?: { limit?: number } } | undefined)?.query?.limit ?? shown.length;
+    const pushed = new Map(operations.map((operation) => [operation.id, operation]));
     const known = new Set(shown.map((operation) => operation.id));
     const added = operations.filter((operation) => !known.has(operation.id));
-    if (added.length === 0) continue;
-    const merged = [...added, ...shown].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit);
+    if (added.length === 0 && !shown.some((operation) => pushed.has(operation.id))) continue;
+    const merged = [...added, ...shown.map((operation) => pushed.get(operation.id) ?? operation)]
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+      .slice(0, limit);
     client.setQueryData(query.queryKey, merged);
   }
 }

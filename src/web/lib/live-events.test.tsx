@@ -62,6 +62,9 @@ const FEED_LINE = {
   actorName: 'Ana',
   status: 'completed',
   reason: null,
+  actorAdminId: null,
+  reversedBy: null,
+  reversesEntryId: null,
 } as const;
 
 let container: HTMLDivElement;
@@ -228,6 +231,13 @@ describe('live events', () => {
     // The same line again (another instance, a retry) changes nothing.
     act(() => latest().push('operations', { type: 'operations', operations: [line('c', '2026-11-28T10:00:03Z')] }));
     expect(client.getQueryData<{ id: string }[]>(feedKey)?.map((operation) => operation.id)).toEqual(['c', 'b']);
+    // A line shown already comes again changed (reversed): it is replaced in place.
+    const reversedBy = { at: '2026-11-28T10:00:04Z', by: 'Coordenação', reason: 'Engano' };
+    act(() => latest().push('operations', { type: 'operations', operations: [{ ...line('b', '2026-11-28T10:00:02Z'), reversedBy }] }));
+    expect(client.getQueryData<{ id: string; reversedBy: unknown }[]>(feedKey)?.map((operation) => operation.reversedBy)).toEqual([
+      FEED_LINE.reversedBy,
+      reversedBy,
+    ]);
 
     displayed('feed', feedKey);
     await elapse(0);
