@@ -91,6 +91,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'POST /api/admin/students/:id/meritus',
     'POST /api/admin/students/:id/estelecas',
     'POST /api/admin/operations/bulk',
+    'POST /api/admin/operations/:id/reversal',
     'PUT /api/admin/students/:id/tags/:kind',
     'PATCH /api/admin/students/:id/tags/:kind',
     'DELETE /api/admin/students/:id/tags/:kind',

@@ -74,6 +74,7 @@ function validParam(url: string, name: string): string {
   if (url.startsWith('/api/admin/turmas/')) return turma!.id;
   if (url.startsWith('/api/admin/admins/')) return t.admin.id;
   if (url.startsWith('/api/admin/students/')) return bruno.id;
+  if (url.startsWith('/api/admin/operations/')) return (award.json() as { entry: { id: string } }).entry.id;
   if (name === 'entity') return 'students';
   if (name === 'fix') return 'expired_tags';
   throw new Error(`input-fuzz: no valid value for :${name} of ${url}; add one`);
@@ -89,6 +90,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/estelecas/transfers': { recipientId: bruno.id, amount: 1 },
   'POST /api/admin/students/:id/meritus': { type: 'reward', amount: 1, description: 'Monitoria' },
   'POST /api/admin/students/:id/estelecas': { type: 'reward', amount: 1, description: 'Monitoria' },
+  'POST /api/admin/operations/:id/reversal': { reason: 'Lançado por engano' },
   'POST /api/admin/operations/bulk': {
     type: 'reward',
     amount: 1,

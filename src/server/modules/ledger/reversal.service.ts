@@ -5,7 +5,7 @@ import type { AdminActor } from '../auth/actor.ts';
 import { reversalShortMessage } from '../../../shared/errors.ts';
 import { reversalInput, reversalRefusal, reversalResult, type ReversalResult } from '../../../shared/ledger.ts';
 import { REVERSAL_DONE, reversalDescription } from '../../../shared/ledger-texts.ts';
-import { rowId } from '../../../shared/validation.ts';
+import { issueCode, issueFields, rowId } from '../../../shared/validation.ts';
 import type { Stored } from './idempotency.ts';
 import { idempotencyRecord } from './idempotency.ts';
 import { ledgerAnswer } from './ledger-answer.ts';
@@ -32,7 +32,10 @@ export async function reverseOperation(
   const target = entryId.safeParse(id);
   if (!target.success) throw new AppError('entry_not_found');
   const parsed = reversalInput.safeParse(input);
-  if (!parsed.success) throw new AppError('reversal_reason_required', { status: 400, fields: { reason: parsed.error.issues[0]!.message } });
+  if (!parsed.success) {
+    const { issues } = parsed.error;
+    throw new AppError(issueCode(issues[0]!), { status: 400, fields: issueFields(issues) });
+  }
   const { reason } = parsed.data;
 
   const [entry] = await deps.db
