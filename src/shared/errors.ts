@@ -130,6 +130,7 @@ export const ERROR_MESSAGES = {
   admin_password_too_short: 'A senha do administrador deve ter pelo menos 8 caracteres',
   entry_not_found: 'Operação não encontrada',
   reversal_reason_required: 'Informe o motivo do estorno',
+  reversal_reason_too_long: 'O motivo do estorno deve ter no máximo 200 caracteres',
   already_reversed: 'Esta operação já foi estornada',
   reversal_not_reversible: 'Um estorno não pode ser estornado',
   reversal_not_own: 'Você só pode estornar operações feitas por você nas últimas 24 horas',

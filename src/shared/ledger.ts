@@ -98,7 +98,10 @@ const reversalFields = { reversedBy: reversalNote.nullable(), reversesEntryId: z
 export const entryIdParam = z.object({ id: rowId({ error: 'entry_not_found' }) });
 
 /** POST /api/admin/operations/:id/reversal: why the row is taken back (required). */
-export const reversalInput = z.object({ reason: requiredText('reversal_reason_required') });
+export const reversalInput = z.object(
+  { reason: requiredText('reversal_reason_required', 200, { maxError: 'reversal_reason_too_long' }) },
+  { error: 'reversal_reason_required' },
+);
 export type ReversalInput = z.input<typeof reversalInput>;
 
 /** How long a teacher may reverse an operation of their own. */

@@ -131,7 +131,7 @@ export function optionalText(max: number) {
 }
 
 /** A required text with something to read in it; missing, blank or invisible → the given code. */
-export function requiredText(code: ErrorCode, max = 200, options: Pick<TextOptions, 'identifier'> = {}) {
+export function requiredText(code: ErrorCode, max = 200, options: Pick<TextOptions, 'identifier' | 'maxError'> = {}) {
   return textInput({ error: code, max, ...options })
     .min(1, { error: code, abort: true })
     .refine((value) => VISIBLE.test(value), { error: code });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { addAdmin, buildTestApp, type TestApp } from '../../test/test-app.ts';
 import { auditLog, idempotencyKeys, ledgerEntries, students } from '../../db/schema.ts';
 import { reconcile, totalBalances } from './reconciliation.service.ts';
+import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { formatDate } from '../../../shared/format.ts';
 import type { LedgerEntryView, LiveOperation, StudentOperation } from '../../../shared/ledger.ts';
 
@@ -165,7 +166,13 @@ describe('refusals change nothing', () => {
     for (const payload of [{}, { reason: '' }, { reason: '   ' }, { reason: '\u200d' }, { reason: 42 }, null]) {
       await expectRefused(await reverse(awardId, payload), 400, 'Informe o motivo do estorno', unchanged);
     }
-    await expectRefused(await reverse(awardId, { reason: 'x'.repeat(201) }), 400, 'Informe o motivo do estorno', unchanged);
+    await expectRefused(
+      await reverse(awardId, { reason: 'x'.repeat(201) }),
+      400,
+      'O motivo do estorno deve ter no máximo 200 caracteres',
+      unchanged,
+    );
+    await expectRefused(await reverse(awardId, { reason: 'Engano\u0000' }), 400, ERROR_MESSAGES.invalid_text, unchanged);
     await expectRefused(await reverse(randomUUID(), { reason: 'Engano' }), 404, 'Operação não encontrada', unchanged);
     await expectRefused(await reverse('nao-e-um-id', { reason: 'Engano' }), 404, 'Operação não encontrada', unchanged);
   });
