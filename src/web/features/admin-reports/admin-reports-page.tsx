@@ -1,6 +1,6 @@
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { Activity, ArrowDownCircle, ArrowLeftRight, BarChart3, ChevronDown, Coins, Sparkles, UserCheck, Users } from 'lucide-react';
+import { Activity, ArrowDownCircle, ArrowLeftRight, BarChart3, ChevronDown, Coins, Sparkles, Undo2, UserCheck, Users } from 'lucide-react';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { Card } from '../../ui/card.tsx';
 import { FigureCard } from '../../ui/figure-card.tsx';
@@ -92,6 +92,8 @@ const FIGURES: {
   { id: 'meritusTransferred', icon: <ArrowLeftRight className="size-5" />, tone: 'indigo', better: null, format: formatMeritus },
   { id: 'estelecasAwarded', icon: <Sparkles className="size-5" />, tone: 'amber', better: 'up', format: formatNumber },
   { id: 'estelecasRemoved', icon: <Sparkles className="size-5" />, tone: 'rose', better: 'down', format: formatNumber },
+  { id: 'meritusReversed', icon: <Undo2 className="size-5" />, tone: 'amber', better: 'down', format: formatMeritus },
+  { id: 'estelecasReversed', icon: <Undo2 className="size-5" />, tone: 'amber', better: 'down', format: formatNumber },
   { id: 'activeStudents', icon: <UserCheck className="size-5" />, tone: 'sky', better: 'up', format: formatNumber },
   { id: 'participation', icon: <Activity className="size-5" />, tone: 'violet', better: 'up', format: percent, formatChange: points },
 ];
