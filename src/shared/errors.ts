@@ -173,7 +173,8 @@ export function dailyCapMessage(cap: number, remaining?: number): string {
 
 /** 'insufficient_balance' of a reversal, naming what is missing: the student no longer holds what they received. */
 export function reversalShortMessage(currency: Currency, name: string, balance: number, amount: number): string {
-  return `Saldo insuficiente: ${name} tem ${formatAmount(currency, balance)} e o estorno precisa de ${formatAmount(currency, amount)} (faltam ${formatAmount(currency, amount - balance)}).`;
+  const [has, needs, missing] = [balance, amount, amount - balance].map((value) => formatAmount(currency, value));
+  return `Saldo insuficiente: ${name} tem ${has} e o estorno precisa de ${needs} (faltam ${missing}).`;
 }
 
 /** 'transfer_too_soon' with the school's minimum interval between two transfers of a student. */
