@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test as base, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { FIRST_ANSWERS_ID } from '../src/shared/constants.ts';
-import type { RankingAnswer, RankingEntry as RankingRow } from '../src/shared/students.ts';
+import type { AdminStudentsPage } from '../src/shared/admin-students.ts';
 
 export const DEMO = {
   student: { studentId: '2024001', password: 'aluno123' },
@@ -96,14 +96,6 @@ export async function getJson<T>(target: APIRequestContext | BrowserContext | Pa
 /** A row of GET /api/ranking, and one answer of it (a page with the podium and the asker's row). */
 export type { RankingAnswer, RankingEntry as RankingRow } from '../src/shared/students.ts';
 
-/** Every row of the ranking, read page by page as the signed-in user. */
-export async function rankingRows(target: APIRequestContext | BrowserContext | Page): Promise<RankingRow[]> {
-  const first = await getJson<RankingAnswer>(target, '/api/ranking?size=100');
-  const pages = Array.from({ length: Math.ceil(first.total / 100) - 1 }, (_, index) => index + 1);
-  const rest = await Promise.all(pages.map((page) => getJson<RankingAnswer>(target, `/api/ranking?page=${page}&size=100`)));
-  return [first, ...rest].flatMap((answer) => answer.entries);
-}
-
 export type TestStudent = {
   id: string;
   studentId: string;
@@ -148,6 +140,17 @@ export class School {
       created.estelecas = options.estelecas;
     }
     return created;
+  }
+
+  /**
+   * A student's balances now, found by matrícula in the staff's search: one exact read, where walking the ranking's
+   * pages could miss a student whom other tests' operations move from one page to another between two reads.
+   */
+  async balances(student: TestStudent): Promise<{ meritus: number; estelecas: number }> {
+    const answer = await getJson<AdminStudentsPage>(this.admin, `/api/admin/students?q=${student.studentId}`);
+    const row = answer.items.find((item) => item.id === student.id);
+    expect(row, `${student.name} in the staff's search`).toBeDefined();
+    return { meritus: row!.meritus, estelecas: row!.estelecas };
   }
 
   /** A teacher's reward to a student, as the API makes it. */
