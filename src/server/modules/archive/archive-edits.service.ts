@@ -7,6 +7,7 @@ import {
   ARCHIVE_TEXTS,
   archiveBulkInput,
   archiveEditInput,
+  mayChangeArchiveImage,
   sharePagePath,
   type ArchiveCounters,
   type ArchiveItem,
@@ -14,6 +15,7 @@ import {
 } from '../../../shared/archive.ts';
 import type { z } from 'zod';
 import { setStudentPhotoUrl } from '../students/admin-students.service.ts';
+import { hasPermission, type PermissionRules } from '../../../shared/permissions.ts';
 import {
   albumIdFor,
   fileUrls,
@@ -33,6 +35,12 @@ function nextShareToken(before: Pick<ImageRow, 'shareToken'>, after: Pick<ImageR
   return before.shareToken ?? randomToken();
 }
 
+/** Refuses the whole change unless the member may change every one of these images (a teacher: only those they uploaded). */
+function assertMayChange(admin: Admin, rows: readonly Pick<ImageRow, 'uploadedBy'>[]): void {
+  const staff = { role: admin.staffRole, id: admin.id };
+  if (rows.some((row) => !mayChangeArchiveImage(staff, row.uploadedBy))) throw new AppError('archive_not_own_image');
+}
+
 export async function editImage(
   deps: ArchiveDeps,
   admin: Admin,
@@ -42,6 +50,7 @@ export async function editImage(
   const { db } = deps;
   const [before] = await db.select().from(archiveImages).where(eq(archiveImages.id, id));
   if (!before) throw new AppError('archive_image_not_found', { status: 404 });
+  assertMayChange(admin, [before]);
   const accessLevel =
     input.accessLevel ??
     (input.isPublic === true ? 'public' : input.isPublic === false && before.accessLevel === 'public' ? 'private' : before.accessLevel);
@@ -107,17 +116,24 @@ async function deleteRows(deps: ArchiveDeps, rows: ImageRow[]): Promise<number> 
   return rows.length;
 }
 
-export async function deleteImage(deps: ArchiveDeps, id: string): Promise<{ message: string }> {
+export async function deleteImage(deps: ArchiveDeps, admin: Admin, id: string): Promise<{ message: string }> {
   const rows = await deps.db.select().from(archiveImages).where(eq(archiveImages.id, id));
   if (rows.length === 0) throw new AppError('archive_image_not_found', { status: 404 });
+  assertMayChange(admin, rows);
   await deleteRows(deps, rows);
   return { message: ARCHIVE_TEXTS.deleted };
 }
 
-export async function bulkImages(deps: ArchiveDeps, input: z.output<typeof archiveBulkInput>): Promise<{ message: string; count: number }> {
+export async function bulkImages(
+  deps: ArchiveDeps,
+  admin: Admin,
+  input: z.output<typeof archiveBulkInput>,
+): Promise<{ message: string; count: number }> {
   const ids = [...new Set(input.ids)];
+  // Who uploaded an image never changes, so the check holds for the writes below.
+  const rows = await deps.db.select().from(archiveImages).where(inArray(archiveImages.id, ids));
+  assertMayChange(admin, rows);
   if (input.action === 'delete') {
-    const rows = await deps.db.select().from(archiveImages).where(inArray(archiveImages.id, ids));
     const count = await deleteRows(deps, rows);
     return { message: ARCHIVE_TEXTS.bulkDeleted(count), count };
   }
@@ -216,8 +232,11 @@ export async function selectImage(
   admin: Admin,
   id: string,
   studentId: string | undefined,
+  rules: PermissionRules,
   context: { ip: string },
 ): Promise<ArchiveSelectResult> {
+  // Making the image a student's photo changes the student: the permission to manage students, not only the archive's.
+  if (studentId && !hasPermission(admin.staffRole, rules, 'manageStudents')) throw new AppError('forbidden');
   const row = await photoCandidate(deps.db, id);
   const photoUrl = photoUrlOf(row)!;
   const message = studentId ? (await setStudentPhotoUrl(deps, admin, studentId, photoUrl, context)).message : ARCHIVE_TEXTS.selected;
@@ -233,13 +252,11 @@ export async function createShareLink(db: Db, id: string): Promise<{ shareUrl: s
   return { shareUrl: sharePagePath(token), message: ARCHIVE_TEXTS.shareCreated };
 }
 
-export async function revokeShareLink(db: Db, id: string): Promise<{ message: string }> {
-  const [row] = await db
-    .update(archiveImages)
-    .set({ shareToken: null })
-    .where(eq(archiveImages.id, id))
-    .returning({ id: archiveImages.id });
+export async function revokeShareLink(db: Db, admin: Admin, id: string): Promise<{ message: string }> {
+  const [row] = await db.select({ uploadedBy: archiveImages.uploadedBy }).from(archiveImages).where(eq(archiveImages.id, id));
   if (!row) throw new AppError('archive_image_not_found', { status: 404 });
+  assertMayChange(admin, [row]);
+  await db.update(archiveImages).set({ shareToken: null }).where(eq(archiveImages.id, id));
   return { message: ARCHIVE_TEXTS.shareRevoked };
 }
 
