@@ -29,7 +29,8 @@ export function DetailsModal({
   item: ArchiveItem;
   onClose: () => void;
   onCopyLink: (item: ArchiveItem) => void;
-  onEdit: (item: ArchiveItem) => void;
+  /** Absent on an image the member may not change. */
+  onEdit?: ((item: ArchiveItem) => void) | undefined;
 }) {
   return (
     <Modal
@@ -43,7 +44,7 @@ export function DetailsModal({
           <Button variant="secondary" onClick={onClose}>
             Fechar
           </Button>
-          <Button onClick={() => onEdit(item)}>{ARCHIVE_TEXTS.editTitle}</Button>
+          {onEdit && <Button onClick={() => onEdit(item)}>{ARCHIVE_TEXTS.editTitle}</Button>}
         </>
       }
     >
