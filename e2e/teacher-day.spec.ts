@@ -163,10 +163,12 @@ test("the archive: a teacher edits and deletes their own images; the others' are
   await expect(page.getByRole('button', { name: 'Selecionar para Estudante' })).toHaveCount(0);
   await page.getByRole('button', { name: `Ver detalhes de ${uploads.other}` }).click();
   const details = page.getByRole('dialog', { name: uploads.other });
-  await expect(details.getByRole('button', { name: 'Fechar' })).toBeVisible();
+  // The footer's Fechar (the corner's × is named Fechar too).
+  const close = details.getByText('Fechar', { exact: true });
+  await expect(close).toBeVisible();
   await expect(details.getByRole('button', { name: 'Editar Imagem' })).toHaveCount(0);
   await expectNoSeriousA11yViolations(page, { within: '[role="dialog"]' });
-  await details.getByRole('button', { name: 'Fechar' }).click();
+  await close.click();
 
   await page.getByRole('button', { name: `Excluir ${uploads.own}`, exact: true }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Excluir' }).click();
