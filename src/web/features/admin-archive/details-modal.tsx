@@ -90,8 +90,11 @@ export function DetailsModal({
           <Fact label="Atualizado em">{formatDateTime(item.updatedAt)}</Fact>
           <Fact label="Último acesso">{item.lastAccessedAt ? formatDateTime(item.lastAccessedAt) : '—'}</Fact>
         </dl>
-        <Fact label="Descrição">{item.description || '—'}</Fact>
-        <Fact label="Tags">{item.tags.length > 0 ? item.tags.map((tag) => `#${tag}`).join(' ') : '—'}</Fact>
+        {/* In a list of their own, as a term and its description are only inside one (axe: dlitem). */}
+        <dl className="flex flex-col gap-4">
+          <Fact label="Descrição">{item.description || '—'}</Fact>
+          <Fact label="Tags">{item.tags.length > 0 ? item.tags.map((tag) => `#${tag}`).join(' ') : '—'}</Fact>
+        </dl>
       </div>
     </Modal>
   );
