@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ERROR_MESSAGES } from './errors.ts';
 import { countOf, plural } from './format.ts';
 import { rowId, textInput } from './validation.ts';
-import type { StaffRole } from './permissions.ts';
+import type { Permission } from './permissions.ts';
 
 /**
  * The image archive (spec 2.7, "Data-Base"): the contract between the server
@@ -46,11 +46,12 @@ export function categoryLabel(category: string | null | undefined): string {
 }
 
 /**
- * Who may change an image (edit it, delete it, change it in bulk, revoke its share link): the coordination any image, a
- * teacher only the ones they uploaded. Every member of the staff sees, downloads, shares and favourites them all.
+ * Who may change an image (edit it, delete it, change it in bulk, revoke its share link): whoever manages the school (the
+ * coordination) any image, every other member of the staff only the ones they uploaded. Everyone in the staff sees,
+ * downloads, shares and favourites them all.
  */
-export function mayChangeArchiveImage(staff: { role: StaffRole; id: string }, uploaderId: string): boolean {
-  return staff.role === 'coordinator' || staff.id === uploaderId;
+export function mayChangeArchiveImage(staff: { id: string; permissions: readonly Permission[] }, uploaderId: string): boolean {
+  return staff.permissions.includes('manageSchool') || staff.id === uploaderId;
 }
 
 /**

@@ -15,7 +15,7 @@ import {
 } from '../../../shared/archive.ts';
 import type { z } from 'zod';
 import { setStudentPhotoUrl } from '../students/admin-students.service.ts';
-import { hasPermission, type PermissionRules } from '../../../shared/permissions.ts';
+import { hasPermission, permissionsOf, type PermissionRules } from '../../../shared/permissions.ts';
 import {
   albumIdFor,
   fileUrls,
@@ -36,21 +36,22 @@ function nextShareToken(before: Pick<ImageRow, 'shareToken'>, after: Pick<ImageR
 }
 
 /** Refuses the whole change unless the member may change every one of these images (a teacher: only those they uploaded). */
-function assertMayChange(admin: Admin, rows: readonly Pick<ImageRow, 'uploadedBy'>[]): void {
-  const staff = { role: admin.staffRole, id: admin.id };
+function assertMayChange(admin: Admin, rules: PermissionRules, rows: readonly Pick<ImageRow, 'uploadedBy'>[]): void {
+  const staff = { id: admin.id, permissions: permissionsOf(admin.staffRole, rules) };
   if (rows.some((row) => !mayChangeArchiveImage(staff, row.uploadedBy))) throw new AppError('archive_not_own_image');
 }
 
 export async function editImage(
   deps: ArchiveDeps,
   admin: Admin,
+  rules: PermissionRules,
   id: string,
   input: z.output<typeof archiveEditInput>,
 ): Promise<{ message: string; item: ArchiveItem }> {
   const { db } = deps;
   const [before] = await db.select().from(archiveImages).where(eq(archiveImages.id, id));
   if (!before) throw new AppError('archive_image_not_found', { status: 404 });
-  assertMayChange(admin, [before]);
+  assertMayChange(admin, rules, [before]);
   const accessLevel =
     input.accessLevel ??
     (input.isPublic === true ? 'public' : input.isPublic === false && before.accessLevel === 'public' ? 'private' : before.accessLevel);
@@ -116,10 +117,10 @@ async function deleteRows(deps: ArchiveDeps, rows: ImageRow[]): Promise<number> 
   return rows.length;
 }
 
-export async function deleteImage(deps: ArchiveDeps, admin: Admin, id: string): Promise<{ message: string }> {
+export async function deleteImage(deps: ArchiveDeps, admin: Admin, rules: PermissionRules, id: string): Promise<{ message: string }> {
   const rows = await deps.db.select().from(archiveImages).where(eq(archiveImages.id, id));
   if (rows.length === 0) throw new AppError('archive_image_not_found', { status: 404 });
-  assertMayChange(admin, rows);
+  assertMayChange(admin, rules, rows);
   await deleteRows(deps, rows);
   return { message: ARCHIVE_TEXTS.deleted };
 }
@@ -127,12 +128,13 @@ export async function deleteImage(deps: ArchiveDeps, admin: Admin, id: string): 
 export async function bulkImages(
   deps: ArchiveDeps,
   admin: Admin,
+  rules: PermissionRules,
   input: z.output<typeof archiveBulkInput>,
 ): Promise<{ message: string; count: number }> {
   const ids = [...new Set(input.ids)];
   // Who uploaded an image never changes, so the check holds for the writes below.
   const rows = await deps.db.select().from(archiveImages).where(inArray(archiveImages.id, ids));
-  assertMayChange(admin, rows);
+  assertMayChange(admin, rules, rows);
   if (input.action === 'delete') {
     const count = await deleteRows(deps, rows);
     return { message: ARCHIVE_TEXTS.bulkDeleted(count), count };
@@ -252,10 +254,10 @@ export async function createShareLink(db: Db, id: string): Promise<{ shareUrl: s
   return { shareUrl: sharePagePath(token), message: ARCHIVE_TEXTS.shareCreated };
 }
 
-export async function revokeShareLink(db: Db, admin: Admin, id: string): Promise<{ message: string }> {
+export async function revokeShareLink(db: Db, admin: Admin, rules: PermissionRules, id: string): Promise<{ message: string }> {
   const [row] = await db.select({ uploadedBy: archiveImages.uploadedBy }).from(archiveImages).where(eq(archiveImages.id, id));
   if (!row) throw new AppError('archive_image_not_found', { status: 404 });
-  assertMayChange(admin, [row]);
+  assertMayChange(admin, rules, [row]);
   await db.update(archiveImages).set({ shareToken: null }).where(eq(archiveImages.id, id));
   return { message: ARCHIVE_TEXTS.shareRevoked };
 }
