@@ -37,11 +37,13 @@ function requestOf(target: APIRequestContext | BrowserContext | Page): APIReques
  * student a test created. With a BrowserContext or Page the session cookie lands in the
  * browser; with an APIRequestContext it is kept for later `request` calls.
  */
-export async function loginViaApi(target: APIRequestContext | BrowserContext | Page, who: Role | TestStudent): Promise<void> {
+export async function loginViaApi(target: APIRequestContext | BrowserContext | Page, who: Role | TestStudent | TestTeacher): Promise<void> {
   const request = requestOf(target);
   const response =
-    who === 'admin'
-      ? await request.post('/api/auth/admin/login', { data: DEMO.admin })
+    who === 'admin' || (typeof who === 'object' && 'email' in who)
+      ? await request.post('/api/auth/admin/login', {
+          data: who === 'admin' ? DEMO.admin : { email: who.email, password: who.password },
+        })
       : await request.post('/api/auth/student/login', {
           data: who === 'student' ? DEMO.student : { studentId: who.studentId, password: who.password },
         });
@@ -106,6 +108,9 @@ export type TestStudent = {
   estelecas: number;
 };
 
+/** A teacher a test created (issue 34): signs in on the staff's form, with their turmas' names. */
+export type TestTeacher = { id: string; name: string; email: string; password: string; turmas: readonly string[] };
+
 /** A grade the turma-wide award of admin-area.spec.ts leaves alone, so its award never reaches these students. */
 export const TEST_GRADE = '1º EM - Turma B';
 
@@ -151,6 +156,28 @@ export class School {
     const row = answer.items.find((item) => item.id === student.id);
     expect(row, `${student.name} in the staff's search`).toBeDefined();
     return { meritus: row!.meritus, estelecas: row!.estelecas };
+  }
+
+  /**
+   * A new teacher, added by the coordination as Configurações › Equipe does (POST /api/admin/staff), teaching the turmas
+   * named (none: a teacher not given turmas yet), with a known password and an email nobody else has.
+   */
+  async createTeacher(turmaNames: readonly string[] = []): Promise<TestTeacher> {
+    const turmas = await getJson<{ id: string; name: string }[]>(this.admin, '/api/admin/turmas');
+    const turmaIds = turmaNames.map((name) => {
+      const turma = turmas.find((candidate) => candidate.name === name);
+      if (!turma) throw new Error(`no turma named ${name}`);
+      return turma.id;
+    });
+    const token = randomUUID().replace(/-/g, '').slice(0, 8);
+    const surname = [...token].map((digit) => 'abcdefghijklmnop'[parseInt(digit, 16)]).join('');
+    const name = `${FIRST_NAMES[parseInt(token.slice(-2), 16) % FIRST_NAMES.length]} ${surname[0]!.toUpperCase()}${surname.slice(1)}`;
+    const email = `prof-${token}@escola.test`;
+    const password = `senha-${token}`;
+    const response = await this.admin.post('/api/admin/staff', { data: { name, email, role: 'teacher', turmaIds, password } });
+    expect(response.status(), await response.text()).toBe(201);
+    const { id } = (await response.json()) as { id: string };
+    return { id, name, email, password, turmas: turmaNames };
   }
 
   /** A teacher's reward to a student, as the API makes it. */

@@ -6,6 +6,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   admin_login_failed: 401,
   forbidden: 403,
   csrf: 403,
+  archive_not_own_image: 403,
   not_found: 404,
   student_not_found: 404,
   idempotency_conflict: 409,

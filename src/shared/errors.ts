@@ -98,6 +98,7 @@ export const ERROR_MESSAGES = {
   archive_album_too_long: 'O nome do álbum deve ter no máximo 100 caracteres',
   archive_bulk_empty: 'Selecione ao menos uma imagem',
   archive_bulk_too_many: 'Selecione no máximo 500 imagens por vez',
+  archive_not_own_image: 'Você só pode editar ou excluir as imagens que você enviou',
   archive_share_unavailable: 'Somente imagens públicas e ativas podem ser compartilhadas',
   archive_share_not_found: 'Link de compartilhamento inválido ou expirado',
   archive_photo_unavailable: 'Somente imagens ativas, públicas ou restritas, podem ser foto de estudante',
