@@ -5,7 +5,7 @@ import { ConfigError } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { admins, students } from '../db/schema.ts';
 import { AppError } from '../app-error.ts';
-import { createAdmin } from '../modules/auth/admin-accounts.service.ts';
+import { createStaffMember } from '../modules/staff/staff.service.ts';
 import type { SystemActor } from '../modules/auth/actor.ts';
 import { activeTurmas } from '../modules/settings/settings.service.ts';
 import { hashPassword } from '../modules/auth/password.ts';
@@ -163,7 +163,7 @@ async function isEmpty(db: Db): Promise<boolean> {
 }
 
 export async function seedDemoSchool(db: Db, storage: FileStorage): Promise<void> {
-  await createAdmin({ db }, DEMO_SEED, DEMO_ADMIN);
+  await createStaffMember({ db }, DEMO_SEED, DEMO_ADMIN);
   const seeds = demoStudents();
   // The migrations' first list of turmas holds the demo's grades.
   const turmaIds = new Map((await activeTurmas(db)).map((turma) => [turma.name, turma.id]));
@@ -211,7 +211,7 @@ export async function ensureInitialData(db: Db, config: Config): Promise<'demo' 
         'para criar o primeiro administrador, ou use DEMO=on para a escola de demonstração.',
     );
   }
-  const created = await createAdmin({ db }, FIRST_START, config.firstAdmin, { onlyIfNone: true }).catch((error: unknown) => {
+  const created = await createStaffMember({ db }, FIRST_START, config.firstAdmin, { onlyIfNone: true }).catch((error: unknown) => {
     if (!(error instanceof AppError)) throw error;
     const problems = Object.entries(error.fields ?? {}).map(([field, message]) => `${FIRST_ADMIN_VARIABLES[field] ?? field}: ${message}`);
     throw new ConfigError(`O primeiro administrador não pôde ser criado. ${problems.join('; ') || error.message}`);
