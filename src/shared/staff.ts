@@ -78,5 +78,6 @@ export const STAFF_TEXTS = {
   updated: (name: string) => `Dados de ${name} salvos`,
   deactivated: (name: string) => `${name} desativado(a); as sessões abertas foram encerradas`,
   reactivated: (name: string) => `${name} reativado(a)`,
+  deactivateWarning: 'As sessões abertas são encerradas na hora e o acesso fica bloqueado até ser reativado.',
   passwordReset: (name: string) => `Senha de ${name} redefinida; as sessões abertas foram encerradas`,
 } as const;

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { buildTestApp, testConfig, type TestApp } from '../../test/test-app.ts';
