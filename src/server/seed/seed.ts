@@ -16,9 +16,16 @@ import type { FileStorage } from '../storage/file-storage.ts';
 import { seedDemoHistory } from './demo-history.ts';
 import { seededRandom } from './seeded-random.ts';
 import { foldText } from '../../shared/student-match.ts';
+import { DEMO_CREDENTIALS } from '../../shared/demo-accounts.ts';
 
-export const DEMO_STUDENT = { studentId: '2024001', password: 'aluno123' } as const;
-export const DEMO_ADMIN = { email: 'admin@escola.com', password: 'admin123', name: 'Administrador Principal' } as const;
+export const DEMO_STUDENT = DEMO_CREDENTIALS.student;
+export const DEMO_ADMIN = DEMO_CREDENTIALS.admin;
+/** The demo's teachers: the first with the 1º EM's first two turmas, the second with three of the 2º EM, each with a weekly budget. */
+const [FIRST_TEACHER, SECOND_TEACHER] = DEMO_CREDENTIALS.teachers;
+export const DEMO_TEACHERS = [
+  { ...FIRST_TEACHER, turmas: ['1º EM - Turma A', '1º EM - Turma B'], weeklyBudget: { meritus: 500, estelecas: 50 } },
+  { ...SECOND_TEACHER, turmas: ['2º EM - Turma A', '2º EM - Turma B', '2º EM - Turma C'], weeklyBudget: { meritus: 300, estelecas: null } },
+] as const;
 /** Whom the audit log names for the administrators a first start creates. */
 const DEMO_SEED: SystemActor = { role: 'system', name: 'Escola de demonstração' };
 const FIRST_START: SystemActor = { role: 'system', name: 'Primeiro início (ADMIN_EMAIL)' };
@@ -164,9 +171,11 @@ async function isEmpty(db: Db): Promise<boolean> {
 
 export async function seedDemoSchool(db: Db, storage: FileStorage): Promise<void> {
   await createStaffMember({ db }, DEMO_SEED, DEMO_ADMIN);
-  const seeds = demoStudents();
   // The migrations' first list of turmas holds the demo's grades.
   const turmaIds = new Map((await activeTurmas(db)).map((turma) => [turma.name, turma.id]));
+  for (const { turmas, ...teacher } of DEMO_TEACHERS)
+    await createStaffMember({ db }, DEMO_SEED, { ...teacher, role: 'teacher', turmaIds: turmas.map((name) => turmaIds.get(name)!) });
+  const seeds = demoStudents();
   const rows = [];
   for (const [index, { grade, ...seed }] of seeds.entries()) {
     const initials = seed.name
