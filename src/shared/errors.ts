@@ -128,7 +128,7 @@ export const ERROR_MESSAGES = {
   invalid_staff_role: 'Escolha o papel: Coordenação ou Professor',
   staff_turmas_invalid: 'Escolha somente turmas ativas da escola',
   invalid_staff_budget: 'O limite semanal deve ser um número inteiro de 0 a 1.000.000 (vazio: sem limite)',
-  admin_name_required: 'Informe o nome do administrador',
+  admin_name_required: 'Informe o nome da pessoa',
   admin_password_too_short: 'A senha do administrador deve ter pelo menos 8 caracteres',
 } as const;
 

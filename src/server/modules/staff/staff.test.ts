@@ -134,7 +134,7 @@ describe('adding a member', () => {
     await refused({ weeklyBudget: { meritus: -1, estelecas: null } }, 400, 'invalid_staff_budget', budgetMessage);
     await refused({ weeklyBudget: { meritus: 1.5, estelecas: null } }, 400, 'invalid_staff_budget', budgetMessage);
     await refused({ weeklyBudget: { meritus: 1_000_001, estelecas: null } }, 400, 'invalid_staff_budget', budgetMessage);
-    await refused({ name: '   ' }, 400, 'admin_name_required', 'Informe o nome do administrador');
+    await refused({ name: '   ' }, 400, 'admin_name_required', 'Informe o nome da pessoa');
     await refused({ email: 'PROF@escola.test' }, 409, 'email_taken', 'Este email já está em uso');
     await refused({ password: 'curta' }, 400, 'admin_password_too_short', 'A senha do administrador deve ter pelo menos 8 caracteres');
     expect(await rowCounts()).toEqual(before);
