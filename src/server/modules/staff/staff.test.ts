@@ -8,11 +8,13 @@ import { admins, auditLog, sessions, staffTurmas, turmas } from '../../db/schema
 import { DEFAULT_RULES } from '../../../shared/settings.ts';
 import type { StaffMember, StaffWithPassword } from '../../../shared/staff.ts';
 import { createStaffMember } from './staff.service.ts';
+import { openStream } from '../../realtime/sse-test-client.ts';
 
 let t: TestApp;
 /** A second server instance on the same database: what one instance changes, the other must see at once. */
 let other: FastifyInstance;
 let otherDataDir: string;
+let otherUrl: string;
 let turmaA: string;
 let turmaB: string;
 beforeAll(async () => {
@@ -20,6 +22,7 @@ beforeAll(async () => {
   const otherConfig = testConfig();
   otherDataDir = otherConfig.dataDir;
   other = await buildApp(otherConfig, t.database);
+  otherUrl = await other.listen({ port: 0, host: '127.0.0.1' });
   turmaA = await turmaIdOf(t.db, '1º EM - Turma A');
   turmaB = await turmaIdOf(t.db, '1º EM - Turma B');
 });
@@ -195,11 +198,15 @@ describe('changing a member', () => {
     expect((await onOther('GET', '/admin/staff', cookie)).statusCode).toBe(403);
     expect((await t.request('GET', '/admin/staff', { cookie })).statusCode).toBe(403);
     expect((await other.sessionCache.resolve(tokenOf(cookie)))?.role).toBe('admin');
+    // Their open page's stream, on the other instance: it ends, so the page reconnects as what they now are.
+    const stream = await openStream(otherUrl, cookie);
+    await stream.waitFor((events) => events.some((event) => event.event === 'ready'));
 
     const moved = await t.request('PATCH', `/admin/staff/${teacher.id}`, {
       payload: { turmaIds: [turmaB], weeklyBudget: { meritus: 200, estelecas: 10 } },
     });
     expect(moved.json()).toMatchObject({ role: 'teacher', turmaIds: [turmaB], weeklyBudget: { meritus: 200, estelecas: 10 } });
+    await stream.waitForEnd();
     await vi.waitFor(async () => {
       const principal = await other.sessionCache.resolve(tokenOf(cookie));
       expect(principal).toMatchObject({ staffRole: 'teacher', turmaIds: [turmaB] });
