@@ -101,34 +101,42 @@ function demoAccounts(role: LoginRole): DemoAccount[] {
 function DemoBox({ role, onFill }: { role: LoginRole; onFill: (account: DemoAccount) => void }) {
   const accounts = demoAccounts(role);
   const single = accounts.length === 1;
+  const fillButton = (account: DemoAccount) => (
+    <button
+      type="button"
+      onClick={() => onFill(account)}
+      aria-label={single ? undefined : `Preencher: ${account.label}`}
+      className="shrink-0 rounded-lg px-2.5 py-1 text-sm font-semibold text-indigo-700 underline-offset-2 hover:bg-indigo-100 hover:underline"
+    >
+      Preencher
+    </button>
+  );
   return (
     <aside aria-label="Credenciais de demonstração" className="mt-5 rounded-2xl border border-dashed border-indigo-300 bg-indigo-50/70 p-4">
-      <p className="flex items-center gap-2 text-sm font-semibold text-indigo-900">
-        <KeyRound aria-hidden="true" className="size-4" />
-        Credenciais de demonstração
-      </p>
-      <ul className="mt-1 divide-y divide-indigo-200/70">
+      <div className="flex items-center justify-between gap-3">
+        <p className="flex items-center gap-2 text-sm font-semibold text-indigo-900">
+          <KeyRound aria-hidden="true" className="size-4" />
+          Credenciais de demonstração
+        </p>
+        {single && fillButton(accounts[0]!)}
+      </div>
+      <ul className="divide-y divide-indigo-200/70">
         {accounts.map((account) => (
-          <li key={account.identifier} className="flex items-start justify-between gap-3 py-2">
-            <div className="min-w-0">
-              {!single && <p className="text-sm font-semibold text-slate-800">{account.label}</p>}
-              <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-                {account.rows.map(([term, value]) => (
-                  <div key={term} className="contents">
-                    <dt className="text-slate-600">{term}:</dt>
-                    <dd className="font-mono font-semibold wrap-anywhere text-slate-900">{value}</dd>
-                  </div>
-                ))}
-              </dl>
-            </div>
-            <button
-              type="button"
-              onClick={() => onFill(account)}
-              aria-label={single ? undefined : `Preencher: ${account.label}`}
-              className="shrink-0 rounded-lg px-2.5 py-1 text-sm font-semibold text-indigo-700 underline-offset-2 hover:bg-indigo-100 hover:underline"
-            >
-              Preencher
-            </button>
+          <li key={account.identifier} className="py-2 last:pb-0">
+            {!single && (
+              <div className="flex items-center justify-between gap-3">
+                <p className="min-w-0 text-sm font-semibold text-slate-800">{account.label}</p>
+                {fillButton(account)}
+              </div>
+            )}
+            <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+              {account.rows.map(([term, value]) => (
+                <div key={term} className="contents">
+                  <dt className="text-slate-600">{term}:</dt>
+                  <dd className="font-mono font-semibold wrap-anywhere text-slate-900">{value}</dd>
+                </div>
+              ))}
+            </dl>
           </li>
         ))}
       </ul>
