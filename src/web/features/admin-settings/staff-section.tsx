@@ -25,11 +25,14 @@ import { useCreateStaff, useResetStaffPassword, useStaff, useUpdateStaff } from 
 
 const ROLE_OPTIONS = STAFF_ROLES.map((role) => ({ value: role, label: STAFF_ROLE_LABELS[role] }));
 
-/** A refusal's field messages (the server's, from the catalogue) under the form's own names. */
+/**
+ * A refusal's messages (the server's, from the catalogue) under the form's own names; one about no field (the last
+ * coordinator, one's own role) under 'body', shown above the buttons rather than only in a toast that leaves.
+ */
 function refusalFields(error: ApiError | null): Record<string, string> {
   if (!isRefusal(error)) return {};
-  const fields = error.fields ?? {};
-  return Object.fromEntries(Object.entries(fields).map(([path, message]) => [path.replace('weeklyBudget.', ''), message]));
+  if (!error.fields) return { body: error.message };
+  return Object.fromEntries(Object.entries(error.fields).map(([path, message]) => [path.replace('weeklyBudget.', ''), message]));
 }
 
 /** The turmas a teacher may be given: the active ones, and any retired one they already have. */
