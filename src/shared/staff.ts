@@ -8,9 +8,9 @@ import { rowId, textInput } from './validation.ts';
  * and whether they may sign in. One schema for the screen, the API, the command line and the first start.
  */
 
-export const STAFF_PASSWORD_MIN_LENGTH = 8;
+const STAFF_PASSWORD_MIN_LENGTH = 8;
 /** More turmas than any school gives one teacher: beyond, the request is refused before any query. */
-export const STAFF_TURMAS_MAX = 200;
+const STAFF_TURMAS_MAX = 200;
 
 export const staffMember = z.object({
   id: z.uuid(),
