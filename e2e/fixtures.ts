@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { expect, test as base, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { FIRST_ANSWERS_ID } from '../src/shared/constants.ts';
 import type { AdminStudentsPage } from '../src/shared/admin-students.ts';
+import { DEMO_CREDENTIALS } from '../src/shared/demo-accounts.ts';
 
-export const DEMO = {
-  student: { studentId: '2024001', password: 'aluno123' },
-  admin: { email: 'admin@escola.com', password: 'admin123' },
-} as const;
+export const DEMO = DEMO_CREDENTIALS;
 
 export type Role = 'student' | 'admin';
 

@@ -123,10 +123,13 @@ export const ERROR_MESSAGES = {
   turma_not_found: 'Turma não encontrada',
   turma_retired: 'Esta turma está desativada e não recebe novos estudantes',
   turma_last_active: 'Mantenha pelo menos uma turma ativa',
-  admin_not_found: 'Administrador não encontrado',
-  admin_last: 'Não é possível remover o último administrador',
-  admin_self: 'Você não pode remover a si mesmo',
-  admin_name_required: 'Informe o nome do administrador',
+  staff_not_found: 'Membro da equipe não encontrado',
+  staff_last_coordinator: 'A escola precisa de pelo menos uma coordenação ativa',
+  staff_self: 'Você não pode desativar a si mesmo nem mudar o próprio papel',
+  invalid_staff_role: 'Escolha o papel: Coordenação ou Professor',
+  staff_turmas_invalid: 'Escolha somente turmas ativas da escola',
+  invalid_staff_budget: 'O limite semanal deve ser um número inteiro de 0 a 1.000.000 (vazio: sem limite)',
+  admin_name_required: 'Informe o nome da pessoa',
   admin_password_too_short: 'A senha do administrador deve ter pelo menos 8 caracteres',
 } as const;
 

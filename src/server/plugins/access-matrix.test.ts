@@ -127,10 +127,10 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'PUT /api/admin/settings/rules',
     'POST /api/admin/turmas',
     'PATCH /api/admin/turmas/:id',
-    'GET /api/admin/admins',
-    'POST /api/admin/admins',
-    'DELETE /api/admin/admins/:id',
-    'POST /api/admin/admins/:id/password',
+    'GET /api/admin/staff',
+    'POST /api/admin/staff',
+    'PATCH /api/admin/staff/:id',
+    'POST /api/admin/staff/:id/password',
   ],
 };
 

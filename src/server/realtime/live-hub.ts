@@ -147,6 +147,7 @@ export function createLiveHub(
         standingsStale = true;
         return;
       case 'sessions_ended':
+      case 'staff_changed':
         return;
     }
   };
@@ -260,6 +261,7 @@ export function createLiveHub(
         case 'ledger':
           return event.status === 'completed' || isStaff(principal);
         case 'sessions_ended':
+        case 'staff_changed':
           return false;
         default:
           return true;

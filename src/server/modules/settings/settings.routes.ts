@@ -4,10 +4,8 @@ import type { AppDeps } from '../../deps.ts';
 import { route } from '../../contract-routes.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import { uploadedFile } from '../../multipart.ts';
-import { adminOf, sessionOf } from '../../plugins/auth.ts';
-import { hashToken } from '../auth/auth.service.ts';
+import { adminOf } from '../../plugins/auth.ts';
 import { PHOTO_MAX_BYTES } from '../../../shared/constants.ts';
-import { createAdmin, listAdmins, removeAdmin, resetAdminPassword } from '../auth/admin-accounts.service.ts';
 import {
   createTurma,
   getPublicSettings,
@@ -51,21 +49,6 @@ export async function settingsRoutes(app: FastifyInstance, { config, database, e
 
     route(scope, contract.updateTurma, async (request) =>
       updateTurma(deps, adminOf(request), request.params.id, request.body, context(request)),
-    );
-
-    route(scope, contract.admins, async () => listAdmins(deps.db));
-
-    route(scope, contract.createAdmin, async (request, reply) =>
-      reply.status(201).send(await createAdmin(deps, adminOf(request), request.body, context(request))),
-    );
-
-    route(scope, contract.removeAdmin, async (request) => removeAdmin(deps, adminOf(request), request.params.id, context(request)));
-
-    route(scope, contract.resetAdminPassword, async (request) =>
-      resetAdminPassword(deps, adminOf(request), request.params.id, request.body ?? {}, {
-        ...context(request),
-        keepSessionHash: hashToken(sessionOf(request).token),
-      }),
     );
   });
 }

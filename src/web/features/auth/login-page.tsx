@@ -6,7 +6,8 @@ import { Brand } from '../../ui/brand.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
 import { TextField } from '../../ui/text-field.tsx';
-import { DEMO_CREDENTIALS, isDemoMode } from './demo-mode.ts';
+import { isDemoMode } from './demo-mode.ts';
+import { DEMO_CREDENTIALS } from '../../../shared/demo-accounts.ts';
 import { call } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { settings } from '../../../shared/contract/settings.ts';
@@ -64,17 +65,52 @@ function PasswordField({ value, onChange }: { value: string; onChange: (value: s
   );
 }
 
-function DemoBox({ role, onFill }: { role: LoginRole; onFill: () => void }) {
-  const rows =
-    role === 'student'
-      ? [
-          ['Matrícula', DEMO_CREDENTIALS.student.studentId],
-          ['Senha', DEMO_CREDENTIALS.student.password],
-        ]
-      : [
-          ['Email', DEMO_CREDENTIALS.admin.email],
-          ['Senha', DEMO_CREDENTIALS.admin.password],
-        ];
+/** A demonstration account as the box shows it: whose it is, what to type, and the two values the form takes. */
+type DemoAccount = { label: string; rows: [string, string][]; identifier: string; password: string };
+
+function demoAccounts(role: LoginRole): DemoAccount[] {
+  if (role === 'student') {
+    const { studentId, password } = DEMO_CREDENTIALS.student;
+    return [
+      {
+        label: 'Estudante',
+        rows: [
+          ['Matrícula', studentId],
+          ['Senha', password],
+        ],
+        identifier: studentId,
+        password,
+      },
+    ];
+  }
+  const staff = [
+    { label: 'Coordenação', ...DEMO_CREDENTIALS.admin },
+    ...DEMO_CREDENTIALS.teachers.map((teacher) => ({ ...teacher, label: `Professor(a) ${teacher.name}` })),
+  ];
+  return staff.map(({ label, email, password }) => ({
+    label,
+    rows: [
+      ['Email', email],
+      ['Senha', password],
+    ],
+    identifier: email,
+    password,
+  }));
+}
+
+function DemoBox({ role, onFill }: { role: LoginRole; onFill: (account: DemoAccount) => void }) {
+  const accounts = demoAccounts(role);
+  const single = accounts.length === 1;
+  const fillButton = (account: DemoAccount) => (
+    <button
+      type="button"
+      onClick={() => onFill(account)}
+      aria-label={single ? undefined : `Preencher: ${account.label}`}
+      className="shrink-0 rounded-lg px-2.5 py-1 text-sm font-semibold text-indigo-700 underline-offset-2 hover:bg-indigo-100 hover:underline"
+    >
+      Preencher
+    </button>
+  );
   return (
     <aside aria-label="Credenciais de demonstração" className="mt-5 rounded-2xl border border-dashed border-indigo-300 bg-indigo-50/70 p-4">
       <div className="flex items-center justify-between gap-3">
@@ -82,22 +118,28 @@ function DemoBox({ role, onFill }: { role: LoginRole; onFill: () => void }) {
           <KeyRound aria-hidden="true" className="size-4" />
           Credenciais de demonstração
         </p>
-        <button
-          type="button"
-          onClick={onFill}
-          className="rounded-lg px-2.5 py-1 text-sm font-semibold text-indigo-700 underline-offset-2 hover:bg-indigo-100 hover:underline"
-        >
-          Preencher
-        </button>
+        {single && fillButton(accounts[0]!)}
       </div>
-      <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-        {rows.map(([term, value]) => (
-          <div key={term} className="contents">
-            <dt className="text-slate-600">{term}:</dt>
-            <dd className="font-mono font-semibold text-slate-900">{value}</dd>
-          </div>
+      <ul className="divide-y divide-indigo-200/70">
+        {accounts.map((account) => (
+          <li key={account.identifier} className="py-2 last:pb-0">
+            {!single && (
+              <div className="flex items-center justify-between gap-3">
+                <p className="min-w-0 text-sm font-semibold text-slate-800">{account.label}</p>
+                {fillButton(account)}
+              </div>
+            )}
+            <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+              {account.rows.map(([term, value]) => (
+                <div key={term} className="contents">
+                  <dt className="text-slate-600">{term}:</dt>
+                  <dd className="font-mono font-semibold wrap-anywhere text-slate-900">{value}</dd>
+                </div>
+              ))}
+            </dl>
+          </li>
         ))}
-      </dl>
+      </ul>
     </aside>
   );
 }
@@ -115,14 +157,9 @@ function LoginForm({ role, demo, loadArea }: { role: LoginRole; demo: boolean; l
     else void login.signIn({ role, input: { email: id, password } });
   };
 
-  const fillDemo = () => {
-    if (role === 'student') {
-      setIdentifier(DEMO_CREDENTIALS.student.studentId);
-      setPassword(DEMO_CREDENTIALS.student.password);
-    } else {
-      setIdentifier(DEMO_CREDENTIALS.admin.email);
-      setPassword(DEMO_CREDENTIALS.admin.password);
-    }
+  const fillDemo = (account: DemoAccount) => {
+    setIdentifier(account.identifier);
+    setPassword(account.password);
   };
 
   return (
