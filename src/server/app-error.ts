@@ -7,6 +7,8 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   forbidden: 403,
   csrf: 403,
   archive_not_own_image: 403,
+  student_outside_turmas: 403,
+  turma_outside_turmas: 403,
   not_found: 404,
   student_not_found: 404,
   idempotency_conflict: 409,

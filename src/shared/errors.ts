@@ -131,6 +131,8 @@ export const ERROR_MESSAGES = {
   invalid_staff_budget: 'O limite semanal deve ser um número inteiro de 0 a 1.000.000 (vazio: sem limite)',
   admin_name_required: 'Informe o nome da pessoa',
   admin_password_too_short: 'A senha do administrador deve ter pelo menos 8 caracteres',
+  student_outside_turmas: 'Este estudante não é de uma das suas turmas',
+  turma_outside_turmas: 'Esta turma não é uma das suas turmas',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

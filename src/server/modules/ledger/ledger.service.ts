@@ -2,7 +2,10 @@ import { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { AppError } from '../../app-error.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
-import type { AdminActor, StudentActor } from '../auth/actor.ts';
+import { and, inArray, isNull, sql } from 'drizzle-orm';
+import { students } from '../../db/schema.ts';
+import { turmaScopeOf, type AdminActor, type StudentActor } from '../auth/actor.ts';
+import { turmaInScope } from '../../views/turma-scope.ts';
 import { MESSAGES } from '../../../shared/errors.ts';
 import {
   adminOperationInputs,
@@ -17,7 +20,16 @@ import { adminOperationMessage, bulkOperationMessage } from '../../../shared/led
 import { rowId } from '../../../shared/validation.ts';
 import type { IdempotencyRecord, Stored } from './idempotency.ts';
 import { bulkOperationAnswer, operationAnswer } from './ledger-answer.ts';
-import { adminAttempt, attemptRecord, keyOf, loose, recordRefusal, validated, type LooseInput } from './ledger-attempts.ts';
+import {
+  adminAttempt,
+  attemptRecord,
+  keyOf,
+  loose,
+  recordRefusal,
+  validated,
+  type AttemptRecord,
+  type LooseInput,
+} from './ledger-attempts.ts';
 import { callLedger, formatTemplate, LEDGER_ADMIN_OPERATION, LEDGER_TRANSFER, REFUSAL_CODES, settle } from './ledger-call.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
 import { DEFAULT_RULES, type SchoolRules } from '../../../shared/settings.ts';
@@ -145,6 +157,25 @@ function adminPayload(
   };
 }
 
+/**
+ * A teacher acts only on students of their turmas: one current student outside them refuses the whole request, recorded
+ * as a refused attempt. A student who does not exist is left for ledger.sql to refuse as always ('student_not_found').
+ * Checked before the operation's transaction: a coordinator moving the student at that very moment is a race the
+ * teacher cannot choose, and the student was theirs a moment before.
+ */
+async function assertStudentsInScope(deps: LedgerDeps, admin: AdminActor, attempt: AttemptRecord, studentUuids: string[]): Promise<void> {
+  const scope = turmaScopeOf(admin);
+  if (scope === null) return;
+  const [outside] = await deps.db
+    .select({ id: students.id })
+    .from(students)
+    .where(and(inArray(students.id, studentUuids), isNull(students.deletedAt), sql`NOT ${turmaInScope(students.turmaId, scope)}`))
+    .limit(1);
+  if (!outside) return;
+  await recordRefusal(deps, attempt, 'student_outside_turmas');
+  throw new AppError('student_outside_turmas');
+}
+
 /** An administrator awards or deducts points for one student. `input` carries the student's row id as `id`. */
 export async function adminOperation(
   deps: LedgerDeps,
@@ -157,6 +188,7 @@ export async function adminOperation(
   const attempt = adminAttempt(admin, currency, said, said.id, context.ip);
   const operation = await validated(deps, ADMIN_TARGET_INPUTS[currency], input, attempt, await rulesOf(deps));
   const { id, ...request } = operation;
+  await assertStudentsInScope(deps, admin, attempt, [id]);
   const codes = REFUSAL_CODES.admin[currency];
   const payload = adminPayload(admin, currency, request, [id], {
     bulk: false,
@@ -189,6 +221,7 @@ export async function bulkAdminOperation(
   const attempt = adminAttempt(admin, currency, said, null, context.ip);
   const operation = await validated(deps, bulkOperationInput, input, attempt, await rulesOf(deps));
   const studentUuids = [...new Set(operation.studentUuids)];
+  await assertStudentsInScope(deps, admin, attempt, studentUuids);
   const request = { type: operation.type, amount: operation.amount, description: operation.description };
   const codes = REFUSAL_CODES.admin[operation.currency];
   const payload = adminPayload(admin, operation.currency, request, studentUuids, {

@@ -7,7 +7,9 @@ import type { FileStorage } from '../../storage/file-storage.ts';
 import { isUploadedStudentPhoto, removeStoredPhoto, storeStudentPhoto, thumbnailOf } from '../../storage/photos.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { endStudentSessions } from '../auth/auth.service.ts';
-import { auditActor, type AdminActor } from '../auth/actor.ts';
+import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
+import { assertStudentInScope, inScope, turmaInScope, type TurmaScope } from '../../views/turma-scope.ts';
+import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { checkStudentTurma } from '../settings/settings.service.ts';
 import { hashPassword } from '../auth/password.ts';
 import { creditInitialBalance } from '../ledger/ledger.service.ts';
@@ -51,9 +53,10 @@ async function withTags(db: DbOrTx, row: StudentRow): Promise<AdminStudent> {
   return toAdminStudent(row, tags.get(row.id) ?? []);
 }
 
-/** Every current student with what the management screen shows, for the export (2,000 students ≈ 0.6 MB). */
-async function everyAdminStudent(db: Db): Promise<AdminStudent[]> {
-  const rows = await selectStudents(db).where(isNull(students.deletedAt)).orderBy(asc(students.name), asc(students.studentId));
+/** Every current student of the scope with what the management screen shows, for the export (2,000 students ≈ 0.6 MB). */
+async function everyAdminStudent(db: Db, scope: TurmaScope): Promise<AdminStudent[]> {
+  const rows = await selectStudents(db)
+    .where(and(isNull(students.deletedAt), turmaInScope(students.turmaId, scope))).orderBy(asc(students.name), asc(students.studentId));
   const tags = await activeTagsByStudent(
     db,
     rows.map((row) => row.id),
@@ -61,9 +64,10 @@ async function everyAdminStudent(db: Db): Promise<AdminStudent[]> {
   return rows.map((row) => toAdminStudent(row, tags.get(row.id) ?? []));
 }
 
-/** A page of the management screen's search, with how many match and how many students the school has. */
+/** A page of the management screen's search, with how many match and how many students the school has (a teacher: their turmas). */
 export async function listAdminStudents(
   db: Db,
+  admin: AdminActor,
   {
     q,
     turma,
@@ -72,9 +76,10 @@ export async function listAdminStudents(
     size,
   }: { q?: string | undefined; turma?: string | undefined; withEstelecas?: boolean | undefined; page: number; size: number },
 ): Promise<AdminStudentsPage> {
+  const scope = turmaScopeOf(admin);
   const [found, schoolTotal] = await Promise.all([
-    searchStudents(db, { q, turma, withEstelecas, byEmail: true }, { page, size }),
-    currentStudentCount(db),
+    searchStudents(db, { q, turma, withEstelecas, byEmail: true, scope }, { page, size }),
+    currentStudentCount(db, scope),
   ]);
   const tags = await activeTagsByStudent(
     db,
@@ -83,13 +88,21 @@ export async function listAdminStudents(
   return { items: found.rows.map((row) => toAdminStudent(row, tags.get(row.id) ?? [])), total: found.total, schoolTotal, page, size };
 }
 
-/** A current student, locked for the rest of the transaction (their turma's row is not). */
-async function lockCurrentStudent(tx: Tx, id: string): Promise<StudentRow> {
+/** A current student the staff member may manage (a teacher: of their turmas), locked for the rest of the transaction (their turma's row is not). */
+async function lockCurrentStudent(tx: Tx, admin: AdminActor, id: string): Promise<StudentRow> {
   const [row] = await selectStudents(tx)
     .where(and(eq(students.id, id), isNull(students.deletedAt)))
     .for('update', { of: students });
   if (!row) throw new AppError('student_not_found');
+  assertStudentInScope(turmaScopeOf(admin), row);
   return row;
+}
+
+/** The turma a student joins (checkStudentTurma's rule), which must be one of a teacher's turmas. */
+async function joinableTurma(tx: Tx, admin: AdminActor, grade: string, currentId?: string) {
+  const turma = await checkStudentTurma(tx, grade, currentId);
+  if (!inScope(turmaScopeOf(admin), turma.id)) throw new AppError('turma_outside_turmas', { fields: { grade: ERROR_MESSAGES.turma_outside_turmas } });
+  return turma;
 }
 
 /** A concurrent insert of the same matrícula ends in the unique index; the client sees the usual message. */
@@ -147,7 +160,7 @@ export async function createStudent(
     deps.db.transaction(async (tx) => {
       await assertStudentIdFree(tx, input.studentId);
       await assertEmailFree(tx, input.email);
-      const turma = await checkStudentTurma(tx, input.grade);
+      const turma = await joinableTurma(tx, admin, input.grade);
       const [inserted] = await tx
         .insert(students)
         .values({
@@ -200,11 +213,11 @@ export async function updateStudent(
 ): Promise<StudentWriteResult> {
   const row = await translatingUniqueViolation(() =>
     deps.db.transaction(async (tx) => {
-      const before = await lockCurrentStudent(tx, id);
+      const before = await lockCurrentStudent(tx, admin, id);
       if (input.studentId !== undefined && input.studentId !== before.studentId) await assertStudentIdFree(tx, input.studentId, id);
       if (input.email) await assertEmailFree(tx, input.email, id);
       const turma =
-        input.grade !== undefined ? await checkStudentTurma(tx, input.grade, before.turmaId) : { id: before.turmaId, name: before.grade };
+        input.grade !== undefined ? await joinableTurma(tx, admin, input.grade, before.turmaId) : { id: before.turmaId, name: before.grade };
       const changes = {
         ...(input.studentId !== undefined ? { studentId: input.studentId } : {}),
         ...(input.name !== undefined ? { name: input.name } : {}),
@@ -248,7 +261,7 @@ export async function removeStudent(
   context: ActionContext = {},
 ): Promise<{ message: string }> {
   const row = await deps.db.transaction(async (tx) => {
-    const before = await lockCurrentStudent(tx, id);
+    const before = await lockCurrentStudent(tx, admin, id);
     const [after] = await tx
       .update(students)
       .set({ deletedAt: new Date(), photoUrl: null, photoVersion: before.photoVersion + 1, updatedAt: new Date() })
@@ -285,7 +298,7 @@ export async function resetStudentPassword(
   const password = generateReadablePassword();
   const passwordHash = await hashPassword(password);
   const row = await deps.db.transaction(async (tx) => {
-    const student = await lockCurrentStudent(tx, id);
+    const student = await lockCurrentStudent(tx, admin, id);
     await tx.update(students).set({ passwordHash, updatedAt: new Date() }).where(eq(students.id, id));
     await endStudentSessions(tx, deps.events, id);
     await recordAudit(tx, {
@@ -309,7 +322,7 @@ async function replacePhoto(
   context: ActionContext,
 ): Promise<{ before: StudentRow; after: StudentRow }> {
   return deps.db.transaction(async (tx) => {
-    const before = await lockCurrentStudent(tx, id);
+    const before = await lockCurrentStudent(tx, admin, id);
     const [after] = await tx
       .update(students)
       .set({ photoUrl, photoVersion: before.photoVersion + 1, updatedAt: new Date() })
@@ -335,10 +348,11 @@ export async function uploadStudentPhoto(
   context: ActionContext = {},
 ): Promise<StudentWriteResult> {
   const [exists] = await deps.db
-    .select({ id: students.id })
+    .select({ id: students.id, turmaId: students.turmaId })
     .from(students)
     .where(and(eq(students.id, id), isNull(students.deletedAt)));
   if (!exists) throw new AppError('student_not_found');
+  assertStudentInScope(turmaScopeOf(admin), exists);
   const stored = await storeStudentPhoto(deps.storage, id, bytes);
   let result: { before: StudentRow; after: StudentRow };
   try {
@@ -380,7 +394,7 @@ export async function exportStudentsCsv(
   admin: AdminActor,
   context: ActionContext & { timeZone: string },
 ): Promise<{ fileName: string; csv: string }> {
-  const list = await everyAdminStudent(db);
+  const list = await everyAdminStudent(db, turmaScopeOf(admin));
   const csv = toCsv(
     STUDENTS_CSV_HEADERS,
     list.map((s) => [
