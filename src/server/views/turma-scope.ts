@@ -27,6 +27,12 @@ export function studentInScope(studentId: Column | SQL, scope: TurmaScope): SQL 
   return sql`${studentId} IN (SELECT ${students.id} FROM ${students} WHERE ${turmaInScope(students.turmaId, scope)})`;
 }
 
+/** The condition "this ledger row (or attempt) names a student of the scope", on either side: TRUE for every turma. */
+export function eitherStudentInScope(fromStudentId: Column | SQL, toStudentId: Column | SQL, scope: TurmaScope): SQL {
+  if (scope === null) return sql`TRUE`;
+  return sql`(${studentInScope(fromStudentId, scope)} OR ${studentInScope(toStudentId, scope)})`;
+}
+
 /** Whether a turma is in the scope. */
 export function inScope(scope: TurmaScope, turmaId: string): boolean {
   return scope === null || scope.includes(turmaId);

@@ -25,6 +25,12 @@ import { MAX_PUSHED_OPERATIONS } from '../../../shared/live-events.ts';
 import { calendarDate } from '../../../shared/validation.ts';
 import { activeTagsByStudent, selectStudents, toPublicStudent } from '../../views/student-views.ts';
 import { refusedAttemptRecord } from './refused-attempts.ts';
+import { eitherStudentInScope, turmaInScope, type TurmaScope } from '../../views/turma-scope.ts';
+
+/** Rows that concern a student of the scope's turmas (either side); every row for the coordination. */
+function entryInScope(scope: TurmaScope): SQL | undefined {
+  return scope === null ? undefined : eitherStudentInScope(ledgerEntries.fromStudentId, ledgerEntries.toStudentId, scope);
+}
 
 const fromStudent = aliasedTable(students, 'from_student');
 const toStudent = aliasedTable(students, 'to_student');
@@ -86,11 +92,11 @@ async function entriesPage(
   return rows.map(({ at, ...row }) => ({ ...row, position: { at, id: row.entry.id } }));
 }
 
-/** The whole ledger, newest first, a page at a time (a school year of rows need not fit in memory). */
-export async function* everyEntryNewestFirst(db: Db, pageSize: number): AsyncGenerator<EntryWithParties[]> {
+/** The whole ledger (of the scope's students), newest first, a page at a time (a school year of rows need not fit in memory). */
+export async function* everyEntryNewestFirst(db: Db, pageSize: number, scope: TurmaScope = null): AsyncGenerator<EntryWithParties[]> {
   let after: Position | undefined;
   for (;;) {
-    const page = await entriesPage(db, undefined, after, pageSize);
+    const page = await entriesPage(db, entryInScope(scope), after, pageSize);
     if (page.length > 0) yield page;
     if (page.length < pageSize) return;
     after = page.at(-1)!.position;
@@ -220,18 +226,23 @@ async function latestEntries(db: Db, where: SQL | undefined, limit: number): Pro
   return (await entriesPage(db, where, undefined, limit)).map(toEntryView);
 }
 
-/** The Méritus screen's side panel: the latest administrator operations. */
-export function recentAdminMeritus(db: Db, limit: number): Promise<LedgerEntryView[]> {
-  return latestEntries(db, and(eq(ledgerEntries.currency, 'meritus'), inArray(ledgerEntries.type, [...ADMIN_OPERATION_TYPES])), limit);
+/** The Méritus screen's side panel: the latest administrator operations (on students of the scope). */
+export function recentAdminMeritus(db: Db, limit: number, scope: TurmaScope = null): Promise<LedgerEntryView[]> {
+  return latestEntries(
+    db,
+    and(eq(ledgerEntries.currency, 'meritus'), inArray(ledgerEntries.type, [...ADMIN_OPERATION_TYPES]), entryInScope(scope)),
+    limit,
+  );
 }
 
-export function estelecasHistory(db: Db, limit: number): Promise<LedgerEntryView[]> {
-  return latestEntries(db, eq(ledgerEntries.currency, 'estelecas'), limit);
+export function estelecasHistory(db: Db, limit: number, scope: TurmaScope = null): Promise<LedgerEntryView[]> {
+  return latestEntries(db, and(eq(ledgerEntries.currency, 'estelecas'), entryInScope(scope)), limit);
 }
 
-export async function estelecasRanking(db: Db): Promise<PublicStudent[]> {
+/** The Estelecas top list (of the scope's students). */
+export async function estelecasRanking(db: Db, scope: TurmaScope = null): Promise<PublicStudent[]> {
   const rows = await selectStudents(db)
-    .where(and(isNull(students.deletedAt), gt(students.estelecas, 0)))
+    .where(and(isNull(students.deletedAt), gt(students.estelecas, 0), turmaInScope(students.turmaId, scope)))
     .orderBy(desc(students.estelecas), students.name)
     .limit(ESTELECAS_TOP_LIMIT);
   const tags = await activeTagsByStudent(
@@ -308,15 +319,27 @@ async function refusedLines(db: Db, rows: (typeof auditLog.$inferSelect)[]): Pro
 const newestFirst = (a: LiveOperation, b: LiveOperation) => b.createdAt.localeCompare(a.createdAt);
 const isRefusal = eq(auditLog.action, 'ledger.refused');
 
+/** Refused attempts that named a student of the scope (either side); every one for the coordination. */
+function refusalInScope(scope: TurmaScope): SQL | undefined {
+  if (scope === null) return undefined;
+  const named = (side: string) => sql`(${auditLog.details}->>${side})::uuid`;
+  return eitherStudentInScope(named('fromStudentId'), named('toStudentId'), scope);
+}
+
 /**
- * The administrators' live feed: completed ledger rows and refused attempts from the
- * audit log, newest first. A refused attempt that named no real operation type stays in
- * the audit log only: the feed shows operations.
+ * The staff's live feed: completed ledger rows and refused attempts from the audit log, newest first; a teacher's, the
+ * lines that name a student of their turmas. A refused attempt that named no real operation type stays in the audit
+ * log only: the feed shows operations.
  */
-export async function liveOperations(db: Db, limit: number): Promise<LiveOperation[]> {
+export async function liveOperations(db: Db, limit: number, scope: TurmaScope = null): Promise<LiveOperation[]> {
   const [entries, refused] = await Promise.all([
-    latestEntries(db, undefined, limit),
-    db.select().from(auditLog).where(isRefusal).orderBy(desc(auditLog.at)).limit(limit),
+    latestEntries(db, entryInScope(scope), limit),
+    db
+      .select()
+      .from(auditLog)
+      .where(and(isRefusal, refusalInScope(scope)))
+      .orderBy(desc(auditLog.at))
+      .limit(limit),
   ]);
   return [...entries.map(entryLine), ...(await refusedLines(db, refused))].sort(newestFirst).slice(0, limit);
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { route } from '../../contract-routes.ts';
 import { adminOf, studentOf } from '../../plugins/auth.ts';
+import { turmaScopeOf } from '../auth/actor.ts';
 import { sendCsv } from '../../csv.ts';
 import { exportLedgerCsv } from './ledger-export.service.ts';
 import { IDEMPOTENCY_HEADER } from '../../../shared/ledger.ts';
@@ -72,11 +73,14 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events, set
 
   route(app, routes.ledger.myOperations, async (request) => studentOperations(database.db, studentOf(request).id, request.query));
 
-  route(app, routes.ledger.liveOperations, async (request) => liveOperations(database.db, request.query.limit));
+  // The staff's reads: a teacher's answer holds the students of their turmas only.
+  const scopeOf = (request: FastifyRequest) => turmaScopeOf(adminOf(request));
 
-  route(app, routes.ledger.recentAdminMeritus, async (request) => recentAdminMeritus(database.db, request.query.limit));
+  route(app, routes.ledger.liveOperations, async (request) => liveOperations(database.db, request.query.limit, scopeOf(request)));
 
-  route(app, routes.ledger.estelecasHistory, async (request) => estelecasHistory(database.db, request.query.limit));
+  route(app, routes.ledger.recentAdminMeritus, async (request) => recentAdminMeritus(database.db, request.query.limit, scopeOf(request)));
 
-  route(app, routes.ledger.estelecasRanking, async () => estelecasRanking(database.db));
+  route(app, routes.ledger.estelecasHistory, async (request) => estelecasHistory(database.db, request.query.limit, scopeOf(request)));
+
+  route(app, routes.ledger.estelecasRanking, async (request) => estelecasRanking(database.db, scopeOf(request)));
 }

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import type { Db } from '../../db/client.ts';
 import { toCsv } from '../../csv.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { auditActor, type AdminActor } from '../auth/actor.ts';
+import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
 import { formatDate } from '../../../shared/format.ts';
 import {
   FIGURE_DEFINITIONS,
@@ -187,7 +187,7 @@ export async function exportReportTable(
   context: { ip?: string | undefined } = {},
 ): Promise<ExportFile> {
   const { table, format, ...filters } = query;
-  const scope = await reportScope(settings, filters);
+  const scope = await reportScope(settings, filters, turmaScopeOf(admin));
   const data = await reportTable(db, scope, table);
   await recordAudit(db, {
     actor: auditActor(admin),

@@ -113,8 +113,8 @@ export function figuresOf(rows: StudentRow[]): ReportFigures {
 
 /** One row per turma of the filter (all of the school's when none is chosen), in the school's order. */
 export function turmaRows(rows: StudentRow[], scope: ReportScope): TurmaRow[] {
-  const chosen = new Set(scope.turmas.map((turma) => turma.id));
-  const turmas = chosen.size > 0 ? scope.school.turmas.filter((turma) => chosen.has(turma.id)) : scope.school.turmas;
+  const chosen = new Set(scope.turmas?.map((turma) => turma.id));
+  const turmas = scope.turmas === null ? scope.school.turmas : scope.school.turmas.filter((turma) => chosen.has(turma.id));
   return turmas.map((turma) => {
     const own = rows.filter((row) => row.turma_id === turma.id);
     const present = own.filter((row) => row.present);

@@ -6,6 +6,7 @@ import type { Currency } from '../../../shared/ledger-types.ts';
 import type { LedgerType } from '../../../shared/ledger-types.ts';
 import { addDays, REPORT_TOP_LIMIT } from '../../../shared/reports.ts';
 import type { ReportScope } from './report-school.ts';
+import { studentInScope, turmaInScope } from '../../views/turma-scope.ts';
 
 /** The reports' reads in SQL, over the ledger and its sums (decision 011): figures and codes, never text for the screen. */
 
@@ -24,19 +25,17 @@ function bounds(scope: ReportScope) {
   };
 }
 
-/** Whether a turma id (a student's, or a sum's) is one of the chosen turmas; TRUE when none is chosen. */
+/** The chosen turmas' ids (null: every turma). */
+const chosenIds = (scope: ReportScope) => scope.turmas?.map((turma) => turma.id) ?? null;
+
+/** Whether a turma id (a student's, or a sum's) is one of the chosen turmas; TRUE when every turma is. */
 function inTurmas(scope: ReportScope, turmaColumn: SQL): SQL {
-  if (scope.turmas.length === 0) return sql`TRUE`;
-  return sql`${turmaColumn} IN (${sql.join(
-    scope.turmas.map((turma) => sql`${turma.id}`),
-    sql`, `,
-  )})`;
+  return turmaInScope(turmaColumn, chosenIds(scope));
 }
 
 /** Rows of the chosen turmas: a row's student is its sender (transfers, removals) or its recipient (awards). */
 function turmaFilter(scope: ReportScope, studentColumn: SQL): SQL {
-  if (scope.turmas.length === 0) return sql`TRUE`;
-  return sql`${studentColumn} IN (SELECT id FROM students WHERE ${inTurmas(scope, sql`turma_id`)})`;
+  return studentInScope(studentColumn, chosenIds(scope));
 }
 
 /**
@@ -272,12 +271,12 @@ export async function topReasons(db: Db, scope: ReportScope): Promise<ReasonSums
 
 // ---------------------------------------------------------------- documents
 
-export type StatementStudent = { id: string; student_id: string; name: string; grade: string };
+export type StatementStudent = { id: string; student_id: string; name: string; grade: string; turma_id: string };
 
 export async function statementStudent(db: Db, studentUuid: string): Promise<StatementStudent | undefined> {
   const [student] = rowsOf<StatementStudent>(
     await db.execute(
-      sql`SELECT s.id, s.student_id, s.name, t.name AS grade FROM students s JOIN turmas t ON t.id = s.turma_id WHERE s.id = ${studentUuid}`,
+      sql`SELECT s.id, s.student_id, s.name, t.name AS grade, s.turma_id FROM students s JOIN turmas t ON t.id = s.turma_id WHERE s.id = ${studentUuid}`,
     ),
   );
   return student;
@@ -330,13 +329,14 @@ export type CertificateTag = {
   student_id: string;
   name: string;
   grade: string;
+  turma_id: string;
 };
 
 /** A weekly tag still current at `now`, of a current student. */
 export async function currentTag(db: Db, tagId: string, now: Date): Promise<CertificateTag | undefined> {
   const [tag] = rowsOf<CertificateTag>(
     await db.execute(sql`
-      SELECT t.kind, t.assigned_at, t.expires_at, s.id AS student_uuid, s.student_id, s.name, g.name AS grade
+      SELECT t.kind, t.assigned_at, t.expires_at, s.id AS student_uuid, s.student_id, s.name, g.name AS grade, s.turma_id
         FROM student_tags t JOIN students s ON s.id = t.student_id JOIN turmas g ON g.id = s.turma_id
        WHERE t.id = ${tagId} AND t.expires_at > ${now.toISOString()}::timestamptz AND s.deleted_at IS NULL`),
   );

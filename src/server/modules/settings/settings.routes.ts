@@ -41,7 +41,7 @@ export async function settingsRoutes(app: FastifyInstance, { config, database, e
 
     route(scope, contract.saveRules, async (request) => updateRules(deps, adminOf(request), request.body, context(request)));
 
-    route(scope, contract.turmas, async () => listAdminTurmas(deps.db));
+    route(scope, contract.turmas, async (request) => listAdminTurmas(deps.db, adminOf(request)));
 
     route(scope, contract.createTurma, async (request, reply) =>
       reply.status(201).send(await createTurma(deps, adminOf(request), request.body, context(request))),
