@@ -14,7 +14,7 @@ import {
   type ArchiveSelectResult,
 } from '../../../shared/archive.ts';
 import type { z } from 'zod';
-import { setStudentPhotoUrl } from '../students/admin-students.service.ts';
+import { setStudentPhotoUrl } from '../students/student-photos.service.ts';
 import { hasPermission, permissionsOf, type PermissionRules } from '../../../shared/permissions.ts';
 import {
   albumIdFor,

@@ -13,13 +13,11 @@ import {
   exportStudentsCsv,
   listAdminStudents,
   removeStudent,
-  removeStudentPhoto,
   resetStudentPassword,
-  setStudentPhotoUrl,
   updateStudent,
-  uploadStudentPhoto,
   type AdminStudentsDeps,
 } from './admin-students.service.ts';
+import { removeStudentPhoto, setStudentPhotoUrl, uploadStudentPhoto } from './student-photos.service.ts';
 import { importStudents, previewImport } from './student-import.service.ts';
 
 export async function adminStudentsRoutes(app: FastifyInstance, { database, events, settings, storage }: AppDeps): Promise<void> {

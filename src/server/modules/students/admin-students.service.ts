@@ -4,7 +4,7 @@ import { students, studentTags } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
-import { isUploadedStudentPhoto, removeStoredPhoto, storeStudentPhoto, thumbnailOf } from '../../storage/photos.ts';
+import { isUploadedStudentPhoto, removeStoredPhoto, thumbnailOf } from '../../storage/photos.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { endStudentSessions } from '../auth/auth.service.ts';
 import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
@@ -48,7 +48,7 @@ export function toAdminStudent(row: StudentRow, tags: StudentTag[]): AdminStuden
   };
 }
 
-async function withTags(db: DbOrTx, row: StudentRow): Promise<AdminStudent> {
+export async function withTags(db: DbOrTx, row: StudentRow): Promise<AdminStudent> {
   const tags = await activeTagsByStudent(db, [row.id]);
   return toAdminStudent(row, tags.get(row.id) ?? []);
 }
@@ -56,7 +56,8 @@ async function withTags(db: DbOrTx, row: StudentRow): Promise<AdminStudent> {
 /** Every current student of the scope with what the management screen shows, for the export (2,000 students ≈ 0.6 MB). */
 async function everyAdminStudent(db: Db, scope: TurmaScope): Promise<AdminStudent[]> {
   const rows = await selectStudents(db)
-    .where(and(isNull(students.deletedAt), turmaInScope(students.turmaId, scope))).orderBy(asc(students.name), asc(students.studentId));
+    .where(and(isNull(students.deletedAt), turmaInScope(students.turmaId, scope)))
+    .orderBy(asc(students.name), asc(students.studentId));
   const tags = await activeTagsByStudent(
     db,
     rows.map((row) => row.id),
@@ -89,7 +90,7 @@ export async function listAdminStudents(
 }
 
 /** A current student the staff member may manage (a teacher: of their turmas), locked for the rest of the transaction (their turma's row is not). */
-async function lockCurrentStudent(tx: Tx, admin: AdminActor, id: string): Promise<StudentRow> {
+export async function lockCurrentStudent(tx: Tx, admin: AdminActor, id: string): Promise<StudentRow> {
   const [row] = await selectStudents(tx)
     .where(and(eq(students.id, id), isNull(students.deletedAt)))
     .for('update', { of: students });
@@ -101,7 +102,8 @@ async function lockCurrentStudent(tx: Tx, admin: AdminActor, id: string): Promis
 /** The turma a student joins (checkStudentTurma's rule), which must be one of a teacher's turmas. */
 async function joinableTurma(tx: Tx, admin: AdminActor, grade: string, currentId?: string) {
   const turma = await checkStudentTurma(tx, grade, currentId);
-  if (!inScope(turmaScopeOf(admin), turma.id)) throw new AppError('turma_outside_turmas', { fields: { grade: ERROR_MESSAGES.turma_outside_turmas } });
+  if (!inScope(turmaScopeOf(admin), turma.id))
+    throw new AppError('turma_outside_turmas', { fields: { grade: ERROR_MESSAGES.turma_outside_turmas } });
   return turma;
 }
 
@@ -217,7 +219,9 @@ export async function updateStudent(
       if (input.studentId !== undefined && input.studentId !== before.studentId) await assertStudentIdFree(tx, input.studentId, id);
       if (input.email) await assertEmailFree(tx, input.email, id);
       const turma =
-        input.grade !== undefined ? await joinableTurma(tx, admin, input.grade, before.turmaId) : { id: before.turmaId, name: before.grade };
+        input.grade !== undefined
+          ? await joinableTurma(tx, admin, input.grade, before.turmaId)
+          : { id: before.turmaId, name: before.grade };
       const changes = {
         ...(input.studentId !== undefined ? { studentId: input.studentId } : {}),
         ...(input.name !== undefined ? { name: input.name } : {}),
@@ -310,82 +314,6 @@ export async function resetStudentPassword(
     return student;
   });
   return { message: ADMIN_STUDENT_TEXTS.passwordReset(row.name), password };
-}
-
-/** Changes the photo column and bumps its version; returns the previous address to clean up. */
-async function replacePhoto(
-  deps: AdminStudentsDeps,
-  admin: AdminActor,
-  id: string,
-  photoUrl: string | null,
-  action: string,
-  context: ActionContext,
-): Promise<{ before: StudentRow; after: StudentRow }> {
-  return deps.db.transaction(async (tx) => {
-    const before = await lockCurrentStudent(tx, admin, id);
-    const [after] = await tx
-      .update(students)
-      .set({ photoUrl, photoVersion: before.photoVersion + 1, updatedAt: new Date() })
-      .where(eq(students.id, id))
-      .returning();
-    await recordAudit(tx, {
-      actor: auditActor(admin),
-      action,
-      ip: context.ip,
-      details: { studentUuid: id, studentId: before.studentId, from: before.photoUrl, to: photoUrl },
-    });
-    await deps.events.publish(tx, { type: 'students' });
-    return { before, after: { ...after!, grade: before.grade } };
-  });
-}
-
-/** Stores an uploaded photo (checked by its bytes, re-encoded, thumbnail made) as the student's photo. */
-export async function uploadStudentPhoto(
-  deps: AdminStudentsDeps,
-  admin: AdminActor,
-  id: string,
-  bytes: Buffer,
-  context: ActionContext = {},
-): Promise<StudentWriteResult> {
-  const [exists] = await deps.db
-    .select({ id: students.id, turmaId: students.turmaId })
-    .from(students)
-    .where(and(eq(students.id, id), isNull(students.deletedAt)));
-  if (!exists) throw new AppError('student_not_found');
-  assertStudentInScope(turmaScopeOf(admin), exists);
-  const stored = await storeStudentPhoto(deps.storage, id, bytes);
-  let result: { before: StudentRow; after: StudentRow };
-  try {
-    result = await replacePhoto(deps, admin, id, stored, 'student.photo.upload', context);
-  } catch (error) {
-    await removeStoredPhoto(deps.storage, stored);
-    throw error;
-  }
-  await removeStoredPhoto(deps.storage, result.before.photoUrl);
-  return { message: ADMIN_STUDENT_TEXTS.photoUploaded, student: await withTags(deps.db, result.after) };
-}
-
-export async function setStudentPhotoUrl(
-  deps: AdminStudentsDeps,
-  admin: AdminActor,
-  id: string,
-  url: string,
-  context: ActionContext = {},
-): Promise<StudentWriteResult> {
-  const { before, after } = await replacePhoto(deps, admin, id, url, 'student.photo.url', context);
-  if (before.photoUrl !== url) await removeStoredPhoto(deps.storage, before.photoUrl);
-  return { message: ADMIN_STUDENT_TEXTS.photoUpdated, student: await withTags(deps.db, after) };
-}
-
-export async function removeStudentPhoto(
-  deps: AdminStudentsDeps,
-  admin: AdminActor,
-  id: string,
-  context: ActionContext = {},
-): Promise<StudentWriteResult> {
-  const { before, after } = await replacePhoto(deps, admin, id, null, 'student.photo.remove', context);
-  await removeStoredPhoto(deps.storage, before.photoUrl);
-  return { message: ADMIN_STUDENT_TEXTS.photoRemoved, student: await withTags(deps.db, after) };
 }
 
 /** Every current student as a spreadsheet (UTF-8 with BOM, `;`), times in the school's time zone. */
