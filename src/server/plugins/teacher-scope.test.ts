@@ -7,6 +7,7 @@ import { openStream, type ReceivedEvent, type TestStream } from '../realtime/sse
 import { ERROR_MESSAGES } from '../../shared/errors.ts';
 import { DEFAULT_RULES } from '../../shared/settings.ts';
 import type { LiveOperation } from '../../shared/ledger.ts';
+import { png, upload } from '../modules/archive/archive-test-kit.ts';
 
 /**
  * Issue 34: a teacher sees and acts on the students of their turmas only, whatever route they call. Ana is of
@@ -244,6 +245,21 @@ describe('writes', () => {
       expect(done.statusCode, `${method} ${url}: ${done.body}`).toBe(200);
     }
     expect(await tagsOf(ana.id)).toEqual([]);
+  });
+
+  test('the image archive’s “Selecionar Imagem” sets the photo of the teacher’s students only, and counts no use when refused', async () => {
+    const uploaded = await upload(t, [{ name: 'retrato.png', bytes: await png(32, 32, [30, 90, 150]) }], { category: 'perfil' });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const item = uploaded.json().results[0].item as { id: string };
+    const select = (id: string) =>
+      t.request('POST', `/admin/archive/images/${item.id}/select`, { ...as('xavier'), payload: { studentId: id } });
+    const [before] = await t.db.select().from(students).where(eq(students.id, bruno.id));
+    const refused = await select(bruno.id);
+    expect([refused.statusCode, refused.json()]).toEqual([403, refusedAs('student_outside_turmas')]);
+    expect((await t.db.select().from(students).where(eq(students.id, bruno.id)))[0]).toEqual(before);
+    const chosen = await select(ana.id);
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    expect(chosen.json().usageCount).toBe(1);
   });
 
   test('student management, once the coordination lets teachers: only in and of their turmas', async () => {
