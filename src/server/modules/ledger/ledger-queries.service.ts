@@ -322,7 +322,11 @@ const isRefusal = eq(auditLog.action, 'ledger.refused');
 /** Refused attempts that named a student of the scope (either side); every one for the coordination. */
 function refusalInScope(scope: TurmaScope): SQL | undefined {
   if (scope === null) return undefined;
-  const named = (side: string) => sql`(${auditLog.details}->>${side})::uuid`;
+  // A record names a student by a valid UUID or not at all (refusedAttemptRecord); anything else names nobody, never an error.
+  const named = (side: 'fromStudentId' | 'toStudentId') => {
+    const text = sql`(${auditLog.details}->>${sql.raw(`'${side}'`)})`;
+    return sql`(CASE WHEN ${text} ~* '^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$' THEN ${text}::uuid END)`;
+  };
   return eitherStudentInScope(named('fromStudentId'), named('toStudentId'), scope);
 }
 
