@@ -247,7 +247,11 @@ describe('writes', () => {
     expect(await tagsOf(ana.id)).toEqual([]);
   });
 
-  test('the image archive’s “Selecionar Imagem” sets the photo of the teacher’s students only, and counts no use when refused', async () => {
+  test('“Selecionar Imagem” sets the photo of the teacher’s students only (when teachers manage students), no use counted when refused', async () => {
+    // Making an image a student's photo is managing students: the coordination lets teachers do it here.
+    const rules = (teachersManageStudents: boolean) =>
+      t.request('PUT', '/admin/settings/rules', { ...as('coordinator'), payload: { ...DEFAULT_RULES, teachersManageStudents } });
+    expect((await rules(true)).statusCode).toBe(200);
     const uploaded = await upload(t, [{ name: 'retrato.png', bytes: await png(32, 32, [30, 90, 150]) }], { category: 'perfil' });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     const item = uploaded.json().results[0].item as { id: string };
@@ -260,6 +264,7 @@ describe('writes', () => {
     const chosen = await select(ana.id);
     expect(chosen.statusCode, chosen.body).toBe(200);
     expect(chosen.json().usageCount).toBe(1);
+    expect((await rules(false)).statusCode).toBe(200);
   });
 
   test('student management, once the coordination lets teachers: only in and of their turmas', async () => {
