@@ -11,6 +11,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   idempotency_conflict: 409,
   idempotency_in_progress: 409,
   student_id_taken: 409,
+  award_budget_exceeded: 422,
   email_taken: 409,
   rate_limited: 429,
   live_streams_full: 429,

@@ -1,4 +1,6 @@
 import { countOf, formatMeritus, formatNumber } from './format.ts';
+import { budgetLeftText } from './ledger-texts.ts';
+import type { Currency } from './ledger-types.ts';
 import { CORE_ERROR_MESSAGES } from './messages-core.ts';
 import { ARCHIVE_MAX_PIXELS, BULK_MAX_STUDENTS, PHOTO_MAX_PIXELS, RANKING_PAGE } from './constants.ts';
 
@@ -116,6 +118,8 @@ export const ERROR_MESSAGES = {
   invalid_min_interval: 'O intervalo mínimo deve ser um número inteiro de 1 a 86.400 segundos (vazio: sem intervalo)',
   transfer_daily_cap: 'Limite diário de transferências atingido',
   transfer_too_soon: 'Aguarde um pouco antes de fazer outra transferência',
+  award_budget_exceeded: 'Limite semanal de concessão atingido',
+  author_not_found: 'Membro da equipe não encontrado',
   turma_name_required: 'Informe o nome da turma',
   turma_name_too_long: 'O nome da turma deve ter no máximo 40 caracteres',
   turma_exists: 'Já existe uma turma com este nome',
@@ -161,6 +165,11 @@ export function dailyCapMessage(cap: number, remaining?: number): string {
   const base = `Limite diário de transferências atingido: até ${formatMeritus(cap)} por dia.`;
   if (remaining === undefined) return base;
   return remaining > 0 ? `${base} Hoje você ainda pode transferir ${formatMeritus(remaining)}.` : `${base} Tente novamente amanhã.`;
+}
+
+/** 'award_budget_exceeded' with what is left of the teacher's weekly budget in the operation's currency. */
+export function budgetExceededMessage(currency: Currency, remaining: number): string {
+  return `${ERROR_MESSAGES.award_budget_exceeded}. ${budgetLeftText(currency, remaining)}.`;
 }
 
 /** 'transfer_too_soon' with the school's minimum interval between two transfers of a student. */

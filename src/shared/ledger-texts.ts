@@ -20,3 +20,10 @@ export function bulkOperationMessage(currency: Currency, type: AdminOperationTyp
   const verb = isCredit(type) ? `concedid${ending} a` : `descontad${ending} de`;
   return `${formatAmount(currency, amount)} ${verb} ${count} ${count === 1 ? 'estudante' : 'estudantes'}`;
 }
+
+/** What a teacher may still award this week (their weekly budget): "Você ainda pode conceder 340 M$ esta semana". */
+export function budgetLeftText(currency: Currency, remaining: number): string {
+  return remaining > 0
+    ? `Você ainda pode conceder ${formatAmount(currency, remaining)} esta semana`
+    : `Você não pode conceder mais ${currency === 'meritus' ? 'M$' : 'Estelecas'} esta semana`;
+}
