@@ -1,6 +1,4 @@
 import { countOf, formatMeritus, formatNumber } from './format.ts';
-import { budgetLeftText } from './ledger-texts.ts';
-import type { Currency } from './ledger-types.ts';
 import { CORE_ERROR_MESSAGES } from './messages-core.ts';
 import { ARCHIVE_MAX_PIXELS, BULK_MAX_STUDENTS, PHOTO_MAX_PIXELS, RANKING_PAGE } from './constants.ts';
 
@@ -165,11 +163,6 @@ export function dailyCapMessage(cap: number, remaining?: number): string {
   const base = `Limite diário de transferências atingido: até ${formatMeritus(cap)} por dia.`;
   if (remaining === undefined) return base;
   return remaining > 0 ? `${base} Hoje você ainda pode transferir ${formatMeritus(remaining)}.` : `${base} Tente novamente amanhã.`;
-}
-
-/** 'award_budget_exceeded' with what is left of the teacher's weekly budget in the operation's currency. */
-export function budgetExceededMessage(currency: Currency, remaining: number): string {
-  return `${ERROR_MESSAGES.award_budget_exceeded}. ${budgetLeftText(currency, remaining)}.`;
 }
 
 /** 'transfer_too_soon' with the school's minimum interval between two transfers of a student. */

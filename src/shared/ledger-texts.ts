@@ -1,4 +1,5 @@
 import { formatAmount, plural } from './format.ts';
+import { ERROR_MESSAGES } from './errors.ts';
 import { type AdminOperationType, type Currency, isCredit } from './ledger-types.ts';
 
 /** The ledger's pt-BR words that are not errors: currencies' names and administrators' success messages. */
@@ -26,4 +27,9 @@ export function budgetLeftText(currency: Currency, remaining: number): string {
   return remaining > 0
     ? `Você ainda pode conceder ${formatAmount(currency, remaining)} esta semana`
     : `Você não pode conceder mais ${currency === 'meritus' ? 'M$' : 'Estelecas'} esta semana`;
+}
+
+/** 'award_budget_exceeded' with what is left of the teacher's weekly budget in the operation's currency. */
+export function budgetExceededMessage(currency: Currency, remaining: number): string {
+  return `${ERROR_MESSAGES.award_budget_exceeded}. ${budgetLeftText(currency, remaining)}.`;
 }

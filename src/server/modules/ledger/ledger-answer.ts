@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { bulkOperationResult, operationResult, shortStudent } from '../../../shared/ledger.ts';
 
 /** Why ledger.sql refused a write it found unable to go ahead under its locks. */
-const refusal = z.enum(['sender_missing', 'recipient_missing', 'student_missing', 'insufficient', 'daily_cap', 'too_soon', 'budget_exceeded']);
+const refusal = z.enum([
+  'sender_missing',
+  'recipient_missing',
+  'student_missing',
+  'insufficient',
+  'daily_cap',
+  'too_soon',
+  'budget_exceeded',
+]);
 export type Refusal = z.infer<typeof refusal>;
 
 /**

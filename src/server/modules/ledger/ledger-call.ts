@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { runPrepared, rowsOf, type Db, type DbOrTx, type PreparedStatement } from '../../db/client.ts';
 import { sqlState } from '../../db/sql-state.ts';
 import { AppError } from '../../app-error.ts';
-import { budgetExceededMessage, dailyCapMessage, tooSoonMessage, type ErrorCode } from '../../../shared/errors.ts';
+import { dailyCapMessage, tooSoonMessage, type ErrorCode } from '../../../shared/errors.ts';
+import { budgetExceededMessage } from '../../../shared/ledger-texts.ts';
 import type { Currency } from '../../../shared/ledger-types.ts';
 import { DEFAULT_RULES, type SchoolRules } from '../../../shared/settings.ts';
 import type { BulkOperationResult, OperationResult } from '../../../shared/ledger.ts';
@@ -140,7 +141,9 @@ function refusalError(
 ): { error: AppError; reason?: string } {
   if (answer.reason === 'budget_exceeded') {
     const { limit = 0, spent = 0, remaining = 0 } = answer.details ?? {};
-    return { error: new AppError(code, { message: budgetExceededMessage(currency, remaining), details: { currency, limit, spent, remaining } }) };
+    return {
+      error: new AppError(code, { message: budgetExceededMessage(currency, remaining), details: { currency, limit, spent, remaining } }),
+    };
   }
   if (answer.reason === 'daily_cap' && rules.transferDailyCap !== null) {
     return {

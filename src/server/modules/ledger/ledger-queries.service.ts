@@ -341,7 +341,14 @@ export function operationAuthors(db: Db): Promise<OperationAuthor[]> {
   return db
     .select({ id: admins.id, name: admins.name })
     .from(admins)
-    .where(exists(db.select({ one: sql`1` }).from(ledgerEntries).where(eq(ledgerEntries.actorAdminId, admins.id))))
+    .where(
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(ledgerEntries)
+          .where(eq(ledgerEntries.actorAdminId, admins.id)),
+      ),
+    )
     .orderBy(admins.name);
 }
 

@@ -18,6 +18,7 @@ import { balanceRows, figuresOf, riserRows, studentTotals, turmaRows } from './r
 import { timelineSums, topReasons } from './reports.queries.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
 import { dayIn } from '../../../shared/format.ts';
+import { assertStaffMember } from '../ledger/ledger-queries.service.ts';
 
 /**
  * The reports screen's reads: a query's scope resolved against the school, then the overview
@@ -34,14 +35,19 @@ export async function readReport<T>(
   query: ReportQuery,
   read: (db: Db, scope: ReportScope) => Promise<T>,
 ): Promise<T> {
-  return read(db, await reportScope(settings, query));
+  return read(db, await reportScope({ db, settings }, query));
 }
 
 /**
  * Resolves the query's period in the school's time zone and checks its turmas against the
- * school's list (a name the school does not have is refused, not silently matched to nothing).
+ * school's list and its author against the staff (a name or an id the school does not have is
+ * refused, not silently matched to nothing).
  */
-export async function reportScope(settings: SettingsStore, query: ReportQuery, now: Date = new Date()): Promise<ReportScope> {
+export async function reportScope(
+  { db, settings }: ReportDeps,
+  query: Pick<ReportQuery, 'period' | 'from' | 'to' | 'turma'> & { authorId?: string | undefined },
+  now: Date = new Date(),
+): Promise<ReportScope> {
   const school = await reportSchool(settings);
   const names = [...new Set(query.turma)];
   const turmas = names.map((name) => school.turmas.find((turma) => turma.name === name));
@@ -50,12 +56,15 @@ export async function reportScope(settings: SettingsStore, query: ReportQuery, n
     const message = REPORT_TEXTS.unknownTurma(unknown);
     throw new AppError('report_unknown_turma', { message, fields: { turma: message } });
   }
+  const authorId = query.authorId ?? null;
+  if (authorId !== null) await assertStaffMember(db, authorId);
   const period = resolvePeriod(query, dayIn(school.timeZone, now));
   return {
     period,
     turmas: turmas.filter((turma) => turma !== undefined),
     school,
-    view: { ...period, turmas: names, availableTurmas: school.turmas.map((turma) => turma.name) },
+    authorId,
+    view: { ...period, turmas: names, availableTurmas: school.turmas.map((turma) => turma.name), authorId },
   };
 }
 
