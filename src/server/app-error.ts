@@ -14,6 +14,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   idempotency_conflict: 409,
   idempotency_in_progress: 409,
   student_id_taken: 409,
+  award_budget_exceeded: 422,
   email_taken: 409,
   staff_not_found: 404,
   staff_last_coordinator: 409,

@@ -117,6 +117,8 @@ export const ERROR_MESSAGES = {
   invalid_min_interval: 'O intervalo mínimo deve ser um número inteiro de 1 a 86.400 segundos (vazio: sem intervalo)',
   transfer_daily_cap: 'Limite diário de transferências atingido',
   transfer_too_soon: 'Aguarde um pouco antes de fazer outra transferência',
+  award_budget_exceeded: 'Limite semanal de concessão atingido',
+  author_not_found: 'Membro da equipe não encontrado',
   turma_name_required: 'Informe o nome da turma',
   turma_name_too_long: 'O nome da turma deve ter no máximo 40 caracteres',
   turma_exists: 'Já existe uma turma com este nome',

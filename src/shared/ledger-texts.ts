@@ -1,4 +1,5 @@
 import { formatAmount, plural } from './format.ts';
+import { ERROR_MESSAGES } from './errors.ts';
 import { type AdminOperationType, type Currency, isCredit } from './ledger-types.ts';
 
 /** The ledger's pt-BR words that are not errors: currencies' names and administrators' success messages. */
@@ -19,4 +20,16 @@ export function bulkOperationMessage(currency: Currency, type: AdminOperationTyp
   const ending = currency === 'meritus' ? 'os' : amount === 1 ? 'a' : 'as';
   const verb = isCredit(type) ? `concedid${ending} a` : `descontad${ending} de`;
   return `${formatAmount(currency, amount)} ${verb} ${count} ${count === 1 ? 'estudante' : 'estudantes'}`;
+}
+
+/** What a teacher may still award this week (their weekly budget): "Você ainda pode conceder 340 M$ esta semana". */
+export function budgetLeftText(currency: Currency, remaining: number): string {
+  return remaining > 0
+    ? `Você ainda pode conceder ${formatAmount(currency, remaining)} esta semana`
+    : `Você não pode conceder mais ${currency === 'meritus' ? 'M$' : 'Estelecas'} esta semana`;
+}
+
+/** 'award_budget_exceeded' with what is left of the teacher's weekly budget in the operation's currency. */
+export function budgetExceededMessage(currency: Currency, remaining: number): string {
+  return `${ERROR_MESSAGES.award_budget_exceeded}. ${budgetLeftText(currency, remaining)}.`;
 }

@@ -151,7 +151,37 @@ export const liveOperation = z.object({
 });
 export type LiveOperation = z.infer<typeof liveOperation>;
 
-export const liveOperationsQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
+/** A member of the staff whose operations a list keeps (the live feed's and the reports' author filter). */
+export const authorIdParam = rowId({ error: 'author_not_found' });
+
+export const liveOperationsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  authorId: authorIdParam.optional(),
+});
+export type LiveOperationsQuery = z.infer<typeof liveOperationsQuery>;
+
+/** A member of the staff as the author filters offer them. */
+export const operationAuthor = z.object({ id: z.uuid(), name: z.string() });
+export type OperationAuthor = z.infer<typeof operationAuthor>;
+
+/** What a teacher may still award this week in one currency: the week's budget, what their awards took of it, what is left. */
+export const budgetLeft = z.object({
+  weeklyBudget: z.number().int(),
+  spent: z.number().int(),
+  remaining: z.number().int(),
+});
+export type BudgetLeft = z.infer<typeof budgetLeft>;
+
+/**
+ * GET /api/me/budget: a staff member's weekly award budget per currency, null where there is no limit (always for
+ * the coordination). The week begins on Monday at midnight in the school's time zone (`weekStart`).
+ */
+export const awardBudget = z.object({
+  weekStart: z.string(),
+  meritus: budgetLeft.nullable(),
+  estelecas: budgetLeft.nullable(),
+});
+export type AwardBudget = z.infer<typeof awardBudget>;
 
 /** Admin Estelecas screen: history with both parties. */
 export const ledgerEntryView = z.object({

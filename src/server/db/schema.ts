@@ -206,6 +206,10 @@ export const ledgerEntries = pgTable(
     index('ledger_to_idx').on(t.toStudentId, t.currency, t.createdAt.desc().nullsFirst()),
     index('ledger_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('ledger_currency_created_idx').on(t.currency, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // A staff member's rows: their week's awards (the budget, summed under their lock) and the author filters.
+    index('ledger_actor_admin_idx')
+      .on(t.actorAdminId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.actorAdminId} IS NOT NULL`),
     check('ledger_amount_positive', sql`${t.amount} > 0`),
     // The parties of each type's direction (ledger_type_sign(), migration 0015); a type it does not know is refused.
     check(

@@ -62,6 +62,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
   ],
   staffArea: [
     'GET /api/admin/operations',
+    'GET /api/admin/operations/authors',
     'GET /api/admin/meritus/recent',
     'GET /api/admin/estelecas/history',
     'GET /api/admin/estelecas/ranking',
@@ -94,6 +95,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'POST /api/admin/students/:id/meritus',
     'POST /api/admin/students/:id/estelecas',
     'POST /api/admin/operations/bulk',
+    'GET /api/me/budget',
     'PUT /api/admin/students/:id/tags/:kind',
     'PATCH /api/admin/students/:id/tags/:kind',
     'DELETE /api/admin/students/:id/tags/:kind',

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { bulkOperationResult, operationResult, shortStudent } from '../../../shared/ledger.ts';
 
 /** Why ledger.sql refused a write it found unable to go ahead under its locks. */
-const refusal = z.enum(['sender_missing', 'recipient_missing', 'student_missing', 'insufficient', 'daily_cap', 'too_soon']);
+const refusal = z.enum([
+  'sender_missing',
+  'recipient_missing',
+  'student_missing',
+  'insufficient',
+  'daily_cap',
+  'too_soon',
+  'budget_exceeded',
+]);
 export type Refusal = z.infer<typeof refusal>;
 
 /**
@@ -16,7 +24,13 @@ function ledgerAnswer<B extends z.ZodType>(body: B) {
       outcome: z.literal('refused'),
       reason: refusal,
       details: z
-        .object({ short: z.array(shortStudent).optional(), remaining: z.number().optional(), waitSeconds: z.number().optional() })
+        .object({
+          short: z.array(shortStudent).optional(),
+          remaining: z.number().optional(),
+          waitSeconds: z.number().optional(),
+          limit: z.number().optional(),
+          spent: z.number().optional(),
+        })
         .nullable(),
     }),
     z.object({ outcome: z.literal('conflict') }),

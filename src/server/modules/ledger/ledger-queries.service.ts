@@ -1,10 +1,13 @@
-import { aliasedTable, and, desc, eq, gt, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, desc, eq, exists, gt, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { auditLog, ledgerEntries, students } from '../../db/schema.ts';
+import { admins, auditLog, ledgerEntries, students } from '../../db/schema.ts';
+import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { AppError } from '../../app-error.ts';
 import {
   type LedgerEntryView,
   type LiveOperation,
+  type LiveOperationsQuery,
+  type OperationAuthor,
   type OperationCategory,
   type PartyView,
   type StudentOperation,
@@ -335,17 +338,42 @@ function refusalInScope(scope: TurmaScope): SQL | undefined {
  * lines that name a student of their turmas. A refused attempt that named no real operation type stays in the audit
  * log only: the feed shows operations.
  */
-export async function liveOperations(db: Db, limit: number, scope: TurmaScope = null): Promise<LiveOperation[]> {
+export async function liveOperations(db: Db, { limit, authorId }: LiveOperationsQuery, scope: TurmaScope = null): Promise<LiveOperation[]> {
+  if (authorId !== undefined) await assertStaffMember(db, authorId);
+  const byAuthor = authorId === undefined ? undefined : eq(ledgerEntries.actorAdminId, authorId);
+  const refusedByAuthor = authorId === undefined ? undefined : and(eq(auditLog.actorKind, 'admin'), eq(auditLog.actorId, authorId));
   const [entries, refused] = await Promise.all([
-    latestEntries(db, entryInScope(scope), limit),
+    latestEntries(db, and(entryInScope(scope), byAuthor), limit),
     db
       .select()
       .from(auditLog)
-      .where(and(isRefusal, refusalInScope(scope)))
+      .where(and(isRefusal, refusalInScope(scope), refusedByAuthor))
       .orderBy(desc(auditLog.at))
       .limit(limit),
   ]);
   return [...entries.map(entryLine), ...(await refusedLines(db, refused))].sort(newestFirst).slice(0, limit);
+}
+
+/** A filter's author must be a member of the staff: an id the school does not have is refused, not matched to nothing. */
+export async function assertStaffMember(db: Db, id: string): Promise<void> {
+  const [found] = await db.select({ id: admins.id }).from(admins).where(eq(admins.id, id));
+  if (!found) throw new AppError('author_not_found', { fields: { authorId: ERROR_MESSAGES.author_not_found } });
+}
+
+/** The members of the staff who wrote any operation, by name: the author filter's choices. */
+export function operationAuthors(db: Db): Promise<OperationAuthor[]> {
+  return db
+    .select({ id: admins.id, name: admins.name })
+    .from(admins)
+    .where(
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(ledgerEntries)
+          .where(eq(ledgerEntries.actorAdminId, admins.id)),
+      ),
+    )
+    .orderBy(admins.name);
 }
 
 /** The live feed's lines some operations added (pushed to staff as they happen, decision 019), newest first. */

@@ -16,6 +16,7 @@ import {
   type OperationResult,
 } from '../../../shared/ledger.ts';
 import type { AdminOperationType, Currency } from '../../../shared/ledger-types.ts';
+import { budgetCheck, type BudgetCheck } from './award-budget.service.ts';
 import { adminOperationMessage, bulkOperationMessage } from '../../../shared/ledger-texts.ts';
 import { rowId } from '../../../shared/validation.ts';
 import type { IdempotencyRecord, Stored } from './idempotency.ts';
@@ -55,10 +56,6 @@ const TRANSFER_DESCRIPTIONS: Record<Currency, string> = {
   meritus: formatTemplate((sender, recipient) => MESSAGES.defaultTransferDescription(sender, recipient)),
   estelecas: formatTemplate((_sender, recipient) => MESSAGES.defaultEstelecasTransferDescription(recipient)),
 };
-
-async function rulesOf(deps: LedgerDeps): Promise<SchoolRules> {
-  return (await settingsOf(deps)).rules;
-}
 
 async function settingsOf(deps: LedgerDeps): Promise<{ rules: SchoolRules; timeZone: string }> {
   if (!deps.settings) return { rules: DEFAULT_RULES, timeZone: DEFAULT_TIME_ZONE };
@@ -138,7 +135,14 @@ function adminPayload(
   currency: Currency,
   operation: { type: AdminOperationType; amount: number; description: string },
   studentUuids: string[],
-  extra: { bulk: boolean; messageTemplate: string; audit: object; idempotency?: IdempotencyRecord | undefined; at?: Date | undefined },
+  extra: {
+    bulk: boolean;
+    messageTemplate: string;
+    audit: object;
+    budget: BudgetCheck | null;
+    idempotency?: IdempotencyRecord | undefined;
+    at?: Date | undefined;
+  },
 ) {
   return {
     currency,
@@ -154,6 +158,7 @@ function adminPayload(
     idempotency: extra.idempotency ?? null,
     status: 201,
     createdAt: extra.at?.toISOString() ?? null,
+    budget: extra.budget,
   };
 }
 
@@ -186,12 +191,14 @@ export async function adminOperation(
 ): Promise<Stored<OperationResult>> {
   const said = loose(input);
   const attempt = adminAttempt(admin, currency, said, said.id, context.ip);
-  const operation = await validated(deps, ADMIN_TARGET_INPUTS[currency], input, attempt, await rulesOf(deps));
+  const { rules, timeZone } = await settingsOf(deps);
+  const operation = await validated(deps, ADMIN_TARGET_INPUTS[currency], input, attempt, rules);
   const { id, ...request } = operation;
   await assertStudentsInScope(deps, admin, attempt, [id]);
   const codes = REFUSAL_CODES.admin[currency];
   const payload = adminPayload(admin, currency, request, [id], {
     bulk: false,
+    budget: budgetCheck(admin, request.type, timeZone, context.at),
     messageTemplate: formatTemplate((name) => adminOperationMessage(currency, request.type, request.amount, name)),
     audit: { action: `ledger.${request.type}`, ip: context.ip ?? null, details: { currency, studentUuid: id, amount: request.amount } },
     idempotency: await keyOf(deps, attempt, {
@@ -219,13 +226,15 @@ export async function bulkAdminOperation(
   const said = loose(input) as LooseInput & { currency?: unknown };
   const currency = z.enum(['meritus', 'estelecas']).safeParse(said.currency).data ?? 'meritus';
   const attempt = adminAttempt(admin, currency, said, null, context.ip);
-  const operation = await validated(deps, bulkOperationInput, input, attempt, await rulesOf(deps));
+  const { rules, timeZone } = await settingsOf(deps);
+  const operation = await validated(deps, bulkOperationInput, input, attempt, rules);
   const studentUuids = [...new Set(operation.studentUuids)];
   await assertStudentsInScope(deps, admin, attempt, studentUuids);
   const request = { type: operation.type, amount: operation.amount, description: operation.description };
   const codes = REFUSAL_CODES.admin[operation.currency];
   const payload = adminPayload(admin, operation.currency, request, studentUuids, {
     bulk: true,
+    budget: budgetCheck(admin, request.type, timeZone, context.at),
     messageTemplate: bulkOperationMessage(operation.currency, request.type, request.amount, studentUuids.length),
     audit: {
       action: `ledger.bulk.${request.type}`,
@@ -262,6 +271,8 @@ export async function creditInitialBalance(
   const request = { type: 'admin_add' as const, amount, description };
   const payload = adminPayload(admin, 'meritus', request, [studentUuid], {
     bulk: false,
+    // Whoever may create students sets their first balance; it is not an award of the week.
+    budget: null,
     messageTemplate: formatTemplate((name) => adminOperationMessage('meritus', 'admin_add', amount, name)),
     audit: { action: 'ledger.admin_add', ip: ip ?? null, details: { currency: 'meritus', studentUuid, amount } },
   });

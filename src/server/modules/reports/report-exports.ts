@@ -187,13 +187,13 @@ export async function exportReportTable(
   context: { ip?: string | undefined } = {},
 ): Promise<ExportFile> {
   const { table, format, ...filters } = query;
-  const scope = await reportScope(settings, filters, turmaScopeOf(admin));
+  const scope = await reportScope({ db, settings }, filters, turmaScopeOf(admin));
   const data = await reportTable(db, scope, table);
   await recordAudit(db, {
     actor: auditActor(admin),
     action: 'report.export',
     ip: context.ip,
-    details: { table, format, from: scope.period.from, to: scope.period.to, turmas: scope.view.turmas },
+    details: { table, format, from: scope.period.from, to: scope.period.to, turmas: scope.view.turmas, authorId: scope.authorId },
   });
   const fileName = REPORT_TEXTS.exportFileName(REPORT_TABLE_FILES[table], scope.period.from, scope.period.to, format);
   return format === 'csv'

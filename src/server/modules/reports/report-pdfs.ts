@@ -82,7 +82,7 @@ export async function statementPdf(
   context: { ip?: string | undefined } = {},
 ): Promise<ExportFile> {
   const { student: studentUuid, ...days } = query;
-  const scope = await reportScope(settings, { ...days, turma: [] });
+  const scope = await reportScope({ db, settings }, { ...days, turma: [] });
   const { period, school } = scope;
   const student = await statementStudent(db, studentUuid);
   if (!student) throw new AppError('student_not_found');

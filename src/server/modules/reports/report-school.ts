@@ -9,9 +9,16 @@ export type ReportSchool = { timeZone: string; name: string; logoUrl: string | n
 
 /**
  * A report's filters resolved against the school: calendar days, instants' time zone, the chosen turmas (null: every
- * one). For a teacher the school's turmas are theirs only, and none chosen means all of theirs (possibly none).
+ * one), the member of the staff whose operations count (null: everyone's). For a teacher the school's turmas are theirs
+ * only, and none chosen means all of theirs (possibly none).
  */
-export type ReportScope = { period: ResolvedPeriod; turmas: ReportSchool['turmas'] | null; school: ReportSchool; view: ReportPeriodView };
+export type ReportScope = {
+  period: ResolvedPeriod;
+  turmas: ReportSchool['turmas'] | null;
+  school: ReportSchool;
+  authorId: string | null;
+  view: ReportPeriodView;
+};
 
 /**
  * The one place the reports read the school's settings from. Retired turmas stay in the list:

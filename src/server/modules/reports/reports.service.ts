@@ -21,6 +21,7 @@ import { turmaScopeOf, type AdminActor } from '../auth/actor.ts';
 import { inScope, type TurmaScope } from '../../views/turma-scope.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { dayIn } from '../../../shared/format.ts';
+import { assertStaffMember } from '../ledger/ledger-queries.service.ts';
 
 /**
  * The reports screen's reads: a query's scope resolved against the school, then the overview
@@ -38,17 +39,18 @@ export async function readReport<T>(
   query: ReportQuery,
   read: (db: Db, scope: ReportScope) => Promise<T>,
 ): Promise<T> {
-  return read(db, await reportScope(settings, query, turmaScopeOf(admin)));
+  return read(db, await reportScope({ db, settings }, query, turmaScopeOf(admin)));
 }
 
 /**
- * Resolves the query's period in the school's time zone and checks its turmas against the school's list (a name the
- * school does not have is refused, not silently matched to nothing). A teacher (`turmaScope`) reports on their turmas:
- * the school's list is theirs, no filter means all of theirs, and a turma of someone else is refused.
+ * Resolves the query's period in the school's time zone and checks its turmas against the school's list and its author
+ * against the staff (a name or an id the school does not have is refused, not silently matched to nothing). A teacher
+ * (`turmaScope`) reports on their turmas: the school's list is theirs, no filter means all of theirs, and a turma of
+ * someone else is refused.
  */
 export async function reportScope(
-  settings: SettingsStore,
-  query: ReportQuery,
+  { db, settings }: ReportDeps,
+  query: Pick<ReportQuery, 'period' | 'from' | 'to' | 'turma'> & { authorId?: string | undefined },
   turmaScope: TurmaScope = null,
   now: Date = new Date(),
 ): Promise<ReportScope> {
@@ -64,13 +66,16 @@ export async function reportScope(
   if (chosen.some((turma) => !inScope(turmaScope, turma.id))) {
     throw new AppError('turma_outside_turmas', { fields: { turma: ERROR_MESSAGES.turma_outside_turmas } });
   }
+  const authorId = query.authorId ?? null;
+  if (authorId !== null) await assertStaffMember(db, authorId);
   const visible = school.turmas.filter((turma) => inScope(turmaScope, turma.id));
   const period = resolvePeriod(query, dayIn(school.timeZone, now));
   return {
     period,
     turmas: chosen.length > 0 ? chosen : turmaScope === null ? null : visible,
     school: { ...school, turmas: visible },
-    view: { ...period, turmas: names, availableTurmas: visible.map((turma) => turma.name) },
+    authorId,
+    view: { ...period, turmas: names, availableTurmas: visible.map((turma) => turma.name), authorId },
   };
 }
 
