@@ -1,9 +1,14 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import { AppError } from '../../app-error.ts';
 import type { AppDeps } from '../../deps.ts';
 import { route } from '../../contract-routes.ts';
 import { routes } from '../../../shared/contract/routes.ts';
+import { urlOf } from '../../../shared/contract/route.ts';
+import { signInRefusedPath, type SignInProvider } from '../../../shared/school-accounts.ts';
 import { clearSessionCookie, principalOf, sessionOf, setSessionCookie } from '../../plugins/auth.ts';
 import { currentUser, hashToken, loginAdmin, loginStudent, logout, type RequestContext } from './auth.service.ts';
+import { finishSignIn, startSignIn, type SignInRefused } from './school-accounts.service.ts';
 
 export function requestContext(request: FastifyRequest): RequestContext {
   return { ip: request.ip, userAgent: request.headers['user-agent'] };
@@ -32,4 +37,54 @@ export async function authRoutes(app: FastifyInstance, { config, database, event
   });
 
   route(app, routes.auth.me, async (request) => currentUser(database.db, principalOf(request), (await settings.get()).rules));
+
+  // Sign-in with the school's accounts: the browser leaves for the provider and comes back to the callback (decision 021).
+  const providerOf = (provider: SignInProvider) => {
+    const configured = config.signInProviders[provider];
+    if (!configured) throw new AppError('not_found');
+    return configured;
+  };
+  const refused = (request: FastifyRequest, reply: FastifyReply, refusal: SignInRefused) => {
+    request.log.info({ reason: refusal.reason, detail: refusal.detail }, 'sign-in with a school account refused');
+    return reply.redirect(signInRefusedPath(refusal.refused));
+  };
+
+  route(app, routes.auth.oidcStart, async (request, reply) => {
+    const { provider } = request.params;
+    const started = await startSignIn(database.db, provider, providerOf(provider));
+    if ('refused' in started) return refused(request, reply, started);
+    reply.setCookie(signInStateCookieName(config), started.state, {
+      path: urlOf(routes.auth.oidcCallback, { params: { provider } }),
+      httpOnly: true,
+      // Lax: the provider sends the browser back with a top-level GET from its own site, which carries a Lax cookie.
+      sameSite: 'lax',
+      secure: config.https,
+      expires: started.expiresAt,
+    });
+    return reply.redirect(started.location);
+  });
+
+  route(app, routes.auth.oidcCallback, async (request, reply) => {
+    const { provider } = request.params;
+    const settings = providerOf(provider);
+    const cookieName = signInStateCookieName(config);
+    const callbackPath = urlOf(routes.auth.oidcCallback, { params: { provider } });
+    reply.clearCookie(cookieName, { path: callbackPath, httpOnly: true, sameSite: 'lax', secure: config.https });
+    const finished = await finishSignIn(
+      database.db,
+      provider,
+      settings,
+      // The address the provider redirected to, as openid-client reads it: the registered redirect URI with this query.
+      { url: new URL(request.url, settings.redirectUri), browserState: request.cookies[cookieName] },
+      requestContext(request),
+    );
+    if ('refused' in finished) return refused(request, reply, finished);
+    setSessionCookie(reply, config, finished.token, finished.expiresAt);
+    return reply.redirect(`/${finished.area}`);
+  });
+}
+
+/** The cookie that holds a sign-in's state while the browser is at the provider (only sent back to the callback). */
+function signInStateCookieName(config: Config): string {
+  return config.https ? '__Secure-meritus_oidc_state' : 'meritus_oidc_state';
 }
