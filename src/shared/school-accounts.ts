@@ -1,3 +1,4 @@
+import { SIGN_IN_PATH, SIGN_IN_REFUSAL_PARAM } from './constants.ts';
 import type { CoreErrorCode } from './messages-core.ts';
 
 /**
@@ -8,12 +9,6 @@ export const SIGN_IN_PROVIDERS = ['google', 'microsoft'] as const;
 export type SignInProvider = (typeof SIGN_IN_PROVIDERS)[number];
 
 export const SIGN_IN_PROVIDER_NAMES: Record<SignInProvider, string> = { google: 'Google', microsoft: 'Microsoft' };
-
-/** The sign-in page (the web's paths.login), where a refused sign-in with a school account comes back. */
-export const SIGN_IN_PATH = '/login';
-
-/** The query parameter of SIGN_IN_PATH that names why a sign-in with a school account was refused. */
-export const SIGN_IN_REFUSAL_PARAM = 'error';
 
 /** Why the server may send someone back to the sign-in page: each is an error code with its pt-BR text. */
 export const SIGN_IN_REFUSALS = [

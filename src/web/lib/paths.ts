@@ -1,5 +1,5 @@
 import type { Area } from '../../shared/areas.ts';
-import { SIGN_IN_PATH } from '../../shared/school-accounts.ts';
+import { SIGN_IN_PATH } from '../../shared/constants.ts';
 
 /** Every route of the app, written once. */
 export const paths = {

@@ -1,8 +1,8 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { Eye, EyeOff, GraduationCap, KeyRound, Medal, ShieldCheck, Sparkles, Star, Trophy } from 'lucide-react';
 import { useLocation } from 'react-router';
-import { CORE_ERROR_MESSAGES, MESSAGES } from '../../../shared/messages-core.ts';
-import { SIGN_IN_PROVIDER_NAMES, signInRefusalOf, type SignInProvider } from '../../../shared/school-accounts.ts';
+import { MESSAGES } from '../../../shared/messages-core.ts';
+import { SIGN_IN_REFUSAL_PARAM } from '../../../shared/constants.ts';
 import { useSignedInRedirect, useSignIn, type AreaLoader } from '../../lib/sign-in.ts';
 import { Brand } from '../../ui/brand.tsx';
 import { Button } from '../../ui/button.tsx';
@@ -12,9 +12,6 @@ import { DEMO_CREDENTIALS, isDemoMode } from './demo-mode.ts';
 import { call } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { settings } from '../../../shared/contract/settings.ts';
-import { auth } from '../../../shared/contract/auth.ts';
-import { urlOf } from '../../../shared/contract/route.ts';
-import { FormAlert } from '../../ui/form-alert.tsx';
 import type { PublicSettings } from '../../../shared/settings.ts';
 
 /**
@@ -150,34 +147,8 @@ function LoginForm({ role, demo, loadArea }: { role: LoginRole; demo: boolean; l
   );
 }
 
-/**
- * 'Entrar com Google' / 'Entrar com Microsoft', for students and staff alike, when the server is configured for them:
- * plain links, since the browser leaves for the provider (GET /api/auth/oidc/:provider/start).
- */
-function SchoolAccountLinks({ providers }: { providers: readonly SignInProvider[] }) {
-  if (providers.length === 0) return null;
-  return (
-    <div className="mt-6">
-      <p className="flex items-center gap-3 text-sm text-slate-500 before:h-px before:flex-1 before:bg-slate-200 after:h-px after:flex-1 after:bg-slate-200">
-        ou use a conta da escola
-      </p>
-      <div className="mt-4 flex flex-col gap-3">
-        {providers.map((provider) => (
-          <a
-            key={provider}
-            href={urlOf(auth.oidcStart, { params: { provider } })}
-            className={cn(
-              'flex h-12 items-center justify-center rounded-xl border border-slate-300 bg-white px-5 text-base font-semibold',
-              'text-slate-800 shadow-sm hover:bg-slate-50 active:bg-slate-100',
-            )}
-          >
-            Entrar com {SIGN_IN_PROVIDER_NAMES[provider]}
-          </a>
-        ))}
-      </div>
-    </div>
-  );
-}
+/** The sign-in with the school's accounts: a chunk of its own, fetched only where the server offers it or sent someone back. */
+const SchoolAccountSignIn = lazy(() => import('./school-account-sign-in.tsx'));
 
 const highlights = [
   { icon: Sparkles, text: 'Ganhe Méritus pelas suas conquistas' },
@@ -192,7 +163,8 @@ export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
   const [demo] = useState(isDemoMode);
   const school = usePublicSchool();
   // A sign-in with a school account the server refused comes back here saying why.
-  const refusal = signInRefusalOf(useLocation().search);
+  const { search } = useLocation();
+  const refused = new URLSearchParams(search).has(SIGN_IN_REFUSAL_PARAM);
 
   return (
     <div className="flex min-h-dvh flex-col bg-slate-50 lg:flex-row">
@@ -235,10 +207,10 @@ export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
         <div className="relative w-full max-w-md rounded-3xl bg-white p-6 shadow-xl ring-1 ring-slate-200 sm:p-8 lg:shadow-lg">
           <h2 className="text-2xl font-bold tracking-tight text-slate-900">Entrar</h2>
           <p className="mt-1 text-sm text-slate-600">Escolha seu perfil e use seus dados de acesso.</p>
-          {refusal && (
-            <div className="mt-4">
-              <FormAlert message={CORE_ERROR_MESSAGES[refusal]} />
-            </div>
+          {refused && (
+            <Suspense fallback={null}>
+              <SchoolAccountSignIn refusal={search} />
+            </Suspense>
           )}
           <Tabs
             label="Tipo de acesso"
@@ -260,7 +232,11 @@ export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
               },
             ]}
           />
-          <SchoolAccountLinks providers={school?.signInProviders ?? []} />
+          {school && school.signInProviders.length > 0 && (
+            <Suspense fallback={null}>
+              <SchoolAccountSignIn providers={school.signInProviders} />
+            </Suspense>
+          )}
         </div>
       </main>
     </div>
