@@ -57,8 +57,10 @@ export type SignInRefused = { refused: SignInRefusal; reason: string; detail?: s
 /** How an error of openid-client or the provider reads in the logs (its code and the OAuth error, never a token). */
 function describeProviderError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const { code, error: oauthError } = error as { code?: unknown; error?: unknown };
-  return [code, oauthError, error.message].filter((part) => typeof part === 'string' && part !== '').join(': ');
+  const { code, error: oauthError, error_description: description } = error as Error & Record<string, unknown>;
+  // openid-client wraps the check that failed, whose message names the claim (nonce, iss, aud…).
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return [code, oauthError, description ?? error.message, cause].filter((part) => typeof part === 'string' && part !== '').join(': ');
 }
 
 /**

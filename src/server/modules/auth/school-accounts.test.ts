@@ -273,6 +273,21 @@ describe('the flow cannot be replayed or forged', () => {
     expect((await callback(back, started)).headers.location).toBe('/student');
   });
 
+  test('the code is redeemed only with the PKCE verifier, and the ID token must carry the nonce that was sent', async () => {
+    for (const [column, reason] of [
+      ['codeVerifier', 'invalid_grant'],
+      ['nonce', '"nonce" claim'],
+    ] as const) {
+      idp.signInAs({ email: 'ana@escola.test', email_verified: true });
+      const browser: Browser = { ip: freshIp() };
+      const back = await atProvider(await start('google', browser));
+      // What an attacker holding only the code would lack: the verifier and nonce kept on the server.
+      await t.db.update(oidcStates).set({ [column]: 'x'.repeat(43) });
+      expectRefused(await callback(back, browser), 'school_account_failed');
+      expect(await lastFailure()).toMatchObject({ reason: 'exchange_failed', detail: expect.stringContaining(reason) });
+    }
+  });
+
   test('a state older than its ten minutes is refused', async () => {
     idp.signInAs({ email: 'ana@escola.test', email_verified: true });
     const browser: Browser = { ip: freshIp() };
@@ -286,9 +301,10 @@ describe('the flow cannot be replayed or forged', () => {
     idp.signInAs({ email: 'ana@escola.test', email_verified: true });
     const browser: Browser = { ip: freshIp() };
     const back = await atProvider(await start('google', browser));
+    // Sent with the state's cookie, which a browser would keep for Google's callback alone.
     const elsewhere = new URL(back.href.replace('/oidc/google/', '/oidc/microsoft/'));
-    const response = await t.app.inject({ url: `${elsewhere.pathname}${elsewhere.search}`, remoteAddress: browser.ip });
-    expectRefused(response, 'school_account_failed');
+    expectRefused(await callback(elsewhere, browser), 'school_account_failed');
+    expect(await lastFailure()).toMatchObject({ reason: 'state_unknown', provider: 'microsoft' });
     expect((await callback(back, browser)).headers.location).toBe('/student');
   });
 
