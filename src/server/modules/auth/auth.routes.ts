@@ -45,7 +45,9 @@ export async function authRoutes(app: FastifyInstance, { config, database, event
     return configured;
   };
   const refused = (request: FastifyRequest, reply: FastifyReply, refusal: SignInRefused) => {
-    request.log.info({ reason: refusal.reason, detail: refusal.detail }, 'sign-in with a school account refused');
+    // A provider out of reach is the operator's to look at; the other refusals are people's, and in the audit log.
+    const level = refusal.reason === 'provider_unreachable' ? 'warn' : 'info';
+    request.log[level]({ reason: refusal.reason, detail: refusal.detail }, 'sign-in with a school account refused');
     return reply.redirect(signInRefusedPath(refusal.refused));
   };
 

@@ -18,7 +18,7 @@ import type { SignInProvider, SignInRefusal } from '../../../shared/school-accou
  */
 
 /** How long a sign-in may stay at the provider, from the redirect to the callback. */
-export const SIGN_IN_STATE_TTL_MS = 10 * 60_000;
+const SIGN_IN_STATE_TTL_MS = 10 * 60_000;
 
 /** Seconds the server waits for the provider (discovery, keys, the token request) before the sign-in fails. */
 const PROVIDER_TIMEOUT_SECONDS = 10;

@@ -116,6 +116,19 @@ describe('configuration', () => {
     }
   });
 
+  test('a provider out of reach sends the browser back to the login page with a message, never an error page', async () => {
+    const closed = await startOpenIdProvider(PUBLIC_URL, DOMAIN);
+    await closed.close();
+    const down = await buildTestApp({ env: closed.env });
+    try {
+      const response = await down.app.inject({ url: '/api/auth/oidc/microsoft/start' });
+      expectRefused(response, 'school_account_failed');
+      expect(await down.db.select().from(oidcStates)).toEqual([]);
+    } finally {
+      await down.close();
+    }
+  });
+
   test('the start sends the browser to the provider with PKCE, state, nonce and the registered callback, and keeps the state once', async () => {
     const browser: Browser = { ip: freshIp() };
     const authorization = await start('google', browser);
