@@ -55,29 +55,22 @@ export async function authRoutes(app: FastifyInstance, { config, database, event
     const { provider } = request.params;
     const started = await startSignIn(database.db, provider, providerOf(provider));
     if ('refused' in started) return refused(request, reply, started);
-    reply.setCookie(signInStateCookieName(config), started.state, {
-      path: urlOf(routes.auth.oidcCallback, { params: { provider } }),
-      httpOnly: true,
-      // Lax: the provider sends the browser back with a top-level GET from its own site, which carries a Lax cookie.
-      sameSite: 'lax',
-      secure: config.https,
-      expires: started.expiresAt,
-    });
+    const cookie = stateCookie(config, provider);
+    reply.setCookie(cookie.name, started.state, { ...cookie.options, expires: started.expiresAt });
     return reply.redirect(started.location);
   });
 
   route(app, routes.auth.oidcCallback, async (request, reply) => {
     const { provider } = request.params;
-    const settings = providerOf(provider);
-    const cookieName = signInStateCookieName(config);
-    const callbackPath = urlOf(routes.auth.oidcCallback, { params: { provider } });
-    reply.clearCookie(cookieName, { path: callbackPath, httpOnly: true, sameSite: 'lax', secure: config.https });
+    const configured = providerOf(provider);
+    const cookie = stateCookie(config, provider);
+    reply.clearCookie(cookie.name, cookie.options);
     const finished = await finishSignIn(
       database.db,
       provider,
-      settings,
+      configured,
       // The address the provider redirected to, as openid-client reads it: the registered redirect URI with this query.
-      { url: new URL(request.url, settings.redirectUri), browserState: request.cookies[cookieName] },
+      { url: new URL(request.url, configured.redirectUri), browserState: request.cookies[cookie.name] },
       requestContext(request),
     );
     if ('refused' in finished) return refused(request, reply, finished);
@@ -86,7 +79,18 @@ export async function authRoutes(app: FastifyInstance, { config, database, event
   });
 }
 
-/** The cookie that holds a sign-in's state while the browser is at the provider (only sent back to the callback). */
-function signInStateCookieName(config: Config): string {
-  return config.https ? '__Secure-meritus_oidc_state' : 'meritus_oidc_state';
+/**
+ * The cookie that holds a sign-in's state while the browser is at the provider, sent back to that provider's callback
+ * only. Lax: the provider sends the browser back with a top-level GET from its own site, which carries a Lax cookie.
+ */
+function stateCookie(config: Config, provider: SignInProvider) {
+  return {
+    name: config.https ? '__Secure-meritus_oidc_state' : 'meritus_oidc_state',
+    options: {
+      path: urlOf(routes.auth.oidcCallback, { params: { provider } }),
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config.https,
+    } as const,
+  };
 }
