@@ -11,6 +11,7 @@ import {
 import type { ErrorCode } from './errors.ts';
 import { DEFAULT_TIME_ZONE } from './format.ts';
 import { rowId, textInput } from './validation.ts';
+import { SIGN_IN_PROVIDERS } from './school-accounts.ts';
 
 /**
  * What a school configures (/admin/settings): stored in the database, read by every screen
@@ -72,7 +73,11 @@ export const schoolInfo = z.object({
 export type SchoolInfo = z.infer<typeof schoolInfo>;
 
 /** GET /api/settings/public: what the login page shows before anyone signs in (no secrets). */
-export const publicSettings = schoolInfo.extend({ demo: z.boolean() });
+export const publicSettings = schoolInfo.extend({
+  demo: z.boolean(),
+  /** The school accounts the server is configured for: their 'Entrar com …' buttons show on the login page. */
+  signInProviders: z.array(z.enum(SIGN_IN_PROVIDERS)),
+});
 export type PublicSettings = z.infer<typeof publicSettings>;
 
 /** PUT /api/admin/settings/school */

@@ -18,6 +18,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { LEDGER_TYPES } from '../../shared/ledger-types.ts';
+import { SIGN_IN_PROVIDERS } from '../../shared/school-accounts.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -96,6 +97,10 @@ export const students = pgTable(
     uniqueIndex('students_student_id_active_key')
       .on(t.studentId)
       .where(sql`${t.deletedAt} IS NULL`),
+    // A sign-in with a school account finds its student by email (case folded), among those not removed.
+    index('students_email_idx')
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.deletedAt} IS NULL`),
     check('students_meritus_nonnegative', sql`${t.meritus} >= 0`),
     check('students_total_earned_nonnegative', sql`${t.totalEarned} >= 0`),
     check('students_estelecas_nonnegative', sql`${t.estelecas} >= 0`),
@@ -149,6 +154,23 @@ export const sessions = pgTable(
     index('sessions_admin_idx').on(t.adminId),
     check('sessions_one_owner', sql`(${t.studentUuid} IS NULL) <> (${t.adminId} IS NULL)`),
   ],
+);
+
+/**
+ * A sign-in with a school account under way (OpenID Connect): written when the browser is sent to the provider, taken
+ * (deleted) by the callback, so each state is used once, on whichever server instance the callback reaches. Keyed by
+ * the SHA-256 of the state, which only the browser's cookie and the provider's redirect carry.
+ */
+export const oidcStates = pgTable(
+  'oidc_states',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    provider: text('provider', { enum: SIGN_IN_PROVIDERS }).notNull(),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('oidc_states_expires_idx').on(t.expiresAt)],
 );
 
 /**

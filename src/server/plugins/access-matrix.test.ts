@@ -40,6 +40,9 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'GET /api/archive/files/:key/:variant',
     // The login page's school name, logo and demo flag (no secrets).
     'GET /api/settings/public',
+    // Sign-in with the school's accounts: the browser comes and goes before anyone is signed in.
+    'GET /api/auth/oidc/:provider/start',
+    'GET /api/auth/oidc/:provider/callback',
   ],
   signedIn: [
     'POST /api/auth/logout',

@@ -66,6 +66,7 @@ const [turma] = await t.db.select().from(turmas).limit(1);
 /** A real value for each path parameter, so a case can make just one part of a request hostile. */
 function validParam(url: string, name: string): string {
   if (name === 'kind') return 'leader';
+  if (name === 'provider') return 'google';
   if (name === 'tagId') return tagId;
   if (url.startsWith('/api/admin/reason-presets/')) return presetId;
   if (url.startsWith('/api/admin/archive/images/')) return archived!.id;

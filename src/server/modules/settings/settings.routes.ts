@@ -6,6 +6,7 @@ import { routes } from '../../../shared/contract/routes.ts';
 import { uploadedFile } from '../../multipart.ts';
 import { adminOf } from '../../plugins/auth.ts';
 import { PHOTO_MAX_BYTES } from '../../../shared/constants.ts';
+import { SIGN_IN_PROVIDERS } from '../../../shared/school-accounts.ts';
 import {
   createTurma,
   getPublicSettings,
@@ -27,7 +28,8 @@ export async function settingsRoutes(app: FastifyInstance, { config, database, e
     await scope.register(multipart, { limits: { fileSize: PHOTO_MAX_BYTES, files: 1 } });
     const contract = routes.settings;
 
-    route(scope, contract.public, async () => getPublicSettings(settings, config.demo));
+    const signInProviders = SIGN_IN_PROVIDERS.filter((provider) => config.signInProviders[provider]);
+    route(scope, contract.public, async () => getPublicSettings(settings, { demo: config.demo, signInProviders }));
 
     route(scope, contract.read, async () => settings.get());
 

@@ -96,9 +96,13 @@ export function createSettingsStore(db: Db, events: EventBus): SettingsStore {
   };
 }
 
-export async function getPublicSettings(store: SettingsStore, demo: boolean): Promise<PublicSettings> {
+/** The school's name and logo, with what the server's configuration shows on the login page. */
+export async function getPublicSettings(
+  store: SettingsStore,
+  login: Pick<PublicSettings, 'demo' | 'signInProviders'>,
+): Promise<PublicSettings> {
   const { school } = await store.get();
-  return { ...school, demo };
+  return { ...school, ...login };
 }
 
 /**

@@ -37,7 +37,13 @@ describe('the school', () => {
       const app = t;
       const before = await app.app.inject({ method: 'GET', url: '/api/settings/public' });
       expect(before.statusCode).toBe(200);
-      expect(before.json()).toEqual({ name: 'Escola Méritus', logoUrl: null, timeZone: 'America/Sao_Paulo', demo: false });
+      expect(before.json()).toEqual({
+        name: 'Escola Méritus',
+        logoUrl: null,
+        timeZone: 'America/Sao_Paulo',
+        demo: false,
+        signInProviders: [],
+      });
 
       await app.award(app.students[0]!.id, 10);
       const csvBefore = (await app.request('GET', '/admin/ledger/export.csv')).body;

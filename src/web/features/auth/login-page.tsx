@@ -1,6 +1,8 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { Eye, EyeOff, GraduationCap, KeyRound, Medal, ShieldCheck, Sparkles, Star, Trophy } from 'lucide-react';
+import { useLocation } from 'react-router';
 import { MESSAGES } from '../../../shared/messages-core.ts';
+import { SIGN_IN_REFUSAL_PARAM } from '../../../shared/constants.ts';
 import { useSignedInRedirect, useSignIn, type AreaLoader } from '../../lib/sign-in.ts';
 import { Brand } from '../../ui/brand.tsx';
 import { Button } from '../../ui/button.tsx';
@@ -182,6 +184,9 @@ function LoginForm({ role, demo, loadArea }: { role: LoginRole; demo: boolean; l
   );
 }
 
+/** The sign-in with the school's accounts: a chunk of its own, fetched only where the server offers it or sent someone back. */
+const SchoolAccountSignIn = lazy(() => import('./school-account-sign-in.tsx'));
+
 const highlights = [
   { icon: Sparkles, text: 'Ganhe Méritus pelas suas conquistas' },
   { icon: Star, text: 'Acumule Estelecas, os pontos de excelência' },
@@ -194,6 +199,9 @@ export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
   const [role, setRole] = useState<LoginRole>('student');
   const [demo] = useState(isDemoMode);
   const school = usePublicSchool();
+  // A sign-in with a school account the server refused comes back here saying why.
+  const { search } = useLocation();
+  const refused = new URLSearchParams(search).has(SIGN_IN_REFUSAL_PARAM);
 
   return (
     <div className="flex min-h-dvh flex-col bg-slate-50 lg:flex-row">
@@ -236,6 +244,11 @@ export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
         <div className="relative w-full max-w-md rounded-3xl bg-white p-6 shadow-xl ring-1 ring-slate-200 sm:p-8 lg:shadow-lg">
           <h2 className="text-2xl font-bold tracking-tight text-slate-900">Entrar</h2>
           <p className="mt-1 text-sm text-slate-600">Escolha seu perfil e use seus dados de acesso.</p>
+          {refused && (
+            <Suspense fallback={null}>
+              <SchoolAccountSignIn refusal={search} />
+            </Suspense>
+          )}
           <Tabs
             label="Tipo de acesso"
             className="mt-5"
@@ -256,6 +269,11 @@ export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
               },
             ]}
           />
+          {school && school.signInProviders.length > 0 && (
+            <Suspense fallback={null}>
+              <SchoolAccountSignIn providers={school.signInProviders} />
+            </Suspense>
+          )}
         </div>
       </main>
     </div>
