@@ -15,7 +15,7 @@ export const auth = defineRoutes(['auth'], {
   },
   logout: { method: 'POST', path: '/api/auth/logout', access: 'signedIn', schemas: (s) => ({ response: { 204: s.z.null() } }) },
   me: { method: 'GET', path: '/api/auth/me', access: 'signedIn', schemas: (s) => ({ response: { 200: s.sessionUser } }) },
-  // Sign-in with the school's accounts (decision 021): the browser goes to the provider and comes back, then to its area or to /login?error=….
+  // Sign-in with the school's accounts (decision 024): the browser goes to the provider and comes back, then to its area or to /login?error=….
   oidcStart: {
     method: 'GET',
     path: '/api/auth/oidc/:provider/start',

@@ -38,7 +38,7 @@ export async function authRoutes(app: FastifyInstance, { config, database, event
 
   route(app, routes.auth.me, async (request) => currentUser(database.db, principalOf(request), (await settings.get()).rules));
 
-  // Sign-in with the school's accounts: the browser leaves for the provider and comes back to the callback (decision 021).
+  // Sign-in with the school's accounts: the browser leaves for the provider and comes back to the callback (decision 024).
   const providerOf = (provider: SignInProvider) => {
     const configured = config.signInProviders[provider];
     if (!configured) throw new AppError('not_found');

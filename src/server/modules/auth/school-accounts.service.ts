@@ -14,7 +14,7 @@ import type { SignInProvider, SignInRefusal } from '../../../shared/school-accou
  * Sign-in with the school's accounts (Google Workspace, Microsoft 365) by OpenID Connect: the authorization code flow
  * with PKCE, state and nonce, done by openid-client (discovery, the token request, the ID token's signature, issuer,
  * audience, expiry and nonce). What is Méritus's own is here: the state kept for one use, and who a verified email is.
- * An account is never created: the email must already be an active staff member's or a student's (decision 021).
+ * An account is never created: the email must already be an active staff member's or a student's (decision 024).
  */
 
 /** How long a sign-in may stay at the provider, from the redirect to the callback. */
