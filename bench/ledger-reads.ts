@@ -61,7 +61,7 @@ try {
   await time('student: Estelecas history (20)', () => studentOperations(db, viewer, { currency: 'estelecas', limit: 20 }));
   await time('student: all operations, page of 20', () => studentOperations(db, viewer, { limit: 20 }));
   await time('student: search "Operação 99"', () => studentOperations(db, viewer, { q: 'Operação 99', limit: 20 }));
-  await time('admin: live feed (100)', () => liveOperations(db, 100));
+  await time('admin: live feed (100)', () => liveOperations(db, { limit: 100 }));
   await time('admin: recent Méritus operations (10)', () => recentAdminMeritus(db, 10));
   await time('admin: Estelecas history (50)', () => estelecasHistory(db, 50));
   // What an instance reads when it (re)builds its ranking; a read of the ranking itself comes from memory (bench/ranking-reads.ts).

@@ -102,12 +102,12 @@ try {
   const admin = coordinatorActor({ id: first!.id, name: 'Coordenação', email: first!.email });
 
   console.log(`report calls, ${widest.from} to ${widest.to} (${RUNS} runs each):`);
-  await time('overview (figures, turmas, saldos, risers)', async () => reportOverview(db, await reportScope(settings, widest)));
-  await time('timeline (by week)', async () => reportTimeline(db, await reportScope(settings, widest)));
-  await time('reasons', async () => reportReasons(db, await reportScope(settings, widest)));
-  await time('overview, one turma', async () => reportOverview(db, await reportScope(settings, oneTurma)));
-  await time('timeline, one turma', async () => reportTimeline(db, await reportScope(settings, oneTurma)));
-  await time('reasons, one turma', async () => reportReasons(db, await reportScope(settings, oneTurma)));
+  await time('overview (figures, turmas, saldos, risers)', async () => reportOverview(db, await reportScope({ db, settings }, widest)));
+  await time('timeline (by week)', async () => reportTimeline(db, await reportScope({ db, settings }, widest)));
+  await time('reasons', async () => reportReasons(db, await reportScope({ db, settings }, widest)));
+  await time('overview, one turma', async () => reportOverview(db, await reportScope({ db, settings }, oneTurma)));
+  await time('timeline, one turma', async () => reportTimeline(db, await reportScope({ db, settings }, oneTurma)));
+  await time('reasons, one turma', async () => reportReasons(db, await reportScope({ db, settings }, oneTurma)));
 
   console.log('\nexports (built once each):');
   for (const table of REPORT_TABLES) {

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { openDatabase, rowsOf } from '../src/server/db/client.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { ensureInitialData } from '../src/server/seed/seed.ts';
-import { createAdmin } from '../src/server/modules/auth/admin-accounts.service.ts';
+import { createStaffMember } from '../src/server/modules/staff/staff.service.ts';
 import { hashPassword } from '../src/server/modules/auth/password.ts';
 import { foldPendingSums } from '../src/server/modules/reports/reports.queries.ts';
 
@@ -40,7 +40,7 @@ export async function buildSchool(env: NodeJS.ProcessEnv, size: { students: numb
     const { db } = database;
     await ensureInitialData(db, config);
     for (let i = 0; i < size.staff; i++) {
-      await createAdmin(
+      await createStaffMember(
         { db },
         { role: 'system', name: 'bench:school-day' },
         { name: `Professor Bench ${i + 1}`, email: `professor${i + 1}@escola.test`, password: STAFF_PASSWORD },

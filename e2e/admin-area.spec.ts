@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './axe.ts';
-import { expect, getJson, loginViaApi, navigate, rankingRows, test, type TestStudent } from './fixtures.ts';
+import { expect, getJson, loginViaApi, navigate, test, type TestStudent } from './fixtures.ts';
 
 const integer = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
 const meritus = (value: number) => `${integer.format(value)} M$`;
@@ -159,7 +159,7 @@ test.describe('Estelecas', () => {
     await remove.getByLabel('Quantidade').fill('4');
     await remove.getByRole('button', { name: 'Remover' }).click();
     await expect(page.getByText(`4 Estelecas removidas de ${student.name}`)).toBeVisible();
-    expect((await rankingRows(page)).find((row) => row.id === student.id)?.estelecas).toBe(0);
+    expect((await school.balances(student)).estelecas).toBe(0);
   });
 });
 

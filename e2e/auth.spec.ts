@@ -248,7 +248,13 @@ test.describe('login form', () => {
     await expect(page.getByLabel('Matrícula')).toHaveValue('2024001');
     await page.getByRole('tab', { name: 'Administrador' }).click();
     await expect(box).toContainText('admin@escola.com');
-    await box.getByRole('button', { name: 'Preencher' }).click();
+    // The demo's teachers beside the coordination, each filling the form with their own account.
+    for (const teacher of DEMO.teachers) {
+      await expect(box).toContainText(teacher.email);
+      await box.getByRole('button', { name: `Preencher: Professor(a) ${teacher.name}` }).click();
+      await expect(page.getByLabel('Email')).toHaveValue(teacher.email);
+    }
+    await box.getByRole('button', { name: 'Preencher: Coordenação' }).click();
     await expect(page.getByLabel('Email')).toHaveValue('admin@escola.com');
     await page.getByRole('button', { name: 'Entrar' }).click();
     await expect(page).toHaveURL(HOME.admin);

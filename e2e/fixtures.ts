@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test as base, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { FIRST_ANSWERS_ID } from '../src/shared/constants.ts';
-import type { RankingAnswer, RankingEntry as RankingRow } from '../src/shared/students.ts';
+import type { AdminStudentsPage } from '../src/shared/admin-students.ts';
+import { DEMO_CREDENTIALS } from '../src/shared/demo-accounts.ts';
 
-export const DEMO = {
-  student: { studentId: '2024001', password: 'aluno123' },
-  admin: { email: 'admin@escola.com', password: 'admin123' },
-} as const;
+export const DEMO = DEMO_CREDENTIALS;
 
 export type Role = 'student' | 'admin';
 
@@ -37,11 +35,13 @@ function requestOf(target: APIRequestContext | BrowserContext | Page): APIReques
  * student a test created. With a BrowserContext or Page the session cookie lands in the
  * browser; with an APIRequestContext it is kept for later `request` calls.
  */
-export async function loginViaApi(target: APIRequestContext | BrowserContext | Page, who: Role | TestStudent): Promise<void> {
+export async function loginViaApi(target: APIRequestContext | BrowserContext | Page, who: Role | TestStudent | TestTeacher): Promise<void> {
   const request = requestOf(target);
   const response =
-    who === 'admin'
-      ? await request.post('/api/auth/admin/login', { data: DEMO.admin })
+    who === 'admin' || (typeof who === 'object' && 'email' in who)
+      ? await request.post('/api/auth/admin/login', {
+          data: who === 'admin' ? DEMO.admin : { email: who.email, password: who.password },
+        })
       : await request.post('/api/auth/student/login', {
           data: who === 'student' ? DEMO.student : { studentId: who.studentId, password: who.password },
         });
@@ -96,14 +96,6 @@ export async function getJson<T>(target: APIRequestContext | BrowserContext | Pa
 /** A row of GET /api/ranking, and one answer of it (a page with the podium and the asker's row). */
 export type { RankingAnswer, RankingEntry as RankingRow } from '../src/shared/students.ts';
 
-/** Every row of the ranking, read page by page as the signed-in user. */
-export async function rankingRows(target: APIRequestContext | BrowserContext | Page): Promise<RankingRow[]> {
-  const first = await getJson<RankingAnswer>(target, '/api/ranking?size=100');
-  const pages = Array.from({ length: Math.ceil(first.total / 100) - 1 }, (_, index) => index + 1);
-  const rest = await Promise.all(pages.map((page) => getJson<RankingAnswer>(target, `/api/ranking?page=${page}&size=100`)));
-  return [first, ...rest].flatMap((answer) => answer.entries);
-}
-
 export type TestStudent = {
   id: string;
   studentId: string;
@@ -113,6 +105,9 @@ export type TestStudent = {
   meritus: number;
   estelecas: number;
 };
+
+/** A teacher a test created (issue 34): signs in on the staff's form, with their turmas' names. */
+export type TestTeacher = { id: string; name: string; email: string; password: string; turmas: readonly string[] };
 
 /** A grade the turma-wide award of admin-area.spec.ts leaves alone, so its award never reaches these students. */
 export const TEST_GRADE = '1º EM - Turma B';
@@ -148,6 +143,39 @@ export class School {
       created.estelecas = options.estelecas;
     }
     return created;
+  }
+
+  /**
+   * A student's balances now, found by matrícula in the staff's search: one exact read, where walking the ranking's
+   * pages could miss a student whom other tests' operations move from one page to another between two reads.
+   */
+  async balances(student: TestStudent): Promise<{ meritus: number; estelecas: number }> {
+    const answer = await getJson<AdminStudentsPage>(this.admin, `/api/admin/students?q=${student.studentId}`);
+    const row = answer.items.find((item) => item.id === student.id);
+    expect(row, `${student.name} in the staff's search`).toBeDefined();
+    return { meritus: row!.meritus, estelecas: row!.estelecas };
+  }
+
+  /**
+   * A new teacher, added by the coordination as Configurações › Equipe does (POST /api/admin/staff), teaching the turmas
+   * named (none: a teacher not given turmas yet), with a known password and an email nobody else has.
+   */
+  async createTeacher(turmaNames: readonly string[] = []): Promise<TestTeacher> {
+    const turmas = await getJson<{ id: string; name: string }[]>(this.admin, '/api/admin/turmas');
+    const turmaIds = turmaNames.map((name) => {
+      const turma = turmas.find((candidate) => candidate.name === name);
+      if (!turma) throw new Error(`no turma named ${name}`);
+      return turma.id;
+    });
+    const token = randomUUID().replace(/-/g, '').slice(0, 8);
+    const surname = [...token].map((digit) => 'abcdefghijklmnop'[parseInt(digit, 16)]).join('');
+    const name = `${FIRST_NAMES[parseInt(token.slice(-2), 16) % FIRST_NAMES.length]} ${surname[0]!.toUpperCase()}${surname.slice(1)}`;
+    const email = `prof-${token}@escola.test`;
+    const password = `senha-${token}`;
+    const response = await this.admin.post('/api/admin/staff', { data: { name, email, role: 'teacher', turmaIds, password } });
+    expect(response.status(), await response.text()).toBe(201);
+    const { id } = (await response.json()) as { id: string };
+    return { id, name, email, password, turmas: turmaNames };
   }
 
   /** A teacher's reward to a student, as the API makes it. */

@@ -1,3 +1,4 @@
+import type { Locator, Page } from '@playwright/test';
 import { test, expect, loginViaApi, navigate, getJson } from './fixtures.ts';
 import { expectNoSeriousA11yViolations } from './axe.ts';
 import type { SchoolSettings } from '../src/shared/settings.ts';
@@ -27,11 +28,14 @@ for (const size of [
     await loginViaApi(page, 'admin');
     await navigate(page, '/admin/settings');
     await expect(page.getByRole('heading', { name: 'Configurações' })).toBeVisible();
-    for (const section of ['Escola', 'Regras', 'Turmas', 'Administradores'])
+    for (const section of ['Escola', 'Regras', 'Turmas', 'Equipe'])
       await expect(page.getByRole('heading', { name: section })).toBeVisible();
     await expect(page.getByLabel('Meta de Méritus (M$)')).toHaveValue(/^\d+$/);
     await expect(page.getByRole('list', { name: 'Turmas da escola' }).getByRole('listitem')).not.toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Salvar regras' })).toBeVisible();
+    await expect(page.getByRole('checkbox', { name: 'Professores podem cadastrar alunos' })).not.toBeChecked();
+    await expect(page.getByLabel('Limite semanal padrão dos professores de M$')).toHaveValue('');
+    await expect(page.getByRole('list', { name: 'Equipe' }).getByText('admin@escola.com')).toBeVisible();
     await expectNoSeriousA11yViolations(page);
 
     // A rename takes the keyboard into its field; Escape leaves it unchanged, back on its 'Renomear'.
@@ -89,30 +93,74 @@ test("the login page shows the school's name and its logo mark", async ({ page, 
   );
 });
 
-test('a new administrator: the password is shown once with what to do with it, and it signs them in', async ({
-  page,
-  school,
-  playwright,
-  baseURL,
-}) => {
-  const email = `coord.${Date.now()}@escola.test`;
-  await loginViaApi(page, 'admin');
-  await navigate(page, '/admin/settings');
-  const form = page.locator('form').filter({ has: page.getByRole('button', { name: 'Adicionar administrador' }) });
-  await form.getByLabel('Nome').fill('Profª Conceição Araújo');
-  await form.getByLabel('Email').fill(email);
-  await form.getByRole('button', { name: 'Adicionar administrador' }).click();
-  await expect(page.getByText('Senha de Profª Conceição Araújo: entregue-a à pessoa; ela não será mostrada novamente.')).toBeVisible();
-  const password = (await page.getByTestId('admin-password').textContent())!;
+/** Nothing in the locator is cut: no box wider than the space it has, and the page does not scroll sideways. */
+async function expectNothingCut(page: Page, within: Locator) {
+  const cut = await within.evaluate((root) =>
+    [root, ...root.querySelectorAll<HTMLElement>('*')]
+      .filter((element) => element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).overflowX !== 'auto')
+      .map((element) => element.textContent?.slice(0, 60)),
+  );
+  expect(cut).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+}
 
-  const newcomer = await playwright.request.newContext({ baseURL });
-  try {
-    expect((await newcomer.post('/api/auth/admin/login', { data: { email, password } })).status()).toBe(200);
-  } finally {
-    await newcomer.dispose();
-    const created = (await getJson<{ id: string; email: string }[]>(school.admin, '/api/admin/admins')).find(
-      (admin) => admin.email === email,
-    );
-    if (created) await school.admin.delete(`/api/admin/admins/${created.id}`);
-  }
-});
+// The staff count on the system screen holds still while the other tests run (system.spec.ts): adding a member waits for them here.
+for (const size of [
+  { name: 'desktop', viewport: { width: 1440, height: 900 } },
+  { name: 'phone', viewport: { width: 390, height: 844 } },
+]) {
+  test(`Equipe (${size.name}): a new teacher signs in with the password shown once; deactivated, their session ends at once`, async ({
+    page,
+    browser,
+  }) => {
+    await page.setViewportSize(size.viewport);
+    const name = `Profª Conceição ${size.name === 'phone' ? 'Móvel' : 'Araújo'} ${Date.now().toString(36)}`;
+    const email = `prof.${size.name}.${Date.now()}@escola.test`;
+    await loginViaApi(page, 'admin');
+    await navigate(page, '/admin/settings');
+    const team = page.getByRole('list', { name: 'Equipe' });
+    await expect(team.getByText('admin@escola.com')).toBeVisible();
+
+    await page.getByRole('button', { name: 'Adicionar membro' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Adicionar membro da equipe' });
+    await dialog.getByLabel('Nome').fill(name);
+    await dialog.getByLabel('Email').fill(email);
+    await expect(dialog.getByLabel('Papel')).toHaveValue('teacher');
+    await dialog.getByRole('checkbox', { name: '1º EM - Turma A' }).check();
+    await expectNoSeriousA11yViolations(page, { within: '[role="dialog"]' });
+    await dialog.getByRole('button', { name: 'Adicionar' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByText(`Senha de ${name}: entregue-a à pessoa; ela não será mostrada novamente.`)).toBeVisible();
+    const password = (await page.getByTestId('staff-password').textContent())!;
+
+    const row = team.getByRole('listitem').filter({ hasText: email });
+    await expect(row).toContainText('Professor');
+    await expect(row).toContainText('Turmas: 1º EM - Turma A');
+    await expect(row).toContainText('Último acesso: nunca');
+    await expectNothingCut(page, team);
+    await expectNoSeriousA11yViolations(page);
+
+    // The teacher signs in elsewhere with the password shown.
+    const elsewhere = await browser.newContext();
+    try {
+      const signIn = await elsewhere.request.post('/api/auth/admin/login', { data: { email, password } });
+      expect(signIn.status()).toBe(200);
+      expect((await signIn.json()).role).toBe('teacher');
+      expect((await elsewhere.request.get('/api/auth/me')).status()).toBe(200);
+
+      await page.getByRole('button', { name: `Desativar ${name}` }).click();
+      const confirm = page.getByRole('dialog', { name: 'Desativar membro da equipe' });
+      await expect(confirm).toContainText('As sessões abertas são encerradas na hora');
+      await confirm.getByRole('button', { name: 'Desativar' }).click();
+      await expect(row).toContainText('Desativado');
+      await expect(page.getByRole('button', { name: `Reativar ${name}` })).toBeVisible();
+      await expectNothingCut(page, team);
+
+      expect((await elsewhere.request.get('/api/auth/me')).status()).toBe(401);
+      const again = await elsewhere.request.post('/api/auth/admin/login', { data: { email, password } });
+      expect(again.status()).toBe(401);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+}

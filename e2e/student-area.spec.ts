@@ -6,7 +6,6 @@ import {
   getJson,
   loginViaApi,
   navigate,
-  rankingRows,
   test,
   withoutFirstAnswers,
   withoutLiveEvents,
@@ -285,7 +284,7 @@ test.describe('Méritus transfer', () => {
     await expect(page.getByTestId('selected-recipient')).toHaveCount(0);
     await expect(page.getByRole('radio', { checked: true })).toHaveCount(0);
     await expect(page.getByRole('region', { name: 'Seus Méritus' })).toContainText(meritus(38));
-    expect((await rankingRows(page)).find((student) => student.id === target.id)?.meritus).toBe(2);
+    expect((await school.balances(target)).meritus).toBe(2);
   });
 
   test('with nobody to send to, the list says so', async ({ page, context }) => {

@@ -47,6 +47,7 @@ import { sendStoredObject } from './storage/serve-object.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { createSettingsStore } from './modules/settings/settings.service.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { API_PREFIX, checkContract, loadRouteSchemas } from './contract-routes.ts';
 
 /** The request body limit; a bigger body is refused with 413 and a message naming it. */
@@ -222,6 +223,7 @@ export async function buildApp(
       await archiveRoutes(api, deps);
       await reportsRoutes(api, deps);
       await settingsRoutes(api, deps);
+      await staffRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { LIVE_TICK_MS } from '../shared/live-events.ts';
 import { SECRET_MASK } from '../shared/system.ts';
+import { SIGN_IN_PROVIDERS, type SignInProvider } from '../shared/school-accounts.ts';
+import { urlOf } from '../shared/contract/route.ts';
+import { routes } from '../shared/contract/routes.ts';
 import type { S3Settings } from './storage/s3-storage.ts';
 
 const flag = z.enum(['on', 'off', 'true', 'false', '1', '0']).transform((value) => value === 'on' || value === 'true' || value === '1');
@@ -65,6 +68,16 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** Bucket in the path (http://host/bucket/key) instead of the host name: most self-hosted services need it. */
   S3_FORCE_PATH_STYLE: flag.default(false),
+  /** Sign-in with Google (OpenID Connect): on when its client id is set; see signInProvidersOf. */
+  OIDC_GOOGLE_ISSUER: z.string().url().default('https://accounts.google.com'),
+  OIDC_GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_GOOGLE_EMAIL_DOMAIN: z.string().min(1).optional(),
+  /** Sign-in with Microsoft: the issuer is the school's tenant, https://login.microsoftonline.com/<tenant id>/v2.0. */
+  OIDC_MICROSOFT_ISSUER: z.string().url().optional(),
+  OIDC_MICROSOFT_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_MICROSOFT_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_MICROSOFT_EMAIL_DOMAIN: z.string().min(1).optional(),
 });
 
 type EnvName = keyof typeof envSchema.shape;
@@ -112,6 +125,16 @@ export const CONFIG_DESCRIPTIONS: Record<EnvName, { description: string; secret?
   S3_ACCESS_KEY_ID: { description: 'Chave de acesso do S3.' },
   S3_SECRET_ACCESS_KEY: { description: 'Chave secreta do S3.', secret: true },
   S3_FORCE_PATH_STYLE: { description: 'Usa o bucket no caminho do endereço (necessário na maioria dos serviços próprios, como MinIO).' },
+  OIDC_GOOGLE_ISSUER: { description: 'Emissor OpenID Connect do Google (Entrar com Google).' },
+  OIDC_GOOGLE_CLIENT_ID: { description: 'ID do cliente OAuth do Google; com ele, o login mostra “Entrar com Google”.' },
+  OIDC_GOOGLE_CLIENT_SECRET: { description: 'Chave secreta do cliente OAuth do Google.', secret: true },
+  OIDC_GOOGLE_EMAIL_DOMAIN: { description: 'Domínio(s) de email aceitos no login com Google (separados por vírgula), ex.: escola.edu.br.' },
+  OIDC_MICROSOFT_ISSUER: {
+    description: 'Emissor OpenID Connect do locatário Microsoft da escola: https://login.microsoftonline.com/<ID do locatário>/v2.0.',
+  },
+  OIDC_MICROSOFT_CLIENT_ID: { description: 'ID do aplicativo (cliente) na Microsoft; com ele, o login mostra “Entrar com Microsoft”.' },
+  OIDC_MICROSOFT_CLIENT_SECRET: { description: 'Segredo do cliente do aplicativo na Microsoft.', secret: true },
+  OIDC_MICROSOFT_EMAIL_DOMAIN: { description: 'Domínio(s) de email aceitos no login com Microsoft (separados por vírgula).' },
 };
 
 /** One variable as the server runs with it: the value as text (secrets never), and whether it came from the environment. */
@@ -152,11 +175,73 @@ export type Config = {
   shutdownTimeoutMs: number;
   /** Where files live: the local folder (uploadsDir) or an S3-compatible bucket. */
   storage: { driver: 'local' } | { driver: 's3'; s3: S3Settings };
+  /** The school accounts one may sign in with (OpenID Connect), by provider; a provider left out is not offered. */
+  signInProviders: Partial<Record<SignInProvider, SignInProviderConfig>>;
   /** Every variable with its effective value and source, for the Configurações tab. */
   settings: ConfigSetting[];
 };
 
+/** A school account provider as the server signs in with it (OpenID Connect, a confidential client). */
+export type SignInProviderConfig = {
+  issuer: URL;
+  clientId: string;
+  clientSecret: string;
+  /** Lower-case domains an email must end in (after its @), e.g. ['escola.edu.br']. */
+  emailDomains: string[];
+  /** Where the provider sends the browser back: PUBLIC_URL + the callback route, as registered at the provider. */
+  redirectUri: string;
+};
+
 export class ConfigError extends Error {}
+
+/** Loopback hosts, where a provider may be reached over plain http (a provider on the same machine, the tests). */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * The providers configured for sign-in with the school's accounts: a provider is on when its client id is set, and then
+ * its secret, email domain and issuer (https, unless on this machine) and PUBLIC_URL must be set too; a partial
+ * configuration stops the start rather than leave a button that cannot work.
+ */
+function signInProvidersOf(e: z.infer<typeof envSchema>): { providers: Config['signInProviders']; problems: string[] } {
+  const providers: Config['signInProviders'] = {};
+  const problems: string[] = [];
+  for (const provider of SIGN_IN_PROVIDERS) {
+    const prefix = `OIDC_${provider.toUpperCase() as Uppercase<SignInProvider>}` as const;
+    const [issuer, id, secret, domain] = [
+      e[`${prefix}_ISSUER`],
+      e[`${prefix}_CLIENT_ID`],
+      e[`${prefix}_CLIENT_SECRET`],
+      e[`${prefix}_EMAIL_DOMAIN`],
+    ];
+    if (!id) {
+      if (secret || domain) problems.push(`${prefix}_CLIENT_ID: obrigatório com ${prefix}_CLIENT_SECRET ou ${prefix}_EMAIL_DOMAIN`);
+      continue;
+    }
+    const missing = [
+      !secret && `${prefix}_CLIENT_SECRET`,
+      !domain && `${prefix}_EMAIL_DOMAIN`,
+      !issuer && `${prefix}_ISSUER`,
+      !e.PUBLIC_URL && 'PUBLIC_URL',
+    ].filter(Boolean);
+    if (missing.length > 0) {
+      problems.push(`${prefix}_CLIENT_ID: exige também ${missing.join(', ')}`);
+      continue;
+    }
+    const issuerUrl = new URL(issuer!);
+    if (issuerUrl.protocol !== 'https:' && !(issuerUrl.protocol === 'http:' && LOOPBACK_HOSTS.has(issuerUrl.hostname))) {
+      problems.push(`${prefix}_ISSUER: use https:// (http:// só para um provedor nesta máquina)`);
+      continue;
+    }
+    const emailDomains = domain!.split(',').map((part) => part.trim().toLowerCase().replace(/^@/, ''));
+    if (emailDomains.some((part) => !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(part))) {
+      problems.push(`${prefix}_EMAIL_DOMAIN: domínios separados por vírgula, como escola.edu.br`);
+      continue;
+    }
+    const redirectUri = new URL(urlOf(routes.auth.oidcCallback, { params: { provider } }), e.PUBLIC_URL).toString();
+    providers[provider] = { issuer: issuerUrl, clientId: id, clientSecret: secret!, emailDomains, redirectUri };
+  }
+  return { providers, problems };
+}
 
 /** The only reader of process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -166,6 +251,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Configuração inválida:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const signIn = signInProvidersOf(e);
+  if (signIn.problems.length > 0) throw new ConfigError(`Configuração inválida:\n${signIn.problems.map((line) => `  ${line}`).join('\n')}`);
   const dataDir = path.resolve(e.DATA_DIR);
   const https = e.PUBLIC_URL?.startsWith('https://') ?? false;
   const demo = e.DEMO ?? e.DATABASE_URL === undefined;
@@ -211,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           },
         }
       : { driver: 'local' },
+    signInProviders: signIn.providers,
     settings: settingsOf(env, e, { demo, dataDir }),
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ERROR_MESSAGES } from './errors.ts';
 import { countOf, plural } from './format.ts';
 import { rowId, textInput } from './validation.ts';
+import type { Permission } from './permissions.ts';
 
 /**
  * The image archive (spec 2.7, "Data-Base"): the contract between the server
@@ -42,6 +43,15 @@ export const ARCHIVE_CATEGORY_LABELS: Record<ArchiveCategory, string> = {
 /** Label of a category, 'Outros' for anything unknown (spec 2.7). */
 export function categoryLabel(category: string | null | undefined): string {
   return ARCHIVE_CATEGORY_LABELS[category as ArchiveCategory] ?? ARCHIVE_CATEGORY_LABELS.outros;
+}
+
+/**
+ * Who may change an image (edit it, delete it, change it in bulk, revoke its share link): whoever manages the school (the
+ * coordination) any image, every other member of the staff only the ones they uploaded. Everyone in the staff sees,
+ * downloads, shares and favourites them all.
+ */
+export function mayChangeArchiveImage(staff: { id: string; permissions: readonly Permission[] }, uploaderId: string): boolean {
+  return staff.permissions.includes('manageSchool') || staff.id === uploaderId;
 }
 
 /**

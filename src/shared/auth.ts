@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TAG_KINDS } from './constants.ts';
 import { PERMISSIONS, STAFF_ROLES } from './permissions.ts';
 import { textInput } from './validation.ts';
+import { SIGN_IN_PROVIDERS } from './school-accounts.ts';
 
 export const studentLoginInput = z.object({
   studentId: textInput({ error: 'student_login_failed', max: 50, identifier: true }).min(1, { error: 'missing_fields' }),
@@ -14,6 +15,22 @@ export const adminLoginInput = z.object({
   password: textInput({ error: 'admin_login_failed', max: 200, trim: false }).min(1, { error: 'missing_fields' }),
 });
 export type AdminLoginInput = z.infer<typeof adminLoginInput>;
+
+/** /api/auth/oidc/:provider/… */
+export const signInProviderParams = z.object({ provider: z.enum(SIGN_IN_PROVIDERS) });
+
+/**
+ * What a provider sends back to /api/auth/oidc/:provider/callback (OAuth 2.0, RFC 6749 §4.1.2, and the issuer of RFC
+ * 9207). Each is checked by the sign-in itself, against the state kept for it; a provider may add others (Google's
+ * `hd`, Microsoft's `session_state`).
+ */
+export const signInCallbackQuery = z.looseObject({
+  code: z.string().max(4096).optional(),
+  state: z.string().max(512).optional(),
+  iss: z.string().max(2048).optional(),
+  error: z.string().max(256).optional(),
+  error_description: z.string().max(2048).optional(),
+});
 
 export const studentTag = z.object({
   kind: z.enum(TAG_KINDS),

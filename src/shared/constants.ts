@@ -37,6 +37,11 @@ export const CLIENT_THROTTLE = { maxIdentical: 4, windowMs: 1000 } as const;
 /** The id of a signed-in page's element holding its first reads' answers by URL (first-reads.ts, decision 012). */
 export const FIRST_ANSWERS_ID = 'first-answers';
 
+/** The sign-in page (the web's paths.login), where a refused sign-in with a school account comes back (school-accounts.ts). */
+export const SIGN_IN_PATH = '/login';
+/** The query parameter of SIGN_IN_PATH that names why a sign-in with a school account was refused. */
+export const SIGN_IN_REFUSAL_PARAM = 'error';
+
 /** Fallback polling intervals, used only while the live event stream is down. */
 export const POLL_MS = {
   dashboard: 30_000,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { countOf, firstName, formatEstelecas, formatMs, formatRelativeTime, formatSize, plural } from './format.ts';
+import { countOf, firstName, formatEstelecas, formatMs, formatRelativeTime, formatSize, plural, startOfWeekIn } from './format.ts';
 
 describe('agreement in number', () => {
   test('one (either sign) takes the singular; zero and the rest the plural', () => {
@@ -37,4 +37,14 @@ test('a greeting uses the first name, past a title', () => {
   expect(firstName('Prof. Dr. Marcos Lima')).toBe('Marcos');
   expect(firstName('  Dra   Helena ')).toBe('Helena');
   expect(firstName('Prof')).toBe('Prof');
+});
+
+describe('the school week', () => {
+  test('starts on Monday at midnight in the school time zone', () => {
+    // Sunday 29/11/2026 23:30 in São Paulo (UTC-3) is already Monday in UTC: the week is still the one that began on 23/11.
+    expect(startOfWeekIn('America/Sao_Paulo', new Date('2026-11-30T02:30:00Z')).toISOString()).toBe('2026-11-23T03:00:00.000Z');
+    expect(startOfWeekIn('America/Sao_Paulo', new Date('2026-11-30T03:00:00Z')).toISOString()).toBe('2026-11-30T03:00:00.000Z');
+    expect(startOfWeekIn('America/Sao_Paulo', new Date('2026-11-25T15:00:00Z')).toISOString()).toBe('2026-11-23T03:00:00.000Z');
+    expect(startOfWeekIn('Asia/Tokyo', new Date('2026-11-29T16:00:00Z')).toISOString()).toBe('2026-11-29T15:00:00.000Z');
+  });
 });

@@ -46,7 +46,22 @@ export function dayIn(timeZone: string, at: Date): string {
 /** The instant a day of the time zone begins, for the day `at` falls in: a school's 'today' begins at its midnight. */
 export function startOfDayIn(timeZone: string, at: Date): Date {
   const [year, month, day] = dayIn(timeZone, at).split('-').map(Number) as [number, number, number];
-  const midnightUtc = Date.UTC(year, month - 1, day);
+  return midnightIn(timeZone, Date.UTC(year, month - 1, day));
+}
+
+/**
+ * The instant the school's week begins, for the week `at` falls in: Monday at midnight in the
+ * school's time zone. A teacher's weekly award budget counts from it.
+ */
+export function startOfWeekIn(timeZone: string, at: Date): Date {
+  const [year, month, day] = dayIn(timeZone, at).split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  const daysSinceMonday = (date.getUTCDay() + 6) % 7;
+  return midnightIn(timeZone, date.getTime() - daysSinceMonday * 86_400_000);
+}
+
+/** The instant a calendar day (given as its UTC midnight) begins in a time zone. */
+function midnightIn(timeZone: string, midnightUtc: number): Date {
   // The zone's offset at that midnight (read twice: a change of offset on the day itself moves it once more).
   let start = midnightUtc - offsetMs(timeZone, new Date(midnightUtc));
   start = midnightUtc - offsetMs(timeZone, new Date(start));

@@ -1,4 +1,5 @@
 import { formatAmount, formatDate, plural } from './format.ts';
+import { ERROR_MESSAGES } from './errors.ts';
 import { type AdminOperationType, type Currency, isCredit } from './ledger-types.ts';
 
 /** The ledger's pt-BR words that are not errors: currencies' names and administrators' success messages. */
@@ -31,4 +32,16 @@ export const REVERSAL_DONE = 'Operação estornada';
 /** What a reversed row shows wherever it is listed: "Estornada em 28/11/2026 por Carla Dias: Aluno errado". */
 export function reversedNote(reversal: { at: string; by: string; reason: string }, timeZone?: string): string {
   return `Estornada em ${formatDate(reversal.at, timeZone)} por ${reversal.by}: ${reversal.reason}`;
+}
+
+/** What a teacher may still award this week (their weekly budget): "Você ainda pode conceder 340 M$ esta semana". */
+export function budgetLeftText(currency: Currency, remaining: number): string {
+  return remaining > 0
+    ? `Você ainda pode conceder ${formatAmount(currency, remaining)} esta semana`
+    : `Você não pode conceder mais ${currency === 'meritus' ? 'M$' : 'Estelecas'} esta semana`;
+}
+
+/** 'award_budget_exceeded' with what is left of the teacher's weekly budget in the operation's currency. */
+export function budgetExceededMessage(currency: Currency, remaining: number): string {
+  return `${ERROR_MESSAGES.award_budget_exceeded}. ${budgetLeftText(currency, remaining)}.`;
 }

@@ -16,7 +16,7 @@ export type Currency = (typeof CURRENCIES)[number];
  * Which way a row moves a balance: `raises` the recipient's (a row with only to_student_id),
  * `lowers` the sender's (only from_student_id), `moves` from the sender to the recipient (both),
  * `reverses` the row it references (reverses_entry_id): the same amount back, its parties swapped,
- * so its own parties say which way it goes (decision 021).
+ * so its own parties say which way it goes (decision 025).
  */
 export type LedgerDirection = 'raises' | 'lowers' | 'moves' | 'reverses';
 

@@ -85,7 +85,7 @@ export const partyView = z.object({
 export type PartyView = z.infer<typeof partyView>;
 
 /**
- * The reversal (estorno, decision 021) of a listed row, when it has one: when, by whom and why;
+ * The reversal (estorno, decision 025) of a listed row, when it has one: when, by whom and why;
  * every list of rows carries it, and the screens show it as reversedNote() (ledger-texts.ts).
  */
 export const reversalNote = z.object({ at: z.string(), by: z.string(), reason: z.string() });
@@ -214,7 +214,37 @@ export const liveOperation = z.object({
 });
 export type LiveOperation = z.infer<typeof liveOperation>;
 
-export const liveOperationsQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
+/** A member of the staff whose operations a list keeps (the live feed's and the reports' author filter). */
+export const authorIdParam = rowId({ error: 'author_not_found' });
+
+export const liveOperationsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  authorId: authorIdParam.optional(),
+});
+export type LiveOperationsQuery = z.infer<typeof liveOperationsQuery>;
+
+/** A member of the staff as the author filters offer them. */
+export const operationAuthor = z.object({ id: z.uuid(), name: z.string() });
+export type OperationAuthor = z.infer<typeof operationAuthor>;
+
+/** What a teacher may still award this week in one currency: the week's budget, what their awards took of it, what is left. */
+export const budgetLeft = z.object({
+  weeklyBudget: z.number().int(),
+  spent: z.number().int(),
+  remaining: z.number().int(),
+});
+export type BudgetLeft = z.infer<typeof budgetLeft>;
+
+/**
+ * GET /api/me/budget: a staff member's weekly award budget per currency, null where there is no limit (always for
+ * the coordination). The week begins on Monday at midnight in the school's time zone (`weekStart`).
+ */
+export const awardBudget = z.object({
+  weekStart: z.string(),
+  meritus: budgetLeft.nullable(),
+  estelecas: budgetLeft.nullable(),
+});
+export type AwardBudget = z.infer<typeof awardBudget>;
 
 /** Admin Estelecas screen: history with both parties. */
 export const ledgerEntryView = z.object({

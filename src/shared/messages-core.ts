@@ -22,6 +22,10 @@ export const CORE_ERROR_MESSAGES = {
   network: 'Erro de conexão. Verifique sua internet.',
   student_login_failed: 'Matrícula ou senha incorretos',
   admin_login_failed: 'Email ou senha incorretos',
+  /** Sign-in with a school account (Google, Microsoft) whose email is not a student's or staff member's, unverified, or of another domain. */
+  school_account_unknown: 'Conta não cadastrada na escola',
+  /** Sign-in with a school account that did not complete: cancelled, expired, repeated, or the provider did not answer. */
+  school_account_failed: 'Não foi possível entrar com a conta da escola. Tente novamente.',
   login_error: 'Erro ao fazer login. Tente novamente.',
   logout_error: 'Erro ao fazer logout.',
 } as const;

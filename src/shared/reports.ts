@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { calendarDate, rowId, textInput } from './validation.ts';
 import { formatDate } from './format.ts';
+import { authorIdParam } from './ledger.ts';
 
 export const REPORT_PERIODS = ['today', '7d', '30d', 'month', 'bimester', 'year', 'custom'] as const;
 export type ReportPeriod = (typeof REPORT_PERIODS)[number];
@@ -124,8 +125,9 @@ const dayField = textInput({ max: 10, error: 'report_invalid_date', maxError: 'r
 );
 
 /**
- * The filters of every report: the period and the turmas (none = all). A turma may be sent
- * repeated (`turma=A&turma=B`), as the screen's URL keeps them.
+ * The filters of every report: the period, the turmas (none = all) and the author (a member of the
+ * staff: only their operations count). A turma may be sent repeated (`turma=A&turma=B`), as the
+ * screen's URL keeps them.
  */
 const reportFilters = z.object({
   period: z.enum(REPORT_PERIODS, { error: 'report_invalid_period' }).default(DEFAULT_REPORT_PERIOD),
@@ -139,6 +141,7 @@ const reportFilters = z.object({
         .max(MAX_REPORT_TURMAS, { error: 'report_too_many_turmas' }),
     )
     .default([]),
+  authorId: authorIdParam.optional(),
 });
 
 /** A custom period needs both days, in order, and at most MAX_REPORT_DAYS of them. */
@@ -247,6 +250,8 @@ export const reportPeriodView = z.object({
   turmas: z.array(z.string()),
   /** Every turma the filter may name. */
   availableTurmas: z.array(z.string()),
+  /** The member of the staff whose operations the figures count; null: everyone's. */
+  authorId: z.uuid().nullable(),
 });
 export type ReportPeriodView = z.infer<typeof reportPeriodView>;
 
@@ -379,7 +384,13 @@ export const statementQuery = reportFilters
 export type StatementQuery = z.output<typeof statementQuery>;
 export const certificateQuery = z.object({ tag: rowId({ error: 'tag_not_found' }) });
 
-export type ReportFilterValues = { period: ReportPeriod; from?: string | undefined; to?: string | undefined; turma: readonly string[] };
+export type ReportFilterValues = {
+  period: ReportPeriod;
+  from?: string | undefined;
+  to?: string | undefined;
+  turma: readonly string[];
+  authorId?: string | undefined;
+};
 
 /** The filters as the report routes take them: the days only for a custom period. */
 export function reportQueryOf(filters: ReportFilterValues): ReportFilterValues {
@@ -389,15 +400,17 @@ export function reportQueryOf(filters: ReportFilterValues): ReportFilterValues {
     ...(custom && filters.from ? { from: filters.from } : {}),
     ...(custom && filters.to ? { to: filters.to } : {}),
     turma: filters.turma,
+    ...(filters.authorId ? { authorId: filters.authorId } : {}),
   };
 }
 
 /** The search string of a report's URL (the screen keeps its filters there, so a report can be bookmarked). */
 export function reportSearch(filters: ReportFilterValues): URLSearchParams {
-  const { period, from, to, turma } = reportQueryOf(filters);
+  const { period, from, to, turma, authorId } = reportQueryOf(filters);
   const params = new URLSearchParams({ period });
   if (from) params.set('from', from);
   if (to) params.set('to', to);
   for (const name of turma) params.append('turma', name);
+  if (authorId) params.set('authorId', authorId);
   return params;
 }

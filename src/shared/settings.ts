@@ -11,6 +11,7 @@ import {
 import type { ErrorCode } from './errors.ts';
 import { DEFAULT_TIME_ZONE } from './format.ts';
 import { rowId, textInput } from './validation.ts';
+import { SIGN_IN_PROVIDERS } from './school-accounts.ts';
 
 /**
  * What a school configures (/admin/settings): stored in the database, read by every screen
@@ -20,7 +21,6 @@ import { rowId, textInput } from './validation.ts';
 export const DEFAULT_SCHOOL_NAME = 'Escola Méritus';
 export const SCHOOL_NAME_MAX_LENGTH = 80;
 export const TURMA_NAME_MAX_LENGTH = 40;
-export const ADMIN_PASSWORD_MIN_LENGTH = 8;
 
 /** The largest goal, bar scale, threshold or daily cap a school may set: beyond, it is a typo. */
 export const RULE_MAX = 1_000_000;
@@ -73,7 +73,11 @@ export const schoolInfo = z.object({
 export type SchoolInfo = z.infer<typeof schoolInfo>;
 
 /** GET /api/settings/public: what the login page shows before anyone signs in (no secrets). */
-export const publicSettings = schoolInfo.extend({ demo: z.boolean() });
+export const publicSettings = schoolInfo.extend({
+  demo: z.boolean(),
+  /** The school accounts the server is configured for: their 'Entrar com …' buttons show on the login page. */
+  signInProviders: z.array(z.enum(SIGN_IN_PROVIDERS)),
+});
 export type PublicSettings = z.infer<typeof publicSettings>;
 
 /** PUT /api/admin/settings/school */
@@ -88,6 +92,22 @@ export const schoolInfoInput = z.object({
 export type SchoolInfoInput = z.input<typeof schoolInfoInput>;
 
 // ---------------------------------------------------------------- the rules
+
+/** The most a teacher may be allowed to award in a week, in either currency: beyond, it is a typo. */
+export const WEEKLY_BUDGET_MAX = 1_000_000;
+const budgetAmount = wholeNumber('invalid_staff_budget', 0, WEEKLY_BUDGET_MAX).nullable();
+
+/**
+ * How many M$ and Estelecas a teacher may award per week, each null for no limit; null as a whole when neither has one.
+ * A staff member's (Configurações › Equipe), and the school's default for a teacher created without one.
+ */
+export const weeklyBudget = z.object({ meritus: budgetAmount, estelecas: budgetAmount }, { error: 'invalid_staff_budget' }).nullable();
+export type WeeklyBudget = z.infer<typeof weeklyBudget>;
+
+/** A budget as answered: null when neither currency has a limit. */
+export function budgetOf(meritus: number | null, estelecas: number | null): WeeklyBudget {
+  return meritus === null && estelecas === null ? null : { meritus, estelecas };
+}
 
 export const schoolRules = z
   .object({
@@ -110,6 +130,8 @@ export const schoolRules = z
     transferMinIntervalSeconds: wholeNumber('invalid_min_interval', 1, MIN_INTERVAL_MAX_SECONDS).nullable(),
     /** 'Professores podem cadastrar alunos': teachers create, edit and remove students and reset their passwords. */
     teachersManageStudents: z.boolean({ error: 'validation' }),
+    /** The weekly budget a teacher gets when created without one; null: no limit. */
+    defaultTeacherBudget: weeklyBudget,
   })
   .refine((rules) => rules.achievementThresholds.master > rules.achievementThresholds.collector, {
     error: 'invalid_achievement_thresholds',
@@ -128,6 +150,7 @@ export const DEFAULT_RULES: SchoolRules = {
   transferDailyCap: null,
   transferMinIntervalSeconds: null,
   teachersManageStudents: false,
+  defaultTeacherBudget: null,
 };
 
 /** The three achievements with the school's thresholds. */
@@ -183,47 +206,6 @@ export const schoolSettings = z.object({
 });
 export type SchoolSettings = z.infer<typeof schoolSettings>;
 
-// ---------------------------------------------------------------- administrators
-
-export const adminAccount = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  email: z.string(),
-  lastLogin: z.string().nullable(),
-  createdAt: z.string(),
-});
-export type AdminAccount = z.infer<typeof adminAccount>;
-
-const adminPassword = textInput({ error: 'password_too_short', max: 200, trim: false }).min(ADMIN_PASSWORD_MIN_LENGTH, {
-  error: 'admin_password_too_short',
-});
-
-/**
- * POST /api/admin/admins, and every other way an administrator is created (the command line,
- * the diagnostics' fix, the first start): without a password, one is generated and shown once.
- * The email is kept trimmed and lower-cased, the name with single spaces.
- */
-export const createAdminInput = z.object({
-  name: textInput({ error: 'admin_name_required', max: 120 })
-    .overwrite((name) => name.replace(/\s+/g, ' '))
-    .min(1, { error: 'admin_name_required' }),
-  email: textInput({ error: 'invalid_email', max: 254 })
-    .toLowerCase()
-    .pipe(z.email({ error: 'invalid_email' })),
-  password: adminPassword.optional(),
-});
-export type CreateAdminInput = z.input<typeof createAdminInput>;
-
-/** POST /api/admin/admins/:id/password: without a password, one is generated and shown once. */
-export const adminPasswordInput = z.object({ password: adminPassword.optional() });
-export type AdminPasswordInput = z.input<typeof adminPasswordInput>;
-
-export const adminParams = z.object({ id: rowId({ error: 'admin_not_found' }) });
-
-/** The answer to a creation or reset: the generated password, when there is one, shown once. */
-export const adminWriteResult = z.object({ message: z.string(), admin: adminAccount, password: z.string().nullable() });
-export type AdminWriteResult = z.infer<typeof adminWriteResult>;
-
 export const SETTINGS_TEXTS = {
   schoolSaved: 'Dados da escola salvos',
   rulesSaved: 'Regras salvas',
@@ -236,7 +218,4 @@ export const SETTINGS_TEXTS = {
   passwordShownOnce: (label: string) => `${label}: entregue-a à pessoa; ela não será mostrada novamente.`,
   turmaRetired: (name: string) => `Turma ${name} desativada`,
   turmaRestored: (name: string) => `Turma ${name} reativada`,
-  adminCreated: (name: string) => `Administrador ${name} adicionado`,
-  adminRemoved: (name: string) => `Administrador ${name} removido`,
-  adminPasswordReset: (name: string) => `Senha de ${name} redefinida; as sessões abertas foram encerradas`,
 } as const;

@@ -5,8 +5,8 @@ import { AppError } from '../app-error.ts';
 import { loadConfig, ConfigError } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { DatabaseLockedError } from '../db/data-dir-lock.ts';
-import { createAdmin } from '../modules/auth/admin-accounts.service.ts';
-import { createAdminInput } from '../../shared/settings.ts';
+import { createStaffMember } from '../modules/staff/staff.service.ts';
+import { createStaffInput } from '../../shared/staff.ts';
 import { issueMessage } from '../../shared/validation.ts';
 
 const USAGE = `Uso: npm run admin:create -- --email EMAIL --name "NOME" --password SENHA
@@ -19,7 +19,7 @@ com o banco embutido, o servidor precisa estar parado.`;
 class CliError extends Error {}
 
 /** The settings screen's rules, so an answer refused here is refused there too. */
-const fields = createAdminInput.shape;
+const fields = createStaffInput.shape;
 type Field = keyof typeof fields;
 type NewAdmin = { email: string; name: string; password: string };
 
@@ -114,7 +114,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config);
   try {
-    const created = await createAdmin({ db: database.db }, { role: 'system', name: 'npm run admin:create' }, input).catch(
+    const created = await createStaffMember({ db: database.db }, { role: 'system', name: 'npm run admin:create' }, input).catch(
       (error: unknown) => {
         if (!(error instanceof AppError)) throw error;
         throw new CliError(
@@ -123,7 +123,7 @@ async function main(): Promise<void> {
       },
     );
     const where = database.kind === 'postgres' ? 'no PostgreSQL de DATABASE_URL' : `no banco embutido em ${config.dataDir}`;
-    console.log(`Administrador ${created.admin.name} <${created.admin.email}> criado (${created.adminId}) ${where}.`);
+    console.log(`Administrador ${created.name} <${created.email}> criado (${created.adminId}) ${where}.`);
   } finally {
     await database.close();
   }

@@ -74,7 +74,8 @@ describe.skipIf(!onPostgres)(
       const url = await emptyDatabase();
       const servers = await startTogether({ DATABASE_URL: url, DEMO: 'on' });
       for (const server of servers) expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
-      expect(await count(url, 'SELECT count(*) AS n FROM admins')).toBe(1);
+      // The coordinator and the two teachers.
+      expect(await count(url, 'SELECT count(*) AS n FROM admins')).toBe(3);
       expect(await count(url, 'SELECT count(*) AS n FROM students')).toBe(60);
       expect(await count(url, "SELECT count(*) AS n FROM students WHERE student_id = '2024001'")).toBe(1);
     });

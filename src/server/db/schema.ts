@@ -19,6 +19,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { LEDGER_TYPES } from '../../shared/ledger-types.ts';
+import { SIGN_IN_PROVIDERS } from '../../shared/school-accounts.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -97,6 +98,10 @@ export const students = pgTable(
     uniqueIndex('students_student_id_active_key')
       .on(t.studentId)
       .where(sql`${t.deletedAt} IS NULL`),
+    // A sign-in with a school account finds its student by email (case folded), among those not removed.
+    index('students_email_idx')
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.deletedAt} IS NULL`),
     check('students_meritus_nonnegative', sql`${t.meritus} >= 0`),
     check('students_total_earned_nonnegative', sql`${t.totalEarned} >= 0`),
     check('students_estelecas_nonnegative', sql`${t.estelecas} >= 0`),
@@ -153,6 +158,23 @@ export const sessions = pgTable(
 );
 
 /**
+ * A sign-in with a school account under way (OpenID Connect): written when the browser is sent to the provider, taken
+ * (deleted) by the callback, so each state is used once, on whichever server instance the callback reaches. Keyed by
+ * the SHA-256 of the state, which only the browser's cookie and the provider's redirect carry.
+ */
+export const oidcStates = pgTable(
+  'oidc_states',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    provider: text('provider', { enum: SIGN_IN_PROVIDERS }).notNull(),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('oidc_states_expires_idx').on(t.expiresAt)],
+);
+
+/**
  * Failed sign-ins of an account ("student:2024001", "admin:ana@escola.br") from an address,
  * counted by the sign-in limits (LOGIN_LIMITS). A row is written `pending` before the
  * password is checked, so concurrent guesses on one account from one address count
@@ -203,7 +225,7 @@ export const ledgerEntries = pgTable(
     /**
      * A reversal's row (type 'reversal'): the row it takes back, once (unique: a second
      * reversal of the same row fails in the database even when two arrive at once). A row
-     * whose id some row names here has been reversed (decision 021).
+     * whose id some row names here has been reversed (decision 025).
      */
     reversesEntryId: uuid('reverses_entry_id').references((): AnyPgColumn => ledgerEntries.id),
     /** Why a reversal was made, as its author wrote it (required for a reversal, absent otherwise). */
@@ -224,6 +246,10 @@ export const ledgerEntries = pgTable(
     index('ledger_to_idx').on(t.toStudentId, t.currency, t.createdAt.desc().nullsFirst()),
     index('ledger_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('ledger_currency_created_idx').on(t.currency, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // A staff member's rows: their week's awards (the budget, summed under their lock) and the author filters.
+    index('ledger_actor_admin_idx')
+      .on(t.actorAdminId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.actorAdminId} IS NOT NULL`),
     check('ledger_amount_positive', sql`${t.amount} > 0`),
     // The parties of each type's direction (ledger_type_sign(), migrations 0015 and 0017); a type it does not know is
     // refused. A reversal has its reversed row's parties swapped (ledger_reversal() in ledger.sql): one or two.

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { addAdmin, buildTestApp, type TestApp } from '../test/test-app.ts';
-import { students } from '../db/schema.ts';
+import { addAdmin, addStudents, buildTestApp, type TestApp } from '../test/test-app.ts';
+import { ledgerEntries, students, studentTags } from '../db/schema.ts';
 import { ERROR_MESSAGES } from '../../shared/errors.ts';
 import type { Access } from '../../shared/contract/route.ts';
 import { ALL_ROUTES } from '../../shared/contract/routes.ts';
@@ -13,11 +14,13 @@ import { DEFAULT_RULES } from '../../shared/settings.ts';
 /**
  * Every registered route (Fastify's own table, so a new route cannot escape), called by
  * every kind of actor, under every spelling of its path that reaches it. A refused actor
- * gets exactly the error body; nobody but an administrator or the student themself ever
- * sees a student's private fields.
+ * gets exactly the error body; nobody but the coordination, Bruno's teacher or the student
+ * themself ever sees a student's private fields.
  */
-type Actor = 'anonymous' | 'studentA' | 'studentB' | 'teacher' | 'coordinator';
-const ACTORS: Actor[] = ['anonymous', 'studentA', 'studentB', 'teacher', 'coordinator'];
+type Actor = 'anonymous' | 'studentA' | 'studentB' | 'teacherOfB' | 'teacherOfOther' | 'coordinator';
+const ACTORS: Actor[] = ['anonymous', 'studentA', 'studentB', 'teacherOfB', 'teacherOfOther', 'coordinator'];
+const TEACHERS = { teacherOfB: 'prof.matriz@escola.test', teacherOfOther: 'prof.outra@escola.test' } as const;
+const isTeacher = (actor: Actor): actor is keyof typeof TEACHERS => actor in TEACHERS;
 
 /** Bruno's private fields: no other student and no anonymous caller may ever receive them. */
 const B_PRIVATE = { email: 'bruno.privado@escola.test', birthDate: '2009-07-21' };
@@ -37,6 +40,9 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'GET /api/archive/files/:key/:variant',
     // The login page's school name, logo and demo flag (no secrets).
     'GET /api/settings/public',
+    // Sign-in with the school's accounts: the browser comes and goes before anyone is signed in.
+    'GET /api/auth/oidc/:provider/start',
+    'GET /api/auth/oidc/:provider/callback',
   ],
   signedIn: [
     'POST /api/auth/logout',
@@ -59,6 +65,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
   ],
   staffArea: [
     'GET /api/admin/operations',
+    'GET /api/admin/operations/authors',
     'GET /api/admin/meritus/recent',
     'GET /api/admin/estelecas/history',
     'GET /api/admin/estelecas/ranking',
@@ -92,6 +99,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'POST /api/admin/students/:id/estelecas',
     'POST /api/admin/operations/bulk',
     'POST /api/admin/operations/:id/reversal',
+    'GET /api/me/budget',
     'PUT /api/admin/students/:id/tags/:kind',
     'PATCH /api/admin/students/:id/tags/:kind',
     'DELETE /api/admin/students/:id/tags/:kind',
@@ -128,10 +136,10 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'PUT /api/admin/settings/rules',
     'POST /api/admin/turmas',
     'PATCH /api/admin/turmas/:id',
-    'GET /api/admin/admins',
-    'POST /api/admin/admins',
-    'DELETE /api/admin/admins/:id',
-    'POST /api/admin/admins/:id/password',
+    'GET /api/admin/staff',
+    'POST /api/admin/staff',
+    'PATCH /api/admin/staff/:id',
+    'POST /api/admin/staff/:id/password',
   ],
 };
 
@@ -149,8 +157,13 @@ beforeAll(async () => {
   await t.db.update(students).set(B_PRIVATE).where(eq(students.id, bruno.id));
   cookies.set('studentA', await t.loginStudent(t.students[0]!.studentId));
   cookies.set('studentB', await t.loginStudent(bruno.studentId));
-  const teacher = await addAdmin(t.db, { email: 'prof.matriz@escola.test', name: 'Professora Matriz', role: 'teacher', turmaIds: [] });
-  cookies.set('teacher', await t.loginAdmin(teacher.email));
+  // Bruno's teacher teaches his turma; the other teacher teaches Ana's.
+  const turmas = { teacherOfB: bruno.turmaId, teacherOfOther: t.students[0]!.turmaId };
+  for (const actor of ['teacherOfB', 'teacherOfOther'] as const) {
+    const email = TEACHERS[actor];
+    await addAdmin(t.db, { email, name: `Professora ${actor}`, role: 'teacher', turmaIds: [turmas[actor]] });
+    cookies.set(actor, await t.loginAdmin(email));
+  }
   cookies.set('coordinator', await t.loginAdmin());
   await t.app.ready();
 });
@@ -165,7 +178,7 @@ function refusal(access: Access, actor: Actor): 401 | 403 | null {
   if (access === 'signedIn') return null;
   if (access === 'student') return actor === 'studentA' || actor === 'studentB' ? null : 403;
   if (actor === 'coordinator') return null;
-  return actor === 'teacher' && hasPermission('teacher', DEFAULT_RULES, access) ? null : 403;
+  return isTeacher(actor) && hasPermission('teacher', DEFAULT_RULES, access) ? null : 403;
 }
 
 /** A concrete path for a route pattern: ids that match nothing, so no allowed call changes anybody's data. */
@@ -226,8 +239,8 @@ test('every route × every actor × every spelling: refused with 401/403 before 
         // Signing out ends the caller's session: each admitted call uses a session of its own.
         const cookie =
           expected === null && route.url === '/api/auth/logout'
-            ? actor === 'coordinator' || actor === 'teacher'
-              ? await t.loginAdmin(actor === 'teacher' ? 'prof.matriz@escola.test' : undefined)
+            ? actor === 'coordinator' || isTeacher(actor)
+              ? await t.loginAdmin(isTeacher(actor) ? TEACHERS[actor] : undefined)
               : await t.loginStudent(t.students[actor === 'studentA' ? 0 : 1]!.studentId)
             : cookies.get(actor);
         const response = await t.app.inject({
@@ -256,7 +269,7 @@ test('every route × every actor × every spelling: refused with 401/403 before 
         if (spelling === 'plain') plainStatus = response.statusCode;
         else if (response.statusCode !== plainStatus)
           failures.push(`${where}: ${response.statusCode}, the plain path answered ${plainStatus}`);
-        if (actor === 'anonymous' || actor === 'studentA') {
+        if (actor === 'anonymous' || actor === 'studentA' || actor === 'teacherOfOther') {
           for (const value of Object.values(B_PRIVATE)) if (text.includes(value)) failures.push(`${where}: leaks ${value}`);
         }
         if (/password_?hash|token_?hash|\$argon2/i.test(text)) failures.push(`${where}: leaks a secret`);
@@ -293,3 +306,126 @@ test('the admin reads answer the administrator in full and only the administrato
     expect(admin.body).toContain(B_PRIVATE.email);
   }
 });
+
+/** A small PNG, for the photo upload. */
+async function pngBytes(): Promise<Buffer> {
+  return sharp({ create: { width: 4, height: 4, channels: 3, background: '#4338ca' } })
+    .png()
+    .toBuffer();
+}
+
+/** A multipart body with one file, as the photo upload takes it. */
+function multipartFile(bytes: Buffer): { payload: Buffer; contentType: string } {
+  const boundary = 'matriz-limite';
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="foto.png"\r\nContent-Type: image/png\r\n\r\n`;
+  return {
+    payload: Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+/** What may differ after a call that changed nothing: a student's row, tags and ledger rows, and the ledger's size. */
+async function stateOf(id: string) {
+  const [row] = await t.db.select().from(students).where(eq(students.id, id));
+  const tags = await t.db.select().from(studentTags).where(eq(studentTags.studentUuid, id));
+  const [rows] = await t.db.select({ n: count() }).from(ledgerEntries);
+  return { row, tags, ledgerRows: rows!.n };
+}
+
+test('every route that names a student, with a real student: her teacher is admitted and acts, another teacher is refused and changes nothing', async () => {
+  // Teachers may manage students here, so every route of the matrix that names one is a teacher's.
+  const rules = await t.request('PUT', '/admin/settings/rules', {
+    cookie: cookies.get('coordinator')!,
+    payload: { ...DEFAULT_RULES, teachersManageStudents: true },
+  });
+  expect(rules.statusCode, rules.body).toBe(200);
+  const png = await pngBytes();
+  const expiresAt = new Date(Date.now() + 2 * 86_400_000).toISOString();
+  /** Each route that takes a student (in its path, query or body), with a request that does its work when admitted. */
+  const calls: Record<string, (id: string, tagId: string) => { url: string; payload?: unknown; multipart?: boolean }> = {
+    'POST /api/admin/students/:id/meritus': (id) => ({
+      url: `/api/admin/students/${id}/meritus`,
+      payload: { type: 'admin_add', amount: 1, description: 'Matriz' },
+    }),
+    'POST /api/admin/students/:id/estelecas': (id) => ({
+      url: `/api/admin/students/${id}/estelecas`,
+      payload: { type: 'penalty', amount: 1, description: 'Matriz' },
+    }),
+    'POST /api/admin/operations/bulk': (id) => ({
+      url: '/api/admin/operations/bulk',
+      payload: { currency: 'meritus', type: 'admin_add', amount: 1, description: 'Matriz', studentUuids: [id] },
+    }),
+    'PUT /api/admin/students/:id/tags/:kind': (id) => ({ url: `/api/admin/students/${id}/tags/angel`, payload: { days: 3 } }),
+    'PATCH /api/admin/students/:id/tags/:kind': (id) => ({ url: `/api/admin/students/${id}/tags/leader`, payload: { expiresAt } }),
+    'DELETE /api/admin/students/:id/tags/:kind': (id) => ({ url: `/api/admin/students/${id}/tags/leader` }),
+    'PATCH /api/admin/students/:id': (id) => ({ url: `/api/admin/students/${id}`, payload: { name: 'Nome Trocado' } }),
+    'DELETE /api/admin/students/:id': (id) => ({ url: `/api/admin/students/${id}` }),
+    'POST /api/admin/students/:id/password': (id) => ({ url: `/api/admin/students/${id}/password` }),
+    'POST /api/admin/students/:id/photo': (id) => ({ url: `/api/admin/students/${id}/photo`, multipart: true }),
+    'PUT /api/admin/students/:id/photo': (id) => ({
+      url: `/api/admin/students/${id}/photo`,
+      payload: { url: 'https://images.example.org/matriz.jpg' },
+    }),
+    'DELETE /api/admin/students/:id/photo': (id) => ({ url: `/api/admin/students/${id}/photo` }),
+    'GET /api/admin/reports/statement.pdf': (id) => ({ url: `/api/admin/reports/statement.pdf?period=today&student=${id}` }),
+    'GET /api/admin/reports/certificate.pdf': (_id, tagId) => ({ url: `/api/admin/reports/certificate.pdf?tag=${tagId}` }),
+  };
+  // Every route with a student in its path is here: a new one must be added.
+  const withStudent = t.app.declaredRoutes
+    .filter((route) => route.method !== 'HEAD' && /^\/api\/admin\/students\/:id/.test(route.url))
+    .map((route) => `${route.method} ${route.url}`);
+  expect(withStudent.filter((key) => !(key in calls))).toEqual([]);
+
+  const failures: string[] = [];
+  let serial = 0;
+  for (const [key, call] of Object.entries(calls)) {
+    const method = key.split(' ')[0] as 'GET';
+    for (const actor of ['teacherOfOther', 'teacherOfB'] as const) {
+      // A student of Bruno's turma of her own, with a balance, a running tag and private fields, for each call.
+      serial += 1;
+      const [student] = await addStudents(t.db, [
+        {
+          studentId: `39${String(serial).padStart(5, '0')}`,
+          name: `Aluna Matriz ${serial}`,
+          grade: t.students[1]!.grade,
+          ...privateFieldsOf(serial),
+        },
+      ]);
+      await t.award(student!.id, 10);
+      await t.award(student!.id, 10, { currency: 'estelecas' });
+      const [tag] = await t.db
+        .insert(studentTags)
+        .values({ studentUuid: student!.id, kind: 'leader', expiresAt: new Date(Date.now() + 86_400_000) })
+        .returning();
+      const { url, payload, multipart } = call(student!.id, tag!.id);
+      const body = multipart ? multipartFile(png) : undefined;
+      const before = await stateOf(student!.id);
+      const response = await t.app.inject({
+        method,
+        url,
+        headers: { cookie: cookies.get(actor)!, ...(body ? { 'content-type': body.contentType } : {}) },
+        ...(body ? { payload: body.payload } : payload === undefined ? {} : { payload: payload as object }),
+      });
+      const where = `${key} as ${actor}`;
+      if (actor === 'teacherOfB') {
+        if (response.statusCode >= 300) failures.push(`${where}: ${response.statusCode} ${response.body.slice(0, 200)}, expected success`);
+        continue;
+      }
+      const code = response.json<{ error?: { code?: string } }>().error?.code;
+      if (response.statusCode !== 403 || code !== 'student_outside_turmas') {
+        failures.push(`${where}: ${response.statusCode} ${response.body.slice(0, 200)}, expected 403 student_outside_turmas`);
+      }
+      for (const value of Object.values(privateFieldsOf(serial)))
+        if (response.body.includes(value)) failures.push(`${where}: leaks ${value}`);
+      if (response.body.includes(student!.name)) failures.push(`${where}: names the student`);
+      expect(await stateOf(student!.id), where).toEqual(before);
+    }
+  }
+  await t.request('PUT', '/admin/settings/rules', { cookie: cookies.get('coordinator')!, payload: DEFAULT_RULES });
+  expect(failures).toEqual([]);
+});
+
+/** The private fields of the matrix's students of Bruno's turma, one set each. */
+function privateFieldsOf(serial: number) {
+  return { email: `matriz.${serial}@escola.test`, birthDate: `2009-07-${String((serial % 28) + 1).padStart(2, '0')}` };
+}

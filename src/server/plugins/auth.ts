@@ -5,7 +5,7 @@ import type { Database } from '../db/client.ts';
 import { AppError } from '../app-error.ts';
 import type { AdminActor, Principal, StudentActor } from '../modules/auth/actor.ts';
 import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.ts';
-import type { EventBus } from '../realtime/event-bus.ts';
+import { isSessionsEnded, type EventBus } from '../realtime/event-bus.ts';
 import type { SettingsStore } from '../modules/settings/settings.service.ts';
 import { ACCESS_LEVELS, type Access } from '../../shared/contract/route.ts';
 import { hasPermission, type PermissionRules } from '../../shared/permissions.ts';
@@ -126,7 +126,7 @@ export async function registerAuth(
   await app.register(cookie);
   const sessionCache = createSessionCache(database.db, config.sessionCacheMs);
   const unsubscribe = events.subscribe((event) => {
-    if (event.type === 'sessions_ended') sessionCache.forget(event);
+    if (isSessionsEnded(event)) sessionCache.forget(event);
     if (event.type === 'resync') sessionCache.forgetAll();
   });
   app.addHook('onClose', async () => unsubscribe());

@@ -66,13 +66,14 @@ const [turma] = await t.db.select().from(turmas).limit(1);
 /** A real value for each path parameter, so a case can make just one part of a request hostile. */
 function validParam(url: string, name: string): string {
   if (name === 'kind') return 'leader';
+  if (name === 'provider') return 'google';
   if (name === 'tagId') return tagId;
   if (url.startsWith('/api/admin/reason-presets/')) return presetId;
   if (url.startsWith('/api/admin/archive/images/')) return archived!.id;
   if (url.startsWith('/api/archive/files/')) return name === 'variant' ? 'thumb' : archived!.fileKey;
   if (url.startsWith('/api/admin/dashboard/goals/')) return 'participation';
   if (url.startsWith('/api/admin/turmas/')) return turma!.id;
-  if (url.startsWith('/api/admin/admins/')) return t.admin.id;
+  if (url.startsWith('/api/admin/staff/')) return t.admin.id;
   if (url.startsWith('/api/admin/students/')) return bruno.id;
   if (url.startsWith('/api/admin/operations/')) return (award.json() as { entry: { id: string } }).entry.id;
   if (name === 'entity') return 'students';
@@ -134,11 +135,20 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
     transferDailyCap: null,
     transferMinIntervalSeconds: null,
     teachersManageStudents: false,
+    defaultTeacherBudget: { meritus: 500, estelecas: null },
   },
   'POST /api/admin/turmas': { name: 'Robótica' },
   'PATCH /api/admin/turmas/:id': { name: '1º EM - Alfa', retired: false },
-  'POST /api/admin/admins': { name: 'Rita Moura', email: 'rita@escola.test', password: 'senha-forte-1' },
-  'POST /api/admin/admins/:id/password': { password: 'senha-forte-2' },
+  'POST /api/admin/staff': {
+    name: 'Rita Moura',
+    email: 'rita@escola.test',
+    role: 'teacher',
+    turmaIds: [turma!.id],
+    weeklyBudget: { meritus: 300, estelecas: 20 },
+    password: 'senha-forte-1',
+  },
+  'PATCH /api/admin/staff/:id': { active: true, weeklyBudget: null },
+  'POST /api/admin/staff/:id/password': { password: 'senha-forte-2' },
 };
 
 /** Routes left out, and why. */

@@ -22,12 +22,22 @@ export type BusEvent =
   | { type: 'settings' }
   /** Sessions deleted (logout, removal, password reset): each instance drops them from its session cache. */
   | { type: 'sessions_ended'; tokenHash: string }
-  | { type: 'sessions_ended'; studentUuid: string };
+  | { type: 'sessions_ended'; studentUuid: string }
+  /**
+   * A staff member's role or turmas changed: each instance drops their cached sessions, so the next request reads what
+   * they may do anew, and ends their event streams, which reconnect with it.
+   */
+  | { type: 'staff_changed'; adminId: string };
 
 /** The live feed's lines an operation added: ledger rows by id, a whole turma's rows by batch, refused attempts by audit id. */
 export type FeedLines = { entryIds: string[]; batchIds: string[]; refusedIds: number[] };
 
-export type SessionsEnded = Extract<BusEvent, { type: 'sessions_ended' }>;
+/** Sessions no longer what a cache or a stream holds: ended, or their staff member's role or turmas changed. */
+export type SessionsEnded = Extract<BusEvent, { type: 'sessions_ended' | 'staff_changed' }>;
+
+export function isSessionsEnded(event: DeliveredEvent): event is SessionsEnded {
+  return event.type === 'sessions_ended' || event.type === 'staff_changed';
+}
 
 /**
  * Told to this instance's listeners only, when its LISTEN connection came back after a
@@ -38,8 +48,9 @@ export type ResyncEvent = { type: 'resync' };
 /** What a subscriber hears: the bus's events plus this instance's resync. */
 export type DeliveredEvent = BusEvent | ResyncEvent;
 
-/** Whether an ended-sessions event covers one session (its own token, or every session of its student). */
+/** Whether an ended-sessions event covers one session (its own token, every session of its student, or of its staff member). */
 export function endsSession(ended: SessionsEnded, tokenHash: string, principal: { role: string; id: string }): boolean {
+  if (ended.type === 'staff_changed') return principal.role === 'admin' && principal.id === ended.adminId;
   return 'tokenHash' in ended ? ended.tokenHash === tokenHash : principal.role === 'student' && principal.id === ended.studentUuid;
 }
 

@@ -7,7 +7,7 @@ import { hashToken, resolveSession } from '../modules/auth/auth.service.ts';
 import { sessionOf } from '../plugins/auth.ts';
 import { logRequest } from '../plugins/request-log.ts';
 import type { ClientEvent, ReadyEvent } from '../../shared/live-events.ts';
-import { endsSession } from './event-bus.ts';
+import { endsSession, isSessionsEnded } from './event-bus.ts';
 
 const HEARTBEAT_MS = 25_000;
 /**
@@ -118,7 +118,7 @@ export async function eventsRoutes(app: FastifyInstance, { database, events, liv
     const unsubscribeSessions = events.subscribe((event) => {
       if (event.type === 'resync') {
         void stillSignedIn().then((signedIn) => signedIn && send({ type: 'refetch' }));
-      } else if (event.type === 'sessions_ended') {
+      } else if (isSessionsEnded(event)) {
         if (endsSession(event, tokenHash, principal)) end();
       }
     });

@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.ts';
-import type { Principal } from '../modules/auth/actor.ts';
+import { turmaScopeOf, type Principal } from '../modules/auth/actor.ts';
 import { liveOperationLines } from '../modules/ledger/ledger-queries.service.ts';
-import { currentBalances } from '../modules/students/standings.service.ts';
+import { currentBalances, turmasOf } from '../modules/students/standings.service.ts';
+import { inScope, type TurmaScope } from '../views/turma-scope.ts';
+import type { LiveOperation } from '../../shared/ledger.ts';
 import type { RankingStore } from '../modules/students/ranking-store.ts';
 import { LIVE_TICK_MS, MAX_PUSHED_OPERATIONS, type ClientEvent, type RankingEvent } from '../../shared/live-events.ts';
 import type { BusEvent, DeliveredEvent, EventBus } from './event-bus.ts';
@@ -29,6 +31,27 @@ export type LiveHub = {
 };
 
 const isStaff = (principal: Principal) => principal.role === 'admin';
+
+/** The students a feed line names (either side). */
+const studentsOfLine = (line: LiveOperation) => [line.from?.id, line.to?.id].filter((id) => id !== undefined);
+
+/**
+ * The lines each staff scope sees, worked out once per distinct scope (teachers of the same turmas share it), from
+ * the turma of every student the lines name, read once for all streams. The coordination sees every line.
+ */
+function linesByScope(operations: LiveOperation[], turmaOf: ReadonlyMap<string, string>): (scope: TurmaScope) => LiveOperation[] {
+  const seen = new Map<string, LiveOperation[]>();
+  return (scope) => {
+    if (scope === null) return operations;
+    const key = [...scope].sort().join(',');
+    let lines = seen.get(key);
+    if (!lines) {
+      lines = operations.filter((line) => studentsOfLine(line).some((id) => turmaOf.has(id) && inScope(scope, turmaOf.get(id)!)));
+      seen.set(key, lines);
+    }
+    return lines;
+  };
+}
 
 /** How many turns a tick is cut into (100 ms each at 3 s): the streams are spread over them (see turnOf). */
 const TURNS = 30;
@@ -73,7 +96,8 @@ export function createLiveHub(
   const clients = new Set<LiveClient>();
   let standings: Positions | undefined;
   let standingsStale = true;
-  let figuresChanged = false;
+  /** Whose figures changed since the last tick: the students of the operations ('all': anyone's, or the list itself). */
+  let figuresChanged: Set<string> | 'all' | undefined;
   let studentsChanged = false;
   /** Whose own tags changed since the last tick ('all': anyone's); undefined when no tag or like changed. */
   let tagsChanged: Set<string> | 'all' | undefined;
@@ -83,11 +107,25 @@ export function createLiveHub(
     for (const client of clients) if (isStaff(client.principal)) client.send(event);
   };
 
+  /**
+   * Pushes the feed's new lines to the staff: the coordination all of them, a teacher those naming a student of their
+   * turmas (nothing when none does). Past MAX_PUSHED_OPERATIONS, everyone reads their feed again.
+   */
   const pushLines = async (lines: Extract<BusEvent, { type: 'ledger' }>['lines']) => {
     if (lines === 'all') return toStaff({ type: 'operations', operations: null });
-    if (![...clients].some((client) => isStaff(client.principal))) return;
+    const staff = [...clients].filter((client) => isStaff(client.principal));
+    if (staff.length === 0) return;
     const operations = await liveOperationLines(database.db, lines);
-    toStaff({ type: 'operations', operations: operations.length < MAX_PUSHED_OPERATIONS ? operations : null });
+    if (operations.length >= MAX_PUSHED_OPERATIONS) return toStaff({ type: 'operations', operations: null });
+    const teaching = staff.some((client) => turmaScopeOf(client.principal) !== null);
+    const turmaOf = teaching ? await turmasOf(database.db, [...new Set(operations.flatMap(studentsOfLine))]) : new Map<string, string>();
+    const seenBy = linesByScope(operations, turmaOf);
+    for (const client of staff) {
+      if (!clients.has(client)) continue;
+      const scope = turmaScopeOf(client.principal);
+      const seen = seenBy(scope);
+      if (scope === null || seen.length > 0) client.send({ type: 'operations', operations: seen });
+    }
   };
 
   /**
@@ -126,13 +164,14 @@ export function createLiveHub(
         if (event.status !== 'completed') return;
         tellBalances(event.studentUuids);
         standingsStale = true;
-        figuresChanged = true;
+        figuresChanged =
+          figuresChanged === 'all' || event.studentUuids === 'all' ? 'all' : new Set([...(figuresChanged ?? []), ...event.studentUuids]);
         return;
       }
       case 'students':
         studentsChanged = true;
         standingsStale = true;
-        figuresChanged = true;
+        figuresChanged = 'all';
         return;
       case 'tags':
         tagsChanged =
@@ -147,6 +186,7 @@ export function createLiveHub(
         standingsStale = true;
         return;
       case 'sessions_ended':
+      case 'staff_changed':
         return;
     }
   };
@@ -168,6 +208,29 @@ export function createLiveHub(
     return nothingChanged(changes) ? undefined : { changes, after };
   };
 
+  /**
+   * The turmas whose figures changed ('all': any), for the teachers' screens: from the kept ranking's turma of each
+   * student, in memory. A student it does not know (removed) counts as any turma.
+   */
+  const turmasChanged = async (changed: Set<string> | 'all'): Promise<Set<string> | 'all'> => {
+    if (changed === 'all' || ![...clients].some((client) => turmaScopeOf(client.principal) !== null)) return 'all';
+    const snapshot = await ranking.current();
+    const turmas = new Set<string>();
+    for (const id of changed) {
+      const turma = snapshot.turmaOf(id);
+      if (turma === undefined) return 'all';
+      turmas.add(turma);
+    }
+    return turmas;
+  };
+
+  /** Whether a staff member's figures (the dashboard, reports, lists of their scope) changed. */
+  const figuresSeenBy = (principal: Principal, changed: Set<string> | 'all' | undefined): boolean => {
+    const scope = turmaScopeOf(principal);
+    if (changed === undefined || scope === null || changed === 'all') return changed !== undefined;
+    return scope.some((turma) => changed.has(turma));
+  };
+
   /** What each stream is owed at its next turn (coalesced events merge until then). */
   const owed = new Map<LiveClient, Owed>();
   const owe = (client: LiveClient, more: Owed) => owed.set(client, mergeOwed(owed.get(client), more));
@@ -175,18 +238,19 @@ export function createLiveHub(
   /** Works out, once for every stream, what the changes since the last tick owe each one. */
   const runTick = async () => {
     const moved = await rankingChanges();
-    const figures = figuresChanged;
+    const changed = figuresChanged;
     const studentList = studentsChanged;
     const tags = tagsChanged;
-    figuresChanged = false;
+    figuresChanged = undefined;
     studentsChanged = false;
     tagsChanged = undefined;
+    const figures = changed === undefined ? undefined : await turmasChanged(changed);
     for (const client of clients) {
       const { principal } = client;
       const staff = isStaff(principal);
       owe(client, {
         ranking: !staff && moved ? (changeSeenBy(moved.changes, principal.id, moved.after) ?? undefined) : undefined,
-        figures: staff && figures,
+        figures: staff && figuresSeenBy(principal, figures),
         tags: tags ? { mine: principal.role === 'student' && (tags === 'all' || tags.has(principal.id)) } : undefined,
         students: studentList,
       });
@@ -260,6 +324,7 @@ export function createLiveHub(
         case 'ledger':
           return event.status === 'completed' || isStaff(principal);
         case 'sessions_ended':
+        case 'staff_changed':
           return false;
         default:
           return true;

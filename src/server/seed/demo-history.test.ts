@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { count, eq, gt } from 'drizzle-orm';
 import { createTestDatabase, testConfig, type TestDatabase } from '../test/test-app.ts';
-import { DEMO_ADMIN, ensureInitialData } from './seed.ts';
-import { admins, auditLog, ledgerEntries, students, studentTags } from '../db/schema.ts';
+import { DEMO_ADMIN, DEMO_TEACHERS, ensureInitialData } from './seed.ts';
+import { admins, auditLog, ledgerEntries, students, studentTags, turmas } from '../db/schema.ts';
+import { listStaff } from '../modules/staff/staff.service.ts';
+import { verifyPassword } from '../modules/auth/password.ts';
 import { reconcile } from '../modules/ledger/reconciliation.service.ts';
 import { selectStudents } from '../views/student-views.ts';
 import { GRADES, TAG_KINDS } from '../../shared/constants.ts';
@@ -49,11 +51,23 @@ test("the demo student's history holds a reward reversed by the coordination, wi
   expect(reversal!.createdAt.getTime()).toBeGreaterThan(reversed!.createdAt.getTime());
 });
 
-test('the demo administrator is created as every administrator is: admin001, recorded as admin.create by the seed', async () => {
+test('the demo staff is created as every member is, recorded as admin.create by the seed: the coordinator admin001 and two teachers', async () => {
   const [admin] = await database.db.select().from(admins).where(eq(admins.email, DEMO_ADMIN.email));
-  expect(admin).toMatchObject({ adminId: 'admin001', name: DEMO_ADMIN.name });
-  const audit = await database.db.select().from(auditLog).where(eq(auditLog.action, 'admin.create'));
-  expect(audit).toMatchObject([{ actorKind: 'system', details: { adminId: admin!.id, email: DEMO_ADMIN.email } }]);
+  expect(admin).toMatchObject({ adminId: 'admin001', name: DEMO_ADMIN.name, role: 'coordinator' });
+  const audit = await database.db.select().from(auditLog).where(eq(auditLog.action, 'admin.create')).orderBy(auditLog.id);
+  expect(audit.map((entry) => [entry.actorKind, entry.details.email])).toEqual([
+    ['system', DEMO_ADMIN.email],
+    ...DEMO_TEACHERS.map((teacher) => ['system', teacher.email]),
+  ]);
+  const staff = new Map((await listStaff(database.db)).map((member) => [member.email, member]));
+  const turmaNames = new Map((await database.db.select().from(turmas)).map((turma) => [turma.id, turma.name]));
+  for (const teacher of DEMO_TEACHERS) {
+    const member = staff.get(teacher.email)!;
+    expect(member).toMatchObject({ name: teacher.name, role: 'teacher', active: true, weeklyBudget: teacher.weeklyBudget });
+    expect(member.turmaIds.map((id) => turmaNames.get(id))).toEqual(teacher.turmas);
+    const [row] = await database.db.select().from(admins).where(eq(admins.id, member.id));
+    expect(await verifyPassword(row!.passwordHash, teacher.password)).toBe(true);
+  }
 });
 
 test('a second start on the same database seeds nothing', async () => {

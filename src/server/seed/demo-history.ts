@@ -153,7 +153,7 @@ export async function seedDemoHistory(db: Db, now = new Date()): Promise<number>
       });
     }
   }
-  // A reward given to the wrong student and reversed half an hour later (decision 021): the
+  // A reward given to the wrong student and reversed half an hour later (decision 025): the
   // history shows 'Estornada em … por …: motivo' and its reversal's line.
   if (showcase) {
     const at = schoolTime(HISTORY_DAYS - 3);

@@ -5,7 +5,7 @@ import { ConfigError } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { admins, students } from '../db/schema.ts';
 import { AppError } from '../app-error.ts';
-import { createAdmin } from '../modules/auth/admin-accounts.service.ts';
+import { createStaffMember } from '../modules/staff/staff.service.ts';
 import type { SystemActor } from '../modules/auth/actor.ts';
 import { activeTurmas } from '../modules/settings/settings.service.ts';
 import { hashPassword } from '../modules/auth/password.ts';
@@ -16,9 +16,16 @@ import type { FileStorage } from '../storage/file-storage.ts';
 import { seedDemoHistory } from './demo-history.ts';
 import { seededRandom } from './seeded-random.ts';
 import { foldText } from '../../shared/student-match.ts';
+import { DEMO_CREDENTIALS } from '../../shared/demo-accounts.ts';
 
-export const DEMO_STUDENT = { studentId: '2024001', password: 'aluno123' } as const;
-export const DEMO_ADMIN = { email: 'admin@escola.com', password: 'admin123', name: 'Administrador Principal' } as const;
+export const DEMO_STUDENT = DEMO_CREDENTIALS.student;
+export const DEMO_ADMIN = DEMO_CREDENTIALS.admin;
+/** The demo's teachers: the first with the 1º EM's first two turmas, the second with three of the 2º EM, each with a weekly budget. */
+const [FIRST_TEACHER, SECOND_TEACHER] = DEMO_CREDENTIALS.teachers;
+export const DEMO_TEACHERS = [
+  { ...FIRST_TEACHER, turmas: ['1º EM - Turma A', '1º EM - Turma B'], weeklyBudget: { meritus: 500, estelecas: 50 } },
+  { ...SECOND_TEACHER, turmas: ['2º EM - Turma A', '2º EM - Turma B', '2º EM - Turma C'], weeklyBudget: { meritus: 300, estelecas: null } },
+] as const;
 /** Whom the audit log names for the administrators a first start creates. */
 const DEMO_SEED: SystemActor = { role: 'system', name: 'Escola de demonstração' };
 const FIRST_START: SystemActor = { role: 'system', name: 'Primeiro início (ADMIN_EMAIL)' };
@@ -163,10 +170,12 @@ async function isEmpty(db: Db): Promise<boolean> {
 }
 
 export async function seedDemoSchool(db: Db, storage: FileStorage): Promise<void> {
-  await createAdmin({ db }, DEMO_SEED, DEMO_ADMIN);
-  const seeds = demoStudents();
+  await createStaffMember({ db }, DEMO_SEED, DEMO_ADMIN);
   // The migrations' first list of turmas holds the demo's grades.
   const turmaIds = new Map((await activeTurmas(db)).map((turma) => [turma.name, turma.id]));
+  for (const { turmas, ...teacher } of DEMO_TEACHERS)
+    await createStaffMember({ db }, DEMO_SEED, { ...teacher, role: 'teacher', turmaIds: turmas.map((name) => turmaIds.get(name)!) });
+  const seeds = demoStudents();
   const rows = [];
   for (const [index, { grade, ...seed }] of seeds.entries()) {
     const initials = seed.name
@@ -211,7 +220,7 @@ export async function ensureInitialData(db: Db, config: Config): Promise<'demo' 
         'para criar o primeiro administrador, ou use DEMO=on para a escola de demonstração.',
     );
   }
-  const created = await createAdmin({ db }, FIRST_START, config.firstAdmin, { onlyIfNone: true }).catch((error: unknown) => {
+  const created = await createStaffMember({ db }, FIRST_START, config.firstAdmin, { onlyIfNone: true }).catch((error: unknown) => {
     if (!(error instanceof AppError)) throw error;
     const problems = Object.entries(error.fields ?? {}).map(([field, message]) => `${FIRST_ADMIN_VARIABLES[field] ?? field}: ${message}`);
     throw new ConfigError(`O primeiro administrador não pôde ser criado. ${problems.join('; ') || error.message}`);

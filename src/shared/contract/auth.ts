@@ -15,4 +15,19 @@ export const auth = defineRoutes(['auth'], {
   },
   logout: { method: 'POST', path: '/api/auth/logout', access: 'signedIn', schemas: (s) => ({ response: { 204: s.z.null() } }) },
   me: { method: 'GET', path: '/api/auth/me', access: 'signedIn', schemas: (s) => ({ response: { 200: s.sessionUser } }) },
+  // Sign-in with the school's accounts (decision 024): the browser goes to the provider and comes back, then to its area or to /login?error=….
+  oidcStart: {
+    method: 'GET',
+    path: '/api/auth/oidc/:provider/start',
+    access: 'public',
+    answer: 'redirect',
+    schemas: (s) => ({ params: s.signInProviderParams }),
+  },
+  oidcCallback: {
+    method: 'GET',
+    path: '/api/auth/oidc/:provider/callback',
+    access: 'public',
+    answer: 'redirect',
+    schemas: (s) => ({ params: s.signInProviderParams, query: s.signInCallbackQuery }),
+  },
 });

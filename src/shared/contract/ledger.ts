@@ -88,11 +88,23 @@ export const ledger = defineRoutes(['ledger'], {
     access: 'student',
     schemas: (s) => ({ query: s.studentOperationsQuery, response: { 200: s.studentOperationsPage } }),
   },
+  myBudget: {
+    method: 'GET',
+    path: '/api/me/budget',
+    access: 'award',
+    schemas: (s) => ({ response: { 200: s.awardBudget } }),
+  },
   liveOperations: {
     method: 'GET',
     path: '/api/admin/operations',
     access: 'staffArea',
     schemas: (s) => ({ query: s.liveOperationsQuery, response: { 200: s.z.array(s.liveOperation) } }),
+  },
+  operationAuthors: {
+    method: 'GET',
+    path: '/api/admin/operations/authors',
+    access: 'staffArea',
+    schemas: (s) => ({ response: { 200: s.z.array(s.operationAuthor) } }),
   },
   recentAdminMeritus: {
     method: 'GET',

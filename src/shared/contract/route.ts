@@ -34,9 +34,9 @@ export type RouteSchemas = {
 
 /**
  * How the answer travels: JSON (read with the web's `call`), a file the browser downloads or shows (its address from
- * `urlOf`), or a stream of Server-Sent Events.
+ * `urlOf`), a stream of Server-Sent Events, or a redirect the browser follows (a page opens the route's `urlOf`).
  */
-export type AnswerKind = 'json' | 'file' | 'stream';
+export type AnswerKind = 'json' | 'file' | 'stream' | 'redirect';
 
 /** The OpenAPI description of a route besides its schemas. */
 export type RouteDocs = { tags: readonly string[]; summary?: string; description?: string; produces?: readonly string[]; hide?: true };

@@ -8,12 +8,27 @@ import { reasonPresets } from './reason-presets.ts';
 import { reports } from './reports.ts';
 import type { Route } from './route.ts';
 import { settings } from './settings.ts';
+import { staff } from './staff.ts';
 import { students } from './students.ts';
 import { system } from './system.ts';
 import { tags } from './tags.ts';
 
 /** Every /api route by domain: the server registers each one, the web calls them (decision 016). */
-export const routes = { auth, students, ledger, tags, adminStudents, dashboard, reasonPresets, archive, reports, settings, system, events };
+export const routes = {
+  auth,
+  students,
+  ledger,
+  tags,
+  adminStudents,
+  dashboard,
+  reasonPresets,
+  archive,
+  reports,
+  settings,
+  staff,
+  system,
+  events,
+};
 
 /** Every route, once. */
 export const ALL_ROUTES: readonly Route[] = Object.values(routes).flatMap((domain): Route[] => Object.values(domain));

@@ -14,6 +14,7 @@ export * from '../reason-presets.ts';
 export * from '../reports.ts';
 export * from '../responses.ts';
 export * from '../settings.ts';
+export * from '../staff.ts';
 export * from '../student-area.ts';
 export * from '../students.ts';
 export * from '../system.ts';

@@ -1,6 +1,6 @@
 import { defineRoutes } from './route.ts';
 
-/** The school's settings, its turmas and its administrators; the logo is a multipart upload of one file (field "file"). */
+/** The school's settings and its turmas; the logo is a multipart upload of one file (field "file"). */
 export const settings = defineRoutes(['settings'], {
   public: { method: 'GET', path: '/api/settings/public', access: 'public', schemas: (s) => ({ response: { 200: s.publicSettings } }) },
   read: { method: 'GET', path: '/api/settings', access: 'signedIn', schemas: (s) => ({ response: { 200: s.schoolSettings } }) },
@@ -47,29 +47,5 @@ export const settings = defineRoutes(['settings'], {
     path: '/api/admin/turmas/:id',
     access: 'manageSchool',
     schemas: (s) => ({ params: s.turmaParams, body: s.updateTurmaInput, response: { 200: s.turmaWriteResult } }),
-  },
-  admins: {
-    method: 'GET',
-    path: '/api/admin/admins',
-    access: 'manageSchool',
-    schemas: (s) => ({ response: { 200: s.z.array(s.adminAccount) } }),
-  },
-  createAdmin: {
-    method: 'POST',
-    path: '/api/admin/admins',
-    access: 'manageSchool',
-    schemas: (s) => ({ body: s.createAdminInput, response: { 201: s.adminWriteResult } }),
-  },
-  removeAdmin: {
-    method: 'DELETE',
-    path: '/api/admin/admins/:id',
-    access: 'manageSchool',
-    schemas: (s) => ({ params: s.adminParams, response: { 200: s.messageResult } }),
-  },
-  resetAdminPassword: {
-    method: 'POST',
-    path: '/api/admin/admins/:id/password',
-    access: 'manageSchool',
-    schemas: (s) => ({ params: s.adminParams, body: s.adminPasswordInput.optional(), response: { 200: s.adminWriteResult } }),
   },
 });

@@ -5,6 +5,8 @@ import { prefetchAdminDashboard } from '../features/admin-dashboard/dashboard-qu
 import { paths } from '../lib/paths.ts';
 import { navScreen } from './nav-screen.ts';
 import type { AppRoute } from './route-types.ts';
+import { useSession } from '../lib/session.ts';
+import { mayOpen } from './screen-access.tsx';
 
 /**
  * Screens of the admin area; the home loads with the area, the others as their own chunks. Add one entry per screen, e.g.
@@ -12,7 +14,10 @@ import type { AppRoute } from './route-types.ts';
  * The sidebar lists the entries with `nav`, in the spec's order (navOrder in paths.ts).
  */
 function AdminHome() {
-  return <AdminDashboardPage isAvailable={isAdminScreen} />;
+  const { user } = useSession();
+  // A quick action leads only to a screen that exists and that the member may open.
+  const isAvailable = (path: string) => adminRoutes.some((route) => route.path === path && mayOpen(user, route));
+  return <AdminDashboardPage isAvailable={isAvailable} />;
 }
 
 export const adminRoutes: AppRoute[] = [
@@ -22,28 +27,42 @@ export const adminRoutes: AppRoute[] = [
     nav: { label: 'Dashboard', icon: LayoutDashboard },
     prefetch: prefetchAdminDashboard,
   },
-  navScreen(paths.admin.students, 'Gerenciar Alunos', Users, () => import('../features/admin-students/admin-students-page.tsx')),
-  navScreen(paths.admin.meritus, 'Gerenciar M$', Coins, () => import('../features/admin-meritus/admin-meritus-page.tsx')),
-  navScreen(paths.admin.estelecas, 'Estelecas', Sparkles, () => import('../features/admin-estelecas/admin-estelecas-page.tsx')),
-  navScreen(paths.admin.ranking, 'Ranking', Trophy, () => import('../features/ranking/admin-ranking-page.tsx')),
+  navScreen(paths.admin.students, 'Gerenciar Alunos', Users, () => import('../features/admin-students/admin-students-page.tsx'), {
+    listsStudents: true,
+  }),
+  navScreen(paths.admin.meritus, 'Gerenciar M$', Coins, () => import('../features/admin-meritus/admin-meritus-page.tsx'), {
+    permission: 'award',
+    listsStudents: true,
+  }),
+  navScreen(paths.admin.estelecas, 'Estelecas', Sparkles, () => import('../features/admin-estelecas/admin-estelecas-page.tsx'), {
+    permission: 'award',
+    listsStudents: true,
+  }),
+  navScreen(paths.admin.ranking, 'Ranking', Trophy, () => import('../features/ranking/admin-ranking-page.tsx'), { listsStudents: true }),
   navScreen(
     paths.admin.recentOperations,
     'Operações em Tempo Real',
     Radio,
     () => import('../features/live-operations/live-operations-page.tsx'),
+    { listsStudents: true },
   ),
-  navScreen(paths.admin.backend, 'Painel Backend', Server, () => import('../features/admin-backend/admin-backend-page.tsx')),
+  navScreen(paths.admin.backend, 'Painel Backend', Server, () => import('../features/admin-backend/admin-backend-page.tsx'), {
+    permission: 'manageSchool',
+  }),
   navScreen(paths.admin.database, 'Data-Base', Database, () => import('../features/admin-archive/admin-archive-page.tsx')),
-  navScreen(paths.admin.debug, 'Debug & Diagnóstico', Bug, () => import('../features/admin-debug/admin-debug-page.tsx')),
-  { path: paths.admin.reports, title: 'Relatórios', Component: lazy(() => import('../features/admin-reports/admin-reports-page.tsx')) },
+  navScreen(paths.admin.debug, 'Debug & Diagnóstico', Bug, () => import('../features/admin-debug/admin-debug-page.tsx'), {
+    permission: 'manageSchool',
+  }),
+  {
+    path: paths.admin.reports,
+    title: 'Relatórios',
+    Component: lazy(() => import('../features/admin-reports/admin-reports-page.tsx')),
+    listsStudents: true,
+  },
   {
     path: paths.admin.settings,
     title: 'Configurações',
     Component: lazy(() => import('../features/admin-settings/admin-settings-page.tsx')),
+    permission: 'manageSchool',
   },
 ];
-
-/** Whether an admin path has a screen, so the dashboard's quick actions never lead to a dead page. */
-function isAdminScreen(path: string): boolean {
-  return adminRoutes.some((route) => route.path === path);
-}

@@ -1,7 +1,8 @@
 import { Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { LogOut, Menu } from 'lucide-react';
-import type { SessionUser } from '../../shared/auth.ts';
+import type { SelfAdmin, SessionUser } from '../../shared/auth.ts';
+import { STAFF_ROLE_LABELS } from '../../shared/permissions.ts';
 import { POLL_MS } from '../../shared/constants.ts';
 import { formatMeritus } from '../../shared/format.ts';
 import { cn } from '../lib/cn.ts';
@@ -17,6 +18,7 @@ import { useSchoolSettings } from '../lib/school-settings.ts';
 import type { SchoolRules } from '../../shared/settings.ts';
 import { navOrder, type Role } from '../lib/paths.ts';
 import type { AppRoute } from './route-types.ts';
+import { mayOpen } from './screen-access.tsx';
 import { displayName } from '../lib/session-api.ts';
 import { useLogout, useSession } from '../lib/session.ts';
 
@@ -30,6 +32,22 @@ export function navEntries(role: Role, routes: readonly AppRoute[]): NavEntry[] 
     .filter((route): route is AppRoute & { nav: NonNullable<AppRoute['nav']> } => route.nav !== undefined)
     .map((route) => ({ path: route.path, label: route.nav.label, icon: route.nav.icon }))
     .sort((a, b) => rank(a.path) - rank(b.path));
+}
+
+/** A member of the staff's role, and a teacher's turmas (the students they see and award). */
+function StaffFacts({ admin }: { admin: SelfAdmin }) {
+  return (
+    <>
+      <p className="text-xs font-medium text-indigo-800" data-testid="staff-role">
+        {STAFF_ROLE_LABELS[admin.role]}
+      </p>
+      {admin.role === 'teacher' && (
+        <p className="text-xs leading-snug wrap-anywhere text-slate-600">
+          {admin.turmas.length === 0 ? 'Sem turmas' : `Turmas: ${admin.turmas.map((turma) => turma.name).join(', ')}`}
+        </p>
+      )}
+    </>
+  );
 }
 
 function UserChip({ user }: { user: SessionUser }) {
@@ -48,7 +66,7 @@ function UserChip({ user }: { user: SessionUser }) {
             <p className="truncate text-xs text-slate-600">{user.student.grade}</p>
           </>
         ) : (
-          <p className="truncate text-xs text-slate-600">Administrador</p>
+          <StaffFacts admin={user.admin} />
         )}
       </div>
     </div>
@@ -192,7 +210,10 @@ export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRo
   const wide = useMediaQuery(SCREEN.lg);
 
   if (!user) return null;
-  const entries = navEntries(role, routes);
+  const entries = navEntries(
+    role,
+    routes.filter((route) => mayOpen(user, route)),
+  );
   const school = settings.data?.school;
   const sidebar = <SidebarContent user={user} role={role} entries={entries} rules={settings.data?.rules} />;
 

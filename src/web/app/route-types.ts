@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { LucideIcon } from 'lucide-react';
 import type { QueryClient } from '@tanstack/react-query';
+import type { Permission } from '../../shared/permissions.ts';
 
 /**
  * One screen of an area. `path` is absolute (from paths.ts); `Component` is lazy so each
@@ -15,4 +16,11 @@ export type AppRoute = {
   /** The screen's name where it has no sidebar entry (the band at the top of wide screens shows it). */
   title?: string;
   prefetch?: (client: QueryClient) => Promise<unknown>;
+  /**
+   * The permission a member of the staff needs for the screen, where the area's own ('staffArea') is not enough: without
+   * it the sidebar and the quick actions leave the screen out, and its address shows 'Sem permissão' (screen-access.tsx).
+   */
+  permission?: Permission;
+  /** The screen lists students: a teacher without turmas sees why it is empty, and whom to ask, in its place. */
+  listsStudents?: true;
 };

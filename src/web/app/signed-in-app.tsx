@@ -8,6 +8,7 @@ import { schoolSettingsQueryOptions } from '../lib/school-settings.ts';
 import { AppLayout } from './app-layout.tsx';
 import { homePath, paths, type Role } from '../lib/paths.ts';
 import { RequireRole, RootRedirect } from './route-guard.tsx';
+import { ScreenAccess } from './screen-access.tsx';
 import type { AppRoute } from './route-types.ts';
 import { sessionQueryOptions, setSessionUser, useSession } from '../lib/session.ts';
 
@@ -80,9 +81,15 @@ export function Area({ role, routes }: { role: Role; routes: readonly AppRoute[]
           </RequireRole>
         ),
         children: [
-          ...routes.map(({ path, Component }): RouteObject => {
+          ...routes.map((route): RouteObject => {
+            const { path, Component } = route;
             const relative = path.slice(base.length).replace(/^\//, '');
-            return relative ? { path: relative, element: <Component /> } : { index: true, element: <Component /> };
+            const element = (
+              <ScreenAccess route={route}>
+                <Component />
+              </ScreenAccess>
+            );
+            return relative ? { path: relative, element } : { index: true, element };
           }),
           { path: '*', element: <Navigate to={base} replace /> },
         ],

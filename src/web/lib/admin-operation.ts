@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PublicStudent } from '../../shared/auth.ts';
 import { ERROR_MESSAGES, type ErrorCode } from '../../shared/errors.ts';
 import { formatAmount } from '../../shared/format.ts';
@@ -15,7 +15,8 @@ import { CURRENCY_ROUTES } from '../../shared/contract/ledger.ts';
 import { routes } from '../../shared/contract/routes.ts';
 import { call, type ApiError } from './api.ts';
 import { useIdempotentMutation } from './idempotency.ts';
-import { invalidateReads } from './query-keys.ts';
+import { invalidateReads, readOf } from './query-keys.ts';
+import { useSession } from './session.ts';
 
 export type OperationInput = { type: AdminOperationType; amount: number; description: string };
 /** One student, or several in one all-or-nothing request. */
@@ -78,8 +79,19 @@ export function validateAdminOperation(
 }
 
 /**
+ * What the signed-in teacher may still award this week in `currency` (GET /api/me/budget), or null
+ * when there is no limit: the coordination has none, so it never asks.
+ */
+export function useAwardBudgetLeft(currency: Currency) {
+  const teacher = useSession().user?.role === 'teacher';
+  const budget = useQuery({ ...readOf(routes.ledger.myBudget), enabled: teacher });
+  return teacher ? (budget.data?.[currency] ?? null) : null;
+}
+
+/**
  * An administrator's add or remove of either currency, for one student or many, with one
- * Idempotency-Key per submission; a success refreshes the rankings and that currency's panels.
+ * Idempotency-Key per submission; a success refreshes the rankings, that currency's panels and
+ * what is left of the teacher's weekly budget (so does a refusal by the budget, which knew better).
  */
 export function useAdminOperation(
   currency: Currency,
@@ -94,9 +106,16 @@ export function useAdminOperation(
     onSuccess: (result) => {
       const { ranking } = routes.students;
       const { recentAdminMeritus, estelecasRanking, estelecasHistory } = routes.ledger;
-      invalidateReads(client, currency === 'meritus' ? [ranking, recentAdminMeritus] : [ranking, estelecasRanking, estelecasHistory]);
+      const { myBudget } = routes.ledger;
+      invalidateReads(
+        client,
+        currency === 'meritus' ? [ranking, recentAdminMeritus, myBudget] : [ranking, estelecasRanking, estelecasHistory, myBudget],
+      );
       handlers.onSuccess(result);
     },
-    onError: handlers.onError,
+    onError: (error, request) => {
+      if (error.code === 'award_budget_exceeded') invalidateReads(client, [routes.ledger.myBudget]);
+      handlers.onError(error, request);
+    },
   });
 }

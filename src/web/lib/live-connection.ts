@@ -49,11 +49,13 @@ export function mergeFeedLines(client: QueryClient, operations: LiveOperation[] 
   const feedKey = routeKey(ledger.liveOperations);
   for (const query of client.getQueryCache().findAll({ queryKey: feedKey })) {
     const shown = query.state.data as LiveOperation[] | undefined;
-    if (!operations || !shown || query.state.fetchStatus === 'fetching') {
+    const filter = (query.queryKey[1] as { query?: { limit?: number; authorId?: string } } | undefined)?.query;
+    // A feed of one author is read again: a pushed line does not say whose it is.
+    if (!operations || !shown || query.state.fetchStatus === 'fetching' || filter?.authorId) {
       void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
       continue;
     }
-    const limit = (query.queryKey[1] as { query?: { limit?: number } } | undefined)?.query?.limit ?? shown.length;
+    const limit = filter?.limit ?? shown.length;
     const pushed = new Map(operations.map((operation) => [operation.id, operation]));
     const known = new Set(shown.map((operation) => operation.id));
     const added = operations.filter((operation) => !known.has(operation.id));

@@ -247,6 +247,20 @@ describe('live events', () => {
     expect(refetched()).toMatchObject({ feed: 1, me: 0, ranking: 0 });
   });
 
+  test("one author's feed is read again on pushed lines, which do not say whose they are, and never takes them as they come", async () => {
+    const feedKey = queryKeyOf(routes.ledger.liveOperations, { query: { limit: 2, authorId: '00000000-0000-4000-8000-000000000001' } });
+    const line = (id: string, createdAt: string) => ({ ...FEED_LINE, id, createdAt });
+    client.setQueryData(feedKey, [line('a', '2026-11-28T10:00:01Z')]);
+    displayed('feed', feedKey);
+    act(() => latest().push('ready'));
+    await elapse(0);
+    refetched();
+    act(() => latest().push('operations', { type: 'operations', operations: [line('c', '2026-11-28T10:00:03Z')] }));
+    expect(client.getQueryData<{ id: string }[]>(feedKey)?.map((operation) => operation.id)).toEqual(['a']);
+    await elapse(0);
+    expect(refetched()).toMatchObject({ feed: 1 });
+  });
+
   test('after the stream drops and the browser reconnects it, every displayed query is refetched once (events may have been missed)', async () => {
     act(() => latest().push('ready'));
     act(() => latest().fail('retrying'));

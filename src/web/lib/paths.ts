@@ -1,9 +1,10 @@
 import type { Area } from '../../shared/areas.ts';
+import { SIGN_IN_PATH } from '../../shared/constants.ts';
 
 /** Every route of the app, written once. */
 export const paths = {
   root: '/',
-  login: '/login',
+  login: SIGN_IN_PATH,
   student: {
     home: '/student',
     profile: '/student/profile',

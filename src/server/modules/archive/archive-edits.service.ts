@@ -7,13 +7,15 @@ import {
   ARCHIVE_TEXTS,
   archiveBulkInput,
   archiveEditInput,
+  mayChangeArchiveImage,
   sharePagePath,
   type ArchiveCounters,
   type ArchiveItem,
   type ArchiveSelectResult,
 } from '../../../shared/archive.ts';
 import type { z } from 'zod';
-import { setStudentPhotoUrl } from '../students/admin-students.service.ts';
+import { setStudentPhotoUrl } from '../students/student-photos.service.ts';
+import { hasPermission, permissionsOf, type PermissionRules } from '../../../shared/permissions.ts';
 import {
   albumIdFor,
   fileUrls,
@@ -33,15 +35,23 @@ function nextShareToken(before: Pick<ImageRow, 'shareToken'>, after: Pick<ImageR
   return before.shareToken ?? randomToken();
 }
 
+/** Refuses the whole change unless the member may change every one of these images (a teacher: only those they uploaded). */
+function assertMayChange(admin: Admin, rules: PermissionRules, rows: readonly Pick<ImageRow, 'uploadedBy'>[]): void {
+  const staff = { id: admin.id, permissions: permissionsOf(admin.staffRole, rules) };
+  if (rows.some((row) => !mayChangeArchiveImage(staff, row.uploadedBy))) throw new AppError('archive_not_own_image');
+}
+
 export async function editImage(
   deps: ArchiveDeps,
   admin: Admin,
+  rules: PermissionRules,
   id: string,
   input: z.output<typeof archiveEditInput>,
 ): Promise<{ message: string; item: ArchiveItem }> {
   const { db } = deps;
   const [before] = await db.select().from(archiveImages).where(eq(archiveImages.id, id));
   if (!before) throw new AppError('archive_image_not_found', { status: 404 });
+  assertMayChange(admin, rules, [before]);
   const accessLevel =
     input.accessLevel ??
     (input.isPublic === true ? 'public' : input.isPublic === false && before.accessLevel === 'public' ? 'private' : before.accessLevel);
@@ -107,17 +117,25 @@ async function deleteRows(deps: ArchiveDeps, rows: ImageRow[]): Promise<number> 
   return rows.length;
 }
 
-export async function deleteImage(deps: ArchiveDeps, id: string): Promise<{ message: string }> {
+export async function deleteImage(deps: ArchiveDeps, admin: Admin, rules: PermissionRules, id: string): Promise<{ message: string }> {
   const rows = await deps.db.select().from(archiveImages).where(eq(archiveImages.id, id));
   if (rows.length === 0) throw new AppError('archive_image_not_found', { status: 404 });
+  assertMayChange(admin, rules, rows);
   await deleteRows(deps, rows);
   return { message: ARCHIVE_TEXTS.deleted };
 }
 
-export async function bulkImages(deps: ArchiveDeps, input: z.output<typeof archiveBulkInput>): Promise<{ message: string; count: number }> {
+export async function bulkImages(
+  deps: ArchiveDeps,
+  admin: Admin,
+  rules: PermissionRules,
+  input: z.output<typeof archiveBulkInput>,
+): Promise<{ message: string; count: number }> {
   const ids = [...new Set(input.ids)];
+  // Who uploaded an image never changes, so the check holds for the writes below.
+  const rows = await deps.db.select().from(archiveImages).where(inArray(archiveImages.id, ids));
+  assertMayChange(admin, rules, rows);
   if (input.action === 'delete') {
-    const rows = await deps.db.select().from(archiveImages).where(inArray(archiveImages.id, ids));
     const count = await deleteRows(deps, rows);
     return { message: ARCHIVE_TEXTS.bulkDeleted(count), count };
   }
@@ -216,8 +234,11 @@ export async function selectImage(
   admin: Admin,
   id: string,
   studentId: string | undefined,
+  rules: PermissionRules,
   context: { ip: string },
 ): Promise<ArchiveSelectResult> {
+  // Making the image a student's photo changes the student: the permission to manage students, not only the archive's.
+  if (studentId && !hasPermission(admin.staffRole, rules, 'manageStudents')) throw new AppError('forbidden');
   const row = await photoCandidate(deps.db, id);
   const photoUrl = photoUrlOf(row)!;
   const message = studentId ? (await setStudentPhotoUrl(deps, admin, studentId, photoUrl, context)).message : ARCHIVE_TEXTS.selected;
@@ -233,13 +254,11 @@ export async function createShareLink(db: Db, id: string): Promise<{ shareUrl: s
   return { shareUrl: sharePagePath(token), message: ARCHIVE_TEXTS.shareCreated };
 }
 
-export async function revokeShareLink(db: Db, id: string): Promise<{ message: string }> {
-  const [row] = await db
-    .update(archiveImages)
-    .set({ shareToken: null })
-    .where(eq(archiveImages.id, id))
-    .returning({ id: archiveImages.id });
+export async function revokeShareLink(db: Db, admin: Admin, rules: PermissionRules, id: string): Promise<{ message: string }> {
+  const [row] = await db.select({ uploadedBy: archiveImages.uploadedBy }).from(archiveImages).where(eq(archiveImages.id, id));
   if (!row) throw new AppError('archive_image_not_found', { status: 404 });
+  assertMayChange(admin, rules, [row]);
+  await db.update(archiveImages).set({ shareToken: null }).where(eq(archiveImages.id, id));
   return { message: ARCHIVE_TEXTS.shareRevoked };
 }
 

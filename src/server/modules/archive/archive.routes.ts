@@ -89,10 +89,12 @@ async function serveFile(
   return reply;
 }
 
-export async function archiveRoutes(app: FastifyInstance, { config, database, events, storage }: AppDeps): Promise<void> {
+export async function archiveRoutes(app: FastifyInstance, { config, database, events, settings, storage }: AppDeps): Promise<void> {
   const deps: ArchiveDeps = { db: database.db, storage, events, warn: (details, message) => app.log.warn(details, message) };
   const stagingDir = archiveStagingDir(config.dataDir);
   const archive = routes.archive;
+  /** The school's rules, which say what a member's role may do (read through the settings cache). */
+  const rules = async () => (await settings.get()).rules;
 
   await app.register(async (scope) => {
     // A file over the limit is cut and reported as that file's error; the other files of the request go on.
@@ -107,25 +109,25 @@ export async function archiveRoutes(app: FastifyInstance, { config, database, ev
       return uploadImages(deps, adminOf(request), files, fields);
     });
 
-    route(scope, archive.bulk, async (request) => bulkImages(deps, request.body));
+    route(scope, archive.bulk, async (request) => bulkImages(deps, adminOf(request), await rules(), request.body));
 
     route(scope, archive.get, async (request) => getImage(deps.db, adminOf(request), request.params.id));
 
-    route(scope, archive.edit, async (request) => editImage(deps, adminOf(request), request.params.id, request.body));
+    route(scope, archive.edit, async (request) => editImage(deps, adminOf(request), await rules(), request.params.id, request.body));
 
-    route(scope, archive.remove, async (request) => deleteImage(deps, request.params.id));
+    route(scope, archive.remove, async (request) => deleteImage(deps, adminOf(request), await rules(), request.params.id));
 
     route(scope, archive.favourite, async (request) => setFavourite(deps.db, adminOf(request), request.params.id, request.body.favourite));
 
     route(scope, archive.copyLink, async (request) => countUsage(deps.db, request.params.id));
 
     route(scope, archive.select, async (request) =>
-      selectImage(deps, adminOf(request), request.params.id, request.body?.studentId, { ip: request.ip }),
+      selectImage(deps, adminOf(request), request.params.id, request.body?.studentId, await rules(), { ip: request.ip }),
     );
 
     route(scope, archive.share, async (request) => createShareLink(deps.db, request.params.id));
 
-    route(scope, archive.unshare, async (request) => revokeShareLink(deps.db, request.params.id));
+    route(scope, archive.unshare, async (request) => revokeShareLink(deps.db, adminOf(request), await rules(), request.params.id));
 
     // Files: declared public; each answer is decided by the image's access level (fileToServe).
     route(scope, archive.file, (request, reply) => serveFile(request, reply, request.params, deps));

@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '../../test/test-app.ts';
+import { addAdmin, buildTestApp, TEST_ADMIN, turmaIdOf, type TestApp } from '../../test/test-app.ts';
 import { seedDemoArchive } from '../../seed/demo-archive.ts';
 import { localFileStorage, type FileStorage } from '../../storage/file-storage.ts';
 import { admins, archiveImages, students } from '../../db/schema.ts';
@@ -516,6 +516,83 @@ describe('management', () => {
       expect(await photoOf(bruno.id), label).toBe(bystander);
     }
   });
+});
+
+describe('a teacher and the archive (issue 34)', () => {
+  test(
+    'uploads and sees every image, but edits, deletes, changes in bulk and revokes links only of their own; ' +
+      "the coordination changes any; making an image a student's photo needs the permission to manage students",
+    async () => {
+      const turmaA = await turmaIdOf(t.db, '1º EM - Turma A');
+      await addAdmin(t.db, { email: 'joana@escola.test', name: 'Joana Prado', role: 'teacher', turmaIds: [turmaA] });
+      await addAdmin(t.db, { email: 'otavio@escola.test', name: 'Otávio Reis', role: 'teacher', turmaIds: [turmaA] });
+      const joana = await t.loginAdmin('joana@escola.test');
+      const otavio = await t.loginAdmin('otavio@escola.test');
+      const coordination = await t.loginAdmin();
+      const own = uploadedItem((await upload(t, [{ name: 'da-joana.png', bytes: await png(12, 12, [10, 200, 30]) }], {}, joana)).json());
+      const other = uploadedItem((await upload(t, [{ name: 'da-coordenacao.png', bytes: await png(12, 13, [10, 20, 230]) }])).json());
+      expect(own.uploader.name).toBe('Joana Prado');
+      const refusal = { error: { code: 'archive_not_own_image', message: 'Você só pode editar ou excluir as imagens que você enviou' } };
+      const share = await t.request('POST', `/admin/archive/images/${other.id}/share`, { cookie: joana });
+      expect(share.statusCode).toBe(200);
+
+      // Reading and sharing the others' images: allowed.
+      const listed = (await t.request('GET', '/admin/archive/images?limit=200', { cookie: joana })).json().items as ArchiveItem[];
+      expect(listed.map((item) => item.id)).toEqual(expect.arrayContaining([own.id, other.id]));
+      expect((await t.request('GET', `/admin/archive/images/${other.id}`, { cookie: joana })).statusCode).toBe(200);
+      expect(
+        (await t.request('PUT', `/admin/archive/images/${other.id}/favourite`, { cookie: joana, payload: { favourite: true } })).statusCode,
+      ).toBe(200);
+      expect((await t.request('POST', `/admin/archive/images/${other.id}/copy-link`, { cookie: joana })).statusCode).toBe(200);
+      expect((await t.request('POST', `/admin/archive/images/${other.id}/select`, { cookie: joana, payload: {} })).statusCode).toBe(200);
+
+      // Changing them: refused, and nothing changes (a bulk change with one image of another is refused whole).
+      const refused = [
+        await t.request('PATCH', `/admin/archive/images/${other.id}`, { cookie: joana, payload: { description: 'trocada' } }),
+        await t.request('DELETE', `/admin/archive/images/${other.id}`, { cookie: joana }),
+        await t.request('DELETE', `/admin/archive/images/${other.id}/share`, { cookie: joana }),
+        await t.request('POST', '/admin/archive/images/bulk', {
+          cookie: joana,
+          payload: { action: 'category', category: 'documento', ids: [own.id, other.id] },
+        }),
+        await t.request('POST', '/admin/archive/images/bulk', { cookie: joana, payload: { action: 'delete', ids: [other.id] } }),
+        await t.request('PATCH', `/admin/archive/images/${own.id}`, { cookie: otavio, payload: { description: 'trocada' } }),
+      ];
+      for (const response of refused) {
+        expect(response.statusCode, response.body).toBe(403);
+        expect(response.json()).toEqual(refusal);
+      }
+      const rows = await t.db.select().from(archiveImages).where(eq(archiveImages.id, other.id));
+      expect(rows[0]).toMatchObject({ description: other.description, category: other.category, shareToken: expect.any(String) });
+      const [ownRow] = await t.db.select().from(archiveImages).where(eq(archiveImages.id, own.id));
+      expect(ownRow).toMatchObject({ category: own.category, description: own.description });
+
+      // A student's photo is the student's record: a teacher may set it only where the school lets teachers manage students.
+      const photo = await t.request('POST', `/admin/archive/images/${own.id}/select`, {
+        cookie: joana,
+        payload: { studentId: t.students[0]!.id },
+      });
+      expect(photo.statusCode).toBe(403);
+      expect(photo.json().error.code).toBe('forbidden');
+
+      // Their own: everything.
+      const edited = await t.request('PATCH', `/admin/archive/images/${own.id}`, { cookie: joana, payload: { description: 'Minha aula' } });
+      expect(edited.statusCode, edited.body).toBe(200);
+      const moved = await t.request('POST', '/admin/archive/images/bulk', {
+        cookie: joana,
+        payload: { action: 'album', albumName: 'Aulas', ids: [own.id] },
+      });
+      expect(moved.json()).toEqual({ message: '1 imagem atualizada com sucesso!', count: 1 });
+      // The coordination changes anyone's.
+      const byCoordination = await t.request('PATCH', `/admin/archive/images/${own.id}`, {
+        cookie: coordination,
+        payload: { isFeatured: true },
+      });
+      expect(byCoordination.statusCode).toBe(200);
+      const deleted = await t.request('DELETE', `/admin/archive/images/${own.id}`, { cookie: joana });
+      expect(deleted.json()).toEqual({ message: 'Imagem excluída com sucesso!' });
+    },
+  );
 });
 
 test('the demo archive: two dozen drawn images across categories, uploaders, access levels and albums, with uses and downloads', async () => {

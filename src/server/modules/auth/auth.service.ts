@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { normalizeIP } from '@fastify/rate-limit';
 import { and, asc, desc, eq, gt, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, runPrepared, type Db, type DbOrTx, type PreparedStatement } from '../../db/client.ts';
-import { admins, loginFailures, sessions, staffTurmas, students, turmas } from '../../db/schema.ts';
+import { admins, loginFailures, oidcStates, sessions, staffTurmas, students, turmas } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { loginLockedMessage } from '../../../shared/errors.ts';
 import { LOGIN_LIMITS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../shared/constants.ts';
@@ -54,7 +54,7 @@ function staffUser(admin: SelfAdmin): SessionUser {
 type LoginLimitName = keyof typeof LOGIN_LIMITS;
 
 /** A sign-in attempt registered before its password is checked (a pending row of login_failures). */
-type Attempt = { id: number; accountKey: string; address: string };
+export type Attempt = { id: number; accountKey: string; address: string };
 
 /**
  * The address the sign-in limits count, as the API limiter counts it: an IPv6 client by
@@ -82,7 +82,7 @@ function nthNewestFailure(db: Db, limit: { max: number; windowMs: number }, wher
  * address get their password checked. Pending attempts count only there: a burst of
  * refused guesses must not close the account or the address for anyone else.
  */
-async function beginAttempt(db: Db, accountKey: string, context: RequestContext): Promise<Attempt> {
+export async function beginAttempt(db: Db, accountKey: string, context: RequestContext): Promise<Attempt> {
   const address = addressOf(context.ip);
   const now = Date.now();
   const [row] = await db
@@ -120,15 +120,21 @@ async function beginAttempt(db: Db, accountKey: string, context: RequestContext)
   throw new AppError('login_locked', { retryAfterSeconds, message: loginLockedMessage(retryAfterSeconds) });
 }
 
-/** The attempt's password was wrong (or the account unknown): it now counts as a failure. */
-async function recordFailure(db: Db, attempt: Attempt, context: RequestContext, reason: string): Promise<void> {
+/** The attempt's password was wrong (or the account unknown): it now counts as a failure. `details` go to the audit record. */
+export async function recordFailure(
+  db: Db,
+  attempt: Attempt,
+  context: RequestContext,
+  reason: string,
+  details: Record<string, unknown> = {},
+): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.update(loginFailures).set({ pending: false }).where(eq(loginFailures.id, attempt.id));
     await recordAudit(tx, {
       actor: { kind: 'anonymous', label: attempt.accountKey },
       action: 'login.failure',
       ip: context.ip,
-      details: { reason },
+      details: { reason, ...details },
     });
   });
 }
@@ -137,7 +143,7 @@ async function recordFailure(db: Db, attempt: Attempt, context: RequestContext, 
  * The right password: the attempt and the earlier failures of this account from this
  * address are forgotten. Failures from other addresses stay: they may be someone else's.
  */
-async function clearFailures(db: Db, attempt: Attempt): Promise<void> {
+export async function clearFailures(db: Db, attempt: Attempt): Promise<void> {
   await db
     .delete(loginFailures)
     .where(
@@ -149,7 +155,7 @@ async function clearFailures(db: Db, attempt: Attempt): Promise<void> {
     );
 }
 
-async function createSession(
+export async function createSession(
   db: Db,
   owner: { studentUuid: string } | { adminId: string },
   context: RequestContext,
@@ -330,9 +336,10 @@ export async function endStudentSessions(db: DbOrTx, events: EventBus, studentUu
 /** The longest window of the sign-in limits: older failures no longer count anywhere. */
 const LOGIN_FAILURE_MEMORY_MS = Math.max(...Object.values(LOGIN_LIMITS).map((limit) => limit.windowMs));
 
-/** Drops expired sessions and failures no sign-in limit counts any more; run periodically. */
+/** Drops expired sessions, failures no sign-in limit counts any more and sign-ins at a provider never finished; run periodically. */
 export async function sweepAuthState(db: Db): Promise<void> {
   const now = new Date();
+  await db.delete(oidcStates).where(lt(oidcStates.expiresAt, now));
   await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, new Date(now.getTime() - SESSION_IDLE_MS))));
   await db.delete(loginFailures).where(lt(loginFailures.at, new Date(now.getTime() - LOGIN_FAILURE_MEMORY_MS)));
 }

@@ -1,6 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client.ts';
 import { directionIs } from '../../db/ledger-direction.ts';
+import { eitherStudentInScope, turmaInScope, type TurmaScope } from '../../views/turma-scope.ts';
+
+/** A ledger row of the scope's students (the alias-free columns of ledger_entries). */
+const entryOfScope = (scope: TurmaScope) => eitherStudentInScope(sql`from_student_id`, sql`to_student_id`, scope);
 
 /** The dashboard's reads in SQL: figures only. Days and months are the school's calendar (its time zone). */
 
@@ -21,21 +25,24 @@ type Figures = {
 };
 
 /**
- * Every figure of the dashboard in one round trip. Balances "then" are derived from
- * today's balances minus what the ledger changed since, for the students who exist now.
- * Operations count from `weekStart` (a calendar day) to `now`.
+ * Every figure of the dashboard in one round trip, over the students of the scope (a teacher's turmas) and the ledger
+ * rows that name them. Balances "then" are derived from today's balances minus what the ledger changed since, for the
+ * students who exist now. Operations count from `weekStart` (a calendar day) to `now`.
  */
-export async function dashboardFigures(db: Db, timeZone: string, now: Date, weekStart: string): Promise<Figures> {
+export async function dashboardFigures(db: Db, scope: TurmaScope, timeZone: string, now: Date, weekStart: string): Promise<Figures> {
   const at = (ms: number) => new Date(now.getTime() - ms).toISOString();
   const nowIso = now.toISOString();
   const [row] = rowsOf<Record<keyof Figures, string | number>>(
     await db.execute(sql`
-      WITH current_students AS (SELECT id, meritus, last_login FROM students WHERE deleted_at IS NULL)
+      WITH current_students AS (
+        SELECT id, meritus, last_login FROM students WHERE deleted_at IS NULL AND ${turmaInScope(sql`turma_id`, scope)}
+      )
       SELECT
         (SELECT count(*) FROM current_students) AS total,
         (SELECT count(*) FROM students
           WHERE created_at <= ${at(30 * DAY)}::timestamptz
-            AND (deleted_at IS NULL OR deleted_at > ${at(30 * DAY)}::timestamptz)) AS total_then,
+            AND (deleted_at IS NULL OR deleted_at > ${at(30 * DAY)}::timestamptz)
+            AND ${turmaInScope(sql`turma_id`, scope)}) AS total_then,
         (SELECT coalesce(sum(meritus), 0) FROM current_students) AS circulation,
         (SELECT coalesce(sum(CASE WHEN t.id IS NOT NULL THEN e.amount ELSE 0 END)
                        - sum(CASE WHEN f.id IS NOT NULL THEN e.amount ELSE 0 END), 0)
@@ -51,14 +58,14 @@ export async function dashboardFigures(db: Db, timeZone: string, now: Date, week
           WHERE a.action = 'login.success' AND a.actor_kind = 'student'
             AND a.at > ${at(2 * DAY)}::timestamptz AND a.at <= ${at(DAY)}::timestamptz) AS active_before,
         (SELECT count(*) FROM ledger_entries
-          WHERE currency = 'meritus'
+          WHERE currency = 'meritus' AND ${entryOfScope(scope)}
             AND created_at >= (${weekStart}::date::timestamp AT TIME ZONE ${timeZone}) AND created_at <= ${nowIso}::timestamptz) AS transactions,
         (SELECT count(*) FROM ledger_entries
-          WHERE currency = 'meritus'
+          WHERE currency = 'meritus' AND ${entryOfScope(scope)}
             AND created_at >= ((${weekStart}::date - 7)::timestamp AT TIME ZONE ${timeZone})
             AND created_at < (${weekStart}::date::timestamp AT TIME ZONE ${timeZone})) AS transactions_before,
         (SELECT coalesce(sum(sign * amount), 0) FROM ledger_counted
-          WHERE currency = 'meritus' AND ${directionIs(sql`type`, 'raises')}
+          WHERE currency = 'meritus' AND ${directionIs(sql`type`, 'raises')} AND ${entryOfScope(scope)}
             AND created_at >= (date_trunc('month', ${nowIso}::timestamptz AT TIME ZONE ${timeZone}) AT TIME ZONE ${timeZone})
             AND created_at <= ${nowIso}::timestamptz) AS awarded_month
     `),
@@ -68,13 +75,19 @@ export async function dashboardFigures(db: Db, timeZone: string, now: Date, week
   return numbers;
 }
 
-/** Méritus operations per calendar day (YYYY-MM-DD) from `firstDay` to `now`; days without any are absent. */
-export async function operationsPerDay(db: Db, timeZone: string, firstDay: string, now: Date): Promise<Map<string, number>> {
+/** Méritus operations (of the scope's students) per calendar day (YYYY-MM-DD) from `firstDay` to `now`; days without any are absent. */
+export async function operationsPerDay(
+  db: Db,
+  scope: TurmaScope,
+  timeZone: string,
+  firstDay: string,
+  now: Date,
+): Promise<Map<string, number>> {
   const rows = rowsOf<{ day: string; n: string | number }>(
     await db.execute(sql`
       SELECT to_char((created_at AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD') AS day, count(*) AS n
         FROM ledger_entries
-       WHERE currency = 'meritus'
+       WHERE currency = 'meritus' AND ${entryOfScope(scope)}
          AND created_at >= (${firstDay}::date::timestamp AT TIME ZONE ${timeZone})
          AND created_at <= ${now.toISOString()}::timestamptz
        GROUP BY 1

@@ -3,7 +3,8 @@ import type { Db } from '../../db/client.ts';
 import { goals } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { auditActor, type AdminActor } from '../auth/actor.ts';
+import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
+import type { TurmaScope } from '../../views/turma-scope.ts';
 import type { ActivityDay, DashboardStat, DashboardSummary, GoalTarget, GoalView } from '../../../shared/dashboard.ts';
 import { GOAL_DEFINITIONS, GOAL_IDS, isGoalId, percentChange, type GoalId } from '../../../shared/dashboard-definitions.ts';
 import { dayIn, progressPercent } from '../../../shared/format.ts';
@@ -19,9 +20,9 @@ function lastSevenDays(timeZone: string, now: Date): string[] {
 }
 
 /** Méritus operations per calendar day of the school's time zone over the last 7 days, with empty days as 0. */
-async function weeklyActivity(db: Db, timeZone: string, now: Date): Promise<ActivityDay[]> {
+async function weeklyActivity(db: Db, scope: TurmaScope, timeZone: string, now: Date): Promise<ActivityDay[]> {
   const days = lastSevenDays(timeZone, now);
-  const counts = await operationsPerDay(db, timeZone, days[0]!, now);
+  const counts = await operationsPerDay(db, scope, timeZone, days[0]!, now);
   return days.map((date) => ({ date, count: counts.get(date) ?? 0 }));
 }
 
@@ -46,13 +47,14 @@ function goalViews(stored: StoredGoal[], current: Record<GoalId, number>): GoalV
   });
 }
 
-/** The dashboard's figures; days and months are the school's calendar (its time zone). */
-export async function dashboardSummary(db: Db, timeZone: string, now: Date = new Date()): Promise<DashboardSummary> {
+/** The dashboard's figures (a teacher's: over their turmas); days and months are the school's calendar (its time zone). */
+export async function dashboardSummary(db: Db, admin: AdminActor, timeZone: string, now: Date = new Date()): Promise<DashboardSummary> {
   // Operations count over the weekly chart's days (today and the 6 before, the school's calendar), so the card is the chart's sum.
   const weekStart = lastSevenDays(timeZone, now)[0]!;
+  const scope = turmaScopeOf(admin);
   const [f, activity, storedGoals] = await Promise.all([
-    dashboardFigures(db, timeZone, now, weekStart),
-    weeklyActivity(db, timeZone, now),
+    dashboardFigures(db, scope, timeZone, now, weekStart),
+    weeklyActivity(db, scope, timeZone, now),
     db.select().from(goals),
   ]);
   const participationRate = f.total === 0 ? 0 : Math.round((f.with_balance / f.total) * 1000) / 10;

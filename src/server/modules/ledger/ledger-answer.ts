@@ -11,6 +11,7 @@ const refusal = z.enum([
   'too_soon',
   'entry_missing',
   'already_reversed',
+  'budget_exceeded',
 ]);
 export type Refusal = z.infer<typeof refusal>;
 
@@ -25,7 +26,13 @@ export function ledgerAnswer<B extends z.ZodType>(body: B) {
       outcome: z.literal('refused'),
       reason: refusal,
       details: z
-        .object({ short: z.array(shortStudent).optional(), remaining: z.number().optional(), waitSeconds: z.number().optional() })
+        .object({
+          short: z.array(shortStudent).optional(),
+          remaining: z.number().optional(),
+          waitSeconds: z.number().optional(),
+          limit: z.number().optional(),
+          spent: z.number().optional(),
+        })
         .nullable(),
     }),
     z.object({ outcome: z.literal('conflict') }),

@@ -4,6 +4,7 @@ import { runPrepared, rowsOf, type Db, type DbOrTx, type PreparedStatement } fro
 import { sqlState } from '../../db/sql-state.ts';
 import { AppError } from '../../app-error.ts';
 import { dailyCapMessage, tooSoonMessage, type ErrorCode } from '../../../shared/errors.ts';
+import { budgetExceededMessage } from '../../../shared/ledger-texts.ts';
 import type { Currency } from '../../../shared/ledger-types.ts';
 import { DEFAULT_RULES, type SchoolRules } from '../../../shared/settings.ts';
 import type { BulkOperationResult, OperationResult } from '../../../shared/ledger.ts';
@@ -42,8 +43,8 @@ export const REFUSAL_CODES: Record<'transfer' | 'admin', Record<Currency, Partia
     },
   },
   admin: {
-    meritus: { student_missing: 'student_not_found', insufficient: 'remove_exceeds_balance' },
-    estelecas: { student_missing: 'student_not_found', insufficient: 'remove_exceeds_estelecas' },
+    meritus: { student_missing: 'student_not_found', insufficient: 'remove_exceeds_balance', budget_exceeded: 'award_budget_exceeded' },
+    estelecas: { student_missing: 'student_not_found', insufficient: 'remove_exceeds_estelecas', budget_exceeded: 'award_budget_exceeded' },
   },
 };
 
@@ -124,7 +125,7 @@ export async function settle<T extends OperationResult | BulkOperationResult>(
     case 'replayed':
       return { status: answer.status, body: answer.body, replayed: true };
     case 'refused': {
-      const { error, reason } = refusalError(answer, refused.codes[answer.reason] ?? 'internal', rules);
+      const { error, reason } = refusalError(answer, refused.codes[answer.reason] ?? 'internal', rules, refused.attempt.details.currency);
       if (!refused.context.at) await recordRefusal(deps, refused.attempt, error.code, reason);
       throw error;
     }
@@ -138,7 +139,14 @@ function refusalError(
   answer: Extract<LedgerAnswer<unknown>, { outcome: 'refused' }>,
   code: ErrorCode,
   rules: SchoolRules,
+  currency: Currency,
 ): { error: AppError; reason?: string } {
+  if (answer.reason === 'budget_exceeded') {
+    const { limit = 0, spent = 0, remaining = 0 } = answer.details ?? {};
+    return {
+      error: new AppError(code, { message: budgetExceededMessage(currency, remaining), details: { currency, limit, spent, remaining } }),
+    };
+  }
   if (answer.reason === 'daily_cap' && rules.transferDailyCap !== null) {
     return {
       error: new AppError(code, {

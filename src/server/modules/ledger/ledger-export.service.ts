@@ -6,7 +6,7 @@ import { OPERATION_TYPE_LABELS } from '../../../shared/ledger-types.ts';
 import { CURRENCY_LABELS, reversedNote } from '../../../shared/ledger-texts.ts';
 import { dayIn, formatDateTime } from '../../../shared/format.ts';
 import { everyEntryNewestFirst, reversalNoteOf, type EntryWithParties } from './ledger-queries.service.ts';
-import { auditActor, type AdminActor } from '../auth/actor.ts';
+import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
 
 /** Rows of the ledger export read at a time (exported for the test that crosses a page). */
 export const EXPORT_PAGE = 5000;
@@ -17,7 +17,7 @@ function partyName(party: EntryWithParties['from']): string | null {
 }
 
 /**
- * The whole ledger, newest first, as CSV chunks read a page at a time. Removed students
+ * The whole ledger (a teacher's: the rows of their turmas' students), newest first, as CSV chunks read a page at a time. Removed students
  * appear as "Nome (removido)". Times are written in the school's time zone. The export itself is audited.
  */
 export async function exportLedgerCsv(
@@ -28,7 +28,7 @@ export async function exportLedgerCsv(
   await recordAudit(db, { actor: auditActor(admin), action: 'ledger.export', ip: context.ip });
   async function* chunks(): AsyncIterable<string> {
     yield toCsv(LEDGER_CSV_HEADERS, []);
-    for await (const page of everyEntryNewestFirst(db, EXPORT_PAGE)) {
+    for await (const page of everyEntryNewestFirst(db, EXPORT_PAGE, turmaScopeOf(admin))) {
       yield toCsv(
         [],
         page.map(({ entry, from, to, reversal }) => {

@@ -1,11 +1,14 @@
-import { aliasedTable, and, desc, eq, gt, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, desc, eq, exists, gt, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { auditLog, ledgerEntries, students } from '../../db/schema.ts';
+import { admins, auditLog, ledgerEntries, students } from '../../db/schema.ts';
+import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { AppError } from '../../app-error.ts';
 import {
   type ReversalNote,
   type LedgerEntryView,
   type LiveOperation,
+  type LiveOperationsQuery,
+  type OperationAuthor,
   type OperationCategory,
   type PartyView,
   type StudentOperation,
@@ -26,6 +29,12 @@ import { MAX_PUSHED_OPERATIONS } from '../../../shared/live-events.ts';
 import { calendarDate } from '../../../shared/validation.ts';
 import { activeTagsByStudent, selectStudents, toPublicStudent } from '../../views/student-views.ts';
 import { refusedAttemptRecord } from './refused-attempts.ts';
+import { eitherStudentInScope, turmaInScope, type TurmaScope } from '../../views/turma-scope.ts';
+
+/** Rows that concern a student of the scope's turmas (either side); every row for the coordination. */
+function entryInScope(scope: TurmaScope): SQL | undefined {
+  return scope === null ? undefined : eitherStudentInScope(ledgerEntries.fromStudentId, ledgerEntries.toStudentId, scope);
+}
 
 const fromStudent = aliasedTable(students, 'from_student');
 const toStudent = aliasedTable(students, 'to_student');
@@ -104,11 +113,11 @@ async function entriesPage(
   return rows.map(({ at, ...row }) => ({ ...row, position: { at, id: row.entry.id } }));
 }
 
-/** The whole ledger, newest first, a page at a time (a school year of rows need not fit in memory). */
-export async function* everyEntryNewestFirst(db: Db, pageSize: number): AsyncGenerator<EntryWithParties[]> {
+/** The whole ledger (of the scope's students), newest first, a page at a time (a school year of rows need not fit in memory). */
+export async function* everyEntryNewestFirst(db: Db, pageSize: number, scope: TurmaScope = null): AsyncGenerator<EntryWithParties[]> {
   let after: Position | undefined;
   for (;;) {
-    const page = await entriesPage(db, undefined, after, pageSize);
+    const page = await entriesPage(db, entryInScope(scope), after, pageSize);
     if (page.length > 0) yield page;
     if (page.length < pageSize) return;
     after = page.at(-1)!.position;
@@ -242,22 +251,23 @@ async function latestEntries(db: Db, where: SQL | undefined, limit: number): Pro
   return (await entriesPage(db, where, undefined, limit)).map(toEntryView);
 }
 
-/** The Méritus screen's side panel: the latest operations of the staff (awards, deductions and reversals). */
-export function recentAdminMeritus(db: Db, limit: number): Promise<LedgerEntryView[]> {
+/** The Méritus screen's side panel: the latest operations of the staff (awards, deductions and reversals) on students of the scope. */
+export function recentAdminMeritus(db: Db, limit: number, scope: TurmaScope = null): Promise<LedgerEntryView[]> {
   return latestEntries(
     db,
-    and(eq(ledgerEntries.currency, 'meritus'), inArray(ledgerEntries.type, [...ADMIN_OPERATION_TYPES, 'reversal'])),
+    and(eq(ledgerEntries.currency, 'meritus'), inArray(ledgerEntries.type, [...ADMIN_OPERATION_TYPES, 'reversal']), entryInScope(scope)),
     limit,
   );
 }
 
-export function estelecasHistory(db: Db, limit: number): Promise<LedgerEntryView[]> {
-  return latestEntries(db, eq(ledgerEntries.currency, 'estelecas'), limit);
+export function estelecasHistory(db: Db, limit: number, scope: TurmaScope = null): Promise<LedgerEntryView[]> {
+  return latestEntries(db, and(eq(ledgerEntries.currency, 'estelecas'), entryInScope(scope)), limit);
 }
 
-export async function estelecasRanking(db: Db): Promise<PublicStudent[]> {
+/** The Estelecas top list (of the scope's students). */
+export async function estelecasRanking(db: Db, scope: TurmaScope = null): Promise<PublicStudent[]> {
   const rows = await selectStudents(db)
-    .where(and(isNull(students.deletedAt), gt(students.estelecas, 0)))
+    .where(and(isNull(students.deletedAt), gt(students.estelecas, 0), turmaInScope(students.turmaId, scope)))
     .orderBy(desc(students.estelecas), students.name)
     .limit(ESTELECAS_TOP_LIMIT);
   const tags = await activeTagsByStudent(
@@ -340,17 +350,58 @@ async function refusedLines(db: Db, rows: (typeof auditLog.$inferSelect)[]): Pro
 const newestFirst = (a: LiveOperation, b: LiveOperation) => b.createdAt.localeCompare(a.createdAt);
 const isRefusal = eq(auditLog.action, 'ledger.refused');
 
+/** Refused attempts that named a student of the scope (either side); every one for the coordination. */
+function refusalInScope(scope: TurmaScope): SQL | undefined {
+  if (scope === null) return undefined;
+  // A record names a student by a valid UUID or not at all (refusedAttemptRecord); anything else names nobody, never an error.
+  const named = (side: 'fromStudentId' | 'toStudentId') => {
+    const text = sql`(${auditLog.details}->>${sql.raw(`'${side}'`)})`;
+    return sql`(CASE WHEN ${text} ~* '^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$' THEN ${text}::uuid END)`;
+  };
+  return eitherStudentInScope(named('fromStudentId'), named('toStudentId'), scope);
+}
+
 /**
- * The administrators' live feed: completed ledger rows and refused attempts from the
- * audit log, newest first. A refused attempt that named no real operation type stays in
- * the audit log only: the feed shows operations.
+ * The staff's live feed: completed ledger rows and refused attempts from the audit log, newest first; a teacher's, the
+ * lines that name a student of their turmas. A refused attempt that named no real operation type stays in the audit
+ * log only: the feed shows operations.
  */
-export async function liveOperations(db: Db, limit: number): Promise<LiveOperation[]> {
+export async function liveOperations(db: Db, { limit, authorId }: LiveOperationsQuery, scope: TurmaScope = null): Promise<LiveOperation[]> {
+  if (authorId !== undefined) await assertStaffMember(db, authorId);
+  const byAuthor = authorId === undefined ? undefined : eq(ledgerEntries.actorAdminId, authorId);
+  const refusedByAuthor = authorId === undefined ? undefined : and(eq(auditLog.actorKind, 'admin'), eq(auditLog.actorId, authorId));
   const [entries, refused] = await Promise.all([
-    latestEntries(db, undefined, limit),
-    db.select().from(auditLog).where(isRefusal).orderBy(desc(auditLog.at)).limit(limit),
+    latestEntries(db, and(entryInScope(scope), byAuthor), limit),
+    db
+      .select()
+      .from(auditLog)
+      .where(and(isRefusal, refusalInScope(scope), refusedByAuthor))
+      .orderBy(desc(auditLog.at))
+      .limit(limit),
   ]);
   return [...entries.map(entryLine), ...(await refusedLines(db, refused))].sort(newestFirst).slice(0, limit);
+}
+
+/** A filter's author must be a member of the staff: an id the school does not have is refused, not matched to nothing. */
+export async function assertStaffMember(db: Db, id: string): Promise<void> {
+  const [found] = await db.select({ id: admins.id }).from(admins).where(eq(admins.id, id));
+  if (!found) throw new AppError('author_not_found', { fields: { authorId: ERROR_MESSAGES.author_not_found } });
+}
+
+/** The members of the staff who wrote any operation, by name: the author filter's choices. */
+export function operationAuthors(db: Db): Promise<OperationAuthor[]> {
+  return db
+    .select({ id: admins.id, name: admins.name })
+    .from(admins)
+    .where(
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(ledgerEntries)
+          .where(eq(ledgerEntries.actorAdminId, admins.id)),
+      ),
+    )
+    .orderBy(admins.name);
 }
 
 /** The live feed's lines some operations added (pushed to staff as they happen, decision 019), newest first. */

@@ -2,15 +2,24 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { route } from '../../contract-routes.ts';
 import { adminOf, studentOf } from '../../plugins/auth.ts';
+import { turmaScopeOf } from '../auth/actor.ts';
 import { sendCsv } from '../../csv.ts';
 import { exportLedgerCsv } from './ledger-export.service.ts';
+import { awardBudget } from './award-budget.service.ts';
 import { IDEMPOTENCY_HEADER } from '../../../shared/ledger.ts';
 import { CURRENCIES } from '../../../shared/ledger-types.ts';
 import { CURRENCY_ROUTES } from '../../../shared/contract/ledger.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import { adminOperation, bulkAdminOperation, studentTransfer, type LedgerDeps } from './ledger.service.ts';
 import { reverseOperation } from './reversal.service.ts';
-import { estelecasHistory, estelecasRanking, liveOperations, recentAdminMeritus, studentOperations } from './ledger-queries.service.ts';
+import {
+  estelecasHistory,
+  estelecasRanking,
+  liveOperations,
+  operationAuthors,
+  recentAdminMeritus,
+  studentOperations,
+} from './ledger-queries.service.ts';
 
 /** What a write knows besides its body; the service validates the key with the body. */
 function writeContext(request: FastifyRequest) {
@@ -79,11 +88,18 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events, set
 
   route(app, routes.ledger.myOperations, async (request) => studentOperations(database.db, studentOf(request).id, request.query));
 
-  route(app, routes.ledger.liveOperations, async (request) => liveOperations(database.db, request.query.limit));
+  route(app, routes.ledger.myBudget, async (request) => awardBudget(database.db, adminOf(request), (await settings.get()).school.timeZone));
 
-  route(app, routes.ledger.recentAdminMeritus, async (request) => recentAdminMeritus(database.db, request.query.limit));
+  route(app, routes.ledger.operationAuthors, async () => operationAuthors(database.db));
 
-  route(app, routes.ledger.estelecasHistory, async (request) => estelecasHistory(database.db, request.query.limit));
+  // The staff's reads: a teacher's answer holds the students of their turmas only.
+  const scopeOf = (request: FastifyRequest) => turmaScopeOf(adminOf(request));
 
-  route(app, routes.ledger.estelecasRanking, async () => estelecasRanking(database.db));
+  route(app, routes.ledger.liveOperations, async (request) => liveOperations(database.db, request.query, scopeOf(request)));
+
+  route(app, routes.ledger.recentAdminMeritus, async (request) => recentAdminMeritus(database.db, request.query.limit, scopeOf(request)));
+
+  route(app, routes.ledger.estelecasHistory, async (request) => estelecasHistory(database.db, request.query.limit, scopeOf(request)));
+
+  route(app, routes.ledger.estelecasRanking, async (request) => estelecasRanking(database.db, scopeOf(request)));
 }

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { AppError } from '../../app-error.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
-import type { AdminActor, StudentActor } from '../auth/actor.ts';
+import { and, inArray, isNull, sql } from 'drizzle-orm';
+import { students } from '../../db/schema.ts';
+import { turmaScopeOf, type AdminActor, type StudentActor } from '../auth/actor.ts';
+import { turmaInScope } from '../../views/turma-scope.ts';
 import { MESSAGES } from '../../../shared/errors.ts';
 import {
   adminOperationInputs,
@@ -13,11 +16,21 @@ import {
   type OperationResult,
 } from '../../../shared/ledger.ts';
 import type { AdminOperationType, Currency } from '../../../shared/ledger-types.ts';
+import { budgetCheck, type BudgetCheck } from './award-budget.service.ts';
 import { adminOperationMessage, bulkOperationMessage } from '../../../shared/ledger-texts.ts';
 import { rowId } from '../../../shared/validation.ts';
 import type { IdempotencyRecord, Stored } from './idempotency.ts';
 import { bulkOperationAnswer, operationAnswer } from './ledger-answer.ts';
-import { adminAttempt, attemptRecord, keyOf, loose, recordRefusal, validated, type LooseInput } from './ledger-attempts.ts';
+import {
+  adminAttempt,
+  attemptRecord,
+  keyOf,
+  loose,
+  recordRefusal,
+  validated,
+  type AttemptRecord,
+  type LooseInput,
+} from './ledger-attempts.ts';
 import { callLedger, formatTemplate, LEDGER_ADMIN_OPERATION, LEDGER_TRANSFER, REFUSAL_CODES, settle } from './ledger-call.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
 import { DEFAULT_RULES, type SchoolRules } from '../../../shared/settings.ts';
@@ -43,10 +56,6 @@ const TRANSFER_DESCRIPTIONS: Record<Currency, string> = {
   meritus: formatTemplate((sender, recipient) => MESSAGES.defaultTransferDescription(sender, recipient)),
   estelecas: formatTemplate((_sender, recipient) => MESSAGES.defaultEstelecasTransferDescription(recipient)),
 };
-
-async function rulesOf(deps: LedgerDeps): Promise<SchoolRules> {
-  return (await settingsOf(deps)).rules;
-}
 
 async function settingsOf(deps: LedgerDeps): Promise<{ rules: SchoolRules; timeZone: string }> {
   if (!deps.settings) return { rules: DEFAULT_RULES, timeZone: DEFAULT_TIME_ZONE };
@@ -126,7 +135,14 @@ function adminPayload(
   currency: Currency,
   operation: { type: AdminOperationType; amount: number; description: string },
   studentUuids: string[],
-  extra: { bulk: boolean; messageTemplate: string; audit: object; idempotency?: IdempotencyRecord | undefined; at?: Date | undefined },
+  extra: {
+    bulk: boolean;
+    messageTemplate: string;
+    audit: object;
+    budget: BudgetCheck | null;
+    idempotency?: IdempotencyRecord | undefined;
+    at?: Date | undefined;
+  },
 ) {
   return {
     currency,
@@ -142,7 +158,27 @@ function adminPayload(
     idempotency: extra.idempotency ?? null,
     status: 201,
     createdAt: extra.at?.toISOString() ?? null,
+    budget: extra.budget,
   };
+}
+
+/**
+ * A teacher acts only on students of their turmas: one current student outside them refuses the whole request, recorded
+ * as a refused attempt. A student who does not exist is left for ledger.sql to refuse as always ('student_not_found').
+ * Checked before the operation's transaction: a coordinator moving the student at that very moment is a race the
+ * teacher cannot choose, and the student was theirs a moment before.
+ */
+async function assertStudentsInScope(deps: LedgerDeps, admin: AdminActor, attempt: AttemptRecord, studentUuids: string[]): Promise<void> {
+  const scope = turmaScopeOf(admin);
+  if (scope === null) return;
+  const [outside] = await deps.db
+    .select({ id: students.id })
+    .from(students)
+    .where(and(inArray(students.id, studentUuids), isNull(students.deletedAt), sql`NOT ${turmaInScope(students.turmaId, scope)}`))
+    .limit(1);
+  if (!outside) return;
+  await recordRefusal(deps, attempt, 'student_outside_turmas');
+  throw new AppError('student_outside_turmas');
 }
 
 /** An administrator awards or deducts points for one student. `input` carries the student's row id as `id`. */
@@ -155,11 +191,14 @@ export async function adminOperation(
 ): Promise<Stored<OperationResult>> {
   const said = loose(input);
   const attempt = adminAttempt(admin, currency, said, said.id, context.ip);
-  const operation = await validated(deps, ADMIN_TARGET_INPUTS[currency], input, attempt, await rulesOf(deps));
+  const { rules, timeZone } = await settingsOf(deps);
+  const operation = await validated(deps, ADMIN_TARGET_INPUTS[currency], input, attempt, rules);
   const { id, ...request } = operation;
+  await assertStudentsInScope(deps, admin, attempt, [id]);
   const codes = REFUSAL_CODES.admin[currency];
   const payload = adminPayload(admin, currency, request, [id], {
     bulk: false,
+    budget: budgetCheck(admin, request.type, timeZone, context.at),
     messageTemplate: formatTemplate((name) => adminOperationMessage(currency, request.type, request.amount, name)),
     audit: { action: `ledger.${request.type}`, ip: context.ip ?? null, details: { currency, studentUuid: id, amount: request.amount } },
     idempotency: await keyOf(deps, attempt, {
@@ -187,12 +226,15 @@ export async function bulkAdminOperation(
   const said = loose(input) as LooseInput & { currency?: unknown };
   const currency = z.enum(['meritus', 'estelecas']).safeParse(said.currency).data ?? 'meritus';
   const attempt = adminAttempt(admin, currency, said, null, context.ip);
-  const operation = await validated(deps, bulkOperationInput, input, attempt, await rulesOf(deps));
+  const { rules, timeZone } = await settingsOf(deps);
+  const operation = await validated(deps, bulkOperationInput, input, attempt, rules);
   const studentUuids = [...new Set(operation.studentUuids)];
+  await assertStudentsInScope(deps, admin, attempt, studentUuids);
   const request = { type: operation.type, amount: operation.amount, description: operation.description };
   const codes = REFUSAL_CODES.admin[operation.currency];
   const payload = adminPayload(admin, operation.currency, request, studentUuids, {
     bulk: true,
+    budget: budgetCheck(admin, request.type, timeZone, context.at),
     messageTemplate: bulkOperationMessage(operation.currency, request.type, request.amount, studentUuids.length),
     audit: {
       action: `ledger.bulk.${request.type}`,
@@ -229,6 +271,8 @@ export async function creditInitialBalance(
   const request = { type: 'admin_add' as const, amount, description };
   const payload = adminPayload(admin, 'meritus', request, [studentUuid], {
     bulk: false,
+    // Whoever may create students sets their first balance; it is not an award of the week.
+    budget: null,
     messageTemplate: formatTemplate((name) => adminOperationMessage('meritus', 'admin_add', amount, name)),
     audit: { action: 'ledger.admin_add', ip: ip ?? null, details: { currency: 'meritus', studentUuid, amount } },
   });

@@ -3,7 +3,7 @@
 -- (CREATE OR REPLACE) under the migrations' lock, and a test compares the deployed
 -- definitions with it. Change a ledger rule here, never in a migration.
 --
--- (A reversal, decision 021, is a third: ledger_reversal().)
+-- (A reversal, decision 025, is a third: ledger_reversal().)
 -- ledger.service.ts validates the request with the shared schema, renders the pt-BR texts
 -- (passed in as format() templates, since names are read here under the lock) and the
 -- audit records; these functions do the atomic part, in one round trip:
@@ -188,14 +188,26 @@ BEGIN
 END
 $$;
 
+-- What a member of the staff awarded in one currency since an instant: the rows of the award types
+-- (p_types, from src/shared) they wrote. It is a teacher's spending of their weekly budget, for the
+-- budget's check under the lock and for GET /api/me/budget alike. An award that has been reversed does
+-- not count: the budget is given back (decision 025).
+CREATE OR REPLACE FUNCTION ledger_awarded_since(p_admin_id uuid, p_currency text, p_since timestamptz, p_types text[]) RETURNS bigint
+LANGUAGE sql STABLE AS $$
+  SELECT coalesce(sum(e.amount), 0)::bigint FROM ledger_entries e
+   WHERE e.actor_admin_id = p_admin_id AND e.currency = p_currency AND e.created_at >= p_since AND e.type = ANY(p_types)
+     AND NOT EXISTS (SELECT 1 FROM ledger_entries r WHERE r.reverses_entry_id = e.id)
+$$;
+
 -- An administrator's award or deduction for one student, or for many at once (a whole turma:
 -- every leg or none). A type that raises (ledger_type_sign(), migration 0015) also raises a
 -- student's total earned in Méritus.
 -- p: {currency, type, amount, description, studentUuids: [uuid], adminId, adminName, bulk (boolean),
 --     messageTemplate (%1$s the student's name; the whole text for bulk), audit: {action, ip, details},
---     idempotency|null, status, createdAt|null}
--- Refusals: student_missing; insufficient, with details.short = [{id, name, balance}] of every
--- student whose balance is below the amount of a deduction.
+--     idempotency|null, status, createdAt|null,
+--     budget|null: {weekStart, types: [award types]} (a teacher's award: held to their weekly budget)}
+-- Refusals: budget_exceeded {limit, spent, remaining}; student_missing; insufficient, with
+-- details.short = [{id, name, balance}] of every student whose balance is below the amount of a deduction.
 CREATE OR REPLACE FUNCTION ledger_admin_operation(p jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -210,6 +222,8 @@ DECLARE
   v_created timestamptz := coalesce((p->>'createdAt')::timestamptz, now());
   v_found integer;
   v_short jsonb;
+  v_limit integer;
+  v_spent bigint;
   v_student students%ROWTYPE;
   v_entry ledger_entries%ROWTYPE;
   v_body jsonb;
@@ -222,6 +236,23 @@ BEGIN
     RAISE EXCEPTION 'ledger_admin_operation: invalid request %', p USING ERRCODE = '22023';
   END IF;
   v_delta := CASE WHEN v_credit THEN v_amount ELSE -v_amount END;
+
+  -- A teacher's weekly budget: their row is locked first (before the students, always in this order),
+  -- so their awards at once are summed one after another and never pass the budget together; the
+  -- limit is read under the lock, so a change of budget or role holds at once. A whole turma counts
+  -- every student's leg.
+  IF v_credit AND jsonb_typeof(p->'budget') = 'object' THEN
+    SELECT CASE WHEN v_currency = 'meritus' THEN weekly_budget_meritus ELSE weekly_budget_estelecas END
+      INTO v_limit FROM admins WHERE id = (p->>'adminId')::uuid AND role = 'teacher' FOR NO KEY UPDATE;
+    IF v_limit IS NOT NULL THEN
+      v_spent := ledger_awarded_since((p->>'adminId')::uuid, v_currency, (p->'budget'->>'weekStart')::timestamptz,
+                                      ARRAY(SELECT jsonb_array_elements_text(p->'budget'->'types')));
+      IF v_spent + v_amount::bigint * cardinality(v_ids) > v_limit THEN
+        RETURN ledger_refuse('budget_exceeded',
+          jsonb_build_object('limit', v_limit, 'spent', v_spent, 'remaining', greatest(v_limit - v_spent, 0)));
+      END IF;
+    END IF;
+  END IF;
 
   -- Locked by id alone: with "deleted_at IS NULL" here the planner may scan the matrículas' partial index.
   SELECT count(*) FILTER (WHERE s.deleted_at IS NULL),
@@ -274,7 +305,7 @@ BEGIN
 END
 $$;
 
--- A reversal (estorno, decision 021): takes back a row, with the same amount and its parties
+-- A reversal (estorno, decision 025): takes back a row, with the same amount and its parties
 -- swapped, naming it in reverses_entry_id (unique: a row is reversed once). Who may reverse what
 -- (the author within 24 hours, the coordination anything) is ledger.service.ts's rule, read on
 -- the row, which never changes; here, under the locks of the row's students (in id order, so

@@ -46,7 +46,7 @@ export async function reconcile(db: Db): Promise<Discrepancy[]> {
                CASE WHEN currency = 'meritus' AND ${directionIs(sql`type`, 'raises')} THEN amount ELSE 0 END AS earned
           FROM ledger_entries WHERE to_student_id IS NOT NULL
         UNION ALL
-        -- A reversal of an award (its only party the sender, decision 021) takes it back from the total earned too.
+        -- A reversal of an award (its only party the sender, decision 025) takes it back from the total earned too.
         SELECT from_student_id, currency, -amount,
                CASE WHEN currency = 'meritus' AND ${directionIs(sql`type`, 'reverses')} AND to_student_id IS NULL THEN -amount ELSE 0 END
           FROM ledger_entries WHERE from_student_id IS NOT NULL

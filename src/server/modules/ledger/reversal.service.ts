@@ -16,7 +16,7 @@ const reversalAnswer = ledgerAnswer(reversalResult);
 const entryId = rowId({ error: 'entry_not_found' });
 
 /**
- * Takes back a ledger row (estorno, decision 021): a new row of type 'reversal' with the same
+ * Takes back a ledger row (estorno, decision 025): a new row of type 'reversal' with the same
  * amount and the parties swapped, naming the row it reverses and why. Who may reverse which row
  * is reversalRefusal() (src/shared/ledger.ts), read here on the row, which never changes;
  * ledger_reversal() in ledger.sql checks the rest under the students' locks (reversed once, the

@@ -9,7 +9,7 @@ import { formatDate } from '../../../shared/format.ts';
 import type { LedgerEntryView, LiveOperation, StudentOperation } from '../../../shared/ledger.ts';
 
 /**
- * Corrections by reversal (estorno, decision 021): a compensating row that names the row it
+ * Corrections by reversal (estorno, decision 025): a compensating row that names the row it
  * takes back, with a reason; who may reverse what; refusals that change nothing; the reversed
  * row marked wherever it is listed. On both databases (on PostgreSQL the race is real).
  */

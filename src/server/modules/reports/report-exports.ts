@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import type { Db } from '../../db/client.ts';
 import { toCsv } from '../../csv.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { auditActor, type AdminActor } from '../auth/actor.ts';
+import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
 import { formatDate } from '../../../shared/format.ts';
 import {
   FIGURE_DEFINITIONS,
@@ -187,13 +187,13 @@ export async function exportReportTable(
   context: { ip?: string | undefined } = {},
 ): Promise<ExportFile> {
   const { table, format, ...filters } = query;
-  const scope = await reportScope(settings, filters);
+  const scope = await reportScope({ db, settings }, filters, turmaScopeOf(admin));
   const data = await reportTable(db, scope, table);
   await recordAudit(db, {
     actor: auditActor(admin),
     action: 'report.export',
     ip: context.ip,
-    details: { table, format, from: scope.period.from, to: scope.period.to, turmas: scope.view.turmas },
+    details: { table, format, from: scope.period.from, to: scope.period.to, turmas: scope.view.turmas, authorId: scope.authorId },
   });
   const fileName = REPORT_TEXTS.exportFileName(REPORT_TABLE_FILES[table], scope.period.from, scope.period.to, format);
   return format === 'csv'

@@ -48,15 +48,22 @@ export type StudentRow = {
  * Per student of the chosen turmas: balances at the start and end of the period and what each
  * student received, lost and sent in the period and the one before, as differences of the
  * sums at the bounds. Every figure, the turma table, the balance distribution and the students
- * who rose most come from these rows; stored balances are never read.
+ * who rose most come from these rows; stored balances are never read. With an author, what the
+ * students received, lost and sent counts only the author's operations (students' transfers have
+ * none); balances stay the students' own.
  */
 export async function studentTotals(db: Db, scope: ReportScope): Promise<StudentRow[]> {
-  const [sums, students] = await Promise.all([sumsAtBounds(db, scope), scopeStudents(db, scope)]);
+  const [sums, students, authored] = await Promise.all([
+    sumsAtBounds(db, scope),
+    scopeStudents(db, scope),
+    scope.authorId === null ? undefined : sumsAtBounds(db, scope, scope.authorId),
+  ]);
   const balance = (s: Sums) => s.m_awarded - s.m_removed + s.m_in - s.m_out;
   return students.flatMap((student) => {
-    const [before, start, end] = sums.get(student.id) ?? [NO_SUMS, NO_SUMS, NO_SUMS];
+    const [, start, end] = sums.get(student.id) ?? [NO_SUMS, NO_SUMS, NO_SUMS];
     if (!student.created && end!.ops === 0) return [];
-    const change = (from: Sums, to: Sums, column: keyof Sums) => to[column] - from[column];
+    const flows = (authored ?? sums).get(student.id) ?? [NO_SUMS, NO_SUMS, NO_SUMS];
+    const change = (from: number, to: number, column: keyof Sums) => flows[to]![column] - flows[from]![column];
     return [
       {
         id: student.id,
@@ -68,20 +75,20 @@ export async function studentTotals(db: Db, scope: ReportScope): Promise<Student
         present_before: student.present_before === true,
         balance_start: balance(start!),
         balance_end: balance(end!),
-        m_awarded: change(start!, end!, 'm_awarded'),
-        m_removed: change(start!, end!, 'm_removed'),
-        m_sent: change(start!, end!, 'm_out'),
-        e_awarded: change(start!, end!, 'e_awarded'),
-        e_removed: change(start!, end!, 'e_removed'),
-        sent_ops: change(start!, end!, 'sent_ops'),
-        ops: change(start!, end!, 'ops'),
-        m_awarded_before: change(before!, start!, 'm_awarded'),
-        m_removed_before: change(before!, start!, 'm_removed'),
-        m_sent_before: change(before!, start!, 'm_out'),
-        e_awarded_before: change(before!, start!, 'e_awarded'),
-        e_removed_before: change(before!, start!, 'e_removed'),
-        sent_ops_before: change(before!, start!, 'sent_ops'),
-        ops_before: change(before!, start!, 'ops'),
+        m_awarded: change(1, 2, 'm_awarded'),
+        m_removed: change(1, 2, 'm_removed'),
+        m_sent: change(1, 2, 'm_out'),
+        e_awarded: change(1, 2, 'e_awarded'),
+        e_removed: change(1, 2, 'e_removed'),
+        sent_ops: change(1, 2, 'sent_ops'),
+        ops: change(1, 2, 'ops'),
+        m_awarded_before: change(0, 1, 'm_awarded'),
+        m_removed_before: change(0, 1, 'm_removed'),
+        m_sent_before: change(0, 1, 'm_out'),
+        e_awarded_before: change(0, 1, 'e_awarded'),
+        e_removed_before: change(0, 1, 'e_removed'),
+        sent_ops_before: change(0, 1, 'sent_ops'),
+        ops_before: change(0, 1, 'ops'),
       },
     ];
   });
@@ -116,8 +123,8 @@ export function figuresOf(rows: StudentRow[], reversed: ReversalSums): ReportFig
 
 /** One row per turma of the filter (all of the school's when none is chosen), in the school's order. */
 export function turmaRows(rows: StudentRow[], scope: ReportScope): TurmaRow[] {
-  const chosen = new Set(scope.turmas.map((turma) => turma.id));
-  const turmas = chosen.size > 0 ? scope.school.turmas.filter((turma) => chosen.has(turma.id)) : scope.school.turmas;
+  const chosen = new Set(scope.turmas?.map((turma) => turma.id));
+  const turmas = scope.turmas === null ? scope.school.turmas : scope.school.turmas.filter((turma) => chosen.has(turma.id));
   return turmas.map((turma) => {
     const own = rows.filter((row) => row.turma_id === turma.id);
     const present = own.filter((row) => row.present);

@@ -5,7 +5,8 @@ import PDFDocument from 'pdfkit';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../app-error.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { auditActor, type AdminActor } from '../auth/actor.ts';
+import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
+import { assertStudentInScope } from '../../views/turma-scope.ts';
 import { TAG_NAMES } from '../../../shared/constants.ts';
 import { directionOf, OPERATION_TYPE_LABELS } from '../../../shared/ledger-types.ts';
 import { CURRENCY_LABELS, reversedNote } from '../../../shared/ledger-texts.ts';
@@ -81,10 +82,11 @@ export async function statementPdf(
   context: { ip?: string | undefined } = {},
 ): Promise<ExportFile> {
   const { student: studentUuid, ...days } = query;
-  const scope = await reportScope(settings, { ...days, turma: [] });
+  const scope = await reportScope({ db, settings }, { ...days, turma: [] });
   const { period, school } = scope;
   const student = await statementStudent(db, studentUuid);
   if (!student) throw new AppError('student_not_found');
+  assertStudentInScope(turmaScopeOf(admin), { turmaId: student.turma_id });
   const { opening, rows } = await statementEntries(db, scope, studentUuid);
   const start = opening;
   const balance = { ...opening };
@@ -197,6 +199,7 @@ export async function certificatePdf(
   const now = context.now ?? new Date();
   const tag = await currentTag(db, tagId, now);
   if (!tag) throw new AppError('tag_not_found', { status: 404 });
+  assertStudentInScope(turmaScopeOf(admin), { turmaId: tag.turma_id });
   const school = await reportSchool(settings);
   const logo = await schoolLogoPng(storage, school.logoUrl);
   const format = formatterIn(school.timeZone);

@@ -7,8 +7,18 @@ import type { ReportPeriodView, ResolvedPeriod } from '../../../shared/reports.t
 /** What the reports need of the school: its calendar's time zone, its name and logo (certificates) and its turmas, in order. */
 export type ReportSchool = { timeZone: string; name: string; logoUrl: string | null; turmas: { id: string; name: string }[] };
 
-/** A report's filters resolved against the school: calendar days, instants' time zone, the chosen turmas (none = all). */
-export type ReportScope = { period: ResolvedPeriod; turmas: ReportSchool['turmas']; school: ReportSchool; view: ReportPeriodView };
+/**
+ * A report's filters resolved against the school: calendar days, instants' time zone, the chosen turmas (null: every
+ * one), the member of the staff whose operations count (null: everyone's). For a teacher the school's turmas are theirs
+ * only, and none chosen means all of theirs (possibly none).
+ */
+export type ReportScope = {
+  period: ResolvedPeriod;
+  turmas: ReportSchool['turmas'] | null;
+  school: ReportSchool;
+  authorId: string | null;
+  view: ReportPeriodView;
+};
 
 /**
  * The one place the reports read the school's settings from. Retired turmas stay in the list:

@@ -41,7 +41,7 @@ async function expectSumsToMatchLedger() {
                  to_student_id AS "to", created_at AS at FROM ledger_entries`,
     ),
   );
-  // A reversal counts as the row it takes back with sign -1, on its own date (decision 021).
+  // A reversal counts as the row it takes back with sign -1, on its own date (decision 025).
   const byId = new Map(ledger.map((row) => [row.id, row]));
   const counted = ledger.map((row) => {
     const reversed = row.reverses ? byId.get(row.reverses)! : null;
@@ -222,7 +222,7 @@ test('the sums follow the ledger through simultaneous transfers, rows in the pas
   await t.db.delete(ledgerEntries).where(and(eq(ledgerEntries.fromStudentId, caio!.id), eq(ledgerEntries.type, 'penalty')));
   await expectSumsToMatchLedger();
 
-  // Reversals (decision 021) of an award, a penalty and a transfer take their rows back on their own day,
+  // Reversals (decision 025) of an award, a penalty and a transfer take their rows back on their own day,
   // one of them of a row written in the past; a reversal deleted by a correction gives it back.
   const reversed = await t.db.select().from(ledgerEntries).where(eq(ledgerEntries.toStudentId, bia!.id));
   await t.award(bia!.id, 500);

@@ -6,6 +6,7 @@ import type { Currency } from '../../../shared/ledger-types.ts';
 import type { LedgerType } from '../../../shared/ledger-types.ts';
 import { addDays, REPORT_TOP_LIMIT } from '../../../shared/reports.ts';
 import type { ReportScope } from './report-school.ts';
+import { studentInScope, turmaInScope } from '../../views/turma-scope.ts';
 
 /** The reports' reads in SQL, over the ledger and its sums (decision 011): figures and codes, never text for the screen. */
 
@@ -24,19 +25,17 @@ function bounds(scope: ReportScope) {
   };
 }
 
-/** Whether a turma id (a student's, or a sum's) is one of the chosen turmas; TRUE when none is chosen. */
+/** The chosen turmas' ids (null: every turma). */
+const chosenIds = (scope: ReportScope) => scope.turmas?.map((turma) => turma.id) ?? null;
+
+/** Whether a turma id (a student's, or a sum's) is one of the chosen turmas; TRUE when every turma is. */
 function inTurmas(scope: ReportScope, turmaColumn: SQL): SQL {
-  if (scope.turmas.length === 0) return sql`TRUE`;
-  return sql`${turmaColumn} IN (${sql.join(
-    scope.turmas.map((turma) => sql`${turma.id}`),
-    sql`, `,
-  )})`;
+  return turmaInScope(turmaColumn, chosenIds(scope));
 }
 
 /** Rows of the chosen turmas: a row's student is its sender (transfers, removals) or its recipient (awards). */
 function turmaFilter(scope: ReportScope, studentColumn: SQL): SQL {
-  if (scope.turmas.length === 0) return sql`TRUE`;
-  return sql`${studentColumn} IN (SELECT id FROM students WHERE ${inTurmas(scope, sql`turma_id`)})`;
+  return studentInScope(studentColumn, chosenIds(scope));
 }
 
 /**
@@ -81,13 +80,15 @@ export const NO_SUMS: Sums = {
  * Each student's sums before the period before (0), the period (1) and the period's end (2):
  * the last stored UTC day before the bound's UTC day (one index look-up per student and bound),
  * plus the ledger's rows from that UTC midnight to the bound. Students without any are left out.
+ * With an `author`, only their rows, all read from the ledger (the stored sums do not keep authors;
+ * a staff member's rows are found by their own index).
  */
-export async function sumsAtBounds(db: Db, scope: ReportScope): Promise<Map<string, Sums[]>> {
-  await foldPendingSums(db, { wait: true });
+export async function sumsAtBounds(db: Db, scope: ReportScope, author: string | null = null): Promise<Map<string, Sums[]>> {
+  if (author === null) await foldPendingSums(db, { wait: true });
   const { p0, p1, p2 } = bounds(scope);
   const columns = sql.raw(SUM_COLUMNS.join(', '));
   // As ledger_row_sides() sums the rows (ledger.sql): transfers move a balance, awards and removals raise or lower it;
-  // a reversal counts as the row it takes back, with sign -1 (the view ledger_counted, decision 021).
+  // a reversal counts as the row it takes back, with sign -1 (the view ledger_counted, decision 025).
   const transfer = directionIs(sql`e.type`, 'moves');
   const awardOrRemoval = sql`NOT ${transfer}`;
   const rows = await jsonRows<Record<string, unknown>>(
@@ -100,7 +101,7 @@ export async function sumsAtBounds(db: Db, scope: ReportScope): Promise<Map<stri
         JOIN LATERAL (SELECT ${columns} FROM ledger_student_days d
                        WHERE d.student_id = s.id AND d.day < (m.midnight AT TIME ZONE 'UTC')::date
                        ORDER BY d.day DESC LIMIT 1) AS d ON TRUE
-       WHERE ${inTurmas(scope, sql`s.turma_id`)}
+       WHERE ${inTurmas(scope, sql`s.turma_id`)} AND ${author === null ? sql`TRUE` : sql`FALSE`}
     ),
     recent AS (
       SELECT side.student, m.k,
@@ -115,7 +116,8 @@ export async function sumsAtBounds(db: Db, scope: ReportScope): Promise<Map<stri
              coalesce(sum(e.sign) FILTER (WHERE NOT side.incoming AND ${transfer}), 0) AS sent_ops,
              sum(e.sign) AS ops
         FROM marks m
-        JOIN ledger_counted e ON e.created_at >= m.midnight AND e.created_at < m.at
+        JOIN ledger_counted e
+          ON ${author === null ? sql`e.created_at >= m.midnight` : sql`e.actor_admin_id = ${author}`} AND e.created_at < m.at
         CROSS JOIN LATERAL (VALUES (e.to_student_id, TRUE), (e.from_student_id, FALSE)) AS side(student, incoming)
        WHERE side.student IS NOT NULL
        GROUP BY 1, 2
@@ -172,12 +174,37 @@ export type TimelineSums = { awarded: number; removed: number; transferred: numb
  * bucket they belong to.
  */
 export async function timelineSums(db: Db, scope: ReportScope, starts: string[]): Promise<Map<number, TimelineSums>> {
-  await foldPendingSums(db, { wait: true });
   const { p2 } = bounds(scope);
   // Each bucket's first instant, in order, and the period's end.
   const thresholds = sql`ARRAY[${sql.join([...starts.map((day) => dayStart(day, scope.school.timeZone)), p2], sql`, `)}]`;
+  if (scope.authorId === null) await foldPendingSums(db, { wait: true });
   const rows = rowsOf<{ bucket: number; awarded: string | number; removed: string | number; transferred: string | number }>(
-    await db.execute(sql`
+    await db.execute(scope.authorId === null ? everyonesTimeline(scope, thresholds) : authorsTimeline(scope, scope.authorId, thresholds)),
+  );
+  return new Map(
+    rows.map((row) => [
+      Number(row.bucket),
+      { awarded: Number(row.awarded), removed: Number(row.removed), transferred: Number(row.transferred) },
+    ]),
+  );
+}
+
+/** The timeline of one member of the staff: their rows in the period, by their own index (the stored sums keep no author). */
+function authorsTimeline(scope: ReportScope, author: string, thresholds: SQL): SQL {
+  return sql`
+    SELECT width_bucket(e.created_at, th.at) AS bucket,
+           sum(CASE WHEN ${directionIs(sql`e.type`, 'raises')} THEN e.sign * e.amount ELSE 0 END) AS awarded,
+           sum(CASE WHEN ${directionIs(sql`e.type`, 'lowers')} THEN e.sign * e.amount ELSE 0 END) AS removed,
+           0 AS transferred
+      FROM (SELECT ${thresholds} AS at) AS th
+      JOIN ledger_counted e ON e.actor_admin_id = ${author} AND e.created_at >= th.at[1] AND e.created_at < th.at[array_length(th.at, 1)]
+     WHERE e.currency = 'meritus' AND ${turmaFilter(scope, sql`coalesce(e.from_student_id, e.to_student_id)`)}
+     GROUP BY 1`;
+}
+
+/** Everyone's timeline, from the stored sums and the ledger's rows near the bounds. */
+function everyonesTimeline(scope: ReportScope, thresholds: SQL): SQL {
+  return sql`
       WITH th AS (SELECT ${thresholds} AS at),
       td AS (SELECT array_agg((t AT TIME ZONE 'UTC')::date ORDER BY n) AS day FROM th, unnest(th.at) WITH ORDINALITY AS u(t, n)),
       -- The rows before each bound since its UTC midnight, by the created_at index, before the turma
@@ -201,14 +228,7 @@ export async function timelineSums(db: Db, scope: ReportScope, starts: string[])
         UNION ALL SELECT bucket, awarded, removed, transferred FROM edge
         UNION ALL SELECT day_bucket, -awarded, -removed, -transferred FROM edge
       ) AS parts
-      GROUP BY 1`),
-  );
-  return new Map(
-    rows.map((row) => [
-      Number(row.bucket),
-      { awarded: Number(row.awarded), removed: Number(row.removed), transferred: Number(row.transferred) },
-    ]),
-  );
+      GROUP BY 1`;
 }
 
 /** A reason (the exact text) of awards or of removals and penalties, with its operations and amounts. */
@@ -220,8 +240,18 @@ export type ReasonSums = { kind: 'award' | 'penalty'; description: string; opera
  * from each bound's UTC midnight to the bound (added at the end, taken away at the start).
  */
 export async function topReasons(db: Db, scope: ReportScope): Promise<ReasonSums[]> {
-  await foldPendingSums(db, { wait: true });
   const { p1, p2 } = bounds(scope);
+  if (scope.authorId === null) await foldPendingSums(db, { wait: true });
+  // One member of the staff's reasons: their rows in the period, by their own index (the stored sums keep no author).
+  const authored = (author: string) => sql`
+      parts AS (
+        SELECT CASE WHEN ${directionIs(sql`e.type`, 'raises')} THEN 'award' ELSE 'penalty' END, btrim(e.description), e.sign,
+               CASE WHEN e.currency = 'meritus' THEN e.sign * e.amount ELSE 0 END,
+               CASE WHEN e.currency = 'estelecas' THEN e.sign * e.amount ELSE 0 END
+          FROM ledger_counted e
+         WHERE e.actor_admin_id = ${author} AND e.created_at >= ${p1} AND e.created_at < ${p2} AND NOT ${directionIs(sql`e.type`, 'moves')}
+           AND ${turmaFilter(scope, sql`coalesce(e.from_student_id, e.to_student_id)`)}
+      )`;
   const rows = rowsOf<{
     kind: 'award' | 'penalty';
     description: string;
@@ -230,7 +260,30 @@ export async function topReasons(db: Db, scope: ReportScope): Promise<ReasonSums
     estelecas: string | number;
   }>(
     await db.execute(sql`
-      WITH b AS (
+      WITH ${scope.authorId === null ? everyonesReasonParts(scope, p1, p2) : authored(scope.authorId)}
+      SELECT kind, description, operations, meritus, estelecas FROM (
+        SELECT kind, description, operations, meritus, estelecas,
+               row_number() OVER (PARTITION BY kind ORDER BY operations DESC, meritus DESC, estelecas DESC, description) AS rank
+          FROM (SELECT kind, description, sum(ops) AS operations, sum(meritus) AS meritus, sum(estelecas) AS estelecas
+                  FROM parts AS p(kind, description, ops, meritus, estelecas) GROUP BY kind, description) AS totals
+         WHERE operations > 0
+      ) AS ranked
+      WHERE rank <= ${REPORT_TOP_LIMIT}
+      ORDER BY kind, rank`),
+  );
+  return rows.map((row) => ({
+    kind: row.kind,
+    description: row.description,
+    operations: Number(row.operations),
+    meritus: Number(row.meritus),
+    estelecas: Number(row.estelecas),
+  }));
+}
+
+/** Everyone's reasons: the stored sums of the period's whole months and days, and the ledger's rows near the bounds. */
+function everyonesReasonParts(scope: ReportScope, p1: SQL, p2: SQL): SQL {
+  return sql`
+      b AS (
         SELECT d1, d2, (date_trunc('month', d1 - 1) + interval '1 month')::date AS m1, date_trunc('month', d2)::date AS m2
           FROM (SELECT (${p1} AT TIME ZONE 'UTC')::date AS d1, (${p2} AT TIME ZONE 'UTC')::date AS d2) AS days
       ),
@@ -253,24 +306,7 @@ export async function topReasons(db: Db, scope: ReportScope): Promise<ReasonSums
                CASE WHEN e.currency = 'meritus' THEN e.sign * e.amount ELSE 0 END, CASE WHEN e.currency = 'estelecas' THEN e.sign * e.amount ELSE 0 END
           FROM near AS e
          WHERE ${turmaFilter(scope, sql`coalesce(e.from_student_id, e.to_student_id)`)}
-      )
-      SELECT kind, description, operations, meritus, estelecas FROM (
-        SELECT kind, description, operations, meritus, estelecas,
-               row_number() OVER (PARTITION BY kind ORDER BY operations DESC, meritus DESC, estelecas DESC, description) AS rank
-          FROM (SELECT kind, description, sum(ops) AS operations, sum(meritus) AS meritus, sum(estelecas) AS estelecas
-                  FROM parts GROUP BY kind, description) AS totals
-         WHERE operations > 0
-      ) AS ranked
-      WHERE rank <= ${REPORT_TOP_LIMIT}
-      ORDER BY kind, rank`),
-  );
-  return rows.map((row) => ({
-    kind: row.kind,
-    description: row.description,
-    operations: Number(row.operations),
-    meritus: Number(row.meritus),
-    estelecas: Number(row.estelecas),
-  }));
+      )`;
 }
 
 /** The reversals of the period (p1 to p2) and of the period before (p0 to p1), per currency: the reports' own line of them. */
@@ -298,12 +334,12 @@ export async function reversalSums(db: Db, scope: ReportScope): Promise<Reversal
 
 // ---------------------------------------------------------------- documents
 
-export type StatementStudent = { id: string; student_id: string; name: string; grade: string };
+export type StatementStudent = { id: string; student_id: string; name: string; grade: string; turma_id: string };
 
 export async function statementStudent(db: Db, studentUuid: string): Promise<StatementStudent | undefined> {
   const [student] = rowsOf<StatementStudent>(
     await db.execute(
-      sql`SELECT s.id, s.student_id, s.name, t.name AS grade FROM students s JOIN turmas t ON t.id = s.turma_id WHERE s.id = ${studentUuid}`,
+      sql`SELECT s.id, s.student_id, s.name, t.name AS grade, s.turma_id FROM students s JOIN turmas t ON t.id = s.turma_id WHERE s.id = ${studentUuid}`,
     ),
   );
   return student;
@@ -317,7 +353,7 @@ export type StatementRow = {
   description: string;
   incoming: boolean;
   other_name: string | null;
-  /** The row's reversal, when it has one (decision 021). */
+  /** The row's reversal, when it has one (decision 025). */
   reversed_at: Date | string | null;
   reversed_by: string | null;
   reversed_reason: string | null;
@@ -362,13 +398,14 @@ export type CertificateTag = {
   student_id: string;
   name: string;
   grade: string;
+  turma_id: string;
 };
 
 /** A weekly tag still current at `now`, of a current student. */
 export async function currentTag(db: Db, tagId: string, now: Date): Promise<CertificateTag | undefined> {
   const [tag] = rowsOf<CertificateTag>(
     await db.execute(sql`
-      SELECT t.kind, t.assigned_at, t.expires_at, s.id AS student_uuid, s.student_id, s.name, g.name AS grade
+      SELECT t.kind, t.assigned_at, t.expires_at, s.id AS student_uuid, s.student_id, s.name, g.name AS grade, s.turma_id
         FROM student_tags t JOIN students s ON s.id = t.student_id JOIN turmas g ON g.id = s.turma_id
        WHERE t.id = ${tagId} AND t.expires_at > ${now.toISOString()}::timestamptz AND s.deleted_at IS NULL`),
   );

@@ -21,11 +21,11 @@ export async function reportsRoutes(app: FastifyInstance, { database, settings, 
   const db = database.db;
   const deps = { db, settings };
 
-  route(app, routes.reports.overview, async (request) => readReport(deps, request.query, reportOverview));
+  route(app, routes.reports.overview, async (request) => readReport(deps, adminOf(request), request.query, reportOverview));
 
-  route(app, routes.reports.timeline, async (request) => readReport(deps, request.query, reportTimeline));
+  route(app, routes.reports.timeline, async (request) => readReport(deps, adminOf(request), request.query, reportTimeline));
 
-  route(app, routes.reports.reasons, async (request) => readReport(deps, request.query, reportReasons));
+  route(app, routes.reports.reasons, async (request) => readReport(deps, adminOf(request), request.query, reportReasons));
 
   route(app, routes.reports.export, async (request, reply) =>
     sendFile(reply, await exportReportTable(deps, adminOf(request), request.query, { ip: request.ip })),

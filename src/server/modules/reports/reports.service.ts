@@ -17,7 +17,11 @@ import { reportSchool, type ReportScope } from './report-school.ts';
 import { balanceRows, figuresOf, riserRows, studentTotals, turmaRows } from './report-overview.ts';
 import { reversalSums, timelineSums, topReasons } from './reports.queries.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
+import { turmaScopeOf, type AdminActor } from '../auth/actor.ts';
+import { inScope, type TurmaScope } from '../../views/turma-scope.ts';
+import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { dayIn } from '../../../shared/format.ts';
+import { assertStaffMember } from '../ledger/ledger-queries.service.ts';
 
 /**
  * The reports screen's reads: a query's scope resolved against the school, then the overview
@@ -28,20 +32,28 @@ import { dayIn } from '../../../shared/format.ts';
 /** What the reports read: the database, and the school's settings through their cache. */
 export type ReportDeps = { db: Db; settings: SettingsStore };
 
-/** A read of a report for the filters a request sent: resolved first (reportScope), then read. */
+/** A read of a report for the filters a request sent, by a member of the staff: resolved first (reportScope), then read. */
 export async function readReport<T>(
   { db, settings }: ReportDeps,
+  admin: AdminActor,
   query: ReportQuery,
   read: (db: Db, scope: ReportScope) => Promise<T>,
 ): Promise<T> {
-  return read(db, await reportScope(settings, query));
+  return read(db, await reportScope({ db, settings }, query, turmaScopeOf(admin)));
 }
 
 /**
- * Resolves the query's period in the school's time zone and checks its turmas against the
- * school's list (a name the school does not have is refused, not silently matched to nothing).
+ * Resolves the query's period in the school's time zone and checks its turmas against the school's list and its author
+ * against the staff (a name or an id the school does not have is refused, not silently matched to nothing). A teacher
+ * (`turmaScope`) reports on their turmas: the school's list is theirs, no filter means all of theirs, and a turma of
+ * someone else is refused.
  */
-export async function reportScope(settings: SettingsStore, query: ReportQuery, now: Date = new Date()): Promise<ReportScope> {
+export async function reportScope(
+  { db, settings }: ReportDeps,
+  query: Pick<ReportQuery, 'period' | 'from' | 'to' | 'turma'> & { authorId?: string | undefined },
+  turmaScope: TurmaScope = null,
+  now: Date = new Date(),
+): Promise<ReportScope> {
   const school = await reportSchool(settings);
   const names = [...new Set(query.turma)];
   const turmas = names.map((name) => school.turmas.find((turma) => turma.name === name));
@@ -50,12 +62,20 @@ export async function reportScope(settings: SettingsStore, query: ReportQuery, n
     const message = REPORT_TEXTS.unknownTurma(unknown);
     throw new AppError('report_unknown_turma', { message, fields: { turma: message } });
   }
+  const chosen = turmas.filter((turma) => turma !== undefined);
+  if (chosen.some((turma) => !inScope(turmaScope, turma.id))) {
+    throw new AppError('turma_outside_turmas', { fields: { turma: ERROR_MESSAGES.turma_outside_turmas } });
+  }
+  const authorId = query.authorId ?? null;
+  if (authorId !== null) await assertStaffMember(db, authorId);
+  const visible = school.turmas.filter((turma) => inScope(turmaScope, turma.id));
   const period = resolvePeriod(query, dayIn(school.timeZone, now));
   return {
     period,
-    turmas: turmas.filter((turma) => turma !== undefined),
-    school,
-    view: { ...period, turmas: names, availableTurmas: school.turmas.map((turma) => turma.name) },
+    turmas: chosen.length > 0 ? chosen : turmaScope === null ? null : visible,
+    school: { ...school, turmas: visible },
+    authorId,
+    view: { ...period, turmas: names, availableTurmas: visible.map((turma) => turma.name), authorId },
   };
 }
 

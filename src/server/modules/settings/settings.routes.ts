@@ -4,10 +4,9 @@ import type { AppDeps } from '../../deps.ts';
 import { route } from '../../contract-routes.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import { uploadedFile } from '../../multipart.ts';
-import { adminOf, sessionOf } from '../../plugins/auth.ts';
-import { hashToken } from '../auth/auth.service.ts';
+import { adminOf } from '../../plugins/auth.ts';
 import { PHOTO_MAX_BYTES } from '../../../shared/constants.ts';
-import { createAdmin, listAdmins, removeAdmin, resetAdminPassword } from '../auth/admin-accounts.service.ts';
+import { SIGN_IN_PROVIDERS } from '../../../shared/school-accounts.ts';
 import {
   createTurma,
   getPublicSettings,
@@ -29,7 +28,8 @@ export async function settingsRoutes(app: FastifyInstance, { config, database, e
     await scope.register(multipart, { limits: { fileSize: PHOTO_MAX_BYTES, files: 1 } });
     const contract = routes.settings;
 
-    route(scope, contract.public, async () => getPublicSettings(settings, config.demo));
+    const signInProviders = SIGN_IN_PROVIDERS.filter((provider) => config.signInProviders[provider]);
+    route(scope, contract.public, async () => getPublicSettings(settings, { demo: config.demo, signInProviders }));
 
     route(scope, contract.read, async () => settings.get());
 
@@ -43,7 +43,7 @@ export async function settingsRoutes(app: FastifyInstance, { config, database, e
 
     route(scope, contract.saveRules, async (request) => updateRules(deps, adminOf(request), request.body, context(request)));
 
-    route(scope, contract.turmas, async () => listAdminTurmas(deps.db));
+    route(scope, contract.turmas, async (request) => listAdminTurmas(deps.db, adminOf(request)));
 
     route(scope, contract.createTurma, async (request, reply) =>
       reply.status(201).send(await createTurma(deps, adminOf(request), request.body, context(request))),
@@ -51,21 +51,6 @@ export async function settingsRoutes(app: FastifyInstance, { config, database, e
 
     route(scope, contract.updateTurma, async (request) =>
       updateTurma(deps, adminOf(request), request.params.id, request.body, context(request)),
-    );
-
-    route(scope, contract.admins, async () => listAdmins(deps.db));
-
-    route(scope, contract.createAdmin, async (request, reply) =>
-      reply.status(201).send(await createAdmin(deps, adminOf(request), request.body, context(request))),
-    );
-
-    route(scope, contract.removeAdmin, async (request) => removeAdmin(deps, adminOf(request), request.params.id, context(request)));
-
-    route(scope, contract.resetAdminPassword, async (request) =>
-      resetAdminPassword(deps, adminOf(request), request.params.id, request.body ?? {}, {
-        ...context(request),
-        keepSessionHash: hashToken(sessionOf(request).token),
-      }),
     );
   });
 }

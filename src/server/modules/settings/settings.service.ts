@@ -8,7 +8,8 @@ import type { EventBus } from '../../realtime/event-bus.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
 import { encodePhoto } from '../../storage/photos.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { auditActor, type AdminActor } from '../auth/actor.ts';
+import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
+import { turmaInScope } from '../../views/turma-scope.ts';
 import { DEFAULT_TIME_ZONE } from '../../../shared/format.ts';
 import {
   DEFAULT_RULES,
@@ -95,9 +96,13 @@ export function createSettingsStore(db: Db, events: EventBus): SettingsStore {
   };
 }
 
-export async function getPublicSettings(store: SettingsStore, demo: boolean): Promise<PublicSettings> {
+/** The school's name and logo, with what the server's configuration shows on the login page. */
+export async function getPublicSettings(
+  store: SettingsStore,
+  login: Pick<PublicSettings, 'demo' | 'signInProviders'>,
+): Promise<PublicSettings> {
   const { school } = await store.get();
-  return { ...school, demo };
+  return { ...school, ...login };
 }
 
 /**
@@ -221,13 +226,15 @@ export async function updateRules(
 
 // ---------------------------------------------------------------- turmas
 
-export async function listAdminTurmas(db: Db): Promise<AdminTurma[]> {
+/** The school's turmas with their number of students; a teacher's own turmas only. */
+export async function listAdminTurmas(db: Db, admin: AdminActor): Promise<AdminTurma[]> {
   const rows = await db
     .select({
       turma: turmas,
       students: sql<number>`(SELECT count(*) FROM students s WHERE s.turma_id = "turmas"."id" AND s.deleted_at IS NULL)`.mapWith(Number),
     })
     .from(turmas)
+    .where(turmaInScope(turmas.id, turmaScopeOf(admin)))
     .orderBy(asc(turmas.position), asc(turmas.createdAt));
   return rows.map((row) => ({ ...toTurma(row.turma), students: row.students }));
 }

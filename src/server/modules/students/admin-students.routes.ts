@@ -13,13 +13,11 @@ import {
   exportStudentsCsv,
   listAdminStudents,
   removeStudent,
-  removeStudentPhoto,
   resetStudentPassword,
-  setStudentPhotoUrl,
   updateStudent,
-  uploadStudentPhoto,
   type AdminStudentsDeps,
 } from './admin-students.service.ts';
+import { removeStudentPhoto, setStudentPhotoUrl, uploadStudentPhoto } from './student-photos.service.ts';
 import { importStudents, previewImport } from './student-import.service.ts';
 
 export async function adminStudentsRoutes(app: FastifyInstance, { database, events, settings, storage }: AppDeps): Promise<void> {
@@ -31,7 +29,7 @@ export async function adminStudentsRoutes(app: FastifyInstance, { database, even
     const students = routes.adminStudents;
     const context = (request: FastifyRequest) => ({ ip: request.ip });
 
-    route(scope, students.list, async (request) => listAdminStudents(deps.db, request.query));
+    route(scope, students.list, async (request) => listAdminStudents(deps.db, adminOf(request), request.query));
 
     route(scope, students.create, async (request, reply) =>
       reply.status(201).send(await createStudent(deps, adminOf(request), request.body, context(request))),
@@ -61,7 +59,7 @@ export async function adminStudentsRoutes(app: FastifyInstance, { database, even
     route(scope, students.removePhoto, async (request) => removeStudentPhoto(deps, adminOf(request), request.params.id, context(request)));
 
     route(scope, students.importPreview, async (request) =>
-      previewImport(deps.db, await uploadedFile(request, IMPORT_MAX_BYTES, 'import_too_large')),
+      previewImport(deps.db, adminOf(request), await uploadedFile(request, IMPORT_MAX_BYTES, 'import_too_large')),
     );
 
     route(scope, students.import, async (request, reply) => {

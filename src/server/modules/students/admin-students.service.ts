@@ -4,10 +4,12 @@ import { students, studentTags } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
-import { isUploadedStudentPhoto, removeStoredPhoto, storeStudentPhoto, thumbnailOf } from '../../storage/photos.ts';
+import { isUploadedStudentPhoto, removeStoredPhoto, thumbnailOf } from '../../storage/photos.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { endStudentSessions } from '../auth/auth.service.ts';
-import { auditActor, type AdminActor } from '../auth/actor.ts';
+import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
+import { assertStudentInScope, inScope, turmaInScope, type TurmaScope } from '../../views/turma-scope.ts';
+import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { checkStudentTurma } from '../settings/settings.service.ts';
 import { hashPassword } from '../auth/password.ts';
 import { creditInitialBalance } from '../ledger/ledger.service.ts';
@@ -46,14 +48,16 @@ export function toAdminStudent(row: StudentRow, tags: StudentTag[]): AdminStuden
   };
 }
 
-async function withTags(db: DbOrTx, row: StudentRow): Promise<AdminStudent> {
+export async function withTags(db: DbOrTx, row: StudentRow): Promise<AdminStudent> {
   const tags = await activeTagsByStudent(db, [row.id]);
   return toAdminStudent(row, tags.get(row.id) ?? []);
 }
 
-/** Every current student with what the management screen shows, for the export (2,000 students ≈ 0.6 MB). */
-async function everyAdminStudent(db: Db): Promise<AdminStudent[]> {
-  const rows = await selectStudents(db).where(isNull(students.deletedAt)).orderBy(asc(students.name), asc(students.studentId));
+/** Every current student of the scope with what the management screen shows, for the export (2,000 students ≈ 0.6 MB). */
+async function everyAdminStudent(db: Db, scope: TurmaScope): Promise<AdminStudent[]> {
+  const rows = await selectStudents(db)
+    .where(and(isNull(students.deletedAt), turmaInScope(students.turmaId, scope)))
+    .orderBy(asc(students.name), asc(students.studentId));
   const tags = await activeTagsByStudent(
     db,
     rows.map((row) => row.id),
@@ -61,9 +65,10 @@ async function everyAdminStudent(db: Db): Promise<AdminStudent[]> {
   return rows.map((row) => toAdminStudent(row, tags.get(row.id) ?? []));
 }
 
-/** A page of the management screen's search, with how many match and how many students the school has. */
+/** A page of the management screen's search, with how many match and how many students the school has (a teacher: their turmas). */
 export async function listAdminStudents(
   db: Db,
+  admin: AdminActor,
   {
     q,
     turma,
@@ -72,9 +77,10 @@ export async function listAdminStudents(
     size,
   }: { q?: string | undefined; turma?: string | undefined; withEstelecas?: boolean | undefined; page: number; size: number },
 ): Promise<AdminStudentsPage> {
+  const scope = turmaScopeOf(admin);
   const [found, schoolTotal] = await Promise.all([
-    searchStudents(db, { q, turma, withEstelecas, byEmail: true }, { page, size }),
-    currentStudentCount(db),
+    searchStudents(db, { q, turma, withEstelecas, byEmail: true, scope }, { page, size }),
+    currentStudentCount(db, scope),
   ]);
   const tags = await activeTagsByStudent(
     db,
@@ -83,13 +89,22 @@ export async function listAdminStudents(
   return { items: found.rows.map((row) => toAdminStudent(row, tags.get(row.id) ?? [])), total: found.total, schoolTotal, page, size };
 }
 
-/** A current student, locked for the rest of the transaction (their turma's row is not). */
-async function lockCurrentStudent(tx: Tx, id: string): Promise<StudentRow> {
+/** A current student the staff member may manage (a teacher: of their turmas), locked for the rest of the transaction (their turma's row is not). */
+export async function lockCurrentStudent(tx: Tx, admin: AdminActor, id: string): Promise<StudentRow> {
   const [row] = await selectStudents(tx)
     .where(and(eq(students.id, id), isNull(students.deletedAt)))
     .for('update', { of: students });
   if (!row) throw new AppError('student_not_found');
+  assertStudentInScope(turmaScopeOf(admin), row);
   return row;
+}
+
+/** The turma a student joins (checkStudentTurma's rule), which must be one of a teacher's turmas. */
+async function joinableTurma(tx: Tx, admin: AdminActor, grade: string, currentId?: string) {
+  const turma = await checkStudentTurma(tx, grade, currentId);
+  if (!inScope(turmaScopeOf(admin), turma.id))
+    throw new AppError('turma_outside_turmas', { fields: { grade: ERROR_MESSAGES.turma_outside_turmas } });
+  return turma;
 }
 
 /** A concurrent insert of the same matrícula ends in the unique index; the client sees the usual message. */
@@ -147,7 +162,7 @@ export async function createStudent(
     deps.db.transaction(async (tx) => {
       await assertStudentIdFree(tx, input.studentId);
       await assertEmailFree(tx, input.email);
-      const turma = await checkStudentTurma(tx, input.grade);
+      const turma = await joinableTurma(tx, admin, input.grade);
       const [inserted] = await tx
         .insert(students)
         .values({
@@ -200,11 +215,13 @@ export async function updateStudent(
 ): Promise<StudentWriteResult> {
   const row = await translatingUniqueViolation(() =>
     deps.db.transaction(async (tx) => {
-      const before = await lockCurrentStudent(tx, id);
+      const before = await lockCurrentStudent(tx, admin, id);
       if (input.studentId !== undefined && input.studentId !== before.studentId) await assertStudentIdFree(tx, input.studentId, id);
       if (input.email) await assertEmailFree(tx, input.email, id);
       const turma =
-        input.grade !== undefined ? await checkStudentTurma(tx, input.grade, before.turmaId) : { id: before.turmaId, name: before.grade };
+        input.grade !== undefined
+          ? await joinableTurma(tx, admin, input.grade, before.turmaId)
+          : { id: before.turmaId, name: before.grade };
       const changes = {
         ...(input.studentId !== undefined ? { studentId: input.studentId } : {}),
         ...(input.name !== undefined ? { name: input.name } : {}),
@@ -248,7 +265,7 @@ export async function removeStudent(
   context: ActionContext = {},
 ): Promise<{ message: string }> {
   const row = await deps.db.transaction(async (tx) => {
-    const before = await lockCurrentStudent(tx, id);
+    const before = await lockCurrentStudent(tx, admin, id);
     const [after] = await tx
       .update(students)
       .set({ deletedAt: new Date(), photoUrl: null, photoVersion: before.photoVersion + 1, updatedAt: new Date() })
@@ -285,7 +302,7 @@ export async function resetStudentPassword(
   const password = generateReadablePassword();
   const passwordHash = await hashPassword(password);
   const row = await deps.db.transaction(async (tx) => {
-    const student = await lockCurrentStudent(tx, id);
+    const student = await lockCurrentStudent(tx, admin, id);
     await tx.update(students).set({ passwordHash, updatedAt: new Date() }).where(eq(students.id, id));
     await endStudentSessions(tx, deps.events, id);
     await recordAudit(tx, {
@@ -299,88 +316,13 @@ export async function resetStudentPassword(
   return { message: ADMIN_STUDENT_TEXTS.passwordReset(row.name), password };
 }
 
-/** Changes the photo column and bumps its version; returns the previous address to clean up. */
-async function replacePhoto(
-  deps: AdminStudentsDeps,
-  admin: AdminActor,
-  id: string,
-  photoUrl: string | null,
-  action: string,
-  context: ActionContext,
-): Promise<{ before: StudentRow; after: StudentRow }> {
-  return deps.db.transaction(async (tx) => {
-    const before = await lockCurrentStudent(tx, id);
-    const [after] = await tx
-      .update(students)
-      .set({ photoUrl, photoVersion: before.photoVersion + 1, updatedAt: new Date() })
-      .where(eq(students.id, id))
-      .returning();
-    await recordAudit(tx, {
-      actor: auditActor(admin),
-      action,
-      ip: context.ip,
-      details: { studentUuid: id, studentId: before.studentId, from: before.photoUrl, to: photoUrl },
-    });
-    await deps.events.publish(tx, { type: 'students' });
-    return { before, after: { ...after!, grade: before.grade } };
-  });
-}
-
-/** Stores an uploaded photo (checked by its bytes, re-encoded, thumbnail made) as the student's photo. */
-export async function uploadStudentPhoto(
-  deps: AdminStudentsDeps,
-  admin: AdminActor,
-  id: string,
-  bytes: Buffer,
-  context: ActionContext = {},
-): Promise<StudentWriteResult> {
-  const [exists] = await deps.db
-    .select({ id: students.id })
-    .from(students)
-    .where(and(eq(students.id, id), isNull(students.deletedAt)));
-  if (!exists) throw new AppError('student_not_found');
-  const stored = await storeStudentPhoto(deps.storage, id, bytes);
-  let result: { before: StudentRow; after: StudentRow };
-  try {
-    result = await replacePhoto(deps, admin, id, stored, 'student.photo.upload', context);
-  } catch (error) {
-    await removeStoredPhoto(deps.storage, stored);
-    throw error;
-  }
-  await removeStoredPhoto(deps.storage, result.before.photoUrl);
-  return { message: ADMIN_STUDENT_TEXTS.photoUploaded, student: await withTags(deps.db, result.after) };
-}
-
-export async function setStudentPhotoUrl(
-  deps: AdminStudentsDeps,
-  admin: AdminActor,
-  id: string,
-  url: string,
-  context: ActionContext = {},
-): Promise<StudentWriteResult> {
-  const { before, after } = await replacePhoto(deps, admin, id, url, 'student.photo.url', context);
-  if (before.photoUrl !== url) await removeStoredPhoto(deps.storage, before.photoUrl);
-  return { message: ADMIN_STUDENT_TEXTS.photoUpdated, student: await withTags(deps.db, after) };
-}
-
-export async function removeStudentPhoto(
-  deps: AdminStudentsDeps,
-  admin: AdminActor,
-  id: string,
-  context: ActionContext = {},
-): Promise<StudentWriteResult> {
-  const { before, after } = await replacePhoto(deps, admin, id, null, 'student.photo.remove', context);
-  await removeStoredPhoto(deps.storage, before.photoUrl);
-  return { message: ADMIN_STUDENT_TEXTS.photoRemoved, student: await withTags(deps.db, after) };
-}
-
 /** Every current student as a spreadsheet (UTF-8 with BOM, `;`), times in the school's time zone. */
 export async function exportStudentsCsv(
   db: Db,
   admin: AdminActor,
   context: ActionContext & { timeZone: string },
 ): Promise<{ fileName: string; csv: string }> {
-  const list = await everyAdminStudent(db);
+  const list = await everyAdminStudent(db, turmaScopeOf(admin));
   const csv = toCsv(
     STUDENTS_CSV_HEADERS,
     list.map((s) => [

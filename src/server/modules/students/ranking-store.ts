@@ -7,8 +7,12 @@ import { CHANGE_WINDOW_DAYS } from '../../../shared/constants.ts';
 import type { RankingEntry } from '../../../shared/students.ts';
 import { competitionPositions } from '../../../shared/student-figures.ts';
 
-/** The ranking at one moment: rows by Méritus (highest first, ties by name), and each student's index in them. */
-export type RankingSnapshot = { readonly rows: readonly RankingEntry[]; indexOf(studentUuid: string): number | undefined };
+/** The ranking at one moment: rows by Méritus (highest first, ties by name), each student's index in them and turma. */
+export type RankingSnapshot = {
+  readonly rows: readonly RankingEntry[];
+  indexOf(studentUuid: string): number | undefined;
+  turmaOf(studentUuid: string): string | undefined;
+};
 
 /**
  * The ranking of current students, kept by each server instance instead of read per request (issue 33). It is built
@@ -42,6 +46,8 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
   let indexById = new Map<string, number>();
   /** Where each name sorts among all names (nameSortKey; names change only with a rebuild). */
   let nameOrder = new Map<string, number>();
+  /** Each student's turma id (turmas change only with a rebuild, like names). */
+  let turmaById = new Map<string, string>();
   const byMeritusThenName = (a: RankingEntry, b: RankingEntry) => b.meritus - a.meritus || nameOrder.get(a.id)! - nameOrder.get(b.id)!;
   let rebuild = true;
   let changed = new Set<string>();
@@ -64,6 +70,7 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
         studentId: students.studentId,
         name: students.name,
         grade: turmas.name,
+        turmaId: students.turmaId,
         photoUrl: students.photoUrl,
         photoVersion: students.photoVersion,
         meritus: students.meritus,
@@ -74,8 +81,9 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
       .innerJoin(turmas, eq(turmas.id, students.turmaId))
       .where(isNull(students.deletedAt));
     nameOrder = new Map(loaded.map((row) => [row.id, row.nameOrder]));
+    turmaById = new Map(loaded.map((row) => [row.id, row.turmaId]));
     settle(
-      loaded.map(({ photoUrl, photoVersion, nameOrder: _, ...row }) => ({
+      loaded.map(({ photoUrl, photoVersion, nameOrder: _, turmaId: __, ...row }) => ({
         ...row,
         photo: photoAddress({ photoUrl, photoVersion }),
         position: 0,
@@ -156,7 +164,8 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
       }
       // Changes replace the rows and the index rather than edit them: the caller's answer is of one moment.
       const index = indexById;
-      return { rows, indexOf: (studentUuid) => index.get(studentUuid) };
+      const turmaOf = turmaById;
+      return { rows, indexOf: (studentUuid) => index.get(studentUuid), turmaOf: (studentUuid) => turmaOf.get(studentUuid) };
     },
     hear,
     close: unsubscribe,

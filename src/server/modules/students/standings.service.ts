@@ -10,3 +10,10 @@ export function currentBalances(db: Db, studentUuids: string[]): Promise<(Studen
     .from(students)
     .where(and(inArray(students.id, studentUuids), isNull(students.deletedAt)));
 }
+
+/** The turma of each of these students (removed ones too: the live feed still names them). */
+export async function turmasOf(db: Db, studentUuids: string[]): Promise<Map<string, string>> {
+  if (studentUuids.length === 0) return new Map();
+  const rows = await db.select({ id: students.id, turmaId: students.turmaId }).from(students).where(inArray(students.id, studentUuids));
+  return new Map(rows.map((row) => [row.id, row.turmaId]));
+}

@@ -7,7 +7,8 @@ import { students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { hashPassword } from '../auth/password.ts';
-import { auditActor, type AdminActor } from '../auth/actor.ts';
+import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
+import { inScope } from '../../views/turma-scope.ts';
 import type { ActionContext, AdminStudentsDeps } from './admin-students.service.ts';
 import { decodeCsvBytes, hasUtf16Bom, parseCsv, toCsv } from '../../csv.ts';
 import {
@@ -201,13 +202,19 @@ function toPreview(rows: Candidate[], delimiter: string): ImportPreview {
   };
 }
 
-async function activeTurmaNames(db: DbOrTx): Promise<string[]> {
-  return (await activeTurmas(db)).map((turma) => turma.name);
+/** The turmas the file's students may join: the active ones, of a teacher's turmas only (a row naming another is invalid). */
+async function joinableTurmas(db: DbOrTx, admin: AdminActor) {
+  const scope = turmaScopeOf(admin);
+  return (await activeTurmas(db)).filter((turma) => inScope(scope, turma.id));
+}
+
+async function activeTurmaNames(db: DbOrTx, admin: AdminActor): Promise<string[]> {
+  return (await joinableTurmas(db, admin)).map((turma) => turma.name);
 }
 
 /** Each row of the file, marked valid or with what is wrong with it (pt-BR). Writes nothing. */
-export async function previewImport(db: Db, bytes: Buffer): Promise<ImportPreview> {
-  const { rows, delimiter } = await readRows(bytes, await activeTurmaNames(db));
+export async function previewImport(db: Db, admin: AdminActor, bytes: Buffer): Promise<ImportPreview> {
+  const { rows, delimiter } = await readRows(bytes, await activeTurmaNames(db, admin));
   await checkAgainstDatabase(db, rows);
   return toPreview(rows, delimiter);
 }
@@ -232,7 +239,7 @@ export async function importStudents(
   bytes: Buffer,
   context: ActionContext = {},
 ): Promise<ImportResult> {
-  const { rows } = await readRows(bytes, await activeTurmaNames(deps.db));
+  const { rows } = await readRows(bytes, await activeTurmaNames(deps.db, admin));
   await checkAgainstDatabase(deps.db, rows);
   const candidates = rows.filter((row) => row.valid);
   if (candidates.length === 0) throw new AppError('import_nothing_valid');
@@ -243,7 +250,7 @@ export async function importStudents(
     .transaction(async (tx) => {
       // Checked again inside the transaction: someone may have added a student since the preview,
       // or renamed or retired a turma since the file was read (its rows are then skipped).
-      const turmaIds = new Map((await activeTurmas(tx)).map((turma) => [turma.name, turma.id]));
+      const turmaIds = new Map((await joinableTurmas(tx, admin)).map((turma) => [turma.name, turma.id]));
       const recheck = candidates.map((row) => ({ ...row, problems: [] as string[] }));
       await checkAgainstDatabase(tx, recheck);
       const accepted = recheck.map((row, index) => ({ row, index })).filter(({ row }) => row.valid && turmaIds.has(row.grade));

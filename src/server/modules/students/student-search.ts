@@ -2,6 +2,7 @@ import { and, asc, count, eq, gt, inArray, isNull, ne, type SQL } from 'drizzle-
 import type { DbOrTx } from '../../db/client.ts';
 import { students, turmas } from '../../db/schema.ts';
 import { nameSortKey, selectStudents, type StudentRow } from '../../views/student-views.ts';
+import { turmaInScope, type TurmaScope } from '../../views/turma-scope.ts';
 import { queryWords, studentMatcher } from '../../../shared/student-match.ts';
 
 export type StudentSearch = {
@@ -14,6 +15,8 @@ export type StudentSearch = {
   exceptId?: string | undefined;
   /** Whether the email is searched too: staff only; a student must not learn a classmate's email by probing it. */
   byEmail: boolean;
+  /** The turmas a teacher sees (turmaScopeOf); every turma when absent. */
+  scope?: TurmaScope | undefined;
 };
 
 export type StudentSearchPage = { rows: StudentRow[]; total: number };
@@ -22,7 +25,7 @@ export type StudentSearchPage = { rows: StudentRow[]; total: number };
 const ORDER = [asc(nameSortKey), asc(students.name), asc(students.studentId), asc(students.id)];
 
 function conditionsOf(search: StudentSearch): SQL[] {
-  const conditions: SQL[] = [isNull(students.deletedAt)];
+  const conditions: SQL[] = [isNull(students.deletedAt), turmaInScope(students.turmaId, search.scope ?? null)];
   if (search.turma) conditions.push(eq(turmas.name, search.turma));
   if (search.withEstelecas) conditions.push(gt(students.estelecas, 0));
   if (search.exceptId) conditions.push(ne(students.id, search.exceptId));
@@ -68,8 +71,11 @@ export async function searchStudents(
   return { rows: ids.flatMap((id) => byId.get(id) ?? []), total: matched.length };
 }
 
-/** How many current students the school has. */
-export async function currentStudentCount(db: DbOrTx): Promise<number> {
-  const [counted] = await db.select({ total: count() }).from(students).where(isNull(students.deletedAt));
+/** How many current students the school has (of the scope's turmas). */
+export async function currentStudentCount(db: DbOrTx, scope: TurmaScope = null): Promise<number> {
+  const [counted] = await db
+    .select({ total: count() })
+    .from(students)
+    .where(and(isNull(students.deletedAt), turmaInScope(students.turmaId, scope)));
   return counted?.total ?? 0;
 }

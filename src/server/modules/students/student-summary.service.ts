@@ -65,7 +65,7 @@ export async function studentSummary(
     db
       .select({
         meritusNet: total(sql`CASE WHEN ${isMeritus} AND ${recent} THEN CASE WHEN ${incoming} THEN ${amount} ELSE -${amount} END END`),
-        // A reversed award (a reversal whose only party is the student as sender, decision 021) is no longer earned.
+        // A reversed award (a reversal whose only party is the student as sender, decision 025) is no longer earned.
         earned: total(
           sql`CASE WHEN ${isMeritus} AND ${recent} AND ${incoming} AND ${directionIs(ledgerEntries.type, 'raises')} THEN ${amount}
                    WHEN ${isMeritus} AND ${recent} AND ${outgoing} AND ${isNull(ledgerEntries.toStudentId)}

@@ -1,9 +1,11 @@
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../app-error.ts';
-import type { Principal } from '../auth/actor.ts';
+import { turmaScopeOf, type Principal } from '../auth/actor.ts';
+import { inScope } from '../../views/turma-scope.ts';
+import { competitionPositions } from '../../../shared/student-figures.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
 import { RANKING_PODIUM } from '../../../shared/constants.ts';
-import type { DirectoryPage, RankingAnswer } from '../../../shared/students.ts';
+import type { DirectoryPage, RankingAnswer, RankingEntry } from '../../../shared/students.ts';
 import { searchStudents } from './student-search.ts';
 import { activeTagsByStudent, toPublicStudent, type StudentRow } from '../../views/student-views.ts';
 import type { RankingSnapshot } from './ranking-store.ts';
@@ -17,6 +19,18 @@ async function withTags(db: Db, rows: StudentRow[]): Promise<PublicStudent[]> {
 }
 
 /**
+ * A teacher's ranking: the rows of their turmas, placed among themselves (the first of their turmas is 1º). Filtered
+ * in memory from the kept ranking, with no database work; the coordination and the students see the whole school.
+ */
+function rowsSeenBy(ranking: RankingSnapshot, asker: Principal): readonly RankingEntry[] {
+  const scope = turmaScopeOf(asker);
+  if (scope === null) return ranking.rows;
+  const rows = ranking.rows.filter((row) => inScope(scope, ranking.turmaOf(row.id) ?? ''));
+  const positions = competitionPositions(rows.map((row) => row.meritus));
+  return rows.map((row, index) => ({ ...row, position: positions[index]! }));
+}
+
+/**
  * One answer of the ranking (rankingQuery): the podium, the asking student's row, and the page asked for, or with
  * `around: 'me'` the page that holds that row. A page past the end has no rows; staff have no row of their own.
  */
@@ -26,7 +40,7 @@ export function rankingPage(
   query: { page?: number | undefined; size: number; around?: 'me' | undefined },
 ): RankingAnswer {
   if (query.around && asker.role !== 'student') throw new AppError('ranking_no_own_row');
-  const { rows } = ranking;
+  const rows = rowsSeenBy(ranking, asker);
   const myIndex = asker.role === 'student' ? ranking.indexOf(asker.id) : undefined;
   const page = query.around ? Math.floor((myIndex ?? 0) / query.size) : (query.page ?? 0);
   const from = page * query.size;

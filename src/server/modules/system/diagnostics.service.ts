@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { count, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { admins, diagnosticLogs } from '../../db/schema.ts';
-import { createAdmin } from '../auth/admin-accounts.service.ts';
+import { createStaffMember } from '../staff/staff.service.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, type AdminActor } from '../auth/actor.ts';
 import { DIAGNOSTIC_TEXTS } from '../../../shared/diagnostic-texts.ts';
@@ -62,16 +62,21 @@ export async function clearLogs(db: Db, admin: AdminActor, context: Context): Pr
 
 /**
  * Creates the default administrator only when there is none, with a random password
- * returned once: createAdmin looks and creates under the administrators' lock, so two clicks
+ * returned once: createStaffMember looks and creates under the administrators' lock, so two clicks
  * at once (on any instances) create one. Then the diagnostic runs again.
  */
 export async function fixAdministrators(deps: SystemDeps, admin: AdminActor, context: Context): Promise<FixAdministratorsResult> {
   const db = deps.database.db;
   const password = randomBytes(12).toString('base64url');
   const email = deps.config.firstAdmin?.email ?? DEFAULT_ADMIN.email;
-  const created = await createAdmin({ db }, admin, { name: DEFAULT_ADMIN.name, email, password }, { ip: context.ip, onlyIfNone: true });
+  const created = await createStaffMember(
+    { db },
+    admin,
+    { name: DEFAULT_ADMIN.name, email, password },
+    { ip: context.ip, onlyIfNone: true },
+  );
   if (created) {
-    const message = DIAGNOSTIC_TEXTS.fix.adminCreated(created.adminId, created.admin.email);
+    const message = DIAGNOSTIC_TEXTS.fix.adminCreated(created.adminId, created.email);
     await writeLogs(db, null, [{ category: 'FIX', status: 'success', message, details: { fix: 'administrators', before: 0, after: 1 } }]);
   } else {
     const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(admins);
@@ -82,7 +87,7 @@ export async function fixAdministrators(deps: SystemDeps, admin: AdminActor, con
   const run = await runDiagnostics(deps, admin);
   return {
     created: created !== null,
-    admin: created && { adminId: created.adminId, name: created.admin.name, email: created.admin.email },
+    admin: created && { adminId: created.adminId, name: created.name, email: created.email },
     password: created ? password : null,
     run,
   };

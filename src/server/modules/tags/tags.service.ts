@@ -3,7 +3,8 @@ import type { Db, Tx } from '../../db/client.ts';
 import { students, studentTags, tagLikes, turmas } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
-import { auditActor, type AdminActor, type Principal } from '../auth/actor.ts';
+import { auditActor, turmaScopeOf, type AdminActor, type Principal } from '../auth/actor.ts';
+import { assertStudentInScope } from '../../views/turma-scope.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { ActiveTag } from '../../../shared/students.ts';
@@ -58,13 +59,15 @@ type TagContext = { ip?: string | undefined };
 
 const DAY_MS = 86_400_000;
 
-async function lockCurrentStudent(tx: Tx, id: string) {
+/** A current student the staff member may tag (a teacher: of their turmas), locked for the rest of the transaction. */
+async function lockCurrentStudent(tx: Tx, admin: AdminActor, id: string) {
   const [row] = await tx
-    .select({ id: students.id, studentId: students.studentId, name: students.name })
+    .select({ id: students.id, studentId: students.studentId, name: students.name, turmaId: students.turmaId })
     .from(students)
     .where(and(eq(students.id, id), isNull(students.deletedAt)))
     .for('update');
   if (!row) throw new AppError('student_not_found');
+  assertStudentInScope(turmaScopeOf(admin), row);
   return row;
 }
 
@@ -87,7 +90,7 @@ export async function giveTag(
   const { rules, school } = await deps.settings.get();
   const days = requestedDays ?? rules.defaultTagDays;
   return deps.db.transaction(async (tx) => {
-    const student = await lockCurrentStudent(tx, studentUuid);
+    const student = await lockCurrentStudent(tx, admin, studentUuid);
     const now = new Date();
     const expiresAt = new Date(now.getTime() + days * DAY_MS);
     const [existing] = await tx
@@ -120,7 +123,7 @@ export async function takeTag(
   context: TagContext = {},
 ): Promise<TagChangeResult> {
   return deps.db.transaction(async (tx) => {
-    const student = await lockCurrentStudent(tx, studentUuid);
+    const student = await lockCurrentStudent(tx, admin, studentUuid);
     const removed = await tx
       .delete(studentTags)
       .where(and(eq(studentTags.studentUuid, studentUuid), eq(studentTags.kind, kind), gt(studentTags.expiresAt, new Date())))
@@ -155,7 +158,7 @@ export async function moveTagExpiry(
     throw new AppError('invalid_tag_expiry');
   }
   return deps.db.transaction(async (tx) => {
-    const student = await lockCurrentStudent(tx, studentUuid);
+    const student = await lockCurrentStudent(tx, admin, studentUuid);
     const moved = await tx
       .update(studentTags)
       .set({ expiresAt, assignedBy: admin.id })

@@ -14,7 +14,7 @@ import {
   Upload,
   UserRoundCheck,
 } from 'lucide-react';
-import { ARCHIVE_TEXTS, type ArchiveItem, type ArchiveStats } from '../../../shared/archive.ts';
+import { ARCHIVE_TEXTS, mayChangeArchiveImage, type ArchiveItem, type ArchiveStats } from '../../../shared/archive.ts';
 import { useSession } from '../../lib/session.ts';
 import { absoluteUrl, copyToClipboard } from '../../lib/clipboard.ts';
 import { countOf, formatNumber, formatSize } from '../../lib/format.ts';
@@ -49,6 +49,7 @@ import { UploadModal } from './upload-modal.tsx';
 import { CARD_MIN_WIDTH, ViewControls, type CardSize, type ViewMode } from './view-controls.tsx';
 import { VirtualResults } from './virtual-results.tsx';
 import { isStaffUser } from '../../../shared/areas.ts';
+import { hasStaffPermission } from '../../lib/staff.ts';
 
 type Dialog =
   | { kind: 'upload'; files: File[] }
@@ -139,6 +140,8 @@ export function AdminArchivePage() {
     [download],
   );
 
+  const staff = isStaffUser(user) ? user.admin : null;
+  const mayPickPhotos = hasStaffPermission(user, 'manageStudents');
   const actions = useMemo<ItemActions>(
     () => ({
       onFavourite: (item) =>
@@ -152,7 +155,7 @@ export function AdminArchivePage() {
       onView: (item) => setDialog({ kind: 'details', item }),
       onEdit: (item) => setDialog({ kind: 'edit', item }),
       onDelete: (item) => setDialog({ kind: 'delete', item }),
-      onSelectForStudent: (item) => setDialog({ kind: 'select', item }),
+      onSelectForStudent: mayPickPhotos ? (item) => setDialog({ kind: 'select', item }) : undefined,
       onToggleSelected: (item) =>
         setSelected((current) => {
           const next = new Set(current);
@@ -160,8 +163,9 @@ export function AdminArchivePage() {
           else next.add(item.id);
           return next;
         }),
+      mayChange: (item) => staff !== null && mayChangeArchiveImage(staff, item.uploader.id),
     }),
-    [favourite, onCopyLink, onDownload],
+    [favourite, onCopyLink, onDownload, staff, mayPickPhotos],
   );
 
   const items = useMemo(() => images.data?.pages.flatMap((page) => page.items) ?? [], [images.data]);
@@ -195,13 +199,15 @@ export function AdminArchivePage() {
             <ViewControls mode={mode} onModeChange={setMode} size={cardSize} onSizeChange={setCardSize} />
             {/* One group, so a narrow header wraps the view controls apart from the buttons, never the Upload alone. */}
             <div className="flex flex-wrap items-center gap-2 sm:justify-end">
-              <Button
-                variant="secondary"
-                icon={<UserRoundCheck aria-hidden="true" className="size-4" />}
-                onClick={() => setDialog({ kind: 'select', item: null })}
-              >
-                {ARCHIVE_TEXTS.selectForStudent}
-              </Button>
+              {mayPickPhotos && (
+                <Button
+                  variant="secondary"
+                  icon={<UserRoundCheck aria-hidden="true" className="size-4" />}
+                  onClick={() => setDialog({ kind: 'select', item: null })}
+                >
+                  {ARCHIVE_TEXTS.selectForStudent}
+                </Button>
+              )}
               <Button
                 variant="secondary"
                 loading={images.isRefetching || summary.isRefetching}
@@ -286,12 +292,18 @@ export function AdminArchivePage() {
           item={current(dialog.item)}
           onClose={() => setDialog(null)}
           onCopyLink={actions.onCopyLink}
-          onEdit={(item) => setDialog({ kind: 'edit', item })}
+          onEdit={actions.mayChange(dialog.item) ? (item) => setDialog({ kind: 'edit', item }) : undefined}
         />
       )}
       {dialog?.kind === 'edit' && <EditModal item={current(dialog.item)} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'share' && (
-        <ShareModal item={current(dialog.item)} onClose={() => setDialog(null)} onCopyLink={actions.onCopyLink} onDownload={onDownload} />
+        <ShareModal
+          item={current(dialog.item)}
+          mayRevoke={actions.mayChange(dialog.item)}
+          onClose={() => setDialog(null)}
+          onCopyLink={actions.onCopyLink}
+          onDownload={onDownload}
+        />
       )}
       {dialog?.kind === 'select' && <SelectStudentModal initial={dialog.item} onClose={() => setDialog(null)} />}
       <ConfirmDialog

@@ -28,8 +28,11 @@ export type ItemActions = {
   onView: (item: ArchiveItem) => void;
   onEdit: (item: ArchiveItem) => void;
   onDelete: (item: ArchiveItem) => void;
-  onSelectForStudent: (item: ArchiveItem) => void;
+  /** Absent for a member who may not change students' photos. */
+  onSelectForStudent?: ((item: ArchiveItem) => void) | undefined;
   onToggleSelected: (item: ArchiveItem) => void;
+  /** Whether the member may edit, delete or select for bulk changes this image (a teacher: only the ones they uploaded). */
+  mayChange: (item: ArchiveItem) => boolean;
 };
 
 /** Who sent the file: name, else email, else 'Desconhecido' (spec 2.7). */
@@ -91,9 +94,11 @@ function Counts({ item }: { item: ArchiveItem }) {
   );
 }
 
-/** The eight actions of a card or row, each named with the file. */
+/** The actions of a card or row, each named with the file: eight for an image the member may change, fewer on others'. */
 function Actions({ item, actions, className }: { item: ArchiveItem; actions: ItemActions; className?: string }) {
   const name = item.fileName;
+  const { onSelectForStudent } = actions;
+  const mayChange = actions.mayChange(item);
   return (
     <div className={cn('flex flex-wrap items-center', className)}>
       <IconButton
@@ -127,29 +132,36 @@ function Actions({ item, actions, className }: { item: ArchiveItem; actions: Ite
         icon={<Eye aria-hidden="true" className="size-4" />}
         onClick={() => actions.onView(item)}
       />
-      <IconButton
-        size="sm"
-        label={`Editar ${name}`}
-        icon={<Pencil aria-hidden="true" className="size-4" />}
-        onClick={() => actions.onEdit(item)}
-      />
-      <IconButton
-        size="sm"
-        label={`Selecionar ${name} para estudante`}
-        icon={<UserRoundCheck aria-hidden="true" className="size-4" />}
-        onClick={() => actions.onSelectForStudent(item)}
-      />
-      <IconButton
-        size="sm"
-        label={`Excluir ${name}`}
-        className="text-rose-600! hover:bg-rose-50 hover:text-rose-700!"
-        icon={<Trash2 aria-hidden="true" className="size-4" />}
-        onClick={() => actions.onDelete(item)}
-      />
+      {mayChange && (
+        <IconButton
+          size="sm"
+          label={`Editar ${name}`}
+          icon={<Pencil aria-hidden="true" className="size-4" />}
+          onClick={() => actions.onEdit(item)}
+        />
+      )}
+      {onSelectForStudent && (
+        <IconButton
+          size="sm"
+          label={`Selecionar ${name} para estudante`}
+          icon={<UserRoundCheck aria-hidden="true" className="size-4" />}
+          onClick={() => onSelectForStudent(item)}
+        />
+      )}
+      {mayChange && (
+        <IconButton
+          size="sm"
+          label={`Excluir ${name}`}
+          className="text-rose-600! hover:bg-rose-50 hover:text-rose-700!"
+          icon={<Trash2 aria-hidden="true" className="size-4" />}
+          onClick={() => actions.onDelete(item)}
+        />
+      )}
     </div>
   );
 }
 
+/** The box that adds the image to a bulk change (shown only on images the member may change). */
 function SelectBox({ item, selected, actions }: { item: ArchiveItem; selected: boolean; actions: ItemActions }) {
   return (
     <input
@@ -178,9 +190,11 @@ export const ArchiveCard = memo(function ArchiveCard({ item, selected, actions }
         <div onClick={() => actions.onView(item)} className="cursor-zoom-in">
           <ArchiveThumbnail file={item} className="aspect-[4/3] w-full" />
         </div>
-        <div className="absolute top-2 left-2 rounded-lg bg-white/90 p-1 shadow-sm">
-          <SelectBox item={item} selected={selected} actions={actions} />
-        </div>
+        {actions.mayChange(item) && (
+          <div className="absolute top-2 left-2 rounded-lg bg-white/90 p-1 shadow-sm">
+            <SelectBox item={item} selected={selected} actions={actions} />
+          </div>
+        )}
         <div className="absolute top-2 right-2 flex flex-col items-end gap-1">
           <Badges item={item} />
         </div>
@@ -212,7 +226,7 @@ export const ArchiveRow = memo(function ArchiveRow({ item, selected, actions }: 
       )}
     >
       <div className="flex min-w-0 flex-1 items-start gap-3">
-        <SelectBox item={item} selected={selected} actions={actions} />
+        {actions.mayChange(item) && <SelectBox item={item} selected={selected} actions={actions} />}
         <ArchiveThumbnail file={item} className="size-16 shrink-0 rounded-xl" iconClassName="size-7" />
         <div className="flex min-w-0 flex-1 flex-col gap-1">
           <div className="flex flex-wrap items-center gap-1.5">

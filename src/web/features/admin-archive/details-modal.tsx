@@ -29,7 +29,8 @@ export function DetailsModal({
   item: ArchiveItem;
   onClose: () => void;
   onCopyLink: (item: ArchiveItem) => void;
-  onEdit: (item: ArchiveItem) => void;
+  /** Absent on an image the member may not change. */
+  onEdit?: ((item: ArchiveItem) => void) | undefined;
 }) {
   return (
     <Modal
@@ -43,7 +44,7 @@ export function DetailsModal({
           <Button variant="secondary" onClick={onClose}>
             Fechar
           </Button>
-          <Button onClick={() => onEdit(item)}>{ARCHIVE_TEXTS.editTitle}</Button>
+          {onEdit && <Button onClick={() => onEdit(item)}>{ARCHIVE_TEXTS.editTitle}</Button>}
         </>
       }
     >
@@ -89,8 +90,11 @@ export function DetailsModal({
           <Fact label="Atualizado em">{formatDateTime(item.updatedAt)}</Fact>
           <Fact label="Último acesso">{item.lastAccessedAt ? formatDateTime(item.lastAccessedAt) : '—'}</Fact>
         </dl>
-        <Fact label="Descrição">{item.description || '—'}</Fact>
-        <Fact label="Tags">{item.tags.length > 0 ? item.tags.map((tag) => `#${tag}`).join(' ') : '—'}</Fact>
+        {/* In a list of their own, as a term and its description are only inside one (axe: dlitem). */}
+        <dl className="flex flex-col gap-4">
+          <Fact label="Descrição">{item.description || '—'}</Fact>
+          <Fact label="Tags">{item.tags.length > 0 ? item.tags.map((tag) => `#${tag}`).join(' ') : '—'}</Fact>
+        </dl>
       </div>
     </Modal>
   );

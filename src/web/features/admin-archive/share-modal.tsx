@@ -25,11 +25,14 @@ function LinkLine({ label, url, copyLabel, onCopy }: { label: string; url: strin
 /** 'Compartilhar Imagem': direct link, the public share page's link, download, and the device's share sheet (copy when there is none). */
 export function ShareModal({
   item,
+  mayRevoke,
   onClose,
   onCopyLink,
   onDownload,
 }: {
   item: ArchiveItem;
+  /** Ending the link changes the image: only for those who may change it (a teacher: their own images). */
+  mayRevoke: boolean;
   onClose: () => void;
   onCopyLink: (item: ArchiveItem) => void;
   onDownload: (item: ArchiveItem) => void;
@@ -85,16 +88,18 @@ export function ShareModal({
               copyLabel="Copiar link compartilhável"
               onCopy={() => void copyShareUrl(shareUrl)}
             />
-            <Button
-              variant="ghost"
-              size="sm"
-              className="self-start text-rose-700!"
-              loading={share.isPending}
-              icon={<Link2Off aria-hidden="true" className="size-4" />}
-              onClick={() => changeLink(true)}
-            >
-              Revogar link
-            </Button>
+            {mayRevoke && (
+              <Button
+                variant="ghost"
+                size="sm"
+                className="self-start text-rose-700!"
+                loading={share.isPending}
+                icon={<Link2Off aria-hidden="true" className="size-4" />}
+                onClick={() => changeLink(true)}
+              >
+                Revogar link
+              </Button>
+            )}
           </>
         ) : canShare ? (
           <Button

@@ -17,6 +17,10 @@ import { GoalsPanel } from './goals-panel.tsx';
 import { StatChangeBadge } from './stat-change.tsx';
 import { WeeklyActivity } from './weekly-activity.tsx';
 import { isStaffUser } from '../../../shared/areas.ts';
+import { STAFF_ROLE_LABELS } from '../../../shared/permissions.ts';
+import { hasStaffPermission, isTeacherWithoutTurmas } from '../../lib/staff.ts';
+import { Badge } from '../../ui/badge.tsx';
+import { NoTurmasNotice } from '../../ui/no-turmas-notice.tsx';
 
 const decimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
 
@@ -170,18 +174,31 @@ export function AdminDashboardPage({ isAvailable }: AdminDashboardPageProps) {
   const summary = useDashboardSummary();
   if (!isStaffUser(user)) return null;
   const data = summary.data;
+  const { admin } = user;
+  const turmas = admin.turmas.map((turma) => turma.name);
 
   return (
     <div>
       <header className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
         <div>
-          <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Olá, {firstName(user.admin.name)}!</h1>
-          <p className="mt-1 text-sm text-slate-600 sm:text-base">Acompanhe a participação da escola e as metas do período.</p>
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+            <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Olá, {firstName(admin.name)}!</h1>
+            <Badge tone="indigo">{STAFF_ROLE_LABELS[admin.role]}</Badge>
+          </div>
+          <p className="mt-1 text-sm text-slate-600 sm:text-base">
+            {admin.role === 'coordinator'
+              ? 'Acompanhe a participação da escola e as metas do período.'
+              : turmas.length > 0
+                ? `Acompanhe a participação ${turmas.length === 1 ? 'da sua turma' : 'das suas turmas'}: ${turmas.join(', ')}.`
+                : 'Acompanhe a participação dos seus alunos.'}
+          </p>
         </div>
-        {data && <p className="text-xs text-slate-600">Atualizado às {formatTime(data.generatedAt)}</p>}
+        {data && !isTeacherWithoutTurmas(user) && <p className="text-xs text-slate-600">Atualizado às {formatTime(data.generatedAt)}</p>}
       </header>
 
-      {summary.isPending ? (
+      {isTeacherWithoutTurmas(user) ? (
+        <NoTurmasNotice />
+      ) : summary.isPending ? (
         <DashboardSkeleton />
       ) : !data ? (
         <Card className="flex flex-col items-center gap-3 py-10 text-center">
@@ -210,7 +227,7 @@ export function AdminDashboardPage({ isAvailable }: AdminDashboardPageProps) {
               <Overview summary={data} />
             </div>
             <QuickActions isAvailable={isAvailable} />
-            <GoalsPanel goals={data.goals} />
+            <GoalsPanel goals={data.goals} editable={hasStaffPermission(user, 'manageSchool')} />
           </div>
         </div>
       )}

@@ -68,8 +68,8 @@ function GoalEditor({ goal, onClose }: { goal: GoalView; onClose: () => void }) 
   );
 }
 
-/** Progress toward the targets the administrators keep, from real figures. */
-export function GoalsPanel({ goals }: { goals: readonly GoalView[] }) {
+/** Progress toward the targets the coordination keeps, from real figures; `editable` for those who may change them. */
+export function GoalsPanel({ goals, editable }: { goals: readonly GoalView[]; editable: boolean }) {
   const [editing, setEditing] = useState<GoalView | null>(null);
   return (
     <Card title="Metas" action={<Target aria-hidden="true" className="size-5 text-slate-500" />}>
@@ -86,12 +86,14 @@ export function GoalsPanel({ goals }: { goals: readonly GoalView[] }) {
                 <span className="text-sm font-bold text-slate-900 tabular-nums">
                   {decimal.format(goal.progress)}% <span className="font-medium text-slate-600">da meta</span>
                 </span>
-                <IconButton
-                  size="sm"
-                  label={`Editar meta ${goal.label}`}
-                  icon={<Pencil aria-hidden="true" className="size-4" />}
-                  onClick={() => setEditing(goal)}
-                />
+                {editable && (
+                  <IconButton
+                    size="sm"
+                    label={`Editar meta ${goal.label}`}
+                    icon={<Pencil aria-hidden="true" className="size-4" />}
+                    onClick={() => setEditing(goal)}
+                  />
+                )}
               </div>
             </div>
             <ProgressBar

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { ADMIN_OPERATION_TYPES, OPERATION_TYPE_LABELS, typesThat, type AdminOperationType } from '../../../shared/ledger-types.ts';
 import { formatEstelecas, formatNumber } from '../../lib/format.ts';
 import { errorMessage, toast, toastFailure } from '../../lib/toast.ts';
+import { AwardBudgetNote } from '../../ui/award-budget-note.tsx';
 import { FormAlert } from '../../ui/form-alert.tsx';
 import { FormModal } from '../../ui/form-modal.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
@@ -105,6 +106,7 @@ export function EstelecasOperationModal({ mode, onClose }: { mode: EstelecasMode
           />
         </div>
         <DescriptionField value={description} onValueChange={setDescription} />
+        {mode === 'add' && <AwardBudgetNote currency="estelecas" />}
         <FormAlert message={error} />
       </form>
     </FormModal>

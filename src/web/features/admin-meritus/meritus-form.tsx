@@ -29,6 +29,7 @@ import {
   validateAdminOperation,
   type AdminOperationRequest,
 } from '../../lib/admin-operation.ts';
+import { AwardBudgetNote } from '../../ui/award-budget-note.tsx';
 import { ReasonPresetChips } from './reason-preset-chips.tsx';
 
 /** The operations that add, then the ones that remove. */
@@ -212,6 +213,7 @@ export function MeritusForm() {
       </div>
 
       <AmountField label="Valor (M$)" max={maxAmount} value={amount} onValueChange={setAmount} placeholder="Ex.: 50" />
+      {credit && <AwardBudgetNote currency="meritus" />}
       <div className="flex flex-col gap-2">
         <DescriptionField value={description} onValueChange={setDescription} />
         <ReasonPresetChips description={description} onPick={setDescription} />

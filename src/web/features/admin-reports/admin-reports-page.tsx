@@ -6,6 +6,7 @@ import { Card } from '../../ui/card.tsx';
 import { FigureCard } from '../../ui/figure-card.tsx';
 import { directionOf } from '../../../shared/student-figures.ts';
 import { ChangeLine } from '../../ui/change-line.tsx';
+import { authorOptions, useOperationAuthors } from '../../lib/operation-authors.ts';
 import { SelectField } from '../../ui/select-field.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
@@ -45,12 +46,24 @@ const FLOW_COLUMNS: Column<{ awarded: number; removed: number; transferred: numb
   { header: 'Transferidos', cell: (row) => formatMeritus(row.transferred), numeric: true },
 ];
 
-type ReportFilters = { period: ReportPeriod; from?: string | undefined; to?: string | undefined; turma: string[] };
+type ReportFilters = {
+  period: ReportPeriod;
+  from?: string | undefined;
+  to?: string | undefined;
+  turma: string[];
+  authorId?: string | undefined;
+};
 
 function filtersOf(params: URLSearchParams): ReportFilters {
   const raw = params.get('period');
   const period: ReportPeriod = REPORT_PERIODS.includes(raw as ReportPeriod) ? (raw as ReportPeriod) : DEFAULT_REPORT_PERIOD;
-  return { period, from: params.get('from') ?? undefined, to: params.get('to') ?? undefined, turma: params.getAll('turma') };
+  return {
+    period,
+    from: params.get('from') ?? undefined,
+    to: params.get('to') ?? undefined,
+    turma: params.getAll('turma'),
+    authorId: params.get('authorId') ?? undefined,
+  };
 }
 
 /**
@@ -194,7 +207,9 @@ export default function AdminReportsPage() {
   if (period && period.availableTurmas !== turmaChoices) setTurmaChoices(period.availableTurmas);
   const error = overview.error ?? timeline.error ?? reasons.error;
   const periodText = period ? formatDayRange(period.from, period.to) : '';
-  const periodQuery = useMemo(() => reportQueryOf({ ...filters, turma: [] }), [filters]);
+  const periodQuery = useMemo(() => reportQueryOf({ ...filters, turma: [], authorId: undefined }), [filters]);
+  const authors = useOperationAuthors();
+  const author = authors.find((candidate) => candidate.id === filters.authorId);
 
   return (
     <div>
@@ -236,6 +251,12 @@ export default function AdminReportsPage() {
             </span>
             <TurmaFilter available={turmaChoices} chosen={filters.turma} onChange={(turma) => update({ turma })} />
           </div>
+          <SelectField
+            label="Autor"
+            value={filters.authorId ?? ''}
+            options={authorOptions(authors)}
+            onChange={(event) => update({ authorId: event.target.value || undefined })}
+          />
         </div>
         {problem && (
           <p role="alert" className="mt-2 text-sm font-medium text-rose-700">
@@ -250,6 +271,11 @@ export default function AdminReportsPage() {
             </p>
           )}
           {PERIOD_HINTS[filters.period] && <p className="mt-1 text-xs text-slate-600">{PERIOD_HINTS[filters.period]}</p>}
+          {author && (
+            <p className="mt-1 text-xs text-slate-600">
+              Concessões, remoções e motivos contam só as operações de {author.name}; os saldos são os dos alunos.
+            </p>
+          )}
         </div>
       </Card>
 

@@ -1,39 +1,24 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Archive, ArchiveRestore, KeyRound, Pencil, Settings, Trash2, Upload } from 'lucide-react';
-import { useSession } from '../../lib/session.ts';
+import { Archive, ArchiveRestore, Pencil, Settings, Trash2, Upload } from 'lucide-react';
 import { useSchoolSettings } from '../../lib/school-settings.ts';
-import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { formatNumber } from '../../lib/format.ts';
 import { isRefusal, type ApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { parseAmountText, issueFields } from '../../../shared/validation.ts';
-import {
-  schoolInfoInput,
-  schoolRules,
-  SETTINGS_TEXTS,
-  timeZoneOptions,
-  type AdminAccount,
-  type SchoolRules,
-  type SchoolSettings,
-} from '../../../shared/settings.ts';
+import { schoolInfoInput, schoolRules, timeZoneOptions, type SchoolRules, type SchoolSettings } from '../../../shared/settings.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
-import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
-import { FormAlert } from '../../ui/form-alert.tsx';
-import { OneTimePassword } from '../../ui/one-time-password.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { TextField } from '../../ui/text-field.tsx';
-import { isStaffUser } from '../../../shared/areas.ts';
+import { BudgetFields, budgetText, parseBudget } from './budget-fields.tsx';
+import { StaffSection } from './staff-section.tsx';
 import {
-  useAdminAccounts,
   useAdminTurmas,
-  useCreateAdmin,
   useCreateTurma,
-  useRemoveAdmin,
   useRemoveLogo,
-  useResetAdminPassword,
   useSaveRules,
   useSaveSchool,
   useUpdateTurma,
@@ -171,6 +156,8 @@ function rulesText(rules: SchoolRules): Record<RuleField, string> {
 
 function RulesSection({ rules }: { rules: SchoolRules }) {
   const [values, setValues] = useState(() => rulesText(rules));
+  const [teachersManageStudents, setTeachersManageStudents] = useState(rules.teachersManageStudents);
+  const [budget, setBudget] = useState(() => budgetText(rules.defaultTeacherBudget));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useSaveRules();
 
@@ -178,6 +165,11 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
     event.preventDefault();
     const number = (field: RuleField) => parseAmountText(values[field]);
     const optional = (field: RuleField) => number(field) ?? null;
+    const defaultBudget = parseBudget(budget);
+    if ('errors' in defaultBudget) {
+      setErrors(defaultBudget.errors);
+      return;
+    }
     const parsed = schoolRules.safeParse({
       meritusGoal: number('meritusGoal'),
       estelecasBarScale: number('estelecasBarScale'),
@@ -186,11 +178,16 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
       maxOperationAmount: number('maxOperationAmount'),
       transferDailyCap: optional('transferDailyCap'),
       transferMinIntervalSeconds: optional('transferMinIntervalSeconds'),
-      teachersManageStudents: rules.teachersManageStudents,
+      teachersManageStudents,
+      defaultTeacherBudget: defaultBudget.budget,
     });
     if (!parsed.success) {
       const fields = issueFields(parsed.error.issues);
-      setErrors(Object.fromEntries(Object.entries(fields).map(([path, message]) => [path.replace('achievementThresholds.', ''), message])));
+      setErrors(
+        Object.fromEntries(
+          Object.entries(fields).map(([path, message]) => [path.replace(/^(achievementThresholds|defaultTeacherBudget)\./, ''), message]),
+        ),
+      );
       return;
     }
     setErrors({});
@@ -211,6 +208,22 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
             error={errors[field]}
           />
         ))}
+        <fieldset className="grid gap-4 border-t border-slate-100 pt-4 md:col-span-2 md:grid-cols-2">
+          <legend className="sr-only">Professores</legend>
+          <label className="flex min-h-11 cursor-pointer items-center gap-2 text-sm font-medium text-slate-800 md:col-span-2">
+            <input
+              type="checkbox"
+              className="size-5 shrink-0 accent-indigo-600"
+              checked={teachersManageStudents}
+              onChange={(event) => setTeachersManageStudents(event.target.checked)}
+            />
+            Professores podem cadastrar alunos
+          </label>
+          <BudgetFields value={budget} onChange={setBudget} errors={errors} labelPrefix="Limite semanal padrão dos professores" />
+          <p className="-mt-2 text-xs text-slate-600 md:col-span-2">
+            Usado quando um professor é adicionado; o limite de cada um se muda em Equipe.
+          </p>
+        </fieldset>
         <div className="md:col-span-2">
           <Button type="submit" disabled={save.isPending}>
             Salvar regras
@@ -364,144 +377,19 @@ function TurmasSection() {
   );
 }
 
-function AdminsSection() {
-  const { user } = useSession();
-  const admins = useAdminAccounts();
-  const create = useCreateAdmin();
-  const reset = useResetAdminPassword();
-  const remove = useRemoveAdmin();
-  const [form, setForm] = useState({ name: '', email: '', password: '' });
-  const [shown, setShown] = useState<{ label: string; password: string } | null>(null);
-  const [confirm, setConfirm] = useState<{ kind: 'reset' | 'remove'; admin: AdminAccount } | null>(null);
-  const selfId = isStaffUser(user) ? user.admin.id : null;
-  const total = admins.data?.length ?? 0;
-
-  return (
-    <Card title="Administradores">
-      {admins.isPending ? (
-        <Spinner className="size-6" />
-      ) : (
-        <ul className="divide-y divide-slate-100" aria-label="Administradores">
-          {(admins.data ?? []).map((admin) => (
-            <li key={admin.id} className="flex flex-wrap items-center gap-2 py-2">
-              <span className="w-full min-w-0 sm:w-auto sm:flex-1">
-                <span className="block font-semibold text-slate-900">
-                  {admin.name} {admin.id === selfId && <span className="font-normal text-slate-600">(você)</span>}
-                </span>
-                <span className="block text-sm wrap-anywhere text-slate-600">
-                  {admin.email} · Último acesso: {admin.lastLogin ? formatDateTime(admin.lastLogin) : 'nunca'}
-                </span>
-              </span>
-              <Button
-                variant="ghost"
-                size="sm"
-                aria-label={`Redefinir senha de ${admin.name}`}
-                icon={<KeyRound aria-hidden="true" className="size-4" />}
-                onClick={() => setConfirm({ kind: 'reset', admin })}
-              >
-                Redefinir senha
-              </Button>
-              {admin.id !== selfId && total > 1 && (
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  aria-label={`Remover ${admin.name}`}
-                  icon={<Trash2 aria-hidden="true" className="size-4" />}
-                  onClick={() => setConfirm({ kind: 'remove', admin })}
-                >
-                  Remover
-                </Button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      {shown && (
-        <div className="mt-4">
-          {/* Said on screen too, as beside a student's new password: it is not shown again. */}
-          <p className="mb-2 text-sm font-medium text-slate-800">{SETTINGS_TEXTS.passwordShownOnce(shown.label)}</p>
-          <OneTimePassword password={shown.password} label={shown.label} testId="admin-password" />
-        </div>
-      )}
-      <form
-        className="mt-4 grid gap-3 border-t border-slate-100 pt-4 md:grid-cols-3"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          const { password, ...rest } = form;
-          create.mutate(password ? { ...rest, password } : rest, {
-            onSuccess: (result) => {
-              setForm({ name: '', email: '', password: '' });
-              setShown(result.password ? { label: `Senha de ${result.admin.name}`, password: result.password } : null);
-            },
-          });
-        }}
-      >
-        <TextField label="Nome" value={form.name} onChange={(event) => setForm({ ...form, name: event.target.value })} autoComplete="off" />
-        <TextField
-          label="Email"
-          type="email"
-          value={form.email}
-          onChange={(event) => setForm({ ...form, email: event.target.value })}
-          autoComplete="off"
-        />
-        <TextField
-          label="Senha (opcional)"
-          hint="Vazia: uma senha é gerada e mostrada uma vez"
-          type="password"
-          autoComplete="new-password"
-          value={form.password}
-          onChange={(event) => setForm({ ...form, password: event.target.value })}
-        />
-        <div className="flex flex-col gap-3 md:col-span-3">
-          <FormAlert message={refusalOf(create.error)} />
-          <Button type="submit" disabled={create.isPending} className="self-start">
-            Adicionar administrador
-          </Button>
-        </div>
-      </form>
-      <ConfirmDialog
-        open={confirm !== null}
-        title={confirm?.kind === 'remove' ? 'Remover administrador' : 'Redefinir senha'}
-        message={
-          confirm?.kind === 'remove'
-            ? `Remover ${confirm.admin.name}? As sessões abertas dele serão encerradas.`
-            : `Gerar uma nova senha para ${confirm?.admin.name ?? ''}? As sessões abertas serão encerradas.`
-        }
-        confirmLabel={confirm?.kind === 'remove' ? 'Remover' : 'Gerar nova senha'}
-        pending={reset.isPending || remove.isPending}
-        onCancel={() => setConfirm(null)}
-        onConfirm={() => {
-          if (!confirm) return;
-          if (confirm.kind === 'remove') remove.mutate(confirm.admin.id, { onSettled: () => setConfirm(null) });
-          else
-            reset.mutate(
-              { id: confirm.admin.id },
-              {
-                onSuccess: (result) =>
-                  result.password && setShown({ label: `Nova senha de ${result.admin.name}`, password: result.password }),
-                onSettled: () => setConfirm(null),
-              },
-            );
-        }}
-      />
-    </Card>
-  );
-}
-
-/** /admin/settings: the school, its rules, turmas and administrators. */
+/** /admin/settings: the school, its rules, turmas and staff. */
 export default function AdminSettingsPage() {
   const settings = useSchoolSettings();
   return (
     <div className="flex flex-col gap-6">
-      <PageHeader title="Configurações" description="Dados da escola, regras, turmas e administradores." icon={Settings} />
+      <PageHeader title="Configurações" description="Dados da escola, regras, turmas e equipe." icon={Settings} />
       {settings.data ? (
         <>
           {/* Keyed by what was saved, so the forms show the stored values after any change (here or elsewhere). */}
           <SchoolSection key={JSON.stringify(settings.data.school)} settings={settings.data} />
           <RulesSection key={JSON.stringify(settings.data.rules)} rules={settings.data.rules} />
           <TurmasSection />
-          <AdminsSection />
+          <StaffSection />
         </>
       ) : (
         <Spinner className="size-8" />

@@ -11,10 +11,6 @@ export function useAdminTurmas() {
   return useQuery(readOf(settings.turmas));
 }
 
-export function useAdminAccounts() {
-  return useQuery(readOf(settings.admins));
-}
-
 /** A change of the settings: the toast, then the settings and the screen's lists read again (the other screens hear the server's event). */
 function useSettingsMutation<I, R>(mutationFn: (input: I) => Promise<R>, success: (result: R) => string | null) {
   const client = useQueryClient();
@@ -23,7 +19,7 @@ function useSettingsMutation<I, R>(mutationFn: (input: I) => Promise<R>, success
     onSuccess: (result) => {
       const message = success(result);
       if (message) toast.success(message);
-      invalidateReads(client, [settings.read, settings.turmas, settings.admins]);
+      invalidateReads(client, [settings.read, settings.turmas]);
     },
     onError: (error) => toastError(error),
   });
@@ -66,24 +62,5 @@ export const useCreateTurma = () =>
 export const useUpdateTurma = () =>
   useSettingsMutation(
     ({ id, ...change }: { id: string; name?: string; retired?: boolean }) => call(settings.updateTurma, { params: { id }, body: change }),
-    (result) => result.message,
-  );
-
-export const useCreateAdmin = () =>
-  useSettingsMutation(
-    (input: { name: string; email: string; password?: string }) => call(settings.createAdmin, { body: input }),
-    (result) => result.message,
-  );
-
-export const useResetAdminPassword = () =>
-  useSettingsMutation(
-    ({ id, password }: { id: string; password?: string }) =>
-      call(settings.resetAdminPassword, { params: { id }, body: password ? { password } : {} }),
-    (result) => result.message,
-  );
-
-export const useRemoveAdmin = () =>
-  useSettingsMutation(
-    (id: string) => call(settings.removeAdmin, { params: { id } }),
     (result) => result.message,
   );

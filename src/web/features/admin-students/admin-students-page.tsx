@@ -29,6 +29,7 @@ import { useAdminStudents, useDeleteStudent } from './students-queries.ts';
 import { TagManagerModal } from './tag-manager-modal.tsx';
 import { SCREEN, useMediaQuery } from '../../ui/use-media-query.ts';
 import { isStaffUser } from '../../../shared/areas.ts';
+import { hasStaffPermission } from '../../lib/staff.ts';
 
 const TOOL_BUTTON =
   'inline-flex h-11 items-center justify-center gap-2 rounded-xl border border-slate-300 bg-white ' +
@@ -105,10 +106,10 @@ export function AdminStudentsPage() {
   const students = useAdminStudents({ q, turma: grade, page });
   const remove = useDeleteStudent();
   const searchRef = useRef<HTMLInputElement>(null);
-  const gradeFilter = [
-    { value: '', label: 'Todas as séries' },
-    ...(useSchoolSettings().data?.turmas ?? []).map((turma) => ({ value: turma.name, label: turma.name })),
-  ];
+  const schoolTurmas = useSchoolSettings().data?.turmas ?? [];
+  // A teacher filters among their own turmas, the students they see.
+  const turmas = user?.role === 'teacher' ? user.admin.turmas : schoolTurmas;
+  const gradeFilter = [{ value: '', label: 'Todas as séries' }, ...turmas.map((turma) => ({ value: turma.name, label: turma.name }))];
   const [dialog, setDialog] = useState<Dialog | null>(null);
   // After a deletion the row whose Excluir opened the dialog is gone: the keyboard resumes at the search, not at the
   // page's start. An effect, so it runs after the dialog's own hand-back of focus (to that row) on closing.
@@ -131,15 +132,19 @@ export function AdminStudentsPage() {
   // while rendering, not in an effect).
   if (students.data && !students.isPlaceholderData && students.data.items.length === 0 && page > pages) setPage(pages);
 
+  // Creating, editing, removing students and their passwords: the coordination, and teachers where the school allows it.
+  const manage = hasStaffPermission(user, 'manageStudents');
   // Stable, so rows that stay on screen while the search changes are not rendered again.
   const actions = useMemo<StudentActions>(
     () => ({
-      onEdit: (student) => setDialog({ kind: 'form', studentUuid: student.id }),
       onTags: (student) => setDialog({ kind: 'tags', studentUuid: student.id }),
-      onResetPassword: (student) => setDialog({ kind: 'password', student }),
-      onDelete: (student) => setDialog({ kind: 'delete', student }),
+      ...(manage && {
+        onEdit: (student: AdminStudent) => setDialog({ kind: 'form', studentUuid: student.id }),
+        onResetPassword: (student: AdminStudent) => setDialog({ kind: 'password', student }),
+        onDelete: (student: AdminStudent) => setDialog({ kind: 'delete', student }),
+      }),
     }),
-    [],
+    [manage],
   );
 
   const loadFailed = students.isError;
@@ -169,9 +174,14 @@ export function AdminStudentsPage() {
         }
         icon={Users}
         actions={
-          <Button icon={<UserPlus aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'form', studentUuid: null })}>
-            Adicionar Aluno
-          </Button>
+          manage && (
+            <Button
+              icon={<UserPlus aria-hidden="true" className="size-4" />}
+              onClick={() => setDialog({ kind: 'form', studentUuid: null })}
+            >
+              Adicionar Aluno
+            </Button>
+          )
         }
       />
 
@@ -202,10 +212,12 @@ export function AdminStudentsPage() {
           />
           {/* Whole labels on every screen: the buttons wrap to a new row rather than shrink to a word. */}
           <div className="flex flex-wrap gap-2 [&>*]:flex-auto xl:[&>*]:flex-none">
-            <button type="button" className={TOOL_BUTTON} onClick={() => setDialog({ kind: 'import' })}>
-              <FileUp aria-hidden="true" className="size-4 shrink-0" />
-              Importar CSV
-            </button>
+            {manage && (
+              <button type="button" className={TOOL_BUTTON} onClick={() => setDialog({ kind: 'import' })}>
+                <FileUp aria-hidden="true" className="size-4 shrink-0" />
+                Importar CSV
+              </button>
+            )}
             <a href={urlOf(routes.adminStudents.export)} download aria-label="Exportar alunos (CSV)" className={TOOL_BUTTON}>
               <Download aria-hidden="true" className="size-4 shrink-0" />
               Exportar alunos
@@ -224,14 +236,20 @@ export function AdminStudentsPage() {
         ) : total === 0 ? (
           <EmptyState
             title="Nenhum estudante cadastrado"
-            description="Adicione o primeiro aluno ou importe a lista da secretaria em CSV."
+            description={
+              manage
+                ? 'Adicione o primeiro aluno ou importe a lista da secretaria em CSV.'
+                : 'Suas turmas ainda não têm estudantes cadastrados.'
+            }
             action={
-              <Button
-                icon={<UserPlus aria-hidden="true" className="size-4" />}
-                onClick={() => setDialog({ kind: 'form', studentUuid: null })}
-              >
-                Adicionar Aluno
-              </Button>
+              manage && (
+                <Button
+                  icon={<UserPlus aria-hidden="true" className="size-4" />}
+                  onClick={() => setDialog({ kind: 'form', studentUuid: null })}
+                >
+                  Adicionar Aluno
+                </Button>
+              )
             }
           />
         ) : !shown || shown.length === 0 ? (

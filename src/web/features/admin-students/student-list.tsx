@@ -10,12 +10,23 @@ import { IconButton } from '../../ui/icon-button.tsx';
 import { TAG_LOOK, TagBadge } from '../../ui/weekly-tag.tsx';
 import { runningTags } from './students-filter.ts';
 
+type StudentAction = (student: AdminStudent) => void;
+
+/** What may be done to a student: tags with the permission to award; editing, passwords and removal only with the permission to manage students. */
 export type StudentActions = {
-  onEdit: (student: AdminStudent) => void;
-  onTags: (student: AdminStudent) => void;
-  onResetPassword: (student: AdminStudent) => void;
-  onDelete: (student: AdminStudent) => void;
+  onTags: StudentAction;
+  onEdit?: StudentAction | undefined;
+  onResetPassword?: StudentAction | undefined;
+  onDelete?: StudentAction | undefined;
 };
+
+/** The actions offered, in their order. */
+function offered(actions: StudentActions) {
+  return STUDENT_ACTIONS.flatMap((action) => {
+    const run = actions[action.key];
+    return run ? [{ ...action, run }] : [];
+  });
+}
 
 /** The four actions on a student: icon buttons in the table rows, labelled buttons on the cards. */
 const STUDENT_ACTIONS: {
@@ -105,14 +116,14 @@ const StudentRow = memo(function StudentRow({ student, now, actions }: ItemProps
       </td>
       <td className="py-3 pr-5 pl-3">
         <div className="flex justify-end gap-0.5">
-          {STUDENT_ACTIONS.map(({ key, Icon, rowLabel, danger }) => (
+          {offered(actions).map(({ key, Icon, rowLabel, danger, run }) => (
             <IconButton
               key={key}
               size="sm"
               label={rowLabel(student.name)}
               icon={<Icon aria-hidden="true" className="size-4" />}
               className={danger ? 'text-rose-600 hover:bg-rose-50 hover:text-rose-700' : undefined}
-              onClick={() => actions[key](student)}
+              onClick={() => run(student)}
             />
           ))}
         </div>
@@ -186,14 +197,14 @@ const StudentCard = memo(function StudentCard({ student, now, actions }: ItemPro
         ))}
       </div>
       <div className="mt-3 grid grid-cols-2 gap-2 border-t border-slate-100 pt-3 [&>button]:whitespace-nowrap">
-        {STUDENT_ACTIONS.map(({ key, Icon, text, cardLabel, cardVariant, danger }) => (
+        {offered(actions).map(({ key, Icon, text, cardLabel, cardVariant, danger, run }) => (
           <Button
             key={key}
             variant={cardVariant}
             size="sm"
             className={danger ? 'text-rose-700 hover:bg-rose-50' : undefined}
             icon={<Icon aria-hidden="true" className="size-4" />}
-            onClick={() => actions[key](student)}
+            onClick={() => run(student)}
             aria-label={cardLabel(student.name)}
           >
             {text}

@@ -1,12 +1,15 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { Eye, EyeOff, GraduationCap, KeyRound, Medal, ShieldCheck, Sparkles, Star, Trophy } from 'lucide-react';
+import { useLocation } from 'react-router';
 import { MESSAGES } from '../../../shared/messages-core.ts';
+import { SIGN_IN_REFUSAL_PARAM } from '../../../shared/constants.ts';
 import { useSignedInRedirect, useSignIn, type AreaLoader } from '../../lib/sign-in.ts';
 import { Brand } from '../../ui/brand.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
 import { TextField } from '../../ui/text-field.tsx';
-import { DEMO_CREDENTIALS, isDemoMode } from './demo-mode.ts';
+import { isDemoMode } from './demo-mode.ts';
+import { DEMO_CREDENTIALS } from '../../../shared/demo-accounts.ts';
 import { call } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { settings } from '../../../shared/contract/settings.ts';
@@ -64,17 +67,52 @@ function PasswordField({ value, onChange }: { value: string; onChange: (value: s
   );
 }
 
-function DemoBox({ role, onFill }: { role: LoginRole; onFill: () => void }) {
-  const rows =
-    role === 'student'
-      ? [
-          ['Matrícula', DEMO_CREDENTIALS.student.studentId],
-          ['Senha', DEMO_CREDENTIALS.student.password],
-        ]
-      : [
-          ['Email', DEMO_CREDENTIALS.admin.email],
-          ['Senha', DEMO_CREDENTIALS.admin.password],
-        ];
+/** A demonstration account as the box shows it: whose it is, what to type, and the two values the form takes. */
+type DemoAccount = { label: string; rows: [string, string][]; identifier: string; password: string };
+
+function demoAccounts(role: LoginRole): DemoAccount[] {
+  if (role === 'student') {
+    const { studentId, password } = DEMO_CREDENTIALS.student;
+    return [
+      {
+        label: 'Estudante',
+        rows: [
+          ['Matrícula', studentId],
+          ['Senha', password],
+        ],
+        identifier: studentId,
+        password,
+      },
+    ];
+  }
+  const staff = [
+    { label: 'Coordenação', ...DEMO_CREDENTIALS.admin },
+    ...DEMO_CREDENTIALS.teachers.map((teacher) => ({ ...teacher, label: `Professor(a) ${teacher.name}` })),
+  ];
+  return staff.map(({ label, email, password }) => ({
+    label,
+    rows: [
+      ['Email', email],
+      ['Senha', password],
+    ],
+    identifier: email,
+    password,
+  }));
+}
+
+function DemoBox({ role, onFill }: { role: LoginRole; onFill: (account: DemoAccount) => void }) {
+  const accounts = demoAccounts(role);
+  const single = accounts.length === 1;
+  const fillButton = (account: DemoAccount) => (
+    <button
+      type="button"
+      onClick={() => onFill(account)}
+      aria-label={single ? undefined : `Preencher: ${account.label}`}
+      className="shrink-0 rounded-lg px-2.5 py-1 text-sm font-semibold text-indigo-700 underline-offset-2 hover:bg-indigo-100 hover:underline"
+    >
+      Preencher
+    </button>
+  );
   return (
     <aside aria-label="Credenciais de demonstração" className="mt-5 rounded-2xl border border-dashed border-indigo-300 bg-indigo-50/70 p-4">
       <div className="flex items-center justify-between gap-3">
@@ -82,22 +120,28 @@ function DemoBox({ role, onFill }: { role: LoginRole; onFill: () => void }) {
           <KeyRound aria-hidden="true" className="size-4" />
           Credenciais de demonstração
         </p>
-        <button
-          type="button"
-          onClick={onFill}
-          className="rounded-lg px-2.5 py-1 text-sm font-semibold text-indigo-700 underline-offset-2 hover:bg-indigo-100 hover:underline"
-        >
-          Preencher
-        </button>
+        {single && fillButton(accounts[0]!)}
       </div>
-      <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-        {rows.map(([term, value]) => (
-          <div key={term} className="contents">
-            <dt className="text-slate-600">{term}:</dt>
-            <dd className="font-mono font-semibold text-slate-900">{value}</dd>
-          </div>
+      <ul className="divide-y divide-indigo-200/70">
+        {accounts.map((account) => (
+          <li key={account.identifier} className="py-2 last:pb-0">
+            {!single && (
+              <div className="flex items-center justify-between gap-3">
+                <p className="min-w-0 text-sm font-semibold text-slate-800">{account.label}</p>
+                {fillButton(account)}
+              </div>
+            )}
+            <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+              {account.rows.map(([term, value]) => (
+                <div key={term} className="contents">
+                  <dt className="text-slate-600">{term}:</dt>
+                  <dd className="font-mono font-semibold wrap-anywhere text-slate-900">{value}</dd>
+                </div>
+              ))}
+            </dl>
+          </li>
         ))}
-      </dl>
+      </ul>
     </aside>
   );
 }
@@ -115,14 +159,9 @@ function LoginForm({ role, demo, loadArea }: { role: LoginRole; demo: boolean; l
     else void login.signIn({ role, input: { email: id, password } });
   };
 
-  const fillDemo = () => {
-    if (role === 'student') {
-      setIdentifier(DEMO_CREDENTIALS.student.studentId);
-      setPassword(DEMO_CREDENTIALS.student.password);
-    } else {
-      setIdentifier(DEMO_CREDENTIALS.admin.email);
-      setPassword(DEMO_CREDENTIALS.admin.password);
-    }
+  const fillDemo = (account: DemoAccount) => {
+    setIdentifier(account.identifier);
+    setPassword(account.password);
   };
 
   return (
@@ -145,6 +184,9 @@ function LoginForm({ role, demo, loadArea }: { role: LoginRole; demo: boolean; l
   );
 }
 
+/** The sign-in with the school's accounts: a chunk of its own, fetched only where the server offers it or sent someone back. */
+const SchoolAccountSignIn = lazy(() => import('./school-account-sign-in.tsx'));
+
 const highlights = [
   { icon: Sparkles, text: 'Ganhe Méritus pelas suas conquistas' },
   { icon: Star, text: 'Acumule Estelecas, os pontos de excelência' },
@@ -157,6 +199,9 @@ export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
   const [role, setRole] = useState<LoginRole>('student');
   const [demo] = useState(isDemoMode);
   const school = usePublicSchool();
+  // A sign-in with a school account the server refused comes back here saying why.
+  const { search } = useLocation();
+  const refused = new URLSearchParams(search).has(SIGN_IN_REFUSAL_PARAM);
 
   return (
     <div className="flex min-h-dvh flex-col bg-slate-50 lg:flex-row">
@@ -199,6 +244,11 @@ export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
         <div className="relative w-full max-w-md rounded-3xl bg-white p-6 shadow-xl ring-1 ring-slate-200 sm:p-8 lg:shadow-lg">
           <h2 className="text-2xl font-bold tracking-tight text-slate-900">Entrar</h2>
           <p className="mt-1 text-sm text-slate-600">Escolha seu perfil e use seus dados de acesso.</p>
+          {refused && (
+            <Suspense fallback={null}>
+              <SchoolAccountSignIn refusal={search} />
+            </Suspense>
+          )}
           <Tabs
             label="Tipo de acesso"
             className="mt-5"
@@ -219,6 +269,11 @@ export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
               },
             ]}
           />
+          {school && school.signInProviders.length > 0 && (
+            <Suspense fallback={null}>
+              <SchoolAccountSignIn providers={school.signInProviders} />
+            </Suspense>
+          )}
         </div>
       </main>
     </div>

@@ -15,6 +15,7 @@ import { SearchInput } from '../../ui/search-input.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { useLiveOperations } from './live-operations-queries.ts';
+import { authorOptions, useOperationAuthors } from '../../lib/operation-authors.ts';
 import { CATEGORY_LABELS, OperationRow, OPERATOR_LABELS } from './operation-row.tsx';
 import { isStaffUser } from '../../../shared/areas.ts';
 
@@ -125,7 +126,9 @@ export function LiveOperationsPage() {
   const live = useLiveStatus();
   const [paused, setPaused] = useState(false);
   const [frozen, setFrozen] = useState<LiveOperation[] | undefined>(undefined);
-  const feed = useLiveOperations(paused);
+  const [authorId, setAuthorId] = useState('');
+  const authors = useOperationAuthors();
+  const feed = useLiveOperations(paused, authorId);
   const shown = paused ? (frozen ?? feed.data) : feed.data;
   const fresh = useNewItems(shown);
   const now = useNow(15_000);
@@ -238,7 +241,7 @@ export function LiveOperationsPage() {
       </section>
 
       <section aria-label="Operações" className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
-        <div className="grid grid-cols-2 items-end gap-3 border-b border-slate-100 p-4 sm:p-5 lg:grid-cols-[1fr_13rem_13rem]">
+        <div className="grid grid-cols-2 items-end gap-3 border-b border-slate-100 p-4 sm:p-5 lg:grid-cols-[1fr_13rem_13rem_13rem]">
           <SearchInput
             value={query}
             onChange={setQuery}
@@ -259,6 +262,18 @@ export function LiveOperationsPage() {
             value={operator}
             onChange={(event) => setOperator(event.target.value as 'all' | Operator)}
             options={[{ value: 'all', label: 'Todos' }, ...OPERATORS.map((value) => ({ value, label: OPERATOR_LABELS[value] }))]}
+          />
+          <SelectField
+            label="Autor"
+            className="h-11"
+            containerClassName="col-span-2 lg:col-span-1"
+            value={authorId}
+            onChange={(event) => {
+              setAuthorId(event.target.value);
+              setFrozen(undefined);
+              setPaused(false);
+            }}
+            options={authorOptions(authors)}
           />
         </div>
         {feed.isPending ? (

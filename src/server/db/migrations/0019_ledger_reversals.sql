@@ -1,4 +1,4 @@
--- A reversal (estorno, decision 021) takes back the row it references: the same amount, its
+-- A reversal (estorno, decision 025) takes back the row it references: the same amount, its
 -- parties swapped, so its own parties say which way it moves a balance. ledger_type_sign()
 -- answers 2 for it ("the opposite of the row it reverses"); the sums count it through
 -- ledger_counted below, never by this sign.
@@ -37,6 +37,7 @@ CREATE VIEW "ledger_counted" AS
          coalesce(o.type, e.type) AS type,
          CASE WHEN o.id IS NULL THEN e.from_student_id ELSE o.from_student_id END AS from_student_id,
          CASE WHEN o.id IS NULL THEN e.to_student_id ELSE o.to_student_id END AS to_student_id,
-         coalesce(o.description, e.description) AS description
+         coalesce(o.description, e.description) AS description,
+         e.actor_admin_id
     FROM "ledger_entries" e
     LEFT JOIN "ledger_entries" o ON o.id = e.reverses_entry_id;

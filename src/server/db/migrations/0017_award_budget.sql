@@ -1,0 +1,1 @@
+CREATE INDEX "ledger_actor_admin_idx" ON "ledger_entries" USING btree ("actor_admin_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "ledger_entries"."actor_admin_id" IS NOT NULL;
