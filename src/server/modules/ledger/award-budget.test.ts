@@ -155,6 +155,25 @@ describe('a teacher with a weekly budget', () => {
     expect((await budgetOf(davi.cookie)).meritus).toEqual({ weeklyBudget: 200, spent: 300, remaining: 0 });
   });
 
+  test('a reversed award gives the budget back', async () => {
+    const fabi = await teacher({ meritus: 100 });
+    const award = await operate(fabi.cookie, pupils[3]!.id, { type: 'reward', amount: 80 });
+    expect(award.statusCode).toBe(201);
+    expect((await budgetOf(fabi.cookie)).meritus).toMatchObject({ spent: 80, remaining: 20 });
+    expect((await operate(fabi.cookie, pupils[3]!.id, { type: 'reward', amount: 30 })).json().error.code).toBe('award_budget_exceeded');
+
+    const reversal = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/operations/${award.json().entry.id}/reversal`,
+      headers: { cookie: fabi.cookie, 'idempotency-key': randomUUID() },
+      payload: { reason: 'Aluno errado' },
+    });
+    expect(reversal.statusCode).toBe(201);
+    expect((await budgetOf(fabi.cookie)).meritus).toMatchObject({ spent: 0, remaining: 100 });
+    expect((await operate(fabi.cookie, pupils[3]!.id, { type: 'reward', amount: 100 })).statusCode).toBe(201);
+    expect(await reconcile(t.db)).toEqual([]);
+  });
+
   test('20 awards at once against a budget that allows 5: exactly 5 pass', async () => {
     const eli = await teacher({ meritus: 50 });
     const responses = await Promise.all(
