@@ -74,6 +74,7 @@ test.describe('first load', () => {
 
     const sizes = loginChunks.map((chunk) => ({ file: chunk.fileName, gzip: gzipSize(chunk.code) }));
     const total = sizes.reduce((sum, chunk) => sum + chunk.gzip, 0);
+    console.info(`login route: ${total} B gzipped`);
     expect(total, `login route: ${JSON.stringify(sizes)}`).toBeLessThanOrEqual(LOGIN_JS_BUDGET_BYTES);
 
     // Every screen of the areas is a chunk of its own, loaded when it is opened.

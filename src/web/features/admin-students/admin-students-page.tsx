@@ -111,15 +111,16 @@ export function AdminStudentsPage() {
   const turmas = user?.role === 'teacher' ? user.admin.turmas : schoolTurmas;
   const gradeFilter = [{ value: '', label: 'Todas as séries' }, ...turmas.map((turma) => ({ value: turma.name, label: turma.name }))];
   const [dialog, setDialog] = useState<Dialog | null>(null);
-  // After a deletion the row whose Excluir opened the dialog is gone: the keyboard resumes at the search, not at the
-  // page's start. An effect, so it runs after the dialog's own hand-back of focus (to that row) on closing.
-  const focusSearchOnClose = useRef(false);
-  useEffect(() => {
-    if (dialog !== null || !focusSearchOnClose.current) return;
-    focusSearchOnClose.current = false;
-    searchRef.current?.focus();
-  }, [dialog]);
   const shown = students.data?.items;
+  // After a deletion the row whose Excluir opened the dialog goes: the keyboard resumes at the search, not at the
+  // page's start. Once the dialog has closed (and handed focus back to that row) and the list no longer holds the row,
+  // whichever comes last: the list is read again after the deletion, sooner or later than the dialog closes.
+  const deletedRow = useRef<string | null>(null);
+  useEffect(() => {
+    if (dialog !== null || deletedRow.current === null || shown?.some((student) => student.id === deletedRow.current)) return;
+    deletedRow.current = null;
+    searchRef.current?.focus();
+  }, [dialog, shown]);
   const now = useTagExpiryClock(shown);
   const listTop = useRef<HTMLDivElement>(null);
 
@@ -328,7 +329,7 @@ export function AdminStudentsPage() {
           remove.mutate(dialog.student, {
             onSuccess: (result) => {
               toast.success(result.message);
-              focusSearchOnClose.current = true;
+              deletedRow.current = dialog.student.id;
               setDialog(null);
             },
             onError: (error) => toastFailure(ADMIN_STUDENT_TEXTS.deleteError, error),

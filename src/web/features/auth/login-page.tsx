@@ -67,72 +67,43 @@ function PasswordField({ value, onChange }: { value: string; onChange: (value: s
   );
 }
 
-/** A demonstration account as the box shows it: whose it is, what to type, and the two values the form takes. */
-type DemoAccount = { label: string; rows: [string, string][]; identifier: string; password: string };
+/** A demonstration account as the box shows it: whose it is, and the two values the form takes. */
+type DemoAccount = { label: string; identifier: string; password: string };
 
 function demoAccounts(role: LoginRole): DemoAccount[] {
-  if (role === 'student') {
-    const { studentId, password } = DEMO_CREDENTIALS.student;
-    return [
-      {
-        label: 'Estudante',
-        rows: [
-          ['Matrícula', studentId],
-          ['Senha', password],
-        ],
-        identifier: studentId,
-        password,
-      },
-    ];
-  }
-  const staff = [
-    { label: 'Coordenação', ...DEMO_CREDENTIALS.admin },
-    ...DEMO_CREDENTIALS.teachers.map((teacher) => ({ ...teacher, label: `Professor(a) ${teacher.name}` })),
-  ];
-  return staff.map(({ label, email, password }) => ({
-    label,
-    rows: [
-      ['Email', email],
-      ['Senha', password],
-    ],
-    identifier: email,
-    password,
-  }));
+  const { student, admin, teachers } = DEMO_CREDENTIALS;
+  if (role === 'student') return [{ label: 'Estudante', identifier: student.studentId, password: student.password }];
+  return [{ ...admin, label: 'Coordenação' }, ...teachers.map((teacher) => ({ ...teacher, label: `Professor(a) ${teacher.name}` }))].map(
+    ({ label, email, password }) => ({ label, identifier: email, password }),
+  );
 }
 
 function DemoBox({ role, onFill }: { role: LoginRole; onFill: (account: DemoAccount) => void }) {
-  const accounts = demoAccounts(role);
-  const single = accounts.length === 1;
-  const fillButton = (account: DemoAccount) => (
-    <button
-      type="button"
-      onClick={() => onFill(account)}
-      aria-label={single ? undefined : `Preencher: ${account.label}`}
-      className="shrink-0 rounded-lg px-2.5 py-1 text-sm font-semibold text-indigo-700 underline-offset-2 hover:bg-indigo-100 hover:underline"
-    >
-      Preencher
-    </button>
-  );
   return (
     <aside aria-label="Credenciais de demonstração" className="mt-5 rounded-2xl border border-dashed border-indigo-300 bg-indigo-50/70 p-4">
-      <div className="flex items-center justify-between gap-3">
-        <p className="flex items-center gap-2 text-sm font-semibold text-indigo-900">
-          <KeyRound aria-hidden="true" className="size-4" />
-          Credenciais de demonstração
-        </p>
-        {single && fillButton(accounts[0]!)}
-      </div>
+      <p className="flex items-center gap-2 text-sm font-semibold text-indigo-900">
+        <KeyRound aria-hidden="true" className="size-4" />
+        Credenciais de demonstração
+      </p>
       <ul className="divide-y divide-indigo-200/70">
-        {accounts.map((account) => (
+        {demoAccounts(role).map((account) => (
           <li key={account.identifier} className="py-2 last:pb-0">
-            {!single && (
-              <div className="flex items-center justify-between gap-3">
-                <p className="min-w-0 text-sm font-semibold text-slate-800">{account.label}</p>
-                {fillButton(account)}
-              </div>
-            )}
+            <div className="flex items-center justify-between gap-3">
+              <p className="min-w-0 text-sm font-semibold text-slate-800">{account.label}</p>
+              <button
+                type="button"
+                onClick={() => onFill(account)}
+                aria-label={`Preencher: ${account.label}`}
+                className="shrink-0 rounded-lg px-2.5 py-1 text-sm font-semibold text-indigo-700 underline-offset-2 hover:bg-indigo-100 hover:underline"
+              >
+                Preencher
+              </button>
+            </div>
             <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-              {account.rows.map(([term, value]) => (
+              {[
+                [IDENTIFIER_FIELDS[role].label, account.identifier],
+                ['Senha', account.password],
+              ].map(([term, value]) => (
                 <div key={term} className="contents">
                   <dt className="text-slate-600">{term}:</dt>
                   <dd className="font-mono font-semibold wrap-anywhere text-slate-900">{value}</dd>
