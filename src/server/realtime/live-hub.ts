@@ -57,6 +57,15 @@ function linesByScope(operations: LiveOperation[], turmaOf: ReadonlyMap<string, 
 const TURNS = 30;
 
 /** The coalesced events a stream is owed at its next turn. */
+/**
+ * A 'students' event has every screen read the Méritus ranking and the summary again: a ranking event of the same turn
+ * then names only the other boards, or goes unsent, so a screen does not read the same board twice for one tick.
+ */
+export function boardsNotReadAgain(event: RankingEvent | undefined): RankingEvent | undefined {
+  const boards = event?.boards.filter((board) => board !== 'meritus');
+  return event && boards && boards.length > 0 ? { ...event, boards } : undefined;
+}
+
 export type Owed = { ranking?: RankingEvent | undefined; figures: boolean; tags?: { mine: boolean } | undefined; students: boolean };
 
 /**
@@ -266,7 +275,8 @@ export function createLiveHub(
       if (!turn(client)) continue;
       owed.delete(client);
       if (!clients.has(client)) continue;
-      if (due.ranking) client.send(due.ranking);
+      const ranking = due.students ? boardsNotReadAgain(due.ranking) : due.ranking;
+      if (ranking) client.send(ranking);
       if (due.figures) client.send({ type: 'figures' });
       if (due.tags) client.send({ type: 'tags', mine: due.tags.mine });
       if (due.students) client.send({ type: 'students' });

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { mergeOwed, type Owed } from './live-hub.ts';
+import { boardsNotReadAgain, mergeOwed, type Owed } from './live-hub.ts';
 
 const nothing: Owed = { figures: false, students: false };
 
@@ -23,4 +23,15 @@ test('what two ticks owe a stream before its turn merges into one of each event:
     tags: { mine: true },
   });
   expect(mergeOwed(undefined, second)).toBe(second);
+});
+
+test("beside a 'students' event, which has the Méritus ranking and the summary read again, a ranking event names only the other boards", () => {
+  const own = { position: 3, total: 40 };
+  expect(boardsNotReadAgain({ type: 'ranking', boards: ['meritus'], own })).toBeUndefined();
+  expect(boardsNotReadAgain({ type: 'ranking', boards: ['meritus', 'estelecas'], own })).toEqual({
+    type: 'ranking',
+    boards: ['estelecas'],
+    own,
+  });
+  expect(boardsNotReadAgain(undefined)).toBeUndefined();
 });
