@@ -114,13 +114,16 @@ export function AdminStudentsPage() {
   const shown = students.data?.items;
   // After a deletion the row whose Excluir opened the dialog goes: the keyboard resumes at the search, not at the
   // page's start. Once the dialog has closed (and handed focus back to that row) and the list no longer holds the row,
-  // whichever comes last: the list is read again after the deletion, sooner or later than the dialog closes.
+  // whichever comes last.
+  // Counted as well: the dialog may have closed already (a double click's second click lands outside it) and the list
+  // may hold its new rows already when the deletion's answer comes, and then only the count renders the page again.
   const deletedRow = useRef<string | null>(null);
+  const [deletions, setDeletions] = useState(0);
   useEffect(() => {
     if (dialog !== null || deletedRow.current === null || shown?.some((student) => student.id === deletedRow.current)) return;
     deletedRow.current = null;
     searchRef.current?.focus();
-  }, [dialog, shown]);
+  }, [dialog, shown, deletions]);
   const now = useTagExpiryClock(shown);
   const listTop = useRef<HTMLDivElement>(null);
 
@@ -330,6 +333,7 @@ export function AdminStudentsPage() {
             onSuccess: (result) => {
               toast.success(result.message);
               deletedRow.current = dialog.student.id;
+              setDeletions((count) => count + 1);
               setDialog(null);
             },
             onError: (error) => toastFailure(ADMIN_STUDENT_TEXTS.deleteError, error),
