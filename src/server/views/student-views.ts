@@ -1,7 +1,8 @@
-import { and, eq, getTableColumns, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { students, studentTags, turmas } from '../db/schema.ts';
 import type { PublicStudent, SelfStudent, StudentTag } from '../../shared/auth.ts';
+import { nameOrderOf } from './name-order.ts';
 
 /*
  * How a student's row is shown through the API, for every module that shows students (the
@@ -12,14 +13,8 @@ import type { PublicStudent, SelfStudent, StudentTag } from '../../shared/auth.t
 /** A student's row with the name of their turma, which the API shows as `grade` (decision 013). */
 export type StudentRow = typeof students.$inferSelect & { grade: string };
 
-/**
- * Names in the order a Brazilian reader expects, on any database collation: accents and then case folded before comparing
- * (lower() folds only ASCII without a locale). PGlite and a cluster made without a locale compare bytes, which puts
- * 'Álvaro' and 'Érica' after 'Zuleica'.
- */
-export const nameSortKey = sql`lower(translate(
-  ${students.name},
-  'ÁÀÂÃÄÉÈÊËÍÌÎÏÓÒÔÕÖÚÙÛÜÇÑáàâãäéèêëíìîïóòôõöúùûüçñ', 'AAAAAEEEEIIIIOOOOOUUUUCNaaaaaeeeeiiiiooooouuuucn'))`;
+/** Students' names in the order a Brazilian reader expects (nameOrderOf). */
+export const nameSortKey = nameOrderOf(students.name);
 
 /** Students with their turma's name: add the conditions, order and locks (`of: students`) to it. */
 export function selectStudents(db: DbOrTx) {

@@ -1,4 +1,4 @@
-import { aliasedTable, and, desc, eq, exists, gt, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, asc, desc, eq, exists, gt, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { admins, auditLog, ledgerEntries, students } from '../../db/schema.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
@@ -27,9 +27,10 @@ import type { PublicStudent } from '../../../shared/auth.ts';
 import { ESTELECAS_TOP_LIMIT } from '../../../shared/constants.ts';
 import { MAX_PUSHED_OPERATIONS } from '../../../shared/live-events.ts';
 import { calendarDate } from '../../../shared/validation.ts';
-import { activeTagsByStudent, selectStudents, toPublicStudent } from '../../views/student-views.ts';
+import { activeTagsByStudent, nameSortKey, selectStudents, toPublicStudent } from '../../views/student-views.ts';
 import { refusedAttemptRecord } from './refused-attempts.ts';
 import { eitherStudentInScope, turmaInScope, type TurmaScope } from '../../views/turma-scope.ts';
+import { nameOrderOf } from '../../views/name-order.ts';
 
 /** Rows that concern a student of the scope's turmas (either side); every row for the coordination. */
 function entryInScope(scope: TurmaScope): SQL | undefined {
@@ -268,7 +269,7 @@ export function estelecasHistory(db: Db, limit: number, scope: TurmaScope = null
 export async function estelecasRanking(db: Db, scope: TurmaScope = null): Promise<PublicStudent[]> {
   const rows = await selectStudents(db)
     .where(and(isNull(students.deletedAt), gt(students.estelecas, 0), turmaInScope(students.turmaId, scope)))
-    .orderBy(desc(students.estelecas), students.name)
+    .orderBy(desc(students.estelecas), asc(nameSortKey), asc(students.name))
     .limit(ESTELECAS_TOP_LIMIT);
   const tags = await activeTagsByStudent(
     db,
@@ -401,7 +402,7 @@ export function operationAuthors(db: Db): Promise<OperationAuthor[]> {
           .where(eq(ledgerEntries.actorAdminId, admins.id)),
       ),
     )
-    .orderBy(admins.name);
+    .orderBy(asc(nameOrderOf(admins.name)), asc(admins.name), asc(admins.id));
 }
 
 /** The live feed's lines some operations added (pushed to staff as they happen, decision 019), newest first. */

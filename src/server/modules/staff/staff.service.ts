@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, ne, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/advisory-locks.ts';
 import { admins, sessions, staffTurmas, turmas } from '../../db/schema.ts';
@@ -21,6 +21,7 @@ import {
   type UpdateStaffInput,
 } from '../../../shared/staff.ts';
 import { issueCode, issueFields } from '../../../shared/validation.ts';
+import { nameOrderOf } from '../../views/name-order.ts';
 
 /**
  * The school's staff (Configurações › Equipe). Every creation and change runs under the staff's advisory lock, so an
@@ -47,7 +48,7 @@ async function loadMembers(db: DbOrTx, where?: SQL): Promise<StaffMember[]> {
     .select()
     .from(admins)
     .where(where)
-    .orderBy(desc(admins.active), asc(sql`lower(${admins.name})`), asc(admins.createdAt));
+    .orderBy(desc(admins.active), asc(nameOrderOf(admins.name)), asc(admins.name), asc(admins.createdAt));
   if (rows.length === 0) return [];
   const links = await db
     .select({ adminId: staffTurmas.adminId, turmaId: staffTurmas.turmaId })

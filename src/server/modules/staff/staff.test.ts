@@ -190,6 +190,16 @@ describe('adding a member', () => {
   });
 });
 
+test('the list reads names in the order a Brazilian reader expects: accents and case do not push a name to the end', async () => {
+  for (const name of ['Zuleica Prado', 'Álvaro Nunes', 'érica Lima', 'Bruna Souza']) {
+    await addTeacher({ name, email: `${name.split(' ')[1]!.toLowerCase()}.ordem@escola.test` });
+  }
+  const response = await t.request('GET', '/admin/staff');
+  const names = (response.json() as StaffMember[]).map((member) => member.name);
+  const order = ['Álvaro Nunes', 'Bruna Souza', 'érica Lima', 'Zuleica Prado'];
+  expect(names.filter((name) => order.includes(name))).toEqual(order);
+});
+
 describe('changing a member', () => {
   test('role and turmas: every instance reads the member anew on their next request; audited', async () => {
     const teacher = await addTeacher({ name: 'Cecília Meireles', email: 'cecilia@escola.test', turmaIds: [turmaA] });

@@ -169,6 +169,12 @@ export function AdminStudentsPage() {
   const formStudent = dialog?.kind === 'form' ? byId(dialog.studentUuid) : null;
   const tagStudent = dialog?.kind === 'tags' ? byId(dialog.studentUuid) : null;
 
+  const addStudent = manage && (
+    <Button icon={<UserPlus aria-hidden="true" className="size-4" />} onClick={() => setDialog({ kind: 'form', studentUuid: null })}>
+      Adicionar Aluno
+    </Button>
+  );
+
   return (
     <div>
       <PageHeader
@@ -177,16 +183,7 @@ export function AdminStudentsPage() {
           students.data ? countOf(total, 'estudante cadastrado', 'estudantes cadastrados') : 'Cadastro, fotos, tags e senhas dos estudantes'
         }
         icon={Users}
-        actions={
-          manage && (
-            <Button
-              icon={<UserPlus aria-hidden="true" className="size-4" />}
-              onClick={() => setDialog({ kind: 'form', studentUuid: null })}
-            >
-              Adicionar Aluno
-            </Button>
-          )
-        }
+        actions={addStudent}
       />
 
       <Card padded={false}>
@@ -245,16 +242,7 @@ export function AdminStudentsPage() {
                 ? 'Adicione o primeiro aluno ou importe a lista da secretaria em CSV.'
                 : 'Suas turmas ainda não têm estudantes cadastrados.'
             }
-            action={
-              manage && (
-                <Button
-                  icon={<UserPlus aria-hidden="true" className="size-4" />}
-                  onClick={() => setDialog({ kind: 'form', studentUuid: null })}
-                >
-                  Adicionar Aluno
-                </Button>
-              )
-            }
+            action={addStudent}
           />
         ) : !shown || shown.length === 0 ? (
           <EmptyState title="Nenhum estudante encontrado" description="Tente outro nome, matrícula, email ou série." />
