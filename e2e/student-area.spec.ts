@@ -359,6 +359,8 @@ test.describe('Méritus transfer', () => {
     await expect(page.getByText(`1 M$ transferido para ${target.name}!`)).toBeVisible();
 
     // Sent from its button, the form keeps the keyboard's place there (a disabled button dropped focus to the page).
+    // The sent form cleared the search: the first page of a school other tests keep growing may not hold the target.
+    await search.fill(target.studentId);
     await page.getByRole('radio', { name: new RegExp(target.name) }).check();
     await page.getByLabel('Valor (M$)').fill('1');
     const send = page.getByRole('button', { name: 'Transferir', exact: true });
