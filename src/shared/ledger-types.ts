@@ -32,6 +32,11 @@ const DEFINITIONS = {
   reward: { direction: 'raises', label: 'Recompensa', admin: true },
   penalty: { direction: 'lowers', label: 'Penalidade', admin: true },
   reversal: { direction: 'reverses', label: 'Estorno', admin: false },
+  // The Loja's (issue 35, decision 026): a purchase lowers the buyer's balance, a refund (a refused or cancelled order,
+  // a turma goal that expired) raises it back, a contribution lowers the contributor's toward a turma goal.
+  purchase: { direction: 'lowers', label: 'Compra', admin: false },
+  refund: { direction: 'raises', label: 'Devolução', admin: false },
+  contribution: { direction: 'lowers', label: 'Contribuição', admin: false },
 } as const satisfies Record<string, LedgerTypeDefinition>;
 
 type Definitions = typeof DEFINITIONS;
@@ -45,6 +50,8 @@ type MovingType = TypesWith<{ direction: 'moves' }>;
 /** Every type, in the definitions' order (a tuple, as drizzle's and zod's enums take it). */
 export const LEDGER_TYPES: readonly [LedgerType, ...LedgerType[]] = Object.keys(DEFINITIONS) as [LedgerType, ...LedgerType[]];
 export const ADMIN_OPERATION_TYPES = LEDGER_TYPES.filter((type): type is AdminOperationType => DEFINITIONS[type].admin);
+/** The Loja's types: spending (purchases, contributions) and what comes back (refunds); never counted as earned or awarded. */
+export const STORE_LEDGER_TYPES = ['purchase', 'refund', 'contribution'] as const satisfies readonly LedgerType[];
 
 export function directionOf(type: LedgerType): LedgerDirection {
   return DEFINITIONS[type].direction;

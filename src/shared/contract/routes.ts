@@ -9,6 +9,7 @@ import { reports } from './reports.ts';
 import type { Route } from './route.ts';
 import { settings } from './settings.ts';
 import { staff } from './staff.ts';
+import { store } from './store.ts';
 import { students } from './students.ts';
 import { system } from './system.ts';
 import { tags } from './tags.ts';
@@ -26,6 +27,7 @@ export const routes = {
   reports,
   settings,
   staff,
+  store,
   system,
   events,
 };

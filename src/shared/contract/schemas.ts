@@ -15,6 +15,7 @@ export * from '../reports.ts';
 export * from '../responses.ts';
 export * from '../settings.ts';
 export * from '../staff.ts';
+export * from '../store.ts';
 export * from '../student-area.ts';
 export * from '../students.ts';
 export * from '../system.ts';
