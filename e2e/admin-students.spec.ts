@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expectNoSeriousA11yViolations } from './axe.ts';
-import { expect, loginViaApi, navigate, test, withoutLiveEvents } from './fixtures.ts';
+import { expect, holdRequests, loginViaApi, navigate, test, withoutLiveEvents } from './fixtures.ts';
 import { ADMIN_STUDENT_TEXTS } from '../src/shared/admin-students.ts';
 
 const SCREEN = '/admin/students';
@@ -218,7 +218,12 @@ test.describe('Gerenciar Alunos', () => {
     // A double click deletes once and says so (its second click used to send a second DELETE, answered 404: 'Erro ao excluir').
     const deletes: string[] = [];
     page.on('request', (request) => request.method() === 'DELETE' && deletes.push(request.url()));
+    // Both clicks land while the deletion is on its way, the case this is about. Answered between them (a busy machine
+    // spaces a double click's two clicks by more than a deletion takes), the dialog is gone and the second click lands
+    // on the page beneath, which takes the keyboard's focus from the search as any click there does.
+    const deletion = await holdRequests(page, 'DELETE', `/api/admin/students/${student.id}`);
     await confirm.getByRole('button', { name: 'Excluir' }).dblclick();
+    deletion.release();
     await expect(page.getByText(`Estudante ${student.name} excluído`)).toBeVisible();
     expect(deletes).toHaveLength(1);
     await expect(page.getByText('Erro ao excluir estudante')).toHaveCount(0);
@@ -287,7 +292,11 @@ test.describe('Gerenciar Alunos', () => {
       'request',
       (request) => request.method() === 'POST' && request.url().endsWith('/api/admin/students/import') && imports.push(request.url()),
     );
+    // Both clicks land while the import is on its way: answered between them, the second would land on the dialog that
+    // follows, on whatever is under the pointer there.
+    const importing = await holdRequests(page, 'POST', '/api/admin/students/import');
     await wizard.getByRole('button', { name: 'Importar 2 alunos' }).dblclick();
+    importing.release();
     const done = page.getByRole('dialog', { name: '2 alunos importados' });
     await expect(done).toBeVisible();
     expect(imports).toHaveLength(1);

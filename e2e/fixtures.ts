@@ -68,6 +68,24 @@ export async function withoutLiveEvents(page: Page): Promise<void> {
 }
 
 /**
+ * Holds the page's requests of `method` to `path` until `release` is called, then sends them on: a test of what happens
+ * while a request is on its way (a double click's second click) cannot have it answered before it has done its part.
+ */
+export async function holdRequests(page: Page, method: string, path: string): Promise<{ release: () => void }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    (url) => url.pathname === path,
+    async (route) => {
+      if (route.request().method() !== method) return route.fallback();
+      await released;
+      await route.continue();
+    },
+  );
+  return { release };
+}
+
+/**
  * Takes out of the pages the first screen's answers the server writes into them (decision 012), so the screen asks the
  * API as it would without them, and a test's page.route stands in for those answers too.
  */

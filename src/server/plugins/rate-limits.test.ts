@@ -66,15 +66,19 @@ describe('a school behind one address', () => {
       const school = '198.51.100.10';
       const students = await newStudents(300);
       vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
-      const visits = await Promise.all(
-        students.map(async (student) => {
+      // A class at a time: the frozen clock keeps them all in one window, and 1,800 requests sent at once would wait
+      // for the test database's 30 connections longer than the pool lets a request wait (503) on a busy machine.
+      const visits = [];
+      for (let first = 0; first < students.length; first += 30) {
+        const visiting = students.slice(first, first + 30).map(async (student) => {
           const page = await get('/api/auth/me', school);
           const login = await studentLogin(student.studentId, TEST_PASSWORD, school);
           const cookie = cookieFrom(login);
           const reads = await Promise.all(DASHBOARD_READS.map((url) => get(url, school, cookie)));
           return { page, login, reads };
-        }),
-      );
+        });
+        visits.push(...(await Promise.all(visiting)));
+      }
 
       const all = visits.flatMap(({ page, login, reads }) => [page, login, ...reads]);
       expect(all.filter((response) => response.statusCode === 429)).toEqual([]);
