@@ -84,10 +84,11 @@ export async function storeRoutes(app: FastifyInstance, { database, events, sett
   route(app, store.deliverMany, async (request) => deliverOrders(deps, adminOf(request), request.body, { ip: request.ip }));
 
   // Until their parts land (the turma goals' contributions; the pick list PDF), so the server starts with the whole
-  // contract: each answers 501. Whoever registers one of them deletes its line here.
-  const notYet = async () => {
-    throw new AppError('internal', { status: 501 });
-  };
-  route(app, store.contribute, notYet);
-  route(app, store.pickList, notYet);
+  // contract: each answers as it would for an unknown item or turma. Whoever registers one of them deletes its line here.
+  route(app, store.contribute, async () => {
+    throw new AppError('store_item_not_found');
+  });
+  route(app, store.pickList, async () => {
+    throw new AppError('turma_not_found');
+  });
 }
