@@ -230,79 +230,75 @@ function body(response: LightMyRequestResponse): string {
   return response.body;
 }
 
-// About 120 routes × 6 actors × 5 spellings, one request each: longer than a test's default time on a busy machine.
-test(
-  'every route × every actor × every spelling: refused with 401/403 before anything runs, admitted otherwise, no private field leaks',
-  { timeout: 120_000 },
-  async () => {
-    const routes = t.app.declaredRoutes.filter((route) => route.url.startsWith('/api/'));
-    const apiRoutes = new Set(routes.map((route) => `${route.method} ${route.url}`));
-    expect(apiRoutes.size).toBeGreaterThan(40);
-    let calls = 0;
-    const failures: string[] = [];
+test('every route × every actor × every spelling: refused with 401/403 before anything runs, admitted otherwise, no private field leaks', async () => {
+  const routes = t.app.declaredRoutes.filter((route) => route.url.startsWith('/api/'));
+  const apiRoutes = new Set(routes.map((route) => `${route.method} ${route.url}`));
+  expect(apiRoutes.size).toBeGreaterThan(40);
+  let calls = 0;
+  const failures: string[] = [];
 
-    for (const route of routes) {
-      const access = expectedAccess(route.method, route.url);
-      if (access === undefined) {
-        failures.push(`${route.method} ${route.url}: not in EXPECTED_ACCESS (declared '${route.options.config?.access}')`);
-        continue;
-      }
-      const path = concretePath(route.url);
-      const hasBody = ['POST', 'PUT', 'PATCH'].includes(route.method);
-      for (const actor of ACTORS) {
-        const expected = refusal(access, actor);
-        // The live stream never ends on its own; admitted callers are covered by the realtime tests.
-        if (expected === null && route.url === '/api/events') continue;
-        let plainStatus: number | undefined;
-        for (const [spelling, url] of Object.entries({ ...sameRouteSpellings(path), 'mixed case': mixedCase(path) })) {
-          // Signing out ends the caller's session: each admitted call uses a session of its own.
-          const cookie =
-            expected === null && route.url === '/api/auth/logout'
-              ? actor === 'coordinator' || isTeacher(actor)
-                ? await t.loginAdmin(isTeacher(actor) ? TEACHERS[actor] : undefined)
-                : await t.loginStudent(t.students[actor === 'studentA' ? 0 : 1]!.studentId)
-              : cookies.get(actor);
-          const response = await t.app.inject({
-            method: route.method as 'GET',
-            url,
-            headers: cookie ? { cookie } : {},
-            ...(hasBody ? { payload: {} } : {}),
-          });
-          calls += 1;
-          const where = `${route.method} ${url} as ${actor} (${spelling})`;
-          const text = body(response);
-          if (spelling === 'mixed case') {
-            if (response.statusCode !== 404) failures.push(`${where}: ${response.statusCode}, expected 404`);
-            continue;
-          }
-          if (response.statusCode >= 500) failures.push(`${where}: ${response.statusCode} ${text.slice(0, 200)}`);
-          if (expected !== null) {
-            const code = expected === 401 ? 'unauthenticated' : 'forbidden';
-            const expectedBody = route.method === 'HEAD' ? '' : JSON.stringify({ error: { code, message: ERROR_MESSAGES[code] } });
-            if (response.statusCode !== expected || text !== expectedBody) {
-              failures.push(`${where}: ${response.statusCode} ${text.slice(0, 200)}, expected ${expected}`);
-            }
-          } else if (response.statusCode === 401 || response.statusCode === 403) {
-            failures.push(`${where}: refused with ${response.statusCode} though the route admits ${actor}`);
-          }
-          if (spelling === 'plain') plainStatus = response.statusCode;
-          else if (response.statusCode !== plainStatus)
-            failures.push(`${where}: ${response.statusCode}, the plain path answered ${plainStatus}`);
-          if (actor === 'anonymous' || actor === 'studentA' || actor === 'teacherOfOther') {
-            for (const value of Object.values(B_PRIVATE)) if (text.includes(value)) failures.push(`${where}: leaks ${value}`);
-          }
-          if (/password_?hash|token_?hash|\$argon2/i.test(text)) failures.push(`${where}: leaks a secret`);
-          // A revalidated read (the contract's `revalidate`) may be kept by the user's own browser, asked again every time.
-          const cacheControl = response.statusCode === 200 && REVALIDATED.has(`GET ${route.url}`) ? 'private, no-cache' : 'no-store';
-          if (String(response.headers['cache-control']) !== cacheControl)
-            failures.push(`${where}: Cache-Control ${response.headers['cache-control']}, expected ${cacheControl}`);
+  for (const route of routes) {
+    const access = expectedAccess(route.method, route.url);
+    if (access === undefined) {
+      failures.push(`${route.method} ${route.url}: not in EXPECTED_ACCESS (declared '${route.options.config?.access}')`);
+      continue;
+    }
+    const path = concretePath(route.url);
+    const hasBody = ['POST', 'PUT', 'PATCH'].includes(route.method);
+    for (const actor of ACTORS) {
+      const expected = refusal(access, actor);
+      // The live stream never ends on its own; admitted callers are covered by the realtime tests.
+      if (expected === null && route.url === '/api/events') continue;
+      let plainStatus: number | undefined;
+      for (const [spelling, url] of Object.entries({ ...sameRouteSpellings(path), 'mixed case': mixedCase(path) })) {
+        // Signing out ends the caller's session: each admitted call uses a session of its own.
+        const cookie =
+          expected === null && route.url === '/api/auth/logout'
+            ? actor === 'coordinator' || isTeacher(actor)
+              ? await t.loginAdmin(isTeacher(actor) ? TEACHERS[actor] : undefined)
+              : await t.loginStudent(t.students[actor === 'studentA' ? 0 : 1]!.studentId)
+            : cookies.get(actor);
+        const response = await t.app.inject({
+          method: route.method as 'GET',
+          url,
+          headers: cookie ? { cookie } : {},
+          ...(hasBody ? { payload: {} } : {}),
+        });
+        calls += 1;
+        const where = `${route.method} ${url} as ${actor} (${spelling})`;
+        const text = body(response);
+        if (spelling === 'mixed case') {
+          if (response.statusCode !== 404) failures.push(`${where}: ${response.statusCode}, expected 404`);
+          continue;
         }
+        if (response.statusCode >= 500) failures.push(`${where}: ${response.statusCode} ${text.slice(0, 200)}`);
+        if (expected !== null) {
+          const code = expected === 401 ? 'unauthenticated' : 'forbidden';
+          const expectedBody = route.method === 'HEAD' ? '' : JSON.stringify({ error: { code, message: ERROR_MESSAGES[code] } });
+          if (response.statusCode !== expected || text !== expectedBody) {
+            failures.push(`${where}: ${response.statusCode} ${text.slice(0, 200)}, expected ${expected}`);
+          }
+        } else if (response.statusCode === 401 || response.statusCode === 403) {
+          failures.push(`${where}: refused with ${response.statusCode} though the route admits ${actor}`);
+        }
+        if (spelling === 'plain') plainStatus = response.statusCode;
+        else if (response.statusCode !== plainStatus)
+          failures.push(`${where}: ${response.statusCode}, the plain path answered ${plainStatus}`);
+        if (actor === 'anonymous' || actor === 'studentA' || actor === 'teacherOfOther') {
+          for (const value of Object.values(B_PRIVATE)) if (text.includes(value)) failures.push(`${where}: leaks ${value}`);
+        }
+        if (/password_?hash|token_?hash|\$argon2/i.test(text)) failures.push(`${where}: leaks a secret`);
+        // A revalidated read (the contract's `revalidate`) may be kept by the user's own browser, asked again every time.
+        const cacheControl = response.statusCode === 200 && REVALIDATED.has(`GET ${route.url}`) ? 'private, no-cache' : 'no-store';
+        if (String(response.headers['cache-control']) !== cacheControl)
+          failures.push(`${where}: Cache-Control ${response.headers['cache-control']}, expected ${cacheControl}`);
       }
     }
-    console.info(`authorization matrix: ${apiRoutes.size} routes × ${ACTORS.length} actors × 5 spellings → ${calls} calls`);
-    expect(failures).toEqual([]);
-  },
-);
+  }
+  console.info(`authorization matrix: ${apiRoutes.size} routes × ${ACTORS.length} actors × 5 spellings → ${calls} calls`);
+  expect(failures).toEqual([]);
+  // About 160 routes × 6 actors × 5 spellings, one request each: longer than a test's default time on a busy machine.
+}, 120_000);
 
 test('a route without an access declaration stops the start-up', async () => {
   const other = await buildTestApp();
