@@ -714,7 +714,10 @@ export const storeGoalProgress = pgTable(
     refundReason: text('refund_reason', { enum: ['deadline', 'order_refused'] }),
   },
   (t) => [
-    foreignKey({ columns: [t.itemId, t.goal], foreignColumns: [storeItems.id, storeItems.goal] }).onUpdate('cascade'),
+    // A goal's item deleted takes its progress along; one with contributions cannot be deleted (they reference it).
+    foreignKey({ columns: [t.itemId, t.goal], foreignColumns: [storeItems.id, storeItems.goal] })
+      .onUpdate('cascade')
+      .onDelete('cascade'),
     uniqueIndex('store_goal_progress_order_key').on(t.orderId),
     check('store_goal_raised_within', sql`${t.raised} >= 0 AND ${t.raised} <= ${t.goal}`),
     check('store_goal_order_iff_reached', sql`(${t.reachedAt} IS NULL) = (${t.orderId} IS NULL)`),

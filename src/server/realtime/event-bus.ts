@@ -18,6 +18,8 @@ export type BusEvent =
   /** Weekly tags or likes changed; `studentUuids`: whose own tags changed (none for a like). */
   | { type: 'tags'; studentUuids: string[] | 'all' }
   | { type: 'students' }
+  /** A turma goal's contributions were given back (decision 026): each of `studentUuids` watching is told what they got back. */
+  | { type: 'goal_refunded'; itemId: string; studentUuids: string[] | 'all' }
   /** The school's settings changed (decision 009): each instance drops its copy. */
   | { type: 'settings' }
   /** Sessions deleted (logout, removal, password reset): each instance drops them from its session cache. */
@@ -86,7 +88,7 @@ function compact(event: BusEvent): BusEvent {
       lines: lines === 'all' || tooMany(lines.entryIds) || tooMany(lines.batchIds) || tooMany(lines.refusedIds) ? 'all' : lines,
     };
   }
-  if (event.type === 'tags' && tooMany(event.studentUuids)) return { ...event, studentUuids: 'all' };
+  if ((event.type === 'tags' || event.type === 'goal_refunded') && tooMany(event.studentUuids)) return { ...event, studentUuids: 'all' };
   return event;
 }
 

@@ -35,7 +35,7 @@ ALTER TABLE "store_goal_contributions" ADD CONSTRAINT "store_goal_contributions_
 ALTER TABLE "store_goal_contributions" ADD CONSTRAINT "store_goal_contributions_entry_id_ledger_entries_id_fk" FOREIGN KEY ("entry_id") REFERENCES "public"."ledger_entries"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "store_goal_contributions" ADD CONSTRAINT "store_goal_contributions_refund_entry_id_ledger_entries_id_fk" FOREIGN KEY ("refund_entry_id") REFERENCES "public"."ledger_entries"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "store_goal_progress" ADD CONSTRAINT "store_goal_progress_order_id_store_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."store_orders"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "store_goal_progress" ADD CONSTRAINT "store_goal_progress_item_id_goal_store_items_id_goal_fk" FOREIGN KEY ("item_id","goal") REFERENCES "public"."store_items"("id","goal") ON DELETE no action ON UPDATE cascade;--> statement-breakpoint
+ALTER TABLE "store_goal_progress" ADD CONSTRAINT "store_goal_progress_item_id_goal_store_items_id_goal_fk" FOREIGN KEY ("item_id","goal") REFERENCES "public"."store_items"("id","goal") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
 CREATE UNIQUE INDEX "store_goal_contributions_entry_key" ON "store_goal_contributions" USING btree ("entry_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "store_goal_contributions_refund_key" ON "store_goal_contributions" USING btree ("refund_entry_id");--> statement-breakpoint
 CREATE INDEX "store_goal_contributions_item_student_idx" ON "store_goal_contributions" USING btree ("item_id","student_id");--> statement-breakpoint
