@@ -42,8 +42,9 @@ export async function reconcile(db: Db): Promise<Discrepancy[]> {
   const balances = rowsOf<BalanceRow>(
     await db.execute(sql`
       WITH flows AS (
+        -- A refund gives back what was spent: never earned (decision 026).
         SELECT to_student_id AS student, currency, amount AS delta,
-               CASE WHEN currency = 'meritus' AND ${directionIs(sql`type`, 'raises')} THEN amount ELSE 0 END AS earned
+               CASE WHEN currency = 'meritus' AND ${directionIs(sql`type`, 'raises')} AND type <> 'refund' THEN amount ELSE 0 END AS earned
           FROM ledger_entries WHERE to_student_id IS NOT NULL
         UNION ALL
         -- A reversal of an award (its only party the sender, decision 025) takes it back from the total earned too.

@@ -34,4 +34,3 @@ export function startGoalDeadlines(run: () => Promise<number>, log: FastifyBaseL
   timer.unref();
   return () => clearInterval(timer);
 }
-
