@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client.ts';
 import { directionIs } from '../../db/ledger-direction.ts';
+import { goalEntryProblems, goalMismatches } from '../store/store-goals-reconciliation.ts';
 
 export type Discrepancy =
   | {
@@ -12,7 +13,9 @@ export type Discrepancy =
       fromLedger: number;
     }
   | { kind: 'negative_balance'; studentUuid: string; studentId: string; field: 'meritus' | 'estelecas' | 'totalEarned'; stored: number }
-  | { kind: 'invalid_entry'; entryId: string; problem: string };
+  | { kind: 'invalid_entry'; entryId: string; problem: string }
+  /** A turma goal whose progress is not what its contributions not given back add up to (decision 026). */
+  | { kind: 'goal_mismatch'; itemId: string; name: string; raised: number; fromContributions: number };
 
 /** Why a ledger row breaks the rules, as the query names it, and in the diagnostics' words. */
 const ENTRY_PROBLEMS = {
@@ -107,6 +110,8 @@ export async function reconcile(db: Db): Promise<Discrepancy[]> {
     `),
   );
   for (const row of invalid) found.push({ kind: 'invalid_entry', entryId: row.id, problem: ENTRY_PROBLEMS[row.problem] });
+  for (const entry of await goalEntryProblems(db)) found.push({ kind: 'invalid_entry', ...entry });
+  for (const goal of await goalMismatches(db)) found.push({ kind: 'goal_mismatch', ...goal });
   return found;
 }
 

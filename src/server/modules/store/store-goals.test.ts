@@ -492,3 +492,43 @@ describe('races', () => {
     expect(await reconcile(t.db)).toEqual([]);
   });
 });
+
+describe('reconciliation and Debug & Diagnóstico', () => {
+  test('know contributions and their refunds: a goal or a row changed behind them is reported, and left as it is', async () => {
+    const { goal } = await fundedGoal();
+    await t.app.expireStoreGoals(noonOf(dayAfter(today(), 1)));
+    const open = await createGoal();
+    await contribute(ana, open.id, { amount: 9 });
+    const run = async () => {
+      const response = await t.request('POST', '/admin/diagnostics/run');
+      expect(response.statusCode, response.body).toBe(200);
+      return (response.json() as { logs: { category: string; status: string; message: string; details: Record<string, unknown> }[] }).logs;
+    };
+    const clean = (await run()).filter((log) => log.category === 'TRANSACTIONS');
+    expect(clean.filter((log) => log.status === 'error')).toEqual([]);
+    expect(clean.map((log) => log.message)).toContain(
+      'Metas da turma: o arrecadado de cada uma é a soma das suas contribuições não devolvidas',
+    );
+
+    // The open goal's progress raised behind its contributions; a refund row changed behind the contribution it gives back.
+    const [refunded] = await refundsOf(goal.id);
+    await t.db.execute(sql`UPDATE store_goal_progress SET raised = raised + 1 WHERE item_id = ${open.id}`);
+    await t.db.execute(sql`UPDATE ledger_entries SET amount = amount + 1 WHERE id = ${refunded!.refund!.id}`);
+    try {
+      const found = await reconcile(t.db);
+      expect(found).toEqual(
+        expect.arrayContaining([
+          { kind: 'goal_mismatch', itemId: open.id, name: open.name, raised: 10, fromContributions: 9 },
+          { kind: 'invalid_entry', entryId: refunded!.refund!.id, problem: 'devolução diferente da contribuição que devolve' },
+        ]),
+      );
+      const errors = (await run()).filter((log) => log.category === 'TRANSACTIONS' && log.status === 'error').map((log) => log.message);
+      expect(errors).toContain('1 meta da turma difere da soma das suas contribuições não devolvidas');
+      expect(errors).toContain('1 linha inválida no razão');
+    } finally {
+      await t.db.execute(sql`UPDATE store_goal_progress SET raised = raised - 1 WHERE item_id = ${open.id}`);
+      await t.db.execute(sql`UPDATE ledger_entries SET amount = amount - 1 WHERE id = ${refunded!.refund!.id}`);
+    }
+    expect(await reconcile(t.db)).toEqual([]);
+  });
+});
