@@ -402,7 +402,9 @@ export async function myOrders(db: Db, student: StudentActor): Promise<MyOrder[]
 export async function adminOrders(db: Db, admin: AdminActor, query: unknown, timeZone: string): Promise<AdminOrdersPage> {
   const filters = parsedOrRefused(adminOrdersQuery.safeParse(query));
   const scope = turmaScopeOf(admin);
-  const conditions: SQL[] = [sql`(${studentInScope(sql`o.student_id`, scope)} OR (o.student_id IS NULL AND ${goalInScope(scope)}))`];
+  const conditions: SQL[] = [
+    sql`(${studentInScope(sql`o.student_id`, scope)} OR (o.student_id IS NULL AND ${goalInScope(scope, sql`o.item_id`)}))`,
+  ];
   if (filters.status) conditions.push(sql`o.status = ${filters.status}`);
   if (filters.item) conditions.push(sql`o.item_id = ${filters.item}`);
   if (filters.turma) {

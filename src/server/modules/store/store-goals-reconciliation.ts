@@ -4,13 +4,15 @@ import { rowsOf, type Db } from '../../db/client.ts';
 /**
  * What reconciliation checks of turma goals (decision 026), beside every balance against its rows: each `contribution`
  * row is one contribution's, as the record says (student, amount); each refund of a contribution gives it back exactly
- * (a `refund` row to the same student, same currency and amount); and each goal's progress is what its contributions
+ * (a `refund` row to the same student, same currency and amount), and every refund gives back an order or a contribution;
+ * and each goal's progress is what its contributions
  * not given back add up to (none once it was given back).
  */
 export const GOAL_ENTRY_PROBLEMS = {
   contribution_unrecorded: 'contribuição sem registro de meta da turma',
   contribution_mismatch: 'contribuição diferente do seu registro na meta da turma',
   goal_refund_mismatch: 'devolução diferente da contribuição que devolve',
+  refund_unexplained: 'devolução sem pedido nem contribuição que ela devolva',
 } as const;
 
 export type GoalEntryProblem = { entryId: string; problem: (typeof GOAL_ENTRY_PROBLEMS)[keyof typeof GOAL_ENTRY_PROBLEMS] };
@@ -34,7 +36,13 @@ export async function goalEntryProblems(db: Db): Promise<GoalEntryProblem[]> {
         JOIN ledger_entries r ON r.id = c.refund_entry_id
        WHERE r.type <> 'refund' OR r.amount <> e.amount OR r.currency <> e.currency
           OR r.to_student_id IS DISTINCT FROM e.from_student_id OR r.from_student_id IS NOT NULL
-          OR EXISTS (SELECT 1 FROM store_orders o WHERE o.refund_entry_id = r.id)`),
+          OR EXISTS (SELECT 1 FROM store_orders o WHERE o.refund_entry_id = r.id)
+      UNION ALL
+      SELECT e.id, 'refund_unexplained'
+        FROM ledger_entries e
+       WHERE e.type = 'refund'
+         AND NOT EXISTS (SELECT 1 FROM store_orders o WHERE o.refund_entry_id = e.id)
+         AND NOT EXISTS (SELECT 1 FROM store_goal_contributions c WHERE c.refund_entry_id = e.id)`),
   );
   return rows.map((row) => ({ entryId: row.id, problem: GOAL_ENTRY_PROBLEMS[row.problem] }));
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type Column, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { rowsOf } from '../../db/client.ts';
 import { storeItems, storeOrders, students } from '../../db/schema.ts';
@@ -256,11 +256,11 @@ async function orderForStaff(db: DbOrTx, admin: AdminActor, orderId: string) {
   return order;
 }
 
-/** A turma goal's order is seen by the staff of its turmas (every turma when it names none). */
-export function goalInScope(scope: readonly string[] | null) {
+/** A turma goal's order (its item: `itemId`) is seen by the staff of its turmas (every turma when it names none). */
+export function goalInScope(scope: readonly string[] | null, itemId: SQL | Column = storeOrders.itemId) {
   if (scope === null) return sql`TRUE`;
-  return sql`(NOT EXISTS (SELECT 1 FROM store_item_turmas t WHERE t.item_id = ${storeOrders.itemId})
-    OR EXISTS (SELECT 1 FROM store_item_turmas t WHERE t.item_id = ${storeOrders.itemId} AND ${turmaInScope(sql`t.turma_id`, scope)}))`;
+  return sql`(NOT EXISTS (SELECT 1 FROM store_item_turmas t WHERE t.item_id = ${itemId})
+    OR EXISTS (SELECT 1 FROM store_item_turmas t WHERE t.item_id = ${itemId} AND ${turmaInScope(sql`t.turma_id`, scope)}))`;
 }
 
 function parsedOrRefused<T>(
