@@ -51,6 +51,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'GET /api/ranking',
     'GET /api/tags/active',
     'GET /api/settings',
+    'GET /api/store/items/:id/image',
   ],
   student: [
     'POST /api/meritus/transfers',
@@ -62,6 +63,11 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'GET /api/me/summary',
     'PUT /api/tags/:tagId/like',
     'DELETE /api/tags/:tagId/like',
+    'GET /api/store/items',
+    'POST /api/store/items/:id/orders',
+    'POST /api/store/items/:id/contributions',
+    'GET /api/me/orders',
+    'POST /api/me/orders/:id/cancel',
   ],
   staffArea: [
     'GET /api/admin/operations',
@@ -93,6 +99,12 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'POST /api/admin/archive/images/:id/share',
     'DELETE /api/admin/archive/images/:id/share',
     'GET /api/admin/turmas',
+    'GET /api/admin/store/items',
+    'GET /api/admin/store/orders',
+    'GET /api/admin/store/orders/pick-list.pdf',
+    'POST /api/admin/store/orders/:id/deliver',
+    'POST /api/admin/store/orders/:id/refuse',
+    'POST /api/admin/store/orders/deliver',
   ],
   award: [
     'POST /api/admin/students/:id/meritus',
@@ -140,6 +152,9 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'POST /api/admin/staff',
     'PATCH /api/admin/staff/:id',
     'POST /api/admin/staff/:id/password',
+    'POST /api/admin/store/items',
+    'PATCH /api/admin/store/items/:id',
+    'DELETE /api/admin/store/items/:id',
   ],
 };
 
@@ -282,7 +297,8 @@ test('every route × every actor × every spelling: refused with 401/403 before 
   }
   console.info(`authorization matrix: ${apiRoutes.size} routes × ${ACTORS.length} actors × 5 spellings → ${calls} calls`);
   expect(failures).toEqual([]);
-});
+  // About 160 routes × 6 actors × 5 spellings, one request each: longer than a test's default time on a busy machine.
+}, 120_000);
 
 test('a route without an access declaration stops the start-up', async () => {
   const other = await buildTestApp();

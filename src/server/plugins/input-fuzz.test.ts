@@ -62,6 +62,21 @@ const [archived] = await t.db
   .returning();
 
 const [turma] = await t.db.select().from(turmas).limit(1);
+const storeItem = await t.app.inject({
+  method: 'POST',
+  url: '/api/admin/store/items',
+  headers: { cookie: cookies.admin },
+  payload: { name: 'Caneta', price: 1, currency: 'meritus', category: 'material' },
+});
+expect(storeItem.statusCode).toBe(201);
+const storeItemId = (storeItem.json() as { id: string }).id;
+const storeOrder = await t.app.inject({
+  method: 'POST',
+  url: `/api/store/items/${storeItemId}/orders`,
+  headers: { cookie: cookies.student },
+});
+expect(storeOrder.statusCode).toBe(201);
+const storeOrderId = (storeOrder.json() as { order: { id: string } }).order.id;
 
 /** A real value for each path parameter, so a case can make just one part of a request hostile. */
 function validParam(url: string, name: string): string {
@@ -73,6 +88,8 @@ function validParam(url: string, name: string): string {
   if (url.startsWith('/api/archive/files/')) return name === 'variant' ? 'thumb' : archived!.fileKey;
   if (url.startsWith('/api/admin/dashboard/goals/')) return 'participation';
   if (url.startsWith('/api/admin/turmas/')) return turma!.id;
+  if (url.startsWith('/api/store/items/') || url.startsWith('/api/admin/store/items/')) return storeItemId;
+  if (url.startsWith('/api/me/orders/') || url.startsWith('/api/admin/store/orders/')) return storeOrderId;
   if (url.startsWith('/api/admin/staff/')) return t.admin.id;
   if (url.startsWith('/api/admin/students/')) return bruno.id;
   if (url.startsWith('/api/admin/operations/')) return (award.json() as { entry: { id: string } }).entry.id;
@@ -149,6 +166,11 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   },
   'PATCH /api/admin/staff/:id': { active: true, weeklyBudget: null },
   'POST /api/admin/staff/:id/password': { password: 'senha-forte-2' },
+  'POST /api/store/items/:id/contributions': { amount: 1 },
+  'POST /api/admin/store/items': { name: 'Caderno', price: 5, currency: 'meritus', category: 'material', stock: 3 },
+  'PATCH /api/admin/store/items/:id': { name: 'Caneta azul', price: 2, stock: null, position: 0 },
+  'POST /api/admin/store/orders/:id/refuse': { reason: 'Em falta' },
+  'POST /api/admin/store/orders/deliver': { ids: [storeOrderId] },
 };
 
 /** Routes left out, and why. */
@@ -168,6 +190,9 @@ const AUDITED_BY_DESIGN: Record<string, string> = {
   'POST /api/admin/students/:id/meritus': 'ledger.refused',
   'POST /api/admin/students/:id/estelecas': 'ledger.refused',
   'POST /api/admin/operations/bulk': 'ledger.refused',
+  'POST /api/store/items/:id/orders': 'ledger.refused',
+  'POST /api/me/orders/:id/cancel': 'ledger.refused',
+  'POST /api/admin/store/orders/:id/refuse': 'ledger.refused',
   'GET /api/admin/students/export.csv': 'students.export',
   'GET /api/admin/ledger/export.csv': 'ledger.export',
   'GET /api/admin/system/entities/:entity/export.csv': 'system.entity_export',
@@ -328,6 +353,10 @@ async function snapshot(): Promise<Snapshot> {
     ${tableHash('goals', 't.id')} AS goals,
     ${tableHash('reason_presets', 't.id')} AS reason_presets,
     ${tableHash('idempotency_keys', 't.actor_key, t.key')} AS idempotency_keys,
+    ${tableHash('store_items', 't.id')} AS store_items,
+    ${tableHash('store_item_turmas', 't.item_id, t.turma_id')} AS store_item_turmas,
+    ${tableHash('store_orders', 't.id')} AS store_orders,
+    ${tableHash('store_limit_uses', 't.item_id, t.student_id, t.period_start')} AS store_limit_uses,
     (SELECT coalesce(jsonb_object_agg(action, n), '{}'::jsonb) FROM (SELECT action, count(*)::int AS n FROM audit_log GROUP BY action) a) AS audit`);
   const [row] = rowsOf<Snapshot & { audit: Record<string, number> | string }>(result);
   const audit = typeof row!.audit === 'string' ? (JSON.parse(row!.audit) as Record<string, number>) : row!.audit;

@@ -96,7 +96,7 @@ export function mergeOwed(before: Owed | undefined, after: Owed): Owed {
     figures: before.figures || after.figures,
     tags,
     students: before.students || after.students,
-    store: Boolean(before.store || after.store),
+    store: before.store || after.store,
   };
 }
 

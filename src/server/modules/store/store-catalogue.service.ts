@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { rowsOf } from '../../db/client.ts';
 import { archiveImages, storeItems, storeItemTurmas, storeOrders, turmas } from '../../db/schema.ts';
@@ -482,7 +482,7 @@ export async function itemImage(db: Db, id: unknown) {
     .select({ image: archiveImages })
     .from(storeItems)
     .innerJoin(archiveImages, eq(archiveImages.id, storeItems.imageId))
-    .where(and(eq(storeItems.id, itemId)));
+    .where(eq(storeItems.id, itemId));
   if (!row) throw new AppError('store_item_not_found');
   const { image } = row;
   const preview = image.hasVariants;

@@ -90,10 +90,9 @@ export async function storeRoutes(app: FastifyInstance, { database, events, sett
 
   route(app, store.deliverMany, async (request) => deliverOrders(deps, adminOf(request), request.body, { ip: request.ip }));
 
-  // Until their parts land (the pick list PDF), so the server starts with the whole
-  // contract: each answers 501. Whoever registers one of them deletes its line here.
-  const notYet = async () => {
-    throw new AppError('internal', { status: 501 });
-  };
-  route(app, store.pickList, notYet);
+  // Until its part lands (the pick list PDF), so the server starts with the whole contract: it answers as it would for an
+  // unknown turma. Whoever registers it deletes its line here.
+  route(app, store.pickList, async () => {
+    throw new AppError('turma_not_found');
+  });
 }

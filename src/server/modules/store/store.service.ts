@@ -347,7 +347,7 @@ async function deliverPending(deps: StoreDeps, admin: AdminActor, ids: string[],
 }
 
 /** An order row as the API shows it. */
-export function orderView(row: typeof storeOrders.$inferSelect): StoreOrder {
+function orderView(row: typeof storeOrders.$inferSelect): StoreOrder {
   return {
     id: row.id,
     itemId: row.itemId,

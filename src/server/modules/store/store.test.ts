@@ -541,3 +541,25 @@ describe('orders', () => {
     expect(row!.taken).toBe(1);
   });
 });
+
+describe('reconciliation', () => {
+  test('an item’s units taken, a limit’s counter or an order’s ledger row that disagree with the orders are found', async () => {
+    const item = await createItem({ price: 9, stock: 5, limit: { count: 3, period: 'month' } });
+    const order = await bought(item.id);
+    await t.db.update(storeItems).set({ taken: 2 }).where(eq(storeItems.id, item.id));
+    await t.db.update(storeLimitUses).set({ used: 2 }).where(eq(storeLimitUses.itemId, item.id));
+    const found = await reconcile(t.db);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        { kind: 'store_mismatch', id: item.id, problem: 'unidades tomadas de um item diferem dos seus pedidos' },
+        { kind: 'store_mismatch', id: item.id, problem: 'compras de um aluno no período do limite diferem dos seus pedidos' },
+      ]),
+    );
+    const run = await t.request('POST', '/admin/diagnostics/run');
+    expect(run.body).toContain('Loja: 2 divergências entre pedidos, razão, estoques e limites');
+    await t.db.update(storeItems).set({ taken: 1 }).where(eq(storeItems.id, item.id));
+    await t.db.update(storeLimitUses).set({ used: 1 }).where(eq(storeLimitUses.itemId, item.id));
+    expect(await reconcile(t.db)).toEqual([]);
+    expect((await cancel(order.id)).statusCode).toBe(200);
+  });
+});
