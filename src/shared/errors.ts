@@ -139,7 +139,8 @@ export const ERROR_MESSAGES = {
   reversal_reason_too_long: 'O motivo do estorno deve ter no máximo 200 caracteres',
   already_reversed: 'Esta operação já foi estornada',
   reversal_not_reversible: 'Um estorno não pode ser estornado',
-  reversal_store_entry: 'Operações da Loja não são estornadas: o pedido é recusado ou cancelado, e a meta da turma devolve as contribuições',
+  reversal_store_entry:
+    'Operações da Loja não são estornadas: o pedido é recusado ou cancelado, e a meta da turma devolve as contribuições',
   reversal_not_own: 'Você só pode estornar operações feitas por você nas últimas 24 horas',
   reversal_transfer_coordination: 'Somente a coordenação pode estornar transferências entre alunos',
   student_outside_turmas: 'Este estudante não é de uma das suas turmas',
