@@ -41,6 +41,10 @@ beforeEach(async () => {
   expect(await reconcile(t.db)).toEqual([]);
 });
 
+let address: Promise<string> | undefined;
+/** The app listening (once for the file): the event streams need a real connection. */
+const listening = () => (address ??= t.app.listen({ port: 0, host: '127.0.0.1' }));
+
 async function cookieOf(student: TestStudent): Promise<string> {
   let cookie = cookies.get(student.id);
   if (!cookie) {
@@ -378,7 +382,7 @@ describe('the deadline', () => {
   });
 
   test('the contributors watching are told, each with what they got back', async () => {
-    const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const baseUrl = await listening();
     const { goal } = await fundedGoal();
     const streams = { ana: await openStream(baseUrl, await cookieOf(ana)), bruno: await openStream(baseUrl, await cookieOf(bruno)) };
     const [outsider] = await addStudents(t.db, [{ studentId: '3100003', name: 'Otávio Outro' }]);
@@ -406,6 +410,28 @@ describe('the deadline', () => {
       expect(other.received.filter((event) => event.event === 'notice')).toEqual([]);
     } finally {
       await Promise.all([...Object.values(streams), other].map((stream) => stream.close()));
+    }
+  });
+});
+
+describe('progress is live', () => {
+  test("a contribution tells the students of the goal's turmas (they read their store again), and nobody else", async () => {
+    const baseUrl = await listening();
+    const goal = await createGoal();
+    const [classmate] = await addStudents(t.db, [{ studentId: '3100004', name: 'Marina Mesma Turma' }]);
+    const streams = {
+      classmate: await openStream(baseUrl, await t.loginStudent(classmate!.studentId)),
+      other: await openStream(baseUrl, await cookieOf(bruno)),
+    };
+    try {
+      await Promise.all(Object.values(streams).map((stream) => stream.waitFor((events) => events.some((e) => e.event === 'ready'))));
+      expect((await contribute(ana, goal.id, { amount: 5 })).statusCode).toBe(201);
+      await t.app.liveHub.tick();
+      await streams.classmate.waitFor((events) => events.some((event) => event.event === 'store'));
+      expect(streams.other.received.filter((event) => event.event === 'store')).toEqual([]);
+      expect((await studentList(classmate!)).find((item) => item.id === goal.id)).toMatchObject({ raised: 5, myContribution: 0 });
+    } finally {
+      await Promise.all(Object.values(streams).map((stream) => stream.close()));
     }
   });
 });
