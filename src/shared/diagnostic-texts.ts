@@ -51,6 +51,9 @@ export const DIAGNOSTIC_TEXTS = {
     idempotencyKeyMissing: 'Invariante 5: a chave primária das chaves de idempotência não existe',
     entriesValid: 'Todas as linhas do razão têm valor positivo e partes coerentes com o tipo',
     entriesInvalid: (count: number) => `${countOf(count, 'linha inválida', 'linhas inválidas')} no razão`,
+    goalsAgree: 'Metas da turma: o arrecadado de cada uma é a soma das suas contribuições não devolvidas',
+    goalsDisagree: (count: number) =>
+      `${countOf(count, 'meta da turma difere', 'metas da turma diferem')} da soma das suas contribuições não devolvidas`,
     storeAgrees: 'Loja: cada pedido tem sua compra e, devolvido, uma devolução; estoques e limites conferem com os pedidos',
     storeDisagrees: (count: number) => `Loja: ${countOf(count, 'divergência', 'divergências')} entre pedidos, razão, estoques e limites`,
     noDangling: 'Nenhuma linha do razão aponta para estudante inexistente',

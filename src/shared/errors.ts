@@ -139,6 +139,8 @@ export const ERROR_MESSAGES = {
   reversal_reason_too_long: 'O motivo do estorno deve ter no máximo 200 caracteres',
   already_reversed: 'Esta operação já foi estornada',
   reversal_not_reversible: 'Um estorno não pode ser estornado',
+  reversal_store_entry:
+    'Operações da Loja não são estornadas: o pedido é recusado ou cancelado, e a meta da turma devolve as contribuições',
   reversal_not_own: 'Você só pode estornar operações feitas por você nas últimas 24 horas',
   reversal_transfer_coordination: 'Somente a coordenação pode estornar transferências entre alunos',
   student_outside_turmas: 'Este estudante não é de uma das suas turmas',
@@ -168,6 +170,8 @@ export const ERROR_MESSAGES = {
   store_is_a_goal: 'Uma meta da turma recebe contribuições, não pedidos',
   store_goal_reached: 'Esta meta já foi atingida',
   store_goal_exceeds: 'A contribuição passa do que falta para a meta',
+  store_goal_below_raised: 'A meta deve ficar acima do que já foi arrecadado',
+  store_goal_locked: 'Uma meta que já recebeu contribuições não muda de moeda nem deixa de ser meta da turma',
   store_order_not_pending: 'Este pedido não está mais pendente',
   store_refuse_reason_required: 'Informe o motivo da recusa',
   store_refuse_reason_too_long: 'O motivo da recusa deve ter no máximo 200 caracteres',

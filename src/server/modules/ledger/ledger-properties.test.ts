@@ -1,21 +1,25 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestDatabase, addAdmin, addStudents, adminActor, studentActor, type TestDatabase } from '../../test/test-app.ts';
-import { ledgerEntries, storeItems, storeOrders, students } from '../../db/schema.ts';
+import { eq, isNull, sql } from 'drizzle-orm';
+import { ledgerEntries, storeGoalContributions, storeItems, storeOrders, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { createEventBus, type EventBus } from '../../realtime/event-bus.ts';
 import { adminOperation, studentTransfer, type LedgerDeps } from './ledger.service.ts';
 import type { AdminActor, StudentActor } from '../auth/actor.ts';
 import { reconcile } from './reconciliation.service.ts';
 import { cancelOrder, deliverOrder, purchase, refuseOrder } from '../store/store.service.ts';
+import { contribute, expireGoals } from '../store/store-goals.service.ts';
+import { dayIn, DEFAULT_TIME_ZONE } from '../../../shared/format.ts';
 import { adminOperationInputs, estelecasTransferInput, meritusTransferInput } from '../../../shared/ledger.ts';
 import { issueCode } from '../../../shared/validation.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
 
 /**
  * Random sequences of valid and invalid operations straight against the domain, the Loja's included (purchases,
- * cancellations, refusals, deliveries): after each one the ledger reconciles, no balance is below zero, the sum of the
- * balances is exactly what the staff's operations, purchases and refunds moved, and a refused one changed nothing.
+ * cancellations, refusals, deliveries; turma goals: new goals, contributions, their deadlines passing, their orders
+ * refused): after each one the ledger reconciles, no balance is below zero, the sum of the balances is exactly what the
+ * staff's operations, purchases, contributions and refunds moved, and a refused one changed nothing.
  */
 let database: TestDatabase;
 let events: EventBus;
@@ -78,6 +82,51 @@ const operation = fc.oneof(
     order: fc.integer({ min: 0, max: 20 }),
   }),
 );
+/** Turma goals: a new goal, a contribution to one of the latest two, the deadline job run on a later day. */
+const goalOperation = fc.oneof(
+  fc.record({ kind: fc.constant('goal' as const), currency, goal: fc.integer({ min: 5, max: 80 }), days: fc.integer({ min: 0, max: 2 }) }),
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('contribute' as const), student: who, goal: fc.integer({ min: 0, max: 1 }), amount }),
+  },
+  fc.record({ kind: fc.constant('expire' as const), days: fc.integer({ min: 1, max: 3 }) }),
+);
+
+/** A turma goal for every turma, due `days` after today. */
+async function newGoal(op: { currency: 'meritus' | 'estelecas'; goal: number; days: number }): Promise<void> {
+  const deadline = new Date(Date.now() + op.days * 86_400_000);
+  await database.db.insert(storeItems).values({
+    name: `Meta ${op.goal}`,
+    category: 'turma',
+    currency: op.currency,
+    goal: op.goal,
+    deadline: dayIn(DEFAULT_TIME_ZONE, deadline),
+  });
+}
+
+/** The latest goals, newest first. */
+async function goalAt(index: number): Promise<string | undefined> {
+  const goals = await database.db
+    .select({ id: storeItems.id })
+    .from(storeItems)
+    .where(eq(storeItems.category, 'turma'))
+    .orderBy(sql`${storeItems.createdAt} DESC`, storeItems.id)
+    .limit(2);
+  return goals[index]?.id;
+}
+
+/** What the contributions not given back hold, by currency. */
+async function heldByGoals(): Promise<Moved> {
+  const rows = await database.db
+    .select({ currency: ledgerEntries.currency, held: sql<number>`coalesce(sum(${ledgerEntries.amount}), 0)::int` })
+    .from(storeGoalContributions)
+    .innerJoin(ledgerEntries, eq(ledgerEntries.id, storeGoalContributions.entryId))
+    .where(isNull(storeGoalContributions.refundEntryId))
+    .groupBy(ledgerEntries.currency);
+  const held = { meritus: 0, estelecas: 0 };
+  for (const row of rows) held[row.currency] = row.held;
+  return held;
+}
 
 async function snapshot() {
   const balances = await database.db.select().from(students).orderBy(students.studentId);
@@ -115,6 +164,7 @@ async function storeOperation(op: { kind: 'purchase' | 'cancel' | 'refuse' | 'de
     await deliverOrder(deps, admin, orderId);
     return {};
   }
+  // A goal's order refused gives back its contributions, which added up to its price.
   const { body } =
     op.kind === 'cancel' ? await cancelOrder(deps, student, orderId) : await refuseOrder(deps, admin, orderId, { reason: 'propriedade' });
   return { [body.order.currency]: body.order.price };
@@ -130,48 +180,68 @@ function amountRefusal(op: { kind: 'transfer' | 'admin'; currency: 'meritus' | '
 
 test('any sequence of operations keeps the ledger reconciled; refusals, and every invalid amount, change nothing', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 25 }), async (ops) => {
-      for (const op of ops) {
-        const before = await snapshot();
-        let moved: Partial<Moved> = {};
-        let refused: AppError | undefined;
-        // The HTTP schema refuses bad amounts before the service; the domain must refuse them on its own too.
-        try {
-          if (op.kind === 'transfer') {
-            await studentTransfer(deps, people[op.from]!, op.currency, { recipientId: people[op.to]!.id, amount: op.amount });
-          } else if (op.kind !== 'admin') {
-            moved = await storeOperation(op);
-          } else {
-            const { body } = await adminOperation(deps, admin, op.currency, {
-              id: people[op.student]!.id,
-              type: op.type,
-              amount: op.amount,
-              description: 'propriedade',
-            });
-            moved = { [op.currency]: op.type === 'admin_add' || op.type === 'reward' ? body.entry.amount : -body.entry.amount };
+    fc.asyncProperty(
+      fc.array(operation, { minLength: 1, maxLength: 25 }),
+      fc.array(goalOperation, { maxLength: 12 }),
+      async (others, goals) => {
+        // The goals' operations between the others, one after each of the first ones.
+        const ops = others.flatMap((op, index) => (index < goals.length ? [op, goals[index]!] : [op]));
+        for (const op of ops) {
+          const before = await snapshot();
+          let moved: Partial<Moved> = {};
+          let refused: AppError | undefined;
+          // The HTTP schema refuses bad amounts before the service; the domain must refuse them on its own too.
+          try {
+            if (op.kind === 'transfer') {
+              await studentTransfer(deps, people[op.from]!, op.currency, { recipientId: people[op.to]!.id, amount: op.amount });
+            } else if (op.kind === 'goal') {
+              await newGoal(op);
+            } else if (op.kind === 'contribute') {
+              const goal = await goalAt(op.goal);
+              if (goal) {
+                const [item] = await database.db.select({ currency: storeItems.currency }).from(storeItems).where(eq(storeItems.id, goal));
+                await contribute(deps, people[op.student]!, goal, { amount: op.amount });
+                moved = { [item!.currency]: -op.amount };
+              }
+            } else if (op.kind === 'expire') {
+              const held = await heldByGoals();
+              await expireGoals(deps, new Date(Date.now() + op.days * 86_400_000));
+              const after = await heldByGoals();
+              moved = { meritus: held.meritus - after.meritus, estelecas: held.estelecas - after.estelecas };
+            } else if (op.kind !== 'admin') {
+              moved = await storeOperation(op);
+            } else {
+              const { body } = await adminOperation(deps, admin, op.currency, {
+                id: people[op.student]!.id,
+                type: op.type,
+                amount: op.amount,
+                description: 'propriedade',
+              });
+              moved = { [op.currency]: op.type === 'admin_add' || op.type === 'reward' ? body.entry.amount : -body.entry.amount };
+            }
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error;
+            refused = error;
           }
-        } catch (error) {
-          if (!(error instanceof AppError)) throw error;
-          refused = error;
+          if (op.kind === 'transfer' || op.kind === 'admin') {
+            const invalid = amountRefusal(op);
+            if (invalid) expect(refused?.code, `amount ${op.amount}`).toBe(invalid);
+          }
+          expect(await reconcile(database.db)).toEqual([]);
+          const after = await snapshot();
+          expect(sumOf(after)).toEqual({
+            meritus: sumOf(before).meritus + (moved.meritus ?? 0),
+            estelecas: sumOf(before).estelecas + (moved.estelecas ?? 0),
+          });
+          if (refused) expect(after).toEqual(before);
         }
-        if (op.kind === 'transfer' || op.kind === 'admin') {
-          const invalid = amountRefusal(op);
-          if (invalid) expect(refused?.code, `amount ${op.amount}`).toBe(invalid);
-        }
-        expect(await reconcile(database.db)).toEqual([]);
-        const after = await snapshot();
-        expect(sumOf(after)).toEqual({
-          meritus: sumOf(before).meritus + (moved.meritus ?? 0),
-          estelecas: sumOf(before).estelecas + (moved.estelecas ?? 0),
-        });
-        if (refused) expect(after).toEqual(before);
-      }
-    }),
+      },
+    ),
     { numRuns: 40 },
   );
   // The Loja's operations did take place, not only their refusals.
   const orders = await database.db.select({ status: storeOrders.status }).from(storeOrders);
   expect(orders.length).toBeGreaterThan(0);
   expect(orders.some((order) => order.status === 'refused' || order.status === 'cancelled')).toBe(true);
-  // Forty sequences of up to 25 operations, each followed by a reconciliation: longer than a test's default time on a busy machine.
+  expect(await database.db.select({ id: storeGoalContributions.id }).from(storeGoalContributions)).not.toEqual([]);
 }, 120_000);

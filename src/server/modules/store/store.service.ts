@@ -27,6 +27,7 @@ import {
   type StoreOrder,
 } from '../../../shared/store.ts';
 import { issueCode, issueFields } from '../../../shared/validation.ts';
+import { isGoalOrder, refuseGoalOrder } from './store-goals.service.ts';
 import { STORE_PURCHASE, STORE_REFUND, storeAnswer, type StoreAnswer, type StoreRefusal, type StoreWrite } from './store-answer.ts';
 
 /**
@@ -282,6 +283,8 @@ export async function refuseOrder(
   if (!orderId) throw new AppError('store_order_not_found');
   const { reason } = parsedOrRefused(refuseOrderInput.safeParse(input));
   await orderForStaff(deps.db, admin, orderId);
+  // A turma goal's order gives back every contribution (decision 026).
+  if (await isGoalOrder(deps.db, orderId)) return refuseGoalOrder(deps, admin, orderId, reason, context);
   const idempotency = keyFor(`admin:${admin.id}`, context, { op: 'refuse', orderId, reason });
   const result = await refund(deps, admin, { orderId, mode: 'refuse', studentId: null, reason, admin, ip: context.ip, idempotency });
   return { ...result, body: { order: result.body.order, message: result.body.message } };
