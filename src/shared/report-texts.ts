@@ -24,6 +24,8 @@ export const EXPORT_HEADINGS = {
   meritusAwarded: FIGURE_LABELS.meritusAwarded,
   meritusRemoved: FIGURE_LABELS.meritusRemoved,
   meritusTransferred: FIGURE_LABELS.meritusTransferred,
+  meritusSpent: FIGURE_LABELS.meritusSpent,
+  estelecasSpent: FIGURE_LABELS.estelecasSpent,
   turma: 'Turma',
   students: 'Alunos',
   balanceAtEnd: 'Saldo no fim do período',

@@ -56,6 +56,8 @@ export const FIGURE_DEFINITIONS = {
   meritusTransferred: 'Soma dos Méritus enviados em transferências pelos alunos das turmas escolhidas.',
   estelecasAwarded: 'Soma das adições e recompensas de Estelecas no período.',
   estelecasRemoved: 'Soma das remoções e penalidades de Estelecas no período.',
+  meritusSpent: 'Méritus gastos na Loja no período (compras e contribuições para metas), menos as devoluções.',
+  estelecasSpent: 'Estelecas gastas na Loja no período (compras e contribuições para metas), menos as devoluções.',
   meritusReversed: 'Soma dos estornos de Méritus no período. Uma operação estornada deixa de contar nas somas acima, na data do estorno.',
   estelecasReversed:
     'Soma dos estornos de Estelecas no período. Uma operação estornada deixa de contar nas somas acima, na data do estorno.',
@@ -70,6 +72,8 @@ export const FIGURE_LABELS: Record<FigureId, string> = {
   meritusTransferred: 'Méritus transferidos',
   estelecasAwarded: 'Estelecas concedidas',
   estelecasRemoved: 'Estelecas removidas',
+  meritusSpent: 'Méritus gastos na Loja',
+  estelecasSpent: 'Estelecas gastas na Loja',
   meritusReversed: 'Méritus estornados',
   estelecasReversed: 'Estelecas estornadas',
   activeStudents: 'Alunos ativos',
@@ -264,6 +268,9 @@ export const reportFigures = z.object({
   meritusTransferred: figure,
   estelecasAwarded: figure,
   estelecasRemoved: figure,
+  /** Spent in the Loja (purchases and contributions), less refunds: never awards or removals. */
+  meritusSpent: figure,
+  estelecasSpent: figure,
   meritusReversed: figure,
   estelecasReversed: figure,
   activeStudents: figure,
@@ -282,6 +289,9 @@ export const turmaRow = z.object({
   awarded: z.number().int(),
   removed: z.number().int(),
   transferred: z.number().int(),
+  /** Spent in the Loja, less refunds. */
+  spent: z.number().int(),
+  estelecasSpent: z.number().int(),
   /** Méritus held by the turma's students at the end of the period (from the ledger). */
   balance: z.number().int(),
   /** balance ÷ students, one decimal. */
@@ -325,6 +335,8 @@ export const timelinePoint = z.object({
   awarded: z.number().int(),
   removed: z.number().int(),
   transferred: z.number().int(),
+  /** Spent in the Loja, less refunds. */
+  spent: z.number().int(),
 });
 export type TimelinePoint = z.infer<typeof timelinePoint>;
 export const reportTimeline = z.object({ period: reportPeriodView, points: z.array(timelinePoint) });

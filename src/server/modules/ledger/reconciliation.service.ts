@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client.ts';
-import { directionIs } from '../../db/ledger-direction.ts';
+import { awardIs, directionIs } from '../../db/ledger-direction.ts';
 
 export type Discrepancy =
   | {
@@ -43,7 +43,7 @@ export async function reconcile(db: Db): Promise<Discrepancy[]> {
     await db.execute(sql`
       WITH flows AS (
         SELECT to_student_id AS student, currency, amount AS delta,
-               CASE WHEN currency = 'meritus' AND ${directionIs(sql`type`, 'raises')} THEN amount ELSE 0 END AS earned
+               CASE WHEN currency = 'meritus' AND ${awardIs(sql`type`, 'raises')} THEN amount ELSE 0 END AS earned
           FROM ledger_entries WHERE to_student_id IS NOT NULL
         UNION ALL
         -- A reversal of an award (its only party the sender, decision 025) takes it back from the total earned too.

@@ -68,8 +68,9 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
           integer(H.meritusAwarded),
           integer(H.meritusRemoved),
           integer(H.meritusTransferred),
+          integer(H.meritusSpent),
         ],
-        rows: points.map((point) => [point.start, point.awarded, point.removed, point.transferred]),
+        rows: points.map((point) => [point.start, point.awarded, point.removed, point.transferred, point.spent]),
       };
     }
     case 'turmas': {
@@ -82,6 +83,8 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
           integer(H.meritusAwarded),
           integer(H.meritusRemoved),
           integer(H.meritusTransferred),
+          integer(H.meritusSpent),
+          integer(H.estelecasSpent),
           integer(H.balanceAtEnd),
           decimal(H.averageBalance),
           integer(H.participants),
@@ -93,6 +96,8 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
           row.awarded,
           row.removed,
           row.transferred,
+          row.spent,
+          row.estelecasSpent,
           row.balance,
           row.averageBalance,
           row.participants,

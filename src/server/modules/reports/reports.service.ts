@@ -100,13 +100,19 @@ function bucketStarts(period: ResolvedPeriod): string[] {
   return starts;
 }
 
-/** Méritus awarded, removed and transferred per day or week of the period, empty buckets as zeros. */
+/** Méritus awarded, removed, transferred and spent in the Loja per day or week of the period, empty buckets as zeros. */
 export async function reportTimeline(db: Db, scope: ReportScope): Promise<ReportTimeline> {
   const starts = bucketStarts(scope.period);
   const byBucket = await timelineSums(db, scope, starts);
   const points: TimelinePoint[] = starts.map((start, index) => {
     const sums = byBucket.get(index + 1);
-    return { start, awarded: sums?.awarded ?? 0, removed: sums?.removed ?? 0, transferred: sums?.transferred ?? 0 };
+    return {
+      start,
+      awarded: sums?.awarded ?? 0,
+      removed: sums?.removed ?? 0,
+      transferred: sums?.transferred ?? 0,
+      spent: sums?.spent ?? 0,
+    };
   });
   return { period: scope.view, points };
 }

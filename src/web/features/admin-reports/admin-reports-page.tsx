@@ -1,6 +1,18 @@
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { Activity, ArrowDownCircle, ArrowLeftRight, BarChart3, ChevronDown, Coins, Sparkles, Undo2, UserCheck, Users } from 'lucide-react';
+import {
+  Activity,
+  ArrowDownCircle,
+  ArrowLeftRight,
+  BarChart3,
+  ChevronDown,
+  Coins,
+  ShoppingBag,
+  Sparkles,
+  Undo2,
+  UserCheck,
+  Users,
+} from 'lucide-react';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { Card } from '../../ui/card.tsx';
 import { FigureCard } from '../../ui/figure-card.tsx';
@@ -33,17 +45,18 @@ import { useReports } from './report-queries.ts';
 import { ReportChart } from './report-chart.tsx';
 import { DocumentsPanel, ExportLinks, HorizontalBars, ReportSection, ReportTableView, type Column } from './report-parts.tsx';
 
-const COLORS = { awarded: '#059669', removed: '#e11d48', transferred: '#4f46e5', amber: '#d97706' } as const;
+const COLORS = { awarded: '#059669', removed: '#e11d48', transferred: '#4f46e5', spent: '#7c3aed', amber: '#d97706' } as const;
 const decimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
 const percent = (value: number) => `${decimal.format(value)}%`;
 /** A change between two percentages is in percentage points: 100% → 90,9% is −9,1 p.p. */
 const points = (value: number) => `${decimal.format(value)} p.p.`;
 
-/** The Méritus awarded, removed and transferred, as the timeline and the turmas tables both show them. */
-const FLOW_COLUMNS: Column<{ awarded: number; removed: number; transferred: number }>[] = [
+/** The Méritus awarded, removed, transferred and spent in the Loja, as the timeline and the turmas tables both show them. */
+const FLOW_COLUMNS: Column<{ awarded: number; removed: number; transferred: number; spent: number }>[] = [
   { header: 'Concedidos', cell: (row) => formatMeritus(row.awarded), numeric: true },
   { header: 'Removidos', cell: (row) => formatMeritus(row.removed), numeric: true },
   { header: 'Transferidos', cell: (row) => formatMeritus(row.transferred), numeric: true },
+  { header: 'Gastos na Loja', cell: (row) => formatMeritus(row.spent), numeric: true },
 ];
 
 type ReportFilters = {
@@ -105,6 +118,8 @@ const FIGURES: {
   { id: 'meritusTransferred', icon: <ArrowLeftRight className="size-5" />, tone: 'indigo', better: null, format: formatMeritus },
   { id: 'estelecasAwarded', icon: <Sparkles className="size-5" />, tone: 'amber', better: 'up', format: formatNumber },
   { id: 'estelecasRemoved', icon: <Sparkles className="size-5" />, tone: 'rose', better: 'down', format: formatNumber },
+  { id: 'meritusSpent', icon: <ShoppingBag className="size-5" />, tone: 'violet', better: null, format: formatMeritus },
+  { id: 'estelecasSpent', icon: <ShoppingBag className="size-5" />, tone: 'violet', better: null, format: formatNumber },
   { id: 'meritusReversed', icon: <Undo2 className="size-5" />, tone: 'amber', better: 'down', format: formatMeritus },
   { id: 'estelecasReversed', icon: <Undo2 className="size-5" />, tone: 'amber', better: 'down', format: formatNumber },
   { id: 'activeStudents', icon: <UserCheck className="size-5" />, tone: 'sky', better: 'up', format: formatNumber },
@@ -343,6 +358,7 @@ export default function AdminReportsPage() {
                     { label: 'Concedidos', color: COLORS.awarded, values: timeline.data.points.map((point) => point.awarded) },
                     { label: 'Removidos', color: COLORS.removed, values: timeline.data.points.map((point) => point.removed) },
                     { label: 'Transferidos', color: COLORS.transferred, values: timeline.data.points.map((point) => point.transferred) },
+                    { label: 'Gastos na Loja', color: COLORS.spent, values: timeline.data.points.map((point) => point.spent) },
                   ]}
                   format={formatNumber}
                 />
@@ -350,7 +366,7 @@ export default function AdminReportsPage() {
             }
           >
             <ReportTableView
-              caption={`Méritus concedidos, removidos e transferidos ${period?.bucket === 'week' ? 'por semana' : 'por dia'}`}
+              caption={`Méritus concedidos, removidos, transferidos e gastos na Loja ${period?.bucket === 'week' ? 'por semana' : 'por dia'}`}
               rows={timeline.data?.points}
               rowKey={(point) => point.start}
               empty="Nenhum dia no período"
