@@ -22,6 +22,7 @@ type Figures = {
   transactions: number;
   transactions_before: number;
   awarded_month: number;
+  awarded_week: number;
 };
 
 /**
@@ -67,7 +68,10 @@ export async function dashboardFigures(db: Db, scope: TurmaScope, timeZone: stri
         (SELECT coalesce(sum(sign * amount), 0) FROM ledger_counted
           WHERE currency = 'meritus' AND ${awardIs(sql`type`, 'raises')} AND ${entryOfScope(scope)}
             AND created_at >= (date_trunc('month', ${nowIso}::timestamptz AT TIME ZONE ${timeZone}) AT TIME ZONE ${timeZone})
-            AND created_at <= ${nowIso}::timestamptz) AS awarded_month
+            AND created_at <= ${nowIso}::timestamptz) AS awarded_month,
+        (SELECT coalesce(sum(sign * amount), 0) FROM ledger_counted
+          WHERE currency = 'meritus' AND ${awardIs(sql`type`, 'raises')} AND ${entryOfScope(scope)}
+            AND created_at >= (${weekStart}::date::timestamp AT TIME ZONE ${timeZone}) AND created_at <= ${nowIso}::timestamptz) AS awarded_week
     `),
   );
   const numbers = {} as Figures;

@@ -16,7 +16,7 @@ function dayStart(day: string, timeZone: string): SQL {
 }
 
 /** The period's bounds: previous start, start, end (exclusive). */
-function bounds(scope: ReportScope) {
+export function bounds(scope: ReportScope) {
   const { period, school } = scope;
   return {
     p0: dayStart(period.previousFrom, school.timeZone),
@@ -26,7 +26,7 @@ function bounds(scope: ReportScope) {
 }
 
 /** The chosen turmas' ids (null: every turma). */
-const chosenIds = (scope: ReportScope) => scope.turmas?.map((turma) => turma.id) ?? null;
+export const chosenIds = (scope: ReportScope) => scope.turmas?.map((turma) => turma.id) ?? null;
 
 /** Whether a turma id (a student's, or a sum's) is one of the chosen turmas; TRUE when every turma is. */
 function inTurmas(scope: ReportScope, turmaColumn: SQL): SQL {
