@@ -43,6 +43,7 @@ import {
 import { issueMessage } from '../../../shared/validation.ts';
 import { useReports } from './report-queries.ts';
 import { ReportChart } from './report-chart.tsx';
+import { StoreReport } from './store-report.tsx';
 import { DocumentsPanel, ExportLinks, HorizontalBars, ReportSection, ReportTableView, type Column } from './report-parts.tsx';
 
 const COLORS = { awarded: '#059669', removed: '#e11d48', transferred: '#4f46e5', spent: '#7c3aed', amber: '#d97706' } as const;
@@ -215,12 +216,12 @@ function periodProblem(filters: ReportFilters): string | null {
 export default function AdminReportsPage() {
   const { filters, query, update } = useFilters();
   const problem = periodProblem(filters);
-  const { overview, timeline, reasons } = useReports(query, problem === null);
+  const { overview, timeline, reasons, store } = useReports(query, problem === null);
   const period = overview.data?.period;
   // The turma list outlives a refused or loading period (a custom range half typed), so the choices never vanish under the pointer.
   const [turmaChoices, setTurmaChoices] = useState<readonly string[]>([]);
   if (period && period.availableTurmas !== turmaChoices) setTurmaChoices(period.availableTurmas);
-  const error = overview.error ?? timeline.error ?? reasons.error;
+  const error = overview.error ?? timeline.error ?? reasons.error ?? store.error;
   const periodText = period ? formatDayRange(period.from, period.to) : '';
   const periodQuery = useMemo(() => reportQueryOf({ ...filters, turma: [], authorId: undefined }), [filters]);
   const authors = useOperationAuthors();
@@ -228,7 +229,11 @@ export default function AdminReportsPage() {
 
   return (
     <div>
-      <PageHeader title="Relatórios" description="Concessões, participação e destaques da escola no período escolhido." icon={BarChart3} />
+      <PageHeader
+        title="Relatórios"
+        description="Concessões, gastos na Loja, participação e destaques da escola no período escolhido."
+        icon={BarChart3}
+      />
 
       <Card title="Filtros" className="mb-6">
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
@@ -298,7 +303,7 @@ export default function AdminReportsPage() {
         <Card>
           <LoadError
             message={error.message}
-            onRetry={() => void Promise.all([overview.refetch(), timeline.refetch(), reasons.refetch()])}
+            onRetry={() => void Promise.all([overview.refetch(), timeline.refetch(), reasons.refetch(), store.refetch()])}
           />
         </Card>
       ) : problem ? (
@@ -376,6 +381,8 @@ export default function AdminReportsPage() {
               ]}
             />
           </ReportSection>
+
+          <StoreReport query={query} figures={overview.data?.figures} store={store.data} />
 
           <ReportSection
             title="Comparação entre turmas"
