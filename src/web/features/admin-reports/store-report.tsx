@@ -59,7 +59,10 @@ export function StoreReport({
   return (
     <ReportSection
       title="Loja"
-      description="Gastos por item no período (compras e contribuições, menos devoluções), estoque e pedidos pendentes. Conta as compras dos alunos, qualquer que seja o autor escolhido."
+      description={
+        'Gastos por item no período (compras e contribuições, menos devoluções), estoque e pedidos pendentes. ' +
+        'Conta as compras dos alunos, qualquer que seja o autor escolhido.'
+      }
       table="store"
       query={query}
       chart={
