@@ -42,7 +42,8 @@ export function StoreCard({ store, now }: { store: DashboardStore; now: Date }) 
                 <li key={item.itemId} className="flex justify-between gap-2">
                   <span className="min-w-0 truncate text-slate-800">{item.name}</span>
                   <span className="shrink-0 text-slate-600 tabular-nums">
-                    {formatNumber(item.units)} × · {formatAmount(item.currency, item.spent)}
+                    {item.units > 0 && `${formatNumber(item.units)} × · `}
+                    {formatAmount(item.currency, item.spent)}
                   </span>
                 </li>
               ))}

@@ -91,7 +91,13 @@ export function StoreReport({
           {
             header: 'Estoque',
             cell: (item) =>
-              item.stockLeft === null ? 'Ilimitado' : item.stockLeft === 0 ? STORE_TEXTS.soldOut : formatNumber(item.stockLeft),
+              item.category === 'turma'
+                ? '—'
+                : item.stockLeft === null
+                  ? 'Ilimitado'
+                  : item.stockLeft === 0
+                    ? STORE_TEXTS.soldOut
+                    : formatNumber(item.stockLeft),
             numeric: true,
           },
           { header: 'Pendentes', cell: (item) => formatNumber(item.pendingOrders), numeric: true },
