@@ -14,18 +14,17 @@
  * BENCH_PGLITE=off (PostgreSQL only), BENCH_PROFILE=1 (the PostgreSQL server runs with --cpu-prof
  * and the functions it spent the measured rounds in are printed, busiest first).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { Pool } from 'undici';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startPostgres } from '../src/server/test/postgres-server.ts';
 import { openPglite, openPostgres, rowsOf, type Database } from '../src/server/db/client.ts';
 import { sql } from 'drizzle-orm';
 import { reconcile, totalBalances } from '../src/server/modules/ledger/reconciliation.service.ts';
-import { ADMIN, INITIAL, populate } from './bench-students.ts';
+import { INITIAL, populate } from './bench-students.ts';
+import { dispatchPost, median, percentile, startServer, stopServer } from './bench-server.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { CLOCK_TICKS, cpuSecondsOf, postgresCpuSeconds, postmasterPid, procStat } from './cpu.ts';
 
@@ -69,86 +68,6 @@ function startCpuCount(parties: { server?: number | undefined; postmaster?: numb
   };
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(env: Record<string, string>, profileDir?: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--import', 'tsx', 'src/server/main.ts'],
-    {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-        API_RATE_LIMIT: '0',
-        DEMO: 'off',
-        ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password,
-        ...env,
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill();
-  throw new Error('server did not start');
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-/**
- * The transfer requests go through undici's connection pool, on its low-level dispatch()
- * with a handler that only keeps the status and the body: node:http or fetch would cost the
- * load generator about as much CPU as the server spends, on the same two cores, and
- * request()'s response stream with its promises about half as much (pgbench's client is C).
- */
-function postTransfer(pool: Pool, cookie: string, body: unknown): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    let status = 0;
-    const chunks: Buffer[] = [];
-    pool.dispatch(
-      {
-        path: '/api/meritus/transfers',
-        method: 'POST',
-        headers: { 'content-type': 'application/json', cookie, 'idempotency-key': randomUUID() },
-        body: JSON.stringify(body),
-      },
-      {
-        onRequestStart: () => {},
-        onResponseStart: (_controller, statusCode) => {
-          status = statusCode;
-        },
-        onResponseData: (_controller, chunk) => {
-          chunks.push(chunk);
-        },
-        onResponseEnd: () => resolve({ status, body: Buffer.concat(chunks).toString('utf8') }),
-        onResponseError: (_controller, error) => reject(error),
-      },
-    );
-  });
-}
-
 /** CLIENTS loops, each sending one transfer at a time with a fresh idempotency key. */
 async function runTransfers(
   url: string,
@@ -179,7 +98,7 @@ async function runTransfers(
         // Mostly affordable amounts, with some that exceed the sender's balance.
         const amount = Math.random() < 0.9 ? 1 + Math.floor(Math.random() * 50) : 500 + Math.floor(Math.random() * 2000);
         const t0 = performance.now();
-        const response = await postTransfer(pool, from.cookie, { recipientId: to.id, amount });
+        const response = await dispatchPost(pool, '/api/meritus/transfers', from.cookie, { recipientId: to.id, amount });
         result.latencies.push(performance.now() - t0);
         if (response.status === 201) {
           result.transfers += 1;
@@ -196,15 +115,6 @@ async function runTransfers(
   result.span = [from, monotonicMicros()];
   await pool.close();
   return result;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 function report(label: string, result: Result): number {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GOAL_IDS } from './dashboard-definitions.ts';
 import { textInput } from './validation.ts';
+import { CURRENCIES } from './ledger-types.ts';
 
 /**
  * The administrator dashboard (/admin). Every figure is computed from the database;
@@ -41,6 +42,26 @@ export const activityDay = z.object({
 });
 export type ActivityDay = z.infer<typeof activityDay>;
 
+/** How many of the Loja's best sellers the card lists. */
+export const DASHBOARD_TOP_ITEMS = 3;
+
+/** The Loja's card (decision 026): the weekly chart's 7 days, over the dashboard's students (a teacher's turmas). */
+export const dashboardStore = z.object({
+  /** Spent in the Loja (purchases and contributions), less refunds, per currency. */
+  spent: z.object({ meritus: z.number().int(), estelecas: z.number().int() }),
+  /** Méritus awarded by the staff in the same days: what the economy put in, beside what it spent. */
+  awarded: z.number().int(),
+  /** Orders to deliver now, and since when the oldest waits. */
+  openOrders: z.number().int(),
+  oldestOrderAt: z.string().nullable(),
+  soldOut: z.array(z.object({ itemId: z.uuid(), name: z.string() })),
+  /** The most spent on, with what was spent in its currency and units bought. */
+  topItems: z.array(
+    z.object({ itemId: z.uuid(), name: z.string(), currency: z.enum(CURRENCIES), spent: z.number().int(), units: z.number().int() }),
+  ),
+});
+export type DashboardStore = z.infer<typeof dashboardStore>;
+
 export const dashboardSummary = z.object({
   totalStudents: dashboardStat,
   meritusInCirculation: dashboardStat,
@@ -56,6 +77,7 @@ export const dashboardSummary = z.object({
     weeklyActivity: z.array(activityDay),
   }),
   goals: z.array(goalView),
+  store: dashboardStore,
   generatedAt: z.string(),
 });
 export type DashboardSummary = z.infer<typeof dashboardSummary>;

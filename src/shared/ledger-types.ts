@@ -53,6 +53,11 @@ export const ADMIN_OPERATION_TYPES = LEDGER_TYPES.filter((type): type is AdminOp
 /** The Loja's types: spending (purchases, contributions) and what comes back (refunds); never counted as earned or awarded. */
 export const STORE_LEDGER_TYPES = ['purchase', 'refund', 'contribution'] as const satisfies readonly LedgerType[];
 
+/** Whether a row of the type is the Loja's: spent or given back, never an award or a deduction of the staff's. */
+export function isStoreType(type: LedgerType): type is (typeof STORE_LEDGER_TYPES)[number] {
+  return (STORE_LEDGER_TYPES as readonly LedgerType[]).includes(type);
+}
+
 export function directionOf(type: LedgerType): LedgerDirection {
   return DEFINITIONS[type].direction;
 }

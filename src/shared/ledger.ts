@@ -191,8 +191,11 @@ export const reversalResult = z.object({
 });
 export type ReversalResult = z.infer<typeof reversalResult>;
 
-/** The live feed's classification (spec 2.1): from system/admin = award, to = deduction. */
-export const OPERATION_CATEGORIES = ['award', 'deduction', 'student_transfer', 'reversal'] as const;
+/**
+ * The live feed's classification (spec 2.1): from system/admin = award, to = deduction; the Loja's rows (purchases,
+ * contributions, refunds: STORE_LEDGER_TYPES) are `store`, never an award or a deduction of the staff's.
+ */
+export const OPERATION_CATEGORIES = ['award', 'deduction', 'student_transfer', 'reversal', 'store'] as const;
 export type OperationCategory = (typeof OPERATION_CATEGORIES)[number];
 export const OPERATORS = ['admin', 'student', 'system'] as const;
 

@@ -1,5 +1,6 @@
 import { ERROR_MESSAGES } from './errors.ts';
 import { FIGURE_LABELS } from './reports.ts';
+import { STORE_TEXTS } from './store.ts';
 
 /**
  * The pt-BR words the reports write besides the screen's: the refusal of an unknown turma, the
@@ -24,6 +25,8 @@ export const EXPORT_HEADINGS = {
   meritusAwarded: FIGURE_LABELS.meritusAwarded,
   meritusRemoved: FIGURE_LABELS.meritusRemoved,
   meritusTransferred: FIGURE_LABELS.meritusTransferred,
+  meritusSpent: FIGURE_LABELS.meritusSpent,
+  estelecasSpent: FIGURE_LABELS.estelecasSpent,
   turma: 'Turma',
   students: 'Alunos',
   balanceAtEnd: 'Saldo no fim do período',
@@ -44,6 +47,16 @@ export const EXPORT_HEADINGS = {
   operations: 'Operações',
   meritus: 'Méritus',
   estelecas: 'Estelecas',
+  item: 'Item',
+  category: 'Categoria',
+  currency: 'Moeda',
+  units: 'Unidades',
+  spent: 'Gasto (menos devoluções)',
+  refunded: 'Devolvido',
+  stockLeft: 'Estoque restante',
+  pendingOrders: 'Pedidos pendentes',
+  unlimited: 'Ilimitado',
+  soldOut: STORE_TEXTS.soldOut,
   yes: 'Sim',
   no: 'Não',
 } as const;

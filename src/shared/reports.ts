@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { calendarDate, rowId, textInput } from './validation.ts';
 import { formatDate } from './format.ts';
 import { authorIdParam } from './ledger.ts';
+import { CURRENCIES } from './ledger-types.ts';
+import { STORE_CATEGORIES } from './store.ts';
 
 export const REPORT_PERIODS = ['today', '7d', '30d', 'month', 'bimester', 'year', 'custom'] as const;
 export type ReportPeriod = (typeof REPORT_PERIODS)[number];
@@ -56,6 +58,8 @@ export const FIGURE_DEFINITIONS = {
   meritusTransferred: 'Soma dos Méritus enviados em transferências pelos alunos das turmas escolhidas.',
   estelecasAwarded: 'Soma das adições e recompensas de Estelecas no período.',
   estelecasRemoved: 'Soma das remoções e penalidades de Estelecas no período.',
+  meritusSpent: 'Méritus gastos na Loja no período (compras e contribuições para metas), menos as devoluções.',
+  estelecasSpent: 'Estelecas gastas na Loja no período (compras e contribuições para metas), menos as devoluções.',
   meritusReversed: 'Soma dos estornos de Méritus no período. Uma operação estornada deixa de contar nas somas acima, na data do estorno.',
   estelecasReversed:
     'Soma dos estornos de Estelecas no período. Uma operação estornada deixa de contar nas somas acima, na data do estorno.',
@@ -70,6 +74,8 @@ export const FIGURE_LABELS: Record<FigureId, string> = {
   meritusTransferred: 'Méritus transferidos',
   estelecasAwarded: 'Estelecas concedidas',
   estelecasRemoved: 'Estelecas removidas',
+  meritusSpent: 'Méritus gastos na Loja',
+  estelecasSpent: 'Estelecas gastas na Loja',
   meritusReversed: 'Méritus estornados',
   estelecasReversed: 'Estelecas estornadas',
   activeStudents: 'Alunos ativos',
@@ -264,6 +270,9 @@ export const reportFigures = z.object({
   meritusTransferred: figure,
   estelecasAwarded: figure,
   estelecasRemoved: figure,
+  /** Spent in the Loja (purchases and contributions), less refunds: never awards or removals. */
+  meritusSpent: figure,
+  estelecasSpent: figure,
   meritusReversed: figure,
   estelecasReversed: figure,
   activeStudents: figure,
@@ -282,6 +291,9 @@ export const turmaRow = z.object({
   awarded: z.number().int(),
   removed: z.number().int(),
   transferred: z.number().int(),
+  /** Spent in the Loja, less refunds. */
+  spent: z.number().int(),
+  estelecasSpent: z.number().int(),
   /** Méritus held by the turma's students at the end of the period (from the ledger). */
   balance: z.number().int(),
   /** balance ÷ students, one decimal. */
@@ -325,6 +337,8 @@ export const timelinePoint = z.object({
   awarded: z.number().int(),
   removed: z.number().int(),
   transferred: z.number().int(),
+  /** Spent in the Loja, less refunds. */
+  spent: z.number().int(),
 });
 export type TimelinePoint = z.infer<typeof timelinePoint>;
 export const reportTimeline = z.object({ period: reportPeriodView, points: z.array(timelinePoint) });
@@ -342,9 +356,46 @@ export type ReasonRow = z.infer<typeof reasonRow>;
 export const reportReasons = z.object({ period: reportPeriodView, awards: z.array(reasonRow), penalties: z.array(reasonRow) });
 export type ReportReasons = z.infer<typeof reportReasons>;
 
+/** An item of the Loja in a period (decision 026): what was spent on it, less refunds, in its own currency. */
+export const storeItemSpending = z.object({
+  itemId: z.uuid(),
+  name: z.string(),
+  category: z.enum(STORE_CATEGORIES),
+  currency: z.enum(CURRENCIES),
+  /** Units bought in the period less those refunded in it (a turma goal: 0). */
+  units: z.number().int(),
+  /** Purchases and contributions of the period, less its refunds. */
+  spent: z.number().int(),
+  /** Given back in the period (orders refused or cancelled, goals whose deadline passed). */
+  refunded: z.number().int(),
+  /** Units left now; null: ilimitado; 0: esgotado. */
+  stockLeft: z.number().int().nullable(),
+  /** Orders still to deliver now. */
+  pendingOrders: z.number().int(),
+  /** When its last unit was taken (its latest order not given back), for an item sold out now. */
+  soldOutAt: z.string().nullable(),
+});
+export type StoreItemSpending = z.infer<typeof storeItemSpending>;
+
+/** The Loja over a scope's students: spending by item, the items sold out, the orders still to deliver. */
+export const storeSpending = z.object({
+  /** Items with spending or refunds in the period, pending orders or sold out; most spent first. */
+  items: z.array(storeItemSpending),
+  soldOut: z.array(storeItemSpending),
+  openOrders: z.object({
+    count: z.number().int(),
+    meritus: z.number().int(),
+    estelecas: z.number().int(),
+    oldestAt: z.string().nullable(),
+  }),
+});
+export type StoreSpending = z.infer<typeof storeSpending>;
+export const reportStore = storeSpending.extend({ period: reportPeriodView });
+export type ReportStore = z.infer<typeof reportStore>;
+
 // ---------------------------------------------------------------- exports
 
-export const REPORT_TABLES = ['figures', 'timeline', 'turmas', 'balances', 'awards', 'penalties', 'risers'] as const;
+export const REPORT_TABLES = ['figures', 'timeline', 'turmas', 'balances', 'awards', 'penalties', 'risers', 'store'] as const;
 export type ReportTable = (typeof REPORT_TABLES)[number];
 export const REPORT_TABLE_TITLES: Record<ReportTable, string> = {
   figures: 'Indicadores',
@@ -354,6 +405,7 @@ export const REPORT_TABLE_TITLES: Record<ReportTable, string> = {
   awards: 'Principais motivos de premiação',
   penalties: 'Principais motivos de penalidade',
   risers: 'Alunos que mais subiram',
+  store: 'Loja: gastos por item',
 };
 /** File names of the exports, without the period and extension. */
 export const REPORT_TABLE_FILES: Record<ReportTable, string> = {
@@ -364,6 +416,7 @@ export const REPORT_TABLE_FILES: Record<ReportTable, string> = {
   awards: 'motivos-premiacao',
   penalties: 'motivos-penalidade',
   risers: 'alunos-que-mais-subiram',
+  store: 'loja-gastos-por-item',
 };
 export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

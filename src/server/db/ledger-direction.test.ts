@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { addStudents, createTestDatabase, type TestDatabase, type TestStudent } from '../test/test-app.ts';
-import { directionOf, LEDGER_TYPES, type LedgerDirection } from '../../shared/ledger-types.ts';
+import { directionOf, isStoreType, LEDGER_TYPES, type LedgerDirection } from '../../shared/ledger-types.ts';
 import { rowsOf } from './client.ts';
 import { DIRECTION_SIGNS } from './ledger-direction.ts';
 import { sqlState } from './sql-state.ts';
@@ -36,6 +36,22 @@ async function signOf(type: string): Promise<number | null> {
 test('ledger_type_sign() gives every type of the shared definition its direction, and a text that is no type none', async () => {
   for (const type of LEDGER_TYPES) expect(await signOf(type), type).toBe(DIRECTION_SIGNS[directionOf(type)]);
   expect(await signOf('not_a_ledger_type')).toBeNull();
+});
+
+test("ledger_type_spending() counts exactly the Loja's types as spending: what lowers a balance spends, a refund gives back", async () => {
+  for (const type of LEDGER_TYPES) {
+    const [row] = rowsOf<{ spending: number; award: boolean; removal: boolean }>(
+      await database.db.execute(
+        sql`SELECT ledger_type_spending(${type}) AS spending, ledger_type_is_award(${type}, 1) AS award, ledger_type_is_award(${type}, -1) AS removal`,
+      ),
+    );
+    const direction = directionOf(type);
+    expect(Number(row!.spending), type).toBe(isStoreType(type) ? (direction === 'lowers' ? 1 : -1) : 0);
+    expect([row!.award, row!.removal], type).toEqual([
+      !isStoreType(type) && direction === 'raises',
+      !isStoreType(type) && direction === 'lowers',
+    ]);
+  }
 });
 
 test('SQL knows no ledger type the shared definition lacks', async () => {

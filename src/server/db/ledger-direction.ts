@@ -18,3 +18,20 @@ export function typeSign(type: SQLWrapper): SQL {
 export function directionIs(type: SQLWrapper, direction: LedgerDirection): SQL {
   return sql`(${typeSign(type)} = ${sql.raw(String(DIRECTION_SIGNS[direction]))})`;
 }
+
+/**
+ * ledger_type_spending() (ledger.sql) in a query: 1 for a row the Loja spends (a purchase, a contribution), -1 for one
+ * it gives back (a refund), 0 for every other type (decision 026). `sign * spending * amount` is what a row adds to
+ * what was spent.
+ */
+export function spendingSign(type: SQLWrapper): SQL {
+  return sql`ledger_type_spending(${type})`;
+}
+
+/**
+ * Whether a ledger type is an award (`raises`) or a removal (`lowers`) of the staff's: the Loja's rows raise or lower a
+ * balance too, but count as spending, never here.
+ */
+export function awardIs(type: SQLWrapper, direction: 'raises' | 'lowers'): SQL {
+  return sql`ledger_type_is_award(${type}, ${sql.raw(String(DIRECTION_SIGNS[direction]))})`;
+}

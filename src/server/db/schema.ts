@@ -316,6 +316,12 @@ export const ledgerStudentDays = pgTable(
     sentOps: bigint('sent_ops', { mode: 'number' }).notNull(),
     /** Rows the student is a party of. */
     ops: bigint('ops', { mode: 'number' }).notNull(),
+    /**
+     * Spent in the Loja (decision 026): purchases and contributions, less the refunds that gave them back. Never in the
+     * awarded or removed columns: the balance is awarded − removed + in − out − spent.
+     */
+    meritusSpent: bigint('m_spent', { mode: 'number' }).notNull().default(0),
+    estelecasSpent: bigint('e_spent', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.studentId, t.day] })],
 );
@@ -340,6 +346,8 @@ export const ledgerTurmaDays = pgTable(
     meritusRemoved: bigint('m_removed', { mode: 'number' }).notNull(),
     meritusTransferred: bigint('m_transferred', { mode: 'number' }).notNull(),
     slot: smallint('slot').notNull().default(0),
+    /** Spent in the Loja, less refunds (as ledger_student_days.m_spent). */
+    meritusSpent: bigint('m_spent', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.turmaId, t.day, t.slot] })],
 );

@@ -2,7 +2,17 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { count, eq, gt } from 'drizzle-orm';
 import { createTestDatabase, testConfig, type TestDatabase } from '../test/test-app.ts';
 import { DEMO_ADMIN, DEMO_TEACHERS, ensureInitialData } from './seed.ts';
-import { admins, auditLog, ledgerEntries, students, studentTags, turmas } from '../db/schema.ts';
+import {
+  admins,
+  auditLog,
+  ledgerEntries,
+  storeGoalProgress,
+  storeItems,
+  storeOrders,
+  students,
+  studentTags,
+  turmas,
+} from '../db/schema.ts';
 import { listStaff } from '../modules/staff/staff.service.ts';
 import { verifyPassword } from '../modules/auth/password.ts';
 import { reconcile } from '../modules/ledger/reconciliation.service.ts';
@@ -72,4 +82,22 @@ test('the demo staff is created as every member is, recorded as admin.create by 
 
 test('a second start on the same database seeds nothing', async () => {
   expect(await ensureInitialData(database.db, testConfig({ DEMO: 'on' }))).toBe('none');
+});
+
+test("the demo school's Loja: a catalogue of every category, orders delivered, pending and cancelled, a turma goal half funded", async () => {
+  const items = await database.db.select().from(storeItems);
+  expect(new Set(items.map((item) => item.category))).toEqual(new Set(['privilege', 'material', 'experience', 'turma']));
+  expect(items.map((item) => item.name)).toContain('Sentar onde quiser por um dia');
+  expect(items.some((item) => item.imageId !== null)).toBe(true);
+  const orders = await database.db.select().from(storeOrders);
+  const statuses = new Map<string, number>();
+  for (const order of orders) statuses.set(order.status, (statuses.get(order.status) ?? 0) + 1);
+  expect(statuses.get('delivered')).toBeGreaterThan(3);
+  expect(statuses.get('pending')).toBeGreaterThan(1);
+  expect(statuses.get('cancelled')).toBe(1);
+  const goal = items.find((item) => item.category === 'turma')!;
+  const [progress] = await database.db.select().from(storeGoalProgress).where(eq(storeGoalProgress.itemId, goal.id));
+  expect(progress!.raised).toBe(goal.goal! / 2);
+  // Written through the store's own functions: balances, orders and the ledger reconcile.
+  expect(await reconcile(database.db)).toEqual([]);
 });

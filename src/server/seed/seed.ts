@@ -14,6 +14,7 @@ import { seedDemoArchive } from './demo-archive.ts';
 import { createFileStorage } from '../storage/storage.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
 import { seedDemoHistory } from './demo-history.ts';
+import { seedDemoStore } from './demo-store.ts';
 import { seededRandom } from './seeded-random.ts';
 import { foldText } from '../../shared/student-match.ts';
 import { DEMO_CREDENTIALS } from '../../shared/demo-accounts.ts';
@@ -212,6 +213,7 @@ export async function ensureInitialData(db: Db, config: Config): Promise<'demo' 
     await seedDemoSchool(db, storage);
     await seedDemoHistory(db);
     await seedDemoArchive(db, storage, config.dataDir);
+    await seedDemoStore(db);
     return 'demo';
   }
   if (!config.firstAdmin) {

@@ -21,6 +21,13 @@ export const reports = defineRoutes(['reports'], {
     access: 'staffArea',
     schemas: (s) => ({ query: s.reportQuery, response: { 200: s.reportReasons } }),
   },
+  store: {
+    method: 'GET',
+    path: '/api/admin/reports/store',
+    access: 'staffArea',
+    description: 'A Loja no período: gastos por item (menos devoluções), itens esgotados e pedidos pendentes.',
+    schemas: (s) => ({ query: s.reportQuery, response: { 200: s.reportStore } }),
+  },
   export: {
     method: 'GET',
     path: '/api/admin/reports/export',

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client.ts';
-import { directionIs } from '../../db/ledger-direction.ts';
+import { awardIs } from '../../db/ledger-direction.ts';
 import { eitherStudentInScope, turmaInScope, type TurmaScope } from '../../views/turma-scope.ts';
 
 /** A ledger row of the scope's students (the alias-free columns of ledger_entries). */
@@ -22,6 +22,7 @@ type Figures = {
   transactions: number;
   transactions_before: number;
   awarded_month: number;
+  awarded_week: number;
 };
 
 /**
@@ -65,9 +66,12 @@ export async function dashboardFigures(db: Db, scope: TurmaScope, timeZone: stri
             AND created_at >= ((${weekStart}::date - 7)::timestamp AT TIME ZONE ${timeZone})
             AND created_at < (${weekStart}::date::timestamp AT TIME ZONE ${timeZone})) AS transactions_before,
         (SELECT coalesce(sum(sign * amount), 0) FROM ledger_counted
-          WHERE currency = 'meritus' AND ${directionIs(sql`type`, 'raises')} AND ${entryOfScope(scope)}
+          WHERE currency = 'meritus' AND ${awardIs(sql`type`, 'raises')} AND ${entryOfScope(scope)}
             AND created_at >= (date_trunc('month', ${nowIso}::timestamptz AT TIME ZONE ${timeZone}) AT TIME ZONE ${timeZone})
-            AND created_at <= ${nowIso}::timestamptz) AS awarded_month
+            AND created_at <= ${nowIso}::timestamptz) AS awarded_month,
+        (SELECT coalesce(sum(sign * amount), 0) FROM ledger_counted
+          WHERE currency = 'meritus' AND ${awardIs(sql`type`, 'raises')} AND ${entryOfScope(scope)}
+            AND created_at >= (${weekStart}::date::timestamp AT TIME ZONE ${timeZone}) AND created_at <= ${nowIso}::timestamptz) AS awarded_week
     `),
   );
   const numbers = {} as Figures;

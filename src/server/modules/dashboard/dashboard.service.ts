@@ -1,11 +1,20 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { goals } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
 import type { TurmaScope } from '../../views/turma-scope.ts';
-import type { ActivityDay, DashboardStat, DashboardSummary, GoalTarget, GoalView } from '../../../shared/dashboard.ts';
+import {
+  DASHBOARD_TOP_ITEMS,
+  type ActivityDay,
+  type DashboardStat,
+  type DashboardSummary,
+  type GoalTarget,
+  type GoalView,
+} from '../../../shared/dashboard.ts';
+import type { Currency } from '../../../shared/ledger-types.ts';
+import { storeSpending } from '../reports/report-store.ts';
 import { GOAL_DEFINITIONS, GOAL_IDS, isGoalId, percentChange, type GoalId } from '../../../shared/dashboard-definitions.ts';
 import { dayIn, progressPercent } from '../../../shared/format.ts';
 import { DAY, dashboardFigures, operationsPerDay } from './dashboard.queries.ts';
@@ -52,11 +61,18 @@ export async function dashboardSummary(db: Db, admin: AdminActor, timeZone: stri
   // Operations count over the weekly chart's days (today and the 6 before, the school's calendar), so the card is the chart's sum.
   const weekStart = lastSevenDays(timeZone, now)[0]!;
   const scope = turmaScopeOf(admin);
-  const [f, activity, storedGoals] = await Promise.all([
+  const [f, activity, storedGoals, store] = await Promise.all([
     dashboardFigures(db, scope, timeZone, now, weekStart),
     weeklyActivity(db, scope, timeZone, now),
     db.select().from(goals),
+    storeSpending(db, {
+      from: sql`(${weekStart}::date::timestamp AT TIME ZONE ${timeZone})`,
+      to: sql`${new Date(now.getTime() + 1).toISOString()}::timestamptz`,
+      turmas: scope,
+    }),
   ]);
+  const spentIn = (currency: Currency) =>
+    store.items.filter((item) => item.currency === currency).reduce((total, item) => total + item.spent, 0);
   const participationRate = f.total === 0 ? 0 : Math.round((f.with_balance / f.total) * 1000) / 10;
   return {
     totalStudents: stat(f.total, f.total_then),
@@ -74,6 +90,17 @@ export async function dashboardSummary(db: Db, admin: AdminActor, timeZone: stri
       weekly_transactions: f.transactions,
       monthly_awarded: f.awarded_month,
     }),
+    store: {
+      spent: { meritus: spentIn('meritus'), estelecas: spentIn('estelecas') },
+      awarded: f.awarded_week,
+      openOrders: store.openOrders.count,
+      oldestOrderAt: store.openOrders.oldestAt,
+      soldOut: store.soldOut.map(({ itemId, name }) => ({ itemId, name })),
+      topItems: store.items
+        .filter((item) => item.spent > 0)
+        .slice(0, DASHBOARD_TOP_ITEMS)
+        .map(({ itemId, name, currency, spent, units }) => ({ itemId, name, currency, spent, units })),
+    },
     generatedAt: now.toISOString(),
   };
 }

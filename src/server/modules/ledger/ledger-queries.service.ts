@@ -18,6 +18,7 @@ import {
   ADMIN_OPERATION_TYPES,
   type Currency,
   directionOf,
+  isStoreType,
   type LedgerDirection,
   type LedgerType,
   operationKind,
@@ -284,7 +285,7 @@ const CATEGORIES = { moves: 'student_transfer', raises: 'award', lowers: 'deduct
 >;
 
 function categoryOf(type: LedgerType): OperationCategory {
-  return CATEGORIES[directionOf(type)];
+  return isStoreType(type) ? 'store' : CATEGORIES[directionOf(type)];
 }
 
 /** A completed ledger row as a line of the live feed. */

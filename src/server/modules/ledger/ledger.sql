@@ -392,27 +392,48 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT (get_byte(uuid_send(p_student_id), 15) % 8)::smallint
 $$;
 
+-- What a row of the type adds to the Loja's spending (decision 026): 1 for what a student spends
+-- (a purchase, a contribution), -1 for what comes back (a refund), 0 for every other type. These
+-- rows lower or raise a balance, but are never awards nor removals: the sums and the reports keep
+-- them apart. STORE_LEDGER_TYPES of src/shared/ledger-types.ts, held equal by ledger-direction.test.ts.
+CREATE OR REPLACE FUNCTION ledger_type_spending(p_type text) RETURNS integer
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE p_type WHEN 'purchase' THEN 1 WHEN 'contribution' THEN 1 WHEN 'refund' THEN -1 ELSE 0 END
+$$;
+
+-- Whether a row of the type is an award or a removal of the staff's: it raises or lowers a
+-- balance (ledger_type_sign(), migration 0015) and is no spending of the Loja's.
+CREATE OR REPLACE FUNCTION ledger_type_is_award(p_type text, p_sign integer) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT ledger_type_sign(p_type) = p_sign AND ledger_type_spending(p_type) = 0
+$$;
+
 -- What one queued row adds to its students' sums (ledger_student_days' columns), on the row's
 -- UTC day: a side for the student who received (awarded or transferred in) and one for the
 -- student who gave (removed or transferred out), each when the row has one; a deleted row's
--- sign is -1. Awards and removals are the rows that raise or lower a balance, transfers the
--- ones that move it (ledger_type_sign(), migration 0015).
+-- sign is -1. Awards and removals are the staff's rows that raise or lower a balance, transfers
+-- the ones that move it (ledger_type_sign(), migration 0015); the Loja's rows count only as
+-- spent (m_spent, e_spent: a purchase adds, its refund takes back).
 CREATE OR REPLACE FUNCTION ledger_row_sides(p_row ledger_sums_pending) RETURNS SETOF ledger_student_days
 LANGUAGE sql IMMUTABLE AS $$
   SELECT p_row.to_student_id, (p_row.created_at AT TIME ZONE 'UTC')::date,
-         p_row.sign * CASE WHEN p_row.currency = 'meritus' AND ledger_type_sign(p_row.type) <> 0 THEN p_row.amount ELSE 0 END, 0,
+         p_row.sign * CASE WHEN p_row.currency = 'meritus' AND ledger_type_is_award(p_row.type, 1) THEN p_row.amount ELSE 0 END, 0,
          p_row.sign * CASE WHEN p_row.currency = 'meritus' AND ledger_type_sign(p_row.type) = 0 THEN p_row.amount ELSE 0 END, 0,
-         p_row.sign * CASE WHEN p_row.currency = 'estelecas' AND ledger_type_sign(p_row.type) <> 0 THEN p_row.amount ELSE 0 END, 0,
+         p_row.sign * CASE WHEN p_row.currency = 'estelecas' AND ledger_type_is_award(p_row.type, 1) THEN p_row.amount ELSE 0 END, 0,
          p_row.sign * CASE WHEN p_row.currency = 'estelecas' AND ledger_type_sign(p_row.type) = 0 THEN p_row.amount ELSE 0 END, 0,
-         0, p_row.sign
+         0, p_row.sign,
+         p_row.sign * ledger_type_spending(p_row.type) * CASE WHEN p_row.currency = 'meritus' THEN p_row.amount ELSE 0 END,
+         p_row.sign * ledger_type_spending(p_row.type) * CASE WHEN p_row.currency = 'estelecas' THEN p_row.amount ELSE 0 END
    WHERE p_row.to_student_id IS NOT NULL
   UNION ALL
   SELECT p_row.from_student_id, (p_row.created_at AT TIME ZONE 'UTC')::date,
-         0, p_row.sign * CASE WHEN p_row.currency = 'meritus' AND ledger_type_sign(p_row.type) <> 0 THEN p_row.amount ELSE 0 END,
+         0, p_row.sign * CASE WHEN p_row.currency = 'meritus' AND ledger_type_is_award(p_row.type, -1) THEN p_row.amount ELSE 0 END,
          0, p_row.sign * CASE WHEN p_row.currency = 'meritus' AND ledger_type_sign(p_row.type) = 0 THEN p_row.amount ELSE 0 END,
-         0, p_row.sign * CASE WHEN p_row.currency = 'estelecas' AND ledger_type_sign(p_row.type) <> 0 THEN p_row.amount ELSE 0 END,
+         0, p_row.sign * CASE WHEN p_row.currency = 'estelecas' AND ledger_type_is_award(p_row.type, -1) THEN p_row.amount ELSE 0 END,
          0, p_row.sign * CASE WHEN p_row.currency = 'estelecas' AND ledger_type_sign(p_row.type) = 0 THEN p_row.amount ELSE 0 END,
-         p_row.sign * CASE WHEN ledger_type_sign(p_row.type) = 0 THEN 1 ELSE 0 END, p_row.sign
+         p_row.sign * CASE WHEN ledger_type_sign(p_row.type) = 0 THEN 1 ELSE 0 END, p_row.sign,
+         p_row.sign * ledger_type_spending(p_row.type) * CASE WHEN p_row.currency = 'meritus' THEN p_row.amount ELSE 0 END,
+         p_row.sign * ledger_type_spending(p_row.type) * CASE WHEN p_row.currency = 'estelecas' THEN p_row.amount ELSE 0 END
    WHERE p_row.from_student_id IS NOT NULL
 $$;
 
@@ -430,7 +451,7 @@ LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO ledger_sums_pending (sign, turma_id, currency, type, amount, description, from_student_id, to_student_id, created_at)
   SELECT CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END * counted.sign, s.turma_id, c.currency, counted.type, c.amount,
-         CASE WHEN ledger_type_sign(counted.type) <> 0 THEN btrim(counted.description) END,
+         CASE WHEN ledger_type_is_award(counted.type, 1) OR ledger_type_is_award(counted.type, -1) THEN btrim(counted.description) END,
          counted.from_student_id, counted.to_student_id, c.created_at
     FROM changed c
     LEFT JOIN ledger_entries o ON o.id = c.reverses_entry_id
@@ -483,7 +504,8 @@ BEGIN
     -- so a long history written at once updates each day once.
     FOR v_change IN
       SELECT side.student_id, side.day, sum(side.m_awarded), sum(side.m_removed), sum(side.m_in), sum(side.m_out),
-             sum(side.e_awarded), sum(side.e_removed), sum(side.e_in), sum(side.e_out), sum(side.sent_ops), sum(side.ops)
+             sum(side.e_awarded), sum(side.e_removed), sum(side.e_in), sum(side.e_out), sum(side.sent_ops), sum(side.ops),
+             sum(side.m_spent), sum(side.e_spent)
         FROM unnest(v_rows) c CROSS JOIN LATERAL ledger_row_sides(c) side
        GROUP BY side.student_id, side.day
        ORDER BY side.student_id, side.day
@@ -493,36 +515,40 @@ BEGIN
            SET m_awarded = d.m_awarded + v_change.m_awarded, m_removed = d.m_removed + v_change.m_removed,
                m_in = d.m_in + v_change.m_in, m_out = d.m_out + v_change.m_out, e_awarded = d.e_awarded + v_change.e_awarded,
                e_removed = d.e_removed + v_change.e_removed, e_in = d.e_in + v_change.e_in, e_out = d.e_out + v_change.e_out,
-               sent_ops = d.sent_ops + v_change.sent_ops, ops = d.ops + v_change.ops
+               sent_ops = d.sent_ops + v_change.sent_ops, ops = d.ops + v_change.ops,
+               m_spent = d.m_spent + v_change.m_spent, e_spent = d.e_spent + v_change.e_spent
          WHERE d.student_id = v_change.student_id AND d.day >= v_change.day
         RETURNING d.day
       )
       SELECT min(day) INTO v_first_updated FROM updated;
       IF v_first_updated IS DISTINCT FROM v_change.day THEN
-        INSERT INTO ledger_student_days (student_id, day, m_awarded, m_removed, m_in, m_out, e_awarded, e_removed, e_in, e_out, sent_ops, ops)
+        INSERT INTO ledger_student_days (student_id, day, m_awarded, m_removed, m_in, m_out, e_awarded, e_removed, e_in, e_out, sent_ops, ops,
+                                         m_spent, e_spent)
         SELECT v_change.student_id, v_change.day, coalesce(p.m_awarded, 0) + v_change.m_awarded,
                coalesce(p.m_removed, 0) + v_change.m_removed, coalesce(p.m_in, 0) + v_change.m_in,
                coalesce(p.m_out, 0) + v_change.m_out, coalesce(p.e_awarded, 0) + v_change.e_awarded,
                coalesce(p.e_removed, 0) + v_change.e_removed, coalesce(p.e_in, 0) + v_change.e_in,
-               coalesce(p.e_out, 0) + v_change.e_out, coalesce(p.sent_ops, 0) + v_change.sent_ops, coalesce(p.ops, 0) + v_change.ops
+               coalesce(p.e_out, 0) + v_change.e_out, coalesce(p.sent_ops, 0) + v_change.sent_ops, coalesce(p.ops, 0) + v_change.ops,
+               coalesce(p.m_spent, 0) + v_change.m_spent, coalesce(p.e_spent, 0) + v_change.e_spent
           FROM (SELECT 1) AS one
           LEFT JOIN LATERAL (SELECT * FROM ledger_student_days x WHERE x.student_id = v_change.student_id AND x.day < v_change.day
                               ORDER BY x.day DESC LIMIT 1) AS p ON TRUE;
       END IF;
     END LOOP;
 
-    INSERT INTO ledger_turma_days AS g (turma_id, day, slot, m_awarded, m_removed, m_transferred)
+    INSERT INTO ledger_turma_days AS g (turma_id, day, slot, m_awarded, m_removed, m_transferred, m_spent)
     SELECT c.turma_id, (c.created_at AT TIME ZONE 'UTC')::date, ledger_student_slot(coalesce(c.from_student_id, c.to_student_id)),
-           coalesce(sum(c.sign * c.amount) FILTER (WHERE ledger_type_sign(c.type) = 1), 0),
-           coalesce(sum(c.sign * c.amount) FILTER (WHERE ledger_type_sign(c.type) = -1), 0),
-           coalesce(sum(c.sign * c.amount) FILTER (WHERE ledger_type_sign(c.type) = 0), 0)
+           coalesce(sum(c.sign * c.amount) FILTER (WHERE ledger_type_is_award(c.type, 1)), 0),
+           coalesce(sum(c.sign * c.amount) FILTER (WHERE ledger_type_is_award(c.type, -1)), 0),
+           coalesce(sum(c.sign * c.amount) FILTER (WHERE ledger_type_sign(c.type) = 0), 0),
+           coalesce(sum(c.sign * ledger_type_spending(c.type) * c.amount), 0)
       FROM unnest(v_rows) c
      WHERE c.currency = 'meritus'
      GROUP BY 1, 2, 3
      ORDER BY 1, 2, 3
     ON CONFLICT (turma_id, day, slot) DO UPDATE
        SET m_awarded = g.m_awarded + excluded.m_awarded, m_removed = g.m_removed + excluded.m_removed,
-           m_transferred = g.m_transferred + excluded.m_transferred;
+           m_transferred = g.m_transferred + excluded.m_transferred, m_spent = g.m_spent + excluded.m_spent;
 
     INSERT INTO ledger_reason_sums AS r (span, start, turma_id, kind, description, ops, meritus, estelecas)
     SELECT spans.span, spans.start, c.turma_id, CASE WHEN ledger_type_sign(c.type) = 1 THEN 'award' ELSE 'penalty' END,
@@ -532,7 +558,7 @@ BEGIN
       FROM unnest(v_rows) c
      CROSS JOIN LATERAL (VALUES ('d', (c.created_at AT TIME ZONE 'UTC')::date),
                                 ('m', date_trunc('month', c.created_at AT TIME ZONE 'UTC')::date)) AS spans(span, start)
-     WHERE ledger_type_sign(c.type) <> 0
+     WHERE ledger_type_is_award(c.type, 1) OR ledger_type_is_award(c.type, -1)
      GROUP BY 1, 2, 3, 4, 5
      ORDER BY 1, 2, 3, 4, 5
     ON CONFLICT (span, start, turma_id, kind, description) DO UPDATE
@@ -550,13 +576,14 @@ BEGIN
   -- Rows still queued keep the turma they were written in: moving every row of the ledger now,
   -- and adding the queued ones to that turma later, comes to the same sums.
   PERFORM pg_advisory_xact_lock(727375);
-  INSERT INTO ledger_turma_days AS g (turma_id, day, slot, m_awarded, m_removed, m_transferred)
+  INSERT INTO ledger_turma_days AS g (turma_id, day, slot, m_awarded, m_removed, m_transferred, m_spent)
   SELECT moved.turma_id, days.day, ledger_student_slot(NEW.id),
-         moved.sign * days.m_awarded, moved.sign * days.m_removed, moved.sign * days.m_transferred
+         moved.sign * days.m_awarded, moved.sign * days.m_removed, moved.sign * days.m_transferred, moved.sign * days.m_spent
     FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS day,
-                 coalesce(sum(sign * amount) FILTER (WHERE ledger_type_sign(type) = 1), 0) AS m_awarded,
-                 coalesce(sum(sign * amount) FILTER (WHERE ledger_type_sign(type) = -1), 0) AS m_removed,
-                 coalesce(sum(sign * amount) FILTER (WHERE ledger_type_sign(type) = 0), 0) AS m_transferred
+                 coalesce(sum(sign * amount) FILTER (WHERE ledger_type_is_award(type, 1)), 0) AS m_awarded,
+                 coalesce(sum(sign * amount) FILTER (WHERE ledger_type_is_award(type, -1)), 0) AS m_removed,
+                 coalesce(sum(sign * amount) FILTER (WHERE ledger_type_sign(type) = 0), 0) AS m_transferred,
+                 coalesce(sum(sign * ledger_type_spending(type) * amount), 0) AS m_spent
             FROM ledger_counted
            WHERE id IN (SELECT id FROM ledger_entries WHERE from_student_id = NEW.id OR to_student_id = NEW.id)
              AND currency = 'meritus' AND (from_student_id = NEW.id OR (from_student_id IS NULL AND to_student_id = NEW.id))
@@ -565,7 +592,7 @@ BEGIN
    ORDER BY 1, 2
   ON CONFLICT (turma_id, day, slot) DO UPDATE
      SET m_awarded = g.m_awarded + excluded.m_awarded, m_removed = g.m_removed + excluded.m_removed,
-         m_transferred = g.m_transferred + excluded.m_transferred;
+         m_transferred = g.m_transferred + excluded.m_transferred, m_spent = g.m_spent + excluded.m_spent;
 
   INSERT INTO ledger_reason_sums AS r (span, start, turma_id, kind, description, ops, meritus, estelecas)
   SELECT sums.span, sums.start, moved.turma_id, sums.kind, sums.description,
@@ -578,7 +605,7 @@ BEGIN
            CROSS JOIN LATERAL (VALUES ('d', (e.created_at AT TIME ZONE 'UTC')::date),
                                       ('m', date_trunc('month', e.created_at AT TIME ZONE 'UTC')::date)) AS spans(span, start)
            WHERE e.id IN (SELECT id FROM ledger_entries WHERE from_student_id = NEW.id OR to_student_id = NEW.id)
-             AND ledger_type_sign(e.type) <> 0 AND (e.from_student_id = NEW.id OR (e.from_student_id IS NULL AND e.to_student_id = NEW.id))
+             AND (ledger_type_is_award(e.type, 1) OR ledger_type_is_award(e.type, -1)) AND (e.from_student_id = NEW.id OR (e.from_student_id IS NULL AND e.to_student_id = NEW.id))
            GROUP BY 1, 2, 3, 4) AS sums
    CROSS JOIN (VALUES (OLD.turma_id, -1), (NEW.turma_id, 1)) AS moved(turma_id, sign)
    ORDER BY 1, 2, 3, 4, 5

@@ -16,8 +16,10 @@ import {
   type ReportTable,
 } from '../../../shared/reports.ts';
 import { EXPORT_HEADINGS as H, REPORT_TEXTS } from '../../../shared/report-texts.ts';
+import { CURRENCY_LABELS } from '../../../shared/ledger-texts.ts';
+import { STORE_CATEGORY_LABELS } from '../../../shared/store.ts';
 import type { ReportScope } from './report-school.ts';
-import { reportOverview, reportReasons, reportScope, reportTimeline, type ReportDeps } from './reports.service.ts';
+import { reportOverview, reportReasons, reportScope, reportStore, reportTimeline, type ReportDeps } from './reports.service.ts';
 
 type Cell = string | number | null;
 /** `date` cells hold a calendar day (aaaa-mm-dd); `decimal` ones a number with one decimal. */
@@ -68,8 +70,9 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
           integer(H.meritusAwarded),
           integer(H.meritusRemoved),
           integer(H.meritusTransferred),
+          integer(H.meritusSpent),
         ],
-        rows: points.map((point) => [point.start, point.awarded, point.removed, point.transferred]),
+        rows: points.map((point) => [point.start, point.awarded, point.removed, point.transferred, point.spent]),
       };
     }
     case 'turmas': {
@@ -82,6 +85,8 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
           integer(H.meritusAwarded),
           integer(H.meritusRemoved),
           integer(H.meritusTransferred),
+          integer(H.meritusSpent),
+          integer(H.estelecasSpent),
           integer(H.balanceAtEnd),
           decimal(H.averageBalance),
           integer(H.participants),
@@ -93,6 +98,8 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
           row.awarded,
           row.removed,
           row.transferred,
+          row.spent,
+          row.estelecasSpent,
           row.balance,
           row.averageBalance,
           row.participants,
@@ -112,6 +119,32 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
     case 'penalties': {
       const reasons = await reportReasons(db, scope);
       return reasonTable(title, table === 'awards' ? reasons.awards : reasons.penalties);
+    }
+    case 'store': {
+      const { items } = await reportStore(db, scope);
+      return {
+        title,
+        columns: [
+          text(H.item),
+          text(H.category),
+          text(H.currency),
+          integer(H.units),
+          integer(H.spent),
+          integer(H.refunded),
+          text(H.stockLeft),
+          integer(H.pendingOrders),
+        ],
+        rows: items.map((item) => [
+          item.name,
+          STORE_CATEGORY_LABELS[item.category],
+          CURRENCY_LABELS[item.currency],
+          item.units,
+          item.spent,
+          item.refunded,
+          item.stockLeft === null ? H.unlimited : item.stockLeft === 0 ? H.soldOut : String(item.stockLeft),
+          item.pendingOrders,
+        ]),
+      };
     }
     case 'risers': {
       const { risers } = await reportOverview(db, scope);

@@ -33,6 +33,9 @@ export type StudentRow = {
   m_sent: number;
   e_awarded: number;
   e_removed: number;
+  /** Spent in the Loja, less refunds (decision 026). */
+  m_spent: number;
+  e_spent: number;
   sent_ops: number;
   ops: number;
   m_awarded_before: number;
@@ -40,6 +43,8 @@ export type StudentRow = {
   m_sent_before: number;
   e_awarded_before: number;
   e_removed_before: number;
+  m_spent_before: number;
+  e_spent_before: number;
   sent_ops_before: number;
   ops_before: number;
 };
@@ -58,7 +63,7 @@ export async function studentTotals(db: Db, scope: ReportScope): Promise<Student
     scopeStudents(db, scope),
     scope.authorId === null ? undefined : sumsAtBounds(db, scope, scope.authorId),
   ]);
-  const balance = (s: Sums) => s.m_awarded - s.m_removed + s.m_in - s.m_out;
+  const balance = (s: Sums) => s.m_awarded - s.m_removed + s.m_in - s.m_out - s.m_spent;
   return students.flatMap((student) => {
     const [, start, end] = sums.get(student.id) ?? [NO_SUMS, NO_SUMS, NO_SUMS];
     if (!student.created && end!.ops === 0) return [];
@@ -80,6 +85,8 @@ export async function studentTotals(db: Db, scope: ReportScope): Promise<Student
         m_sent: change(1, 2, 'm_out'),
         e_awarded: change(1, 2, 'e_awarded'),
         e_removed: change(1, 2, 'e_removed'),
+        m_spent: change(1, 2, 'm_spent'),
+        e_spent: change(1, 2, 'e_spent'),
         sent_ops: change(1, 2, 'sent_ops'),
         ops: change(1, 2, 'ops'),
         m_awarded_before: change(0, 1, 'm_awarded'),
@@ -87,6 +94,8 @@ export async function studentTotals(db: Db, scope: ReportScope): Promise<Student
         m_sent_before: change(0, 1, 'm_out'),
         e_awarded_before: change(0, 1, 'e_awarded'),
         e_removed_before: change(0, 1, 'e_removed'),
+        m_spent_before: change(0, 1, 'm_spent'),
+        e_spent_before: change(0, 1, 'e_spent'),
         sent_ops_before: change(0, 1, 'sent_ops'),
         ops_before: change(0, 1, 'ops'),
       },
@@ -106,6 +115,8 @@ export function figuresOf(rows: StudentRow[], reversed: ReversalSums): ReportFig
     meritusTransferred: { current: total((r) => r.m_sent), previous: total((r) => r.m_sent_before) },
     estelecasAwarded: { current: total((r) => r.e_awarded), previous: total((r) => r.e_awarded_before) },
     estelecasRemoved: { current: total((r) => r.e_removed), previous: total((r) => r.e_removed_before) },
+    meritusSpent: { current: total((r) => r.m_spent), previous: total((r) => r.m_spent_before) },
+    estelecasSpent: { current: total((r) => r.e_spent), previous: total((r) => r.e_spent_before) },
     meritusReversed: { current: reversed.current.meritus, previous: reversed.previous.meritus },
     estelecasReversed: { current: reversed.current.estelecas, previous: reversed.previous.estelecas },
     activeStudents: {
@@ -137,6 +148,8 @@ export function turmaRows(rows: StudentRow[], scope: ReportScope): TurmaRow[] {
       awarded: own.reduce((sum, row) => sum + row.m_awarded, 0),
       removed: own.reduce((sum, row) => sum + row.m_removed, 0),
       transferred: own.reduce((sum, row) => sum + row.m_sent, 0),
+      spent: own.reduce((sum, row) => sum + row.m_spent, 0),
+      estelecasSpent: own.reduce((sum, row) => sum + row.e_spent, 0),
       balance,
       averageBalance: students === 0 ? 0 : oneDecimal(balance / students),
       participants,

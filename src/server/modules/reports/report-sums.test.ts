@@ -58,10 +58,13 @@ async function expectSumsToMatchLedger() {
     sums[column]! += amount;
     perDay.set(key, sums);
   };
-  const turmaDays = new Map<string, { m_awarded: number; m_removed: number; m_transferred: number }>();
+  const turmaDays = new Map<string, { m_awarded: number; m_removed: number; m_transferred: number; m_spent: number }>();
   const reasons = new Map<string, { ops: number; meritus: number; estelecas: number }>();
+  // The Loja's rows (decision 026) are spent, a refund giving it back: never awards, removals or reasons.
+  const spending = (type: string) => (type === 'purchase' || type === 'contribution' ? 1 : type === 'refund' ? -1 : 0);
   for (const row of counted) {
-    if (row.type !== 'transfer') {
+    const spent = spending(row.type);
+    if (row.type !== 'transfer' && spent === 0) {
       const kind = row.type === 'admin_add' || row.type === 'reward' ? 'award' : 'penalty';
       for (const [span, start] of [
         ['d', utcDay(row.at)],
@@ -79,18 +82,24 @@ async function expectSumsToMatchLedger() {
     const transfer = row.type === 'transfer';
     const amount = row.sign * row.amount;
     if (row.to) {
-      add(row.to, day, `${prefix}_${transfer ? 'in' : 'awarded'}`, amount);
+      add(row.to, day, spent !== 0 ? `${prefix}_spent` : `${prefix}_${transfer ? 'in' : 'awarded'}`, spent !== 0 ? spent * amount : amount);
       add(row.to, day, 'ops', row.sign);
     }
     if (row.from) {
-      add(row.from, day, `${prefix}_${transfer ? 'out' : 'removed'}`, amount);
+      add(
+        row.from,
+        day,
+        spent !== 0 ? `${prefix}_spent` : `${prefix}_${transfer ? 'out' : 'removed'}`,
+        spent !== 0 ? spent * amount : amount,
+      );
       add(row.from, day, 'ops', row.sign);
       if (transfer) add(row.from, day, 'sent_ops', row.sign);
     }
     if (row.currency === 'meritus') {
       const key = `${turmas.get((row.from ?? row.to)!)} ${day}`;
-      const sums = turmaDays.get(key) ?? { m_awarded: 0, m_removed: 0, m_transferred: 0 };
+      const sums = turmaDays.get(key) ?? { m_awarded: 0, m_removed: 0, m_transferred: 0, m_spent: 0 };
       if (transfer) sums.m_transferred += amount;
+      else if (spent !== 0) sums.m_spent += spent * amount;
       else if (row.type === 'admin_add' || row.type === 'reward') sums.m_awarded += amount;
       else sums.m_removed += amount;
       turmaDays.set(key, sums);
@@ -98,7 +107,7 @@ async function expectSumsToMatchLedger() {
   }
   // Every day with rows is stored, and each stored day holds the student's sums from the
   // beginning through that day (a day whose rows were all deleted may stay: it still does).
-  const zero = { m_awarded: 0, m_removed: 0, m_in: 0, m_out: 0, e_awarded: 0, e_removed: 0, e_in: 0, e_out: 0, sent_ops: 0, ops: 0 };
+  const zero = { ...NO_SUMS };
   const through = (student: string, day: string) => {
     const total: Record<string, number> = { ...zero };
     for (const [key, sums] of perDay) {
@@ -119,22 +128,33 @@ async function expectSumsToMatchLedger() {
     expect(row.sums, row.key).toEqual(through(student!, day!));
   }
 
-  const turmaStored = rowsOf<{ turma_id: string; day: string | Date; m_awarded: unknown; m_removed: unknown; m_transferred: unknown }>(
+  const turmaStored = rowsOf<{
+    turma_id: string;
+    day: string | Date;
+    m_awarded: unknown;
+    m_removed: unknown;
+    m_transferred: unknown;
+    m_spent: unknown;
+  }>(
     await t.db.execute(sql`
-      SELECT turma_id, day, sum(m_awarded) AS m_awarded, sum(m_removed) AS m_removed, sum(m_transferred) AS m_transferred
+      SELECT turma_id, day, sum(m_awarded) AS m_awarded, sum(m_removed) AS m_removed, sum(m_transferred) AS m_transferred,
+             sum(m_spent) AS m_spent
         FROM ledger_turma_days GROUP BY turma_id, day
-      HAVING sum(m_awarded) <> 0 OR sum(m_removed) <> 0 OR sum(m_transferred) <> 0`),
+      HAVING sum(m_awarded) <> 0 OR sum(m_removed) <> 0 OR sum(m_transferred) <> 0 OR sum(m_spent) <> 0`),
   );
   expect(
     Object.fromEntries(
       turmaStored.map((row) => [
         `${row.turma_id} ${typeof row.day === 'string' ? row.day : utcDay(row.day)}`,
-        { m_awarded: Number(row.m_awarded), m_removed: Number(row.m_removed), m_transferred: Number(row.m_transferred) },
+        {
+          m_awarded: Number(row.m_awarded),
+          m_removed: Number(row.m_removed),
+          m_transferred: Number(row.m_transferred),
+          m_spent: Number(row.m_spent),
+        },
       ]),
     ),
-  ).toEqual(
-    Object.fromEntries([...turmaDays].filter(([, sums]) => sums.m_awarded !== 0 || sums.m_removed !== 0 || sums.m_transferred !== 0)),
-  );
+  ).toEqual(Object.fromEntries([...turmaDays].filter(([, sums]) => Object.values(sums).some((value) => value !== 0))));
 
   const reasonRows = rowsOf<{
     span: string;
@@ -215,6 +235,35 @@ test('the sums follow the ledger through simultaneous transfers, rows in the pas
     .values([
       past('2025-12-31T20:00:00Z', { toStudentId: bia!.id, amount: 13 }),
       past('2026-01-20T09:00:00Z', { type: 'admin_remove', fromStudentId: ana!.id, amount: 2 }),
+    ]);
+  await expectSumsToMatchLedger();
+
+  // The Loja's rows (decision 026): purchases and contributions spent, a refund giving one back, in both currencies,
+  // one of them in the past; each is spending, never an award, a removal or a reason.
+  await t.db
+    .insert(ledgerEntries)
+    .values([
+      past('2026-01-11T13:00:00Z', {
+        type: 'purchase',
+        fromStudentId: ana!.id,
+        amount: 4,
+        description: 'Compra: Caneta',
+        actorKind: 'student',
+      }),
+      past('2026-01-12T13:00:00Z', { type: 'refund', toStudentId: ana!.id, amount: 4, description: 'Devolução: Caneta' }),
+      past('2026-01-12T14:00:00Z', { type: 'contribution', fromStudentId: bia!.id, amount: 6, currency: 'estelecas', description: 'Meta' }),
+    ]);
+  await t.db
+    .insert(ledgerEntries)
+    .values([
+      past(new Date().toISOString(), {
+        type: 'purchase',
+        fromStudentId: caio!.id,
+        amount: 9,
+        description: 'Compra: Fone',
+        actorKind: 'student',
+      }),
+      past(new Date().toISOString(), { type: 'contribution', fromStudentId: bia!.id, amount: 5, description: 'Meta: Cinema' }),
     ]);
   await expectSumsToMatchLedger();
 

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db, type DbOrTx } from '../../db/client.ts';
-import { directionIs } from '../../db/ledger-direction.ts';
+import { awardIs, directionIs, spendingSign } from '../../db/ledger-direction.ts';
 import type { TagKind } from '../../../shared/constants.ts';
 import type { Currency } from '../../../shared/ledger-types.ts';
 import type { LedgerType } from '../../../shared/ledger-types.ts';
@@ -16,7 +16,7 @@ function dayStart(day: string, timeZone: string): SQL {
 }
 
 /** The period's bounds: previous start, start, end (exclusive). */
-function bounds(scope: ReportScope) {
+export function bounds(scope: ReportScope) {
   const { period, school } = scope;
   return {
     p0: dayStart(period.previousFrom, school.timeZone),
@@ -26,7 +26,7 @@ function bounds(scope: ReportScope) {
 }
 
 /** The chosen turmas' ids (null: every turma). */
-const chosenIds = (scope: ReportScope) => scope.turmas?.map((turma) => turma.id) ?? null;
+export const chosenIds = (scope: ReportScope) => scope.turmas?.map((turma) => turma.id) ?? null;
 
 /** Whether a turma id (a student's, or a sum's) is one of the chosen turmas; TRUE when every turma is. */
 function inTurmas(scope: ReportScope, turmaColumn: SQL): SQL {
@@ -61,7 +61,20 @@ export async function foldPendingSums(db: DbOrTx, { wait }: { wait: boolean }): 
 const utcMidnight = (instant: SQL) => sql`((${instant} AT TIME ZONE 'UTC')::date::timestamp AT TIME ZONE 'UTC')`;
 
 /** What a student's ledger rows add up to before an instant (ledger_student_days' columns). */
-const SUM_COLUMNS = ['m_awarded', 'm_removed', 'm_in', 'm_out', 'e_awarded', 'e_removed', 'e_in', 'e_out', 'sent_ops', 'ops'] as const;
+const SUM_COLUMNS = [
+  'm_awarded',
+  'm_removed',
+  'm_in',
+  'm_out',
+  'e_awarded',
+  'e_removed',
+  'e_in',
+  'e_out',
+  'sent_ops',
+  'ops',
+  'm_spent',
+  'e_spent',
+] as const;
 export type Sums = Record<(typeof SUM_COLUMNS)[number], number>;
 export const NO_SUMS: Sums = {
   m_awarded: 0,
@@ -74,6 +87,8 @@ export const NO_SUMS: Sums = {
   e_out: 0,
   sent_ops: 0,
   ops: 0,
+  m_spent: 0,
+  e_spent: 0,
 };
 
 /**
@@ -81,16 +96,19 @@ export const NO_SUMS: Sums = {
  * the last stored UTC day before the bound's UTC day (one index look-up per student and bound),
  * plus the ledger's rows from that UTC midnight to the bound. Students without any are left out.
  * With an `author`, only their rows, all read from the ledger (the stored sums do not keep authors;
- * a staff member's rows are found by their own index).
+ * a staff member's rows are found by their own index), and never the Loja's: spending is the students'.
  */
 export async function sumsAtBounds(db: Db, scope: ReportScope, author: string | null = null): Promise<Map<string, Sums[]>> {
   if (author === null) await foldPendingSums(db, { wait: true });
   const { p0, p1, p2 } = bounds(scope);
   const columns = sql.raw(SUM_COLUMNS.join(', '));
-  // As ledger_row_sides() sums the rows (ledger.sql): transfers move a balance, awards and removals raise or lower it;
-  // a reversal counts as the row it takes back, with sign -1 (the view ledger_counted, decision 025).
+  // As ledger_row_sides() sums the rows (ledger.sql): transfers move a balance, awards and removals raise or lower it,
+  // the Loja's rows are spent (a refund negative); a reversal counts as the row it takes back, with sign -1 (the view
+  // ledger_counted, decision 025).
   const transfer = directionIs(sql`e.type`, 'moves');
-  const awardOrRemoval = sql`NOT ${transfer}`;
+  const award = awardIs(sql`e.type`, 'raises');
+  const removal = awardIs(sql`e.type`, 'lowers');
+  const spent = sql`e.sign * ${spendingSign(sql`e.type`)} * e.amount`;
   const rows = await jsonRows<Record<string, unknown>>(
     db,
     sql`
@@ -105,19 +123,22 @@ export async function sumsAtBounds(db: Db, scope: ReportScope, author: string | 
     ),
     recent AS (
       SELECT side.student, m.k,
-             sum(e.sign * e.amount) FILTER (WHERE side.incoming AND e.currency = 'meritus' AND ${awardOrRemoval}) AS m_awarded,
-             sum(e.sign * e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'meritus' AND ${awardOrRemoval}) AS m_removed,
+             sum(e.sign * e.amount) FILTER (WHERE side.incoming AND e.currency = 'meritus' AND ${award}) AS m_awarded,
+             sum(e.sign * e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'meritus' AND ${removal}) AS m_removed,
              sum(e.sign * e.amount) FILTER (WHERE side.incoming AND e.currency = 'meritus' AND ${transfer}) AS m_in,
              sum(e.sign * e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'meritus' AND ${transfer}) AS m_out,
-             sum(e.sign * e.amount) FILTER (WHERE side.incoming AND e.currency = 'estelecas' AND ${awardOrRemoval}) AS e_awarded,
-             sum(e.sign * e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'estelecas' AND ${awardOrRemoval}) AS e_removed,
+             sum(e.sign * e.amount) FILTER (WHERE side.incoming AND e.currency = 'estelecas' AND ${award}) AS e_awarded,
+             sum(e.sign * e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'estelecas' AND ${removal}) AS e_removed,
              sum(e.sign * e.amount) FILTER (WHERE side.incoming AND e.currency = 'estelecas' AND ${transfer}) AS e_in,
              sum(e.sign * e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'estelecas' AND ${transfer}) AS e_out,
              coalesce(sum(e.sign) FILTER (WHERE NOT side.incoming AND ${transfer}), 0) AS sent_ops,
-             sum(e.sign) AS ops
+             sum(e.sign) AS ops,
+             sum(${spent}) FILTER (WHERE e.currency = 'meritus') AS m_spent,
+             sum(${spent}) FILTER (WHERE e.currency = 'estelecas') AS e_spent
         FROM marks m
         JOIN ledger_counted e
-          ON ${author === null ? sql`e.created_at >= m.midnight` : sql`e.actor_admin_id = ${author}`} AND e.created_at < m.at
+          ON ${author === null ? sql`e.created_at >= m.midnight` : sql`e.actor_admin_id = ${author} AND ${spendingSign(sql`e.type`)} = 0`}
+         AND e.created_at < m.at
         CROSS JOIN LATERAL (VALUES (e.to_student_id, TRUE), (e.from_student_id, FALSE)) AS side(student, incoming)
        WHERE side.student IS NOT NULL
        GROUP BY 1, 2
@@ -165,10 +186,10 @@ export function scopeStudents(db: Db, scope: ReportScope): Promise<ScopeStudent[
   );
 }
 
-export type TimelineSums = { awarded: number; removed: number; transferred: number };
+export type TimelineSums = { awarded: number; removed: number; transferred: number; spent: number };
 
 /**
- * Méritus awarded, removed and transferred per bucket (1 for the first of `starts`), for the
+ * Méritus awarded, removed, transferred and spent in the Loja per bucket (1 for the first of `starts`), for the
  * buckets with any. ledger_turma_days places each UTC day in the bucket its UTC day falls in;
  * the ledger's rows between a bucket's first instant and its UTC midnight then move to the
  * bucket they belong to.
@@ -178,24 +199,31 @@ export async function timelineSums(db: Db, scope: ReportScope, starts: string[])
   // Each bucket's first instant, in order, and the period's end.
   const thresholds = sql`ARRAY[${sql.join([...starts.map((day) => dayStart(day, scope.school.timeZone)), p2], sql`, `)}]`;
   if (scope.authorId === null) await foldPendingSums(db, { wait: true });
-  const rows = rowsOf<{ bucket: number; awarded: string | number; removed: string | number; transferred: string | number }>(
-    await db.execute(scope.authorId === null ? everyonesTimeline(scope, thresholds) : authorsTimeline(scope, scope.authorId, thresholds)),
-  );
+  const rows = rowsOf<{
+    bucket: number;
+    awarded: string | number;
+    removed: string | number;
+    transferred: string | number;
+    spent: string | number;
+  }>(await db.execute(scope.authorId === null ? everyonesTimeline(scope, thresholds) : authorsTimeline(scope, scope.authorId, thresholds)));
   return new Map(
     rows.map((row) => [
       Number(row.bucket),
-      { awarded: Number(row.awarded), removed: Number(row.removed), transferred: Number(row.transferred) },
+      { awarded: Number(row.awarded), removed: Number(row.removed), transferred: Number(row.transferred), spent: Number(row.spent) },
     ]),
   );
 }
 
-/** The timeline of one member of the staff: their rows in the period, by their own index (the stored sums keep no author). */
+/**
+ * The timeline of one member of the staff: their rows in the period, by their own index (the stored sums keep no author);
+ * the Loja's spending is the students', never an author's.
+ */
 function authorsTimeline(scope: ReportScope, author: string, thresholds: SQL): SQL {
   return sql`
     SELECT width_bucket(e.created_at, th.at) AS bucket,
-           sum(CASE WHEN ${directionIs(sql`e.type`, 'raises')} THEN e.sign * e.amount ELSE 0 END) AS awarded,
-           sum(CASE WHEN ${directionIs(sql`e.type`, 'lowers')} THEN e.sign * e.amount ELSE 0 END) AS removed,
-           0 AS transferred
+           sum(CASE WHEN ${awardIs(sql`e.type`, 'raises')} THEN e.sign * e.amount ELSE 0 END) AS awarded,
+           sum(CASE WHEN ${awardIs(sql`e.type`, 'lowers')} THEN e.sign * e.amount ELSE 0 END) AS removed,
+           0 AS transferred, 0 AS spent
       FROM (SELECT ${thresholds} AS at) AS th
       JOIN ledger_counted e ON e.actor_admin_id = ${author} AND e.created_at >= th.at[1] AND e.created_at < th.at[array_length(th.at, 1)]
      WHERE e.currency = 'meritus' AND ${turmaFilter(scope, sql`coalesce(e.from_student_id, e.to_student_id)`)}
@@ -215,21 +243,26 @@ function everyonesTimeline(scope: ReportScope, thresholds: SQL): SQL {
       ),
       edge AS (
         SELECT width_bucket(e.created_at, th.at) AS bucket, width_bucket((e.created_at AT TIME ZONE 'UTC')::date, td.day) AS day_bucket,
-               CASE WHEN ${directionIs(sql`e.type`, 'raises')} THEN e.sign * e.amount ELSE 0 END AS awarded,
-               CASE WHEN ${directionIs(sql`e.type`, 'lowers')} THEN e.sign * e.amount ELSE 0 END AS removed,
-               CASE WHEN ${directionIs(sql`e.type`, 'moves')} THEN e.sign * e.amount ELSE 0 END AS transferred
+               CASE WHEN ${awardIs(sql`e.type`, 'raises')} THEN e.sign * e.amount ELSE 0 END AS awarded,
+               CASE WHEN ${awardIs(sql`e.type`, 'lowers')} THEN e.sign * e.amount ELSE 0 END AS removed,
+               CASE WHEN ${directionIs(sql`e.type`, 'moves')} THEN e.sign * e.amount ELSE 0 END AS transferred,
+               e.sign * ${spendingSign(sql`e.type`)} * e.amount AS spent
           FROM th, td, near AS e
          WHERE ${turmaFilter(scope, sql`coalesce(e.from_student_id, e.to_student_id)`)}
       )
-      SELECT bucket, sum(awarded) AS awarded, sum(removed) AS removed, sum(transferred) AS transferred FROM (
-        SELECT width_bucket(g.day, td.day) AS bucket, g.m_awarded AS awarded, g.m_removed AS removed, g.m_transferred AS transferred
+      SELECT bucket, sum(awarded) AS awarded, sum(removed) AS removed, sum(transferred) AS transferred, sum(spent) AS spent FROM (
+        SELECT width_bucket(g.day, td.day) AS bucket, g.m_awarded AS awarded, g.m_removed AS removed, g.m_transferred AS transferred,
+               g.m_spent AS spent
           FROM ledger_turma_days g, td
          WHERE g.day >= td.day[1] AND g.day < td.day[array_length(td.day, 1)] AND ${inTurmas(scope, sql`g.turma_id`)}
-        UNION ALL SELECT bucket, awarded, removed, transferred FROM edge
-        UNION ALL SELECT day_bucket, -awarded, -removed, -transferred FROM edge
+        UNION ALL SELECT bucket, awarded, removed, transferred, spent FROM edge
+        UNION ALL SELECT day_bucket, -awarded, -removed, -transferred, -spent FROM edge
       ) AS parts
       GROUP BY 1`;
 }
+
+/** A row the reasons count: an award or a removal of the staff's (not a transfer, not the Loja's). */
+const awardOrRemoval = (type: SQL) => sql`(${awardIs(type, 'raises')} OR ${awardIs(type, 'lowers')})`;
 
 /** A reason (the exact text) of awards or of removals and penalties, with its operations and amounts. */
 export type ReasonSums = { kind: 'award' | 'penalty'; description: string; operations: number; meritus: number; estelecas: number };
@@ -249,7 +282,7 @@ export async function topReasons(db: Db, scope: ReportScope): Promise<ReasonSums
                CASE WHEN e.currency = 'meritus' THEN e.sign * e.amount ELSE 0 END,
                CASE WHEN e.currency = 'estelecas' THEN e.sign * e.amount ELSE 0 END
           FROM ledger_counted e
-         WHERE e.actor_admin_id = ${author} AND e.created_at >= ${p1} AND e.created_at < ${p2} AND NOT ${directionIs(sql`e.type`, 'moves')}
+         WHERE e.actor_admin_id = ${author} AND e.created_at >= ${p1} AND e.created_at < ${p2} AND ${awardOrRemoval(sql`e.type`)}
            AND ${turmaFilter(scope, sql`coalesce(e.from_student_id, e.to_student_id)`)}
       )`;
   const rows = rowsOf<{
@@ -292,7 +325,7 @@ function everyonesReasonParts(scope: ReportScope, p1: SQL, p2: SQL): SQL {
                w.sign * e.sign AS sign
           FROM (VALUES (${p2}, 1), (${p1}, -1)) AS w(at, sign)
           JOIN ledger_counted e ON e.created_at >= ${utcMidnight(sql`w.at`)} AND e.created_at < w.at
-         WHERE NOT ${directionIs(sql`e.type`, 'moves')}
+         WHERE ${awardOrRemoval(sql`e.type`)}
       ),
       parts AS (
         SELECT r.kind, r.description, r.ops, r.meritus, r.estelecas

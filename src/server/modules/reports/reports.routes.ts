@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.ts';
 import { route } from '../../contract-routes.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import { adminOf } from '../../plugins/auth.ts';
-import { readReport, reportOverview, reportReasons, reportTimeline } from './reports.service.ts';
+import { readReport, reportOverview, reportReasons, reportStore, reportTimeline } from './reports.service.ts';
 import { exportReportTable, type ExportFile } from './report-exports.ts';
 import { certificatePdf, statementPdf } from './report-pdfs.ts';
 import { contentDisposition } from '../../storage/serve-object.ts';
@@ -26,6 +26,8 @@ export async function reportsRoutes(app: FastifyInstance, { database, settings, 
   route(app, routes.reports.timeline, async (request) => readReport(deps, adminOf(request), request.query, reportTimeline));
 
   route(app, routes.reports.reasons, async (request) => readReport(deps, adminOf(request), request.query, reportReasons));
+
+  route(app, routes.reports.store, async (request) => readReport(deps, adminOf(request), request.query, reportStore));
 
   route(app, routes.reports.export, async (request, reply) =>
     sendFile(reply, await exportReportTable(deps, adminOf(request), request.query, { ip: request.ip })),

@@ -8,6 +8,7 @@ import {
   type ReportOverview,
   type ReportQuery,
   type ReportReasons,
+  type ReportStore,
   type ReportTimeline,
   type ResolvedPeriod,
   type TimelinePoint,
@@ -15,7 +16,8 @@ import {
 import { REPORT_TEXTS } from '../../../shared/report-texts.ts';
 import { reportSchool, type ReportScope } from './report-school.ts';
 import { balanceRows, figuresOf, riserRows, studentTotals, turmaRows } from './report-overview.ts';
-import { reversalSums, timelineSums, topReasons } from './reports.queries.ts';
+import { bounds, chosenIds, reversalSums, timelineSums, topReasons } from './reports.queries.ts';
+import { storeSpending } from './report-store.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
 import { turmaScopeOf, type AdminActor } from '../auth/actor.ts';
 import { inScope, type TurmaScope } from '../../views/turma-scope.ts';
@@ -100,13 +102,19 @@ function bucketStarts(period: ResolvedPeriod): string[] {
   return starts;
 }
 
-/** Méritus awarded, removed and transferred per day or week of the period, empty buckets as zeros. */
+/** Méritus awarded, removed, transferred and spent in the Loja per day or week of the period, empty buckets as zeros. */
 export async function reportTimeline(db: Db, scope: ReportScope): Promise<ReportTimeline> {
   const starts = bucketStarts(scope.period);
   const byBucket = await timelineSums(db, scope, starts);
   const points: TimelinePoint[] = starts.map((start, index) => {
     const sums = byBucket.get(index + 1);
-    return { start, awarded: sums?.awarded ?? 0, removed: sums?.removed ?? 0, transferred: sums?.transferred ?? 0 };
+    return {
+      start,
+      awarded: sums?.awarded ?? 0,
+      removed: sums?.removed ?? 0,
+      transferred: sums?.transferred ?? 0,
+      spent: sums?.spent ?? 0,
+    };
   });
   return { period: scope.view, points };
 }
@@ -128,4 +136,13 @@ export async function reportReasons(db: Db, scope: ReportScope): Promise<ReportR
         estelecas: row.estelecas,
       }));
   return { period: scope.view, awards: of('award'), penalties: of('penalty') };
+}
+
+/**
+ * The Loja in the period (report-store.ts): spending by item, the items sold out, the orders still to deliver. The
+ * students' spending, whoever the author filter names.
+ */
+export async function reportStore(db: Db, scope: ReportScope): Promise<ReportStore> {
+  const { p1, p2 } = bounds(scope);
+  return { period: scope.view, ...(await storeSpending(db, { from: p1, to: p2, turmas: chosenIds(scope) })) };
 }

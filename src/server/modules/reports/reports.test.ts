@@ -26,7 +26,7 @@ const endOf = (day: string) => at(day, 24);
 
 type Row = {
   currency: 'meritus' | 'estelecas';
-  type: 'transfer' | 'admin_add' | 'admin_remove' | 'reward' | 'penalty';
+  type: 'transfer' | 'admin_add' | 'admin_remove' | 'reward' | 'penalty' | 'purchase' | 'contribution' | 'refund';
   amount: number;
   description: string;
   from: string | null;
@@ -75,6 +75,7 @@ beforeAll(async () => {
   // The seeded four were created today: they are not of the school in March.
 
   const random = generator(13);
+  const storeRandom = generator(29);
   const reasons = [
     'Motivo A',
     'Motivo B',
@@ -136,12 +137,34 @@ beforeAll(async () => {
           to: recipient.id,
           at: when,
         };
+        // Some become the Loja's (decision 026), from their own generator so the rest of the data set stays as it was:
+        // spent, never removed; some purchases are refunded a day later, which gives their spending back.
+        if (storeRandom() < 0.35) {
+          row = { ...row, type: storeRandom() < 0.7 ? 'purchase' : 'contribution', description: reason, to: null };
+          if (row.type === 'purchase' && storeRandom() < 0.6) {
+            rows.push(row);
+            row = { ...row, type: 'refund', from: null, to: student.id, at: new Date(when.getTime() + 26 * HOUR) };
+            balance.set(key, held - row.amount);
+          }
+        }
       }
       if (row.from) balance.set(`${row.from}:${currency}`, (balance.get(`${row.from}:${currency}`) ?? 0) - row.amount);
       if (row.to) balance.set(`${row.to}:${currency}`, (balance.get(`${row.to}:${currency}`) ?? 0) + row.amount);
       rows.push(row);
     }
   }
+  // And in the period, for certain: a purchase refunded two days later, a contribution, a purchase in Estelecas.
+  const [alice, , , davi, , fabio] = school;
+  const spend = (type: Row['type'], student: TestStudent, currency: Row['currency'], amount: number, day: string, hour: number): Row =>
+    type === 'refund'
+      ? { currency, type, amount, description: 'Fone de ouvido', from: null, to: student.id, at: at(day, hour) }
+      : { currency, type, amount, description: 'Fone de ouvido', from: student.id, to: null, at: at(day, hour) };
+  rows.push(
+    spend('purchase', alice!, 'meritus', 3, '2026-03-03', 10),
+    spend('refund', alice!, 'meritus', 3, '2026-03-05', 9),
+    spend('contribution', davi!, 'meritus', 2, '2026-03-10', 11),
+    spend('purchase', fabio!, 'estelecas', 1, '2026-03-12', 14),
+  );
   await t.db.insert(ledgerEntries).values(
     rows.map((row) => ({
       currency: row.currency,
@@ -173,6 +196,13 @@ function expected({ turmas }: Filter, reasonPeriod: { from: string; to: string }
   const party = (row: Row) => row.from ?? row.to;
   const awards = (row: Row) => row.type === 'reward' || row.type === 'admin_add';
   const removals = (row: Row) => row.type === 'penalty' || row.type === 'admin_remove';
+  /** What the Loja spent: purchases and contributions, less refunds. */
+  const spent = (list: Row[]) =>
+    list.reduce(
+      (total, row) =>
+        total + (row.type === 'refund' ? -row.amount : row.type === 'purchase' || row.type === 'contribution' ? row.amount : 0),
+      0,
+    );
   const sum = (list: Row[]) => list.reduce((total, row) => total + row.amount, 0);
   const ofFilter = rows.filter((row) => inFilter(party(row)));
   const presentAt = (end: Date) =>
@@ -190,6 +220,8 @@ function expected({ turmas }: Filter, reasonPeriod: { from: string; to: string }
       meritusTransferred: sum(now.filter((r) => r.currency === 'meritus' && r.type === 'transfer')),
       estelecasAwarded: sum(now.filter((r) => r.currency === 'estelecas' && awards(r))),
       estelecasRemoved: sum(now.filter((r) => r.currency === 'estelecas' && removals(r))),
+      meritusSpent: spent(now.filter((r) => r.currency === 'meritus')),
+      estelecasSpent: spent(now.filter((r) => r.currency === 'estelecas')),
       // This school has no reversal (reversal.test.ts reports them).
       meritusReversed: 0,
       estelecasReversed: 0,
@@ -229,6 +261,10 @@ function expected({ turmas }: Filter, reasonPeriod: { from: string; to: string }
       awarded: sum(own.filter(awards)),
       removed: sum(own.filter(removals)),
       transferred: sum(own.filter((row) => row.type === 'transfer')),
+      spent: spent(own),
+      estelecasSpent: spent(
+        periodRows.filter((row) => row.currency === 'estelecas' && school.find((s) => s.id === party(row))?.grade === turma),
+      ),
       balance,
       averageBalance: members.length === 0 ? 0 : Math.round((balance / members.length) * 10) / 10,
       participants,
@@ -268,7 +304,7 @@ function expected({ turmas }: Filter, reasonPeriod: { from: string; to: string }
     .sort((a, b) => b.change - a.change || a.name.localeCompare(b.name, 'pt-BR'))
     .slice(0, 10);
 
-  const points: { start: string; awarded: number; removed: number; transferred: number }[] = [];
+  const points: { start: string; awarded: number; removed: number; transferred: number; spent: number }[] = [];
   for (let day = PERIOD.from; day <= PERIOD.to; day = dayOf(at(day, 30))) {
     const ofDay = ofFilter.filter((row) => row.currency === 'meritus' && dayOf(row.at) === day);
     points.push({
@@ -276,6 +312,7 @@ function expected({ turmas }: Filter, reasonPeriod: { from: string; to: string }
       awarded: sum(ofDay.filter(awards)),
       removed: sum(ofDay.filter(removals)),
       transferred: sum(ofDay.filter((row) => row.type === 'transfer')),
+      spent: spent(ofDay),
     });
   }
 
@@ -346,6 +383,10 @@ describe('reports', () => {
     // The data set reaches every case: each figure moves, someone joined, someone left.
     expect(want.figures.meritusTransferred!.current).toBeGreaterThan(0);
     expect(want.figures.estelecasRemoved!.current + want.figures.estelecasRemoved!.previous).toBeGreaterThan(0);
+    if (filter.turmas.length === 0) expect(want.figures.meritusSpent!.current).toBeGreaterThan(0);
+    expect(
+      rows.filter((row) => row.type === 'refund' && dayOf(row.at) >= PERIOD.from && dayOf(row.at) <= PERIOD.to).length,
+    ).toBeGreaterThan(0);
     expect(overview.turmas).toEqual(want.turmaRows);
     expect(overview.balances.map(({ min, max, students: count }) => ({ min, max, students: count }))).toEqual(want.balances);
     expect(overview.risers).toEqual(want.risers);
@@ -511,6 +552,8 @@ describe('reports', () => {
         'Méritus concedidos',
         'Méritus removidos',
         'Méritus transferidos',
+        'Méritus gastos na Loja',
+        'Estelecas gastas na Loja',
         'Saldo no fim do período',
         'Média por aluno',
         'Alunos participantes',
@@ -525,6 +568,8 @@ describe('reports', () => {
             r.awarded,
             r.removed,
             r.transferred,
+            r.spent,
+            r.estelecasSpent,
             r.balance,
             comma(r.averageBalance),
             r.participants,
@@ -544,24 +589,37 @@ describe('reports', () => {
       const workbook = new ExcelJS.Workbook();
       await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
       const sheet = workbook.worksheets[0]!;
-      expect(sheet.getRow(1).values).toEqual([undefined, 'Dia', 'Méritus concedidos', 'Méritus removidos', 'Méritus transferidos']);
+      expect(sheet.getRow(1).values).toEqual([
+        undefined,
+        'Dia',
+        'Méritus concedidos',
+        'Méritus removidos',
+        'Méritus transferidos',
+        'Méritus gastos na Loja',
+      ]);
       expect(sheet.rowCount).toBe(1 + want.points.length);
       want.points.forEach((point, index) => {
         const row = sheet.getRow(index + 2);
         expect(row.getCell(1).type).toBe(ExcelJS.ValueType.Date);
         expect((row.getCell(1).value as Date).toISOString().slice(0, 10)).toBe(point.start);
         expect(row.getCell(2).type).toBe(ExcelJS.ValueType.Number);
-        expect([row.getCell(2).value, row.getCell(3).value, row.getCell(4).value]).toEqual([
+        expect([row.getCell(2).value, row.getCell(3).value, row.getCell(4).value, row.getCell(5).value]).toEqual([
           point.awarded,
           point.removed,
           point.transferred,
+          point.spent,
         ]);
       });
 
       const figures = await t.request('GET', `/admin/reports/export?${query(filter, { table: 'figures', format: 'xlsx' })}`);
       const figuresBook = new ExcelJS.Workbook();
       await figuresBook.xlsx.load(figures.rawPayload as unknown as ArrayBuffer);
-      const participation = figuresBook.worksheets[0]!.getRow(10);
+      const spentRow = figuresBook.worksheets[0]!.getRow(7);
+      expect([spentRow.getCell(1).value, spentRow.getCell(2).value]).toEqual([
+        'Méritus gastos na Loja',
+        want.figures.meritusSpent!.current,
+      ]);
+      const participation = figuresBook.worksheets[0]!.getRow(12);
       expect(participation.getCell(1).value).toBe('Participação (%)');
       expect(participation.getCell(2).type).toBe(ExcelJS.ValueType.Number);
       // Whole figures are not shown with a decimal ('3005,0'); the column fits its longest label.
@@ -597,6 +655,19 @@ describe('reports', () => {
       );
       expect(text.match(/\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}/g)).toHaveLength(aliceRows.length + 1);
       expect(await t.lastAudit('report.statement')).toMatchObject({ details: { student: alice.id, from: PERIOD.from, to: PERIOD.to } });
+
+      // A buyer's statement names each of the Loja's rows by its label ('Compra', 'Devolução', 'Contribuição'), with its sign.
+      const inPeriod = rows.filter((row) => dayOf(row.at) >= PERIOD.from && dayOf(row.at) <= PERIOD.to);
+      const buyer = school.find((s) => inPeriod.some((row) => row.type === 'refund' && row.to === s.id))!;
+      const buyerText = await pdfText(
+        (await t.request('GET', `/admin/reports/statement.pdf?period=custom&from=${PERIOD.from}&to=${PERIOD.to}&student=${buyer.id}`))
+          .rawPayload,
+      );
+      const labels = { purchase: 'Compra', refund: 'Devolução', contribution: 'Contribuição' } as const;
+      for (const row of inPeriod.filter((r) => (r.from === buyer.id || r.to === buyer.id) && r.type in labels)) {
+        const sign = row.type === 'refund' ? '+' : '-';
+        expect(buyerText).toMatch(new RegExp(`${labels[row.type as keyof typeof labels]} ${row.description} [${sign}−]`));
+      }
 
       // A certificate for a current weekly tag holder, with the school's name.
       const holder = t.students[1]!;

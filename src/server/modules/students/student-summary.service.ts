@@ -1,7 +1,7 @@
 import { and, eq, gte, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { ledgerEntries, students } from '../../db/schema.ts';
-import { directionIs } from '../../db/ledger-direction.ts';
+import { awardIs, directionIs } from '../../db/ledger-direction.ts';
 import { AppError } from '../../app-error.ts';
 import { CHANGE_WINDOW_DAYS } from '../../../shared/constants.ts';
 import type { StudentSummary } from '../../../shared/student-area.ts';
@@ -67,7 +67,7 @@ export async function studentSummary(
         meritusNet: total(sql`CASE WHEN ${isMeritus} AND ${recent} THEN CASE WHEN ${incoming} THEN ${amount} ELSE -${amount} END END`),
         // A reversed award (a reversal whose only party is the student as sender, decision 025) is no longer earned.
         earned: total(
-          sql`CASE WHEN ${isMeritus} AND ${recent} AND ${incoming} AND ${directionIs(ledgerEntries.type, 'raises')} THEN ${amount}
+          sql`CASE WHEN ${isMeritus} AND ${recent} AND ${incoming} AND ${awardIs(ledgerEntries.type, 'raises')} THEN ${amount}
                    WHEN ${isMeritus} AND ${recent} AND ${outgoing} AND ${isNull(ledgerEntries.toStudentId)}
                         AND ${directionIs(ledgerEntries.type, 'reverses')} THEN -${amount} END`,
         ),
@@ -78,7 +78,7 @@ export async function studentSummary(
           sql`CASE WHEN ${isEstelecas} AND ${outgoing} AND ${directionIs(ledgerEntries.type, 'moves')} THEN ${amount} END`,
         ),
         estelecasDeducted: total(
-          sql`CASE WHEN ${isEstelecas} AND ${outgoing} AND ${directionIs(ledgerEntries.type, 'lowers')} THEN ${amount} END`,
+          sql`CASE WHEN ${isEstelecas} AND ${outgoing} AND ${awardIs(ledgerEntries.type, 'lowers')} THEN ${amount} END`,
         ),
       })
       .from(ledgerEntries)

@@ -16,6 +16,7 @@ import { useDashboardSummary } from './dashboard-queries.ts';
 import { GoalsPanel } from './goals-panel.tsx';
 import { StatChangeBadge } from './stat-change.tsx';
 import { WeeklyActivity } from './weekly-activity.tsx';
+import { StoreCard } from './store-card.tsx';
 import { isStaffUser } from '../../../shared/areas.ts';
 import { STAFF_ROLE_LABELS } from '../../../shared/permissions.ts';
 import { hasStaffPermission, isTeacherWithoutTurmas } from '../../lib/staff.ts';
@@ -229,6 +230,7 @@ export function AdminDashboardPage({ isAvailable }: AdminDashboardPageProps) {
             <QuickActions isAvailable={isAvailable} />
             <GoalsPanel goals={data.goals} editable={hasStaffPermission(user, 'manageSchool')} />
           </div>
+          <StoreCard store={data.store} now={new Date(data.generatedAt)} />
         </div>
       )}
     </div>

@@ -1,6 +1,18 @@
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { Activity, ArrowDownCircle, ArrowLeftRight, BarChart3, ChevronDown, Coins, Sparkles, Undo2, UserCheck, Users } from 'lucide-react';
+import {
+  Activity,
+  ArrowDownCircle,
+  ArrowLeftRight,
+  BarChart3,
+  ChevronDown,
+  Coins,
+  ShoppingBag,
+  Sparkles,
+  Undo2,
+  UserCheck,
+  Users,
+} from 'lucide-react';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { Card } from '../../ui/card.tsx';
 import { FigureCard } from '../../ui/figure-card.tsx';
@@ -31,19 +43,21 @@ import {
 import { issueMessage } from '../../../shared/validation.ts';
 import { useReports } from './report-queries.ts';
 import { ReportChart } from './report-chart.tsx';
+import { StoreReport } from './store-report.tsx';
 import { DocumentsPanel, ExportLinks, HorizontalBars, ReportSection, ReportTableView, type Column } from './report-parts.tsx';
 
-const COLORS = { awarded: '#059669', removed: '#e11d48', transferred: '#4f46e5', amber: '#d97706' } as const;
+const COLORS = { awarded: '#059669', removed: '#e11d48', transferred: '#4f46e5', spent: '#7c3aed', amber: '#d97706' } as const;
 const decimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
 const percent = (value: number) => `${decimal.format(value)}%`;
 /** A change between two percentages is in percentage points: 100% → 90,9% is −9,1 p.p. */
 const points = (value: number) => `${decimal.format(value)} p.p.`;
 
-/** The Méritus awarded, removed and transferred, as the timeline and the turmas tables both show them. */
-const FLOW_COLUMNS: Column<{ awarded: number; removed: number; transferred: number }>[] = [
+/** The Méritus awarded, removed, transferred and spent in the Loja, as the timeline and the turmas tables both show them. */
+const FLOW_COLUMNS: Column<{ awarded: number; removed: number; transferred: number; spent: number }>[] = [
   { header: 'Concedidos', cell: (row) => formatMeritus(row.awarded), numeric: true },
   { header: 'Removidos', cell: (row) => formatMeritus(row.removed), numeric: true },
   { header: 'Transferidos', cell: (row) => formatMeritus(row.transferred), numeric: true },
+  { header: 'Gastos na Loja', cell: (row) => formatMeritus(row.spent), numeric: true },
 ];
 
 type ReportFilters = {
@@ -105,6 +119,8 @@ const FIGURES: {
   { id: 'meritusTransferred', icon: <ArrowLeftRight className="size-5" />, tone: 'indigo', better: null, format: formatMeritus },
   { id: 'estelecasAwarded', icon: <Sparkles className="size-5" />, tone: 'amber', better: 'up', format: formatNumber },
   { id: 'estelecasRemoved', icon: <Sparkles className="size-5" />, tone: 'rose', better: 'down', format: formatNumber },
+  { id: 'meritusSpent', icon: <ShoppingBag className="size-5" />, tone: 'violet', better: null, format: formatMeritus },
+  { id: 'estelecasSpent', icon: <ShoppingBag className="size-5" />, tone: 'violet', better: null, format: formatNumber },
   { id: 'meritusReversed', icon: <Undo2 className="size-5" />, tone: 'amber', better: 'down', format: formatMeritus },
   { id: 'estelecasReversed', icon: <Undo2 className="size-5" />, tone: 'amber', better: 'down', format: formatNumber },
   { id: 'activeStudents', icon: <UserCheck className="size-5" />, tone: 'sky', better: 'up', format: formatNumber },
@@ -200,12 +216,12 @@ function periodProblem(filters: ReportFilters): string | null {
 export default function AdminReportsPage() {
   const { filters, query, update } = useFilters();
   const problem = periodProblem(filters);
-  const { overview, timeline, reasons } = useReports(query, problem === null);
+  const { overview, timeline, reasons, store } = useReports(query, problem === null);
   const period = overview.data?.period;
   // The turma list outlives a refused or loading period (a custom range half typed), so the choices never vanish under the pointer.
   const [turmaChoices, setTurmaChoices] = useState<readonly string[]>([]);
   if (period && period.availableTurmas !== turmaChoices) setTurmaChoices(period.availableTurmas);
-  const error = overview.error ?? timeline.error ?? reasons.error;
+  const error = overview.error ?? timeline.error ?? reasons.error ?? store.error;
   const periodText = period ? formatDayRange(period.from, period.to) : '';
   const periodQuery = useMemo(() => reportQueryOf({ ...filters, turma: [], authorId: undefined }), [filters]);
   const authors = useOperationAuthors();
@@ -213,7 +229,11 @@ export default function AdminReportsPage() {
 
   return (
     <div>
-      <PageHeader title="Relatórios" description="Concessões, participação e destaques da escola no período escolhido." icon={BarChart3} />
+      <PageHeader
+        title="Relatórios"
+        description="Concessões, gastos na Loja, participação e destaques da escola no período escolhido."
+        icon={BarChart3}
+      />
 
       <Card title="Filtros" className="mb-6">
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
@@ -283,7 +303,7 @@ export default function AdminReportsPage() {
         <Card>
           <LoadError
             message={error.message}
-            onRetry={() => void Promise.all([overview.refetch(), timeline.refetch(), reasons.refetch()])}
+            onRetry={() => void Promise.all([overview.refetch(), timeline.refetch(), reasons.refetch(), store.refetch()])}
           />
         </Card>
       ) : problem ? (
@@ -343,6 +363,7 @@ export default function AdminReportsPage() {
                     { label: 'Concedidos', color: COLORS.awarded, values: timeline.data.points.map((point) => point.awarded) },
                     { label: 'Removidos', color: COLORS.removed, values: timeline.data.points.map((point) => point.removed) },
                     { label: 'Transferidos', color: COLORS.transferred, values: timeline.data.points.map((point) => point.transferred) },
+                    { label: 'Gastos na Loja', color: COLORS.spent, values: timeline.data.points.map((point) => point.spent) },
                   ]}
                   format={formatNumber}
                 />
@@ -350,7 +371,7 @@ export default function AdminReportsPage() {
             }
           >
             <ReportTableView
-              caption={`Méritus concedidos, removidos e transferidos ${period?.bucket === 'week' ? 'por semana' : 'por dia'}`}
+              caption={`Méritus concedidos, removidos, transferidos e gastos na Loja ${period?.bucket === 'week' ? 'por semana' : 'por dia'}`}
               rows={timeline.data?.points}
               rowKey={(point) => point.start}
               empty="Nenhum dia no período"
@@ -360,6 +381,8 @@ export default function AdminReportsPage() {
               ]}
             />
           </ReportSection>
+
+          <StoreReport query={query} figures={overview.data?.figures} store={store.data} />
 
           <ReportSection
             title="Comparação entre turmas"

@@ -12,6 +12,7 @@ export const CATEGORY_LABELS: Record<OperationCategory, string> = {
   deduction: 'Dedução',
   student_transfer: 'Transferência',
   reversal: 'Estorno',
+  store: 'Loja',
 };
 
 export const OPERATOR_LABELS: Record<LiveOperation['operator'], string> = {
@@ -26,7 +27,13 @@ const STATUS: Record<LiveOperation['status'], { label: string; dot: string }> = 
   failed: { label: 'Falhou', dot: 'bg-rose-500' },
 };
 
-const CATEGORY_TONES: Record<OperationCategory, Tone> = { award: 'emerald', deduction: 'rose', student_transfer: 'sky', reversal: 'amber' };
+const CATEGORY_TONES: Record<OperationCategory, Tone> = {
+  award: 'emerald',
+  deduction: 'rose',
+  student_transfer: 'sky',
+  reversal: 'amber',
+  store: 'violet',
+};
 
 /** "+50 M$", "-10 M$", "30 M$" for transfers (a reversal by its parties), in Estelecas for Estelecas operations; "—" when no valid amount was sent. */
 export function formatOperationAmount(operation: Pick<LiveOperation, 'amount' | 'currency' | 'type' | 'from' | 'to'>): string {
@@ -98,7 +105,9 @@ export function OperationRow({ operation, now, fresh }: { operation: LiveOperati
                 ? 'text-emerald-700'
                 : operation.category === 'deduction'
                   ? 'text-rose-700'
-                  : 'text-sky-700',
+                  : operation.category === 'store'
+                    ? 'text-violet-700'
+                    : 'text-sky-700',
           )}
         >
           {formatOperationAmount(operation)}
