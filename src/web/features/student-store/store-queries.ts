@@ -1,0 +1,71 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { toast } from 'react-hot-toast';
+import { POLL_MS } from '../../../shared/constants.ts';
+import { routes } from '../../../shared/contract/routes.ts';
+import { STORE_TEXTS } from '../../../shared/store.ts';
+import { call } from '../../lib/api.ts';
+import { useIdempotentMutation } from '../../lib/idempotency.ts';
+import { useLiveQuery } from '../../lib/live-query.ts';
+import { invalidateReads, readOf } from '../../lib/query-keys.ts';
+import { applyOperationResult } from '../../lib/student-queries.ts';
+import { toastError } from '../../lib/toast.ts';
+
+const { store, students } = routes;
+
+/** What this student may buy now, with stock and limit left, and their turma's goals (GET /api/store/items). */
+export function useStoreItems() {
+  return useLiveQuery(readOf(store.items), POLL_MS.dashboard);
+}
+
+/** The student's orders, newest first, with their status (GET /api/me/orders). */
+export function useMyOrders() {
+  return useLiveQuery(readOf(store.myOrders), POLL_MS.dashboard);
+}
+
+/** What a purchase, a cancellation or a contribution changes besides the balances the answer carries. */
+const STORE_READS = [store.items, store.myOrders, students.summary];
+
+/**
+ * The Loja's writes: each sends its Idempotency-Key (a double click or a retry does it once), shows the server's message,
+ * puts the balances of the answer on screen at once and reads again what it changed. A refusal ('Saldo insuficiente',
+ * 'Esgotado', 'Limite de 1 por semana atingido', 'Item indisponível') is the server's message in a toast, and the
+ * catalogue is read again, since what the card showed was out of date.
+ */
+function useStoreWrite<TVariables, TResult extends { message: string; balances: { meritus: number; totalEarned: number; estelecas: number } }>(
+  send: (variables: TVariables, idempotencyKey: string) => Promise<TResult>,
+  onDone?: (result: TResult) => void,
+) {
+  const client = useQueryClient();
+  return useIdempotentMutation({
+    mutationFn: send,
+    onSuccess: (result) => {
+      toast.success(result.message);
+      applyOperationResult(client, result);
+      invalidateReads(client, STORE_READS);
+      onDone?.(result);
+    },
+    onError: (error) => {
+      toastError(error);
+      invalidateReads(client, STORE_READS);
+    },
+  });
+}
+
+export function usePurchase(onDone: () => void) {
+  return useStoreWrite((itemId: string, idempotencyKey) => call(store.purchase, { params: { id: itemId }, idempotencyKey }), onDone);
+}
+
+export function useCancelOrder(onDone: () => void) {
+  return useStoreWrite((orderId: string, idempotencyKey) => call(store.cancel, { params: { id: orderId }, idempotencyKey }), onDone);
+}
+
+export function useContribute(onDone: () => void) {
+  return useStoreWrite(
+    ({ itemId, amount }: { itemId: string; amount: number }, idempotencyKey) =>
+      call(store.contribute, { params: { id: itemId }, body: { amount }, idempotencyKey }),
+    (result) => {
+      if (result.reached) toast.success(STORE_TEXTS.goalReached);
+      onDone();
+    },
+  );
+}
