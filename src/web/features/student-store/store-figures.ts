@@ -57,11 +57,29 @@ export function goalProgress(item: Pick<StudentStoreItem, 'goal' | 'raised'>): {
  * Checks a contribution's amount with the server's schema, then as the transfer form checks its own: missing, not a whole
  * number above zero, more than the balance, then more than the goal still needs. Returns the amount, or the message to show.
  */
-export function checkContribution(text: string, balance: number, left: number): { ok: true; amount: number } | { ok: false; message: string } {
+export function checkContribution(
+  text: string,
+  balance: number,
+  left: number,
+): { ok: true; amount: number } | { ok: false; message: string } {
   const parsed = contributionInput.safeParse({ amount: parseAmountText(text) });
   if (!parsed.success) return { ok: false, message: issueMessage(parsed.error.issues[0] ?? {}) };
   const { amount } = parsed.data;
   if (amount > balance) return { ok: false, message: ERROR_MESSAGES.insufficient_balance };
   if (amount > left) return { ok: false, message: ERROR_MESSAGES.store_goal_exceeds };
   return { ok: true, amount };
+}
+
+/** What the amount field says as soon as the typed amount passes the balance, or what the goal still needs. */
+export function overLimit(text: string, balance: number, left: number): string | undefined {
+  const amount = parseAmountText(text);
+  if (amount === undefined || !Number.isFinite(amount)) return undefined;
+  if (amount > balance) return ERROR_MESSAGES.insufficient_balance;
+  return amount > left ? ERROR_MESSAGES.store_goal_exceeds : undefined;
+}
+
+/** A calendar day of the school ('2026-12-15') as pt-BR writes it ('15/12/2026'), with no time zone to shift it. */
+export function calendarDayText(day: string): string {
+  const [year, month, date] = day.split('-');
+  return `${date}/${month}/${year}`;
 }

@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-hot-toast';
 import { POLL_MS } from '../../../shared/constants.ts';
 import { routes } from '../../../shared/contract/routes.ts';
@@ -6,8 +6,10 @@ import { STORE_TEXTS } from '../../../shared/store.ts';
 import { call } from '../../lib/api.ts';
 import { useIdempotentMutation } from '../../lib/idempotency.ts';
 import { useLiveQuery } from '../../lib/live-query.ts';
-import { invalidateReads, readOf } from '../../lib/query-keys.ts';
-import { applyOperationResult } from '../../lib/student-queries.ts';
+import type { ApiError } from '../../lib/api.ts';
+import { invalidateReads, queryKeyOf, readOf } from '../../lib/query-keys.ts';
+import { applyOperationResult, useStudentSummary } from '../../lib/student-queries.ts';
+import type { StudentSummary } from '../../../shared/student-area.ts';
 import { toastError } from '../../lib/toast.ts';
 
 const { store, students } = routes;
@@ -31,10 +33,10 @@ const STORE_READS = [store.items, store.myOrders, students.summary];
  * 'Esgotado', 'Limite de 1 por semana atingido', 'Item indisponível') is the server's message in a toast, and the
  * catalogue is read again, since what the card showed was out of date.
  */
-function useStoreWrite<TVariables, TResult extends { message: string; balances: { meritus: number; totalEarned: number; estelecas: number } }>(
-  send: (variables: TVariables, idempotencyKey: string) => Promise<TResult>,
-  onDone?: (result: TResult) => void,
-) {
+function useStoreWrite<
+  TVariables,
+  TResult extends { message: string; balances: { meritus: number; totalEarned: number; estelecas: number } },
+>(send: (variables: TVariables, idempotencyKey: string) => Promise<TResult>, onDone?: (result: TResult) => void) {
   const client = useQueryClient();
   return useIdempotentMutation({
     mutationFn: send,
@@ -68,4 +70,30 @@ export function useContribute(onDone: () => void) {
       onDone();
     },
   );
+}
+
+/** The id of the item the student chose as their goal, if any. */
+export function useStoreGoalId(): string | null {
+  return useStudentSummary().data?.storeGoal?.itemId ?? null;
+}
+
+/**
+ * Chooses an item as the student's goal (null: none), kept on the server so the dashboard follows it on every device; the
+ * summary the dashboard reads takes the answer at once.
+ */
+export function useChooseStoreGoal() {
+  const client = useQueryClient();
+  return useMutation<{ storeGoal: StudentSummary['storeGoal'] }, ApiError, string | null>({
+    mutationFn: (itemId) => call(students.storeGoal, { body: { itemId } }),
+    onSuccess: ({ storeGoal }) => {
+      client.setQueryData<StudentSummary>(queryKeyOf(students.summary), (summary) => (summary ? { ...summary, storeGoal } : summary));
+      toast.success(storeGoal ? `Meta definida: ${storeGoal.name}` : 'Meta removida');
+    },
+    onError: (error) => toastError(error),
+  });
+}
+
+/** An item's picture as the student may see it, or null when it has none. */
+export function itemImageUrl(itemId: string, imageId: string | null): string | null {
+  return imageId ? `${itemId}` : null;
 }
