@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-hot-toast';
 import { POLL_MS } from '../../../shared/constants.ts';
+import { urlOf } from '../../../shared/contract/route.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import { STORE_TEXTS } from '../../../shared/store.ts';
 import { call } from '../../lib/api.ts';
@@ -95,5 +96,5 @@ export function useChooseStoreGoal() {
 
 /** An item's picture as the student may see it, or null when it has none. */
 export function itemImageUrl(itemId: string, imageId: string | null): string | null {
-  return imageId ? `${itemId}` : null;
+  return imageId ? urlOf(store.itemImage, { params: { id: itemId } }) : null;
 }
