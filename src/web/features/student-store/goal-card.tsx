@@ -26,21 +26,24 @@ export function GoalCard({
       data-testid="store-goal"
       className="flex min-w-0 flex-col overflow-hidden rounded-2xl border border-violet-200 bg-white shadow-sm sm:flex-row"
     >
-      <ItemImage src={imageUrl} category={item.category} className="aspect-[16/9] w-full shrink-0 sm:aspect-auto sm:w-48" />
+      <ItemImage src={imageUrl} category={item.category} className="hidden w-48 shrink-0 sm:flex" />
       <div className="flex min-w-0 flex-1 flex-col gap-3 p-4">
-        <div className="flex flex-wrap items-center gap-2">
-          <Badge tone="violet">Meta da turma</Badge>
-          {progress.reached && (
-            <Badge tone="emerald" icon={<PartyPopper aria-hidden="true" className="size-3.5" />}>
-              {STORE_TEXTS.goalReached}
-            </Badge>
-          )}
-        </div>
-        <div className="min-w-0">
-          <h3 id={nameId} className="text-base leading-snug font-semibold wrap-anywhere text-slate-900">
-            {item.name}
-          </h3>
-          {item.description && <p className="mt-1 text-sm wrap-anywhere text-slate-600">{item.description}</p>}
+        <div className="flex min-w-0 gap-3">
+          <ItemImage src={imageUrl} category={item.category} className="size-20 shrink-0 rounded-xl sm:hidden" />
+          <div className="min-w-0">
+            <div className="mb-1.5 flex flex-wrap items-center gap-2">
+              <Badge tone="violet">Meta da turma</Badge>
+              {progress.reached && (
+                <Badge tone="emerald" icon={<PartyPopper aria-hidden="true" className="size-3.5" />}>
+                  {STORE_TEXTS.goalReached}
+                </Badge>
+              )}
+            </div>
+            <h3 id={nameId} className="text-base leading-snug font-semibold wrap-anywhere text-slate-900">
+              {item.name}
+            </h3>
+            {item.description && <p className="mt-1 text-sm wrap-anywhere text-slate-600">{item.description}</p>}
+          </div>
         </div>
         <div>
           <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1 text-sm">

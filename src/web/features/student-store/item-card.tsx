@@ -41,18 +41,25 @@ export function ItemCard({ item, imageUrl, balances, chosen, onBuy, onChoose, ch
         dimmed ? 'border-slate-200 bg-slate-50' : 'border-slate-200 bg-white',
       )}
     >
-      <div className="relative">
+      {/* A wide picture above on larger screens; on a phone a small one beside the name, so a screen holds more than one item. */}
+      <div className="relative hidden sm:block">
         <ItemImage src={imageUrl} category={item.category} dimmed={dimmed} className="aspect-[16/9] w-full" />
         <Badge tone="indigo" className="absolute top-2.5 left-2.5 bg-white/95">
           {STORE_CATEGORY_LABELS[item.category]}
         </Badge>
       </div>
       <div className="flex flex-1 flex-col gap-3 p-4">
-        <div className="min-w-0">
-          <h3 id={nameId} className="text-base leading-snug font-semibold wrap-anywhere text-slate-900">
-            {item.name}
-          </h3>
-          {item.description && <p className="mt-1 text-sm wrap-anywhere text-slate-600">{item.description}</p>}
+        <div className="flex min-w-0 gap-3">
+          <ItemImage src={imageUrl} category={item.category} dimmed={dimmed} className="size-20 shrink-0 rounded-xl sm:hidden" />
+          <div className="min-w-0">
+            <Badge tone="indigo" className="mb-1.5 sm:hidden">
+              {STORE_CATEGORY_LABELS[item.category]}
+            </Badge>
+            <h3 id={nameId} className="text-base leading-snug font-semibold wrap-anywhere text-slate-900">
+              {item.name}
+            </h3>
+            {item.description && <p className="mt-1 text-sm wrap-anywhere text-slate-600">{item.description}</p>}
+          </div>
         </div>
         <p className="text-xl font-extrabold tracking-tight text-slate-900 tabular-nums">{formatAmount(item.currency, item.price ?? 0)}</p>
         {hasLines && (

@@ -32,12 +32,14 @@ const STORE_READS = [store.items, store.myOrders, students.summary];
  * The Loja's writes: each sends its Idempotency-Key (a double click or a retry does it once), shows the server's message,
  * puts the balances of the answer on screen at once and reads again what it changed. A refusal ('Saldo insuficiente',
  * 'Esgotado', 'Limite de 1 por semana atingido', 'Item indisponível') is the server's message in a toast, and the
- * catalogue is read again, since what the card showed was out of date.
+ * catalogue is read again, since what the card showed was out of date. Either way the dialog that asked closes
+ * (`onSettled`); sent again after a failure whose outcome is unknown, the same write keeps its key.
  */
-function useStoreWrite<
-  TVariables,
-  TResult extends { message: string; balances: { meritus: number; totalEarned: number; estelecas: number } },
->(send: (variables: TVariables, idempotencyKey: string) => Promise<TResult>, onDone?: (result: TResult) => void) {
+function useStoreWrite<TVariables, TResult extends { message: string; balances: { meritus: number; totalEarned: number; estelecas: number } }>(
+  send: (variables: TVariables, idempotencyKey: string) => Promise<TResult>,
+  onSettled: () => void,
+  onSuccess?: (result: TResult) => void,
+) {
   const client = useQueryClient();
   return useIdempotentMutation({
     mutationFn: send,
@@ -45,30 +47,32 @@ function useStoreWrite<
       toast.success(result.message);
       applyOperationResult(client, result);
       invalidateReads(client, STORE_READS);
-      onDone?.(result);
+      onSuccess?.(result);
+      onSettled();
     },
     onError: (error) => {
       toastError(error);
       invalidateReads(client, STORE_READS);
+      onSettled();
     },
   });
 }
 
-export function usePurchase(onDone: () => void) {
-  return useStoreWrite((itemId: string, idempotencyKey) => call(store.purchase, { params: { id: itemId }, idempotencyKey }), onDone);
+export function usePurchase(onSettled: () => void) {
+  return useStoreWrite((itemId: string, idempotencyKey) => call(store.purchase, { params: { id: itemId }, idempotencyKey }), onSettled);
 }
 
-export function useCancelOrder(onDone: () => void) {
-  return useStoreWrite((orderId: string, idempotencyKey) => call(store.cancel, { params: { id: orderId }, idempotencyKey }), onDone);
+export function useCancelOrder(onSettled: () => void) {
+  return useStoreWrite((orderId: string, idempotencyKey) => call(store.cancel, { params: { id: orderId }, idempotencyKey }), onSettled);
 }
 
-export function useContribute(onDone: () => void) {
+export function useContribute(onSettled: () => void) {
   return useStoreWrite(
     ({ itemId, amount }: { itemId: string; amount: number }, idempotencyKey) =>
       call(store.contribute, { params: { id: itemId }, body: { amount }, idempotencyKey }),
+    onSettled,
     (result) => {
       if (result.reached) toast.success(STORE_TEXTS.goalReached);
-      onDone();
     },
   );
 }
