@@ -17,6 +17,7 @@ import {
   updateItem,
 } from './store-catalogue.service.ts';
 import { cancelOrder, deliverOrder, deliverOrders, purchase, refuseOrder, type StoreDeps } from './store.service.ts';
+import { contribute } from './store-goals.service.ts';
 
 /** What a write knows besides its body; the service validates the key with the body. */
 function writeContext(request: FastifyRequest) {
@@ -26,7 +27,7 @@ function writeContext(request: FastifyRequest) {
 /** A route whose request schemas only document it: its service validates the request and records a refusal. */
 const documentedOnly = () => (value: unknown) => ({ value });
 
-/** The Loja (issue 35): a turma goal's contribution and the pick list are registered by their own parts. */
+/** The Loja (issue 35): the pick list is registered by its own part. */
 export async function storeRoutes(app: FastifyInstance, { database, events, settings, storage }: AppDeps): Promise<void> {
   const deps: StoreDeps = { db: database.db, events, settings };
   const { store } = routes;
@@ -52,6 +53,12 @@ export async function storeRoutes(app: FastifyInstance, { database, events, sett
 
   route(app, store.purchase, { validatorCompiler: documentedOnly }, async (request, reply) => {
     const result = await purchase(deps, studentOf(request), (request.params as { id?: unknown }).id, writeContext(request));
+    return reply.status(result.status as 201).send(result.body);
+  });
+
+  route(app, store.contribute, { validatorCompiler: documentedOnly }, async (request, reply) => {
+    const { id } = request.params as { id?: unknown };
+    const result = await contribute(deps, studentOf(request), id, request.body, writeContext(request));
     return reply.status(result.status as 201).send(result.body);
   });
 
@@ -83,11 +90,10 @@ export async function storeRoutes(app: FastifyInstance, { database, events, sett
 
   route(app, store.deliverMany, async (request) => deliverOrders(deps, adminOf(request), request.body, { ip: request.ip }));
 
-  // Until their parts land (the turma goals' contributions; the pick list PDF), so the server starts with the whole
+  // Until their parts land (the pick list PDF), so the server starts with the whole
   // contract: each answers 501. Whoever registers one of them deletes its line here.
   const notYet = async () => {
     throw new AppError('internal', { status: 501 });
   };
-  route(app, store.contribute, notYet);
   route(app, store.pickList, notYet);
 }
