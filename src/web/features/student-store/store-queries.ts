@@ -35,11 +35,10 @@ const STORE_READS = [store.items, store.myOrders, students.summary];
  * catalogue is read again, since what the card showed was out of date. Either way the dialog that asked closes
  * (`onSettled`); sent again after a failure whose outcome is unknown, the same write keeps its key.
  */
-function useStoreWrite<TVariables, TResult extends { message: string; balances: { meritus: number; totalEarned: number; estelecas: number } }>(
-  send: (variables: TVariables, idempotencyKey: string) => Promise<TResult>,
-  onSettled: () => void,
-  onSuccess?: (result: TResult) => void,
-) {
+function useStoreWrite<
+  TVariables,
+  TResult extends { message: string; balances: { meritus: number; totalEarned: number; estelecas: number } },
+>(send: (variables: TVariables, idempotencyKey: string) => Promise<TResult>, onSettled: () => void, onSuccess?: (result: TResult) => void) {
   const client = useQueryClient();
   return useIdempotentMutation({
     mutationFn: send,
