@@ -288,6 +288,89 @@ for (const size of SIZES) {
       await expect(recent.getByRole('listitem').filter({ hasText: `Devolução: ${refused.name}` })).toContainText(`+${meritus(70)}`);
     });
 
+    test('a turma goal shows its progress, the own contribution and the deadline; contributing is checked, confirmed and live', async ({
+      page,
+      context,
+      school,
+      playwright,
+      baseURL,
+    }) => {
+      const student = await school.createStudent({ meritus: 250 });
+      const classmate = await school.createStudent({ meritus: 500 });
+      const goal = await createItem(school, 'Sessão de cinema da turma', {
+        category: 'turma',
+        goal: 400,
+        deadline: '2099-12-15',
+        description: 'Um filme com pipoca para a turma toda.',
+      });
+      await loginViaApi(context, student);
+      await navigate(page, '/student/loja');
+      const goalCard = card(page, goal);
+      await expect(goalCard).toContainText('Meta da turma');
+      await expect(goalCard).toContainText('0 M$ de 400 M$');
+      await expect(goalCard).toContainText('Sua contribuição:0 M$');
+      await expect(goalCard).toContainText('Prazo:até 15/12/2099');
+
+      await goalCard.getByRole('button', { name: 'Contribuir' }).click();
+      const form = page.getByRole('dialog', { name: `Contribuir para ${goal.name}` });
+      await expect(form).toContainText('Faltam 400 M$ para a meta');
+      const amount = form.getByLabel('Valor (M$)');
+      await amount.fill('300');
+      await expect(form.getByRole('alert')).toHaveText('Saldo insuficiente');
+      await amount.fill('0');
+      await form.getByRole('button', { name: 'Continuar' }).click();
+      await expect(form.getByRole('alert')).toHaveText('O valor deve ser maior que zero');
+      await amount.fill('100');
+      await expect(form.getByRole('alert')).toHaveCount(0);
+      await expectNoSeriousA11yViolations(page, { within: '[role="dialog"]' });
+      await screenshot(page, 'contribute', size);
+      await form.getByRole('button', { name: 'Continuar' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Confirmar contribuição' });
+      await expect(confirm).toContainText(goal.name);
+      await expect(confirm).toContainText(`Saldo após${meritus(150)}`);
+      await confirm.getByRole('button', { name: 'Contribuir' }).click();
+      await expect(page.getByText(`Contribuição de 100 M$ para ${goal.name}`)).toBeVisible();
+      await expect(page.getByTestId('store-balance-meritus')).toHaveText(meritus(150));
+      await expect(goalCard).toContainText('100 M$ de 400 M$');
+      await expect(goalCard).toContainText('Sua contribuição:100 M$');
+      await expect(goalCard.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '25');
+
+      // A classmate's contribution reaches this screen by itself.
+      const other = await playwright.request.newContext({ baseURL });
+      await loginViaApi(other, classmate);
+      const response = await other.post(`/api/store/items/${goal.id}/contributions`, {
+        data: { amount: 200 },
+        headers: { 'Idempotency-Key': randomUUID() },
+      });
+      expect(response.status(), await response.text()).toBe(201);
+      await other.dispose();
+      await expect(goalCard).toContainText('300 M$ de 400 M$');
+      await expect(goalCard).toContainText('Sua contribuição:100 M$');
+      expect(await cutOnScreen(page)).toEqual([]);
+      await expectNoSeriousA11yViolations(page);
+      await screenshot(page, 'goal', size);
+
+      // More than the goal still needs is refused before sending; the rest reaches it.
+      await goalCard.getByRole('button', { name: 'Contribuir' }).click();
+      await amount.fill('150');
+      await expect(form.getByRole('alert')).toHaveText('A contribuição passa do que falta para a meta');
+      await amount.fill('100');
+      await form.getByRole('button', { name: 'Continuar' }).click();
+      await confirm.getByRole('button', { name: 'Contribuir' }).click();
+      await expect(page.getByText('Meta atingida!', { exact: true }).first()).toBeVisible();
+      await expect(goalCard).toContainText('400 M$ de 400 M$');
+      await expect(goalCard.getByRole('button', { name: 'Contribuir' })).toHaveCount(0);
+
+      // The history shows the contributions with their own mark.
+      await navigate(page, '/student/recent-operations');
+      const rows = page
+        .getByRole('list', { name: /^Operações de/ })
+        .getByRole('listitem')
+        .filter({ hasText: 'para a meta da turma' });
+      await expect(rows).toHaveCount(2);
+      await expect(rows.first()).toContainText(`-${meritus(100)}`);
+    });
+
     test("an item chosen as the goal leads the dashboard's goal card, on every device", async ({ page, context, school, browser }) => {
       const student = await school.createStudent({ meritus: 310 });
       const item = await createItem(school, 'Fone de ouvido', { price: 500, category: 'material' });
