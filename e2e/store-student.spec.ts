@@ -279,9 +279,9 @@ for (const size of SIZES) {
       await expect(refund).toContainText('da Loja');
       await page.getByLabel('Tipo').selectOption('store');
       await expect(history.getByRole('listitem')).toHaveCount(4);
+      await screenshot(page, 'history', size);
       await page.getByLabel('Tipo').selectOption('credit');
       await expect(page.getByText(`Devolução: ${kept.name}`)).toHaveCount(0);
-      await screenshot(page, 'history', size);
 
       await navigate(page, '/student');
       const recent = page.getByRole('list', { name: 'Transações recentes' });
