@@ -382,7 +382,8 @@ for (const size of SIZES) {
 
       const choose = card(page, item).getByRole('button', { name: 'Definir meta' });
       await choose.click();
-      await expect(card(page, item).getByRole('button', { name: 'Minha meta' })).toHaveAttribute('aria-pressed', 'true');
+      await expect(card(page, item)).toContainText('Minha meta');
+      await expect(card(page, item).getByRole('button', { name: 'Remover meta' })).toBeVisible();
       await navigate(page, '/student');
       await expect(page.getByTestId('card-goal')).toContainText(`Meta: ${item.name}`);
       await expect(page.getByTestId('card-goal')).toContainText('62%');
@@ -398,8 +399,9 @@ for (const size of SIZES) {
       await other.close();
 
       await navigate(page, '/student/loja');
-      await card(page, item).getByRole('button', { name: 'Minha meta' }).click();
-      await expect(card(page, item).getByRole('button', { name: 'Definir meta' })).toHaveAttribute('aria-pressed', 'false');
+      await card(page, item).getByRole('button', { name: 'Remover meta' }).click();
+      await expect(card(page, item).getByRole('button', { name: 'Definir meta' })).toBeVisible();
+      await expect(card(page, item)).not.toContainText('Minha meta');
       await navigate(page, '/student');
       await expect(page.getByTestId('card-goal')).toContainText('Meta de Méritus');
     });

@@ -61,7 +61,16 @@ export function ItemCard({ item, imageUrl, balances, chosen, onBuy, onChoose, ch
             {item.description && <p className="mt-1 text-sm wrap-anywhere text-slate-600">{item.description}</p>}
           </div>
         </div>
-        <p className="text-xl font-extrabold tracking-tight text-slate-900 tabular-nums">{formatAmount(item.currency, item.price ?? 0)}</p>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <p className="text-xl font-extrabold tracking-tight text-slate-900 tabular-nums">
+            {formatAmount(item.currency, item.price ?? 0)}
+          </p>
+          {chosen && (
+            <Badge tone="emerald" icon={<Target aria-hidden="true" className="size-3.5" />}>
+              Minha meta
+            </Badge>
+          )}
+        </div>
         {hasLines && (
           <ul id={linesId} className="flex flex-col gap-1 text-sm font-medium">
             {state.stockText && (
@@ -103,14 +112,13 @@ export function ItemCard({ item, imageUrl, balances, chosen, onBuy, onChoose, ch
             Comprar
           </Button>
           <Button
-            variant={chosen ? 'success' : 'secondary'}
-            aria-pressed={chosen}
+            variant="secondary"
             loading={choosing}
             onClick={() => onChoose(item, !chosen)}
             icon={<Target aria-hidden="true" className="size-4" />}
             className="shrink-0"
           >
-            {chosen ? 'Minha meta' : 'Definir meta'}
+            {chosen ? 'Remover meta' : 'Definir meta'}
           </Button>
         </div>
       </div>
