@@ -357,7 +357,7 @@ for (const size of SIZES) {
       await amount.fill('100');
       await form.getByRole('button', { name: 'Continuar' }).click();
       await confirm.getByRole('button', { name: 'Contribuir' }).click();
-      await expect(page.getByText('Meta atingida!', { exact: true }).first()).toBeVisible();
+      await expect(page.locator('[data-rht-toaster]').getByText('Meta atingida!', { exact: true })).toBeVisible();
       await expect(goalCard).toContainText('400 M$ de 400 M$');
       await expect(goalCard.getByRole('button', { name: 'Contribuir' })).toHaveCount(0);
 

@@ -3,7 +3,6 @@ import { toast } from 'react-hot-toast';
 import { POLL_MS } from '../../../shared/constants.ts';
 import { urlOf } from '../../../shared/contract/route.ts';
 import { routes } from '../../../shared/contract/routes.ts';
-import { STORE_TEXTS } from '../../../shared/store.ts';
 import { call } from '../../lib/api.ts';
 import { useIdempotentMutation } from '../../lib/idempotency.ts';
 import { useLiveQuery } from '../../lib/live-query.ts';
@@ -38,7 +37,7 @@ const STORE_READS = [store.items, store.myOrders, students.summary];
 function useStoreWrite<
   TVariables,
   TResult extends { message: string; balances: { meritus: number; totalEarned: number; estelecas: number } },
->(send: (variables: TVariables, idempotencyKey: string) => Promise<TResult>, onSettled: () => void, onSuccess?: (result: TResult) => void) {
+>(send: (variables: TVariables, idempotencyKey: string) => Promise<TResult>, onSettled: () => void) {
   const client = useQueryClient();
   return useIdempotentMutation({
     mutationFn: send,
@@ -46,7 +45,6 @@ function useStoreWrite<
       toast.success(result.message);
       applyOperationResult(client, result);
       invalidateReads(client, STORE_READS);
-      onSuccess?.(result);
       onSettled();
     },
     onError: (error) => {
@@ -65,14 +63,12 @@ export function useCancelOrder(onSettled: () => void) {
   return useStoreWrite((orderId: string, idempotencyKey) => call(store.cancel, { params: { id: orderId }, idempotencyKey }), onSettled);
 }
 
+/** A contribution's message is 'Contribuição de {valor} para {meta}', or 'Meta atingida!' when it reached the goal. */
 export function useContribute(onSettled: () => void) {
   return useStoreWrite(
     ({ itemId, amount }: { itemId: string; amount: number }, idempotencyKey) =>
       call(store.contribute, { params: { id: itemId }, body: { amount }, idempotencyKey }),
     onSettled,
-    (result) => {
-      if (result.reached) toast.success(STORE_TEXTS.goalReached);
-    },
   );
 }
 
