@@ -124,7 +124,9 @@ function Catalogue({ balances }: { balances: Balances }) {
     );
   }
   const categories = STORE_CATEGORIES.filter((option) => option !== 'turma' && priced.some((item) => item.category === option));
-  const shown = priced.filter((item) => category === '' || item.category === category);
+  // A category left with no item (its last one withdrawn meanwhile) shows them all again.
+  const chosenCategory = category !== '' && categories.includes(category) ? category : '';
+  const shown = priced.filter((item) => chosenCategory === '' || item.category === chosenCategory);
 
   return (
     <div className="flex flex-col gap-8">
@@ -146,7 +148,7 @@ function Catalogue({ balances }: { balances: Balances }) {
             <h2 id="store-items-title" className="text-lg font-semibold text-slate-900">
               Prêmios
             </h2>
-            {categories.length > 1 && <CategoryFilter categories={categories} value={category} onChange={setCategory} />}
+            {categories.length > 1 && <CategoryFilter categories={categories} value={chosenCategory} onChange={setCategory} />}
           </div>
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
             {shown.map((item) => (
