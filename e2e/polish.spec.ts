@@ -12,7 +12,15 @@ const SIZES = [
 ] as const;
 
 const SCREENS = {
-  student: ['/student', '/student/profile', '/student/transfer', '/student/estelecas', '/student/ranking', '/student/recent-operations'],
+  student: [
+    '/student',
+    '/student/profile',
+    '/student/transfer',
+    '/student/estelecas',
+    '/student/loja',
+    '/student/ranking',
+    '/student/recent-operations',
+  ],
   admin: [
     '/admin',
     '/admin/students',

@@ -31,6 +31,7 @@ const STUDENT_SCREENS = [
   '/student/profile',
   '/student/transfer',
   '/student/estelecas',
+  '/student/loja',
   '/student/ranking',
   '/student/recent-operations',
 ];

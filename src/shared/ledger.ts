@@ -150,7 +150,8 @@ export type StudentOperation = z.infer<typeof studentOperation>;
 
 export const studentOperationsQuery = z.object({
   currency: z.enum(CURRENCIES).optional(),
-  kind: z.enum(['transfer_in', 'transfer_out', 'credit', 'debit']).optional(),
+  /** `credit` and `debit`: the staff's operations (and reversals) that raised or lowered it; `store`: the Loja's rows. */
+  kind: z.enum(['transfer_in', 'transfer_out', 'credit', 'debit', 'store']).optional(),
   q: textInput({ max: 100 }).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   /** Opaque cursor from the previous page; the service reads it and refuses one it did not write. */

@@ -1,7 +1,20 @@
 import { z } from 'zod';
+import { CURRENCIES } from './ledger-types.ts';
 import { rowId } from './validation.ts';
 
 const int = () => z.number().int();
+
+/**
+ * The Loja's item a student chose as their goal (issue 35): the dashboard's goal card follows it ('Meta: Fone de ouvido —
+ * 62%') in place of the school's Méritus goal. Null when none is chosen, or the item was deactivated since.
+ */
+export const studentStoreGoal = z.object({ itemId: z.uuid(), name: z.string(), price: int(), currency: z.enum(CURRENCIES) }).nullable();
+export type StudentStoreGoal = z.infer<typeof studentStoreGoal>;
+
+/** PUT /api/me/store-goal: an item of the Loja with a price, or null to go back to the school's goal. */
+export const storeGoalInput = z.object({ itemId: rowId({ error: 'store_item_not_found' }).nullable() }, { error: 'validation' });
+export type StoreGoalInput = z.input<typeof storeGoalInput>;
+export const storeGoalAnswer = z.object({ storeGoal: studentStoreGoal });
 
 /**
  * GET /api/me/summary: the signed-in student's figures for the dashboard, profile
@@ -19,6 +32,7 @@ export const studentSummary = z.object({
     positionBefore: int(),
   }),
   goal: z.object({ target: int(), percent: int(), remaining: int() }),
+  storeGoal: studentStoreGoal,
   /** What changed in the last CHANGE_WINDOW_DAYS days. */
   recent: z.object({
     /** Méritus in minus Méritus out (transfers and administrator operations). */

@@ -140,6 +140,24 @@ export const tagLikes = pgTable(
   (t) => [primaryKey({ columns: [t.tagId, t.studentUuid] })],
 );
 
+/**
+ * The item of the Loja a student chose as their goal (issue 35): one per student, kept on the server so it follows them
+ * to another device. Deleting the item (one without orders) or the student drops it.
+ */
+export const studentStoreGoals = pgTable(
+  'student_store_goals',
+  {
+    studentUuid: uuid('student_id')
+      .primaryKey()
+      .references(() => students.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id')
+      .notNull()
+      .references(() => storeItems.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('student_store_goals_item_idx').on(t.itemId)],
+);
+
 export const sessions = pgTable(
   'sessions',
   {

@@ -61,6 +61,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'GET /api/me/operations',
     'GET /api/students/directory',
     'GET /api/me/summary',
+    'PUT /api/me/store-goal',
     'PUT /api/tags/:tagId/like',
     'DELETE /api/tags/:tagId/like',
     'GET /api/store/items',

@@ -29,4 +29,13 @@ export const students = defineRoutes(['students'], {
     revalidate: true,
     schemas: (s) => ({ response: { 200: s.studentSummary } }),
   },
+  /** The dashboard's goal card follows an item of the Loja the student chose (issue 35). */
+  storeGoal: {
+    method: 'PUT',
+    path: '/api/me/store-goal',
+    access: 'student',
+    description:
+      'Escolhe um item da Loja (com preço, ativo, que a turma do estudante pode comprar) como a meta do estudante; `null` volta à meta de Méritus da escola.',
+    schemas: (s) => ({ body: s.storeGoalInput, response: { 200: s.storeGoalAnswer } }),
+  },
 });

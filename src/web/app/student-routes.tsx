@@ -1,4 +1,4 @@
-import { ArrowLeftRight, History, LayoutDashboard, Sparkles, Trophy, UserRound } from 'lucide-react';
+import { ArrowLeftRight, History, LayoutDashboard, ShoppingBag, Sparkles, Trophy, UserRound } from 'lucide-react';
 import StudentDashboardPage from '../features/student-dashboard/student-dashboard-page.tsx';
 import { prefetchStudentDashboard } from '../lib/student-queries.ts';
 import { paths } from '../lib/paths.ts';
@@ -25,6 +25,7 @@ export const studentRoutes: AppRoute[] = [
     () => import('../features/student-transfer/student-transfer-page.tsx'),
   ),
   navScreen(paths.student.estelecas, 'Estelecas', Sparkles, () => import('../features/student-estelecas/student-estelecas-page.tsx')),
+  navScreen(paths.student.store, 'Loja', ShoppingBag, () => import('../features/student-store/student-store-page.tsx')),
   navScreen(paths.student.ranking, 'Top Ranking', Trophy, () => import('../features/ranking/student-ranking-page.tsx')),
   navScreen(
     paths.student.recentOperations,

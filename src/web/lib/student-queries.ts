@@ -43,7 +43,7 @@ export function prefetchStudentDashboard(client: QueryClient): Promise<unknown> 
  * After an operation the server answers with the new balances: show them at once in the
  * sidebar and cards, then refetch everything the operation touched.
  */
-export function applyOperationResult(client: QueryClient, result: OperationResult): void {
+export function applyOperationResult(client: QueryClient, result: Pick<OperationResult, 'balances'>): void {
   setSessionBalances(client, result.balances);
   const { auth, students, ledger } = routes;
   invalidateReads(client, [
@@ -57,7 +57,7 @@ export function applyOperationResult(client: QueryClient, result: OperationResul
   ]);
 }
 
-export function useApplyOperationResult(): (result: OperationResult) => void {
+export function useApplyOperationResult(): (result: Pick<OperationResult, 'balances'>) => void {
   const client = useQueryClient();
   return (result) => applyOperationResult(client, result);
 }

@@ -1,24 +1,33 @@
-import { ArrowDownLeft, ArrowUpRight, Minus, Plus } from 'lucide-react';
+import { ArrowDownLeft, ArrowUpRight, HandCoins, Minus, Plus, ShoppingBag, Undo2, type LucideIcon } from 'lucide-react';
 import type { StudentOperation } from '../../shared/ledger.ts';
-import { directionOf, OPERATION_KIND_LABELS } from '../../shared/ledger-types.ts';
+import { directionOf, OPERATION_KIND_LABELS, type LedgerType } from '../../shared/ledger-types.ts';
 import { formatDateTime } from '../../shared/format.ts';
 import { formatSignedAmount } from '../lib/format.ts';
 import { cn } from '../lib/cn.ts';
 import { ReversedNote } from './reversed-note.tsx';
 
+/** The Loja's rows (issue 35): their own mark and who was on the other side. */
+const STORE_KINDS: Partial<Record<LedgerType, { icon: LucideIcon; counterpart: string; tone: string }>> = {
+  purchase: { icon: ShoppingBag, counterpart: 'na Loja', tone: 'bg-violet-100 text-violet-700' },
+  refund: { icon: Undo2, counterpart: 'da Loja', tone: 'bg-emerald-100 text-emerald-700' },
+  contribution: { icon: HandCoins, counterpart: 'para a meta da turma', tone: 'bg-violet-100 text-violet-700' },
+};
+
 /**
  * The spec's marks: arrows for transfers (in or out), a plus for what raised the student's
- * balance (additions, rewards, a reversed deduction), a minus for what lowered it (removals, penalties, a reversed award).
+ * balance (additions, rewards, a reversed deduction), a minus for what lowered it (removals, penalties, a reversed award);
+ * the Loja's rows their own (a bag for a purchase, a return arrow for a refund, coins in a hand for a contribution).
  */
 function KindIcon({ operation }: { operation: StudentOperation }) {
   const credit = operation.signedAmount > 0;
-  const Icon = directionOf(operation.type) === 'moves' ? (credit ? ArrowDownLeft : ArrowUpRight) : credit ? Plus : Minus;
+  const store = STORE_KINDS[operation.type];
+  const Icon = store?.icon ?? (directionOf(operation.type) === 'moves' ? (credit ? ArrowDownLeft : ArrowUpRight) : credit ? Plus : Minus);
   return (
     <span
       aria-hidden="true"
       className={cn(
         'flex size-10 shrink-0 items-center justify-center rounded-xl',
-        credit ? 'bg-emerald-100 text-emerald-700' : 'bg-rose-100 text-rose-700',
+        store?.tone ?? (credit ? 'bg-emerald-100 text-emerald-700' : 'bg-rose-100 text-rose-700'),
       )}
     >
       <Icon className="size-5" strokeWidth={2.5} />
@@ -26,8 +35,10 @@ function KindIcon({ operation }: { operation: StudentOperation }) {
   );
 }
 
-/** Who was on the other side: the classmate of a transfer, or the teacher of an operation. */
+/** Who was on the other side: the classmate of a transfer, the Loja, or the teacher of an operation. */
 export function counterpartText(operation: StudentOperation): string {
+  const store = STORE_KINDS[operation.type];
+  if (store) return store.counterpart;
   if (directionOf(operation.type) === 'moves') {
     const who = operation.counterpart
       ? `${operation.counterpart.name}${operation.counterpart.removed ? ' (removido)' : ''}`

@@ -1,4 +1,4 @@
-import { aliasedTable, and, asc, desc, eq, exists, gt, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, asc, desc, eq, exists, gt, ilike, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { admins, auditLog, ledgerEntries, students } from '../../db/schema.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
@@ -22,6 +22,7 @@ import {
   type LedgerDirection,
   type LedgerType,
   operationKind,
+  STORE_LEDGER_TYPES,
 } from '../../../shared/ledger-types.ts';
 import { directionIs } from '../../db/ledger-direction.ts';
 import type { PublicStudent } from '../../../shared/auth.ts';
@@ -197,7 +198,7 @@ function decodeCursor(cursor: string): Position {
 
 export type StudentOperationsFilter = {
   currency?: Currency | undefined;
-  kind?: 'transfer_in' | 'transfer_out' | 'credit' | 'debit' | undefined;
+  kind?: 'transfer_in' | 'transfer_out' | 'credit' | 'debit' | 'store' | undefined;
   q?: string | undefined;
   limit: number;
   cursor?: string | undefined;
@@ -217,11 +218,26 @@ export async function studentOperations(db: Db, viewerId: string, filter: Studen
     case 'transfer_out':
       conditions.push(eq(ledgerEntries.fromStudentId, viewerId), directionIs(ledgerEntries.type, 'moves'));
       break;
+    // The Loja's rows raise and lower balances too, but are not the staff's additions and removals: they have their own filter.
     case 'credit':
-      conditions.push(eq(ledgerEntries.toStudentId, viewerId), directionIs(ledgerEntries.type, 'raises'));
+      conditions.push(
+        eq(ledgerEntries.toStudentId, viewerId),
+        directionIs(ledgerEntries.type, 'raises'),
+        notInArray(ledgerEntries.type, [...STORE_LEDGER_TYPES]),
+      );
       break;
     case 'debit':
-      conditions.push(eq(ledgerEntries.fromStudentId, viewerId), directionIs(ledgerEntries.type, 'lowers'));
+      conditions.push(
+        eq(ledgerEntries.fromStudentId, viewerId),
+        directionIs(ledgerEntries.type, 'lowers'),
+        notInArray(ledgerEntries.type, [...STORE_LEDGER_TYPES]),
+      );
+      break;
+    case 'store':
+      conditions.push(
+        or(eq(ledgerEntries.fromStudentId, viewerId), eq(ledgerEntries.toStudentId, viewerId))!,
+        inArray(ledgerEntries.type, [...STORE_LEDGER_TYPES]),
+      );
       break;
     default:
       conditions.push(or(eq(ledgerEntries.fromStudentId, viewerId), eq(ledgerEntries.toStudentId, viewerId))!);

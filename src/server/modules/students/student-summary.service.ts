@@ -7,6 +7,7 @@ import { CHANGE_WINDOW_DAYS } from '../../../shared/constants.ts';
 import type { StudentSummary } from '../../../shared/student-area.ts';
 import { goalPercent, goalRemaining } from '../../../shared/student-figures.ts';
 import type { RankingSnapshot, RankingStore } from './ranking-store.ts';
+import { storeGoalOf } from './store-goal.service.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -61,7 +62,7 @@ export async function studentSummary(
   const isEstelecas = eq(ledgerEntries.currency, 'estelecas');
   const amount = ledgerEntries.amount;
 
-  const [[flows], current, past, [peak]] = await Promise.all([
+  const [[flows], current, past, [peak], storeGoal] = await Promise.all([
     db
       .select({
         meritusNet: total(sql`CASE WHEN ${isMeritus} AND ${recent} THEN CASE WHEN ${incoming} THEN ${amount} ELSE -${amount} END END`),
@@ -94,6 +95,7 @@ export async function studentSummary(
            WHERE ${isEstelecas} AND (${incoming} OR ${outgoing})
         ) AS running`,
     ),
+    storeGoalOf(db, studentUuid),
   ]);
 
   return {
@@ -106,6 +108,7 @@ export async function studentSummary(
       positionBefore: positionBefore(current, past, studentUuid),
     },
     goal: { target: goal, percent: goalPercent(me.meritus, goal), remaining: goalRemaining(me.meritus, goal) },
+    storeGoal,
     recent: { meritusNet: flows?.meritusNet ?? 0, earned: flows?.earned ?? 0, estelecasNet: flows?.estelecasNet ?? 0 },
     estelecasStats: {
       received: flows?.estelecasReceived ?? 0,

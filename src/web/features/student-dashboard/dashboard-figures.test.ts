@@ -1,11 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import type { StudentSummary } from '../../../shared/student-area.ts';
-import { summaryChanges } from './dashboard-figures.ts';
+import { goalCard, summaryChanges } from './dashboard-figures.ts';
 
 function summary(overrides: {
   recent?: Partial<StudentSummary['recent']>;
   rank?: Partial<StudentSummary['rank']>;
   goal?: Partial<StudentSummary['goal']>;
+  storeGoal?: StudentSummary['storeGoal'];
 }): StudentSummary {
   return {
     meritus: 900,
@@ -13,6 +14,7 @@ function summary(overrides: {
     estelecas: 10,
     rank: { position: 3, total: 60, positionBefore: 3, ...overrides.rank },
     goal: { target: 2000, percent: 45, remaining: 1100, ...overrides.goal },
+    storeGoal: overrides.storeGoal ?? null,
     recent: { meritusNet: 0, earned: 0, estelecasNet: 0, ...overrides.recent },
     estelecasStats: { received: 10, receivedRecent: 0, sent: 0, deducted: 0, peak: 10 },
   };
@@ -49,5 +51,33 @@ describe('dashboard change lines', () => {
       direction: 'up',
       text: 'Meta de 2.000 M$ alcançada!',
     });
+  });
+});
+
+describe('the goal card', () => {
+  test("follows the item of the Loja the student chose, in the item's currency", () => {
+    const headphones = {
+      itemId: '00000000-0000-4000-8000-000000000001',
+      name: 'Fone de ouvido',
+      price: 1450,
+      currency: 'meritus' as const,
+    };
+    expect(goalCard(summary({ storeGoal: headphones }))).toEqual({
+      label: 'Meta: Fone de ouvido',
+      percent: 62,
+      change: { direction: 'flat', text: 'Faltam 550 M$ de 1.450 M$' },
+    });
+    expect(goalCard(summary({ storeGoal: { ...headphones, price: 900 } })).change).toEqual({
+      direction: 'up',
+      text: 'Você já pode comprar!',
+    });
+    expect(goalCard(summary({ storeGoal: { ...headphones, price: 11, currency: 'estelecas' } }))).toMatchObject({
+      percent: 90,
+      change: { text: 'Falta 1 Esteleca de 11 Estelecas' },
+    });
+  });
+
+  test("without one, the school's Méritus goal", () => {
+    expect(goalCard(summary({}))).toMatchObject({ label: 'Meta de Méritus', percent: 45 });
   });
 });

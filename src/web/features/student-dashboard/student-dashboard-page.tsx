@@ -1,6 +1,17 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ArrowLeftRight, ChevronRight, Coins, Inbox, PiggyBank, Target, Trophy, UserRound, type LucideIcon } from 'lucide-react';
+import {
+  ArrowLeftRight,
+  ChevronRight,
+  Coins,
+  Inbox,
+  PiggyBank,
+  ShoppingBag,
+  Target,
+  Trophy,
+  UserRound,
+  type LucideIcon,
+} from 'lucide-react';
 import { POLL_MS, RECENT_TRANSACTIONS_LIMIT } from '../../../shared/constants.ts';
 import { firstName, formatMeritus, formatNumber } from '../../lib/format.ts';
 import { useMyTransactions, useStudentSummary } from '../../lib/student-queries.ts';
@@ -17,7 +28,7 @@ import { LoadError } from '../../ui/load-error.tsx';
 import { OperationList } from '../../ui/operation-list.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { ActiveTagsPanel } from './active-tags-panel.tsx';
-import { summaryChanges } from './dashboard-figures.ts';
+import { goalCard, summaryChanges } from './dashboard-figures.ts';
 
 function SummaryCards() {
   const summary = useStudentSummary(POLL_MS.dashboard);
@@ -39,6 +50,7 @@ function SummaryCards() {
   }
   const data = summary.data;
   const changes = summaryChanges(data);
+  const goal = goalCard(data);
   const cards: { key: keyof typeof changes; label: string; value: ReactNode; Icon: LucideIcon; tone: Tone }[] = [
     { key: 'meritus', label: 'Méritus Atuais', value: formatMeritus(data.meritus), Icon: Coins, tone: 'amber' },
     { key: 'earned', label: 'Total Ganho', value: formatMeritus(data.totalEarned), Icon: PiggyBank, tone: 'emerald' },
@@ -54,7 +66,7 @@ function SummaryCards() {
       Icon: Trophy,
       tone: 'violet',
     },
-    { key: 'goal', label: 'Meta de Méritus', value: `${data.goal.percent}%`, Icon: Target, tone: 'sky' },
+    { key: 'goal', label: goal.label, value: `${goal.percent}%`, Icon: Target, tone: 'sky' },
   ];
   return (
     <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4" data-testid="summary-cards">
@@ -116,6 +128,13 @@ const quickActions: { to: string; label: string; description: string; icon: Luci
     description: 'Envie Méritus a um colega',
     icon: ArrowLeftRight,
     tone: 'bg-indigo-100 text-indigo-700',
+  },
+  {
+    to: paths.student.store,
+    label: 'Loja',
+    description: 'Troque seus Méritus por prêmios',
+    icon: ShoppingBag,
+    tone: 'bg-violet-100 text-violet-700',
   },
   {
     to: paths.student.ranking,

@@ -26,7 +26,7 @@ import { useDebounced } from '../../lib/use-debounced.ts';
 const PAGE_SIZE = 20;
 const SEARCH_DELAY_MS = 300;
 
-type Kind = 'transfer_in' | 'transfer_out' | 'credit' | 'debit';
+type Kind = 'transfer_in' | 'transfer_out' | 'credit' | 'debit' | 'store';
 
 const CURRENCY_OPTIONS: { value: Currency | ''; label: string }[] = [
   { value: '', label: 'Todas' },
@@ -39,6 +39,7 @@ const KIND_OPTIONS: { value: Kind; label: string }[] = [
   { value: 'transfer_out', label: 'Transferências enviadas' },
   { value: 'credit', label: 'Adições e recompensas' },
   { value: 'debit', label: 'Remoções e penalidades' },
+  { value: 'store', label: 'Loja: compras, devoluções e contribuições' },
 ];
 
 function CurrencyFilter({ value, onChange }: { value: Currency | ''; onChange: (value: Currency | '') => void }) {
