@@ -13,10 +13,18 @@ afterAll(async () => {
   await database.drop();
 });
 
-test('every function of ledger.sql is deployed exactly as the file says, with no other overload left behind', async () => {
+test('every function of the living SQL files is deployed exactly as the file says, with no other overload left behind', async () => {
   const functions = livingFunctions();
   expect(functions.map((fn) => fn.name)).toEqual(
-    expect.arrayContaining(['ledger_transfer', 'ledger_admin_operation', 'ledger_replay', 'ledger_complete', 'ledger_refuse']),
+    expect.arrayContaining([
+      'ledger_transfer',
+      'ledger_admin_operation',
+      'ledger_replay',
+      'ledger_complete',
+      'ledger_refuse',
+      'store_purchase',
+      'store_refund',
+    ]),
   );
   for (const { name, body } of functions) {
     const deployed = rowsOf<{ args: string; source: string }>(

@@ -8,7 +8,11 @@ import { fileURLToPath } from 'node:url';
  * migrations and under their lock. Tables and data change only through migrations.
  */
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const LIVING_SQL_FILES = [path.join(serverRoot, 'modules', 'ledger', 'ledger.sql')];
+/** In the order they are applied: the store's functions use the ledger's. */
+export const LIVING_SQL_FILES = [
+  path.join(serverRoot, 'modules', 'ledger', 'ledger.sql'),
+  path.join(serverRoot, 'modules', 'store', 'store.sql'),
+];
 
 export function livingSql(): string {
   return LIVING_SQL_FILES.map((file) => fs.readFileSync(file, 'utf8')).join('\n');

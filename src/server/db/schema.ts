@@ -20,6 +20,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { LEDGER_TYPES } from '../../shared/ledger-types.ts';
 import { SIGN_IN_PROVIDERS } from '../../shared/school-accounts.ts';
+import { LIMIT_PERIODS, ORDER_STATUSES, STORE_CATEGORIES } from '../../shared/store.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -548,4 +549,142 @@ export const turmas = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('turmas_name_key').on(sql`lower(${t.name})`)],
+);
+
+// ---------------------------------------------------------------- the Loja (issue 35, decision 026)
+
+/**
+ * An item of the Loja. `taken` counts the units of its orders pending or delivered (a refused or cancelled order gives its
+ * unit back): the purchase raises it in its transaction, and the CHECK keeps it within the stock whatever the code does,
+ * so the last unit goes to one buyer. A turma goal (category 'turma') has a goal and a deadline instead of a price,
+ * stock and limit. The days are calendar days of the school's time zone.
+ */
+export const storeItems = pgTable(
+  'store_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    imageId: uuid('image_id').references(() => archiveImages.id, { onDelete: 'set null' }),
+    category: text('category', { enum: STORE_CATEGORIES }).notNull(),
+    currency: text('currency', { enum: ['meritus', 'estelecas'] }).notNull(),
+    price: integer('price'),
+    goal: integer('goal'),
+    deadline: date('deadline', { mode: 'string' }),
+    /** Null: ilimitado. */
+    stock: integer('stock'),
+    taken: integer('taken').notNull().default(0),
+    limitCount: integer('limit_count'),
+    limitPeriod: text('limit_period', { enum: LIMIT_PERIODS }),
+    availableFrom: date('available_from', { mode: 'string' }),
+    availableUntil: date('available_until', { mode: 'string' }),
+    active: boolean('active').notNull().default(true),
+    /** The catalogue's order (0 first). */
+    position: integer('position').notNull().default(0),
+    createdBy: uuid('created_by').references(() => admins.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('store_items_position_idx').on(t.position, t.createdAt),
+    check('store_items_category_known', sql`${t.category} IN ('privilege', 'material', 'experience', 'turma')`),
+    check('store_items_currency_known', sql`${t.currency} IN ('meritus', 'estelecas')`),
+    check('store_items_taken_within_stock', sql`${t.taken} >= 0 AND (${t.stock} IS NULL OR ${t.taken} <= ${t.stock})`),
+    check('store_items_stock_nonnegative', sql`${t.stock} >= 0`),
+    check(
+      'store_items_limit_whole',
+      sql`(${t.limitCount} IS NULL) = (${t.limitPeriod} IS NULL) AND ${t.limitCount} >= 1 AND ${t.limitPeriod} IN ('week', 'month', 'year', 'ever')`,
+    ),
+    check('store_items_period_order', sql`${t.availableFrom} <= ${t.availableUntil}`),
+    check(
+      'store_items_price_or_goal',
+      sql`CASE WHEN ${t.category} = 'turma'
+        THEN ${t.price} IS NULL AND ${t.goal} IS NOT NULL AND ${t.goal} > 0 AND ${t.deadline} IS NOT NULL AND ${t.stock} IS NULL AND ${t.limitCount} IS NULL
+        ELSE ${t.price} IS NOT NULL AND ${t.price} > 0 AND ${t.goal} IS NULL AND ${t.deadline} IS NULL END`,
+    ),
+  ],
+);
+
+/** The turmas that may buy an item; none: every turma. */
+export const storeItemTurmas = pgTable(
+  'store_item_turmas',
+  {
+    itemId: uuid('item_id')
+      .notNull()
+      .references(() => storeItems.id, { onDelete: 'cascade' }),
+    turmaId: uuid('turma_id')
+      .notNull()
+      .references(() => turmas.id),
+  },
+  (t) => [primaryKey({ columns: [t.itemId, t.turmaId] }), index('store_item_turmas_turma_idx').on(t.turmaId)],
+);
+
+/**
+ * An order: a student's purchase (its `purchase` ledger row), or a turma goal's when it is reached (no student, no purchase).
+ * A student's order refused or cancelled has exactly one `refund` row (unique), and a delivered one none: the CHECKs hold it.
+ * `limitPeriodStart` names the student's limit counter the purchase counted in, which a refund gives the place back to.
+ */
+export const storeOrders = pgTable(
+  'store_orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    itemId: uuid('item_id')
+      .notNull()
+      .references(() => storeItems.id),
+    studentUuid: uuid('student_id').references(() => students.id),
+    price: integer('price').notNull(),
+    currency: text('currency', { enum: ['meritus', 'estelecas'] }).notNull(),
+    status: text('status', { enum: ORDER_STATUSES }).notNull().default('pending'),
+    reason: text('reason'),
+    limitPeriodStart: date('limit_period_start', { mode: 'string' }),
+    createdAt: createdAt(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedBy: uuid('decided_by').references(() => admins.id, { onDelete: 'set null' }),
+    purchaseEntryId: uuid('purchase_entry_id').references(() => ledgerEntries.id),
+    refundEntryId: uuid('refund_entry_id').references(() => ledgerEntries.id),
+  },
+  (t) => [
+    uniqueIndex('store_orders_purchase_entry_key').on(t.purchaseEntryId),
+    uniqueIndex('store_orders_refund_entry_key').on(t.refundEntryId),
+    index('store_orders_student_idx').on(t.studentUuid, t.createdAt.desc().nullsFirst()),
+    index('store_orders_item_idx').on(t.itemId, t.status),
+    index('store_orders_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('store_orders_pending_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'pending'`),
+    check('store_orders_status_known', sql`${t.status} IN ('pending', 'delivered', 'refused', 'cancelled')`),
+    check('store_orders_price_positive', sql`${t.price} > 0`),
+    check('store_orders_purchase_of_student', sql`(${t.studentUuid} IS NULL) = (${t.purchaseEntryId} IS NULL)`),
+    check(
+      'store_orders_refund_iff_undone',
+      sql`(${t.refundEntryId} IS NOT NULL) = (${t.studentUuid} IS NOT NULL AND ${t.status} IN ('refused', 'cancelled'))`,
+    ),
+    check('store_orders_reason_iff_refused', sql`(${t.status} = 'refused') = (${t.reason} IS NOT NULL)`),
+    check('store_orders_decided_iff_not_pending', sql`(${t.status} = 'pending') = (${t.decidedAt} IS NULL)`),
+  ],
+);
+
+/**
+ * How many units of an item a student bought in one period of its limit (`periodStart`: the period's first day in the
+ * school's time zone; 1970-01-01 for 'ever'): a purchase raises `used` and sets `allowed` to the item's limit in its
+ * transaction, a refund lowers `used`. The CHECK keeps a student within the limit whatever the code does.
+ */
+export const storeLimitUses = pgTable(
+  'store_limit_uses',
+  {
+    itemId: uuid('item_id')
+      .notNull()
+      .references(() => storeItems.id, { onDelete: 'cascade' }),
+    studentUuid: uuid('student_id')
+      .notNull()
+      .references(() => students.id),
+    periodStart: date('period_start', { mode: 'string' }).notNull(),
+    used: integer('used').notNull(),
+    allowed: integer('allowed').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.itemId, t.studentUuid, t.periodStart] }),
+    index('store_limit_uses_student_idx').on(t.studentUuid),
+    check('store_limit_uses_within', sql`${t.used} >= 0 AND ${t.used} <= ${t.allowed}`),
+  ],
 );
