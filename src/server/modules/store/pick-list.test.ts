@@ -69,16 +69,16 @@ beforeAll(async () => {
   ana = t.students.find((student) => student.studentId === '3000001')!;
   bruno = t.students.find((student) => student.studentId === '3000002')!;
   // Accented, to be listed before Ana as a Brazilian reader expects (not after Z, as bytes compare).
-  [alvaro] = await addStudents(t.db, [{ studentId: '3000010', name: 'Álvaro Nogueira', grade: TURMA_A }]);
-  for (const student of [ana, bruno, alvaro!]) await t.award(student.id, 100);
+  alvaro = (await addStudents(t.db, [{ studentId: '3000010', name: 'Álvaro Nogueira', grade: TURMA_A }]))[0]!;
+  for (const student of [ana, bruno, alvaro]) await t.award(student.id, 100);
   items = { pencil: await createItem('Lápis de cor', 5), seat: await createItem('Sentar onde quiser por um dia', 10) };
   await buy(ana, items.pencil);
   await buy(ana, items.pencil);
   await buy(ana, items.seat);
-  await buy(alvaro!, items.seat);
+  await buy(alvaro, items.seat);
   await buy(bruno, items.seat);
   // Delivered and refused orders are no longer to hand out.
-  const delivered = await buy(alvaro!, items.pencil);
+  const delivered = await buy(alvaro, items.pencil);
   expect((await t.request('POST', `/admin/store/orders/${delivered.order.id}/deliver`)).statusCode).toBe(200);
   const refused = await buy(ana, items.seat);
   const refusal = await t.app.inject({
