@@ -49,6 +49,7 @@ import { pickListRoutes } from './modules/store/pick-list.routes.ts';
 import { createSettingsStore } from './modules/settings/settings.service.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
+import { storeRoutes } from './modules/store/store.routes.ts';
 import { API_PREFIX, checkContract, loadRouteSchemas } from './contract-routes.ts';
 
 /** The request body limit; a bigger body is refused with 413 and a message naming it. */
@@ -226,6 +227,7 @@ export async function buildApp(
       await pickListRoutes(api, deps);
       await settingsRoutes(api, deps);
       await staffRoutes(api, deps);
+      await storeRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

@@ -15,6 +15,7 @@ export type ClientEvent =
   | { type: 'students' } // coalesced: students were added, edited or removed
   | { type: 'operations'; operations: LiveOperation[] | null } // staff: new lines of the live feed (null: too many to carry, read it again)
   | { type: 'figures' } // staff, coalesced: operations changed the dashboard, reports and lists
+  | { type: 'store' } // the Loja: the student's own orders changed (at once) or their catalogue (coalesced); staff: the order queue of their turmas (coalesced)
   | { type: 'settings' } // the school's settings changed (name, time zone, rules, turmas)
   | { type: 'refetch' }; // events may have been missed (the server lost its database connection for a while): reload everything
 
@@ -42,4 +43,14 @@ export const MAX_PUSHED_OPERATIONS = 100;
  */
 export type ReadyEvent = { sinceLastEventMs: number | null };
 
-export const CLIENT_EVENT_TYPES = ['balance', 'ranking', 'tags', 'students', 'operations', 'figures', 'settings', 'refetch'] as const;
+export const CLIENT_EVENT_TYPES = [
+  'balance',
+  'ranking',
+  'tags',
+  'students',
+  'operations',
+  'figures',
+  'store',
+  'settings',
+  'refetch',
+] as const;

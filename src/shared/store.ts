@@ -73,6 +73,21 @@ export const STORE_TEXTS = {
   missing: (amount: number, currency: Currency) => `Faltam ${formatAmount(currency, amount)}`,
 } as const;
 
+/** The store's other texts: its ledger rows' descriptions and the staff's answers. */
+export const STORE_ENTRY_TEXTS = {
+  purchase: (item: string) => `Compra: ${item}`,
+  refund: (item: string) => `Devolução: ${item}`,
+  /** The reason a removed student's pending orders are refused with. */
+  studentRemoved: 'Estudante removido da escola',
+  itemCreated: (name: string) => `Item '${name}' criado`,
+  itemUpdated: (name: string) => `Item '${name}' atualizado`,
+  itemDeleted: (name: string) => `Item '${name}' excluído`,
+  itemDeactivated: (name: string) => `Item '${name}' desativado: ele já tem pedidos`,
+  deliveredMany: (delivered: number, skipped: number) =>
+    `${delivered === 1 ? '1 pedido entregue' : `${delivered} pedidos entregues`}` +
+    (skipped > 0 ? `; ${skipped === 1 ? '1 não estava pendente' : `${skipped} não estavam pendentes`}` : ''),
+} as const;
+
 /** A calendar day 'YYYY-MM-DD' (the school's time zone gives it its hours), or null. */
 const calendarDay = (code: ErrorCode) =>
   textInput({ max: 10, error: code, maxError: code })

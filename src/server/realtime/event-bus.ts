@@ -18,6 +18,12 @@ export type BusEvent =
   /** Weekly tags or likes changed; `studentUuids`: whose own tags changed (none for a like). */
   | { type: 'tags'; studentUuids: string[] | 'all' }
   | { type: 'students' }
+  /**
+   * The Loja's orders or catalogue changed (issue 35): `studentUuids` whose own orders changed (told at once; 'all': anyone's), `turmaIds`
+   * the turmas whose staff's order queues changed ('all': any turma's, a turma goal's order); `catalogue`: items changed,
+   * so the students of those turmas read their store again.
+   */
+  | { type: 'store'; studentUuids: string[] | 'all'; turmaIds: string[] | 'all'; catalogue: boolean }
   /** The school's settings changed (decision 009): each instance drops its copy. */
   | { type: 'settings' }
   /** Sessions deleted (logout, removal, password reset): each instance drops them from its session cache. */
@@ -87,6 +93,12 @@ function compact(event: BusEvent): BusEvent {
     };
   }
   if (event.type === 'tags' && tooMany(event.studentUuids)) return { ...event, studentUuids: 'all' };
+  if (event.type === 'store' && (tooMany(event.studentUuids) || tooMany(event.turmaIds)))
+    return {
+      ...event,
+      studentUuids: tooMany(event.studentUuids) ? 'all' : event.studentUuids,
+      turmaIds: tooMany(event.turmaIds) ? 'all' : event.turmaIds,
+    };
   return event;
 }
 
@@ -116,11 +128,12 @@ function mergeLines(a: FeedLines | 'all', b: FeedLines | 'all'): FeedLines | 'al
   };
 }
 
-/** Merges queued events: one ledger event per status and one tags event, each with the union of their ids; others once each. */
+/** Merges queued events: one ledger event per status, one tags and one store event, each with the union of their ids; others once each. */
 export function mergeEvents(events: BusEvent[]): BusEvent[] {
   const merged: BusEvent[] = [];
   const ledger = new Map<'completed' | 'failed', Extract<BusEvent, { type: 'ledger' }>>();
   let tags: Extract<BusEvent, { type: 'tags' }> | undefined;
+  let store: Extract<BusEvent, { type: 'store' }> | undefined;
   for (const event of events) {
     if (event.type === 'ledger') {
       const current = ledger.get(event.status);
@@ -132,6 +145,15 @@ export function mergeEvents(events: BusEvent[]): BusEvent[] {
       );
     } else if (event.type === 'tags') {
       tags = tags ? { type: 'tags', studentUuids: union(tags.studentUuids, event.studentUuids) } : event;
+    } else if (event.type === 'store') {
+      store = store
+        ? {
+            type: 'store',
+            studentUuids: union(store.studentUuids, event.studentUuids),
+            turmaIds: union(store.turmaIds, event.turmaIds),
+            catalogue: store.catalogue || event.catalogue,
+          }
+        : event;
     } else {
       const key = JSON.stringify(event);
       if (!merged.some((other) => JSON.stringify(other) === key)) merged.push(event);
@@ -139,6 +161,7 @@ export function mergeEvents(events: BusEvent[]): BusEvent[] {
   }
   merged.push(...ledger.values());
   if (tags) merged.push(tags);
+  if (store) merged.push(store);
   return merged;
 }
 

@@ -66,7 +66,14 @@ export function boardsNotReadAgain(event: RankingEvent | undefined): RankingEven
   return event && boards && boards.length > 0 ? { ...event, boards } : undefined;
 }
 
-export type Owed = { ranking?: RankingEvent | undefined; figures: boolean; tags?: { mine: boolean } | undefined; students: boolean };
+export type Owed = {
+  ranking?: RankingEvent | undefined;
+  figures: boolean;
+  tags?: { mine: boolean } | undefined;
+  students: boolean;
+  /** The Loja's order queue (staff) or catalogue (students) changed. */
+  store?: boolean | undefined;
+};
 
 /**
  * Two ticks' worth owed at once: the boards of both, the latest own position (one not moved since still stands),
@@ -83,7 +90,13 @@ export function mergeOwed(before: Owed | undefined, after: Owed): Owed {
         }
       : (after.ranking ?? before.ranking);
   const tags = before.tags || after.tags ? { mine: Boolean(before.tags?.mine || after.tags?.mine) } : undefined;
-  return { ranking, figures: before.figures || after.figures, tags, students: before.students || after.students };
+  return {
+    ranking,
+    figures: before.figures || after.figures,
+    tags,
+    students: before.students || after.students,
+    store: Boolean(before.store || after.store),
+  };
 }
 
 /**
@@ -108,6 +121,10 @@ export function createLiveHub(
   /** Whose figures changed since the last tick: the students of the operations ('all': anyone's, or the list itself). */
   let figuresChanged: Set<string> | 'all' | undefined;
   let studentsChanged = false;
+  /** The turmas whose staff's order queues changed since the last tick ('all': any); undefined when no order changed. */
+  let ordersChanged: Set<string> | 'all' | undefined;
+  /** The turmas whose students' store catalogue changed since the last tick ('all': every turma's). */
+  let catalogueChanged: Set<string> | 'all' | undefined;
   /** Whose own tags changed since the last tick ('all': anyone's); undefined when no tag or like changed. */
   let tagsChanged: Set<string> | 'all' | undefined;
   let ticking: Promise<void> | undefined;
@@ -186,6 +203,19 @@ export function createLiveHub(
         tagsChanged =
           tagsChanged === 'all' || event.studentUuids === 'all' ? 'all' : new Set([...(tagsChanged ?? []), ...event.studentUuids]);
         return;
+      case 'store': {
+        // The students whose own orders changed hear it at once; the staff's queues and the catalogue once a tick.
+        for (const client of clients) {
+          const { principal } = client;
+          if (principal.role === 'student' && (event.studentUuids === 'all' || event.studentUuids.includes(principal.id)))
+            client.send({ type: 'store' });
+        }
+        const turmas = event.turmaIds;
+        ordersChanged = ordersChanged === 'all' || turmas === 'all' ? 'all' : new Set([...(ordersChanged ?? []), ...turmas]);
+        if (event.catalogue)
+          catalogueChanged = catalogueChanged === 'all' || turmas === 'all' ? 'all' : new Set([...(catalogueChanged ?? []), ...turmas]);
+        return;
+      }
       case 'settings':
         for (const client of clients) client.send({ type: 'settings' });
         return;
@@ -240,6 +270,24 @@ export function createLiveHub(
     return scope.some((turma) => changed.has(turma));
   };
 
+  /** Whether a staff member's order queue changed: an order of a turma they see. */
+  const turmasSeenBy = (principal: Principal, changed: Set<string> | 'all' | undefined): boolean => {
+    const scope = turmaScopeOf(principal);
+    if (changed === undefined || scope === null || changed === 'all') return changed !== undefined;
+    return scope.some((turma) => changed.has(turma));
+  };
+
+  /** Whether a student's store changed: an item their turma may buy (a student the ranking does not know yet is told). */
+  const catalogueSeenBy = (
+    studentUuid: string,
+    changed: Set<string> | 'all' | undefined,
+    snapshot: Awaited<ReturnType<RankingStore['current']>> | undefined,
+  ): boolean => {
+    if (changed === undefined || changed === 'all' || !snapshot) return changed !== undefined;
+    const turma = snapshot.turmaOf(studentUuid);
+    return turma === undefined || changed.has(turma);
+  };
+
   /** What each stream is owed at its next turn (coalesced events merge until then). */
   const owed = new Map<LiveClient, Owed>();
   const owe = (client: LiveClient, more: Owed) => owed.set(client, mergeOwed(owed.get(client), more));
@@ -250,6 +298,11 @@ export function createLiveHub(
     const changed = figuresChanged;
     const studentList = studentsChanged;
     const tags = tagsChanged;
+    const orders = ordersChanged;
+    const catalogue = catalogueChanged;
+    ordersChanged = undefined;
+    catalogueChanged = undefined;
+    const snapshot = catalogue !== undefined && catalogue !== 'all' ? await ranking.current() : undefined;
     figuresChanged = undefined;
     studentsChanged = false;
     tagsChanged = undefined;
@@ -262,6 +315,7 @@ export function createLiveHub(
         figures: staff && figuresSeenBy(principal, figures),
         tags: tags ? { mine: principal.role === 'student' && (tags === 'all' || tags.has(principal.id)) } : undefined,
         students: studentList,
+        store: staff ? turmasSeenBy(principal, orders) : catalogueSeenBy(principal.id, catalogue, snapshot),
       });
     }
   };
@@ -280,6 +334,7 @@ export function createLiveHub(
       if (due.figures) client.send({ type: 'figures' });
       if (due.tags) client.send({ type: 'tags', mine: due.tags.mine });
       if (due.students) client.send({ type: 'students' });
+      if (due.store) client.send({ type: 'store' });
     }
   };
 

@@ -13,6 +13,16 @@ export const store = defineRoutes(['store'], {
     description: 'O que este estudante pode comprar agora, com estoque e limite restantes; metas da turma com o arrecadado.',
     schemas: (s) => ({ response: { 200: s.z.array(s.studentStoreItem) } }),
   },
+  itemImage: {
+    method: 'GET',
+    path: '/api/store/items/:id/image',
+    access: 'signedIn',
+    answer: 'file',
+    description:
+      'A imagem de um item (`imageId` não nulo) para quem está conectado, qualquer que seja o nível de acesso no Data-Base: ' +
+      'a prévia em WebP, ou o original quando não há prévia.',
+    schemas: (s) => ({ params: s.storeItemParams }),
+  },
   purchase: {
     method: 'POST',
     path: '/api/store/items/:id/orders',

@@ -9,7 +9,7 @@ import { invalidateReads, queryKeyOf, routeKey } from './query-keys.ts';
 
 type EventType = ClientEvent['type'];
 
-const { auth, students, ledger, tags, adminStudents, dashboard, reports } = routes;
+const { auth, students, ledger, tags, adminStudents, dashboard, reports, store } = routes;
 
 /**
  * Which routes' reads each pushed event makes stale, every read of them whatever its params ('all': events may have
@@ -35,6 +35,7 @@ export const INVALIDATES: Record<EventType, readonly Route[] | 'all'> = {
     students.ranking,
     adminStudents.list,
   ],
+  store: [store.items, store.myOrders, store.adminItems, store.orders],
   // Rare, and they touch what many screens show (the goal, the time zone, turma names): everything is read again.
   settings: 'all',
   refetch: 'all',

@@ -62,7 +62,7 @@ BEGIN
   ELSIF p_item.stock IS NOT NULL AND p_item.taken >= p_item.stock THEN
     RETURN ledger_refuse('sold_out', NULL);
   ELSIF p_item.limit_count IS NOT NULL AND p_used >= p_item.limit_count THEN
-    RETURN ledger_refuse('limit_reached', jsonb_build_object('limit', p_item.limit_count));
+    RETURN ledger_refuse('limit_reached', jsonb_build_object('limit', p_item.limit_count, 'period', p_item.limit_period));
   ELSIF (CASE WHEN p_item.currency = 'meritus' THEN p_student.meritus ELSE p_student.estelecas END) < p_item.price THEN
     RETURN ledger_refuse('insufficient', NULL);
   END IF;

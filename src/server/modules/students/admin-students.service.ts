@@ -1,3 +1,4 @@
+import { refuseOrdersOfRemovedStudent } from '../store/store.service.ts';
 import { and, asc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { students, studentTags } from '../../db/schema.ts';
@@ -266,6 +267,8 @@ export async function removeStudent(
 ): Promise<{ message: string }> {
   const row = await deps.db.transaction(async (tx) => {
     const before = await lockCurrentStudent(tx, admin, id);
+    // Their pending orders are refused and refunded first, while they are still a current student.
+    await refuseOrdersOfRemovedStudent(tx, deps.events, admin, id, context.ip);
     const [after] = await tx
       .update(students)
       .set({ deletedAt: new Date(), photoUrl: null, photoVersion: before.photoVersion + 1, updatedAt: new Date() })
