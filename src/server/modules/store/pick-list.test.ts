@@ -99,7 +99,7 @@ describe('pick list', () => {
     expect(response.headers['content-type']).toBe('application/pdf');
     expect(response.headers['cache-control']).toBe('no-store');
     const today = dayIn('America/Sao_Paulo', new Date());
-    expect(response.headers['content-disposition']).toContain(`lista-de-entrega-1o-em-turma-a-${today}.pdf`);
+    expect(response.headers['content-disposition']).toContain(`lista-de-entrega-1-em-turma-a-${today}.pdf`);
     expect(response.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     const text = await pdfText(response.rawPayload);
     const [year, month, day] = today.split('-');

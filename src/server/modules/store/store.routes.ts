@@ -26,7 +26,7 @@ function writeContext(request: FastifyRequest) {
 /** A route whose request schemas only document it: its service validates the request and records a refusal. */
 const documentedOnly = () => (value: unknown) => ({ value });
 
-/** The Loja (issue 35): a turma goal's contribution and the pick list are registered by their own parts. */
+/** The Loja (issue 35): a turma goal's contribution and the pick list (pick-list.routes.ts) are registered by their own parts. */
 export async function storeRoutes(app: FastifyInstance, { database, events, settings, storage }: AppDeps): Promise<void> {
   const deps: StoreDeps = { db: database.db, events, settings };
   const { store } = routes;
@@ -83,11 +83,10 @@ export async function storeRoutes(app: FastifyInstance, { database, events, sett
 
   route(app, store.deliverMany, async (request) => deliverOrders(deps, adminOf(request), request.body, { ip: request.ip }));
 
-  // Until their parts land (the turma goals' contributions; the pick list PDF), so the server starts with the whole
-  // contract: each answers 501. Whoever registers one of them deletes its line here.
+  // Until its part lands (the turma goals' contributions), so the server starts with the whole contract: it answers 501.
+  // Whoever registers it deletes its line here.
   const notYet = async () => {
     throw new AppError('internal', { status: 501 });
   };
   route(app, store.contribute, notYet);
-  route(app, store.pickList, notYet);
 }
