@@ -41,7 +41,7 @@ function ItemRow({ item, index, count, turmas, actions, moveRef }: RowProps) {
   return (
     <li className="flex flex-col gap-3 p-4 sm:flex-row sm:items-start sm:gap-4 sm:p-5">
       <div className="flex min-w-0 flex-1 gap-3 sm:gap-4">
-        <ItemImage imageId={item.imageId} category={item.category} className="size-16 shrink-0 rounded-xl sm:size-20" />
+        <ItemImage item={item} className="size-16 shrink-0 rounded-xl sm:size-20" />
         <div className="flex min-w-0 flex-1 flex-col gap-1.5">
           <div className="flex flex-wrap items-center gap-2">
             <h3 className="font-semibold wrap-anywhere text-slate-900">{item.name}</h3>
@@ -192,7 +192,8 @@ export function CatalogueSection() {
                         update.mutate(
                           { id: item.id, change: { active: !item.active } },
                           {
-                            onSuccess: (saved) => toast.success(saved.active ? `${saved.name} ativado` : `${saved.name} desativado`),
+                            onSuccess: (saved) =>
+                              toast.success(saved.active ? `Item '${saved.name}' ativado` : `Item '${saved.name}' desativado`),
                             onError: (error) => toastError(error, 'Erro ao salvar item'),
                           },
                         ),

@@ -74,7 +74,7 @@ function GoalCard({ goal, today, turmas }: { goal: AdminStoreItem; today: string
     <li>
       <Card as="article" className="flex h-full flex-col gap-3">
         <div className="flex gap-3">
-          <ItemImage imageId={goal.imageId} category="turma" className="size-14 shrink-0 rounded-xl" />
+          <ItemImage item={goal} className="size-14 shrink-0 rounded-xl" />
           <div className="flex min-w-0 flex-col gap-1">
             <h3 className="font-semibold wrap-anywhere text-slate-900">{goal.name}</h3>
             <p className="text-sm text-slate-600">{turmasText(goal.turmaIds, turmas)}</p>

@@ -8,6 +8,7 @@ import {
   LIMIT_PERIODS,
   STORE_CATEGORIES,
   STORE_CATEGORY_LABELS,
+  STORE_ENTRY_TEXTS,
   STORE_LIMITS,
   storeItemInput,
   type AdminStoreItem,
@@ -265,7 +266,7 @@ export function ItemFormModal({ item, onClose }: Props) {
     }
     try {
       const saved = creating ? await create.mutateAsync(parsed.data) : await update.mutateAsync({ id: item.id, change: parsed.data });
-      toast.success(creating ? `Item “${saved.name}” criado` : `Item “${saved.name}” atualizado`);
+      toast.success(creating ? STORE_ENTRY_TEXTS.itemCreated(saved.name) : STORE_ENTRY_TEXTS.itemUpdated(saved.name));
       onClose();
     } catch (error) {
       toastError(error, 'Erro ao salvar item');
@@ -444,7 +445,10 @@ export function ItemFormModal({ item, onClose }: Props) {
               image.preview ? (
                 <ArchiveThumbnail file={image.preview} className="size-20 shrink-0 rounded-xl" iconClassName="size-8" />
               ) : (
-                <ItemImage imageId={image.id} category={values.category} className="size-20 shrink-0 rounded-xl" />
+                <ItemImage
+                  item={{ id: item?.id ?? '', imageId: image.id, category: values.category }}
+                  className="size-20 shrink-0 rounded-xl"
+                />
               )
             ) : (
               <p className="text-sm text-slate-600">Sem imagem: o item mostra o ícone da categoria.</p>

@@ -1,30 +1,35 @@
-import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Gift, Package, Sparkles, Users } from 'lucide-react';
+import { urlOf } from '../../../shared/contract/route.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import type { StoreCategory } from '../../../shared/store.ts';
-import { readOf } from '../../lib/query-keys.ts';
 import { cn } from '../../lib/cn.ts';
-import { ArchiveThumbnail } from '../../ui/archive-thumbnail.tsx';
 
 const CATEGORY_ICONS = { privilege: Sparkles, material: Package, experience: Gift, turma: Users } as const;
 
-/** The icon of an item's category, where it has no image (or while it loads). */
-function CategoryIcon({ category, className }: { category: StoreCategory; className?: string | undefined }) {
-  const Icon = CATEGORY_ICONS[category];
+/**
+ * An item's picture, decorative (its name is written beside it): its Data-Base image as the store serves it, or its
+ * category's icon where it has none or the image fails. The image's id in the address makes a new image a new address.
+ */
+export function ItemImage({
+  item,
+  className,
+}: {
+  item: { id: string; imageId: string | null; category: StoreCategory };
+  className?: string;
+}) {
+  const src = item.imageId ? `${urlOf(routes.store.itemImage, { params: { id: item.id } })}?v=${item.imageId}` : null;
+  const [failed, setFailed] = useState<string | null>(null);
+  if (src && failed !== src)
+    return (
+      <div className={cn('overflow-hidden bg-slate-100', className)}>
+        <img src={src} alt="" loading="lazy" decoding="async" onError={() => setFailed(src)} className="size-full object-cover" />
+      </div>
+    );
+  const Icon = CATEGORY_ICONS[item.category];
   return (
     <div aria-hidden="true" className={cn('flex items-center justify-center bg-indigo-50 text-indigo-500', className)}>
       <Icon className="size-1/2 max-h-8 max-w-8" />
     </div>
   );
-}
-
-/** An item's picture: its Data-Base image's thumbnail (read once, cached with the archive's reads), else its category's icon. Decorative. */
-export function ItemImage({ imageId, category, className }: { imageId: string | null; category: StoreCategory; className?: string }) {
-  const image = useQuery({
-    ...readOf(routes.archive.get, { params: { id: imageId ?? '' } }),
-    enabled: imageId !== null,
-    staleTime: 5 * 60_000,
-  });
-  if (!imageId || !image.data) return <CategoryIcon category={category} className={className} />;
-  return <ArchiveThumbnail file={image.data} className={className} iconClassName="size-6" />;
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { CheckCheck, ChevronLeft, ChevronRight, FileDown, PackageCheck, X } from 'lucide-react';
-import { ORDER_STATUS_LABELS, ORDER_STATUSES, type AdminOrder, type OrderStatus } from '../../../shared/store.ts';
+import { ORDER_STATUS_LABELS, ORDER_STATUSES, STORE_ENTRY_TEXTS, type AdminOrder, type OrderStatus } from '../../../shared/store.ts';
 import { countOf, formatAmount, formatDateTime, formatNumber } from '../../lib/format.ts';
 import { useSchoolSettings } from '../../lib/school-settings.ts';
 import { useSession } from '../../lib/session.ts';
@@ -166,7 +166,7 @@ export function OrdersSection() {
       { ids },
       {
         onSuccess: (result) => {
-          toast.success(result.message || countOf(result.delivered, 'pedido entregue', 'pedidos entregues'));
+          toast.success(result.message || STORE_ENTRY_TEXTS.deliveredMany(result.delivered, result.skipped));
           setSelected(new Set());
         },
         onError: (error) => toastError(error, 'Erro ao entregar pedidos'),
@@ -353,7 +353,7 @@ export function OrdersSection() {
             { filter: ordersQueryOf(filter, filter.q) },
             {
               onSuccess: (result) => {
-                toast.success(result.message || countOf(result.delivered, 'pedido entregue', 'pedidos entregues'));
+                toast.success(result.message || STORE_ENTRY_TEXTS.deliveredMany(result.delivered, result.skipped));
                 setSelected(new Set());
                 setDialog(null);
               },
