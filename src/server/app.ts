@@ -48,6 +48,7 @@ import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { pickListRoutes } from './modules/store/pick-list.routes.ts';
 import { createSettingsStore } from './modules/settings/settings.service.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { expireGoals } from './modules/store/store-goals.service.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { storeRoutes } from './modules/store/store.routes.ts';
 import { API_PREFIX, checkContract, loadRouteSchemas } from './contract-routes.ts';
@@ -187,6 +188,7 @@ export async function buildApp(
   // One storage for every module's files (photos, the logo, the archive); tests may pass one (a failing driver, an S3 bucket).
   const storage = options.storage ?? createFileStorage(config);
   const deps: AppDeps = { config, database, events, live, settings: createSettingsStore(database.db, events), storage, ranking };
+  app.decorate('expireStoreGoals', (now?: Date) => expireGoals({ db: database.db, events, settings: deps.settings }, now));
 
   await registerRequestLog(app);
   await registerSecurity(app, config);

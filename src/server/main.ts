@@ -9,6 +9,7 @@ import { sqlClientOf } from './backup/sql-client.ts';
 import { startStoredMetadataJob } from './modules/archive/stored-metadata-job.ts';
 import { archiveStagingDir } from './modules/archive/archive-files.ts';
 import { startStagingSweep } from './modules/archive/staging-sweep.ts';
+import { startGoalDeadlines } from './modules/store/goal-deadline-job.ts';
 import { createFileStorage } from './storage/storage.ts';
 
 async function main(): Promise<void> {
@@ -20,6 +21,8 @@ async function main(): Promise<void> {
     const storage = createFileStorage(config);
     const app = await buildApp(config, database, { storage });
     const stopMaintenance = startMaintenance(database, app.log);
+    // Turma goals whose deadline passed (while the server was down, too) give their contributions back.
+    const stopGoalDeadlines = startGoalDeadlines(() => app.expireStoreGoals(), app.log);
     // Files of uploads a crash cut short; the embedded database's lock makes the data folder this process's alone.
     const stopStagingSweep = await startStagingSweep(
       {
@@ -47,6 +50,7 @@ async function main(): Promise<void> {
       }, config.shutdownTimeoutMs);
       deadline.unref();
       stopMaintenance();
+      stopGoalDeadlines();
       stopStagingSweep();
       // A kept-alive connection closes once its answer is sent, not after Node's keep-alive timeout (5 s) that server.close() waits for.
       app.server.keepAliveTimeout = 1;

@@ -23,3 +23,9 @@ test('the coordination reverses any operation, however old; nobody reverses a re
   expect(reversalRefusal(teacher, { ...award, reversed: true }, NOW)).toBe('already_reversed');
   expect(reversalRefusal(coordination, { ...award, type: 'reversal' }, NOW)).toBe('reversal_not_reversible');
 });
+
+test("nobody reverses the Loja's rows: an order or a goal gives them back its own way", () => {
+  for (const type of ['purchase', 'refund', 'contribution'] as const) {
+    expect(reversalRefusal(coordination, { ...award, type, actorAdminId: null }, NOW)).toBe('reversal_store_entry');
+  }
+});

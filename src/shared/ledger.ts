@@ -8,6 +8,7 @@ import {
   directionOf,
   LEDGER_TYPES,
   OPERATION_KINDS,
+  STORE_LEDGER_TYPES,
   type Currency,
   type LedgerType,
 } from './ledger-types.ts';
@@ -119,6 +120,9 @@ export function reversalRefusal(
   now: Date,
 ): ErrorCode | null {
   if (directionOf(entry.type) === 'reverses') return 'reversal_not_reversible';
+  // A purchase, a contribution or a refund has its own way back (the order refused or cancelled, the goal's refunds), which
+  // its order's or goal's state records; a reversal beside it would give the points back twice.
+  if ((STORE_LEDGER_TYPES as readonly LedgerType[]).includes(entry.type)) return 'reversal_store_entry';
   if (entry.reversed) return 'already_reversed';
   if (member.coordinator) return null;
   if (directionOf(entry.type) === 'moves') return 'reversal_transfer_coordination';

@@ -15,6 +15,7 @@ export type ClientEvent =
   | { type: 'students' } // coalesced: students were added, edited or removed
   | { type: 'operations'; operations: LiveOperation[] | null } // staff: new lines of the live feed (null: too many to carry, read it again)
   | { type: 'figures' } // staff, coalesced: operations changed the dashboard, reports and lists
+  | { type: 'notice'; message: string } // a student's own news to show as a toast (a turma goal's contributions given back)
   | { type: 'store' } // the Loja: the student's own orders changed (at once) or their catalogue (coalesced); staff: the order queue of their turmas (coalesced)
   | { type: 'settings' } // the school's settings changed (name, time zone, rules, turmas)
   | { type: 'refetch' }; // events may have been missed (the server lost its database connection for a while): reload everything
@@ -51,6 +52,7 @@ export const CLIENT_EVENT_TYPES = [
   'operations',
   'figures',
   'store',
+  'notice',
   'settings',
   'refetch',
 ] as const;

@@ -12,6 +12,7 @@ const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 export const LIVING_SQL_FILES = [
   path.join(serverRoot, 'modules', 'ledger', 'ledger.sql'),
   path.join(serverRoot, 'modules', 'store', 'store.sql'),
+  path.join(serverRoot, 'modules', 'store', 'store-goals.sql'),
 ];
 
 export function livingSql(): string {

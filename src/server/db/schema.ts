@@ -6,6 +6,7 @@ import {
   boolean,
   check,
   date,
+  foreignKey,
   index,
   integer,
   json,
@@ -15,6 +16,7 @@ import {
   smallint,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -587,6 +589,8 @@ export const storeItems = pgTable(
   },
   (t) => [
     index('store_items_position_idx').on(t.position, t.createdAt),
+    // What a turma goal's progress references (store_goal_progress), so a change of the goal reaches it.
+    unique('store_items_id_goal_key').on(t.id, t.goal),
     check('store_items_category_known', sql`${t.category} IN ('privilege', 'material', 'experience', 'turma')`),
     check('store_items_currency_known', sql`${t.currency} IN ('meritus', 'estelecas')`),
     check('store_items_taken_within_stock', sql`${t.taken} >= 0 AND (${t.stock} IS NULL OR ${t.taken} <= ${t.stock})`),
@@ -686,5 +690,78 @@ export const storeLimitUses = pgTable(
     primaryKey({ columns: [t.itemId, t.studentUuid, t.periodStart] }),
     index('store_limit_uses_student_idx').on(t.studentUuid),
     check('store_limit_uses_within', sql`${t.used} >= 0 AND ${t.used} <= ${t.allowed}`),
+  ],
+);
+
+/**
+ * A turma goal's progress (decision 026), from its first contribution on: `goal` follows the item's (the foreign key
+ * cascades a change of it), so the CHECKs hold the item's goal too: `raised` never passes it, an open goal stays below
+ * it (a change of the goal to `raised` or less is refused), a reached one equals it and has its one order, a refunded
+ * one (its deadline passed before it was reached, or its order was refused) is back to zero. Contributions lock this row
+ * first, then the student; the deadline's refunds lock it, then the contributors in id order.
+ */
+export const storeGoalProgress = pgTable(
+  'store_goal_progress',
+  {
+    itemId: uuid('item_id').primaryKey(),
+    goal: integer('goal').notNull(),
+    raised: integer('raised').notNull().default(0),
+    reachedAt: timestamp('reached_at', { withTimezone: true }),
+    /** The order the reaching contribution created (no student, price = goal), for the staff to deliver. */
+    orderId: uuid('order_id').references(() => storeOrders.id),
+    /** When every contribution was given back, and why. */
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    refundReason: text('refund_reason', { enum: ['deadline', 'order_refused'] }),
+  },
+  (t) => [
+    // A goal's item deleted takes its progress along; one with contributions cannot be deleted (they reference it).
+    foreignKey({ columns: [t.itemId, t.goal], foreignColumns: [storeItems.id, storeItems.goal] })
+      .onUpdate('cascade')
+      .onDelete('cascade'),
+    uniqueIndex('store_goal_progress_order_key').on(t.orderId),
+    check('store_goal_raised_within', sql`${t.raised} >= 0 AND ${t.raised} <= ${t.goal}`),
+    check('store_goal_order_iff_reached', sql`(${t.reachedAt} IS NULL) = (${t.orderId} IS NULL)`),
+    check(
+      'store_goal_refund_reason',
+      sql`(${t.refundedAt} IS NULL) = (${t.refundReason} IS NULL)
+        AND (${t.refundReason} IS NULL OR ${t.refundReason} IN ('deadline', 'order_refused'))
+        AND (${t.refundReason} IS NULL OR (${t.refundReason} = 'order_refused') = (${t.reachedAt} IS NOT NULL))`,
+    ),
+    check(
+      'store_goal_state',
+      sql`CASE WHEN ${t.refundedAt} IS NOT NULL THEN ${t.raised} = 0
+               WHEN ${t.reachedAt} IS NOT NULL THEN ${t.raised} = ${t.goal}
+               ELSE ${t.raised} < ${t.goal} END`,
+    ),
+  ],
+);
+
+/**
+ * One contribution to a turma goal: its `contribution` ledger row, and the `refund` row that gave it back, at most one
+ * (a single column, unique: no refund row gives back two contributions).
+ */
+export const storeGoalContributions = pgTable(
+  'store_goal_contributions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    itemId: uuid('item_id')
+      .notNull()
+      .references(() => storeGoalProgress.itemId),
+    studentUuid: uuid('student_id')
+      .notNull()
+      .references(() => students.id),
+    amount: integer('amount').notNull(),
+    entryId: uuid('entry_id')
+      .notNull()
+      .references(() => ledgerEntries.id),
+    refundEntryId: uuid('refund_entry_id').references(() => ledgerEntries.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('store_goal_contributions_entry_key').on(t.entryId),
+    uniqueIndex('store_goal_contributions_refund_key').on(t.refundEntryId),
+    index('store_goal_contributions_item_student_idx').on(t.itemId, t.studentUuid),
+    index('store_goal_contributions_student_idx').on(t.studentUuid),
+    check('store_goal_contributions_amount_positive', sql`${t.amount} > 0`),
   ],
 );

@@ -18,6 +18,8 @@ export type BusEvent =
   /** Weekly tags or likes changed; `studentUuids`: whose own tags changed (none for a like). */
   | { type: 'tags'; studentUuids: string[] | 'all' }
   | { type: 'students' }
+  /** A turma goal's contributions were given back (decision 026): each of `studentUuids` watching is told what they got back. */
+  | { type: 'goal_refunded'; itemId: string; studentUuids: string[] | 'all' }
   /**
    * The Loja's orders or catalogue changed (issue 35): `studentUuids` whose own orders changed (told at once; 'all': anyone's), `turmaIds`
    * the turmas whose staff's order queues changed ('all': any turma's, a turma goal's order); `catalogue`: items changed,
@@ -92,7 +94,7 @@ function compact(event: BusEvent): BusEvent {
       lines: lines === 'all' || tooMany(lines.entryIds) || tooMany(lines.batchIds) || tooMany(lines.refusedIds) ? 'all' : lines,
     };
   }
-  if (event.type === 'tags' && tooMany(event.studentUuids)) return { ...event, studentUuids: 'all' };
+  if ((event.type === 'tags' || event.type === 'goal_refunded') && tooMany(event.studentUuids)) return { ...event, studentUuids: 'all' };
   if (event.type === 'store' && (tooMany(event.studentUuids) || tooMany(event.turmaIds)))
     return {
       ...event,

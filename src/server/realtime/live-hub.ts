@@ -3,6 +3,7 @@ import type { Database } from '../db/client.ts';
 import { turmaScopeOf, type Principal } from '../modules/auth/actor.ts';
 import { liveOperationLines } from '../modules/ledger/ledger-queries.service.ts';
 import { currentBalances, turmasOf } from '../modules/students/standings.service.ts';
+import { goalRefundNotices } from '../modules/store/store-goals.service.ts';
 import { inScope, type TurmaScope } from '../views/turma-scope.ts';
 import type { LiveOperation } from '../../shared/ledger.ts';
 import type { RankingStore } from '../modules/students/ranking-store.ts';
@@ -180,6 +181,22 @@ export function createLiveHub(
       });
   };
 
+  /** Tells each contributor watching what a turma goal's refund gave them back, read once for all their streams. */
+  const tellGoalRefund = (event: Extract<BusEvent, { type: 'goal_refunded' }>) => {
+    const watching = [...clients].filter(
+      (client) => client.principal.role === 'student' && (event.studentUuids === 'all' || event.studentUuids.includes(client.principal.id)),
+    );
+    if (watching.length === 0) return;
+    goalRefundNotices(database.db, event.itemId, [...new Set(watching.map((client) => client.principal.id))])
+      .then((notices) => {
+        for (const client of watching) {
+          const message = notices.get(client.principal.id);
+          if (message) client.send({ type: 'notice', message });
+        }
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'falha ao ler as devoluções de uma meta da turma para os eventos ao vivo'));
+  };
+
   const hear = (event: DeliveredEvent) => {
     switch (event.type) {
       case 'ledger': {
@@ -202,6 +219,9 @@ export function createLiveHub(
       case 'tags':
         tagsChanged =
           tagsChanged === 'all' || event.studentUuids === 'all' ? 'all' : new Set([...(tagsChanged ?? []), ...event.studentUuids]);
+        return;
+      case 'goal_refunded':
+        tellGoalRefund(event);
         return;
       case 'store': {
         // The students whose own orders changed hear it at once; the staff's queues and the catalogue once a tick.
@@ -391,6 +411,8 @@ export function createLiveHub(
         case 'sessions_ended':
         case 'staff_changed':
           return false;
+        case 'goal_refunded':
+          return principal.role === 'student' && (event.studentUuids === 'all' || event.studentUuids.includes(principal.id));
         default:
           return true;
       }

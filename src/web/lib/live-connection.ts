@@ -35,6 +35,8 @@ export const INVALIDATES: Record<EventType, readonly Route[] | 'all'> = {
     students.ranking,
     adminStudents.list,
   ],
+  // The balance and the store come with events of their own; the message is shown (onNotice).
+  notice: [],
   store: [store.items, store.myOrders, store.adminItems, store.orders],
   // Rare, and they touch what many screens show (the goal, the time zone, turma names): everything is read again.
   settings: 'all',
@@ -127,6 +129,16 @@ function receive(client: QueryClient, type: EventType, data: unknown): void {
   else invalidateReads(client, [...stale, auth.me]);
 }
 
+/** A 'notice' event's message, or null when its data cannot be read. */
+function noticeOf(data: unknown): string | null {
+  try {
+    const event = JSON.parse(String(data)) as Partial<Extract<ClientEvent, { type: 'notice' }>>;
+    return typeof event.message === 'string' ? event.message : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Whether a read answered before the stream listened may have missed an event: the server heard one since this page
  * started loading (performance.now() counts from then, and every read of the page was sent after). A server that
@@ -159,6 +171,8 @@ export type LiveConnectionOptions = {
   url?: string;
   /** How long ago the page started loading (performance.now() in a browser). */
   pageAgeMs?: () => number;
+  /** Shows a 'notice' event's message (a toast in a browser). */
+  onNotice?: (message: string) => void;
 };
 
 /**
@@ -200,6 +214,10 @@ export function connectLiveEvents(options: LiveConnectionOptions): () => void {
     for (const type of CLIENT_EVENT_TYPES) {
       source.addEventListener(type, (message) => receive(client, type, message.data));
     }
+    source.addEventListener('notice', (message) => {
+      const notice = noticeOf(message.data);
+      if (notice) options.onNotice?.(notice);
+    });
   };
   connect();
   return () => {

@@ -1,5 +1,6 @@
 import { createContext, createElement, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { toast } from 'react-hot-toast';
 import { connectLiveEvents } from './live-connection.ts';
 
 const LiveContext = createContext(false);
@@ -11,7 +12,7 @@ export function LiveEventsProvider({ enabled, children }: { enabled: boolean; ch
 
   useEffect(() => {
     if (!enabled || typeof EventSource === 'undefined') return;
-    return connectLiveEvents({ client, EventSource, onLiveChange: setLive });
+    return connectLiveEvents({ client, EventSource, onLiveChange: setLive, onNotice: (message) => toast(message) });
   }, [enabled, client]);
 
   return createElement(LiveContext.Provider, { value: live }, children);

@@ -31,6 +31,7 @@ import {
 } from '../../../shared/store.ts';
 import { issueCode, issueFields } from '../../../shared/validation.ts';
 import { goalInScope } from './store.service.ts';
+import { goalEditRefusal, goalStandings, hasContributions } from './store-goals.service.ts';
 
 /**
  * The Loja's catalogue and lists (issue 35, decision 026): what a student may buy now, their orders, the staff's
@@ -106,14 +107,21 @@ export async function studentItems(db: Db, student: StudentActor, timeZone: stri
          AND (i.available_until IS NULL OR i.available_until >= ${day}::date)
          AND (NOT EXISTS (SELECT 1 FROM store_item_turmas t WHERE t.item_id = i.id)
               OR EXISTS (SELECT 1 FROM store_item_turmas t WHERE t.item_id = i.id AND t.turma_id = s.turma_id))
+         AND (i.category <> 'turma' OR (i.deadline >= ${day}::date
+              AND NOT EXISTS (SELECT 1 FROM store_goal_progress p WHERE p.item_id = i.id AND p.refunded_at IS NOT NULL)))
        ORDER BY i.position, i.created_at, i.id`),
+  );
+  const goals = await goalStandings(
+    db,
+    rows.filter((row) => row.category === 'turma').map((row) => row.id),
+    student.id,
   );
   return rows.map((row) => ({
     ...itemView(row),
     stockLeft: stockLeftOf(row),
     limitLeft: row.limit_count === null ? null : Math.max(row.limit_count - (row.used ?? 0), 0),
-    raised: null,
-    myContribution: null,
+    raised: goals.get(row.id)?.raised ?? null,
+    myContribution: goals.get(row.id)?.myContribution ?? null,
   }));
 }
 
@@ -127,12 +135,17 @@ export async function adminItems(db: DbOrTx): Promise<AdminStoreItem[]> {
         FROM store_items i
        ORDER BY i.position, i.created_at, i.id`),
   );
+  const goals = await goalStandings(
+    db,
+    rows.filter((row) => row.category === 'turma').map((row) => row.id),
+    null,
+  );
   return rows.map((row) => ({
     ...itemView(row),
     stockLeft: stockLeftOf(row),
     orders: row.orders,
     pendingOrders: row.pending,
-    raised: null,
+    raised: goals.get(row.id)?.raised ?? null,
   }));
 }
 
@@ -266,6 +279,8 @@ export async function updateItem(
     const refusal = storeItemRefusal(merged);
     if (refusal) throw new AppError(refusal, { status: 400 });
     if (merged.stock !== null && merged.stock < before.taken) throw new AppError('store_stock_below_orders');
+    const goalRefusal = await goalEditRefusal(tx, itemId, merged);
+    if (goalRefusal) throw goalRefusal;
     await assertReferences(tx, changes.imageId, changes.turmaIds);
     await tx
       .update(storeItems)
@@ -318,7 +333,7 @@ export async function deleteItem(
       (row) => row.id,
     );
     const [orders] = await tx.select({ n: count() }).from(storeOrders).where(eq(storeOrders.itemId, itemId));
-    const deleted = orders!.n === 0;
+    const deleted = orders!.n === 0 && !(await hasContributions(tx, itemId));
     if (deleted) await tx.delete(storeItems).where(eq(storeItems.id, itemId));
     else await tx.update(storeItems).set({ active: false, updatedAt: new Date() }).where(eq(storeItems.id, itemId));
     const message = deleted ? STORE_ENTRY_TEXTS.itemDeleted(item.name) : STORE_ENTRY_TEXTS.itemDeactivated(item.name);
@@ -387,7 +402,9 @@ export async function myOrders(db: Db, student: StudentActor): Promise<MyOrder[]
 export async function adminOrders(db: Db, admin: AdminActor, query: unknown, timeZone: string): Promise<AdminOrdersPage> {
   const filters = parsedOrRefused(adminOrdersQuery.safeParse(query));
   const scope = turmaScopeOf(admin);
-  const conditions: SQL[] = [sql`(${studentInScope(sql`o.student_id`, scope)} OR (o.student_id IS NULL AND ${goalInScope(scope)}))`];
+  const conditions: SQL[] = [
+    sql`(${studentInScope(sql`o.student_id`, scope)} OR (o.student_id IS NULL AND ${goalInScope(scope, sql`o.item_id`)}))`,
+  ];
   if (filters.status) conditions.push(sql`o.status = ${filters.status}`);
   if (filters.item) conditions.push(sql`o.item_id = ${filters.item}`);
   if (filters.turma) {

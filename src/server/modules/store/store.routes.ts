@@ -17,6 +17,7 @@ import {
   updateItem,
 } from './store-catalogue.service.ts';
 import { cancelOrder, deliverOrder, deliverOrders, purchase, refuseOrder, type StoreDeps } from './store.service.ts';
+import { contribute } from './store-goals.service.ts';
 
 /** What a write knows besides its body; the service validates the key with the body. */
 function writeContext(request: FastifyRequest) {
@@ -26,7 +27,7 @@ function writeContext(request: FastifyRequest) {
 /** A route whose request schemas only document it: its service validates the request and records a refusal. */
 const documentedOnly = () => (value: unknown) => ({ value });
 
-/** The Loja (issue 35): a turma goal's contribution and the pick list (pick-list.routes.ts) are registered by their own parts. */
+/** The Loja (issue 35): the pick list is registered by its own part (pick-list.routes.ts). */
 export async function storeRoutes(app: FastifyInstance, { database, events, settings, storage }: AppDeps): Promise<void> {
   const deps: StoreDeps = { db: database.db, events, settings };
   const { store } = routes;
@@ -52,6 +53,12 @@ export async function storeRoutes(app: FastifyInstance, { database, events, sett
 
   route(app, store.purchase, { validatorCompiler: documentedOnly }, async (request, reply) => {
     const result = await purchase(deps, studentOf(request), (request.params as { id?: unknown }).id, writeContext(request));
+    return reply.status(result.status as 201).send(result.body);
+  });
+
+  route(app, store.contribute, { validatorCompiler: documentedOnly }, async (request, reply) => {
+    const { id } = request.params as { id?: unknown };
+    const result = await contribute(deps, studentOf(request), id, request.body, writeContext(request));
     return reply.status(result.status as 201).send(result.body);
   });
 
@@ -82,11 +89,4 @@ export async function storeRoutes(app: FastifyInstance, { database, events, sett
   });
 
   route(app, store.deliverMany, async (request) => deliverOrders(deps, adminOf(request), request.body, { ip: request.ip }));
-
-  // Until its part lands (the turma goals' contributions), so the server starts with the whole contract: it answers 501.
-  // Whoever registers it deletes its line here.
-  const notYet = async () => {
-    throw new AppError('internal', { status: 501 });
-  };
-  route(app, store.contribute, notYet);
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type Column, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { rowsOf } from '../../db/client.ts';
 import { storeItems, storeOrders, students } from '../../db/schema.ts';
@@ -27,6 +27,7 @@ import {
   type StoreOrder,
 } from '../../../shared/store.ts';
 import { issueCode, issueFields } from '../../../shared/validation.ts';
+import { isGoalOrder, refuseGoalOrder } from './store-goals.service.ts';
 import { STORE_PURCHASE, STORE_REFUND, storeAnswer, type StoreAnswer, type StoreRefusal, type StoreWrite } from './store-answer.ts';
 
 /**
@@ -255,11 +256,11 @@ async function orderForStaff(db: DbOrTx, admin: AdminActor, orderId: string) {
   return order;
 }
 
-/** A turma goal's order is seen by the staff of its turmas (every turma when it names none). */
-export function goalInScope(scope: readonly string[] | null) {
+/** A turma goal's order (its item: `itemId`) is seen by the staff of its turmas (every turma when it names none). */
+export function goalInScope(scope: readonly string[] | null, itemId: SQL | Column = storeOrders.itemId) {
   if (scope === null) return sql`TRUE`;
-  return sql`(NOT EXISTS (SELECT 1 FROM store_item_turmas t WHERE t.item_id = ${storeOrders.itemId})
-    OR EXISTS (SELECT 1 FROM store_item_turmas t WHERE t.item_id = ${storeOrders.itemId} AND ${turmaInScope(sql`t.turma_id`, scope)}))`;
+  return sql`(NOT EXISTS (SELECT 1 FROM store_item_turmas t WHERE t.item_id = ${itemId})
+    OR EXISTS (SELECT 1 FROM store_item_turmas t WHERE t.item_id = ${itemId} AND ${turmaInScope(sql`t.turma_id`, scope)}))`;
 }
 
 function parsedOrRefused<T>(
@@ -282,6 +283,8 @@ export async function refuseOrder(
   if (!orderId) throw new AppError('store_order_not_found');
   const { reason } = parsedOrRefused(refuseOrderInput.safeParse(input));
   await orderForStaff(deps.db, admin, orderId);
+  // A turma goal's order gives back every contribution (decision 026).
+  if (await isGoalOrder(deps.db, orderId)) return refuseGoalOrder(deps, admin, orderId, reason, context);
   const idempotency = keyFor(`admin:${admin.id}`, context, { op: 'refuse', orderId, reason });
   const result = await refund(deps, admin, { orderId, mode: 'refuse', studentId: null, reason, admin, ip: context.ip, idempotency });
   return { ...result, body: { order: result.body.order, message: result.body.message } };

@@ -197,6 +197,10 @@ async function transactionChecks({ database }: SystemDeps, discrepancies: Discre
   );
   const invalid = discrepancies.filter((found) => found.kind === 'invalid_entry');
   entries.push(whenNoneFound('TRANSACTIONS', invalid, texts.entriesValid, 'error', texts.entriesInvalid, { entries: first(invalid) }));
+  const goals = discrepancies.filter((found) => found.kind === 'goal_mismatch');
+  entries.push(whenNoneFound('TRANSACTIONS', goals, texts.goalsAgree, 'error', texts.goalsDisagree, { goals: first(goals) }));
+  const store = discrepancies.filter((found) => found.kind === 'store_mismatch');
+  entries.push(whenNoneFound('TRANSACTIONS', store, texts.storeAgrees, 'error', texts.storeDisagrees, { store: first(store) }));
   const dangling = await danglingEntries(db, DETAIL_LIST_MAX);
   entries.push(
     dangling.length === 0

@@ -103,7 +103,7 @@ describe('each check finds what it is for', () => {
       const invariants = result.logs.filter((log) => log.category === 'TRANSACTIONS' && log.status === 'error').map((log) => log.message);
       expect(invariants).toEqual([
         'Invariantes 1 e 2: 1 saldo difere da soma do razão (ver STUDENTS)',
-        'Invariante 4: a soma dos saldos difere do saldo das operações de administradores',
+        'Invariante 4: a soma dos saldos difere do saldo das operações de administradores, compras, devoluções e contribuições',
       ]);
       const [row] = await t.db.select({ meritus: students.meritus }).from(students).where(eq(students.id, ana.id));
       expect(row!.meritus).toBe(7);
