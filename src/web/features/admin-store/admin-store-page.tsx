@@ -15,7 +15,8 @@ export default function AdminStorePage() {
   const [params, setParams] = useSearchParams();
   const requested = params.get('aba');
   const tab: TabId = isTab(requested) ? requested : 'catalogo';
-  const icon = 'size-4 shrink-0';
+  // Icons from sm up: on a phone the three labels fit one line only without them.
+  const icon = 'hidden size-4 shrink-0 sm:block';
   return (
     <div>
       <PageHeader title="Loja" description="Catálogo, pedidos dos alunos e metas das turmas" icon={ShoppingBag} />

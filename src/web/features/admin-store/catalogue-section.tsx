@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { ArrowDown, ArrowUp, Eye, EyeOff, Pencil, Plus, ShoppingBag, Trash2 } from 'lucide-react';
 import { STORE_CATEGORY_LABELS, type AdminStoreItem } from '../../../shared/store.ts';
 import { countOf, formatDate } from '../../lib/format.ts';
@@ -74,14 +74,14 @@ function ItemRow({ item, index, count, turmas, actions, moveRef }: RowProps) {
             ref={(element) => moveRef('up', element)}
             label={`Mover ${item.name} para cima`}
             icon={<ArrowUp aria-hidden="true" className="size-4" />}
-            disabled={index === 0 || actions.busy}
+            disabled={index === 0}
             onClick={() => actions.onMove(index - 1)}
           />
           <IconButton
             ref={(element) => moveRef('down', element)}
             label={`Mover ${item.name} para baixo`}
             icon={<ArrowDown aria-hidden="true" className="size-4" />}
-            disabled={index === count - 1 || actions.busy}
+            disabled={index === count - 1}
             onClick={() => actions.onMove(index + 1)}
           />
           <IconButton label={`Editar ${item.name}`} icon={<Pencil aria-hidden="true" className="size-4" />} onClick={actions.onEdit} />
@@ -115,9 +115,19 @@ export function CatalogueSection() {
   const remove = useDeleteItem();
   // After a move by keyboard the focus follows the item to its new place (its row is rendered anew there).
   const moveButtons = useRef(new Map<string, HTMLButtonElement>());
-  const focusAfterMove = useRef<string | null>(null);
+  const focusAfterMove = useRef<{ id: string; direction: 'up' | 'down'; from: number } | null>(null);
 
   const list = items.data ?? [];
+  // Moving a row's element drops the focus it held: once the item shows at its new place, its arrow takes the focus
+  // back (the other arrow, at the first or last place, where the one pressed is disabled).
+  useLayoutEffect(() => {
+    const moved = focusAfterMove.current;
+    if (!moved || items.data?.findIndex((item) => item.id === moved.id) === moved.from) return;
+    focusAfterMove.current = null;
+    const pressed = moveButtons.current.get(`${moved.id}:${moved.direction}`);
+    const other = moveButtons.current.get(`${moved.id}:${moved.direction === 'up' ? 'down' : 'up'}`);
+    (pressed?.disabled ? other : pressed)?.focus();
+  }, [items.data]);
   const editing = dialog?.kind === 'form' && dialog.itemId ? (list.find((item) => item.id === dialog.itemId) ?? null) : null;
 
   const addItem = manage && (
@@ -173,14 +183,8 @@ export function CatalogueSection() {
               turmas={turmas}
               moveRef={(direction, element) => {
                 const key = `${item.id}:${direction}`;
-                if (element) {
-                  moveButtons.current.set(key, element);
-                  if (focusAfterMove.current === key) {
-                    focusAfterMove.current = null;
-                    // At the first or last place the arrow it was pressed with is disabled: the other one takes the focus.
-                    (element.disabled ? moveButtons.current.get(`${item.id}:${direction === 'up' ? 'down' : 'up'}`) : element)?.focus();
-                  }
-                } else moveButtons.current.delete(key);
+                if (element) moveButtons.current.set(key, element);
+                else moveButtons.current.delete(key);
               }}
               actions={
                 manage
@@ -198,12 +202,15 @@ export function CatalogueSection() {
                           },
                         ),
                       onMove: (to) => {
-                        focusAfterMove.current = `${item.id}:${to < index ? 'up' : 'down'}`;
+                        focusAfterMove.current = { id: item.id, direction: to < index ? 'up' : 'down', from: index };
                         move.mutate(
                           { id: item.id, position: to },
                           {
                             onSuccess: () => setAnnouncement(`${item.name} movido para a posição ${to + 1} de ${list.length}`),
-                            onError: (error) => toastError(error, 'Erro ao reordenar'),
+                            onError: (error) => {
+                              focusAfterMove.current = null;
+                              toastError(error, 'Erro ao reordenar');
+                            },
                           },
                         );
                       },

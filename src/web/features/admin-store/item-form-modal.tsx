@@ -422,7 +422,7 @@ export function ItemFormModal({ item, onClose }: Props) {
             />
           </div>
           {!values.allTurmas && (
-            <div className="grid gap-x-4 sm:grid-cols-2 lg:grid-cols-3">
+            <div className="grid grid-cols-2 gap-x-4 sm:grid-cols-3">
               {turmas.map((turma) => (
                 <Check
                   key={turma.id}

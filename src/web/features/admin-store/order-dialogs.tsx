@@ -17,7 +17,7 @@ import { useRefuseOrder } from './store-queries.ts';
 /** Who an order is for, in one line: the student and their turma, or the turmas of a goal. */
 export function buyerText(order: AdminOrder): string {
   if (order.student) return `${order.student.name} (${order.student.turma})`;
-  return `Meta da turma: ${order.turmas.join(', ')}`;
+  return `Meta da turma: ${order.turmas.length > 0 ? order.turmas.join(', ') : 'todas as turmas'}`;
 }
 
 /** 'Recusar pedido': asks for the reason the student will read; the price goes back at once. */

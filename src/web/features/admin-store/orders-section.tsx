@@ -191,11 +191,12 @@ export function OrdersSection() {
         </div>
         <SearchInput
           label="Buscar aluno por nome ou matrícula"
-          placeholder="Buscar aluno por nome ou matrícula"
+          placeholder="Nome ou matrícula do aluno"
           value={search}
           onChange={setSearch}
         />
-        <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-5">
+        {/* On a phone the two days share a row: their fields are narrow, the others' choices are not. */}
+        <div className="grid grid-cols-2 gap-3 xl:grid-cols-5 [&>*:nth-child(-n+3)]:col-span-2 sm:[&>*:nth-child(-n+2)]:col-span-1 xl:[&>*]:col-span-1">
           <SelectField
             label="Status"
             options={[
