@@ -79,6 +79,10 @@ for (const size of SIZES) {
       await dialog.getByLabel('Quantidade máxima').fill('2');
       await dialog.getByLabel('Escolher turmas').check();
       await dialog.getByLabel(TEST_GRADE).check();
+      // The picture, picked from the Data-Base with its picker.
+      await dialog.getByRole('button', { name: 'Escolher do Data-Base' }).click();
+      await dialog.getByRole('list', { name: 'Imagens' }).getByRole('button').first().click();
+      await expect(dialog.getByRole('list', { name: 'Imagens' })).toBeHidden();
       await expectNoSeriousA11yViolations(page, { within: '[role="dialog"]' });
       await dialog.getByRole('button', { name: 'Criar item' }).click();
       await expect(page.getByText(`Item '${name}' criado`)).toBeVisible();
@@ -91,6 +95,9 @@ for (const size of SIZES) {
       await expect(row.getByText(TEST_GRADE)).toBeVisible();
       const saved = (await getJson<AdminStoreItem[]>(school.admin, '/api/admin/store/items')).find((item) => item.name === name)!;
       expect(saved).toMatchObject({ price: 12, stock: 10, limit: { count: 2, period: 'week' }, category: 'material', active: true });
+      expect(saved.imageId).not.toBeNull();
+      // The row shows the picture itself, loaded through the store's image route.
+      await expect.poll(() => row.locator('img').evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
 
       // Edit: the price changes.
       await row.getByRole('button', { name: `Editar ${name}` }).click();
