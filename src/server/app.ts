@@ -45,6 +45,7 @@ import { createFileStorage } from './storage/storage.ts';
 import { keyOfAddress, type FileStorage } from './storage/file-storage.ts';
 import { sendStoredObject } from './storage/serve-object.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
+import { pickListRoutes } from './modules/store/pick-list.routes.ts';
 import { createSettingsStore } from './modules/settings/settings.service.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { expireGoals } from './modules/store/store-goals.service.ts';
@@ -225,6 +226,7 @@ export async function buildApp(
       await studentAreaRoutes(api, deps);
       await archiveRoutes(api, deps);
       await reportsRoutes(api, deps);
+      await pickListRoutes(api, deps);
       await settingsRoutes(api, deps);
       await staffRoutes(api, deps);
       await storeRoutes(api, deps);

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { Bug, Coins, Database, LayoutDashboard, Radio, Server, Sparkles, Trophy, Users } from 'lucide-react';
+import { Bug, Coins, Database, LayoutDashboard, Radio, Server, ShoppingBag, Sparkles, Trophy, Users } from 'lucide-react';
 import { AdminDashboardPage } from '../features/admin-dashboard/admin-dashboard-page.tsx';
 import { prefetchAdminDashboard } from '../features/admin-dashboard/dashboard-queries.ts';
 import { paths } from '../lib/paths.ts';
@@ -38,6 +38,8 @@ export const adminRoutes: AppRoute[] = [
     permission: 'award',
     listsStudents: true,
   }),
+  // Every member of the staff: a teacher reads the catalogue and handles their turmas' orders; writing it is the coordination's.
+  navScreen(paths.admin.store, 'Loja', ShoppingBag, () => import('../features/admin-store/admin-store-page.tsx')),
   navScreen(paths.admin.ranking, 'Ranking', Trophy, () => import('../features/ranking/admin-ranking-page.tsx'), { listsStudents: true }),
   navScreen(
     paths.admin.recentOperations,

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
 import { cn } from '../lib/cn.ts';
 
 export type IconButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'children'> & {
@@ -6,6 +6,7 @@ export type IconButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'chi
   label: string;
   icon: ReactNode;
   size?: 'sm' | 'md';
+  ref?: Ref<HTMLButtonElement>;
 };
 
 export function IconButton({ label, icon, size = 'md', className, type = 'button', ...rest }: IconButtonProps) {

@@ -1,9 +1,6 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import PDFDocument from 'pdfkit';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../app-error.ts';
+import { fileSlug, FONT, formatterIn, render } from '../../pdf.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
 import { assertStudentInScope } from '../../views/turma-scope.ts';
@@ -19,57 +16,6 @@ import { reportScope, type ReportDeps } from './reports.service.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
 import type { ExportFile } from './report-exports.ts';
-
-function formatterIn(timeZone: string) {
-  const dateTime = new Intl.DateTimeFormat('pt-BR', { timeZone, dateStyle: 'short', timeStyle: 'short' });
-  const date = new Intl.DateTimeFormat('pt-BR', { timeZone, dateStyle: 'short' });
-  return { dateTime: (value: Date) => dateTime.format(value), date: (value: Date) => date.format(value) };
-}
-
-/**
- * The documents' typeface, embedded (a subset of the glyphs used): PDF's built-in Helvetica only knows Windows-1252, and
- * pdfkit wrote a name like 'Đặng Thị Ngọc' as garbage that also shifted the rest of its line. DejaVu Sans covers
- * Latin with every accent, Greek and Cyrillic; a character it lacks (an emoji) shows as an empty box, alone.
- */
-const FONT = { regular: 'DejaVuSans', bold: 'DejaVuSans-Bold' } as const;
-let fontFiles: Record<keyof typeof FONT, Buffer> | undefined;
-function fonts(): Record<keyof typeof FONT, Buffer> {
-  if (!fontFiles) {
-    const folder = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-    fontFiles = {
-      regular: fs.readFileSync(path.join(folder, `${FONT.regular}.ttf`)),
-      bold: fs.readFileSync(path.join(folder, `${FONT.bold}.ttf`)),
-    };
-  }
-  return fontFiles;
-}
-
-/** Renders a document in FONT and collects its bytes. */
-function render(options: PDFKit.PDFDocumentOptions, draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
-  const doc = new PDFDocument({ ...options, bufferPages: true });
-  const files = fonts();
-  doc.registerFont(FONT.regular, files.regular);
-  doc.registerFont(FONT.bold, files.bold);
-  doc.font(FONT.regular);
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-    draw(doc);
-    doc.end();
-  });
-}
-
-function fileSlug(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 60);
-}
 
 /**
  * A student's statement (extrato) for a period: balances at its start and end summed from the

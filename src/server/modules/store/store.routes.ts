@@ -27,7 +27,7 @@ function writeContext(request: FastifyRequest) {
 /** A route whose request schemas only document it: its service validates the request and records a refusal. */
 const documentedOnly = () => (value: unknown) => ({ value });
 
-/** The Loja (issue 35): the pick list is registered by its own part. */
+/** The Loja (issue 35): the pick list is registered by its own part (pick-list.routes.ts). */
 export async function storeRoutes(app: FastifyInstance, { database, events, settings, storage }: AppDeps): Promise<void> {
   const deps: StoreDeps = { db: database.db, events, settings };
   const { store } = routes;
@@ -89,10 +89,4 @@ export async function storeRoutes(app: FastifyInstance, { database, events, sett
   });
 
   route(app, store.deliverMany, async (request) => deliverOrders(deps, adminOf(request), request.body, { ip: request.ip }));
-
-  // Until its part lands (the pick list PDF), so the server starts with the whole contract: it answers as it would for an
-  // unknown turma. Whoever registers it deletes its line here.
-  route(app, store.pickList, async () => {
-    throw new AppError('turma_not_found');
-  });
 }

@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { FastifyReply } from 'fastify';
+import PDFDocument from 'pdfkit';
+import { contentDisposition } from './storage/serve-object.ts';
+
+/** The PDFs' common parts (the reports' statement and certificate, the store's pick list): typeface, rendering, names. */
+
+/** Dates and times in the school's time zone, as the documents write them. */
+export function formatterIn(timeZone: string) {
+  const dateTime = new Intl.DateTimeFormat('pt-BR', { timeZone, dateStyle: 'short', timeStyle: 'short' });
+  const date = new Intl.DateTimeFormat('pt-BR', { timeZone, dateStyle: 'short' });
+  return { dateTime: (value: Date) => dateTime.format(value), date: (value: Date) => date.format(value) };
+}
+
+/**
+ * The documents' typeface, embedded (a subset of the glyphs used): PDF's built-in Helvetica only knows Windows-1252, and
+ * pdfkit wrote a name like 'Đặng Thị Ngọc' as garbage that also shifted the rest of its line. DejaVu Sans covers
+ * Latin with every accent, Greek and Cyrillic; a character it lacks (an emoji) shows as an empty box, alone.
+ */
+export const FONT = { regular: 'DejaVuSans', bold: 'DejaVuSans-Bold' } as const;
+let fontFiles: Record<keyof typeof FONT, Buffer> | undefined;
+function fonts(): Record<keyof typeof FONT, Buffer> {
+  if (!fontFiles) {
+    const folder = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+    fontFiles = {
+      regular: fs.readFileSync(path.join(folder, `${FONT.regular}.ttf`)),
+      bold: fs.readFileSync(path.join(folder, `${FONT.bold}.ttf`)),
+    };
+  }
+  return fontFiles;
+}
+
+/** Renders a document in FONT and collects its bytes. */
+export function render(options: PDFKit.PDFDocumentOptions, draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
+  const doc = new PDFDocument({ ...options, bufferPages: true });
+  const files = fonts();
+  doc.registerFont(FONT.regular, files.regular);
+  doc.registerFont(FONT.bold, files.bold);
+  doc.font(FONT.regular);
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    draw(doc);
+    doc.end();
+  });
+}
+
+export function fileSlug(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60);
+}
+
+/** Sends a PDF as a download that no cache keeps. */
+export function sendPdf(reply: FastifyReply, fileName: string, body: Buffer) {
+  return reply
+    .type('application/pdf')
+    .header('Content-Disposition', contentDisposition('attachment', fileName))
+    .header('Cache-Control', 'no-store')
+    .send(body);
+}
