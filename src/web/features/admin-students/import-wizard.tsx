@@ -11,6 +11,7 @@ import { toast, toastFailure } from '../../lib/toast.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Modal } from '../../ui/modal.tsx';
+import { EmailText } from '../../ui/email-text.tsx';
 import { useImportPreview, useImportStudents } from './students-queries.ts';
 
 const SHOWN_ROWS = 200;
@@ -290,7 +291,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
                       <td className="px-3 py-2 font-mono text-slate-800">{row.studentId || '—'}</td>
                       <td className="px-3 py-2 text-slate-900">{row.name || '—'}</td>
                       <td className="px-3 py-2 whitespace-nowrap text-slate-700">{row.grade || '—'}</td>
-                      <td className="px-3 py-2 text-slate-700">{row.email ?? '—'}</td>
+                      <td className="px-3 py-2 text-slate-700">{row.email ? <EmailText email={row.email} /> : '—'}</td>
                       <td className="px-3 py-2 whitespace-nowrap text-slate-700">
                         {row.birthDate && /^\d{4}-\d{2}-\d{2}$/.test(row.birthDate) ? formatDate(row.birthDate) : (row.birthDate ?? '—')}
                       </td>
