@@ -75,6 +75,8 @@ for (const size of SIZES) {
       await page.context().clearCookies();
       await loginViaApi(page.context(), student);
       await navigate(page, '/student/profile');
+      // The student's class is a turma on every screen (decision 027), here too.
+      await expect(page.getByText('Turma', { exact: true })).toBeVisible();
       await expectWrappedAtDots(page, page.getByText(email, { exact: true }), size);
       await page.screenshot({ path: info.outputPath(`profile-${size.width}.png`) });
     });

@@ -61,7 +61,7 @@ const ENTITIES: Record<EntityId, EntityDef> = {
     columns: [
       col('studentId', 'Matrícula', sql`s.student_id`),
       col('name', 'Nome', sql`s.name`),
-      col('grade', 'Série', sql`t.name`),
+      col('grade', 'Turma', sql`t.name`),
       col('email', 'Email', sql`s.email`),
       col('meritus', 'Méritus', sql`s.meritus`),
       col('estelecas', 'Estelecas', sql`s.estelecas`),

@@ -15,7 +15,7 @@ import { EmailText } from '../../ui/email-text.tsx';
 import { useImportPreview, useImportStudents } from './students-queries.ts';
 
 const SHOWN_ROWS = 200;
-const PREVIEW_COLUMNS = ['Linha', 'Matrícula', 'Nome', 'Série', 'Email', 'Nascimento', 'Situação'];
+const PREVIEW_COLUMNS = ['Linha', 'Matrícula', 'Nome', 'Turma', 'Email', 'Nascimento', 'Situação'];
 
 /** Saves text as a file the browser downloads. */
 export function downloadText(text: string, fileName: string, type = 'text/csv;charset=utf-8'): void {
@@ -144,7 +144,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
                     Nome
                   </th>
                   <th scope="col" className="px-3 py-2 font-semibold">
-                    Série
+                    Turma
                   </th>
                 </tr>
               </thead>
@@ -172,7 +172,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
       dismissible={!busy}
       size="xl"
       title="Importar alunos (CSV)"
-      description="Colunas: matrícula, nome, email, série e data de nascimento. Serve o arquivo salvo pelo Excel (com ; ou ,)."
+      description="Colunas: matrícula, nome, email, turma e data de nascimento. Serve o arquivo salvo pelo Excel (com ; ou ,)."
       footer={
         <>
           <Button variant="secondary" onClick={onClose} disabled={busy}>

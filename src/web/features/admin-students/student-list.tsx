@@ -139,13 +139,13 @@ const StudentRow = memo(function StudentRow({ student, now, actions }: ItemProps
 const TABLE_COLUMNS: [label: string, className: string][] = [
   ['Aluno', 'py-3 pr-3 pl-5 font-semibold'],
   ['Matrícula', 'px-3 py-3 font-semibold'],
-  ['Série', 'px-3 py-3 font-semibold'],
+  ['Turma', 'px-3 py-3 font-semibold'],
   ['Méritus', 'px-3 py-3 text-right font-semibold'],
   ['Tags', 'px-3 py-3 font-semibold'],
   ['Ações', 'py-3 pr-5 pl-3 text-right font-semibold'],
 ];
 
-/** Desktop: one row per student with photo, matrícula, name and email, série, Méritus, tags and actions. */
+/** Desktop: one row per student with photo, matrícula, name and email, turma, Méritus, tags and actions. */
 export function StudentsTable({ students, now, actions }: { students: AdminStudent[]; now: number; actions: StudentActions }) {
   return (
     <div className="overflow-x-auto">

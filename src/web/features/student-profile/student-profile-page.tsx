@@ -177,7 +177,7 @@ export default function StudentProfilePage() {
             <ul className="divide-y divide-slate-100">
               <InfoRow icon={UserRound} label="Nome completo" value={student.name} />
               <InfoRow icon={Mail} label="Email" value={student.email && <EmailText email={student.email} />} />
-              <InfoRow icon={GraduationCap} label="Série" value={student.grade} />
+              <InfoRow icon={GraduationCap} label="Turma" value={student.grade} />
               <InfoRow icon={Cake} label="Data de nascimento" value={student.birthDate ? formatDate(student.birthDate) : null} />
             </ul>
           </Card>
