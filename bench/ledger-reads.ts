@@ -15,6 +15,7 @@ import {
   studentOperations,
 } from '../src/server/modules/ledger/ledger-queries.service.ts';
 import { createRankingStore } from '../src/server/modules/students/ranking-store.ts';
+import { searchStudents } from '../src/server/modules/students/student-search.ts';
 import { silentEvents } from '../src/server/realtime/event-bus.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -64,6 +65,7 @@ try {
   await time('admin: live feed (100)', () => liveOperations(db, { limit: 100 }));
   await time('admin: recent Méritus operations (10)', () => recentAdminMeritus(db, 10));
   await time('admin: Estelecas history (50)', () => estelecasHistory(db, 50));
+  await time('admin: students list, first page (50) by name', () => searchStudents(db, { byEmail: true }, { page: 1, size: 50 }));
   // What an instance reads when it (re)builds its ranking; a read of the ranking itself comes from memory (bench/ranking-reads.ts).
   await time('ranking of 2,000 students, built whole', () => createRankingStore(db, silentEvents).current());
 } finally {

@@ -13,7 +13,7 @@ function brDate(date: Date): string {
 }
 
 async function searchFor(page: Page, text: string): Promise<void> {
-  await page.getByRole('searchbox', { name: 'Buscar por nome, matrícula, email ou série' }).fill(text);
+  await page.getByRole('searchbox', { name: 'Buscar por nome, matrícula, email ou turma' }).fill(text);
 }
 
 /** The table row of a student (desktop layout). */
@@ -53,7 +53,7 @@ test.describe('Gerenciar Alunos', () => {
     await dialog.getByLabel('Matrícula *').fill(matricula);
     await dialog.getByLabel('Nome completo *').fill(name);
     await dialog.getByLabel('Email').fill(`livia.${matricula}@escola.test`);
-    await dialog.getByLabel('Série').selectOption('2º EM - Turma C');
+    await dialog.getByLabel('Turma').selectOption('2º EM - Turma C');
     await dialog.getByLabel('Senha *', { exact: true }).fill('primeiro-acesso');
     await dialog.getByLabel('Méritus inicial').fill('25');
     await dialog.getByRole('tab', { name: 'Enviar arquivo' }).click();
@@ -229,7 +229,7 @@ test.describe('Gerenciar Alunos', () => {
     await expect(page.getByText('Erro ao excluir estudante')).toHaveCount(0);
     await expect(row(page, student.name)).toHaveCount(0);
     // The row whose button opened the dialog is gone: the keyboard resumes at the search.
-    await expect(page.getByLabel('Buscar por nome, matrícula, email ou série')).toBeFocused();
+    await expect(page.getByLabel('Buscar por nome, matrícula, email ou turma')).toBeFocused();
     await expect(page.getByText('Nenhum estudante encontrado')).toBeVisible();
 
     const signIn = await page.request.post('/api/auth/student/login', {
@@ -283,7 +283,7 @@ test.describe('Gerenciar Alunos', () => {
     await expect(wizard.getByText('2 com problemas')).toBeVisible();
     const preview = wizard.getByRole('table', { name: 'Pré-visualização da importação' });
     await expect(preview.getByRole('row').filter({ hasText: 'Sem Matrícula' })).toContainText('Matrícula não informada');
-    await expect(preview.getByRole('row').filter({ hasText: 'Série Errada' })).toContainText('Série não reconhecida: "9Z"');
+    await expect(preview.getByRole('row').filter({ hasText: 'Série Errada' })).toContainText('Turma não reconhecida: "9Z"');
     await expect(preview.getByRole('row').filter({ hasText: 'Iara Tupã Gonçalves' })).toContainText('Válida');
 
     // A double click imports once and shows the passwords (its second click used to hide them behind a refusal).
@@ -312,7 +312,7 @@ test.describe('Gerenciar Alunos', () => {
     ]);
     const bytes = await (await download.createReadStream()).toArray();
     const text = Buffer.concat(bytes as Buffer[]).toString('utf8');
-    expect(text.startsWith('\uFEFFMatrícula;Nome;Série;Senha inicial\r\n')).toBe(true);
+    expect(text.startsWith('\uFEFFMatrícula;Nome;Turma;Senha inicial\r\n')).toBe(true);
     const iara = text.split('\r\n').find((line) => line.startsWith(`81${suffix};`))!;
     expect(iara).toMatch(new RegExp(`^81${suffix};Iara Tupã Gonçalves;1º EM - Turma A;[a-z]{4}-[a-z]{4}-[2-9]{2}$`));
     await done.getByRole('button', { name: 'Concluir' }).click();
@@ -333,7 +333,7 @@ test.describe('Gerenciar Alunos', () => {
     ]);
     expect(download.suggestedFilename()).toMatch(/^estudantes-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = Buffer.concat((await (await download.createReadStream()).toArray()) as Buffer[]).toString('utf8');
-    expect(text.startsWith('\uFEFFMatrícula;Nome;Email;Série;')).toBe(true);
+    expect(text.startsWith('\uFEFFMatrícula;Nome;Email;Turma;')).toBe(true);
   });
 
   test('no serious accessibility violation: list, form, tags and import', async ({ page }) => {
@@ -445,7 +445,7 @@ test.describe('Gerenciar Alunos', () => {
     await searchFor(page, student.studentId);
     await expect(page.getByText(/^Mostrando 1–1 de 1 /)).toBeVisible();
     await searchFor(page, '');
-    await page.getByLabel('Filtrar por série').selectOption('3º EM - Turma D');
+    await page.getByLabel('Filtrar por turma').selectOption('3º EM - Turma D');
     const rows = page.getByRole('row');
     await expect(rows.nth(1)).toBeVisible();
     // The server filters: the last page stays on screen until the turma's page arrives.

@@ -213,7 +213,7 @@ test.describe('Data-Base (desktop)', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await loginViaApi(context, 'admin');
     await navigate(page, '/admin/students');
-    await page.getByRole('searchbox', { name: 'Buscar por nome, matrícula, email ou série' }).fill(student.studentId);
+    await page.getByRole('searchbox', { name: 'Buscar por nome, matrícula, email ou turma' }).fill(student.studentId);
     await page.getByRole('button', { name: `Editar ${student.name}` }).click();
     const form = page.getByRole('dialog', { name: 'Editar Aluno' });
     await form.getByRole('tab', { name: 'Data-Base' }).click();

@@ -136,7 +136,7 @@ for (const size of SIZES) {
           await expect(page.getByText(student.name, { exact: true }).first()).toBeVisible();
         }
         if (path === '/admin/students') {
-          await page.getByLabel('Buscar por nome, matrícula, email ou série').fill(student.studentId);
+          await page.getByLabel('Buscar por nome, matrícula, email ou turma').fill(student.studentId);
           await expect(page.getByText(student.name, { exact: true }).first()).toBeVisible();
         }
         if (path === '/admin/database')
@@ -182,7 +182,7 @@ for (const size of SIZES) {
       expect(await underToast(page, `1 Esteleca adicionada a ${recipient.name}`), '/admin/estelecas').toEqual([]);
 
       await navigate(page, '/admin/students');
-      await page.getByLabel('Buscar por nome, matrícula, email ou série').fill(removed.studentId);
+      await page.getByLabel('Buscar por nome, matrícula, email ou turma').fill(removed.studentId);
       await page.getByRole('button', { name: `Excluir ${removed.name}` }).click();
       await page.getByRole('dialog', { name: 'Excluir estudante' }).getByRole('button', { name: 'Excluir' }).click();
       await expect(page.getByRole('dialog', { name: 'Excluir estudante' })).toHaveCount(0);
@@ -200,7 +200,7 @@ for (const size of SIZES) {
       const removed = await school.createStudent();
       await loginViaApi(context, 'admin');
       await navigate(page, '/admin/students');
-      const search = page.getByLabel('Buscar por nome, matrícula, email ou série');
+      const search = page.getByLabel('Buscar por nome, matrícula, email ou turma');
       await search.fill(removed.studentId);
       await page.getByRole('button', { name: `Excluir ${removed.name}` }).click();
       await page.getByRole('dialog', { name: 'Excluir estudante' }).getByRole('button', { name: 'Excluir' }).click();
@@ -273,7 +273,7 @@ for (const size of SIZES) {
 
       await loginViaApi(context, 'admin');
       await navigate(page, '/admin/students');
-      await page.getByLabel('Buscar por nome, matrícula, email ou série').fill(student.studentId);
+      await page.getByLabel('Buscar por nome, matrícula, email ou turma').fill(student.studentId);
       // The phone's cards label the button; the desktop table has an icon button named by its tooltip.
       await expect(
         page.getByRole('button', { name: phone ? `Nova senha de ${student.name}` : `Redefinir senha de ${student.name}` }),

@@ -257,7 +257,7 @@ export const importResult = z.object({
   message: z.string(),
   created: z.number().int(),
   skipped: z.number().int(),
-  /** Matrícula, name, série and the generated password of each created student. Shown only now. */
+  /** Matrícula, name, turma and the generated password of each created student. Shown only now. */
   credentials: z.array(z.object({ studentId: z.string(), name: z.string(), grade: z.string(), password: z.string() })),
   /** The same, as a CSV (UTF-8 with BOM, `;`) ready to download. */
   credentialsCsv: z.string(),
@@ -270,8 +270,8 @@ export const IMPORT_PROBLEMS = {
   studentIdAsNumber: (raw: string) =>
     `Matrícula convertida pelo Excel em número (${raw}): formate a coluna como Texto e salve o arquivo de novo`,
   missingName: 'Nome não informado',
-  missingGrade: 'Série não informada',
-  invalidGrade: (raw: string) => `Série não reconhecida: "${raw}"`,
+  missingGrade: 'Turma não informada',
+  invalidGrade: (raw: string) => `Turma não reconhecida: "${raw}"`,
   invalidEmail: 'Email inválido',
   invalidBirthDate: 'Data de nascimento inválida (use dd/mm/aaaa)',
   duplicateInFile: (line: number) => `Matrícula repetida no arquivo (linha ${line})`,
@@ -314,7 +314,7 @@ export const STUDENTS_CSV_HEADERS = [
   'Matrícula',
   'Nome',
   'Email',
-  'Série',
+  'Turma',
   'Data de nascimento',
   'Méritus',
   'Total ganho',
@@ -337,4 +337,4 @@ export const LEDGER_CSV_HEADERS = [
   /** A reversed row's 'Estornada em … por …: motivo', or a reversal's reason. */
   'Estorno',
 ] as const;
-export const CREDENTIALS_CSV_HEADERS = ['Matrícula', 'Nome', 'Série', 'Senha inicial'] as const;
+export const CREDENTIALS_CSV_HEADERS = ['Matrícula', 'Nome', 'Turma', 'Senha inicial'] as const;

@@ -31,7 +31,7 @@ export const ERROR_MESSAGES = {
   transfer_failed: 'Erro ao realizar transferência',
   student_id_taken: 'Já existe um estudante com esta matrícula',
   email_taken: 'Este email já está em uso',
-  invalid_grade: 'Selecione uma série válida',
+  invalid_grade: 'Selecione uma turma válida',
   invalid_photo_type: 'Formato não suportado. Use JPG, PNG, GIF ou WebP.',
   photo_too_large: 'Arquivo muito grande. Máximo 5MB.',
   photo_too_many_pixels:

@@ -49,7 +49,7 @@ export function matchesWords(target: SearchTarget, words: readonly string[]): bo
   return true;
 }
 
-/** What a student search looks at: name, matrícula, série, and the email where the list has it. */
+/** What a student search looks at: name, matrícula, turma, and the email where the list has it. */
 export type MatchableStudent = { name: string; studentId: string; grade: string; email?: string | null };
 
 /**

@@ -141,7 +141,7 @@ describe('issueFields', () => {
     const result = form.safeParse({ name: '  ', grade: { year: 'x' }, tags: ['ok', 'longo demais', 'outro longo'] });
     expect(issueFields(result.error!.issues)).toEqual({
       name: 'Preencha todos os campos obrigatórios',
-      'grade.year': 'Selecione uma série válida',
+      'grade.year': 'Selecione uma turma válida',
       'tags.1': 'Dados inválidos',
       'tags.2': 'Dados inválidos',
     });

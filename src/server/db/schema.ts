@@ -507,7 +507,8 @@ export const archiveImages = pgTable(
     uniqueIndex('archive_images_share_token_key').on(t.shareToken),
     // One index per sort of the list (with the id as tie-breaker), so a page is an index range at 10,000 images.
     index('archive_images_created_idx').on(t.createdAt, t.id),
-    index('archive_images_name_idx').on(t.fileName, t.id),
+    // By name in Portuguese collation (decision 027), the order of the list's sort by name.
+    index('archive_images_name_idx').on(sql`${t.fileName} COLLATE "und-x-icu"`, t.id),
     index('archive_images_size_idx').on(t.fileSize, t.id),
     index('archive_images_usage_idx').on(t.usageCount, t.id),
     index('archive_images_downloads_idx').on(t.downloadCount, t.id),

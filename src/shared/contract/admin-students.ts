@@ -6,7 +6,7 @@ export const adminStudents = defineRoutes(['admin-students'], {
     method: 'GET',
     path: '/api/admin/students',
     access: 'staffArea',
-    description: 'Uma página da busca de estudantes (nome sem acentos, matrícula, email ou série), filtrável por turma.',
+    description: 'Uma página da busca de estudantes (nome sem acentos, matrícula, email ou turma), filtrável por turma.',
     schemas: (s) => ({ query: s.adminStudentsQuery, response: { 200: s.adminStudentsResponse } }),
   },
   create: {
@@ -58,7 +58,7 @@ export const adminStudents = defineRoutes(['admin-students'], {
     path: '/api/admin/students/import/preview',
     access: 'manageStudents',
     upload: true,
-    description: 'Arquivo CSV (campo "file") com matrícula, nome, email, série e data de nascimento. Nada é gravado.',
+    description: 'Arquivo CSV (campo "file") com matrícula, nome, email, turma e data de nascimento. Nada é gravado.',
     schemas: (s) => ({ response: { 200: s.importPreview } }),
   },
   import: {

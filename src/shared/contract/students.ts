@@ -18,7 +18,7 @@ export const students = defineRoutes(['students'], {
     path: '/api/students/directory',
     access: 'student',
     description:
-      'Uma página dos colegas para quem o estudante pode enviar (ele mesmo fica de fora), buscados por nome, matrícula ou série.',
+      'Uma página dos colegas para quem o estudante pode enviar (ele mesmo fica de fora), buscados por nome, matrícula ou turma.',
     schemas: (s) => ({ query: s.studentSearchQuery, response: { 200: s.directoryResponse } }),
   },
   /** The student area's summary figures. */

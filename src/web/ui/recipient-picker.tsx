@@ -46,7 +46,7 @@ export function RecipientPicker({ selectedId, onSelect, search, onSearchChange, 
   return (
     <fieldset className={cn('flex min-h-0 flex-col gap-3', className)}>
       <legend className="sr-only">{legend}</legend>
-      <SearchInput value={search} onChange={onSearchChange} label="Buscar estudante" placeholder="Nome, matrícula ou série" />
+      <SearchInput value={search} onChange={onSearchChange} label="Buscar estudante" placeholder="Nome, matrícula ou turma" />
       {directory.isPending ? (
         <div className="flex flex-col gap-2" aria-hidden="true">
           {Array.from({ length: 5 }, (_, index) => (
@@ -59,7 +59,7 @@ export function RecipientPicker({ selectedId, onSelect, search, onSearchChange, 
         <EmptyState
           icon={<SearchX className="size-6" />}
           title="Nenhum estudante encontrado"
-          description="Tente outro nome, matrícula ou série."
+          description="Tente outro nome, matrícula ou turma."
         />
       ) : (
         <div className={cn('-mx-1 overflow-y-auto px-1 py-1', listClassName)}>

@@ -1,6 +1,6 @@
 import { Avatar } from './avatar.tsx';
 
-/** A student's photo, name and "matrícula · série", as lists and pickers show them: whole, wrapping on a narrow screen. */
+/** A student's photo, name and "matrícula · turma", as lists and pickers show them: whole, wrapping on a narrow screen. */
 export function StudentIdentity({ student }: { student: { name: string; photo: string | null; studentId: string; grade: string } }) {
   return (
     <>

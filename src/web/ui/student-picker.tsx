@@ -30,7 +30,7 @@ export type StudentPickerProps = {
 };
 
 /**
- * Search by name, matrícula or série, then pick one or several students. The server searches once the typing pauses
+ * Search by name, matrícula or turma, then pick one or several students. The server searches once the typing pauses
  * and answers a page; a line says how many the search found, and 'Mostrar mais' adds the next page.
  */
 export function StudentPicker({
@@ -60,7 +60,7 @@ export function StudentPicker({
 
   return (
     <div className="flex min-h-0 flex-col gap-2">
-      <SearchInput value={query} onChange={setQuery} label="Buscar estudante" placeholder="Nome, matrícula ou série" />
+      <SearchInput value={query} onChange={setQuery} label="Buscar estudante" placeholder="Nome, matrícula ou turma" />
       <fieldset className="min-h-0 min-w-0">
         <legend className="sr-only">{label}</legend>
         {search.isPending ? (

@@ -2,7 +2,7 @@ import { useCallback, useSyncExternalStore } from 'react';
 
 /** Tailwind's breakpoints as media queries, for a component that renders only one of two layouts. */
 export const SCREEN = {
-  /** `md`: wide enough for a table's secondary columns (the ranking's série). */
+  /** `md`: wide enough for a table's secondary columns (the ranking's turma). */
   md: '(min-width: 48rem)',
   /** `lg`: the sidebar stands beside the content; below, it is a drawer. */
   lg: '(min-width: 64rem)',

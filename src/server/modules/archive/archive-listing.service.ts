@@ -7,6 +7,7 @@ import { archiveListQuery, type ArchiveFacets, type ArchiveItem, type ArchivePag
 import { foldText } from '../../../shared/student-match.ts';
 import type { z } from 'zod';
 import { itemColumns, toItem } from './archive-rows.ts';
+import { nameOrderOf } from '../../views/name-order.ts';
 
 export async function getImage(db: Db, admin: Admin, id: string): Promise<ArchiveItem> {
   const [found] = await db.select(itemColumns(admin.id)).from(archiveImages).where(eq(archiveImages.id, id));
@@ -18,7 +19,7 @@ type ListQuery = z.output<typeof archiveListQuery>;
 
 const SORT_COLUMNS = {
   date: archiveImages.createdAt,
-  name: archiveImages.fileName,
+  name: nameOrderOf(archiveImages.fileName),
   size: archiveImages.fileSize,
   usage: archiveImages.usageCount,
   downloads: archiveImages.downloadCount,
@@ -148,7 +149,7 @@ export async function archiveSummary(db: Db): Promise<{ stats: ArchiveStats; fac
       .from(archiveImages)
       .where(sql`${archiveImages.albumId} IS NOT NULL`)
       .groupBy(archiveImages.albumId)
-      .orderBy(sql`max(${archiveImages.albumName})`),
+      .orderBy(nameOrderOf(sql`max(${archiveImages.albumName})`)),
   ]);
   return {
     stats: {

@@ -286,7 +286,7 @@ export function estelecasHistory(db: Db, limit: number, scope: TurmaScope = null
 export async function estelecasRanking(db: Db, scope: TurmaScope = null): Promise<PublicStudent[]> {
   const rows = await selectStudents(db)
     .where(and(isNull(students.deletedAt), gt(students.estelecas, 0), turmaInScope(students.turmaId, scope)))
-    .orderBy(desc(students.estelecas), asc(nameSortKey), asc(students.name))
+    .orderBy(desc(students.estelecas), asc(nameSortKey), asc(students.id))
     .limit(ESTELECAS_TOP_LIMIT);
   const tags = await activeTagsByStudent(
     db,
@@ -419,7 +419,7 @@ export function operationAuthors(db: Db): Promise<OperationAuthor[]> {
           .where(eq(ledgerEntries.actorAdminId, admins.id)),
       ),
     )
-    .orderBy(asc(nameOrderOf(admins.name)), asc(admins.name), asc(admins.id));
+    .orderBy(asc(nameOrderOf(admins.name)), asc(admins.id));
 }
 
 /** The live feed's lines some operations added (pushed to staff as they happen, decision 019), newest first. */

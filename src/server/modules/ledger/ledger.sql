@@ -256,7 +256,7 @@ BEGIN
 
   -- Locked by id alone: with "deleted_at IS NULL" here the planner may scan the matrículas' partial index.
   SELECT count(*) FILTER (WHERE s.deleted_at IS NULL),
-         jsonb_agg(jsonb_build_object('id', s.id, 'name', s.name, 'balance', s.balance) ORDER BY s.name)
+         jsonb_agg(jsonb_build_object('id', s.id, 'name', s.name, 'balance', s.balance) ORDER BY s.name COLLATE "und-x-icu")
            FILTER (WHERE s.deleted_at IS NULL AND NOT v_credit AND s.balance < v_amount)
     INTO v_found, v_short
     FROM (SELECT id, name, deleted_at, CASE WHEN v_currency = 'meritus' THEN meritus ELSE estelecas END AS balance

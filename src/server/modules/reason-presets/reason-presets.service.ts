@@ -6,6 +6,7 @@ import { lockForTransaction } from '../../db/advisory-locks.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, type AdminActor } from '../auth/actor.ts';
 import { REASON_PRESETS_LIMIT, type ReasonPreset } from '../../../shared/reason-presets.ts';
+import { nameOrderOf } from '../../views/name-order.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -20,7 +21,7 @@ export async function listReasonPresets(db: Db): Promise<ReasonPreset[]> {
   const rows = await db
     .select()
     .from(reasonPresets)
-    .orderBy(asc(sql`lower(${reasonPresets.label})`), asc(reasonPresets.createdAt));
+    .orderBy(asc(nameOrderOf(reasonPresets.label)), asc(reasonPresets.createdAt));
   return rows.map(toView);
 }
 

@@ -10,6 +10,7 @@ import {
 } from '../../../shared/reports.ts';
 import type { ReportScope } from './report-school.ts';
 import { NO_SUMS, scopeStudents, sumsAtBounds, type ReversalSums, type Sums } from './reports.queries.ts';
+import { compareText } from '../../../shared/text-order.ts';
 
 /** The overview's parts, all from one row per student of the scope. */
 
@@ -181,6 +182,6 @@ export function riserRows(rows: StudentRow[]): RiserRow[] {
       end: row.balance_end,
       change: row.balance_end - row.balance_start,
     }))
-    .sort((a, b) => b.change - a.change || a.name.localeCompare(b.name, 'pt-BR'))
+    .sort((a, b) => b.change - a.change || compareText(a.name, b.name))
     .slice(0, REPORT_TOP_LIMIT);
 }

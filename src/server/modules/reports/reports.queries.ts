@@ -7,6 +7,7 @@ import type { LedgerType } from '../../../shared/ledger-types.ts';
 import { addDays, REPORT_TOP_LIMIT } from '../../../shared/reports.ts';
 import type { ReportScope } from './report-school.ts';
 import { studentInScope, turmaInScope } from '../../views/turma-scope.ts';
+import { nameOrderOf } from '../../views/name-order.ts';
 
 /** The reports' reads in SQL, over the ledger and its sums (decision 011): figures and codes, never text for the screen. */
 
@@ -296,7 +297,7 @@ export async function topReasons(db: Db, scope: ReportScope): Promise<ReasonSums
       WITH ${scope.authorId === null ? everyonesReasonParts(scope, p1, p2) : authored(scope.authorId)}
       SELECT kind, description, operations, meritus, estelecas FROM (
         SELECT kind, description, operations, meritus, estelecas,
-               row_number() OVER (PARTITION BY kind ORDER BY operations DESC, meritus DESC, estelecas DESC, description) AS rank
+               row_number() OVER (PARTITION BY kind ORDER BY operations DESC, meritus DESC, estelecas DESC, ${nameOrderOf(sql`description`)}) AS rank
           FROM (SELECT kind, description, sum(ops) AS operations, sum(meritus) AS meritus, sum(estelecas) AS estelecas
                   FROM parts AS p(kind, description, ops, meritus, estelecas) GROUP BY kind, description) AS totals
          WHERE operations > 0

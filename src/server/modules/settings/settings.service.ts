@@ -11,6 +11,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
 import { turmaInScope } from '../../views/turma-scope.ts';
 import { DEFAULT_TIME_ZONE } from '../../../shared/format.ts';
+import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import {
   DEFAULT_RULES,
   DEFAULT_SCHOOL_NAME,
@@ -354,7 +355,7 @@ export async function checkStudentTurma(db: DbOrTx, grade: string, currentId?: s
     .from(turmas)
     .where(eq(sql`lower(${turmas.name})`, grade.trim().toLowerCase()))
     .limit(1);
-  if (!row) throw new AppError('invalid_grade', { fields: { grade: 'Selecione uma série válida' } });
+  if (!row) throw new AppError('invalid_grade', { fields: { grade: ERROR_MESSAGES.invalid_grade } });
   if (row.retiredAt !== null && row.id !== currentId)
     throw new AppError('turma_retired', { status: 409, fields: { grade: 'Esta turma está desativada e não recebe novos estudantes' } });
   return { id: row.id, name: row.name };

@@ -312,7 +312,7 @@ describe('turmas', () => {
     expect(refused.json().error.message).toBe('Esta turma está desativada e não recebe novos estudantes');
     const unknown = await app.request('POST', '/admin/students', { payload: { ...newcomer, grade: '9º ano Z' } });
     expect(unknown.statusCode).toBe(400);
-    expect(unknown.json().error.message).toBe('Selecione uma série válida');
+    expect(unknown.json().error.message).toBe('Selecione uma turma válida');
     // Ana stays in her retired turma and can still be edited.
     const edited = await app.request('PATCH', `/admin/students/${ana!.id}`, { payload: { name: 'Ana B. Souza', grade: '1º EM - Alfa' } });
     expect(edited.statusCode).toBe(200);

@@ -48,7 +48,7 @@ async function loadMembers(db: DbOrTx, where?: SQL): Promise<StaffMember[]> {
     .select()
     .from(admins)
     .where(where)
-    .orderBy(desc(admins.active), asc(nameOrderOf(admins.name)), asc(admins.name), asc(admins.createdAt));
+    .orderBy(desc(admins.active), asc(nameOrderOf(admins.name)), asc(admins.createdAt));
   if (rows.length === 0) return [];
   const links = await db
     .select({ adminId: staffTurmas.adminId, turmaId: staffTurmas.turmaId })

@@ -14,7 +14,14 @@ import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { checkStudentTurma } from '../settings/settings.service.ts';
 import { hashPassword } from '../auth/password.ts';
 import { creditInitialBalance } from '../ledger/ledger.service.ts';
-import { activeTagsByStudent, photoAddress, selectStudents, toSelfStudent, type StudentRow } from '../../views/student-views.ts';
+import {
+  activeTagsByStudent,
+  nameSortKey,
+  photoAddress,
+  selectStudents,
+  toSelfStudent,
+  type StudentRow,
+} from '../../views/student-views.ts';
 import { toCsv } from '../../csv.ts';
 import { currentStudentCount, searchStudents } from './student-search.ts';
 import {
@@ -58,7 +65,7 @@ export async function withTags(db: DbOrTx, row: StudentRow): Promise<AdminStuden
 async function everyAdminStudent(db: Db, scope: TurmaScope): Promise<AdminStudent[]> {
   const rows = await selectStudents(db)
     .where(and(isNull(students.deletedAt), turmaInScope(students.turmaId, scope)))
-    .orderBy(asc(students.name), asc(students.studentId));
+    .orderBy(asc(nameSortKey), asc(students.studentId));
   const tags = await activeTagsByStudent(
     db,
     rows.map((row) => row.id),

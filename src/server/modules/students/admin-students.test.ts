@@ -147,8 +147,8 @@ describe('creating a student', () => {
     [{ name: undefined }, 'Preencha todos os campos obrigatórios'],
     [{ password: '' }, 'Preencha todos os campos obrigatórios'],
     [{ password: '12345' }, 'A senha deve ter pelo menos 6 caracteres'],
-    [{ grade: '4º EM - Turma A' }, 'Selecione uma série válida'],
-    [{ grade: undefined }, 'Selecione uma série válida'],
+    [{ grade: '4º EM - Turma A' }, 'Selecione uma turma válida'],
+    [{ grade: undefined }, 'Selecione uma turma válida'],
     [{ meritus: -1 }, 'O Méritus inicial deve ser um número inteiro maior ou igual a zero'],
     [{ meritus: 2.5 }, 'O Méritus inicial deve ser um número inteiro maior ou igual a zero'],
     [{ meritus: '10' }, 'O Méritus inicial deve ser um número inteiro maior ou igual a zero'],
@@ -598,7 +598,7 @@ describe('CSV export', () => {
     );
     expect(response.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const lines = response.body.replace(/^\uFEFF/, '').split('\r\n');
-    expect(lines[0]).toBe('Matrícula;Nome;Email;Série;Data de nascimento;Méritus;Total ganho;Estelecas;Tags;Último acesso;Cadastrado em');
+    expect(lines[0]).toBe('Matrícula;Nome;Email;Turma;Data de nascimento;Méritus;Total ganho;Estelecas;Tags;Último acesso;Cadastrado em');
     const ana = lines.find((line) => line.startsWith('3000001;'))!.split(';');
     expect(ana.slice(0, 8)).toEqual(['3000001', 'Ana Beatriz Souza', 'ana@escola.test', '1º EM - Turma A', '14/03/2010', '0', '0', '0']);
     expect(ana[10]).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/);

@@ -75,7 +75,7 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
         photoVersion: students.photoVersion,
         meritus: students.meritus,
         estelecas: students.estelecas,
-        nameOrder: sql<number>`row_number() OVER (ORDER BY ${nameSortKey}, ${students.name}, ${students.id})`.mapWith(Number),
+        nameOrder: sql<number>`row_number() OVER (ORDER BY ${nameSortKey}, ${students.id})`.mapWith(Number),
       })
       .from(students)
       .innerJoin(turmas, eq(turmas.id, students.turmaId))

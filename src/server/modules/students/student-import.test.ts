@@ -109,13 +109,13 @@ describe('import preview', () => {
     expect(byLine.get(4)).toMatchObject({ name: 'Ângela Souza Brandão', grade: '2º EM - Turma C', birthDate: '2009-02-01', valid: true });
     expect(byLine.get(5)).toMatchObject({ valid: false, problems: ['Matrícula não informada'] });
     expect(byLine.get(6)).toMatchObject({ valid: false, problems: ['Nome não informado'] });
-    expect(byLine.get(7)).toMatchObject({ valid: false, problems: ['Série não reconhecida: "5º Z"'] });
+    expect(byLine.get(7)).toMatchObject({ valid: false, problems: ['Turma não reconhecida: "5º Z"'] });
     expect(byLine.get(8)).toMatchObject({ valid: false, problems: ['Matrícula repetida no arquivo (linha 2)'] });
     expect(byLine.get(9)).toMatchObject({ valid: false, problems: ['Matrícula já cadastrada'] });
     expect(byLine.get(10)).toMatchObject({ valid: false, problems: ['Email inválido'], grade: '3º EM - Turma D' });
     expect(byLine.get(11)).toMatchObject({ valid: false, problems: ['Data de nascimento inválida (use dd/mm/aaaa)'] });
     expect(byLine.get(12)).toMatchObject({ name: 'Luís Otávio; o Segundo', grade: '1º EM - Turma B', valid: true });
-    expect(byLine.get(13)).toMatchObject({ valid: false, problems: ['Série não informada'] });
+    expect(byLine.get(13)).toMatchObject({ valid: false, problems: ['Turma não informada'] });
     expect(byLine.get(14)).toMatchObject({ valid: false, problems: ['Email repetido no arquivo (linha 2)'] });
     expect(byLine.get(15)).toMatchObject({ valid: false, problems: ['Email já usado por outro estudante'] });
     expect(result.rows).toHaveLength(14);
@@ -288,7 +288,7 @@ describe('import', () => {
     }
     expect(new Set(result.credentials.map((c) => c.password)).size).toBe(4);
 
-    expect(result.credentialsCsv.startsWith('\uFEFFMatrícula;Nome;Série;Senha inicial\r\n')).toBe(true);
+    expect(result.credentialsCsv.startsWith('\uFEFFMatrícula;Nome;Turma;Senha inicial\r\n')).toBe(true);
     const joao = result.credentials.find((c) => c.studentId === '5001001')!;
     expect(result.credentialsCsv).toContain(`5001001;João Pedro Araújo;1º EM - Turma A;${joao.password}\r\n`);
     expect(result.credentialsCsv).toContain('"Luís Otávio; o Segundo"');

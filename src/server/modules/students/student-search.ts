@@ -22,7 +22,7 @@ export type StudentSearch = {
 export type StudentSearchPage = { rows: StudentRow[]; total: number };
 
 /** The list's one order, the same with or without a search, so pages neither repeat nor skip a student. */
-const ORDER = [asc(nameSortKey), asc(students.name), asc(students.studentId), asc(students.id)];
+const ORDER = [asc(nameSortKey), asc(students.studentId), asc(students.id)];
 
 function conditionsOf(search: StudentSearch): SQL[] {
   const conditions: SQL[] = [isNull(students.deletedAt), turmaInScope(students.turmaId, search.scope ?? null)];

@@ -54,7 +54,7 @@ export function rankingPage(
   };
 }
 
-/** A page of the students a student can send to (current students except themself), searched by name, matrícula or série. */
+/** A page of the students a student can send to (current students except themself), searched by name, matrícula or turma. */
 export async function transferDirectory(
   db: Db,
   selfId: string,

@@ -7,6 +7,7 @@ import { auditActor, type AdminActor } from '../auth/actor.ts';
 import { OPERATION_TYPE_LABELS } from '../../../shared/ledger-types.ts';
 import { TAG_NAMES } from '../../../shared/constants.ts';
 import { dayIn } from '../../../shared/format.ts';
+import { nameOrderOf } from '../../views/name-order.ts';
 
 /**
  * The read-only entity browser of the backend panel. Each entity names the columns it shows;
@@ -60,7 +61,7 @@ const ENTITIES: Record<EntityId, EntityDef> = {
     columns: [
       col('studentId', 'Matrícula', sql`s.student_id`),
       col('name', 'Nome', sql`s.name`),
-      col('grade', 'Série', sql`t.name`),
+      col('grade', 'Turma', sql`t.name`),
       col('email', 'Email', sql`s.email`),
       col('meritus', 'Méritus', sql`s.meritus`),
       col('estelecas', 'Estelecas', sql`s.estelecas`),
@@ -72,7 +73,7 @@ const ENTITIES: Record<EntityId, EntityDef> = {
     from: sql`students s JOIN turmas t ON t.id = s.turma_id`,
     key: sql`s.id`,
     search: [sql`s.student_id`, sql`s.name`, sql`s.email`, sql`t.name`],
-    order: sql`s.deleted_at IS NOT NULL, s.name, s.id`,
+    order: sql`s.deleted_at IS NOT NULL, ${nameOrderOf(sql`s.name`)}, s.id`,
   },
   administrators: {
     columns: [
@@ -87,7 +88,7 @@ const ENTITIES: Record<EntityId, EntityDef> = {
     from: sql`admins a`,
     key: sql`a.id`,
     search: [sql`a.admin_id`, sql`a.name`, sql`a.email`, sql`a.role`],
-    order: sql`a.name, a.id`,
+    order: sql`${nameOrderOf(sql`a.name`)}, a.id`,
   },
   meritus_ledger: ledgerEntity('meritus'),
   estelecas_ledger: ledgerEntity('estelecas'),

@@ -3,6 +3,7 @@ import { countOf } from '../../lib/format.ts';
 import { Button } from '../../ui/button.tsx';
 import { ConfirmDialog, type ConfirmDialogProps } from '../../ui/confirm-dialog.tsx';
 import { Modal } from '../../ui/modal.tsx';
+import { EmailText } from '../../ui/email-text.tsx';
 import { OneTimePassword } from '../../ui/one-time-password.tsx';
 import { STAFF_ROLE_LABELS } from '../../../shared/permissions.ts';
 
@@ -44,14 +45,21 @@ export function NewAdminPasswordDialog({ result, onClose }: { result: FixAdminis
       onClose={onClose}
       size="sm"
       title="Administrador criado"
-      description={`${result.admin.name} · ${result.admin.email}`}
+      description={
+        <>
+          {result.admin.name} · <EmailText email={result.admin.email} />
+        </>
+      }
       footer={<Button onClick={onClose}>Concluir</Button>}
     >
       <div className="flex flex-col gap-4">
         <OneTimePassword password={result.password} label="Senha do administrador" testId="new-admin-password" />
         <p className="text-sm text-slate-700">
-          Entre com o email <strong className="break-all">{result.admin.email}</strong> e esta senha. Ela não será mostrada novamente depois
-          que você fechar esta janela.
+          Entre com o email{' '}
+          <strong>
+            <EmailText email={result.admin.email} />
+          </strong>{' '}
+          e esta senha. Ela não será mostrada novamente depois que você fechar esta janela.
         </p>
       </div>
     </Modal>

@@ -10,6 +10,7 @@ import { urlOf } from '../../../shared/contract/route.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import type { ReportFilterValues, ReportTable } from '../../../shared/reports.ts';
 import { useActiveTags } from '../../lib/student-queries.ts';
+import { compareText } from '../../../shared/text-order.ts';
 
 const LINK =
   'inline-flex min-h-9 items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 ' +
@@ -169,9 +170,7 @@ export function DocumentsPanel({ periodQuery, periodText }: { periodQuery: Repor
   const tags = useActiveTags();
   const [selected, setSelected] = useState<PickedStudents>(new Map());
   const chosen = [...selected.values()][0];
-  const holders = (tags.data ?? [])
-    .slice()
-    .sort((a, b) => a.kind.localeCompare(b.kind) || a.student.name.localeCompare(b.student.name, 'pt-BR'));
+  const holders = (tags.data ?? []).slice().sort((a, b) => a.kind.localeCompare(b.kind) || compareText(a.student.name, b.student.name));
 
   return (
     <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">

@@ -20,6 +20,7 @@ import { OneTimePassword } from '../../ui/one-time-password.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { TextField } from '../../ui/text-field.tsx';
+import { EmailText } from '../../ui/email-text.tsx';
 import { BudgetFields, budgetSummary, budgetText, parseBudget, type BudgetText } from './budget-fields.tsx';
 import { useCreateStaff, useResetStaffPassword, useStaff, useUpdateStaff } from './staff-queries.ts';
 
@@ -208,7 +209,7 @@ function EditDialog({
   return (
     <FormModal
       title={`Editar ${member.name}`}
-      description={member.email}
+      description={<EmailText email={member.email} />}
       formId={formId}
       pending={update.isPending}
       submitLabel="Salvar"
@@ -302,7 +303,9 @@ export function StaffSection() {
                   <Badge tone={member.role === 'coordinator' ? 'violet' : 'sky'}>{STAFF_ROLE_LABELS[member.role]}</Badge>
                   {!member.active && <Badge tone="slate">Desativado</Badge>}
                 </p>
-                <p className="text-sm wrap-anywhere text-slate-600">{member.email}</p>
+                <p className="text-sm text-slate-600">
+                  <EmailText email={member.email} />
+                </p>
                 <p className="text-sm text-slate-600">{turmasText(member, turmas)}</p>
                 {member.role === 'teacher' && <p className="text-sm text-slate-600">{budgetSummary(member.weeklyBudget)}</p>}
                 <p className="text-sm text-slate-600">Último acesso: {member.lastLoginAt ? formatDateTime(member.lastLoginAt) : 'nunca'}</p>

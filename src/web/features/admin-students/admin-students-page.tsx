@@ -109,7 +109,7 @@ export function AdminStudentsPage() {
   const schoolTurmas = useSchoolSettings().data?.turmas ?? [];
   // A teacher filters among their own turmas, the students they see.
   const turmas = user?.role === 'teacher' ? user.admin.turmas : schoolTurmas;
-  const gradeFilter = [{ value: '', label: 'Todas as séries' }, ...turmas.map((turma) => ({ value: turma.name, label: turma.name }))];
+  const gradeFilter = [{ value: '', label: 'Todas as turmas' }, ...turmas.map((turma) => ({ value: turma.name, label: turma.name }))];
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const shown = students.data?.items;
   // After a deletion the row whose Excluir opened the dialog goes: the keyboard resumes at the search, not at the
@@ -191,7 +191,7 @@ export function AdminStudentsPage() {
           <SearchInput
             ref={searchRef}
             className="xl:flex-1"
-            label="Buscar por nome, matrícula, email ou série"
+            label="Buscar por nome, matrícula, email ou turma"
             placeholder="Buscar aluno"
             value={query}
             onChange={(value) => {
@@ -200,7 +200,7 @@ export function AdminStudentsPage() {
             }}
           />
           <SelectField
-            label="Filtrar por série"
+            label="Filtrar por turma"
             hideLabel
             options={gradeFilter}
             value={grade}
@@ -245,7 +245,7 @@ export function AdminStudentsPage() {
             action={addStudent}
           />
         ) : !shown || shown.length === 0 ? (
-          <EmptyState title="Nenhum estudante encontrado" description="Tente outro nome, matrícula, email ou série." />
+          <EmptyState title="Nenhum estudante encontrado" description="Tente outro nome, matrícula, email ou turma." />
         ) : (
           <>
             {wide ? (

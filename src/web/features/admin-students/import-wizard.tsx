@@ -11,10 +11,11 @@ import { toast, toastFailure } from '../../lib/toast.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Modal } from '../../ui/modal.tsx';
+import { EmailText } from '../../ui/email-text.tsx';
 import { useImportPreview, useImportStudents } from './students-queries.ts';
 
 const SHOWN_ROWS = 200;
-const PREVIEW_COLUMNS = ['Linha', 'Matrícula', 'Nome', 'Série', 'Email', 'Nascimento', 'Situação'];
+const PREVIEW_COLUMNS = ['Linha', 'Matrícula', 'Nome', 'Turma', 'Email', 'Nascimento', 'Situação'];
 
 /** Saves text as a file the browser downloads. */
 export function downloadText(text: string, fileName: string, type = 'text/csv;charset=utf-8'): void {
@@ -143,7 +144,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
                     Nome
                   </th>
                   <th scope="col" className="px-3 py-2 font-semibold">
-                    Série
+                    Turma
                   </th>
                 </tr>
               </thead>
@@ -171,7 +172,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
       dismissible={!busy}
       size="xl"
       title="Importar alunos (CSV)"
-      description="Colunas: matrícula, nome, email, série e data de nascimento. Serve o arquivo salvo pelo Excel (com ; ou ,)."
+      description="Colunas: matrícula, nome, email, turma e data de nascimento. Serve o arquivo salvo pelo Excel (com ; ou ,)."
       footer={
         <>
           <Button variant="secondary" onClick={onClose} disabled={busy}>
@@ -290,7 +291,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
                       <td className="px-3 py-2 font-mono text-slate-800">{row.studentId || '—'}</td>
                       <td className="px-3 py-2 text-slate-900">{row.name || '—'}</td>
                       <td className="px-3 py-2 whitespace-nowrap text-slate-700">{row.grade || '—'}</td>
-                      <td className="px-3 py-2 text-slate-700">{row.email ?? '—'}</td>
+                      <td className="px-3 py-2 text-slate-700">{row.email ? <EmailText email={row.email} /> : '—'}</td>
                       <td className="px-3 py-2 whitespace-nowrap text-slate-700">
                         {row.birthDate && /^\d{4}-\d{2}-\d{2}$/.test(row.birthDate) ? formatDate(row.birthDate) : (row.birthDate ?? '—')}
                       </td>

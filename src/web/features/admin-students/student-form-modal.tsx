@@ -254,7 +254,7 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField label="Nome completo *" {...bind('name')} autoComplete="off" containerClassName="sm:col-span-2" />
           <TextField label="Matrícula *" {...bind('studentId')} autoComplete="off" />
-          <SelectField label="Série" options={gradeOptions} {...bind('grade')} />
+          <SelectField label="Turma" options={gradeOptions} {...bind('grade')} />
           <TextField label="Email" type="email" {...bind('email')} autoComplete="off" />
           <TextField label="Data de nascimento" type="date" {...bind('birthDate')} />
           {creating ? (

@@ -7,6 +7,7 @@ import { formatDate, formatMeritus } from '../../lib/format.ts';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Button } from '../../ui/button.tsx';
 import { IconButton } from '../../ui/icon-button.tsx';
+import { EmailText } from '../../ui/email-text.tsx';
 import { TAG_LOOK, TagBadge } from '../../ui/weekly-tag.tsx';
 import { runningTags } from './students-filter.ts';
 
@@ -104,7 +105,9 @@ const StudentRow = memo(function StudentRow({ student, now, actions }: ItemProps
           <Avatar name={student.name} src={student.photoThumb} size="sm" />
           <div className="min-w-0">
             <p className="max-w-[16rem] font-semibold wrap-anywhere text-slate-900 xl:max-w-[22rem]">{student.name}</p>
-            <p className="max-w-[16rem] text-xs break-all text-slate-600 xl:max-w-[22rem]">{student.email ?? 'Sem email'}</p>
+            <p className="max-w-[16rem] text-xs text-slate-600 xl:max-w-[22rem]">
+              {student.email ? <EmailText email={student.email} /> : 'Sem email'}
+            </p>
           </div>
         </div>
       </td>
@@ -136,13 +139,13 @@ const StudentRow = memo(function StudentRow({ student, now, actions }: ItemProps
 const TABLE_COLUMNS: [label: string, className: string][] = [
   ['Aluno', 'py-3 pr-3 pl-5 font-semibold'],
   ['Matrícula', 'px-3 py-3 font-semibold'],
-  ['Série', 'px-3 py-3 font-semibold'],
+  ['Turma', 'px-3 py-3 font-semibold'],
   ['Méritus', 'px-3 py-3 text-right font-semibold'],
   ['Tags', 'px-3 py-3 font-semibold'],
   ['Ações', 'py-3 pr-5 pl-3 text-right font-semibold'],
 ];
 
-/** Desktop: one row per student with photo, matrícula, name and email, série, Méritus, tags and actions. */
+/** Desktop: one row per student with photo, matrícula, name and email, turma, Méritus, tags and actions. */
 export function StudentsTable({ students, now, actions }: { students: AdminStudent[]; now: number; actions: StudentActions }) {
   return (
     <div className="overflow-x-auto">
@@ -179,7 +182,7 @@ const StudentCard = memo(function StudentCard({ student, now, actions }: ItemPro
           <p className="text-sm text-slate-600">
             <span className="font-mono">{student.studentId}</span> · {student.grade}
           </p>
-          <p className="text-sm break-all text-slate-600">{student.email ?? 'Sem email'}</p>
+          <p className="text-sm text-slate-600">{student.email ? <EmailText email={student.email} /> : 'Sem email'}</p>
         </div>
       </div>
       <div className="mt-3 flex flex-wrap items-center gap-1.5">

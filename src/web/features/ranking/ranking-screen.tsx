@@ -17,7 +17,7 @@ import { useWindowRows } from './use-window-rows.ts';
 
 /**
  * Rows are as tall as their longest content: on a phone a long name in three lines over the
- * série, with room around it; from md up the série has its own column. Names wrap, never cut.
+ * turma, with room around it; from md up the turma has its own column. Names wrap, never cut.
  */
 const ROW_HEIGHT = { phone: 88, wide: 72 } as const;
 
@@ -254,7 +254,7 @@ function RankingTable({ head, jumpRef }: { head: RankingAnswer; jumpRef: RefObje
               </th>
               <th scope="col">Estudante</th>
               <th scope="col" className="hidden md:table-cell">
-                Série
+                Turma
               </th>
               <th scope="col" className="w-28 pr-3 text-right sm:w-60 sm:pr-5">
                 Méritus

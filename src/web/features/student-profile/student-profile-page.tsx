@@ -14,12 +14,13 @@ import { useSession } from '../../lib/session.ts';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
+import { EmailText } from '../../ui/email-text.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { TagBadge } from '../../ui/weekly-tag.tsx';
 
 const NOT_INFORMED = 'Não informado';
 
-function InfoRow({ icon: Icon, label, value }: { icon: LucideIcon; label: string; value: string | null }) {
+function InfoRow({ icon: Icon, label, value }: { icon: LucideIcon; label: string; value: ReactNode }) {
   return (
     <li className="flex items-start gap-3 py-3">
       <span aria-hidden="true" className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-slate-100 text-slate-600">
@@ -175,8 +176,8 @@ export default function StudentProfilePage() {
           <Card title="Informações Pessoais">
             <ul className="divide-y divide-slate-100">
               <InfoRow icon={UserRound} label="Nome completo" value={student.name} />
-              <InfoRow icon={Mail} label="Email" value={student.email} />
-              <InfoRow icon={GraduationCap} label="Série" value={student.grade} />
+              <InfoRow icon={Mail} label="Email" value={student.email && <EmailText email={student.email} />} />
+              <InfoRow icon={GraduationCap} label="Turma" value={student.grade} />
               <InfoRow icon={Cake} label="Data de nascimento" value={student.birthDate ? formatDate(student.birthDate) : null} />
             </ul>
           </Card>
