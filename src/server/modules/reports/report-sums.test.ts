@@ -240,31 +240,27 @@ test('the sums follow the ledger through simultaneous transfers, rows in the pas
 
   // The Loja's rows (decision 026): purchases and contributions spent, a refund giving one back, in both currencies,
   // one of them in the past; each is spending, never an award, a removal or a reason.
-  await t.db
-    .insert(ledgerEntries)
-    .values([
-      past('2026-01-11T13:00:00Z', {
-        type: 'purchase',
-        fromStudentId: ana!.id,
-        amount: 4,
-        description: 'Compra: Caneta',
-        actorKind: 'student',
-      }),
-      past('2026-01-12T13:00:00Z', { type: 'refund', toStudentId: ana!.id, amount: 4, description: 'Devolução: Caneta' }),
-      past('2026-01-12T14:00:00Z', { type: 'contribution', fromStudentId: bia!.id, amount: 6, currency: 'estelecas', description: 'Meta' }),
-    ]);
-  await t.db
-    .insert(ledgerEntries)
-    .values([
-      past(new Date().toISOString(), {
-        type: 'purchase',
-        fromStudentId: caio!.id,
-        amount: 9,
-        description: 'Compra: Fone',
-        actorKind: 'student',
-      }),
-      past(new Date().toISOString(), { type: 'contribution', fromStudentId: bia!.id, amount: 5, description: 'Meta: Cinema' }),
-    ]);
+  await t.db.insert(ledgerEntries).values([
+    past('2026-01-11T13:00:00Z', {
+      type: 'purchase',
+      fromStudentId: ana!.id,
+      amount: 4,
+      description: 'Compra: Caneta',
+      actorKind: 'student',
+    }),
+    past('2026-01-12T13:00:00Z', { type: 'refund', toStudentId: ana!.id, amount: 4, description: 'Devolução: Caneta' }),
+    past('2026-01-12T14:00:00Z', { type: 'contribution', fromStudentId: bia!.id, amount: 6, currency: 'estelecas', description: 'Meta' }),
+  ]);
+  await t.db.insert(ledgerEntries).values([
+    past(new Date().toISOString(), {
+      type: 'purchase',
+      fromStudentId: caio!.id,
+      amount: 9,
+      description: 'Compra: Fone',
+      actorKind: 'student',
+    }),
+    past(new Date().toISOString(), { type: 'contribution', fromStudentId: bia!.id, amount: 5, description: 'Meta: Cinema' }),
+  ]);
   await expectSumsToMatchLedger();
 
   // A correction's DELETE takes its rows out of the sums.
