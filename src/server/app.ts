@@ -51,6 +51,7 @@ import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { expireGoals } from './modules/store/store-goals.service.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { storeRoutes } from './modules/store/store.routes.ts';
+import { refuseOrdersOfRemovedStudent } from './modules/store/store.service.ts';
 import { API_PREFIX, checkContract, loadRouteSchemas } from './contract-routes.ts';
 
 /** The request body limit; a bigger body is refused with 413 and a message naming it. */
@@ -187,7 +188,16 @@ export async function buildApp(
   });
   // One storage for every module's files (photos, the logo, the archive); tests may pass one (a failing driver, an S3 bucket).
   const storage = options.storage ?? createFileStorage(config);
-  const deps: AppDeps = { config, database, events, live, settings: createSettingsStore(database.db, events), storage, ranking };
+  const deps: AppDeps = {
+    config,
+    database,
+    events,
+    live,
+    settings: createSettingsStore(database.db, events),
+    storage,
+    ranking,
+    beforeStudentRemoval: refuseOrdersOfRemovedStudent,
+  };
   app.decorate('expireStoreGoals', (now?: Date) => expireGoals({ db: database.db, events, settings: deps.settings }, now));
 
   await registerRequestLog(app);

@@ -3,6 +3,7 @@ import type { Database } from './db/client.ts';
 import type { EventBus } from './realtime/event-bus.ts';
 import type { LiveHub } from './realtime/live-hub.ts';
 import type { SettingsStore } from './modules/settings/settings.service.ts';
+import type { StudentRemovalStep } from './modules/students/admin-students.service.ts';
 import type { RankingStore } from './modules/students/ranking-store.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 
@@ -17,4 +18,6 @@ export type AppDeps = {
   storage: FileStorage;
   /** This instance's ranking, kept as changes are heard (issue 33). */
   ranking: RankingStore;
+  /** Done inside a student's removal, before they leave: the Loja's pending orders refused and refunded. */
+  beforeStudentRemoval: StudentRemovalStep;
 };

@@ -23,6 +23,7 @@ test('the reports, the dashboard and the diagnostics write raw SQL only in their
   const files = coveredFiles();
   expect(files.filter((file) => file.endsWith('.queries.ts')).sort()).toEqual([
     path.join('dashboard', 'dashboard.queries.ts'),
+    path.join('reports', 'report-store.queries.ts'),
     path.join('reports', 'reports.queries.ts'),
     path.join('system', 'diagnostics.queries.ts'),
   ]);

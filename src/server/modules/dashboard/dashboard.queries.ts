@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client.ts';
 import { awardIs } from '../../db/ledger-direction.ts';
 import { eitherStudentInScope, turmaInScope, type TurmaScope } from '../../views/turma-scope.ts';
@@ -30,6 +30,14 @@ type Figures = {
  * rows that name them. Balances "then" are derived from today's balances minus what the ledger changed since, for the
  * students who exist now. Operations count from `weekStart` (a calendar day) to `now`.
  */
+/** The weekly chart's days as bounds of a query: from the first day's start (the school's calendar) through `now`. */
+export function weekBounds(weekStart: string, timeZone: string, now: Date): { from: SQL; to: SQL } {
+  return {
+    from: sql`(${weekStart}::date::timestamp AT TIME ZONE ${timeZone})`,
+    to: sql`${new Date(now.getTime() + 1).toISOString()}::timestamptz`,
+  };
+}
+
 export async function dashboardFigures(db: Db, scope: TurmaScope, timeZone: string, now: Date, weekStart: string): Promise<Figures> {
   const at = (ms: number) => new Date(now.getTime() - ms).toISOString();
   const nowIso = now.toISOString();

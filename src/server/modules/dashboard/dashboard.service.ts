@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { goals } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
@@ -14,10 +14,10 @@ import {
   type GoalView,
 } from '../../../shared/dashboard.ts';
 import type { Currency } from '../../../shared/ledger-types.ts';
-import { storeSpending } from '../reports/report-store.ts';
+import { storeSpending } from '../reports/report-store.queries.ts';
 import { GOAL_DEFINITIONS, GOAL_IDS, isGoalId, percentChange, type GoalId } from '../../../shared/dashboard-definitions.ts';
 import { dayIn, progressPercent } from '../../../shared/format.ts';
-import { DAY, dashboardFigures, operationsPerDay } from './dashboard.queries.ts';
+import { DAY, dashboardFigures, operationsPerDay, weekBounds } from './dashboard.queries.ts';
 
 function stat(value: number, previous: number): DashboardStat {
   return { value, change: { previous, delta: value - previous, percent: percentChange(value, previous) } };
@@ -65,11 +65,7 @@ export async function dashboardSummary(db: Db, admin: AdminActor, timeZone: stri
     dashboardFigures(db, scope, timeZone, now, weekStart),
     weeklyActivity(db, scope, timeZone, now),
     db.select().from(goals),
-    storeSpending(db, {
-      from: sql`(${weekStart}::date::timestamp AT TIME ZONE ${timeZone})`,
-      to: sql`${new Date(now.getTime() + 1).toISOString()}::timestamptz`,
-      turmas: scope,
-    }),
+    storeSpending(db, { ...weekBounds(weekStart, timeZone, now), turmas: scope }),
   ]);
   const spentIn = (currency: Currency) =>
     store.items.filter((item) => item.currency === currency).reduce((total, item) => total + item.spent, 0);

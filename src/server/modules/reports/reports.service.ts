@@ -17,7 +17,7 @@ import { REPORT_TEXTS } from '../../../shared/report-texts.ts';
 import { reportSchool, type ReportScope } from './report-school.ts';
 import { balanceRows, figuresOf, riserRows, studentTotals, turmaRows } from './report-overview.ts';
 import { bounds, chosenIds, reversalSums, timelineSums, topReasons } from './reports.queries.ts';
-import { storeSpending } from './report-store.ts';
+import { storeSpending } from './report-store.queries.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
 import { turmaScopeOf, type AdminActor } from '../auth/actor.ts';
 import { inScope, type TurmaScope } from '../../views/turma-scope.ts';
@@ -139,7 +139,7 @@ export async function reportReasons(db: Db, scope: ReportScope): Promise<ReportR
 }
 
 /**
- * The Loja in the period (report-store.ts): spending by item, the items sold out, the orders still to deliver. The
+ * The Loja in the period (report-store.queries.ts): spending by item, the items sold out, the orders still to deliver. The
  * students' spending, whoever the author filter names.
  */
 export async function reportStore(db: Db, scope: ReportScope): Promise<ReportStore> {

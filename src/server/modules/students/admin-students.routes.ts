@@ -20,8 +20,11 @@ import {
 import { removeStudentPhoto, setStudentPhotoUrl, uploadStudentPhoto } from './student-photos.service.ts';
 import { importStudents, previewImport } from './student-import.service.ts';
 
-export async function adminStudentsRoutes(app: FastifyInstance, { database, events, settings, storage }: AppDeps): Promise<void> {
-  const deps: AdminStudentsDeps = { db: database.db, events, storage };
+export async function adminStudentsRoutes(
+  app: FastifyInstance,
+  { database, events, settings, storage, beforeStudentRemoval }: AppDeps,
+): Promise<void> {
+  const deps: AdminStudentsDeps = { db: database.db, events, storage, beforeRemoval: beforeStudentRemoval };
 
   // Encapsulated, so multipart parsing exists only for these routes.
   await app.register(async (scope) => {

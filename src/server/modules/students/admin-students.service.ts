@@ -1,4 +1,3 @@
-import { refuseOrdersOfRemovedStudent } from '../store/store.service.ts';
 import { and, asc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { students, studentTags } from '../../db/schema.ts';
@@ -40,7 +39,20 @@ import { TAG_NAMES } from '../../../shared/constants.ts';
 import { dayIn, formatDate, formatDateTime } from '../../../shared/format.ts';
 import { sqlState } from '../../db/sql-state.ts';
 
-export type AdminStudentsDeps = { db: Db; events: EventBus; storage: FileStorage };
+/**
+ * What another module does inside a removal's transaction, before the student leaves (the Loja refuses and refunds
+ * their pending orders). Given by app.ts, so this module imports none of the modules that depend on it.
+ */
+export type StudentRemovalStep = (
+  tx: Tx,
+  events: EventBus,
+  admin: AdminActor,
+  studentUuid: string,
+  ip: string | undefined,
+) => Promise<void>;
+/** What a change of a student's own row needs (their data, their photo). */
+export type StudentChangeDeps = { db: Db; events: EventBus; storage: FileStorage };
+export type AdminStudentsDeps = StudentChangeDeps & { beforeRemoval: StudentRemovalStep };
 export type ActionContext = { ip?: string | undefined };
 
 export const INITIAL_BALANCE_DESCRIPTION = 'Saldo inicial';
@@ -275,7 +287,7 @@ export async function removeStudent(
   const row = await deps.db.transaction(async (tx) => {
     const before = await lockCurrentStudent(tx, admin, id);
     // Their pending orders are refused and refunded first, while they are still a current student.
-    await refuseOrdersOfRemovedStudent(tx, deps.events, admin, id, context.ip);
+    await deps.beforeRemoval(tx, deps.events, admin, id, context.ip);
     const [after] = await tx
       .update(students)
       .set({ deletedAt: new Date(), photoUrl: null, photoVersion: before.photoVersion + 1, updatedAt: new Date() })

@@ -7,7 +7,7 @@ import type { StudentRow } from '../../views/student-views.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
 import { ADMIN_STUDENT_TEXTS, type StudentWriteResult } from '../../../shared/admin-students.ts';
-import { lockCurrentStudent, withTags, type ActionContext, type AdminStudentsDeps } from './admin-students.service.ts';
+import { lockCurrentStudent, withTags, type ActionContext, type StudentChangeDeps } from './admin-students.service.ts';
 
 /**
  * A student's photo, set by the staff (a teacher: of their turmas' students): uploaded, from an address (or the image
@@ -16,7 +16,7 @@ import { lockCurrentStudent, withTags, type ActionContext, type AdminStudentsDep
 
 /** Changes the photo column and bumps its version; returns the previous address to clean up. */
 async function replacePhoto(
-  deps: AdminStudentsDeps,
+  deps: StudentChangeDeps,
   admin: AdminActor,
   id: string,
   photoUrl: string | null,
@@ -43,7 +43,7 @@ async function replacePhoto(
 
 /** Stores an uploaded photo (checked by its bytes, re-encoded, thumbnail made) as the student's photo. */
 export async function uploadStudentPhoto(
-  deps: AdminStudentsDeps,
+  deps: StudentChangeDeps,
   admin: AdminActor,
   id: string,
   bytes: Buffer,
@@ -68,7 +68,7 @@ export async function uploadStudentPhoto(
 }
 
 export async function setStudentPhotoUrl(
-  deps: AdminStudentsDeps,
+  deps: StudentChangeDeps,
   admin: AdminActor,
   id: string,
   url: string,
@@ -80,7 +80,7 @@ export async function setStudentPhotoUrl(
 }
 
 export async function removeStudentPhoto(
-  deps: AdminStudentsDeps,
+  deps: StudentChangeDeps,
   admin: AdminActor,
   id: string,
   context: ActionContext = {},

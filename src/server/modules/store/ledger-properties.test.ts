@@ -5,11 +5,11 @@ import { eq, isNull, sql } from 'drizzle-orm';
 import { ledgerEntries, storeGoalContributions, storeItems, storeOrders, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { createEventBus, type EventBus } from '../../realtime/event-bus.ts';
-import { adminOperation, studentTransfer, type LedgerDeps } from './ledger.service.ts';
+import { adminOperation, studentTransfer, type LedgerDeps } from '../ledger/ledger.service.ts';
 import type { AdminActor, StudentActor } from '../auth/actor.ts';
-import { reconcile } from './reconciliation.service.ts';
-import { cancelOrder, deliverOrder, purchase, refuseOrder } from '../store/store.service.ts';
-import { contribute, expireGoals } from '../store/store-goals.service.ts';
+import { reconcile } from '../ledger/reconciliation.service.ts';
+import { cancelOrder, deliverOrder, purchase, refuseOrder } from './store.service.ts';
+import { contribute, expireGoals } from './store-goals.service.ts';
 import { dayIn, DEFAULT_TIME_ZONE } from '../../../shared/format.ts';
 import { adminOperationInputs, estelecasTransferInput, meritusTransferInput } from '../../../shared/ledger.ts';
 import { issueCode } from '../../../shared/validation.ts';
@@ -19,7 +19,8 @@ import type { ErrorCode } from '../../../shared/errors.ts';
  * Random sequences of valid and invalid operations straight against the domain, the Loja's included (purchases,
  * cancellations, refusals, deliveries; turma goals: new goals, contributions, their deadlines passing, their orders
  * refused): after each one the ledger reconciles, no balance is below zero, the sum of the balances is exactly what the
- * staff's operations, purchases, contributions and refunds moved, and a refused one changed nothing.
+ * staff's operations, purchases, contributions and refunds moved, and a refused one changed nothing. It lives with the
+ * Loja, the module that depends on the ledger, so the ledger's folder imports none of the modules built on it.
  */
 let database: TestDatabase;
 let events: EventBus;
