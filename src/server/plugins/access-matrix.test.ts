@@ -84,6 +84,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'GET /api/admin/reports/overview',
     'GET /api/admin/reports/timeline',
     'GET /api/admin/reports/reasons',
+    'GET /api/admin/reports/store',
     'GET /api/admin/reports/export',
     'GET /api/admin/reports/statement.pdf',
     'GET /api/admin/reports/certificate.pdf',
