@@ -41,7 +41,7 @@ const IDENTIFIER_FIELDS = {
   admin: { label: 'Email', name: 'email', type: 'email', placeholder: 'professor@escola.com' },
 } as const satisfies Record<LoginRole, object>;
 
-function PasswordField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+function PasswordField({ value, onChange, error }: { value: string; onChange: (value: string) => void; error: string | undefined }) {
   const [visible, setVisible] = useState(false);
   return (
     <TextField
@@ -51,6 +51,7 @@ function PasswordField({ value, onChange }: { value: string; onChange: (value: s
       autoComplete="current-password"
       value={value}
       onChange={(event) => onChange(event.target.value)}
+      error={error}
       aria-required="true"
       trailing={
         <button
@@ -145,11 +146,19 @@ function LoginForm({ role, demo, loadArea }: { role: LoginRole; demo: boolean; l
           onChange={(event) => setIdentifier(event.target.value)}
           aria-required="true"
         />
-        <PasswordField value={password} onChange={setPassword} />
+        <PasswordField
+          value={password}
+          onChange={(value) => {
+            setPassword(value);
+            login.clearRefusal();
+          }}
+          error={login.refusal}
+        />
         <Button type="submit" size="lg" fullWidth loading={login.isPending} className="mt-1">
           {login.isPending ? MESSAGES.signingIn : 'Entrar'}
         </Button>
       </form>
+      <p className="mt-4 text-center text-sm text-slate-600">Esqueceu a senha? Peça ao seu professor ou à coordenação.</p>
       {demo && <DemoBox role={role} onFill={fillDemo} />}
     </>
   );
