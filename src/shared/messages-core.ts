@@ -7,6 +7,8 @@ export const CORE_ERROR_MESSAGES = {
   bad_request: 'Dados inválidos',
   validation: 'Dados inválidos',
   unauthenticated: 'Sessão expirada. Faça login novamente.',
+  /** A request with a session that a reset of the student's password ended. */
+  session_password_reset: 'Sua senha foi redefinida. Peça a nova ao professor.',
   forbidden: 'Você não tem permissão para esta ação',
   not_found: 'Recurso não encontrado',
   csrf: 'Requisição de origem não permitida',

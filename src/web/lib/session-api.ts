@@ -17,9 +17,17 @@ async function fetchSession(apiClient: ApiClient = api): Promise<SessionUser | n
   try {
     return await apiClient.call(auth.me);
   } catch (error) {
-    if (isApiError(error) && error.status === 401) return null;
-    throw error;
+    if (!isApiError(error) || error.status !== 401) throw error;
+    endedBy = error.code === 'session_password_reset' ? error.message : undefined;
+    return null;
   }
+}
+
+/** Why the session the browser still names ended, as the last check heard it: the reset password's text, or undefined. */
+let endedBy: string | undefined;
+
+export function sessionEndedBy(): string | undefined {
+  return endedBy;
 }
 
 let firstCheck: Promise<SessionUser | null> | undefined;

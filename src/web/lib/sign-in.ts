@@ -4,7 +4,7 @@ import { toast } from 'react-hot-toast';
 import type { SessionUser } from '../../shared/auth.ts';
 import { MESSAGES } from '../../shared/messages-core.ts';
 import { homePath, type Role } from './paths.ts';
-import { displayName, loginErrorMessage, loginRefusal, postLogin, sessionCheck, type LoginRequest } from './session-api.ts';
+import { displayName, loginErrorMessage, loginRefusal, postLogin, sessionCheck, sessionEndedBy, type LoginRequest } from './session-api.ts';
 import { areaOfUser } from '../../shared/areas.ts';
 
 /**
@@ -47,13 +47,16 @@ export function useSignIn(loadArea: AreaLoader) {
 /**
  * Someone already signed in who opens /login goes to their home. The form shows meanwhile,
  * so the page does not wait for the check; if the check fails, signing in is still possible.
+ * Returns why the browser's session ended, when a reset of the student's password ended it.
  */
-export function useSignedInRedirect(loadArea: AreaLoader): void {
+export function useSignedInRedirect(loadArea: AreaLoader): string | undefined {
   const navigate = useNavigate();
+  const [endedBy, setEndedBy] = useState<string>();
   useEffect(() => {
     let active = true;
     void sessionCheck()
       .then(async (user) => {
+        if (active) setEndedBy(sessionEndedBy());
         if (!user || !active) return;
         await enter(user, loadArea(areaOfUser(user)));
         if (active) void navigate(homePath(areaOfUser(user)), { replace: true });
@@ -63,4 +66,5 @@ export function useSignedInRedirect(loadArea: AreaLoader): void {
       active = false;
     };
   }, [navigate, loadArea]);
+  return endedBy;
 }

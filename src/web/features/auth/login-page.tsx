@@ -175,7 +175,7 @@ const highlights = [
 
 /** /login: students sign in with matrícula, administrators with email. */
 export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
-  useSignedInRedirect(loadArea);
+  const endedBy = useSignedInRedirect(loadArea);
   const [role, setRole] = useState<LoginRole>('student');
   const [demo] = useState(isDemoMode);
   const school = usePublicSchool();
@@ -224,6 +224,11 @@ export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
         <div className="relative w-full max-w-md rounded-3xl bg-white p-6 shadow-xl ring-1 ring-slate-200 sm:p-8 lg:shadow-lg">
           <h2 className="text-2xl font-bold tracking-tight text-slate-900">Entrar</h2>
           <p className="mt-1 text-sm text-slate-600">Escolha seu perfil e use seus dados de acesso.</p>
+          {endedBy && (
+            <p role="alert" className="mt-4 rounded-xl bg-amber-50 p-3 text-sm font-medium text-amber-900 ring-1 ring-amber-200">
+              {endedBy}
+            </p>
+          )}
           {refused && (
             <Suspense fallback={null}>
               <SchoolAccountSignIn refusal={search} />
