@@ -4,20 +4,29 @@ import { auth } from '../../shared/contract/auth.ts';
 import { api } from '../lib/api.ts';
 import { reloadIfOutdated } from '../lib/build-version.ts';
 
+/** Bumped by each retry of a boundary: an import that failed before it is tried anew. */
+let attempt = 0;
+
 /**
  * React.lazy keeps a failed import's error for good, so a screen opened while the network was down would fail forever.
- * This one starts afresh after a failure: the next render (the boundary's retry) imports the chunk again.
+ * This one imports again after a boundary's retry, not on its own: a retry on every render would loop while the network
+ * is down (a suspended navigation renders again and again), never letting the boundary show.
  */
 export function lazyRetrying(load: () => Promise<{ default: ComponentType }>): ComponentType {
+  let failedAt: number | undefined;
   const fresh = () =>
     lazy(() =>
       load().catch((error: unknown) => {
-        Current = fresh();
+        failedAt = attempt;
         throw error;
       }),
     );
   let Current = fresh();
   return function Retrying() {
+    if (failedAt !== undefined && failedAt < attempt) {
+      failedAt = undefined;
+      Current = fresh();
+    }
     return <Current />;
   };
 }
@@ -55,7 +64,10 @@ export class RouteErrorBoundary extends Component<Props, State> {
     window.removeEventListener('online', this.retry);
   }
 
-  retry = () => this.setState({ error: false });
+  retry = () => {
+    attempt += 1;
+    this.setState({ error: false });
+  };
 
   override render() {
     if (!this.state.error) return this.props.children;
