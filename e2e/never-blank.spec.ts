@@ -75,6 +75,7 @@ for (const [device, use] of [
       expect(await page.evaluate(() => sessionStorage.getItem('meritus-reloaded-to-build'))).toBe('nova-versao');
       await expect(failure).toBeVisible();
       expect(loads).toEqual(['/student/ranking', '/student/ranking']);
+      await page.unrouteAll({ behavior: 'wait' });
     });
 
     test('the login says when the server is out of reach, where a wrong password is wrong, and where to go without one', async ({
