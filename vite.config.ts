@@ -7,6 +7,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { AREAS } from './src/shared/areas.ts';
+import { pruneRetiredAssets } from './src/server/web-assets.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const apiTarget = `http://localhost:${process.env.API_PORT ?? 3000}`;
@@ -162,6 +163,18 @@ function areaPages(): Plugin {
 }
 
 /**
+ * A build is written over the previous one, not into an emptied folder: a tab opened before an upgrade keeps finding
+ * its chunks. The earlier builds' files are deleted once retired for RETIRED_ASSET_KEEP_MS (web-assets.ts).
+ */
+function retireEarlierAssets(): Plugin {
+  return {
+    name: 'meritus-retire-earlier-assets',
+    apply: 'build',
+    writeBundle: (options, bundle) => pruneRetiredAssets(outputDirOf(options), new Set(Object.keys(bundle))),
+  };
+}
+
+/**
  * React Router 7's package exports name only its development build, in production too (remix-run/react-router#12532,
  * #14102: dev warnings on, and some 3 kB more of gzipped JavaScript on every page). A build takes the production
  * build the package ships beside it; the dev server keeps the development one and its warnings.
@@ -171,10 +184,19 @@ const reactRouterProduction = path.join(root, 'node_modules/react-router/dist/pr
 export default defineConfig(({ command }) => ({
   root,
   resolve: { alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [] },
-  plugins: [react(), tailwindcss(), demoMeta(), withoutContractSchemas(), precompressAssets(), findModulesOfBothAreas(), areaPages()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    demoMeta(),
+    withoutContractSchemas(),
+    precompressAssets(),
+    findModulesOfBothAreas(),
+    areaPages(),
+    retireEarlierAssets(),
+  ],
   build: {
     outDir: 'dist',
-    emptyOutDir: true,
+    emptyOutDir: false,
     rolldownOptions: {
       output: {
         /*

@@ -2,6 +2,7 @@ import { ERROR_MESSAGES, type ErrorCode } from '../shared/errors.ts';
 
 const STATUS: Partial<Record<ErrorCode, number>> = {
   unauthenticated: 401,
+  session_password_reset: 401,
   student_login_failed: 401,
   admin_login_failed: 401,
   forbidden: 403,

@@ -24,7 +24,8 @@ import { issueCode, issueFields } from '../shared/validation.ts';
 import { ERROR_MESSAGES, type ApiErrorBody, type ErrorCode } from '../shared/errors.ts';
 import { AREAS, areaOfPath } from '../shared/areas.ts';
 import { firstReadsOf } from '../shared/first-reads.ts';
-import { FIRST_ANSWERS_ID } from '../shared/constants.ts';
+import { BUILD_HEADER, BUILD_META, FIRST_ANSWERS_ID } from '../shared/constants.ts';
+import { RETIRED_ASSETS_FILE, webBuildOf } from './web-assets.ts';
 import { createEventBus } from './realtime/event-bus.ts';
 import { createLiveHub } from './realtime/live-hub.ts';
 import { createRankingStore, hearingOwnChanges } from './modules/students/ranking-store.ts';
@@ -200,6 +201,15 @@ export async function buildApp(
   };
   app.decorate('expireStoreGoals', (now?: Date) => expireGoals({ db: database.db, events, settings: deps.settings }, now));
 
+  // The front end's build, named on every answer: a page of an earlier build reloads to it (web/lib/build-version.ts).
+  const indexPath = config.webDist ? path.join(config.webDist, 'index.html') : undefined;
+  const build = indexPath && fs.existsSync(indexPath) ? webBuildOf(fs.readFileSync(indexPath, 'utf8')) : undefined;
+  if (build) {
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header(BUILD_HEADER, build);
+    });
+  }
+
   await registerRequestLog(app);
   await registerSecurity(app, config);
   await registerAuth(app, config, database, events, deps.settings);
@@ -263,7 +273,7 @@ export async function buildApp(
       });
     }
     await sharePageRoutes(files, deps);
-    await registerWeb(files, config);
+    if (build) await registerWeb(files, config, build);
   });
 
   app.setNotFoundHandler((request, reply) => reply.status(404).send(errorBody('not_found')));
@@ -294,17 +304,18 @@ async function serveUploadsFromBucket(files: FastifyInstance, storage: FileStora
 /**
  * Serves the built front end with a fallback to index.html for client routes. The
  * demo flag is written into the page so the login screen knows whether to show the
- * demonstration credentials without an extra anonymous API call.
+ * demonstration credentials without an extra anonymous API call, and the build, which the
+ * page compares with the one the server's answers name. dist/assets also holds the files of
+ * earlier builds for a while (web-assets.ts), for the tabs still running them.
  */
-async function registerWeb(app: FastifyInstance, config: Config): Promise<void> {
-  const dist = config.webDist;
-  const indexPath = dist ? path.join(dist, 'index.html') : undefined;
-  if (!dist || !indexPath || !fs.existsSync(indexPath)) return;
+async function registerWeb(app: FastifyInstance, config: Config, build: string): Promise<void> {
+  const dist = config.webDist!;
   const render = (file: string) =>
     fs
       .readFileSync(file, 'utf8')
-      .replace('<meta name="meritus-demo" content="off"', `<meta name="meritus-demo" content="${config.demo ? 'on' : 'off'}"`);
-  const index = render(indexPath);
+      .replace('<meta name="meritus-demo" content="off"', `<meta name="meritus-demo" content="${config.demo ? 'on' : 'off'}"`)
+      .replace(`<meta name="${BUILD_META}" content=""`, `<meta name="${BUILD_META}" content="${build}"`);
+  const index = render(path.join(dist, 'index.html'));
   // An area's paths get its page, which preloads the area's first chunks (vite.config.ts, areaPages); index.html otherwise.
   const areaPages = new Map(
     AREAS.map((area) => {
@@ -339,8 +350,9 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
     prefix: '/',
     index: false,
     wildcard: false,
-    // The pages are sent by the route below, rendered (demo flag, first reads), never as their raw files.
-    allowedPath: (pathName) => !pathName.endsWith('.html'),
+    // The pages are sent by the route below, rendered (demo flag, build, first reads), never as their raw files; the record
+    // of retired assets (web-assets.ts) is the build's own.
+    allowedPath: (pathName) => !pathName.endsWith('.html') && pathName !== `/${RETIRED_ASSETS_FILE}`,
     preCompressed: true,
     setHeaders: (reply, filePath) => {
       if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('Cache-Control', 'public, max-age=31536000, immutable');

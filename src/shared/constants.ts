@@ -36,6 +36,10 @@ export const RANKING_PODIUM = 3;
 export const CLIENT_THROTTLE = { maxIdentical: 4, windowMs: 1000 } as const;
 /** The id of a signed-in page's element holding its first reads' answers by URL (first-reads.ts, decision 012). */
 export const FIRST_ANSWERS_ID = 'first-answers';
+/** The header on every answer of the server naming the build of the front end it serves (a hash of its index.html). */
+export const BUILD_HEADER = 'X-Meritus-Build';
+/** The page's meta element the server writes that same build into, for the page's code to compare with the header. */
+export const BUILD_META = 'meritus-build';
 
 /** The sign-in page (the web's paths.login), where a refused sign-in with a school account comes back (school-accounts.ts). */
 export const SIGN_IN_PATH = '/login';

@@ -1,9 +1,25 @@
-import { countOf, formatAmount, formatMeritus, formatNumber } from './format.ts';
+import { countOf, formatAmount, formatEstelecas, formatMeritus, formatNumber, plural } from './format.ts';
 import type { Currency } from './ledger-types.ts';
-import { CORE_ERROR_MESSAGES } from './messages-core.ts';
+import { CORE_ERROR_MESSAGES, MESSAGES as CORE_MESSAGES } from './messages-core.ts';
 import { ARCHIVE_MAX_PIXELS, BULK_MAX_STUDENTS, PHOTO_MAX_PIXELS, RANKING_PAGE } from './constants.ts';
 
-export { MESSAGES } from './messages-core.ts';
+/** Success and informational texts of the spec's catalogue: the first load's (messages-core.ts) and the screens'. */
+export const MESSAGES = {
+  ...CORE_MESSAGES,
+  meritusTransferred: (amount: number, recipient: string) =>
+    `${formatMeritus(amount)} ${plural(amount, 'transferido', 'transferidos')} para ${recipient}!`,
+  estelecasTransferred: (amount: number, recipient: string) =>
+    `${formatEstelecas(amount)} ${plural(amount, 'transferida', 'transferidas')} para ${recipient}`,
+  defaultTransferDescription: (sender: string, recipient: string) => `Transferência de ${sender} para ${recipient}`,
+  defaultEstelecasTransferDescription: (recipient: string) => `Transferência de Estelecas para ${recipient}`,
+  /** Operações em Tempo Real: the summary cards sum the operations listed, the newest ones. */
+  liveSummaryTitle: (listed: number) =>
+    listed === 0
+      ? 'Resumo das operações listadas'
+      : listed === 1
+        ? 'Resumo da operação listada'
+        : `Resumo das ${formatNumber(listed)} operações mais recentes`,
+} as const;
 
 /**
  * Stable error codes shared by server and client. The server sends the code and

@@ -1,5 +1,3 @@
-import { formatEstelecas, formatMeritus, formatNumber, plural } from './format.ts';
-
 /**
  * The texts the first load needs (the login route and the session check): transport, session and
  * sign-in errors and the spec's success texts. errors.ts builds the whole catalogue on them; they
@@ -9,6 +7,8 @@ export const CORE_ERROR_MESSAGES = {
   bad_request: 'Dados inválidos',
   validation: 'Dados inválidos',
   unauthenticated: 'Sessão expirada. Faça login novamente.',
+  /** A request with a session that a reset of the student's password ended. */
+  session_password_reset: 'Sua senha foi redefinida. Peça a nova ao professor.',
   forbidden: 'Você não tem permissão para esta ação',
   not_found: 'Recurso não encontrado',
   csrf: 'Requisição de origem não permitida',
@@ -19,7 +19,8 @@ export const CORE_ERROR_MESSAGES = {
   invalid_text: 'O texto contém caracteres inválidos',
   internal: 'Erro interno. Tente novamente.',
   service_unavailable: 'Sem conexão com o servidor. Tente novamente em alguns segundos.',
-  network: 'Erro de conexão. Verifique sua internet.',
+  /** No answer at all (offline, the server down), or a proxy's saying the server is out of reach. */
+  network: 'Sem conexão com o servidor. Verifique sua internet e tente de novo em alguns segundos.',
   student_login_failed: 'Matrícula ou senha incorretos',
   admin_login_failed: 'Email ou senha incorretos',
   /** Sign-in with a school account (Google, Microsoft) whose email is not a student's or staff member's, unverified, or of another domain. */
@@ -36,7 +37,7 @@ export function isCoreErrorCode(value: unknown): value is CoreErrorCode {
   return typeof value === 'string' && Object.hasOwn(CORE_ERROR_MESSAGES, value);
 }
 
-/** Success and informational texts of the spec's catalogue. */
+/** Success and informational texts of the spec's catalogue that the first load needs; errors.ts's MESSAGES holds them all. */
 export const MESSAGES = {
   welcome: (name: string) => `Bem-vindo, ${name}!`,
   logout: 'Logout realizado com sucesso',
@@ -48,17 +49,4 @@ export const MESSAGES = {
   leaveUnsaved: 'Sair sem salvar? As alterações serão perdidas.',
   keepEditing: 'Continuar editando',
   leaveWithoutSaving: 'Sair sem salvar',
-  meritusTransferred: (amount: number, recipient: string) =>
-    `${formatMeritus(amount)} ${plural(amount, 'transferido', 'transferidos')} para ${recipient}!`,
-  estelecasTransferred: (amount: number, recipient: string) =>
-    `${formatEstelecas(amount)} ${plural(amount, 'transferida', 'transferidas')} para ${recipient}`,
-  defaultTransferDescription: (sender: string, recipient: string) => `Transferência de ${sender} para ${recipient}`,
-  defaultEstelecasTransferDescription: (recipient: string) => `Transferência de Estelecas para ${recipient}`,
-  /** Operações em Tempo Real: the summary cards sum the operations listed, the newest ones. */
-  liveSummaryTitle: (listed: number) =>
-    listed === 0
-      ? 'Resumo das operações listadas'
-      : listed === 1
-        ? 'Resumo da operação listada'
-        : `Resumo das ${formatNumber(listed)} operações mais recentes`,
 } as const;

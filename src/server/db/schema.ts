@@ -179,6 +179,16 @@ export const sessions = pgTable(
 );
 
 /**
+ * Sessions a student's password reset ended (keyed like `sessions`), so a request still carrying one's cookie is told
+ * why it is signed out ('session_password_reset') rather than only that it is. Kept while such a session could have
+ * lived (SESSION_ABSOLUTE_MS), then swept.
+ */
+export const passwordResetSessions = pgTable('password_reset_sessions', {
+  tokenHash: text('token_hash').primaryKey(),
+  endedAt: timestamp('ended_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * A sign-in with a school account under way (OpenID Connect): written when the browser is sent to the provider, taken
  * (deleted) by the callback, so each state is used once, on whichever server instance the callback reaches. Keyed by
  * the SHA-256 of the state, which only the browser's cookie and the provider's redirect carry.

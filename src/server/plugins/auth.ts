@@ -5,6 +5,7 @@ import type { Database } from '../db/client.ts';
 import { AppError } from '../app-error.ts';
 import type { AdminActor, Principal, StudentActor } from '../modules/auth/actor.ts';
 import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.ts';
+import { endedByPasswordReset } from '../modules/auth/auth.service.ts';
 import { isSessionsEnded, type EventBus } from '../realtime/event-bus.ts';
 import type { SettingsStore } from '../modules/settings/settings.service.ts';
 import { ACCESS_LEVELS, type Access } from '../../shared/contract/route.ts';
@@ -26,6 +27,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
     sessionToken: string | null;
+    /** The request's session cookie names a session a reset of the student's password ended (its 401 says so). */
+    sessionEndedByReset: boolean;
   }
 }
 
@@ -91,7 +94,7 @@ function guardWith(rules: () => Promise<PermissionRules>) {
     if (access === 'public') return;
     if (!access) throw new AppError('forbidden');
     const { principal } = request;
-    if (!principal) throw new AppError('unauthenticated');
+    if (!principal) throw new AppError(request.sessionEndedByReset ? 'session_password_reset' : 'unauthenticated');
     if (access === 'signedIn') return;
     if (access === 'student') {
       if (principal.role !== 'student') throw new AppError('forbidden');
@@ -134,6 +137,7 @@ export async function registerAuth(
   app.decorate('declaredRoutes', [] as DeclaredRoute[]);
   app.decorateRequest('principal', null);
   app.decorateRequest('sessionToken', null);
+  app.decorateRequest('sessionEndedByReset', false);
 
   app.addHook('onRoute', (options) => {
     const methods = Array.isArray(options.method) ? options.method : [options.method];
@@ -149,7 +153,10 @@ export async function registerAuth(
     const token = request.cookies[sessionCookieName(config)];
     if (!token || !TOKEN_SHAPE.test(token)) return;
     const principal = await sessionCache.resolve(token);
-    if (!principal) return;
+    if (!principal) {
+      request.sessionEndedByReset = await endedByPasswordReset(database.db, token);
+      return;
+    }
     request.principal = principal;
     request.sessionToken = token;
   });

@@ -21,7 +21,8 @@ import { buildApp, BODY_LIMIT_BYTES } from '../app.ts';
 import { COMPRESSION_THRESHOLD_BYTES } from './compression.ts';
 import { ERROR_MESSAGES } from '../../shared/errors.ts';
 import { AREAS } from '../../shared/areas.ts';
-import { FIRST_ANSWERS_ID, RECENT_TRANSACTIONS_LIMIT } from '../../shared/constants.ts';
+import { BUILD_HEADER, BUILD_META, FIRST_ANSWERS_ID, RECENT_TRANSACTIONS_LIMIT } from '../../shared/constants.ts';
+import { RETIRED_ASSETS_FILE, webBuildOf } from '../web-assets.ts';
 import { firstReadsOf } from '../../shared/first-reads.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -198,7 +199,7 @@ describe('the built front end', () => {
   const NAME_WITH_MARKUP = 'Ana </script><script>alert(1)</script>';
   const script = `export const welcome = ${JSON.stringify('Bem-vindo ao Méritus! '.repeat(200))};\n`;
   const page =
-    '<!doctype html><html lang="pt-BR"><head><meta name="meritus-demo" content="off">' +
+    '<!doctype html><html lang="pt-BR"><head><meta name="meritus-demo" content="off"><meta name="meritus-build" content="">' +
     '<script type="module" src="/assets/index-AbC123.js"></script></head>' +
     `<body><div id="root"></div><!-- ${'espaço '.repeat(200)} --></body></html>`;
 
@@ -212,6 +213,7 @@ describe('the built front end', () => {
     fs.writeFileSync(path.join(dist, 'assets', 'index-AbC123.js.br'), zlib.brotliCompressSync(script));
     fs.writeFileSync(path.join(dist, 'assets', 'index-AbC123.js.gz'), zlib.gzipSync(script));
     fs.writeFileSync(path.join(dist, 'assets', 'tiny-XyZ789.js'), 'export const x = 1;\n');
+    fs.writeFileSync(path.join(dist, RETIRED_ASSETS_FILE), JSON.stringify({ 'assets/old-Zz0000.js': Date.now() }));
     database = await createTestDatabase();
     await addAdmin(database.db, TEST_ADMIN);
     await addStudents(database.db, [{ studentId: '3900001', name: NAME_WITH_MARKUP }]);
@@ -269,6 +271,16 @@ describe('the built front end', () => {
       expect(plain.headers['content-encoding'], url).toBeUndefined();
       expect(plain.body, url).toBe(decoded(compressed));
     }
+  });
+
+  test('the page names its build, and every answer the build the server serves, so a page of an earlier build can tell', async () => {
+    const build = webBuildOf(page);
+    for (const url of ['/login', '/student/ranking', '/api/health', '/api/auth/me', '/assets/index-AbC123.js', '/assets/nada.js']) {
+      expect((await get(url)).headers[BUILD_HEADER.toLowerCase()], url).toBe(build);
+    }
+    expect((await get('/admin')).body).toContain(`<meta name="${BUILD_META}" content="${build}">`);
+    // The record of the earlier builds' files is the build's own: its address is only a path of the app.
+    expect((await get(`/${RETIRED_ASSETS_FILE}`)).body).not.toContain('old-Zz0000.js');
   });
 
   test("an area's paths get the area's page (which preloads its chunks), every other path index.html", async () => {

@@ -1,4 +1,3 @@
-import { lazy } from 'react';
 import { Bug, Coins, Database, LayoutDashboard, Radio, Server, ShoppingBag, Sparkles, Trophy, Users } from 'lucide-react';
 import { AdminDashboardPage } from '../features/admin-dashboard/admin-dashboard-page.tsx';
 import { prefetchAdminDashboard } from '../features/admin-dashboard/dashboard-queries.ts';
@@ -7,6 +6,7 @@ import { navScreen } from './nav-screen.ts';
 import type { AppRoute } from './route-types.ts';
 import { useSession } from '../lib/session.ts';
 import { mayOpen } from './screen-access.tsx';
+import { lazyRetrying } from './route-error.tsx';
 
 /**
  * Screens of the admin area; the home loads with the area, the others as their own chunks. Add one entry per screen, e.g.
@@ -58,13 +58,13 @@ export const adminRoutes: AppRoute[] = [
   {
     path: paths.admin.reports,
     title: 'Relatórios',
-    Component: lazy(() => import('../features/admin-reports/admin-reports-page.tsx')),
+    Component: lazyRetrying(() => import('../features/admin-reports/admin-reports-page.tsx')),
     listsStudents: true,
   },
   {
     path: paths.admin.settings,
     title: 'Configurações',
-    Component: lazy(() => import('../features/admin-settings/admin-settings-page.tsx')),
+    Component: lazyRetrying(() => import('../features/admin-settings/admin-settings-page.tsx')),
     permission: 'manageSchool',
   },
 ];

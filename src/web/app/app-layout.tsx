@@ -19,6 +19,8 @@ import type { SchoolRules } from '../../shared/settings.ts';
 import { navOrder, type Role } from '../lib/paths.ts';
 import type { AppRoute } from './route-types.ts';
 import { mayOpen } from './screen-access.tsx';
+import { RouteErrorBoundary } from './route-error.tsx';
+import { reloadIfOutdated } from '../lib/build-version.ts';
 import { displayName } from '../lib/session-api.ts';
 import { useLogout, useSession } from '../lib/session.ts';
 
@@ -208,6 +210,8 @@ export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRo
   const settings = useSchoolSettings();
   // A phone gets the drawer only: the sidebar it never shows is not rendered.
   const wide = useMediaQuery(SCREEN.lg);
+  // After a deploy, the next screen opened is the new build's (the old one's files are kept a while, not for ever).
+  useEffect(reloadIfOutdated, [location.pathname]);
 
   if (!user) return null;
   const entries = navEntries(
@@ -261,22 +265,24 @@ export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRo
       <div className="lg:pl-72">
         <ToastBand title={screenLabel(routes, location.pathname)} />
         <main id="conteudo" tabIndex={-1} className="mx-auto w-full max-w-7xl px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:pt-0 lg:pb-8">
-          <Suspense
-            fallback={
-              <div className="flex justify-center py-20">
-                <Spinner className="size-8" />
-              </div>
-            }
-          >
-            {/* Screens wait for the settings: their dates are written in the school's time zone (if the settings fail, in the default one). */}
-            {settings.data || settings.isError ? (
-              <Outlet />
-            ) : (
-              <div className="flex justify-center py-20">
-                <Spinner className="size-8" />
-              </div>
-            )}
-          </Suspense>
+          <RouteErrorBoundary resetKey={location.pathname}>
+            <Suspense
+              fallback={
+                <div className="flex justify-center py-20">
+                  <Spinner className="size-8" />
+                </div>
+              }
+            >
+              {/* Screens wait for the settings: their dates are written in the school's time zone (if the settings fail, in the default one). */}
+              {settings.data || settings.isError ? (
+                <Outlet />
+              ) : (
+                <div className="flex justify-center py-20">
+                  <Spinner className="size-8" />
+                </div>
+              )}
+            </Suspense>
+          </RouteErrorBoundary>
         </main>
       </div>
     </div>

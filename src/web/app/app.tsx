@@ -1,16 +1,17 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Suspense, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { LoginPage } from '../features/auth/login-page.tsx';
 import { FullScreenSpinner } from '../ui/spinner.tsx';
 import { AppToaster } from '../ui/toaster.tsx';
 import { paths, type Role } from '../lib/paths.ts';
 import { loadArea, loadSignedInApp } from './areas.ts';
+import { lazyRetrying, RouteErrorBoundary } from './route-error.tsx';
 
 // The first load holds /login only (React, the router, the login page): the signed-in part comes when someone needs it.
-const SignedInRoot = lazy(() => loadSignedInApp().then(({ SignedInRoot }) => ({ default: SignedInRoot })));
+const SignedInRoot = lazyRetrying(() => loadSignedInApp().then(({ SignedInRoot }) => ({ default: SignedInRoot })));
 
 function lazyArea(role: Role) {
-  return lazy(async (): Promise<{ default: ComponentType }> => {
+  return lazyRetrying(async (): Promise<{ default: ComponentType }> => {
     const [{ Area, prepareArea }, routes] = await loadArea(role);
     await prepareArea(routes, window.location.pathname);
     return { default: () => <Area role={role} routes={routes} /> };
@@ -28,34 +29,37 @@ export function App() {
   return (
     <>
       <BrowserRouter>
-        <Routes>
-          <Route path={paths.login} element={<LoginPage loadArea={loadArea} />} />
-          <Route
-            path={`${paths.student.home}/*`}
-            element={
-              <Loading>
-                <StudentArea />
-              </Loading>
-            }
-          />
-          <Route
-            path={`${paths.admin.home}/*`}
-            element={
-              <Loading>
-                <AdminArea />
-              </Loading>
-            }
-          />
-          <Route
-            path={paths.root}
-            element={
-              <Loading>
-                <SignedInRoot />
-              </Loading>
-            }
-          />
-          <Route path="*" element={<Navigate to={paths.root} replace />} />
-        </Routes>
+        {/* Where an area's own code did not arrive; inside an area, each screen has its own (app-layout.tsx). */}
+        <RouteErrorBoundary fullScreen>
+          <Routes>
+            <Route path={paths.login} element={<LoginPage loadArea={loadArea} />} />
+            <Route
+              path={`${paths.student.home}/*`}
+              element={
+                <Loading>
+                  <StudentArea />
+                </Loading>
+              }
+            />
+            <Route
+              path={`${paths.admin.home}/*`}
+              element={
+                <Loading>
+                  <AdminArea />
+                </Loading>
+              }
+            />
+            <Route
+              path={paths.root}
+              element={
+                <Loading>
+                  <SignedInRoot />
+                </Loading>
+              }
+            />
+            <Route path="*" element={<Navigate to={paths.root} replace />} />
+          </Routes>
+        </RouteErrorBoundary>
       </BrowserRouter>
       <AppToaster />
     </>

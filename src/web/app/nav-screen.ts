@@ -1,6 +1,7 @@
-import { lazy, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import type { LucideIcon } from 'lucide-react';
 import type { AppRoute } from './route-types.ts';
+import { lazyRetrying } from './route-error.tsx';
 
 /** A screen with a sidebar entry, loaded as its own chunk when first opened; `access`: what it needs beyond its area. */
 export function navScreen(
@@ -10,5 +11,5 @@ export function navScreen(
   load: () => Promise<{ default: ComponentType }>,
   access: Pick<AppRoute, 'permission' | 'listsStudents'> = {},
 ): AppRoute {
-  return { path, Component: lazy(load), nav: { label, icon }, ...access };
+  return { path, Component: lazyRetrying(load), nav: { label, icon }, ...access };
 }

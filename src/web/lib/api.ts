@@ -1,9 +1,10 @@
-import { CLIENT_THROTTLE } from '../../shared/constants.ts';
+import { BUILD_HEADER, CLIENT_THROTTLE } from '../../shared/constants.ts';
 import { auth } from '../../shared/contract/auth.ts';
 import { urlOf, type AddressOf, type AnswerOf, type ArgsOf, type Method, type RequestOf, type Route } from '../../shared/contract/route.ts';
 import { CORE_ERROR_MESSAGES as ERROR_MESSAGES, isCoreErrorCode } from '../../shared/messages-core.ts';
 import { REQUEST_ID_HEADER } from '../../shared/request-id.ts';
 import { takeFirstAnswer } from './first-answers.ts';
+import { noteServerBuild } from './build-version.ts';
 
 /**
  * The app's only retry layer (the query client does not retry): a request that is safe to
@@ -269,6 +270,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
       if (counted && --reconnecting === 0) onReconnecting?.(false);
     }
 
+    // Which front end the server serves now: a page of an older build reloads to it (build-version.ts).
+    noteServerBuild(response.headers.get(BUILD_HEADER));
     if (response.status === 304 && held) return held.answer as AnswerOf<R>;
     if (!response.ok) {
       const error = await toApiError(response);

@@ -17,9 +17,17 @@ async function fetchSession(apiClient: ApiClient = api): Promise<SessionUser | n
   try {
     return await apiClient.call(auth.me);
   } catch (error) {
-    if (isApiError(error) && error.status === 401) return null;
-    throw error;
+    if (!isApiError(error) || error.status !== 401) throw error;
+    endedBy = error.code === 'session_password_reset' ? error.message : undefined;
+    return null;
   }
+}
+
+/** Why the session the browser still names ended, as the last check heard it: the reset password's text, or undefined. */
+let endedBy: string | undefined;
+
+export function sessionEndedBy(): string | undefined {
+  return endedBy;
 }
 
 let firstCheck: Promise<SessionUser | null> | undefined;
@@ -51,8 +59,13 @@ export function displayName(user: SessionUser): string {
   return user.role === 'student' ? user.student.name : user.admin.name;
 }
 
-/** The text to show for a failed sign-in. */
+/** A sign-in the server refused (wrong password, too many attempts): its message, which the form shows under the password. */
+export function loginRefusal(error: unknown): string | undefined {
+  return isApiError(error) && error.status >= 400 && error.status < 500 && error.code !== 'client_throttled' ? error.message : undefined;
+}
+
+/** The text to show for a failed sign-in: the refusal, no connection to the server (no answer, or a proxy's 502–504), or a failure. */
 export function loginErrorMessage(error: unknown): string {
-  if (isApiError(error) && error.status >= 400 && error.status < 500 && error.code !== 'client_throttled') return error.message;
-  return ERROR_MESSAGES.login_error;
+  const unreachable = isApiError(error) && (error.status === 0 || (error.status >= 502 && error.status <= 504));
+  return loginRefusal(error) ?? (unreachable ? ERROR_MESSAGES.network : ERROR_MESSAGES.login_error);
 }

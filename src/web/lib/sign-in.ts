@@ -4,7 +4,7 @@ import { toast } from 'react-hot-toast';
 import type { SessionUser } from '../../shared/auth.ts';
 import { MESSAGES } from '../../shared/messages-core.ts';
 import { homePath, type Role } from './paths.ts';
-import { displayName, loginErrorMessage, postLogin, sessionCheck, type LoginRequest } from './session-api.ts';
+import { displayName, loginErrorMessage, loginRefusal, postLogin, sessionCheck, sessionEndedBy, type LoginRequest } from './session-api.ts';
 import { areaOfUser } from '../../shared/areas.ts';
 
 /**
@@ -18,13 +18,15 @@ async function enter(user: SessionUser, area: ReturnType<AreaLoader>): Promise<v
   shell.setSessionUser(user);
 }
 
-/** Signs in, greets the user and opens their home. */
+/** Signs in, greets the user and opens their home; `refusal`: why the server refused the last attempt, for the form. */
 export function useSignIn(loadArea: AreaLoader) {
   const navigate = useNavigate();
   const [isPending, setPending] = useState(false);
+  const [refusal, setRefusal] = useState<string>();
   const signIn = async (request: LoginRequest) => {
     if (isPending) return;
     setPending(true);
+    setRefusal(undefined);
     // The area is fetched while the password is checked; awaited only once the sign-in succeeds.
     const area = loadArea(request.role);
     area.catch(() => undefined);
@@ -35,22 +37,26 @@ export function useSignIn(loadArea: AreaLoader) {
       void navigate(homePath(areaOfUser(user)), { replace: true });
     } catch (error) {
       toast.error(loginErrorMessage(error));
+      setRefusal(loginRefusal(error));
       setPending(false);
     }
   };
-  return { signIn, isPending };
+  return { signIn, isPending, refusal, clearRefusal: () => setRefusal(undefined) };
 }
 
 /**
  * Someone already signed in who opens /login goes to their home. The form shows meanwhile,
  * so the page does not wait for the check; if the check fails, signing in is still possible.
+ * Returns why the browser's session ended, when a reset of the student's password ended it.
  */
-export function useSignedInRedirect(loadArea: AreaLoader): void {
+export function useSignedInRedirect(loadArea: AreaLoader): string | undefined {
   const navigate = useNavigate();
+  const [endedBy, setEndedBy] = useState<string>();
   useEffect(() => {
     let active = true;
     void sessionCheck()
       .then(async (user) => {
+        if (active) setEndedBy(sessionEndedBy());
         if (!user || !active) return;
         await enter(user, loadArea(areaOfUser(user)));
         if (active) void navigate(homePath(areaOfUser(user)), { replace: true });
@@ -60,4 +66,5 @@ export function useSignedInRedirect(loadArea: AreaLoader): void {
       active = false;
     };
   }, [navigate, loadArea]);
+  return endedBy;
 }

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { normalizeIP } from '@fastify/rate-limit';
 import { and, asc, desc, eq, gt, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, runPrepared, type Db, type DbOrTx, type PreparedStatement } from '../../db/client.ts';
-import { admins, loginFailures, oidcStates, sessions, staffTurmas, students, turmas } from '../../db/schema.ts';
+import { admins, loginFailures, oidcStates, passwordResetSessions, sessions, staffTurmas, students, turmas } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { loginLockedMessage } from '../../../shared/errors.ts';
 import { LOGIN_LIMITS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../shared/constants.ts';
@@ -327,10 +327,29 @@ export async function currentUser(db: Db, principal: Principal, rules: Permissio
   return staffUser(await loadSelfAdmin(db, row, rules));
 }
 
-/** Ends every session of a student (removal, password reset), on every server instance if the transaction commits. */
-export async function endStudentSessions(db: DbOrTx, events: EventBus, studentUuid: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.studentUuid, studentUuid));
+/**
+ * Ends every session of a student (removal, password reset), on every server instance if the transaction commits. The
+ * sessions a reset ends are remembered, so the student's page is told why it was signed out (passwordResetSessions).
+ */
+export async function endStudentSessions(
+  db: DbOrTx,
+  events: EventBus,
+  studentUuid: string,
+  options: { passwordReset?: boolean } = {},
+): Promise<void> {
+  const ended = await db.delete(sessions).where(eq(sessions.studentUuid, studentUuid)).returning({ tokenHash: sessions.tokenHash });
+  if (options.passwordReset && ended.length > 0) await db.insert(passwordResetSessions).values(ended).onConflictDoNothing();
   await events.publish(db, { type: 'sessions_ended', studentUuid });
+}
+
+/** Whether a session token (one that no longer signs anybody in) was ended by a reset of its student's password. */
+export async function endedByPasswordReset(db: Db, token: string): Promise<boolean> {
+  const [row] = await db
+    .select({ tokenHash: passwordResetSessions.tokenHash })
+    .from(passwordResetSessions)
+    .where(eq(passwordResetSessions.tokenHash, hashToken(token)))
+    .limit(1);
+  return row !== undefined;
 }
 
 /** The longest window of the sign-in limits: older failures no longer count anywhere. */
@@ -342,4 +361,6 @@ export async function sweepAuthState(db: Db): Promise<void> {
   await db.delete(oidcStates).where(lt(oidcStates.expiresAt, now));
   await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, new Date(now.getTime() - SESSION_IDLE_MS))));
   await db.delete(loginFailures).where(lt(loginFailures.at, new Date(now.getTime() - LOGIN_FAILURE_MEMORY_MS)));
+  // Past a session's longest life, its cookie would have expired anyway.
+  await db.delete(passwordResetSessions).where(lt(passwordResetSessions.endedAt, new Date(now.getTime() - SESSION_ABSOLUTE_MS)));
 }

@@ -326,7 +326,7 @@ export async function resetStudentPassword(
   const row = await deps.db.transaction(async (tx) => {
     const student = await lockCurrentStudent(tx, admin, id);
     await tx.update(students).set({ passwordHash, updatedAt: new Date() }).where(eq(students.id, id));
-    await endStudentSessions(tx, deps.events, id);
+    await endStudentSessions(tx, deps.events, id, { passwordReset: true });
     await recordAudit(tx, {
       actor: auditActor(admin),
       action: 'student.password_reset',

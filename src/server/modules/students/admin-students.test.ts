@@ -5,7 +5,9 @@ import sharp from 'sharp';
 import { desc, eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { type TestApp, withSharedAdminApp } from '../../test/test-app.ts';
-import { auditLog, ledgerEntries, sessions, students, studentTags } from '../../db/schema.ts';
+import { auditLog, ledgerEntries, passwordResetSessions, sessions, students, studentTags } from '../../db/schema.ts';
+import { sweepAuthState } from '../auth/auth.service.ts';
+import { SESSION_ABSOLUTE_MS } from '../../../shared/constants.ts';
 import { reconcile } from '../ledger/reconciliation.service.ts';
 import { sweepExpiredTags } from '../tags/tags.service.ts';
 import { formatDate } from '../../../shared/format.ts';
@@ -364,6 +366,45 @@ describe('password reset', () => {
     const audit = await lastAudit('student.password_reset');
     expect(audit!.actorId).toBe(t.admin.id);
     expect(JSON.stringify(audit!.details)).not.toContain(password);
+  });
+});
+
+describe("a reset password's sessions", () => {
+  const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+
+  test("a page still holding a session the reset ended is told why, until the session's longest life is over", async () => {
+    const student = await create({ password: 'antiga-senha' });
+    const [phone, laptop] = [
+      await t.loginStudent(student.studentId, 'antiga-senha'),
+      await t.loginStudent(student.studentId, 'antiga-senha'),
+    ];
+    expect((await call('POST', `/admin/students/${student.id}/password`)).statusCode).toBe(200);
+    for (const cookie of [phone, laptop]) {
+      for (const url of ['/api/auth/me', '/api/me/summary']) {
+        const answer = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+        expect(answer.statusCode, url).toBe(401);
+        expect(answer.json(), url).toEqual({
+          error: { code: 'session_password_reset', message: 'Sua senha foi redefinida. Peça a nova ao professor.' },
+        });
+      }
+    }
+    // Past the longest life a session has (12 h), its cookie is only an expired one.
+    await t.db.update(passwordResetSessions).set({ endedAt: new Date(Date.now() - SESSION_ABSOLUTE_MS - 60_000) });
+    await sweepAuthState(t.db);
+    expect((await me(phone)).json().error.code).toBe('unauthenticated');
+    expect((await me(laptop)).json().error.code).toBe('unauthenticated');
+  });
+
+  test('a session ended otherwise (removal, sign-out, none at all) says only that nobody is signed in', async () => {
+    const removed = await create({ password: 'antiga-senha' });
+    const cookie = await t.loginStudent(removed.studentId, 'antiga-senha');
+    expect((await call('DELETE', `/admin/students/${removed.id}`)).statusCode).toBe(200);
+    expect((await me(cookie)).json().error.code).toBe('unauthenticated');
+    const out = await create({ password: 'antiga-senha' });
+    const signedOut = await t.loginStudent(out.studentId, 'antiga-senha');
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: signedOut } })).statusCode).toBe(204);
+    expect((await me(signedOut)).json().error.code).toBe('unauthenticated');
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/me' })).json().error.code).toBe('unauthenticated');
   });
 });
 

@@ -41,7 +41,7 @@ const IDENTIFIER_FIELDS = {
   admin: { label: 'Email', name: 'email', type: 'email', placeholder: 'professor@escola.com' },
 } as const satisfies Record<LoginRole, object>;
 
-function PasswordField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+function PasswordField({ value, onChange, error }: { value: string; onChange: (value: string) => void; error: string | undefined }) {
   const [visible, setVisible] = useState(false);
   return (
     <TextField
@@ -51,6 +51,7 @@ function PasswordField({ value, onChange }: { value: string; onChange: (value: s
       autoComplete="current-password"
       value={value}
       onChange={(event) => onChange(event.target.value)}
+      error={error}
       aria-required="true"
       trailing={
         <button
@@ -145,11 +146,19 @@ function LoginForm({ role, demo, loadArea }: { role: LoginRole; demo: boolean; l
           onChange={(event) => setIdentifier(event.target.value)}
           aria-required="true"
         />
-        <PasswordField value={password} onChange={setPassword} />
+        <PasswordField
+          value={password}
+          onChange={(value) => {
+            setPassword(value);
+            login.clearRefusal();
+          }}
+          error={login.refusal}
+        />
         <Button type="submit" size="lg" fullWidth loading={login.isPending} className="mt-1">
           {login.isPending ? MESSAGES.signingIn : 'Entrar'}
         </Button>
       </form>
+      <p className="mt-4 text-center text-sm text-slate-600">Esqueceu a senha? Peça ao seu professor ou à coordenação.</p>
       {demo && <DemoBox role={role} onFill={fillDemo} />}
     </>
   );
@@ -166,7 +175,7 @@ const highlights = [
 
 /** /login: students sign in with matrícula, administrators with email. */
 export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
-  useSignedInRedirect(loadArea);
+  const endedBy = useSignedInRedirect(loadArea);
   const [role, setRole] = useState<LoginRole>('student');
   const [demo] = useState(isDemoMode);
   const school = usePublicSchool();
@@ -215,6 +224,11 @@ export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
         <div className="relative w-full max-w-md rounded-3xl bg-white p-6 shadow-xl ring-1 ring-slate-200 sm:p-8 lg:shadow-lg">
           <h2 className="text-2xl font-bold tracking-tight text-slate-900">Entrar</h2>
           <p className="mt-1 text-sm text-slate-600">Escolha seu perfil e use seus dados de acesso.</p>
+          {endedBy && (
+            <p role="alert" className="mt-4 rounded-xl bg-amber-50 p-3 text-sm font-medium text-amber-900 ring-1 ring-amber-200">
+              {endedBy}
+            </p>
+          )}
           {refused && (
             <Suspense fallback={null}>
               <SchoolAccountSignIn refusal={search} />

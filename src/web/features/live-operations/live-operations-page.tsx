@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { ArrowLeftRight, Gift, Pause, Play, Radio, RefreshCw, Shield, UserRound, ListChecks, type LucideIcon } from 'lucide-react';
 import { LIVE_BADGE_CLEAR_MS, POLL_MS } from '../../../shared/constants.ts';
-import { MESSAGES } from '../../../shared/messages-core.ts';
+import { MESSAGES } from '../../../shared/errors.ts';
 import { OPERATION_CATEGORIES, OPERATORS, type LiveOperation, type OperationCategory } from '../../../shared/ledger.ts';
 import { operationMatches, queryWords } from '../../../shared/student-match.ts';
 import { useSession } from '../../lib/session.ts';
