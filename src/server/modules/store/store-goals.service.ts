@@ -21,6 +21,7 @@ import {
   type ContributionResult,
   type OrderDecisionResult,
 } from '../../../shared/store.ts';
+import { itemForRecord } from './store-records.ts';
 import { GOAL_TEXTS, type GoalRefundReason } from '../../../shared/store-goals.ts';
 import { issueCode, issueFields } from '../../../shared/validation.ts';
 
@@ -118,16 +119,6 @@ function publishGoalChange(
   }
 }
 
-/** A goal's currency and name for the record of a refused contribution (none when it does not exist). */
-async function goalForRecord(db: Db, itemId: string | undefined) {
-  if (!itemId) return undefined;
-  const [item] = await db
-    .select({ currency: storeItems.currency, name: storeItems.name })
-    .from(storeItems)
-    .where(eq(storeItems.id, itemId));
-  return item;
-}
-
 /**
  * A student contributes to a turma goal: 201 `{ message, balances, raised, myContribution, reached }`. A contribution
  * beyond what is left is refused (store_goal_exceeds, naming what is left), never capped: the student chose an amount.
@@ -142,7 +133,7 @@ export async function contribute(
   const itemId = storeItemParams.shape.id.safeParse(id).data;
   const said = typeof input === 'object' && input !== null ? (input as { amount?: unknown }) : {};
   const refuse = async (code: ErrorCode, error: AppError = new AppError(code)) => {
-    const item = await goalForRecord(deps.db, itemId);
+    const item = await itemForRecord(deps.db, itemId);
     const amount = typeof said.amount === 'number' ? said.amount : undefined;
     const attempt = attemptRecord(
       student,
@@ -172,7 +163,7 @@ export async function contribute(
     if (error instanceof AppError) throw await refuse(error.code, error);
     throw error;
   }
-  const item = await goalForRecord(deps.db, itemId);
+  const item = await itemForRecord(deps.db, itemId);
   const currency: Currency = item?.currency ?? 'meritus';
   const answer = await callLedger(
     deps.db,

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql, type Column, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { rowsOf } from '../../db/client.ts';
-import { storeItems, storeOrders, students } from '../../db/schema.ts';
+import { storeOrders, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, turmaScopeOf, type AdminActor, type StudentActor } from '../auth/actor.ts';
@@ -28,6 +28,7 @@ import {
 } from '../../../shared/store.ts';
 import { issueCode, issueFields } from '../../../shared/validation.ts';
 import { isGoalOrder, refuseGoalOrder } from './store-goals.service.ts';
+import { itemForRecord } from './store-records.ts';
 import { STORE_PURCHASE, STORE_REFUND, storeAnswer, type StoreAnswer, type StoreRefusal, type StoreWrite } from './store-answer.ts';
 
 /**
@@ -75,16 +76,6 @@ function publishWrite(events: EventBus, studentUuid: string, write: StoreWrite):
     lines: { entryIds: [write.entryId], batchIds: [], refusedIds: [] },
   });
   events.publishAfterCommit({ type: 'store', studentUuids: [studentUuid], turmaIds: [write.turmaId], catalogue: false });
-}
-
-/** An item's currency, price and name for the record of a refused purchase (none when it does not exist). */
-async function itemForRecord(db: DbOrTx, itemId: string | undefined) {
-  if (!itemId) return undefined;
-  const [item] = await db
-    .select({ currency: storeItems.currency, price: storeItems.price, name: storeItems.name })
-    .from(storeItems)
-    .where(eq(storeItems.id, itemId));
-  return item;
 }
 
 /** A student buys one unit of an item: 201 `{ order, message, balances }`. */
