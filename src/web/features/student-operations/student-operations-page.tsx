@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { FilterX, History, ListFilter, SearchX } from 'lucide-react';
 import { POLL_MS } from '../../../shared/constants.ts';
@@ -13,6 +13,7 @@ import { useFallbackInterval } from '../../lib/live-query.ts';
 import { toastError } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
+import { ChoiceGroup } from '../../ui/choice-group.tsx';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { OperationList } from '../../ui/operation-list.tsx';
@@ -43,34 +44,7 @@ const KIND_OPTIONS: { value: Kind; label: string }[] = [
 ];
 
 function CurrencyFilter({ value, onChange }: { value: Currency | ''; onChange: (value: Currency | '') => void }) {
-  const name = useId();
-  return (
-    <fieldset>
-      <legend className="mb-1.5 text-sm font-medium text-slate-800">Moeda</legend>
-      <div className="flex gap-1 rounded-xl bg-slate-100 p-1">
-        {CURRENCY_OPTIONS.map((option) => (
-          <label
-            key={option.value}
-            className={cn(
-              'relative flex min-h-10 flex-1 cursor-pointer items-center justify-center rounded-lg px-3 text-sm',
-              'font-semibold transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500',
-              value === option.value ? 'bg-white text-indigo-700 shadow-sm' : 'text-slate-600 hover:text-slate-900',
-            )}
-          >
-            <input
-              type="radio"
-              name={name}
-              value={option.value}
-              checked={value === option.value}
-              onChange={() => onChange(option.value)}
-              className="absolute inset-0 size-full cursor-pointer appearance-none rounded-lg opacity-0"
-            />
-            {option.label}
-          </label>
-        ))}
-      </div>
-    </fieldset>
-  );
+  return <ChoiceGroup legend="Moeda" options={CURRENCY_OPTIONS} value={value} onChange={onChange} variant="segmented" />;
 }
 
 /** /student/recent-operations: the student's whole history of both currencies, filtered, searched and paged. */

@@ -1,11 +1,11 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ClipboardList, Coins, ShoppingBag, Star, Store } from 'lucide-react';
 import { STORE_CATEGORIES, STORE_CATEGORY_LABELS, type StoreCategory, type StudentStoreItem } from '../../../shared/store.ts';
-import { cn } from '../../lib/cn.ts';
 import { formatAmount, formatEstelecas, formatMeritus } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
 import { Card } from '../../ui/card.tsx';
+import { ChoiceGroup } from '../../ui/choice-group.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
@@ -31,40 +31,11 @@ function CategoryFilter({
   value: StoreCategory | '';
   onChange: (value: StoreCategory | '') => void;
 }) {
-  const name = useId();
   const options: { value: StoreCategory | ''; label: string }[] = [
     { value: '', label: 'Todos' },
     ...categories.map((category) => ({ value: category, label: STORE_CATEGORY_LABELS[category] })),
   ];
-  return (
-    <fieldset>
-      <legend className="sr-only">Categoria</legend>
-      <div className="flex flex-wrap gap-2">
-        {options.map((option) => (
-          <label
-            key={option.value}
-            className={cn(
-              'relative flex min-h-11 cursor-pointer items-center rounded-full px-4 text-sm font-semibold ring-1 transition-colors',
-              'has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500',
-              value === option.value
-                ? 'bg-indigo-600 text-white ring-indigo-600'
-                : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-50 hover:text-slate-900',
-            )}
-          >
-            <input
-              type="radio"
-              name={name}
-              value={option.value}
-              checked={value === option.value}
-              onChange={() => onChange(option.value)}
-              className="absolute inset-0 size-full cursor-pointer appearance-none rounded-full opacity-0"
-            />
-            {option.label}
-          </label>
-        ))}
-      </div>
-    </fieldset>
-  );
+  return <ChoiceGroup legend="Categoria" legendHidden options={options} value={value} onChange={onChange} variant="chips" />;
 }
 
 function BalanceStrip({ balances }: { balances: Balances }) {
