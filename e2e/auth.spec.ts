@@ -3,13 +3,23 @@ import { expectNoSeriousA11yViolations } from './axe.ts';
 import { DEMO, expect, HOME, login, loginViaApi, navigate, test, type Role } from './fixtures.ts';
 
 /** The sidebar entries of the spec, in order, per role. */
+/** The spec's sidebar, with the Loja (issue 35: after Estelecas). */
 const SPEC_NAV: Record<Role, string[]> = {
-  student: ['/student', '/student/profile', '/student/transfer', '/student/estelecas', '/student/ranking', '/student/recent-operations'],
+  student: [
+    '/student',
+    '/student/profile',
+    '/student/transfer',
+    '/student/estelecas',
+    '/student/loja',
+    '/student/ranking',
+    '/student/recent-operations',
+  ],
   admin: [
     '/admin',
     '/admin/students',
     '/admin/meritus',
     '/admin/estelecas',
+    '/admin/loja',
     '/admin/ranking',
     '/admin/recent-operations',
     '/admin/backend',
@@ -184,7 +194,7 @@ test.describe('login form', () => {
     await page.getByLabel('Matrícula').fill(DEMO.student.studentId);
     await page.getByLabel('Senha', { exact: true }).fill('senha-errada');
     await page.getByRole('button', { name: 'Entrar' }).click();
-    await expect(page.getByText('Matrícula ou senha incorretos')).toBeVisible();
+    await expect(page.getByRole('tabpanel', { name: 'Estudante' }).getByText('Matrícula ou senha incorretos')).toBeVisible();
     await expect(page).toHaveURL('/login');
 
     await page.getByRole('tab', { name: 'Administrador' }).click();
@@ -192,7 +202,7 @@ test.describe('login form', () => {
     await page.getByLabel('Email').fill(DEMO.admin.email);
     await page.getByLabel('Senha', { exact: true }).fill('senha-errada');
     await page.getByRole('button', { name: 'Entrar' }).click();
-    await expect(page.getByText('Email ou senha incorretos')).toBeVisible();
+    await expect(page.getByRole('tabpanel', { name: 'Administrador' }).getByText('Email ou senha incorretos')).toBeVisible();
     await expect(page).toHaveURL('/login');
   });
 

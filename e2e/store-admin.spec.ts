@@ -96,7 +96,8 @@ for (const size of SIZES) {
       const saved = (await getJson<AdminStoreItem[]>(school.admin, '/api/admin/store/items')).find((item) => item.name === name)!;
       expect(saved).toMatchObject({ price: 12, stock: 10, limit: { count: 2, period: 'week' }, category: 'material', active: true });
       expect(saved.imageId).not.toBeNull();
-      // The row shows the picture itself, loaded through the store's image route.
+      // The row shows the picture itself, loaded through the store's image route (lazily: once the row is in view).
+      await row.scrollIntoViewIfNeeded();
       await expect.poll(() => row.locator('img').evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
 
       // Edit: the price changes.

@@ -8,7 +8,16 @@ import { expect, loginViaApi, navigate, test, type TestTeacher } from './fixture
 const TURMA = '2º EM - Turma A';
 
 /** What a teacher's sidebar lists: the staff area without the coordination's pages (Painel Backend, Debug & Diagnóstico). */
-const TEACHER_NAV = ['Dashboard', 'Gerenciar Alunos', 'Gerenciar M$', 'Estelecas', 'Ranking', 'Operações em Tempo Real', 'Data-Base'];
+const TEACHER_NAV = [
+  'Dashboard',
+  'Gerenciar Alunos',
+  'Gerenciar M$',
+  'Estelecas',
+  'Loja',
+  'Ranking',
+  'Operações em Tempo Real',
+  'Data-Base',
+];
 
 /** Pages of the coordination a teacher may type the address of, with an API call each of them makes. */
 const COORDINATION_PAGES = [

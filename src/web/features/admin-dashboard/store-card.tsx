@@ -1,6 +1,6 @@
 import { ShoppingBag } from 'lucide-react';
 import type { DashboardStore } from '../../../shared/dashboard.ts';
-import { STORE_TEXTS } from '../../../shared/store.ts';
+import { STORE_TEXTS } from '../../../shared/store-texts.ts';
 import { formatAmount, formatMeritus, formatNumber, formatRelativeTime } from '../../lib/format.ts';
 import { Card } from '../../ui/card.tsx';
 import { ProgressBar } from '../../ui/progress-bar.tsx';
