@@ -10,7 +10,7 @@ import { attemptRecord, recordRefusal } from '../ledger/ledger-attempts.ts';
 import { callLedger, formatTemplate } from '../ledger/ledger-call.ts';
 import type { LedgerDeps, WriteContext } from '../ledger/ledger.service.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
-import { dayIn, DEFAULT_TIME_ZONE } from '../../../shared/format.ts';
+import { dayIn } from '../../../shared/format.ts';
 import type { Currency } from '../../../shared/ledger-types.ts';
 import {
   contributionInput,
@@ -21,7 +21,7 @@ import {
   type ContributionResult,
   type OrderDecisionResult,
 } from '../../../shared/store.ts';
-import { itemForRecord } from './store-records.ts';
+import { itemForRecord, timeZoneOf } from './store-records.ts';
 import { GOAL_TEXTS, type GoalRefundReason } from '../../../shared/store-goals.ts';
 import { issueCode, issueFields } from '../../../shared/validation.ts';
 
@@ -93,8 +93,7 @@ const REFUND_DESCRIPTIONS: Record<GoalRefundReason, string> = {
 
 /** The school's calendar day at `at`: a deadline's day is included, the next day it has passed. */
 async function schoolDay(deps: StoreGoalDeps, at: Date): Promise<string> {
-  const timeZone = deps.settings ? (await deps.settings.get()).school.timeZone : DEFAULT_TIME_ZONE;
-  return dayIn(timeZone, at);
+  return dayIn(await timeZoneOf(deps), at);
 }
 
 /**

@@ -13,7 +13,6 @@ import type { LedgerDeps, WriteContext } from '../ledger/ledger.service.ts';
 import { studentInScope, turmaInScope } from '../../views/turma-scope.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
 import type { Currency } from '../../../shared/ledger-types.ts';
-import { DEFAULT_TIME_ZONE } from '../../../shared/format.ts';
 import {
   deliverOrdersInput,
   refuseOrderInput,
@@ -28,7 +27,7 @@ import {
 } from '../../../shared/store.ts';
 import { issueCode, issueFields } from '../../../shared/validation.ts';
 import { isGoalOrder, refuseGoalOrder } from './store-goals.service.ts';
-import { itemForRecord } from './store-records.ts';
+import { itemForRecord, timeZoneOf } from './store-records.ts';
 import { STORE_PURCHASE, STORE_REFUND, storeAnswer, type StoreAnswer, type StoreRefusal, type StoreWrite } from './store-answer.ts';
 
 /**
@@ -53,10 +52,6 @@ const REFUSAL_CODES: Record<StoreRefusal, ErrorCode> = {
 
 const PURCHASE_DESCRIPTION = formatTemplate((item) => STORE_ENTRY_TEXTS.purchase(item));
 const REFUND_DESCRIPTION = formatTemplate((item) => STORE_ENTRY_TEXTS.refund(item));
-
-async function timeZoneOf(deps: StoreDeps): Promise<string> {
-  return deps.settings ? (await deps.settings.get()).school.timeZone : DEFAULT_TIME_ZONE;
-}
 
 /** The error a refusal is answered with: the limit's names its count and period ('Limite de 1 por semana atingido'). */
 function refusalError(answer: Extract<StoreAnswer, { outcome: 'refused' }>): AppError {
