@@ -12,6 +12,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   turma_outside_turmas: 403,
   not_found: 404,
   student_not_found: 404,
+  report_no_top_students: 404,
   entry_not_found: 404,
   reversal_not_own: 403,
   reversal_transfer_coordination: 403,

@@ -32,8 +32,11 @@ function fonts(): Record<keyof typeof FONT, Buffer> {
   return fontFiles;
 }
 
-/** Renders a document in FONT and collects its bytes. */
-export function render(options: PDFKit.PDFDocumentOptions, draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
+/**
+ * Renders a document in FONT and collects its bytes. `draw` may read as it goes (a turma's statements read one student's
+ * rows at a time), so what is held is the document and the rows of the page being drawn.
+ */
+export function render(options: PDFKit.PDFDocumentOptions, draw: (doc: PDFKit.PDFDocument) => void | Promise<void>): Promise<Buffer> {
   const doc = new PDFDocument({ ...options, bufferPages: true });
   const files = fonts();
   doc.registerFont(FONT.regular, files.regular);
@@ -44,8 +47,9 @@ export function render(options: PDFKit.PDFDocumentOptions, draw: (doc: PDFKit.PD
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
-    draw(doc);
-    doc.end();
+    Promise.resolve()
+      .then(() => draw(doc))
+      .then(() => doc.end(), reject);
   });
 }
 
@@ -56,6 +60,19 @@ export function fileSlug(text: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '')
+    .slice(0, 60);
+}
+
+/**
+ * A name (a turma's, '1º EM - Turma A') as part of a file name, readable and with its accents ('1º-EM-Turma-A'): without
+ * the characters a file system refuses, blanks and dashes as one '-'. The download's ASCII fallback is contentDisposition's.
+ */
+export function fileNamePart(text: string): string {
+  return text
+    .normalize('NFC')
+    .replace(/[\\/:*?"<>|\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .replace(/[\s-]+/g, '-')
     .slice(0, 60);
 }
 

@@ -1,5 +1,5 @@
 import { ERROR_MESSAGES } from './errors.ts';
-import { FIGURE_LABELS } from './reports.ts';
+import { FIGURE_LABELS, formatDayRange, type ReportPeriod } from './reports.ts';
 import { STORE_TEXTS } from './store.ts';
 
 /**
@@ -8,9 +8,31 @@ import { STORE_TEXTS } from './store.ts';
  */
 export const REPORT_TEXTS = {
   unknownTurma: (name: string) => `${ERROR_MESSAGES.report_unknown_turma}: ${name}`,
-  /** An export's file name: the table's, its period, the format's extension. */
-  exportFileName: (table: string, from: string, to: string, extension: string) => `relatorio-${table}-${from}-a-${to}.${extension}`,
+  /** An export's file name: the table's, its turmas (fileNamePart), its period, the format's extension. */
+  exportFileName: (table: string, turmas: string, from: string, to: string, extension: string) =>
+    `relatorio-${table}-${turmas}-${from}-a-${to}.${extension}`,
+  /** The workbook with every table. */
+  workbookFileName: (turmas: string, from: string, to: string) => `relatorio-${turmas}-${from}-a-${to}.xlsx`,
+  /** The file name's part for the turmas of a report: none chosen means every one (of the school, or of a teacher). */
+  allTurmasFilePart: 'todas-as-turmas',
+  manyTurmasFilePart: (count: number) => `${count}-turmas`,
+  /** The line under an export's title, inside the file. */
+  turmasLine: (turmas: readonly string[]) =>
+    turmas.length === 0 ? 'Turmas: todas' : turmas.length === 1 ? `Turma: ${turmas[0]}` : `Turmas: ${turmas.join(', ')}`,
 } as const;
+
+/** How a document names its period: the screen's choice and its days ('Bimestre: 01/10/2026 a 28/11/2026'). */
+const PERIOD_NAMES: Record<ReportPeriod, string> = {
+  today: 'Dia',
+  '7d': 'Últimos 7 dias',
+  '30d': 'Últimos 30 dias',
+  month: 'Mês',
+  bimester: 'Bimestre',
+  year: 'Ano letivo',
+  custom: 'Período',
+};
+export const periodLine = (period: { period: ReportPeriod; from: string; to: string }) =>
+  `${PERIOD_NAMES[period.period]}: ${formatDayRange(period.from, period.to)}`;
 
 /** Column headings of the exports (CSV and XLSX), with a `(%)` or `(M$)` where the unit is not said otherwise. */
 export const EXPORT_HEADINGS = {
@@ -59,6 +81,16 @@ export const EXPORT_HEADINGS = {
   soldOut: STORE_TEXTS.soldOut,
   yes: 'Sim',
   no: 'Não',
+  earned: 'Ganhos (M$)',
+  removed: 'Removidos (M$)',
+  received: 'Recebidos em transferências (M$)',
+  sent: 'Transferidos (M$)',
+  spentInStore: 'Gastos na Loja (M$)',
+  estelecasAtEnd: 'Estelecas no fim',
+  tagsInPeriod: 'Tags no período',
+  status: 'Situação',
+  enrolled: 'Matriculado',
+  left: 'Saiu da escola',
 } as const;
 
 /** A student's statement (extrato) in PDF. */
@@ -91,4 +123,56 @@ export const CERTIFICATE_TEXTS = {
   issued: (date: string) => `Emitido em ${date}`,
   /** `title` and `name` already as file-name slugs. */
   fileName: (title: string, name: string) => `certificado-${title}-${name}.pdf`,
+} as const;
+
+/** A turma's report in PDF (A4, landscape): its figures for the period and a row per student. */
+export const TURMA_REPORT_TEXTS = {
+  documentTitle: (turma: string) => `Relatório da turma ${turma}`,
+  heading: (turma: string) => `Relatório da turma ${turma}`,
+  figuresTitle: 'Indicadores da turma no período',
+  studentsTitle: 'Alunos',
+  enrolledStudents: 'Alunos matriculados',
+  balanceAtEnd: 'Saldo da turma no fim',
+  averageBalance: 'Média por aluno',
+  columns: {
+    studentId: 'Matrícula',
+    name: 'Aluno',
+    start: 'Saldo no início',
+    awarded: 'Ganhos',
+    removed: 'Removidos',
+    received: 'Recebidos',
+    sent: 'Transferidos',
+    spent: 'Gastos na Loja',
+    end: 'Saldo no fim',
+    estelecas: 'Estelecas',
+    tags: 'Tags',
+  },
+  legend:
+    'Valores em Méritus (M$) somados do registro de operações. Ganhos: adições e recompensas; Removidos: remoções e penalidades; ' +
+    'Recebidos e Transferidos: transferências recebidas e enviadas; Estelecas: saldo no fim do período; Tags: tags da semana ' +
+    'que valeram no período. Saldo no fim = início + ganhos − removidos + recebidos − transferidos − gastos na Loja.',
+  total: 'Total',
+  /** Beside the name of a student no longer enrolled at the period's end. */
+  left: 'saiu da escola',
+  noStudents: 'Nenhum aluno nesta turma no período.',
+  page: (page: number, pages: number) => `Página ${page} de ${pages}`,
+  issued: (at: string, admin: string) => `Emitido em ${at} por ${admin}`,
+  fileName: (turma: string, from: string, to: string) => `relatorio-turma-${turma}-${from}-a-${to}.pdf`,
+} as const;
+
+/** Every statement of a turma in one PDF. */
+export const TURMA_STATEMENTS_TEXTS = {
+  documentTitle: (turma: string) => `Extratos da turma ${turma}`,
+  fileName: (turma: string, from: string, to: string) => `extratos-${turma}-${from}-a-${to}.pdf`,
+} as const;
+
+/** The certificates of the period's top students by Méritus earned; the sentence runs as the weekly tag's. */
+export const TOP_CERTIFICATE_TEXTS = {
+  documentTitle: (turma: string | null) => `Certificados dos destaques: ${turma ?? 'escola'}`,
+  title: (place: number, turma: string | null) => `${place}º lugar em Méritus ${turma === null ? 'da escola' : 'da turma'}`,
+  /** `from` and `to` as dd/mm/aaaa. */
+  period: (period: ReportPeriod, from: string, to: string, meritus: string) =>
+    `${from === to ? `no dia ${from}` : `${period === 'bimester' ? 'no bimestre' : period === 'year' ? 'no ano letivo' : 'no período'} de ${from} a ${to}`}, com ${meritus} ganhos.`,
+  fileName: (where: string, from: string, to: string) => `certificados-destaques-${where}-${from}-a-${to}.pdf`,
+  schoolFilePart: 'escola',
 } as const;

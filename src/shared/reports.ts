@@ -395,7 +395,7 @@ export type ReportStore = z.infer<typeof reportStore>;
 
 // ---------------------------------------------------------------- exports
 
-export const REPORT_TABLES = ['figures', 'timeline', 'turmas', 'balances', 'awards', 'penalties', 'risers', 'store'] as const;
+export const REPORT_TABLES = ['figures', 'timeline', 'turmas', 'balances', 'awards', 'penalties', 'risers', 'store', 'students'] as const;
 export type ReportTable = (typeof REPORT_TABLES)[number];
 export const REPORT_TABLE_TITLES: Record<ReportTable, string> = {
   figures: 'Indicadores',
@@ -406,6 +406,19 @@ export const REPORT_TABLE_TITLES: Record<ReportTable, string> = {
   penalties: 'Principais motivos de penalidade',
   risers: 'Alunos que mais subiram',
   store: 'Loja: gastos por item',
+  students: 'Alunos: saldos e movimentos',
+};
+/** The tables' sheets in the workbook (at most 31 characters, as Excel allows). */
+export const REPORT_TABLE_SHEETS: Record<ReportTable, string> = {
+  figures: 'Indicadores',
+  timeline: 'Méritus no tempo',
+  turmas: 'Turmas',
+  balances: 'Saldos',
+  awards: 'Motivos de premiação',
+  penalties: 'Motivos de penalidade',
+  risers: 'Alunos que mais subiram',
+  store: 'Loja',
+  students: 'Alunos',
 };
 /** File names of the exports, without the period and extension. */
 export const REPORT_TABLE_FILES: Record<ReportTable, string> = {
@@ -417,6 +430,7 @@ export const REPORT_TABLE_FILES: Record<ReportTable, string> = {
   penalties: 'motivos-penalidade',
   risers: 'alunos-que-mais-subiram',
   store: 'loja-gastos-por-item',
+  students: 'alunos',
 };
 export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -436,6 +450,36 @@ export const statementQuery = reportFilters
   .superRefine(checkPeriod);
 export type StatementQuery = z.output<typeof statementQuery>;
 export const certificateQuery = z.object({ tag: rowId({ error: 'tag_not_found' }) });
+
+// ---------------------------------------------------------------- end of bimestre (issue 36)
+
+/** One turma's documents (its report, its students' statements): the period's days and the turma, by name. */
+export const turmaDocumentQuery = reportFilters
+  .pick({ period: true, from: true, to: true })
+  .extend({ turma: textInput({ max: 80, error: 'report_turma_required' }).min(1, { error: 'report_turma_required' }) })
+  .superRefine(checkPeriod);
+export type TurmaDocumentQuery = z.output<typeof turmaDocumentQuery>;
+
+/** Every table of the screen in one workbook, for the page's filters. */
+export const reportWorkbookQuery = reportQuery;
+
+/** Certificates come for this many top students at most (ties at the last place included). */
+export const TOP_CERTIFICATES = { default: 3, max: 10 } as const;
+
+/** Certificates of the period's top students by Méritus earned: of one turma, or of every turma the member sees. */
+export const topCertificatesQuery = reportFilters
+  .pick({ period: true, from: true, to: true })
+  .extend({
+    turma: textInput({ max: 80, error: 'report_unknown_turma' }).min(1, { error: 'report_unknown_turma' }).optional(),
+    count: z.coerce
+      .number({ error: 'report_invalid_top_count' })
+      .int({ error: 'report_invalid_top_count' })
+      .min(1, { error: 'report_invalid_top_count' })
+      .max(TOP_CERTIFICATES.max, { error: 'report_invalid_top_count' })
+      .default(TOP_CERTIFICATES.default),
+  })
+  .superRefine(checkPeriod);
+export type TopCertificatesQuery = z.output<typeof topCertificatesQuery>;
 
 export type ReportFilterValues = {
   period: ReportPeriod;

@@ -35,12 +35,14 @@ export type ServeOptions = {
 
 /** RFC 6266 / 5987: an ASCII fallback name plus the UTF-8 one. */
 export function contentDisposition(type: 'inline' | 'attachment', fileName: string): string {
-  // One '_' per character (the u flag): an emoji is one character, not its two UTF-16 halves.
+  // One '_' per character (the u flag): an emoji is one character, not its two UTF-16 halves. NFKD reads 'º' as 'o'.
   const ascii = fileName
-    .normalize('NFD')
+    .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/[^\x20-\x7e]|["\\]/gu, '_');
-  return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  // RFC 5987 allows fewer characters than encodeURIComponent leaves as they are: ' ( ) * are encoded too.
+  const utf8 = encodeURIComponent(fileName).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${utf8}`;
 }
 
 /**

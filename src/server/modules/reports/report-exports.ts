@@ -10,12 +10,18 @@ import {
   FIGURE_LABELS,
   formatDayRange,
   REPORT_TABLE_FILES,
+  REPORT_TABLE_SHEETS,
   REPORT_TABLE_TITLES,
+  REPORT_TABLES,
   type ReportExportQuery,
+  type ReportQuery,
   type ReasonRow,
   type ReportTable,
 } from '../../../shared/reports.ts';
-import { EXPORT_HEADINGS as H, REPORT_TEXTS } from '../../../shared/report-texts.ts';
+import { EXPORT_HEADINGS as H, periodLine, REPORT_TEXTS } from '../../../shared/report-texts.ts';
+import { TAG_NAMES } from '../../../shared/constants.ts';
+import { fileNamePart } from '../../pdf.ts';
+import { studentLines } from './report-turma.ts';
 import { CURRENCY_LABELS } from '../../../shared/ledger-texts.ts';
 import { STORE_CATEGORY_LABELS } from '../../../shared/store.ts';
 import type { ReportScope } from './report-school.ts';
@@ -38,13 +44,39 @@ function reasonTable(title: string, rows: ReasonRow[]): ExportTable {
   };
 }
 
+/** The reads the tables come from, each made once however many tables use it (the workbook writes them all). */
+type ReportReads = {
+  [K in 'overview' | 'timeline' | 'reasons' | 'store' | 'students']: () => ReturnType<(typeof READS)[K]>;
+};
+const READS = {
+  overview: reportOverview,
+  timeline: reportTimeline,
+  reasons: reportReasons,
+  store: reportStore,
+  students: async (db: Db, scope: ReportScope) => (await studentLines(db, scope)).lines,
+};
+
+function reportReads(db: Db, scope: ReportScope): ReportReads {
+  const once = <T>(read: (db: Db, scope: ReportScope) => Promise<T>) => {
+    let answer: Promise<T> | undefined;
+    return () => (answer ??= read(db, scope));
+  };
+  return {
+    overview: once(READS.overview),
+    timeline: once(READS.timeline),
+    reasons: once(READS.reasons),
+    store: once(READS.store),
+    students: once(READS.students),
+  };
+}
+
 /** One table of the reports screen, as its export writes it. */
-export async function reportTable(db: Db, scope: ReportScope, table: ReportTable): Promise<ExportTable> {
+async function reportTable(reads: ReportReads, scope: ReportScope, table: ReportTable): Promise<ExportTable> {
   const title = REPORT_TABLE_TITLES[table];
   const { period } = scope;
   switch (table) {
     case 'figures': {
-      const { figures } = await reportOverview(db, scope);
+      const { figures } = await reads.overview();
       return {
         title,
         columns: [
@@ -62,7 +94,7 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
       };
     }
     case 'timeline': {
-      const { points } = await reportTimeline(db, scope);
+      const { points } = await reads.timeline();
       return {
         title,
         columns: [
@@ -76,7 +108,7 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
       };
     }
     case 'turmas': {
-      const { turmas } = await reportOverview(db, scope);
+      const { turmas } = await reads.overview();
       return {
         title,
         columns: [
@@ -108,7 +140,7 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
       };
     }
     case 'balances': {
-      const { balances } = await reportOverview(db, scope);
+      const { balances } = await reads.overview();
       return {
         title,
         columns: [text(H.balanceRange), integer(H.minimum), integer(H.maximum), integer(H.students)],
@@ -117,11 +149,11 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
     }
     case 'awards':
     case 'penalties': {
-      const reasons = await reportReasons(db, scope);
+      const reasons = await reads.reasons();
       return reasonTable(title, table === 'awards' ? reasons.awards : reasons.penalties);
     }
     case 'store': {
-      const { items } = await reportStore(db, scope);
+      const { items } = await reads.store();
       return {
         title,
         columns: [
@@ -147,7 +179,7 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
       };
     }
     case 'risers': {
-      const { risers } = await reportOverview(db, scope);
+      const { risers } = await reads.overview();
       return {
         title,
         columns: [
@@ -162,40 +194,95 @@ export async function reportTable(db: Db, scope: ReportScope, table: ReportTable
         rows: risers.map((row, index) => [index + 1, row.studentId, row.name, row.grade, row.start, row.end, row.change]),
       };
     }
+    case 'students': {
+      const lines = await reads.students();
+      return {
+        title,
+        columns: [
+          text(H.studentId),
+          text(H.name),
+          text(H.turma),
+          integer(H.startBalance),
+          integer(H.earned),
+          integer(H.removed),
+          integer(H.received),
+          integer(H.sent),
+          integer(H.spentInStore),
+          integer(H.endBalance),
+          integer(H.estelecasAtEnd),
+          text(H.tagsInPeriod),
+          text(H.status),
+        ],
+        rows: lines.map((line) => [
+          line.studentId,
+          line.name,
+          line.turma,
+          line.start,
+          line.awarded,
+          line.removed,
+          line.received,
+          line.sent,
+          line.spent,
+          line.end,
+          line.estelecas,
+          line.tags.map((kind) => TAG_NAMES[kind]).join(', '),
+          line.left ? H.left : H.enrolled,
+        ]),
+      };
+    }
   }
+}
+
+/** The lines above a table, inside its file: the table, then the school, the turmas and the period. */
+function headingOf(scope: ReportScope, table: ExportTable): string[] {
+  return [table.title, `${scope.school.name} · ${REPORT_TEXTS.turmasLine(scope.view.turmas)} · ${periodLine(scope.period)}`];
+}
+
+/** The turmas of a report in its file name: each one's name (up to three), their count, or all of them. */
+function turmasFilePart(scope: ReportScope): string {
+  const names = scope.view.turmas;
+  if (names.length === 0) return REPORT_TEXTS.allTurmasFilePart;
+  return names.length <= 3 ? names.map(fileNamePart).join('+') : REPORT_TEXTS.manyTurmasFilePart(names.length);
 }
 
 const decimalComma = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1, useGrouping: false });
 
-/** The table as CSV: decimals with a comma and days as dd/mm/aaaa, as Excel in Brazil reads them. */
-export function tableCsv(table: ExportTable): string {
+/** The table as CSV under its heading lines and a blank one: decimals with a comma and days as dd/mm/aaaa, as Excel in Brazil reads them. */
+function tableCsv(table: ExportTable, heading: string[]): string {
   return toCsv(
-    table.columns.map((column) => column.header),
-    table.rows.map((row) =>
-      row.map((cell, index) => {
-        const kind = table.columns[index]!.kind;
-        if (cell === null) return null;
-        if (kind === 'decimal' && typeof cell === 'number') return decimalComma.format(cell);
-        if (kind === 'date' && typeof cell === 'string') return formatDate(cell);
-        return cell;
-      }),
-    ),
+    [],
+    [
+      ...heading.map((line) => [line]),
+      [],
+      table.columns.map((column) => column.header),
+      ...table.rows.map((row) =>
+        row.map((cell, index) => {
+          const kind = table.columns[index]!.kind;
+          if (cell === null) return null;
+          if (kind === 'decimal' && typeof cell === 'number') return decimalComma.format(cell);
+          if (kind === 'date' && typeof cell === 'string') return formatDate(cell);
+          return cell;
+        }),
+      ),
+    ],
   );
 }
 
-/** The table as a workbook of one sheet: numbers as number cells, days as date cells. */
-export async function tableXlsx(table: ExportTable): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
-  workbook.creator = 'Méritus';
-  const sheet = workbook.addWorksheet(table.title.slice(0, 31));
+/**
+ * Adds the table as a sheet: its heading lines in bold, a blank row, then the table, its header row kept in view when
+ * scrolling; numbers as number cells, days as date cells.
+ */
+function addSheet(workbook: ExcelJS.Workbook, name: string, table: ExportTable, heading: string[]): void {
+  const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: heading.length + 2 }] });
   // Wide enough for the header and the longest value (within reason); a decimal column keeps Excel's General format, so
   // whole figures read '3005' beside '90,9' instead of '3005,0'.
   sheet.columns = table.columns.map((column, index) => ({
-    header: column.header,
     width: Math.min(60, Math.max(12, column.header.length + 2, ...table.rows.map((row) => String(row[index] ?? '').length + 2))),
     style: column.kind === 'date' ? { numFmt: 'dd/mm/yyyy' } : {},
   }));
-  sheet.getRow(1).font = { bold: true };
+  for (const line of heading) sheet.addRow([line]).font = { bold: true };
+  sheet.addRow([]);
+  sheet.addRow(table.columns.map((column) => column.header)).font = { bold: true };
   for (const row of table.rows) {
     sheet.addRow(
       row.map((cell, index) => {
@@ -207,8 +294,15 @@ export async function tableXlsx(table: ExportTable): Promise<Buffer> {
       }),
     );
   }
-  return Buffer.from(await workbook.xlsx.writeBuffer());
 }
+
+function newWorkbook(): ExcelJS.Workbook {
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = 'Méritus';
+  return workbook;
+}
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 export type ExportFile = { fileName: string; contentType: string; body: string | Buffer };
 
@@ -221,15 +315,56 @@ export async function exportReportTable(
 ): Promise<ExportFile> {
   const { table, format, ...filters } = query;
   const scope = await reportScope({ db, settings }, filters, turmaScopeOf(admin));
-  const data = await reportTable(db, scope, table);
+  const data = await reportTable(reportReads(db, scope), scope, table);
   await recordAudit(db, {
     actor: auditActor(admin),
     action: 'report.export',
     ip: context.ip,
     details: { table, format, from: scope.period.from, to: scope.period.to, turmas: scope.view.turmas, authorId: scope.authorId },
   });
-  const fileName = REPORT_TEXTS.exportFileName(REPORT_TABLE_FILES[table], scope.period.from, scope.period.to, format);
-  return format === 'csv'
-    ? { fileName, contentType: 'text/csv; charset=utf-8', body: tableCsv(data) }
-    : { fileName, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', body: await tableXlsx(data) };
+  const fileName = REPORT_TEXTS.exportFileName(
+    REPORT_TABLE_FILES[table],
+    turmasFilePart(scope),
+    scope.period.from,
+    scope.period.to,
+    format,
+  );
+  if (format === 'csv') return { fileName, contentType: 'text/csv; charset=utf-8', body: tableCsv(data, headingOf(scope, data)) };
+  const workbook = newWorkbook();
+  addSheet(workbook, REPORT_TABLE_SHEETS[table], data, headingOf(scope, data));
+  return { fileName, contentType: XLSX_TYPE, body: Buffer.from(await workbook.xlsx.writeBuffer()) };
+}
+
+/** Every table of the screen in one workbook, a sheet each, in the screen's order; audited as one export. */
+export async function exportReportWorkbook(
+  { db, settings }: ReportDeps,
+  admin: AdminActor,
+  query: ReportQuery,
+  context: { ip?: string | undefined } = {},
+): Promise<ExportFile> {
+  const scope = await reportScope({ db, settings }, query, turmaScopeOf(admin));
+  const reads = reportReads(db, scope);
+  const workbook = newWorkbook();
+  for (const table of REPORT_TABLES) {
+    const data = await reportTable(reads, scope, table);
+    addSheet(workbook, REPORT_TABLE_SHEETS[table], data, headingOf(scope, data));
+  }
+  await recordAudit(db, {
+    actor: auditActor(admin),
+    action: 'report.export',
+    ip: context.ip,
+    details: {
+      table: 'all',
+      format: 'xlsx',
+      from: scope.period.from,
+      to: scope.period.to,
+      turmas: scope.view.turmas,
+      authorId: scope.authorId,
+    },
+  });
+  return {
+    fileName: REPORT_TEXTS.workbookFileName(turmasFilePart(scope), scope.period.from, scope.period.to),
+    contentType: XLSX_TYPE,
+    body: Buffer.from(await workbook.xlsx.writeBuffer()),
+  };
 }

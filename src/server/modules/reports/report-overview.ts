@@ -32,6 +32,10 @@ export type StudentRow = {
   m_awarded: number;
   m_removed: number;
   m_sent: number;
+  /** Received in transfers. */
+  m_received: number;
+  /** Estelecas held at the end of the period. */
+  estelecas_end: number;
   e_awarded: number;
   e_removed: number;
   /** Spent in the Loja, less refunds (decision 026). */
@@ -65,6 +69,7 @@ export async function studentTotals(db: Db, scope: ReportScope): Promise<Student
     scope.authorId === null ? undefined : sumsAtBounds(db, scope, scope.authorId),
   ]);
   const balance = (s: Sums) => s.m_awarded - s.m_removed + s.m_in - s.m_out - s.m_spent;
+  const estelecas = (s: Sums) => s.e_awarded - s.e_removed + s.e_in - s.e_out - s.e_spent;
   return students.flatMap((student) => {
     const [, start, end] = sums.get(student.id) ?? [NO_SUMS, NO_SUMS, NO_SUMS];
     if (!student.created && end!.ops === 0) return [];
@@ -84,6 +89,8 @@ export async function studentTotals(db: Db, scope: ReportScope): Promise<Student
         m_awarded: change(1, 2, 'm_awarded'),
         m_removed: change(1, 2, 'm_removed'),
         m_sent: change(1, 2, 'm_out'),
+        m_received: change(1, 2, 'm_in'),
+        estelecas_end: estelecas(end!),
         e_awarded: change(1, 2, 'e_awarded'),
         e_removed: change(1, 2, 'e_removed'),
         m_spent: change(1, 2, 'm_spent'),

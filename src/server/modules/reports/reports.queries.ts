@@ -445,3 +445,17 @@ export async function currentTag(db: Db, tagId: string, now: Date): Promise<Cert
   );
   return tag;
 }
+
+/** The weekly tags that held during the period (a tag's last assignment: a new one replaces it), per student of the scope. */
+export async function tagsInPeriod(db: Db, scope: ReportScope): Promise<Map<string, TagKind[]>> {
+  const { p1, p2 } = bounds(scope);
+  const rows = rowsOf<{ student: string; kind: TagKind }>(
+    await db.execute(sql`
+      SELECT t.student_id AS student, t.kind FROM student_tags t JOIN students s ON s.id = t.student_id
+       WHERE t.assigned_at < ${p2} AND t.expires_at > ${p1} AND ${inTurmas(scope, sql`s.turma_id`)}
+       ORDER BY t.kind`),
+  );
+  const tags = new Map<string, TagKind[]>();
+  for (const row of rows) tags.set(row.student, [...(tags.get(row.student) ?? []), row.kind]);
+  return tags;
+}

@@ -4,8 +4,9 @@ import { route } from '../../contract-routes.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import { adminOf } from '../../plugins/auth.ts';
 import { readReport, reportOverview, reportReasons, reportStore, reportTimeline } from './reports.service.ts';
-import { exportReportTable, type ExportFile } from './report-exports.ts';
-import { certificatePdf, statementPdf } from './report-pdfs.ts';
+import { exportReportTable, exportReportWorkbook, type ExportFile } from './report-exports.ts';
+import { certificatePdf, statementPdf, topCertificatesPdf, turmaStatementsPdf } from './report-pdfs.ts';
+import { turmaReportPdf } from './report-turma.ts';
 import { contentDisposition } from '../../storage/serve-object.ts';
 
 /** Sends a generated file as a download that no cache keeps. */
@@ -39,5 +40,21 @@ export async function reportsRoutes(app: FastifyInstance, { database, settings, 
 
   route(app, routes.reports.certificate, async (request, reply) =>
     sendFile(reply, await certificatePdf({ db, settings, storage }, adminOf(request), request.query.tag, { ip: request.ip })),
+  );
+
+  route(app, routes.reports.workbook, async (request, reply) =>
+    sendFile(reply, await exportReportWorkbook(deps, adminOf(request), request.query, { ip: request.ip })),
+  );
+
+  route(app, routes.reports.turmaReport, async (request, reply) =>
+    sendFile(reply, await turmaReportPdf(deps, adminOf(request), request.query, { ip: request.ip })),
+  );
+
+  route(app, routes.reports.turmaStatements, async (request, reply) =>
+    sendFile(reply, await turmaStatementsPdf(deps, adminOf(request), request.query, { ip: request.ip })),
+  );
+
+  route(app, routes.reports.topCertificates, async (request, reply) =>
+    sendFile(reply, await topCertificatesPdf({ db, settings, storage }, adminOf(request), request.query, { ip: request.ip })),
   );
 }

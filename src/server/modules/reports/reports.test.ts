@@ -542,10 +542,14 @@ describe('reports', () => {
       expect(csv.statusCode).toBe(200);
       expect(csv.headers['content-type']).toContain('text/csv');
       expect(csv.headers['content-disposition']).toBe(
-        `attachment; filename="relatorio-turmas-${PERIOD.from}-a-${PERIOD.to}.csv"; filename*=UTF-8''relatorio-turmas-${PERIOD.from}-a-${PERIOD.to}.csv`,
+        `attachment; filename="relatorio-turmas-todas-as-turmas-${PERIOD.from}-a-${PERIOD.to}.csv"; ` +
+          `filename*=UTF-8''relatorio-turmas-todas-as-turmas-${PERIOD.from}-a-${PERIOD.to}.csv`,
       );
       expect(csv.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
-      const parsed = Papa.parse<string[]>(csv.body.replace(/^\uFEFF/, ''), { delimiter: ';', skipEmptyLines: true }).data;
+      const lines = Papa.parse<string[]>(csv.body.replace(/^\uFEFF/, ''), { delimiter: ';', skipEmptyLines: true }).data;
+      // The file says what it holds, for which turmas and period, above the table.
+      expect(lines.slice(0, 2)).toEqual([['Comparação entre turmas'], ['Escola Méritus · Turmas: todas · Período: 02/03/2026 a 15/03/2026']]);
+      const parsed = lines.slice(2);
       expect(parsed[0]).toEqual([
         'Turma',
         'Alunos',
@@ -589,7 +593,10 @@ describe('reports', () => {
       const workbook = new ExcelJS.Workbook();
       await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
       const sheet = workbook.worksheets[0]!;
-      expect(sheet.getRow(1).values).toEqual([
+      expect(sheet.name).toBe('Méritus no tempo');
+      expect(sheet.getCell('A1').value).toBe('Méritus ao longo do tempo');
+      expect(sheet.getCell('A2').value).toBe('Escola Méritus · Turmas: todas · Período: 02/03/2026 a 15/03/2026');
+      expect(sheet.getRow(4).values).toEqual([
         undefined,
         'Dia',
         'Méritus concedidos',
@@ -597,9 +604,9 @@ describe('reports', () => {
         'Méritus transferidos',
         'Méritus gastos na Loja',
       ]);
-      expect(sheet.rowCount).toBe(1 + want.points.length);
+      expect(sheet.rowCount).toBe(4 + want.points.length);
       want.points.forEach((point, index) => {
-        const row = sheet.getRow(index + 2);
+        const row = sheet.getRow(index + 5);
         expect(row.getCell(1).type).toBe(ExcelJS.ValueType.Date);
         expect((row.getCell(1).value as Date).toISOString().slice(0, 10)).toBe(point.start);
         expect(row.getCell(2).type).toBe(ExcelJS.ValueType.Number);
@@ -614,12 +621,12 @@ describe('reports', () => {
       const figures = await t.request('GET', `/admin/reports/export?${query(filter, { table: 'figures', format: 'xlsx' })}`);
       const figuresBook = new ExcelJS.Workbook();
       await figuresBook.xlsx.load(figures.rawPayload as unknown as ArrayBuffer);
-      const spentRow = figuresBook.worksheets[0]!.getRow(7);
+      const spentRow = figuresBook.worksheets[0]!.getRow(10);
       expect([spentRow.getCell(1).value, spentRow.getCell(2).value]).toEqual([
         'Méritus gastos na Loja',
         want.figures.meritusSpent!.current,
       ]);
-      const participation = figuresBook.worksheets[0]!.getRow(12);
+      const participation = figuresBook.worksheets[0]!.getRow(15);
       expect(participation.getCell(1).value).toBe('Participação (%)');
       expect(participation.getCell(2).type).toBe(ExcelJS.ValueType.Number);
       // Whole figures are not shown with a decimal ('3005,0'); the column fits its longest label.
