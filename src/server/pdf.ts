@@ -70,7 +70,7 @@ export function fileSlug(text: string): string {
 export function fileNamePart(text: string): string {
   return text
     .normalize('NFC')
-    .replace(/[\\/:*?"<>|\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/[\\/:*?"<>|\p{Cc}]+/gu, ' ')
     .trim()
     .replace(/[\s-]+/g, '-')
     .slice(0, 60);

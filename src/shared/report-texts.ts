@@ -171,8 +171,10 @@ export const TOP_CERTIFICATE_TEXTS = {
   documentTitle: (turma: string | null) => `Certificados dos destaques: ${turma ?? 'escola'}`,
   title: (place: number, turma: string | null) => `${place}º lugar em Méritus ${turma === null ? 'da escola' : 'da turma'}`,
   /** `from` and `to` as dd/mm/aaaa. */
-  period: (period: ReportPeriod, from: string, to: string, meritus: string) =>
-    `${from === to ? `no dia ${from}` : `${period === 'bimester' ? 'no bimestre' : period === 'year' ? 'no ano letivo' : 'no período'} de ${from} a ${to}`}, com ${meritus} ganhos.`,
+  period: (period: ReportPeriod, from: string, to: string, meritus: string) => {
+    const span = period === 'bimester' ? 'no bimestre' : period === 'year' ? 'no ano letivo' : 'no período';
+    return `${from === to ? `no dia ${from}` : `${span} de ${from} a ${to}`}, com ${meritus} ganhos.`;
+  },
   fileName: (where: string, from: string, to: string) => `certificados-destaques-${where}-${from}-a-${to}.pdf`,
   schoolFilePart: 'escola',
 } as const;

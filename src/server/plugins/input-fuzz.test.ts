@@ -198,6 +198,8 @@ const AUDITED_BY_DESIGN: Record<string, string> = {
   'GET /api/admin/students/export.csv': 'students.export',
   'GET /api/admin/ledger/export.csv': 'ledger.export',
   'GET /api/admin/system/entities/:entity/export.csv': 'system.entity_export',
+  'GET /api/admin/reports/workbook.xlsx': 'report.export',
+  'GET /api/admin/reports/top-certificates.pdf': 'report.top_certificates',
 };
 
 /** A POST that writes nothing: its answer to a broken file is a preview flagging every row. */

@@ -45,6 +45,7 @@ import { useReports } from './report-queries.ts';
 import { ReportChart } from './report-chart.tsx';
 import { StoreReport } from './store-report.tsx';
 import { DocumentsPanel, ExportLinks, HorizontalBars, ReportSection, ReportTableView, type Column } from './report-parts.tsx';
+import { BimestreDocuments, WorkbookButton } from './bimestre-documents.tsx';
 
 const COLORS = { awarded: '#059669', removed: '#e11d48', transferred: '#4f46e5', spent: '#7c3aed', amber: '#d97706' } as const;
 const decimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
@@ -233,6 +234,7 @@ export default function AdminReportsPage() {
         title="Relatórios"
         description="Concessões, gastos na Loja, participação e destaques da escola no período escolhido."
         icon={BarChart3}
+        actions={<WorkbookButton query={query} disabled={problem !== null} />}
       />
 
       <Card title="Filtros" className="mb-6">
@@ -523,6 +525,13 @@ export default function AdminReportsPage() {
               skeletonClassName="h-40"
             />
           </ReportSection>
+
+          <section aria-labelledby="bimestre-title">
+            <h2 id="bimestre-title" className="mb-3 text-base font-semibold text-slate-900">
+              Fim do bimestre
+            </h2>
+            <BimestreDocuments periodQuery={periodQuery} periodText={periodText} turmas={turmaChoices} chosen={filters.turma} />
+          </section>
 
           <section aria-labelledby="documents-title">
             <h2 id="documents-title" className="mb-3 text-base font-semibold text-slate-900">
