@@ -156,23 +156,23 @@ export async function turmaReportPdf(
       const c = texts.columns;
       const numeric = (header: string, columnWidth: number) => ({ header, width: columnWidth, align: 'right' as const });
       const fixed = [
-        { header: c.studentId, width: 62, align: 'left' as const },
-        numeric(c.start, 58),
-        numeric(c.awarded, 52),
-        numeric(c.removed, 58),
-        numeric(c.received, 58),
+        { header: c.studentId, width: 58, align: 'left' as const },
+        numeric(c.start, 50),
+        numeric(c.awarded, 48),
+        numeric(c.removed, 56),
+        numeric(c.received, 56),
         numeric(c.sent, 66),
-        numeric(c.spent, 56),
-        numeric(c.end, 58),
+        numeric(c.spent, 50),
+        numeric(c.end, 50),
         numeric(c.estelecas, 56),
       ];
       const rest = width - fixed.reduce((sum, column) => sum + column.width, 0);
       const [studentIdColumn, ...amounts] = fixed;
       const columns = [
         studentIdColumn!,
-        { header: c.name, width: rest - 96, align: 'left' as const },
+        { header: c.name, width: rest - 88, align: 'left' as const },
         ...amounts,
-        { header: c.tags, width: 96, align: 'left' as const },
+        { header: c.tags, width: 88, align: 'left' as const },
       ];
       const drawRow = (cells: string[], style: 'header' | 'row' | 'total') => {
         doc

@@ -60,7 +60,7 @@ function DownloadButton({
     }
   };
   return (
-    <div className="flex flex-col gap-2">
+    <div className="flex flex-col items-start gap-2">
       <Button variant={variant} icon={icon} loading={busy} disabled={disabled} onClick={() => void download()}>
         {busy ? 'Gerando…' : children}
       </Button>
