@@ -548,7 +548,10 @@ describe('reports', () => {
       expect(csv.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
       const lines = Papa.parse<string[]>(csv.body.replace(/^\uFEFF/, ''), { delimiter: ';', skipEmptyLines: true }).data;
       // The file says what it holds, for which turmas and period, above the table.
-      expect(lines.slice(0, 2)).toEqual([['Comparação entre turmas'], ['Escola Méritus · Turmas: todas · Período: 02/03/2026 a 15/03/2026']]);
+      expect(lines.slice(0, 2)).toEqual([
+        ['Comparação entre turmas'],
+        ['Escola Méritus · Turmas: todas · Período: 02/03/2026 a 15/03/2026'],
+      ]);
       const parsed = lines.slice(2);
       expect(parsed[0]).toEqual([
         'Turma',
