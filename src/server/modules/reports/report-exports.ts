@@ -21,7 +21,7 @@ import {
 import { EXPORT_HEADINGS as H, periodLine, REPORT_TEXTS } from '../../../shared/report-texts.ts';
 import { TAG_NAMES } from '../../../shared/constants.ts';
 import { fileNamePart } from '../../pdf.ts';
-import { studentLines } from './report-turma.ts';
+import { studentLines } from './report-overview.ts';
 import { CURRENCY_LABELS } from '../../../shared/ledger-texts.ts';
 import { STORE_CATEGORY_LABELS } from '../../../shared/store.ts';
 import type { ReportScope } from './report-school.ts';

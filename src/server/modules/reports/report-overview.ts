@@ -9,7 +9,8 @@ import {
   type TurmaRow,
 } from '../../../shared/reports.ts';
 import type { ReportScope } from './report-school.ts';
-import { NO_SUMS, scopeStudents, sumsAtBounds, type ReversalSums, type Sums } from './reports.queries.ts';
+import { NO_SUMS, reversalSums, scopeStudents, sumsAtBounds, tagsInPeriod, type ReversalSums, type Sums } from './reports.queries.ts';
+import type { TagKind } from '../../../shared/constants.ts';
 import { compareText } from '../../../shared/text-order.ts';
 
 /** The overview's parts, all from one row per student of the scope. */
@@ -191,4 +192,57 @@ export function riserRows(rows: StudentRow[]): RiserRow[] {
     }))
     .sort((a, b) => b.change - a.change || compareText(a.name, b.name))
     .slice(0, REPORT_TOP_LIMIT);
+}
+
+/**
+ * A line per student of a report's scope (issue 36), with what the screen's figures sum, so the turma report, the
+ * workbook's Alunos sheet and a turma's statements list the same students and add up to the same figures.
+ */
+export type StudentLine = {
+  id: string;
+  studentId: string;
+  name: string;
+  turma: string;
+  /** No longer enrolled at the period's end (listed for the operations they had in it). */
+  left: boolean;
+  start: number;
+  awarded: number;
+  removed: number;
+  received: number;
+  sent: number;
+  spent: number;
+  end: number;
+  estelecas: number;
+  tags: TagKind[];
+};
+
+/**
+ * Every student of the scope enrolled at the period's end, and every one who left with operations in it, by name; with the
+ * scope's figures and turma rows, summed from the same rows (report-overview.ts), so the lines add up to them.
+ */
+export async function studentLines(
+  db: Db,
+  scope: ReportScope,
+): Promise<{ lines: StudentLine[]; figures: ReportFigures; turmas: TurmaRow[] }> {
+  const [rows, reversed, tags] = await Promise.all([studentTotals(db, scope), reversalSums(db, scope), tagsInPeriod(db, scope)]);
+  const lines = rows
+    .filter((row) => row.present || row.ops !== 0)
+    .map((row) => ({
+      id: row.id,
+      studentId: row.student_id,
+      name: row.name,
+      turma: row.grade,
+      left: !row.present,
+      start: row.balance_start,
+      awarded: row.m_awarded,
+      removed: row.m_removed,
+      received: row.m_received,
+      sent: row.m_sent,
+      spent: row.m_spent,
+      end: row.balance_end,
+      estelecas: row.estelecas_end,
+      tags: tags.get(row.id) ?? [],
+    }))
+    .sort((a, b) => compareText(a.name, b.name) || compareText(a.studentId, b.studentId));
+  return { lines, figures: figuresOf(rows, reversed), turmas: turmaRows(rows, scope) };
 }

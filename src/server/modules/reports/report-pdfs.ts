@@ -18,7 +18,8 @@ import {
 } from '../../../shared/report-texts.ts';
 import { reportSchool, schoolLogoPng, type ReportSchool, type ReportScope } from './report-school.ts';
 import { currentTag, statementEntries, statementStudent, type StatementRow, type StatementStudent } from './reports.queries.ts';
-import { studentLines, turmaDocumentScope, type StudentLine } from './report-turma.ts';
+import { studentLines, type StudentLine } from './report-overview.ts';
+import { turmaDocumentScope } from './report-turma.ts';
 import { reportScope, type ReportDeps } from './reports.service.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';

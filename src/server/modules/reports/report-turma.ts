@@ -1,71 +1,16 @@
-import type { Db } from '../../db/client.ts';
 import { fileNamePart, FONT, formatterIn, render } from '../../pdf.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
-import { TAG_NAMES, type TagKind } from '../../../shared/constants.ts';
+import { TAG_NAMES } from '../../../shared/constants.ts';
 import { formatMeritus, formatNumber } from '../../../shared/format.ts';
-import { FIGURE_LABELS, type ReportFigures, type TurmaDocumentQuery, type TurmaRow } from '../../../shared/reports.ts';
+import { FIGURE_LABELS, type TurmaDocumentQuery } from '../../../shared/reports.ts';
 import { periodLine, TURMA_REPORT_TEXTS } from '../../../shared/report-texts.ts';
-import { compareText } from '../../../shared/text-order.ts';
 import type { ReportScope } from './report-school.ts';
-import { figuresOf, studentTotals, turmaRows } from './report-overview.ts';
-import { reversalSums, tagsInPeriod } from './reports.queries.ts';
+import { studentLines, type StudentLine } from './report-overview.ts';
 import { reportScope, type ReportDeps } from './reports.service.ts';
 import type { ExportFile } from './report-exports.ts';
 
-/**
- * The end of a bimestre, per turma (issue 36): a line per student of a report's scope, with what the screen's figures
- * sum, so the turma report, its workbook sheet and its statements list the same students and add up to the same figures.
- */
-
-export type StudentLine = {
-  id: string;
-  studentId: string;
-  name: string;
-  turma: string;
-  /** No longer enrolled at the period's end (listed for the operations they had in it). */
-  left: boolean;
-  start: number;
-  awarded: number;
-  removed: number;
-  received: number;
-  sent: number;
-  spent: number;
-  end: number;
-  estelecas: number;
-  tags: TagKind[];
-};
-
-/**
- * Every student of the scope enrolled at the period's end, and every one who left with operations in it, by name; with the
- * scope's figures and turma rows, summed from the same rows (report-overview.ts), so the lines add up to them.
- */
-export async function studentLines(
-  db: Db,
-  scope: ReportScope,
-): Promise<{ lines: StudentLine[]; figures: ReportFigures; turmas: TurmaRow[] }> {
-  const [rows, reversed, tags] = await Promise.all([studentTotals(db, scope), reversalSums(db, scope), tagsInPeriod(db, scope)]);
-  const lines = rows
-    .filter((row) => row.present || row.ops !== 0)
-    .map((row) => ({
-      id: row.id,
-      studentId: row.student_id,
-      name: row.name,
-      turma: row.grade,
-      left: !row.present,
-      start: row.balance_start,
-      awarded: row.m_awarded,
-      removed: row.m_removed,
-      received: row.m_received,
-      sent: row.m_sent,
-      spent: row.m_spent,
-      end: row.balance_end,
-      estelecas: row.estelecas_end,
-      tags: tags.get(row.id) ?? [],
-    }))
-    .sort((a, b) => compareText(a.name, b.name) || compareText(a.studentId, b.studentId));
-  return { lines, figures: figuresOf(rows, reversed), turmas: turmaRows(rows, scope) };
-}
+/** A turma's documents (issue 36): its report, the figures of the period and a line per student (studentLines), ready to print. */
 
 /** The scope of one turma's document: the period and that turma, which a teacher must have (reportScope refuses another). */
 export function turmaDocumentScope(deps: ReportDeps, admin: AdminActor, query: TurmaDocumentQuery): Promise<ReportScope> {
