@@ -267,7 +267,7 @@ test.describe('Gerenciar Alunos', () => {
     const suffix = String(randomInt(10_000, 99_999));
     const csv = [
       'Matrícula;Nome do aluno;E-mail;Série;Data de nascimento',
-      `81${suffix};Iara Tupã Gonçalves;;1A;05/03/2010`,
+      `81${suffix};Iara Tupã Gonçalves;;1º EM - Turma A;05/03/2010`,
       `82${suffix};Ícaro Brandão;icaro.${suffix}@escola.test;3º EM - Turma D;2009-12-31`,
       `;Sem Matrícula;;2B;`,
       `83${suffix};Série Errada;;9Z;`,
