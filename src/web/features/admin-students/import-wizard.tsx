@@ -320,38 +320,42 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
 
         {data && (
           <>
-            <div className="flex flex-wrap items-center gap-2">
-              <Badge tone="emerald" icon={<CheckCircle2 aria-hidden="true" className="size-3.5" />}>
-                {countOf(data.validCount, 'válida', 'válidas')}
-              </Badge>
-              <Badge tone={data.invalidCount ? 'rose' : 'slate'} icon={<XCircle aria-hidden="true" className="size-3.5" />}>
-                {formatNumber(data.invalidCount)} com problemas
-              </Badge>
-              <span className="text-xs text-slate-600">
-                {data.delimiter === null
-                  ? 'Planilha do Excel: primeira aba'
-                  : `Separador: “${data.delimiter === '\t' ? 'tab' : data.delimiter}”`}
-              </span>
-              {data.problemsCsv && (
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  onClick={() => downloadProblems(data.problemsCsv!, schoolTimeZone)}
-                  icon={<Download aria-hidden="true" className="size-4" />}
-                >
-                  Baixar linhas com problemas
-                </Button>
-              )}
+            <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+              <div className="flex flex-wrap items-center gap-2">
+                <Badge tone="emerald" icon={<CheckCircle2 aria-hidden="true" className="size-3.5" />}>
+                  {countOf(data.validCount, 'válida', 'válidas')}
+                </Badge>
+                <Badge tone={data.invalidCount ? 'rose' : 'slate'} icon={<XCircle aria-hidden="true" className="size-3.5" />}>
+                  {formatNumber(data.invalidCount)} com problemas
+                </Badge>
+                <span className="text-xs text-slate-600">
+                  {data.delimiter === null
+                    ? 'Planilha do Excel: primeira aba'
+                    : `Separador: “${data.delimiter === '\t' ? 'tab' : data.delimiter}”`}
+                </span>
+              </div>
               {data.invalidCount > 0 && (
-                <label className="ml-auto flex items-center gap-2 text-sm text-slate-700">
-                  <input
-                    type="checkbox"
-                    checked={onlyProblems}
-                    onChange={(event) => setOnlyProblems(event.target.checked)}
-                    className="size-4 accent-indigo-600"
-                  />
-                  Só linhas com problemas
-                </label>
+                <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+                  <label className="flex items-center gap-2 text-sm text-slate-700">
+                    <input
+                      type="checkbox"
+                      checked={onlyProblems}
+                      onChange={(event) => setOnlyProblems(event.target.checked)}
+                      className="size-4 accent-indigo-600"
+                    />
+                    Só linhas com problemas
+                  </label>
+                  {data.problemsCsv && (
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      onClick={() => downloadProblems(data.problemsCsv!, schoolTimeZone)}
+                      icon={<Download aria-hidden="true" className="size-4" />}
+                    >
+                      Baixar linhas com problemas
+                    </Button>
+                  )}
+                </div>
               )}
             </div>
             {data.turmaSuggestions.length > 0 && (
@@ -478,16 +482,16 @@ function TurmaSuggestions({
       <p className="mt-0.5 text-xs text-amber-900">Confirme cada sugestão para importar as linhas dessa turma.</p>
       <ul className="mt-2 flex flex-col divide-y divide-amber-200/70">
         {suggestions.map((suggestion) => (
-          <li key={suggestion.from} className="flex flex-wrap items-center gap-x-3 gap-y-1.5 py-2 text-sm">
-            <span className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 text-slate-900">
-              <span className="font-mono wrap-anywhere">“{suggestion.from}”</span>
-              <ArrowRight aria-hidden="true" className="size-4 shrink-0 text-amber-700" />
-              <span className="sr-only">como</span>
-              <span className="font-semibold">{suggestion.to}</span>
-              <span className="text-xs text-slate-600">({countOf(suggestion.rows, 'linha', 'linhas')})</span>
-            </span>
+          <li key={suggestion.from} className="flex flex-col gap-1.5 py-2 text-sm sm:flex-row sm:items-center sm:gap-3">
+            <p className="min-w-0 flex-1 text-slate-900">
+              <span className="wrap-anywhere">“{suggestion.from}”</span>
+              <ArrowRight aria-hidden="true" className="mx-1.5 inline size-4 align-[-3px] text-amber-700" />
+              <span className="sr-only">como </span>
+              <span className="font-semibold whitespace-nowrap">{suggestion.to}</span>{' '}
+              <span className="text-xs whitespace-nowrap text-slate-600">({countOf(suggestion.rows, 'linha', 'linhas')})</span>
+            </p>
             {suggestion.confirmed ? (
-              <span className="flex items-center gap-2">
+              <span className="flex items-center justify-between gap-2 sm:justify-end">
                 <span className="inline-flex items-center gap-1 text-xs font-semibold text-emerald-800">
                   <Check aria-hidden="true" className="size-4" />
                   Confirmada
