@@ -84,14 +84,9 @@ export const ERROR_MESSAGES = {
   file_empty: 'O arquivo está vazio',
   import_too_large: 'Arquivo muito grande. Máximo 2MB.',
   import_no_header: 'Cabeçalho não reconhecido: o arquivo precisa das colunas matrícula e nome',
-  import_not_csv:
-    'Formato não aceito: envie a planilha como .xlsx (Pasta de Trabalho do Excel) ou como "CSV UTF-8" (no Excel, em Salvar como)',
-  import_xlsx_malformed:
-    'Não foi possível ler a planilha .xlsx: o arquivo está corrompido ou incompleto. ' +
-    'Abra-a no Excel, salve de novo como .xlsx ou como "CSV UTF-8" e envie outra vez',
-  import_xlsx_too_big:
-    'A planilha é grande demais para importar (mais de 12 MB descompactada). Apague as colunas e abas que não são usadas ' +
-    '(a importação lê matrícula, nome, email, turma e data de nascimento) ou divida-a em partes',
+  import_not_csv: 'Formato não aceito: envie uma planilha .xlsx ou um CSV UTF-8',
+  import_xlsx_malformed: 'Planilha .xlsx corrompida ou incompleta: salve-a de novo no Excel (.xlsx ou CSV UTF-8) e envie outra vez',
+  import_xlsx_too_big: 'Planilha grande demais (mais de 12 MB descompactada): apague colunas e abas sem uso ou divida-a em partes',
   import_malformed: 'O arquivo tem aspas (") sem par: corrija a linha indicada ou salve a planilha de novo como CSV',
   import_empty: 'O arquivo não tem nenhuma linha de aluno',
   import_too_many_rows: 'O arquivo tem mais de 5.000 linhas; divida-o em partes menores',
