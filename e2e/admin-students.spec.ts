@@ -267,14 +267,14 @@ test.describe('Gerenciar Alunos', () => {
     const suffix = String(randomInt(10_000, 99_999));
     const csv = [
       'Matrícula;Nome do aluno;E-mail;Série;Data de nascimento',
-      `81${suffix};Iara Tupã Gonçalves;;1A;05/03/2010`,
+      `81${suffix};Iara Tupã Gonçalves;;1º EM - Turma A;05/03/2010`,
       `82${suffix};Ícaro Brandão;icaro.${suffix}@escola.test;3º EM - Turma D;2009-12-31`,
       `;Sem Matrícula;;2B;`,
       `83${suffix};Série Errada;;9Z;`,
     ].join('\r\n');
-    await page.getByRole('button', { name: 'Importar CSV' }).click();
-    const wizard = page.getByRole('dialog', { name: 'Importar alunos (CSV)' });
-    await wizard.getByLabel('Arquivo CSV de alunos').setInputFiles({
+    await page.getByRole('button', { name: 'Importar planilha' }).click();
+    const wizard = page.getByRole('dialog', { name: 'Importar alunos' });
+    await wizard.getByLabel('Planilha de alunos').setInputFiles({
       name: 'alunos-secretaria.csv',
       mimeType: 'text/csv',
       buffer: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(csv, 'utf8')]),
@@ -355,7 +355,7 @@ test.describe('Gerenciar Alunos', () => {
     await expect(page.getByRole('dialog', { name: 'Gerenciar Tags' })).toBeVisible();
     await expectNoSeriousA11yViolations(page, { within: '[role="dialog"]' });
     await page.keyboard.press('Escape');
-    await page.getByRole('button', { name: 'Importar CSV' }).click();
+    await page.getByRole('button', { name: 'Importar planilha' }).click();
     await expect(page.getByRole('dialog')).toBeVisible();
     await expectNoSeriousA11yViolations(page, { within: '[role="dialog"]' });
   });

@@ -99,7 +99,14 @@ for (const size of SIZES) {
         await navigate(page, '/admin/students');
         await expect(page.getByRole('heading', { level: 1, name: 'Gerenciar Alunos' })).toBeVisible();
         await expect(page.getByRole('button', { name: /^Tags de / }).first()).toBeVisible();
-        for (const name of [/^Adicionar Aluno$/, /^Importar CSV$/, /^Editar /, /^Redefinir senha de /, /^Nova senha de /, /^Excluir /]) {
+        for (const name of [
+          /^Adicionar Aluno$/,
+          /^Importar planilha$/,
+          /^Editar /,
+          /^Redefinir senha de /,
+          /^Nova senha de /,
+          /^Excluir /,
+        ]) {
           await expect(page.getByRole('button', { name })).toHaveCount(0);
         }
         await expectNoSeriousA11yViolations(page);

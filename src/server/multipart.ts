@@ -20,25 +20,43 @@ export function multipartFailure(error: unknown): unknown {
 }
 
 /**
- * The single file of a multipart request, read into memory up to `maxBytes`. Anything
- * bigger is refused with the given code as soon as the limit is crossed.
+ * The single file of a multipart request, read into memory up to `maxBytes`, with the text fields sent before it
+ * (each at most `maxFieldBytes`). Anything bigger is refused with the given code as soon as the limit is crossed.
  */
-export async function uploadedFile(
+export async function uploadedForm(
   request: FastifyRequest,
   maxBytes: number,
   tooLarge: 'photo_too_large' | 'import_too_large',
-): Promise<Buffer> {
+  maxFieldBytes?: number,
+): Promise<{ bytes: Buffer; fields: Record<string, string> }> {
   if (!request.isMultipart()) throw new AppError('file_missing');
   try {
-    const file = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 5, parts: 6 } });
+    const file = await request.file({
+      limits: { fileSize: maxBytes, files: 1, fields: 5, parts: 6, ...(maxFieldBytes === undefined ? {} : { fieldSize: maxFieldBytes }) },
+    });
     if (!file) throw new AppError('file_missing');
     const bytes = await file.toBuffer();
     if (bytes.length === 0) throw new AppError('file_empty');
-    return bytes;
+    const fields: Record<string, string> = {};
+    for (const [name, field] of Object.entries(file.fields)) {
+      // A field cut at the size limit is no value at all.
+      if (field && !Array.isArray(field) && field.type === 'field' && typeof field.value === 'string' && !field.valueTruncated)
+        fields[name] = field.value;
+    }
+    return { bytes, fields };
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(tooLarge, { status: 413 });
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new AppError('bad_request');
     throw multipartFailure(error);
   }
+}
+
+/** The single file of a multipart request (uploadedForm without fields). */
+export async function uploadedFile(
+  request: FastifyRequest,
+  maxBytes: number,
+  tooLarge: 'photo_too_large' | 'import_too_large',
+): Promise<Buffer> {
+  return (await uploadedForm(request, maxBytes, tooLarge)).bytes;
 }

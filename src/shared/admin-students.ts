@@ -1,19 +1,10 @@
 import { z } from 'zod';
 import { selfStudent, studentTag } from './auth.ts';
-import {
-  GRADES,
-  MAX_OPERATION_AMOUNT,
-  TAG_DURATION_MAX_DAYS,
-  TAG_DURATION_MIN_DAYS,
-  TAG_KINDS,
-  TAG_NAMES,
-  type TagKind,
-} from './constants.ts';
+import { MAX_OPERATION_AMOUNT, TAG_DURATION_MAX_DAYS, TAG_DURATION_MIN_DAYS, TAG_KINDS, TAG_NAMES, type TagKind } from './constants.ts';
 import { ERROR_MESSAGES } from './errors.ts';
 import { ARCHIVE_PHOTO_URL } from './archive.ts';
 import { countOf, formatDate } from './format.ts';
 import { calendarDate, instantText, requiredText, rowId, textInput } from './validation.ts';
-import { foldText } from './student-match.ts';
 import { studentPage, studentSearchQuery } from './students.ts';
 
 /** Photo types accepted for upload, by what the file's bytes say it is. */
@@ -59,9 +50,30 @@ export function generateReadablePassword(): string {
   const pick = (alphabet: string, n: number) => Array.from({ length: n }, () => alphabet[randomIndex(alphabet.length)]).join('');
   return `${pick(PASSWORD_LETTERS, 4)}-${pick(PASSWORD_LETTERS, 4)}-${pick(PASSWORD_DIGITS, 2)}`;
 }
-/** Largest CSV a secretary may import at once. */
+/** Largest file (CSV or .xlsx) a secretary may import at once. */
 export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 5000;
+/**
+ * Largest .xlsx once unzipped (every part together): 5,000 rows of 30 columns take about 5 MB. A small file that
+ * unzips to much more (a zip bomb, or a sheet of a million cells) is refused before the spreadsheet is read.
+ */
+export const IMPORT_XLSX_MAX_UNZIPPED = 12 * 1024 * 1024;
+
+/** The columns of the import's template, as the import reads them. */
+export const IMPORT_TEMPLATE_HEADERS = ['Matrícula', 'Nome', 'Email', 'Turma', 'Data de nascimento'] as const;
+/** What begins the template's example row in the matrícula column: a row so marked is never imported. */
+export const IMPORT_EXAMPLE_MARK = 'Exemplo';
+
+/** GET /api/admin/students/import/template?format= */
+export const importTemplateQuery = z.object({
+  format: z.enum(['csv', 'xlsx'], { error: 'report_unknown_format' }).default('csv'),
+});
+
+/** A file's turma the coordinator confirmed as one of the school's (the matcher's suggestion for it). */
+export const importTurmaChoice = z.object({ from: z.string().max(100), to: z.string().max(100) });
+export type ImportTurmaChoice = z.infer<typeof importTurmaChoice>;
+/** The form field "turmas" of the import's upload: the confirmed suggestions, as JSON. */
+export const importTurmaChoices = z.array(importTurmaChoice).max(200);
 
 /** A student as the administrators' screen lists them. */
 export const adminStudent = selfStudent.extend({
@@ -104,29 +116,6 @@ export function parseBirthDate(raw: string, today: Date = new Date()): string | 
   if (br) iso = `${br[3]}-${br[2]!.padStart(2, '0')}-${br[1]!.padStart(2, '0')}`;
   else if (/^\d{4}-\d{2}-\d{2}$/.test(text)) iso = text;
   return iso && isValidBirthDate(iso, today) ? iso : null;
-}
-
-function plain(text: string): string {
-  return foldText(text).toUpperCase();
-}
-
-/**
- * Maps the ways schools write a turma to one of the school's turmas (`turmas`, the 12 grades
- * by default): its name in any case, or for the spec's names "1A", "1º A", "1 EM A",
- * "1ª série B", "2o ano C", "3EM-D", "1° EM Turma A"…
- */
-export function normalizeGrade(raw: string, turmas: readonly string[] = GRADES): string | null {
-  const exact = turmas.find((grade) => grade.toLowerCase() === raw.trim().toLowerCase());
-  if (exact) return exact;
-  const text = plain(raw)
-    .replace(/ENSINO\s+MEDIO/g, 'EM')
-    .replace(/[º°ª]/g, ' ')
-    .replace(/[-–—/.,:]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  const match = /^([123])\s*(?:O|A)?\s*(?:SERIE|ANO)?\s*(?:DO\s+)?(?:EM)?\s*(?:TURMA)?\s*([A-D])$/.exec(text);
-  if (!match) return null;
-  return turmas.find((grade) => grade === `${match[1]}º EM - Turma ${match[2]}`) ?? null;
 }
 
 /**
@@ -248,8 +237,12 @@ export const importPreview = z.object({
   rows: z.array(importRow),
   validCount: z.number().int(),
   invalidCount: z.number().int(),
-  /** The separator found in the file, for the preview's footnote. */
-  delimiter: z.string(),
+  /** The separator found in a CSV, for the preview's footnote; null for an .xlsx. */
+  delimiter: z.string().nullable(),
+  /** Each turma of the file that only resembles one of the school's, with the turma suggested and how many rows name it. */
+  turmaSuggestions: z.array(importTurmaChoice.extend({ rows: z.number().int(), confirmed: z.boolean() })),
+  /** The rows with problems, as the file had them plus a 'Problema' column (CSV, to fix and import again); null when none. */
+  problemsCsv: z.string().nullable(),
 });
 export type ImportPreview = z.infer<typeof importPreview>;
 
@@ -261,6 +254,8 @@ export const importResult = z.object({
   credentials: z.array(z.object({ studentId: z.string(), name: z.string(), grade: z.string(), password: z.string() })),
   /** The same, as a CSV (UTF-8 with BOM, `;`) ready to download. */
   credentialsCsv: z.string(),
+  /** The rows not imported, as in the preview's `problemsCsv`. */
+  problemsCsv: z.string().nullable(),
 });
 export type ImportResult = z.infer<typeof importResult>;
 
@@ -272,6 +267,8 @@ export const IMPORT_PROBLEMS = {
   missingName: 'Nome não informado',
   missingGrade: 'Turma não informada',
   invalidGrade: (raw: string) => `Turma não reconhecida: "${raw}"`,
+  suggestedGrade: (raw: string, turma: string) => `Turma "${raw}" não encontrada; confirme a sugestão "${turma}"`,
+  turmaGone: 'A turma não está mais ativa',
   invalidEmail: 'Email inválido',
   invalidBirthDate: 'Data de nascimento inválida (use dd/mm/aaaa)',
   duplicateInFile: (line: number) => `Matrícula repetida no arquivo (linha ${line})`,
@@ -338,3 +335,5 @@ export const LEDGER_CSV_HEADERS = [
   'Estorno',
 ] as const;
 export const CREDENTIALS_CSV_HEADERS = ['Matrícula', 'Nome', 'Turma', 'Senha inicial'] as const;
+/** The column the import's rows with problems get, after the file's own. */
+export const IMPORT_PROBLEM_HEADER = 'Problema';

@@ -132,6 +132,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'DELETE /api/admin/students/:id/photo',
     'POST /api/admin/students/import/preview',
     'POST /api/admin/students/import',
+    'GET /api/admin/students/import/template',
   ],
   manageSchool: [
     'PUT /api/admin/dashboard/goals/:id',

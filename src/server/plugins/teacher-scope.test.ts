@@ -326,6 +326,19 @@ describe('writes', () => {
     const added = await t.db.select({ studentId: students.studentId }).from(students);
     expect(added.map((row) => row.studentId)).toContain('3100010');
     expect(added.map((row) => row.studentId)).not.toContain('3100011');
+    // The template lists their turmas only, and a turma of someone else is never suggested ("1B" for TURMA_B).
+    const template = await t.request('GET', '/admin/students/import/template?format=csv', as('xavier'));
+    expect(template.body).toContain(TURMA_A);
+    expect(template.body).not.toContain(TURMA_B);
+    const suggestionFile = `matricula;nome;turma\n3100012;Aluna Sugerida;1A\n3100013;Aluno Alheio;1B\n`;
+    const previewed = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/students/import/preview',
+      headers: { cookie: cookie.xavier, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: `--${boundary}\r\n${part.replace(file, suggestionFile)}\r\n--${boundary}--\r\n`,
+    });
+    expect(previewed.json().turmaSuggestions).toEqual([{ from: '1A', to: TURMA_A, rows: 1, confirmed: false }]);
+    expect(previewed.json().rows[1].problems).toEqual(['Turma não reconhecida: "1B"']);
     await t.request('PUT', '/admin/settings/rules', { ...as('coordinator'), payload: DEFAULT_RULES });
   });
 });

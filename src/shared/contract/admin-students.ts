@@ -58,7 +58,9 @@ export const adminStudents = defineRoutes(['admin-students'], {
     path: '/api/admin/students/import/preview',
     access: 'manageStudents',
     upload: true,
-    description: 'Arquivo CSV (campo "file") com matrícula, nome, email, turma e data de nascimento. Nada é gravado.',
+    description:
+      'Arquivo CSV ou .xlsx (campo "file") com matrícula, nome, email, turma e data de nascimento, e antes dele o campo ' +
+      '"turmas": as sugestões de turma confirmadas, em JSON ([{"from":"8º B","to":"8º ano B"}]). Nada é gravado.',
     schemas: (s) => ({ response: { 200: s.importPreview } }),
   },
   import: {
@@ -66,8 +68,19 @@ export const adminStudents = defineRoutes(['admin-students'], {
     path: '/api/admin/students/import',
     access: 'manageStudents',
     upload: true,
-    description: 'Cria, numa só transação, todas as linhas válidas do arquivo, com senhas iniciais geradas (mostradas só nesta resposta).',
+    description:
+      'Cria, numa só transação, todas as linhas válidas do arquivo (com as sugestões de turma confirmadas no campo "turmas", ' +
+      'como na prévia), com senhas iniciais geradas (mostradas só nesta resposta).',
     schemas: (s) => ({ response: { 201: s.importResult } }),
+  },
+  importTemplate: {
+    method: 'GET',
+    path: '/api/admin/students/import/template',
+    access: 'manageStudents',
+    answer: 'file',
+    produces: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+    description: 'O modelo da importação (format=csv ou xlsx): as colunas que a importação lê e uma linha de exemplo que ela ignora.',
+    schemas: (s) => ({ query: s.importTemplateQuery, response: { 200: s.reportFile } }),
   },
   export: {
     method: 'GET',

@@ -3,9 +3,10 @@ import multipart from '@fastify/multipart';
 import type { AppDeps } from '../../deps.ts';
 import { route } from '../../contract-routes.ts';
 import { routes } from '../../../shared/contract/routes.ts';
-import { uploadedFile } from '../../multipart.ts';
+import { uploadedFile, uploadedForm } from '../../multipart.ts';
 import { adminOf } from '../../plugins/auth.ts';
 import { sendCsv } from '../../csv.ts';
+import { contentDisposition } from '../../storage/serve-object.ts';
 import { PHOTO_MAX_BYTES } from '../../../shared/constants.ts';
 import { IMPORT_MAX_BYTES } from '../../../shared/admin-students.ts';
 import {
@@ -18,7 +19,10 @@ import {
   type AdminStudentsDeps,
 } from './admin-students.service.ts';
 import { removeStudentPhoto, setStudentPhotoUrl, uploadStudentPhoto } from './student-photos.service.ts';
-import { importStudents, previewImport } from './student-import.service.ts';
+import { importStudents, importTemplateFile, previewImport, turmaChoicesOf } from './student-import.service.ts';
+
+/** The JSON of confirmed turma suggestions: 200 of them fit easily. */
+const IMPORT_CHOICES_MAX_BYTES = 64 * 1024;
 
 export async function adminStudentsRoutes(
   app: FastifyInstance,
@@ -61,14 +65,26 @@ export async function adminStudentsRoutes(
 
     route(scope, students.removePhoto, async (request) => removeStudentPhoto(deps, adminOf(request), request.params.id, context(request)));
 
-    route(scope, students.importPreview, async (request) =>
-      previewImport(deps.db, adminOf(request), await uploadedFile(request, IMPORT_MAX_BYTES, 'import_too_large')),
-    );
+    // The file, and before it the confirmed turma suggestions (the field "turmas").
+    const importUpload = async (request: FastifyRequest) => {
+      const { bytes, fields } = await uploadedForm(request, IMPORT_MAX_BYTES, 'import_too_large', IMPORT_CHOICES_MAX_BYTES);
+      return { bytes, choices: turmaChoicesOf(fields.turmas) };
+    };
+
+    route(scope, students.importPreview, async (request) => {
+      const { bytes, choices } = await importUpload(request);
+      return previewImport(deps.db, adminOf(request), bytes, choices);
+    });
 
     route(scope, students.import, async (request, reply) => {
-      const bytes = await uploadedFile(request, IMPORT_MAX_BYTES, 'import_too_large');
-      const result = await importStudents(deps, adminOf(request), bytes, context(request));
+      const { bytes, choices } = await importUpload(request);
+      const result = await importStudents(deps, adminOf(request), bytes, choices, context(request));
       return reply.status(201).header('Cache-Control', 'no-store').send(result);
+    });
+
+    route(scope, students.importTemplate, async (request, reply) => {
+      const file = await importTemplateFile(deps.db, adminOf(request), request.query.format);
+      return reply.type(file.contentType).header('Content-Disposition', contentDisposition('attachment', file.fileName)).send(file.body);
     });
 
     route(scope, students.export, async (request, reply) => {

@@ -11,18 +11,25 @@ import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
 import { inScope } from '../../views/turma-scope.ts';
 import type { ActionContext, AdminStudentsDeps } from './admin-students.service.ts';
 import { decodeCsvBytes, hasUtf16Bom, parseCsv, toCsv } from '../../csv.ts';
+import { readXlsxRows, type SheetRecord } from '../../xlsx-read.ts';
+import { importTemplate, type TemplateFile } from './import-template.ts';
 import {
   ADMIN_STUDENT_TEXTS,
   CREDENTIALS_CSV_HEADERS,
   generateReadablePassword,
+  IMPORT_EXAMPLE_MARK,
   IMPORT_MAX_ROWS,
+  IMPORT_PROBLEM_HEADER,
   IMPORT_PROBLEMS,
-  normalizeGrade,
+  IMPORT_XLSX_MAX_UNZIPPED,
+  importTurmaChoices,
   parseBirthDate,
   type ImportPreview,
   type ImportResult,
   type ImportRow,
+  type ImportTurmaChoice,
 } from '../../../shared/admin-students.ts';
+import { matchTurma } from '../../../shared/turma-match.ts';
 import { isStorableText, MATRICULA_FORM, recordableText } from '../../../shared/validation.ts';
 import { foldText } from '../../../shared/student-match.ts';
 import { importMalformedMessage } from '../../../shared/errors.ts';
@@ -72,40 +79,59 @@ function mapHeader(cells: string[]): HeaderMap {
 const emailSchema = z.email();
 const EXCEL_SCIENTIFIC = /^\d+([.,]\d+)?E[+-]?\d+$/i;
 
-type Candidate = ImportRow & { key: string };
+/** A row of the file: what the preview shows, and the file's own cells (for the rows with problems, to fix and send again). */
+type Candidate = ImportRow & { cells: string[] };
+
+/** A turma of the file that only resembles one of the school's (matchTurma), and whether the coordinator confirmed it. */
+type TurmaSuggestion = ImportTurmaChoice & { rows: number; confirmed: boolean };
+
+type ReadFile = { header: string[]; rows: Candidate[]; delimiter: string | null; turmaSuggestions: TurmaSuggestion[] };
 
 /** Control characters no spreadsheet's text holds (tab, CR and LF aside), and U+FFFD, what bytes that were not UTF-16 decode to. */
 const NOT_TEXT = /[^\P{Cc}\t\n\r]|\uFFFD/u;
 
 /**
- * Whether the bytes are a binary file (a workbook saved as .xlsx or .xls, a PDF, audio) rather than text. The byte-order
- * mark of UTF-16 (Excel's "Texto Unicode") also begins an MPEG audio frame, which is how file-type reads it: such a
- * file is judged by `text`, what it decodes to.
+ * The file's records: the first sheet of an .xlsx, or the rows of a CSV (any delimiter, UTF-8, UTF-16 or Windows-1252).
+ * Another binary file (an old .xls, a PDF, audio) is refused rather than read as text, where its header would only look
+ * unknown. The byte-order mark of UTF-16 (Excel's "Texto Unicode") also begins an MPEG audio frame, which is how
+ * file-type reads it: such a file is judged by what it decodes to.
  */
-async function isBinary(bytes: Buffer, text: string): Promise<boolean> {
-  if (hasUtf16Bom(bytes)) return NOT_TEXT.test(text);
-  return (await fileTypeFromBuffer(bytes)) !== undefined;
-}
-
-/**
- * Parses and checks a file without touching the database. `turmas`: the school's active
- * turmas, the only ones a new student may join. A binary file (isBinary) is not read as
- * text: its header would only look unknown.
- */
-async function readRows(bytes: Buffer, turmas: readonly string[]): Promise<{ rows: Candidate[]; delimiter: string }> {
+async function readRecords(bytes: Buffer): Promise<{ records: SheetRecord[]; delimiter: string | null }> {
+  const utf16 = hasUtf16Bom(bytes);
+  if (!utf16) {
+    const type = await fileTypeFromBuffer(bytes);
+    // One header and one row past the limit are enough to refuse the file.
+    if (type?.ext === 'xlsx')
+      return {
+        records: await readXlsxRows(bytes, { maxUnzipped: IMPORT_XLSX_MAX_UNZIPPED, maxRows: IMPORT_MAX_ROWS + 2 }),
+        delimiter: null,
+      };
+    if (type) throw new AppError('import_not_csv');
+  }
   const text = decodeCsvBytes(bytes);
-  if (await isBinary(bytes, text)) throw new AppError('import_not_csv');
-  const { rows: records, delimiter, unpairedQuoteAt } = parseCsv(text);
+  if (utf16 && NOT_TEXT.test(text)) throw new AppError('import_not_csv');
+  const { rows, delimiter, unpairedQuoteAt } = parseCsv(text);
   // The records after an unpaired quote are one long cell: a preview of them would silently leave students out.
   if (unpairedQuoteAt !== null) throw new AppError('import_malformed', { message: importMalformedMessage(unpairedQuoteAt) });
-  const headerIndex = records.findIndex((cells) => cells.some((cell) => cell.trim() !== ''));
-  const header = headerIndex >= 0 ? mapHeader(records[headerIndex]!) : {};
-  if (header.studentId === undefined || header.name === undefined) throw new AppError('import_no_header');
+  return { records: rows.map((cells, index) => ({ cells, line: index + 1 })), delimiter };
+}
+
+/** The template's example row, marked in its matrícula cell: never a student. */
+const isExample = (studentIdCell: string) => foldText(studentIdCell.trim()).startsWith(foldText(IMPORT_EXAMPLE_MARK));
+
+/**
+ * Parses and checks a file without touching the database. `turmas`: the school's turmas a new student may join;
+ * a turma that only resembles one of them counts as it when the coordinator confirmed it (`choices`), and is a
+ * problem otherwise, with the suggestion.
+ */
+async function readRows(bytes: Buffer, turmas: readonly string[], choices: readonly ImportTurmaChoice[]): Promise<ReadFile> {
+  const { records, delimiter } = await readRecords(bytes);
   const isBlank = (cells: string[]) => cells.every((cell) => cell.trim() === '');
-  const body = records
-    .map((cells, index) => ({ cells, line: index + 1 }))
-    .slice(headerIndex + 1)
-    .filter(({ cells }) => !isBlank(cells));
+  const headerIndex = records.findIndex(({ cells }) => !isBlank(cells));
+  const headerCells = headerIndex >= 0 ? records[headerIndex]!.cells : [];
+  const header = mapHeader(headerCells);
+  if (header.studentId === undefined || header.name === undefined) throw new AppError('import_no_header');
+  const body = records.slice(headerIndex + 1).filter(({ cells }) => !isBlank(cells) && !isExample(cells[header.studentId!] ?? ''));
   if (body.length === 0) throw new AppError('import_empty');
   if (body.length > IMPORT_MAX_ROWS) throw new AppError('import_too_many_rows');
 
@@ -115,6 +141,8 @@ async function readRows(bytes: Buffer, turmas: readonly string[]): Promise<{ row
     return index === undefined ? '' : recordableText((cells[index] ?? '').trim());
   };
   const columns = Object.values(header);
+  const confirmed = new Map(choices.map((choice) => [choice.from, choice.to]));
+  const suggestions = new Map<string, TurmaSuggestion>();
   const firstLineOf = new Map<string, number>();
   const firstEmailLineOf = new Map<string, number>();
   const rows: Candidate[] = [];
@@ -132,8 +160,16 @@ async function readRows(bytes: Buffer, turmas: readonly string[]): Promise<{ row
     else if (EXCEL_SCIENTIFIC.test(studentId)) problems.push(IMPORT_PROBLEMS.studentIdAsNumber(studentId));
     if (!name) problems.push(IMPORT_PROBLEMS.missingName);
     if (studentId.length > 50 || name.length > 120) problems.push(IMPORT_PROBLEMS.tooLong);
-    const grade = rawGrade ? normalizeGrade(rawGrade, turmas) : null;
-    if (!rawGrade) problems.push(IMPORT_PROBLEMS.missingGrade);
+    const match = matchTurma(rawGrade, turmas);
+    let grade = match.kind === 'exact' ? match.turma : null;
+    if (match.kind === 'suggested') {
+      const accepted = confirmed.get(rawGrade) === match.turma;
+      const suggestion = suggestions.get(rawGrade) ?? { from: rawGrade, to: match.turma, rows: 0, confirmed: accepted };
+      suggestion.rows += 1;
+      suggestions.set(rawGrade, suggestion);
+      if (accepted) grade = match.turma;
+      else problems.push(IMPORT_PROBLEMS.suggestedGrade(rawGrade, match.turma));
+    } else if (!rawGrade) problems.push(IMPORT_PROBLEMS.missingGrade);
     else if (!grade) problems.push(IMPORT_PROBLEMS.invalidGrade(rawGrade));
     const emailValid = !rawEmail || (rawEmail.length <= 254 && emailSchema.safeParse(rawEmail).success);
     if (!emailValid) problems.push(IMPORT_PROBLEMS.invalidEmail);
@@ -151,7 +187,7 @@ async function readRows(bytes: Buffer, turmas: readonly string[]): Promise<{ row
       else firstEmailLineOf.set(rawEmail, line);
     }
     rows.push({
-      key: studentId,
+      cells,
       line,
       studentId,
       name,
@@ -162,7 +198,18 @@ async function readRows(bytes: Buffer, turmas: readonly string[]): Promise<{ row
       problems,
     });
   }
-  return { rows, delimiter };
+  return { header: headerCells, rows, delimiter, turmaSuggestions: [...suggestions.values()] };
+}
+
+/** The rows with problems as the file had them, plus a 'Problema' column in pt-BR: a CSV to fix and import again. Null when none. */
+function problemsCsv(header: readonly string[], rows: readonly Candidate[]): string | null {
+  if (rows.length === 0) return null;
+  const width = Math.max(header.length, ...rows.map((row) => row.cells.length));
+  const padded = (cells: readonly string[]) => Array.from({ length: width }, (_, index) => cells[index] ?? '');
+  return toCsv(
+    [...padded(header), IMPORT_PROBLEM_HEADER],
+    rows.map((row) => [...padded(row.cells), row.problems.join('; ')]),
+  );
 }
 
 /** Marks rows whose matrícula or email a current student already has. */
@@ -192,13 +239,18 @@ async function checkAgainstDatabase(db: DbOrTx, rows: Candidate[]): Promise<void
   }
 }
 
-function toPreview(rows: Candidate[], delimiter: string): ImportPreview {
+function toPreview({ header, rows, delimiter, turmaSuggestions }: ReadFile): ImportPreview {
   const validCount = rows.filter((row) => row.valid).length;
   return {
-    rows: rows.map(({ key: _key, ...row }) => row),
+    rows: rows.map(({ cells: _cells, ...row }) => row),
     validCount,
     invalidCount: rows.length - validCount,
     delimiter,
+    turmaSuggestions,
+    problemsCsv: problemsCsv(
+      header,
+      rows.filter((row) => !row.valid),
+    ),
   };
 }
 
@@ -212,11 +264,21 @@ async function activeTurmaNames(db: DbOrTx, admin: AdminActor): Promise<string[]
   return (await joinableTurmas(db, admin)).map((turma) => turma.name);
 }
 
-/** Each row of the file, marked valid or with what is wrong with it (pt-BR). Writes nothing. */
-export async function previewImport(db: Db, admin: AdminActor, bytes: Buffer): Promise<ImportPreview> {
-  const { rows, delimiter } = await readRows(bytes, await activeTurmaNames(db, admin));
-  await checkAgainstDatabase(db, rows);
-  return toPreview(rows, delimiter);
+/** Each row of the file, marked valid or with what is wrong with it (pt-BR), the turmas to confirm and the rows to fix. Writes nothing. */
+export async function previewImport(
+  db: Db,
+  admin: AdminActor,
+  bytes: Buffer,
+  choices: readonly ImportTurmaChoice[] = [],
+): Promise<ImportPreview> {
+  const file = await readRows(bytes, await activeTurmaNames(db, admin), choices);
+  await checkAgainstDatabase(db, file.rows);
+  return toPreview(file);
+}
+
+/** The import's template (CSV or .xlsx), its example and list of turmas from those the staff member may import into. */
+export async function importTemplateFile(db: DbOrTx, admin: AdminActor, format: 'csv' | 'xlsx'): Promise<TemplateFile> {
+  return importTemplate(await activeTurmaNames(db, admin), format);
 }
 
 /** Hashes a few at a time: argon2 is deliberately slow and memory-hungry. */
@@ -237,9 +299,10 @@ export async function importStudents(
   deps: AdminStudentsDeps,
   admin: AdminActor,
   bytes: Buffer,
+  choices: readonly ImportTurmaChoice[] = [],
   context: ActionContext = {},
 ): Promise<ImportResult> {
-  const { rows } = await readRows(bytes, await activeTurmaNames(deps.db, admin));
+  const { header, rows } = await readRows(bytes, await activeTurmaNames(deps.db, admin), choices);
   await checkAgainstDatabase(deps.db, rows);
   const candidates = rows.filter((row) => row.valid);
   if (candidates.length === 0) throw new AppError('import_nothing_valid');
@@ -253,7 +316,11 @@ export async function importStudents(
       const turmaIds = new Map((await joinableTurmas(tx, admin)).map((turma) => [turma.name, turma.id]));
       const recheck = candidates.map((row) => ({ ...row, problems: [] as string[] }));
       await checkAgainstDatabase(tx, recheck);
-      const accepted = recheck.map((row, index) => ({ row, index })).filter(({ row }) => row.valid && turmaIds.has(row.grade));
+      for (const row of recheck) {
+        if (!turmaIds.has(row.grade)) row.problems.push(IMPORT_PROBLEMS.turmaGone);
+        row.valid = row.problems.length === 0;
+      }
+      const accepted = recheck.map((row, index) => ({ row, index })).filter(({ row }) => row.valid);
       for (let i = 0; i < accepted.length; i += 500) {
         await tx.insert(students).values(
           accepted.slice(i, i + 500).map(({ row, index }) => ({
@@ -274,7 +341,7 @@ export async function importStudents(
         details: { created: accepted.length, skipped: rows.length - accepted.length, matriculas: accepted.map(({ row }) => row.studentId) },
       });
       await deps.events.publish(tx, { type: 'students' });
-      return accepted;
+      return { accepted, refused: recheck.filter((row) => !row.valid) };
     })
     .catch((error: unknown) => {
       if (
@@ -286,7 +353,7 @@ export async function importStudents(
       throw error;
     });
 
-  const credentials = created.map(({ row, index }) => ({
+  const credentials = created.accepted.map(({ row, index }) => ({
     studentId: row.studentId,
     name: row.name,
     grade: row.grade,
@@ -301,5 +368,23 @@ export async function importStudents(
       CREDENTIALS_CSV_HEADERS,
       credentials.map((c) => [c.studentId, c.name, c.grade, c.password]),
     ),
+    problemsCsv: problemsCsv(
+      header,
+      [...rows.filter((row) => !row.valid), ...created.refused].sort((a, b) => a.line - b.line),
+    ),
   };
+}
+
+/** The confirmed turma suggestions a request sends with its file (the form field "turmas", JSON); none without it. */
+export function turmaChoicesOf(field: string | undefined): ImportTurmaChoice[] {
+  if (field === undefined || field === '') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(field);
+  } catch {
+    throw new AppError('bad_request');
+  }
+  const choices = importTurmaChoices.safeParse(parsed);
+  if (!choices.success) throw new AppError('bad_request');
+  return choices.data;
 }

@@ -216,7 +216,7 @@ export function AdminStudentsPage() {
             {manage && (
               <button type="button" className={TOOL_BUTTON} onClick={() => setDialog({ kind: 'import' })}>
                 <FileUp aria-hidden="true" className="size-4 shrink-0" />
-                Importar CSV
+                Importar planilha
               </button>
             )}
             <a href={urlOf(routes.adminStudents.export)} download aria-label="Exportar alunos (CSV)" className={TOOL_BUTTON}>

@@ -1,6 +1,14 @@
 import { useId, useMemo, useRef, useState } from 'react';
-import { AlertTriangle, CheckCircle2, Download, FileSpreadsheet, FileUp, XCircle } from 'lucide-react';
-import { ADMIN_STUDENT_TEXTS, IMPORT_MAX_BYTES, type ImportPreview, type ImportResult } from '../../../shared/admin-students.ts';
+import { AlertTriangle, ArrowRight, Check, CheckCircle2, Download, FileSpreadsheet, FileUp, Undo2, XCircle } from 'lucide-react';
+import {
+  ADMIN_STUDENT_TEXTS,
+  IMPORT_MAX_BYTES,
+  type ImportPreview,
+  type ImportResult,
+  type ImportTurmaChoice,
+} from '../../../shared/admin-students.ts';
+import { urlOf } from '../../../shared/contract/route.ts';
+import { routes } from '../../../shared/contract/routes.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { isApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
@@ -15,6 +23,17 @@ import { EmailText } from '../../ui/email-text.tsx';
 import { useImportPreview, useImportStudents } from './students-queries.ts';
 
 const SHOWN_ROWS = 200;
+/** The file chooser: CSV in its spellings (Excel's "Texto Unicode" is saved as .txt, UTF-16, tab-separated) and .xlsx. */
+const ACCEPTED_FILES = [
+  '.csv',
+  '.txt',
+  '.tsv',
+  '.xlsx',
+  'text/csv',
+  'text/plain',
+  'text/tab-separated-values',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+].join(',');
 const PREVIEW_COLUMNS = ['Linha', 'Matrícula', 'Nome', 'Turma', 'Email', 'Nascimento', 'Situação'];
 
 /** Saves text as a file the browser downloads. */
@@ -33,9 +52,15 @@ function failure(error: unknown): string {
   return isApiError(error) ? error.message : ERROR_MESSAGES.internal;
 }
 
+/** Saves the rows with problems (the file's columns plus 'Problema') to fix and import again. */
+function downloadProblems(csv: string, timeZone: string): void {
+  downloadText(csv, `linhas-com-problemas-${dayIn(timeZone, new Date())}.csv`);
+}
+
 /**
- * Import students from a CSV a school secretary has: choose the file, see each row valid or
- * what is wrong, create all valid rows at once, then download the generated passwords (once).
+ * Import students from a spreadsheet a school secretary has (CSV or .xlsx, or the template): choose the file, see
+ * each row valid or what is wrong, confirm the turmas that only resemble the school's, create all valid rows at
+ * once, then download the generated passwords (once) and the rows left out.
  */
 export function ImportWizard({ onClose }: { onClose: () => void }) {
   const schoolTimeZone = useSchoolSettings().data?.school.timeZone ?? DEFAULT_TIME_ZONE;
@@ -43,6 +68,10 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const [onlyProblems, setOnlyProblems] = useState(false);
+  // The turma suggestions confirmed, sent with every preview and with the import; the last preview stays on screen
+  // while the next one (after a confirmation) is read.
+  const [turmas, setTurmas] = useState<ImportTurmaChoice[]>([]);
+  const [shown, setShown] = useState<ImportPreview | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
   const [downloaded, setDownloaded] = useState(false);
   // Set when the user tries to close before the passwords are saved: the dialog stays and says why.
@@ -50,16 +79,31 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
   const downloadRef = useRef<HTMLButtonElement>(null);
   const preview = useImportPreview();
   const importing = useImportStudents();
-  const data: ImportPreview | undefined = preview.data;
+  const data = shown;
 
   const rows = useMemo(() => {
     const all = data?.rows ?? [];
     return onlyProblems ? all.filter((row) => !row.valid) : all;
   }, [data, onlyProblems]);
 
+  const read = (chosen: File, confirmed: ImportTurmaChoice[]) => {
+    setTurmas(confirmed);
+    preview.mutate(
+      { file: chosen, turmas: confirmed },
+      {
+        onSuccess: (value) => {
+          setShown(value);
+          setFileError(null);
+        },
+        onError: (error) => setFileError(failure(error)),
+      },
+    );
+  };
+
   const choose = (chosen: File | undefined) => {
     if (!chosen) return;
     preview.reset();
+    setShown(null);
     setOnlyProblems(false);
     if (chosen.size > IMPORT_MAX_BYTES) {
       setFile(null);
@@ -68,21 +112,31 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
     }
     setFile(chosen);
     setFileError(null);
-    preview.mutate(chosen, { onError: (error) => setFileError(failure(error)) });
+    read(chosen, []);
+  };
+
+  /** Confirms (or takes back) suggestions: the preview is read again with them, and counts them valid. */
+  const confirmTurmas = (changed: ImportTurmaChoice[], confirm: boolean) => {
+    if (!file) return;
+    const others = turmas.filter((choice) => !changed.some((item) => item.from === choice.from));
+    read(file, confirm ? [...others, ...changed] : others);
   };
 
   const runImport = () => {
     if (!file) return;
-    importing.mutate(file, {
-      onSuccess: (value) => {
-        setResult(value);
-        toast.success(value.message);
+    importing.mutate(
+      { file, turmas },
+      {
+        onSuccess: (value) => {
+          setResult(value);
+          toast.success(value.message);
+        },
+        onError: (error) => {
+          toastFailure(ADMIN_STUDENT_TEXTS.importError, error);
+          setFileError(failure(error));
+        },
       },
-      onError: (error) => {
-        toastFailure(ADMIN_STUDENT_TEXTS.importError, error);
-        setFileError(failure(error));
-      },
-    });
+    );
   };
 
   const download = () => {
@@ -122,6 +176,19 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
             <AlertTriangle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
             As senhas iniciais aparecem só agora. Baixe o arquivo para entregá-las aos alunos antes de fechar esta janela.
           </p>
+          {result.problemsCsv && (
+            <div className="flex flex-wrap items-center justify-between gap-2 rounded-2xl bg-rose-50 p-3 text-sm text-rose-900 ring-1 ring-rose-200">
+              <span>As linhas não importadas podem ser corrigidas no arquivo e importadas de novo.</span>
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={() => downloadProblems(result.problemsCsv!, schoolTimeZone)}
+                icon={<Download aria-hidden="true" className="size-4" />}
+              >
+                Baixar linhas com problemas (CSV)
+              </Button>
+            </div>
+          )}
           {downloaded ? (
             <p role="status" className="flex items-center gap-2 text-sm font-medium text-emerald-700">
               <CheckCircle2 aria-hidden="true" className="size-4" />
@@ -171,8 +238,8 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
       onClose={onClose}
       dismissible={!busy}
       size="xl"
-      title="Importar alunos (CSV)"
-      description="Colunas: matrícula, nome, email, turma e data de nascimento. Serve o arquivo salvo pelo Excel (com ; ou ,)."
+      title="Importar alunos"
+      description="Planilha do Excel (.xlsx) ou CSV com as colunas matrícula, nome, email, turma e data de nascimento."
       footer={
         <>
           <Button variant="secondary" onClick={onClose} disabled={busy}>
@@ -190,6 +257,25 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
       }
     >
       <div className="flex flex-col gap-4">
+        <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
+          <span>Baixe o modelo com as colunas certas:</span>
+          <a
+            href={urlOf(routes.adminStudents.importTemplate, { query: { format: 'xlsx' } })}
+            download
+            className="inline-flex items-center gap-1 font-semibold text-indigo-700 underline-offset-2 hover:underline"
+          >
+            <Download aria-hidden="true" className="size-4" />
+            Modelo Excel (.xlsx)
+          </a>
+          <a
+            href={urlOf(routes.adminStudents.importTemplate, { query: { format: 'csv' } })}
+            download
+            className="inline-flex items-center gap-1 font-semibold text-indigo-700 underline-offset-2 hover:underline"
+          >
+            <Download aria-hidden="true" className="size-4" />
+            Modelo CSV
+          </a>
+        </p>
         <label
           htmlFor={inputId}
           className={cn(
@@ -203,16 +289,15 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
           ) : (
             <FileUp aria-hidden="true" className="size-7 text-indigo-600" />
           )}
-          <span className="font-semibold text-slate-900">{file ? file.name : 'Escolher arquivo CSV'}</span>
+          <span className="font-semibold text-slate-900">{file ? file.name : 'Escolher planilha (.xlsx ou CSV)'}</span>
           <span className="text-xs text-slate-600">
             {file ? `${formatSize(file.size)} · clique para trocar` : 'Até 2 MB e 5.000 linhas; a primeira linha é o cabeçalho.'}
           </span>
           <input
             id={inputId}
             type="file"
-            // Excel's "Texto Unicode" is saved as .txt (UTF-16, tab-separated).
-            accept=".csv,.txt,.tsv,text/csv,text/plain,text/tab-separated-values"
-            aria-label="Arquivo CSV de alunos"
+            accept={ACCEPTED_FILES}
+            aria-label="Planilha de alunos"
             className="sr-only"
             disabled={busy}
             onChange={(event) => {
@@ -235,26 +320,52 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
 
         {data && (
           <>
-            <div className="flex flex-wrap items-center gap-2">
-              <Badge tone="emerald" icon={<CheckCircle2 aria-hidden="true" className="size-3.5" />}>
-                {countOf(data.validCount, 'válida', 'válidas')}
-              </Badge>
-              <Badge tone={data.invalidCount ? 'rose' : 'slate'} icon={<XCircle aria-hidden="true" className="size-3.5" />}>
-                {formatNumber(data.invalidCount)} com problemas
-              </Badge>
-              <span className="text-xs text-slate-600">Separador: “{data.delimiter === '\t' ? 'tab' : data.delimiter}”</span>
+            <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+              <div className="flex flex-wrap items-center gap-2">
+                <Badge tone="emerald" icon={<CheckCircle2 aria-hidden="true" className="size-3.5" />}>
+                  {countOf(data.validCount, 'válida', 'válidas')}
+                </Badge>
+                <Badge tone={data.invalidCount ? 'rose' : 'slate'} icon={<XCircle aria-hidden="true" className="size-3.5" />}>
+                  {formatNumber(data.invalidCount)} com problemas
+                </Badge>
+                <span className="text-xs text-slate-600">
+                  {data.delimiter === null
+                    ? 'Planilha do Excel: primeira aba'
+                    : `Separador: “${data.delimiter === '\t' ? 'tab' : data.delimiter}”`}
+                </span>
+              </div>
               {data.invalidCount > 0 && (
-                <label className="ml-auto flex items-center gap-2 text-sm text-slate-700">
-                  <input
-                    type="checkbox"
-                    checked={onlyProblems}
-                    onChange={(event) => setOnlyProblems(event.target.checked)}
-                    className="size-4 accent-indigo-600"
-                  />
-                  Só linhas com problemas
-                </label>
+                <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+                  <label className="flex items-center gap-2 text-sm text-slate-700">
+                    <input
+                      type="checkbox"
+                      checked={onlyProblems}
+                      onChange={(event) => setOnlyProblems(event.target.checked)}
+                      className="size-4 accent-indigo-600"
+                    />
+                    Só linhas com problemas
+                  </label>
+                  {data.problemsCsv && (
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      onClick={() => downloadProblems(data.problemsCsv!, schoolTimeZone)}
+                      icon={<Download aria-hidden="true" className="size-4" />}
+                    >
+                      Baixar linhas com problemas
+                    </Button>
+                  )}
+                </div>
               )}
             </div>
+            {data.turmaSuggestions.length > 0 && (
+              <TurmaSuggestions
+                suggestions={data.turmaSuggestions}
+                busy={busy}
+                onConfirm={(changed) => confirmTurmas(changed, true)}
+                onUndo={(changed) => confirmTurmas(changed, false)}
+              />
+            )}
             <ul className="flex max-h-[50dvh] flex-col gap-2 overflow-auto md:hidden" aria-label="Pré-visualização da importação">
               {rows.slice(0, SHOWN_ROWS).map((row) => (
                 <li
@@ -334,5 +445,81 @@ function RowStatus({ row, className }: { row: { valid: boolean; problems: string
         </li>
       ))}
     </ul>
+  );
+}
+
+type Suggestion = ImportPreview['turmaSuggestions'][number];
+
+/**
+ * The file's turmas that only resemble one of the school's ("8º B" for "8º ano B"): each waits for the coordinator to
+ * confirm it (its rows are problems until then), or to take the confirmation back.
+ */
+function TurmaSuggestions({
+  suggestions,
+  busy,
+  onConfirm,
+  onUndo,
+}: {
+  suggestions: Suggestion[];
+  busy: boolean;
+  onConfirm: (choices: ImportTurmaChoice[]) => void;
+  onUndo: (choices: ImportTurmaChoice[]) => void;
+}) {
+  const waiting = suggestions.filter((suggestion) => !suggestion.confirmed);
+  const choice = ({ from, to }: Suggestion): ImportTurmaChoice => ({ from, to });
+  return (
+    <section aria-labelledby="turma-suggestions" className="rounded-2xl bg-amber-50 p-3 ring-1 ring-amber-200">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 id="turma-suggestions" className="text-sm font-semibold text-amber-950">
+          Turmas parecidas com as da escola
+        </h3>
+        {waiting.length > 1 && (
+          <Button size="sm" variant="secondary" disabled={busy} onClick={() => onConfirm(waiting.map(choice))}>
+            Confirmar todas
+          </Button>
+        )}
+      </div>
+      <p className="mt-0.5 text-xs text-amber-900">Confirme cada sugestão para importar as linhas dessa turma.</p>
+      <ul className="mt-2 flex flex-col divide-y divide-amber-200/70">
+        {suggestions.map((suggestion) => (
+          <li key={suggestion.from} className="flex flex-col gap-1.5 py-2 text-sm sm:flex-row sm:items-center sm:gap-3">
+            <p className="min-w-0 flex-1 text-slate-900">
+              <span className="wrap-anywhere">“{suggestion.from}”</span>
+              <ArrowRight aria-hidden="true" className="mx-1.5 inline size-4 align-[-3px] text-amber-700" />
+              <span className="sr-only">como </span>
+              <span className="font-semibold whitespace-nowrap">{suggestion.to}</span>{' '}
+              <span className="text-xs whitespace-nowrap text-slate-600">({countOf(suggestion.rows, 'linha', 'linhas')})</span>
+            </p>
+            {suggestion.confirmed ? (
+              <span className="flex items-center justify-between gap-2 sm:justify-end">
+                <span className="inline-flex items-center gap-1 text-xs font-semibold text-emerald-800">
+                  <Check aria-hidden="true" className="size-4" />
+                  Confirmada
+                </span>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  disabled={busy}
+                  onClick={() => onUndo([choice(suggestion)])}
+                  icon={<Undo2 aria-hidden="true" className="size-4" />}
+                  aria-label={`Desfazer: “${suggestion.from}” como ${suggestion.to}`}
+                >
+                  Desfazer
+                </Button>
+              </span>
+            ) : (
+              <Button
+                size="sm"
+                disabled={busy}
+                onClick={() => onConfirm([choice(suggestion)])}
+                aria-label={`Confirmar “${suggestion.from}” como ${suggestion.to}`}
+              >
+                Confirmar
+              </Button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

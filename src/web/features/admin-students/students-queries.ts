@@ -5,6 +5,7 @@ import type {
   CreateStudentInput,
   ImportPreview,
   ImportResult,
+  ImportTurmaChoice,
   PasswordResetResult,
   StudentWriteResult,
   TagChangeResult,
@@ -125,23 +126,27 @@ export function useTagToggle() {
   });
 }
 
-function csvForm(file: File): FormData {
+/** What the import sends: the file, and before it the turma suggestions the coordinator confirmed (the server reads fields sent first). */
+export type ImportUpload = { file: File; turmas: ImportTurmaChoice[] };
+
+function importForm({ file, turmas }: ImportUpload): FormData {
   const form = new FormData();
+  if (turmas.length > 0) form.append('turmas', JSON.stringify(turmas));
   form.append('file', file);
   return form;
 }
 
 export function useImportPreview() {
-  return useMutation<ImportPreview, ApiError, File>({
-    mutationFn: (file) => call(adminStudents.importPreview, { body: csvForm(file) }),
+  return useMutation<ImportPreview, ApiError, ImportUpload>({
+    mutationFn: (upload) => call(adminStudents.importPreview, { body: importForm(upload) }),
   });
 }
 
 export function useImportStudents() {
   const client = useQueryClient();
   const live = useLiveStatus();
-  return useMutation<ImportResult, ApiError, File>({
-    mutationFn: (file) => call(adminStudents.import, { body: csvForm(file) }),
+  return useMutation<ImportResult, ApiError, ImportUpload>({
+    mutationFn: (upload) => call(adminStudents.import, { body: importForm(upload) }),
     onSuccess: () => {
       if (live) return;
       invalidateReads(client, [adminStudents.list, routes.students.ranking]);
