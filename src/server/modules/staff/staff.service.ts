@@ -102,7 +102,9 @@ async function checkTurmas(tx: DbOrTx, wanted: readonly string[], kept: readonly
     .select({ id: turmas.id, retiredAt: turmas.retiredAt })
     .from(turmas)
     .where(inArray(turmas.id, ids))
-    .orderBy(asc(turmas.position), asc(turmas.createdAt));
+    .orderBy(asc(turmas.position), asc(turmas.createdAt))
+    // A deletion of one of them under way (settings' deleteTurma) is waited for, then the turma is not found.
+    .for('key share');
   const allowed = found.filter((turma) => turma.retiredAt === null || kept.includes(turma.id)).map((turma) => turma.id);
   if (allowed.length < ids.length)
     throw new AppError('staff_turmas_invalid', { fields: { turmaIds: ERROR_MESSAGES.staff_turmas_invalid } });
