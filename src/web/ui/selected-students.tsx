@@ -15,7 +15,11 @@ export function SelectedStudents({
 }) {
   if (students.length === 0) return null;
   return (
-    <ul aria-label={label} className="flex max-h-40 flex-wrap gap-1.5 overflow-y-auto">
+    <ul
+      aria-label={label}
+      // A whole turma's names scroll inside a framed box, so a cut row reads as more to scroll, not as a broken layout.
+      className="flex max-h-48 flex-wrap gap-1.5 overflow-y-auto rounded-xl border border-slate-200 bg-slate-50/60 p-2"
+    >
       {students.map((student) => (
         <li key={student.id} className="min-w-0">
           {onRemove ? (
