@@ -414,13 +414,15 @@ export type TurmaRef = { id: string; name: string };
 
 /** The turmas new students may join, in the school's order. */
 export async function activeTurmas(db: DbOrTx): Promise<TurmaRef[]> {
-  return db
-    .select({ id: turmas.id, name: turmas.name })
-    .from(turmas)
-    .where(isNull(turmas.retiredAt))
-    .orderBy(asc(turmas.position), asc(turmas.createdAt))
-    // A deletion of one of them under way (deleteTurma) is waited for: a deleted turma is not answered.
-    .for('key share');
+  return (
+    db
+      .select({ id: turmas.id, name: turmas.name })
+      .from(turmas)
+      .where(isNull(turmas.retiredAt))
+      .orderBy(asc(turmas.position), asc(turmas.createdAt))
+      // A deletion of one of them under way (deleteTurma) is waited for: a deleted turma is not answered.
+      .for('key share')
+  );
 }
 
 /**
