@@ -375,7 +375,7 @@ describe('Meu perfil: one’s own name', () => {
           payload: { type: 'reward', amount: 1, description },
         });
       const authorOf = async (description: string) => {
-        const feed = (await t.request('GET', '/admin/operations')).json() as { description: string; actorName: string }[];
+        const feed = (await t.request('GET', '/admin/operations', { cookie })).json() as { description: string; actorName: string }[];
         return feed.find((operation) => operation.description === description)?.actorName;
       };
       // Both instances hold the session with the old name in their caches.
@@ -408,13 +408,9 @@ describe('Meu perfil: one’s own name', () => {
   );
 
   test('only one’s own name: a teacher renames themself, never another member (the route names nobody); bad names change nothing', async () => {
-    const teacher = await addTeacher({
-      name: 'Paula Reis',
-      email: 'paula.reis@escola.test',
-      turmaIds: [turmaA],
-      password: 'senha-paula-1',
-    });
-    const cookie = await t.loginAdmin(teacher.email, 'senha-paula-1');
+    // Set up on the database: the file's other tests may have left the test coordinator demoted (the last coordinator's race).
+    const teacher = await addAdmin(t.db, { email: 'paula.reis@escola.test', name: 'Paula Reis', role: 'teacher', turmaIds: [turmaA] });
+    const cookie = await t.loginAdmin(teacher.email);
     const nameOf = async (id: string) => (await t.db.select({ name: admins.name }).from(admins).where(eq(admins.id, id)))[0]?.name;
 
     const own = await t.request('PATCH', '/admin/me', { cookie, payload: { name: 'Paula R. Reis', id: t.admin.id, adminId: t.admin.id } });
