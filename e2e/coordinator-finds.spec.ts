@@ -58,11 +58,11 @@ for (const size of SIZES) {
       await expectNoSeriousA11yViolations(page);
 
       // Meu perfil opens from one's name at the top of the menu, which is then the marked entry.
-      await page.getByRole('link', { name: /^Meu perfil:/ }).click();
+      await page.getByRole('link', { name: /Meu perfil$/ }).click();
       await expect(page).toHaveURL('/admin/profile');
       await expect(page.getByRole('heading', { level: 1, name: 'Meu perfil' })).toBeVisible();
       const again = await openMenu(page, size.phone);
-      await expect(page.getByRole('link', { name: /^Meu perfil:/ })).toHaveAttribute('aria-current', 'page');
+      await expect(page.getByRole('link', { name: /Meu perfil$/ })).toHaveAttribute('aria-current', 'page');
       await expect(again.locator('[aria-current="page"]')).toHaveCount(0);
     });
   });

@@ -235,9 +235,9 @@ test.describe('day one: the default turmas and the first administrator', () => {
     try {
       await navigate(page, '/admin');
       await expect(page.getByRole('heading', { level: 1, name: 'Olá, Administrador!' })).toBeVisible();
-      if (!(await page.getByRole('link', { name: /^Meu perfil:/ }).isVisible()))
+      if (!(await page.getByRole('link', { name: /Meu perfil$/ }).isVisible()))
         await page.getByRole('button', { name: 'Abrir menu' }).click();
-      await page.getByRole('link', { name: /^Meu perfil:/ }).click();
+      await page.getByRole('link', { name: /Meu perfil$/ }).click();
       await page.getByLabel('Nome').fill(newName);
       await page.getByRole('button', { name: 'Salvar nome' }).click();
       await expect(page.getByText('Seu nome foi salvo')).toBeVisible();

@@ -80,7 +80,6 @@ function UserChip({ user }: { user: SessionUser }) {
   return (
     <NavLink
       to={paths.admin.profile}
-      aria-label={`Meu perfil: ${name}`}
       className={({ isActive }) =>
         cn(
           USER_CHIP,
@@ -90,6 +89,8 @@ function UserChip({ user }: { user: SessionUser }) {
       }
     >
       {content}
+      {/* The name read out starts with what the chip shows (label-content-name-mismatch), then says where it leads. */}
+      <span className="sr-only">: Meu perfil</span>
     </NavLink>
   );
 }
