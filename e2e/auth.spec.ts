@@ -2,8 +2,10 @@ import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './axe.ts';
 import { DEMO, expect, HOME, login, loginViaApi, navigate, test, type Role } from './fixtures.ts';
 
-/** The sidebar entries of the spec, in order, per role. */
-/** The spec's sidebar, with the Loja (issue 35: after Estelecas). */
+/**
+ * The sidebar entries, in order, per role: the spec's, with the Loja (issue 35: after Estelecas), and Relatórios and
+ * Configurações before the technical screens, which the staff's sidebar lists under 'Sistema' (issue 36).
+ */
 const SPEC_NAV: Record<Role, string[]> = {
   student: [
     '/student',
@@ -22,6 +24,8 @@ const SPEC_NAV: Record<Role, string[]> = {
     '/admin/loja',
     '/admin/ranking',
     '/admin/recent-operations',
+    '/admin/reports',
+    '/admin/settings',
     '/admin/backend',
     '/admin/database',
     '/admin/debug',

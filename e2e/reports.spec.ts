@@ -6,7 +6,11 @@ import { expect, loginViaApi, navigate, test, TEST_GRADE } from './fixtures.ts';
 test('desktop: the dashboard leads to the reports; a custom period and a turma land in the URL and survive a reload', async ({ page }) => {
   await loginViaApi(page, 'admin');
   await navigate(page, '/admin');
-  await page.getByRole('link', { name: /Relatórios/ }).click();
+  // The quick action (the sidebar lists Relatórios too).
+  await page
+    .locator('section', { has: page.getByRole('heading', { name: 'Ações rápidas' }) })
+    .getByRole('link', { name: /Relatórios/ })
+    .click();
   await expect(page.getByRole('heading', { name: 'Relatórios', level: 1 })).toBeVisible();
   await expect(page.getByText(/\(30 dias\) · comparado com/)).toBeVisible();
   // A change between two percentages is in percentage points, never in percent of a percent.

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { test, expect, loginViaApi, navigate, getJson } from './fixtures.ts';
+import { DEMO, test, expect, loginViaApi, navigate, getJson } from './fixtures.ts';
 import { expectNoSeriousA11yViolations } from './axe.ts';
 import type { SchoolSettings } from '../src/shared/settings.ts';
 
@@ -164,3 +164,98 @@ for (const size of [
     }
   });
 }
+
+test.describe('day one: the default turmas and the first administrator', () => {
+  test('a retired turma leaves every turma choice; a turma nobody uses is deleted, one that had a student is refused with why', async ({
+    page,
+    school,
+  }) => {
+    const suffix = Math.random().toString(36).slice(2, 7);
+    const retiredName = `Turma Antiga ${suffix}`;
+    const unusedName = `Turma Exemplo ${suffix}`;
+    const usedName = `Turma Usada ${suffix}`;
+    const createTurma = async (name: string) => {
+      const response = await school.admin.post('/api/admin/turmas', { data: { name } });
+      expect(response.status(), await response.text()).toBe(201);
+      return ((await response.json()) as { turma: { id: string } }).turma.id;
+    };
+    const retiredId = await createTurma(retiredName);
+    expect((await school.admin.patch(`/api/admin/turmas/${retiredId}`, { data: { retired: true } })).status()).toBe(200);
+    await createTurma(unusedName);
+    await createTurma(usedName);
+    const left = await school.createStudent({ grade: usedName });
+    expect((await school.admin.delete(`/api/admin/students/${left.id}`)).status()).toBe(200);
+
+    await loginViaApi(page, 'admin');
+    // 'Turma inteira', the students' filter and the new student's turma offer the active turmas only.
+    await navigate(page, '/admin/meritus');
+    await expect(page.getByLabel('Turma inteira').locator('option', { hasText: unusedName })).toHaveCount(1);
+    await expect(page.getByLabel('Turma inteira').locator('option', { hasText: retiredName })).toHaveCount(0);
+    await navigate(page, '/admin/students');
+    const filter = page.getByRole('combobox', { name: 'Filtrar por turma' });
+    await expect(filter.locator('option', { hasText: unusedName })).toHaveCount(1);
+    await expect(filter.locator('option', { hasText: retiredName })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Adicionar Aluno' }).first().click();
+    const form = page.getByRole('dialog', { name: 'Adicionar Aluno' });
+    await expect(form.getByLabel('Turma').locator('option', { hasText: unusedName })).toHaveCount(1);
+    await expect(form.getByLabel('Turma').locator('option', { hasText: retiredName })).toHaveCount(0);
+    await page.keyboard.press('Escape');
+
+    // Configurações lists it (retired), and deletes the one nobody uses.
+    await navigate(page, '/admin/settings');
+    const list = page.getByRole('list', { name: 'Turmas da escola' });
+    await expect(list.getByText(retiredName)).toBeVisible();
+    await page.getByRole('button', { name: `Apagar ${unusedName}` }).click();
+    const confirm = page.getByRole('dialog', { name: `Apagar a turma ${unusedName}?` });
+    await confirm.getByRole('button', { name: 'Apagar turma' }).click();
+    await expect(page.getByText(`Turma ${unusedName} apagada`)).toBeVisible();
+    await expect(list.getByText(unusedName)).toHaveCount(0);
+
+    // A turma whose student was removed keeps them in its history: refused, with the reason under it.
+    await page.getByRole('button', { name: `Apagar ${usedName}` }).click();
+    await page
+      .getByRole('dialog', { name: `Apagar a turma ${usedName}?` })
+      .getByRole('button', { name: 'Apagar turma' })
+      .click();
+    await expect(list.getByRole('alert')).toHaveText(
+      'Esta turma tem ou teve estudantes, que ficam no histórico dela: desative-a em vez de apagar',
+    );
+    await expect(list.getByText(usedName)).toBeVisible();
+    // A turma with students offers no deletion at all.
+    await expect(page.getByRole('button', { name: 'Apagar 1º EM - Turma A' })).toHaveCount(0);
+  });
+
+  test("the first administrator gives their own name in Meu perfil: the dashboard greets them by it, and their operations say 'por' it", async ({
+    page,
+    school,
+  }) => {
+    const student = await school.createStudent();
+    await loginViaApi(page, 'admin');
+    const newName = 'Lúcia Andrade';
+    try {
+      await navigate(page, '/admin');
+      await expect(page.getByRole('heading', { level: 1, name: 'Olá, Administrador!' })).toBeVisible();
+      if (!(await page.getByRole('link', { name: /Meu perfil$/ }).isVisible()))
+        await page.getByRole('button', { name: 'Abrir menu' }).click();
+      await page.getByRole('link', { name: /Meu perfil$/ }).click();
+      await page.getByLabel('Nome').fill(newName);
+      await page.getByRole('button', { name: 'Salvar nome' }).click();
+      await expect(page.getByText('Seu nome foi salvo')).toBeVisible();
+      await expect(page.getByTestId('user-name')).toHaveText(newName);
+
+      await page.getByRole('link', { name: 'Dashboard' }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Olá, Lúcia!' })).toBeVisible();
+      const description = `Olimpíada de matemática ${Math.random().toString(36).slice(2, 7)}`;
+      const award = await page.request.post(`/api/admin/students/${student.id}/meritus`, {
+        data: { type: 'reward', amount: 2, description },
+        headers: { 'Idempotency-Key': crypto.randomUUID() },
+      });
+      expect(award.status(), await award.text()).toBe(201);
+      await navigate(page, '/admin/recent-operations');
+      await page.getByLabel('Buscar operações').fill(description);
+      await expect(page.getByTestId('live-operation').getByText(`por ${newName}`)).toBeVisible();
+    } finally {
+      await page.request.patch('/api/admin/me', { data: { name: DEMO.admin.name } });
+    }
+  });
+});

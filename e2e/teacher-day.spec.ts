@@ -7,7 +7,7 @@ import { expect, loginViaApi, navigate, test, type TestTeacher } from './fixture
 /** The turma the teachers of these tests teach. */
 const TURMA = '2º EM - Turma A';
 
-/** What a teacher's sidebar lists: the staff area without the coordination's pages (Painel Backend, Debug & Diagnóstico). */
+/** What a teacher's sidebar lists: the staff area without the coordination's pages (Configurações, Painel Backend, Debug & Diagnóstico). */
 const TEACHER_NAV = [
   'Dashboard',
   'Gerenciar Alunos',
@@ -16,6 +16,7 @@ const TEACHER_NAV = [
   'Loja',
   'Ranking',
   'Operações em Tempo Real',
+  'Relatórios',
   'Data-Base',
 ];
 

@@ -6,6 +6,17 @@ import { type AdminOperationType, type Currency, isCredit } from './ledger-types
 
 export const CURRENCY_LABELS: Record<Currency, string> = { meritus: 'Méritus', estelecas: 'Estelecas' };
 
+/**
+ * What each of the staff's four operations means, one line each (the award forms): Adição and Recompensa raise a balance
+ * alike, Remoção and Penalidade lower it alike; the student reads the type in their history, so it says why.
+ */
+export const ADMIN_OPERATION_HINTS: Record<AdminOperationType, string> = {
+  admin_add: 'Ajuste: soma ao saldo sem ser prêmio (saldo inicial, correção de um erro).',
+  reward: 'Prêmio por mérito: participação, conquista, bom comportamento.',
+  admin_remove: 'Ajuste: tira do saldo sem ser castigo (correção de um lançamento errado).',
+  penalty: 'Castigo por uma falta: regra descumprida, indisciplina.',
+};
+
 /** An administrator's operation on one student: "1 M$ adicionado a Ana", "3 Estelecas removidas de Ana". */
 export function adminOperationMessage(currency: Currency, type: AdminOperationType, amount: number, name: string): string {
   // Méritus (M$) agree in the masculine, Estelecas in the feminine.

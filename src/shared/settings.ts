@@ -218,4 +218,5 @@ export const SETTINGS_TEXTS = {
   passwordShownOnce: (label: string) => `${label}: entregue-a à pessoa; ela não será mostrada novamente.`,
   turmaRetired: (name: string) => `Turma ${name} desativada`,
   turmaRestored: (name: string) => `Turma ${name} reativada`,
+  turmaDeleted: (name: string) => `Turma ${name} apagada`,
 } as const;

@@ -40,15 +40,18 @@ const turmaIds = z.array(rowId({ error: 'staff_turmas_invalid' }), { error: 'sta
   error: 'staff_turmas_invalid',
 });
 
+/** A member's name with single spaces, as everyone sees it (greetings, 'por …' in histories). */
+const staffName = textInput({ error: 'admin_name_required', max: 120 })
+  .overwrite((name) => name.replace(/\s+/g, ' '))
+  .min(1, { error: 'admin_name_required' });
+
 /**
  * POST /api/admin/staff, and every other way a member is created (`npm run admin:create`, the diagnostics' fix, the
  * first start, the demo): the email trimmed and lower-cased, the name with single spaces. Without a role, a
  * coordinator; without a budget, a teacher gets the school's default; without a password, one is generated and shown once.
  */
 export const createStaffInput = z.object({
-  name: textInput({ error: 'admin_name_required', max: 120 })
-    .overwrite((name) => name.replace(/\s+/g, ' '))
-    .min(1, { error: 'admin_name_required' }),
+  name: staffName,
   email: textInput({ error: 'invalid_email', max: 254 })
     .toLowerCase()
     .pipe(z.email({ error: 'invalid_email' })),
@@ -71,6 +74,10 @@ export type UpdateStaffInput = z.input<typeof updateStaffInput>;
 /** POST /api/admin/staff/:id/password: without a password, one is generated and shown once. */
 export const staffPasswordInput = z.object({ password: staffPassword.optional() });
 
+/** PATCH /api/admin/me: the signed-in member's own account (Meu perfil); it names nobody else. */
+export const ownProfileInput = z.object({ name: staffName });
+export type OwnProfileInput = z.input<typeof ownProfileInput>;
+
 export const staffParams = z.object({ id: rowId({ error: 'staff_not_found' }) });
 
 export const STAFF_TEXTS = {
@@ -80,4 +87,5 @@ export const STAFF_TEXTS = {
   reactivated: (name: string) => `${name} reativado(a)`,
   deactivateWarning: 'As sessões abertas são encerradas na hora e o acesso fica bloqueado até ser reativado.',
   passwordReset: (name: string) => `Senha de ${name} redefinida; as sessões abertas foram encerradas`,
+  profileSaved: 'Seu nome foi salvo',
 } as const;

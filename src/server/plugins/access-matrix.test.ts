@@ -111,6 +111,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'POST /api/admin/store/orders/:id/deliver',
     'POST /api/admin/store/orders/:id/refuse',
     'POST /api/admin/store/orders/deliver',
+    'PATCH /api/admin/me',
   ],
   award: [
     'POST /api/admin/students/:id/meritus',
@@ -155,6 +156,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'PUT /api/admin/settings/rules',
     'POST /api/admin/turmas',
     'PATCH /api/admin/turmas/:id',
+    'DELETE /api/admin/turmas/:id',
     'GET /api/admin/staff',
     'POST /api/admin/staff',
     'PATCH /api/admin/staff/:id',

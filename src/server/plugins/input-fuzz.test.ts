@@ -166,6 +166,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   },
   'PATCH /api/admin/staff/:id': { active: true, weeklyBudget: null },
   'POST /api/admin/staff/:id/password': { password: 'senha-forte-2' },
+  'PATCH /api/admin/me': { name: 'Helena Prado' },
   'POST /api/store/items/:id/contributions': { amount: 1 },
   'PUT /api/me/store-goal': { itemId: null },
   'POST /api/admin/store/items': { name: 'Caderno', price: 5, currency: 'meritus', category: 'material', stock: 3 },

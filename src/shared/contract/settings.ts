@@ -48,4 +48,11 @@ export const settings = defineRoutes(['settings'], {
     access: 'manageSchool',
     schemas: (s) => ({ params: s.turmaParams, body: s.updateTurmaInput, response: { 200: s.turmaWriteResult } }),
   },
+  deleteTurma: {
+    method: 'DELETE',
+    path: '/api/admin/turmas/:id',
+    access: 'manageSchool',
+    description: 'Apaga uma turma que nada usa (nenhum estudante, atual ou removido, nenhum item da Loja, nenhuma operação); senão 409.',
+    schemas: (s) => ({ params: s.turmaParams, response: { 200: s.messageResult } }),
+  },
 });

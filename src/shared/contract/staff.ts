@@ -28,4 +28,11 @@ export const staff = defineRoutes(['staff'], {
     access: 'manageSchool',
     schemas: (s) => ({ params: s.staffParams, body: s.staffPasswordInput.optional(), response: { 200: s.staffWithPassword } }),
   },
+  updateOwnProfile: {
+    method: 'PATCH',
+    path: '/api/admin/me',
+    access: 'staffArea',
+    description: 'O próprio nome do membro (Meu perfil): aparece nas saudações e em "por …" das operações feitas daí em diante.',
+    schemas: (s) => ({ body: s.ownProfileInput, response: { 200: s.sessionUser } }),
+  },
 });

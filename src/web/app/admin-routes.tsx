@@ -1,4 +1,17 @@
-import { Bug, Coins, Database, LayoutDashboard, Radio, Server, ShoppingBag, Sparkles, Trophy, Users } from 'lucide-react';
+import {
+  BarChart3,
+  Bug,
+  Coins,
+  Database,
+  LayoutDashboard,
+  Radio,
+  Server,
+  Settings,
+  ShoppingBag,
+  Sparkles,
+  Trophy,
+  Users,
+} from 'lucide-react';
 import { AdminDashboardPage } from '../features/admin-dashboard/admin-dashboard-page.tsx';
 import { prefetchAdminDashboard } from '../features/admin-dashboard/dashboard-queries.ts';
 import { paths } from '../lib/paths.ts';
@@ -11,7 +24,7 @@ import { lazyRetrying } from './route-error.tsx';
 /**
  * Screens of the admin area; the home loads with the area, the others as their own chunks. Add one entry per screen, e.g.
  * `navScreen(paths.admin.students, 'Gerenciar Alunos', Users, () => import('../features/admin-students/admin-students-page.tsx'))`.
- * The sidebar lists the entries with `nav`, in the spec's order (navOrder in paths.ts).
+ * The sidebar lists the entries with `nav`, in the order of navOrder (paths.ts), the technical screens under 'Sistema'.
  */
 function AdminHome() {
   const { user } = useSession();
@@ -48,23 +61,26 @@ export const adminRoutes: AppRoute[] = [
     () => import('../features/live-operations/live-operations-page.tsx'),
     { listsStudents: true },
   ),
+  navScreen(paths.admin.reports, 'Relatórios', BarChart3, () => import('../features/admin-reports/admin-reports-page.tsx'), {
+    listsStudents: true,
+  }),
+  navScreen(paths.admin.settings, 'Configurações', Settings, () => import('../features/admin-settings/admin-settings-page.tsx'), {
+    permission: 'manageSchool',
+  }),
   navScreen(paths.admin.backend, 'Painel Backend', Server, () => import('../features/admin-backend/admin-backend-page.tsx'), {
     permission: 'manageSchool',
+    group: 'Sistema',
   }),
-  navScreen(paths.admin.database, 'Data-Base', Database, () => import('../features/admin-archive/admin-archive-page.tsx')),
+  navScreen(paths.admin.database, 'Data-Base', Database, () => import('../features/admin-archive/admin-archive-page.tsx'), {
+    group: 'Sistema',
+  }),
   navScreen(paths.admin.debug, 'Debug & Diagnóstico', Bug, () => import('../features/admin-debug/admin-debug-page.tsx'), {
     permission: 'manageSchool',
+    group: 'Sistema',
   }),
   {
-    path: paths.admin.reports,
-    title: 'Relatórios',
-    Component: lazyRetrying(() => import('../features/admin-reports/admin-reports-page.tsx')),
-    listsStudents: true,
-  },
-  {
-    path: paths.admin.settings,
-    title: 'Configurações',
-    Component: lazyRetrying(() => import('../features/admin-settings/admin-settings-page.tsx')),
-    permission: 'manageSchool',
+    path: paths.admin.profile,
+    title: 'Meu perfil',
+    Component: lazyRetrying(() => import('../features/admin-profile/admin-profile-page.tsx')),
   },
 ];

@@ -16,23 +16,23 @@ import { Brand } from '../ui/brand.tsx';
 import { CloseButton } from '../ui/close-button.tsx';
 import { useSchoolSettings } from '../lib/school-settings.ts';
 import type { SchoolRules } from '../../shared/settings.ts';
-import { navOrder, type Role } from '../lib/paths.ts';
-import type { AppRoute } from './route-types.ts';
+import { navOrder, paths, type Role } from '../lib/paths.ts';
+import type { AppRoute, NavGroup } from './route-types.ts';
 import { mayOpen } from './screen-access.tsx';
 import { RouteErrorBoundary } from './route-error.tsx';
 import { reloadIfOutdated } from '../lib/build-version.ts';
 import { displayName } from '../lib/session-api.ts';
 import { useLogout, useSession } from '../lib/session.ts';
 
-type NavEntry = { path: string; label: string; icon: NonNullable<AppRoute['nav']>['icon'] };
+type NavEntry = { path: string } & NonNullable<AppRoute['nav']>;
 
-/** The registered screens that have a sidebar entry, in the spec's order. */
+/** The registered screens that have a sidebar entry, in the order of navOrder. */
 export function navEntries(role: Role, routes: readonly AppRoute[]): NavEntry[] {
   const order = navOrder[role];
   const rank = (path: string) => (order.includes(path) ? order.indexOf(path) : order.length);
   return routes
     .filter((route): route is AppRoute & { nav: NonNullable<AppRoute['nav']> } => route.nav !== undefined)
-    .map((route) => ({ path: route.path, label: route.nav.label, icon: route.nav.icon }))
+    .map((route) => ({ path: route.path, ...route.nav }))
     .sort((a, b) => rank(a.path) - rank(b.path));
 }
 
@@ -52,11 +52,14 @@ function StaffFacts({ admin }: { admin: SelfAdmin }) {
   );
 }
 
+const USER_CHIP = 'flex items-center gap-3 rounded-2xl p-2.5 ring-1';
+
+/** Who is signed in; a member of the staff opens their own account (Meu perfil) from it, highlighted while it is open. */
 function UserChip({ user }: { user: SessionUser }) {
   const name = displayName(user);
   const photo = user.role === 'student' ? user.student.photo : null;
-  return (
-    <div className="flex items-center gap-3 rounded-2xl bg-slate-50 p-2.5 ring-1 ring-slate-200">
+  const content = (
+    <>
       <Avatar name={name} src={photo} size="md" />
       <div className="min-w-0">
         <p className="text-sm leading-snug font-semibold wrap-anywhere text-slate-900" data-testid="user-name">
@@ -71,8 +74,36 @@ function UserChip({ user }: { user: SessionUser }) {
           <StaffFacts admin={user.admin} />
         )}
       </div>
-    </div>
+    </>
   );
+  if (user.role === 'student') return <div className={cn(USER_CHIP, 'bg-slate-50 ring-slate-200')}>{content}</div>;
+  return (
+    <NavLink
+      to={paths.admin.profile}
+      className={({ isActive }) =>
+        cn(
+          USER_CHIP,
+          'transition-colors',
+          isActive ? 'bg-indigo-50 ring-2 ring-indigo-600' : 'bg-slate-50 ring-slate-200 hover:bg-indigo-50',
+        )
+      }
+    >
+      {content}
+      {/* The name read out starts with what the chip shows (label-content-name-mismatch), then says where it leads. */}
+      <span className="sr-only">: Meu perfil</span>
+    </NavLink>
+  );
+}
+
+/** The entries without a heading, then each heading's, in the order their first entry comes. */
+function groupsOf(entries: NavEntry[]): { heading: NavGroup | undefined; entries: NavEntry[] }[] {
+  const groups: { heading: NavGroup | undefined; entries: NavEntry[] }[] = [];
+  for (const entry of [...entries.filter((entry) => !entry.group), ...entries.filter((entry) => entry.group)]) {
+    const last = groups.at(-1);
+    if (last && last.heading === entry.group) last.entries.push(entry);
+    else groups.push({ heading: entry.group, entries: [entry] });
+  }
+  return groups;
 }
 
 function SidebarContent({
@@ -92,26 +123,38 @@ function SidebarContent({
     <div className="flex h-full flex-col gap-4 overflow-y-auto p-4">
       <UserChip user={user} />
       {user.role === 'student' && rules && <BalanceCards student={user.student} rules={rules} />}
-      <nav aria-label="Menu principal" className="flex-1">
-        <ul className="flex flex-col gap-1">
-          {entries.map((entry) => (
-            <li key={entry.path}>
-              <NavLink
-                to={entry.path}
-                end={entry.path === homeEntry}
-                className={({ isActive }) =>
-                  cn(
-                    'flex min-h-11 items-center gap-3 rounded-xl px-3 text-sm font-semibold transition-colors',
-                    isActive ? 'bg-indigo-600 text-white shadow-sm' : 'text-slate-700 hover:bg-indigo-50 hover:text-indigo-800',
-                  )
-                }
-              >
-                <entry.icon aria-hidden="true" className="size-5 shrink-0" />
-                {entry.label}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
+      <nav aria-label="Menu principal" className="flex flex-1 flex-col gap-4">
+        {groupsOf(entries).map((group) => {
+          const headingId = group.heading && `menu-${group.heading.toLowerCase()}`;
+          return (
+            <div key={group.heading ?? ''} className="flex flex-col gap-1">
+              {group.heading && (
+                <h2 id={headingId} className="px-3 text-xs font-semibold tracking-wide text-slate-500 uppercase">
+                  {group.heading}
+                </h2>
+              )}
+              <ul aria-labelledby={headingId} className="flex flex-col gap-1">
+                {group.entries.map((entry) => (
+                  <li key={entry.path}>
+                    <NavLink
+                      to={entry.path}
+                      end={entry.path === homeEntry}
+                      className={({ isActive }) =>
+                        cn(
+                          'flex min-h-11 items-center gap-3 rounded-xl px-3 text-sm font-semibold transition-colors',
+                          isActive ? 'bg-indigo-600 text-white shadow-sm' : 'text-slate-700 hover:bg-indigo-50 hover:text-indigo-800',
+                        )
+                      }
+                    >
+                      <entry.icon aria-hidden="true" className="size-5 shrink-0" />
+                      {entry.label}
+                    </NavLink>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          );
+        })}
       </nav>
       <button
         type="button"

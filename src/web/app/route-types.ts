@@ -3,6 +3,9 @@ import type { LucideIcon } from 'lucide-react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { Permission } from '../../shared/permissions.ts';
 
+/** The sidebar's headings. */
+export type NavGroup = 'Sistema';
+
 /**
  * One screen of an area. `path` is absolute (from paths.ts); `Component` is lazy so each
  * screen is its own chunk, except the area's home, which loads with the area (one round trip
@@ -12,7 +15,8 @@ import type { Permission } from '../../shared/permissions.ts';
 export type AppRoute = {
   path: string;
   Component: ComponentType;
-  nav?: { label: string; icon: LucideIcon };
+  /** `group`: the heading the entry is listed under, after the ungrouped entries (the technical screens: 'Sistema'). */
+  nav?: { label: string; icon: LucideIcon; group?: NavGroup };
   /** The screen's name where it has no sidebar entry (the band at the top of wide screens shows it). */
   title?: string;
   prefetch?: (client: QueryClient) => Promise<unknown>;

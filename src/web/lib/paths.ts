@@ -25,16 +25,17 @@ export const paths = {
     backend: '/admin/backend',
     database: '/admin/database',
     debug: '/admin/debug',
-    /** Linked from the admin dashboard's quick actions. */
     reports: '/admin/reports',
     settings: '/admin/settings',
+    /** The member's own account (their name), opened from their name at the top of the sidebar. */
+    profile: '/admin/profile',
   },
 } as const;
 
 /** Who is signed in: each role has the signed-in area of the same name (shared/areas.ts). */
 export type Role = Area;
 
-/** The sidebar's order of entries per role, as the spec lists them. */
+/** The sidebar's order of entries per role: the spec's, with Relatórios and Configurações before the Sistema group (issue 36). */
 export const navOrder: Record<Role, readonly string[]> = {
   student: [
     paths.student.home,
@@ -53,6 +54,8 @@ export const navOrder: Record<Role, readonly string[]> = {
     paths.admin.store,
     paths.admin.ranking,
     paths.admin.recentOperations,
+    paths.admin.reports,
+    paths.admin.settings,
     paths.admin.backend,
     paths.admin.database,
     paths.admin.debug,

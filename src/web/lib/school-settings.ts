@@ -22,3 +22,12 @@ export const schoolSettingsQueryOptions = queryOptions({
 export function useSchoolSettings() {
   return useQuery(schoolSettingsQueryOptions);
 }
+
+/**
+ * The turmas a choice offers (a filter, a picker, 'Turma inteira'): the active ones, and a retired one only where `kept`
+ * says a record still has it or it is chosen already. A retired turma leaves every list of choices; it stays where
+ * history shows it (a student's turma, the reports).
+ */
+export function offeredTurmas<T extends { retired?: boolean }>(turmas: readonly T[], kept: (turma: T) => boolean = () => false): T[] {
+  return turmas.filter((turma) => !turma.retired || kept(turma));
+}

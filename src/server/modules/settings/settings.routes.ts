@@ -9,6 +9,7 @@ import { PHOTO_MAX_BYTES } from '../../../shared/constants.ts';
 import { SIGN_IN_PROVIDERS } from '../../../shared/school-accounts.ts';
 import {
   createTurma,
+  deleteTurma,
   getPublicSettings,
   listAdminTurmas,
   removeSchoolLogo,
@@ -52,5 +53,7 @@ export async function settingsRoutes(app: FastifyInstance, { config, database, e
     route(scope, contract.updateTurma, async (request) =>
       updateTurma(deps, adminOf(request), request.params.id, request.body, context(request)),
     );
+
+    route(scope, contract.deleteTurma, async (request) => deleteTurma(deps, adminOf(request), request.params.id, context(request)));
   });
 }

@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { schoolSettings as schoolSettingsTable, students, turmas } from '../../db/schema.ts';
+import {
+  ledgerReasonSums,
+  ledgerSumsPending,
+  ledgerTurmaDays,
+  schoolSettings as schoolSettingsTable,
+  staffTurmas,
+  storeItemTurmas,
+  students,
+  turmas,
+} from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { lockForTransaction } from '../../db/advisory-locks.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
@@ -11,7 +20,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
 import { turmaInScope } from '../../views/turma-scope.ts';
 import { DEFAULT_TIME_ZONE } from '../../../shared/format.ts';
-import { ERROR_MESSAGES } from '../../../shared/errors.ts';
+import { ERROR_MESSAGES, type ErrorCode } from '../../../shared/errors.ts';
 import {
   DEFAULT_RULES,
   DEFAULT_SCHOOL_NAME,
@@ -332,16 +341,88 @@ export async function updateTurma(
   });
 }
 
+/**
+ * Deletes a turma nothing keeps (decision 028): day one's default turmas the school does not have. Refused while any
+ * student is or was in it (a removed student keeps their turma in the history), while a Loja item is only for it (the
+ * item would be offered to every turma), or while the reports' sums count anything in it. Its sums rows, all zero then
+ * (a student who left took their rows along), go with it; a teacher given it loses it (they had nobody there), and is
+ * read anew on every instance. The row lock holds back a student or a teacher being given the turma meanwhile (they read
+ * it FOR KEY SHARE); the ledger's queue is not folded here (the reports own that): rows still queued for the turma
+ * refuse the deletion until the periodic fold has added them.
+ */
+export async function deleteTurma(deps: SettingsDeps, admin: AdminActor, id: string, context: Context = {}): Promise<{ message: string }> {
+  return changeSettings(deps, async (tx) => {
+    const [turma] = await tx.select().from(turmas).where(eq(turmas.id, id)).for('update');
+    if (!turma) throw new AppError('turma_not_found', { status: 404 });
+    const refusal = async (code: ErrorCode, table: typeof students | typeof storeItemTurmas | typeof ledgerSumsPending) => {
+      const [row] = await tx.select({ turmaId: table.turmaId }).from(table).where(eq(table.turmaId, id)).limit(1);
+      if (row) throw new AppError(code, { status: 409 });
+    };
+    await refusal('turma_has_students', students);
+    await refusal('turma_has_store_items', storeItemTurmas);
+    await refusal('turma_sums_pending', ledgerSumsPending);
+    const [counted] = await tx
+      .select({ turmaId: ledgerTurmaDays.turmaId })
+      .from(ledgerTurmaDays)
+      .where(
+        and(
+          eq(ledgerTurmaDays.turmaId, id),
+          or(
+            ne(ledgerTurmaDays.meritusAwarded, 0),
+            ne(ledgerTurmaDays.meritusRemoved, 0),
+            ne(ledgerTurmaDays.meritusTransferred, 0),
+            ne(ledgerTurmaDays.meritusSpent, 0),
+          ),
+        ),
+      )
+      .limit(1);
+    const [reasons] = await tx
+      .select({ turmaId: ledgerReasonSums.turmaId })
+      .from(ledgerReasonSums)
+      .where(
+        and(
+          eq(ledgerReasonSums.turmaId, id),
+          or(ne(ledgerReasonSums.operations, 0), ne(ledgerReasonSums.meritus, 0), ne(ledgerReasonSums.estelecas, 0)),
+        ),
+      )
+      .limit(1);
+    if (counted || reasons) throw new AppError('turma_has_history', { status: 409 });
+    if (turma.retiredAt === null) {
+      const [{ n } = { n: 0 }] = await tx
+        .select({ n: count() })
+        .from(turmas)
+        .where(and(isNull(turmas.retiredAt), ne(turmas.id, id)));
+      if (n === 0) throw new AppError('turma_last_active', { status: 409 });
+    }
+    await tx.delete(ledgerTurmaDays).where(eq(ledgerTurmaDays.turmaId, id));
+    await tx.delete(ledgerReasonSums).where(eq(ledgerReasonSums.turmaId, id));
+    const teachers = await tx.delete(staffTurmas).where(eq(staffTurmas.turmaId, id)).returning({ adminId: staffTurmas.adminId });
+    for (const { adminId } of teachers) await deps.events.publish(tx, { type: 'staff_changed', adminId });
+    await tx.delete(turmas).where(eq(turmas.id, id));
+    await recordAudit(tx, {
+      actor: auditActor(admin),
+      action: 'turma.delete',
+      ip: context.ip,
+      details: { turmaId: id, name: turma.name, teachers: teachers.map((teacher) => teacher.adminId) },
+    });
+    return { message: SETTINGS_TEXTS.turmaDeleted(turma.name) };
+  });
+}
+
 /** A turma as the students' services use it: the id they store, the name they show. */
 export type TurmaRef = { id: string; name: string };
 
 /** The turmas new students may join, in the school's order. */
 export async function activeTurmas(db: DbOrTx): Promise<TurmaRef[]> {
-  return db
-    .select({ id: turmas.id, name: turmas.name })
-    .from(turmas)
-    .where(isNull(turmas.retiredAt))
-    .orderBy(asc(turmas.position), asc(turmas.createdAt));
+  return (
+    db
+      .select({ id: turmas.id, name: turmas.name })
+      .from(turmas)
+      .where(isNull(turmas.retiredAt))
+      .orderBy(asc(turmas.position), asc(turmas.createdAt))
+      // A deletion of one of them under way (deleteTurma) is waited for: a deleted turma is not answered.
+      .for('key share')
+  );
 }
 
 /**
@@ -354,7 +435,9 @@ export async function checkStudentTurma(db: DbOrTx, grade: string, currentId?: s
     .select()
     .from(turmas)
     .where(eq(sql`lower(${turmas.name})`, grade.trim().toLowerCase()))
-    .limit(1);
+    .limit(1)
+    // A deletion of the turma under way (deleteTurma) is waited for: then the turma is not found.
+    .for('key share');
   if (!row) throw new AppError('invalid_grade', { fields: { grade: ERROR_MESSAGES.invalid_grade } });
   if (row.retiredAt !== null && row.id !== currentId)
     throw new AppError('turma_retired', { status: 409, fields: { grade: 'Esta turma está desativada e não recebe novos estudantes' } });

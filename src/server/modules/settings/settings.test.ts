@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { count, eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { buildTestApp, testConfig, type TestApp } from '../../test/test-app.ts';
 import { buildApp } from '../../app.ts';
-import { ledgerEntries, students, turmas } from '../../db/schema.ts';
+import { ledgerEntries, ledgerTurmaDays, staffTurmas, students, turmas } from '../../db/schema.ts';
+import { addAdmin } from '../../test/test-app.ts';
 import { formatDateTime, startOfDayIn } from '../../../shared/format.ts';
 import { DEFAULT_RULES, type SchoolRules } from '../../../shared/settings.ts';
 
@@ -322,6 +323,94 @@ describe('turmas', () => {
     expect(joined.json().student.grade).toBe('Robótica');
     expect(await app.lastAudit('turma.retire')).toBeDefined();
   });
+});
+
+describe('deleting a turma (day one: the default turmas the school does not have)', () => {
+  test(
+    'a turma nothing uses is deleted (a teacher given it loses it); one with a student, current or removed, a Loja item ' +
+      'only for it, operations still queued or counted in it is refused and changes nothing; audited',
+    async () => {
+      t = await buildTestApp();
+      const app = t;
+      type Listed = { id: string; name: string; students: number };
+      const list = async () => (await app.request('GET', '/admin/turmas')).json() as Listed[];
+      const byName = async (name: string) => (await list()).find((turma) => turma.name === name)!;
+      const remove = (id: string) => app.request('DELETE', `/admin/turmas/${id}`);
+      const refusedWith = async (id: string, code: string) => {
+        const before = await list();
+        const response = await remove(id);
+        expect(response.statusCode, response.body).toBe(409);
+        expect(response.json().error.code).toBe(code);
+        expect(await list()).toEqual(before);
+      };
+
+      // A default turma no student is in, given to a teacher.
+      const unused = await byName('2º EM - Turma B');
+      expect(unused.students).toBe(0);
+      const teacher = await addAdmin(app.db, { email: 'prof9@escola.test', name: 'Rui Prado', role: 'teacher', turmaIds: [unused.id] });
+      const deleted = await remove(unused.id);
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      expect(deleted.json()).toEqual({ message: 'Turma 2º EM - Turma B apagada' });
+      expect((await list()).map((turma) => turma.name)).not.toContain('2º EM - Turma B');
+      expect(
+        ((await app.request('GET', '/settings')).json() as { turmas: { id: string }[] }).turmas.map((turma) => turma.id),
+      ).not.toContain(unused.id);
+      expect(await app.db.select().from(staffTurmas).where(eq(staffTurmas.adminId, teacher.id))).toEqual([]);
+      expect((await app.lastAudit('turma.delete'))?.details).toEqual({
+        turmaId: unused.id,
+        name: '2º EM - Turma B',
+        teachers: [teacher.id],
+      });
+      expect((await remove(unused.id)).statusCode).toBe(404);
+
+      // A current student's turma, and a turma whose only student was removed (the history keeps them in it).
+      await refusedWith((await byName('1º EM - Turma A')).id, 'turma_has_students');
+      const left = await byName('2º EM - Turma C');
+      const created = await app.request('POST', '/admin/students', {
+        payload: { studentId: '3000020', name: 'Elisa Prado', password: 'senha123', grade: '2º EM - Turma C' },
+      });
+      expect((await app.request('DELETE', `/admin/students/${created.json().student.id}`)).statusCode).toBe(200);
+      expect((await byName('2º EM - Turma C')).students).toBe(0);
+      await refusedWith(left.id, 'turma_has_students');
+
+      // A Loja item only for the turma would be offered to every turma without it.
+      const shop = await byName('2º EM - Turma D');
+      const item = await app.request('POST', '/admin/store/items', {
+        payload: { name: 'Caderno', price: 5, currency: 'meritus', category: 'material', turmaIds: [shop.id] },
+      });
+      expect(item.statusCode, item.body).toBe(201);
+      await refusedWith(shop.id, 'turma_has_store_items');
+
+      // A student who had operations in the turma moved to another: the rows still queued for the reports' sums hold the
+      // turma until they are folded; then its sums are all zero (the student took them along) and it goes with them.
+      const carla = app.students[2]!;
+      const moved = await byName(carla.grade);
+      await app.award(carla.id, 30);
+      expect((await app.request('PATCH', `/admin/students/${carla.id}`, { payload: { grade: '3º EM - Turma D' } })).statusCode).toBe(200);
+      await refusedWith(moved.id, 'turma_sums_pending');
+      await app.db.execute(sql`SELECT ledger_sums_fold(true)`);
+      expect((await remove(moved.id)).statusCode).toBe(200);
+      expect(await app.db.select().from(ledgerTurmaDays).where(eq(ledgerTurmaDays.turmaId, moved.id))).toEqual([]);
+
+      // Sums that count something in a turma nobody is in (written by hand here) are history: refused.
+      const counted = await byName('3º EM - Turma A');
+      await app.db.insert(ledgerTurmaDays).values({
+        turmaId: counted.id,
+        day: '2026-03-02',
+        meritusAwarded: 5,
+        meritusRemoved: 0,
+        meritusTransferred: 0,
+      });
+      await refusedWith(counted.id, 'turma_has_history');
+
+      // Only the coordination deletes.
+      const teacherCookie = await app.loginAdmin(teacher.email);
+      expect(
+        (await app.request('DELETE', `/admin/turmas/${(await byName('3º EM - Turma B')).id}`, { cookie: teacherCookie })).statusCode,
+      ).toBe(403);
+      expect(await byName('3º EM - Turma B')).toBeDefined();
+    },
+  );
 });
 
 describe('reading the settings', () => {

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { route } from '../../contract-routes.ts';
 import { routes } from '../../../shared/contract/routes.ts';
-import { adminOf, sessionOf } from '../../plugins/auth.ts';
-import { hashToken } from '../auth/auth.service.ts';
-import { createStaffMember, listStaff, resetStaffPassword, updateStaffMember, type StaffDeps } from './staff.service.ts';
+import { adminOf, principalOf, sessionOf } from '../../plugins/auth.ts';
+import { currentUser, hashToken } from '../auth/auth.service.ts';
+import { createStaffMember, listStaff, resetStaffPassword, updateOwnProfile, updateStaffMember, type StaffDeps } from './staff.service.ts';
 
 export async function staffRoutes(app: FastifyInstance, { database, events, settings }: AppDeps): Promise<void> {
   const deps: StaffDeps = { db: database.db, events, settings };
@@ -27,4 +27,12 @@ export async function staffRoutes(app: FastifyInstance, { database, events, sett
       keepSessionHash: hashToken(sessionOf(request).token),
     }),
   );
+
+  route(app, contract.updateOwnProfile, async (request) => {
+    const actor = adminOf(request);
+    await updateOwnProfile(deps, actor, request.body, { ip: request.ip });
+    // Other instances drop the member's sessions when the event arrives; this one at once, so the next operation carries the new name.
+    app.sessionCache.forget({ type: 'staff_changed', adminId: actor.id });
+    return currentUser(deps.db, principalOf(request), (await settings.get()).rules);
+  });
 }

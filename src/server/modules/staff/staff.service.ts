@@ -14,8 +14,10 @@ import type { StaffRole } from '../../../shared/permissions.ts';
 import { budgetOf, DEFAULT_RULES, type WeeklyBudget } from '../../../shared/settings.ts';
 import {
   createStaffInput,
+  ownProfileInput,
   updateStaffInput,
   type CreateStaffInput,
+  type OwnProfileInput,
   type StaffMember,
   type StaffWithPassword,
   type UpdateStaffInput,
@@ -100,7 +102,9 @@ async function checkTurmas(tx: DbOrTx, wanted: readonly string[], kept: readonly
     .select({ id: turmas.id, retiredAt: turmas.retiredAt })
     .from(turmas)
     .where(inArray(turmas.id, ids))
-    .orderBy(asc(turmas.position), asc(turmas.createdAt));
+    .orderBy(asc(turmas.position), asc(turmas.createdAt))
+    // A deletion of one of them under way (settings' deleteTurma) is waited for, then the turma is not found.
+    .for('key share');
   const allowed = found.filter((turma) => turma.retiredAt === null || kept.includes(turma.id)).map((turma) => turma.id);
   if (allowed.length < ids.length)
     throw new AppError('staff_turmas_invalid', { fields: { turmaIds: ERROR_MESSAGES.staff_turmas_invalid } });
@@ -309,4 +313,34 @@ export async function resetStaffPassword(
     return loadMember(tx, id);
   });
   return { ...member, password: generated };
+}
+
+/**
+ * A member renames themself (Meu perfil): the first coordinator, created as 'Administrador', gives their real name. Only
+ * the actor's own row: the input names nobody. Operations written from now on carry the new name ('por …'); those
+ * already written keep the name they were made under. Every instance drops the member's cached sessions (the bus's
+ * 'staff_changed'), whose name the next operation would otherwise carry, and their open pages read it anew.
+ */
+export async function updateOwnProfile(
+  deps: Pick<StaffDeps, 'db' | 'events'>,
+  actor: AdminActor,
+  input: OwnProfileInput,
+  context: Context = {},
+): Promise<void> {
+  const parsed = ownProfileInput.safeParse(input);
+  if (!parsed.success) refuseInput(parsed.error.issues);
+  const { name } = parsed.data;
+  await deps.db.transaction(async (tx) => {
+    const [before] = await tx.select({ name: admins.name, email: admins.email }).from(admins).where(eq(admins.id, actor.id)).for('update');
+    if (!before) throw new AppError('unauthenticated');
+    if (before.name === name) return;
+    await tx.update(admins).set({ name, updatedAt: new Date() }).where(eq(admins.id, actor.id));
+    await deps.events.publish(tx, { type: 'staff_changed', adminId: actor.id });
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      action: 'admin.update',
+      ip: context.ip,
+      details: { adminId: actor.id, email: before.email, changed: { name: { from: before.name, to: name } }, sessionsEnded: 0 },
+    });
+  });
 }

@@ -358,3 +358,77 @@ describe('the last coordinator', () => {
     expect(left!.n).toBe(1);
   });
 });
+
+describe('Meu perfil: one’s own name', () => {
+  test(
+    'a member renames themself (the first coordinator, created as "Administrador"): the greeting and the operations from ' +
+      'then on carry the new name, on this instance and on another; the ones before keep theirs; audited',
+    async () => {
+      const first = await addAdmin(t.db, { email: 'primeiro@escola.test', name: 'Administrador' });
+      const cookie = await t.loginAdmin(first.email);
+      const [ana] = t.students;
+      const award = (app: FastifyInstance, description: string) =>
+        app.inject({
+          method: 'POST',
+          url: `/api/admin/students/${ana!.id}/meritus`,
+          headers: { cookie },
+          payload: { type: 'reward', amount: 1, description },
+        });
+      const authorOf = async (description: string) => {
+        const feed = (await t.request('GET', '/admin/operations', { cookie })).json() as { description: string; actorName: string }[];
+        return feed.find((operation) => operation.description === description)?.actorName;
+      };
+      // Both instances hold the session with the old name in their caches.
+      expect((await award(t.app, 'Antes do nome')).statusCode).toBe(201);
+      expect((await award(other, 'Antes do nome, na outra')).statusCode).toBe(201);
+
+      const renamed = await t.request('PATCH', '/admin/me', { cookie, payload: { name: '  Marta   Queiroz ' } });
+      expect(renamed.statusCode).toBe(200);
+      expect(renamed.json()).toMatchObject({ role: 'coordinator', admin: { id: first.id, name: 'Marta Queiroz' } });
+      expect((await t.request('GET', '/auth/me', { cookie })).json().admin.name).toBe('Marta Queiroz');
+      expect((await t.lastAudit('admin.update'))?.details).toMatchObject({
+        adminId: first.id,
+        changed: { name: { from: 'Administrador', to: 'Marta Queiroz' } },
+      });
+
+      expect((await award(t.app, 'Depois do nome')).statusCode).toBe(201);
+      expect(await authorOf('Depois do nome')).toBe('Marta Queiroz');
+      await vi.waitFor(async () => {
+        const description = `Na outra ${Math.random()}`;
+        expect((await award(other, description)).statusCode).toBe(201);
+        expect(await authorOf(description)).toBe('Marta Queiroz');
+      });
+      expect(await authorOf('Antes do nome')).toBe('Administrador');
+
+      // The same name again changes nothing (no audit record).
+      const audits = await t.db.select({ n: count() }).from(auditLog).where(eq(auditLog.action, 'admin.update'));
+      expect((await t.request('PATCH', '/admin/me', { cookie, payload: { name: 'Marta Queiroz' } })).statusCode).toBe(200);
+      expect(await t.db.select({ n: count() }).from(auditLog).where(eq(auditLog.action, 'admin.update'))).toEqual(audits);
+    },
+  );
+
+  test('only one’s own name: a teacher renames themself, never another member (the route names nobody); bad names change nothing', async () => {
+    // Set up on the database: the file's other tests may have left the test coordinator demoted (the last coordinator's race).
+    const teacher = await addAdmin(t.db, { email: 'paula.reis@escola.test', name: 'Paula Reis', role: 'teacher', turmaIds: [turmaA] });
+    const cookie = await t.loginAdmin(teacher.email);
+    const nameOf = async (id: string) => (await t.db.select({ name: admins.name }).from(admins).where(eq(admins.id, id)))[0]?.name;
+
+    const own = await t.request('PATCH', '/admin/me', { cookie, payload: { name: 'Paula R. Reis', id: t.admin.id, adminId: t.admin.id } });
+    expect(own.statusCode).toBe(200);
+    expect(own.json()).toMatchObject({ role: 'teacher', admin: { id: teacher.id, name: 'Paula R. Reis' } });
+    expect(await nameOf(teacher.id)).toBe('Paula R. Reis');
+    expect(await nameOf(t.admin.id)).toBe(t.admin.name);
+    expect((await t.request('PATCH', `/admin/staff/${t.admin.id}`, { cookie, payload: { name: 'Outro nome' } })).statusCode).toBe(403);
+    expect(await nameOf(t.admin.id)).toBe(t.admin.name);
+
+    for (const name of ['', '   ', 'x'.repeat(121)]) {
+      const refused = await t.request('PATCH', '/admin/me', { cookie, payload: { name } });
+      expect(refused.statusCode, JSON.stringify(name)).toBe(400);
+      expect(refused.json().error.code, JSON.stringify(name)).toMatch(/^(admin_name_required|validation)$/);
+    }
+    expect(await nameOf(teacher.id)).toBe('Paula R. Reis');
+
+    const student = await t.loginStudent(t.students[0]!.studentId);
+    expect((await t.request('PATCH', '/admin/me', { cookie: student, payload: { name: 'Ana' } })).statusCode).toBe(403);
+  });
+});

@@ -177,8 +177,9 @@ async function assertReferences(db: DbOrTx, imageId: string | null | undefined, 
   }
   if (turmaIds && turmaIds.length > 0) {
     const unique = [...new Set(turmaIds)];
-    const [found] = await db.select({ n: count() }).from(turmas).where(inArray(turmas.id, unique));
-    if (found!.n !== unique.length) throw new AppError('store_turmas_invalid', { status: 400 });
+    // FOR KEY SHARE: a deletion of one of them under way (settings' deleteTurma) is waited for, then not found.
+    const found = await db.select({ id: turmas.id }).from(turmas).where(inArray(turmas.id, unique)).for('key share');
+    if (found.length !== unique.length) throw new AppError('store_turmas_invalid', { status: 400 });
   }
 }
 

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { ADMIN_OPERATION_TYPES, OPERATION_TYPE_LABELS, typesThat, type AdminOperationType } from '../../../shared/ledger-types.ts';
+import { ADMIN_OPERATION_TYPES, typesThat, type AdminOperationType } from '../../../shared/ledger-types.ts';
 import { formatEstelecas, formatNumber } from '../../lib/format.ts';
 import { errorMessage, toast, toastFailure } from '../../lib/toast.ts';
 import { AwardBudgetNote } from '../../ui/award-budget-note.tsx';
 import { FormAlert } from '../../ui/form-alert.tsx';
 import { FormModal } from '../../ui/form-modal.tsx';
-import { SelectField } from '../../ui/select-field.tsx';
+import { OperationTypeChoice } from '../../ui/operation-type-choice.tsx';
+import { SelectedStudents } from '../../ui/selected-students.tsx';
 import { StudentPicker, type PickedStudents } from '../../ui/student-picker.tsx';
 import { AmountField, DescriptionField } from '../../ui/text-field.tsx';
 import { useAdminOperation, validateAdminOperation } from '../../lib/admin-operation.ts';
@@ -90,24 +91,23 @@ export function EstelecasOperationModal({ mode, onClose }: { mode: EstelecasMode
             listClassName="max-h-56"
           />
         </div>
-        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-          <SelectField
-            label="Tipo"
-            options={copy.types.map((value) => ({ value, label: OPERATION_TYPE_LABELS[value] }))}
-            value={type}
-            onChange={(event) => setType(event.target.value as AdminOperationType)}
-          />
-          <AmountField
-            label="Quantidade"
-            max={mode === 'remove' && student ? student.estelecas : undefined}
-            value={quantity}
-            onValueChange={setQuantity}
-            hint={mode === 'remove' && student ? `Saldo de ${student.name}: ${formatEstelecas(student.estelecas)}` : 'Mínimo 1'}
-          />
-        </div>
+        <OperationTypeChoice types={copy.types} value={type} onChange={setType} name={`estelecas-${mode}-type`} />
+        <AmountField
+          label="Quantidade"
+          max={mode === 'remove' && student ? student.estelecas : undefined}
+          value={quantity}
+          onValueChange={setQuantity}
+          hint={mode === 'remove' && student ? `Saldo de ${student.name}: ${formatEstelecas(student.estelecas)}` : 'Mínimo 1'}
+        />
         <DescriptionField value={description} onValueChange={setDescription} />
         {mode === 'add' && <AwardBudgetNote currency="estelecas" />}
         <FormAlert message={error} />
+        {student && (
+          <div className="flex flex-col gap-1.5">
+            <p className="text-sm font-medium text-slate-800">{mode === 'add' ? 'Para' : 'De'}:</p>
+            <SelectedStudents students={[student]} onRemove={() => setSelected(new Map())} label="Estudante selecionado" />
+          </div>
+        )}
       </form>
     </FormModal>
   );

@@ -2,7 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Users, X } from 'lucide-react';
 import { MAX_OPERATION_AMOUNT } from '../../../shared/constants.ts';
-import { useSchoolSettings } from '../../lib/school-settings.ts';
+import { offeredTurmas, useSchoolSettings } from '../../lib/school-settings.ts';
 import {
   ADMIN_OPERATION_TYPES,
   isCredit,
@@ -13,7 +13,6 @@ import {
 import { routes } from '../../../shared/contract/routes.ts';
 import { formatMeritus, formatNumber } from '../../lib/format.ts';
 import { errorMessage, toast, toastFailure } from '../../lib/toast.ts';
-import { cn } from '../../lib/cn.ts';
 import { Button } from '../../ui/button.tsx';
 import { FormAlert } from '../../ui/form-alert.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
@@ -30,13 +29,12 @@ import {
   type AdminOperationRequest,
 } from '../../lib/admin-operation.ts';
 import { AwardBudgetNote } from '../../ui/award-budget-note.tsx';
+import { OperationTypeChoice } from '../../ui/operation-type-choice.tsx';
+import { SelectedStudents } from '../../ui/selected-students.tsx';
 import { ReasonPresetChips } from './reason-preset-chips.tsx';
 
 /** The operations that add, then the ones that remove. */
-const TYPES: { type: AdminOperationType; hint: string }[] = [
-  ...typesThat(ADMIN_OPERATION_TYPES, 'raises').map((type) => ({ type, hint: 'Soma ao saldo' })),
-  ...typesThat(ADMIN_OPERATION_TYPES, 'lowers').map((type) => ({ type, hint: 'Tira do saldo' })),
-];
+const TYPES = [...typesThat(ADMIN_OPERATION_TYPES, 'raises'), ...typesThat(ADMIN_OPERATION_TYPES, 'lowers')];
 
 type Pending = Extract<AdminOperationRequest, { kind: 'bulk' }>;
 
@@ -121,48 +119,14 @@ export function MeritusForm() {
 
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-5">
-      <fieldset className="min-w-0">
-        <legend className="mb-2 text-sm font-medium text-slate-800">Tipo de operação</legend>
-        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
-          {TYPES.map((option) => {
-            const active = option.type === type;
-            const add = isCredit(option.type);
-            return (
-              <label
-                key={option.type}
-                className={cn(
-                  'relative flex min-w-0 cursor-pointer items-center gap-2 rounded-xl border-2 px-3 py-2 transition-colors',
-                  active
-                    ? add
-                      ? 'border-emerald-500 bg-emerald-50 text-emerald-900'
-                      : 'border-rose-500 bg-rose-50 text-rose-900'
-                    : 'border-slate-200 bg-white text-slate-700 hover:border-slate-300',
-                )}
-              >
-                <input
-                  type="radio"
-                  name="operation-type"
-                  value={option.type}
-                  checked={active}
-                  onChange={() => setType(option.type)}
-                  className={cn('size-4 shrink-0 cursor-pointer', add ? 'accent-emerald-600' : 'accent-rose-600')}
-                />
-                <span className="min-w-0">
-                  <span className="block text-sm font-semibold">{OPERATION_TYPE_LABELS[option.type]}</span>
-                  <span className="block text-xs opacity-80">{option.hint}</span>
-                </span>
-              </label>
-            );
-          })}
-        </div>
-      </fieldset>
+      <OperationTypeChoice types={TYPES} value={type} onChange={setType} name="meritus-operation-type" />
 
       <div className="flex flex-col gap-3">
         <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
           <SelectField
             label="Turma inteira"
             placeholder="Escolher estudantes um a um"
-            options={turmas.map((option) => ({
+            options={offeredTurmas(turmas, (option) => option.name === turma).map((option) => ({
               value: option.name,
               label: `${option.name} (${option.students})`,
               disabled: option.students === 0,
@@ -221,6 +185,24 @@ export function MeritusForm() {
 
       <FormAlert message={error} />
 
+      {chosen.length > 0 && (
+        <div className="flex flex-col gap-1.5">
+          <p className="text-sm font-medium text-slate-800">
+            {credit ? 'Para' : 'De'} {chosen.length === 1 ? '1 estudante' : `${formatNumber(chosen.length)} estudantes`}:
+          </p>
+          <SelectedStudents
+            students={chosen}
+            onRemove={(id) => {
+              const next = new Map(selected);
+              next.delete(id);
+              setSelected(next);
+              chooseNoTurma();
+              setError(undefined);
+            }}
+          />
+        </div>
+      )}
+
       <Button
         type="submit"
         size="lg"
@@ -245,6 +227,12 @@ export function MeritusForm() {
                 <strong>{formatNumber(confirming.studentUuids.length)} estudantes</strong>
                 {turma ? ` (${turma})` : ''}: “{confirming.input.description}”.
               </p>
+              <div className="mt-3">
+                <SelectedStudents
+                  students={chosen.filter((student) => confirming.studentUuids.includes(student.id))}
+                  label="Estudantes da operação"
+                />
+              </div>
               <p className="mt-2 text-slate-600">Tudo ou nada: se um saldo não permitir, nenhum estudante é alterado.</p>
             </>
           )

@@ -15,9 +15,12 @@ import { Spinner } from '../../ui/spinner.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { BudgetFields, budgetText, parseBudget } from './budget-fields.tsx';
 import { StaffSection } from './staff-section.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { FormAlert } from '../../ui/form-alert.tsx';
 import {
   useAdminTurmas,
   useCreateTurma,
+  useDeleteTurma,
   useRemoveLogo,
   useSaveRules,
   useSaveSchool,
@@ -252,6 +255,9 @@ function TurmasSection() {
   const turmas = useAdminTurmas();
   const create = useCreateTurma();
   const update = useUpdateTurma();
+  const remove = useDeleteTurma();
+  /** The turma whose deletion is being confirmed, then the one refused (its reason shown under it). */
+  const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
   const [newName, setNewName] = useState('');
   const [editing, setEditing] = useState<{ id: string; name: string } | null>(null);
   const listRef = useRef<HTMLUListElement>(null);
@@ -271,7 +277,10 @@ function TurmasSection() {
 
   return (
     <Card title="Turmas">
-      <p className="mb-3 text-sm text-slate-600">Uma turma desativada mantém seus alunos e histórico, mas não recebe novos alunos.</p>
+      <p className="mb-3 text-sm text-slate-600">
+        Uma turma desativada mantém seus alunos e histórico, mas não recebe novos alunos e sai das listas de escolha. Uma turma sem alunos
+        que a escola não tem (as 12 de exemplo do primeiro dia) pode ser apagada.
+      </p>
       {turmas.isPending ? (
         <Spinner className="size-6" />
       ) : (
@@ -345,6 +354,26 @@ function TurmasSection() {
                   >
                     {turma.retired ? 'Reativar' : 'Desativar'}
                   </Button>
+                  {turma.students === 0 && (
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-label={`Apagar ${turma.name}`}
+                      icon={<Trash2 aria-hidden="true" className="size-4" />}
+                      disabled={remove.isPending}
+                      onClick={() => {
+                        remove.reset();
+                        setDeleting(turma);
+                      }}
+                    >
+                      Apagar
+                    </Button>
+                  )}
+                  {remove.variables?.id === turma.id && isRefusal(remove.error) && (
+                    <div className="w-full">
+                      <FormAlert message={remove.error.message} />
+                    </div>
+                  )}
                 </>
               )}
             </li>
@@ -373,6 +402,20 @@ function TurmasSection() {
           Adicionar turma
         </Button>
       </form>
+      <ConfirmDialog
+        open={deleting !== null && !remove.isError}
+        title={`Apagar a turma ${deleting?.name ?? ''}?`}
+        message={
+          <p>
+            Ela sai da lista de vez. Só é possível enquanto nenhum estudante (atual ou removido), item da Loja ou operação a usa;
+            professores que a tinham deixam de tê-la.
+          </p>
+        }
+        confirmLabel="Apagar turma"
+        pending={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting, { onSuccess: () => setDeleting(null) })}
+        onCancel={() => setDeleting(null)}
+      />
     </Card>
   );
 }

@@ -64,3 +64,9 @@ export const useUpdateTurma = () =>
     ({ id, ...change }: { id: string; name?: string; retired?: boolean }) => call(settings.updateTurma, { params: { id }, body: change }),
     (result) => result.message,
   );
+
+export const useDeleteTurma = () =>
+  useSettingsMutation(
+    (turma: { id: string; name: string }) => call(settings.deleteTurma, { params: { id: turma.id } }),
+    (result) => result.message,
+  );

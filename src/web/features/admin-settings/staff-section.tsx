@@ -7,7 +7,7 @@ import { issueFields } from '../../../shared/validation.ts';
 import { isStaffUser } from '../../../shared/areas.ts';
 import { isRefusal, type ApiError } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { useSchoolSettings } from '../../lib/school-settings.ts';
+import { offeredTurmas, useSchoolSettings } from '../../lib/school-settings.ts';
 import { useSession } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { Badge } from '../../ui/badge.tsx';
@@ -49,7 +49,7 @@ function TurmaChoices({
   error?: string | undefined;
 }) {
   const messageId = useId();
-  const offered = turmas.filter((turma) => !turma.retired || selected.includes(turma.id));
+  const offered = offeredTurmas(turmas, (turma) => selected.includes(turma.id));
   return (
     <fieldset className="md:col-span-2" aria-describedby={error ? messageId : undefined}>
       <legend className="mb-1.5 text-sm font-medium text-slate-800">Turmas</legend>

@@ -19,7 +19,7 @@ import { ERROR_MESSAGES, isErrorCode } from '../../../shared/errors.ts';
 import { issueCode, parseAmountText } from '../../../shared/validation.ts';
 import { call, isRefusal } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
-import { useSchoolSettings } from '../../lib/school-settings.ts';
+import { offeredTurmas, useSchoolSettings } from '../../lib/school-settings.ts';
 import { toast, toastError } from '../../lib/toast.ts';
 import { ArchiveImagePicker } from '../../ui/archive-image-picker.tsx';
 import { ArchiveThumbnail } from '../../ui/archive-thumbnail.tsx';
@@ -199,7 +199,7 @@ type Props = { item: AdminStoreItem | null; onClose: () => void };
 export function ItemFormModal({ item, onClose }: Props) {
   const creating = item === null;
   const ids = useId();
-  const turmas = (useSchoolSettings().data?.turmas ?? []).filter((turma) => !turma.retired || item?.turmaIds?.includes(turma.id));
+  const turmas = offeredTurmas(useSchoolSettings().data?.turmas ?? [], (turma) => item?.turmaIds?.includes(turma.id) === true);
   const [initial] = useState(() => initialValues(item));
   const [values, setValues] = useState(initial);
   const [image, setImage] = useState<ChosenImage>(item?.imageId ? { id: item.imageId, preview: null } : null);

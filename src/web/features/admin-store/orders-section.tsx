@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import { CheckCheck, ChevronLeft, ChevronRight, FileDown, PackageCheck, X } from 'lucide-react';
 import { ORDER_STATUS_LABELS, ORDER_STATUSES, STORE_ENTRY_TEXTS, type AdminOrder, type OrderStatus } from '../../../shared/store.ts';
 import { countOf, formatAmount, formatDateTime, formatNumber } from '../../lib/format.ts';
-import { useSchoolSettings } from '../../lib/school-settings.ts';
+import { offeredTurmas, useSchoolSettings } from '../../lib/school-settings.ts';
 import { useSession } from '../../lib/session.ts';
 import { STUDENT_SEARCH_DELAY_MS } from '../../lib/student-search.ts';
 import { toast, toastError } from '../../lib/toast.ts';
@@ -140,7 +140,7 @@ export function OrdersSection() {
   const items = useAdminStoreItems();
   const schoolTurmas = useSchoolSettings().data?.turmas ?? [];
   // A teacher filters among their own turmas, the students whose orders they see.
-  const turmas = user?.role === 'teacher' ? user.admin.turmas : schoolTurmas;
+  const turmas = user?.role === 'teacher' ? user.admin.turmas : offeredTurmas(schoolTurmas, (turma) => turma.id === filter.turma);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const deliver = useDeliverOrder();

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, Download, FileUp, UserPlus, Users } from 'lucide-react';
 import { ADMIN_STUDENT_TEXTS, type AdminStudent } from '../../../shared/admin-students.ts';
-import { useSchoolSettings } from '../../lib/school-settings.ts';
+import { offeredTurmas, useSchoolSettings } from '../../lib/school-settings.ts';
 import { useSession } from '../../lib/session.ts';
 import { countOf, formatNumber } from '../../lib/format.ts';
 import { urlOf } from '../../../shared/contract/route.ts';
@@ -108,7 +108,7 @@ export function AdminStudentsPage() {
   const searchRef = useRef<HTMLInputElement>(null);
   const schoolTurmas = useSchoolSettings().data?.turmas ?? [];
   // A teacher filters among their own turmas, the students they see.
-  const turmas = user?.role === 'teacher' ? user.admin.turmas : schoolTurmas;
+  const turmas = user?.role === 'teacher' ? user.admin.turmas : offeredTurmas(schoolTurmas, (turma) => turma.name === grade);
   const gradeFilter = [{ value: '', label: 'Todas as turmas' }, ...turmas.map((turma) => ({ value: turma.name, label: turma.name }))];
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const shown = students.data?.items;

@@ -8,7 +8,7 @@ import {
   type AdminStudent,
   type CreateStudentInput,
 } from '../../../shared/admin-students.ts';
-import { useSchoolSettings } from '../../lib/school-settings.ts';
+import { offeredTurmas, useSchoolSettings } from '../../lib/school-settings.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { issueMessage } from '../../../shared/validation.ts';
 import { isApiError, isRefusal } from '../../lib/api.ts';
@@ -95,9 +95,10 @@ export function StudentFormModal({ student, onClose, onResetPassword }: Props) {
   const creating = student === null;
   const turmas = useSchoolSettings().data?.turmas ?? [];
   // A retired turma takes no one new: offered only to a student already in it.
-  const gradeOptions = turmas
-    .filter((turma) => !turma.retired || turma.name === student?.grade)
-    .map((turma) => ({ value: turma.name, label: turma.name }));
+  const gradeOptions = offeredTurmas(turmas, (turma) => turma.name === student?.grade).map((turma) => ({
+    value: turma.name,
+    label: turma.name,
+  }));
   const [initial] = useState<Values>(() => initialValues(student, gradeOptions[0]?.value ?? ''));
   const [values, setValues] = useState<Values>(initial);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});

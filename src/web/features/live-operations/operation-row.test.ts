@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { PartyView } from '../../../shared/ledger.ts';
-import { formatOperationAmount } from './operation-row.tsx';
+import { categoryBadge, formatOperationAmount } from './operation-row.tsx';
 
 describe('live feed amounts', () => {
   test('awards carry +, deductions -, transfers no sign; the unit follows the currency', () => {
@@ -21,4 +21,13 @@ describe('live feed amounts', () => {
   test('a refused attempt sent without a valid amount shows a dash', () => {
     expect(formatOperationAmount({ amount: null, type: 'transfer', from: null, to: null, currency: 'meritus' })).toBe('—');
   });
+});
+
+test('a staff operation is named with the award form’s word for its type; the others by their category', () => {
+  expect(categoryBadge({ category: 'award', type: 'admin_add' })).toBe('Adição');
+  expect(categoryBadge({ category: 'award', type: 'reward' })).toBe('Recompensa');
+  expect(categoryBadge({ category: 'deduction', type: 'admin_remove' })).toBe('Remoção');
+  expect(categoryBadge({ category: 'deduction', type: 'penalty' })).toBe('Penalidade');
+  expect(categoryBadge({ category: 'student_transfer', type: 'transfer' })).toBe('Transferência');
+  expect(categoryBadge({ category: 'reversal', type: 'reversal' })).toBe('Estorno');
 });

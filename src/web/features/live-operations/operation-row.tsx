@@ -5,11 +5,12 @@ import { Badge } from '../../ui/badge.tsx';
 import type { Tone } from '../../ui/tone.ts';
 import { ReversalAction } from '../../ui/reversal-action.tsx';
 import { ReversedNote } from '../../ui/reversed-note.tsx';
-import { rowDirection } from '../../../shared/ledger-types.ts';
+import { OPERATION_TYPE_LABELS, rowDirection } from '../../../shared/ledger-types.ts';
 
+/** The Tipo filter's words: the award form's types (Adição, Recompensa; Remoção, Penalidade), grouped as they move a balance. */
 export const CATEGORY_LABELS: Record<OperationCategory, string> = {
-  award: 'Concessão',
-  deduction: 'Dedução',
+  award: 'Adição e Recompensa',
+  deduction: 'Remoção e Penalidade',
   student_transfer: 'Transferência',
   reversal: 'Estorno',
   store: 'Loja',
@@ -43,6 +44,13 @@ export function formatOperationAmount(operation: Pick<LiveOperation, 'amount' | 
   return `${sign}${formatAmount(operation.currency, operation.amount)}`;
 }
 
+/** A row's badge: a staff operation by the word of the form that made it (Adição, Recompensa, Remoção, Penalidade), others by category. */
+export function categoryBadge(operation: Pick<LiveOperation, 'category' | 'type'>): string {
+  return operation.category === 'award' || operation.category === 'deduction'
+    ? OPERATION_TYPE_LABELS[operation.type]
+    : CATEGORY_LABELS[operation.category];
+}
+
 function Party({ label, party }: { label: 'De' | 'Para'; party: PartyView | null }) {
   return (
     <span className="min-w-0">
@@ -72,7 +80,7 @@ export function OperationRow({ operation, now, fresh }: { operation: LiveOperati
       </span>
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-1.5">
-          <Badge tone={CATEGORY_TONES[operation.category]}>{CATEGORY_LABELS[operation.category]}</Badge>
+          <Badge tone={CATEGORY_TONES[operation.category]}>{categoryBadge(operation)}</Badge>
           <Badge tone="slate">{OPERATOR_LABELS[operation.operator]}</Badge>
           {operation.currency === 'estelecas' && <Badge tone="violet">Estelecas</Badge>}
           <span className="min-w-0 basis-full text-sm wrap-anywhere text-slate-800 sm:basis-auto sm:flex-1">
@@ -123,7 +131,7 @@ export function OperationRow({ operation, now, fresh }: { operation: LiveOperati
           <ReversalAction
             row={operation}
             now={now}
-            summary={`${operation.description || CATEGORY_LABELS[operation.category]} (${formatOperationAmount(operation)})`}
+            summary={`${operation.description || categoryBadge(operation)} (${formatOperationAmount(operation)})`}
           />
         )}
       </div>
