@@ -576,7 +576,7 @@ export const schoolSettings = pgTable(
 /**
  * The school's turmas, in their order. Students and the reports' sums reference a turma by
  * its id (decision 013), so a rename changes this row alone. A retired turma keeps its
- * students and history and takes no new students; only a turma nothing keeps is deleted (decision 028).
+ * students and history and takes no new students; only a turma nothing keeps is deleted (decision 033).
  */
 export const turmas = pgTable(
   'turmas',

@@ -342,7 +342,7 @@ export async function updateTurma(
 }
 
 /**
- * Deletes a turma nothing keeps (decision 028): day one's default turmas the school does not have. Refused while any
+ * Deletes a turma nothing keeps (decision 033): day one's default turmas the school does not have. Refused while any
  * student is or was in it (a removed student keeps their turma in the history), while a Loja item is only for it (the
  * item would be offered to every turma), or while the reports' sums count anything in it. Its sums rows, all zero then
  * (a student who left took their rows along), go with it; a teacher given it loses it (they had nobody there), and is
