@@ -37,6 +37,9 @@ const DEFINITIONS = {
   purchase: { direction: 'lowers', label: 'Compra', admin: false },
   refund: { direction: 'raises', label: 'Devolução', admin: false },
   contribution: { direction: 'lowers', label: 'Contribuição', admin: false },
+  // A year's rollover brings a balance to zero (issue 38, decision 031): no removal of the staff's, so the closed year's
+  // figures stay what they were.
+  year_closing: { direction: 'lowers', label: 'Encerramento do ano letivo', admin: false },
 } as const satisfies Record<string, LedgerTypeDefinition>;
 
 type Definitions = typeof DEFINITIONS;
