@@ -164,14 +164,14 @@ test('the rollover moves every student by the proposed mapping, graduates the 3�
   }
   expect((await app.db.select().from(ledgerEntries)).length).toBe(rowsAfter);
   expect((await app.db.select().from(schoolYearRollovers)).length).toBe(1);
-  const periods = seen.year && (await app.request('GET', '/admin/school-years')).json().years[0].periods;
+  const periods = (await app.request('GET', '/admin/school-years'))
+    .json()
+    .years[0].periods.map(({ startDate, endDate }: { startDate: string; endDate: string }) => ({ startDate, endDate }));
   const edit = await app.request('PATCH', `/admin/school-years/${seen.year.id}`, {
     payload: { name: 'Ano letivo 2026', startDate: from, endDate: addDays(today, 31), periodKind: 'bimestre', periods },
   });
   expect(edit.statusCode).toBe(409);
   expect(edit.json().error.code).toBe('school_year_closed');
-});
-  expect(edit.statusCode).toBe(400);
 });
 
 test('a student’s own destination wins over their turma’s; kept balances stay; a leaving student leaves', async () => {
