@@ -107,6 +107,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'POST /api/admin/store/orders/:id/deliver',
     'POST /api/admin/store/orders/:id/refuse',
     'POST /api/admin/store/orders/deliver',
+    'GET /api/admin/school-years',
   ],
   award: [
     'POST /api/admin/students/:id/meritus',
@@ -157,6 +158,10 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'POST /api/admin/store/items',
     'PATCH /api/admin/store/items/:id',
     'DELETE /api/admin/store/items/:id',
+    'POST /api/admin/school-years',
+    'PATCH /api/admin/school-years/:id',
+    'POST /api/admin/rollover/preview',
+    'POST /api/admin/rollover/apply',
   ],
 };
 
