@@ -57,6 +57,26 @@ export const schoolYearInput = z
   });
 export type SchoolYearInput = z.input<typeof schoolYearInput>;
 
+/**
+ * 'Ano letivo {year}' from 1 January to 31 December in four bimestres of three months: the year an existing school's rows
+ * were brought into (migration 0035 writes the same in SQL) and the demo school's.
+ */
+export function calendarYearInput(year: number): SchoolYearInput {
+  const day = (month: number, date: number) => `${year}-${String(month).padStart(2, '0')}-${String(date).padStart(2, '0')}`;
+  return {
+    name: `Ano letivo ${year}`,
+    startDate: day(1, 1),
+    endDate: day(12, 31),
+    periodKind: 'bimestre',
+    periods: [
+      { startDate: day(1, 1), endDate: day(3, 31) },
+      { startDate: day(4, 1), endDate: day(6, 30) },
+      { startDate: day(7, 1), endDate: day(9, 30) },
+      { startDate: day(10, 1), endDate: day(12, 31) },
+    ],
+  };
+}
+
 export const schoolYearParams = z.object({ id: textInput({ max: 60, trim: false }) });
 
 export const schoolPeriod = z.object({

@@ -4,7 +4,7 @@ import { schoolPeriods, schoolYearRollovers, schoolYears } from '../../db/schema
 import { lockForTransaction } from '../../db/advisory-locks.ts';
 import { sqlState } from '../../db/sql-state.ts';
 import { AppError } from '../../app-error.ts';
-import type { AdminActor } from '../auth/actor.ts';
+import { auditActor, type AdminActor, type SystemActor } from '../auth/actor.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { SettingsStore } from '../settings/settings.service.ts';
 import { timeZoneOf } from '../store/store-records.ts';
@@ -126,7 +126,7 @@ async function writePeriods(tx: DbOrTx, yearId: string, periods: SchoolYearInput
 /** A new school year with its periods (the coordination). */
 export async function createSchoolYear(
   deps: SchoolYearDeps,
-  admin: AdminActor,
+  admin: AdminActor | SystemActor,
   body: SchoolYearInput,
   context: Context = {},
 ): Promise<SchoolYear> {
@@ -144,7 +144,7 @@ export async function createSchoolYear(
       if (!year) throw new AppError('school_year_name_taken');
       await writePeriods(tx, year.id, input.periods);
       await recordAudit(tx, {
-        actor: { kind: 'admin', id: admin.id, label: admin.name },
+        actor: auditActor(admin),
         action: 'school_year.create',
         ip: context.ip,
         details: { yearId: year.id, ...input },
@@ -186,7 +186,7 @@ export async function updateSchoolYear(
         .where(eq(schoolYears.id, id));
       await writePeriods(tx, id, input.periods);
       await recordAudit(tx, {
-        actor: { kind: 'admin', id: admin.id, label: admin.name },
+        actor: auditActor(admin),
         action: 'school_year.update',
         ip: context.ip,
         details: { yearId: id, before: { ...before, current: undefined }, after: input },
