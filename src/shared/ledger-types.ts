@@ -61,6 +61,14 @@ export function isStoreType(type: LedgerType): type is (typeof STORE_LEDGER_TYPE
   return (STORE_LEDGER_TYPES as readonly LedgerType[]).includes(type);
 }
 
+/**
+ * Whether a row of the type is an award or a removal of the staff's when it raises or lowers a balance: not the Loja's
+ * (spending) nor a year's closing (decision 031). ledger_type_is_award() (ledger.sql) holds the same.
+ */
+export function isStaffOperationType(type: LedgerType): boolean {
+  return !isStoreType(type) && type !== 'year_closing';
+}
+
 export function directionOf(type: LedgerType): LedgerDirection {
   return DEFINITIONS[type].direction;
 }
