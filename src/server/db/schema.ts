@@ -110,7 +110,10 @@ export const students = pgTable(
     check('students_meritus_nonnegative', sql`${t.meritus} >= 0`),
     check('students_total_earned_nonnegative', sql`${t.totalEarned} >= 0`),
     check('students_estelecas_nonnegative', sql`${t.estelecas} >= 0`),
-    check('students_departure_removed', sql`${t.departure} IS NULL OR (${t.departure} IN ('graduated', 'left') AND ${t.deletedAt} IS NOT NULL)`),
+    check(
+      'students_departure_removed',
+      sql`${t.departure} IS NULL OR (${t.departure} IN ('graduated', 'left') AND ${t.deletedAt} IS NOT NULL)`,
+    ),
   ],
 );
 

@@ -71,7 +71,7 @@ async function figures(app: TestApp, from: string, to: string) {
   return Object.fromEntries(MONEY.map((name) => [name, all[name]]));
 }
 
-test('the rollover moves every student by the proposed mapping, graduates the 3º EM, closes each balance by its own entry and keeps the year’s figures', async () => {
+test('the rollover moves everyone by the proposed mapping, graduates the 3º EM, closes each balance by its own entry, keeps the year’s figures', async () => {
   const { t: app, today, from } = await school();
   const [ana, bruno, carla, diego] = app.students as [
     TestApp['students'][number],
