@@ -15,6 +15,7 @@ import { Spinner } from '../../ui/spinner.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { BudgetFields, budgetText, parseBudget } from './budget-fields.tsx';
 import { StaffSection } from './staff-section.tsx';
+import { SchoolYearSection } from './school-year-section.tsx';
 import {
   useAdminTurmas,
   useCreateTurma,
@@ -389,6 +390,7 @@ export default function AdminSettingsPage() {
           <SchoolSection key={JSON.stringify(settings.data.school)} settings={settings.data} />
           <RulesSection key={JSON.stringify(settings.data.rules)} rules={settings.data.rules} />
           <TurmasSection />
+          <SchoolYearSection />
           <StaffSection />
         </>
       ) : (
