@@ -44,7 +44,12 @@ for (const size of [
     await expect(form.getByText('Cada período deve ficar dentro das datas do ano letivo')).toBeVisible();
 
     // Dates over the current year's: the server's refusal names it.
-    const currentName = (await current.first().getByText(/^Ano letivo \d{4}$/).innerText()).trim();
+    const currentName = (
+      await current
+        .first()
+        .getByText(/^Ano letivo \d{4}$/)
+        .innerText()
+    ).trim();
     const currentYear = currentName.slice(-4);
     await form.getByLabel('Início do ano letivo').fill(`${currentYear}-12-01`);
     await form.getByLabel('Início do 1º trimestre').fill(`${currentYear}-12-01`);
