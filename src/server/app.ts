@@ -52,6 +52,7 @@ import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { expireGoals } from './modules/store/store-goals.service.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { storeRoutes } from './modules/store/store.routes.ts';
+import { schoolYearRoutes } from './modules/school-year/school-year.routes.ts';
 import { refuseOrdersOfRemovedStudent } from './modules/store/store.service.ts';
 import { API_PREFIX, checkContract, loadRouteSchemas } from './contract-routes.ts';
 
@@ -250,6 +251,7 @@ export async function buildApp(
       await settingsRoutes(api, deps);
       await staffRoutes(api, deps);
       await storeRoutes(api, deps);
+      await schoolYearRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

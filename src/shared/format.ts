@@ -61,7 +61,7 @@ export function startOfWeekIn(timeZone: string, at: Date): Date {
 }
 
 /** The instant a calendar day (given as its UTC midnight) begins in a time zone. */
-function midnightIn(timeZone: string, midnightUtc: number): Date {
+export function midnightIn(timeZone: string, midnightUtc: number): Date {
   // The zone's offset at that midnight (read twice: a change of offset on the day itself moves it once more).
   let start = midnightUtc - offsetMs(timeZone, new Date(midnightUtc));
   start = midnightUtc - offsetMs(timeZone, new Date(start));

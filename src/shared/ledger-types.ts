@@ -37,6 +37,9 @@ const DEFINITIONS = {
   purchase: { direction: 'lowers', label: 'Compra', admin: false },
   refund: { direction: 'raises', label: 'Devolução', admin: false },
   contribution: { direction: 'lowers', label: 'Contribuição', admin: false },
+  // A year's rollover brings a balance to zero (issue 38, decision 031): no removal of the staff's, so the closed year's
+  // figures stay what they were.
+  year_closing: { direction: 'lowers', label: 'Encerramento do ano letivo', admin: false },
 } as const satisfies Record<string, LedgerTypeDefinition>;
 
 type Definitions = typeof DEFINITIONS;
@@ -56,6 +59,14 @@ export const STORE_LEDGER_TYPES = ['purchase', 'refund', 'contribution'] as cons
 /** Whether a row of the type is the Loja's: spent or given back, never an award or a deduction of the staff's. */
 export function isStoreType(type: LedgerType): type is (typeof STORE_LEDGER_TYPES)[number] {
   return (STORE_LEDGER_TYPES as readonly LedgerType[]).includes(type);
+}
+
+/**
+ * Whether a row of the type is an award or a removal of the staff's when it raises or lowers a balance: not the Loja's
+ * (spending) nor a year's closing (decision 031). ledger_type_is_award() (ledger.sql) holds the same.
+ */
+export function isStaffOperationType(type: LedgerType): boolean {
+  return !isStoreType(type) && type !== 'year_closing';
 }
 
 export function directionOf(type: LedgerType): LedgerDirection {

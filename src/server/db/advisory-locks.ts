@@ -18,6 +18,10 @@ export const ADVISORY_LOCKS = {
   reasonPresets: 727378,
   /** The one-time removal of metadata from archive originals stored before it existed: one instance runs it (held by a connection of its own). */
   archiveStoredMetadata: 727379,
+  /** The school years and their periods, one change at a time (their dates are checked against the others'). */
+  schoolYears: 727390,
+  /** One year's rollover at a time: another apply meanwhile is refused at once, not queued (decision 031). */
+  rollover: 727391,
 } as const;
 
 export type AdvisoryLockName = keyof typeof ADVISORY_LOCKS;

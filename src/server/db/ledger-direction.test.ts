@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { addStudents, createTestDatabase, type TestDatabase, type TestStudent } from '../test/test-app.ts';
-import { directionOf, isStoreType, LEDGER_TYPES, type LedgerDirection } from '../../shared/ledger-types.ts';
+import { directionOf, isStaffOperationType, isStoreType, LEDGER_TYPES, type LedgerDirection } from '../../shared/ledger-types.ts';
 import { rowsOf } from './client.ts';
 import { DIRECTION_SIGNS } from './ledger-direction.ts';
 import { sqlState } from './sql-state.ts';
@@ -48,8 +48,8 @@ test("ledger_type_spending() counts exactly the Loja's types as spending: what l
     const direction = directionOf(type);
     expect(Number(row!.spending), type).toBe(isStoreType(type) ? (direction === 'lowers' ? 1 : -1) : 0);
     expect([row!.award, row!.removal], type).toEqual([
-      !isStoreType(type) && direction === 'raises',
-      !isStoreType(type) && direction === 'lowers',
+      isStaffOperationType(type) && direction === 'raises',
+      isStaffOperationType(type) && direction === 'lowers',
     ]);
   }
 });

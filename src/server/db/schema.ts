@@ -96,6 +96,8 @@ export const students = pgTable(
     updatedAt: updatedAt(),
     /** Removed students keep their ledger rows; they leave every list and cannot sign in. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** Why a student left at a year's rollover (decision 031): 'graduated' or 'left'; they are removed (deletedAt) then. */
+    departure: text('departure', { enum: ['graduated', 'left'] }),
   },
   (t) => [
     uniqueIndex('students_student_id_active_key')
@@ -108,6 +110,10 @@ export const students = pgTable(
     check('students_meritus_nonnegative', sql`${t.meritus} >= 0`),
     check('students_total_earned_nonnegative', sql`${t.totalEarned} >= 0`),
     check('students_estelecas_nonnegative', sql`${t.estelecas} >= 0`),
+    check(
+      'students_departure_removed',
+      sql`${t.departure} IS NULL OR (${t.departure} IN ('graduated', 'left') AND ${t.deletedAt} IS NOT NULL)`,
+    ),
   ],
 );
 
@@ -802,3 +808,66 @@ export const storeGoalContributions = pgTable(
     check('store_goal_contributions_amount_positive', sql`${t.amount} > 0`),
   ],
 );
+
+// ---------------------------------------------------------------- the school year (issue 38, decision 031)
+
+/**
+ * The school's years ('Ano letivo 2026'), each a span of calendar days of the school's time zone, both included. No two
+ * overlap: an exclusion constraint on their ranges (migration 0035), so a day belongs to one year at most. A row of the
+ * ledger, an order or a tag belongs to the year and period its date falls in, found at query time (never stored): a
+ * coordinator's edit of the dates moves nothing. `closedAt`: the year's rollover was applied (school_year_rollovers).
+ */
+export const schoolYears = pgTable(
+  'school_years',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    endDate: date('end_date', { mode: 'string' }).notNull(),
+    periodKind: text('period_kind', { enum: ['bimestre', 'trimestre'] }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('school_years_name_key').on(sql`lower(${t.name})`),
+    index('school_years_start_idx').on(t.startDate),
+    check('school_years_dates_order', sql`${t.startDate} <= ${t.endDate}`),
+    check('school_years_period_kind_known', sql`${t.periodKind} IN ('bimestre', 'trimestre')`),
+  ],
+);
+
+/**
+ * A year's periods (bimestres or trimestres) in their order, each inside its year, none overlapping another (an
+ * exclusion constraint over every period: the years do not overlap either, so that is the same as within a year).
+ */
+export const schoolPeriods = pgTable(
+  'school_periods',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    yearId: uuid('year_id')
+      .notNull()
+      .references(() => schoolYears.id, { onDelete: 'cascade' }),
+    position: smallint('position').notNull(),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    endDate: date('end_date', { mode: 'string' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('school_periods_year_position_key').on(t.yearId, t.position),
+    check('school_periods_dates_order', sql`${t.startDate} <= ${t.endDate}`),
+    check('school_periods_position_range', sql`${t.position} BETWEEN 1 AND 4`),
+  ],
+);
+
+/**
+ * A year's rollover, applied once (the year is its key): who applied it, when, the automatic backup taken before it
+ * and the counts it answered, which a second apply answers again without changing anything.
+ */
+export const schoolYearRollovers = pgTable('school_year_rollovers', {
+  yearId: uuid('year_id')
+    .primaryKey()
+    .references(() => schoolYears.id),
+  appliedAt: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
+  appliedBy: uuid('applied_by').references(() => admins.id, { onDelete: 'set null' }),
+  backupFile: text('backup_file'),
+  outcome: jsonb('outcome').$type<Record<string, unknown>>().notNull(),
+});

@@ -434,3 +434,75 @@ test(
     }
   },
 );
+
+/** The migrations before school years (issue 38): 0035 is the first of them. */
+const BEFORE_SCHOOL_YEARS = migrationJournal().findIndex((entry) => entry.tag.endsWith('_school_year'));
+
+test(
+  'a database from before school years comes into them: one year per calendar year of its rows, in four bimestres, every row in a year and a period',
+  { timeout: 120_000 },
+  async () => {
+    const { before, open } = await releaseDatabase(async (client) => {
+      await migrateTo(client, BEFORE_SCHOOL_YEARS);
+      const hash = await hashPassword(TEST_PASSWORD);
+      await client.query(
+        `INSERT INTO admins (id, admin_id, name, email, password_hash) VALUES ($1, 'admin001', 'Professora Helena Costa', 'helena.anos@escola.test', $2)`,
+        [ids.admin, hash],
+      );
+      await client.query(
+        `INSERT INTO students (id, student_id, name, turma_id, password_hash, meritus, total_earned)
+         VALUES ($1, '2023001', 'Ana Beatriz Souza', (SELECT id FROM turmas ORDER BY position LIMIT 1), $2, 60, 60)`,
+        [ids.ana, hash],
+      );
+      // Rows at the edges of São Paulo's years: 31 December 23:30 there is already 1 January in UTC.
+      await client.query(
+        `INSERT INTO ledger_entries (currency, type, amount, description, to_student_id, actor_kind, actor_admin_id, actor_name, created_at) VALUES
+           ('meritus', 'admin_add', 10, 'Início', $1, 'admin', $2, 'Helena', '2023-03-10T12:00:00-03:00'),
+           ('meritus', 'admin_add', 20, 'Fim do ano', $1, 'admin', $2, 'Helena', '2023-12-31T23:30:00-03:00'),
+           ('meritus', 'reward', 30, 'Ano seguinte', $1, 'admin', $2, 'Helena', '2025-07-01T00:10:00-03:00')`,
+        [ids.ana, ids.admin],
+      );
+      return { kept: await lasting((text) => client.query(text), 'reference') };
+    });
+    const { database, query } = await upgrade(open);
+    expect(await lasting(query, 'reference')).toEqual(before.kept);
+    expect(await reconcile(database.db)).toEqual([]);
+
+    expect(
+      await query(`SELECT name, start_date::text AS start, end_date::text AS end, period_kind FROM school_years ORDER BY start_date`),
+    ).toEqual(
+      ['2023', '2024', '2025'].map((year) => ({
+        name: `Ano letivo ${year}`,
+        start: `${year}-01-01`,
+        end: `${year}-12-31`,
+        period_kind: 'bimestre',
+      })),
+    );
+    expect(
+      await query(
+        `SELECT p.position, p.start_date::text AS start, p.end_date::text AS end FROM school_periods p JOIN school_years y ON y.id = p.year_id
+          WHERE y.name = 'Ano letivo 2024' ORDER BY p.position`,
+      ),
+    ).toEqual([
+      { position: 1, start: '2024-01-01', end: '2024-03-31' },
+      { position: 2, start: '2024-04-01', end: '2024-06-30' },
+      { position: 3, start: '2024-07-01', end: '2024-09-30' },
+      { position: 4, start: '2024-10-01', end: '2024-12-31' },
+    ]);
+    // Each row's year and period, found from its date in the school's time zone.
+    expect(
+      await query(
+        `SELECT e.description, y.name AS year, p.position
+           FROM ledger_entries e
+           LEFT JOIN school_periods p ON (e.created_at AT TIME ZONE 'America/Sao_Paulo')::date BETWEEN p.start_date AND p.end_date
+           LEFT JOIN school_years y ON y.id = p.year_id
+          ORDER BY e.created_at`,
+      ),
+    ).toEqual([
+      { description: 'Início', year: 'Ano letivo 2023', position: 1 },
+      { description: 'Fim do ano', year: 'Ano letivo 2023', position: 4 },
+      { description: 'Ano seguinte', year: 'Ano letivo 2025', position: 3 },
+    ]);
+    expect(await query(`SELECT ledger_type_sign('year_closing') AS sign`)).toEqual([{ sign: -1 }]);
+  },
+);

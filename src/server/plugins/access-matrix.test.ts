@@ -112,6 +112,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'POST /api/admin/store/orders/:id/refuse',
     'POST /api/admin/store/orders/deliver',
     'PATCH /api/admin/me',
+    'GET /api/admin/school-years',
   ],
   award: [
     'POST /api/admin/students/:id/meritus',
@@ -164,6 +165,10 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'POST /api/admin/store/items',
     'PATCH /api/admin/store/items/:id',
     'DELETE /api/admin/store/items/:id',
+    'POST /api/admin/school-years',
+    'PATCH /api/admin/school-years/:id',
+    'POST /api/admin/rollover/preview',
+    'POST /api/admin/rollover/apply',
   ],
 };
 

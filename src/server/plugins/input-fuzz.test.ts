@@ -77,6 +77,26 @@ const storeOrder = await t.app.inject({
 });
 expect(storeOrder.statusCode).toBe(201);
 const storeOrderId = (storeOrder.json() as { order: { id: string } }).order.id;
+const schoolYearBody = (year: number) => ({
+  name: `Ano letivo ${year}`,
+  startDate: `${year}-01-01`,
+  endDate: `${year}-12-31`,
+  periodKind: 'bimestre',
+  periods: [
+    ['01-01', '03-31'],
+    ['04-01', '06-30'],
+    ['07-01', '09-30'],
+    ['10-01', '12-31'],
+  ].map(([start, end]) => ({ startDate: `${year}-${start}`, endDate: `${year}-${end}` })),
+});
+const schoolYear = await t.app.inject({
+  method: 'POST',
+  url: '/api/admin/school-years',
+  headers: { cookie: cookies.admin },
+  payload: schoolYearBody(2090),
+});
+expect(schoolYear.statusCode).toBe(201);
+const schoolYearId = (schoolYear.json() as { id: string }).id;
 
 /** A real value for each path parameter, so a case can make just one part of a request hostile. */
 function validParam(url: string, name: string): string {
@@ -91,6 +111,7 @@ function validParam(url: string, name: string): string {
   if (url.startsWith('/api/store/items/') || url.startsWith('/api/admin/store/items/')) return storeItemId;
   if (url.startsWith('/api/me/orders/') || url.startsWith('/api/admin/store/orders/')) return storeOrderId;
   if (url.startsWith('/api/admin/staff/')) return t.admin.id;
+  if (url.startsWith('/api/admin/school-years/')) return schoolYearId;
   if (url.startsWith('/api/admin/students/')) return bruno.id;
   if (url.startsWith('/api/admin/operations/')) return (award.json() as { entry: { id: string } }).entry.id;
   if (name === 'entity') return 'students';
@@ -130,6 +151,10 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'PATCH /api/admin/students/:id/tags/:kind': { expiresAt: inAWeek },
   'PUT /api/admin/dashboard/goals/:id': { target: 80 },
   'POST /api/admin/reason-presets': { label: 'Participação na aula' },
+  'POST /api/admin/school-years': schoolYearBody(2091),
+  'PATCH /api/admin/school-years/:id': schoolYearBody(2090),
+  'POST /api/admin/rollover/preview': { balances: { meritus: 'keep', estelecas: 'close' } },
+  'POST /api/admin/rollover/apply': { balances: { meritus: 'keep', estelecas: 'close' }, token: 'prévia-antiga' },
   'POST /api/admin/diagnostics/fixes/:fix': { keys: [] },
   'PATCH /api/admin/archive/images/:id': {
     description: 'Cartaz da feira',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { count, eq, gt } from 'drizzle-orm';
+import { count, eq, gt, sql } from 'drizzle-orm';
 import { createTestDatabase, testConfig, type TestDatabase } from '../test/test-app.ts';
 import { DEMO_ADMIN, DEMO_TEACHERS, ensureInitialData } from './seed.ts';
 import {
@@ -17,6 +17,9 @@ import { listStaff } from '../modules/staff/staff.service.ts';
 import { verifyPassword } from '../modules/auth/password.ts';
 import { reconcile } from '../modules/ledger/reconciliation.service.ts';
 import { selectStudents } from '../views/student-views.ts';
+import { rowsOf } from '../db/client.ts';
+import { silentEvents } from '../realtime/event-bus.ts';
+import { listSchoolYears } from '../modules/school-year/school-year.service.ts';
 import { GRADES, TAG_KINDS } from '../../shared/constants.ts';
 
 let database: TestDatabase;
@@ -100,4 +103,19 @@ test("the demo school's Loja: a catalogue of every category, orders delivered, p
   expect(progress!.raised).toBe(goal.goal! / 2);
   // Written through the store's own functions: balances, orders and the ledger reconcile.
   expect(await reconcile(database.db)).toEqual([]);
+});
+
+test('the demo school has the current school year in bimestres, and every row of its history, order and tag falls in one of its periods', async () => {
+  const { years } = await listSchoolYears({ db: database.db, events: silentEvents });
+  const current = years.find((year) => year.current)!;
+  expect(current.name).toBe(`Ano letivo ${new Date().getFullYear()}`);
+  expect(current.periods.map((period) => period.name)).toEqual(['1º bimestre', '2º bimestre', '3º bimestre', '4º bimestre']);
+  const outside = rowsOf<{ n: number }>(
+    await database.db.execute(sql`
+      SELECT count(*)::int AS n FROM (
+        SELECT created_at AS at FROM ledger_entries UNION ALL SELECT created_at FROM store_orders UNION ALL SELECT assigned_at FROM student_tags
+      ) dated
+      WHERE NOT EXISTS (SELECT 1 FROM school_periods p WHERE (dated.at AT TIME ZONE 'America/Sao_Paulo')::date BETWEEN p.start_date AND p.end_date)`),
+  );
+  expect(outside).toEqual([{ n: 0 }]);
 });

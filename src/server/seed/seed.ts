@@ -15,6 +15,9 @@ import { createFileStorage } from '../storage/storage.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
 import { seedDemoHistory } from './demo-history.ts';
 import { seedDemoStore } from './demo-store.ts';
+import { silentEvents } from '../realtime/event-bus.ts';
+import { createSchoolYear, schoolToday } from '../modules/school-year/school-year.service.ts';
+import { calendarYearInput } from '../../shared/school-year.ts';
 import { seededRandom } from './seeded-random.ts';
 import { foldText } from '../../shared/student-match.ts';
 import { DEMO_CREDENTIALS } from '../../shared/demo-accounts.ts';
@@ -202,6 +205,17 @@ export async function seedDemoSchool(db: Db, storage: FileStorage): Promise<void
 }
 
 /**
+ * The demo school's years: 'Ano letivo {year}' in four bimestres for each calendar year of its history (the students
+ * were enrolled 120 days before now), so every row of it has its year and period and the current year is this one.
+ */
+export async function seedDemoYears(db: Db, now = new Date()): Promise<void> {
+  const deps = { db, events: silentEvents };
+  const first = Number((await schoolToday(deps, new Date(now.getTime() - 130 * 86_400_000))).slice(0, 4));
+  const last = Number((await schoolToday(deps, now)).slice(0, 4));
+  for (let year = first; year <= last; year++) await createSchoolYear(deps, DEMO_SEED, calendarYearInput(year));
+}
+
+/**
  * First start: the demo school in demo mode; otherwise the first administrator
  * from ADMIN_EMAIL / ADMIN_PASSWORD, without which a production server cannot be used.
  * Returns what it did, for the start-up log.
@@ -214,6 +228,7 @@ export async function ensureInitialData(db: Db, config: Config): Promise<'demo' 
     await seedDemoHistory(db);
     await seedDemoArchive(db, storage, config.dataDir);
     await seedDemoStore(db);
+    await seedDemoYears(db);
     return 'demo';
   }
   if (!config.firstAdmin) {

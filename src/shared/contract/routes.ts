@@ -6,6 +6,7 @@ import { events } from './events.ts';
 import { ledger } from './ledger.ts';
 import { reasonPresets } from './reason-presets.ts';
 import { reports } from './reports.ts';
+import { schoolYear } from './school-year.ts';
 import type { Route } from './route.ts';
 import { settings } from './settings.ts';
 import { staff } from './staff.ts';
@@ -30,6 +31,7 @@ export const routes = {
   store,
   system,
   events,
+  schoolYear,
 };
 
 /** Every route, once. */

@@ -13,6 +13,7 @@ export * from '../ledger.ts';
 export * from '../reason-presets.ts';
 export * from '../reports.ts';
 export * from '../responses.ts';
+export * from '../school-year.ts';
 export * from '../settings.ts';
 export * from '../staff.ts';
 export * from '../store.ts';

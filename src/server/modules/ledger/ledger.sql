@@ -402,10 +402,11 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 $$;
 
 -- Whether a row of the type is an award or a removal of the staff's: it raises or lowers a
--- balance (ledger_type_sign(), migration 0015) and is no spending of the Loja's.
+-- balance (ledger_type_sign(), migration 0015), is no spending of the Loja's and no year's
+-- closing (decision 031: it brings a balance to zero without changing the closed year's figures).
 CREATE OR REPLACE FUNCTION ledger_type_is_award(p_type text, p_sign integer) RETURNS boolean
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT ledger_type_sign(p_type) = p_sign AND ledger_type_spending(p_type) = 0
+  SELECT ledger_type_sign(p_type) = p_sign AND ledger_type_spending(p_type) = 0 AND p_type <> 'year_closing'
 $$;
 
 -- What one queued row adds to its students' sums (ledger_student_days' columns), on the row's

@@ -14,14 +14,16 @@
 -- Both answer {outcome: 'completed'|'replayed', status, body} | {outcome: 'refused', reason} | {outcome: 'conflict'}.
 
 -- The first day of the period of an item's per-student limit that `p_day` falls in (the school's
--- calendar day): a week starts on Monday; 'year' is the calendar year until school years exist;
--- 'ever' is one period, named by 1970-01-01.
+-- calendar day): a week starts on Monday; 'year' (the 'ano letivo') is the school year that began
+-- last on or before the day (the days after its end, until the next begins, still count in it;
+-- decision 031), or the calendar year before the school's first year; 'ever' is one period, named
+-- by 1970-01-01.
 CREATE OR REPLACE FUNCTION store_period_start(p_period text, p_day date) RETURNS date
-LANGUAGE sql IMMUTABLE AS $$
+LANGUAGE sql STABLE AS $$
   SELECT CASE p_period
     WHEN 'week' THEN date_trunc('week', p_day)::date
     WHEN 'month' THEN date_trunc('month', p_day)::date
-    WHEN 'year' THEN date_trunc('year', p_day)::date
+    WHEN 'year' THEN coalesce((SELECT max(start_date) FROM school_years WHERE start_date <= p_day), date_trunc('year', p_day)::date)
     WHEN 'ever' THEN DATE '1970-01-01'
   END
 $$;

@@ -17,6 +17,7 @@ import { BudgetFields, budgetText, parseBudget } from './budget-fields.tsx';
 import { StaffSection } from './staff-section.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { FormAlert } from '../../ui/form-alert.tsx';
+import { SchoolYearSection } from './school-year-section.tsx';
 import {
   useAdminTurmas,
   useCreateTurma,
@@ -432,6 +433,7 @@ export default function AdminSettingsPage() {
           <SchoolSection key={JSON.stringify(settings.data.school)} settings={settings.data} />
           <RulesSection key={JSON.stringify(settings.data.rules)} rules={settings.data.rules} />
           <TurmasSection />
+          <SchoolYearSection />
           <StaffSection />
         </>
       ) : (
