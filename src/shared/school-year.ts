@@ -59,7 +59,7 @@ export type SchoolYearInput = z.input<typeof schoolYearInput>;
 
 /**
  * 'Ano letivo {year}' from 1 January to 31 December in four bimestres of three months: the year an existing school's rows
- * were brought into (migration 0035 writes the same in SQL) and the demo school's.
+ * were brought into (migration 0027 writes the same in SQL) and the demo school's.
  */
 export function calendarYearInput(year: number): SchoolYearInput {
   const day = (month: number, date: number) => `${year}-${String(month).padStart(2, '0')}-${String(date).padStart(2, '0')}`;

@@ -813,7 +813,7 @@ export const storeGoalContributions = pgTable(
 
 /**
  * The school's years ('Ano letivo 2026'), each a span of calendar days of the school's time zone, both included. No two
- * overlap: an exclusion constraint on their ranges (migration 0035), so a day belongs to one year at most. A row of the
+ * overlap: an exclusion constraint on their ranges (migration 0027), so a day belongs to one year at most. A row of the
  * ledger, an order or a tag belongs to the year and period its date falls in, found at query time (never stored): a
  * coordinator's edit of the dates moves nothing. `closedAt`: the year's rollover was applied (school_year_rollovers).
  */

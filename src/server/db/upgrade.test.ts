@@ -435,7 +435,7 @@ test(
   },
 );
 
-/** The migrations before school years (issue 38): 0035 is the first of them. */
+/** The migrations before school years (issue 38): 0027 is the first of them. */
 const BEFORE_SCHOOL_YEARS = migrationJournal().findIndex((entry) => entry.tag.endsWith('_school_year'));
 
 test(
