@@ -39,6 +39,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   store_order_not_pending: 409,
   store_stock_below_orders: 409,
   store_too_many_items: 409,
+  student_already_erased: 409,
   rate_limited: 429,
   live_streams_full: 429,
   live_streams_account_full: 429,

@@ -192,6 +192,12 @@ export const ERROR_MESSAGES = {
   store_refuse_reason_required: 'Informe o motivo da recusa',
   store_refuse_reason_too_long: 'O motivo da recusa deve ter no máximo 200 caracteres',
   store_deliver_too_many: 'Entregue no máximo 500 pedidos por vez',
+  erase_confirmation_mismatch: 'Digite o nome do estudante, como aparece acima, para confirmar',
+  erase_reason_required: 'Informe o motivo da exclusão',
+  erase_reason_too_long: 'O motivo deve ter no máximo 300 caracteres',
+  student_already_erased: 'Os dados pessoais deste estudante já foram excluídos',
+  privacy_contact_too_long: 'O contato deve ter no máximo 500 caracteres',
+  invalid_retention_months: 'Informe de 6 a 120 meses, ou deixe em branco para nunca anonimizar',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -18,6 +18,8 @@ export const ADVISORY_LOCKS = {
   reasonPresets: 727378,
   /** The one-time removal of metadata from archive originals stored before it existed: one instance runs it (held by a connection of its own). */
   archiveStoredMetadata: 727379,
+  /** Erasures of students' personal data, one at a time: each takes the next 'Aluno removido #n' (decision 030). */
+  studentErasures: 727390,
 } as const;
 
 export type AdvisoryLockName = keyof typeof ADVISORY_LOCKS;

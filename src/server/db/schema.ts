@@ -96,6 +96,11 @@ export const students = pgTable(
     updatedAt: updatedAt(),
     /** Removed students keep their ledger rows; they leave every list and cannot sign in. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** The signed image-consent form is on file: other students see the photo (without it, the initials; decision 030). */
+    imageConsent: boolean('image_consent').notNull().default(false),
+    /** Personal data erased (decision 030): the row stays for the ledger, as 'Aluno removido #{erasureNumber}'. */
+    erasedAt: timestamp('erased_at', { withTimezone: true }),
+    erasureNumber: integer('erasure_number'),
   },
   (t) => [
     uniqueIndex('students_student_id_active_key')
@@ -108,6 +113,8 @@ export const students = pgTable(
     check('students_meritus_nonnegative', sql`${t.meritus} >= 0`),
     check('students_total_earned_nonnegative', sql`${t.totalEarned} >= 0`),
     check('students_estelecas_nonnegative', sql`${t.estelecas} >= 0`),
+    uniqueIndex('students_erasure_number_key').on(t.erasureNumber),
+    check('students_erased_numbered', sql`(${t.erasedAt} IS NULL) = (${t.erasureNumber} IS NULL)`),
   ],
 );
 
@@ -235,7 +242,14 @@ export const auditLog = pgTable(
     ip: text('ip'),
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
   },
-  (t) => [index('audit_log_at_idx').on(t.at.desc().nullsFirst()), index('audit_log_action_at_idx').on(t.action, t.at.desc().nullsFirst())],
+  (t) => [
+    index('audit_log_at_idx').on(t.at.desc().nullsFirst()),
+    index('audit_log_action_at_idx').on(t.action, t.at.desc().nullsFirst()),
+    // The entries about one student: their access log, their export, and what an erasure scrubs (decision 030).
+    index('audit_log_student_idx')
+      .on(sql`(${t.details}->>'studentUuid')`, t.at.desc().nullsFirst())
+      .where(sql`${t.details} ? 'studentUuid'`),
+  ],
 );
 
 export const ledgerEntries = pgTable(
@@ -567,6 +581,8 @@ export const schoolSettings = pgTable(
     logoUrl: text('logo_url'),
     timeZone: text('time_zone').notNull(),
     rules: jsonb('rules').$type<Record<string, unknown>>().notNull().default({}),
+    /** The privacy page's contact and the retention of inactive students (schoolPrivacy in src/shared/lgpd.ts; decision 030). */
+    privacy: jsonb('privacy').$type<Record<string, unknown>>().notNull().default({}),
     updatedBy: uuid('updated_by').references(() => admins.id, { onDelete: 'set null' }),
     updatedAt: updatedAt(),
   },

@@ -4,6 +4,7 @@ import { auth } from './auth.ts';
 import { dashboard } from './dashboard.ts';
 import { events } from './events.ts';
 import { ledger } from './ledger.ts';
+import { lgpd } from './lgpd.ts';
 import { reasonPresets } from './reason-presets.ts';
 import { reports } from './reports.ts';
 import type { Route } from './route.ts';
@@ -30,6 +31,7 @@ export const routes = {
   store,
   system,
   events,
+  lgpd,
 };
 
 /** Every route, once. */
