@@ -52,6 +52,9 @@ import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { expireGoals } from './modules/store/store-goals.service.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { storeRoutes } from './modules/store/store.routes.ts';
+import { lgpdRoutes } from './modules/lgpd/lgpd.routes.ts';
+import { guardStudentPhotos } from './modules/lgpd/photo-access.ts';
+import { sweepRetention } from './modules/lgpd/retention.service.ts';
 import { refuseOrdersOfRemovedStudent } from './modules/store/store.service.ts';
 import { API_PREFIX, checkContract, loadRouteSchemas } from './contract-routes.ts';
 
@@ -200,6 +203,9 @@ export async function buildApp(
     beforeStudentRemoval: refuseOrdersOfRemovedStudent,
   };
   app.decorate('expireStoreGoals', (now?: Date) => expireGoals({ db: database.db, events, settings: deps.settings }, now));
+  app.decorate('sweepRetention', (now?: Date) =>
+    sweepRetention({ db: database.db, events, storage, beforeRemoval: refuseOrdersOfRemovedStudent }, now),
+  );
 
   // The front end's build, named on every answer: a page of an earlier build reloads to it (web/lib/build-version.ts).
   const indexPath = config.webDist ? path.join(config.webDist, 'index.html') : undefined;
@@ -250,6 +256,7 @@ export async function buildApp(
       await settingsRoutes(api, deps);
       await staffRoutes(api, deps);
       await storeRoutes(api, deps);
+      await lgpdRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );
@@ -259,6 +266,7 @@ export async function buildApp(
     files.addHook('onRoute', (options) => {
       options.config = { ...options.config, access: 'public' };
     });
+    guardStudentPhotos(files, config, database.db);
     if (storage.driver === 's3') await serveUploadsFromBucket(files, storage);
     else {
       fs.mkdirSync(config.uploadsDir, { recursive: true });

@@ -114,6 +114,10 @@ export const students = pgTable(
     check('students_total_earned_nonnegative', sql`${t.totalEarned} >= 0`),
     check('students_estelecas_nonnegative', sql`${t.estelecas} >= 0`),
     uniqueIndex('students_erasure_number_key').on(t.erasureNumber),
+    // The photo route finds whose photo a file is, to refuse it to other students without consent (decision 030).
+    index('students_photo_url_idx')
+      .on(t.photoUrl)
+      .where(sql`${t.photoUrl} IS NOT NULL`),
     check('students_erased_numbered', sql`(${t.erasedAt} IS NULL) = (${t.erasureNumber} IS NULL)`),
   ],
 );
