@@ -13,13 +13,7 @@ export function erasedStudentName(number: number): string {
 
 /** The confirmation an erasure asks for: the student's name as shown, typed again (case, spacing and accents aside). */
 export function confirmationMatches(typed: string, name: string): boolean {
-  const fold = (text: string) =>
-    text
-      .normalize('NFD')
-      .replace(/\p{M}/gu, '')
-      .replace(/\s+/g, ' ')
-      .trim()
-      .toLocaleLowerCase('pt-BR');
+  const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').replace(/\s+/g, ' ').trim().toLocaleLowerCase('pt-BR');
   return fold(typed) !== '' && fold(typed) === fold(name);
 }
 

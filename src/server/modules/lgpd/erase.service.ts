@@ -106,7 +106,8 @@ async function scrubAudit(tx: Tx, before: StudentBefore, replacements: Replaceme
   const seen = new Set<string>([`name:${before.name}`, ...(before.email ? [`email:${before.email}`] : [])]);
   for (const entry of entries) {
     const details = masked(entry.details, replacements, seen);
-    if (JSON.stringify(details) !== JSON.stringify(entry.details)) await tx.update(auditLog).set({ details }).where(eq(auditLog.id, entry.id));
+    if (JSON.stringify(details) !== JSON.stringify(entry.details))
+      await tx.update(auditLog).set({ details }).where(eq(auditLog.id, entry.id));
   }
   await tx.execute(sql`UPDATE audit_log SET ip = NULL WHERE actor_kind = 'student' AND actor_id = ${before.id}`);
   const values = (kind: string) => [...seen].filter((item) => item.startsWith(`${kind}:`)).map((item) => item.slice(kind.length + 1));

@@ -9,7 +9,10 @@ import { exportPersonalData } from './personal-data-export.ts';
 import { readPersonalData, setImageConsent, studentAccessLog } from './personal-data.service.ts';
 import { privacyPage, readPrivacy, retentionPreview, savePrivacy } from './retention.service.ts';
 
-export async function lgpdRoutes(app: FastifyInstance, { database, events, settings, storage, beforeStudentRemoval }: AppDeps): Promise<void> {
+export async function lgpdRoutes(
+  app: FastifyInstance,
+  { database, events, settings, storage, beforeStudentRemoval }: AppDeps,
+): Promise<void> {
   const db = database.db;
   const deps: EraseDeps = { db, events, storage, beforeRemoval: beforeStudentRemoval };
   const contract = routes.lgpd;
@@ -28,7 +31,9 @@ export async function lgpdRoutes(app: FastifyInstance, { database, events, setti
       .send(body);
   });
 
-  route(app, contract.erase, async (request) => eraseStudentData(deps, adminOf(request), request.params.id, request.body, context(request)));
+  route(app, contract.erase, async (request) =>
+    eraseStudentData(deps, adminOf(request), request.params.id, request.body, context(request)),
+  );
 
   route(app, contract.accessLog, async (request) => studentAccessLog(db, request.params.id));
 

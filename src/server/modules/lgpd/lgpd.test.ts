@@ -37,7 +37,10 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const png = () => sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366aa' } }).png().toBuffer();
+const png = () =>
+  sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366aa' } })
+    .png()
+    .toBuffer();
 
 /** Uploads a photo for a student, as the form does (multipart, field "file"). */
 async function uploadPhoto(id: string): Promise<string> {
@@ -128,14 +131,27 @@ describe('erasure', () => {
     const targetCookie = await t.loginStudent(target.studentId);
     // History on both sides, with the name inside texts others wrote.
     const moves = [
-      [`/admin/students/${target.id}/meritus`, coordinator, { type: 'reward', amount: 50, description: 'Ajudou Joaquim Apagado Nogueira na feira' }],
+      [
+        `/admin/students/${target.id}/meritus`,
+        coordinator,
+        { type: 'reward', amount: 50, description: 'Ajudou Joaquim Apagado Nogueira na feira' },
+      ],
       ['/meritus/transfers', targetCookie, { recipientId: bruno.id, amount: 20 }],
       [`/admin/students/${carla.id}/meritus`, coordinator, { type: 'reward', amount: 10, description: 'Participação' }],
       ['/meritus/transfers', await t.loginStudent(carla.studentId), { recipientId: target.id, amount: 5 }],
-      [`/admin/students/${bruno.id}/meritus`, coordinator, { type: 'reward', amount: 10, description: 'Trabalho com joaquim apagado nogueira' }],
+      [
+        `/admin/students/${bruno.id}/meritus`,
+        coordinator,
+        { type: 'reward', amount: 10, description: 'Trabalho com joaquim apagado nogueira' },
+      ],
     ] as const;
     for (const [url, cookie, payload] of moves) {
-      const response = await t.app.inject({ method: 'POST', url: `/api${url}`, headers: { cookie, 'idempotency-key': randomUUID() }, payload });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/api${url}`,
+        headers: { cookie, 'idempotency-key': randomUUID() },
+        payload,
+      });
       expect(response.statusCode, response.body).toBe(201);
     }
     const item = await t.request('POST', '/admin/store/items', {
@@ -156,7 +172,10 @@ describe('erasure', () => {
     expect(renamed.statusCode, renamed.body).toBe(200);
     const totalsBefore = await totalBalances(t.db);
 
-    const response = await erase(target.id, { confirm: '  joaquim   apagado NOGUEIRA filho', reason: 'Pedido de Joaquim Apagado Nogueira' });
+    const response = await erase(target.id, {
+      confirm: '  joaquim   apagado NOGUEIRA filho',
+      reason: 'Pedido de Joaquim Apagado Nogueira',
+    });
     expect(response.statusCode, response.body).toBe(200);
     const anonymous = response.json().name as string;
     expect(anonymous).toMatch(/^Aluno removido #\d+$/);
@@ -167,7 +186,11 @@ describe('erasure', () => {
     const totalsAfter = await totalBalances(t.db);
     expect(totalsAfter.estelecas).toBe(totalsBefore.estelecas);
     // Sign-in is impossible, the photo files are gone.
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/student/login', payload: { studentId: target.studentId, password: TEST_PASSWORD } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/student/login',
+      payload: { studentId: target.studentId, password: TEST_PASSWORD },
+    });
     expect(login.statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: targetCookie } })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: photo, headers: { cookie: coordinator } })).statusCode).toBe(404);
@@ -176,11 +199,18 @@ describe('erasure', () => {
     const leaks = (endpoint: string, text: string) =>
       secrets.filter((secret) => text.toLowerCase().includes(secret.toLowerCase())).map((secret) => `${endpoint}: ${secret}`);
     const found: string[] = [];
-    const answers = [...(await everyAnswer(coordinator, target.id)), ...(await everyAnswer(await t.loginStudent(bruno.studentId), target.id))];
+    const answers = [
+      ...(await everyAnswer(coordinator, target.id)),
+      ...(await everyAnswer(await t.loginStudent(bruno.studentId), target.id)),
+    ];
     for (const { endpoint, text } of answers) found.push(...leaks(endpoint, text));
     // The erased student still shows in histories, anonymous: the scan read real answers.
     expect(answers.some(({ text }) => text.includes(anonymous))).toBe(true);
-    const exported = await t.app.inject({ method: 'GET', url: `/api/admin/students/${target.id}/personal-data-export`, headers: { cookie: coordinator } });
+    const exported = await t.app.inject({
+      method: 'GET',
+      url: `/api/admin/students/${target.id}/personal-data-export`,
+      headers: { cookie: coordinator },
+    });
     expect(exported.statusCode).toBe(200);
     found.push(...leaks('export', zipTexts(exported.rawPayload)));
     // The database itself, as a backup holds it.
@@ -202,14 +232,27 @@ describe('export and access log', () => {
   test('the export is the coordination’s, holds the records, photos and the PDF, and enters the access log', async () => {
     const target = await newStudent('Marina Exportada Reis');
     await uploadPhoto(target.id);
-    expect((await t.app.inject({ method: 'GET', url: `/api/admin/students/${target.id}/personal-data-export`, headers: { cookie: teacher } })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/admin/students/${target.id}/personal-data-export`, headers: { cookie: teacher } }))
+        .statusCode,
+    ).toBe(403);
     const student = await t.loginStudent(target.studentId);
     for (const url of ['personal-data-export', 'access-log', 'personal-data']) {
-      expect((await t.app.inject({ method: 'GET', url: `/api/admin/students/${target.id}/${url}`, headers: { cookie: student } })).statusCode).toBe(403);
+      expect(
+        (await t.app.inject({ method: 'GET', url: `/api/admin/students/${target.id}/${url}`, headers: { cookie: student } })).statusCode,
+      ).toBe(403);
     }
-    const seen = await t.app.inject({ method: 'GET', url: `/api/admin/students/${target.id}/personal-data`, headers: { cookie: coordinator } });
+    const seen = await t.app.inject({
+      method: 'GET',
+      url: `/api/admin/students/${target.id}/personal-data`,
+      headers: { cookie: coordinator },
+    });
     expect(seen.json()).toMatchObject({ email: target.email, birthDate: target.birthDate, imageConsent: false });
-    const response = await t.app.inject({ method: 'GET', url: `/api/admin/students/${target.id}/personal-data-export`, headers: { cookie: coordinator } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/admin/students/${target.id}/personal-data-export`,
+      headers: { cookie: coordinator },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/zip');
     const files = unzipSync(new Uint8Array(response.rawPayload));
@@ -225,7 +268,9 @@ describe('export and access log', () => {
       ['export', 'Professora Helena Costa'],
       ['personal_data', 'Professora Helena Costa'],
     ]);
-    expect((await t.app.inject({ method: 'GET', url: `/api/admin/students/${target.id}/access-log`, headers: { cookie: teacher } })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/admin/students/${target.id}/access-log`, headers: { cookie: teacher } })).statusCode,
+    ).toBe(403);
   });
 });
 
@@ -261,7 +306,9 @@ describe('image consent', () => {
     const served = await t.app.inject({ method: 'GET', url: photo, headers: { cookie: coordinator } });
     expect(served.headers['cache-control']).toContain('private');
 
-    expect((await t.request('PUT', `/admin/students/${owner.id}/image-consent`, { cookie: teacher, payload: { consent: true } })).statusCode).toBe(403);
+    expect(
+      (await t.request('PUT', `/admin/students/${owner.id}/image-consent`, { cookie: teacher, payload: { consent: true } })).statusCode,
+    ).toBe(403);
     const given = await t.request('PUT', `/admin/students/${owner.id}/image-consent`, { cookie: coordinator, payload: { consent: true } });
     expect(given.statusCode, given.body).toBe(200);
     expect(await photosIn(viewer)).toEqual([true, true, true]);
@@ -275,10 +322,15 @@ describe('retention and the privacy page', () => {
     const longAgo = new Date(Date.now() - 400 * 86_400_000);
     await t.db.update(students).set({ createdAt: longAgo, lastLogin: longAgo }).where(eq(students.id, idle.id));
     await t.db.execute(sql`UPDATE ledger_entries SET created_at = ${longAgo.toISOString()}::timestamptz WHERE to_student_id = ${idle.id}`);
-    expect((await t.request('PUT', '/admin/settings/privacy', { cookie: coordinator, payload: { contact: 'x', retentionMonths: 3 } })).json().error.code).toBe(
-      'invalid_retention_months',
-    );
-    const preview = await t.app.inject({ method: 'GET', url: '/api/admin/privacy/retention-preview?months=12', headers: { cookie: coordinator } });
+    expect(
+      (await t.request('PUT', '/admin/settings/privacy', { cookie: coordinator, payload: { contact: 'x', retentionMonths: 3 } })).json()
+        .error.code,
+    ).toBe('invalid_retention_months');
+    const preview = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/privacy/retention-preview?months=12',
+      headers: { cookie: coordinator },
+    });
     expect(preview.json().students.map((s: { id: string }) => s.id)).toEqual([idle.id]);
     const saved = await t.request('PUT', '/admin/settings/privacy', {
       cookie: coordinator,
@@ -299,7 +351,10 @@ describe('retention and the privacy page', () => {
   });
 
   test('the privacy page is public and says the school’s name and contact, nothing else', async () => {
-    await t.request('PUT', '/admin/settings/privacy', { cookie: coordinator, payload: { contact: 'dpo@escola.test', retentionMonths: null } });
+    await t.request('PUT', '/admin/settings/privacy', {
+      cookie: coordinator,
+      payload: { contact: 'dpo@escola.test', retentionMonths: null },
+    });
     const page = await t.app.inject({ method: 'GET', url: '/api/privacy' });
     expect(page.statusCode).toBe(200);
     expect(Object.keys(page.json()).sort()).toEqual(['contact', 'schoolName']);
