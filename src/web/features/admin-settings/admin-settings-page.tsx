@@ -14,6 +14,7 @@ import { SelectField } from '../../ui/select-field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { BudgetFields, budgetText, parseBudget } from './budget-fields.tsx';
+import { PrivacySection } from './privacy-section.tsx';
 import { StaffSection } from './staff-section.tsx';
 import {
   useAdminTurmas,
@@ -390,6 +391,7 @@ export default function AdminSettingsPage() {
           <RulesSection key={JSON.stringify(settings.data.rules)} rules={settings.data.rules} />
           <TurmasSection />
           <StaffSection />
+          <PrivacySection />
         </>
       ) : (
         <Spinner className="size-8" />
