@@ -147,7 +147,8 @@ export function PersonalDataModal({ student, onClose }: { student: Student; onCl
             <input
               type="checkbox"
               className="mt-0.5 size-5 shrink-0 accent-indigo-600"
-              checked={data.data.imageConsent}
+              // The choice shows at once; the stored one comes back with the answer (or stays, if refused).
+              checked={consent.isPending ? consent.variables : data.data.imageConsent}
               disabled={consent.isPending}
               onChange={(event) => consent.mutate(event.target.checked)}
             />
