@@ -109,6 +109,8 @@ export function PersonalDataModal({ student, onClose }: { student: Student; onCl
   // After the view above is recorded, so the log shows it.
   const log = useQuery({ ...readOf(lgpd.accessLog, { params: { id: student.id } }), enabled: data.isSuccess });
   const [erasing, setErasing] = useState(false);
+  // The choice shows at once (the checkbox follows the click); a refusal puts back the stored one.
+  const [chosenConsent, setChosenConsent] = useState<boolean | null>(null);
   const consent = useMutation({
     mutationFn: (value: boolean) => call(lgpd.imageConsent, { params: { id: student.id }, body: { consent: value } }),
     onSuccess: (result, value) => {
@@ -117,7 +119,10 @@ export function PersonalDataModal({ student, onClose }: { student: Student; onCl
         current ? { ...current, imageConsent: value } : current,
       );
     },
-    onError: (error: ApiError) => toastError(error),
+    onError: (error: ApiError) => {
+      setChosenConsent(null);
+      toastError(error);
+    },
   });
   const exportUrl = urlOf(lgpd.export, { params: { id: student.id } });
 
@@ -147,10 +152,12 @@ export function PersonalDataModal({ student, onClose }: { student: Student; onCl
             <input
               type="checkbox"
               className="mt-0.5 size-5 shrink-0 accent-indigo-600"
-              // The choice shows at once; the stored one comes back with the answer (or stays, if refused).
-              checked={consent.isPending ? consent.variables : data.data.imageConsent}
+              checked={chosenConsent ?? data.data.imageConsent}
               disabled={consent.isPending}
-              onChange={(event) => consent.mutate(event.target.checked)}
+              onChange={(event) => {
+                setChosenConsent(event.target.checked);
+                consent.mutate(event.target.checked);
+              }}
             />
             <span>
               <span className="font-medium text-slate-900">Consentimento de imagem (formulário assinado)</span>
