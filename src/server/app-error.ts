@@ -50,6 +50,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   rollover_stale: 409,
   rollover_running: 409,
   rollover_backup_failed: 503,
+  student_already_erased: 409,
   rate_limited: 429,
   live_streams_full: 429,
   live_streams_account_full: 429,

@@ -53,6 +53,9 @@ import { expireGoals } from './modules/store/store-goals.service.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { storeRoutes } from './modules/store/store.routes.ts';
 import { schoolYearRoutes } from './modules/school-year/school-year.routes.ts';
+import { lgpdRoutes } from './modules/lgpd/lgpd.routes.ts';
+import { guardStudentPhotos } from './modules/lgpd/photo-access.ts';
+import { sweepRetention } from './modules/lgpd/retention.service.ts';
 import { refuseOrdersOfRemovedStudent } from './modules/store/store.service.ts';
 import { API_PREFIX, checkContract, loadRouteSchemas } from './contract-routes.ts';
 
@@ -201,6 +204,9 @@ export async function buildApp(
     beforeStudentRemoval: refuseOrdersOfRemovedStudent,
   };
   app.decorate('expireStoreGoals', (now?: Date) => expireGoals({ db: database.db, events, settings: deps.settings }, now));
+  app.decorate('sweepRetention', (now?: Date) =>
+    sweepRetention({ db: database.db, events, storage, beforeRemoval: refuseOrdersOfRemovedStudent }, now),
+  );
 
   // The front end's build, named on every answer: a page of an earlier build reloads to it (web/lib/build-version.ts).
   const indexPath = config.webDist ? path.join(config.webDist, 'index.html') : undefined;
@@ -252,6 +258,7 @@ export async function buildApp(
       await staffRoutes(api, deps);
       await storeRoutes(api, deps);
       await schoolYearRoutes(api, deps);
+      await lgpdRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );
@@ -261,6 +268,7 @@ export async function buildApp(
     files.addHook('onRoute', (options) => {
       options.config = { ...options.config, access: 'public' };
     });
+    guardStudentPhotos(files, config, database.db);
     if (storage.driver === 's3') await serveUploadsFromBucket(files, storage);
     else {
       fs.mkdirSync(config.uploadsDir, { recursive: true });

@@ -10,6 +10,7 @@ import { startStoredMetadataJob } from './modules/archive/stored-metadata-job.ts
 import { archiveStagingDir } from './modules/archive/archive-files.ts';
 import { startStagingSweep } from './modules/archive/staging-sweep.ts';
 import { startGoalDeadlines } from './modules/store/goal-deadline-job.ts';
+import { startRetentionSweep } from './modules/lgpd/retention-job.ts';
 import { createFileStorage } from './storage/storage.ts';
 
 async function main(): Promise<void> {
@@ -23,6 +24,8 @@ async function main(): Promise<void> {
     const stopMaintenance = startMaintenance(database, app.log);
     // Turma goals whose deadline passed (while the server was down, too) give their contributions back.
     const stopGoalDeadlines = startGoalDeadlines(() => app.expireStoreGoals(), app.log);
+    // The school's retention of inactive students (decision 030): once a day, when it has one.
+    const stopRetentionSweep = startRetentionSweep(() => app.sweepRetention(), app.log);
     // Files of uploads a crash cut short; the embedded database's lock makes the data folder this process's alone.
     const stopStagingSweep = await startStagingSweep(
       {
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
       deadline.unref();
       stopMaintenance();
       stopGoalDeadlines();
+      stopRetentionSweep();
       stopStagingSweep();
       // A kept-alive connection closes once its answer is sent, not after Node's keep-alive timeout (5 s) that server.close() waits for.
       app.server.keepAliveTimeout = 1;

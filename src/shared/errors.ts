@@ -224,6 +224,12 @@ export const ERROR_MESSAGES = {
   rollover_stale: 'Os dados mudaram desde a prévia: gere a prévia de novo antes de aplicar',
   rollover_running: 'Uma virada do ano já está em andamento: aguarde que termine',
   rollover_backup_failed: 'A cópia de segurança automática falhou: nada foi alterado',
+  erase_confirmation_mismatch: 'Digite o nome do estudante, como aparece acima, para confirmar',
+  erase_reason_required: 'Informe o motivo da exclusão',
+  erase_reason_too_long: 'O motivo deve ter no máximo 300 caracteres',
+  student_already_erased: 'Os dados pessoais deste estudante já foram excluídos',
+  privacy_contact_too_long: 'O contato deve ter no máximo 500 caracteres',
+  invalid_retention_months: 'Informe de 6 a 120 meses, ou deixe em branco para nunca anonimizar',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

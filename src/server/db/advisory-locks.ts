@@ -22,6 +22,8 @@ export const ADVISORY_LOCKS = {
   schoolYears: 727390,
   /** One year's rollover at a time: another apply meanwhile is refused at once, not queued (decision 031). */
   rollover: 727391,
+  /** Erasures of students' personal data, one at a time: each takes the next 'Aluno removido #n' (decision 030). */
+  studentErasures: 727392,
 } as const;
 
 export type AdvisoryLockName = keyof typeof ADVISORY_LOCKS;

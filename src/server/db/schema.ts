@@ -98,6 +98,11 @@ export const students = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     /** Why a student left at a year's rollover (decision 031): 'graduated' or 'left'; they are removed (deletedAt) then. */
     departure: text('departure', { enum: ['graduated', 'left'] }),
+    /** The signed image-consent form is on file: other students see the photo (without it, the initials; decision 030). */
+    imageConsent: boolean('image_consent').notNull().default(false),
+    /** Personal data erased (decision 030): the row stays for the ledger, as 'Aluno removido #{erasureNumber}'. */
+    erasedAt: timestamp('erased_at', { withTimezone: true }),
+    erasureNumber: integer('erasure_number'),
   },
   (t) => [
     uniqueIndex('students_student_id_active_key')
@@ -114,6 +119,12 @@ export const students = pgTable(
       'students_departure_removed',
       sql`${t.departure} IS NULL OR (${t.departure} IN ('graduated', 'left') AND ${t.deletedAt} IS NOT NULL)`,
     ),
+    uniqueIndex('students_erasure_number_key').on(t.erasureNumber),
+    // The photo route finds whose photo a file is, to refuse it to other students without consent (decision 030).
+    index('students_photo_url_idx')
+      .on(t.photoUrl)
+      .where(sql`${t.photoUrl} IS NOT NULL`),
+    check('students_erased_numbered', sql`(${t.erasedAt} IS NULL) = (${t.erasureNumber} IS NULL)`),
   ],
 );
 
@@ -241,7 +252,14 @@ export const auditLog = pgTable(
     ip: text('ip'),
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
   },
-  (t) => [index('audit_log_at_idx').on(t.at.desc().nullsFirst()), index('audit_log_action_at_idx').on(t.action, t.at.desc().nullsFirst())],
+  (t) => [
+    index('audit_log_at_idx').on(t.at.desc().nullsFirst()),
+    index('audit_log_action_at_idx').on(t.action, t.at.desc().nullsFirst()),
+    // The entries about one student: their access log, their export, and what an erasure scrubs (decision 030).
+    index('audit_log_student_idx')
+      .on(sql`(${t.details}->>'studentUuid')`, t.at.desc().nullsFirst())
+      .where(sql`${t.details} ? 'studentUuid'`),
+  ],
 );
 
 export const ledgerEntries = pgTable(
@@ -573,6 +591,8 @@ export const schoolSettings = pgTable(
     logoUrl: text('logo_url'),
     timeZone: text('time_zone').notNull(),
     rules: jsonb('rules').$type<Record<string, unknown>>().notNull().default({}),
+    /** The privacy page's contact and the retention of inactive students (schoolPrivacy in src/shared/lgpd.ts; decision 030). */
+    privacy: jsonb('privacy').$type<Record<string, unknown>>().notNull().default({}),
     updatedBy: uuid('updated_by').references(() => admins.id, { onDelete: 'set null' }),
     updatedAt: updatedAt(),
   },

@@ -171,7 +171,7 @@ test(
     );
     const me = (await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } })).json();
     expect(me.student).toMatchObject({ meritus: 380, totalEarned: 500 });
-    expect((await app.inject({ method: 'GET', url: me.student.photo })).rawPayload.equals(photo)).toBe(true);
+    expect((await app.inject({ method: 'GET', url: me.student.photo, headers: { cookie } })).rawPayload.equals(photo)).toBe(true);
     const send = () =>
       app.inject({
         method: 'POST',

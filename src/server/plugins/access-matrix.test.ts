@@ -43,6 +43,8 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     // Sign-in with the school's accounts: the browser comes and goes before anyone is signed in.
     'GET /api/auth/oidc/:provider/start',
     'GET /api/auth/oidc/:provider/callback',
+    // The privacy page (decision 030): the school's name and the contact it wrote.
+    'GET /api/privacy',
   ],
   signedIn: [
     'POST /api/auth/logout',
@@ -135,6 +137,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'POST /api/admin/students/import/preview',
     'POST /api/admin/students/import',
     'GET /api/admin/students/import/template',
+    'GET /api/admin/students/:id/personal-data',
   ],
   manageSchool: [
     'PUT /api/admin/dashboard/goals/:id',
@@ -169,6 +172,13 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'PATCH /api/admin/school-years/:id',
     'POST /api/admin/rollover/preview',
     'POST /api/admin/rollover/apply',
+    'GET /api/admin/students/:id/personal-data-export',
+    'POST /api/admin/students/:id/erase',
+    'GET /api/admin/students/:id/access-log',
+    'PUT /api/admin/students/:id/image-consent',
+    'GET /api/admin/settings/privacy',
+    'PUT /api/admin/settings/privacy',
+    'GET /api/admin/privacy/retention-preview',
   ],
 };
 
@@ -397,12 +407,15 @@ test('every route that names a student, with a real student: her teacher is admi
       payload: { url: 'https://images.example.org/matriz.jpg' },
     }),
     'DELETE /api/admin/students/:id/photo': (id) => ({ url: `/api/admin/students/${id}/photo` }),
+    'GET /api/admin/students/:id/personal-data': (id) => ({ url: `/api/admin/students/${id}/personal-data` }),
     'GET /api/admin/reports/statement.pdf': (id) => ({ url: `/api/admin/reports/statement.pdf?period=today&student=${id}` }),
     'GET /api/admin/reports/certificate.pdf': (_id, tagId) => ({ url: `/api/admin/reports/certificate.pdf?tag=${tagId}` }),
   };
-  // Every route with a student in its path is here: a new one must be added.
+  // Every route with a student in its path is here: a new one must be added. The coordination's alone (the LGPD's) no
+  // teacher reaches, whatever the turma: the role matrix above holds them.
   const withStudent = t.app.declaredRoutes
     .filter((route) => route.method !== 'HEAD' && /^\/api\/admin\/students\/:id/.test(route.url))
+    .filter((route) => route.options.config?.access !== 'manageSchool')
     .map((route) => `${route.method} ${route.url}`);
   expect(withStudent.filter((key) => !(key in calls))).toEqual([]);
 

@@ -33,7 +33,7 @@ declare module 'fastify' {
 }
 
 /** Session tokens are 32 random bytes in base64url; anything else is not looked up. */
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 export function sessionCookieName(config: Config): string {
   return config.https ? '__Host-meritus_session' : 'meritus_session';

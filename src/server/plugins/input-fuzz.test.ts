@@ -198,6 +198,10 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'PATCH /api/admin/store/items/:id': { name: 'Caneta azul', price: 2, stock: null, position: 0 },
   'POST /api/admin/store/orders/:id/refuse': { reason: 'Em falta' },
   'POST /api/admin/store/orders/deliver': { ids: [storeOrderId] },
+  // A confirmation that never matches: the fuzz exercises the checks, and no case erases the student the others use.
+  'POST /api/admin/students/:id/erase': { confirm: 'Outro Nome Qualquer', reason: 'Pedido da família' },
+  'PUT /api/admin/students/:id/image-consent': { consent: true },
+  'PUT /api/admin/settings/privacy': { contact: 'secretaria@escola.test', retentionMonths: 24 },
 };
 
 /** Routes left out, and why. */
@@ -226,6 +230,9 @@ const AUDITED_BY_DESIGN: Record<string, string> = {
   'GET /api/admin/system/entities/:entity/export.csv': 'system.entity_export',
   'GET /api/admin/reports/workbook.xlsx': 'report.export',
   'GET /api/admin/reports/top-certificates.pdf': 'report.top_certificates',
+  // Who saw a student's personal data (decision 030).
+  'GET /api/admin/students/:id/personal-data': 'student.personal_data_view',
+  'GET /api/admin/students/:id/personal-data-export': 'student.personal_data_export',
 };
 
 /** A POST that writes nothing: its answer to a broken file is a preview flagging every row. */

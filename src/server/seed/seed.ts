@@ -196,6 +196,8 @@ export async function seedDemoSchool(db: Db, storage: FileStorage): Promise<void
       turmaId: turmaIds.get(grade)!,
       photoUrl,
       photoVersion: 1,
+      // The demo school has every family's signed image consent on file (decision 030).
+      imageConsent: true,
       createdAt,
       updatedAt: createdAt,
       passwordHash: await hashPassword(DEMO_STUDENT.password),

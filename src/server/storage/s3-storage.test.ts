@@ -119,11 +119,13 @@ test('a student photo uploaded through one instance is stored in the bucket and 
   expect(photoUrl).toMatch(/^\/uploads\/students\//);
   expect(fs.existsSync(path.join(t.config.uploadsDir, 'students'))).toBe(false);
 
-  const served = await second.inject({ method: 'GET', url: photoUrl });
+  // The staff's session lets a photo without image consent through (decision 030).
+  const staff = { cookie: await t.loginAdmin() };
+  const served = await second.inject({ method: 'GET', url: photoUrl, headers: staff });
   expect(served.statusCode).toBe(200);
   expect(served.headers['content-type']).toBe('image/webp');
   expect(served.rawPayload.subarray(8, 12).toString()).toBe('WEBP');
-  expect((await second.inject({ method: 'GET', url: photoUrl.replace(/\.webp$/, '.thumb.webp') })).statusCode).toBe(200);
+  expect((await second.inject({ method: 'GET', url: photoUrl.replace(/\.webp$/, '.thumb.webp'), headers: staff })).statusCode).toBe(200);
   // Only photos: the archive's objects keep their own routes, which check each image's access level.
   expect((await second.inject({ method: 'GET', url: '/uploads/archive/qualquer/original' })).statusCode).toBe(404);
   expect((await second.inject({ method: 'GET', url: '/uploads/students/nao-existe.webp' })).statusCode).toBe(404);

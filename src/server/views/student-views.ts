@@ -46,13 +46,27 @@ export async function activeTagsByStudent(db: DbOrTx, studentUuids: string[]): P
   return byStudent;
 }
 
-export function toPublicStudent(row: StudentRow, tags: StudentTag[]): PublicStudent {
+/** Who looks at a student's row: the staff, the student themself, or another student. */
+export type PhotoViewer = { role: 'student' | 'admin'; id: string };
+
+/**
+ * A student's photo as `viewer` may see it (decision 030): another student sees it only when the school recorded the
+ * signed image consent, and the initials otherwise (null); the student themself and the staff always see it.
+ */
+export function photoSeenBy(
+  viewer: PhotoViewer,
+  row: Pick<StudentRow, 'id' | 'photoUrl' | 'photoVersion' | 'imageConsent'>,
+): string | null {
+  return viewer.role !== 'student' || viewer.id === row.id || row.imageConsent ? photoAddress(row) : null;
+}
+
+export function toPublicStudent(row: StudentRow, tags: StudentTag[], viewer: PhotoViewer): PublicStudent {
   return {
     id: row.id,
     studentId: row.studentId,
     name: row.name,
     grade: row.grade,
-    photo: photoAddress(row),
+    photo: photoSeenBy(viewer, row),
     meritus: row.meritus,
     estelecas: row.estelecas,
     tags,
@@ -61,7 +75,7 @@ export function toPublicStudent(row: StudentRow, tags: StudentTag[]): PublicStud
 
 export function toSelfStudent(row: StudentRow, tags: StudentTag[]): SelfStudent {
   return {
-    ...toPublicStudent(row, tags),
+    ...toPublicStudent(row, tags, { role: 'student', id: row.id }),
     email: row.email,
     birthDate: row.birthDate,
     totalEarned: row.totalEarned,

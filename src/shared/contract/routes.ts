@@ -4,6 +4,7 @@ import { auth } from './auth.ts';
 import { dashboard } from './dashboard.ts';
 import { events } from './events.ts';
 import { ledger } from './ledger.ts';
+import { lgpd } from './lgpd.ts';
 import { reasonPresets } from './reason-presets.ts';
 import { reports } from './reports.ts';
 import { schoolYear } from './school-year.ts';
@@ -32,6 +33,7 @@ export const routes = {
   system,
   events,
   schoolYear,
+  lgpd,
 };
 
 /** Every route, once. */

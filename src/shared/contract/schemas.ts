@@ -10,6 +10,7 @@ export * from '../auth.ts';
 export * from '../constants.ts';
 export * from '../dashboard.ts';
 export * from '../ledger.ts';
+export * from '../lgpd.ts';
 export * from '../reason-presets.ts';
 export * from '../reports.ts';
 export * from '../responses.ts';

@@ -18,6 +18,8 @@ function lazyArea(role: Role) {
   });
 }
 
+const PrivacyPage = lazyRetrying(() => import('../features/privacy/privacy-page.tsx'));
+
 const StudentArea = lazyArea('student');
 const AdminArea = lazyArea('admin');
 
@@ -33,6 +35,14 @@ export function App() {
         <RouteErrorBoundary fullScreen>
           <Routes>
             <Route path={paths.login} element={<LoginPage loadArea={loadArea} />} />
+            <Route
+              path={paths.privacy}
+              element={
+                <Loading>
+                  <PrivacyPage />
+                </Loading>
+              }
+            />
             <Route
               path={`${paths.student.home}/*`}
               element={

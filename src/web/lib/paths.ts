@@ -5,6 +5,8 @@ import { SIGN_IN_PATH } from '../../shared/constants.ts';
 export const paths = {
   root: '/',
   login: SIGN_IN_PATH,
+  /** Public, linked from the login (decision 030). */
+  privacy: '/privacidade',
   student: {
     home: '/student',
     profile: '/student/profile',

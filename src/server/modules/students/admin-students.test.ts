@@ -425,7 +425,8 @@ describe('photos', () => {
     const stored = await sharp(fileOf(after.photo)).metadata();
     expect(stored).toMatchObject({ format: 'webp', width: 512, height: 384 });
     expect(await sharp(fileOf(after.photoThumb)).metadata()).toMatchObject({ format: 'webp', width: 96, height: 96 });
-    const served = await t.app.inject({ method: 'GET', url: after.photo });
+    // Without the image consent, the staff's session is what lets the file through (decision 030).
+    const served = await t.app.inject({ method: 'GET', url: after.photo, headers: { cookie: adminCookie } });
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/webp');
 

@@ -12,6 +12,8 @@ export type RankingSnapshot = {
   readonly rows: readonly RankingEntry[];
   indexOf(studentUuid: string): number | undefined;
   turmaOf(studentUuid: string): string | undefined;
+  /** Whether other students may see the student's photo (the school recorded the image consent; decision 030). */
+  photoShared(studentUuid: string): boolean;
 };
 
 /**
@@ -48,6 +50,8 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
   let nameOrder = new Map<string, number>();
   /** Each student's turma id (turmas change only with a rebuild, like names). */
   let turmaById = new Map<string, string>();
+  /** The students with image consent (a change of it publishes 'students', which rebuilds, like names). */
+  let consented = new Set<string>();
   const byMeritusThenName = (a: RankingEntry, b: RankingEntry) => b.meritus - a.meritus || nameOrder.get(a.id)! - nameOrder.get(b.id)!;
   let rebuild = true;
   let changed = new Set<string>();
@@ -73,6 +77,7 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
         turmaId: students.turmaId,
         photoUrl: students.photoUrl,
         photoVersion: students.photoVersion,
+        imageConsent: students.imageConsent,
         meritus: students.meritus,
         estelecas: students.estelecas,
         nameOrder: sql<number>`row_number() OVER (ORDER BY ${nameSortKey}, ${students.id})`.mapWith(Number),
@@ -82,8 +87,9 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
       .where(isNull(students.deletedAt));
     nameOrder = new Map(loaded.map((row) => [row.id, row.nameOrder]));
     turmaById = new Map(loaded.map((row) => [row.id, row.turmaId]));
+    consented = new Set(loaded.filter((row) => row.imageConsent).map((row) => row.id));
     settle(
-      loaded.map(({ photoUrl, photoVersion, nameOrder: _, turmaId: __, ...row }) => ({
+      loaded.map(({ photoUrl, photoVersion, imageConsent: _consent, nameOrder: _, turmaId: __, ...row }) => ({
         ...row,
         photo: photoAddress({ photoUrl, photoVersion }),
         position: 0,
@@ -165,7 +171,13 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
       // Changes replace the rows and the index rather than edit them: the caller's answer is of one moment.
       const index = indexById;
       const turmaOf = turmaById;
-      return { rows, indexOf: (studentUuid) => index.get(studentUuid), turmaOf: (studentUuid) => turmaOf.get(studentUuid) };
+      const shared = consented;
+      return {
+        rows,
+        indexOf: (studentUuid) => index.get(studentUuid),
+        turmaOf: (studentUuid) => turmaOf.get(studentUuid),
+        photoShared: (studentUuid) => shared.has(studentUuid),
+      };
     },
     hear,
     close: unsubscribe,

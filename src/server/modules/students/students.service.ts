@@ -7,15 +7,15 @@ import type { PublicStudent } from '../../../shared/auth.ts';
 import { RANKING_PODIUM } from '../../../shared/constants.ts';
 import type { DirectoryPage, RankingAnswer, RankingEntry } from '../../../shared/students.ts';
 import { searchStudents } from './student-search.ts';
-import { activeTagsByStudent, toPublicStudent, type StudentRow } from '../../views/student-views.ts';
+import { activeTagsByStudent, toPublicStudent, type PhotoViewer, type StudentRow } from '../../views/student-views.ts';
 import type { RankingSnapshot } from './ranking-store.ts';
 
-async function withTags(db: Db, rows: StudentRow[]): Promise<PublicStudent[]> {
+async function withTags(db: Db, rows: StudentRow[], viewer: PhotoViewer): Promise<PublicStudent[]> {
   const tags = await activeTagsByStudent(
     db,
     rows.map((row) => row.id),
   );
-  return rows.map((row) => toPublicStudent(row, tags.get(row.id) ?? []));
+  return rows.map((row) => toPublicStudent(row, tags.get(row.id) ?? [], viewer));
 }
 
 /**
@@ -41,16 +41,19 @@ export function rankingPage(
 ): RankingAnswer {
   if (query.around && asker.role !== 'student') throw new AppError('ranking_no_own_row');
   const rows = rowsSeenBy(ranking, asker);
+  // Another student's photo reaches a student only with the image consent (decision 030): the rows answered, not all.
+  const seen = (row: RankingEntry): RankingEntry =>
+    asker.role !== 'student' || row.id === asker.id || ranking.photoShared(row.id) || row.photo === null ? row : { ...row, photo: null };
   const myIndex = asker.role === 'student' ? ranking.indexOf(asker.id) : undefined;
   const page = query.around ? Math.floor((myIndex ?? 0) / query.size) : (query.page ?? 0);
   const from = page * query.size;
   return {
     total: rows.length,
-    podium: rows.slice(0, RANKING_PODIUM),
+    podium: rows.slice(0, RANKING_PODIUM).map(seen),
     me: myIndex === undefined ? null : { ...rows[myIndex]!, index: myIndex },
     page,
     size: query.size,
-    entries: rows.slice(from, from + query.size),
+    entries: rows.slice(from, from + query.size).map(seen),
   };
 }
 
@@ -61,5 +64,5 @@ export async function transferDirectory(
   { q, page, size }: { q?: string | undefined; page: number; size: number },
 ): Promise<DirectoryPage> {
   const found = await searchStudents(db, { q, exceptId: selfId, byEmail: false }, { page, size });
-  return { items: await withTags(db, found.rows), total: found.total, page, size };
+  return { items: await withTags(db, found.rows, { role: 'student', id: selfId }), total: found.total, page, size };
 }

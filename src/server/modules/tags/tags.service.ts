@@ -10,7 +10,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import type { ActiveTag } from '../../../shared/students.ts';
 import { ADMIN_STUDENT_TEXTS, type TagChangeResult } from '../../../shared/admin-students.ts';
 import { TAG_DURATION_MAX_DAYS, TAG_NAMES, type TagKind } from '../../../shared/constants.ts';
-import { activeTagsByStudent, photoAddress } from '../../views/student-views.ts';
+import { activeTagsByStudent, photoSeenBy } from '../../views/student-views.ts';
 
 /** Removes tags past their expiry; reads already ignore them, this keeps the table small. */
 export async function sweepExpiredTags(db: Db): Promise<number> {
@@ -48,7 +48,7 @@ export async function listActiveTags(db: Db, viewer: Principal): Promise<ActiveT
     kind: tag.kind,
     assignedAt: tag.assignedAt.toISOString(),
     expiresAt: tag.expiresAt.toISOString(),
-    student: { id: student.id, studentId: student.studentId, name: student.name, grade, photo: photoAddress(student) },
+    student: { id: student.id, studentId: student.studentId, name: student.name, grade, photo: photoSeenBy(viewer, student) },
     likes: countByTag.get(tag.id) ?? 0,
     likedByMe: mine.has(tag.id),
   }));

@@ -14,6 +14,7 @@ import { SelectField } from '../../ui/select-field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { BudgetFields, budgetText, parseBudget } from './budget-fields.tsx';
+import { PrivacySection } from './privacy-section.tsx';
 import { StaffSection } from './staff-section.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { FormAlert } from '../../ui/form-alert.tsx';
@@ -435,6 +436,7 @@ export default function AdminSettingsPage() {
           <TurmasSection />
           <SchoolYearSection />
           <StaffSection />
+          <PrivacySection />
         </>
       ) : (
         <Spinner className="size-8" />

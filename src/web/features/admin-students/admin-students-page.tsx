@@ -19,6 +19,7 @@ import { SearchInput } from '../../ui/search-input.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { ImportWizard } from './import-wizard.tsx';
+import { PersonalDataModal } from './personal-data-modal.tsx';
 import { PasswordResetDialog } from './password-reset-dialog.tsx';
 import { StudentCards, StudentsTable, type StudentActions } from './student-list.tsx';
 import { StudentFormModal } from './student-form-modal.tsx';
@@ -43,6 +44,7 @@ type Dialog =
   | { kind: 'tags'; studentUuid: string }
   | { kind: 'password'; student: AdminStudent }
   | { kind: 'delete'; student: AdminStudent }
+  | { kind: 'personalData'; student: AdminStudent }
   | { kind: 'import' };
 
 /**
@@ -138,6 +140,7 @@ export function AdminStudentsPage() {
 
   // Creating, editing, removing students and their passwords: the coordination, and teachers where the school allows it.
   const manage = hasStaffPermission(user, 'manageStudents');
+  const coordination = hasStaffPermission(user, 'manageSchool');
   // Stable, so rows that stay on screen while the search changes are not rendered again.
   const actions = useMemo<StudentActions>(
     () => ({
@@ -147,8 +150,9 @@ export function AdminStudentsPage() {
         onResetPassword: (student: AdminStudent) => setDialog({ kind: 'password', student }),
         onDelete: (student: AdminStudent) => setDialog({ kind: 'delete', student }),
       }),
+      ...(coordination && { onPersonalData: (student: AdminStudent) => setDialog({ kind: 'personalData', student }) }),
     }),
-    [manage],
+    [manage, coordination],
   );
 
   const loadFailed = students.isError;
@@ -299,6 +303,7 @@ export function AdminStudentsPage() {
       {tagStudent && <TagManagerModal student={tagStudent} now={now} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'password' && <PasswordResetDialog student={dialog.student} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'import' && <ImportWizard onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'personalData' && <PersonalDataModal student={dialog.student} onClose={() => setDialog(null)} />}
       <ConfirmDialog
         open={dialog?.kind === 'delete'}
         title="Excluir estudante"

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { KeyRound, Pencil, Tag, Trash2, type LucideIcon } from 'lucide-react';
+import { KeyRound, Pencil, ShieldCheck, Tag, Trash2, type LucideIcon } from 'lucide-react';
 import type { AdminStudent } from '../../../shared/admin-students.ts';
 import { TAG_NAMES } from '../../../shared/constants.ts';
 import { cn } from '../../lib/cn.ts';
@@ -19,6 +19,8 @@ export type StudentActions = {
   onEdit?: StudentAction | undefined;
   onResetPassword?: StudentAction | undefined;
   onDelete?: StudentAction | undefined;
+  /** The LGPD's (decision 030): the coordination only. */
+  onPersonalData?: StudentAction | undefined;
 };
 
 /** The actions offered, in their order. */
@@ -29,7 +31,7 @@ function offered(actions: StudentActions) {
   });
 }
 
-/** The four actions on a student: icon buttons in the table rows, labelled buttons on the cards. */
+/** The actions on a student: icon buttons in the table rows, labelled buttons on the cards. */
 const STUDENT_ACTIONS: {
   key: keyof StudentActions;
   Icon: LucideIcon;
@@ -61,6 +63,14 @@ const STUDENT_ACTIONS: {
     text: 'Nova senha',
     rowLabel: (name) => `Redefinir senha de ${name}`,
     cardLabel: (name) => `Nova senha de ${name}`,
+    cardVariant: 'ghost',
+  },
+  {
+    key: 'onPersonalData',
+    Icon: ShieldCheck,
+    text: 'Dados pessoais',
+    rowLabel: (name) => `Dados pessoais de ${name}`,
+    cardLabel: (name) => `Dados pessoais de ${name}`,
     cardVariant: 'ghost',
   },
   {

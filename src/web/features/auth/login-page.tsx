@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { Eye, EyeOff, GraduationCap, KeyRound, Medal, ShieldCheck, Sparkles, Star, Trophy } from 'lucide-react';
-import { useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { MESSAGES } from '../../../shared/messages-core.ts';
 import { SIGN_IN_REFUSAL_PARAM } from '../../../shared/constants.ts';
 import { useSignedInRedirect, useSignIn, type AreaLoader } from '../../lib/sign-in.ts';
@@ -14,6 +14,7 @@ import { call } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { settings } from '../../../shared/contract/settings.ts';
 import type { PublicSettings } from '../../../shared/settings.ts';
+import { paths } from '../../lib/paths.ts';
 
 /**
  * The school's name and logo (GET /api/settings/public); the page shows without them until they arrive.
@@ -259,6 +260,11 @@ export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
               <SchoolAccountSignIn providers={school.signInProviders} />
             </Suspense>
           )}
+          <p className="mt-6 border-t border-slate-100 pt-4 text-center text-sm">
+            <Link to={paths.privacy} className="inline-flex min-h-11 items-center font-medium text-indigo-700 hover:text-indigo-900">
+              Privacidade
+            </Link>
+          </p>
         </div>
       </main>
     </div>
