@@ -192,6 +192,12 @@ export const ERROR_MESSAGES = {
   store_refuse_reason_required: 'Informe o motivo da recusa',
   store_refuse_reason_too_long: 'O motivo da recusa deve ter no máximo 200 caracteres',
   store_deliver_too_many: 'Entregue no máximo 500 pedidos por vez',
+  access_cards_choice: 'Escolha uma turma ou os alunos dos cartões',
+  access_cards_too_many: 'Imprima no máximo 300 cartões por vez',
+  access_cards_none: 'Nenhum aluno para os cartões: a turma não tem estudantes',
+  current_password_wrong: 'Senha atual incorreta',
+  password_unchanged: 'A nova senha deve ser diferente da atual',
+  password_change_required: 'Troque a senha que você recebeu antes de continuar: vá em Alterar senha.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -153,6 +153,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
     transferMinIntervalSeconds: null,
     teachersManageStudents: false,
     defaultTeacherBudget: { meritus: 500, estelecas: null },
+    studentsChangeResetPassword: false,
   },
   'POST /api/admin/turmas': { name: 'Robótica' },
   'PATCH /api/admin/turmas/:id': { name: '1º EM - Alfa', retired: false },
@@ -172,6 +173,8 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'PATCH /api/admin/store/items/:id': { name: 'Caneta azul', price: 2, stock: null, position: 0 },
   'POST /api/admin/store/orders/:id/refuse': { reason: 'Em falta' },
   'POST /api/admin/store/orders/deliver': { ids: [storeOrderId] },
+  'POST /api/admin/students/access-cards': { studentIds: [bruno.id] },
+  'POST /api/me/password': { currentPassword: 'senha-teste-1', newPassword: 'nova-senha-1' },
 };
 
 /** Routes left out, and why. */
