@@ -13,7 +13,6 @@ import { ACCESS_CARD_TEXTS } from '../../../shared/student-access.ts';
  */
 let t: TestApp;
 let turmaId: string;
-let classmates: TestStudent[];
 let other: TestStudent;
 let serial = 0;
 

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ChevronLeft, ChevronRight, Download, FileUp, UserPlus, Users } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Download, FileUp, IdCard, UserPlus, Users } from 'lucide-react';
 import { ADMIN_STUDENT_TEXTS, type AdminStudent } from '../../../shared/admin-students.ts';
 import { useSchoolSettings } from '../../lib/school-settings.ts';
 import { useSession } from '../../lib/session.ts';
@@ -19,6 +19,7 @@ import { SearchInput } from '../../ui/search-input.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { ImportWizard } from './import-wizard.tsx';
+import { AccessCardsDialog } from './access-cards-dialog.tsx';
 import { PasswordResetDialog } from './password-reset-dialog.tsx';
 import { StudentCards, StudentsTable, type StudentActions } from './student-list.tsx';
 import { StudentFormModal } from './student-form-modal.tsx';
@@ -43,7 +44,8 @@ type Dialog =
   | { kind: 'tags'; studentUuid: string }
   | { kind: 'password'; student: AdminStudent }
   | { kind: 'delete'; student: AdminStudent }
-  | { kind: 'import' };
+  | { kind: 'import' }
+  | { kind: 'cards' };
 
 /**
  * Re-renders when the next shown tag expires, so it disappears at once, then refetches
@@ -219,6 +221,12 @@ export function AdminStudentsPage() {
                 Importar CSV
               </button>
             )}
+            {manage && (
+              <button type="button" className={TOOL_BUTTON} onClick={() => setDialog({ kind: 'cards' })}>
+                <IdCard aria-hidden="true" className="size-4 shrink-0" />
+                Cartões de acesso
+              </button>
+            )}
             <a href={urlOf(routes.adminStudents.export)} download aria-label="Exportar alunos (CSV)" className={TOOL_BUTTON}>
               <Download aria-hidden="true" className="size-4 shrink-0" />
               Exportar alunos
@@ -299,6 +307,7 @@ export function AdminStudentsPage() {
       {tagStudent && <TagManagerModal student={tagStudent} now={now} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'password' && <PasswordResetDialog student={dialog.student} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'import' && <ImportWizard onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'cards' && <AccessCardsDialog onClose={() => setDialog(null)} />}
       <ConfirmDialog
         open={dialog?.kind === 'delete'}
         title="Excluir estudante"
