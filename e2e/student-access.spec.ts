@@ -70,7 +70,7 @@ for (const size of SIZES) {
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      confirm.getByRole('button', { name: 'Redefinir senhas e gerar PDF' }).click(),
+      confirm.getByRole('button', { name: 'Redefinir e gerar PDF' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^cartoes-de-acesso-alunos-escolhidos-\d{4}-\d{2}-\d{2}\.pdf$/);
     await expect(page.getByText('2 cartões de acesso gerados: senhas redefinidas')).toBeVisible();

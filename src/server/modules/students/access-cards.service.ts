@@ -146,15 +146,16 @@ function drawCutMarks(doc: PDFKit.PDFDocument, cardWidth: number, cardHeight: nu
     doc.moveTo(0, y).lineTo(PAGE.width, y).stroke();
   }
   doc.undash().restore();
+  const hint = `✂ ${ACCESS_CARD_TEXTS.cut}`;
+  doc.font(FONT.regular).fontSize(7);
+  const hintWidth = doc.widthOfString(hint) + 8;
+  const hintY = PAGE.margin + GRID.rows * cardHeight + 4;
+  // On a white patch, so the cut line in the middle of the page does not run through the words.
   doc
-    .font(FONT.regular)
-    .fontSize(7)
+    .rect((PAGE.width - hintWidth) / 2, hintY - 1, hintWidth, 10)
+    .fill('#ffffff')
     .fillColor('#64748b')
-    .text(`✂ ${ACCESS_CARD_TEXTS.cut}`, PAGE.margin, PAGE.margin + GRID.rows * cardHeight + 4, {
-      width: PAGE.width - 2 * PAGE.margin,
-      align: 'center',
-      lineBreak: false,
-    });
+    .text(hint, PAGE.margin, hintY, { width: PAGE.width - 2 * PAGE.margin, align: 'center', lineBreak: false });
 }
 
 function drawCard(
@@ -178,7 +179,9 @@ function drawCard(
   y += 11;
   doc.font(FONT.regular).fontSize(7.5).fillColor('#475569').text(texts.heading, left, y, one);
   y += 14;
+  // A long name takes a smaller size before it would be cut: the student should find their whole name.
   doc.font(FONT.bold).fontSize(11.5).fillColor('#0f172a');
+  if (doc.heightOfString(card.name, { width: textWidth }) > 30) doc.fontSize(9.5);
   const nameHeight = Math.min(doc.heightOfString(card.name, { width: textWidth }), 30);
   doc.text(card.name, left, y, { width: textWidth, height: 30, ellipsis: true });
   y += nameHeight + 2;

@@ -50,7 +50,7 @@ function ConfirmCards({ request, onCancel, onDone }: { request: Request; onCance
           <p>Imprima o PDF e recorte os cartões para entregar a cada aluno.</p>
         </div>
       }
-      confirmLabel="Redefinir senhas e gerar PDF"
+      confirmLabel="Redefinir e gerar PDF"
       tone="danger"
       pending={cards.isPending}
       onCancel={onCancel}
