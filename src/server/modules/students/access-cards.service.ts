@@ -126,7 +126,7 @@ function drawCards(cards: Card[], options: { schoolName: string; portalUrl: stri
     cards.forEach((card, index) => {
       const slot = index % perPage;
       if (index > 0 && slot === 0) doc.addPage({ size: 'A4', margin: 0 });
-      if (slot === 0) drawCutMarks(doc, cardWidth, cardHeight);
+      if (slot === 0) drawCutMarks(doc, cardWidth, cardHeight, Math.ceil(Math.min(perPage, cards.length - index) / GRID.columns));
       const x = PAGE.margin + (slot % GRID.columns) * cardWidth;
       const y = PAGE.margin + Math.floor(slot / GRID.columns) * cardHeight;
       drawCard(doc, card, { x, y, width: cardWidth, height: cardHeight, schoolName: options.schoolName, address, url: options.portalUrl });
@@ -134,14 +134,18 @@ function drawCards(cards: Card[], options: { schoolName: string; portalUrl: stri
   });
 }
 
-/** Dashed lines along every card edge, running to the paper's edge, and the hint under the grid. */
-function drawCutMarks(doc: PDFKit.PDFDocument, cardWidth: number, cardHeight: number): void {
+/** Dashed lines along the edges of the page's `rows` rows of cards, running to the paper's edge, and the hint under them. */
+function drawCutMarks(doc: PDFKit.PDFDocument, cardWidth: number, cardHeight: number, rows: number): void {
+  const bottom = PAGE.margin + rows * cardHeight;
   doc.save().lineWidth(0.6).strokeColor('#94a3b8').dash(4, { space: 3 });
   for (let column = 0; column <= GRID.columns; column++) {
     const x = PAGE.margin + column * cardWidth;
-    doc.moveTo(x, 0).lineTo(x, PAGE.height).stroke();
+    doc
+      .moveTo(x, 0)
+      .lineTo(x, rows === GRID.rows ? PAGE.height : bottom + PAGE.margin)
+      .stroke();
   }
-  for (let row = 0; row <= GRID.rows; row++) {
+  for (let row = 0; row <= rows; row++) {
     const y = PAGE.margin + row * cardHeight;
     doc.moveTo(0, y).lineTo(PAGE.width, y).stroke();
   }
@@ -149,7 +153,7 @@ function drawCutMarks(doc: PDFKit.PDFDocument, cardWidth: number, cardHeight: nu
   const hint = `✂ ${ACCESS_CARD_TEXTS.cut}`;
   doc.font(FONT.regular).fontSize(7);
   const hintWidth = doc.widthOfString(hint) + 8;
-  const hintY = PAGE.margin + GRID.rows * cardHeight + 4;
+  const hintY = bottom + 4;
   // On a white patch, so the cut line in the middle of the page does not run through the words.
   doc
     .rect((PAGE.width - hintWidth) / 2, hintY - 1, hintWidth, 10)
