@@ -160,7 +160,6 @@ export function AccessCardsDialog({ onClose }: { onClose: () => void }) {
               }}
               mode="multiple"
               label="Alunos dos cartões"
-              balanceOf={(student) => student.grade}
             />
             <p aria-live="polite" className="text-sm text-slate-700">
               {countOf(picked.size, 'aluno escolhido', 'alunos escolhidos')}

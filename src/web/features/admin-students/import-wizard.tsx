@@ -133,11 +133,13 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
           />
         )}
         <div className="flex flex-col gap-4">
-          <p className="flex items-start gap-2 rounded-2xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
-            <AlertTriangle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-            As senhas iniciais aparecem só agora. Baixe o arquivo ou imprima os cartões de acesso para entregá-las aos alunos antes de
-            fechar esta janela.
-          </p>
+          {cards !== 'printed' && (
+            <p className="flex items-start gap-2 rounded-2xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
+              <AlertTriangle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+              As senhas iniciais aparecem só agora. Baixe o arquivo ou imprima os cartões de acesso para entregá-las aos alunos antes de
+              fechar esta janela.
+            </p>
+          )}
           {downloaded ? (
             <p role="status" className="flex items-center gap-2 text-sm font-medium text-emerald-700">
               <CheckCircle2 aria-hidden="true" className="size-4" />
