@@ -259,3 +259,68 @@ test.describe('day one: the default turmas and the first administrator', () => {
     }
   });
 });
+for (const size of [
+  { name: 'desktop', viewport: { width: 1440, height: 900 } },
+  { name: 'phone', viewport: { width: 390, height: 844 } },
+]) {
+  test(`a school that requires it (${size.name}): a student signing in with a password the staff gave chooses their own before the area opens`, async ({
+    page,
+    browser,
+    school,
+  }) => {
+    const student = await school.createStudent();
+    await withSettings(
+      school,
+      async (current) => {
+        if (size.name === 'phone') {
+          await school.admin.put('/api/admin/settings/rules', { data: { ...current.rules, studentsChangeResetPassword: true } });
+          return;
+        }
+        // On the settings screen, as the coordination turns it on.
+        await loginViaApi(page, 'admin');
+        await navigate(page, '/admin/settings');
+        const rule = page.getByRole('checkbox', { name: 'Alunos trocam a senha recebida no primeiro acesso' });
+        await expect(rule).not.toBeChecked();
+        await rule.check();
+        await page.getByRole('button', { name: 'Salvar regras' }).click();
+        await expect(page.getByText('Regras salvas')).toBeVisible();
+      },
+      async () => {
+        const reset = await school.admin.post(`/api/admin/students/${student.id}/password`);
+        expect(reset.status()).toBe(200);
+        const { password } = (await reset.json()) as { password: string };
+
+        const context = await browser.newContext({ viewport: size.viewport });
+        try {
+          const studentPage = await context.newPage();
+          await studentPage.goto('/login');
+          await studentPage.getByRole('tab', { name: 'Estudante' }).click();
+          await studentPage.getByLabel('Matrícula').fill(student.studentId);
+          await studentPage.getByLabel('Senha', { exact: true }).fill(password);
+          await studentPage.getByRole('button', { name: 'Entrar' }).click();
+          await expect(studentPage.getByRole('heading', { name: 'Crie a sua senha' })).toBeVisible({ timeout: 30_000 });
+          await expect(studentPage.getByRole('link', { name: 'Meu Perfil' })).toHaveCount(0);
+          // The area's reads are refused meanwhile, in words.
+          const refused = await studentPage.request.get('/api/me/summary');
+          expect(refused.status()).toBe(403);
+          expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+            'Troque a senha que você recebeu antes de continuar: vá em Alterar senha.',
+          );
+          await studentPage.screenshot({ path: `/tmp/fm-access/forced-change-${size.name}.png` });
+          await expectNoSeriousA11yViolations(studentPage);
+
+          await studentPage.getByLabel('Senha provisória (a do cartão)').fill(password);
+          await studentPage.getByLabel('Nova senha', { exact: true }).fill('escolhi-esta-senha');
+          await studentPage.getByLabel('Repita a nova senha').fill('escolhi-esta-senha');
+          await studentPage.getByRole('button', { name: 'Salvar nova senha' }).click();
+          await expect(studentPage.getByRole('heading', { level: 1, name: /^Olá, / })).toBeVisible({ timeout: 30_000 });
+          await expect(studentPage.getByRole('heading', { name: 'Crie a sua senha' })).toHaveCount(0);
+          expect((await studentPage.request.get('/api/me/summary')).status()).toBe(200);
+          await studentPage.screenshot({ path: `/tmp/fm-access/forced-change-done-${size.name}.png` });
+        } finally {
+          await context.close();
+        }
+      },
+    );
+  });
+}

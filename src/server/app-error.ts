@@ -10,6 +10,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   archive_not_own_image: 403,
   student_outside_turmas: 403,
   turma_outside_turmas: 403,
+  password_change_required: 403,
   not_found: 404,
   student_not_found: 404,
   report_no_top_students: 404,

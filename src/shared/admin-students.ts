@@ -159,13 +159,16 @@ export const photoUrlInput = textInput({ error: 'invalid_photo_url', max: 2048, 
 /** A turma's name; whether the school has it (and it is active) is the service's rule, against the stored list (settings). */
 const gradeInput = requiredText('invalid_grade', 40);
 
+/** A student's password, as the staff sets it and as the student chooses their own. */
+export const studentPassword = textInput({ error: 'missing_fields', max: 200, trim: false })
+  .min(1, { error: 'missing_fields' })
+  .min(MIN_PASSWORD_LENGTH, { error: 'password_too_short' });
+
 /** POST /api/admin/students */
 export const createStudentInput = z.object({
   studentId: requiredText('missing_fields', 50, { identifier: true }),
   name: requiredText('missing_fields', 120),
-  password: textInput({ error: 'missing_fields', max: 200, trim: false })
-    .min(1, { error: 'missing_fields' })
-    .min(MIN_PASSWORD_LENGTH, { error: 'password_too_short' }),
+  password: studentPassword,
   grade: gradeInput,
   email: optionalEmail,
   birthDate: optionalBirthDate,
@@ -251,7 +254,7 @@ export const importResult = z.object({
   created: z.number().int(),
   skipped: z.number().int(),
   /** Matrícula, name, turma and the generated password of each created student. Shown only now. */
-  credentials: z.array(z.object({ studentId: z.string(), name: z.string(), grade: z.string(), password: z.string() })),
+  credentials: z.array(z.object({ id: z.uuid(), studentId: z.string(), name: z.string(), grade: z.string(), password: z.string() })),
   /** The same, as a CSV (UTF-8 with BOM, `;`) ready to download. */
   credentialsCsv: z.string(),
   /** The rows not imported, as in the preview's `problemsCsv`. */

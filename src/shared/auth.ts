@@ -75,7 +75,12 @@ export const selfAdmin = z.object({
 export type SelfAdmin = z.infer<typeof selfAdmin>;
 
 export const sessionUser = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('student'), student: selfStudent }),
+  z.object({
+    role: z.literal('student'),
+    student: selfStudent,
+    /** The school requires a new password after a reset and this student has not chosen one yet: only that screen opens. */
+    passwordChangeRequired: z.literal(true).optional(),
+  }),
   z.object({ role: z.literal('coordinator'), admin: selfAdmin }),
   z.object({ role: z.literal('teacher'), admin: selfAdmin }),
 ]);

@@ -230,6 +230,12 @@ export const ERROR_MESSAGES = {
   student_already_erased: 'Os dados pessoais deste estudante já foram excluídos',
   privacy_contact_too_long: 'O contato deve ter no máximo 500 caracteres',
   invalid_retention_months: 'Informe de 6 a 120 meses, ou deixe em branco para nunca anonimizar',
+  access_cards_choice: 'Escolha uma turma ou os alunos dos cartões',
+  access_cards_too_many: 'Imprima no máximo 300 cartões por vez',
+  access_cards_none: 'Nenhum aluno para os cartões: a turma não tem estudantes',
+  current_password_wrong: 'Senha atual incorreta',
+  password_unchanged: 'A nova senha deve ser diferente da atual',
+  password_change_required: 'Troque a senha que você recebeu antes de continuar: vá em Alterar senha.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

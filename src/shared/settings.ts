@@ -132,6 +132,8 @@ export const schoolRules = z
     teachersManageStudents: z.boolean({ error: 'validation' }),
     /** The weekly budget a teacher gets when created without one; null: no limit. */
     defaultTeacherBudget: weeklyBudget,
+    /** A student whose password the staff reset (cards, single reset) must choose their own at the next sign-in. */
+    studentsChangeResetPassword: z.boolean({ error: 'validation' }),
   })
   .refine((rules) => rules.achievementThresholds.master > rules.achievementThresholds.collector, {
     error: 'invalid_achievement_thresholds',
@@ -151,6 +153,7 @@ export const DEFAULT_RULES: SchoolRules = {
   transferMinIntervalSeconds: null,
   teachersManageStudents: false,
   defaultTeacherBudget: null,
+  studentsChangeResetPassword: false,
 };
 
 /** The three achievements with the school's thresholds. */

@@ -88,6 +88,11 @@ export const students = pgTable(
     /** Bumped on every photo change; appended to the URL so caches refetch. */
     photoVersion: integer('photo_version').notNull().default(0),
     passwordHash: text('password_hash').notNull(),
+    /**
+     * The password was given by the staff (a reset, access cards): under the school's rule the student must choose their
+     * own before using the area. Cleared when they do.
+     */
+    temporaryPassword: boolean('temporary_password').notNull().default(false),
     meritus: integer('meritus').notNull().default(0),
     totalEarned: integer('total_earned').notNull().default(0),
     estelecas: integer('estelecas').notNull().default(0),

@@ -71,6 +71,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'POST /api/store/items/:id/contributions',
     'GET /api/me/orders',
     'POST /api/me/orders/:id/cancel',
+    'POST /api/me/password',
   ],
   staffArea: [
     'GET /api/admin/operations',
@@ -138,6 +139,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'POST /api/admin/students/import',
     'GET /api/admin/students/import/template',
     'GET /api/admin/students/:id/personal-data',
+    'POST /api/admin/students/access-cards',
   ],
   manageSchool: [
     'PUT /api/admin/dashboard/goals/:id',
@@ -401,6 +403,7 @@ test('every route that names a student, with a real student: her teacher is admi
     'PATCH /api/admin/students/:id': (id) => ({ url: `/api/admin/students/${id}`, payload: { name: 'Nome Trocado' } }),
     'DELETE /api/admin/students/:id': (id) => ({ url: `/api/admin/students/${id}` }),
     'POST /api/admin/students/:id/password': (id) => ({ url: `/api/admin/students/${id}/password` }),
+    'POST /api/admin/students/access-cards': (id) => ({ url: '/api/admin/students/access-cards', payload: { studentIds: [id] } }),
     'POST /api/admin/students/:id/photo': (id) => ({ url: `/api/admin/students/${id}/photo`, multipart: true }),
     'PUT /api/admin/students/:id/photo': (id) => ({
       url: `/api/admin/students/${id}/photo`,

@@ -5,10 +5,11 @@ import type { Database } from '../db/client.ts';
 import { AppError } from '../app-error.ts';
 import type { AdminActor, Principal, StudentActor } from '../modules/auth/actor.ts';
 import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.ts';
-import { endedByPasswordReset } from '../modules/auth/auth.service.ts';
+import { endedByPasswordReset, passwordChangeDue, type PasswordRules } from '../modules/auth/auth.service.ts';
 import { isSessionsEnded, type EventBus } from '../realtime/event-bus.ts';
 import type { SettingsStore } from '../modules/settings/settings.service.ts';
 import { ACCESS_LEVELS, type Access } from '../../shared/contract/route.ts';
+import { routes } from '../../shared/contract/routes.ts';
 import { hasPermission, type PermissionRules } from '../../shared/permissions.ts';
 
 /** A registered route as the guard knows it (the authorization tests walk this table). */
@@ -88,13 +89,28 @@ export function isApiRoute(request: FastifyRequest): boolean {
  * trailing slashes) can reach a route without its guard; a route with no declaration is
  * refused here and stops the start-up in `checkDeclarations`.
  */
-function guardWith(rules: () => Promise<PermissionRules>) {
+/**
+ * What a student who must choose their own password (passwordChangeDue) may still call: who they are, the settings every
+ * screen formats with, the live stream, signing out and the change itself.
+ */
+const OPEN_BEFORE_PASSWORD_CHANGE: ReadonlySet<string> = new Set(
+  [routes.auth.me, routes.auth.logout, routes.auth.changePassword, routes.settings.read, routes.events.stream].map((r) => r.path),
+);
+
+function guardWith(rules: () => Promise<PermissionRules & PasswordRules>) {
   return async function guard(request: FastifyRequest): Promise<void> {
     const access = request.routeOptions.config.access;
     if (access === 'public') return;
     if (!access) throw new AppError('forbidden');
     const { principal } = request;
     if (!principal) throw new AppError(request.sessionEndedByReset ? 'session_password_reset' : 'unauthenticated');
+    if (
+      principal.role === 'student' &&
+      principal.temporaryPassword &&
+      !OPEN_BEFORE_PASSWORD_CHANGE.has(request.routeOptions.url ?? '') &&
+      passwordChangeDue(true, await rules())
+    )
+      throw new AppError('password_change_required');
     if (access === 'signedIn') return;
     if (access === 'student') {
       if (principal.role !== 'student') throw new AppError('forbidden');

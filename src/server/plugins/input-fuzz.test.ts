@@ -178,6 +178,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
     transferMinIntervalSeconds: null,
     teachersManageStudents: false,
     defaultTeacherBudget: { meritus: 500, estelecas: null },
+    studentsChangeResetPassword: false,
   },
   'POST /api/admin/turmas': { name: 'Robótica' },
   'PATCH /api/admin/turmas/:id': { name: '1º EM - Alfa', retired: false },
@@ -202,6 +203,8 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/admin/students/:id/erase': { confirm: 'Outro Nome Qualquer', reason: 'Pedido da família' },
   'PUT /api/admin/students/:id/image-consent': { consent: true },
   'PUT /api/admin/settings/privacy': { contact: 'secretaria@escola.test', retentionMonths: 24 },
+  'POST /api/admin/students/access-cards': { studentIds: [bruno.id] },
+  'POST /api/me/password': { currentPassword: 'senha-teste-1', newPassword: 'nova-senha-1' },
 };
 
 /** Routes left out, and why. */

@@ -33,6 +33,18 @@ export const adminStudents = defineRoutes(['admin-students'], {
     access: 'manageStudents',
     schemas: (s) => ({ params: s.studentUuidParam, response: { 200: s.passwordResetResult } }),
   },
+  accessCards: {
+    method: 'POST',
+    path: '/api/admin/students/access-cards',
+    access: 'manageStudents',
+    answer: 'file',
+    produces: ['application/pdf'],
+    description:
+      'Cartões de acesso para imprimir e recortar (nome, matrícula, nova senha provisória, endereço do portal e seu QR code) ' +
+      'de uma turma (`turmaId`) ou dos alunos escolhidos (`studentIds`). Redefine as senhas desses alunos e encerra as sessões ' +
+      'deles; as novas senhas aparecem só no PDF.',
+    schemas: (s) => ({ body: s.accessCardsInput, response: { 200: s.reportFile } }),
+  },
   uploadPhoto: {
     method: 'POST',
     path: '/api/admin/students/:id/photo',

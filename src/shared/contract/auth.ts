@@ -15,6 +15,13 @@ export const auth = defineRoutes(['auth'], {
   },
   logout: { method: 'POST', path: '/api/auth/logout', access: 'signedIn', schemas: (s) => ({ response: { 204: s.z.null() } }) },
   me: { method: 'GET', path: '/api/auth/me', access: 'signedIn', schemas: (s) => ({ response: { 200: s.sessionUser } }) },
+  changePassword: {
+    method: 'POST',
+    path: '/api/me/password',
+    access: 'student',
+    description: 'O estudante troca a própria senha (a atual é exigida); as outras sessões dele são encerradas, esta continua.',
+    schemas: (s) => ({ body: s.changeOwnPasswordInput, response: { 200: s.messageResult } }),
+  },
   // Sign-in with the school's accounts (decision 024): the browser goes to the provider and comes back, then to its area or to /login?error=….
   oidcStart: {
     method: 'GET',

@@ -19,5 +19,6 @@ export * from '../settings.ts';
 export * from '../staff.ts';
 export * from '../store.ts';
 export * from '../student-area.ts';
+export * from '../student-access.ts';
 export * from '../students.ts';
 export * from '../system.ts';

@@ -6,6 +6,7 @@ import { FullScreenSpinner } from '../ui/spinner.tsx';
 import { homePath, paths, type Role } from '../lib/paths.ts';
 import { useSession } from '../lib/session.ts';
 import { areaOfUser } from '../../shared/areas.ts';
+import { PasswordChangeScreen } from '../features/student-profile/password-change-screen.tsx';
 
 /** Shown when /api/auth/me fails for a reason other than "not signed in". */
 function SessionError({ onRetry }: { onRetry: () => void }) {
@@ -20,12 +21,16 @@ function SessionError({ onRetry }: { onRetry: () => void }) {
   );
 }
 
-/** Renders its children only for a signed-in user of `role`; anyone else goes to /login. */
+/**
+ * Renders its children only for a signed-in user of `role`; anyone else goes to /login. A student who must first replace
+ * the password the staff gave them (the school's rule) sees only that change.
+ */
 export function RequireRole({ role, children }: { role: Role; children: ReactNode }) {
   const { user, isLoading, error, refetch } = useSession();
   if (isLoading) return <FullScreenSpinner />;
   if (error && !user) return <SessionError onRetry={refetch} />;
   if (!user || areaOfUser(user) !== role) return <Navigate to={paths.login} replace />;
+  if (user.role === 'student' && user.passwordChangeRequired) return <PasswordChangeScreen name={user.student.name} />;
   return children;
 }
 

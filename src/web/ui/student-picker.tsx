@@ -18,8 +18,8 @@ export type StudentPickerProps = {
   mode: 'single' | 'multiple';
   /** Accessible name of the list, e.g. 'Estudantes'. */
   label: string;
-  /** Shown on the right of each student, e.g. "120 M$". */
-  balanceOf: (student: AdminStudent) => string;
+  /** Shown on the right of each student, e.g. "120 M$"; nothing without it. */
+  balanceOf?: (student: AdminStudent) => string;
   /** A small unit under each balance, e.g. 'Estelecas' (leave out when the label carries it, as in "120 M$"). */
   balanceUnit?: string;
   /** Only some students (those holding Estelecas, for a removal). */
@@ -95,10 +95,12 @@ export function StudentPicker({
                       className="size-5 shrink-0 cursor-pointer accent-indigo-600"
                     />
                     <StudentIdentity student={{ ...student, photo: student.photoThumb ?? student.photo }} />
-                    <span className="flex shrink-0 flex-col items-end text-sm font-semibold text-slate-700 tabular-nums">
-                      {balanceOf(student)}
-                      {balanceUnit && <span className="text-xs font-normal text-slate-600">{balanceUnit}</span>}
-                    </span>
+                    {balanceOf && (
+                      <span className="flex shrink-0 flex-col items-end text-sm font-semibold text-slate-700 tabular-nums">
+                        {balanceOf(student)}
+                        {balanceUnit && <span className="text-xs font-normal text-slate-600">{balanceUnit}</span>}
+                      </span>
+                    )}
                   </label>
                 </li>
               );

@@ -7,7 +7,8 @@ import type { StaffRole } from '../../../shared/permissions.ts';
  * administrators keeps refusing it at compile time.
  */
 export type Actor =
-  | { role: 'student'; id: string; name: string; studentId: string }
+  /** `temporaryPassword`: their password was given by the staff (read with the session; see passwordChangeDue). */
+  | { role: 'student'; id: string; name: string; studentId: string; temporaryPassword?: boolean }
   /**
    * A member of the staff, who works in the admin area: `staffRole` says what they may do (src/shared/permissions.ts),
    * `turmaIds` which students a teacher sees and awards (a coordinator: every turma, the list unused).

@@ -6,8 +6,8 @@ import { route } from '../../contract-routes.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import { urlOf } from '../../../shared/contract/route.ts';
 import { signInRefusedPath, type SignInProvider } from '../../../shared/school-accounts.ts';
-import { clearSessionCookie, principalOf, sessionOf, setSessionCookie } from '../../plugins/auth.ts';
-import { currentUser, hashToken, loginAdmin, loginStudent, logout, type RequestContext } from './auth.service.ts';
+import { clearSessionCookie, principalOf, sessionOf, setSessionCookie, studentOf } from '../../plugins/auth.ts';
+import { changeOwnPassword, currentUser, hashToken, loginAdmin, loginStudent, logout, type RequestContext } from './auth.service.ts';
 import { finishSignIn, startSignIn, type SignInRefused } from './school-accounts.service.ts';
 
 export function requestContext(request: FastifyRequest): RequestContext {
@@ -16,7 +16,7 @@ export function requestContext(request: FastifyRequest): RequestContext {
 
 export async function authRoutes(app: FastifyInstance, { config, database, events, settings }: AppDeps): Promise<void> {
   route(app, routes.auth.studentLogin, async (request, reply) => {
-    const result = await loginStudent(database.db, request.body, requestContext(request));
+    const result = await loginStudent(database.db, request.body, (await settings.get()).rules, requestContext(request));
     setSessionCookie(reply, config, result.token, result.expiresAt);
     return result.user;
   });
@@ -37,6 +37,14 @@ export async function authRoutes(app: FastifyInstance, { config, database, event
   });
 
   route(app, routes.auth.me, async (request) => currentUser(database.db, principalOf(request), (await settings.get()).rules));
+
+  route(app, routes.auth.changePassword, async (request) => {
+    const { token } = sessionOf(request);
+    const result = await changeOwnPassword(database.db, events, studentOf(request), token, request.body, requestContext(request));
+    // This instance reads the session again (no longer temporary); others within their cache's few seconds.
+    app.sessionCache.forget({ type: 'sessions_ended', tokenHash: hashToken(token) });
+    return result;
+  });
 
   // Sign-in with the school's accounts: the browser leaves for the provider and comes back to the callback (decision 024).
   const providerOf = (provider: SignInProvider) => {

@@ -4,14 +4,16 @@ import { and, asc, desc, eq, gt, isNull, lt, ne, or, sql, type SQL } from 'drizz
 import { rowsOf, runPrepared, type Db, type DbOrTx, type PreparedStatement } from '../../db/client.ts';
 import { admins, loginFailures, oidcStates, passwordResetSessions, sessions, staffTurmas, students, turmas } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
-import { loginLockedMessage } from '../../../shared/errors.ts';
+import { ERROR_MESSAGES, loginLockedMessage } from '../../../shared/errors.ts';
+import { OWN_PASSWORD_TEXTS, type ChangeOwnPasswordInput } from '../../../shared/student-access.ts';
 import { LOGIN_LIMITS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../shared/constants.ts';
-import type { AdminLoginInput, SelfAdmin, SessionUser, StudentLoginInput } from '../../../shared/auth.ts';
+import type { AdminLoginInput, SelfAdmin, SelfStudent, SessionUser, StudentLoginInput } from '../../../shared/auth.ts';
+import type { SchoolRules } from '../../../shared/settings.ts';
 import { permissionsOf, type PermissionRules, type StaffRole } from '../../../shared/permissions.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { auditActor, type Principal } from './actor.ts';
+import { auditActor, type Principal, type StudentActor } from './actor.ts';
 import { loadSelfStudent, selectStudents } from '../../views/student-views.ts';
-import { dummyPasswordHash, verifyPassword } from './password.ts';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './password.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 
 export type RequestContext = { ip: string; userAgent?: string | undefined };
@@ -172,7 +174,21 @@ export async function createSession(
   return { token, expiresAt };
 }
 
-export async function loginStudent(db: Db, input: StudentLoginInput, context: RequestContext): Promise<LoginResult> {
+/** The school's rule on passwords the staff gives (settings). */
+export type PasswordRules = Pick<SchoolRules, 'studentsChangeResetPassword'>;
+
+/** Whether a student must choose their own password before using the area: the staff gave it and the school asks so. */
+export function passwordChangeDue(temporaryPassword: boolean, rules: PasswordRules): boolean {
+  return temporaryPassword && rules.studentsChangeResetPassword;
+}
+
+function studentUser(student: SelfStudent, temporaryPassword: boolean, rules: PasswordRules): SessionUser {
+  return passwordChangeDue(temporaryPassword, rules)
+    ? { role: 'student', student, passwordChangeRequired: true }
+    : { role: 'student', student };
+}
+
+export async function loginStudent(db: Db, input: StudentLoginInput, rules: PasswordRules, context: RequestContext): Promise<LoginResult> {
   const attempt = await beginAttempt(db, `student:${input.studentId}`, context);
   const [row] = await selectStudents(db)
     .where(and(eq(students.studentId, input.studentId), isNull(students.deletedAt)))
@@ -191,7 +207,7 @@ export async function loginStudent(db: Db, input: StudentLoginInput, context: Re
     action: 'login.success',
     ip: context.ip,
   });
-  return { ...session, user: { role: 'student', student: await loadSelfStudent(db, { ...row, ...updated }) } };
+  return { ...session, user: studentUser(await loadSelfStudent(db, { ...row, ...updated }), row.temporaryPassword, rules) };
 }
 
 export async function loginAdmin(db: Db, input: AdminLoginInput, rules: PermissionRules, context: RequestContext): Promise<LoginResult> {
@@ -229,6 +245,7 @@ type SessionRow = {
   student_name: string | null;
   student_id: string | null;
   student_deleted_at: Date | null;
+  student_temporary_password: boolean | null;
   admin_id: string | null;
   admin_name: string | null;
   admin_email: string | null;
@@ -246,6 +263,7 @@ const SESSION_BY_TOKEN: PreparedStatement = {
   name: 'session_by_token',
   text: `SELECT s.last_seen_at, s.expires_at,
                 st.id AS student_uuid, st.name AS student_name, st.student_id, st.deleted_at AS student_deleted_at,
+                st.temporary_password AS student_temporary_password,
                 a.id AS admin_id, a.name AS admin_name, a.email AS admin_email, a.role AS admin_role, a.active AS admin_active,
                 CASE WHEN a.role = 'teacher' THEN array(SELECT t.turma_id FROM staff_turmas t WHERE t.admin_id = a.id) END AS admin_turma_ids
            FROM sessions s
@@ -285,7 +303,13 @@ export async function loadSession(db: Db, tokenHash: string): Promise<SessionSta
   }
   const principal: Principal | null =
     row.student_uuid !== null
-      ? { role: 'student', id: row.student_uuid, name: row.student_name!, studentId: row.student_id! }
+      ? {
+          role: 'student',
+          id: row.student_uuid,
+          name: row.student_name!,
+          studentId: row.student_id!,
+          temporaryPassword: row.student_temporary_password ?? false,
+        }
       : row.admin_id !== null
         ? {
             role: 'admin',
@@ -316,11 +340,11 @@ export async function logout(db: Db, events: EventBus, token: string, principal:
   });
 }
 
-export async function currentUser(db: Db, principal: Principal, rules: PermissionRules): Promise<SessionUser> {
+export async function currentUser(db: Db, principal: Principal, rules: PermissionRules & PasswordRules): Promise<SessionUser> {
   if (principal.role === 'student') {
     const [row] = await selectStudents(db).where(eq(students.id, principal.id)).limit(1);
     if (!row || row.deletedAt) throw new AppError('unauthenticated');
-    return { role: 'student', student: await loadSelfStudent(db, row) };
+    return studentUser(await loadSelfStudent(db, row), row.temporaryPassword, rules);
   }
   const [row] = await db.select().from(admins).where(eq(admins.id, principal.id)).limit(1);
   if (!row || !row.active) throw new AppError('unauthenticated');
@@ -340,6 +364,51 @@ export async function endStudentSessions(
   const ended = await db.delete(sessions).where(eq(sessions.studentUuid, studentUuid)).returning({ tokenHash: sessions.tokenHash });
   if (options.passwordReset && ended.length > 0) await db.insert(passwordResetSessions).values(ended).onConflictDoNothing();
   await events.publish(db, { type: 'sessions_ended', studentUuid });
+}
+
+/**
+ * A student chooses their own password. The current one is checked as a sign-in checks it (its failures count toward the
+ * same limits, so a session left open is no way to guess it); the new one is theirs, no longer temporary; every other
+ * session of theirs ends, this one stays. Audited, without either password.
+ */
+export async function changeOwnPassword(
+  db: Db,
+  events: EventBus,
+  student: StudentActor,
+  token: string,
+  input: ChangeOwnPasswordInput,
+  context: RequestContext,
+): Promise<{ message: string }> {
+  const attempt = await beginAttempt(db, `student:${student.studentId}`, context);
+  const [row] = await db
+    .select({ passwordHash: students.passwordHash })
+    .from(students)
+    .where(and(eq(students.id, student.id), isNull(students.deletedAt)));
+  if (!row || !(await verifyPassword(row.passwordHash, input.currentPassword))) {
+    await recordFailure(db, attempt, context, 'wrong_current_password', { studentUuid: student.id });
+    throw new AppError('current_password_wrong', { fields: { currentPassword: ERROR_MESSAGES.current_password_wrong } });
+  }
+  await clearFailures(db, attempt);
+  if (input.newPassword === input.currentPassword)
+    throw new AppError('password_unchanged', { fields: { newPassword: ERROR_MESSAGES.password_unchanged } });
+  const passwordHash = await hashPassword(input.newPassword);
+  const kept = hashToken(token);
+  await db.transaction(async (tx) => {
+    await tx.update(students).set({ passwordHash, temporaryPassword: false, updatedAt: new Date() }).where(eq(students.id, student.id));
+    const ended = await tx
+      .delete(sessions)
+      .where(and(eq(sessions.studentUuid, student.id), ne(sessions.tokenHash, kept)))
+      .returning({ tokenHash: sessions.tokenHash });
+    // Each ended session by its token, so this one's page and event stream carry on.
+    for (const { tokenHash } of ended) await events.publish(tx, { type: 'sessions_ended', tokenHash });
+    await recordAudit(tx, {
+      actor: auditActor(student),
+      action: 'student.password_change',
+      ip: context.ip,
+      details: { studentUuid: student.id, studentId: student.studentId, endedSessions: ended.length },
+    });
+  });
+  return { message: OWN_PASSWORD_TEXTS.changed };
 }
 
 /** Whether a session token (one that no longer signs anybody in) was ended by a reset of its student's password. */

@@ -12,6 +12,16 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2_OPTIONS);
 }
 
+/** Hashes a few at a time: argon2 is deliberately slow and memory-hungry. */
+export async function hashPasswords(passwords: string[]): Promise<string[]> {
+  const hashes: string[] = [];
+  const parallel = 4;
+  for (let i = 0; i < passwords.length; i += parallel) {
+    hashes.push(...(await Promise.all(passwords.slice(i, i + parallel).map((password) => hashPassword(password)))));
+  }
+  return hashes;
+}
+
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
     return await verify(passwordHash, password);

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addStudents, buildTestApp, type TestApp, type TestStudent } from '../../test/test-app.ts';
+import { pdfText } from '../../test/pdf-text.ts';
 import { auditLog, ledgerEntries, students, turmas } from '../../db/schema.ts';
 import { GRADES } from '../../../shared/constants.ts';
 import type { ReportOverview, ReportReasons, ReportTimeline } from '../../../shared/reports.ts';
@@ -351,16 +351,6 @@ async function getJson<T>(path: string, filter: Filter): Promise<T> {
   const response = await t.request('GET', `${path}?${query(filter)}`);
   expect(response.statusCode, response.body).toBe(200);
   return response.json();
-}
-
-async function pdfText(bytes: Buffer): Promise<string> {
-  const document = await getDocument({ data: new Uint8Array(bytes), verbosity: 0 }).promise;
-  const pages: string[] = [];
-  for (let n = 1; n <= document.numPages; n++) {
-    const content = await (await document.getPage(n)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
-  }
-  return pages.join('\n').replace(/\s+/g, ' ');
 }
 
 describe('reports', () => {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   addAdmin,
@@ -11,6 +10,7 @@ import {
   type TestApp,
   type TestStudent,
 } from '../../test/test-app.ts';
+import { pdfText } from '../../test/pdf-text.ts';
 import { dayIn } from '../../../shared/format.ts';
 import type { AdminStoreItem, PurchaseResult } from '../../../shared/store.ts';
 import { PICK_LIST_TEXTS } from './pick-list.service.ts';
@@ -29,16 +29,6 @@ let bruno: TestStudent;
 let items: { pencil: AdminStoreItem; seat: AdminStoreItem };
 
 const TURMA_A = '1º EM - Turma A';
-
-async function pdfText(bytes: Buffer): Promise<string> {
-  const document = await getDocument({ data: new Uint8Array(bytes), verbosity: 0 }).promise;
-  const pages: string[] = [];
-  for (let n = 1; n <= document.numPages; n++) {
-    const content = await (await document.getPage(n)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
-  }
-  return pages.join('\n').replace(/\s+/g, ' ');
-}
 
 async function createItem(name: string, price: number): Promise<AdminStoreItem> {
   const response = await t.request('POST', '/admin/store/items', { payload: { name, price, currency: 'meritus', category: 'material' } });

@@ -20,13 +20,15 @@ import {
 } from './admin-students.service.ts';
 import { removeStudentPhoto, setStudentPhotoUrl, uploadStudentPhoto } from './student-photos.service.ts';
 import { importStudents, importTemplateFile, previewImport, turmaChoicesOf } from './student-import.service.ts';
+import { accessCardsPdf } from './access-cards.service.ts';
+import { sendPdf } from '../../pdf.ts';
 
 /** The JSON of confirmed turma suggestions: 200 of them fit easily. */
 const IMPORT_CHOICES_MAX_BYTES = 64 * 1024;
 
 export async function adminStudentsRoutes(
   app: FastifyInstance,
-  { database, events, settings, storage, beforeStudentRemoval }: AppDeps,
+  { config, database, events, settings, storage, beforeStudentRemoval }: AppDeps,
 ): Promise<void> {
   const deps: AdminStudentsDeps = { db: database.db, events, storage, beforeRemoval: beforeStudentRemoval };
 
@@ -53,6 +55,16 @@ export async function adminStudentsRoutes(
         .header('Cache-Control', 'no-store')
         .send(await resetStudentPassword(deps, adminOf(request), request.params.id, context(request))),
     );
+
+    route(scope, students.accessCards, async (request, reply) => {
+      // The address printed and in the QR code: the configured one, or the one this page was opened at.
+      const portalUrl = config.publicUrl ?? `${request.protocol}://${request.host}`;
+      const { fileName, body } = await accessCardsPdf({ db: deps.db, events, settings }, adminOf(request), request.body, {
+        ...context(request),
+        portalUrl,
+      });
+      return sendPdf(reply, fileName, body);
+    });
 
     route(scope, students.uploadPhoto, async (request) => {
       const bytes = await uploadedFile(request, PHOTO_MAX_BYTES, 'photo_too_large');

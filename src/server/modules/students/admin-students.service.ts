@@ -315,6 +315,19 @@ export async function removeStudent(
   return { message: ADMIN_STUDENT_TEXTS.deleted(row.before.name) };
 }
 
+/**
+ * Stores the passwords the staff gives to students the transaction has locked: each marked temporary (the school may
+ * require the student to choose their own), their sessions ended with the reset's notice ('Sua senha foi redefinida…').
+ * The one path of every reset: a student's, and a turma's or a selection's access cards.
+ */
+export async function storeGivenPasswords(tx: Tx, events: EventBus, given: { id: string; passwordHash: string }[]): Promise<void> {
+  const now = new Date();
+  for (const { id, passwordHash } of given) {
+    await tx.update(students).set({ passwordHash, temporaryPassword: true, updatedAt: now }).where(eq(students.id, id));
+    await endStudentSessions(tx, events, id, { passwordReset: true });
+  }
+}
+
 export async function resetStudentPassword(
   deps: AdminStudentsDeps,
   admin: AdminActor,
@@ -325,8 +338,7 @@ export async function resetStudentPassword(
   const passwordHash = await hashPassword(password);
   const row = await deps.db.transaction(async (tx) => {
     const student = await lockCurrentStudent(tx, admin, id);
-    await tx.update(students).set({ passwordHash, updatedAt: new Date() }).where(eq(students.id, id));
-    await endStudentSessions(tx, deps.events, id, { passwordReset: true });
+    await storeGivenPasswords(tx, deps.events, [{ id, passwordHash }]);
     await recordAudit(tx, {
       actor: auditActor(admin),
       action: 'student.password_reset',

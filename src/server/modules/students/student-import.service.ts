@@ -6,7 +6,7 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { hashPassword } from '../auth/password.ts';
+import { hashPasswords } from '../auth/password.ts';
 import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
 import { inScope } from '../../views/turma-scope.ts';
 import type { ActionContext, AdminStudentsDeps } from './admin-students.service.ts';
@@ -281,16 +281,6 @@ export async function importTemplateFile(db: DbOrTx, admin: AdminActor, format: 
   return importTemplate(await activeTurmaNames(db, admin), format);
 }
 
-/** Hashes a few at a time: argon2 is deliberately slow and memory-hungry. */
-async function hashAll(passwords: string[]): Promise<string[]> {
-  const hashes: string[] = [];
-  const parallel = 4;
-  for (let i = 0; i < passwords.length; i += parallel) {
-    hashes.push(...(await Promise.all(passwords.slice(i, i + parallel).map((password) => hashPassword(password)))));
-  }
-  return hashes;
-}
-
 /**
  * Creates every valid row of the file in one transaction, each with a generated initial
  * password. The passwords are returned once (also as a CSV to hand out) and never stored in clear.
@@ -307,7 +297,7 @@ export async function importStudents(
   const candidates = rows.filter((row) => row.valid);
   if (candidates.length === 0) throw new AppError('import_nothing_valid');
   const passwords = candidates.map(() => generateReadablePassword());
-  const hashes = await hashAll(passwords);
+  const hashes = await hashPasswords(passwords);
 
   const created = await deps.db
     .transaction(async (tx) => {
@@ -321,17 +311,23 @@ export async function importStudents(
         row.valid = row.problems.length === 0;
       }
       const accepted = recheck.map((row, index) => ({ row, index })).filter(({ row }) => row.valid);
+      // The new rows' ids by matrícula: the result names each student for their access cards.
+      const ids = new Map<string, string>();
       for (let i = 0; i < accepted.length; i += 500) {
-        await tx.insert(students).values(
-          accepted.slice(i, i + 500).map(({ row, index }) => ({
-            studentId: row.studentId,
-            name: row.name,
-            turmaId: turmaIds.get(row.grade)!,
-            email: row.email,
-            birthDate: row.birthDate,
-            passwordHash: hashes[index]!,
-          })),
-        );
+        const inserted = await tx
+          .insert(students)
+          .values(
+            accepted.slice(i, i + 500).map(({ row, index }) => ({
+              studentId: row.studentId,
+              name: row.name,
+              turmaId: turmaIds.get(row.grade)!,
+              email: row.email,
+              birthDate: row.birthDate,
+              passwordHash: hashes[index]!,
+            })),
+          )
+          .returning({ id: students.id, studentId: students.studentId });
+        for (const row of inserted) ids.set(row.studentId, row.id);
       }
       if (accepted.length === 0) throw new AppError('import_nothing_valid');
       await recordAudit(tx, {
@@ -341,7 +337,10 @@ export async function importStudents(
         details: { created: accepted.length, skipped: rows.length - accepted.length, matriculas: accepted.map(({ row }) => row.studentId) },
       });
       await deps.events.publish(tx, { type: 'students' });
-      return { accepted, refused: recheck.filter((row) => !row.valid) };
+      return {
+        accepted: accepted.map((entry) => ({ ...entry, id: ids.get(entry.row.studentId)! })),
+        refused: recheck.filter((row) => !row.valid),
+      };
     })
     .catch((error: unknown) => {
       if (
@@ -353,7 +352,8 @@ export async function importStudents(
       throw error;
     });
 
-  const credentials = created.accepted.map(({ row, index }) => ({
+  const credentials = created.accepted.map(({ row, index, id }) => ({
+    id,
     studentId: row.studentId,
     name: row.name,
     grade: row.grade,

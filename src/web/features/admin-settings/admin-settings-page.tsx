@@ -163,6 +163,7 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
   const [values, setValues] = useState(() => rulesText(rules));
   const [teachersManageStudents, setTeachersManageStudents] = useState(rules.teachersManageStudents);
   const [budget, setBudget] = useState(() => budgetText(rules.defaultTeacherBudget));
+  const [studentsChangeResetPassword, setStudentsChangeResetPassword] = useState(rules.studentsChangeResetPassword);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useSaveRules();
 
@@ -185,6 +186,7 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
       transferMinIntervalSeconds: optional('transferMinIntervalSeconds'),
       teachersManageStudents,
       defaultTeacherBudget: defaultBudget.budget,
+      studentsChangeResetPassword,
     });
     if (!parsed.success) {
       const fields = issueFields(parsed.error.issues);
@@ -227,6 +229,21 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
           <BudgetFields value={budget} onChange={setBudget} errors={errors} labelPrefix="Limite semanal padrão dos professores" />
           <p className="-mt-2 text-xs text-slate-600 md:col-span-2">
             Usado quando um professor é adicionado; o limite de cada um se muda em Equipe.
+          </p>
+        </fieldset>
+        <fieldset className="border-t border-slate-100 pt-4 md:col-span-2">
+          <legend className="sr-only">Senhas dos alunos</legend>
+          <label className="flex min-h-11 cursor-pointer items-center gap-2 text-sm font-medium text-slate-800">
+            <input
+              type="checkbox"
+              className="size-5 shrink-0 accent-indigo-600"
+              checked={studentsChangeResetPassword}
+              onChange={(event) => setStudentsChangeResetPassword(event.target.checked)}
+            />
+            Alunos trocam a senha recebida no primeiro acesso
+          </label>
+          <p className="text-xs text-slate-600">
+            Depois de uma senha redefinida ou de um cartão de acesso, o aluno escolhe uma senha sua antes de usar o portal.
           </p>
         </fieldset>
         <div className="md:col-span-2">

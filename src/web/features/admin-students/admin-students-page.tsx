@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ChevronLeft, ChevronRight, Download, FileUp, UserPlus, Users } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Download, FileUp, IdCard, UserPlus, Users } from 'lucide-react';
 import { ADMIN_STUDENT_TEXTS, type AdminStudent } from '../../../shared/admin-students.ts';
 import { offeredTurmas, useSchoolSettings } from '../../lib/school-settings.ts';
 import { useSession } from '../../lib/session.ts';
@@ -20,6 +20,7 @@ import { SelectField } from '../../ui/select-field.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { ImportWizard } from './import-wizard.tsx';
 import { PersonalDataModal } from './personal-data-modal.tsx';
+import { AccessCardsDialog } from './access-cards-dialog.tsx';
 import { PasswordResetDialog } from './password-reset-dialog.tsx';
 import { StudentCards, StudentsTable, type StudentActions } from './student-list.tsx';
 import { StudentFormModal } from './student-form-modal.tsx';
@@ -45,7 +46,8 @@ type Dialog =
   | { kind: 'password'; student: AdminStudent }
   | { kind: 'delete'; student: AdminStudent }
   | { kind: 'personalData'; student: AdminStudent }
-  | { kind: 'import' };
+  | { kind: 'import' }
+  | { kind: 'cards' };
 
 /**
  * Re-renders when the next shown tag expires, so it disappears at once, then refetches
@@ -223,6 +225,12 @@ export function AdminStudentsPage() {
                 Importar planilha
               </button>
             )}
+            {manage && (
+              <button type="button" className={TOOL_BUTTON} onClick={() => setDialog({ kind: 'cards' })}>
+                <IdCard aria-hidden="true" className="size-4 shrink-0" />
+                Cartões de acesso
+              </button>
+            )}
             <a href={urlOf(routes.adminStudents.export)} download aria-label="Exportar alunos (CSV)" className={TOOL_BUTTON}>
               <Download aria-hidden="true" className="size-4 shrink-0" />
               Exportar alunos
@@ -304,6 +312,7 @@ export function AdminStudentsPage() {
       {dialog?.kind === 'password' && <PasswordResetDialog student={dialog.student} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'import' && <ImportWizard onClose={() => setDialog(null)} />}
       {dialog?.kind === 'personalData' && <PersonalDataModal student={dialog.student} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'cards' && <AccessCardsDialog onClose={() => setDialog(null)} />}
       <ConfirmDialog
         open={dialog?.kind === 'delete'}
         title="Excluir estudante"

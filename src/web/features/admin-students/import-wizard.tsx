@@ -1,5 +1,16 @@
 import { useId, useMemo, useRef, useState } from 'react';
-import { AlertTriangle, ArrowRight, Check, CheckCircle2, Download, FileSpreadsheet, FileUp, Undo2, XCircle } from 'lucide-react';
+import {
+  AlertTriangle,
+  ArrowRight,
+  Check,
+  CheckCircle2,
+  Download,
+  FileSpreadsheet,
+  FileUp,
+  IdCard,
+  Undo2,
+  XCircle,
+} from 'lucide-react';
 import {
   ADMIN_STUDENT_TEXTS,
   IMPORT_MAX_BYTES,
@@ -21,6 +32,9 @@ import { Button } from '../../ui/button.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { EmailText } from '../../ui/email-text.tsx';
 import { useImportPreview, useImportStudents } from './students-queries.ts';
+import { saveFile } from '../../lib/file-download.ts';
+import { ImportedAccessCards } from './access-cards-dialog.tsx';
+import { ACCESS_CARDS_MAX } from '../../../shared/student-access.ts';
 
 const SHOWN_ROWS = 200;
 /** The file chooser: CSV in its spellings (Excel's "Texto Unicode" is saved as .txt, UTF-16, tab-separated) and .xlsx. */
@@ -38,14 +52,7 @@ const PREVIEW_COLUMNS = ['Linha', 'Matrícula', 'Nome', 'Turma', 'Email', 'Nasci
 
 /** Saves text as a file the browser downloads. */
 export function downloadText(text: string, fileName: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveFile(new Blob([text], { type }), fileName);
 }
 
 function failure(error: unknown): string {
@@ -74,6 +81,8 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
   const [shown, setShown] = useState<ImportPreview | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
   const [downloaded, setDownloaded] = useState(false);
+  // The access cards replace the passwords shown now (the CSV's no longer work): 'asking' while the confirmation is open.
+  const [cards, setCards] = useState<'no' | 'asking' | 'printed'>('no');
   // Set when the user tries to close before the passwords are saved: the dialog stays and says why.
   const [closeTried, setCloseTried] = useState(false);
   const downloadRef = useRef<HTMLButtonElement>(null);
@@ -165,17 +174,37 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
             <Button variant="secondary" onClick={downloaded ? onClose : holdOpen}>
               Concluir
             </Button>
-            <Button ref={downloadRef} onClick={download} icon={<Download aria-hidden="true" className="size-4" />}>
-              Baixar senhas (CSV)
-            </Button>
+            {result.credentials.length <= ACCESS_CARDS_MAX && cards !== 'printed' && (
+              <Button variant="secondary" onClick={() => setCards('asking')} icon={<IdCard aria-hidden="true" className="size-4" />}>
+                Imprimir cartões de acesso
+              </Button>
+            )}
+            {cards !== 'printed' && (
+              <Button ref={downloadRef} onClick={download} icon={<Download aria-hidden="true" className="size-4" />}>
+                Baixar senhas (CSV)
+              </Button>
+            )}
           </>
         }
       >
+        {cards === 'asking' && (
+          <ImportedAccessCards
+            students={result.credentials}
+            onCancel={() => setCards('no')}
+            onDone={() => {
+              setCards('printed');
+              setDownloaded(true);
+            }}
+          />
+        )}
         <div className="flex flex-col gap-4">
-          <p className="flex items-start gap-2 rounded-2xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
-            <AlertTriangle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-            As senhas iniciais aparecem só agora. Baixe o arquivo para entregá-las aos alunos antes de fechar esta janela.
-          </p>
+          {cards !== 'printed' && (
+            <p className="flex items-start gap-2 rounded-2xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
+              <AlertTriangle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+              As senhas iniciais aparecem só agora. Baixe o arquivo ou imprima os cartões de acesso para entregá-las aos alunos antes de
+              fechar esta janela.
+            </p>
+          )}
           {result.problemsCsv && (
             <div className="flex flex-wrap items-center justify-between gap-2 rounded-2xl bg-rose-50 p-3 text-sm text-rose-900 ring-1 ring-rose-200">
               <span>As linhas não importadas podem ser corrigidas no arquivo e importadas de novo.</span>
@@ -192,7 +221,9 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
           {downloaded ? (
             <p role="status" className="flex items-center gap-2 text-sm font-medium text-emerald-700">
               <CheckCircle2 aria-hidden="true" className="size-4" />
-              Arquivo de senhas baixado.
+              {cards === 'printed'
+                ? 'Cartões de acesso baixados. As senhas do arquivo CSV deixaram de valer: entregue os cartões.'
+                : 'Arquivo de senhas baixado.'}
             </p>
           ) : (
             <p role="alert" className="text-sm font-medium text-red-700">

@@ -1,6 +1,18 @@
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Cake, Coins, GraduationCap, Mail, PiggyBank, RefreshCw, Sparkles, Trophy, UserRound, type LucideIcon } from 'lucide-react';
+import {
+  Cake,
+  Coins,
+  GraduationCap,
+  KeyRound,
+  Mail,
+  PiggyBank,
+  RefreshCw,
+  Sparkles,
+  Trophy,
+  UserRound,
+  type LucideIcon,
+} from 'lucide-react';
 import { toast } from 'react-hot-toast';
 import type { SelfStudent } from '../../../shared/auth.ts';
 import { POLL_MS } from '../../../shared/constants.ts';
@@ -17,6 +29,9 @@ import { Card } from '../../ui/card.tsx';
 import { EmailText } from '../../ui/email-text.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { TagBadge } from '../../ui/weekly-tag.tsx';
+import { FormModal } from '../../ui/form-modal.tsx';
+import { OWN_PASSWORD_TEXTS } from '../../../shared/student-access.ts';
+import { ChangePasswordForm, useChangeOwnPassword } from './change-password-form.tsx';
 
 const NOT_INFORMED = 'Não informado';
 
@@ -131,6 +146,46 @@ function Stats({ student }: { student: SelfStudent }) {
   );
 }
 
+/** Meu Perfil › Alterar senha: the current password and a new one; the student's other sessions end. */
+function PasswordCard() {
+  const [open, setOpen] = useState(false);
+  return (
+    <Card title="Senha">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <p className="text-sm text-slate-700">Troque a sua senha quando quiser. Os outros aparelhos em que você entrou saem da conta.</p>
+        <Button variant="secondary" onClick={() => setOpen(true)} icon={<KeyRound aria-hidden="true" className="size-4" />}>
+          {OWN_PASSWORD_TEXTS.title}
+        </Button>
+      </div>
+      {open && <ChangePasswordDialog onClose={() => setOpen(false)} />}
+    </Card>
+  );
+}
+
+function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
+  const formId = useId();
+  const change = useChangeOwnPassword();
+  return (
+    <FormModal
+      title={OWN_PASSWORD_TEXTS.title}
+      formId={formId}
+      pending={change.isPending}
+      submitLabel={OWN_PASSWORD_TEXTS.submit}
+      onClose={onClose}
+      size="sm"
+    >
+      <ChangePasswordForm
+        formId={formId}
+        change={change}
+        onChanged={(message) => {
+          toast.success(message);
+          onClose();
+        }}
+      />
+    </FormModal>
+  );
+}
+
 /** /student/profile: photo, identity, tags, balance, personal information and statistics. */
 export default function StudentProfilePage() {
   const client = useQueryClient();
@@ -183,6 +238,7 @@ export default function StudentProfilePage() {
           </Card>
           <Stats student={student} />
         </div>
+        <PasswordCard />
       </div>
     </div>
   );

@@ -1,0 +1,1 @@
+ALTER TABLE "students" ADD COLUMN "temporary_password" boolean DEFAULT false NOT NULL;
