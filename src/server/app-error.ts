@@ -10,6 +10,8 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   archive_not_own_image: 403,
   student_outside_turmas: 403,
   turma_outside_turmas: 403,
+  ranking_turma_not_own: 403,
+  ranking_hide_not_allowed: 403,
   not_found: 404,
   student_not_found: 404,
   entry_not_found: 404,

@@ -12,6 +12,7 @@ import type { ErrorCode } from './errors.ts';
 import { DEFAULT_TIME_ZONE } from './format.ts';
 import { rowId, textInput } from './validation.ts';
 import { SIGN_IN_PROVIDERS } from './school-accounts.ts';
+import { RANKING_NAME_MODES } from './ranking-privacy.ts';
 
 /**
  * What a school configures (/admin/settings): stored in the database, read by every screen
@@ -132,6 +133,10 @@ export const schoolRules = z
     teachersManageStudents: z.boolean({ error: 'validation' }),
     /** The weekly budget a teacher gets when created without one; null: no limit. */
     defaultTeacherBudget: weeklyBudget,
+    /** How the ranking, the tags and the recipient search show other students to a student (decision 029). */
+    rankingNames: z.enum(RANKING_NAME_MODES, { error: 'validation' }),
+    /** Whether a student may choose 'Não aparecer no ranking' (off: every student appears, whatever they chose). */
+    rankingHideAllowed: z.boolean({ error: 'validation' }),
   })
   .refine((rules) => rules.achievementThresholds.master > rules.achievementThresholds.collector, {
     error: 'invalid_achievement_thresholds',
@@ -151,6 +156,8 @@ export const DEFAULT_RULES: SchoolRules = {
   transferMinIntervalSeconds: null,
   teachersManageStudents: false,
   defaultTeacherBudget: null,
+  rankingNames: 'full',
+  rankingHideAllowed: true,
 };
 
 /** The three achievements with the school's thresholds. */
