@@ -66,6 +66,8 @@ export const rankingResponse = z.object({
   size: z.number().int(),
   /** Rows page × size … page × size + size − 1; fewer on the last page, none past it. */
   entries: z.array(rankingEntry),
+  /** 'Só vizinhos': the row before which rows were left out (null: none), and whether rows below the last were. */
+  neighbours: z.object({ gapAt: z.number().int().nullable(), moreBelow: z.boolean() }).optional(),
 });
 export type RankingAnswer = z.infer<typeof rankingResponse>;
 

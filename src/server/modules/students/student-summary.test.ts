@@ -102,7 +102,14 @@ describe('GET /api/me/summary', () => {
     expect(theirs.recent).toEqual({ meritusNet: 30, earned: 0, estelecasNet: 0 });
 
     // Eight days later none of it is recent any more, and the balances stay.
-    const later = await studentSummary(t.db, createRankingStore(t.db, silentEvents), ana.id, 2000, rankingPrivacyOf(DEFAULT_RULES), new Date(Date.now() + 8 * DAY));
+    const later = await studentSummary(
+      t.db,
+      createRankingStore(t.db, silentEvents),
+      ana.id,
+      2000,
+      rankingPrivacyOf(DEFAULT_RULES),
+      new Date(Date.now() + 8 * DAY),
+    );
     expect(later.recent).toEqual({ meritusNet: 0, earned: 0, estelecasNet: 0 });
     expect(later.meritus).toBe(60);
   });

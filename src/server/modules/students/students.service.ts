@@ -32,12 +32,7 @@ function placed(snapshot: RankingSnapshot, rows: readonly RankedStudent[]): Rank
  * turmas asked for (null: every turma), without those hidden from the viewer (decision 029) — the viewer themself is
  * always in their own view, placed among the others; nobody's position counts a student the viewer does not see.
  */
-export function rankingViewOf(
-  snapshot: RankingSnapshot,
-  viewer: Viewer,
-  privacy: RankingPrivacy,
-  turmas: TurmaScope = null,
-): RankingView {
+export function rankingViewOf(snapshot: RankingSnapshot, viewer: Viewer, privacy: RankingPrivacy, turmas: TurmaScope = null): RankingView {
   const hiding = viewer.kind === 'student' && privacy.hidingAllowed;
   const turmaKey = turmas === null ? '*' : [...turmas].sort().join(',');
   const shared = snapshot.memo(`view:${hiding}:${turmaKey}`, () =>
@@ -67,15 +62,27 @@ function turmasAsked(snapshot: RankingSnapshot, asker: Principal, turma: string 
   return [turma];
 }
 
-/** 'Só vizinhos': the podium, then the student's own row with NEIGHBOURS_AROUND rows above and below. */
-function neighboursOf(rows: readonly RankedStudent[], myIndex: number | undefined): RankedStudent[] {
+/**
+ * 'Só vizinhos': the podium, then the student's own row with NEIGHBOURS_AROUND rows above and below; where rows were
+ * left out between them (the index in the rows kept) and whether any were below.
+ */
+function neighboursOf(
+  rows: readonly RankedStudent[],
+  myIndex: number | undefined,
+): { rows: RankedStudent[]; gapAt: number | null; moreBelow: boolean } {
   const kept = new Set<number>();
   for (let index = 0; index < Math.min(RANKING_PODIUM, rows.length); index += 1) kept.add(index);
   if (myIndex !== undefined) {
     const last = Math.min(rows.length - 1, myIndex + NEIGHBOURS_AROUND);
     for (let index = Math.max(0, myIndex - NEIGHBOURS_AROUND); index <= last; index += 1) kept.add(index);
   }
-  return [...kept].sort((a, b) => a - b).map((index) => rows[index]!);
+  const indexes = [...kept].sort((a, b) => a - b);
+  const gap = indexes.findIndex((index, at) => at > 0 && index > indexes[at - 1]! + 1);
+  return {
+    rows: indexes.map((index) => rows[index]!),
+    gapAt: gap === -1 ? null : gap,
+    moreBelow: (indexes.at(-1) ?? -1) < rows.length - 1,
+  };
 }
 
 /**
@@ -95,7 +102,8 @@ export function rankingPage(
   const view = rankingViewOf(ranking, viewer, privacy, turmasAsked(ranking, asker, query.turma, knownTurmas));
   const viewIndex = viewer.kind === 'student' ? view.indexOf(viewer.id) : undefined;
   const mode = viewer.kind === 'staff' ? 'full' : privacy.mode;
-  const rows = mode === 'neighbours' ? neighboursOf(view.rows, viewIndex) : view.rows;
+  const neighbours = mode === 'neighbours' ? neighboursOf(view.rows, viewIndex) : undefined;
+  const rows = neighbours?.rows ?? view.rows;
   const myIndex = viewIndex === undefined ? undefined : rows.indexOf(view.rows[viewIndex]!);
   const page = query.around ? Math.floor((myIndex ?? 0) / query.size) : (query.page ?? 0);
   const from = page * query.size;
@@ -119,6 +127,7 @@ export function rankingPage(
     page,
     size: query.size,
     entries: rows.slice(from, from + query.size).map((row, offset) => entry(row, from + offset)),
+    ...(neighbours ? { neighbours: { gapAt: neighbours.gapAt, moreBelow: neighbours.moreBelow } } : {}),
   };
 }
 
@@ -126,7 +135,8 @@ export function rankingPage(
 function recipientOf(privacy: RankingPrivacy, row: StudentRow, byMatricula: boolean): Recipient {
   const whole = { id: row.id, studentId: row.studentId, name: row.name, grade: row.grade, photo: photoAddress(row) };
   if (privacy.mode === 'full' || privacy.mode === 'neighbours') return whole;
-  const name = byMatricula && privacy.mode === 'anonymous' ? RANKING_PRIVACY_TEXTS.recipientByMatricula(row.studentId) : firstNameAndInitial(row.name);
+  const name =
+    byMatricula && privacy.mode === 'anonymous' ? RANKING_PRIVACY_TEXTS.recipientByMatricula(row.studentId) : firstNameAndInitial(row.name);
   return { ...whole, name, photo: null };
 }
 

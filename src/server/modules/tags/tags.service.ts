@@ -54,7 +54,13 @@ export async function listActiveTags(db: Db, principal: Principal, privacy: Rank
     kind: tag.kind,
     assignedAt: tag.assignedAt.toISOString(),
     expiresAt: tag.expiresAt.toISOString(),
-    student: shownTo(viewer, privacy, { id: student.id, studentId: student.studentId, name: student.name, grade, photo: photoAddress(student) }),
+    student: shownTo(viewer, privacy, {
+      id: student.id,
+      studentId: student.studentId,
+      name: student.name,
+      grade,
+      photo: photoAddress(student),
+    }),
     likes: countByTag.get(tag.id) ?? 0,
     likedByMe: mine.has(tag.id),
   }));
