@@ -53,7 +53,10 @@ export function positionsOf(standings: readonly Standing[]): Positions {
   return { meritus, estelecas: placesOn(shown, 'estelecas'), hidden };
 }
 
-/** What moved between two readings, on each board: the students whose place or balance changed (a hidden student's in their own view too), and the positions whose row changed. */
+/**
+ * What moved between two readings, on each board: the students whose place or balance changed (a hidden student's in
+ * their own view too), and the positions whose row changed.
+ */
 export type RankingChanges = { students: Record<Board, Set<string>>; positions: Record<Board, number[]> };
 
 export function changesBetween(before: Positions, after: Positions): RankingChanges {
@@ -89,7 +92,8 @@ export function nothingChanged(changes: RankingChanges): boolean {
 
 /**
  * What a student sees of a change, as the ranking event tells them (RankingEvent), or null when they see none of it:
- * rows of the Méritus podium or within OWN_WINDOW of their own, rows of the Estelecas top list (ESTELECAS_TOP_LIMIT), and their own Méritus position when it moved.
+ * rows of the Méritus podium or within OWN_WINDOW of their own, rows of the Estelecas top list (ESTELECAS_TOP_LIMIT),
+ * and their own Méritus position when it moved.
  */
 export function changeSeenBy(changes: RankingChanges, studentUuid: string, after: Positions): RankingEvent | null {
   const hidden = after.hidden.get(studentUuid);

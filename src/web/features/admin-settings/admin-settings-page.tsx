@@ -6,6 +6,13 @@ import { isRefusal, type ApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { parseAmountText, issueFields } from '../../../shared/validation.ts';
 import { schoolInfoInput, schoolRules, timeZoneOptions, type SchoolRules, type SchoolSettings } from '../../../shared/settings.ts';
+import {
+  RANKING_NAME_MODE_HINTS,
+  RANKING_NAME_MODE_LABELS,
+  RANKING_NAME_MODES,
+  RANKING_PRIVACY_TEXTS,
+  type RankingNameMode,
+} from '../../../shared/ranking-privacy.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
@@ -158,6 +165,8 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
   const [values, setValues] = useState(() => rulesText(rules));
   const [teachersManageStudents, setTeachersManageStudents] = useState(rules.teachersManageStudents);
   const [budget, setBudget] = useState(() => budgetText(rules.defaultTeacherBudget));
+  const [rankingNames, setRankingNames] = useState(rules.rankingNames);
+  const [rankingHideAllowed, setRankingHideAllowed] = useState(rules.rankingHideAllowed);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useSaveRules();
 
@@ -180,6 +189,8 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
       transferMinIntervalSeconds: optional('transferMinIntervalSeconds'),
       teachersManageStudents,
       defaultTeacherBudget: defaultBudget.budget,
+      rankingNames,
+      rankingHideAllowed,
     });
     if (!parsed.success) {
       const fields = issueFields(parsed.error.issues);
@@ -223,6 +234,25 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
           <p className="-mt-2 text-xs text-slate-600 md:col-span-2">
             Usado quando um professor é adicionado; o limite de cada um se muda em Equipe.
           </p>
+        </fieldset>
+        <fieldset className="grid gap-4 border-t border-slate-100 pt-4 md:col-span-2 md:grid-cols-2">
+          <legend className="sr-only">Ranking e privacidade dos estudantes</legend>
+          <SelectField
+            label="Como o ranking mostra os colegas"
+            value={rankingNames}
+            onChange={(event) => setRankingNames(event.target.value as RankingNameMode)}
+            options={RANKING_NAME_MODES.map((mode) => ({ value: mode, label: RANKING_NAME_MODE_LABELS[mode] }))}
+            hint={`${RANKING_NAME_MODE_HINTS[rankingNames]} A equipe sempre vê os nomes completos.`}
+          />
+          <label className="flex min-h-11 cursor-pointer items-center gap-2 self-start text-sm font-medium text-slate-800 md:mt-7">
+            <input
+              type="checkbox"
+              className="size-5 shrink-0 accent-indigo-600"
+              checked={rankingHideAllowed}
+              onChange={(event) => setRankingHideAllowed(event.target.checked)}
+            />
+            Estudantes podem escolher “{RANKING_PRIVACY_TEXTS.hideLabel}”
+          </label>
         </fieldset>
         <div className="md:col-span-2">
           <Button type="submit" disabled={save.isPending}>

@@ -161,7 +161,12 @@ function Row({
               {student.name}
               {mine && <span className="ml-2 rounded-full bg-indigo-600 px-2 py-0.5 text-[0.7rem] font-bold text-white">Você</span>}
               {student.hidden && (
-                <span className="ml-2 inline-flex items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5 text-[0.7rem] font-semibold text-slate-700 ring-1 ring-slate-300">
+                <span
+                  className={cn(
+                    'ml-2 inline-flex items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5',
+                    'text-[0.7rem] font-semibold text-slate-700 ring-1 ring-slate-300',
+                  )}
+                >
                   <EyeOff aria-hidden="true" className="size-3" />
                   {RANKING_PRIVACY_TEXTS.hiddenBadge}
                 </span>

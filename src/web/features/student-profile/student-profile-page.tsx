@@ -17,6 +17,7 @@ import { Card } from '../../ui/card.tsx';
 import { EmailText } from '../../ui/email-text.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { TagBadge } from '../../ui/weekly-tag.tsx';
+import { RankingVisibilityCard } from './ranking-visibility-card.tsx';
 
 const NOT_INFORMED = 'Não informado';
 
@@ -183,6 +184,7 @@ export default function StudentProfilePage() {
           </Card>
           <Stats student={student} />
         </div>
+        <RankingVisibilityCard student={student} />
       </div>
     </div>
   );
