@@ -168,6 +168,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/admin/staff/:id/password': { password: 'senha-forte-2' },
   'POST /api/store/items/:id/contributions': { amount: 1 },
   'PUT /api/me/store-goal': { itemId: null },
+  'PUT /api/me/ranking-visibility': { hidden: false },
   'POST /api/admin/store/items': { name: 'Caderno', price: 5, currency: 'meritus', category: 'material', stock: 3 },
   'PATCH /api/admin/store/items/:id': { name: 'Caneta azul', price: 2, stock: null, position: 0 },
   'POST /api/admin/store/orders/:id/refuse': { reason: 'Em falta' },
