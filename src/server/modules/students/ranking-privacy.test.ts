@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { addAdmin, addStudents, buildTestApp, turmaIdOf, type TestApp, type TestStudent } from '../../test/test-app.ts';
 import { students, studentTags } from '../../db/schema.ts';
-import { openStream, type TestStream } from '../../realtime/sse-test-client.ts';
+import { openStream } from '../../realtime/sse-test-client.ts';
 import type { RankingNameMode } from '../../../shared/ranking-privacy.ts';
 import type { SchoolSettings } from '../../../shared/settings.ts';
 import type { ActiveTag, DirectoryPage, RankingAnswer } from '../../../shared/students.ts';
@@ -103,7 +103,7 @@ describe.each(hidingModes)("mode '%s'", (mode) => {
     const staff = await read<RankingAnswer>(cookies.staff, '/ranking?page=0&size=5');
     expect(staff.mode).toBe('full');
     expect(staff.entries[0]).toMatchObject({ id: bruno.id, name: bruno.name, studentId: bruno.studentId });
-    expect((await read<ActiveTag[]>(cookies.staff, '/tags/active'))[0]!.student.name).toBe(bruno.name);
+    expect((await read<ActiveTag[]>(cookies.staff, '/tags/active')).map((tag) => tag.student.name)).toContain(bruno.name);
   });
 
   test('the recipient search browses without names (none at all when anonymous); an exact matrícula still finds the recipient', async () => {
