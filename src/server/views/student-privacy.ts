@@ -1,4 +1,3 @@
-import type { Principal } from '../modules/auth/actor.ts';
 import { firstNameAndInitial, RANKING_PRIVACY_TEXTS, type RankingNameMode } from '../../shared/ranking-privacy.ts';
 import type { SchoolRules } from '../../shared/settings.ts';
 import type { ShownStudent } from '../../shared/students.ts';
@@ -20,7 +19,7 @@ export function rankingPrivacyOf(rules: Pick<SchoolRules, 'rankingNames' | 'rank
 /** Who is looking: staff see everyone whole; a student sees themself whole and the others under the school's rules. */
 export type Viewer = { kind: 'staff' } | { kind: 'student'; id: string };
 
-export function viewerOf(principal: Principal): Viewer {
+export function viewerOf(principal: { role: string; id: string }): Viewer {
   return principal.role === 'student' ? { kind: 'student', id: principal.id } : { kind: 'staff' };
 }
 
