@@ -52,6 +52,7 @@ for (const size of SIZES) {
       await navigate(studentPage, '/student/ranking');
       const podium = studentPage.getByRole('region', { name: 'Pódio' });
       await expect(podium.getByText('Estudante 1', { exact: true })).toBeVisible();
+      await studentPage.getByRole('button', { name: /Ir para minha posição/ }).click();
       await expect(studentPage.getByTestId('my-ranking-row')).toContainText(student.name);
       // The rows of the first page name no classmate: what the staff's ranking says of them never shows.
       const staff = await getJson<RankingAnswer>(school.admin, '/api/ranking?page=0&size=5');
@@ -135,6 +136,7 @@ test('a student filters the ranking by their own turma', async ({ page, school }
   await loginViaApi(page, student);
   await navigate(page, '/student/ranking');
   await page.getByRole('radio', { name: 'Minha turma' }).check();
+  await page.getByRole('button', { name: /Ir para minha posição/ }).click();
   await expect(page.getByTestId('my-ranking-row')).toBeVisible();
   const turma = await getJson<RankingAnswer>(page, '/api/ranking?around=me');
   expect(turma.ranked).toBeGreaterThan(0);

@@ -337,12 +337,18 @@ function NeighboursTable({ head }: { head: RankingAnswer }) {
   const rowHeight = useMediaQuery(SCREEN.md) ? ROW_HEIGHT.wide : ROW_HEIGHT.phone;
   const top = head.podium[0]?.meritus ?? 0;
   const gapAt = head.neighbours?.gapAt ?? null;
+  // The turma column shows only from md up: the mark spans 3 or 4 columns to match (as SpacerRow).
   const omitted = (key: string) => (
     <tr key={key} data-testid="ranking-gap" className="border-b border-slate-100 bg-slate-50/70">
-      <td colSpan={4} className="px-5 py-2 text-center text-sm font-semibold text-slate-600">
-        <span aria-hidden="true">⋯ </span>
-        outras posições
-      </td>
+      {[
+        { span: 3, className: 'md:hidden' },
+        { span: 4, className: 'hidden md:table-cell' },
+      ].map(({ span, className }) => (
+        <td key={span} colSpan={span} className={cn('px-5 py-2 text-center text-sm font-semibold text-slate-600', className)}>
+          <span aria-hidden="true">⋯ </span>
+          outras posições
+        </td>
+      ))}
     </tr>
   );
   return (
