@@ -59,6 +59,11 @@ function placeOf(position: number): Place | null {
   return position === 1 || position === 2 || position === 3 ? PLACES[position] : null;
 }
 
+/** A row without identity ('Estudante 12') gets the initial of 'Estudante', not of its number. */
+function avatarNameOf(student: RankingRow): string {
+  return student.id === null ? student.name.replace(/\s\d+$/, '') : student.name;
+}
+
 function Podium({ top, selfId }: { top: readonly RankingRow[]; selfId: string | null }) {
   // 2nd, 1st, 3rd from left to right, like a real podium.
   const order = [top[1], top[0], top[2]].filter((student): student is RankingRow => student !== undefined);
@@ -78,7 +83,7 @@ function Podium({ top, selfId }: { top: readonly RankingRow[]; selfId: string | 
               <BadgedAvatar
                 avatar={
                   <Avatar
-                    name={student.name}
+                    name={avatarNameOf(student)}
                     src={student.photo}
                     size={student.position === 1 ? 'xl' : 'lg'}
                     className={cn('ring-4', place.ring)}
@@ -155,7 +160,7 @@ function Row({
       </td>
       <td className="min-w-0 pr-2">
         <div className="flex min-w-0 items-center gap-3">
-          <Avatar name={student.name} src={student.photo} size="sm" />
+          <Avatar name={avatarNameOf(student)} src={student.photo} size="sm" />
           <div className="min-w-0">
             <p className="text-sm leading-tight font-semibold wrap-anywhere text-slate-900">
               {student.name}
