@@ -133,10 +133,13 @@ export const schoolRules = z
     teachersManageStudents: z.boolean({ error: 'validation' }),
     /** The weekly budget a teacher gets when created without one; null: no limit. */
     defaultTeacherBudget: weeklyBudget,
-    /** How the ranking, the tags and the recipient search show other students to a student (decision 029). */
-    rankingNames: z.enum(RANKING_NAME_MODES, { error: 'validation' }),
+    /**
+     * How the ranking, the tags and the recipient search show other students to a student (decision 029). These two
+     * default when a client that predates them sends the rules without them.
+     */
+    rankingNames: z.enum(RANKING_NAME_MODES, { error: 'validation' }).default('full'),
     /** Whether a student may choose 'Não aparecer no ranking' (off: every student appears, whatever they chose). */
-    rankingHideAllowed: z.boolean({ error: 'validation' }),
+    rankingHideAllowed: z.boolean({ error: 'validation' }).default(true),
   })
   .refine((rules) => rules.achievementThresholds.master > rules.achievementThresholds.collector, {
     error: 'invalid_achievement_thresholds',
