@@ -42,10 +42,16 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM, args: CHROME_FLAGS },
   },
   projects: [
-    { name: 'chromium', testIgnore: 'settings.spec.ts', use: desktop },
+    { name: 'chromium', testIgnore: ['settings.spec.ts', 'ranking-privacy.spec.ts'], use: desktop },
     // The settings screen changes what every screen reads (the school's goal, its name): those tests run after all the
     // others and one at a time, so no other test sees a goal or name of theirs.
-    { name: 'school-wide settings', testMatch: 'settings.spec.ts', dependencies: ['chromium'], fullyParallel: false, use: desktop },
+    {
+      name: 'school-wide settings',
+      testMatch: ['settings.spec.ts', 'ranking-privacy.spec.ts'],
+      dependencies: ['chromium'],
+      fullyParallel: false,
+      use: desktop,
+    },
   ],
   webServer: {
     // Builds the front end only when dist is older than its sources (`.ci/run` has just built it). Old asset

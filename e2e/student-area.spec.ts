@@ -496,7 +496,7 @@ test.describe('ranking', () => {
     await navigate(page, '/student/ranking');
     await expect(page.getByText('Não foi possível carregar o ranking')).toBeVisible({ timeout: 10_000 });
     await page.unroute('**/api/ranking?*');
-    const empty: RankingAnswer = { total: 0, podium: [], me: null, page: 0, size: 50, entries: [] };
+    const empty: RankingAnswer = { mode: 'full', total: 0, ranked: 0, podium: [], me: null, page: 0, size: 50, entries: [] };
     await page.route('**/api/ranking?*', (route) => route.fulfill({ json: empty }));
     await page.getByRole('button', { name: 'Tentar novamente' }).click();
     await expect(page.getByText('Nenhum estudante no ranking ainda')).toBeVisible();
@@ -527,7 +527,9 @@ test.describe('ranking', () => {
       const size = Number(query.get('size') ?? 50);
       const number = query.get('around') === 'me' ? Math.floor(myIndex / size) : Number(query.get('page') ?? 0);
       const json: RankingAnswer = {
+        mode: 'full',
         total: students.length,
+        ranked: students.length,
         podium: students.slice(0, 3),
         me: { ...students[myIndex]!, index: myIndex },
         page: number,

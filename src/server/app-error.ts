@@ -11,6 +11,8 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   student_outside_turmas: 403,
   turma_outside_turmas: 403,
   password_change_required: 403,
+  ranking_turma_not_own: 403,
+  ranking_hide_not_allowed: 403,
   not_found: 404,
   student_not_found: 404,
   report_no_top_students: 404,

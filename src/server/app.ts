@@ -29,6 +29,7 @@ import { RETIRED_ASSETS_FILE, webBuildOf } from './web-assets.ts';
 import { createEventBus } from './realtime/event-bus.ts';
 import { createLiveHub } from './realtime/live-hub.ts';
 import { createRankingStore, hearingOwnChanges } from './modules/students/ranking-store.ts';
+import { rankingPrivacyOf } from './views/student-privacy.ts';
 import type { AppDeps } from './deps.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -184,7 +185,10 @@ export async function buildApp(
   const bus = await createEventBus(database, app.log);
   const ranking = createRankingStore(database.db, bus);
   const events = hearingOwnChanges(bus, ranking);
-  const live = createLiveHub(database, events, ranking, app.log, config.liveTickMs);
+  const settings = createSettingsStore(database.db, events);
+  const live = createLiveHub(database, events, ranking, app.log, config.liveTickMs, async () =>
+    rankingPrivacyOf((await settings.get()).rules),
+  );
   app.decorate('liveHub', live);
   app.addHook('onClose', async () => {
     live.close();
@@ -198,7 +202,7 @@ export async function buildApp(
     database,
     events,
     live,
-    settings: createSettingsStore(database.db, events),
+    settings,
     storage,
     ranking,
     beforeStudentRemoval: refuseOrdersOfRemovedStudent,

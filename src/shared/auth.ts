@@ -58,6 +58,8 @@ export const selfStudent = publicStudent.extend({
   birthDate: z.string().nullable(),
   totalEarned: z.number().int(),
   lastLogin: z.string().nullable(),
+  /** 'Não aparecer no ranking' as the student chose it (in effect while the school allows it). */
+  rankingHidden: z.boolean(),
 });
 export type SelfStudent = z.infer<typeof selfStudent>;
 

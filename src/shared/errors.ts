@@ -99,6 +99,8 @@ export const ERROR_MESSAGES = {
   ranking_size_invalid: `O tamanho da página do ranking deve ser um número inteiro de 1 a ${RANKING_PAGE.maxSize}`,
   ranking_around_invalid: 'Use around=me, sem page, para ver a página da sua posição no ranking',
   ranking_no_own_row: 'Somente estudantes têm uma posição própria no ranking',
+  ranking_turma_not_own: 'No ranking, escolha a sua turma ou a escola toda',
+  ranking_hide_not_allowed: 'A escola não permite que estudantes deixem de aparecer no ranking',
   invalid_page: 'Página inválida: peça a partir da página 1, com até 100 estudantes por página',
   live_streams_full: 'Muitas abas do portal abertas nesta sessão: feche algumas para voltar a receber as atualizações ao vivo',
   live_streams_account_full:

@@ -12,6 +12,7 @@ import type { ErrorCode } from './errors.ts';
 import { DEFAULT_TIME_ZONE } from './format.ts';
 import { rowId, textInput } from './validation.ts';
 import { SIGN_IN_PROVIDERS } from './school-accounts.ts';
+import { RANKING_NAME_MODES } from './ranking-privacy.ts';
 
 /**
  * What a school configures (/admin/settings): stored in the database, read by every screen
@@ -134,6 +135,13 @@ export const schoolRules = z
     defaultTeacherBudget: weeklyBudget,
     /** A student whose password the staff reset (cards, single reset) must choose their own at the next sign-in. */
     studentsChangeResetPassword: z.boolean({ error: 'validation' }),
+    /**
+     * How the ranking, the tags and the recipient search show other students to a student (decision 029). These two
+     * default when a client that predates them sends the rules without them.
+     */
+    rankingNames: z.enum(RANKING_NAME_MODES, { error: 'validation' }).default('full'),
+    /** Whether a student may choose 'Não aparecer no ranking' (off: every student appears, whatever they chose). */
+    rankingHideAllowed: z.boolean({ error: 'validation' }).default(true),
   })
   .refine((rules) => rules.achievementThresholds.master > rules.achievementThresholds.collector, {
     error: 'invalid_achievement_thresholds',
@@ -154,6 +162,8 @@ export const DEFAULT_RULES: SchoolRules = {
   teachersManageStudents: false,
   defaultTeacherBudget: null,
   studentsChangeResetPassword: false,
+  rankingNames: 'full',
+  rankingHideAllowed: true,
 };
 
 /** The three achievements with the school's thresholds. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { publicStudent } from './auth.ts';
 import { RANKING_PAGE, STUDENT_PAGE_SIZE, TAG_KINDS } from './constants.ts';
-import { textInput } from './validation.ts';
+import { rowId, textInput } from './validation.ts';
+import { RANKING_NAME_MODES } from './ranking-privacy.ts';
 import type { ErrorCode } from './errors.ts';
 
 /** A whole number in a query string, refused with `error` (a code of the catalogue) outside min…max. */
@@ -17,17 +17,47 @@ export const rankingQuery = z
     page: wholeNumber('ranking_page_invalid', 0, RANKING_PAGE.maxPage).optional(),
     size: wholeNumber('ranking_size_invalid', 1, RANKING_PAGE.maxSize).default(RANKING_PAGE.size),
     around: z.literal('me', { error: 'ranking_around_invalid' }).optional(),
+    /** A turma's id: its students only, placed among themselves (a student: their own turma; a teacher: one of theirs). */
+    turma: rowId({ error: 'turma_not_found' }).optional(),
   })
   .refine((query) => query.page === undefined || query.around === undefined, { error: 'ranking_around_invalid', path: ['around'] });
 export type RankingQuery = z.input<typeof rankingQuery>;
 
-/** A row of the ranking: what the screen shows of a student, and their competition position (ties share it). */
-export const rankingEntry = publicStudent.omit({ tags: true }).extend({ position: z.number().int() });
+/**
+ * A student as another student may see them (decision 029): the school's mode for names decides what is left. Outside
+ * 'Nome completo' and 'Só vizinhos', another student's row has no id, matrícula or photo (nothing that links it to
+ * other views), a name of the mode ('Ana S.', 'Estudante 12'), and in 'Anônimo' no turma. Staff and the student
+ * themself always see the whole row.
+ */
+export const shownStudent = z.object({
+  id: z.uuid().nullable(),
+  studentId: z.string().nullable(),
+  name: z.string(),
+  grade: z.string().nullable(),
+  photo: z.string().nullable(),
+});
+export type ShownStudent = z.infer<typeof shownStudent>;
+
+/**
+ * A row of the ranking: what the screen shows of a student, and their competition position (ties share it). Another
+ * student's Estelecas are left out with their identity (null) outside full names; `hidden` (staff only) marks a student
+ * who chose 'Não aparecer no ranking' while the school allows it.
+ */
+export const rankingEntry = shownStudent.extend({
+  meritus: z.number().int(),
+  estelecas: z.number().int().nullable(),
+  position: z.number().int(),
+  hidden: z.boolean().optional(),
+});
 export type RankingEntry = z.infer<typeof rankingEntry>;
 
 export const rankingResponse = z.object({
-  /** Current students in the ranking. */
+  /** How the rows show other students: 'full' for staff, the school's mode for a student. */
+  mode: z.enum(RANKING_NAME_MODES),
+  /** Rows of this ranking (in 'Só vizinhos', the podium and the rows around the student's own). */
   total: z.number().int(),
+  /** Students placed in it (the student's own position is among these). */
+  ranked: z.number().int(),
   /** The first RANKING_PODIUM rows (fewer in a smaller school). */
   podium: z.array(rankingEntry),
   /** The asking student's row and its index (from 0) in the whole ranking; null for staff. */
@@ -36,6 +66,8 @@ export const rankingResponse = z.object({
   size: z.number().int(),
   /** Rows page × size … page × size + size − 1; fewer on the last page, none past it. */
   entries: z.array(rankingEntry),
+  /** 'Só vizinhos': the row before which rows were left out (null: none), and whether rows below the last were. */
+  neighbours: z.object({ gapAt: z.number().int().nullable(), moreBelow: z.boolean() }).optional(),
 });
 export type RankingAnswer = z.infer<typeof rankingResponse>;
 
@@ -56,8 +88,13 @@ export function studentPage<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), size: z.number().int() });
 }
 
-/** A student's search for someone to send to: classmates' public fields, never their own row. */
-export const directoryResponse = studentPage(publicStudent);
+/**
+ * A student's search for someone to send to: classmates as the school's mode shows them (with their id, which the
+ * transfer names), never their own row nor anyone's balances.
+ */
+export const recipient = shownStudent.extend({ id: z.uuid(), studentId: z.string() });
+export type Recipient = z.infer<typeof recipient>;
+export const directoryResponse = studentPage(recipient);
 export type DirectoryPage = z.infer<typeof directoryResponse>;
 
 /** One active weekly tag with its holder, as the dashboards list them. */
@@ -66,9 +103,16 @@ export const activeTag = z.object({
   kind: z.enum(TAG_KINDS),
   assignedAt: z.string(),
   expiresAt: z.string(),
-  student: z.object({ id: z.uuid(), studentId: z.string(), name: z.string(), grade: z.string(), photo: z.string().nullable() }),
+  /** The holder, as the school's mode shows them to the asker (shownStudent). */
+  student: shownStudent,
   likes: z.number().int(),
   likedByMe: z.boolean(),
 });
 export type ActiveTag = z.infer<typeof activeTag>;
 export const activeTagsResponse = z.array(activeTag);
+
+/** PUT /api/me/ranking-visibility: 'Não aparecer no ranking' (Meu Perfil). */
+export const rankingVisibilityInput = z.object({ hidden: z.boolean({ error: 'validation' }) });
+export type RankingVisibilityInput = z.input<typeof rankingVisibilityInput>;
+export const rankingVisibilityResult = z.object({ hidden: z.boolean(), message: z.string() });
+export type RankingVisibilityResult = z.infer<typeof rankingVisibilityResult>;

@@ -97,6 +97,8 @@ export const students = pgTable(
     totalEarned: integer('total_earned').notNull().default(0),
     estelecas: integer('estelecas').notNull().default(0),
     lastLogin: timestamp('last_login', { withTimezone: true }),
+    /** 'Não aparecer no ranking': the student's own choice, in effect while the school allows it (decision 029). */
+    rankingHidden: boolean('ranking_hidden').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     /** Removed students keep their ledger rows; they leave every list and cannot sign in. */

@@ -64,6 +64,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'GET /api/students/directory',
     'GET /api/me/summary',
     'PUT /api/me/store-goal',
+    'PUT /api/me/ranking-visibility',
     'PUT /api/tags/:tagId/like',
     'DELETE /api/tags/:tagId/like',
     'GET /api/store/items',

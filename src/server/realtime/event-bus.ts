@@ -18,6 +18,8 @@ export type BusEvent =
   /** Weekly tags or likes changed; `studentUuids`: whose own tags changed (none for a like). */
   | { type: 'tags'; studentUuids: string[] | 'all' }
   | { type: 'students' }
+  /** Students chose to appear in the ranking or not (decision 029): the ranking reads them again by key, like an operation's. */
+  | { type: 'ranking_visibility'; studentUuids: string[] }
   /** A turma goal's contributions were given back (decision 026): each of `studentUuids` watching is told what they got back. */
   | { type: 'goal_refunded'; itemId: string; studentUuids: string[] | 'all' }
   /**

@@ -9,6 +9,8 @@ import type { LiveOperation } from '../../shared/ledger.ts';
 import type { RankingStore } from '../modules/students/ranking-store.ts';
 import { LIVE_TICK_MS, MAX_PUSHED_OPERATIONS, type ClientEvent, type RankingEvent } from '../../shared/live-events.ts';
 import type { BusEvent, DeliveredEvent, EventBus } from './event-bus.ts';
+import { rankingPrivacyOf, type RankingPrivacy } from '../views/student-privacy.ts';
+import { DEFAULT_RULES } from '../../shared/settings.ts';
 import { changeSeenBy, changesBetween, nothingChanged, positionsOf, type Positions } from './ranking-changes.ts';
 
 declare module 'fastify' {
@@ -115,6 +117,8 @@ export function createLiveHub(
   ranking: Pick<RankingStore, 'current'>,
   log: FastifyBaseLogger,
   tickMs = LIVE_TICK_MS,
+  /** The school's rules on who appears to other students (decision 029); the defaults when not given (tests). */
+  privacy: () => Promise<RankingPrivacy> = async () => rankingPrivacyOf(DEFAULT_RULES),
 ): LiveHub {
   const clients = new Set<LiveClient>();
   let standings: Positions | undefined;
@@ -211,6 +215,10 @@ export function createLiveHub(
           figuresChanged === 'all' || event.studentUuids === 'all' ? 'all' : new Set([...(figuresChanged ?? []), ...event.studentUuids]);
         return;
       }
+      case 'ranking_visibility':
+        // Read by key like an operation's students: the tick tells those whose rows moved, nobody else.
+        standingsStale = true;
+        return;
       case 'students':
         studentsChanged = true;
         standingsStale = true;
@@ -237,7 +245,10 @@ export function createLiveHub(
         return;
       }
       case 'settings':
+        // Every screen reads again; the standings too, since whether hidden students count may have changed.
         for (const client of clients) client.send({ type: 'settings' });
+        standings = undefined;
+        standingsStale = true;
         return;
       case 'resync':
         // Anything may have been missed: the streams refetch everything (events.routes.ts), and the standings are read anew.
@@ -259,7 +270,8 @@ export function createLiveHub(
     }
     if (!standingsStale) return undefined;
     standingsStale = false;
-    const after = positionsOf((await ranking.current()).rows);
+    const [snapshot, { hidingAllowed }] = await Promise.all([ranking.current(), privacy()]);
+    const after = positionsOf(snapshot.rows.map((row) => ({ ...row, hidden: hidingAllowed && row.rankingHidden })));
     const before = standings;
     standings = after;
     if (!before) return undefined;

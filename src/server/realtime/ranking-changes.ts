@@ -1,7 +1,7 @@
 import { ESTELECAS_TOP_LIMIT } from '../../shared/constants.ts';
 import type { RankingEvent } from '../../shared/live-events.ts';
-/** One current student's balances: what both boards order by. */
-export type Standing = { id: string; meritus: number; estelecas: number };
+/** One current student's balances: what both boards order by; `hidden`: left out of the other students' boards (decision 029). */
+export type Standing = { id: string; meritus: number; estelecas: number; hidden?: boolean | undefined };
 
 /** The podium every ranking screen shows. */
 const PODIUM = 3;
@@ -16,7 +16,11 @@ const BOARDS: readonly Board[] = ['meritus', 'estelecas'];
 
 /** Where each student stands on a board: the position (ties share one) and the balance shown beside it. */
 type Place = { position: number; balance: number };
-export type Positions = Record<Board, Map<string, Place>>;
+/**
+ * The boards the students see (hidden students left out), and where each hidden student stands in their own view:
+ * among the others, as if they were the only one shown (rankingViewOf).
+ */
+export type Positions = Record<Board, Map<string, Place>> & { hidden: Map<string, Place> };
 
 function placesOn(standings: readonly Standing[], board: Board): Map<string, Place> {
   const sorted = [...standings].sort((a, b) => b[board] - a[board]);
@@ -30,10 +34,29 @@ function placesOn(standings: readonly Standing[], board: Board): Map<string, Pla
 }
 
 export function positionsOf(standings: readonly Standing[]): Positions {
-  return { meritus: placesOn(standings, 'meritus'), estelecas: placesOn(standings, 'estelecas') };
+  const shown = standings.filter((standing) => !standing.hidden);
+  const meritus = placesOn(shown, 'meritus');
+  const balances = shown.map((standing) => standing.meritus).sort((a, b) => b - a);
+  const hidden = new Map<string, Place>();
+  for (const standing of standings) {
+    if (!standing.hidden) continue;
+    // One more than the shown students with more (balances are highest first).
+    let low = 0;
+    let high = balances.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (balances[middle]! > standing.meritus) low = middle + 1;
+      else high = middle;
+    }
+    hidden.set(standing.id, { position: low + 1, balance: standing.meritus });
+  }
+  return { meritus, estelecas: placesOn(shown, 'estelecas'), hidden };
 }
 
-/** What moved between two readings, on each board: the students whose place or balance changed, and the positions whose row changed. */
+/**
+ * What moved between two readings, on each board: the students whose place or balance changed (a hidden student's in
+ * their own view too), and the positions whose row changed.
+ */
 export type RankingChanges = { students: Record<Board, Set<string>>; positions: Record<Board, number[]> };
 
 export function changesBetween(before: Positions, after: Positions): RankingChanges {
@@ -55,6 +78,11 @@ export function changesBetween(before: Positions, after: Positions): RankingChan
     }
     changes.positions[board] = [...positions];
   }
+  // A hidden student's own place moves nobody else's rows.
+  for (const [id, place] of after.hidden) {
+    const was = before.hidden.get(id);
+    if (!was || was.position !== place.position || was.balance !== place.balance) changes.students.meritus.add(id);
+  }
   return changes;
 }
 
@@ -68,7 +96,8 @@ export function nothingChanged(changes: RankingChanges): boolean {
  * and their own Méritus position when it moved.
  */
 export function changeSeenBy(changes: RankingChanges, studentUuid: string, after: Positions): RankingEvent | null {
-  const place = after.meritus.get(studentUuid);
+  const hidden = after.hidden.get(studentUuid);
+  const place = after.meritus.get(studentUuid) ?? hidden;
   const nearOwn = (changed: number) => place !== undefined && Math.abs(changed - place.position) <= OWN_WINDOW;
   const ownMoved = changes.students.meritus.has(studentUuid);
   const boards: RankingEvent['boards'] = [];
@@ -77,5 +106,6 @@ export function changeSeenBy(changes: RankingChanges, studentUuid: string, after
     boards.push('estelecas');
   }
   if (boards.length === 0) return null;
-  return { type: 'ranking', boards, own: ownMoved && place ? { position: place.position, total: after.meritus.size } : null };
+  const total = after.meritus.size + (hidden ? 1 : 0);
+  return { type: 'ranking', boards, own: ownMoved && place ? { position: place.position, total } : null };
 }

@@ -80,6 +80,7 @@ export function toSelfStudent(row: StudentRow, tags: StudentTag[]): SelfStudent 
     birthDate: row.birthDate,
     totalEarned: row.totalEarned,
     lastLogin: row.lastLogin?.toISOString() ?? null,
+    rankingHidden: row.rankingHidden,
   };
 }
 

@@ -10,7 +10,8 @@ export const students = defineRoutes(['students'], {
     description:
       'Estudantes atuais por Méritus (maior primeiro; empate por nome), com posição de competição (empates dividem a posição). ' +
       'Cada resposta traz o total, o pódio, a linha de quem pergunta (estudante) e a página pedida: `page` (a partir de 0) e ' +
-      '`size` (até 100), ou `around=me` para a página da própria posição.',
+      '`size` (até 100), ou `around=me` para a página da própria posição; `turma` restringe a uma turma. Para um estudante, ' +
+      'os colegas aparecem no modo de privacidade da escola, e os que pediram para não aparecer ficam de fora.',
     schemas: (s) => ({ query: s.rankingQuery, response: { 200: s.rankingResponse } }),
   },
   directory: {
@@ -20,6 +21,15 @@ export const students = defineRoutes(['students'], {
     description:
       'Uma página dos colegas para quem o estudante pode enviar (ele mesmo fica de fora), buscados por nome, matrícula ou turma.',
     schemas: (s) => ({ query: s.studentSearchQuery, response: { 200: s.directoryResponse } }),
+  },
+  /** 'Não aparecer no ranking' (Meu Perfil, decision 029). */
+  rankingVisibility: {
+    method: 'PUT',
+    path: '/api/me/ranking-visibility',
+    access: 'student',
+    description:
+      'O estudante escolhe não aparecer no ranking (nem nas tags) para os colegas, se a escola permitir; ele continua vendo a própria posição.',
+    schemas: (s) => ({ body: s.rankingVisibilityInput, response: { 200: s.rankingVisibilityResult } }),
   },
   /** The student area's summary figures. */
   summary: {

@@ -17,6 +17,7 @@ const student: SelfStudent = {
   birthDate: null,
   totalEarned: 138,
   lastLogin: null,
+  rankingHidden: false,
 };
 
 test("the sidebar's share of the goal is the dashboard's: 138 of 2.000 M$ is 6%, not 7% (rounded down, as the dashboard's card)", () => {

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-hot-toast';
-import type { PublicStudent } from '../../shared/auth.ts';
+import type { Recipient } from '../../shared/students.ts';
 import { ERROR_MESSAGES, type ErrorCode } from '../../shared/errors.ts';
 import {
   estelecasTransferInput,
@@ -62,7 +62,7 @@ export function validateTransfer(
 export function useTransferForm(currency: Currency, balance: number, onSent: () => void) {
   const applyResult = useApplyOperationResult();
   const [search, setSearch] = useState('');
-  const [recipient, setRecipient] = useState<PublicStudent | null>(null);
+  const [recipient, setRecipient] = useState<Recipient | null>(null);
   const [amount, setAmount] = useState('');
   const mutation = useIdempotentMutation({
     mutationFn: (input: TransferInput, idempotencyKey: string) => call(CURRENCY_ROUTES[currency].transfer, { body: input, idempotencyKey }),

@@ -1,8 +1,10 @@
 import { useId } from 'react';
 import { Check, SearchX, Users } from 'lucide-react';
-import type { PublicStudent } from '../../shared/auth.ts';
+import type { Recipient } from '../../shared/students.ts';
+import { RANKING_PRIVACY_TEXTS } from '../../shared/ranking-privacy.ts';
 import { countOf, formatNumber } from '../../shared/format.ts';
 import { useDirectorySearch } from '../lib/student-search.ts';
+import { useSchoolSettings } from '../lib/school-settings.ts';
 import { cn } from '../lib/cn.ts';
 import { Button } from './button.tsx';
 import { EmptyState } from './empty-state.tsx';
@@ -13,7 +15,7 @@ import { StudentIdentity } from './student-identity.tsx';
 
 export type RecipientPickerProps = {
   selectedId: string | null;
-  onSelect: (student: PublicStudent) => void;
+  onSelect: (student: Recipient) => void;
   search: string;
   onSearchChange: (value: string) => void;
   /** Legend of the radio group, e.g. 'Destinatário'. */
@@ -31,6 +33,8 @@ export type RecipientPickerProps = {
 export function RecipientPicker({ selectedId, onSelect, search, onSearchChange, legend, className, listClassName }: RecipientPickerProps) {
   const name = useId();
   const directory = useDirectorySearch(search);
+  // In 'Anônimo' nobody is browsed: a classmate is found by their exact matrícula (decision 029).
+  const byMatriculaOnly = useSchoolSettings().data?.rules.rankingNames === 'anonymous';
   const { students: filtered, total = 0 } = directory;
 
   if (directory.isError && !directory.data) {
@@ -46,7 +50,12 @@ export function RecipientPicker({ selectedId, onSelect, search, onSearchChange, 
   return (
     <fieldset className={cn('flex min-h-0 flex-col gap-3', className)}>
       <legend className="sr-only">{legend}</legend>
-      <SearchInput value={search} onChange={onSearchChange} label="Buscar estudante" placeholder="Nome, matrícula ou turma" />
+      <SearchInput
+        value={search}
+        onChange={onSearchChange}
+        label="Buscar estudante"
+        placeholder={byMatriculaOnly ? 'Matrícula do colega' : 'Nome, matrícula ou turma'}
+      />
       {directory.isPending ? (
         <div className="flex flex-col gap-2" aria-hidden="true">
           {Array.from({ length: 5 }, (_, index) => (
@@ -54,12 +63,20 @@ export function RecipientPicker({ selectedId, onSelect, search, onSearchChange, 
           ))}
         </div>
       ) : total === 0 && !directory.searched && !directory.isPlaceholderData ? (
-        <EmptyState icon={<Users className="size-6" />} title="Nenhum estudante disponível" />
+        byMatriculaOnly ? (
+          <EmptyState
+            icon={<Users className="size-6" />}
+            title="Busque pela matrícula"
+            description={RANKING_PRIVACY_TEXTS.anonymousSearchHint}
+          />
+        ) : (
+          <EmptyState icon={<Users className="size-6" />} title="Nenhum estudante disponível" />
+        )
       ) : !filtered || filtered.length === 0 ? (
         <EmptyState
           icon={<SearchX className="size-6" />}
           title="Nenhum estudante encontrado"
-          description="Tente outro nome, matrícula ou turma."
+          description={byMatriculaOnly ? RANKING_PRIVACY_TEXTS.anonymousSearchHint : 'Tente outro nome, matrícula ou turma.'}
         />
       ) : (
         <div className={cn('-mx-1 overflow-y-auto px-1 py-1', listClassName)}>

@@ -4,16 +4,30 @@ import { ledgerEntries, students, turmas } from '../../db/schema.ts';
 import type { BusEvent, DeliveredEvent, EventBus } from '../../realtime/event-bus.ts';
 import { nameSortKey, photoAddress } from '../../views/student-views.ts';
 import { CHANGE_WINDOW_DAYS } from '../../../shared/constants.ts';
-import type { RankingEntry } from '../../../shared/students.ts';
 import { competitionPositions } from '../../../shared/student-figures.ts';
+
+/** A current student in the kept ranking: what its rows show, their position, and their 'Não aparecer no ranking'. */
+export type RankedStudent = {
+  id: string;
+  studentId: string;
+  name: string;
+  grade: string;
+  photo: string | null;
+  meritus: number;
+  estelecas: number;
+  position: number;
+  rankingHidden: boolean;
+};
 
 /** The ranking at one moment: rows by Méritus (highest first, ties by name), each student's index in them and turma. */
 export type RankingSnapshot = {
-  readonly rows: readonly RankingEntry[];
+  readonly rows: readonly RankedStudent[];
   indexOf(studentUuid: string): number | undefined;
   turmaOf(studentUuid: string): string | undefined;
   /** Whether other students may see the student's photo (the school recorded the image consent; decision 030). */
   photoShared(studentUuid: string): boolean;
+  /** Something worked out from this moment's rows once for every reader of it (a filtered view), by key. */
+  memo<T>(key: string, compute: () => T): T;
 };
 
 /**
@@ -44,7 +58,7 @@ const PATCH_LIMIT = 200;
 const DAY_MS = 86_400_000;
 
 export function createRankingStore(db: Db, events: EventBus): RankingStore & { close(): void } {
-  let rows: RankingEntry[] = [];
+  let rows: RankedStudent[] = [];
   let indexById = new Map<string, number>();
   /** Where each name sorts among all names (nameSortKey; names change only with a rebuild). */
   let nameOrder = new Map<string, number>();
@@ -52,7 +66,7 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
   let turmaById = new Map<string, string>();
   /** The students with image consent (a change of it publishes 'students', which rebuilds, like names). */
   let consented = new Set<string>();
-  const byMeritusThenName = (a: RankingEntry, b: RankingEntry) => b.meritus - a.meritus || nameOrder.get(a.id)! - nameOrder.get(b.id)!;
+  const byMeritusThenName = (a: RankedStudent, b: RankedStudent) => b.meritus - a.meritus || nameOrder.get(a.id)! - nameOrder.get(b.id)!;
   let rebuild = true;
   let changed = new Set<string>();
   /** Changes heard and changes applied, counted: a read waits until what it found heard is applied. */
@@ -60,11 +74,13 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
   let applied = 0;
   let running: Promise<void> | null = null;
 
-  const settle = (next: RankingEntry[]) => {
+  let memos = new Map<string, unknown>();
+  const settle = (next: RankedStudent[]) => {
     next.sort(byMeritusThenName);
     const positions = competitionPositions(next.map((row) => row.meritus));
     rows = next.map((row, index) => ({ ...row, position: positions[index]! }));
     indexById = new Map(rows.map((row, index) => [row.id, index]));
+    memos = new Map();
   };
 
   const loadAll = async () => {
@@ -80,6 +96,7 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
         imageConsent: students.imageConsent,
         meritus: students.meritus,
         estelecas: students.estelecas,
+        rankingHidden: students.rankingHidden,
         nameOrder: sql<number>`row_number() OVER (ORDER BY ${nameSortKey}, ${students.id})`.mapWith(Number),
       })
       .from(students)
@@ -100,14 +117,14 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
   /** New balances of a few students; false when one of them is not in the ranking yet (or left it): rebuild then. */
   const patch = async (ids: string[]): Promise<boolean> => {
     const balances = await db
-      .select({ id: students.id, meritus: students.meritus, estelecas: students.estelecas })
+      .select({ id: students.id, meritus: students.meritus, estelecas: students.estelecas, rankingHidden: students.rankingHidden })
       .from(students)
       .where(and(inArray(students.id, ids), isNull(students.deletedAt)));
     if (balances.length !== ids.length || balances.some(({ id }) => !indexById.has(id))) return false;
     const next = [...rows];
-    for (const { id, meritus, estelecas } of balances) {
+    for (const { id, meritus, estelecas, rankingHidden } of balances) {
       const index = indexById.get(id)!;
-      next[index] = { ...next[index]!, meritus, estelecas };
+      next[index] = { ...next[index]!, meritus, estelecas, rankingHidden };
     }
     settle(next);
     return true;
@@ -135,8 +152,8 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
   };
 
   const hear = (event: DeliveredEvent) => {
-    if (event.type === 'ledger') {
-      if (event.status !== 'completed') return;
+    if (event.type === 'ledger' || event.type === 'ranking_visibility') {
+      if (event.type === 'ledger' && event.status !== 'completed') return;
       if (event.studentUuids === 'all') rebuild = true;
       else for (const id of event.studentUuids) changed.add(id);
     } else if (event.type === 'students' || event.type === 'resync') rebuild = true;
@@ -171,12 +188,17 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
       // Changes replace the rows and the index rather than edit them: the caller's answer is of one moment.
       const index = indexById;
       const turmaOf = turmaById;
+      const kept = memos;
       const shared = consented;
       return {
         rows,
         indexOf: (studentUuid) => index.get(studentUuid),
         turmaOf: (studentUuid) => turmaOf.get(studentUuid),
         photoShared: (studentUuid) => shared.has(studentUuid),
+        memo<T>(key: string, compute: () => T): T {
+          if (!kept.has(key)) kept.set(key, compute());
+          return kept.get(key) as T;
+        },
       };
     },
     hear,

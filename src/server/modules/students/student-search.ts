@@ -17,6 +17,10 @@ export type StudentSearch = {
   byEmail: boolean;
   /** The turmas a teacher sees (turmaScopeOf); every turma when absent. */
   scope?: TurmaScope | undefined;
+  /** Left out: students who chose 'Não aparecer no ranking' (another student browsing, while the school allows it). */
+  exceptHidden?: boolean | undefined;
+  /** The names as the searcher sees them ('Ana S.'): the words match those, so a search cannot probe a name not shown. */
+  shownName?: ((name: string) => string) | undefined;
 };
 
 export type StudentSearchPage = { rows: StudentRow[]; total: number };
@@ -29,6 +33,7 @@ function conditionsOf(search: StudentSearch): SQL[] {
   if (search.turma) conditions.push(eq(turmas.name, search.turma));
   if (search.withEstelecas) conditions.push(gt(students.estelecas, 0));
   if (search.exceptId) conditions.push(ne(students.id, search.exceptId));
+  if (search.exceptHidden) conditions.push(eq(students.rankingHidden, false));
   return conditions;
 }
 
@@ -62,9 +67,13 @@ export async function searchStudents(
     .innerJoin(turmas, eq(turmas.id, students.turmaId))
     .where(where)
     .orderBy(...ORDER);
-  const matched = studentMatcher(search.byEmail ? candidates : candidates.map((candidate) => ({ ...candidate, email: null })))(
-    search.q ?? '',
-  );
+  const { shownName } = search;
+  const seen = candidates.map((candidate) => ({
+    ...candidate,
+    name: shownName ? shownName(candidate.name) : candidate.name,
+    email: search.byEmail ? candidate.email : null,
+  }));
+  const matched = studentMatcher(seen)(search.q ?? '');
   const ids = matched.slice(offset, offset + size).map((candidate) => candidate.id);
   if (ids.length === 0) return { rows: [], total: matched.length };
   const byId = new Map((await selectStudents(db).where(inArray(students.id, ids))).map((row) => [row.id, row]));

@@ -6,7 +6,9 @@ import { AppError } from '../../app-error.ts';
 import { CHANGE_WINDOW_DAYS } from '../../../shared/constants.ts';
 import type { StudentSummary } from '../../../shared/student-area.ts';
 import { goalPercent, goalRemaining } from '../../../shared/student-figures.ts';
-import type { RankingSnapshot, RankingStore } from './ranking-store.ts';
+import type { RankingStore } from './ranking-store.ts';
+import { rankingViewOf, type RankingView } from './students.service.ts';
+import type { RankingPrivacy } from '../../views/student-privacy.ts';
 import { storeGoalOf } from './store-goal.service.ts';
 
 const DAY_MS = 86_400_000;
@@ -15,11 +17,12 @@ const DAY_MS = 86_400_000;
 const total = (expression: ReturnType<typeof sql>) => sql`COALESCE(SUM(${expression}), 0)`.mapWith(Number);
 
 /**
- * The competition position of a balance among the ranking's current students other than the student themself (whose
- * own row may be a moment older than the balance just read): one more than those with more.
+ * The competition position of a balance among the other students of the student's view of the ranking (rankingViewOf:
+ * those hidden from them left out), the student's own row left aside (it may be a moment older than the balance just
+ * read): one more than those with more.
  */
-function positionAmong(ranking: RankingSnapshot, studentUuid: string, meritus: number): number {
-  const { rows } = ranking;
+function positionAmong(view: RankingView, studentUuid: string, meritus: number): number {
+  const { rows } = view;
   // Rows are by Méritus, highest first: the first row with no more than `meritus` ends those above.
   let low = 0;
   let high = rows.length;
@@ -28,15 +31,15 @@ function positionAmong(ranking: RankingSnapshot, studentUuid: string, meritus: n
     if (rows[middle]!.meritus > meritus) low = middle + 1;
     else high = middle;
   }
-  const myIndex = ranking.indexOf(studentUuid);
+  const myIndex = view.indexOf(studentUuid);
   return low + 1 - (myIndex !== undefined && myIndex < low ? 1 : 0);
 }
 
-/** The position held with the balances of CHANGE_WINDOW_DAYS ago, among today's students (the newer ones had 0 then). */
-function positionBefore(ranking: RankingSnapshot, past: ReadonlyMap<string, number>, studentUuid: string): number {
+/** The position held with the balances of CHANGE_WINDOW_DAYS ago, among today's students of the view (the newer ones had 0 then). */
+function positionBefore(view: RankingView, past: ReadonlyMap<string, number>, studentUuid: string): number {
   const mine = past.get(studentUuid) ?? 0;
   let above = 0;
-  for (const row of ranking.rows) if (row.id !== studentUuid && (past.get(row.id) ?? 0) > mine) above += 1;
+  for (const row of view.rows) if (row.id !== studentUuid && (past.get(row.id) ?? 0) > mine) above += 1;
   return above + 1;
 }
 
@@ -46,6 +49,7 @@ export async function studentSummary(
   ranking: RankingStore,
   studentUuid: string,
   goal: number,
+  privacy: RankingPrivacy,
   now: Date = new Date(),
 ): Promise<StudentSummary> {
   const since = new Date(now.getTime() - CHANGE_WINDOW_DAYS * DAY_MS);
@@ -98,14 +102,15 @@ export async function studentSummary(
     storeGoalOf(db, studentUuid),
   ]);
 
+  const view = rankingViewOf(current, { kind: 'student', id: studentUuid }, privacy);
   return {
     meritus: me.meritus,
     totalEarned: me.totalEarned,
     estelecas: me.estelecas,
     rank: {
-      position: positionAmong(current, studentUuid, me.meritus),
-      total: current.rows.length + (current.indexOf(studentUuid) === undefined ? 1 : 0),
-      positionBefore: positionBefore(current, past, studentUuid),
+      position: positionAmong(view, studentUuid, me.meritus),
+      total: view.rows.length + (view.indexOf(studentUuid) === undefined ? 1 : 0),
+      positionBefore: positionBefore(view, past, studentUuid),
     },
     goal: { target: goal, percent: goalPercent(me.meritus, goal), remaining: goalRemaining(me.meritus, goal) },
     storeGoal,

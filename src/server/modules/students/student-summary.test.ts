@@ -5,6 +5,8 @@ import { silentEvents } from '../../realtime/event-bus.ts';
 import { studentSummary } from './student-summary.service.ts';
 import { createRankingStore } from './ranking-store.ts';
 import type { StudentSummary } from '../../../shared/student-area.ts';
+import { DEFAULT_RULES } from '../../../shared/settings.ts';
+import { rankingPrivacyOf } from '../../views/student-privacy.ts';
 
 const DAY = 86_400_000;
 
@@ -100,7 +102,14 @@ describe('GET /api/me/summary', () => {
     expect(theirs.recent).toEqual({ meritusNet: 30, earned: 0, estelecasNet: 0 });
 
     // Eight days later none of it is recent any more, and the balances stay.
-    const later = await studentSummary(t.db, createRankingStore(t.db, silentEvents), ana.id, 2000, new Date(Date.now() + 8 * DAY));
+    const later = await studentSummary(
+      t.db,
+      createRankingStore(t.db, silentEvents),
+      ana.id,
+      2000,
+      rankingPrivacyOf(DEFAULT_RULES),
+      new Date(Date.now() + 8 * DAY),
+    );
     expect(later.recent).toEqual({ meritusNet: 0, earned: 0, estelecasNet: 0 });
     expect(later.meritus).toBe(60);
   });

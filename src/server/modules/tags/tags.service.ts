@@ -10,7 +10,8 @@ import { recordAudit } from '../audit/audit.service.ts';
 import type { ActiveTag } from '../../../shared/students.ts';
 import { ADMIN_STUDENT_TEXTS, type TagChangeResult } from '../../../shared/admin-students.ts';
 import { TAG_DURATION_MAX_DAYS, TAG_NAMES, type TagKind } from '../../../shared/constants.ts';
-import { activeTagsByStudent, photoSeenBy } from '../../views/student-views.ts';
+import { activeTagsByStudent, photoAddress } from '../../views/student-views.ts';
+import { isHiddenFrom, shownTo, viewerOf, type RankingPrivacy } from '../../views/student-privacy.ts';
 
 /** Removes tags past their expiry; reads already ignore them, this keeps the table small. */
 export async function sweepExpiredTags(db: Db): Promise<number> {
@@ -18,15 +19,20 @@ export async function sweepExpiredTags(db: Db): Promise<number> {
   return removed.length;
 }
 
-/** Every unexpired tag of a current student, newest first, with its like count. */
-export async function listActiveTags(db: Db, viewer: Principal): Promise<ActiveTag[]> {
+/**
+ * Every unexpired tag of a current student, newest first, with its like count; to a student, the holders as the school's
+ * privacy rules show them (decision 029), without those who chose not to appear.
+ */
+export async function listActiveTags(db: Db, principal: Principal, privacy: RankingPrivacy): Promise<ActiveTag[]> {
+  const viewer = viewerOf(principal);
   const rows = await db
     .select({ tag: studentTags, student: students, grade: turmas.name })
     .from(studentTags)
     .innerJoin(students, eq(students.id, studentTags.studentUuid))
     .innerJoin(turmas, eq(turmas.id, students.turmaId))
     .where(and(gt(studentTags.expiresAt, new Date()), isNull(students.deletedAt)))
-    .orderBy(desc(studentTags.assignedAt));
+    .orderBy(desc(studentTags.assignedAt))
+    .then((found) => found.filter(({ student }) => !isHiddenFrom(viewer, privacy, student)));
   // Likes of the tags shown only: those of expired tags stay in the table and would be counted on every read.
   const shown = rows.map(({ tag }) => tag.id);
   const [likeCounts, likedByViewer] =
@@ -34,7 +40,7 @@ export async function listActiveTags(db: Db, viewer: Principal): Promise<ActiveT
       ? [[], []]
       : await Promise.all([
           db.select({ tagId: tagLikes.tagId, n: count() }).from(tagLikes).where(inArray(tagLikes.tagId, shown)).groupBy(tagLikes.tagId),
-          viewer.role === 'student'
+          viewer.kind === 'student'
             ? db
                 .select({ tagId: tagLikes.tagId })
                 .from(tagLikes)
@@ -48,7 +54,14 @@ export async function listActiveTags(db: Db, viewer: Principal): Promise<ActiveT
     kind: tag.kind,
     assignedAt: tag.assignedAt.toISOString(),
     expiresAt: tag.expiresAt.toISOString(),
-    student: { id: student.id, studentId: student.studentId, name: student.name, grade, photo: photoSeenBy(viewer, student) },
+    student: shownTo(viewer, privacy, {
+      id: student.id,
+      studentId: student.studentId,
+      name: student.name,
+      grade,
+      photo: photoAddress(student),
+      photoShared: student.imageConsent,
+    }),
     likes: countByTag.get(tag.id) ?? 0,
     likedByMe: mine.has(tag.id),
   }));

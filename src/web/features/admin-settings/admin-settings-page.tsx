@@ -6,6 +6,13 @@ import { isRefusal, type ApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { parseAmountText, issueFields } from '../../../shared/validation.ts';
 import { schoolInfoInput, schoolRules, timeZoneOptions, type SchoolRules, type SchoolSettings } from '../../../shared/settings.ts';
+import {
+  RANKING_NAME_MODE_HINTS,
+  RANKING_NAME_MODE_LABELS,
+  RANKING_NAME_MODES,
+  RANKING_PRIVACY_TEXTS,
+  type RankingNameMode,
+} from '../../../shared/ranking-privacy.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
@@ -164,6 +171,8 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
   const [teachersManageStudents, setTeachersManageStudents] = useState(rules.teachersManageStudents);
   const [budget, setBudget] = useState(() => budgetText(rules.defaultTeacherBudget));
   const [studentsChangeResetPassword, setStudentsChangeResetPassword] = useState(rules.studentsChangeResetPassword);
+  const [rankingNames, setRankingNames] = useState(rules.rankingNames);
+  const [rankingHideAllowed, setRankingHideAllowed] = useState(rules.rankingHideAllowed);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useSaveRules();
 
@@ -187,6 +196,8 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
       teachersManageStudents,
       defaultTeacherBudget: defaultBudget.budget,
       studentsChangeResetPassword,
+      rankingNames,
+      rankingHideAllowed,
     });
     if (!parsed.success) {
       const fields = issueFields(parsed.error.issues);
@@ -245,6 +256,25 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
           <p className="text-xs text-slate-600">
             Depois de uma senha redefinida ou de um cartão de acesso, o aluno escolhe uma senha sua antes de usar o portal.
           </p>
+        </fieldset>
+        <fieldset className="grid gap-4 border-t border-slate-100 pt-4 md:col-span-2 md:grid-cols-2">
+          <legend className="sr-only">Ranking e privacidade dos estudantes</legend>
+          <SelectField
+            label="Como o ranking mostra os colegas"
+            value={rankingNames}
+            onChange={(event) => setRankingNames(event.target.value as RankingNameMode)}
+            options={RANKING_NAME_MODES.map((mode) => ({ value: mode, label: RANKING_NAME_MODE_LABELS[mode] }))}
+            hint={`${RANKING_NAME_MODE_HINTS[rankingNames]} A equipe sempre vê os nomes completos.`}
+          />
+          <label className="flex min-h-11 cursor-pointer items-center gap-2 self-start text-sm font-medium text-slate-800 md:mt-7">
+            <input
+              type="checkbox"
+              className="size-5 shrink-0 accent-indigo-600"
+              checked={rankingHideAllowed}
+              onChange={(event) => setRankingHideAllowed(event.target.checked)}
+            />
+            Estudantes podem escolher “{RANKING_PRIVACY_TEXTS.hideLabel}”
+          </label>
         </fieldset>
         <div className="md:col-span-2">
           <Button type="submit" disabled={save.isPending}>

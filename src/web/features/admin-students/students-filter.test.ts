@@ -18,6 +18,7 @@ function student(overrides: Partial<AdminStudent>): AdminStudent {
     email: null,
     birthDate: null,
     lastLogin: null,
+    rankingHidden: false,
     createdAt: '2026-01-01T00:00:00.000Z',
     ...overrides,
   };

@@ -9,17 +9,17 @@ export type RankingRow = RankingAnswer['entries'][number];
 
 const SIZE = RANKING_PAGE.size;
 
-/** One page of the ranking, a read of its own: a live change refetches the pages on screen, not the whole school. */
-const pageRead = (page: number) => readOf(routes.students.ranking, { query: { page, size: SIZE } });
+/** One page of the ranking (of one turma's, when given), a read of its own: a live change refetches the pages on screen, not the whole school. */
+const pageRead = (page: number, turma: string | undefined) => readOf(routes.students.ranking, { query: { page, size: SIZE, turma } });
 /** The page that holds the signed-in student's row. */
-const aroundMeRead = readOf(routes.students.ranking, { query: { around: 'me', size: SIZE } });
+const aroundMeRead = (turma: string | undefined) => readOf(routes.students.ranking, { query: { around: 'me', size: SIZE, turma } });
 
 /**
  * What the screen opens with: the podium, the total and the student's own row, and the page around that row for a
  * student (so the jump to it lands on rows already read), the first page for staff.
  */
-export function useRankingHead(ownRow: boolean) {
-  return useQuery(ownRow ? aroundMeRead : pageRead(0));
+export function useRankingHead(ownRow: boolean, turma: string | undefined) {
+  return useQuery(ownRow ? aroundMeRead(turma) : pageRead(0, turma));
 }
 
 /** The pages that hold rows first…end (end excluded). */
@@ -33,9 +33,14 @@ export function pagesOf(first: number, end: number): number[] {
  * The rows first…end (end excluded) as far as they are read: the head's page from the head, every other page from its
  * own read, asked for as it comes into view. Returns the row at an index, or undefined while its page loads.
  */
-export function useRankingRows(head: RankingAnswer, first: number, end: number): (index: number) => RankingRow | undefined {
+export function useRankingRows(
+  head: RankingAnswer,
+  turma: string | undefined,
+  first: number,
+  end: number,
+): (index: number) => RankingRow | undefined {
   const pages = pagesOf(first, end).filter((page) => page !== head.page);
-  const answers = useQueries({ queries: pages.map((page) => pageRead(page)) });
+  const answers = useQueries({ queries: pages.map((page) => pageRead(page, turma)) });
   const byPage = new Map<number, RankingAnswer | undefined>([[head.page, head]]);
   answers.forEach((answer, index) => byPage.set(pages[index]!, answer.data));
   return (index) => byPage.get(Math.floor(index / SIZE))?.entries[index % SIZE];

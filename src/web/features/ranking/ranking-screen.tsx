@@ -1,5 +1,9 @@
-import { useCallback, useEffect, useRef, type Ref, type RefObject } from 'react';
-import { Award, Crown, LocateFixed, Medal, Trophy, Users, type LucideIcon } from 'lucide-react';
+import { useCallback, useEffect, useRef, useState, type Ref, type RefObject } from 'react';
+import { Award, Crown, EyeOff, LocateFixed, Medal, Trophy, Users, type LucideIcon } from 'lucide-react';
+import { RANKING_PRIVACY_TEXTS } from '../../../shared/ranking-privacy.ts';
+import { useSchoolSettings } from '../../lib/school-settings.ts';
+import { ChoiceGroup } from '../../ui/choice-group.tsx';
+import { SelectField } from '../../ui/select-field.tsx';
 import { cn } from '../../lib/cn.ts';
 import { countOf, formatMeritus } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
@@ -55,6 +59,11 @@ function placeOf(position: number): Place | null {
   return position === 1 || position === 2 || position === 3 ? PLACES[position] : null;
 }
 
+/** A row without identity ('Estudante 12') gets the initial of 'Estudante', not of its number. */
+function avatarNameOf(student: RankingRow): string {
+  return student.id === null ? student.name.replace(/\s\d+$/, '') : student.name;
+}
+
 function Podium({ top, selfId }: { top: readonly RankingRow[]; selfId: string | null }) {
   // 2nd, 1st, 3rd from left to right, like a real podium.
   const order = [top[1], top[0], top[2]].filter((student): student is RankingRow => student !== undefined);
@@ -63,14 +72,18 @@ function Podium({ top, selfId }: { top: readonly RankingRow[]; selfId: string | 
       <ol className="flex items-end justify-center gap-2 sm:gap-6">
         {order.map((student) => {
           const place = placeOf(student.position) ?? PLACES[3];
-          const mine = student.id === selfId;
+          const mine = student.id !== null && student.id === selfId;
           return (
-            <li key={student.id} className="flex w-1/3 max-w-52 min-w-0 flex-col items-center" data-testid="podium-place">
+            <li
+              key={student.id ?? `podium-${student.position}-${student.name}`}
+              className="flex w-1/3 max-w-52 min-w-0 flex-col items-center"
+              data-testid="podium-place"
+            >
               <span className="sr-only">{`${student.position}º lugar: `}</span>
               <BadgedAvatar
                 avatar={
                   <Avatar
-                    name={student.name}
+                    name={avatarNameOf(student)}
                     src={student.photo}
                     size={student.position === 1 ? 'xl' : 'lg'}
                     className={cn('ring-4', place.ring)}
@@ -83,7 +96,7 @@ function Podium({ top, selfId }: { top: readonly RankingRow[]; selfId: string | 
                 {student.name}
                 {mine && <span className="ml-1 text-indigo-700">(você)</span>}
               </p>
-              <p className="w-full text-center text-xs text-slate-600">{student.grade}</p>
+              {student.grade !== null && <p className="w-full text-center text-xs text-slate-600">{student.grade}</p>}
               <p className="mt-1 text-sm font-extrabold text-slate-900 tabular-nums sm:text-base">{formatMeritus(student.meritus)}</p>
               <div
                 aria-hidden="true"
@@ -147,17 +160,28 @@ function Row({
       </td>
       <td className="min-w-0 pr-2">
         <div className="flex min-w-0 items-center gap-3">
-          <Avatar name={student.name} src={student.photo} size="sm" />
+          <Avatar name={avatarNameOf(student)} src={student.photo} size="sm" />
           <div className="min-w-0">
             <p className="text-sm leading-tight font-semibold wrap-anywhere text-slate-900">
               {student.name}
               {mine && <span className="ml-2 rounded-full bg-indigo-600 px-2 py-0.5 text-[0.7rem] font-bold text-white">Você</span>}
+              {student.hidden && (
+                <span
+                  className={cn(
+                    'ml-2 inline-flex items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5',
+                    'text-[0.7rem] font-semibold text-slate-700 ring-1 ring-slate-300',
+                  )}
+                >
+                  <EyeOff aria-hidden="true" className="size-3" />
+                  {RANKING_PRIVACY_TEXTS.hiddenBadge}
+                </span>
+              )}
             </p>
-            <p className="text-xs leading-tight text-slate-600 md:hidden">{student.grade}</p>
+            {student.grade !== null && <p className="text-xs leading-tight text-slate-600 md:hidden">{student.grade}</p>}
           </div>
         </div>
       </td>
-      <td className="hidden pr-2 text-sm text-slate-700 md:table-cell">{student.grade}</td>
+      <td className="hidden pr-2 text-sm text-slate-700 md:table-cell">{student.grade ?? '—'}</td>
       <td className="w-24 pr-3 text-right sm:w-60 sm:pr-5">
         <div className="flex flex-col items-end gap-1 sm:flex-row sm:items-center sm:justify-end sm:gap-3">
           <span className="text-sm font-bold text-slate-900 tabular-nums">{formatMeritus(student.meritus)}</span>
@@ -204,13 +228,21 @@ function SpacerRow({ rows, rowHeight }: { rows: number; rowHeight: number }) {
   );
 }
 
-function RankingTable({ head, jumpRef }: { head: RankingAnswer; jumpRef: RefObject<(() => void) | null> }) {
+function RankingTable({
+  head,
+  turma,
+  jumpRef,
+}: {
+  head: RankingAnswer;
+  turma: string | undefined;
+  jumpRef: RefObject<(() => void) | null>;
+}) {
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const myRowRef = useRef<HTMLTableRowElement>(null);
   const rowHeight = useMediaQuery(SCREEN.md) ? ROW_HEIGHT.wide : ROW_HEIGHT.phone;
   const { total, me } = head;
   const { start, end, firstVisible, lastVisible, scrollToRow } = useWindowRows(bodyRef, total, rowHeight);
-  const rowAt = useRankingRows(head, start, end);
+  const rowAt = useRankingRows(head, turma, start, end);
   const top = head.podium[0]?.meritus ?? 0;
   const selfIndex = me?.index ?? -1;
   // After a jump, focus moves to the student's row as soon as it is rendered.
@@ -269,7 +301,7 @@ function RankingTable({ head, jumpRef }: { head: RankingAnswer; jumpRef: RefObje
               const mine = index === selfIndex;
               return (
                 <Row
-                  key={student.id}
+                  key={student.id ?? `row-${index}`}
                   student={student}
                   share={shareOfTop(student.meritus, top)}
                   index={index}
@@ -303,6 +335,108 @@ function RankingTable({ head, jumpRef }: { head: RankingAnswer; jumpRef: RefObje
 }
 
 /**
+ * 'Só vizinhos' (decision 029): the few rows the student sees (the podium, then their own with three above and three
+ * below), every one read at once, with a mark where rows were left out.
+ */
+function NeighboursTable({ head }: { head: RankingAnswer }) {
+  const rowHeight = useMediaQuery(SCREEN.md) ? ROW_HEIGHT.wide : ROW_HEIGHT.phone;
+  const top = head.podium[0]?.meritus ?? 0;
+  const gapAt = head.neighbours?.gapAt ?? null;
+  // The turma column shows only from md up: the mark spans 3 or 4 columns to match (as SpacerRow).
+  const omitted = (key: string) => (
+    <tr key={key} data-testid="ranking-gap" className="border-b border-slate-100 bg-slate-50/70">
+      {[
+        { span: 3, className: 'md:hidden' },
+        { span: 4, className: 'hidden md:table-cell' },
+      ].map(({ span, className }) => (
+        <td key={span} colSpan={span} className={cn('px-5 py-2 text-center text-sm font-semibold text-slate-600', className)}>
+          <span aria-hidden="true">⋯ </span>
+          outras posições
+        </td>
+      ))}
+    </tr>
+  );
+  return (
+    <Card padded={false} className="overflow-hidden">
+      <table aria-label="Ranking: pódio e sua vizinhança" className="w-full table-fixed border-collapse">
+        <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
+          <tr className="h-11 border-b border-slate-200">
+            <th scope="col" className="w-14 pl-3 sm:w-24 sm:pl-5">
+              <span aria-hidden="true" className="sm:hidden">
+                #
+              </span>
+              <span className="sr-only sm:not-sr-only">Posição</span>
+            </th>
+            <th scope="col">Estudante</th>
+            <th scope="col" className="hidden md:table-cell">
+              Turma
+            </th>
+            <th scope="col" className="w-28 pr-3 text-right sm:w-60 sm:pr-5">
+              Méritus
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {head.entries.flatMap((student, index) => {
+            const row = (
+              <Row
+                key={student.id ?? `row-${index}`}
+                student={student}
+                share={shareOfTop(student.meritus, top)}
+                index={index}
+                mine={index === head.me?.index}
+                height={rowHeight}
+              />
+            );
+            return index === gapAt ? [omitted('gap'), row] : [row];
+          })}
+          {head.neighbours?.moreBelow && omitted('below')}
+        </tbody>
+      </table>
+    </Card>
+  );
+}
+
+/** Whole school or one turma: a student, their own turma; staff, the turmas they see. */
+function TurmaFilter({ value, onChange }: { value: string | undefined; onChange: (turma: string | undefined) => void }) {
+  const { user } = useSession();
+  const settings = useSchoolSettings().data;
+  if (!user || !settings) return null;
+  if (user.role === 'student') {
+    const own = settings.turmas.find((turma) => turma.name === user.student.grade);
+    if (!own) return null;
+    return (
+      <div className="max-w-sm">
+        <ChoiceGroup
+          legend="Mostrar"
+          legendHidden
+          variant="segmented"
+          options={[
+            { value: 'school', label: 'Escola toda' },
+            { value: own.id, label: 'Minha turma' },
+          ]}
+          value={value ?? 'school'}
+          onChange={(chosen) => onChange(chosen === 'school' ? undefined : chosen)}
+        />
+      </div>
+    );
+  }
+  const turmas = user.role === 'teacher' ? user.admin.turmas : settings.turmas;
+  return (
+    <SelectField
+      label="Turma"
+      containerClassName="max-w-xs"
+      value={value ?? ''}
+      onChange={(event) => onChange(event.target.value || undefined)}
+      options={[
+        { value: '', label: user.role === 'teacher' ? 'Todas as minhas turmas' : 'Todas as turmas' },
+        ...turmas.map((turma) => ({ value: turma.id, label: turma.name })),
+      ]}
+    />
+  );
+}
+
+/**
  * The ranking shared by both areas: podium for the top 3 and the full table by Méritus.
  * With `highlightSelf` (the student area) the signed-in student's row stands out and a
  * control jumps to it.
@@ -310,7 +444,8 @@ function RankingTable({ head, jumpRef }: { head: RankingAnswer; jumpRef: RefObje
 export function RankingScreen({ highlightSelf }: { highlightSelf: boolean }) {
   const { user } = useSession();
   const selfId = highlightSelf && user?.role === 'student' ? user.student.id : null;
-  const ranking = useRankingHead(selfId !== null);
+  const [turma, setTurma] = useState<string | undefined>(undefined);
+  const ranking = useRankingHead(selfId !== null, turma);
   const head = ranking.data;
   const jumpRef = useRef<(() => void) | null>(null);
   const me = head?.me ?? undefined;
@@ -320,17 +455,21 @@ export function RankingScreen({ highlightSelf }: { highlightSelf: boolean }) {
       <PageHeader
         title="Top Ranking"
         description={
-          head ? `${countOf(head.total, 'estudante ordenado', 'estudantes ordenados')} por Méritus` : 'Estudantes ordenados por Méritus'
+          head ? `${countOf(head.ranked, 'estudante ordenado', 'estudantes ordenados')} por Méritus` : 'Estudantes ordenados por Méritus'
         }
         icon={Trophy}
         actions={
-          me && (
+          me &&
+          head?.mode !== 'neighbours' && (
             <Button variant="secondary" onClick={() => jumpRef.current?.()} icon={<LocateFixed aria-hidden="true" className="size-4" />}>
               Ir para minha posição (#{me.position})
             </Button>
           )
         }
       />
+      <div className="mb-4">
+        <TurmaFilter value={turma} onChange={setTurma} />
+      </div>
       {ranking.isPending ? (
         <div className="flex flex-col gap-6" aria-hidden="true" data-testid="ranking-loading">
           <Skeleton className="h-64 w-full rounded-3xl" />
@@ -347,7 +486,7 @@ export function RankingScreen({ highlightSelf }: { highlightSelf: boolean }) {
       ) : (
         <div className="flex flex-col gap-6">
           <Podium top={head.podium} selfId={selfId} />
-          <RankingTable head={head} jumpRef={jumpRef} />
+          {head.mode === 'neighbours' ? <NeighboursTable head={head} /> : <RankingTable head={head} turma={turma} jumpRef={jumpRef} />}
         </div>
       )}
     </div>

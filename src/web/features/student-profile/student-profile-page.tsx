@@ -32,6 +32,7 @@ import { TagBadge } from '../../ui/weekly-tag.tsx';
 import { FormModal } from '../../ui/form-modal.tsx';
 import { OWN_PASSWORD_TEXTS } from '../../../shared/student-access.ts';
 import { ChangePasswordForm, useChangeOwnPassword } from './change-password-form.tsx';
+import { RankingVisibilityCard } from './ranking-visibility-card.tsx';
 
 const NOT_INFORMED = 'Não informado';
 
@@ -239,6 +240,7 @@ export default function StudentProfilePage() {
           <Stats student={student} />
         </div>
         <PasswordCard />
+        <RankingVisibilityCard student={student} />
       </div>
     </div>
   );

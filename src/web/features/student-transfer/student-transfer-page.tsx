@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ArrowLeftRight, Send, UserRoundSearch } from 'lucide-react';
-import type { PublicStudent } from '../../../shared/auth.ts';
+import type { Recipient } from '../../../shared/students.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { formatMeritus } from '../../lib/format.ts';
 import { exceedsBalance, useTransferForm } from '../../lib/transfer.ts';
@@ -12,7 +12,7 @@ import { RecipientPicker } from '../../ui/recipient-picker.tsx';
 import { AmountField, DescriptionField } from '../../ui/text-field.tsx';
 import { StudentIdentity } from '../../ui/student-identity.tsx';
 
-function SelectedRecipient({ recipient }: { recipient: PublicStudent | null }) {
+function SelectedRecipient({ recipient }: { recipient: Recipient | null }) {
   if (!recipient) {
     return (
       <div className="flex items-center gap-3 rounded-xl border border-dashed border-slate-300 p-3 text-sm text-slate-600">

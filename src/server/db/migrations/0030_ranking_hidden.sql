@@ -1,0 +1,1 @@
+ALTER TABLE "students" ADD COLUMN "ranking_hidden" boolean DEFAULT false NOT NULL;
