@@ -13,6 +13,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   not_found: 404,
   student_not_found: 404,
   entry_not_found: 404,
+  receipt_not_found: 404,
   reversal_not_own: 403,
   reversal_transfer_coordination: 403,
   already_reversed: 409,

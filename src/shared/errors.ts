@@ -192,6 +192,8 @@ export const ERROR_MESSAGES = {
   store_refuse_reason_required: 'Informe o motivo da recusa',
   store_refuse_reason_too_long: 'O motivo da recusa deve ter no máximo 200 caracteres',
   store_deliver_too_many: 'Entregue no máximo 500 pedidos por vez',
+  receipt_not_found: 'Comprovante não encontrado',
+  how_to_earn_too_long: 'O texto "Como ganhar" deve ter no máximo 4.000 caracteres',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
