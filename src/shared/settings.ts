@@ -12,6 +12,7 @@ import type { ErrorCode } from './errors.ts';
 import { DEFAULT_TIME_ZONE } from './format.ts';
 import { rowId, textInput } from './validation.ts';
 import { SIGN_IN_PROVIDERS } from './school-accounts.ts';
+import { HOW_TO_EARN_MAX_LENGTH } from './how-to-earn.ts';
 
 /**
  * What a school configures (/admin/settings): stored in the database, read by every screen
@@ -132,6 +133,8 @@ export const schoolRules = z
     teachersManageStudents: z.boolean({ error: 'validation' }),
     /** The weekly budget a teacher gets when created without one; null: no limit. */
     defaultTeacherBudget: weeklyBudget,
+    /** The students' page 'Como ganhar Méritus e Estelecas' as the school writes it (plain text); empty: the default (how-to-earn.ts). */
+    howToEarnText: textInput({ max: HOW_TO_EARN_MAX_LENGTH, maxError: 'how_to_earn_too_long' }),
   })
   .refine((rules) => rules.achievementThresholds.master > rules.achievementThresholds.collector, {
     error: 'invalid_achievement_thresholds',
@@ -151,6 +154,7 @@ export const DEFAULT_RULES: SchoolRules = {
   transferMinIntervalSeconds: null,
   teachersManageStudents: false,
   defaultTeacherBudget: null,
+  howToEarnText: '',
 };
 
 /** The three achievements with the school's thresholds. */

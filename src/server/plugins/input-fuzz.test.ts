@@ -153,6 +153,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
     transferMinIntervalSeconds: null,
     teachersManageStudents: false,
     defaultTeacherBudget: { meritus: 500, estelecas: null },
+    howToEarnText: 'Participe das aulas.',
   },
   'POST /api/admin/turmas': { name: 'Robótica' },
   'PATCH /api/admin/turmas/:id': { name: '1º EM - Alfa', retired: false },

@@ -9,7 +9,9 @@ let bruno: string;
 let carla: string;
 beforeAll(async () => {
   t = await buildTestApp();
-  [ana, bruno, carla] = await Promise.all(['3000001', '3000002', '3000003'].map((id) => t.loginStudent(id)));
+  ana = await t.loginStudent('3000001');
+  bruno = await t.loginStudent('3000002');
+  carla = await t.loginStudent('3000003');
 });
 afterAll(async () => t.close());
 
