@@ -95,7 +95,7 @@ function Receipt({ receipt, justSent }: { receipt: TransferReceipt; justSent: bo
         ))}
       </dl>
       <p className="mt-2 text-xs text-slate-600">A coordenação encontra esta transferência pelo código.</p>
-      <div className="mt-5 flex flex-col gap-2 sm:flex-row">
+      <div className="mt-5 flex flex-col gap-2">
         <Button
           onClick={() => void share()}
           loading={sharing}
@@ -104,7 +104,7 @@ function Receipt({ receipt, justSent }: { receipt: TransferReceipt; justSent: bo
         >
           Compartilhar comprovante
         </Button>
-        <Link to={paths.student.recentOperations} className={`${LINK_CLASS} sm:flex-1`}>
+        <Link to={paths.student.recentOperations} className={LINK_CLASS}>
           <History aria-hidden="true" className="size-4" />
           Ver histórico
         </Link>
