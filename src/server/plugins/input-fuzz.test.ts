@@ -1,3 +1,4 @@
+import { receiptCode } from '../../shared/receipt-code.ts';
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
@@ -95,6 +96,7 @@ function validParam(url: string, name: string): string {
   if (url.startsWith('/api/admin/operations/')) return (award.json() as { entry: { id: string } }).entry.id;
   if (name === 'entity') return 'students';
   if (name === 'fix') return 'expired_tags';
+  if (name === 'code') return receiptCode((award.json() as { entry: { id: string } }).entry.id);
   throw new Error(`input-fuzz: no valid value for :${name} of ${url}; add one`);
 }
 
