@@ -31,7 +31,7 @@ export function useFocusTrap(containerRef: RefObject<HTMLElement | null>, active
     // the keyboard opens only when the student taps a field. Elsewhere, an element marked to take it, else the first
     // control of the parts marked as where work starts (a dialog's fields, then its buttons), else the first control.
     const starts = Array.from(container.querySelectorAll<HTMLElement>('[data-focus-start]')).flatMap(focusables);
-    const initial = window.matchMedia(KEYBOARD_SCREEN).matches
+    const initial = window.matchMedia?.(KEYBOARD_SCREEN).matches
       ? (container.querySelector<HTMLElement>('[data-focus-heading]') ?? container)
       : (container.querySelector<HTMLElement>('[data-autofocus]') ?? starts[0] ?? focusables(container)[0] ?? container);
     initial.focus();
