@@ -208,7 +208,7 @@ test.describe('profile', () => {
 });
 
 test.describe('Méritus transfer', () => {
-  test('search, validation messages, and a transfer that clears the form', async ({ page, context, school }) => {
+  test('search, validation messages, and a transfer confirmed that opens its Comprovante', async ({ page, context, school }) => {
     const me = await school.createStudent({ meritus: 40 });
     const target = await school.createStudent({ meritus: 0 });
     await loginViaApi(context, me);
