@@ -166,8 +166,9 @@ for (const size of SIZES) {
       await transfer.getByRole('radio', { name: new RegExp(recipient.name) }).check();
       await transfer.getByLabel('Quantidade').fill('1');
       await transfer.getByRole('button', { name: 'Transferir' }).click();
-      await expect(transfer).toHaveCount(0);
-      expect(await underToast(page, `1 Esteleca transferida para ${recipient.name}`), '/student/estelecas').toEqual([]);
+      await page.getByRole('button', { name: 'Confirmar transferência' }).click();
+      await expect(page.getByTestId('receipt')).toBeVisible();
+      expect(await underToast(page, `1 Esteleca transferida para ${recipient.name}`), '/student/comprovante').toEqual([]);
 
       await loginViaApi(context, 'admin');
       await navigate(page, '/admin/estelecas');

@@ -208,7 +208,7 @@ test.describe('profile', () => {
 });
 
 test.describe('Méritus transfer', () => {
-  test('search, validation messages, and a transfer that clears the form', async ({ page, context, school }) => {
+  test('search, validation messages, and a transfer confirmed that opens its Comprovante', async ({ page, context, school }) => {
     const me = await school.createStudent({ meritus: 40 });
     const target = await school.createStudent({ meritus: 0 });
     await loginViaApi(context, me);
@@ -274,16 +274,17 @@ test.describe('Méritus transfer', () => {
     await expect(submit).toBeEnabled();
     await failWith500(page, '**/api/meritus/transfers');
     await submit.click();
+    const sheet = page.getByRole('dialog', { name: 'Confirme a transferência' });
+    await sheet.getByRole('button', { name: 'Confirmar transferência' }).click();
     await expect(page.getByText('Erro ao realizar transferência')).toBeVisible();
     await page.unroute('**/api/meritus/transfers');
+    await sheet.getByRole('button', { name: 'Voltar' }).click();
 
     await page.getByLabel('Descrição (opcional)').fill('Obrigado pela ajuda!');
     await submit.click();
+    await sheet.getByRole('button', { name: 'Confirmar transferência' }).click();
     await expect(page.getByText(`2 M$ transferidos para ${target.name}!`)).toBeVisible();
-    await expect(amount).toHaveValue('');
-    await expect(page.getByLabel('Descrição (opcional)')).toHaveValue('');
-    await expect(page.getByTestId('selected-recipient')).toHaveCount(0);
-    await expect(page.getByRole('radio', { checked: true })).toHaveCount(0);
+    await expect(page.getByTestId('receipt')).toContainText('Obrigado pela ajuda!');
     await expect(page.getByRole('region', { name: 'Seus Méritus' })).toContainText(meritus(38));
     expect((await school.balances(target)).meritus).toBe(2);
   });
@@ -357,19 +358,14 @@ test.describe('Méritus transfer', () => {
     await expect(page.getByLabel('Valor (M$)')).toBeFocused();
     await page.keyboard.type('1');
     await page.keyboard.press('Enter');
-    await expect(page.getByText(`1 M$ transferido para ${target.name}!`)).toBeVisible();
-
-    // Sent from its button, the form keeps the keyboard's place there (a disabled button dropped focus to the page).
-    // The sent form cleared the search: the first page of a school other tests keep growing may not hold the target.
-    await search.fill(target.studentId);
-    await page.getByRole('radio', { name: new RegExp(target.name) }).check();
-    await page.getByLabel('Valor (M$)').fill('1');
-    const send = page.getByRole('button', { name: 'Transferir', exact: true });
-    await send.focus();
+    // The confirmation opens on 'Voltar' (the safe choice); Tab reaches 'Confirmar transferência'.
+    const sheet = page.getByRole('dialog', { name: 'Confirme a transferência' });
+    await expect(sheet.getByRole('button', { name: 'Voltar' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(sheet.getByRole('button', { name: 'Confirmar transferência' })).toBeFocused();
     await page.keyboard.press('Enter');
-    await expect(page.getByText(`1 M$ transferido para ${target.name}!`)).toHaveCount(1);
-    await expect(page.getByLabel('Valor (M$)')).toHaveValue('');
-    await expect(send).toBeFocused();
+    await expect(page.getByText(`1 M$ transferido para ${target.name}!`)).toBeVisible();
+    await expect(page.getByTestId('receipt')).toContainText(target.name);
   });
 
   test('the recipient sees the transfer in another browser at once, without a reload', async ({ browser, page, context, school }) => {
@@ -389,6 +385,7 @@ test.describe('Méritus transfer', () => {
     await page.getByLabel('Valor (M$)').fill('3');
     await page.getByLabel('Descrição (opcional)').fill('Ao vivo para o colega');
     await page.getByRole('button', { name: 'Transferir' }).click();
+    await page.getByRole('button', { name: 'Confirmar transferência' }).click();
     await expect(page.getByText(`3 M$ transferidos para ${recipient.student.name}!`)).toBeVisible();
 
     await expect(recipientPage.getByRole('region', { name: 'Seus Méritus' })).toContainText(meritus(recipient.student.meritus + 3), {
@@ -435,9 +432,11 @@ test.describe('Estelecas', () => {
 
     await dialog.getByLabel('Quantidade').fill('2');
     await dialog.getByRole('button', { name: 'Transferir' }).click();
+    await page.getByRole('button', { name: 'Confirmar transferência' }).click();
     await expect(page.getByText(`2 Estelecas transferidas para ${target.name}`)).toBeVisible();
-    await expect(dialog).toHaveCount(0);
+    await expect(page.getByTestId('receipt')).toContainText(target.name);
     await expect(page.getByRole('region', { name: 'Suas Estelecas' })).toContainText(brl(balance - 2));
+    await navigate(page, '/student/estelecas');
     await expect(page.getByRole('list', { name: 'Histórico de Estelecas' }).getByRole('listitem').first()).toContainText('-2 Estelecas');
   });
 

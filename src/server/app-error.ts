@@ -17,6 +17,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   student_not_found: 404,
   report_no_top_students: 404,
   entry_not_found: 404,
+  receipt_not_found: 404,
   reversal_not_own: 403,
   reversal_transfer_coordination: 403,
   already_reversed: 409,

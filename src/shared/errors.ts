@@ -238,6 +238,8 @@ export const ERROR_MESSAGES = {
   current_password_wrong: 'Senha atual incorreta',
   password_unchanged: 'A nova senha deve ser diferente da atual',
   password_change_required: 'Troque a senha que você recebeu antes de continuar: vá em Alterar senha.',
+  receipt_not_found: 'Comprovante não encontrado',
+  how_to_earn_too_long: 'O texto "Como ganhar" deve ter no máximo 4.000 caracteres',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -148,6 +148,29 @@ export const studentOperation = z.object({
 });
 export type StudentOperation = z.infer<typeof studentOperation>;
 
+/** GET /api/me/receipts/:code: a transfer's short code (receipt-code.ts); the service answers any other text as a receipt not found. */
+export const receiptCodeParam = z.object({ code: z.string() });
+
+/** A side of a transfer as its Comprovante shows it; null for a student since removed (the row stays, decision 004). */
+export const receiptParty = z.object({ name: z.string(), studentId: z.string(), grade: z.string(), photo: z.string().nullable() });
+export type ReceiptParty = z.infer<typeof receiptParty>;
+
+/** A student's transfer (sent or received) as its Comprovante shows it, reopened from the history by its short code. */
+export const transferReceipt = z.object({
+  id: z.uuid(),
+  code: z.string(),
+  currency: z.enum(CURRENCIES),
+  amount: z.number().int(),
+  description: z.string(),
+  createdAt: z.string(),
+  /** Whether the viewer sent it or received it. */
+  sent: z.boolean(),
+  from: receiptParty.nullable(),
+  to: receiptParty.nullable(),
+  reversedBy: reversalNote.nullable(),
+});
+export type TransferReceipt = z.infer<typeof transferReceipt>;
+
 export const studentOperationsQuery = z.object({
   currency: z.enum(CURRENCIES).optional(),
   /** `credit` and `debit`: the staff's operations (and reversals) that raised or lowered it; `store`: the Loja's rows. */

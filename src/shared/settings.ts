@@ -13,6 +13,7 @@ import { DEFAULT_TIME_ZONE } from './format.ts';
 import { rowId, textInput } from './validation.ts';
 import { SIGN_IN_PROVIDERS } from './school-accounts.ts';
 import { RANKING_NAME_MODES } from './ranking-privacy.ts';
+import { HOW_TO_EARN_MAX_LENGTH } from './how-to-earn.ts';
 
 /**
  * What a school configures (/admin/settings): stored in the database, read by every screen
@@ -142,6 +143,8 @@ export const schoolRules = z
     rankingNames: z.enum(RANKING_NAME_MODES, { error: 'validation' }).default('full'),
     /** Whether a student may choose 'Não aparecer no ranking' (off: every student appears, whatever they chose). */
     rankingHideAllowed: z.boolean({ error: 'validation' }).default(true),
+    /** The students' page 'Como ganhar Méritus e Estelecas' as the school writes it (plain text); empty: the default (how-to-earn.ts). */
+    howToEarnText: textInput({ max: HOW_TO_EARN_MAX_LENGTH, maxError: 'how_to_earn_too_long' }),
   })
   .refine((rules) => rules.achievementThresholds.master > rules.achievementThresholds.collector, {
     error: 'invalid_achievement_thresholds',
@@ -164,6 +167,7 @@ export const DEFAULT_RULES: SchoolRules = {
   studentsChangeResetPassword: false,
   rankingNames: 'full',
   rankingHideAllowed: true,
+  howToEarnText: '',
 };
 
 /** The three achievements with the school's thresholds. */

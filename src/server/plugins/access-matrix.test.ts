@@ -61,6 +61,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'GET /api/me/transactions',
     'GET /api/me/estelecas',
     'GET /api/me/operations',
+    'GET /api/me/receipts/:code',
     'GET /api/students/directory',
     'GET /api/me/summary',
     'PUT /api/me/store-goal',

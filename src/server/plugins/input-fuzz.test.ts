@@ -1,3 +1,4 @@
+import { receiptCode } from '../../shared/receipt-code.ts';
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
@@ -116,6 +117,7 @@ function validParam(url: string, name: string): string {
   if (url.startsWith('/api/admin/operations/')) return (award.json() as { entry: { id: string } }).entry.id;
   if (name === 'entity') return 'students';
   if (name === 'fix') return 'expired_tags';
+  if (name === 'code') return receiptCode((award.json() as { entry: { id: string } }).entry.id);
   throw new Error(`input-fuzz: no valid value for :${name} of ${url}; add one`);
 }
 
@@ -181,6 +183,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
     studentsChangeResetPassword: false,
     rankingNames: 'anonymous',
     rankingHideAllowed: false,
+    howToEarnText: 'Participe das aulas.',
   },
   'POST /api/admin/turmas': { name: 'Robótica' },
   'PATCH /api/admin/turmas/:id': { name: '1º EM - Alfa', retired: false },

@@ -88,6 +88,13 @@ export const ledger = defineRoutes(['ledger'], {
     access: 'student',
     schemas: (s) => ({ query: s.studentOperationsQuery, response: { 200: s.studentOperationsPage } }),
   },
+  myReceipt: {
+    method: 'GET',
+    path: '/api/me/receipts/:code',
+    access: 'student',
+    description: "The Comprovante of one of the student's own transfers (sent or received), found by its short code.",
+    schemas: (s) => ({ params: s.receiptCodeParam, response: { 200: s.transferReceipt } }),
+  },
   myBudget: {
     method: 'GET',
     path: '/api/me/budget',

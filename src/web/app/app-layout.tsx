@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { LogOut, Menu } from 'lucide-react';
 import type { SelfAdmin, SessionUser } from '../../shared/auth.ts';
@@ -181,7 +181,8 @@ function MobileDrawer({ open, onClose, children }: { open: boolean; onClose: () 
         role="dialog"
         aria-modal="true"
         aria-label="Menu de navegação"
-        className="absolute inset-y-0 left-0 flex w-[85%] max-w-80 flex-col bg-white shadow-2xl"
+        tabIndex={-1}
+        className="absolute inset-y-0 left-0 flex w-[85%] max-w-80 flex-col bg-white shadow-2xl focus:outline-none"
       >
         <div className="flex h-16 items-center justify-between border-b border-slate-100 px-4">
           <Brand />
@@ -242,6 +243,48 @@ function ToastBand({ title }: { title: string | undefined }) {
   );
 }
 
+/**
+ * On the phone's app bar, toasts rest between the menu button and the balance (styles.css, --toast-right): this keeps
+ * that edge at the left of the bar's right-hand group (the balance and the avatar), whose width follows the balance.
+ */
+function useToastsLeftOf(groupRef: RefObject<HTMLElement | null>): void {
+  useLayoutEffect(() => {
+    const group = groupRef.current;
+    if (!group) return;
+    const root = document.documentElement;
+    const place = () =>
+      root.style.setProperty('--toast-right', `${Math.ceil(root.clientWidth - group.getBoundingClientRect().left + 8)}px`);
+    place();
+    const observer = new ResizeObserver(place);
+    observer.observe(group);
+    window.addEventListener('resize', place);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', place);
+      root.style.removeProperty('--toast-right');
+    };
+  }, [groupRef]);
+}
+
+function AppBarEnd({ user }: { user: SessionUser }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useToastsLeftOf(ref);
+  return (
+    <div ref={ref} className="flex shrink-0 items-center gap-2" data-testid="app-bar-end">
+      {user.role === 'student' && (
+        <span
+          className="rounded-full bg-amber-50 px-2.5 py-1 text-sm font-bold text-amber-900 ring-1 ring-amber-200"
+          data-testid="app-bar-balance"
+        >
+          <span className="sr-only">Saldo: </span>
+          {formatMeritus(user.student.meritus)}
+        </span>
+      )}
+      <Avatar name={displayName(user)} src={user.role === 'student' ? user.student.photo : null} size="sm" className="mr-2" />
+    </div>
+  );
+}
+
 /** The signed-in frame: desktop sidebar, mobile top bar with a drawer, and the current screen. */
 export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRoute[] }) {
   const live = useLiveStatus();
@@ -292,13 +335,7 @@ export function AppLayout({ role, routes }: { role: Role; routes: readonly AppRo
             <Menu aria-hidden="true" className="size-6" />
           </button>
           <Brand className="min-w-0 flex-1" school={school} />
-          {user.role === 'student' && (
-            <span className="rounded-full bg-amber-50 px-2.5 py-1 text-sm font-bold text-amber-900 ring-1 ring-amber-200">
-              <span className="sr-only">Saldo: </span>
-              {formatMeritus(user.student.meritus)}
-            </span>
-          )}
-          <Avatar name={displayName(user)} src={user.role === 'student' ? user.student.photo : null} size="sm" className="mr-2" />
+          <AppBarEnd user={user} />
         </header>
       )}
       <MobileDrawer open={drawerOpen} onClose={() => setDrawerPath(null)}>

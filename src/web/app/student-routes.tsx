@@ -1,8 +1,9 @@
-import { ArrowLeftRight, History, LayoutDashboard, ShoppingBag, Sparkles, Trophy, UserRound } from 'lucide-react';
+import { ArrowLeftRight, History, LayoutDashboard, Lightbulb, ShoppingBag, Sparkles, Trophy, UserRound } from 'lucide-react';
 import StudentDashboardPage from '../features/student-dashboard/student-dashboard-page.tsx';
 import { prefetchStudentDashboard } from '../lib/student-queries.ts';
 import { paths } from '../lib/paths.ts';
 import { navScreen } from './nav-screen.ts';
+import { lazyRetrying } from './route-error.tsx';
 import type { AppRoute } from './route-types.ts';
 
 /**
@@ -33,4 +34,10 @@ export const studentRoutes: AppRoute[] = [
     History,
     () => import('../features/student-operations/student-operations-page.tsx'),
   ),
+  navScreen(paths.student.howToEarn, 'Como ganhar', Lightbulb, () => import('../features/student-how-to-earn/how-to-earn-page.tsx')),
+  {
+    path: paths.student.receipt,
+    title: 'Comprovante',
+    Component: lazyRetrying(() => import('../features/student-receipt/student-receipt-page.tsx')),
+  },
 ];

@@ -15,6 +15,9 @@ export const paths = {
     store: '/student/loja',
     ranking: '/student/ranking',
     recentOperations: '/student/recent-operations',
+    /** A transfer's Comprovante: receiptPath(code). */
+    receipt: '/student/comprovante',
+    howToEarn: '/student/como-ganhar',
   },
   admin: {
     home: '/admin',
@@ -47,6 +50,7 @@ export const navOrder: Record<Role, readonly string[]> = {
     paths.student.store,
     paths.student.ranking,
     paths.student.recentOperations,
+    paths.student.howToEarn,
   ],
   admin: [
     paths.admin.home,
@@ -63,6 +67,11 @@ export const navOrder: Record<Role, readonly string[]> = {
     paths.admin.debug,
   ],
 };
+
+/** The Comprovante of the transfer with this short code (receipt-code.ts). */
+export function receiptPath(code: string): string {
+  return `${paths.student.receipt}?codigo=${encodeURIComponent(code)}`;
+}
 
 export function homePath(role: Role): string {
   return role === 'student' ? paths.student.home : paths.admin.home;

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
 import { toast } from 'react-hot-toast';
 import type { Recipient } from '../../shared/students.ts';
 import { ERROR_MESSAGES, type ErrorCode } from '../../shared/errors.ts';
@@ -15,6 +16,8 @@ import { call } from './api.ts';
 import { useIdempotentMutation } from './idempotency.ts';
 import { useApplyOperationResult } from './student-queries.ts';
 import { toastError } from './toast.ts';
+import { receiptPath } from './paths.ts';
+import { receiptCode } from '../../shared/receipt-code.ts';
 
 export type TransferInput = MeritusTransferInput | EstelecasTransferInput;
 
@@ -22,6 +25,15 @@ export type TransferInput = MeritusTransferInput | EstelecasTransferInput;
 const RULES: Record<Currency, { schema: typeof meritusTransferInput | typeof estelecasTransferInput; overBalance: ErrorCode }> = {
   meritus: { schema: meritusTransferInput, overBalance: 'insufficient_balance' },
   estelecas: { schema: estelecasTransferInput, overBalance: 'estelecas_invalid_amount' },
+};
+
+/** A checked transfer as the student confirms it (TransferConfirmSheet). */
+export type TransferToConfirm = {
+  currency: Currency;
+  recipient: Pick<PublicStudent, 'name' | 'photo' | 'studentId' | 'grade'>;
+  amount: number;
+  description?: string | undefined;
+  balanceAfter: number;
 };
 
 export type TransferDraft = { recipientId: string | null; amount: string; description?: string };
@@ -53,26 +65,24 @@ export function validateTransfer(
 }
 
 /**
- * A student's transfer form for either currency: the recipient list's state (spread
- * `picker` on a RecipientPicker), the amount, and `send`, which checks the form (a refusal
- * is an error toast and sends nothing), sends it once per submission with its
- * Idempotency-Key, shows the server's message, puts the new balances on screen, empties the
- * form and calls `onSent`.
+ * A student's transfer form for either currency: the recipient list's state (spread `picker` on a RecipientPicker), the
+ * amount, and `send`, which checks the form (a refusal is an error toast and sends nothing) and asks for confirmation
+ * (`confirming`, for a TransferConfirmSheet). `confirm` sends it once with its Idempotency-Key, shows the server's
+ * message, puts the new balances on screen and opens the transfer's Comprovante; `back` returns to the form as it was.
  */
-export function useTransferForm(currency: Currency, balance: number, onSent: () => void) {
+export function useTransferForm(currency: Currency, balance: number) {
   const applyResult = useApplyOperationResult();
+  const navigate = useNavigate();
   const [search, setSearch] = useState('');
   const [recipient, setRecipient] = useState<Recipient | null>(null);
   const [amount, setAmount] = useState('');
+  const [checked, setChecked] = useState<{ input: TransferInput; confirming: TransferToConfirm } | null>(null);
   const mutation = useIdempotentMutation({
     mutationFn: (input: TransferInput, idempotencyKey: string) => call(CURRENCY_ROUTES[currency].transfer, { body: input, idempotencyKey }),
     onSuccess: (result) => {
       toast.success(result.message);
       applyResult(result);
-      setSearch('');
-      setRecipient(null);
-      setAmount('');
-      onSent();
+      void navigate(receiptPath(receiptCode(result.entry.id)), { state: { justSent: true } });
     },
     onError: (error) => {
       toastError(error, ERROR_MESSAGES.transfer_failed);
@@ -80,9 +90,22 @@ export function useTransferForm(currency: Currency, balance: number, onSent: () 
   });
   const send = (event: FormEvent, description?: string) => {
     event.preventDefault();
-    const checked = validateTransfer(currency, { recipientId: recipient?.id ?? null, amount, description }, balance);
-    if (checked.ok) mutation.submit(checked.input);
-    else toast.error(checked.message);
+    const result = validateTransfer(currency, { recipientId: recipient?.id ?? null, amount, description }, balance);
+    if (!result.ok || !recipient) {
+      toast.error(result.ok ? ERROR_MESSAGES.missing_fields : result.message);
+      return;
+    }
+    const input = result.input;
+    setChecked({
+      input,
+      confirming: {
+        currency,
+        recipient,
+        amount: input.amount,
+        description: 'description' in input ? input.description : undefined,
+        balanceAfter: balance - input.amount,
+      },
+    });
   };
   return {
     recipient,
@@ -90,6 +113,11 @@ export function useTransferForm(currency: Currency, balance: number, onSent: () 
     setAmount,
     picker: { legend: 'Destinatário', selectedId: recipient?.id ?? null, onSelect: setRecipient, search, onSearchChange: setSearch },
     send,
+    confirming: checked?.confirming ?? null,
+    confirm: () => {
+      if (checked) mutation.submit(checked.input);
+    },
+    back: () => setChecked(null),
     isPending: mutation.isPending,
   };
 }

@@ -60,7 +60,7 @@ export function Modal({
       >
         <div className="flex items-start justify-between gap-4 border-b border-slate-100 px-5 pt-5 pb-4">
           <div className="min-w-0">
-            <h2 id={titleId} className="text-lg font-semibold text-slate-900">
+            <h2 id={titleId} tabIndex={-1} data-focus-heading className="text-lg font-semibold text-slate-900 focus:outline-none">
               {title}
             </h2>
             {description && (
@@ -75,7 +75,7 @@ export function Modal({
             className="-mt-1 -mr-1 flex size-10 shrink-0 items-center justify-center rounded-xl text-slate-500 hover:bg-slate-100 hover:text-slate-900"
           />
         </div>
-        {/* Focus starts at the first field, or at the first button of a dialog without one (Cancelar), never at Fechar. */}
+        {/* Focus starts at the first field, or at the first button of a dialog without one (Cancelar), never at Fechar; on a phone, at the title. */}
         <div data-focus-start className="overflow-y-auto px-5 py-4">
           {children}
         </div>

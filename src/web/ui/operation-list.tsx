@@ -1,10 +1,13 @@
-import { ArrowDownLeft, ArrowUpRight, HandCoins, Minus, Plus, ShoppingBag, Undo2, type LucideIcon } from 'lucide-react';
+import { ArrowDownLeft, ArrowUpRight, HandCoins, Minus, Plus, ReceiptText, ShoppingBag, Undo2, type LucideIcon } from 'lucide-react';
 import type { StudentOperation } from '../../shared/ledger.ts';
 import { directionOf, OPERATION_KIND_LABELS, type LedgerType } from '../../shared/ledger-types.ts';
 import { formatDateTime } from '../../shared/format.ts';
 import { formatSignedAmount } from '../lib/format.ts';
 import { cn } from '../lib/cn.ts';
 import { ReversedNote } from './reversed-note.tsx';
+import { Link } from 'react-router';
+import { receiptPath } from '../lib/paths.ts';
+import { receiptCode } from '../../shared/receipt-code.ts';
 
 /** The Loja's rows (issue 35): their own mark and who was on the other side. */
 const STORE_KINDS: Partial<Record<LedgerType, { icon: LucideIcon; counterpart: string; tone: string }>> = {
@@ -48,6 +51,21 @@ export function counterpartText(operation: StudentOperation): string {
   return `por ${operation.actorName}`;
 }
 
+/** A transfer's Comprovante, reopened from any list of the student's operations. */
+function ReceiptLink({ entryId }: { entryId: string }) {
+  const code = receiptCode(entryId);
+  return (
+    <Link
+      to={receiptPath(code)}
+      aria-label={`Comprovante ${code}`}
+      className="-my-1 inline-flex min-h-8 items-center gap-1 rounded-lg px-1.5 text-xs font-semibold text-indigo-700 hover:bg-indigo-50 hover:underline"
+    >
+      <ReceiptText aria-hidden="true" className="size-3.5" />
+      Comprovante
+    </Link>
+  );
+}
+
 export function OperationRow({ operation, showCurrency = false }: { operation: StudentOperation; showCurrency?: boolean }) {
   const positive = operation.signedAmount > 0;
   return (
@@ -81,6 +99,7 @@ export function OperationRow({ operation, showCurrency = false }: { operation: S
             {operation.currency === 'meritus' ? 'Méritus' : 'Estelecas'}
           </span>
         )}
+        {directionOf(operation.type) === 'moves' && <ReceiptLink entryId={operation.id} />}
       </div>
     </li>
   );

@@ -4,7 +4,7 @@ import { TOAST_DURATION_MS } from '../../shared/constants.ts';
 
 /**
  * The app's notifications, top right in the strip that holds no action (styles.css, --toast-*): the phone's app bar
- * right of its menu button, and on wide screens the band above the page's title row. Only the newest toast is shown,
+ * between its menu button and the balance, and on wide screens the band above the page's title row. Only the newest toast is shown,
  * so a second one never stacks below that strip over the screen's buttons.
  */
 export function AppToaster() {

@@ -9,6 +9,12 @@ function focusables(container: HTMLElement): HTMLElement[] {
 }
 
 /**
+ * Where focusing a field opens an on-screen keyboard (a touch screen, or one as narrow as a phone, where dialogs are
+ * bottom sheets): there a dialog opens with its heading focused, not a field, so the keyboard does not cover the sheet.
+ */
+const KEYBOARD_SCREEN = '(pointer: coarse), (max-width: 39.99rem)';
+
+/**
  * While `active`: moves focus into the container (see `initial` below), keeps Tab inside it, closes on Escape
  * and, when it ends, gives focus back to whatever had it before.
  */
@@ -21,10 +27,13 @@ export function useFocusTrap(containerRef: RefObject<HTMLElement | null>, active
     const container = containerRef.current;
     if (!active || !container) return;
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    // An element marked to take it, else the first control of the parts marked as where work starts (a dialog's fields,
-    // then its buttons), else the first control at all.
+    // On a phone, the heading (data-focus-heading) or the container itself: a screen reader reads the dialog's name, and
+    // the keyboard opens only when the student taps a field. Elsewhere, an element marked to take it, else the first
+    // control of the parts marked as where work starts (a dialog's fields, then its buttons), else the first control.
     const starts = Array.from(container.querySelectorAll<HTMLElement>('[data-focus-start]')).flatMap(focusables);
-    const initial = container.querySelector<HTMLElement>('[data-autofocus]') ?? starts[0] ?? focusables(container)[0] ?? container;
+    const initial = window.matchMedia?.(KEYBOARD_SCREEN).matches
+      ? (container.querySelector<HTMLElement>('[data-focus-heading]') ?? container)
+      : (container.querySelector<HTMLElement>('[data-autofocus]') ?? starts[0] ?? focusables(container)[0] ?? container);
     initial.focus();
 
     const onKeyDown = (event: KeyboardEvent) => {

@@ -1,4 +1,4 @@
-import { aliasedTable, and, asc, desc, eq, exists, gt, ilike, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, asc, desc, eq, exists, gt, gte, ilike, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { admins, auditLog, ledgerEntries, students } from '../../db/schema.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
@@ -13,7 +13,10 @@ import {
   type PartyView,
   type StudentOperation,
   type StudentOperationsPage,
+  type ReceiptParty,
+  type TransferReceipt,
 } from '../../../shared/ledger.ts';
+import { receiptCode, receiptIdRange } from '../../../shared/receipt-code.ts';
 import {
   ADMIN_OPERATION_TYPES,
   type Currency,
@@ -29,7 +32,7 @@ import type { PublicStudent } from '../../../shared/auth.ts';
 import { ESTELECAS_TOP_LIMIT } from '../../../shared/constants.ts';
 import { MAX_PUSHED_OPERATIONS } from '../../../shared/live-events.ts';
 import { calendarDate } from '../../../shared/validation.ts';
-import { activeTagsByStudent, nameSortKey, selectStudents, toPublicStudent } from '../../views/student-views.ts';
+import { activeTagsByStudent, nameSortKey, photoAddress, selectStudents, toPublicStudent } from '../../views/student-views.ts';
 import { refusedAttemptRecord } from './refused-attempts.ts';
 import { eitherStudentInScope, turmaInScope, type TurmaScope } from '../../views/turma-scope.ts';
 import { nameOrderOf } from '../../views/name-order.ts';
@@ -261,6 +264,51 @@ export async function studentOperations(db: Db, viewerId: string, filter: Studen
   return {
     items: page.map((row) => toStudentOperation(viewerId, row)),
     nextCursor: rows.length > filter.limit && last ? encodeCursor(last.position) : null,
+  };
+}
+
+/**
+ * The Comprovante of one of the student's own transfers (sent or received, either currency) by its short code; a code
+ * of no such transfer, or of another student's, is 'Comprovante não encontrado' alike (a code reveals nothing).
+ */
+export async function studentReceipt(db: Db, viewerId: string, code: string): Promise<TransferReceipt> {
+  const range = receiptIdRange(code);
+  if (!range) throw new AppError('receipt_not_found');
+  // Typed as entriesPage types its rows: the type drizzle infers for this selection is never[].
+  const rows: Pick<EntryWithParties, 'entry' | 'reversal'>[] = await db
+    .select({ entry: ledgerEntries, reversal: { at: reversal.createdAt, by: reversal.actorName, reason: reversal.reversalReason } })
+    .from(ledgerEntries)
+    .leftJoin(reversal, eq(reversal.reversesEntryId, ledgerEntries.id))
+    .where(
+      and(
+        gte(ledgerEntries.id, range.first),
+        lte(ledgerEntries.id, range.last),
+        or(eq(ledgerEntries.fromStudentId, viewerId), eq(ledgerEntries.toStudentId, viewerId)),
+        directionIs(ledgerEntries.type, 'moves'),
+      ),
+    )
+    .orderBy(desc(ledgerEntries.createdAt))
+    .limit(1);
+  const row = rows[0];
+  if (!row) throw new AppError('receipt_not_found');
+  const { entry } = row;
+  const partyIds = [entry.fromStudentId, entry.toStudentId].filter((id): id is string => id !== null);
+  const parties = await selectStudents(db).where(and(inArray(students.id, partyIds), isNull(students.deletedAt)));
+  const partyOf = (id: string | null): ReceiptParty | null => {
+    const student = parties.find((candidate) => candidate.id === id);
+    return student ? { name: student.name, studentId: student.studentId, grade: student.grade, photo: photoAddress(student) } : null;
+  };
+  return {
+    id: entry.id,
+    code: receiptCode(entry.id),
+    currency: entry.currency,
+    amount: entry.amount,
+    description: entry.description,
+    createdAt: entry.createdAt.toISOString(),
+    sent: entry.fromStudentId === viewerId,
+    from: partyOf(entry.fromStudentId),
+    to: partyOf(entry.toStudentId),
+    reversedBy: reversalNoteOf(row.reversal),
   };
 }
 

@@ -19,6 +19,7 @@ import {
   operationAuthors,
   recentAdminMeritus,
   studentOperations,
+  studentReceipt,
 } from './ledger-queries.service.ts';
 
 /** What a write knows besides its body; the service validates the key with the body. */
@@ -87,6 +88,8 @@ export async function ledgerRoutes(app: FastifyInstance, { database, events, set
   );
 
   route(app, routes.ledger.myOperations, async (request) => studentOperations(database.db, studentOf(request).id, request.query));
+
+  route(app, routes.ledger.myReceipt, async (request) => studentReceipt(database.db, studentOf(request).id, request.params.code));
 
   route(app, routes.ledger.myBudget, async (request) => awardBudget(database.db, adminOf(request), (await settings.get()).school.timeZone));
 

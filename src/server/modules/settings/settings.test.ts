@@ -203,6 +203,34 @@ describe('the rules', () => {
     });
   });
 
+  test("the school's 'Como ganhar' text: stored as plain text for every signed-in screen, at most 4,000 characters, control characters refused", async () => {
+    t = await buildTestApp();
+    const app = t;
+    const student = await app.loginStudent('3000001');
+    expect((await app.request('GET', '/settings', { cookie: student })).json().rules.howToEarnText).toBe('');
+
+    const text = '  Participe das aulas.\n\n- Ajude os colegas\n- Entregue os trabalhos <script>alert(1)</script>  ';
+    const saved = await app.request('PUT', '/admin/settings/rules', { payload: rules({ howToEarnText: text }) });
+    expect(saved.statusCode, saved.body).toBe(200);
+    // Kept as written (trimmed): the screens render it as text, never as HTML.
+    expect((await app.request('GET', '/settings', { cookie: student })).json().rules.howToEarnText).toBe(text.trim());
+
+    const refusals = [
+      { howToEarnText: 'a'.repeat(4001), code: 'how_to_earn_too_long', message: 'O texto "Como ganhar" deve ter no máximo 4.000 caracteres' },
+      { howToEarnText: 'Olá\u0000', code: 'invalid_text' },
+    ];
+    for (const { code, message, ...change } of refusals) {
+      const refused = await app.request('PUT', '/admin/settings/rules', { payload: rules(change) });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error).toMatchObject({ code, fields: { howToEarnText: message ?? expect.any(String) } });
+    }
+    expect((await app.request('PUT', '/admin/settings/rules', { payload: rules({ howToEarnText: 'a'.repeat(4000) }) })).statusCode).toBe(200);
+    // A student may not write it.
+    const forbidden = await app.request('PUT', '/admin/settings/rules', { cookie: student, payload: rules({ howToEarnText: 'Nada' }) });
+    expect(forbidden.statusCode).toBe(403);
+    expect((await app.request('GET', '/settings', { cookie: student })).json().rules.howToEarnText).toBe('a'.repeat(4000));
+  });
+
   test('a change made through one instance reaches another instance on the same database without a restart', async () => {
     t = await buildTestApp();
     const app = t;

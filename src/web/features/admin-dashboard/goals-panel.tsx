@@ -61,7 +61,6 @@ function GoalEditor({ goal, onClose }: { goal: GoalView; onClose: () => void }) 
           onChange={(event) => setValue(event.target.value)}
           error={error}
           hint={`Hoje: ${formatGoalValue(goal, goal.current)}`}
-          autoFocus
         />
       </form>
     </FormModal>

@@ -19,7 +19,9 @@ import { Card } from '../../ui/card.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { SelectField } from '../../ui/select-field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
-import { TextField } from '../../ui/text-field.tsx';
+import { TextAreaField, TextField } from '../../ui/text-field.tsx';
+import { HowToEarnText } from '../../ui/how-to-earn-text.tsx';
+import { defaultHowToEarn, HOW_TO_EARN_MAX_LENGTH, HOW_TO_EARN_TITLE, textBlocks } from '../../../shared/how-to-earn.ts';
 import { BudgetFields, budgetText, parseBudget } from './budget-fields.tsx';
 import { PrivacySection } from './privacy-section.tsx';
 import { StaffSection } from './staff-section.tsx';
@@ -198,6 +200,7 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
       studentsChangeResetPassword,
       rankingNames,
       rankingHideAllowed,
+      howToEarnText: rules.howToEarnText,
     });
     if (!parsed.success) {
       const fields = issueFields(parsed.error.issues);
@@ -281,6 +284,54 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
             Salvar regras
           </Button>
         </div>
+      </form>
+    </Card>
+  );
+}
+
+/** The students' page 'Como ganhar Méritus e Estelecas': the school's text, or, left empty, the default written from the rules. */
+function HowToEarnSection({ rules }: { rules: SchoolRules }) {
+  const [text, setText] = useState(rules.howToEarnText);
+  const [error, setError] = useState<string>();
+  const save = useSaveRules();
+  const fallback = defaultHowToEarn(rules);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = schoolRules.safeParse({ ...rules, howToEarnText: text });
+    setError(parsed.success ? undefined : issueFields(parsed.error.issues).howToEarnText);
+    if (parsed.success) save.mutate(parsed.data);
+  };
+  return (
+    <Card title={HOW_TO_EARN_TITLE}>
+      <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+        <TextAreaField
+          label="Texto para os alunos"
+          hint={[
+            'Texto simples: uma linha em branco separa parágrafos; linhas começadas por "- " viram uma lista.',
+            `Em branco, os alunos veem o texto padrão. Até ${formatNumber(HOW_TO_EARN_MAX_LENGTH)} caracteres.`,
+          ].join(' ')}
+          rows={10}
+          maxLength={HOW_TO_EARN_MAX_LENGTH}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          error={error}
+        />
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" disabled={save.isPending}>
+            Salvar texto
+          </Button>
+          <Button variant="secondary" onClick={() => setText(fallback)}>
+            Começar do texto padrão
+          </Button>
+        </div>
+        <details className="rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200">
+          <summary className="cursor-pointer text-sm font-semibold text-slate-800">
+            Ver o texto padrão (escrito a partir das regras)
+          </summary>
+          <div className="mt-3 text-sm">
+            <HowToEarnText blocks={textBlocks(fallback)} />
+          </div>
+        </details>
       </form>
     </Card>
   );
@@ -480,6 +531,7 @@ export default function AdminSettingsPage() {
           {/* Keyed by what was saved, so the forms show the stored values after any change (here or elsewhere). */}
           <SchoolSection key={JSON.stringify(settings.data.school)} settings={settings.data} />
           <RulesSection key={JSON.stringify(settings.data.rules)} rules={settings.data.rules} />
+          <HowToEarnSection key={`how-to-earn-${JSON.stringify(settings.data.rules)}`} rules={settings.data.rules} />
           <TurmasSection />
           <SchoolYearSection />
           <StaffSection />

@@ -6,6 +6,7 @@ import type { Tone } from '../../ui/tone.ts';
 import { ReversalAction } from '../../ui/reversal-action.tsx';
 import { ReversedNote } from '../../ui/reversed-note.tsx';
 import { OPERATION_TYPE_LABELS, rowDirection } from '../../../shared/ledger-types.ts';
+import { receiptCode } from '../../../shared/receipt-code.ts';
 
 /** The Tipo filter's words: the award form's types (Adição, Recompensa; Remoção, Penalidade), grouped as they move a balance. */
 export const CATEGORY_LABELS: Record<OperationCategory, string> = {
@@ -97,6 +98,12 @@ export function OperationRow({ operation, now, fresh }: { operation: LiveOperati
           <span className="text-xs text-slate-600 sm:self-center">
             {operation.operator === 'admin' ? `por ${operation.actorName}` : operation.actorName}
           </span>
+          {operation.category === 'student_transfer' && operation.status === 'completed' && (
+            // The code on the student's Comprovante, so the staff find the transfer a student shows them.
+            <span className="text-xs text-slate-600 sm:self-center" data-testid="operation-code">
+              Código <span className="font-mono font-semibold tracking-wide text-slate-800">{receiptCode(operation.id)}</span>
+            </span>
+          )}
         </p>
         {operation.status === 'failed' && operation.reason && (
           <p className="mt-0.5 text-sm font-medium text-rose-700">Recusada: {operation.reason}</p>

@@ -23,6 +23,8 @@ import { Skeleton } from '../../ui/skeleton.tsx';
 import { FigureCard } from '../../ui/figure-card.tsx';
 import type { Tone } from '../../ui/tone.ts';
 import { EstelecasTransferDialog } from './estelecas-transfer-dialog.tsx';
+import { Link } from 'react-router';
+import { paths } from '../../lib/paths.ts';
 import { useSchoolSettings } from '../../lib/school-settings.ts';
 import { achievementsOf, DEFAULT_RULES } from '../../../shared/settings.ts';
 
@@ -185,10 +187,27 @@ export default function StudentEstelecasPage() {
   const balance = user.student.estelecas;
   const achievements = summary.data ? estelecasAchievements(summary.data.estelecasStats.peak, balance, thresholds) : null;
 
+  // With nothing to send, the button says why and where Estelecas come from, rather than opening a form that can only refuse.
+  const empty = balance === 0;
   const actions = (
-    <Button onClick={() => setDialogOpen(true)} icon={<Send aria-hidden="true" className="size-4" />}>
-      Transferir Estelecas
-    </Button>
+    <div className="flex flex-col gap-1.5 sm:items-end">
+      <Button
+        onClick={() => setDialogOpen(true)}
+        disabled={empty}
+        aria-describedby={empty ? 'estelecas-transfer-why' : undefined}
+        icon={<Send aria-hidden="true" className="size-4" />}
+      >
+        Transferir Estelecas
+      </Button>
+      {empty && (
+        <p id="estelecas-transfer-why" className="max-w-xs text-sm text-slate-600 sm:text-right">
+          Você ainda não tem Estelecas para transferir.{' '}
+          <Link to={paths.student.howToEarn} className="font-semibold text-indigo-700 underline underline-offset-2">
+            Veja como ganhar
+          </Link>
+        </p>
+      )}
+    </div>
   );
 
   return (

@@ -11,6 +11,7 @@ import { PageHeader } from '../../ui/page-header.tsx';
 import { RecipientPicker } from '../../ui/recipient-picker.tsx';
 import { AmountField, DescriptionField } from '../../ui/text-field.tsx';
 import { StudentIdentity } from '../../ui/student-identity.tsx';
+import { TransferConfirmSheet } from '../../ui/transfer-confirm-sheet.tsx';
 
 function SelectedRecipient({ recipient }: { recipient: Recipient | null }) {
   if (!recipient) {
@@ -33,7 +34,7 @@ export default function StudentTransferPage() {
   const { user } = useSession();
   const [description, setDescription] = useState('');
   const balance = user?.role === 'student' ? user.student.meritus : 0;
-  const transfer = useTransferForm('meritus', balance, () => setDescription(''));
+  const transfer = useTransferForm('meritus', balance);
 
   if (user?.role !== 'student') return null;
   const tooMuch = exceedsBalance(transfer.amount, balance);
@@ -69,19 +70,20 @@ export default function StudentTransferPage() {
               onValueChange={setDescription}
               placeholder="Ex.: Obrigado pela ajuda no trabalho!"
             />
-            <Button
-              type="submit"
-              size="lg"
-              fullWidth
-              disabled={tooMuch}
-              loading={transfer.isPending}
-              icon={<Send aria-hidden="true" className="size-4" />}
-            >
-              {transfer.isPending ? 'Transferindo...' : 'Transferir'}
+            <Button type="submit" size="lg" fullWidth disabled={tooMuch} icon={<Send aria-hidden="true" className="size-4" />}>
+              Transferir
             </Button>
           </form>
         </Card>
       </div>
+      {transfer.confirming && (
+        <TransferConfirmSheet
+          transfer={transfer.confirming}
+          pending={transfer.isPending}
+          onConfirm={transfer.confirm}
+          onBack={transfer.back}
+        />
+      )}
     </div>
   );
 }
