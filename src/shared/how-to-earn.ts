@@ -35,13 +35,18 @@ export function defaultHowToEarn(rules: HowToEarnRules): string {
       : [`com pelo menos ${intervalText(rules.transferMinIntervalSeconds)} entre uma transferência e outra`]),
   ];
   return [
-    'Méritus (M$) e Estelecas são os pontos da escola. Quem dá e retira pontos são os professores e a coordenação, sempre com um motivo, que aparece no seu histórico.',
+    'Méritus (M$) e Estelecas são os pontos da escola. Quem dá e retira pontos são os professores e a coordenação, ' +
+      'sempre com um motivo, que aparece no seu histórico.',
     [
       `- Méritus: a sua meta é ${formatMeritus(rules.meritusGoal)}. O seu saldo e o seu progresso aparecem no Dashboard.`,
-      `- Estelecas: são os pontos de excelência. As conquistas são ${first.name} (${formatEstelecas(first.threshold)}), ${collector.name} (${formatEstelecas(rules.achievementThresholds.collector)}) e ${master.name} (${formatEstelecas(rules.achievementThresholds.master)}).`,
-      `- Tags da semana: os professores destacam alunos com tags, que duram ${formatNumber(rules.defaultTagDays)} ${rules.defaultTagDays === 1 ? 'dia' : 'dias'} se o professor não escolher outro prazo.`,
+      `- Estelecas: são os pontos de excelência. As conquistas são ${first.name} (${formatEstelecas(first.threshold)}), ` +
+        `${collector.name} (${formatEstelecas(rules.achievementThresholds.collector)}) ` +
+        `e ${master.name} (${formatEstelecas(rules.achievementThresholds.master)}).`,
+      `- Tags da semana: os professores destacam alunos com tags, que duram ${formatNumber(rules.defaultTagDays)} ` +
+        `${rules.defaultTagDays === 1 ? 'dia' : 'dias'} se o professor não escolher outro prazo.`,
     ].join('\n'),
-    `Você pode transferir Méritus e Estelecas para colegas: ${transferLimits.join(', ')}. Antes de enviar, confira o colega e o valor; depois, o comprovante fica no seu histórico.`,
+    `Você pode transferir Méritus e Estelecas para colegas: ${transferLimits.join(', ')}. ` +
+      'Antes de enviar, confira o colega e o valor; depois, o comprovante fica no seu histórico.',
     'Na Loja, você usa seus pontos em itens e nas metas da turma.',
     'Dúvidas? Fale com seu professor ou com a coordenação.',
   ].join('\n\n');
@@ -57,7 +62,12 @@ export type TextBlock = { kind: 'paragraph'; lines: string[] } | { kind: 'list';
 export function textBlocks(text: string): TextBlock[] {
   return text
     .split(/\n\s*\n/)
-    .map((block) => block.split('\n').map((line) => line.trim()).filter(Boolean))
+    .map((block) =>
+      block
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean),
+    )
     .filter((lines) => lines.length > 0)
     .map((lines) =>
       lines.every((line) => line.startsWith('- '))

@@ -30,7 +30,7 @@ const RULES: Record<Currency, { schema: typeof meritusTransferInput | typeof est
 /** A checked transfer as the student confirms it (TransferConfirmSheet). */
 export type TransferToConfirm = {
   currency: Currency;
-  recipient: Pick<PublicStudent, 'name' | 'photo' | 'studentId' | 'grade'>;
+  recipient: Pick<Recipient, 'name' | 'photo' | 'studentId' | 'grade'>;
   amount: number;
   description?: string | undefined;
   balanceAfter: number;

@@ -78,5 +78,5 @@ test("another student's transfer, a staff operation, an unknown or malformed cod
     expect(refused.json().error).toMatchObject({ code: 'receipt_not_found', message: ERROR_MESSAGES.receipt_not_found });
   }
   // The staff have no student's receipts (they see the code in the live feed).
-  expect((await receipt((await t.loginAdmin()), receiptCode(theirs.id))).statusCode).toBe(403);
+  expect((await receipt(await t.loginAdmin(), receiptCode(theirs.id))).statusCode).toBe(403);
 });

@@ -216,7 +216,11 @@ describe('the rules', () => {
     expect((await app.request('GET', '/settings', { cookie: student })).json().rules.howToEarnText).toBe(text.trim());
 
     const refusals = [
-      { howToEarnText: 'a'.repeat(4001), code: 'how_to_earn_too_long', message: 'O texto "Como ganhar" deve ter no máximo 4.000 caracteres' },
+      {
+        howToEarnText: 'a'.repeat(4001),
+        code: 'how_to_earn_too_long',
+        message: 'O texto "Como ganhar" deve ter no máximo 4.000 caracteres',
+      },
       { howToEarnText: 'Olá\u0000', code: 'invalid_text' },
     ];
     for (const { code, message, ...change } of refusals) {
@@ -224,7 +228,9 @@ describe('the rules', () => {
       expect(refused.statusCode).toBe(400);
       expect(refused.json().error).toMatchObject({ code, fields: { howToEarnText: message ?? expect.any(String) } });
     }
-    expect((await app.request('PUT', '/admin/settings/rules', { payload: rules({ howToEarnText: 'a'.repeat(4000) }) })).statusCode).toBe(200);
+    expect((await app.request('PUT', '/admin/settings/rules', { payload: rules({ howToEarnText: 'a'.repeat(4000) }) })).statusCode).toBe(
+      200,
+    );
     // A student may not write it.
     const forbidden = await app.request('PUT', '/admin/settings/rules', { cookie: student, payload: rules({ howToEarnText: 'Nada' }) });
     expect(forbidden.statusCode).toBe(403);

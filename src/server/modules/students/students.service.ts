@@ -134,7 +134,13 @@ export function rankingPage(
 /** The recipient search's row of a student, as the school's mode shows them (with the id the transfer names). */
 function recipientOf(privacy: RankingPrivacy, row: StudentRow, byMatricula: boolean): Recipient {
   // Another student's photo only with the image consent (decision 030).
-  const whole = { id: row.id, studentId: row.studentId, name: row.name, grade: row.grade, photo: row.imageConsent ? photoAddress(row) : null };
+  const whole = {
+    id: row.id,
+    studentId: row.studentId,
+    name: row.name,
+    grade: row.grade,
+    photo: row.imageConsent ? photoAddress(row) : null,
+  };
   if (privacy.mode === 'full' || privacy.mode === 'neighbours') return whole;
   const name =
     byMatricula && privacy.mode === 'anonymous' ? RANKING_PRIVACY_TEXTS.recipientByMatricula(row.studentId) : firstNameAndInitial(row.name);

@@ -1,16 +1,5 @@
 import { useId, useMemo, useRef, useState } from 'react';
-import {
-  AlertTriangle,
-  ArrowRight,
-  Check,
-  CheckCircle2,
-  Download,
-  FileSpreadsheet,
-  FileUp,
-  IdCard,
-  Undo2,
-  XCircle,
-} from 'lucide-react';
+import { AlertTriangle, ArrowRight, Check, CheckCircle2, Download, FileSpreadsheet, FileUp, IdCard, Undo2, XCircle } from 'lucide-react';
 import {
   ADMIN_STUDENT_TEXTS,
   IMPORT_MAX_BYTES,
