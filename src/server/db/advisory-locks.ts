@@ -33,6 +33,15 @@ export async function lockForTransaction(tx: { execute(query: SQL): PromiseLike<
   await tx.execute(sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS[name]})`);
 }
 
+/** Takes a lock until the caller's transaction ends if no one holds it: false when another holds it (the caller refuses, not waits). */
+export async function tryLockForTransaction(tx: { execute(query: SQL): PromiseLike<unknown> }, name: AdvisoryLockName): Promise<boolean> {
+  // Shaped as node-postgres or PGlite answers (client.ts's rowsOf; not imported here, client.ts imports this file).
+  const result = (await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${ADVISORY_LOCKS[name]}) AS locked`)) as
+    { rows: { locked: boolean }[] } | { locked: boolean }[];
+  const [row] = Array.isArray(result) ? result : result.rows;
+  return row?.locked === true;
+}
+
 /** The statements that take and release a lock held by one connection until released, for code holding a raw client. */
 export function sessionLockStatements(name: AdvisoryLockName): { lock: string; unlock: string; tryLock: string } {
   const key = ADVISORY_LOCKS[name];

@@ -5,7 +5,7 @@ import { asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { rowsOf, type Database, type DbOrTx } from '../../db/client.ts';
 import { schoolYearRollovers, schoolYears, students, studentTags, turmas } from '../../db/schema.ts';
-import { ADVISORY_LOCKS } from '../../db/advisory-locks.ts';
+import { tryLockForTransaction } from '../../db/advisory-locks.ts';
 import { AppError } from '../../app-error.ts';
 import { writeBackup } from '../../backup/archive.ts';
 import { fileSourceOf } from '../../backup/live-backup.ts';
@@ -195,10 +195,7 @@ export async function applyRollover(
 
     const backupFile = await backupBefore(deps, year);
     return await deps.db.transaction(async (tx) => {
-      const [lock] = rowsOf<{ locked: boolean }>(
-        await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${ADVISORY_LOCKS.rollover}) AS locked`),
-      );
-      if (!lock?.locked) throw new AppError('rollover_running');
+      if (!(await tryLockForTransaction(tx, 'rollover'))) throw new AppError('rollover_running');
       const again = await yearToClose(deps, tx);
       if (again.closed) return { ...again.closed, applied: false };
       const plan = await planOf(tx, year, body, true);

@@ -176,7 +176,8 @@ function inspect(endpoint: string, text: string): { findings: Finding[]; othersS
   for (const secret of secrets) {
     if (text.includes(secret)) findings.push({ endpoint, problem: `contains ${secret}` });
   }
-  if (/password/i.test(text)) findings.push({ endpoint, problem: 'mentions a password' });
+  // A password or its hash as a value; a field or rule that only names one (currentPassword, studentsChangeResetPassword) is not.
+  if (/"password(?:Hash)?"\s*:|password_hash|\$argon2/i.test(text)) findings.push({ endpoint, problem: 'carries a password' });
   let othersSeen = 0;
   const otherIds = new Set(others.flatMap((s) => [s.id, s.studentId]));
   const walk = (value: unknown): void => {
