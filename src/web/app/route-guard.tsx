@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { RefreshCw } from 'lucide-react';
 import { Button } from '../ui/button.tsx';
@@ -6,7 +6,9 @@ import { FullScreenSpinner } from '../ui/spinner.tsx';
 import { homePath, paths, type Role } from '../lib/paths.ts';
 import { useSession } from '../lib/session.ts';
 import { areaOfUser } from '../../shared/areas.ts';
-import { PasswordChangeScreen } from '../features/student-profile/password-change-screen.tsx';
+import { lazyRetrying } from './route-error.tsx';
+
+const PasswordChangeScreen = lazyRetrying(() => import('../features/student-profile/password-change-screen.tsx'));
 
 /** Shown when /api/auth/me fails for a reason other than "not signed in". */
 function SessionError({ onRetry }: { onRetry: () => void }) {
@@ -30,7 +32,13 @@ export function RequireRole({ role, children }: { role: Role; children: ReactNod
   if (isLoading) return <FullScreenSpinner />;
   if (error && !user) return <SessionError onRetry={refetch} />;
   if (!user || areaOfUser(user) !== role) return <Navigate to={paths.login} replace />;
-  if (user.role === 'student' && user.passwordChangeRequired) return <PasswordChangeScreen name={user.student.name} />;
+  if (user.role === 'student' && user.passwordChangeRequired) {
+    return (
+      <Suspense fallback={<FullScreenSpinner />}>
+        <PasswordChangeScreen />
+      </Suspense>
+    );
+  }
   return children;
 }
 

@@ -5,16 +5,19 @@ import { routes } from '../../../shared/contract/routes.ts';
 import { OWN_PASSWORD_TEXTS } from '../../../shared/student-access.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { queryKeyOf } from '../../lib/query-keys.ts';
-import { useLogout } from '../../lib/session.ts';
+import { useLogout, useSession } from '../../lib/session.ts';
 import { Brand } from '../../ui/brand.tsx';
 import { Button } from '../../ui/button.tsx';
 import { ChangePasswordForm, useChangeOwnPassword } from './change-password-form.tsx';
 
 /**
  * What a student sees instead of their area while the school requires them to replace the password the staff gave
- * them (the server refuses the area's reads meanwhile): the change, or signing out.
+ * them (the server refuses the area's reads meanwhile): the change, or signing out. Loaded only then (route-guard.tsx):
+ * its form's schema brings zod, which an area's home does without.
  */
-export function PasswordChangeScreen({ name }: { name: string }) {
+export default function PasswordChangeScreen() {
+  const { user } = useSession();
+  const name = user?.role === 'student' ? user.student.name : '';
   const formId = useId();
   const change = useChangeOwnPassword();
   const logout = useLogout();
