@@ -276,23 +276,7 @@ function RankingTable({
     <>
       <Card padded={false} className="overflow-hidden">
         <table aria-label="Ranking completo" aria-rowcount={total + 1} className="w-full table-fixed border-collapse">
-          <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
-            <tr aria-rowindex={1} className="h-11 border-b border-slate-200">
-              <th scope="col" className="w-14 pl-3 sm:w-24 sm:pl-5">
-                <span aria-hidden="true" className="sm:hidden">
-                  #
-                </span>
-                <span className="sr-only sm:not-sr-only">Posição</span>
-              </th>
-              <th scope="col">Estudante</th>
-              <th scope="col" className="hidden md:table-cell">
-                Turma
-              </th>
-              <th scope="col" className="w-28 pr-3 text-right sm:w-60 sm:pr-5">
-                Méritus
-              </th>
-            </tr>
-          </thead>
+          <RankingHead rowIndex={1} />
           <tbody ref={bodyRef}>
             {start > 0 && <SpacerRow key={`before-${start}-${rowHeight}`} rows={start} rowHeight={rowHeight} />}
             {indexes.map((index) => {
@@ -359,23 +343,7 @@ function NeighboursTable({ head }: { head: RankingAnswer }) {
   return (
     <Card padded={false} className="overflow-hidden">
       <table aria-label="Ranking: pódio e sua vizinhança" className="w-full table-fixed border-collapse">
-        <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
-          <tr className="h-11 border-b border-slate-200">
-            <th scope="col" className="w-14 pl-3 sm:w-24 sm:pl-5">
-              <span aria-hidden="true" className="sm:hidden">
-                #
-              </span>
-              <span className="sr-only sm:not-sr-only">Posição</span>
-            </th>
-            <th scope="col">Estudante</th>
-            <th scope="col" className="hidden md:table-cell">
-              Turma
-            </th>
-            <th scope="col" className="w-28 pr-3 text-right sm:w-60 sm:pr-5">
-              Méritus
-            </th>
-          </tr>
-        </thead>
+        <RankingHead />
         <tbody>
           {head.entries.flatMap((student, index) => {
             const row = (
@@ -490,5 +458,28 @@ export function RankingScreen({ highlightSelf }: { highlightSelf: boolean }) {
         </div>
       )}
     </div>
+  );
+}
+
+/** The ranking table's head, the same in the whole ranking and in 'Só vizinhos'. */
+function RankingHead({ rowIndex }: { rowIndex?: number }) {
+  return (
+    <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
+      <tr aria-rowindex={rowIndex} className="h-11 border-b border-slate-200">
+        <th scope="col" className="w-14 pl-3 sm:w-24 sm:pl-5">
+          <span aria-hidden="true" className="sm:hidden">
+            #
+          </span>
+          <span className="sr-only sm:not-sr-only">Posição</span>
+        </th>
+        <th scope="col">Estudante</th>
+        <th scope="col" className="hidden md:table-cell">
+          Turma
+        </th>
+        <th scope="col" className="w-28 pr-3 text-right sm:w-60 sm:pr-5">
+          Méritus
+        </th>
+      </tr>
+    </thead>
   );
 }
