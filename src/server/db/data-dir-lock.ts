@@ -29,6 +29,8 @@ const O_EXLOCK = 0x20;
 const FLOCK_PLATFORMS = new Set<NodeJS.Platform>(['darwin', 'freebsd', 'openbsd', 'netbsd']);
 /** How long a refused process waits for the holder to say its PID (only for the message; a starting server may be busy for seconds). */
 const OWNER_REPLY_MS = 3000;
+/** How soon a refused connection to the holder is tried again. */
+const OWNER_RETRY_MS = 10;
 
 const inUse = (dataDir: string, pid: number | null) =>
   new DatabaseLockedError(
@@ -64,18 +66,28 @@ export function lockName(dataDir: string): string {
 
 /** The PID the holder answers with, or null when it does not answer in time. */
 function ownerOf(name: string): Promise<number | null> {
+  const deadline = Date.now() + OWNER_REPLY_MS;
   return new Promise((resolve) => {
-    const socket = net.createConnection(name);
-    let text = '';
-    const done = (pid: number | null) => {
-      socket.destroy();
-      resolve(pid);
+    const ask = () => {
+      const socket = net.createConnection(name);
+      let text = '';
+      const done = (pid: number | null) => {
+        socket.destroy();
+        resolve(pid);
+      };
+      socket.setEncoding('utf8');
+      socket.setTimeout(Math.max(deadline - Date.now(), 1), () => done(null));
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('end', () => done(Number.parseInt(text, 10) || null));
+      socket.on('error', (error: NodeJS.ErrnoException) => {
+        // A holder that has bound the name but not yet listens refuses the connection for an instant: ask again.
+        if (error.code === 'ECONNREFUSED' && Date.now() + OWNER_RETRY_MS < deadline) {
+          socket.destroy();
+          setTimeout(ask, OWNER_RETRY_MS);
+        } else done(null);
+      });
     };
-    socket.setEncoding('utf8');
-    socket.setTimeout(OWNER_REPLY_MS, () => done(null));
-    socket.on('data', (chunk: string) => (text += chunk));
-    socket.on('end', () => done(Number.parseInt(text, 10) || null));
-    socket.on('error', () => done(null));
+    ask();
   });
 }
 
