@@ -235,7 +235,8 @@ export function OrdersSection() {
             <Button
               variant="secondary"
               icon={<CheckCheck aria-hidden="true" className="size-4" />}
-              disabled={!orders.data || (filter.status === 'pending' && total === 0)}
+              // The previous filter's orders stay on screen until the new ones arrive: their count is not this filter's.
+              disabled={!orders.data || orders.isPlaceholderData || (filter.status === 'pending' && total === 0)}
               onClick={() => setDialog({ kind: 'deliverAll', count: filter.status === 'pending' ? total : -1 })}
             >
               {filtered ? 'Entregar todos do filtro' : 'Entregar todos os pendentes'}
