@@ -60,12 +60,17 @@ async function uploadPhoto(id: string): Promise<string> {
   return response.json().student.photo as string;
 }
 
+/** How many students newStudent has made in this file: each gets a birth date of its own. */
+let studentsMade = 0;
+
 /** A new student of the test turma, with every personal field filled. */
 async function newStudent(name: string) {
   const studentId = String(4_000_000 + Math.floor(Math.random() * 900_000));
   const email = `${studentId}@familia.test`;
-  // A birth date of this student alone, so a scan for it finds no other.
-  const birthDate = `2011-${String(1 + (Number(studentId) % 12)).padStart(2, '0')}-${String(1 + (Number(studentId) % 28)).padStart(2, '0')}`;
+  // A birth date of this student alone (in 2011, which the test app's students were not born in), so a scan for it finds
+  // no other: from a counter, as two random ones matched now and then.
+  const made = studentsMade++;
+  const birthDate = `2011-${String(1 + (made % 12)).padStart(2, '0')}-${String(1 + Math.floor(made / 12)).padStart(2, '0')}`;
   const response = await t.request('POST', '/admin/students', {
     cookie: coordinator,
     payload: { studentId, name, password: TEST_PASSWORD, grade: t.students[0]!.grade, email, birthDate, meritus: 300 },
