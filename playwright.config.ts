@@ -43,13 +43,14 @@ export default defineConfig({
   },
   projects: [
     { name: 'chromium', testIgnore: ['settings.spec.ts', 'ranking-privacy.spec.ts'], use: desktop },
-    // The settings screen changes what every screen reads (the school's goal, its name): those tests run after all the
-    // others and one at a time, so no other test sees a goal or name of theirs.
+    // The settings screen changes what every screen reads (the school's goal, its name, the ranking's names): those tests
+    // run after all the others and one at a time, so no other test sees a goal or name of theirs.
     {
       name: 'school-wide settings',
       testMatch: ['settings.spec.ts', 'ranking-privacy.spec.ts'],
       dependencies: ['chromium'],
-      fullyParallel: false,
+      // One worker: the two files both save the school's rules, and side by side one restored what the other had just set.
+      workers: 1,
       use: desktop,
     },
   ],
