@@ -10,7 +10,7 @@ import { turmaReportPdf } from './report-turma.ts';
 import { contentDisposition } from '../../storage/serve-object.ts';
 
 /** Sends a generated file as a download that no cache keeps. */
-function sendFile(reply: FastifyReply, file: ExportFile) {
+export function sendFile(reply: FastifyReply, file: ExportFile) {
   return reply
     .type(file.contentType)
     .header('Content-Disposition', contentDisposition('attachment', file.fileName))
