@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.ts';
 import { route } from '../../contract-routes.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { routes } from '../../../shared/contract/routes.ts';
-import { sendFile } from '../reports/reports.routes.ts';
+import { sendFile } from '../../send-file.ts';
 import { honourCertificatePdf, readHallOfFame } from './hall-of-fame.service.ts';
 
 /** The Hall da Fama (issue 38, decision 035). */

@@ -119,7 +119,11 @@ async function closedYears(db: Db) {
  * GET /api/hall-of-fame: a closed year's honours (the most recent without `year`), by category, as the school's privacy
  * rules show them to the viewer, and the list of closed years. No year closed yet: no year and no categories.
  */
-export async function readHallOfFame(deps: HallOfFameDeps, principal: Principal, query: { year?: string | undefined }): Promise<HallOfFame> {
+export async function readHallOfFame(
+  deps: HallOfFameDeps,
+  principal: Principal,
+  query: { year?: string | undefined },
+): Promise<HallOfFame> {
   const years = await closedYears(deps.db);
   const year = query.year === undefined ? years[0] : years.find((candidate) => candidate.id === query.year);
   if (query.year !== undefined && !year) throw new AppError('hall_of_fame_year_not_found');
@@ -165,24 +169,22 @@ export async function honourCertificatePdf(
   const school = await reportSchool(deps.settings);
   const logo = await schoolLogoPng(deps.storage, school.logoUrl);
   const title = honourTitle(honour.category, honour.place, year.name, honour.turmaName);
-  const body = await render(
-    { ...CERTIFICATE_PAGE, info: { Title: `${title}: ${student.name}`, Author: school.name } },
-    (doc) =>
-      drawCertificate(
-        doc,
-        { school, logo, issued: formatterIn(school.timeZone).date(new Date()) },
-        {
-          name: student.name,
-          turma: honour.turmaName,
-          studentId: student.studentId,
-          title,
-          period: HALL_OF_FAME_TEXTS.certificatePeriod(
-            formatDate(year.startDate),
-            formatDate(year.endDate),
-            honourFigure(honour.category, honour.amount),
-          ),
-        },
-      ),
+  const body = await render({ ...CERTIFICATE_PAGE, info: { Title: `${title}: ${student.name}`, Author: school.name } }, (doc) =>
+    drawCertificate(
+      doc,
+      { school, logo, issued: formatterIn(school.timeZone).date(new Date()) },
+      {
+        name: student.name,
+        turma: honour.turmaName,
+        studentId: student.studentId,
+        title,
+        period: HALL_OF_FAME_TEXTS.certificatePeriod(
+          formatDate(year.startDate),
+          formatDate(year.endDate),
+          honourFigure(honour.category, honour.amount),
+        ),
+      },
+    ),
   );
   await recordAudit(deps.db, {
     actor: auditActor(principal),
