@@ -112,6 +112,7 @@ function CategoryCard({ category, honours }: { category: HonourCategory; honours
           {HONOUR_CATEGORY_TITLES[category]}
         </span>
       }
+      aria-label={HONOUR_CATEGORY_TITLES[category]}
       className={category === 'turma' ? 'lg:col-span-2' : undefined}
     >
       {honours.length === 0 ? (
