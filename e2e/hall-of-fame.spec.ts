@@ -18,7 +18,7 @@ const SIZES = [
 async function openFromSidebar(page: Page, label: string): Promise<void> {
   const menu = page.getByRole('button', { name: 'Abrir menu' });
   if (await menu.isVisible()) await menu.click();
-  await page.getByRole('navigation').getByRole('link', { name: label }).click();
+  await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: label }).click();
 }
 
 /** A student with far more Méritus earned than anyone, in a turma the rollover moves to the next one (not graduating). */

@@ -57,7 +57,7 @@ export async function recordHonours(tx: DbOrTx, yearId: string, span: { start: D
       SELECT 'goals', rank() OVER (ORDER BY goals DESC), NULL, turma_name, goals FROM goals
     )
     INSERT INTO hall_of_fame_honours (year_id, category, place, student_id, turma_name, amount)
-    SELECT ${yearId}, category, place::smallint, id, turma_name, amount::integer
+    SELECT ${yearId}::uuid, category, place::smallint, id, turma_name, amount::integer
       FROM honours
      WHERE place <= CASE WHEN category IN ('turma', 'goals') THEN 1 ELSE ${HALL_OF_FAME_TOP} END`);
 }
