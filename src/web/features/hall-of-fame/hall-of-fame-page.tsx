@@ -106,12 +106,8 @@ function CategoryCard({ category, honours }: { category: HonourCategory; honours
   const Icon = CATEGORY_ICONS[category];
   return (
     <Card
-      title={
-        <span className="flex items-center gap-2">
-          <Icon aria-hidden="true" className="size-5 text-indigo-600" />
-          {HONOUR_CATEGORY_TITLES[category]}
-        </span>
-      }
+      title={HONOUR_CATEGORY_TITLES[category]}
+      action={<Icon aria-hidden="true" className="size-5 text-indigo-600" />}
       aria-label={HONOUR_CATEGORY_TITLES[category]}
       className={category === 'turma' ? 'lg:col-span-2' : undefined}
     >
@@ -175,7 +171,7 @@ export default function HallOfFamePage() {
         </Card>
       ) : (
         <div className="grid gap-4 lg:grid-cols-2">
-          {data.categories.map((entry) => (
+          {(data?.categories ?? []).map((entry) => (
             <CategoryCard key={entry.category} category={entry.category} honours={entry.honours} />
           ))}
         </div>
