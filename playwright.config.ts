@@ -42,7 +42,7 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM, args: CHROME_FLAGS },
   },
   projects: [
-    { name: 'chromium', testIgnore: ['settings.spec.ts', 'ranking-privacy.spec.ts'], use: desktop },
+    { name: 'chromium', testIgnore: ['settings.spec.ts', 'ranking-privacy.spec.ts', 'hall-of-fame.spec.ts'], use: desktop },
     // The settings screen changes what every screen reads (the school's goal, its name, the ranking's names): those tests
     // run after all the others and one at a time, so no other test sees a goal or name of theirs.
     {
@@ -51,6 +51,14 @@ export default defineConfig({
       dependencies: ['chromium'],
       // One worker: the two files both save the school's rules, and side by side one restored what the other had just set.
       workers: 1,
+      use: desktop,
+    },
+    // The Hall da Fama closes the demo school's year (every student moves, the 3º EM graduates): after everything else.
+    {
+      name: 'after the year closes',
+      testMatch: ['hall-of-fame.spec.ts'],
+      dependencies: ['school-wide settings'],
+      fullyParallel: false,
       use: desktop,
     },
   ],

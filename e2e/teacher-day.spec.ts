@@ -15,6 +15,7 @@ const TEACHER_NAV = [
   'Estelecas',
   'Loja',
   'Ranking',
+  'Hall da Fama',
   'Operações em Tempo Real',
   'Relatórios',
   'Data-Base',

@@ -239,6 +239,9 @@ export const ERROR_MESSAGES = {
   password_unchanged: 'A nova senha deve ser diferente da atual',
   password_change_required: 'Troque a senha que você recebeu antes de continuar: vá em Alterar senha.',
   receipt_not_found: 'Comprovante não encontrado',
+  hall_of_fame_year_not_found: 'Este ano letivo não está no Hall da Fama: escolha um ano encerrado',
+  honour_not_found: 'Destaque não encontrado',
+  honour_certificate_not_own: 'Você só pode baixar os seus próprios certificados',
   how_to_earn_too_long: 'O texto "Como ganhar" deve ter no máximo 4.000 caracteres',
 } as const;
 

@@ -20,6 +20,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { HONOUR_CATEGORIES } from '../../shared/hall-of-fame-texts.ts';
 import { LEDGER_TYPES } from '../../shared/ledger-types.ts';
 import { SIGN_IN_PROVIDERS } from '../../shared/school-accounts.ts';
 import { LIMIT_PERIODS, ORDER_STATUSES, STORE_CATEGORIES } from '../../shared/store.ts';
@@ -898,3 +899,38 @@ export const schoolYearRollovers = pgTable('school_year_rollovers', {
   backupFile: text('backup_file'),
   outcome: jsonb('outcome').$type<Record<string, unknown>>().notNull(),
 });
+
+// ---------------------------------------------------------------- the Hall da Fama (issue 38, decision 035)
+
+/**
+ * A closed year's honours, written by its rollover in the same transaction and never changed afterwards: one row per
+ * honoured student (or turma) and category, with its shared place (ties share it: 1º, 1º, 3º) and the figure it was
+ * earned by. Students are referenced, not named: names and photos are read at display time, so an erasure (decision
+ * 030) anonymises the Hall too. The turma is its name at the closing (the student's turma then, before the rollover
+ * moved them), not a reference: a turma may be renamed or deleted later, the honour stays as it was.
+ */
+export const hallOfFameHonours = pgTable(
+  'hall_of_fame_honours',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    yearId: uuid('year_id')
+      .notNull()
+      .references(() => schoolYears.id),
+    category: text('category', { enum: HONOUR_CATEGORIES }).notNull(),
+    place: smallint('place').notNull(),
+    studentUuid: uuid('student_id').references(() => students.id),
+    turmaName: text('turma_name').notNull(),
+    amount: integer('amount').notNull(),
+  },
+  (t) => [
+    index('hall_of_fame_honours_year_idx').on(t.yearId, t.category, t.place),
+    index('hall_of_fame_honours_student_idx')
+      .on(t.studentUuid)
+      .where(sql`${t.studentUuid} IS NOT NULL`),
+    check('hall_of_fame_honours_category_known', sql`${t.category} IN ('meritus', 'estelecas', 'tags', 'turma', 'goals')`),
+    check('hall_of_fame_honours_place_positive', sql`${t.place} >= 1`),
+    check('hall_of_fame_honours_amount_positive', sql`${t.amount} > 0`),
+    // A turma's honour (most goals) names no student; every other honour names one.
+    check('hall_of_fame_honours_student_iff_not_goals', sql`(${t.category} = 'goals') = (${t.studentUuid} IS NULL)`),
+  ],
+);

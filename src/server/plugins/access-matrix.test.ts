@@ -54,6 +54,9 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'GET /api/tags/active',
     'GET /api/settings',
     'GET /api/store/items/:id/image',
+    // The Hall da Fama (decision 035): everyone reads it under the privacy rules; a student downloads only their own certificates.
+    'GET /api/hall-of-fame',
+    'GET /api/hall-of-fame/honours/:id/certificate.pdf',
   ],
   student: [
     'POST /api/meritus/transfers',

@@ -117,6 +117,8 @@ function validParam(url: string, name: string): string {
   if (url.startsWith('/api/admin/operations/')) return (award.json() as { entry: { id: string } }).entry.id;
   if (name === 'entity') return 'students';
   if (name === 'fix') return 'expired_tags';
+  // No year has closed in this school: an honour's id is well formed and found nowhere.
+  if (url.startsWith('/api/hall-of-fame/honours/')) return '00000000-0000-4000-8000-000000000000';
   if (name === 'code') return receiptCode((award.json() as { entry: { id: string } }).entry.id);
   throw new Error(`input-fuzz: no valid value for :${name} of ${url}; add one`);
 }
@@ -239,6 +241,7 @@ const AUDITED_BY_DESIGN: Record<string, string> = {
   'GET /api/admin/system/entities/:entity/export.csv': 'system.entity_export',
   'GET /api/admin/reports/workbook.xlsx': 'report.export',
   'GET /api/admin/reports/top-certificates.pdf': 'report.top_certificates',
+  'GET /api/hall-of-fame/honours/:id/certificate.pdf': 'hall_of_fame.certificate',
   // Who saw a student's personal data (decision 030).
   'GET /api/admin/students/:id/personal-data': 'student.personal_data_view',
   'GET /api/admin/students/:id/personal-data-export': 'student.personal_data_export',

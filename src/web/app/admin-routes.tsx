@@ -3,6 +3,7 @@ import {
   Bug,
   Coins,
   Database,
+  Landmark,
   LayoutDashboard,
   Radio,
   Server,
@@ -64,6 +65,7 @@ export const adminRoutes: AppRoute[] = [
   navScreen(paths.admin.reports, 'Relatórios', BarChart3, () => import('../features/admin-reports/admin-reports-page.tsx'), {
     listsStudents: true,
   }),
+  navScreen(paths.admin.hallOfFame, 'Hall da Fama', Landmark, () => import('../features/hall-of-fame/hall-of-fame-page.tsx')),
   navScreen(paths.admin.settings, 'Configurações', Settings, () => import('../features/admin-settings/admin-settings-page.tsx'), {
     permission: 'manageSchool',
   }),

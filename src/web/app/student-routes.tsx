@@ -1,4 +1,4 @@
-import { ArrowLeftRight, History, LayoutDashboard, Lightbulb, ShoppingBag, Sparkles, Trophy, UserRound } from 'lucide-react';
+import { ArrowLeftRight, History, Landmark, LayoutDashboard, Lightbulb, ShoppingBag, Sparkles, Trophy, UserRound } from 'lucide-react';
 import StudentDashboardPage from '../features/student-dashboard/student-dashboard-page.tsx';
 import { prefetchStudentDashboard } from '../lib/student-queries.ts';
 import { paths } from '../lib/paths.ts';
@@ -35,6 +35,7 @@ export const studentRoutes: AppRoute[] = [
     () => import('../features/student-operations/student-operations-page.tsx'),
   ),
   navScreen(paths.student.howToEarn, 'Como ganhar', Lightbulb, () => import('../features/student-how-to-earn/how-to-earn-page.tsx')),
+  navScreen(paths.student.hallOfFame, 'Hall da Fama', Landmark, () => import('../features/hall-of-fame/hall-of-fame-page.tsx')),
   {
     path: paths.student.receipt,
     title: 'Comprovante',

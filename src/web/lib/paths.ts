@@ -18,6 +18,7 @@ export const paths = {
     /** A transfer's Comprovante: receiptPath(code). */
     receipt: '/student/comprovante',
     howToEarn: '/student/como-ganhar',
+    hallOfFame: '/student/hall-da-fama',
   },
   admin: {
     home: '/admin',
@@ -31,6 +32,7 @@ export const paths = {
     database: '/admin/database',
     debug: '/admin/debug',
     reports: '/admin/reports',
+    hallOfFame: '/admin/hall-da-fama',
     settings: '/admin/settings',
     /** The member's own account (their name), opened from their name at the top of the sidebar. */
     profile: '/admin/profile',
@@ -49,6 +51,7 @@ export const navOrder: Record<Role, readonly string[]> = {
     paths.student.estelecas,
     paths.student.store,
     paths.student.ranking,
+    paths.student.hallOfFame,
     paths.student.recentOperations,
     paths.student.howToEarn,
   ],
@@ -59,6 +62,7 @@ export const navOrder: Record<Role, readonly string[]> = {
     paths.admin.estelecas,
     paths.admin.store,
     paths.admin.ranking,
+    paths.admin.hallOfFame,
     paths.admin.recentOperations,
     paths.admin.reports,
     paths.admin.settings,

@@ -199,7 +199,7 @@ type CertificateData = { name: string; turma: string; studentId: string; title: 
  * Draws a certificate on the current page (A4, landscape, no margin), with the school's logo and name: the weekly tags'
  * and the period's top students' alike.
  */
-function drawCertificate(
+export function drawCertificate(
   doc: PDFKit.PDFDocument,
   { school, logo, issued }: { school: ReportSchool; logo: Buffer | null; issued: string },
   certificate: CertificateData,
@@ -249,7 +249,7 @@ function drawCertificate(
   centred(texts.issued(issued), height - 80, FONT.regular, 10, '#64748b');
 }
 
-const CERTIFICATE_PAGE = { size: 'A4', layout: 'landscape', margin: 0 } as const;
+export const CERTIFICATE_PAGE = { size: 'A4', layout: 'landscape', margin: 0 } as const;
 
 /**
  * A printable certificate (A4, landscape) for the holder of a current weekly tag, with the

@@ -1,22 +1,13 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { route } from '../../contract-routes.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import { adminOf } from '../../plugins/auth.ts';
 import { readReport, reportOverview, reportReasons, reportStore, reportTimeline } from './reports.service.ts';
-import { exportReportTable, exportReportWorkbook, type ExportFile } from './report-exports.ts';
+import { exportReportTable, exportReportWorkbook } from './report-exports.ts';
 import { certificatePdf, statementPdf, topCertificatesPdf, turmaStatementsPdf } from './report-pdfs.ts';
 import { turmaReportPdf } from './report-turma.ts';
-import { contentDisposition } from '../../storage/serve-object.ts';
-
-/** Sends a generated file as a download that no cache keeps. */
-function sendFile(reply: FastifyReply, file: ExportFile) {
-  return reply
-    .type(file.contentType)
-    .header('Content-Disposition', contentDisposition('attachment', file.fileName))
-    .header('Cache-Control', 'no-store')
-    .send(file.body);
-}
+import { sendFile } from '../../send-file.ts';
 
 export async function reportsRoutes(app: FastifyInstance, { database, settings, storage }: AppDeps): Promise<void> {
   const db = database.db;

@@ -15,7 +15,8 @@ import { endStudentSessions } from '../auth/auth.service.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { idempotencyRecord } from '../ledger/idempotency.ts';
 import type { StudentRemovalStep } from '../students/admin-students.service.ts';
-import { schoolToday, yearOfDay, type SchoolYearDeps } from './school-year.service.ts';
+import { dateRangeOf, schoolToday, yearOfDay, type SchoolYearDeps } from './school-year.service.ts';
+import { recordHonours } from './honours.ts';
 import type { Currency } from '../../../shared/ledger-types.ts';
 import {
   proposeTurmaMapping,
@@ -194,6 +195,7 @@ export async function applyRollover(
     if ((await planOf(deps.db, year, body, false)).token !== body.token) throw new AppError('rollover_stale');
 
     const backupFile = await backupBefore(deps, year);
+    const span = (await dateRangeOf(deps, { year: year.id }))!;
     return await deps.db.transaction(async (tx) => {
       if (!(await tryLockForTransaction(tx, 'rollover'))) throw new AppError('rollover_running');
       const again = await yearToClose(deps, tx);
@@ -201,6 +203,8 @@ export async function applyRollover(
       const plan = await planOf(tx, year, body, true);
       if (plan.token !== body.token) throw new AppError('rollover_stale');
       const now = new Date();
+      // The Hall da Fama's honours, of the students and turmas as they are before anyone moves (decision 035).
+      await recordHonours(tx, year.id, span);
 
       const byDestination = new Map<string, string[]>();
       for (const student of plan.plan) {

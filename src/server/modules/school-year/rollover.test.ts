@@ -3,7 +3,7 @@ import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterEach, expect, test } from 'vitest';
 import { addAdmin, adminActor, buildTestApp, turmaIdOf, type TestApp } from '../../test/test-app.ts';
-import { ledgerEntries, schoolYearRollovers, students, studentTags } from '../../db/schema.ts';
+import { hallOfFameHonours, ledgerEntries, schoolYearRollovers, students, studentTags } from '../../db/schema.ts';
 import { reconcile } from '../ledger/reconciliation.service.ts';
 import { silentEvents, type EventBus } from '../../realtime/event-bus.ts';
 import { applyRollover, type RolloverDeps } from './rollover.service.ts';
@@ -261,6 +261,7 @@ test('an apply that fails midway leaves the school exactly as before', async () 
     ledger: (await app.db.select().from(ledgerEntries)).length,
     rollovers: (await app.db.select().from(schoolYearRollovers)).length,
     tags: await app.db.select().from(studentTags),
+    honours: (await app.db.select().from(hallOfFameHonours)).length,
   });
   const before = await snapshot();
   // The last step of the transaction (its events) fails: everything before it is rolled back.
