@@ -71,7 +71,9 @@ export const ERROR_MESSAGES = {
   password_too_short: 'A senha deve ter pelo menos 6 caracteres',
   invalid_tag_days: 'A duração deve ser um número inteiro de 1 a 365 dias',
   invalid_tag_expiry: 'Data de expiração inválida (no máximo 365 dias a partir de hoje)',
-  report_invalid_period: 'Período inválido. Escolha Hoje, 7 dias, 30 dias, Este mês, Bimestre, Ano letivo ou Personalizado.',
+  report_invalid_period:
+    'Período inválido. Escolha Hoje, 7 dias, 30 dias, Este mês, Bimestre, Ano letivo, Personalizado ou um período do ano letivo.',
+  report_invalid_year: 'Ano letivo inválido. Escolha um ano letivo da lista.',
   report_invalid_date: 'Data inválida. Use o formato aaaa-mm-dd com uma data real.',
   report_dates_required: 'Informe a data de início e a data de fim do período personalizado',
   report_from_after_to: 'A data de início deve ser anterior ou igual à data de fim',

@@ -20,6 +20,16 @@ export function periodName(kind: PeriodKind, position: number): string {
   return `${position}º ${kind}`;
 }
 
+/**
+ * How a report, an export or a document names a chosen year or period: '1º bimestre de 2026' when the year's name ends
+ * in its number ('Ano letivo 2026'), else '1º bimestre do Ano letivo 2026/27'; a whole year by its name.
+ */
+export function spanLabel(yearName: string, periodName: string | null): string {
+  if (periodName === null) return yearName;
+  const number = /(\d{4})$/.exec(yearName)?.[1];
+  return number ? `${periodName} de ${number}` : `${periodName} do ${yearName}`;
+}
+
 const calendarDay = (code: ErrorCode) =>
   textInput({ max: 10, error: code, maxError: code })
     .regex(/^\d{4}-\d{2}-\d{2}$/, { error: code })

@@ -34,6 +34,17 @@ function inTurmas(scope: ReportScope, turmaColumn: SQL): SQL {
   return turmaInScope(turmaColumn, chosenIds(scope));
 }
 
+/**
+ * The turma a report places a student `s` in: the one they had when the school year of the period's last day closed
+ * (the rollover keeps it, decision 036), so a closed year's figures by turma stay that year's; else their current one.
+ */
+function turmaAtEnd(scope: ReportScope): SQL {
+  return sql`COALESCE((SELECT y.turma_id FROM student_year_turmas y
+                        WHERE y.student_id = s.id
+                          AND y.year_id = (SELECT sy.id FROM school_years sy
+                                            WHERE ${scope.period.to}::date BETWEEN sy.start_date AND sy.end_date)), s.turma_id)`;
+}
+
 /** Rows of the chosen turmas: a row's student is its sender (transfers, removals) or its recipient (awards). */
 function turmaFilter(scope: ReportScope, studentColumn: SQL): SQL {
   return studentInScope(studentColumn, chosenIds(scope));
@@ -120,7 +131,7 @@ export async function sumsAtBounds(db: Db, scope: ReportScope, author: string | 
         JOIN LATERAL (SELECT ${columns} FROM ledger_student_days d
                        WHERE d.student_id = s.id AND d.day < (m.midnight AT TIME ZONE 'UTC')::date
                        ORDER BY d.day DESC LIMIT 1) AS d ON TRUE
-       WHERE ${inTurmas(scope, sql`s.turma_id`)} AND ${author === null ? sql`TRUE` : sql`FALSE`}
+       WHERE ${inTurmas(scope, turmaAtEnd(scope))} AND ${author === null ? sql`TRUE` : sql`FALSE`}
     ),
     recent AS (
       SELECT side.student, m.k,
@@ -179,11 +190,11 @@ export function scopeStudents(db: Db, scope: ReportScope): Promise<ScopeStudent[
   return jsonRows<ScopeStudent>(
     db,
     sql`
-      SELECT s.id, s.student_id, s.name, s.turma_id, t.name AS grade, s.created_at < ${p2} AS created,
+      SELECT s.id, s.student_id, s.name, g.turma_id, t.name AS grade, s.created_at < ${p2} AS created,
              (s.created_at < ${p2} AND (s.deleted_at IS NULL OR s.deleted_at >= ${p2})) AS present,
              (s.created_at < ${p1} AND (s.deleted_at IS NULL OR s.deleted_at >= ${p1})) AS present_before
-        FROM students s JOIN turmas t ON t.id = s.turma_id
-       WHERE ${inTurmas(scope, sql`s.turma_id`)}`,
+        FROM students s CROSS JOIN LATERAL (SELECT ${turmaAtEnd(scope)} AS turma_id) g JOIN turmas t ON t.id = g.turma_id
+       WHERE ${inTurmas(scope, sql`g.turma_id`)}`,
   );
 }
 
