@@ -4,7 +4,7 @@ import { formatDate } from './format.ts';
 import { authorIdParam } from './ledger.ts';
 import { CURRENCIES } from './ledger-types.ts';
 import { STORE_CATEGORIES } from './store.ts';
-import { CURRENT } from './school-year.ts';
+import { CURRENT, schoolYearFilter } from './school-year.ts';
 
 export const REPORT_PERIODS = ['today', '7d', '30d', 'month', 'bimester', 'year', 'custom'] as const;
 export type ReportPeriod = (typeof REPORT_PERIODS)[number];
@@ -147,7 +147,7 @@ export function isReportPreset(period: string): period is ReportPeriod {
 const reportFilters = z.object({
   period: z.union([z.enum(REPORT_PERIODS), schoolSpan], { error: 'report_invalid_period' }).default(DEFAULT_REPORT_PERIOD),
   /** A school year (`year=<id>|atual`): its days, or with `period=` one of its periods. */
-  year: z.union([z.literal(CURRENT), z.uuid()], { error: 'report_invalid_year' }).optional(),
+  year: schoolYearFilter.optional(),
   from: dayField.optional(),
   to: dayField.optional(),
   turma: z

@@ -113,8 +113,8 @@ test('hostile or unknown years and periods are refused in pt-BR and change nothi
   await refused('period=bimestre-1', 400, 'report_invalid_period', invalidPeriod);
   await refused(`period=${encodeURIComponent("' OR 1=1 --")}`, 400, 'report_invalid_period', invalidPeriod);
   await refused(`period=${'a'.repeat(5000)}`, 400, 'report_invalid_period', invalidPeriod);
-  await refused('year=2031', 400, 'report_invalid_year', ERROR_MESSAGES.report_invalid_year);
-  await refused('year=atual&year=atual', 400, 'report_invalid_year', ERROR_MESSAGES.report_invalid_year);
+  await refused('year=2031', 400, 'school_year_filter_invalid', ERROR_MESSAGES.school_year_filter_invalid);
+  await refused('year=atual&year=atual', 400, 'school_year_filter_invalid', ERROR_MESSAGES.school_year_filter_invalid);
   await refused(`year=${randomUUID()}`, 404, 'school_year_not_found', ERROR_MESSAGES.school_year_not_found);
   await refused(`period=${randomUUID()}`, 404, 'school_period_not_found', ERROR_MESSAGES.school_period_not_found);
   await refused(
@@ -127,7 +127,7 @@ test('hostile or unknown years and periods are refused in pt-BR and change nothi
   // The documents take the same filters.
   const pdf = await t.request('GET', `/admin/reports/top-certificates.pdf?year=nope`);
   expect(pdf.statusCode).toBe(400);
-  expect(pdf.json().error.code).toBe('report_invalid_year');
+  expect(pdf.json().error.code).toBe('school_year_filter_invalid');
 });
 
 test('this bimestre runs up to today; a past year’s figures by turma stay in the turmas of that year after the rollover', async () => {
