@@ -4,7 +4,8 @@
  * Fills a fresh PostgreSQL 15 (or an in-memory PGlite, BENCH_DB=pglite) with 2,000 students in the 12 turmas and 1,000,000 ledger rows
  * over the last 365 days (awards, removals and transfers of both currencies, 40 reasons), then
  * prints p50/p95 of each report call for the widest period (366 days, every turma, and one
- * turma) and the time to build each export. Target: p95 ≤ 200 ms per report call.
+ * turma), the same with year= and period= (a closed school year over those days, issue 38) and the ranking's board of
+ * Méritus earned in it, and the time to build each export. Target: p95 ≤ 200 ms per report call.
  *
  * The ledger is filled by one INSERT, then its rows are folded into the report sums
  * (ledger_sums_fold, as the server does every second): the fill's time includes both.
@@ -18,6 +19,7 @@ import { startPostgres } from '../src/server/test/postgres-server.ts';
 import { openPglite, openPostgres, rowsOf } from '../src/server/db/client.ts';
 import { reportOverview, reportReasons, reportScope, reportTimeline } from '../src/server/modules/reports/reports.service.ts';
 import { foldPendingSums } from '../src/server/modules/reports/reports.queries.ts';
+import { createEarnedBoards } from '../src/server/modules/reports/earned-boards.ts';
 import { exportReportTable } from '../src/server/modules/reports/report-exports.ts';
 import { certificatePdf, statementPdf } from '../src/server/modules/reports/report-pdfs.ts';
 import { reportQuery, REPORT_TABLES, EXPORT_FORMATS, addDays } from '../src/shared/reports.ts';
@@ -108,6 +110,37 @@ try {
   await time('overview, one turma', async () => reportOverview(db, await reportScope({ db, settings }, oneTurma)));
   await time('timeline, one turma', async () => reportTimeline(db, await reportScope({ db, settings }, oneTurma)));
   await time('reasons, one turma', async () => reportReasons(db, await reportScope({ db, settings }, oneTurma)));
+
+  // Issue 38: the same year as a school year (closed: every student's turma of then kept, as a rollover leaves it), and
+  // its bimestres, asked for with year= and period= (dateRangeOf), and the ranking's board of Méritus earned in it.
+  const yearStart = addDays(to, -364);
+  const [year] = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      INSERT INTO school_years (name, start_date, end_date, period_kind) VALUES ('Ano letivo bench', ${yearStart}, ${addDays(to, 30)}, 'bimestre')
+      RETURNING id`),
+  );
+  const periodIds = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      INSERT INTO school_periods (year_id, position, start_date, end_date)
+      SELECT ${year!.id}, n, ${yearStart}::date + (n - 1) * 99, CASE WHEN n = 4 THEN ${addDays(to, 30)}::date ELSE ${yearStart}::date + n * 99 - 1 END
+        FROM generate_series(1, 4) AS n
+      RETURNING id`),
+  );
+  await db.execute(sql`INSERT INTO student_year_turmas (year_id, student_id, turma_id) SELECT ${year!.id}, id, turma_id FROM students`);
+  await db.execute(sql`ANALYZE`);
+  const schoolYear = reportQuery.parse({ year: year!.id });
+  const schoolYearTurma = reportQuery.parse({ year: year!.id, turma: GRADES[0] });
+  const bimestre = reportQuery.parse({ period: periodIds[1]!.id });
+  console.log(`\nyear filter (year=, period=; the year closed, turmas of then):`);
+  await time('overview, year=', async () => reportOverview(db, await reportScope({ db, settings }, schoolYear)));
+  await time('overview, year=, one turma', async () => reportOverview(db, await reportScope({ db, settings }, schoolYearTurma)));
+  await time('timeline, year=', async () => reportTimeline(db, await reportScope({ db, settings }, schoolYear)));
+  await time('overview, period= (a bimestre)', async () => reportOverview(db, await reportScope({ db, settings }, bimestre)));
+  await time('ranking by=earned, year= (board read whole)', async () => {
+    const boards = createEarnedBoards(db, silentEvents, settings);
+    await boards.of({ year: year!.id });
+    boards.close();
+  });
 
   console.log('\nexports (built once each):');
   for (const table of REPORT_TABLES) {

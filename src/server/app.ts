@@ -29,6 +29,7 @@ import { RETIRED_ASSETS_FILE, webBuildOf } from './web-assets.ts';
 import { createEventBus } from './realtime/event-bus.ts';
 import { createLiveHub } from './realtime/live-hub.ts';
 import { createRankingStore, hearingOwnChanges } from './modules/students/ranking-store.ts';
+import { createEarnedBoards } from './modules/reports/earned-boards.ts';
 import { rankingPrivacyOf } from './views/student-privacy.ts';
 import type { AppDeps } from './deps.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -185,8 +186,15 @@ export async function buildApp(
 
   const bus = await createEventBus(database, app.log);
   const ranking = createRankingStore(database.db, bus);
-  const events = hearingOwnChanges(bus, ranking);
-  const settings = createSettingsStore(database.db, events);
+  // The settings store only listens (its cache), so it can be made on the bus, before the boards that read it.
+  const settings = createSettingsStore(database.db, bus);
+  const earned = createEarnedBoards(database.db, bus, settings);
+  const events = hearingOwnChanges(bus, {
+    hear(event) {
+      ranking.hear(event);
+      earned.hear(event);
+    },
+  });
   const live = createLiveHub(database, events, ranking, app.log, config.liveTickMs, async () =>
     rankingPrivacyOf((await settings.get()).rules),
   );
@@ -194,6 +202,7 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     live.close();
     ranking.close();
+    earned.close();
     await bus.close();
   });
   // One storage for every module's files (photos, the logo, the archive); tests may pass one (a failing driver, an S3 bucket).
@@ -206,6 +215,7 @@ export async function buildApp(
     settings,
     storage,
     ranking,
+    earned,
     beforeStudentRemoval: refuseOrdersOfRemovedStudent,
   };
   app.decorate('expireStoreGoals', (now?: Date) => expireGoals({ db: database.db, events, settings: deps.settings }, now));

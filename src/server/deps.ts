@@ -6,6 +6,7 @@ import type { SettingsStore } from './modules/settings/settings.service.ts';
 import type { StudentRemovalStep } from './modules/students/admin-students.service.ts';
 import type { RankingStore } from './modules/students/ranking-store.ts';
 import type { FileStorage } from './storage/file-storage.ts';
+import type { EarnedBoards } from './views/earned-board.ts';
 
 /** What every module's routes receive from buildApp (app.ts), which registers them. */
 export type AppDeps = {
@@ -18,6 +19,8 @@ export type AppDeps = {
   storage: FileStorage;
   /** This instance's ranking, kept as changes are heard (issue 33). */
   ranking: RankingStore;
+  /** This instance's boards of Méritus earned per school year or period (GET /api/ranking?by=earned, decision 036). */
+  earned: EarnedBoards;
   /** Done inside a student's removal, before they leave: the Loja's pending orders refused and refunded. */
   beforeStudentRemoval: StudentRemovalStep;
 };

@@ -1,5 +1,5 @@
 import { ERROR_MESSAGES } from './errors.ts';
-import { FIGURE_LABELS, formatDayRange, type ReportPeriod } from './reports.ts';
+import { FIGURE_LABELS, formatDayRange, isReportPreset, type ReportPeriod, type ResolvedPeriod } from './reports.ts';
 import { STORE_TEXTS } from './store.ts';
 
 /**
@@ -31,8 +31,8 @@ const PERIOD_NAMES: Record<ReportPeriod, string> = {
   year: 'Ano letivo',
   custom: 'Período',
 };
-export const periodLine = (period: { period: ReportPeriod; from: string; to: string }) =>
-  `${PERIOD_NAMES[period.period]}: ${formatDayRange(period.from, period.to)}`;
+export const periodLine = (period: Pick<ResolvedPeriod, 'period' | 'label' | 'from' | 'to'>) =>
+  `${period.label ?? (isReportPreset(period.period) ? PERIOD_NAMES[period.period] : PERIOD_NAMES.custom)}: ${formatDayRange(period.from, period.to)}`;
 
 /** Column headings of the exports (CSV and XLSX), with a `(%)` or `(M$)` where the unit is not said otherwise. */
 export const EXPORT_HEADINGS = {
@@ -171,7 +171,8 @@ export const TOP_CERTIFICATE_TEXTS = {
   documentTitle: (turma: string | null) => `Certificados dos destaques: ${turma ?? 'escola'}`,
   title: (place: number, turma: string | null) => `${place}º lugar em Méritus ${turma === null ? 'da escola' : 'da turma'}`,
   /** `from` and `to` as dd/mm/aaaa. */
-  period: (period: ReportPeriod, from: string, to: string, meritus: string) => {
+  period: ({ period, label }: Pick<ResolvedPeriod, 'period' | 'label'>, from: string, to: string, meritus: string) => {
+    if (label !== null) return `no ${label}, de ${from} a ${to}, com ${meritus} ganhos.`;
     const span = period === 'bimester' ? 'no bimestre' : period === 'year' ? 'no ano letivo' : 'no período';
     return `${from === to ? `no dia ${from}` : `${span} de ${from} a ${to}`}, com ${meritus} ganhos.`;
   },

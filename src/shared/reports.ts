@@ -4,6 +4,7 @@ import { formatDate } from './format.ts';
 import { authorIdParam } from './ledger.ts';
 import { CURRENCIES } from './ledger-types.ts';
 import { STORE_CATEGORIES } from './store.ts';
+import { CURRENT, schoolYearFilter } from './school-year.ts';
 
 export const REPORT_PERIODS = ['today', '7d', '30d', 'month', 'bimester', 'year', 'custom'] as const;
 export type ReportPeriod = (typeof REPORT_PERIODS)[number];
@@ -135,8 +136,18 @@ const dayField = textInput({ max: 10, error: 'report_invalid_date', maxError: 'r
  * staff: only their operations count). A turma may be sent repeated (`turma=A&turma=B`), as the
  * screen's URL keeps them.
  */
+/** A school year or period named by its id, or 'atual' (the one containing today): `dateRangeOf()` turns it into days (decision 031). */
+const schoolSpan = z.union([z.literal(CURRENT), z.uuid()], { error: 'report_invalid_period' });
+
+/** A preset, or a school period (`period=<id>|atual`, 'Este bimestre'), whose days the server resolves. */
+export function isReportPreset(period: string): period is ReportPeriod {
+  return (REPORT_PERIODS as readonly string[]).includes(period);
+}
+
 const reportFilters = z.object({
-  period: z.enum(REPORT_PERIODS, { error: 'report_invalid_period' }).default(DEFAULT_REPORT_PERIOD),
+  period: z.union([z.enum(REPORT_PERIODS), schoolSpan], { error: 'report_invalid_period' }).default(DEFAULT_REPORT_PERIOD),
+  /** A school year (`year=<id>|atual`): its days, or with `period=` one of its periods. */
+  year: schoolYearFilter.optional(),
   from: dayField.optional(),
   to: dayField.optional(),
   turma: z
@@ -151,7 +162,7 @@ const reportFilters = z.object({
 });
 
 /** A custom period needs both days, in order, and at most MAX_REPORT_DAYS of them. */
-function checkPeriod(query: { period: ReportPeriod; from?: string | undefined; to?: string | undefined }, context: z.RefinementCtx): void {
+function checkPeriod(query: { period: string; from?: string | undefined; to?: string | undefined }, context: z.RefinementCtx): void {
   if (query.period !== 'custom') return;
   // A day that is not a real date has its own issue already; zod still runs this check.
   if ((query.from && !parseDay(query.from)) || (query.to && !parseDay(query.to))) return;
@@ -169,7 +180,10 @@ export type ReportQuery = z.infer<typeof reportQuery>;
 export type ReportQueryInput = z.input<typeof reportQuery>;
 
 export type ResolvedPeriod = {
-  period: ReportPeriod;
+  /** The query's `period`: a preset, a school period's id or 'atual'. */
+  period: string;
+  /** A school year or period chosen ('1º bimestre de 2026', 'Ano letivo 2025'); null for a preset or custom days. */
+  label: string | null;
   from: string;
   to: string;
   days: number;
@@ -196,7 +210,10 @@ function schoolTerm(today: string): { year: { from: string; to: string }; bimest
  * (or at the end of their term when it is over), and the period before is the same number of
  * days just before it.
  */
-export function resolvePeriod(query: Pick<ReportQuery, 'period' | 'from' | 'to'>, today: string): ResolvedPeriod {
+export function resolvePeriod(
+  query: { period: ReportPeriod; from?: string | undefined; to?: string | undefined },
+  today: string,
+): ResolvedPeriod {
   const earliest = (a: string, b: string) => (a < b ? a : b);
   let range: { from: string; to: string };
   switch (query.period) {
@@ -226,15 +243,27 @@ export function resolvePeriod(query: Pick<ReportQuery, 'period' | 'from' | 'to'>
       range = { from: query.from!, to: query.to! };
       break;
   }
+  return periodOfDays(query.period, range, null);
+}
+
+/** The days chosen with the period before them (as many days, just before) and the timeline's bucket. */
+export function periodOfDays(period: string, range: { from: string; to: string }, label: string | null): ResolvedPeriod {
   const days = daysBetween(range.from, range.to);
   return {
-    period: query.period,
+    period,
+    label,
     ...range,
     days,
     previousFrom: addDays(range.from, -days),
     previousTo: addDays(range.from, -1),
     bucket: days <= DAILY_BUCKET_MAX_DAYS ? 'day' : 'week',
   };
+}
+
+/** The period's days, after the school period's name when one was chosen: '1º bimestre de 2026 (01/01/2026 a 31/03/2026)'. */
+export function periodWords(period: Pick<ResolvedPeriod, 'label' | 'from' | 'to'>): string {
+  const days = formatDayRange(period.from, period.to);
+  return period.label === null ? days : `${period.label} (${days})`;
 }
 
 /** "25/10/2026 a 23/11/2026", or one day. */
@@ -245,7 +274,8 @@ export function formatDayRange(from: string, to: string): string {
 // ---------------------------------------------------------------- answers
 
 export const reportPeriodView = z.object({
-  period: z.enum(REPORT_PERIODS),
+  period: z.string(),
+  label: z.string().nullable(),
   from: z.string(),
   to: z.string(),
   days: z.number().int(),
@@ -445,7 +475,7 @@ export type ReportExportQuery = z.output<typeof reportExportQuery>;
 
 /** A student's statement (extrato) for a period. */
 export const statementQuery = reportFilters
-  .pick({ period: true, from: true, to: true })
+  .pick({ period: true, year: true, from: true, to: true })
   .extend({ student: rowId({ error: 'student_not_found' }) })
   .superRefine(checkPeriod);
 export type StatementQuery = z.output<typeof statementQuery>;
@@ -455,7 +485,7 @@ export const certificateQuery = z.object({ tag: rowId({ error: 'tag_not_found' }
 
 /** One turma's documents (its report, its students' statements): the period's days and the turma, by name. */
 export const turmaDocumentQuery = reportFilters
-  .pick({ period: true, from: true, to: true })
+  .pick({ period: true, year: true, from: true, to: true })
   .extend({ turma: textInput({ max: 80, error: 'report_turma_required' }).min(1, { error: 'report_turma_required' }) })
   .superRefine(checkPeriod);
 export type TurmaDocumentQuery = z.output<typeof turmaDocumentQuery>;
@@ -468,7 +498,7 @@ export const TOP_CERTIFICATES = { default: 3, max: 10 } as const;
 
 /** Certificates of the period's top students by Méritus earned: of one turma, or of every turma the member sees. */
 export const topCertificatesQuery = reportFilters
-  .pick({ period: true, from: true, to: true })
+  .pick({ period: true, year: true, from: true, to: true })
   .extend({
     turma: textInput({ max: 80, error: 'report_unknown_turma' }).min(1, { error: 'report_unknown_turma' }).optional(),
     count: z.coerce
@@ -482,7 +512,8 @@ export const topCertificatesQuery = reportFilters
 export type TopCertificatesQuery = z.output<typeof topCertificatesQuery>;
 
 export type ReportFilterValues = {
-  period: ReportPeriod;
+  period: string;
+  year?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
   turma: readonly string[];
@@ -494,6 +525,7 @@ export function reportQueryOf(filters: ReportFilterValues): ReportFilterValues {
   const custom = filters.period === 'custom';
   return {
     period: filters.period,
+    ...(filters.year ? { year: filters.year } : {}),
     ...(custom && filters.from ? { from: filters.from } : {}),
     ...(custom && filters.to ? { to: filters.to } : {}),
     turma: filters.turma,
@@ -503,8 +535,9 @@ export function reportQueryOf(filters: ReportFilterValues): ReportFilterValues {
 
 /** The search string of a report's URL (the screen keeps its filters there, so a report can be bookmarked). */
 export function reportSearch(filters: ReportFilterValues): URLSearchParams {
-  const { period, from, to, turma, authorId } = reportQueryOf(filters);
+  const { period, year, from, to, turma, authorId } = reportQueryOf(filters);
   const params = new URLSearchParams({ period });
+  if (year) params.set('year', year);
   if (from) params.set('from', from);
   if (to) params.set('to', to);
   for (const name of turma) params.append('turma', name);

@@ -15,9 +15,24 @@ export const SCHOOL_YEAR_NAME_MAX = 60;
 /** A query's `year=` / `period=` value naming the year or period that contains today. */
 export const CURRENT = 'atual';
 
+/** A query's `year=`: 'atual' or a year's id (dateRangeOf looks it up; anything else is refused before). */
+export const schoolYearFilter = z.union([z.literal(CURRENT), z.uuid()], { error: 'school_year_filter_invalid' });
+/** A query's `period=` naming a school period: 'atual' (this bimestre) or a period's id. */
+export const schoolPeriodFilter = z.union([z.literal(CURRENT), z.uuid()], { error: 'school_period_filter_invalid' });
+
 /** '1º bimestre', '3º trimestre'. */
 export function periodName(kind: PeriodKind, position: number): string {
   return `${position}º ${kind}`;
+}
+
+/**
+ * How a report, an export or a document names a chosen year or period: '1º bimestre de 2026' when the year's name ends
+ * in its number ('Ano letivo 2026'), else '1º bimestre do Ano letivo 2026/27'; a whole year by its name.
+ */
+export function spanLabel(yearName: string, periodName: string | null): string {
+  if (periodName === null) return yearName;
+  const number = /(\d{4})$/.exec(yearName)?.[1];
+  return number ? `${periodName} de ${number}` : `${periodName} do ${yearName}`;
 }
 
 const calendarDay = (code: ErrorCode) =>

@@ -3,10 +3,15 @@ import { RANKING_PAGE, STUDENT_PAGE_SIZE, TAG_KINDS } from './constants.ts';
 import { rowId, textInput } from './validation.ts';
 import { RANKING_NAME_MODES } from './ranking-privacy.ts';
 import type { ErrorCode } from './errors.ts';
+import { schoolPeriodFilter, schoolYearFilter } from './school-year.ts';
 
 /** A whole number in a query string, refused with `error` (a code of the catalogue) outside min…max. */
 const wholeNumber = (error: ErrorCode, min: number, max: number) =>
   z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+
+/** What the ranking places students by: their balance today, or what they earned in a school year or period. */
+export const RANKING_BY = ['balance', 'earned'] as const;
+export type RankingBy = (typeof RANKING_BY)[number];
 
 /**
  * GET /api/ranking: a page of the ranking (`page` from 0, `size` rows), or with `around=me` the page that holds the
@@ -19,8 +24,16 @@ export const rankingQuery = z
     around: z.literal('me', { error: 'ranking_around_invalid' }).optional(),
     /** A turma's id: its students only, placed among themselves (a student: their own turma; a teacher: one of theirs). */
     turma: rowId({ error: 'turma_not_found' }).optional(),
+    /** 'balance': Méritus held today; 'earned': Méritus earned in `year=`/`period=` (this bimestre when neither is given). */
+    by: z.enum(RANKING_BY, { error: 'ranking_by_invalid' }).default('balance'),
+    year: schoolYearFilter.optional(),
+    period: schoolPeriodFilter.optional(),
   })
-  .refine((query) => query.page === undefined || query.around === undefined, { error: 'ranking_around_invalid', path: ['around'] });
+  .refine((query) => query.page === undefined || query.around === undefined, { error: 'ranking_around_invalid', path: ['around'] })
+  .refine((query) => query.by === 'earned' || (query.year === undefined && query.period === undefined), {
+    error: 'ranking_balance_now',
+    path: ['by'],
+  });
 export type RankingQuery = z.input<typeof rankingQuery>;
 
 /**
@@ -66,6 +79,8 @@ export const rankingResponse = z.object({
   size: z.number().int(),
   /** Rows page × size … page × size + size − 1; fewer on the last page, none past it. */
   entries: z.array(rankingEntry),
+  /** by=earned: the span whose Méritus earned place the rows ('3º bimestre de 2026'); `meritus` of each row is what they earned. */
+  span: z.object({ from: z.string(), to: z.string(), label: z.string() }).optional(),
   /** 'Só vizinhos': the row before which rows were left out (null: none), and whether rows below the last were. */
   neighbours: z.object({ gapAt: z.number().int().nullable(), moreBelow: z.boolean() }).optional(),
 });

@@ -934,3 +934,23 @@ export const hallOfFameHonours = pgTable(
     check('hall_of_fame_honours_student_iff_not_goals', sql`(${t.category} = 'goals') = (${t.studentUuid} IS NULL)`),
   ],
 );
+
+/**
+ * Each current student's turma as their year closed, written by the rollover before it moves them: a closed year's
+ * reports by turma read a student in the turma they had then, not the one they went to (decision 036).
+ */
+export const studentYearTurmas = pgTable(
+  'student_year_turmas',
+  {
+    yearId: uuid('year_id')
+      .notNull()
+      .references(() => schoolYears.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => students.id, { onDelete: 'cascade' }),
+    turmaId: uuid('turma_id')
+      .notNull()
+      .references(() => turmas.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.yearId, t.studentId] }), index('student_year_turmas_turma_idx').on(t.turmaId)],
+);

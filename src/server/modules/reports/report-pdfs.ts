@@ -8,7 +8,7 @@ import { TAG_NAMES } from '../../../shared/constants.ts';
 import { directionOf, OPERATION_TYPE_LABELS, type Currency } from '../../../shared/ledger-types.ts';
 import { CURRENCY_LABELS, reversedNote } from '../../../shared/ledger-texts.ts';
 import { formatDate, formatEstelecas, formatMeritus, formatSignedAmount } from '../../../shared/format.ts';
-import { formatDayRange, type StatementQuery, type TopCertificatesQuery, type TurmaDocumentQuery } from '../../../shared/reports.ts';
+import { periodWords, type StatementQuery, type TopCertificatesQuery, type TurmaDocumentQuery } from '../../../shared/reports.ts';
 import {
   CERTIFICATE_TEXTS,
   STATEMENT_TEXTS,
@@ -81,7 +81,7 @@ function drawStatement(doc: PDFKit.PDFDocument, { school, period, student, openi
   doc
     .text(texts.student(student.name))
     .text(texts.studentIdAndTurma(student.student_id, student.grade))
-    .text(texts.period(formatDayRange(period.from, period.to)));
+    .text(texts.period(periodWords(period)));
   doc
     .moveDown(0.5)
     .font(FONT.bold)
@@ -336,7 +336,7 @@ export async function topCertificatesPdf(
           turma: student.turma,
           studentId: student.studentId,
           title: texts.title(student.place, of),
-          period: texts.period(period.period, formatDate(period.from), formatDate(period.to), formatMeritus(student.awarded)),
+          period: texts.period(period, formatDate(period.from), formatDate(period.to), formatMeritus(student.awarded)),
         },
       );
     }

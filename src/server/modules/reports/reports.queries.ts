@@ -16,8 +16,15 @@ function dayStart(day: string, timeZone: string): SQL {
   return sql`(${day}::date::timestamp AT TIME ZONE ${timeZone})`;
 }
 
+/** What the sums read of a report's scope: its days, the school's time zone and the chosen turmas (null: every one). */
+export type SumsScope = {
+  period: Pick<ReportScope['period'], 'previousFrom' | 'from' | 'to'>;
+  school: Pick<ReportScope['school'], 'timeZone'>;
+  turmas: ReportScope['turmas'];
+};
+
 /** The period's bounds: previous start, start, end (exclusive). */
-export function bounds(scope: ReportScope) {
+export function bounds(scope: SumsScope) {
   const { period, school } = scope;
   return {
     p0: dayStart(period.previousFrom, school.timeZone),
@@ -27,11 +34,22 @@ export function bounds(scope: ReportScope) {
 }
 
 /** The chosen turmas' ids (null: every turma). */
-export const chosenIds = (scope: ReportScope) => scope.turmas?.map((turma) => turma.id) ?? null;
+export const chosenIds = (scope: Pick<SumsScope, 'turmas'>) => scope.turmas?.map((turma) => turma.id) ?? null;
 
 /** Whether a turma id (a student's, or a sum's) is one of the chosen turmas; TRUE when every turma is. */
-function inTurmas(scope: ReportScope, turmaColumn: SQL): SQL {
+function inTurmas(scope: Pick<SumsScope, 'turmas'>, turmaColumn: SQL): SQL {
   return turmaInScope(turmaColumn, chosenIds(scope));
+}
+
+/**
+ * The turma a report places a student `s` in: the one they had when the school year of the period's last day closed
+ * (the rollover keeps it, decision 036), so a closed year's figures by turma stay that year's; else their current one.
+ */
+function turmaAtEnd(scope: SumsScope): SQL {
+  return sql`COALESCE((SELECT y.turma_id FROM student_year_turmas y
+                        WHERE y.student_id = s.id
+                          AND y.year_id = (SELECT sy.id FROM school_years sy
+                                            WHERE ${scope.period.to}::date BETWEEN sy.start_date AND sy.end_date)), s.turma_id)`;
 }
 
 /** Rows of the chosen turmas: a row's student is its sender (transfers, removals) or its recipient (awards). */
@@ -99,7 +117,11 @@ export const NO_SUMS: Sums = {
  * With an `author`, only their rows, all read from the ledger (the stored sums do not keep authors;
  * a staff member's rows are found by their own index), and never the Loja's: spending is the students'.
  */
-export async function sumsAtBounds(db: Db, scope: ReportScope, author: string | null = null): Promise<Map<string, Sums[]>> {
+export async function sumsAtBounds(
+  db: Db,
+  scope: SumsScope & { students?: readonly string[] },
+  author: string | null = null,
+): Promise<Map<string, Sums[]>> {
   if (author === null) await foldPendingSums(db, { wait: true });
   const { p0, p1, p2 } = bounds(scope);
   const columns = sql.raw(SUM_COLUMNS.join(', '));
@@ -110,6 +132,14 @@ export async function sumsAtBounds(db: Db, scope: ReportScope, author: string | 
   const award = awardIs(sql`e.type`, 'raises');
   const removal = awardIs(sql`e.type`, 'lowers');
   const spent = sql`e.sign * ${spendingSign(sql`e.type`)} * e.amount`;
+  // A few students named (the ranking's earned board following an operation): their rows only.
+  const only = (student: SQL) =>
+    scope.students === undefined
+      ? sql`TRUE`
+      : sql`${student} = ANY(${sql`ARRAY[${sql.join(
+          scope.students.map((id) => sql`${id}`),
+          sql`, `,
+        )}]::uuid[]`})`;
   const rows = await jsonRows<Record<string, unknown>>(
     db,
     sql`
@@ -120,7 +150,7 @@ export async function sumsAtBounds(db: Db, scope: ReportScope, author: string | 
         JOIN LATERAL (SELECT ${columns} FROM ledger_student_days d
                        WHERE d.student_id = s.id AND d.day < (m.midnight AT TIME ZONE 'UTC')::date
                        ORDER BY d.day DESC LIMIT 1) AS d ON TRUE
-       WHERE ${inTurmas(scope, sql`s.turma_id`)} AND ${author === null ? sql`TRUE` : sql`FALSE`}
+       WHERE ${inTurmas(scope, turmaAtEnd(scope))} AND ${only(sql`s.id`)} AND ${author === null ? sql`TRUE` : sql`FALSE`}
     ),
     recent AS (
       SELECT side.student, m.k,
@@ -141,7 +171,7 @@ export async function sumsAtBounds(db: Db, scope: ReportScope, author: string | 
           ON ${author === null ? sql`e.created_at >= m.midnight` : sql`e.actor_admin_id = ${author} AND ${spendingSign(sql`e.type`)} = 0`}
          AND e.created_at < m.at
         CROSS JOIN LATERAL (VALUES (e.to_student_id, TRUE), (e.from_student_id, FALSE)) AS side(student, incoming)
-       WHERE side.student IS NOT NULL
+       WHERE side.student IS NOT NULL AND ${only(sql`side.student`)}
        GROUP BY 1, 2
     )
     SELECT student, k, ${sql.join(
@@ -179,11 +209,11 @@ export function scopeStudents(db: Db, scope: ReportScope): Promise<ScopeStudent[
   return jsonRows<ScopeStudent>(
     db,
     sql`
-      SELECT s.id, s.student_id, s.name, s.turma_id, t.name AS grade, s.created_at < ${p2} AS created,
+      SELECT s.id, s.student_id, s.name, g.turma_id, t.name AS grade, s.created_at < ${p2} AS created,
              (s.created_at < ${p2} AND (s.deleted_at IS NULL OR s.deleted_at >= ${p2})) AS present,
              (s.created_at < ${p1} AND (s.deleted_at IS NULL OR s.deleted_at >= ${p1})) AS present_before
-        FROM students s JOIN turmas t ON t.id = s.turma_id
-       WHERE ${inTurmas(scope, sql`s.turma_id`)}`,
+        FROM students s CROSS JOIN LATERAL (SELECT ${turmaAtEnd(scope)} AS turma_id) g JOIN turmas t ON t.id = g.turma_id
+       WHERE ${inTurmas(scope, sql`g.turma_id`)}`,
   );
 }
 

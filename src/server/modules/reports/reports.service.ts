@@ -3,6 +3,8 @@ import { reasonPresets } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import {
   addDays,
+  isReportPreset,
+  periodOfDays,
   resolvePeriod,
   type ReasonRow,
   type ReportOverview,
@@ -24,6 +26,8 @@ import { inScope, type TurmaScope } from '../../views/turma-scope.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { dayIn } from '../../../shared/format.ts';
 import { assertStaffMember } from '../ledger/ledger-queries.service.ts';
+import { dateRangeOf } from '../school-year/school-year.service.ts';
+import { spanLabel } from '../../../shared/school-year.ts';
 
 /**
  * The reports screen's reads: a query's scope resolved against the school, then the overview
@@ -52,7 +56,7 @@ export async function readReport<T>(
  */
 export async function reportScope(
   { db, settings }: ReportDeps,
-  query: Pick<ReportQuery, 'period' | 'from' | 'to' | 'turma'> & { authorId?: string | undefined },
+  query: Pick<ReportQuery, 'period' | 'year' | 'from' | 'to' | 'turma'> & { authorId?: string | undefined },
   turmaScope: TurmaScope = null,
   now: Date = new Date(),
 ): Promise<ReportScope> {
@@ -71,7 +75,7 @@ export async function reportScope(
   const authorId = query.authorId ?? null;
   if (authorId !== null) await assertStaffMember(db, authorId);
   const visible = school.turmas.filter((turma) => inScope(turmaScope, turma.id));
-  const period = resolvePeriod(query, dayIn(school.timeZone, now));
+  const period = await periodOf({ db, settings }, query, dayIn(school.timeZone, now), now);
   return {
     period,
     turmas: chosen.length > 0 ? chosen : turmaScope === null ? null : visible,
@@ -79,6 +83,23 @@ export async function reportScope(
     authorId,
     view: { ...period, turmas: names, availableTurmas: visible.map((turma) => turma.name), authorId },
   };
+}
+
+/**
+ * The query's days: a preset's, or a school year's or period's (`year=`, `period=<id>|atual`) through the one
+ * `dateRangeOf()` (decision 031), up to today while it runs. A year given makes the preset (the default '30d') moot.
+ */
+async function periodOf(
+  deps: ReportDeps,
+  query: Pick<ReportQuery, 'period' | 'year' | 'from' | 'to'>,
+  today: string,
+  now: Date,
+): Promise<ResolvedPeriod> {
+  const preset = isReportPreset(query.period) ? query.period : undefined;
+  if (preset !== undefined && query.year === undefined) return resolvePeriod({ ...query, period: preset }, today);
+  const span = (await dateRangeOf(deps, { year: query.year, period: preset === undefined ? query.period : undefined }, now))!;
+  const to = span.from <= today && today < span.to ? today : span.to;
+  return periodOfDays(query.period, { from: span.from, to }, spanLabel(span.year.name, span.period?.name ?? null));
 }
 
 /** Figures with the period before, the turma table, the balance distribution and the students who rose most. */

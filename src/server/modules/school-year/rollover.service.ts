@@ -4,7 +4,7 @@ import path from 'node:path';
 import { asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { rowsOf, type Database, type DbOrTx } from '../../db/client.ts';
-import { schoolYearRollovers, schoolYears, students, studentTags, turmas } from '../../db/schema.ts';
+import { schoolYearRollovers, schoolYears, students, studentTags, studentYearTurmas, turmas } from '../../db/schema.ts';
 import { tryLockForTransaction } from '../../db/advisory-locks.ts';
 import { AppError } from '../../app-error.ts';
 import { writeBackup } from '../../backup/archive.ts';
@@ -215,6 +215,13 @@ export async function applyRollover(
       // A student leaving has their pending orders refused and refunded while still a current student, before the closing.
       for (const id of [...leaving('graduated'), ...leaving('left')])
         await deps.beforeStudentRemoval(tx, deps.events, admin, id, context.ip);
+      // The roster as the year closes: the year's reports by turma keep each student in this one (decision 036).
+      await tx.insert(studentYearTurmas).select(
+        tx
+          .select({ yearId: sql<string>`${year.id}::uuid`.as('year_id'), studentId: students.id, turmaId: students.turmaId })
+          .from(students)
+          .where(isNull(students.deletedAt)),
+      );
       for (const [to, ids] of byDestination) {
         if (to === 'graduated' || to === 'left') continue;
         await tx.update(students).set({ turmaId: to, updatedAt: now }).where(inArray(students.id, ids));

@@ -206,7 +206,7 @@ export async function updateSchoolYear(
  * with a year must be one of its periods; 'atual' is the year or period containing today.
  */
 export async function dateRangeOf(
-  deps: SchoolYearDeps,
+  deps: Pick<SchoolYearDeps, 'db' | 'settings'>,
   query: { year?: string | undefined; period?: string | undefined },
   now: Date = new Date(),
 ): Promise<

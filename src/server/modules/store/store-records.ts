@@ -15,6 +15,6 @@ export async function itemForRecord(db: DbOrTx, itemId: string | undefined) {
 }
 
 /** The school's time zone, which gives a purchase's limit period and a goal's deadline their days. */
-export async function timeZoneOf(deps: LedgerDeps): Promise<string> {
+export async function timeZoneOf(deps: Pick<LedgerDeps, 'settings'>): Promise<string> {
   return deps.settings ? (await deps.settings.get()).school.timeZone : DEFAULT_TIME_ZONE;
 }

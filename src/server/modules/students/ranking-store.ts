@@ -26,6 +26,8 @@ export type RankingSnapshot = {
   turmaOf(studentUuid: string): string | undefined;
   /** Whether other students may see the student's photo (the school recorded the image consent; decision 030). */
   photoShared(studentUuid: string): boolean;
+  /** Where two students' names sort (the database's collation, as the rows' ties are broken). */
+  compareNames(a: string, b: string): number;
   /** Something worked out from this moment's rows once for every reader of it (a filtered view), by key. */
   memo<T>(key: string, compute: () => T): T;
 };
@@ -190,11 +192,13 @@ export function createRankingStore(db: Db, events: EventBus): RankingStore & { c
       const turmaOf = turmaById;
       const kept = memos;
       const shared = consented;
+      const names = nameOrder;
       return {
         rows,
         indexOf: (studentUuid) => index.get(studentUuid),
         turmaOf: (studentUuid) => turmaOf.get(studentUuid),
         photoShared: (studentUuid) => shared.has(studentUuid),
+        compareNames: (a, b) => names.get(a)! - names.get(b)!,
         memo<T>(key: string, compute: () => T): T {
           if (!kept.has(key)) kept.set(key, compute());
           return kept.get(key) as T;

@@ -14,6 +14,7 @@ import { firstNameAndInitial, NEIGHBOURS_AROUND, RANKING_PRIVACY_TEXTS } from '.
 import type { DirectoryPage, RankingAnswer, RankingEntry, RankingVisibilityResult, Recipient } from '../../../shared/students.ts';
 import { searchStudents } from './student-search.ts';
 import type { RankedStudent, RankingSnapshot } from './ranking-store.ts';
+import type { EarnedBoard } from '../../views/earned-board.ts';
 
 /** A view of the ranking: its rows placed among themselves, and each student's index in them. */
 export type RankingView = { rows: readonly RankedStudent[]; indexOf(studentUuid: string): number | undefined };
@@ -25,6 +26,34 @@ function placed(snapshot: RankingSnapshot, rows: readonly RankedStudent[]): Rank
   const placedRows = rows.map((row, index) => ({ ...row, position: positions[index]! }));
   const index = new Map(placedRows.map((row, at) => [row.id, at]));
   return { rows: placedRows, indexOf: (studentUuid) => index.get(studentUuid) };
+}
+
+/**
+ * The ranking by what each current student earned in a school year or period (decision 036): the same students, rows
+ * and privacy as the kept ranking, placed by their Méritus earned (ties by name), worked out once per moment and board.
+ * A student who arrived late can lead a bimestre.
+ */
+export function earnedRanking(snapshot: RankingSnapshot, board: EarnedBoard): RankingSnapshot {
+  return snapshot.memo(`earned:${board.from}:${board.to}:${board.version}`, () => {
+    const rows = snapshot.rows
+      .map((row) => ({ ...row, meritus: board.earned.get(row.id) ?? 0 }))
+      .sort((a, b) => b.meritus - a.meritus || snapshot.compareNames(a.id, b.id));
+    const positions = competitionPositions(rows.map((row) => row.meritus));
+    const placedRows = rows.map((row, index) => ({ ...row, position: positions[index]! }));
+    const index = new Map(placedRows.map((row, at) => [row.id, at]));
+    const memos = new Map<string, unknown>();
+    return {
+      rows: placedRows,
+      indexOf: (studentUuid) => index.get(studentUuid),
+      turmaOf: snapshot.turmaOf,
+      photoShared: snapshot.photoShared,
+      compareNames: snapshot.compareNames,
+      memo<T>(key: string, compute: () => T): T {
+        if (!memos.has(key)) memos.set(key, compute());
+        return memos.get(key) as T;
+      },
+    };
+  });
 }
 
 /**

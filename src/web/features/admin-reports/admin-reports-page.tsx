@@ -29,6 +29,7 @@ import {
   FIGURE_DEFINITIONS,
   FIGURE_LABELS,
   formatDayRange,
+  isReportPreset,
   PERIOD_HINTS,
   REPORT_PERIOD_LABELS,
   REPORT_PERIODS,
@@ -38,10 +39,10 @@ import {
   reportSearch,
   type FigureId,
   type ReportFigure,
-  type ReportPeriod,
 } from '../../../shared/reports.ts';
+import { CURRENT, schoolPeriodFilter, spanLabel, type SchoolYear } from '../../../shared/school-year.ts';
 import { issueMessage } from '../../../shared/validation.ts';
-import { useReports } from './report-queries.ts';
+import { useReportYears, useReports } from './report-queries.ts';
 import { ReportChart } from './report-chart.tsx';
 import { StoreReport } from './store-report.tsx';
 import { DocumentsPanel, ExportLinks, HorizontalBars, ReportSection, ReportTableView, type Column } from './report-parts.tsx';
@@ -62,7 +63,10 @@ const FLOW_COLUMNS: Column<{ awarded: number; removed: number; transferred: numb
 ];
 
 type ReportFilters = {
-  period: ReportPeriod;
+  /** A preset, or a school period ('atual' or its id). */
+  period: string;
+  /** A school year's id: its days, whatever the preset. */
+  year?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
   turma: string[];
@@ -70,10 +74,11 @@ type ReportFilters = {
 };
 
 function filtersOf(params: URLSearchParams): ReportFilters {
-  const raw = params.get('period');
-  const period: ReportPeriod = REPORT_PERIODS.includes(raw as ReportPeriod) ? (raw as ReportPeriod) : DEFAULT_REPORT_PERIOD;
+  const raw = params.get('period') ?? '';
+  const period = isReportPreset(raw) || schoolPeriodFilter.safeParse(raw).success ? raw : DEFAULT_REPORT_PERIOD;
   return {
     period,
+    year: params.get('year') ?? undefined,
     from: params.get('from') ?? undefined,
     to: params.get('to') ?? undefined,
     turma: params.getAll('turma'),
@@ -203,6 +208,28 @@ function TurmaFilter({
   );
 }
 
+/** A school year chosen in the period's list: its value there, apart from the periods' ids and the presets. */
+const YEAR_CHOICE = 'ano:';
+
+/**
+ * The period's choices: the presets, then the school's calendar (decision 031) — this bimestre, each period of the
+ * current year, and each year, newest first.
+ */
+function periodOptions(years: readonly SchoolYear[], chosen: string): { value: string; label: string }[] {
+  const current = years.find((year) => year.current);
+  const kind = current?.periodKind === 'trimestre' ? 'Este trimestre' : 'Este bimestre';
+  // A past year's period (a link kept from then) is offered too, so the list shows what the report is of.
+  const shown = years.flatMap((year) =>
+    year.periods.filter((period) => year === current || period.id === chosen).map((period) => ({ period, year })),
+  );
+  return [
+    ...REPORT_PERIODS.map((value) => ({ value, label: REPORT_PERIOD_LABELS[value] })),
+    ...(current ? [{ value: CURRENT, label: kind }] : []),
+    ...shown.map(({ period, year }) => ({ value: period.id, label: spanLabel(year.name, period.name) })),
+    ...[...years].reverse().map((year) => ({ value: `${YEAR_CHOICE}${year.id}`, label: year.name })),
+  ];
+}
+
 /**
  * What is wrong with a custom period's days, judged by the schema the server uses (two days, in order, within the
  * longest period), or null: a range being typed is said beside its dates, not sent and shown as a failed load.
@@ -223,7 +250,9 @@ export default function AdminReportsPage() {
   const [turmaChoices, setTurmaChoices] = useState<readonly string[]>([]);
   if (period && period.availableTurmas !== turmaChoices) setTurmaChoices(period.availableTurmas);
   const error = overview.error ?? timeline.error ?? reasons.error ?? store.error;
-  const periodText = period ? formatDayRange(period.from, period.to) : '';
+  const days = period ? formatDayRange(period.from, period.to) : '';
+  const periodText = period?.label ? `${period.label}: ${days}` : days;
+  const years = useReportYears();
   const periodQuery = useMemo(() => reportQueryOf({ ...filters, turma: [], authorId: undefined }), [filters]);
   const authors = useOperationAuthors();
   const author = authors.find((candidate) => candidate.id === filters.authorId);
@@ -241,9 +270,15 @@ export default function AdminReportsPage() {
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
           <SelectField
             label="Período"
-            value={filters.period}
-            options={REPORT_PERIODS.map((value) => ({ value, label: REPORT_PERIOD_LABELS[value] }))}
-            onChange={(event) => update({ period: event.target.value as ReportPeriod })}
+            value={filters.year ? `${YEAR_CHOICE}${filters.year}` : filters.period}
+            options={periodOptions(years, filters.period)}
+            onChange={({ target: { value } }) =>
+              update(
+                value.startsWith(YEAR_CHOICE)
+                  ? { period: 'year', year: value.slice(YEAR_CHOICE.length) }
+                  : { period: value, year: undefined },
+              )
+            }
           />
           {filters.period === 'custom' && (
             <>
@@ -292,7 +327,9 @@ export default function AdminReportsPage() {
               comparado com {formatDayRange(period.previousFrom, period.previousTo)}
             </p>
           )}
-          {PERIOD_HINTS[filters.period] && <p className="mt-1 text-xs text-slate-600">{PERIOD_HINTS[filters.period]}</p>}
+          {!filters.year && isReportPreset(filters.period) && PERIOD_HINTS[filters.period] && (
+            <p className="mt-1 text-xs text-slate-600">{PERIOD_HINTS[filters.period]}</p>
+          )}
           {author && (
             <p className="mt-1 text-xs text-slate-600">
               Concessões, remoções e motivos contam só as operações de {author.name}; os saldos são os dos alunos.

@@ -109,7 +109,7 @@ export function BimestreDocuments({
   const turma = picked || (chosen.length === 1 ? chosen[0]! : '');
   const [topOf, setTopOf] = useState('');
   const [count, setCount] = useState<number>(TOP_CERTIFICATES.default);
-  const days = { period: periodQuery.period, from: periodQuery.from, to: periodQuery.to };
+  const days = { period: periodQuery.period, year: periodQuery.year, from: periodQuery.from, to: periodQuery.to };
   const turmaOptions = turmas.map((name) => ({ value: name, label: name }));
   const icon = (Icon: typeof FileText) => <Icon aria-hidden="true" className="size-4" />;
 

@@ -3,23 +3,27 @@ import { RANKING_PAGE } from '../../../shared/constants.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import type { AnswerOf } from '../../../shared/contract/route.ts';
 import { readOf } from '../../lib/query-keys.ts';
+import type { RankingQuery } from '../../../shared/students.ts';
 
 export type RankingAnswer = AnswerOf<typeof routes.students.ranking>;
 export type RankingRow = RankingAnswer['entries'][number];
 
 const SIZE = RANKING_PAGE.size;
 
-/** One page of the ranking (of one turma's, when given), a read of its own: a live change refetches the pages on screen, not the whole school. */
-const pageRead = (page: number, turma: string | undefined) => readOf(routes.students.ranking, { query: { page, size: SIZE, turma } });
+/** What the ranking shows: one turma's or the school's (turma undefined), by balance or by what was earned in a year or period. */
+export type RankingFilter = { turma?: string | undefined } & Pick<RankingQuery, 'by' | 'year' | 'period'>;
+
+/** One page of the ranking, a read of its own: a live change refetches the pages on screen, not the whole school. */
+const pageRead = (page: number, filter: RankingFilter) => readOf(routes.students.ranking, { query: { page, size: SIZE, ...filter } });
 /** The page that holds the signed-in student's row. */
-const aroundMeRead = (turma: string | undefined) => readOf(routes.students.ranking, { query: { around: 'me', size: SIZE, turma } });
+const aroundMeRead = (filter: RankingFilter) => readOf(routes.students.ranking, { query: { around: 'me', size: SIZE, ...filter } });
 
 /**
  * What the screen opens with: the podium, the total and the student's own row, and the page around that row for a
  * student (so the jump to it lands on rows already read), the first page for staff.
  */
-export function useRankingHead(ownRow: boolean, turma: string | undefined) {
-  return useQuery(ownRow ? aroundMeRead(turma) : pageRead(0, turma));
+export function useRankingHead(ownRow: boolean, filter: RankingFilter) {
+  return useQuery(ownRow ? aroundMeRead(filter) : pageRead(0, filter));
 }
 
 /** The pages that hold rows first…end (end excluded). */
@@ -35,12 +39,12 @@ export function pagesOf(first: number, end: number): number[] {
  */
 export function useRankingRows(
   head: RankingAnswer,
-  turma: string | undefined,
+  filter: RankingFilter,
   first: number,
   end: number,
 ): (index: number) => RankingRow | undefined {
   const pages = pagesOf(first, end).filter((page) => page !== head.page);
-  const answers = useQueries({ queries: pages.map((page) => pageRead(page, turma)) });
+  const answers = useQueries({ queries: pages.map((page) => pageRead(page, filter)) });
   const byPage = new Map<number, RankingAnswer | undefined>([[head.page, head]]);
   answers.forEach((answer, index) => byPage.set(pages[index]!, answer.data));
   return (index) => byPage.get(Math.floor(index / SIZE))?.entries[index % SIZE];

@@ -7,6 +7,7 @@ import { SelectField } from '../../ui/select-field.tsx';
 import { cn } from '../../lib/cn.ts';
 import { countOf, formatMeritus } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
+import { ApiError } from '../../lib/api.ts';
 import { Avatar, BadgedAvatar } from '../../ui/avatar.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
@@ -16,7 +17,7 @@ import { PageHeader } from '../../ui/page-header.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { SCREEN, useMediaQuery } from '../../ui/use-media-query.ts';
 import { shareOfTop } from './ranking-figures.ts';
-import { useRankingHead, useRankingRows, type RankingAnswer, type RankingRow } from './ranking-queries.ts';
+import { useRankingHead, useRankingRows, type RankingAnswer, type RankingFilter, type RankingRow } from './ranking-queries.ts';
 import { useWindowRows } from './use-window-rows.ts';
 
 /**
@@ -228,21 +229,13 @@ function SpacerRow({ rows, rowHeight }: { rows: number; rowHeight: number }) {
   );
 }
 
-function RankingTable({
-  head,
-  turma,
-  jumpRef,
-}: {
-  head: RankingAnswer;
-  turma: string | undefined;
-  jumpRef: RefObject<(() => void) | null>;
-}) {
+function RankingTable({ head, filter, jumpRef }: { head: RankingAnswer; filter: RankingFilter; jumpRef: RefObject<(() => void) | null> }) {
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const myRowRef = useRef<HTMLTableRowElement>(null);
   const rowHeight = useMediaQuery(SCREEN.md) ? ROW_HEIGHT.wide : ROW_HEIGHT.phone;
   const { total, me } = head;
   const { start, end, firstVisible, lastVisible, scrollToRow } = useWindowRows(bodyRef, total, rowHeight);
-  const rowAt = useRankingRows(head, turma, start, end);
+  const rowAt = useRankingRows(head, filter, start, end);
   const top = head.podium[0]?.meritus ?? 0;
   const selfIndex = me?.index ?? -1;
   // After a jump, focus moves to the student's row as soon as it is rendered.
@@ -276,7 +269,7 @@ function RankingTable({
     <>
       <Card padded={false} className="overflow-hidden">
         <table aria-label="Ranking completo" aria-rowcount={total + 1} className="w-full table-fixed border-collapse">
-          <RankingHead rowIndex={1} />
+          <RankingHead rowIndex={1} figure={figureHeading(head)} />
           <tbody ref={bodyRef}>
             {start > 0 && <SpacerRow key={`before-${start}-${rowHeight}`} rows={start} rowHeight={rowHeight} />}
             {indexes.map((index) => {
@@ -310,7 +303,8 @@ function RankingTable({
             )}
           >
             <LocateFixed aria-hidden="true" className="size-4" />
-            Você está em #{me.position} · {formatMeritus(me.meritus)} — ver
+            Você está em #{me.position} · {formatMeritus(me.meritus)}
+            {head.span ? ' ganhos' : ''} — ver
           </button>
         </div>
       )}
@@ -343,7 +337,7 @@ function NeighboursTable({ head }: { head: RankingAnswer }) {
   return (
     <Card padded={false} className="overflow-hidden">
       <table aria-label="Ranking: pódio e sua vizinhança" className="w-full table-fixed border-collapse">
-        <RankingHead />
+        <RankingHead figure={figureHeading(head)} />
         <tbody>
           {head.entries.flatMap((student, index) => {
             const row = (
@@ -362,6 +356,33 @@ function NeighboursTable({ head }: { head: RankingAnswer }) {
         </tbody>
       </table>
     </Card>
+  );
+}
+
+/** The figure the rows are placed by: the balance, or what was earned in the span chosen. */
+const figureHeading = (head: RankingAnswer) => (head.span ? 'Ganhos' : 'Méritus');
+const orderedBy = (head: RankingAnswer) => (head.span ? `pelos Méritus ganhos no ${head.span.label}` : 'por Méritus');
+
+/** The boards a ranking offers (decision 036): today's balance, or the Méritus earned this bimestre or this school year. */
+const BOARDS = {
+  balance: { label: 'Saldo', filter: { by: 'balance' } },
+  period: { label: 'Ganhos no bimestre', filter: { by: 'earned', period: 'atual' } },
+  year: { label: 'Ganhos no ano letivo', filter: { by: 'earned', year: 'atual' } },
+} as const satisfies Record<string, { label: string; filter: Omit<RankingFilter, 'turma'> }>;
+type Board = keyof typeof BOARDS;
+
+function BoardChoice({ value, onChange }: { value: Board; onChange: (board: Board) => void }) {
+  return (
+    <div className="max-w-md">
+      <ChoiceGroup
+        legend="Ordenar por"
+        legendHidden
+        variant="segmented"
+        options={Object.entries(BOARDS).map(([key, board]) => ({ value: key, label: board.label }))}
+        value={value}
+        onChange={(chosen) => onChange(chosen as Board)}
+      />
+    </div>
   );
 }
 
@@ -404,6 +425,11 @@ function TurmaFilter({ value, onChange }: { value: string | undefined; onChange:
   );
 }
 
+/** Why a board of Méritus earned did not load: the school's calendar may lack this year or bimestre, which the server says. */
+function earnedFailure(error: Error | null): string {
+  return error instanceof ApiError && error.status === 404 ? error.message : 'Não foi possível carregar o ranking';
+}
+
 /**
  * The ranking shared by both areas: podium for the top 3 and the full table by Méritus.
  * With `highlightSelf` (the student area) the signed-in student's row stands out and a
@@ -413,7 +439,9 @@ export function RankingScreen({ highlightSelf }: { highlightSelf: boolean }) {
   const { user } = useSession();
   const selfId = highlightSelf && user?.role === 'student' ? user.student.id : null;
   const [turma, setTurma] = useState<string | undefined>(undefined);
-  const ranking = useRankingHead(selfId !== null, turma);
+  const [board, setBoard] = useState<Board>('balance');
+  const filter: RankingFilter = { turma, ...BOARDS[board].filter };
+  const ranking = useRankingHead(selfId !== null, filter);
   const head = ranking.data;
   const jumpRef = useRef<(() => void) | null>(null);
   const me = head?.me ?? undefined;
@@ -423,7 +451,9 @@ export function RankingScreen({ highlightSelf }: { highlightSelf: boolean }) {
       <PageHeader
         title="Top Ranking"
         description={
-          head ? `${countOf(head.ranked, 'estudante ordenado', 'estudantes ordenados')} por Méritus` : 'Estudantes ordenados por Méritus'
+          head
+            ? `${countOf(head.ranked, 'estudante ordenado', 'estudantes ordenados')} ${orderedBy(head)}`
+            : 'Estudantes ordenados por Méritus'
         }
         icon={Trophy}
         actions={
@@ -435,7 +465,8 @@ export function RankingScreen({ highlightSelf }: { highlightSelf: boolean }) {
           )
         }
       />
-      <div className="mb-4">
+      <div className="mb-4 flex flex-col gap-3 lg:flex-row lg:items-end">
+        <BoardChoice value={board} onChange={setBoard} />
         <TurmaFilter value={turma} onChange={setTurma} />
       </div>
       {ranking.isPending ? (
@@ -445,7 +476,11 @@ export function RankingScreen({ highlightSelf }: { highlightSelf: boolean }) {
         </div>
       ) : ranking.isError ? (
         <Card>
-          <LoadError message="Não foi possível carregar o ranking" onRetry={() => void ranking.refetch()} retrying={ranking.isFetching} />
+          <LoadError
+            message={board === 'balance' ? 'Não foi possível carregar o ranking' : earnedFailure(ranking.error)}
+            onRetry={() => void ranking.refetch()}
+            retrying={ranking.isFetching}
+          />
         </Card>
       ) : !head || head.total === 0 ? (
         <Card>
@@ -454,7 +489,7 @@ export function RankingScreen({ highlightSelf }: { highlightSelf: boolean }) {
       ) : (
         <div className="flex flex-col gap-6">
           <Podium top={head.podium} selfId={selfId} />
-          {head.mode === 'neighbours' ? <NeighboursTable head={head} /> : <RankingTable head={head} turma={turma} jumpRef={jumpRef} />}
+          {head.mode === 'neighbours' ? <NeighboursTable head={head} /> : <RankingTable head={head} filter={filter} jumpRef={jumpRef} />}
         </div>
       )}
     </div>
@@ -462,7 +497,7 @@ export function RankingScreen({ highlightSelf }: { highlightSelf: boolean }) {
 }
 
 /** The ranking table's head, the same in the whole ranking and in 'Só vizinhos'. */
-function RankingHead({ rowIndex }: { rowIndex?: number }) {
+function RankingHead({ rowIndex, figure }: { rowIndex?: number; figure: string }) {
   return (
     <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
       <tr aria-rowindex={rowIndex} className="h-11 border-b border-slate-200">
@@ -477,7 +512,7 @@ function RankingHead({ rowIndex }: { rowIndex?: number }) {
           Turma
         </th>
         <th scope="col" className="w-28 pr-3 text-right sm:w-60 sm:pr-5">
-          Méritus
+          {figure}
         </th>
       </tr>
     </thead>
