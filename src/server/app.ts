@@ -55,6 +55,7 @@ import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { storeRoutes } from './modules/store/store.routes.ts';
 import { schoolYearRoutes } from './modules/school-year/school-year.routes.ts';
 import { lgpdRoutes } from './modules/lgpd/lgpd.routes.ts';
+import { familiesRoutes } from './modules/families/families.routes.ts';
 import { guardStudentPhotos } from './modules/lgpd/photo-access.ts';
 import { sweepRetention } from './modules/lgpd/retention.service.ts';
 import { refuseOrdersOfRemovedStudent } from './modules/store/store.service.ts';
@@ -263,6 +264,7 @@ export async function buildApp(
       await storeRoutes(api, deps);
       await schoolYearRoutes(api, deps);
       await lgpdRoutes(api, deps);
+      await familiesRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

@@ -240,6 +240,11 @@ export const ERROR_MESSAGES = {
   password_change_required: 'Troque a senha que você recebeu antes de continuar: vá em Alterar senha.',
   receipt_not_found: 'Comprovante não encontrado',
   how_to_earn_too_long: 'O texto "Como ganhar" deve ter no máximo 4.000 caracteres',
+  guardian_code_invalid: 'Código inválido ou expirado: confira o código da carta ou peça um novo à escola',
+  guardian_email_taken: 'Já existe uma conta de responsável com este email: entre com ela e adicione o filho pelo código',
+  guardian_already_linked: 'Este estudante já está na sua conta',
+  guardian_link_not_found: 'Este responsável não acompanha este estudante',
+  family_child_not_found: 'Estudante não encontrado na sua conta',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -3,6 +3,7 @@ import { archive } from './archive.ts';
 import { auth } from './auth.ts';
 import { dashboard } from './dashboard.ts';
 import { events } from './events.ts';
+import { families } from './families.ts';
 import { ledger } from './ledger.ts';
 import { lgpd } from './lgpd.ts';
 import { reasonPresets } from './reason-presets.ts';
@@ -34,6 +35,7 @@ export const routes = {
   events,
   schoolYear,
   lgpd,
+  families,
 };
 
 /** Every route, once. */

@@ -9,6 +9,7 @@ export * from '../archive.ts';
 export * from '../auth.ts';
 export * from '../constants.ts';
 export * from '../dashboard.ts';
+export * from '../families.ts';
 export * from '../ledger.ts';
 export * from '../lgpd.ts';
 export * from '../reason-presets.ts';

@@ -14,6 +14,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, type Principal, type StudentActor } from './actor.ts';
 import { loadSelfStudent, selectStudents } from '../../views/student-views.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.ts';
+import { loadSelfGuardian } from '../families/families.service.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 
 export type RequestContext = { ip: string; userAgent?: string | undefined };
@@ -159,7 +160,7 @@ export async function clearFailures(db: Db, attempt: Attempt): Promise<void> {
 
 export async function createSession(
   db: Db,
-  owner: { studentUuid: string } | { adminId: string },
+  owner: { studentUuid: string } | { adminId: string } | { guardianId: string },
   context: RequestContext,
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
@@ -252,6 +253,9 @@ type SessionRow = {
   admin_role: StaffRole | null;
   admin_active: boolean | null;
   admin_turma_ids: string[] | null;
+  guardian_id: string | null;
+  guardian_name: string | null;
+  guardian_email: string | null;
 };
 
 /**
@@ -265,10 +269,12 @@ const SESSION_BY_TOKEN: PreparedStatement = {
                 st.id AS student_uuid, st.name AS student_name, st.student_id, st.deleted_at AS student_deleted_at,
                 st.temporary_password AS student_temporary_password,
                 a.id AS admin_id, a.name AS admin_name, a.email AS admin_email, a.role AS admin_role, a.active AS admin_active,
-                CASE WHEN a.role = 'teacher' THEN array(SELECT t.turma_id FROM staff_turmas t WHERE t.admin_id = a.id) END AS admin_turma_ids
+                CASE WHEN a.role = 'teacher' THEN array(SELECT t.turma_id FROM staff_turmas t WHERE t.admin_id = a.id) END AS admin_turma_ids,
+                g.id AS guardian_id, g.name AS guardian_name, g.email AS guardian_email
            FROM sessions s
            LEFT JOIN students st ON st.id = s.student_id
            LEFT JOIN admins a ON a.id = s.admin_id
+           LEFT JOIN guardians g ON g.id = s.guardian_id
           WHERE s.token_hash = $1`,
 };
 
@@ -319,7 +325,9 @@ export async function loadSession(db: Db, tokenHash: string): Promise<SessionSta
             staffRole: row.admin_role!,
             turmaIds: row.admin_turma_ids ?? [],
           }
-        : null;
+        : row.guardian_id !== null
+          ? { role: 'guardian', id: row.guardian_id, name: row.guardian_name!, email: row.guardian_email! }
+          : null;
   return principal && { principal, lastSeenAt, expiresAt: row.expires_at.getTime() };
 }
 
@@ -346,6 +354,7 @@ export async function currentUser(db: Db, principal: Principal, rules: Permissio
     if (!row || row.deletedAt) throw new AppError('unauthenticated');
     return studentUser(await loadSelfStudent(db, row), row.temporaryPassword, rules);
   }
+  if (principal.role === 'guardian') return { role: 'guardian', guardian: await loadSelfGuardian(db, principal.id) };
   const [row] = await db.select().from(admins).where(eq(admins.id, principal.id)).limit(1);
   if (!row || !row.active) throw new AppError('unauthenticated');
   return staffUser(await loadSelfAdmin(db, row, rules));

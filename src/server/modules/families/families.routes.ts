@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../deps.ts';
+import { route } from '../../contract-routes.ts';
+import { routes } from '../../../shared/contract/routes.ts';
+import { adminOf, guardianOf, setSessionCookie } from '../../plugins/auth.ts';
+import { requestContext } from '../auth/auth.routes.ts';
+import {
+  addChild,
+  createGuardianCode,
+  familyChildren,
+  familyChildSummary,
+  loginGuardian,
+  signupGuardian,
+  studentGuardians,
+  unlinkGuardian,
+} from './families.service.ts';
+
+/** Responsáveis (decision 037): the school's codes and links, the guardian's account and the family area. */
+export async function familiesRoutes(app: FastifyInstance, { config, database, ranking, settings }: AppDeps): Promise<void> {
+  route(app, routes.families.createCode, async (request, reply) =>
+    reply.status(201).send(await createGuardianCode(database.db, adminOf(request), request.params.id, requestContext(request))),
+  );
+
+  route(app, routes.families.studentGuardians, async (request) => studentGuardians(database.db, adminOf(request), request.params.id));
+
+  route(app, routes.families.unlink, async (request) =>
+    unlinkGuardian(database.db, adminOf(request), request.params.id, request.params.studentId, requestContext(request)),
+  );
+
+  route(app, routes.families.signup, async (request, reply) => {
+    const result = await signupGuardian(database.db, request.body, requestContext(request));
+    setSessionCookie(reply, config, result.token, result.expiresAt);
+    return reply.status(201).send(result.user);
+  });
+
+  route(app, routes.families.login, async (request, reply) => {
+    const result = await loginGuardian(database.db, request.body, requestContext(request));
+    setSessionCookie(reply, config, result.token, result.expiresAt);
+    return result.user;
+  });
+
+  route(app, routes.families.addChild, async (request, reply) =>
+    reply.status(201).send(await addChild(database.db, guardianOf(request), request.body, requestContext(request))),
+  );
+
+  route(app, routes.families.children, async (request) => familyChildren(database.db, guardianOf(request)));
+
+  route(app, routes.families.childSummary, async (request) =>
+    familyChildSummary(database.db, guardianOf(request), request.params.id, (await settings.get()).rules, ranking),
+  );
+}

@@ -1,0 +1,58 @@
+import { defineRoutes } from './route.ts';
+
+/** Responsáveis (issue 37, decision 037): the school's codes and links, the guardian's account and the family area. */
+export const families = defineRoutes(['families'], {
+  createCode: {
+    method: 'POST',
+    path: '/api/admin/students/:id/guardian-codes',
+    access: 'manageStudents',
+    description:
+      'Gera o código de uso único (30 dias) com que um responsável acompanha o estudante; mostrado uma vez, guardado só como hash. ' +
+      'Os códigos ainda não usados do estudante deixam de valer. Um professor, só para estudantes das suas turmas.',
+    schemas: (s) => ({ params: s.studentUuidParam, response: { 201: s.guardianCodeResult } }),
+  },
+  studentGuardians: {
+    method: 'GET',
+    path: '/api/admin/students/:id/guardians',
+    access: 'manageStudents',
+    schemas: (s) => ({ params: s.studentUuidParam, response: { 200: s.studentGuardians } }),
+  },
+  unlink: {
+    method: 'DELETE',
+    path: '/api/admin/guardians/:id/students/:studentId',
+    access: 'manageStudents',
+    description: 'O responsável deixa de acompanhar o estudante (a conta dele continua, com os outros filhos).',
+    schemas: (s) => ({ params: s.guardianLinkParams, response: { 200: s.messageResult } }),
+  },
+  signup: {
+    method: 'POST',
+    path: '/api/auth/guardian/signup',
+    access: 'public',
+    description: 'Cria a conta do responsável com o código de um filho e entra. Tentativas com código errado contam como as de login.',
+    schemas: (s) => ({ body: s.guardianSignupInput, response: { 201: s.sessionUser } }),
+  },
+  login: {
+    method: 'POST',
+    path: '/api/auth/guardian/login',
+    access: 'public',
+    schemas: (s) => ({ body: s.guardianLoginInput, response: { 200: s.sessionUser } }),
+  },
+  addChild: {
+    method: 'POST',
+    path: '/api/family/children',
+    access: 'guardian',
+    schemas: (s) => ({ body: s.addChildInput, response: { 201: s.familyChild } }),
+  },
+  children: {
+    method: 'GET',
+    path: '/api/family/children',
+    access: 'guardian',
+    schemas: (s) => ({ response: { 200: s.familyChildren } }),
+  },
+  childSummary: {
+    method: 'GET',
+    path: '/api/family/children/:id/summary',
+    access: 'guardian',
+    schemas: (s) => ({ params: s.familyChildParam, response: { 200: s.familyChildSummary } }),
+  },
+});
