@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { buildTestApp } from '../test/test-app.ts';
+import { buildTestApp, cookieFrom } from '../test/test-app.ts';
 import { rowsOf } from '../db/client.ts';
 import { archiveImages, turmas } from '../db/schema.ts';
 import { IDEMPOTENCY_HEADER } from '../../shared/ledger.ts';
@@ -22,7 +22,20 @@ const t = await buildTestApp();
 afterAll(() => t.close());
 
 const [ana, bruno] = t.students as [(typeof t.students)[number], (typeof t.students)[number]];
-const cookies = { admin: await t.loginAdmin(), student: await t.loginStudent(ana.studentId) };
+const cookies = { admin: await t.loginAdmin(), student: await t.loginStudent(ana.studentId), guardian: '' };
+// A guardian of Ana's (decision 037), for the family routes and the link the coordination removes.
+const guardianCode = await t.app.inject({
+  method: 'POST',
+  url: `/api/admin/students/${ana.id}/guardian-codes`,
+  headers: { cookie: cookies.admin },
+});
+const guardianSignup = await t.app.inject({
+  method: 'POST',
+  url: '/api/auth/guardian/signup',
+  payload: { code: guardianCode.json().code, email: 'familia.fuzz@exemplo.test', name: 'Família Fuzz', password: 'senha-teste-1' },
+});
+cookies.guardian = cookieFrom(guardianSignup);
+const guardianId = (guardianSignup.json() as { guardian: { id: string } }).guardian.id;
 
 // Some data for the snapshot to guard, and a real record for each kind of path parameter.
 const award = await t.app.inject({
@@ -114,6 +127,8 @@ function validParam(url: string, name: string): string {
   if (url.startsWith('/api/admin/staff/')) return t.admin.id;
   if (url.startsWith('/api/admin/school-years/')) return schoolYearId;
   if (url.startsWith('/api/admin/students/')) return bruno.id;
+  if (url.startsWith('/api/admin/guardians/')) return name === 'id' ? guardianId : ana.id;
+  if (url.startsWith('/api/family/children/')) return ana.id;
   if (url.startsWith('/api/admin/operations/')) return (award.json() as { entry: { id: string } }).entry.id;
   if (name === 'entity') return 'students';
   if (name === 'fix') return 'expired_tags';
@@ -211,6 +226,14 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'PUT /api/admin/settings/privacy': { contact: 'secretaria@escola.test', retentionMonths: 24 },
   'POST /api/admin/students/access-cards': { studentIds: [bruno.id] },
   'POST /api/me/password': { currentPassword: 'senha-teste-1', newPassword: 'nova-senha-1' },
+  'POST /api/auth/guardian/signup': {
+    code: 'AAAA-BBBB-CCCC',
+    email: 'outra.familia@exemplo.test',
+    name: 'Outra Família',
+    password: 'senha-teste-1',
+  },
+  'POST /api/auth/guardian/login': { email: 'familia.fuzz@exemplo.test', password: 'senha-teste-1' },
+  'POST /api/family/children': { code: 'AAAA-BBBB-CCCC' },
 };
 
 /** Routes left out, and why. */
@@ -223,8 +246,11 @@ const SKIPPED: Record<string, string> = {
   'DELETE /api/admin/settings/logo': 'takes no input; it removes the logo by design',
 };
 
+/** A guardian's code is an attempt counted like a sign-in: a wrong one is recorded, and past the limit refused (decision 037). */
+const CODE_ATTEMPT_AUDIT = ['login.failure', 'login.blocked'] as const;
+
 /** Audit rows a route writes by design even when it refuses or only reads. */
-const AUDITED_BY_DESIGN: Record<string, string> = {
+const AUDITED_BY_DESIGN: Record<string, string | readonly string[]> = {
   'POST /api/meritus/transfers': 'ledger.refused',
   'POST /api/estelecas/transfers': 'ledger.refused',
   'POST /api/admin/students/:id/meritus': 'ledger.refused',
@@ -242,6 +268,8 @@ const AUDITED_BY_DESIGN: Record<string, string> = {
   // Who saw a student's personal data (decision 030).
   'GET /api/admin/students/:id/personal-data': 'student.personal_data_view',
   'GET /api/admin/students/:id/personal-data-export': 'student.personal_data_export',
+  'POST /api/auth/guardian/signup': CODE_ATTEMPT_AUDIT,
+  'POST /api/family/children': CODE_ATTEMPT_AUDIT,
 };
 
 /** A POST that writes nothing: its answer to a broken file is a preview flagging every row. */
@@ -403,6 +431,9 @@ async function snapshot(): Promise<Snapshot> {
     ${tableHash('store_item_turmas', 't.item_id, t.turma_id')} AS store_item_turmas,
     ${tableHash('store_orders', 't.id')} AS store_orders,
     ${tableHash('store_limit_uses', 't.item_id, t.student_id, t.period_start')} AS store_limit_uses,
+    ${tableHash('guardians', 't.id')} AS guardians,
+    ${tableHash('guardian_students', 't.guardian_id, t.student_id')} AS guardian_students,
+    ${tableHash('guardian_codes', 't.id')} AS guardian_codes,
     (SELECT coalesce(jsonb_object_agg(action, n), '{}'::jsonb) FROM (SELECT action, count(*)::int AS n FROM audit_log GROUP BY action) a) AS audit`);
   const [row] = rowsOf<Snapshot & { audit: Record<string, number> | string }>(result);
   const audit = typeof row!.audit === 'string' ? (JSON.parse(row!.audit) as Record<string, number>) : row!.audit;
@@ -411,9 +442,9 @@ async function snapshot(): Promise<Snapshot> {
 
 /** The snapshot with the audit rows a route writes by design set aside. */
 function comparable(state: Snapshot, routeKey: string): Snapshot {
-  const allowed = AUDITED_BY_DESIGN[routeKey];
+  const allowed = AUDITED_BY_DESIGN[routeKey] ?? [];
   const audit = { ...(state.audit as Record<string, number>) };
-  if (allowed) delete audit[allowed];
+  for (const action of typeof allowed === 'string' ? [allowed] : allowed) delete audit[action];
   return { ...state, audit };
 }
 
@@ -462,6 +493,7 @@ function fieldsOf(schema: Schema): string[] {
 
 function cookieFor(route: DeclaredRoute): Record<string, string> {
   const access = route.options.config?.access;
+  if (access === 'guardian') return { cookie: cookies.guardian };
   if (access !== 'public' && access !== 'student' && access !== 'signedIn') return { cookie: cookies.admin };
   if (access === 'student' || access === 'signedIn') return { cookie: cookies.student };
   return {};
