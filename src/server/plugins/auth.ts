@@ -5,7 +5,7 @@ import type { Database } from '../db/client.ts';
 import { AppError } from '../app-error.ts';
 import type { AdminActor, GuardianActor, Principal, StudentActor } from '../modules/auth/actor.ts';
 import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.ts';
-import { endedByPasswordReset, passwordChangeDue, type PasswordRules } from '../modules/auth/auth.service.ts';
+import { endedByPasswordReset, passwordChangeDue, type PasswordRules, type RequestContext } from '../modules/auth/auth.service.ts';
 import { isSessionsEnded, type EventBus } from '../realtime/event-bus.ts';
 import type { SettingsStore } from '../modules/settings/settings.service.ts';
 import { ACCESS_LEVELS, type Access } from '../../shared/contract/route.ts';
@@ -52,6 +52,11 @@ export function setSessionCookie(reply: FastifyReply, config: Config, token: str
 
 export function clearSessionCookie(reply: FastifyReply, config: Config): void {
   reply.clearCookie(sessionCookieName(config), { path: '/', httpOnly: true, sameSite: 'lax', secure: config.https });
+}
+
+/** Who sent a request, as the sign-in limits and the audit record it. */
+export function requestContext(request: FastifyRequest): RequestContext {
+  return { ip: request.ip, userAgent: request.headers['user-agent'] };
 }
 
 /** The student behind a student-only route; the guard has already checked the role. */

@@ -2,19 +2,28 @@ import { createHash, randomBytes } from 'node:crypto';
 import { normalizeIP } from '@fastify/rate-limit';
 import { and, asc, desc, eq, gt, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, runPrepared, type Db, type DbOrTx, type PreparedStatement } from '../../db/client.ts';
-import { admins, loginFailures, oidcStates, passwordResetSessions, sessions, staffTurmas, students, turmas } from '../../db/schema.ts';
+import {
+  admins,
+  guardians,
+  loginFailures,
+  oidcStates,
+  passwordResetSessions,
+  sessions,
+  staffTurmas,
+  students,
+  turmas,
+} from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { ERROR_MESSAGES, loginLockedMessage } from '../../../shared/errors.ts';
 import { OWN_PASSWORD_TEXTS, type ChangeOwnPasswordInput } from '../../../shared/student-access.ts';
 import { LOGIN_LIMITS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../shared/constants.ts';
-import type { AdminLoginInput, SelfAdmin, SelfStudent, SessionUser, StudentLoginInput } from '../../../shared/auth.ts';
+import type { AdminLoginInput, SelfAdmin, SelfGuardian, SelfStudent, SessionUser, StudentLoginInput } from '../../../shared/auth.ts';
 import type { SchoolRules } from '../../../shared/settings.ts';
 import { permissionsOf, type PermissionRules, type StaffRole } from '../../../shared/permissions.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, type Principal, type StudentActor } from './actor.ts';
 import { loadSelfStudent, selectStudents } from '../../views/student-views.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.ts';
-import { loadSelfGuardian } from '../families/families.service.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 
 export type RequestContext = { ip: string; userAgent?: string | undefined };
@@ -47,6 +56,16 @@ export async function loadSelfAdmin(db: DbOrTx, row: typeof admins.$inferSelect,
     permissions: [...permissionsOf(role, rules)],
     turmas: taught,
   };
+}
+
+/** A guardian's own record (decision 037): who they are; their children come from the family routes. */
+export async function loadSelfGuardian(db: DbOrTx, guardianId: string): Promise<SelfGuardian> {
+  const [row] = await db
+    .select({ id: guardians.id, name: guardians.name, email: guardians.email })
+    .from(guardians)
+    .where(eq(guardians.id, guardianId));
+  if (!row) throw new AppError('unauthenticated');
+  return row;
 }
 
 function staffUser(admin: SelfAdmin): SessionUser {

@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { route } from '../../contract-routes.ts';
 import { routes } from '../../../shared/contract/routes.ts';
-import { adminOf, guardianOf, setSessionCookie } from '../../plugins/auth.ts';
-import { requestContext } from '../auth/auth.routes.ts';
+import { adminOf, guardianOf, requestContext, setSessionCookie } from '../../plugins/auth.ts';
 import {
   addChild,
   createGuardianCode,

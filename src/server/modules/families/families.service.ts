@@ -54,15 +54,6 @@ function newCode(): string {
   return code;
 }
 
-export async function loadSelfGuardian(db: DbOrTx, guardianId: string): Promise<SelfGuardian> {
-  const [row] = await db
-    .select({ id: guardians.id, name: guardians.name, email: guardians.email })
-    .from(guardians)
-    .where(eq(guardians.id, guardianId));
-  if (!row) throw new AppError('unauthenticated');
-  return row;
-}
-
 /** A current student the staff member may manage (a teacher: of their turmas). */
 async function managedStudent(db: DbOrTx, admin: AdminActor, studentUuid: string): Promise<StudentRow> {
   const [row] = await selectStudents(db)
