@@ -46,8 +46,8 @@ for (const viewport of VIEWPORTS) {
       await expectNoSeriousA11yViolations(phone);
       const email = `familia.${randomUUID().slice(0, 8)}@exemplo.test`;
       await phone.getByLabel('Seu nome').fill('Marta Responsável');
-      await phone.getByLabel('Email').fill(email);
-      await phone.getByLabel('Senha').fill('senha-da-familia-1');
+      await phone.getByLabel('Email', { exact: true }).fill(email);
+      await phone.getByLabel('Senha', { exact: true }).fill('senha-da-familia-1');
       await phone.getByRole('button', { name: 'Criar conta' }).click();
 
       await expect(phone).toHaveURL(/\/familia$/);
@@ -93,8 +93,8 @@ test('a guardian signs in on the login’s Responsável tab', async ({ page, bro
   const phone = await fresh.newPage();
   await phone.goto('/login');
   await phone.getByRole('tab', { name: 'Responsável' }).click();
-  await phone.getByLabel('Email').fill(email);
-  await phone.getByLabel('Senha').fill('senha-da-familia-1');
+  await phone.getByLabel('Email', { exact: true }).fill(email);
+  await phone.getByLabel('Senha', { exact: true }).fill('senha-da-familia-1');
   await phone.getByRole('button', { name: 'Entrar' }).click();
   await expect(phone).toHaveURL(/\/familia$/);
   await expect(phone.getByTestId('family-child').getByText(child.name)).toBeVisible();
