@@ -10,12 +10,18 @@ const VIEWPORTS = [
   { name: 'desktop', width: 1440, height: 900 },
 ] as const;
 
-/** The coordination's code for a student, through the student's 'Dados pessoais'. */
-async function codeFromDialog(page: Page, student: TestStudent): Promise<string> {
+async function openPersonalData(page: Page, student: TestStudent) {
   await navigate(page, '/admin/students');
   await page.getByLabel('Buscar por nome, matrícula, email ou turma').fill(student.studentId);
   await page.getByRole('button', { name: `Dados pessoais de ${student.name}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Dados pessoais' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+/** The coordination's code for a student, through the student's 'Dados pessoais'. */
+async function codeFromDialog(page: Page, student: TestStudent): Promise<string> {
+  const dialog = await openPersonalData(page, student);
   await expect(dialog.getByText('Nenhum responsável acompanha este estudante.')).toBeVisible();
   await dialog.getByRole('button', { name: 'Gerar código para responsáveis' }).click();
   const code = (await dialog.getByTestId('guardian-code').textContent())!.trim();
@@ -64,11 +70,7 @@ for (const viewport of VIEWPORTS) {
       await expectNoSeriousA11yViolations(phone);
 
       // The coordination sees the guardian on the student's page and removes the link; the family area no longer lists the child.
-      await page.reload();
-      const dialog = page.getByRole('dialog', { name: 'Dados pessoais' });
-      if (!(await dialog.isVisible())) {
-        await page.getByRole('button', { name: `Dados pessoais de ${child.name}` }).click();
-      }
+      const dialog = await openPersonalData(page, child);
       await expect(dialog.getByTestId('student-guardians').getByText('Marta Responsável')).toBeVisible();
       await dialog.getByRole('button', { name: 'Remover Marta Responsável dos responsáveis' }).click();
       await page.getByRole('dialog', { name: 'Remover responsável' }).getByRole('button', { name: 'Remover' }).click();
