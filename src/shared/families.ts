@@ -94,6 +94,8 @@ export type FamilyChildren = z.infer<typeof familyChildren>;
  */
 export const familyChildSummary = z.object({
   child: familyChild,
+  /** Whether the school has the image consent: from the signed form, or given here by a guardian. */
+  imageConsent: z.boolean(),
   tags: z.array(studentTag),
   operations: z.array(studentOperation),
   orders: z.array(myOrder),

@@ -79,7 +79,12 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'POST /api/me/orders/:id/cancel',
     'POST /api/me/password',
   ],
-  guardian: ['POST /api/family/children', 'GET /api/family/children', 'GET /api/family/children/:id/summary'],
+  guardian: [
+    'POST /api/family/children',
+    'GET /api/family/children',
+    'GET /api/family/children/:id/summary',
+    'PUT /api/family/children/:id/image-consent',
+  ],
   staffArea: [
     'GET /api/admin/operations',
     'GET /api/admin/operations/authors',

@@ -49,6 +49,13 @@ export const families = defineRoutes(['families'], {
     access: 'guardian',
     schemas: (s) => ({ response: { 200: s.familyChildren } }),
   },
+  imageConsent: {
+    method: 'PUT',
+    path: '/api/family/children/:id/image-consent',
+    access: 'guardian',
+    description: 'O responsável dá (ou retira) o consentimento de imagem do filho; registrado na auditoria.',
+    schemas: (s) => ({ params: s.familyChildParam, body: s.imageConsentInput, response: { 200: s.messageResult } }),
+  },
   childSummary: {
     method: 'GET',
     path: '/api/family/children/:id/summary',

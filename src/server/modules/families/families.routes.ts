@@ -9,13 +9,14 @@ import {
   familyChildren,
   familyChildSummary,
   loginGuardian,
+  setChildImageConsent,
   signupGuardian,
   studentGuardians,
   unlinkGuardian,
 } from './families.service.ts';
 
 /** Responsáveis (decision 037): the school's codes and links, the guardian's account and the family area. */
-export async function familiesRoutes(app: FastifyInstance, { config, database, ranking, settings }: AppDeps): Promise<void> {
+export async function familiesRoutes(app: FastifyInstance, { config, database, events, ranking, settings }: AppDeps): Promise<void> {
   route(app, routes.families.createCode, async (request, reply) =>
     reply.status(201).send(await createGuardianCode(database.db, adminOf(request), request.params.id, requestContext(request))),
   );
@@ -43,6 +44,16 @@ export async function familiesRoutes(app: FastifyInstance, { config, database, r
   );
 
   route(app, routes.families.children, async (request) => familyChildren(database.db, guardianOf(request)));
+
+  route(app, routes.families.imageConsent, async (request) =>
+    setChildImageConsent(
+      { db: database.db, events },
+      guardianOf(request),
+      request.params.id,
+      request.body.consent,
+      requestContext(request),
+    ),
+  );
 
   route(app, routes.families.childSummary, async (request) =>
     familyChildSummary(database.db, guardianOf(request), request.params.id, (await settings.get()).rules, ranking),

@@ -31,6 +31,8 @@ import { assertStudentInScope } from '../../views/turma-scope.ts';
 import { rankingPrivacyOf } from '../../views/student-privacy.ts';
 import { studentOperations } from '../ledger/ledger-queries.service.ts';
 import { myOrders } from '../store/store-catalogue.service.ts';
+import { setImageConsent } from '../lgpd/personal-data.service.ts';
+import type { EventBus } from '../../realtime/event-bus.ts';
 import { studentSummary } from '../students/student-summary.service.ts';
 import type { RankingStore } from '../students/ranking-store.ts';
 import { estelecasAchievements } from '../../../shared/student-figures.ts';
@@ -323,10 +325,24 @@ export async function familyChildSummary(
   ]);
   return {
     child: toFamilyChild(row),
+    imageConsent: row.imageConsent,
     tags: tags.get(row.id) ?? [],
     operations: operations.items,
     orders,
     ranking: rules.familiesSeeRanking ? { position: figures.rank.position, of: figures.rank.total } : null,
     achievements: estelecasAchievements(figures.estelecasStats.peak, figures.estelecas, achievementsOf(rules)),
   };
+}
+
+/** A linked guardian gives (or withdraws) the child's image consent; audited as the coordination's is (decision 030). */
+export async function setChildImageConsent(
+  deps: { db: Db; events: EventBus },
+  guardian: GuardianActor,
+  studentUuid: string,
+  consent: boolean,
+  context: RequestContext,
+): Promise<{ message: string }> {
+  const [row] = await childRows(deps.db, guardian.id, studentUuid);
+  if (!row) throw new AppError('family_child_not_found');
+  return setImageConsent(deps, guardian, row.id, consent, context);
 }

@@ -220,6 +220,20 @@ describe('the family area', () => {
     }
   });
 
+  test('a linked guardian gives the image consent, audited; another guardian cannot', async () => {
+    const child = await newStudent();
+    const guardian = await newGuardian(await codeFor(child.id));
+    const stranger = await newGuardian(await codeFor((await newStudent()).id));
+    const url = `/api/family/children/${child.id}/image-consent`;
+    const refused = await t.app.inject({ method: 'PUT', url, headers: { cookie: stranger.cookie }, payload: { consent: true } });
+    expect(refused.statusCode).toBe(404);
+    const given = await t.app.inject({ method: 'PUT', url, headers: { cookie: guardian.cookie }, payload: { consent: true } });
+    expect(given.statusCode, given.body).toBe(200);
+    expect((await family('GET', `/children/${child.id}/summary`, guardian.cookie)).json().imageConsent).toBe(true);
+    const audit = await t.lastAudit('student.image_consent');
+    expect(audit).toMatchObject({ actorKind: 'guardian', actorId: guardian.id, details: { studentUuid: child.id, consent: true } });
+  });
+
   test('erasing a student removes the links and codes, and the export lists the guardians', async () => {
     const child = await newStudent();
     const guardian = await newGuardian(await codeFor(child.id));

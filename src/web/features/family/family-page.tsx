@@ -16,7 +16,8 @@ import { OperationList } from '../../ui/operation-list.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { TextField } from '../../ui/text-field.tsx';
-import { useAddChild, useChildSummary, useFamilyChildren } from './family-queries.ts';
+import { useAddChild, useChildSummary, useFamilyChildren, useImageConsent } from './family-queries.ts';
+import { toast, toastError } from '../../lib/toast.ts';
 
 /** One figure of a child: a label over a value. */
 function Figure({ label, value, icon: Icon }: { label: string; value: string; icon: typeof Medal }) {
@@ -30,6 +31,33 @@ function Figure({ label, value, icon: Icon }: { label: string; value: string; ic
         <p className="text-base font-bold wrap-anywhere text-slate-900 tabular-nums">{value}</p>
       </div>
     </div>
+  );
+}
+
+/** The child's image consent, given (or withdrawn) by the guardian (decision 030, 037). */
+function ImageConsent({ child, given }: { child: FamilyChild; given: boolean }) {
+  const consent = useImageConsent(child.id);
+  return (
+    <label className="flex min-h-11 cursor-pointer items-start gap-3 rounded-xl bg-slate-50 p-3 text-sm ring-1 ring-slate-200">
+      <input
+        type="checkbox"
+        className="mt-0.5 size-5 shrink-0 accent-indigo-600"
+        checked={consent.isPending ? consent.variables : given}
+        disabled={consent.isPending}
+        onChange={(event) =>
+          consent.mutate(event.target.checked, {
+            onSuccess: (result) => toast.success(result.message),
+            onError: (error) => toastError(error),
+          })
+        }
+      />
+      <span>
+        <span className="font-medium text-slate-900">Autorizo mostrar a foto de {child.name} aos colegas</span>
+        <span className="mt-0.5 block text-slate-600">
+          Sem a autorização, os colegas veem as iniciais. Você e a escola sempre veem a foto.
+        </span>
+      </span>
+    </label>
   );
 }
 
@@ -92,6 +120,7 @@ function ChildDetails({ child }: { child: FamilyChild }) {
           </ul>
         </section>
       )}
+      <ImageConsent child={child} given={summary.data.imageConsent} />
     </div>
   );
 }

@@ -20,6 +20,14 @@ export function useChildSummary(id: string) {
   return useQuery({ ...read, refetchInterval: POLL_MS.dashboard });
 }
 
+export function useImageConsent(id: string) {
+  const client = useQueryClient();
+  return useMutation<{ message: string }, ApiError, boolean>({
+    mutationFn: (consent) => call(families.imageConsent, { params: { id }, body: { consent } }),
+    onSuccess: () => invalidateReads(client, [families.childSummary]),
+  });
+}
+
 export function useAddChild() {
   const client = useQueryClient();
   return useMutation<FamilyChild, ApiError, AddChildInput>({
