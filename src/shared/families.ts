@@ -105,6 +105,25 @@ export const familyChildSummary = z.object({
 });
 export type FamilyChildSummary = z.infer<typeof familyChildSummary>;
 
+export const GUARDIAN_LETTER_TEXTS = {
+  documentTitle: (what: string) => `Cartas para responsáveis — ${what}`,
+  selected: 'alunos escolhidos',
+  title: 'Carta para responsáveis',
+  intro: (name: string) =>
+    `A escola usa o Méritus para reconhecer o esforço dos alunos. Com a sua conta de responsável, você acompanha ${name}: ` +
+    'Méritus e Estelecas, conquistas, as operações com seus motivos e os pedidos na Loja.',
+  code: 'Código de acesso',
+  validUntil: (date: string) => `Válido até ${date}, uma só vez.`,
+  steps: [
+    (address: string) => `Abra ${address} no celular ou no computador (ou aponte a câmera para o QR code).`,
+    () => 'Digite o código acima, seu nome, seu email e uma senha de pelo menos 8 caracteres.',
+    () => 'Pronto: entre quando quiser na aba Responsável do login. Outro filho se adiciona com o código da carta dele.',
+  ],
+  scan: 'Aponte a câmera para abrir a página',
+  keep: 'Este código é só seu: não o compartilhe. Um código novo da escola substitui este.',
+  fileName: (slug: string, day: string) => `cartas-responsaveis-${slug}-${day}.pdf`,
+} as const;
+
 export const FAMILY_TEXTS = {
   codeCreated: (name: string) => `Código de acesso para responsáveis de ${name} gerado; os códigos anteriores deixaram de valer`,
   linkRemoved: (guardian: string, student: string) => `${guardian} não acompanha mais ${student}`,

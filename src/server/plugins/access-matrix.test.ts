@@ -155,6 +155,7 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'POST /api/admin/students/:id/guardian-codes',
     'GET /api/admin/students/:id/guardians',
     'DELETE /api/admin/guardians/:id/students/:studentId',
+    'POST /api/admin/guardian-letters',
   ],
   manageSchool: [
     'PUT /api/admin/dashboard/goals/:id',

@@ -235,6 +235,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/auth/guardian/login': { email: 'familia.fuzz@exemplo.test', password: 'senha-teste-1' },
   'POST /api/family/children': { code: 'AAAA-BBBB-CCCC' },
   'PUT /api/family/children/:id/image-consent': { consent: true },
+  'POST /api/admin/guardian-letters': { studentIds: [bruno.id] },
 };
 
 /** Routes left out, and why. */

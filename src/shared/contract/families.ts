@@ -11,6 +11,17 @@ export const families = defineRoutes(['families'], {
       'Os códigos ainda não usados do estudante deixam de valer. Um professor, só para estudantes das suas turmas.',
     schemas: (s) => ({ params: s.studentUuidParam, response: { 201: s.guardianCodeResult } }),
   },
+  letters: {
+    method: 'POST',
+    path: '/api/admin/guardian-letters',
+    access: 'manageStudents',
+    answer: 'file',
+    produces: ['application/pdf'],
+    description:
+      "'Carta para responsáveis' de uma turma (`turmaId`) ou dos alunos escolhidos (`studentIds`): uma página por aluno, com um " +
+      'código novo (os anteriores não usados deixam de valer), o QR code da página de cadastro e os passos. Os códigos aparecem só no PDF.',
+    schemas: (s) => ({ body: s.accessCardsInput, response: { 200: s.reportFile } }),
+  },
   studentGuardians: {
     method: 'GET',
     path: '/api/admin/students/:id/guardians',

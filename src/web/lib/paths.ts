@@ -1,5 +1,5 @@
 import type { Area } from '../../shared/areas.ts';
-import { SIGN_IN_PATH } from '../../shared/constants.ts';
+import { GUARDIAN_SIGNUP_PATH, SIGN_IN_PATH } from '../../shared/constants.ts';
 
 /** Every route of the app, written once. */
 export const paths = {
@@ -8,7 +8,7 @@ export const paths = {
   /** Public, linked from the login (decision 030). */
   privacy: '/privacidade',
   /** Public: a guardian's first access with the code of the school's letter (decision 037). */
-  guardianSignup: '/responsaveis',
+  guardianSignup: GUARDIAN_SIGNUP_PATH,
   student: {
     home: '/student',
     profile: '/student/profile',

@@ -14,12 +14,24 @@ import {
   studentGuardians,
   unlinkGuardian,
 } from './families.service.ts';
+import { guardianLettersPdf } from './guardian-letters.service.ts';
+import { sendPdf } from '../../pdf.ts';
 
 /** Responsáveis (decision 037): the school's codes and links, the guardian's account and the family area. */
 export async function familiesRoutes(app: FastifyInstance, { config, database, events, ranking, settings }: AppDeps): Promise<void> {
   route(app, routes.families.createCode, async (request, reply) =>
     reply.status(201).send(await createGuardianCode(database.db, adminOf(request), request.params.id, requestContext(request))),
   );
+
+  route(app, routes.families.letters, async (request, reply) => {
+    // The address printed and in the QR code: the configured one, or the one this page was opened at (as the access cards).
+    const portalUrl = config.publicUrl ?? `${request.protocol}://${request.host}`;
+    const { fileName, body } = await guardianLettersPdf({ db: database.db, settings }, adminOf(request), request.body, {
+      ...requestContext(request),
+      portalUrl,
+    });
+    return sendPdf(reply, fileName, body);
+  });
 
   route(app, routes.families.studentGuardians, async (request) => studentGuardians(database.db, adminOf(request), request.params.id));
 

@@ -78,23 +78,33 @@ export async function createGuardianCode(
 ): Promise<GuardianCodeResult> {
   return db.transaction(async (tx) => {
     const student = await managedStudent(tx, admin, studentUuid);
-    const now = new Date();
-    const revoked = await tx
-      .update(guardianCodes)
-      .set({ revokedAt: now })
-      .where(and(eq(guardianCodes.studentUuid, studentUuid), isNull(guardianCodes.usedAt), isNull(guardianCodes.revokedAt)))
-      .returning({ id: guardianCodes.id });
-    const code = newCode();
-    const expiresAt = new Date(now.getTime() + GUARDIAN_CODE_DAYS * DAY_MS);
-    await tx.insert(guardianCodes).values({ codeHash: hashCode(code), studentUuid, createdBy: admin.id, expiresAt });
+    const issued = await issueCode(tx, admin, studentUuid, new Date());
     await recordAudit(tx, {
       actor: auditActor(admin),
       action: 'guardian.code_create',
       ip: context.ip,
-      details: { studentUuid, revoked: revoked.length },
+      details: { studentUuid, revoked: issued.revoked },
     });
-    return { code: formatGuardianCode(code), expiresAt: expiresAt.toISOString(), message: FAMILY_TEXTS.codeCreated(student.name) };
+    return { code: issued.code, expiresAt: issued.expiresAt.toISOString(), message: FAMILY_TEXTS.codeCreated(student.name) };
   });
+}
+
+/** A new code for the student (as printed), revoking the codes of theirs not yet used; only its hash is stored. */
+export async function issueCode(
+  tx: DbOrTx,
+  admin: AdminActor,
+  studentUuid: string,
+  now: Date,
+): Promise<{ code: string; expiresAt: Date; revoked: number }> {
+  const revoked = await tx
+    .update(guardianCodes)
+    .set({ revokedAt: now })
+    .where(and(eq(guardianCodes.studentUuid, studentUuid), isNull(guardianCodes.usedAt), isNull(guardianCodes.revokedAt)))
+    .returning({ id: guardianCodes.id });
+  const code = newCode();
+  const expiresAt = new Date(now.getTime() + GUARDIAN_CODE_DAYS * DAY_MS);
+  await tx.insert(guardianCodes).values({ codeHash: hashCode(code), studentUuid, createdBy: admin.id, expiresAt });
+  return { code: formatGuardianCode(code), expiresAt, revoked: revoked.length };
 }
 
 /** Who follows a student, and whether a code waits to be used. */

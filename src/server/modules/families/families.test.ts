@@ -5,6 +5,7 @@ import { addAdmin, addStudents, buildTestApp, cookieFrom, type TestApp } from '.
 import { guardianCodes, guardianStudents, loginFailures } from '../../db/schema.ts';
 import { DEFAULT_RULES } from '../../../shared/settings.ts';
 import { LOGIN_LIMITS } from '../../../shared/constants.ts';
+import { pdfPages, pdfText } from '../../test/pdf-text.ts';
 import type { FamilyChildSummary, GuardianCodeResult, StudentGuardians } from '../../../shared/families.ts';
 
 /**
@@ -146,6 +147,34 @@ describe('codes and sign-up', () => {
     }
     const studentCookie = await t.loginStudent(child.studentId);
     expect((await t.request('POST', url, { cookie: studentCookie })).statusCode).toBe(403);
+  });
+});
+
+describe("'Carta para responsáveis'", () => {
+  test('one page per student with a new code that signs a guardian up; the codes before stop working; audited without codes', async () => {
+    const [first, second] = [await newStudent(), await newStudent()];
+    const old = await codeFor(first.id);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/guardian-letters',
+      headers: { cookie: await t.loginAdmin() },
+      payload: { studentIds: [first.id, second.id] },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toContain('application/pdf');
+    expect(await pdfPages(response.rawPayload)).toBe(2);
+    const text = await pdfText(response.rawPayload);
+    expect(text).toContain('Carta para responsáveis');
+    expect(text).toContain('/responsaveis');
+    const codes = [...text.matchAll(/[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}/g)].map((match) => match[0]);
+    expect(codes).toHaveLength(2);
+    expect(text.indexOf(first.name)).toBeLessThan(text.indexOf(second.name));
+    expect((await signup({ code: old, email: `velho.${serial}@exemplo.test`, name: 'Velho', password: PASSWORD })).statusCode).toBe(422);
+    const guardian = await newGuardian(codes[0]!);
+    expect((await family('GET', '/children', guardian.cookie)).json().children[0].id).toBe(first.id);
+    const audit = await t.lastAudit('guardian.letters');
+    expect(audit?.details).toMatchObject({ count: 2 });
+    for (const code of codes) expect(JSON.stringify(audit)).not.toContain(code);
   });
 });
 
