@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { KeyRound, UserMinus } from 'lucide-react';
+import { FileText, KeyRound, UserMinus } from 'lucide-react';
 import { families } from '../../../shared/contract/families.ts';
 import type { GuardianCodeResult } from '../../../shared/families.ts';
 import { call, type ApiError } from '../../lib/api.ts';
+import { downloadAnswer } from '../../lib/file-download.ts';
 import { formatDate } from '../../lib/format.ts';
 import { paths } from '../../lib/paths.ts';
 import { invalidateReads, readOf } from '../../lib/query-keys.ts';
@@ -29,6 +30,15 @@ export function GuardiansSection({ student }: { student: { id: string; name: str
     onSuccess: (result) => {
       setCode(result);
       toast.success(result.message);
+      invalidateReads(client, [families.studentGuardians]);
+    },
+    onError: (error: ApiError) => toastError(error),
+  });
+  const letter = useMutation({
+    mutationFn: () => downloadAnswer(families.letters, { studentIds: [student.id] }, 'carta-responsaveis.pdf'),
+    onSuccess: () => {
+      setCode(undefined);
+      toast.success('Carta para responsáveis baixada; os códigos anteriores deixaram de valer');
       invalidateReads(client, [families.studentGuardians]);
     },
     onError: (error: ApiError) => toastError(error),
@@ -78,7 +88,27 @@ export function GuardiansSection({ student }: { student: { id: string; name: str
           Há um código ainda não usado, válido até {formatDate(guardians.data.pendingCode.expiresAt)}.
         </p>
       )}
-      {code ? (
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <Button
+          variant="secondary"
+          loading={letter.isPending}
+          icon={<FileText aria-hidden="true" className="size-4" />}
+          onClick={() => letter.mutate()}
+        >
+          Baixar carta para responsáveis (PDF)
+        </Button>
+        {!code && (
+          <Button
+            variant="secondary"
+            loading={create.isPending}
+            icon={<KeyRound aria-hidden="true" className="size-4" />}
+            onClick={() => create.mutate()}
+          >
+            Gerar código para responsáveis
+          </Button>
+        )}
+      </div>
+      {code && (
         <div className="flex flex-col gap-1 rounded-2xl bg-indigo-50 p-4 text-sm ring-1 ring-indigo-200">
           <output
             aria-label="Código para responsáveis"
@@ -92,16 +122,6 @@ export function GuardiansSection({ student }: { student: { id: string; name: str
             <span className="font-medium break-all">{signupAddress}</span>. O código não será mostrado de novo.
           </p>
         </div>
-      ) : (
-        <Button
-          variant="secondary"
-          className="self-start"
-          loading={create.isPending}
-          icon={<KeyRound aria-hidden="true" className="size-4" />}
-          onClick={() => create.mutate()}
-        >
-          Gerar código para responsáveis
-        </Button>
       )}
       <ConfirmDialog
         open={removing !== undefined}
