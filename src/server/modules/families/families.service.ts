@@ -298,6 +298,11 @@ export async function familyChildren(db: Db, guardian: GuardianActor): Promise<{
   return { children: (await childRows(db, guardian.id)).map(toFamilyChild) };
 }
 
+/** The ids of every current child of the guardian (their live stream hears these). */
+export async function childIdsOf(db: DbOrTx, guardianId: string): Promise<string[]> {
+  return (await childRows(db, guardianId)).map((row) => row.id);
+}
+
 /** The ids of the guardian's children among those named (for live events and photos: no row, no link). */
 export async function linkedChildren(db: DbOrTx, guardianId: string, studentUuids: readonly string[]): Promise<string[]> {
   if (studentUuids.length === 0) return [];

@@ -6,6 +6,7 @@ import { guardianCodes, guardianStudents, loginFailures } from '../../db/schema.
 import { DEFAULT_RULES } from '../../../shared/settings.ts';
 import { LOGIN_LIMITS } from '../../../shared/constants.ts';
 import { pdfPages, pdfText } from '../../test/pdf-text.ts';
+import { has, openStream } from '../../realtime/sse-test-client.ts';
 import type { FamilyChildSummary, GuardianCodeResult, StudentGuardians } from '../../../shared/families.ts';
 
 /**
@@ -261,6 +262,24 @@ describe('the family area', () => {
     expect((await family('GET', `/children/${child.id}/summary`, guardian.cookie)).json().imageConsent).toBe(true);
     const audit = await t.lastAudit('student.image_consent');
     expect(audit).toMatchObject({ actorKind: 'guardian', actorId: guardian.id, details: { studentUuid: child.id, consent: true } });
+  });
+
+  test("a guardian's live stream hears their child's operations at once, and nobody else's", async () => {
+    const child = await newStudent();
+    const other = await newStudent();
+    const guardian = await newGuardian(await codeFor(child.id));
+    const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const stream = await openStream(baseUrl, guardian.cookie);
+    try {
+      await stream.waitFor(has('ready'));
+      await t.award(other.id, 5);
+      await t.award(child.id, 7);
+      await stream.waitFor(has('family'));
+      // Only the child's operation: the other student's, published first, told the guardian nothing.
+      expect(stream.received.filter((event) => event.event === 'family')).toHaveLength(1);
+    } finally {
+      await stream.close();
+    }
   });
 
   test('erasing a student removes the links and codes, and the export lists the guardians', async () => {

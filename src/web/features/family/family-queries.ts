@@ -1,23 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useLiveQuery } from '../../lib/live-query.ts';
 import { families } from '../../../shared/contract/families.ts';
 import type { AddChildInput, FamilyChild } from '../../../shared/families.ts';
 import { POLL_MS } from '../../../shared/constants.ts';
 import { call, type ApiError } from '../../lib/api.ts';
 import { invalidateReads, readOf } from '../../lib/query-keys.ts';
 
-/*
- * The family area's reads. The live stream does not yet carry a guardian's children's events (decision 037, "Not
- * yet"), so these poll at the dashboard's pace meanwhile.
- */
+/** The family area's reads, kept fresh by the 'family' event of the live stream (polled only while it is down). */
 
 export function useFamilyChildren() {
-  const read = readOf(families.children);
-  return useQuery({ ...read, refetchInterval: POLL_MS.dashboard });
+  return useLiveQuery(readOf(families.children), POLL_MS.dashboard);
 }
 
 export function useChildSummary(id: string) {
-  const read = readOf(families.childSummary, { params: { id } });
-  return useQuery({ ...read, refetchInterval: POLL_MS.dashboard });
+  return useLiveQuery(readOf(families.childSummary, { params: { id } }), POLL_MS.dashboard);
 }
 
 export function useImageConsent(id: string) {
