@@ -5,7 +5,7 @@ import { guardianCodes, guardians, guardianStudents, students } from '../../db/s
 import { AppError } from '../../app-error.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { achievementsOf, type SchoolRules } from '../../../shared/settings.ts';
-import type { SelfGuardian, SessionUser } from '../../../shared/auth.ts';
+import type { SessionUser } from '../../../shared/auth.ts';
 import {
   FAMILY_RECENT_OPERATIONS,
   FAMILY_TEXTS,
@@ -179,34 +179,56 @@ async function redeemCode(tx: DbOrTx, code: string, guardianId: string): Promise
   return student?.id ?? null;
 }
 
-/** The attempt a code's redemption counts as: per address, with the sign-in limits (LOGIN_LIMITS). */
-function codeAttempt(db: Db, context: RequestContext) {
-  return beginAttempt(db, `guardian-code:${context.ip}`, context);
+/** A code that opens nothing: counted as a failed attempt. */
+class CodeRefused extends Error {}
+
+/** Whether a code is open (and its student current), without taking it. */
+async function codeIsOpen(tx: DbOrTx, code: string): Promise<boolean> {
+  const [open] = await tx
+    .select({ id: guardianCodes.id })
+    .from(guardianCodes)
+    .innerJoin(students, and(eq(students.id, guardianCodes.studentUuid), isNull(students.deletedAt)))
+    .where(and(eq(guardianCodes.codeHash, hashCode(normalizeGuardianCode(code))), ...openCode()));
+  return open !== undefined;
 }
 
-class CodeRefused extends Error {}
+/**
+ * Runs a redemption of a code as one sign-in attempt: a refused code (CodeRefused) counts as a failure; anything else
+ * (the code was right: an email taken, a child already followed, or success) clears the attempt.
+ */
+async function asCodeAttempt<T>(db: Db, context: RequestContext, details: Record<string, unknown>, redeem: () => Promise<T>): Promise<T> {
+  const attempt = await beginAttempt(db, `guardian-code:${context.ip}`, context);
+  try {
+    const result = await redeem();
+    await clearFailures(db, attempt);
+    return result;
+  } catch (error) {
+    if (!(error instanceof CodeRefused)) {
+      await clearFailures(db, attempt);
+      throw error;
+    }
+    await recordFailure(db, attempt, context, 'guardian_code_invalid', details);
+    throw new AppError('guardian_code_invalid', { fields: { code: ERROR_MESSAGES.guardian_code_invalid } });
+  }
+}
 
 /** A guardian's account from a child's code: the account, the link and the code's use in one transaction; then signed in. */
 export async function signupGuardian(db: Db, input: GuardianSignupInput, context: RequestContext): Promise<LoginResult> {
-  const attempt = await codeAttempt(db, context);
   const passwordHash = await hashPassword(input.password);
-  let created: SelfGuardian;
-  try {
-    created = await db.transaction(async (tx) => {
-      const [taken] = await tx
-        .select({ id: guardians.id })
-        .from(guardians)
-        .where(eq(sql`lower(${guardians.email})`, input.email));
-      const [guardian] = taken
-        ? []
-        : await tx
-            .insert(guardians)
-            .values({ name: input.name, email: input.email, passwordHash, lastLogin: new Date() })
-            .returning({ id: guardians.id, name: guardians.name, email: guardians.email });
-      const studentUuid = guardian ? await redeemCode(tx, input.code, guardian.id) : null;
-      // An unknown code is refused before the email is judged: the answer about an email is only for a code's holder.
+  const created = await asCodeAttempt(db, context, {}, () =>
+    db.transaction(async (tx) => {
+      const [guardian] = await tx
+        .insert(guardians)
+        .values({ name: input.name, email: input.email, passwordHash, lastLogin: new Date() })
+        .onConflictDoNothing()
+        .returning({ id: guardians.id, name: guardians.name, email: guardians.email });
+      if (!guardian) {
+        // The email is someone's already: only a code's holder is told so.
+        if (!(await codeIsOpen(tx, input.code))) throw new CodeRefused();
+        throw new AppError('guardian_email_taken', { fields: { email: ERROR_MESSAGES.guardian_email_taken } });
+      }
+      const studentUuid = await redeemCode(tx, input.code, guardian.id);
       if (!studentUuid) throw new CodeRefused();
-      if (!guardian) throw new AppError('guardian_email_taken', { fields: { email: ERROR_MESSAGES.guardian_email_taken } });
       await tx.insert(guardianStudents).values({ guardianId: guardian.id, studentUuid });
       await recordAudit(tx, {
         actor: { kind: 'guardian', id: guardian.id, label: guardian.name },
@@ -215,13 +237,8 @@ export async function signupGuardian(db: Db, input: GuardianSignupInput, context
         details: { studentUuid },
       });
       return guardian;
-    });
-  } catch (error) {
-    if (!(error instanceof CodeRefused)) throw error;
-    await recordFailure(db, attempt, context, 'guardian_code_invalid');
-    throw new AppError('guardian_code_invalid', { fields: { code: ERROR_MESSAGES.guardian_code_invalid } });
-  }
-  await clearFailures(db, attempt);
+    }),
+  );
   const session = await createSession(db, { guardianId: created.id }, context);
   return { ...session, user: { role: 'guardian', guardian: created } };
 }
@@ -249,10 +266,8 @@ export async function loginGuardian(db: Db, input: GuardianLoginInput, context: 
 
 /** Another child, by that child's code. */
 export async function addChild(db: Db, guardian: GuardianActor, input: AddChildInput, context: RequestContext): Promise<FamilyChild> {
-  const attempt = await codeAttempt(db, context);
-  let studentUuid: string | null;
-  try {
-    studentUuid = await db.transaction(async (tx) => {
+  const studentUuid = await asCodeAttempt(db, context, { guardianId: guardian.id }, () =>
+    db.transaction(async (tx) => {
       const redeemed = await redeemCode(tx, input.code, guardian.id);
       if (!redeemed) throw new CodeRefused();
       const [linked] = await tx
@@ -269,13 +284,8 @@ export async function addChild(db: Db, guardian: GuardianActor, input: AddChildI
         details: { studentUuid: redeemed },
       });
       return redeemed;
-    });
-  } catch (error) {
-    if (!(error instanceof CodeRefused)) throw error;
-    await recordFailure(db, attempt, context, 'guardian_code_invalid', { guardianId: guardian.id });
-    throw new AppError('guardian_code_invalid', { fields: { code: ERROR_MESSAGES.guardian_code_invalid } });
-  }
-  await clearFailures(db, attempt);
+    }),
+  );
   const [child] = await childRows(db, guardian.id, studentUuid);
   return toFamilyChild(child!);
 }
