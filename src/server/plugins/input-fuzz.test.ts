@@ -248,11 +248,8 @@ const SKIPPED: Record<string, string> = {
   'DELETE /api/admin/settings/logo': 'takes no input; it removes the logo by design',
 };
 
-/** A guardian's code is an attempt counted like a sign-in: a wrong one is recorded, and past the limit refused (decision 037). */
-const CODE_ATTEMPT_AUDIT = ['login.failure', 'login.blocked'] as const;
-
 /** Audit rows a route writes by design even when it refuses or only reads. */
-const AUDITED_BY_DESIGN: Record<string, string | readonly string[]> = {
+const AUDITED_BY_DESIGN: Record<string, string> = {
   'POST /api/meritus/transfers': 'ledger.refused',
   'POST /api/estelecas/transfers': 'ledger.refused',
   'POST /api/admin/students/:id/meritus': 'ledger.refused',
@@ -270,8 +267,6 @@ const AUDITED_BY_DESIGN: Record<string, string | readonly string[]> = {
   // Who saw a student's personal data (decision 030).
   'GET /api/admin/students/:id/personal-data': 'student.personal_data_view',
   'GET /api/admin/students/:id/personal-data-export': 'student.personal_data_export',
-  'POST /api/auth/guardian/signup': CODE_ATTEMPT_AUDIT,
-  'POST /api/family/children': CODE_ATTEMPT_AUDIT,
 };
 
 /** A POST that writes nothing: its answer to a broken file is a preview flagging every row. */
@@ -444,9 +439,9 @@ async function snapshot(): Promise<Snapshot> {
 
 /** The snapshot with the audit rows a route writes by design set aside. */
 function comparable(state: Snapshot, routeKey: string): Snapshot {
-  const allowed = AUDITED_BY_DESIGN[routeKey] ?? [];
+  const allowed = AUDITED_BY_DESIGN[routeKey];
   const audit = { ...(state.audit as Record<string, number>) };
-  for (const action of typeof allowed === 'string' ? [allowed] : allowed) delete audit[action];
+  if (allowed) delete audit[allowed];
   return { ...state, audit };
 }
 
