@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countOf } from './format.ts';
 import { studentTag } from './auth.ts';
 import { myOrder } from './store.ts';
 import { studentOperation } from './ledger.ts';
@@ -122,6 +123,11 @@ export const GUARDIAN_LETTER_TEXTS = {
   scan: 'Aponte a câmera para abrir a página',
   keep: 'Este código é só seu: não o compartilhe. Um código novo da escola substitui este.',
   fileName: (slug: string, day: string) => `cartas-responsaveis-${slug}-${day}.pdf`,
+  /** The confirmation, before anything happens. */
+  confirm: (count: number) =>
+    `Cada um de ${countOf(count, 'aluno', 'alunos')} recebe um código novo; os códigos ainda não usados deixam de valer. ` +
+    'Os códigos aparecem só no PDF.',
+  done: (count: number) => `${countOf(count, 'carta para responsáveis gerada', 'cartas para responsáveis geradas')}`,
 } as const;
 
 export const FAMILY_TEXTS = {
