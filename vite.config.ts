@@ -96,6 +96,7 @@ const AREA_ROOTS = {
   signedIn: path.join(root, 'src/web/app/signed-in-app.tsx'),
   student: path.join(root, 'src/web/app/student-routes.tsx'),
   admin: path.join(root, 'src/web/app/admin-routes.tsx'),
+  familia: path.join(root, 'src/web/app/family-routes.tsx'),
 };
 
 /** Modules both areas import (cards, queries, shared schemas): grouped with the shell, so an area's page never loads the other area's chunk. */

@@ -57,6 +57,7 @@ import { storeRoutes } from './modules/store/store.routes.ts';
 import { schoolYearRoutes } from './modules/school-year/school-year.routes.ts';
 import { lgpdRoutes } from './modules/lgpd/lgpd.routes.ts';
 import { hallOfFameRoutes } from './modules/hall-of-fame/hall-of-fame.routes.ts';
+import { familiesRoutes } from './modules/families/families.routes.ts';
 import { guardStudentPhotos } from './modules/lgpd/photo-access.ts';
 import { sweepRetention } from './modules/lgpd/retention.service.ts';
 import { refuseOrdersOfRemovedStudent } from './modules/store/store.service.ts';
@@ -275,6 +276,7 @@ export async function buildApp(
       await schoolYearRoutes(api, deps);
       await lgpdRoutes(api, deps);
       await hallOfFameRoutes(api, deps);
+      await familiesRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

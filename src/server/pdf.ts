@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyReply } from 'fastify';
 import PDFDocument from 'pdfkit';
+import QRCode from 'qrcode';
 import { contentDisposition } from './storage/serve-object.ts';
 
 /** The PDFs' common parts (the reports' statement and certificate, the store's pick list): typeface, rendering, names. */
@@ -83,4 +84,16 @@ export function sendPdf(reply: FastifyReply, fileName: string, body: Buffer) {
     .header('Content-Disposition', contentDisposition('attachment', fileName))
     .header('Cache-Control', 'no-store')
     .send(body);
+}
+
+/** Draws a QR code of `text` as squares (vector, sharp at any print size), `size` points wide, top-left at (x, y). */
+export function drawQrCode(doc: PDFKit.PDFDocument, text: string, x: number, y: number, size: number): void {
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const cell = size / modules.size;
+  for (let row = 0; row < modules.size; row++) {
+    for (let column = 0; column < modules.size; column++) {
+      if (modules.get(row, column)) doc.rect(x + column * cell, y + row * cell, cell + 0.05, cell + 0.05);
+    }
+  }
+  doc.fillColor('#000000').fill();
 }

@@ -76,6 +76,10 @@ export const selfAdmin = z.object({
 });
 export type SelfAdmin = z.infer<typeof selfAdmin>;
 
+/** A signed-in responsável (decision 037): who they are; their children come from the family routes. */
+export const selfGuardian = z.object({ id: z.uuid(), name: z.string(), email: z.string() });
+export type SelfGuardian = z.infer<typeof selfGuardian>;
+
 export const sessionUser = z.discriminatedUnion('role', [
   z.object({
     role: z.literal('student'),
@@ -85,5 +89,6 @@ export const sessionUser = z.discriminatedUnion('role', [
   }),
   z.object({ role: z.literal('coordinator'), admin: selfAdmin }),
   z.object({ role: z.literal('teacher'), admin: selfAdmin }),
+  z.object({ role: z.literal('guardian'), guardian: selfGuardian }),
 ]);
 export type SessionUser = z.infer<typeof sessionUser>;

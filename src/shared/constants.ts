@@ -43,6 +43,8 @@ export const BUILD_META = 'meritus-build';
 
 /** The sign-in page (the web's paths.login), where a refused sign-in with a school account comes back (school-accounts.ts). */
 export const SIGN_IN_PATH = '/login';
+/** A guardian's first access with a letter's code (decision 037): public; the letters print it and its QR code. */
+export const GUARDIAN_SIGNUP_PATH = '/responsaveis';
 /** The query parameter of SIGN_IN_PATH that names why a sign-in with a school account was refused. */
 export const SIGN_IN_REFUSAL_PARAM = 'error';
 

@@ -248,6 +248,11 @@ export const ERROR_MESSAGES = {
   honour_not_found: 'Destaque não encontrado',
   honour_certificate_not_own: 'Você só pode baixar os seus próprios certificados',
   how_to_earn_too_long: 'O texto "Como ganhar" deve ter no máximo 4.000 caracteres',
+  guardian_code_invalid: 'Código inválido ou expirado: confira o código da carta ou peça um novo à escola',
+  guardian_email_taken: 'Já existe uma conta de responsável com este email: entre com ela e adicione o filho pelo código',
+  guardian_already_linked: 'Este estudante já está na sua conta',
+  guardian_link_not_found: 'Este responsável não acompanha este estudante',
+  family_child_not_found: 'Estudante não encontrado na sua conta',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

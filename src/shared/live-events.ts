@@ -17,6 +17,7 @@ export type ClientEvent =
   | { type: 'figures' } // staff, coalesced: operations changed the dashboard, reports and lists
   | { type: 'notice'; message: string } // a student's own news to show as a toast (a turma goal's contributions given back)
   | { type: 'store' } // the Loja: the student's own orders changed (at once) or their catalogue (coalesced); staff: the order queue of their turmas (coalesced)
+  | { type: 'family' } // a guardian: the balances, tags or orders of one of their children changed (at once)
   | { type: 'settings' } // the school's settings changed (name, time zone, rules, turmas)
   | { type: 'refetch' }; // events may have been missed (the server lost its database connection for a while): reload everything
 
@@ -53,6 +54,7 @@ export const CLIENT_EVENT_TYPES = [
   'figures',
   'store',
   'notice',
+  'family',
   'settings',
   'refetch',
 ] as const;

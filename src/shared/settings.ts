@@ -143,6 +143,9 @@ export const schoolRules = z
     rankingNames: z.enum(RANKING_NAME_MODES, { error: 'validation' }).default('full'),
     /** Whether a student may choose 'Não aparecer no ranking' (off: every student appears, whatever they chose). */
     rankingHideAllowed: z.boolean({ error: 'validation' }).default(true),
+    /** Families (decision 037): whether the family area lists the staff's removals and penalties, and the child's ranking position. */
+    familiesSeePenalties: z.boolean({ error: 'validation' }).default(true),
+    familiesSeeRanking: z.boolean({ error: 'validation' }).default(true),
     /** The students' page 'Como ganhar Méritus e Estelecas' as the school writes it (plain text); empty: the default (how-to-earn.ts). */
     howToEarnText: textInput({ max: HOW_TO_EARN_MAX_LENGTH, maxError: 'how_to_earn_too_long' }),
   })
@@ -168,6 +171,8 @@ export const DEFAULT_RULES: SchoolRules = {
   rankingNames: 'full',
   rankingHideAllowed: true,
   howToEarnText: '',
+  familiesSeePenalties: true,
+  familiesSeeRanking: true,
 };
 
 /** The three achievements with the school's thresholds. */

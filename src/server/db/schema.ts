@@ -190,6 +190,7 @@ export const sessions = pgTable(
     tokenHash: text('token_hash').primaryKey(),
     studentUuid: uuid('student_id').references(() => students.id, { onDelete: 'cascade' }),
     adminId: uuid('admin_id').references(() => admins.id, { onDelete: 'cascade' }),
+    guardianId: uuid('guardian_id').references((): AnyPgColumn => guardians.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -199,7 +200,8 @@ export const sessions = pgTable(
   (t) => [
     index('sessions_student_idx').on(t.studentUuid),
     index('sessions_admin_idx').on(t.adminId),
-    check('sessions_one_owner', sql`(${t.studentUuid} IS NULL) <> (${t.adminId} IS NULL)`),
+    index('sessions_guardian_idx').on(t.guardianId),
+    check('sessions_one_owner', sql`num_nonnulls(${t.studentUuid}, ${t.adminId}, ${t.guardianId}) = 1`),
   ],
 );
 
@@ -953,4 +955,56 @@ export const studentYearTurmas = pgTable(
       .references(() => turmas.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.yearId, t.studentId] }), index('student_year_turmas_turma_idx').on(t.turmaId)],
+);
+
+/** A responsável (issue 37, decision 037): follows the students linked to them, read-only; signs in with email and password. */
+export const guardians = pgTable(
+  'guardians',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    lastLogin: timestamp('last_login', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('guardians_email_key').on(sql`lower(${t.email})`)],
+);
+
+/** Which students a guardian follows: made by redeeming a student's code, removed by the coordination or an erasure. */
+export const guardianStudents = pgTable(
+  'guardian_students',
+  {
+    guardianId: uuid('guardian_id')
+      .notNull()
+      .references(() => guardians.id, { onDelete: 'cascade' }),
+    studentUuid: uuid('student_id')
+      .notNull()
+      .references(() => students.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.guardianId, t.studentUuid] }), index('guardian_students_student_idx').on(t.studentUuid)],
+);
+
+/**
+ * One-time codes that link a guardian to a student: only the SHA-256 of the code is kept (a code has 60 random bits,
+ * and redeeming one is rate-limited like a sign-in). Valid until expiresAt, used once (usedAt), or revoked.
+ */
+export const guardianCodes = pgTable(
+  'guardian_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    codeHash: text('code_hash').notNull(),
+    studentUuid: uuid('student_id')
+      .notNull()
+      .references(() => students.id, { onDelete: 'cascade' }),
+    createdBy: uuid('created_by').references(() => admins.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    usedBy: uuid('used_by').references(() => guardians.id, { onDelete: 'set null' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('guardian_codes_hash_key').on(t.codeHash), index('guardian_codes_student_idx').on(t.studentUuid)],
 );

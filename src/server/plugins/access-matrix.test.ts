@@ -3,7 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { addAdmin, addStudents, buildTestApp, type TestApp } from '../test/test-app.ts';
+import { addAdmin, addStudents, buildTestApp, cookieFrom, type TestApp } from '../test/test-app.ts';
 import { ledgerEntries, students, studentTags } from '../db/schema.ts';
 import { ERROR_MESSAGES } from '../../shared/errors.ts';
 import type { Access } from '../../shared/contract/route.ts';
@@ -17,8 +17,9 @@ import { DEFAULT_RULES } from '../../shared/settings.ts';
  * gets exactly the error body; nobody but the coordination, Bruno's teacher or the student
  * themself ever sees a student's private fields.
  */
-type Actor = 'anonymous' | 'studentA' | 'studentB' | 'teacherOfB' | 'teacherOfOther' | 'coordinator';
-const ACTORS: Actor[] = ['anonymous', 'studentA', 'studentB', 'teacherOfB', 'teacherOfOther', 'coordinator'];
+type Actor = 'anonymous' | 'studentA' | 'studentB' | 'teacherOfB' | 'teacherOfOther' | 'coordinator' | 'guardianOfA';
+const ACTORS: Actor[] = ['anonymous', 'studentA', 'studentB', 'teacherOfB', 'teacherOfOther', 'coordinator', 'guardianOfA'];
+const GUARDIAN = { email: 'familia.matriz@exemplo.test', password: 'senha-da-familia-1' };
 const TEACHERS = { teacherOfB: 'prof.matriz@escola.test', teacherOfOther: 'prof.outra@escola.test' } as const;
 const isTeacher = (actor: Actor): actor is keyof typeof TEACHERS => actor in TEACHERS;
 
@@ -45,6 +46,9 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'GET /api/auth/oidc/:provider/callback',
     // The privacy page (decision 030): the school's name and the contact it wrote.
     'GET /api/privacy',
+    // Responsáveis (decision 037): a guardian's account is made with a child's code, then signs in.
+    'POST /api/auth/guardian/signup',
+    'POST /api/auth/guardian/login',
   ],
   signedIn: [
     'POST /api/auth/logout',
@@ -77,6 +81,12 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'GET /api/me/orders',
     'POST /api/me/orders/:id/cancel',
     'POST /api/me/password',
+  ],
+  guardian: [
+    'POST /api/family/children',
+    'GET /api/family/children',
+    'GET /api/family/children/:id/summary',
+    'PUT /api/family/children/:id/image-consent',
   ],
   staffArea: [
     'GET /api/admin/operations',
@@ -145,6 +155,10 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'GET /api/admin/students/import/template',
     'GET /api/admin/students/:id/personal-data',
     'POST /api/admin/students/access-cards',
+    'POST /api/admin/students/:id/guardian-codes',
+    'GET /api/admin/students/:id/guardians',
+    'DELETE /api/admin/guardians/:id/students/:studentId',
+    'POST /api/admin/guardian-letters',
   ],
   manageSchool: [
     'PUT /api/admin/dashboard/goals/:id',
@@ -211,18 +225,31 @@ beforeAll(async () => {
     cookies.set(actor, await t.loginAdmin(email));
   }
   cookies.set('coordinator', await t.loginAdmin());
+  // Ana's guardian, by the code the coordination made for her.
+  const code = await t.request('POST', `/admin/students/${t.students[0]!.id}/guardian-codes`);
+  const signup = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/guardian/signup',
+    payload: { code: code.json().code, name: 'Família da Ana', ...GUARDIAN },
+  });
+  cookies.set('guardianOfA', cookieFrom(signup));
   await t.app.ready();
 });
 afterAll(async () => {
   await t.close();
 });
 
+/** Routes every signed-in user reaches but a guardian: the school's ranking (a family sees the child's position alone). */
+const NOT_FOR_GUARDIANS = new Set(['GET /api/ranking']);
+
 /** The status a refused actor gets, or null when the route admits them. */
-function refusal(access: Access, actor: Actor): 401 | 403 | null {
+function refusal(access: Access, actor: Actor, key: string): 401 | 403 | null {
   if (access === 'public') return null;
   if (actor === 'anonymous') return 401;
-  if (access === 'signedIn') return null;
+  if (access === 'signedIn') return actor === 'guardianOfA' && NOT_FOR_GUARDIANS.has(key) ? 403 : null;
   if (access === 'student') return actor === 'studentA' || actor === 'studentB' ? null : 403;
+  if (access === 'guardian') return actor === 'guardianOfA' ? null : 403;
+  if (actor === 'guardianOfA') return 403;
   if (actor === 'coordinator') return null;
   return isTeacher(actor) && hasPermission('teacher', DEFAULT_RULES, access) ? null : 403;
 }
@@ -277,7 +304,7 @@ test('every route × every actor × every spelling: refused with 401/403 before 
     const path = concretePath(route.url);
     const hasBody = ['POST', 'PUT', 'PATCH'].includes(route.method);
     for (const actor of ACTORS) {
-      const expected = refusal(access, actor);
+      const expected = refusal(access, actor, `${route.method === 'HEAD' ? 'GET' : route.method} ${route.url}`);
       // The live stream never ends on its own; admitted callers are covered by the realtime tests.
       if (expected === null && route.url === '/api/events') continue;
       let plainStatus: number | undefined;
@@ -287,7 +314,9 @@ test('every route × every actor × every spelling: refused with 401/403 before 
           expected === null && route.url === '/api/auth/logout'
             ? actor === 'coordinator' || isTeacher(actor)
               ? await t.loginAdmin(isTeacher(actor) ? TEACHERS[actor] : undefined)
-              : await t.loginStudent(t.students[actor === 'studentA' ? 0 : 1]!.studentId)
+              : actor === 'guardianOfA'
+                ? cookieFrom(await t.app.inject({ method: 'POST', url: '/api/auth/guardian/login', payload: GUARDIAN }))
+                : await t.loginStudent(t.students[actor === 'studentA' ? 0 : 1]!.studentId)
             : cookies.get(actor);
         const response = await t.app.inject({
           method: route.method as 'GET',
@@ -315,7 +344,7 @@ test('every route × every actor × every spelling: refused with 401/403 before 
         if (spelling === 'plain') plainStatus = response.statusCode;
         else if (response.statusCode !== plainStatus)
           failures.push(`${where}: ${response.statusCode}, the plain path answered ${plainStatus}`);
-        if (actor === 'anonymous' || actor === 'studentA' || actor === 'teacherOfOther') {
+        if (actor === 'anonymous' || actor === 'studentA' || actor === 'teacherOfOther' || actor === 'guardianOfA') {
           for (const value of Object.values(B_PRIVATE)) if (text.includes(value)) failures.push(`${where}: leaks ${value}`);
         }
         if (/password_?hash|token_?hash|\$argon2/i.test(text)) failures.push(`${where}: leaks a secret`);
@@ -418,6 +447,8 @@ test('every route that names a student, with a real student: her teacher is admi
     'GET /api/admin/students/:id/personal-data': (id) => ({ url: `/api/admin/students/${id}/personal-data` }),
     'GET /api/admin/reports/statement.pdf': (id) => ({ url: `/api/admin/reports/statement.pdf?period=today&student=${id}` }),
     'GET /api/admin/reports/certificate.pdf': (_id, tagId) => ({ url: `/api/admin/reports/certificate.pdf?tag=${tagId}` }),
+    'POST /api/admin/students/:id/guardian-codes': (id) => ({ url: `/api/admin/students/${id}/guardian-codes` }),
+    'GET /api/admin/students/:id/guardians': (id) => ({ url: `/api/admin/students/${id}/guardians` }),
   };
   // Every route with a student in its path is here: a new one must be added. The coordination's alone (the LGPD's) no
   // teacher reaches, whatever the turma: the role matrix above holds them.

@@ -3,9 +3,9 @@ import cookie from '@fastify/cookie';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { AppError } from '../app-error.ts';
-import type { AdminActor, Principal, StudentActor } from '../modules/auth/actor.ts';
+import type { AdminActor, GuardianActor, Principal, StudentActor } from '../modules/auth/actor.ts';
 import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.ts';
-import { endedByPasswordReset, passwordChangeDue, type PasswordRules } from '../modules/auth/auth.service.ts';
+import { endedByPasswordReset, passwordChangeDue, type PasswordRules, type RequestContext } from '../modules/auth/auth.service.ts';
 import { isSessionsEnded, type EventBus } from '../realtime/event-bus.ts';
 import type { SettingsStore } from '../modules/settings/settings.service.ts';
 import { ACCESS_LEVELS, type Access } from '../../shared/contract/route.ts';
@@ -54,9 +54,20 @@ export function clearSessionCookie(reply: FastifyReply, config: Config): void {
   reply.clearCookie(sessionCookieName(config), { path: '/', httpOnly: true, sameSite: 'lax', secure: config.https });
 }
 
+/** Who sent a request, as the sign-in limits and the audit record it. */
+export function requestContext(request: FastifyRequest): RequestContext {
+  return { ip: request.ip, userAgent: request.headers['user-agent'] };
+}
+
 /** The student behind a student-only route; the guard has already checked the role. */
 export function studentOf(request: FastifyRequest): StudentActor {
   if (request.principal?.role !== 'student') throw new AppError('forbidden');
+  return request.principal;
+}
+
+/** The guardian behind a family route; the guard has already checked the role. */
+export function guardianOf(request: FastifyRequest): GuardianActor {
+  if (request.principal?.role !== 'guardian') throw new AppError('forbidden');
   return request.principal;
 }
 
@@ -114,6 +125,10 @@ function guardWith(rules: () => Promise<PermissionRules & PasswordRules>) {
     if (access === 'signedIn') return;
     if (access === 'student') {
       if (principal.role !== 'student') throw new AppError('forbidden');
+      return;
+    }
+    if (access === 'guardian') {
+      if (principal.role !== 'guardian') throw new AppError('forbidden');
       return;
     }
     if (principal.role !== 'admin' || !hasPermission(principal.staffRole, await rules(), access)) throw new AppError('forbidden');

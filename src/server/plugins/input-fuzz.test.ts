@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { buildTestApp } from '../test/test-app.ts';
+import { buildTestApp, cookieFrom } from '../test/test-app.ts';
 import { rowsOf } from '../db/client.ts';
 import { archiveImages, turmas } from '../db/schema.ts';
 import { IDEMPOTENCY_HEADER } from '../../shared/ledger.ts';
@@ -22,7 +22,20 @@ const t = await buildTestApp();
 afterAll(() => t.close());
 
 const [ana, bruno] = t.students as [(typeof t.students)[number], (typeof t.students)[number]];
-const cookies = { admin: await t.loginAdmin(), student: await t.loginStudent(ana.studentId) };
+const cookies = { admin: await t.loginAdmin(), student: await t.loginStudent(ana.studentId), guardian: '' };
+// A guardian of Ana's (decision 037), for the family routes and the link the coordination removes.
+const guardianCode = await t.app.inject({
+  method: 'POST',
+  url: `/api/admin/students/${ana.id}/guardian-codes`,
+  headers: { cookie: cookies.admin },
+});
+const guardianSignup = await t.app.inject({
+  method: 'POST',
+  url: '/api/auth/guardian/signup',
+  payload: { code: guardianCode.json().code, email: 'familia.fuzz@exemplo.test', name: 'Família Fuzz', password: 'senha-teste-1' },
+});
+cookies.guardian = cookieFrom(guardianSignup);
+const guardianId = (guardianSignup.json() as { guardian: { id: string } }).guardian.id;
 
 // Some data for the snapshot to guard, and a real record for each kind of path parameter.
 const award = await t.app.inject({
@@ -114,6 +127,8 @@ function validParam(url: string, name: string): string {
   if (url.startsWith('/api/admin/staff/')) return t.admin.id;
   if (url.startsWith('/api/admin/school-years/')) return schoolYearId;
   if (url.startsWith('/api/admin/students/')) return bruno.id;
+  if (url.startsWith('/api/admin/guardians/')) return name === 'id' ? guardianId : ana.id;
+  if (url.startsWith('/api/family/children/')) return ana.id;
   if (url.startsWith('/api/admin/operations/')) return (award.json() as { entry: { id: string } }).entry.id;
   if (name === 'entity') return 'students';
   if (name === 'fix') return 'expired_tags';
@@ -213,6 +228,16 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'PUT /api/admin/settings/privacy': { contact: 'secretaria@escola.test', retentionMonths: 24 },
   'POST /api/admin/students/access-cards': { studentIds: [bruno.id] },
   'POST /api/me/password': { currentPassword: 'senha-teste-1', newPassword: 'nova-senha-1' },
+  'POST /api/auth/guardian/signup': {
+    code: 'AAAA-BBBB-CCCC',
+    email: 'outra.familia@exemplo.test',
+    name: 'Outra Família',
+    password: 'senha-teste-1',
+  },
+  'POST /api/auth/guardian/login': { email: 'familia.fuzz@exemplo.test', password: 'senha-teste-1' },
+  'POST /api/family/children': { code: 'AAAA-BBBB-CCCC' },
+  'PUT /api/family/children/:id/image-consent': { consent: true },
+  'POST /api/admin/guardian-letters': { studentIds: [bruno.id] },
 };
 
 /** Routes left out, and why. */
@@ -406,6 +431,9 @@ async function snapshot(): Promise<Snapshot> {
     ${tableHash('store_item_turmas', 't.item_id, t.turma_id')} AS store_item_turmas,
     ${tableHash('store_orders', 't.id')} AS store_orders,
     ${tableHash('store_limit_uses', 't.item_id, t.student_id, t.period_start')} AS store_limit_uses,
+    ${tableHash('guardians', 't.id')} AS guardians,
+    ${tableHash('guardian_students', 't.guardian_id, t.student_id')} AS guardian_students,
+    ${tableHash('guardian_codes', 't.id')} AS guardian_codes,
     (SELECT coalesce(jsonb_object_agg(action, n), '{}'::jsonb) FROM (SELECT action, count(*)::int AS n FROM audit_log GROUP BY action) a) AS audit`);
   const [row] = rowsOf<Snapshot & { audit: Record<string, number> | string }>(result);
   const audit = typeof row!.audit === 'string' ? (JSON.parse(row!.audit) as Record<string, number>) : row!.audit;
@@ -465,6 +493,7 @@ function fieldsOf(schema: Schema): string[] {
 
 function cookieFor(route: DeclaredRoute): Record<string, string> {
   const access = route.options.config?.access;
+  if (access === 'guardian') return { cookie: cookies.guardian };
   if (access !== 'public' && access !== 'student' && access !== 'signedIn') return { cookie: cookies.admin };
   if (access === 'student' || access === 'signedIn') return { cookie: cookies.student };
   return {};

@@ -6,6 +6,7 @@ import { routes } from '../../shared/contract/routes.ts';
 import { hashToken, resolveSession } from '../modules/auth/auth.service.ts';
 import { sessionOf } from '../plugins/auth.ts';
 import { logRequest } from '../plugins/request-log.ts';
+import { childIdsOf } from '../modules/families/families.service.ts';
 import type { ClientEvent, ReadyEvent } from '../../shared/live-events.ts';
 import { endsSession, isSessionsEnded } from './event-bus.ts';
 
@@ -114,7 +115,9 @@ export async function eventsRoutes(app: FastifyInstance, { database, events, liv
     };
 
     // What changed reaches the stream through the hub (decision 019); the stream itself watches for its session's end.
-    const leave = live.join({ principal, send });
+    // A guardian's stream hears their children's changes: the children as the stream opens (a child added later joins at the next).
+    const children = principal.role === 'guardian' ? new Set(await childIdsOf(database.db, principal.id)) : undefined;
+    const leave = live.join({ principal, send, ...(children ? { children } : {}) });
     const unsubscribeSessions = events.subscribe((event) => {
       if (event.type === 'resync') {
         void stillSignedIn().then((signedIn) => signedIn && send({ type: 'refetch' }));

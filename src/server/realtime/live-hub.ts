@@ -21,7 +21,8 @@ declare module 'fastify' {
 }
 
 /** An open event stream, as the hub sees it: who is watching, and how to tell them. */
-export type LiveClient = { principal: Principal; send(event: ClientEvent): void };
+/** A stream: whose, and how to send it an event. A guardian's names their children (read as the stream opens, decision 037). */
+export type LiveClient = { principal: Principal; children?: ReadonlySet<string>; send(event: ClientEvent): void };
 
 export type LiveHub = {
   /** Starts telling a stream; the returned function stops. */
@@ -185,6 +186,14 @@ export function createLiveHub(
       });
   };
 
+  /** Tells the guardians watching that one of their children changed (their screens read the child again). */
+  const tellFamilies = (studentUuids: readonly string[] | 'all') => {
+    for (const client of clients) {
+      if (client.principal.role !== 'guardian' || !client.children?.size) continue;
+      if (studentUuids === 'all' || studentUuids.some((id) => client.children!.has(id))) client.send({ type: 'family' });
+    }
+  };
+
   /** Tells each contributor watching what a turma goal's refund gave them back, read once for all their streams. */
   const tellGoalRefund = (event: Extract<BusEvent, { type: 'goal_refunded' }>) => {
     const watching = [...clients].filter(
@@ -210,6 +219,7 @@ export function createLiveHub(
         });
         if (event.status !== 'completed') return;
         tellBalances(event.studentUuids);
+        tellFamilies(event.studentUuids);
         standingsStale = true;
         figuresChanged =
           figuresChanged === 'all' || event.studentUuids === 'all' ? 'all' : new Set([...(figuresChanged ?? []), ...event.studentUuids]);
@@ -225,6 +235,7 @@ export function createLiveHub(
         figuresChanged = 'all';
         return;
       case 'tags':
+        tellFamilies(event.studentUuids);
         tagsChanged =
           tagsChanged === 'all' || event.studentUuids === 'all' ? 'all' : new Set([...(tagsChanged ?? []), ...event.studentUuids]);
         return;
@@ -238,6 +249,7 @@ export function createLiveHub(
           if (principal.role === 'student' && (event.studentUuids === 'all' || event.studentUuids.includes(principal.id)))
             client.send({ type: 'store' });
         }
+        tellFamilies(event.studentUuids);
         const turmas = event.turmaIds;
         ordersChanged = ordersChanged === 'all' || turmas === 'all' ? 'all' : new Set([...(ordersChanged ?? []), ...turmas]);
         if (event.catalogue)

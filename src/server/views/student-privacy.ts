@@ -4,9 +4,8 @@ import type { ShownStudent } from '../../shared/students.ts';
 
 /*
  * The one rule for how a student reaches another person's screen (decision 029): the ranking, the tags, the recipient
- * search and anything else that names students calls these, never a copy. A future viewer (a guardian, who sees their
- * child as the child sees themself and others as a student does) adds a case here; the image consent of the LGPD part
- * (a photo shown to others only with consent) is one.
+ * search and anything else that names students calls these, never a copy. A guardian sees their children as each child
+ * sees themself and every other student as a student does (decision 037).
  */
 
 /** The school's privacy rules in effect: the mode for names, and whether a student's 'Não aparecer no ranking' counts. */
@@ -16,15 +15,21 @@ export function rankingPrivacyOf(rules: Pick<SchoolRules, 'rankingNames' | 'rank
   return { mode: rules.rankingNames, hidingAllowed: rules.rankingHideAllowed };
 }
 
-/** Who is looking: staff see everyone whole; a student sees themself whole and the others under the school's rules. */
-export type Viewer = { kind: 'staff' } | { kind: 'student'; id: string };
+/**
+ * Who is looking: staff see everyone whole; a student sees themself whole and the others under the school's rules; a
+ * guardian, their children (`childIds`) whole and the others as a student does.
+ */
+export type Viewer = { kind: 'staff' } | { kind: 'student'; id: string } | { kind: 'guardian'; childIds: readonly string[] };
 
-export function viewerOf(principal: { role: string; id: string }): Viewer {
-  return principal.role === 'student' ? { kind: 'student', id: principal.id } : { kind: 'staff' };
+/** A principal as a viewer; a guardian's children are named by the caller that checked the links (none: all are others). */
+export function viewerOf(principal: { role: string; id: string }, childIds: readonly string[] = []): Viewer {
+  if (principal.role === 'student') return { kind: 'student', id: principal.id };
+  return principal.role === 'guardian' ? { kind: 'guardian', childIds } : { kind: 'staff' };
 }
 
-/** Whether the viewer sees others under the school's rules (a student, of anyone but themself). */
+/** Whether the viewer sees a student under the school's rules (anyone but themself, or a guardian's own children). */
 export function isOtherStudent(viewer: Viewer, studentUuid: string): boolean {
+  if (viewer.kind === 'guardian') return !viewer.childIds.includes(studentUuid);
   return viewer.kind === 'student' && viewer.id !== studentUuid;
 }
 

@@ -15,10 +15,10 @@ let schemaModule: Promise<SchemaModule> | undefined;
 const loadSchemaModule = () => (schemaModule ??= import('./schemas.ts'));
 
 /**
- * Who may call a route: anyone, anyone signed in, a student, or a member of the staff with the named permission
- * (src/shared/permissions.ts). Checked by the server against the route the request reached.
+ * Who may call a route: anyone, anyone signed in, a student, a guardian (a responsável, decision 037), or a member of the
+ * staff with the named permission (src/shared/permissions.ts). Checked by the server against the route the request reached.
  */
-export const ACCESS_LEVELS = ['public', 'signedIn', 'student', ...PERMISSIONS] as const;
+export const ACCESS_LEVELS = ['public', 'signedIn', 'student', 'guardian', ...PERMISSIONS] as const;
 export type Access = (typeof ACCESS_LEVELS)[number];
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

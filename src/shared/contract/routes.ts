@@ -4,6 +4,7 @@ import { auth } from './auth.ts';
 import { dashboard } from './dashboard.ts';
 import { events } from './events.ts';
 import { hallOfFame } from './hall-of-fame.ts';
+import { families } from './families.ts';
 import { ledger } from './ledger.ts';
 import { lgpd } from './lgpd.ts';
 import { reasonPresets } from './reason-presets.ts';
@@ -36,6 +37,7 @@ export const routes = {
   schoolYear,
   lgpd,
   hallOfFame,
+  families,
 };
 
 /** Every route, once. */

@@ -10,6 +10,7 @@ export * from '../auth.ts';
 export * from '../constants.ts';
 export * from '../dashboard.ts';
 export * from '../hall-of-fame.ts';
+export * from '../families.ts';
 export * from '../ledger.ts';
 export * from '../lgpd.ts';
 export * from '../reason-presets.ts';

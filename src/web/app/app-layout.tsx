@@ -70,13 +70,16 @@ function UserChip({ user }: { user: SessionUser }) {
             <p className="truncate text-xs text-slate-600">Matrícula {user.student.studentId}</p>
             <p className="truncate text-xs text-slate-600">{user.student.grade}</p>
           </>
+        ) : user.role === 'guardian' ? (
+          <p className="text-xs wrap-anywhere text-slate-600">Responsável</p>
         ) : (
           <StaffFacts admin={user.admin} />
         )}
       </div>
     </>
   );
-  if (user.role === 'student') return <div className={cn(USER_CHIP, 'bg-slate-50 ring-slate-200')}>{content}</div>;
+  if (user.role === 'student' || user.role === 'guardian')
+    return <div className={cn(USER_CHIP, 'bg-slate-50 ring-slate-200')}>{content}</div>;
   return (
     <NavLink
       to={paths.admin.profile}

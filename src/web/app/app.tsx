@@ -19,9 +19,11 @@ function lazyArea(role: Role) {
 }
 
 const PrivacyPage = lazyRetrying(() => import('../features/privacy/privacy-page.tsx'));
+const GuardianSignupPage = lazyRetrying(() => import('../features/family/guardian-signup-page.tsx'));
 
 const StudentArea = lazyArea('student');
 const AdminArea = lazyArea('admin');
+const FamilyArea = lazyArea('familia');
 
 function Loading({ children }: { children: ReactNode }) {
   return <Suspense fallback={<FullScreenSpinner />}>{children}</Suspense>;
@@ -40,6 +42,22 @@ export function App() {
               element={
                 <Loading>
                   <PrivacyPage />
+                </Loading>
+              }
+            />
+            <Route
+              path={paths.guardianSignup}
+              element={
+                <Loading>
+                  <GuardianSignupPage loadArea={loadArea} />
+                </Loading>
+              }
+            />
+            <Route
+              path={`${paths.familia.home}/*`}
+              element={
+                <Loading>
+                  <FamilyArea />
                 </Loading>
               }
             />

@@ -8,6 +8,7 @@ export const loadSignedInApp = () => import('./signed-in-app.tsx');
 const areaRoutes = {
   student: () => import('./student-routes.tsx').then((module) => module.studentRoutes),
   admin: () => import('./admin-routes.tsx').then((module) => module.adminRoutes),
+  familia: () => import('./family-routes.tsx').then((module) => module.familyRoutes),
 } satisfies Record<Role, unknown>;
 
 /** An area's routes with its home screen; fetched beside the shell, not after it. */

@@ -9,7 +9,7 @@ import { invalidateReads, queryKeyOf, routeKey } from './query-keys.ts';
 
 type EventType = ClientEvent['type'];
 
-const { auth, students, ledger, tags, adminStudents, dashboard, reports, store } = routes;
+const { auth, students, ledger, tags, adminStudents, dashboard, reports, store, families } = routes;
 
 /**
  * Which routes' reads each pushed event makes stale, every read of them whatever its params ('all': events may have
@@ -38,6 +38,7 @@ export const INVALIDATES: Record<EventType, readonly Route[] | 'all'> = {
   // The balance and the store come with events of their own; the message is shown (onNotice).
   notice: [],
   store: [store.items, store.myOrders, store.adminItems, store.orders],
+  family: [families.children, families.childSummary],
   // Rare, and they touch what many screens show (the goal, the time zone, turma names): everything is read again.
   settings: 'all',
   refetch: 'all',

@@ -1,5 +1,5 @@
 import type { Area } from '../../shared/areas.ts';
-import { SIGN_IN_PATH } from '../../shared/constants.ts';
+import { GUARDIAN_SIGNUP_PATH, SIGN_IN_PATH } from '../../shared/constants.ts';
 
 /** Every route of the app, written once. */
 export const paths = {
@@ -7,6 +7,8 @@ export const paths = {
   login: SIGN_IN_PATH,
   /** Public, linked from the login (decision 030). */
   privacy: '/privacidade',
+  /** Public: a guardian's first access with the code of the school's letter (decision 037). */
+  guardianSignup: GUARDIAN_SIGNUP_PATH,
   student: {
     home: '/student',
     profile: '/student/profile',
@@ -36,6 +38,10 @@ export const paths = {
     settings: '/admin/settings',
     /** The member's own account (their name), opened from their name at the top of the sidebar. */
     profile: '/admin/profile',
+  },
+  /** The family area (decision 037): a guardian's children. */
+  familia: {
+    home: '/familia',
   },
 } as const;
 
@@ -70,6 +76,7 @@ export const navOrder: Record<Role, readonly string[]> = {
     paths.admin.database,
     paths.admin.debug,
   ],
+  familia: [paths.familia.home],
 };
 
 /** The Comprovante of the transfer with this short code (receipt-code.ts). */
@@ -78,5 +85,5 @@ export function receiptPath(code: string): string {
 }
 
 export function homePath(role: Role): string {
-  return role === 'student' ? paths.student.home : paths.admin.home;
+  return paths[role].home;
 }

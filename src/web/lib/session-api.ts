@@ -1,5 +1,6 @@
 import type { AdminLoginInput, SessionUser, StudentLoginInput } from '../../shared/auth.ts';
 import { auth } from '../../shared/contract/auth.ts';
+import { families } from '../../shared/contract/families.ts';
 import { CORE_ERROR_MESSAGES as ERROR_MESSAGES } from '../../shared/messages-core.ts';
 import { api, call, isApiError, type ApiClient } from './api.ts';
 
@@ -49,14 +50,17 @@ export function sessionCheck(apiClient?: ApiClient): Promise<SessionUser | null>
   return started ?? fetchSession(apiClient);
 }
 
-export type LoginRequest = { role: 'student'; input: StudentLoginInput } | { role: 'admin'; input: AdminLoginInput };
+export type LoginRequest =
+  { role: 'student'; input: StudentLoginInput } | { role: 'admin'; input: AdminLoginInput } | { role: 'familia'; input: AdminLoginInput };
 
 export function postLogin(request: LoginRequest): Promise<SessionUser> {
-  return request.role === 'student' ? call(auth.studentLogin, { body: request.input }) : call(auth.adminLogin, { body: request.input });
+  if (request.role === 'student') return call(auth.studentLogin, { body: request.input });
+  return call(request.role === 'admin' ? auth.adminLogin : families.login, { body: request.input });
 }
 
 export function displayName(user: SessionUser): string {
-  return user.role === 'student' ? user.student.name : user.admin.name;
+  if (user.role === 'student') return user.student.name;
+  return user.role === 'guardian' ? user.guardian.name : user.admin.name;
 }
 
 /** A sign-in the server refused (wrong password, too many attempts): its message, which the form shows under the password. */

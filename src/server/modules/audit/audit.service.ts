@@ -4,6 +4,7 @@ import { canRunPrepared, runPrepared, type Db, type DbOrTx, type PreparedStateme
 export type AuditActor =
   | { kind: 'student'; id: string; label: string }
   | { kind: 'admin'; id: string; label: string }
+  | { kind: 'guardian'; id: string; label: string }
   | { kind: 'system'; label?: string }
   | { kind: 'anonymous'; label?: string };
 

@@ -14,6 +14,8 @@ export type Actor =
    * `turmaIds` which students a teacher sees and awards (a coordinator: every turma, the list unused).
    */
   | { role: 'admin'; id: string; name: string; email: string; staffRole: StaffRole; turmaIds: readonly string[] }
+  /** A responsável (decision 037): reads, through the family routes, only the students linked to them (checked per request). */
+  | { role: 'guardian'; id: string; name: string; email: string }
   /** The server itself or an operator's command (the seed, the first start, `npm run admin:create`); `name` says which. */
   | { role: 'system'; name: string };
 
@@ -22,6 +24,7 @@ export type ActorOf<R extends Role> = Extract<Actor, { role: R }>;
 export type StudentActor = ActorOf<'student'>;
 export type AdminActor = ActorOf<'admin'>;
 export type SystemActor = ActorOf<'system'>;
+export type GuardianActor = ActorOf<'guardian'>;
 
 /** Someone signed in: whom a session cookie names. */
 export type Principal = Exclude<Actor, SystemActor>;

@@ -6,13 +6,9 @@ import { route } from '../../contract-routes.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import { urlOf } from '../../../shared/contract/route.ts';
 import { signInRefusedPath, type SignInProvider } from '../../../shared/school-accounts.ts';
-import { clearSessionCookie, principalOf, sessionOf, setSessionCookie, studentOf } from '../../plugins/auth.ts';
-import { changeOwnPassword, currentUser, hashToken, loginAdmin, loginStudent, logout, type RequestContext } from './auth.service.ts';
+import { clearSessionCookie, principalOf, requestContext, sessionOf, setSessionCookie, studentOf } from '../../plugins/auth.ts';
+import { changeOwnPassword, currentUser, hashToken, loginAdmin, loginStudent, logout } from './auth.service.ts';
 import { finishSignIn, startSignIn, type SignInRefused } from './school-accounts.service.ts';
-
-export function requestContext(request: FastifyRequest): RequestContext {
-  return { ip: request.ip, userAgent: request.headers['user-agent'] };
-}
 
 export async function authRoutes(app: FastifyInstance, { config, database, events, settings }: AppDeps): Promise<void> {
   route(app, routes.auth.studentLogin, async (request, reply) => {

@@ -2,12 +2,22 @@ import { createHash, randomBytes } from 'node:crypto';
 import { normalizeIP } from '@fastify/rate-limit';
 import { and, asc, desc, eq, gt, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, runPrepared, type Db, type DbOrTx, type PreparedStatement } from '../../db/client.ts';
-import { admins, loginFailures, oidcStates, passwordResetSessions, sessions, staffTurmas, students, turmas } from '../../db/schema.ts';
+import {
+  admins,
+  guardians,
+  loginFailures,
+  oidcStates,
+  passwordResetSessions,
+  sessions,
+  staffTurmas,
+  students,
+  turmas,
+} from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { ERROR_MESSAGES, loginLockedMessage } from '../../../shared/errors.ts';
 import { OWN_PASSWORD_TEXTS, type ChangeOwnPasswordInput } from '../../../shared/student-access.ts';
 import { LOGIN_LIMITS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../shared/constants.ts';
-import type { AdminLoginInput, SelfAdmin, SelfStudent, SessionUser, StudentLoginInput } from '../../../shared/auth.ts';
+import type { AdminLoginInput, SelfAdmin, SelfGuardian, SelfStudent, SessionUser, StudentLoginInput } from '../../../shared/auth.ts';
 import type { SchoolRules } from '../../../shared/settings.ts';
 import { permissionsOf, type PermissionRules, type StaffRole } from '../../../shared/permissions.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -46,6 +56,16 @@ export async function loadSelfAdmin(db: DbOrTx, row: typeof admins.$inferSelect,
     permissions: [...permissionsOf(role, rules)],
     turmas: taught,
   };
+}
+
+/** A guardian's own record (decision 037): who they are; their children come from the family routes. */
+export async function loadSelfGuardian(db: DbOrTx, guardianId: string): Promise<SelfGuardian> {
+  const [row] = await db
+    .select({ id: guardians.id, name: guardians.name, email: guardians.email })
+    .from(guardians)
+    .where(eq(guardians.id, guardianId));
+  if (!row) throw new AppError('unauthenticated');
+  return row;
 }
 
 function staffUser(admin: SelfAdmin): SessionUser {
@@ -159,7 +179,7 @@ export async function clearFailures(db: Db, attempt: Attempt): Promise<void> {
 
 export async function createSession(
   db: Db,
-  owner: { studentUuid: string } | { adminId: string },
+  owner: { studentUuid: string } | { adminId: string } | { guardianId: string },
   context: RequestContext,
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
@@ -252,6 +272,9 @@ type SessionRow = {
   admin_role: StaffRole | null;
   admin_active: boolean | null;
   admin_turma_ids: string[] | null;
+  guardian_id: string | null;
+  guardian_name: string | null;
+  guardian_email: string | null;
 };
 
 /**
@@ -265,10 +288,12 @@ const SESSION_BY_TOKEN: PreparedStatement = {
                 st.id AS student_uuid, st.name AS student_name, st.student_id, st.deleted_at AS student_deleted_at,
                 st.temporary_password AS student_temporary_password,
                 a.id AS admin_id, a.name AS admin_name, a.email AS admin_email, a.role AS admin_role, a.active AS admin_active,
-                CASE WHEN a.role = 'teacher' THEN array(SELECT t.turma_id FROM staff_turmas t WHERE t.admin_id = a.id) END AS admin_turma_ids
+                CASE WHEN a.role = 'teacher' THEN array(SELECT t.turma_id FROM staff_turmas t WHERE t.admin_id = a.id) END AS admin_turma_ids,
+                g.id AS guardian_id, g.name AS guardian_name, g.email AS guardian_email
            FROM sessions s
            LEFT JOIN students st ON st.id = s.student_id
            LEFT JOIN admins a ON a.id = s.admin_id
+           LEFT JOIN guardians g ON g.id = s.guardian_id
           WHERE s.token_hash = $1`,
 };
 
@@ -319,7 +344,9 @@ export async function loadSession(db: Db, tokenHash: string): Promise<SessionSta
             staffRole: row.admin_role!,
             turmaIds: row.admin_turma_ids ?? [],
           }
-        : null;
+        : row.guardian_id !== null
+          ? { role: 'guardian', id: row.guardian_id, name: row.guardian_name!, email: row.guardian_email! }
+          : null;
   return principal && { principal, lastSeenAt, expiresAt: row.expires_at.getTime() };
 }
 
@@ -346,6 +373,7 @@ export async function currentUser(db: Db, principal: Principal, rules: Permissio
     if (!row || row.deletedAt) throw new AppError('unauthenticated');
     return studentUser(await loadSelfStudent(db, row), row.temporaryPassword, rules);
   }
+  if (principal.role === 'guardian') return { role: 'guardian', guardian: await loadSelfGuardian(db, principal.id) };
   const [row] = await db.select().from(admins).where(eq(admins.id, principal.id)).limit(1);
   if (!row || !row.active) throw new AppError('unauthenticated');
   return staffUser(await loadSelfAdmin(db, row, rules));

@@ -203,6 +203,8 @@ export type StudentOperationsFilter = {
   currency?: Currency | undefined;
   kind?: 'transfer_in' | 'transfer_out' | 'credit' | 'debit' | 'store' | undefined;
   q?: string | undefined;
+  /** Types left out (the family area without the staff's removals and penalties, when the school says so). */
+  excludeTypes?: readonly LedgerType[] | undefined;
   limit: number;
   cursor?: string | undefined;
 };
@@ -246,6 +248,7 @@ export async function studentOperations(db: Db, viewerId: string, filter: Studen
       conditions.push(or(eq(ledgerEntries.fromStudentId, viewerId), eq(ledgerEntries.toStudentId, viewerId))!);
   }
   if (filter.currency) conditions.push(eq(ledgerEntries.currency, filter.currency));
+  if (filter.excludeTypes?.length) conditions.push(notInArray(ledgerEntries.type, [...filter.excludeTypes]));
   if (filter.q) {
     const pattern = `%${escapeLike(filter.q)}%`;
     conditions.push(

@@ -1,7 +1,17 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx, type Tx } from '../../db/client.ts';
 import { lockForTransaction } from '../../db/advisory-locks.ts';
-import { auditLog, loginFailures, storeOrders, students, studentStoreGoals, studentTags, tagLikes } from '../../db/schema.ts';
+import {
+  auditLog,
+  guardianCodes,
+  guardianStudents,
+  loginFailures,
+  storeOrders,
+  students,
+  studentStoreGoals,
+  studentTags,
+  tagLikes,
+} from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import { removeStoredPhoto } from '../../storage/photos.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -177,8 +187,9 @@ export async function eraseStudentData(
     await tx.delete(tagLikes).where(eq(tagLikes.studentUuid, id));
     await tx.delete(studentStoreGoals).where(eq(studentStoreGoals.studentUuid, id));
     await tx.delete(loginFailures).where(eq(loginFailures.accountKey, `student:${before.studentId}`));
-    // Families (issue 37's responsáveis) are not built yet: when they are, the student's guardian links and codes go here,
-    // in this transaction, and a guardian's consent leaves with them (decision 030).
+    // Their guardians no longer follow them, and no code of theirs can link anyone (decision 037).
+    await tx.delete(guardianStudents).where(eq(guardianStudents.studentUuid, id));
+    await tx.delete(guardianCodes).where(eq(guardianCodes.studentUuid, id));
     const past = await scrubAudit(tx, before, { name, email: 'removido', birthDate: 'removido', studentId });
     // Longest first: a full name is replaced before a shorter earlier one that it contains.
     past.names.sort((a, b) => b.length - a.length);

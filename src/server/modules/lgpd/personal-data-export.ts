@@ -4,6 +4,8 @@ import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import type { Db } from '../../db/client.ts';
 import {
   auditLog,
+  guardians,
+  guardianStudents,
   ledgerEntries,
   sessions,
   storeGoalContributions,
@@ -123,7 +125,7 @@ async function recordsOf(db: Db, studentUuid: string) {
     .innerJoin(turmas, eq(turmas.id, students.turmaId))
     .where(eq(students.id, studentUuid));
   if (!student) throw new AppError('student_not_found');
-  const [orders, contributions, tags, goal, studentSessions, audit, counts] = await Promise.all([
+  const [orders, contributions, tags, goal, studentSessions, audit, counts, linkedGuardians] = await Promise.all([
     db
       .select({
         id: storeOrders.id,
@@ -182,6 +184,13 @@ async function recordsOf(db: Db, studentUuid: string) {
       .select({ n: sql<number>`count(*)`.mapWith(Number) })
       .from(ledgerEntries)
       .where(or(eq(ledgerEntries.fromStudentId, studentUuid), eq(ledgerEntries.toStudentId, studentUuid))),
+    // The responsáveis who follow the student (decision 037).
+    db
+      .select({ name: guardians.name, email: guardians.email, since: guardianStudents.createdAt })
+      .from(guardianStudents)
+      .innerJoin(guardians, eq(guardians.id, guardianStudents.guardianId))
+      .where(eq(guardianStudents.studentUuid, studentUuid))
+      .orderBy(asc(guardianStudents.createdAt)),
   ]);
   return {
     row: student.row,
@@ -194,6 +203,7 @@ async function recordsOf(db: Db, studentUuid: string) {
     // The access log is its own file; the audit keeps the rest of what was done about the student.
     audit: audit.filter((entry) => !(ACCESS_ACTIONS as readonly string[]).includes(entry.action)),
     operations: counts[0]?.n ?? 0,
+    guardians: linkedGuardians,
   };
 }
 
@@ -316,6 +326,7 @@ export async function exportPersonalData(
     storeOrders: records.orders,
     goalContributions: records.contributions,
     tags: records.tags,
+    guardians: records.guardians,
     storeGoal: records.goal,
     sessions: records.sessions,
     audit: records.audit,

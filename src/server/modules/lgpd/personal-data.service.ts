@@ -4,7 +4,7 @@ import { auditLog, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
+import { auditActor, turmaScopeOf, type AdminActor, type GuardianActor } from '../auth/actor.ts';
 import { assertStudentInScope } from '../../views/turma-scope.ts';
 import { ACCESS_LOG_LIMIT, LGPD_TEXTS, type AccessKind, type AccessLog, type StudentPersonalData } from '../../../shared/lgpd.ts';
 
@@ -76,10 +76,13 @@ export async function studentAccessLog(db: Db, studentUuid: string): Promise<Acc
   return accessLogOf(db, studentUuid);
 }
 
-/** Records (or withdraws) the signed image-consent form of a current student; others' screens follow at once. */
+/**
+ * Records (or withdraws) the image consent of a current student: the coordination from the signed form, or a linked
+ * guardian in the family area (who checked the link first, decision 037); others' screens follow at once.
+ */
 export async function setImageConsent(
   deps: { db: Db; events: EventBus },
-  admin: AdminActor,
+  admin: AdminActor | GuardianActor,
   id: string,
   consent: boolean,
   context: { ip?: string | undefined } = {},

@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
+import { linkedChildren } from '../families/families.service.ts';
 import { sessionCookieName, TOKEN_SHAPE } from '../../plugins/auth.ts';
 
 /** A stored photo's own address for its thumbnail's ('….thumb.webp' → '….webp'); the address itself otherwise. */
@@ -13,7 +14,8 @@ function photoOf(address: string): string {
 
 /**
  * The files under /uploads/ that are a student's photo (or its thumbnail) are refused to whoever is not allowed to see
- * it (decision 030): without the school's record of image consent, only the staff and the student themself. Other
+ * it (decision 030): without the school's record of image consent, only the staff, the student themself and their
+ * guardians (decision 037). Other
  * files there (the logo, photos no current student has) are served as before. The staff pay no query: the session cache
  * answers who they are.
  */
@@ -34,6 +36,7 @@ export function guardStudentPhotos(files: FastifyInstance, config: Config, db: D
       .where(or(eq(students.photoUrl, address), eq(students.photoUrl, photoOf(address))))
       .limit(1);
     if (!owner || owner.consent || viewer?.id === owner.id) return;
+    if (viewer?.role === 'guardian' && (await linkedChildren(db, viewer.id, [owner.id])).length > 0) return;
     throw new AppError('not_found');
   });
   // What one viewer may see another may not: no shared cache (a school's proxy) keeps these files for everyone.

@@ -384,8 +384,8 @@ function orderOf(row: OrderRow) {
   };
 }
 
-/** GET /api/me/orders: the student's orders, newest first, with their item's name and image. */
-export async function myOrders(db: Db, student: StudentActor): Promise<MyOrder[]> {
+/** GET /api/me/orders (and the family area): the student's orders, newest first, with their item's name and image. */
+export async function myOrders(db: Db, student: Pick<StudentActor, 'id'>): Promise<MyOrder[]> {
   const rows = rowsOf<OrderRow & { image_id: string | null }>(
     await db.execute(sql`
       SELECT ${ORDER_COLUMNS}, i.image_id FROM store_orders o JOIN store_items i ON i.id = o.item_id

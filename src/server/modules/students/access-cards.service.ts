@@ -1,9 +1,8 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
-import QRCode from 'qrcode';
 import type { Db } from '../../db/client.ts';
 import { students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
-import { fileSlug, FONT, render } from '../../pdf.ts';
+import { drawQrCode, fileSlug, FONT, render } from '../../pdf.ts';
 import { assertStudentInScope, inScope } from '../../views/turma-scope.ts';
 import { nameSortKey, selectStudents, type StudentRow } from '../../views/student-views.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -20,7 +19,27 @@ export type AccessCardsDeps = Pick<AdminStudentsDeps, 'db' | 'events'> & { setti
 /** A card to print: who, and the password given to them now (it exists nowhere else). */
 type Card = { name: string; studentId: string; grade: string; password: string };
 
-/** The students the cards are for: a turma's current students, or the ones chosen; a teacher only of their turmas. */
+/**
+ * The students a printout is for (access cards, guardians' letters): a turma's current students, or the ones chosen; a
+ * teacher only of their turmas. With the turma's name, or null for students chosen.
+ */
+export async function chosenStudents(
+  db: Db,
+  settings: SettingsStore,
+  admin: AdminActor,
+  input: AccessCardsInput,
+): Promise<{ rows: StudentRow[]; turmaName: string | null }> {
+  const school = await settings.get();
+  let turmaName: string | null = null;
+  if (input.turmaId) {
+    const turma = school.turmas.find((candidate) => candidate.id === input.turmaId!.toLowerCase());
+    if (!turma) throw new AppError('turma_not_found', { status: 404 });
+    if (!inScope(turmaScopeOf(admin), turma.id)) throw new AppError('turma_outside_turmas');
+    turmaName = turma.name;
+  }
+  return { rows: await cardStudents(db, admin, input, turmaName), turmaName };
+}
+
 async function cardStudents(db: Db, admin: AdminActor, input: AccessCardsInput, turmaName: string | null): Promise<StudentRow[]> {
   const scope = turmaScopeOf(admin);
   const chosen = input.studentIds ? [...new Set(input.studentIds.map((id) => id.toLowerCase()))] : null;
@@ -48,14 +67,7 @@ export async function accessCardsPdf(
   context: ActionContext & { portalUrl: string; now?: Date },
 ): Promise<{ fileName: string; body: Buffer }> {
   const school = await deps.settings.get();
-  let turmaName: string | null = null;
-  if (input.turmaId) {
-    const turma = school.turmas.find((candidate) => candidate.id === input.turmaId!.toLowerCase());
-    if (!turma) throw new AppError('turma_not_found', { status: 404 });
-    if (!inScope(turmaScopeOf(admin), turma.id)) throw new AppError('turma_outside_turmas');
-    turmaName = turma.name;
-  }
-  const chosen = await cardStudents(deps.db, admin, input, turmaName);
+  const { rows: chosen, turmaName } = await chosenStudents(deps.db, deps.settings, admin, input);
   const passwords = chosen.map(() => generateReadablePassword());
   const hashes = await hashPasswords(passwords);
 
@@ -102,18 +114,6 @@ export async function accessCardsPdf(
 /** A4 in points, and the grid of cards on it: 2 × 4 cards of about 95 × 68 mm, the size of a student ID to cut out. */
 const PAGE = { width: 595.28, height: 841.89, margin: 28 };
 const GRID = { columns: 2, rows: 4 };
-
-/** Draws a QR code of `text` as squares (vector, sharp at any print size), `size` points wide, top-left at (x, y). */
-function drawQrCode(doc: PDFKit.PDFDocument, text: string, x: number, y: number, size: number): void {
-  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
-  const cell = size / modules.size;
-  for (let row = 0; row < modules.size; row++) {
-    for (let column = 0; column < modules.size; column++) {
-      if (modules.get(row, column)) doc.rect(x + column * cell, y + row * cell, cell + 0.05, cell + 0.05);
-    }
-  }
-  doc.fillColor('#000000').fill();
-}
 
 function drawCards(cards: Card[], options: { schoolName: string; portalUrl: string; title: string }): Promise<Buffer> {
   const texts = ACCESS_CARD_TEXTS;

@@ -62,7 +62,7 @@ export function earnedRanking(snapshot: RankingSnapshot, board: EarnedBoard): Ra
  * always in their own view, placed among the others; nobody's position counts a student the viewer does not see.
  */
 export function rankingViewOf(snapshot: RankingSnapshot, viewer: Viewer, privacy: RankingPrivacy, turmas: TurmaScope = null): RankingView {
-  const hiding = viewer.kind === 'student' && privacy.hidingAllowed;
+  const hiding = viewer.kind !== 'staff' && privacy.hidingAllowed;
   const turmaKey = turmas === null ? '*' : [...turmas].sort().join(',');
   const shared = snapshot.memo(`view:${hiding}:${turmaKey}`, () =>
     placed(
@@ -70,7 +70,7 @@ export function rankingViewOf(snapshot: RankingSnapshot, viewer: Viewer, privacy
       snapshot.rows.filter((row) => (turmas === null || inScope(turmas, snapshot.turmaOf(row.id) ?? '')) && !(hiding && row.rankingHidden)),
     ),
   );
-  if (viewer.kind === 'staff' || shared.indexOf(viewer.id) !== undefined) return shared;
+  if (viewer.kind !== 'student' || shared.indexOf(viewer.id) !== undefined) return shared;
   const own = snapshot.indexOf(viewer.id);
   if (own === undefined || !hiding || !snapshot.rows[own]!.rankingHidden) return shared;
   // A hidden student sees themself among the others: their row joins the shared view at their place.
@@ -126,6 +126,8 @@ export function rankingPage(
   knownTurmas: readonly { id: string }[],
   query: { page?: number | undefined; size: number; around?: 'me' | undefined; turma?: string | undefined },
 ): RankingAnswer {
+  // A family sees their child's position in the family area (as the school allows), not the school's list.
+  if (asker.role === 'guardian') throw new AppError('forbidden');
   if (query.around && asker.role !== 'student') throw new AppError('ranking_no_own_row');
   const viewer = viewerOf(asker);
   const view = rankingViewOf(ranking, viewer, privacy, turmasAsked(ranking, asker, query.turma, knownTurmas));

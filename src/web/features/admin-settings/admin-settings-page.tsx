@@ -175,6 +175,8 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
   const [studentsChangeResetPassword, setStudentsChangeResetPassword] = useState(rules.studentsChangeResetPassword);
   const [rankingNames, setRankingNames] = useState(rules.rankingNames);
   const [rankingHideAllowed, setRankingHideAllowed] = useState(rules.rankingHideAllowed);
+  const [familiesSeePenalties, setFamiliesSeePenalties] = useState(rules.familiesSeePenalties);
+  const [familiesSeeRanking, setFamiliesSeeRanking] = useState(rules.familiesSeeRanking);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useSaveRules();
 
@@ -200,6 +202,8 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
       studentsChangeResetPassword,
       rankingNames,
       rankingHideAllowed,
+      familiesSeePenalties,
+      familiesSeeRanking,
       howToEarnText: rules.howToEarnText,
     });
     if (!parsed.success) {
@@ -277,6 +281,27 @@ function RulesSection({ rules }: { rules: SchoolRules }) {
               onChange={(event) => setRankingHideAllowed(event.target.checked)}
             />
             Estudantes podem escolher “{RANKING_PRIVACY_TEXTS.hideLabel}”
+          </label>
+        </fieldset>
+        <fieldset className="flex flex-col gap-1 border-t border-slate-100 pt-4 md:col-span-2">
+          <legend className="text-sm font-semibold text-slate-900">Responsáveis</legend>
+          <label className="flex min-h-11 cursor-pointer items-center gap-2 text-sm font-medium text-slate-800">
+            <input
+              type="checkbox"
+              className="size-5 shrink-0 accent-indigo-600"
+              checked={familiesSeePenalties}
+              onChange={(event) => setFamiliesSeePenalties(event.target.checked)}
+            />
+            Responsáveis veem remoções e penalidades
+          </label>
+          <label className="flex min-h-11 cursor-pointer items-center gap-2 text-sm font-medium text-slate-800">
+            <input
+              type="checkbox"
+              className="size-5 shrink-0 accent-indigo-600"
+              checked={familiesSeeRanking}
+              onChange={(event) => setFamiliesSeeRanking(event.target.checked)}
+            />
+            Responsáveis veem a posição do filho no ranking
           </label>
         </fieldset>
         <div className="md:col-span-2">

@@ -4,6 +4,7 @@ import { IdCard } from 'lucide-react';
 import { routes } from '../../../shared/contract/routes.ts';
 import { ACCESS_CARD_TEXTS, ACCESS_CARDS_MAX, type AccessCardsInput } from '../../../shared/student-access.ts';
 import { ERROR_MESSAGES } from '../../../shared/errors.ts';
+import { GUARDIAN_LETTER_TEXTS } from '../../../shared/families.ts';
 import { countOf } from '../../lib/format.ts';
 import type { ApiError } from '../../lib/api.ts';
 import { downloadAnswer } from '../../lib/file-download.ts';
@@ -25,12 +26,48 @@ const SCOPES = [
   { value: 'students', label: 'Alunos escolhidos' },
 ] as const satisfies readonly { value: Scope; label: string }[];
 
-/** What the cards are for, with the count the confirmation states. */
+/** What the printout is for, with the count the confirmation states. */
 type Request = { input: AccessCardsInput; count: number };
 
-function useAccessCards() {
+/**
+ * The two printouts made for a turma or chosen students: the access cards (new passwords) and the guardians' letters
+ * (new codes, decision 037). Each is a POST whose PDF is the only place its secrets appear.
+ */
+export type Printout = 'cards' | 'letters';
+const PRINTOUTS = {
+  cards: {
+    title: 'Cartões de acesso',
+    description: 'Um PDF para imprimir e recortar: nome, matrícula, uma nova senha provisória e o endereço do portal com QR code.',
+    warning: 'Gerar os cartões redefine as senhas desses alunos: as senhas atuais deixam de funcionar.',
+    pickerLabel: 'Alunos dos cartões',
+    confirmTitle: 'Gerar cartões de acesso',
+    confirm: ACCESS_CARD_TEXTS.confirm,
+    after: 'Imprima o PDF e recorte os cartões para entregar a cada aluno.',
+    confirmLabel: 'Redefinir e gerar PDF',
+    tone: 'danger',
+    route: routes.adminStudents.accessCards,
+    fileName: 'cartoes-de-acesso.pdf',
+    done: ACCESS_CARD_TEXTS.done,
+  },
+  letters: {
+    title: 'Cartas para responsáveis',
+    description: 'Um PDF com uma página por aluno: o código de acesso dos responsáveis, o QR code da página de cadastro e os passos.',
+    warning: 'Gerar as cartas cria um código novo para cada aluno: os códigos ainda não usados deixam de valer.',
+    pickerLabel: 'Alunos das cartas',
+    confirmTitle: 'Gerar cartas para responsáveis',
+    confirm: GUARDIAN_LETTER_TEXTS.confirm,
+    after: 'Imprima o PDF e entregue cada carta à família do aluno.',
+    confirmLabel: 'Gerar PDF',
+    tone: 'primary',
+    route: routes.families.letters,
+    fileName: 'cartas-responsaveis.pdf',
+    done: GUARDIAN_LETTER_TEXTS.done,
+  },
+} as const;
+
+function usePrintout(printout: Printout) {
   return useMutation<string, ApiError, Request>({
-    mutationFn: ({ input }) => downloadAnswer(routes.adminStudents.accessCards, input, 'cartoes-de-acesso.pdf'),
+    mutationFn: ({ input }) => downloadAnswer(PRINTOUTS[printout].route, input, PRINTOUTS[printout].fileName),
   });
 }
 
@@ -38,26 +75,37 @@ function useAccessCards() {
  * Asks before anything happens, then resets the passwords and downloads the cards' PDF (the only place the new
  * passwords appear). `onDone` after the download.
  */
-function ConfirmCards({ request, onCancel, onDone }: { request: Request; onCancel: () => void; onDone: () => void }) {
-  const cards = useAccessCards();
+function ConfirmCards({
+  request,
+  onCancel,
+  onDone,
+  printout = 'cards',
+}: {
+  request: Request;
+  onCancel: () => void;
+  onDone: () => void;
+  printout?: Printout;
+}) {
+  const cards = usePrintout(printout);
+  const texts = PRINTOUTS[printout];
   return (
     <ConfirmDialog
       open
-      title="Gerar cartões de acesso"
+      title={texts.confirmTitle}
       message={
         <div className="flex flex-col gap-2">
-          <p>{ACCESS_CARD_TEXTS.confirm(request.count)}</p>
-          <p>Imprima o PDF e recorte os cartões para entregar a cada aluno.</p>
+          <p>{texts.confirm(request.count)}</p>
+          <p>{texts.after}</p>
         </div>
       }
-      confirmLabel="Redefinir e gerar PDF"
-      tone="danger"
+      confirmLabel={texts.confirmLabel}
+      tone={texts.tone}
       pending={cards.isPending}
       onCancel={onCancel}
       onConfirm={() =>
         cards.mutate(request, {
           onSuccess: () => {
-            toast.success(ACCESS_CARD_TEXTS.done(request.count));
+            toast.success(texts.done(request.count));
             onDone();
           },
           onError: (error) => toastError(error),
@@ -68,10 +116,12 @@ function ConfirmCards({ request, onCancel, onDone }: { request: Request; onCance
 }
 
 /**
- * 'Cartões de acesso': a turma's students or students picked, each with a new temporary password, the portal's address
- * and its QR code, to print and cut out. A teacher sees only their turmas (the server refuses the others).
+ * 'Cartões de acesso' (each student a new temporary password, the portal's address and its QR code, to print and cut
+ * out) or 'Cartas para responsáveis' (each a new code for guardians), for a turma's students or students picked. A
+ * teacher sees only their turmas (the server refuses the others).
  */
-export function AccessCardsDialog({ onClose }: { onClose: () => void }) {
+export function AccessCardsDialog({ onClose, printout = 'cards' }: { onClose: () => void; printout?: Printout }) {
+  const texts = PRINTOUTS[printout];
   const { user } = useSession();
   const turmasQuery = useQuery(readOf(routes.settings.turmas));
   const taught = user?.role === 'teacher' ? new Set(user.admin.turmas.map((turma) => turma.id)) : null;
@@ -98,15 +148,15 @@ export function AccessCardsDialog({ onClose }: { onClose: () => void }) {
     setError(undefined);
   };
 
-  if (confirming) return <ConfirmCards request={confirming} onCancel={() => setConfirming(null)} onDone={onClose} />;
+  if (confirming) return <ConfirmCards request={confirming} printout={printout} onCancel={() => setConfirming(null)} onDone={onClose} />;
 
   return (
     <Modal
       open
       onClose={onClose}
       size="lg"
-      title="Cartões de acesso"
-      description="Um PDF para imprimir e recortar: nome, matrícula, uma nova senha provisória e o endereço do portal com QR code."
+      title={texts.title}
+      description={texts.description}
       footer={
         <>
           <Button variant="secondary" onClick={onClose}>
@@ -159,16 +209,14 @@ export function AccessCardsDialog({ onClose }: { onClose: () => void }) {
                 setError(undefined);
               }}
               mode="multiple"
-              label="Alunos dos cartões"
+              label={texts.pickerLabel}
             />
             <p aria-live="polite" className="text-sm text-slate-700">
               {countOf(picked.size, 'aluno escolhido', 'alunos escolhidos')}
             </p>
           </>
         )}
-        <p className="rounded-2xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
-          Gerar os cartões redefine as senhas desses alunos: as senhas atuais deixam de funcionar.
-        </p>
+        <p className="rounded-2xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">{texts.warning}</p>
         <FormAlert message={error} />
       </form>
     </Modal>

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ChevronLeft, ChevronRight, Download, FileUp, IdCard, UserPlus, Users } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Download, FileUp, HeartHandshake, IdCard, UserPlus, Users } from 'lucide-react';
 import { ADMIN_STUDENT_TEXTS, type AdminStudent } from '../../../shared/admin-students.ts';
 import { offeredTurmas, useSchoolSettings } from '../../lib/school-settings.ts';
 import { useSession } from '../../lib/session.ts';
@@ -47,7 +47,8 @@ type Dialog =
   | { kind: 'delete'; student: AdminStudent }
   | { kind: 'personalData'; student: AdminStudent }
   | { kind: 'import' }
-  | { kind: 'cards' };
+  | { kind: 'cards' }
+  | { kind: 'letters' };
 
 /**
  * Re-renders when the next shown tag expires, so it disappears at once, then refetches
@@ -231,6 +232,12 @@ export function AdminStudentsPage() {
                 Cartões de acesso
               </button>
             )}
+            {manage && (
+              <button type="button" className={TOOL_BUTTON} onClick={() => setDialog({ kind: 'letters' })}>
+                <HeartHandshake aria-hidden="true" className="size-4 shrink-0" />
+                Cartas para responsáveis
+              </button>
+            )}
             <a href={urlOf(routes.adminStudents.export)} download aria-label="Exportar alunos (CSV)" className={TOOL_BUTTON}>
               <Download aria-hidden="true" className="size-4 shrink-0" />
               Exportar alunos
@@ -313,6 +320,7 @@ export function AdminStudentsPage() {
       {dialog?.kind === 'import' && <ImportWizard onClose={() => setDialog(null)} />}
       {dialog?.kind === 'personalData' && <PersonalDataModal student={dialog.student} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'cards' && <AccessCardsDialog onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'letters' && <AccessCardsDialog printout="letters" onClose={() => setDialog(null)} />}
       <ConfirmDialog
         open={dialog?.kind === 'delete'}
         title="Excluir estudante"

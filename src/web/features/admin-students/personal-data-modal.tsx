@@ -15,6 +15,7 @@ import { FormModal } from '../../ui/form-modal.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { TextAreaField, TextField } from '../../ui/text-field.tsx';
+import { GuardiansSection } from './guardians-section.tsx';
 
 const { lgpd } = routes;
 
@@ -166,6 +167,7 @@ export function PersonalDataModal({ student, onClose }: { student: Student; onCl
               </span>
             </span>
           </label>
+          <GuardiansSection student={student} />
           <div className="flex flex-col gap-2 sm:flex-row">
             <a
               href={exportUrl}

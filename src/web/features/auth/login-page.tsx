@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
-import { Eye, EyeOff, GraduationCap, KeyRound, Medal, ShieldCheck, Sparkles, Star, Trophy } from 'lucide-react';
+import { Eye, EyeOff, GraduationCap, HeartHandshake, KeyRound, Medal, ShieldCheck, Sparkles, Star, Trophy } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
 import { MESSAGES } from '../../../shared/messages-core.ts';
 import { SIGN_IN_REFUSAL_PARAM } from '../../../shared/constants.ts';
@@ -34,12 +34,13 @@ function usePublicSchool(): PublicSettings | null {
   return school;
 }
 
-type LoginRole = 'student' | 'admin';
+type LoginRole = 'student' | 'admin' | 'familia';
 
-/** Who signs in with what: students with their matrícula, admins with their email. */
+/** Who signs in with what: students with their matrícula, admins and guardians with their email. */
 const IDENTIFIER_FIELDS = {
   student: { label: 'Matrícula', name: 'studentId', inputMode: 'numeric', placeholder: 'Ex.: 2024001' },
   admin: { label: 'Email', name: 'email', type: 'email', placeholder: 'professor@escola.com' },
+  familia: { label: 'Email', name: 'email', type: 'email', placeholder: 'seu.email@exemplo.com' },
 } as const satisfies Record<LoginRole, object>;
 
 function PasswordField({ value, onChange, error }: { value: string; onChange: (value: string) => void; error: string | undefined }) {
@@ -75,6 +76,7 @@ type DemoAccount = { label: string; identifier: string; password: string };
 function demoAccounts(role: LoginRole): DemoAccount[] {
   const { student, admin, teachers } = DEMO_CREDENTIALS;
   if (role === 'student') return [{ label: 'Estudante', identifier: student.studentId, password: student.password }];
+  if (role === 'familia') return [];
   return [{ ...admin, label: 'Coordenação' }, ...teachers.map((teacher) => ({ ...teacher, label: `Professor(a) ${teacher.name}` }))].map(
     ({ label, email, password }) => ({ label, identifier: email, password }),
   );
@@ -159,8 +161,17 @@ function LoginForm({ role, demo, loadArea }: { role: LoginRole; demo: boolean; l
           {login.isPending ? MESSAGES.signingIn : 'Entrar'}
         </Button>
       </form>
-      <p className="mt-4 text-center text-sm text-slate-600">Esqueceu a senha? Peça ao seu professor ou à coordenação.</p>
-      {demo && <DemoBox role={role} onFill={fillDemo} />}
+      {role === 'familia' ? (
+        <p className="mt-4 text-center text-sm text-slate-600">
+          Primeiro acesso?{' '}
+          <Link to={paths.guardianSignup} className="inline-flex min-h-11 items-center font-semibold text-indigo-700 hover:text-indigo-900">
+            Criar conta com o código da carta
+          </Link>
+        </p>
+      ) : (
+        <p className="mt-4 text-center text-sm text-slate-600">Esqueceu a senha? Peça ao seu professor ou à coordenação.</p>
+      )}
+      {demo && role !== 'familia' && <DemoBox role={role} onFill={fillDemo} />}
     </>
   );
 }
@@ -252,6 +263,12 @@ export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
                 label: 'Administrador',
                 icon: <ShieldCheck aria-hidden="true" className="size-4" />,
                 panel: <LoginForm key="admin" role="admin" demo={demo} loadArea={loadArea} />,
+              },
+              {
+                id: 'familia',
+                label: 'Responsável',
+                icon: <HeartHandshake aria-hidden="true" className="size-4" />,
+                panel: <LoginForm key="familia" role="familia" demo={demo} loadArea={loadArea} />,
               },
             ]}
           />

@@ -1,0 +1,300 @@
+import { eq } from 'drizzle-orm';
+import { strFromU8, unzipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { addAdmin, addStudents, buildTestApp, cookieFrom, type TestApp } from '../../test/test-app.ts';
+import { guardianCodes, guardianStudents, loginFailures } from '../../db/schema.ts';
+import { DEFAULT_RULES } from '../../../shared/settings.ts';
+import { LOGIN_LIMITS } from '../../../shared/constants.ts';
+import { pdfPages, pdfText } from '../../test/pdf-text.ts';
+import { has, openStream } from '../../realtime/sse-test-client.ts';
+import type { FamilyChildSummary, GuardianCodeResult, StudentGuardians } from '../../../shared/families.ts';
+
+/**
+ * Responsáveis (decision 037): codes, sign-up, sign-in, the family routes and their IDOR, the coordination's links and
+ * the school's two settings, on both databases.
+ */
+
+let t: TestApp;
+let serial = 0;
+const PASSWORD = 'senha-da-familia-1';
+
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => t.close());
+
+/** A student of their own for a test (none depends on another's data). */
+async function newStudent(grade?: string) {
+  serial += 1;
+  const [student] = await addStudents(t.db, [
+    { studentId: `77${String(serial).padStart(5, '0')}`, name: `Filha Teste ${serial}`, ...(grade ? { grade } : {}) },
+  ]);
+  return student!;
+}
+
+async function codeFor(studentUuid: string, cookie?: string): Promise<string> {
+  const response = await t.request('POST', `/admin/students/${studentUuid}/guardian-codes`, cookie ? { cookie } : {});
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<GuardianCodeResult>().code;
+}
+
+/** Each caller its own address: the code limits count per address. */
+function signup(payload: object, remoteAddress = `10.1.0.${(serial % 250) + 1}`) {
+  return t.app.inject({ method: 'POST', url: '/api/auth/guardian/signup', payload, remoteAddress });
+}
+
+async function newGuardian(code: string) {
+  serial += 1;
+  const email = `familia.${serial}@exemplo.test`;
+  const response = await signup({ code, email, name: `Responsável ${serial}`, password: PASSWORD });
+  expect(response.statusCode, response.body).toBe(201);
+  return { cookie: cookieFrom(response), email, id: response.json<{ guardian: { id: string } }>().guardian.id };
+}
+
+function family(method: 'GET' | 'POST', url: string, cookie: string, payload?: object) {
+  return t.app.inject({ method, url: `/api/family${url}`, headers: { cookie }, ...(payload ? { payload } : {}) });
+}
+
+describe('codes and sign-up', () => {
+  test('a code signs a guardian up once: /me answers guardian, the code is stored hashed, a reused code is refused', async () => {
+    const child = await newStudent();
+    const code = await codeFor(child.id);
+    expect(code).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+    const [stored] = await t.db.select().from(guardianCodes).where(eq(guardianCodes.studentUuid, child.id));
+    expect(JSON.stringify(stored)).not.toContain(code.replaceAll('-', ''));
+    const guardian = await newGuardian(code.toLowerCase());
+    const me = await t.app.inject({ url: '/api/auth/me', headers: { cookie: guardian.cookie } });
+    expect(me.json()).toMatchObject({ role: 'guardian', guardian: { email: guardian.email } });
+    const again = await signup({ code, email: 'outra.pessoa@exemplo.test', name: 'Outra', password: PASSWORD });
+    expect(again.statusCode).toBe(422);
+    expect(again.json().error.code).toBe('guardian_code_invalid');
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/guardian/login',
+      payload: { email: guardian.email, password: PASSWORD },
+    });
+    expect(login.statusCode).toBe(200);
+    expect(login.json().role).toBe('guardian');
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/guardian/login',
+      payload: { email: guardian.email, password: 'errada-123' },
+    });
+    expect(wrong.statusCode).toBe(401);
+  });
+
+  test('guessed, expired and revoked codes are refused alike; a new code revokes the one before', async () => {
+    const child = await newStudent();
+    const first = await codeFor(child.id);
+    const second = await codeFor(child.id);
+    const account = (code: string) => ({ code, email: `revogado.${serial}@exemplo.test`, name: 'Alguém', password: PASSWORD });
+    for (const code of [first, 'ABCD-EFGH-JKMN', '']) {
+      const response = await signup(account(code));
+      expect(response.statusCode, code).toBe(code === '' ? 400 : 422);
+    }
+    await t.db
+      .update(guardianCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(guardianCodes.studentUuid, child.id));
+    expect((await signup(account(second))).json().error.code).toBe('guardian_code_invalid');
+    const third = await codeFor(child.id);
+    expect((await signup(account(third))).statusCode).toBe(201);
+  });
+
+  test('a short password and an email already taken are refused; the code stays usable after either', async () => {
+    const child = await newStudent();
+    const code = await codeFor(child.id);
+    const short = await signup({ code, email: 'curta@exemplo.test', name: 'Curta', password: '123' });
+    expect(short.statusCode).toBe(400);
+    const taken = await newGuardian(await codeFor((await newStudent()).id));
+    const dup = await signup({ code, email: taken.email.toUpperCase(), name: 'Dup', password: PASSWORD });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json().error.code).toBe('guardian_email_taken');
+    await newGuardian(code);
+  });
+
+  test('code guesses are limited per address like sign-ins', async () => {
+    await t.db.delete(loginFailures);
+    const remoteAddress = '10.9.9.9';
+    const statuses: number[] = [];
+    for (let i = 0; i <= LOGIN_LIMITS.perAccountAndAddress.max; i += 1) {
+      statuses.push(
+        (
+          await signup(
+            { code: `ZZZZ-ZZZZ-ZZ${String(i).padStart(2, '0')}`, email: `g${i}@x.test`, name: 'X', password: PASSWORD },
+            remoteAddress,
+          )
+        ).statusCode,
+      );
+    }
+    expect(statuses.slice(0, -1).every((status) => status === 422)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  test('a teacher makes codes for her turmas only when teachers manage students; students and guardians never', async () => {
+    const child = await newStudent();
+    const teacherEmail = `prof.familia.${serial}@escola.test`;
+    await addAdmin(t.db, { email: teacherEmail, name: 'Prof', role: 'teacher', turmaIds: [child.turmaId] });
+    const teacher = await t.loginAdmin(teacherEmail);
+    const url = `/admin/students/${child.id}/guardian-codes`;
+    expect((await t.request('POST', url, { cookie: teacher })).statusCode).toBe(403);
+    await t.request('PUT', '/admin/settings/rules', { payload: { ...DEFAULT_RULES, teachersManageStudents: true } });
+    try {
+      expect((await t.request('POST', url, { cookie: teacher })).statusCode).toBe(201);
+      const other = await newStudent('3º EM - Turma D');
+      expect((await t.request('POST', `/admin/students/${other.id}/guardian-codes`, { cookie: teacher })).statusCode).toBe(403);
+    } finally {
+      await t.request('PUT', '/admin/settings/rules', { payload: DEFAULT_RULES });
+    }
+    const studentCookie = await t.loginStudent(child.studentId);
+    expect((await t.request('POST', url, { cookie: studentCookie })).statusCode).toBe(403);
+  });
+});
+
+describe("'Carta para responsáveis'", () => {
+  test('one page per student with a new code that signs a guardian up; the codes before stop working; audited without codes', async () => {
+    const [first, second] = [await newStudent(), await newStudent()];
+    const old = await codeFor(first.id);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/guardian-letters',
+      headers: { cookie: await t.loginAdmin() },
+      payload: { studentIds: [first.id, second.id] },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toContain('application/pdf');
+    expect(await pdfPages(response.rawPayload)).toBe(2);
+    const text = await pdfText(response.rawPayload);
+    expect(text).toContain('Carta para responsáveis');
+    expect(text).toContain('/responsaveis');
+    const codes = [...text.matchAll(/[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}/g)].map((match) => match[0]);
+    expect(codes).toHaveLength(2);
+    expect(text.indexOf(first.name)).toBeLessThan(text.indexOf(second.name));
+    expect((await signup({ code: old, email: `velho.${serial}@exemplo.test`, name: 'Velho', password: PASSWORD })).statusCode).toBe(422);
+    const guardian = await newGuardian(codes[0]!);
+    expect((await family('GET', '/children', guardian.cookie)).json().children[0].id).toBe(first.id);
+    const audit = await t.lastAudit('guardian.letters');
+    expect(audit?.details).toMatchObject({ count: 2 });
+    for (const code of codes) expect(JSON.stringify(audit)).not.toContain(code);
+  });
+});
+
+describe('the family area', () => {
+  test('a guardian sees only their children: another child, a removed link and guessed ids are not found', async () => {
+    const mine = await newStudent();
+    const other = await newStudent();
+    const guardian = await newGuardian(await codeFor(mine.id));
+    const stranger = await newGuardian(await codeFor(other.id));
+    const list = await family('GET', '/children', guardian.cookie);
+    expect(list.json().children.map((child: { id: string }) => child.id)).toEqual([mine.id]);
+    expect((await family('GET', `/children/${mine.id}/summary`, guardian.cookie)).statusCode).toBe(200);
+    for (const id of [other.id, '00000000-0000-4000-8000-000000000000', 'nada']) {
+      const response = await family('GET', `/children/${id}/summary`, guardian.cookie);
+      expect(response.statusCode, id).toBe(404);
+      expect(response.body).not.toContain(other.name);
+    }
+    // The other guardian's child by their own code is refused once used; a student's and a staff session are refused.
+    const student = await t.loginStudent(mine.studentId);
+    expect((await family('GET', '/children', student)).statusCode).toBe(403);
+    expect((await family('GET', '/children', await t.loginAdmin())).statusCode).toBe(403);
+    expect((await t.app.inject({ url: '/api/ranking', headers: { cookie: guardian.cookie } })).statusCode).toBe(403);
+    // The coordination sees the guardian and removes the link: the next read no longer finds the child.
+    const guardians = (await t.request('GET', `/admin/students/${mine.id}/guardians`)).json<StudentGuardians>();
+    expect(guardians.guardians.map((row) => row.email)).toEqual([guardian.email]);
+    expect(guardians.pendingCode).toBeNull();
+    const removed = await t.request('DELETE', `/admin/guardians/${guardian.id}/students/${mine.id}`);
+    expect(removed.statusCode).toBe(200);
+    expect((await family('GET', `/children/${mine.id}/summary`, guardian.cookie)).statusCode).toBe(404);
+    expect((await t.request('DELETE', `/admin/guardians/${guardian.id}/students/${mine.id}`)).statusCode).toBe(404);
+    expect((await family('GET', '/children', stranger.cookie)).json().children).toHaveLength(1);
+  });
+
+  test("a second child by that child's code; a code used already or a child already followed is refused", async () => {
+    const first = await newStudent();
+    const second = await newStudent();
+    const guardian = await newGuardian(await codeFor(first.id));
+    const code = await codeFor(second.id);
+    const added = await family('POST', '/children', guardian.cookie, { code });
+    expect(added.statusCode, added.body).toBe(201);
+    expect(added.json().id).toBe(second.id);
+    expect((await family('POST', '/children', guardian.cookie, { code })).statusCode).toBe(422);
+    const again = await family('POST', '/children', guardian.cookie, { code: await codeFor(second.id) });
+    expect(again.json().error.code).toBe('guardian_already_linked');
+    const ids = (await family('GET', '/children', guardian.cookie)).json().children.map((child: { id: string }) => child.id);
+    expect(ids).toEqual([first.id, second.id]);
+  });
+
+  test('the summary: balances, operations with their reasons, tags; penalties and the ranking as the school decides', async () => {
+    const child = await newStudent();
+    const guardian = await newGuardian(await codeFor(child.id));
+    await t.award(child.id, 50, { description: 'Ajudou na feira de ciências' });
+    const penalty = await t.request('POST', `/admin/students/${child.id}/meritus`, {
+      payload: { type: 'penalty', amount: 5, description: 'Atraso repetido' },
+    });
+    expect(penalty.statusCode, penalty.body).toBe(201);
+    const summary = async () => (await family('GET', `/children/${child.id}/summary`, guardian.cookie)).json<FamilyChildSummary>();
+    const shown = await summary();
+    expect(shown.child).toMatchObject({ id: child.id, meritus: 45 });
+    expect(shown.operations.map((row) => row.description)).toEqual(['Atraso repetido', 'Ajudou na feira de ciências']);
+    expect(shown.ranking?.position).toBeGreaterThan(0);
+    expect(shown.achievements).toHaveLength(3);
+    await t.request('PUT', '/admin/settings/rules', {
+      payload: { ...DEFAULT_RULES, familiesSeePenalties: false, familiesSeeRanking: false },
+    });
+    try {
+      const hidden = await summary();
+      expect(hidden.operations.map((row) => row.description)).toEqual(['Ajudou na feira de ciências']);
+      expect(hidden.ranking).toBeNull();
+    } finally {
+      await t.request('PUT', '/admin/settings/rules', { payload: DEFAULT_RULES });
+    }
+  });
+
+  test('a linked guardian gives the image consent, audited; another guardian cannot', async () => {
+    const child = await newStudent();
+    const guardian = await newGuardian(await codeFor(child.id));
+    const stranger = await newGuardian(await codeFor((await newStudent()).id));
+    const url = `/api/family/children/${child.id}/image-consent`;
+    const refused = await t.app.inject({ method: 'PUT', url, headers: { cookie: stranger.cookie }, payload: { consent: true } });
+    expect(refused.statusCode).toBe(404);
+    const given = await t.app.inject({ method: 'PUT', url, headers: { cookie: guardian.cookie }, payload: { consent: true } });
+    expect(given.statusCode, given.body).toBe(200);
+    expect((await family('GET', `/children/${child.id}/summary`, guardian.cookie)).json().imageConsent).toBe(true);
+    const audit = await t.lastAudit('student.image_consent');
+    expect(audit).toMatchObject({ actorKind: 'guardian', actorId: guardian.id, details: { studentUuid: child.id, consent: true } });
+  });
+
+  test("a guardian's live stream hears their child's operations at once, and nobody else's", async () => {
+    const child = await newStudent();
+    const other = await newStudent();
+    const guardian = await newGuardian(await codeFor(child.id));
+    const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const stream = await openStream(baseUrl, guardian.cookie);
+    try {
+      await stream.waitFor(has('ready'));
+      await t.award(other.id, 5);
+      await t.award(child.id, 7);
+      await stream.waitFor(has('family'));
+      // Only the child's operation: the other student's, published first, told the guardian nothing.
+      expect(stream.received.filter((event) => event.event === 'family')).toHaveLength(1);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  test('erasing a student removes the links and codes, and the export lists the guardians', async () => {
+    const child = await newStudent();
+    const guardian = await newGuardian(await codeFor(child.id));
+    await codeFor(child.id);
+    const exported = await t.request('GET', `/admin/students/${child.id}/personal-data-export`);
+    const data = JSON.parse(strFromU8(unzipSync(new Uint8Array(exported.rawPayload))['dados.json']!));
+    expect(data.guardians.map((row: { email: string }) => row.email)).toEqual([guardian.email]);
+    const erased = await t.request('POST', `/admin/students/${child.id}/erase`, {
+      payload: { confirm: child.name, reason: 'Pedido da família' },
+    });
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect(await t.db.select().from(guardianStudents).where(eq(guardianStudents.studentUuid, child.id))).toEqual([]);
+    expect(await t.db.select().from(guardianCodes).where(eq(guardianCodes.studentUuid, child.id))).toEqual([]);
+    expect((await family('GET', '/children', guardian.cookie)).json().children).toEqual([]);
+  });
+});
