@@ -42,7 +42,7 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM, args: CHROME_FLAGS },
   },
   projects: [
-    { name: 'chromium', testIgnore: ['settings.spec.ts', 'ranking-privacy.spec.ts'], use: desktop },
+    { name: 'chromium', testIgnore: ['settings.spec.ts', 'ranking-privacy.spec.ts', 'year-rollover.spec.ts'], use: desktop },
     // The settings screen changes what every screen reads (the school's goal, its name): those tests run after all the
     // others and one at a time, so no other test sees a goal or name of theirs.
     {
@@ -52,6 +52,9 @@ export default defineConfig({
       fullyParallel: false,
       use: desktop,
     },
+    // The rollover moves every student of the school, closes its balances and the year: it runs last and alone, on the
+    // run's own fresh database (nothing runs after it, and the next run starts from the demo school again).
+    { name: 'year rollover', testMatch: ['year-rollover.spec.ts'], dependencies: ['school-wide settings'], use: desktop },
   ],
   webServer: {
     // Builds the front end only when dist is older than its sources (`.ci/run` has just built it). Old asset

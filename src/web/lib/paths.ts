@@ -32,6 +32,8 @@ export const paths = {
     debug: '/admin/debug',
     reports: '/admin/reports',
     settings: '/admin/settings',
+    /** The rollover's wizard (issue 38), opened from Configurações › Ano letivo. */
+    yearRollover: '/admin/virada-do-ano',
     /** The member's own account (their name), opened from their name at the top of the sidebar. */
     profile: '/admin/profile',
   },
