@@ -2,7 +2,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { CalendarSync, CheckCircle2, ChevronLeft, ChevronRight, Plus } from 'lucide-react';
-import { formatEstelecas, formatMeritus, formatNumber } from '../../../shared/format.ts';
+import { formatEstelecas, formatMeritus, formatNumber, plural } from '../../../shared/format.ts';
 import type { RolloverInput, RolloverOutcome, RolloverPreview } from '../../../shared/school-year.ts';
 import { matchesWords, queryWords, searchTarget } from '../../../shared/student-match.ts';
 import { isApiError } from '../../lib/api.ts';
@@ -104,6 +104,13 @@ function Wizard({ proposal }: { proposal: RolloverPreview }) {
   const index = STEPS.findIndex((item) => item.id === step);
 
   if (outcome) return <Outcome outcome={outcome} />;
+  // The destinations are the school's active turmas: the choices wait for them, so no select shows a wrong first option.
+  if (!turmas.data)
+    return turmas.error ? (
+      <LoadError message={errorMessage(turmas.error)} onRetry={() => void turmas.refetch()} retrying={turmas.isFetching} />
+    ) : (
+      <Spinner className="size-8" />
+    );
   return (
     <div className="grid gap-4">
       <ol aria-label="Etapas da virada do ano" className="grid grid-cols-2 gap-2 sm:grid-cols-4">
@@ -356,8 +363,9 @@ function LeavingStep({ proposal, mapping, nameOf }: { proposal: RolloverPreview;
   return (
     <Card title="Formados e saídas">
       <p className="mb-3 text-sm text-slate-600">
-        {formatNumber(graduating)} se formam e {formatNumber(leaving.length - graduating)} saem da escola. Eles deixam de entrar no Méritus
-        e saem dos rankings e das listas; o histórico fica nos relatórios e na exportação de dados (LGPD).
+        {formatNumber(graduating)} {plural(graduating, 'se forma', 'se formam')} e {formatNumber(leaving.length - graduating)}{' '}
+        {plural(leaving.length - graduating, 'sai', 'saem')} da escola. Eles deixam de entrar no Méritus e saem dos rankings e das listas; o
+        histórico fica nos relatórios e na exportação de dados (LGPD).
       </p>
       {leaving.length === 0 ? (
         <p className="text-sm text-slate-600">Ninguém se forma nem sai: todos continuam na escola.</p>
