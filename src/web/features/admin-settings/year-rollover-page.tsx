@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { CalendarSync, CheckCircle2, ChevronLeft, ChevronRight, Plus } from 'lucide-react';
@@ -102,6 +102,12 @@ function Wizard({ proposal }: { proposal: RolloverPreview }) {
   ];
   const body: RolloverInput = { mapping, balances };
   const index = STEPS.findIndex((item) => item.id === step);
+  const top = useRef<HTMLOListElement>(null);
+  // A step opens at its top: on a phone the 'Próximo' button is at the end of a long list.
+  const go = (next: Step) => {
+    setStep(next);
+    top.current?.scrollIntoView({ block: 'nearest' });
+  };
 
   if (outcome) return <Outcome outcome={outcome} />;
   // The destinations are the school's active turmas: the choices wait for them, so no select shows a wrong first option.
@@ -113,12 +119,12 @@ function Wizard({ proposal }: { proposal: RolloverPreview }) {
     );
   return (
     <div className="grid gap-4">
-      <ol aria-label="Etapas da virada do ano" className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+      <ol ref={top} aria-label="Etapas da virada do ano" className="grid scroll-mt-24 grid-cols-2 gap-2 sm:grid-cols-4">
         {STEPS.map((item, at) => (
           <li key={item.id}>
             <button
               type="button"
-              onClick={() => setStep(item.id)}
+              onClick={() => go(item.id)}
               aria-current={item.id === step ? 'step' : undefined}
               className={cn(
                 'flex min-h-11 w-full items-center gap-2 rounded-xl px-3 text-left text-sm font-semibold ring-1',
@@ -141,12 +147,12 @@ function Wizard({ proposal }: { proposal: RolloverPreview }) {
           variant="secondary"
           icon={<ChevronLeft aria-hidden="true" className="size-4" />}
           disabled={index === 0}
-          onClick={() => setStep(STEPS[index - 1]!.id)}
+          onClick={() => go(STEPS[index - 1]!.id)}
         >
           Voltar
         </Button>
         {index < STEPS.length - 1 && (
-          <Button icon={<ChevronRight aria-hidden="true" className="size-4" />} onClick={() => setStep(STEPS[index + 1]!.id)}>
+          <Button icon={<ChevronRight aria-hidden="true" className="size-4" />} onClick={() => go(STEPS[index + 1]!.id)}>
             Próximo: {STEPS[index + 1]!.label}
           </Button>
         )}
