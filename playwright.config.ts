@@ -11,6 +11,14 @@ const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1440, height:
 const dataDir = path.join(os.tmpdir(), `meritus-e2e-${port}-${process.pid}`);
 /** The server runs from a bundle of its sources (server-bundle.ts), made at every start: tsx would transpile at start and load more. */
 const serverBundle = bundleFolder(`e2e-${port}`);
+/** A second server with a demo school of its own, for the rollover wizard that closes the year (see its project). */
+const rolloverServer = {
+  port: port + 50,
+  url: `http://localhost:${port + 50}`,
+  dataDir: path.join(os.tmpdir(), `meritus-e2e-${port + 50}-${process.pid}`),
+};
+const SERVER_ENV = { HOST: '127.0.0.1', DEMO: 'on', API_RATE_LIMIT: '0', LOG_LEVEL: 'warn', NODE_ENV: 'test' };
+const SERVER_OPTIONS = { reuseExistingServer: false, timeout: 120_000, stdout: 'ignore', stderr: 'pipe' } as const;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -42,7 +50,11 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM, args: CHROME_FLAGS },
   },
   projects: [
-    { name: 'chromium', testIgnore: ['settings.spec.ts', 'ranking-privacy.spec.ts', 'hall-of-fame.spec.ts'], use: desktop },
+    {
+      name: 'chromium',
+      testIgnore: ['settings.spec.ts', 'ranking-privacy.spec.ts', 'hall-of-fame.spec.ts', 'year-rollover.spec.ts'],
+      use: desktop,
+    },
     // The settings screen changes what every screen reads (the school's goal, its name, the ranking's names): those tests
     // run after all the others and one at a time, so no other test sees a goal or name of theirs.
     {
@@ -61,26 +73,27 @@ export default defineConfig({
       fullyParallel: false,
       use: desktop,
     },
+    // The rollover wizard closes the school's year for good, and so does the Hall da Fama's first test: the wizard gets a
+    // demo school of its own (the second server below), beside the other tests, and the Hall keeps the first.
+    { name: 'year rollover', testMatch: ['year-rollover.spec.ts'], use: { ...desktop, baseURL: rolloverServer.url } },
   ],
-  webServer: {
-    // Builds the front end only when dist is older than its sources (`.ci/run` has just built it). Old asset
-    // files are kept so a build started by a parallel run cannot pull them from under a running server.
-    command:
-      `node scripts/web-build.mjs --no-emptyOutDir && rm -rf ${dataDir} && ` +
-      `node --import tsx src/server/test/server-bundle.ts e2e-${port} && node ${serverBundle}/main.js`,
-    url: `${baseURL}/api/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DEMO: 'on',
-      API_RATE_LIMIT: '0',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
+  webServer: [
+    {
+      // Builds the front end only when dist is older than its sources (`.ci/run` has just built it). Old asset
+      // files are kept so a build started by a parallel run cannot pull them from under a running server.
+      command:
+        `node scripts/web-build.mjs --no-emptyOutDir && rm -rf ${dataDir} && ` +
+        `node --import tsx src/server/test/server-bundle.ts e2e-${port} && node ${serverBundle}/main.js`,
+      url: `${baseURL}/api/health`,
+      ...SERVER_OPTIONS,
+      env: { ...SERVER_ENV, PORT: String(port), DATA_DIR: dataDir },
     },
-  },
+    {
+      // Started after the first (Playwright starts them in order), so the front end is built by then.
+      command: `rm -rf ${rolloverServer.dataDir} && node ${serverBundle}/main.js`,
+      url: `${rolloverServer.url}/api/health`,
+      ...SERVER_OPTIONS,
+      env: { ...SERVER_ENV, PORT: String(rolloverServer.port), DATA_DIR: rolloverServer.dataDir },
+    },
+  ],
 });

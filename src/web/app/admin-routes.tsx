@@ -81,6 +81,12 @@ export const adminRoutes: AppRoute[] = [
     group: 'Sistema',
   }),
   {
+    path: paths.admin.yearRollover,
+    title: 'Virada do ano',
+    permission: 'manageSchool',
+    Component: lazyRetrying(() => import('../features/admin-settings/year-rollover-page.tsx')),
+  },
+  {
     path: paths.admin.profile,
     title: 'Meu perfil',
     Component: lazyRetrying(() => import('../features/admin-profile/admin-profile-page.tsx')),

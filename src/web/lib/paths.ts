@@ -36,6 +36,8 @@ export const paths = {
     reports: '/admin/reports',
     hallOfFame: '/admin/hall-da-fama',
     settings: '/admin/settings',
+    /** The rollover's wizard (issue 38), opened from Configurações › Ano letivo. */
+    yearRollover: '/admin/virada-do-ano',
     /** The member's own account (their name), opened from their name at the top of the sidebar. */
     profile: '/admin/profile',
   },

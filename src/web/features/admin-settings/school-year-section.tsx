@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { CalendarRange, Pencil, Plus } from 'lucide-react';
 import { isRefusal } from '../../lib/api.ts';
+import { paths } from '../../lib/paths.ts';
 import { issueFields } from '../../../shared/validation.ts';
 import {
   calendarYearInput,
@@ -193,6 +195,15 @@ export function SchoolYearSection() {
         </ul>
       )}
       <div className="mt-4 border-t border-slate-100 pt-4">
+        {!editing && list.some((year) => !year.closedAt) && (
+          <p className="mb-3 text-sm text-slate-600">
+            No fim do ano, a{' '}
+            <Link to={paths.admin.yearRollover} className="font-semibold text-indigo-700 underline hover:text-indigo-900">
+              Virada do ano
+            </Link>{' '}
+            leva os alunos às próximas turmas, forma o último ano e encerra ou mantém os saldos.
+          </p>
+        )}
         {editing ? (
           <YearForm key={editing.id ?? 'novo'} initial={editing} onDone={() => setEditing(null)} />
         ) : (
