@@ -39,7 +39,10 @@ for (const size of [
     await page.screenshot({ path: `/tmp/year-filters/reports-year-${size.name}.png`, fullPage: false });
   });
 
-  test(`the ranking by what was earned this bimestre (${size.name}): a student sees their own earnings placed`, async ({ page, school }) => {
+  test(`the ranking by what was earned this bimestre (${size.name}): a student sees their own earnings placed`, async ({
+    page,
+    school,
+  }) => {
     await page.setViewportSize(size.viewport);
     const student = await school.createStudent({ meritus: 0 });
     await school.award(student, 'meritus', 37, 'Participação');

@@ -255,7 +255,7 @@ export const auditLog = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
-    actorKind: text('actor_kind', { enum: ['student', 'admin', 'system', 'anonymous'] }).notNull(),
+    actorKind: text('actor_kind', { enum: ['student', 'admin', 'system', 'anonymous', 'guardian'] }).notNull(),
     actorId: uuid('actor_id'),
     actorLabel: text('actor_label'),
     action: text('action').notNull(),

@@ -19,7 +19,9 @@ function lazyArea(role: Role) {
 }
 
 const PrivacyPage = lazyRetrying(() => import('../features/privacy/privacy-page.tsx'));
-const GuardianSignupPage = lazyRetrying(() => import('../features/family/guardian-signup-page.tsx'));
+const GuardianSignupPage = lazyRetrying(() =>
+  import('../features/family/guardian-signup-page.tsx').then(({ default: Page }) => ({ default: () => <Page loadArea={loadArea} /> })),
+);
 
 const StudentArea = lazyArea('student');
 const AdminArea = lazyArea('admin');
@@ -49,7 +51,7 @@ export function App() {
               path={paths.guardianSignup}
               element={
                 <Loading>
-                  <GuardianSignupPage loadArea={loadArea} />
+                  <GuardianSignupPage />
                 </Loading>
               }
             />

@@ -150,14 +150,14 @@ export async function unlinkGuardian(
       .where(and(eq(guardianStudents.guardianId, guardianId), eq(guardianStudents.studentUuid, studentUuid)))
       .returning({ guardianId: guardianStudents.guardianId });
     if (!removed) throw new AppError('guardian_link_not_found');
-    const guardian = await loadSelfGuardian(tx, guardianId);
+    const [guardian] = await tx.select({ name: guardians.name }).from(guardians).where(eq(guardians.id, guardianId));
     await recordAudit(tx, {
       actor: auditActor(admin),
       action: 'guardian.unlink',
       ip: context.ip,
       details: { guardianId, studentUuid },
     });
-    return { message: FAMILY_TEXTS.linkRemoved(guardian.name, student.name) };
+    return { message: FAMILY_TEXTS.linkRemoved(guardian!.name, student.name) };
   });
 }
 
@@ -295,8 +295,7 @@ function childRows(db: DbOrTx, guardianId: string, studentUuid?: string): Promis
   return selectStudents(db)
     .innerJoin(guardianStudents, and(eq(guardianStudents.studentUuid, students.id), eq(guardianStudents.guardianId, guardianId)))
     .where(and(isNull(students.deletedAt), studentUuid === undefined ? undefined : eq(students.id, studentUuid)))
-    .orderBy(asc(guardianStudents.createdAt))
-    .then((rows) => rows.map((row) => ({ ...row.students, grade: row.grade })));
+    .orderBy(asc(guardianStudents.createdAt));
 }
 
 /** A child as their guardian sees them: as the child sees themself (their own photo, consent or not). */
