@@ -4,7 +4,8 @@ import { DEMO, expect, HOME, login, loginViaApi, navigate, test, type Role } fro
 
 /**
  * The sidebar entries, in order, per role: the spec's, with the Loja (issue 35: after Estelecas), and Relatórios and
- * Configurações before the technical screens, which the staff's sidebar lists under 'Sistema' (issue 36).
+ * Configurações before the technical screens, which the staff's sidebar lists under 'Sistema' (issue 36), and the Hall
+ * da Fama after the ranking (issue 38).
  */
 const SPEC_NAV: Record<Role, string[]> = {
   student: [
@@ -14,6 +15,8 @@ const SPEC_NAV: Record<Role, string[]> = {
     '/student/estelecas',
     '/student/loja',
     '/student/ranking',
+    // Issue 38: a closed year's honours, after the ranking.
+    '/student/hall-da-fama',
     '/student/recent-operations',
     // Issue 36: the school's rules for students.
     '/student/como-ganhar',
@@ -25,6 +28,7 @@ const SPEC_NAV: Record<Role, string[]> = {
     '/admin/estelecas',
     '/admin/loja',
     '/admin/ranking',
+    '/admin/hall-da-fama',
     '/admin/recent-operations',
     '/admin/reports',
     '/admin/settings',
