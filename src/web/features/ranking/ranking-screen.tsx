@@ -363,9 +363,12 @@ function NeighboursTable({ head }: { head: RankingAnswer }) {
 const figureHeading = (head: RankingAnswer) => (head.span ? 'Ganhos' : 'Méritus');
 const orderedBy = (head: RankingAnswer) => (head.span ? `pelos Méritus ganhos no ${head.span.label}` : 'por Méritus');
 
-/** The boards a ranking offers (decision 036): today's balance, or the Méritus earned this bimestre or this school year. */
+/**
+ * The boards a ranking offers (decision 036): today's balance, or the Méritus earned this bimestre or this school year.
+ * The balance is the server's default: its board asks without `by`, the one address every screen already reads.
+ */
 const BOARDS = {
-  balance: { label: 'Saldo', filter: { by: 'balance' } },
+  balance: { label: 'Saldo', filter: {} },
   period: { label: 'Ganhos no bimestre', filter: { by: 'earned', period: 'atual' } },
   year: { label: 'Ganhos no ano letivo', filter: { by: 'earned', year: 'atual' } },
 } as const satisfies Record<string, { label: string; filter: Omit<RankingFilter, 'turma'> }>;
