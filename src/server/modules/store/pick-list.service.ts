@@ -104,7 +104,7 @@ export async function pickListPdf(
         .text(texts.summary(orders, buyers));
       doc.moveDown(0.8);
 
-      const [studentId, quantity, delivered] = [70, 36, 56];
+      const [studentId, quantity, delivered] = [70, 36, 62];
       const flexible = width - studentId - quantity - delivered;
       const columns = [
         { header: texts.columns.student, width: Math.round(flexible * 0.48) },
