@@ -11,7 +11,7 @@ export type RowAction = {
   icon: LucideIcon;
   onClick: () => void;
   disabled?: boolean | undefined;
-  /** A removal, in red. */
+  /** A removal, in red (marked important: IconButton's own grey comes later in the style sheet). */
   danger?: boolean | undefined;
   ref?: Ref<HTMLButtonElement> | undefined;
 };
@@ -25,7 +25,7 @@ export function RowActions({ actions, size, className }: { actions: RowAction[];
           key={key}
           size={size}
           icon={<Icon aria-hidden="true" className="size-4" />}
-          className={danger ? 'text-rose-700 hover:bg-rose-50 hover:text-rose-800' : undefined}
+          className={danger ? 'text-rose-700! hover:bg-rose-50! hover:text-rose-800!' : undefined}
           {...button}
         />
       ))}
