@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { APIRequestContext, Page, PlaywrightWorkerArgs } from '@playwright/test';
+import type { APIRequestContext, Locator, Page, PlaywrightWorkerArgs } from '@playwright/test';
 import type { AdminOrdersPage, AdminStoreItem, StoreItemInput } from '../src/shared/store.ts';
 import { expectNoSeriousA11yViolations } from './axe.ts';
 import { expect, getJson, loginViaApi, navigate, TEST_GRADE, test, type School, type TestStudent } from './fixtures.ts';
@@ -128,7 +128,11 @@ for (const size of SIZES) {
       // Deactivate, then delete (an item without orders is deleted for good).
       await row.getByRole('button', { name: `Desativar ${name}` }).click();
       await expect(row.getByText('Inativo')).toBeVisible();
-      await row.getByRole('button', { name: `Excluir ${name}` }).click();
+      // The removal stands out from the other actions (in red).
+      const removal = row.getByRole('button', { name: `Excluir ${name}` });
+      const colorOf = (button: Locator) => button.evaluate((element) => getComputedStyle(element).color);
+      expect(await colorOf(removal)).not.toBe(await colorOf(row.getByRole('button', { name: `Editar ${name}` })));
+      await removal.click();
       await page.getByRole('dialog', { name: 'Excluir item' }).getByRole('button', { name: 'Excluir' }).click();
       await expect(page.getByText(`Item '${name}' excluído`)).toBeVisible();
       await expect(row).toHaveCount(0);

@@ -97,3 +97,76 @@ export function drawQrCode(doc: PDFKit.PDFDocument, text: string, x: number, y: 
   }
   doc.fillColor('#000000').fill();
 }
+
+/** A table's column: its header, its width in points, and how its cells align (left unless said). */
+export type PdfColumn = { header: string; width: number; align?: 'left' | 'center' | 'right' };
+
+/** How a row looks: bold text, a band of colour behind it, a heavier rule under it (between groups of rows). */
+export type PdfRowStyle = { bold?: boolean; fill?: string; heavyRule?: boolean };
+
+/**
+ * A table drawn a row at a time from `doc.y`, each row as high as its tallest cell (at least `minHeight`) with a rule
+ * under it, `gap` points below it and the rule in the middle of the gap. A cell's text is 6 points narrower than its
+ * column, starting `indent` points in. A row that would reach into the last `footRoom` points above the bottom margin
+ * (kept for the page's number) goes to a new page, where the header row is drawn again when `repeatHeader` says so.
+ * The statement, the turma report and the pick list draw theirs with it.
+ */
+export function pdfTable(
+  doc: PDFKit.PDFDocument,
+  table: {
+    left: number;
+    width: number;
+    columns: PdfColumn[];
+    fontSize: number;
+    gap: number;
+    footRoom: number;
+    indent?: number;
+    minHeight?: number;
+    /** The header row's look (its text is bold). */
+    header?: PdfRowStyle;
+    repeatHeader?: boolean;
+  },
+) {
+  const { left, width, columns, gap } = table;
+  const ink = (style: PdfRowStyle) =>
+    doc
+      .font(style.bold ? FONT.bold : FONT.regular)
+      .fontSize(table.fontSize)
+      .fillColor('#0f172a');
+  /** Draws one row; answers its top, on the page it landed on. */
+  const drawRow = (cells: string[], style: PdfRowStyle = {}): number => {
+    ink(style);
+    const height = Math.max(table.minHeight ?? 0, ...cells.map((cell, i) => doc.heightOfString(cell, { width: columns[i]!.width - 6 })));
+    if (doc.y + height > doc.page.height - doc.page.margins.bottom - table.footRoom) {
+      doc.addPage();
+      if (table.repeatHeader) drawHeader();
+      ink(style);
+    }
+    const y = doc.y;
+    if (style.fill)
+      doc
+        .rect(left, y - gap / 2, width, height + gap)
+        .fill(style.fill)
+        .fillColor('#0f172a');
+    let x = left;
+    cells.forEach((cell, i) => {
+      doc.text(cell, x + (table.indent ?? 0), y, { width: columns[i]!.width - 6, align: columns[i]!.align ?? 'left' });
+      x += columns[i]!.width;
+    });
+    doc.x = left;
+    doc.y = y + height + gap;
+    doc
+      .moveTo(left, doc.y - gap / 2)
+      .lineTo(left + width, doc.y - gap / 2)
+      .lineWidth(style.heavyRule ? 0.9 : 0.5)
+      .strokeColor(style.heavyRule ? '#94a3b8' : '#e2e8f0')
+      .stroke();
+    return y;
+  };
+  const drawHeader = () =>
+    drawRow(
+      columns.map((column) => column.header),
+      { ...table.header, bold: true },
+    );
+  return { drawHeader, drawRow };
+}

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../app-error.ts';
-import { fileNamePart, fileSlug, FONT, formatterIn, render } from '../../pdf.ts';
+import { fileNamePart, fileSlug, FONT, formatterIn, pdfTable, render } from '../../pdf.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
 import { assertStudentInScope } from '../../views/turma-scope.ts';
@@ -97,32 +97,8 @@ function drawStatement(doc: PDFKit.PDFDocument, { school, period, student, openi
     { header: texts.columns.description, width: width - date - currency - operation - amount },
     { header: texts.columns.amount, width: amount, align: 'right' as const },
   ];
-  const drawRow = (cells: string[], bold: boolean) => {
-    doc
-      .font(bold ? FONT.bold : FONT.regular)
-      .fontSize(9)
-      .fillColor('#0f172a');
-    const height = Math.max(...cells.map((cell, i) => doc.heightOfString(cell, { width: columns[i]!.width - 6 })));
-    if (doc.y + height > doc.page.height - doc.page.margins.bottom - 30) doc.addPage();
-    const y = doc.y;
-    let x = left;
-    cells.forEach((cell, i) => {
-      doc.text(cell, x, y, { width: columns[i]!.width - 6, align: columns[i]!.align ?? 'left' });
-      x += columns[i]!.width;
-    });
-    doc.x = left;
-    doc.y = y + height + 5;
-    doc
-      .moveTo(left, doc.y - 2.5)
-      .lineTo(left + width, doc.y - 2.5)
-      .lineWidth(0.5)
-      .strokeColor('#e2e8f0')
-      .stroke();
-  };
-  drawRow(
-    columns.map((column) => column.header),
-    true,
-  );
+  const table = pdfTable(doc, { left, width, columns, fontSize: 9, gap: 5, footRoom: 30 });
+  table.drawHeader();
   if (rows.length === 0) {
     doc
       .font(FONT.regular)
@@ -138,16 +114,13 @@ function drawStatement(doc: PDFKit.PDFDocument, { school, period, student, openi
       row.reversed_at && row.reversed_by && row.reversed_reason
         ? ` (${reversedNote({ at: new Date(row.reversed_at).toISOString(), by: row.reversed_by, reason: row.reversed_reason }, school.timeZone)})`
         : '';
-    drawRow(
-      [
-        format.dateTime(new Date(row.at)),
-        CURRENCY_LABELS[row.currency],
-        OPERATION_TYPE_LABELS[row.type],
-        `${row.description}${party}${reversed}`,
-        formatSignedAmount(row.currency, signed),
-      ],
-      false,
-    );
+    table.drawRow([
+      format.dateTime(new Date(row.at)),
+      CURRENCY_LABELS[row.currency],
+      OPERATION_TYPE_LABELS[row.type],
+      `${row.description}${party}${reversed}`,
+      formatSignedAmount(row.currency, signed),
+    ]);
   }
   doc.moveDown(0.8).font(FONT.bold).fontSize(11).fillColor('#0f172a');
   doc.text(texts.closingBalance(formatMeritus(balance.meritus), formatEstelecas(balance.estelecas)), left);

@@ -1,4 +1,4 @@
-import { fileNamePart, FONT, formatterIn, render } from '../../pdf.ts';
+import { fileNamePart, FONT, formatterIn, pdfTable, render } from '../../pdf.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, turmaScopeOf, type AdminActor } from '../auth/actor.ts';
 import { TAG_NAMES } from '../../../shared/constants.ts';
@@ -19,7 +19,8 @@ export function turmaDocumentScope(deps: ReportDeps, admin: AdminActor, query: T
 }
 
 const MARGIN = 36;
-const FOOTER = 22;
+/** The room a table leaves above the bottom margin for the page's footer. */
+const FOOTER = 28;
 
 /**
  * A turma's report (A4, landscape): the school, turma and period in the title, the turma's figures, and a table of every
@@ -47,7 +48,6 @@ export async function turmaReportPdf(
     (doc) => {
       const left = MARGIN;
       const width = doc.page.width - 2 * MARGIN;
-      const bottom = () => doc.page.height - MARGIN - FOOTER;
       doc.font(FONT.bold).fontSize(10).fillColor('#4338ca').text(scope.school.name.toUpperCase(), { characterSpacing: 1 });
       doc.moveDown(0.2).font(FONT.bold).fontSize(18).fillColor('#0f172a').text(texts.heading(turma.name));
       doc.moveDown(0.2).font(FONT.regular).fontSize(11).fillColor('#334155').text(period);
@@ -119,59 +119,33 @@ export async function turmaReportPdf(
         ...amounts,
         { header: c.tags, width: 88, align: 'left' as const },
       ];
-      const drawRow = (cells: string[], style: 'header' | 'row' | 'total') => {
-        doc
-          .font(style === 'row' ? FONT.regular : FONT.bold)
-          .fontSize(8)
-          .fillColor('#0f172a');
-        const height = Math.max(...cells.map((cell, i) => doc.heightOfString(cell, { width: columns[i]!.width - 6 })));
-        if (style !== 'header' && doc.y + height + 6 > bottom()) {
-          doc.addPage();
-          drawRow(
-            columns.map((column) => column.header),
-            'header',
-          );
-          doc.font(style === 'row' ? FONT.regular : FONT.bold).fontSize(8);
-        }
-        const y = doc.y;
-        if (style !== 'row') doc.rect(left, y - 3, width, height + 6).fill(style === 'header' ? '#eef2ff' : '#f1f5f9');
-        doc.fillColor('#0f172a');
-        let x = left;
-        cells.forEach((cell, i) => {
-          doc.text(cell, x + 3, y, { width: columns[i]!.width - 6, align: columns[i]!.align });
-          x += columns[i]!.width;
-        });
-        doc.x = left;
-        doc.y = y + height + 6;
-        doc
-          .moveTo(left, doc.y - 3)
-          .lineTo(left + width, doc.y - 3)
-          .lineWidth(0.5)
-          .strokeColor('#e2e8f0')
-          .stroke();
-      };
-      drawRow(
-        columns.map((column) => column.header),
-        'header',
-      );
+      const table = pdfTable(doc, {
+        left,
+        width,
+        columns,
+        fontSize: 8,
+        gap: 6,
+        indent: 3,
+        footRoom: FOOTER,
+        header: { fill: '#eef2ff' },
+        repeatHeader: true,
+      });
+      table.drawHeader();
       const n = formatNumber;
       for (const line of lines) {
-        drawRow(
-          [
-            line.studentId,
-            line.left ? `${line.name} (${texts.left})` : line.name,
-            n(line.start),
-            n(line.awarded),
-            n(line.removed),
-            n(line.received),
-            n(line.sent),
-            n(line.spent),
-            n(line.end),
-            n(line.estelecas),
-            line.tags.map((kind) => TAG_NAMES[kind]).join(', '),
-          ],
-          'row',
-        );
+        table.drawRow([
+          line.studentId,
+          line.left ? `${line.name} (${texts.left})` : line.name,
+          n(line.start),
+          n(line.awarded),
+          n(line.removed),
+          n(line.received),
+          n(line.sent),
+          n(line.spent),
+          n(line.end),
+          n(line.estelecas),
+          line.tags.map((kind) => TAG_NAMES[kind]).join(', '),
+        ]);
       }
       if (lines.length === 0) {
         doc
@@ -181,7 +155,7 @@ export async function turmaReportPdf(
           .text(texts.noStudents, left, doc.y + 4);
       } else {
         const total = (pick: (line: StudentLine) => number) => n(lines.reduce((sum, line) => sum + pick(line), 0));
-        drawRow(
+        table.drawRow(
           [
             texts.total,
             '',
@@ -195,7 +169,7 @@ export async function turmaReportPdf(
             total((l) => l.estelecas),
             '',
           ],
-          'total',
+          { bold: true, fill: '#f1f5f9' },
         );
       }
 

@@ -2,7 +2,7 @@ import { and, asc, count, eq, exists, isNull, notExists, or, sql } from 'drizzle
 import type { Db } from '../../db/client.ts';
 import { storeItems, storeItemTurmas, storeOrders, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
-import { fileSlug, FONT, formatterIn, render } from '../../pdf.ts';
+import { fileSlug, FONT, formatterIn, pdfTable, render } from '../../pdf.ts';
 import { nameOrderOf } from '../../views/name-order.ts';
 import { inScope } from '../../views/turma-scope.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -104,7 +104,7 @@ export async function pickListPdf(
         .text(texts.summary(orders, buyers));
       doc.moveDown(0.8);
 
-      const [studentId, quantity, delivered] = [70, 36, 56];
+      const [studentId, quantity, delivered] = [70, 36, 62];
       const flexible = width - studentId - quantity - delivered;
       const columns = [
         { header: texts.columns.student, width: Math.round(flexible * 0.48) },
@@ -113,42 +113,8 @@ export async function pickListPdf(
         { header: texts.columns.quantity, width: quantity, align: 'right' as const },
         { header: texts.columns.delivered, width: delivered, align: 'center' as const },
       ];
-      const bottom = () => doc.page.height - doc.page.margins.bottom - 30;
-      /** One row; `box` draws the square to tick in the last column; `rule` the line under it (heavier between students). */
-      const drawRow = (cells: string[], options: { bold?: boolean; box?: boolean; heavyRule?: boolean } = {}) => {
-        doc
-          .font(options.bold ? FONT.bold : FONT.regular)
-          .fontSize(10)
-          .fillColor('#0f172a');
-        const height = Math.max(14, ...cells.map((cell, i) => doc.heightOfString(cell, { width: columns[i]!.width - 6 })));
-        if (doc.y + height > bottom()) doc.addPage();
-        const y = doc.y;
-        let x = left;
-        cells.forEach((cell, i) => {
-          doc.text(cell, x, y, { width: columns[i]!.width - 6, align: columns[i]!.align ?? 'left' });
-          x += columns[i]!.width;
-        });
-        if (options.box) {
-          const size = 11;
-          doc
-            .rect(left + width - delivered / 2 - size / 2, y, size, size)
-            .lineWidth(0.9)
-            .strokeColor('#334155')
-            .stroke();
-        }
-        doc.x = left;
-        doc.y = y + height + 6;
-        doc
-          .moveTo(left, doc.y - 3)
-          .lineTo(left + width, doc.y - 3)
-          .lineWidth(options.heavyRule ? 0.9 : 0.5)
-          .strokeColor(options.heavyRule ? '#94a3b8' : '#e2e8f0')
-          .stroke();
-      };
-      drawRow(
-        columns.map((column) => column.header),
-        { bold: true, heavyRule: true },
-      );
+      const table = pdfTable(doc, { left, width, columns, fontSize: 10, gap: 6, minHeight: 14, footRoom: 30, header: { heavyRule: true } });
+      table.drawHeader();
       if (lines.length === 0) {
         doc
           .font(FONT.regular)
@@ -162,10 +128,16 @@ export async function pickListPdf(
         // A student's name and matrícula on their first line only; a heavier rule closes their lines.
         const first = !previous || previous.studentUuid !== line.studentUuid;
         const last = !next || next.studentUuid !== line.studentUuid;
-        drawRow([first ? line.name : '', first ? line.studentId : '', line.item, String(line.quantity), ''], {
-          box: true,
+        const y = table.drawRow([first ? line.name : '', first ? line.studentId : '', line.item, String(line.quantity), ''], {
           heavyRule: last,
         });
+        // The square to tick, in the middle of the last column.
+        const box = 11;
+        doc
+          .rect(left + width - delivered / 2 - box / 2, y, box, box)
+          .lineWidth(0.9)
+          .strokeColor('#334155')
+          .stroke();
       });
       doc.moveDown(1).font(FONT.regular).fontSize(9).fillColor('#475569');
       doc.text(texts.issued(format.dateTime(now), admin.name), left);

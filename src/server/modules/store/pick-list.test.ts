@@ -97,6 +97,8 @@ describe('pick list', () => {
     expect(text).toContain(PICK_LIST_TEXTS.turma(TURMA_A));
     expect(text).toContain(PICK_LIST_TEXTS.date(`${day}/${month}/${year}`));
     expect(text).toContain(PICK_LIST_TEXTS.summary(4, 2));
+    // Each column's header on one line: a narrow column once broke 'Entregue' in two.
+    expect(text).toContain(Object.values(PICK_LIST_TEXTS.columns).join(' '));
     // Álvaro (one seat), then Ana (two pencils, one seat): each student's name and matrícula once, each item with its quantity.
     expect(text).toContain('Álvaro Nogueira 3000010 Sentar onde quiser por um dia 1');
     expect(text).toContain('Ana Beatriz Souza 3000001 Lápis de cor 2 Sentar onde quiser por um dia 1');

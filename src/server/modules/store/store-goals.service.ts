@@ -6,7 +6,6 @@ import { AppError } from '../../app-error.ts';
 import type { AdminActor, StudentActor } from '../auth/actor.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import { idempotencyRecord, type Stored } from '../ledger/idempotency.ts';
-import { attemptRecord, recordRefusal } from '../ledger/ledger-attempts.ts';
 import { callLedger, formatTemplate } from '../ledger/ledger-call.ts';
 import type { LedgerDeps, WriteContext } from '../ledger/ledger.service.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
@@ -22,6 +21,7 @@ import {
   type OrderDecisionResult,
 } from '../../../shared/store.ts';
 import { itemForRecord, timeZoneOf } from './store-records.ts';
+import { studentItemWrite } from './student-item-write.ts';
 import { GOAL_TEXTS, type GoalRefundReason } from '../../../shared/store-goals.ts';
 import { issueCode, issueFields } from '../../../shared/validation.ts';
 
@@ -131,79 +131,49 @@ export async function contribute(
 ): Promise<Stored<ContributionResult>> {
   const itemId = storeItemParams.shape.id.safeParse(id).data;
   const said = typeof input === 'object' && input !== null ? (input as { amount?: unknown }) : {};
-  const refuse = async (code: ErrorCode, error: AppError = new AppError(code)) => {
-    const item = await itemForRecord(deps.db, itemId);
-    const amount = typeof said.amount === 'number' ? said.amount : undefined;
-    const attempt = attemptRecord(
-      student,
-      item?.currency ?? 'meritus',
-      { amount, description: item && amount !== undefined ? STORE_TEXTS.contributed(amount, item.currency, item.name) : undefined },
-      { type: 'contribution', fromStudentId: student.id, toStudentId: null },
-      context.ip,
-    );
-    if (!context.at) await recordRefusal(deps, attempt, code, error.message);
-    return error;
-  };
-  if (!itemId) throw await refuse('store_item_not_found');
+  const write = studentItemWrite(deps, student, context, {
+    itemId,
+    type: 'contribution',
+    recorded: (item) => {
+      const amount = typeof said.amount === 'number' ? said.amount : undefined;
+      return { amount, description: item && amount !== undefined ? STORE_TEXTS.contributed(amount, item.currency, item.name) : undefined };
+    },
+  });
+  if (!itemId) throw await write.refuse('store_item_not_found');
   const parsed = contributionInput.safeParse(input);
   if (!parsed.success) {
     const { issues } = parsed.error;
-    throw await refuse(issueCode(issues[0]!), new AppError(issueCode(issues[0]!), { status: 400, fields: issueFields(issues) }));
+    throw await write.refuse(issueCode(issues[0]!), new AppError(issueCode(issues[0]!), { status: 400, fields: issueFields(issues) }));
   }
   const { amount } = parsed.data;
-  let idempotency;
-  try {
-    idempotency = idempotencyRecord({
-      actorKey: `student:${student.id}`,
-      key: context.idempotencyKey,
-      request: { op: 'contribution', itemId, amount },
-    });
-  } catch (error) {
-    if (error instanceof AppError) throw await refuse(error.code, error);
-    throw error;
-  }
   const item = await itemForRecord(deps.db, itemId);
   const currency: Currency = item?.currency ?? 'meritus';
-  const answer = await callLedger(
-    deps.db,
+  const stored = await write.call(
     STORE_GOAL_CONTRIBUTE,
     contributionAnswer,
+    { op: 'contribution', itemId, amount },
     {
       itemId,
-      studentId: student.id,
       amount,
       today: await schoolDay(deps, context.at ?? new Date()),
       descriptionTemplate: formatTemplate((goal) => STORE_TEXTS.contributed(amount, currency, goal)),
       messageTemplate: formatTemplate((goal) => STORE_TEXTS.contributed(amount, currency, goal)),
       reachedMessage: STORE_TEXTS.goalReached,
-      idempotency: idempotency ?? null,
-      status: 201,
-      createdAt: context.at?.toISOString() ?? null,
     },
-    false,
-  );
-  switch (answer.outcome) {
-    case 'completed':
-    case 'replayed': {
-      const { entryId, orderId: _orderId, turmaIds, ...body } = answer.body;
-      if (answer.outcome === 'completed') {
-        publishGoalChange(deps.events, { studentUuids: [student.id], entryIds: [entryId], turmaIds, itemId, refunded: false });
-      }
-      return { status: answer.status, body, replayed: answer.outcome === 'replayed' };
-    }
-    case 'conflict':
-      throw new AppError('idempotency_conflict');
-    case 'refused': {
-      const code = CONTRIBUTION_REFUSALS[answer.reason];
-      const left = answer.details?.left;
-      throw await refuse(
-        code,
-        answer.reason === 'exceeds' && left !== undefined
+    {
+      completed: ({ entryId, turmaIds }) =>
+        publishGoalChange(deps.events, { studentUuids: [student.id], entryIds: [entryId], turmaIds, itemId, refunded: false }),
+      refused: ({ reason, details }) => {
+        const code = CONTRIBUTION_REFUSALS[reason];
+        const left = details?.left;
+        return reason === 'exceeds' && left !== undefined
           ? new AppError(code, { message: GOAL_TEXTS.exceeds(left, currency), details: { left } })
-          : new AppError(code),
-      );
-    }
-  }
+          : new AppError(code);
+      },
+    },
+  );
+  const { entryId: _entryId, orderId: _orderId, turmaIds: _turmaIds, ...body } = stored.body;
+  return { ...stored, body };
 }
 
 /**

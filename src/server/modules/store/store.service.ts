@@ -27,7 +27,8 @@ import {
 } from '../../../shared/store.ts';
 import { issueCode, issueFields } from '../../../shared/validation.ts';
 import { isGoalOrder, refuseGoalOrder } from './store-goals.service.ts';
-import { itemForRecord, timeZoneOf } from './store-records.ts';
+import { timeZoneOf } from './store-records.ts';
+import { studentItemWrite } from './student-item-write.ts';
 import { STORE_PURCHASE, STORE_REFUND, storeAnswer, type StoreAnswer, type StoreRefusal, type StoreWrite } from './store-answer.ts';
 
 /**
@@ -81,58 +82,20 @@ export async function purchase(
   context: WriteContext = {},
 ): Promise<Stored<PurchaseResult>> {
   const itemId = storeItemParams.shape.id.safeParse(id).data;
-  const refuse = async (code: ErrorCode, error: AppError = new AppError(code)) => {
-    const item = await itemForRecord(deps.db, itemId);
-    const attempt = attemptRecord(
-      student,
-      item?.currency ?? 'meritus',
-      { amount: item?.price ?? undefined, description: item ? STORE_ENTRY_TEXTS.purchase(item.name) : undefined },
-      { type: 'purchase', fromStudentId: student.id, toStudentId: null },
-      context.ip,
-    );
-    if (!context.at) await recordRefusal(deps, attempt, code, error.message);
-    return error;
-  };
-  if (!itemId) throw await refuse('store_item_not_found');
-  let idempotency;
-  try {
-    idempotency = idempotencyRecord({
-      actorKey: `student:${student.id}`,
-      key: context.idempotencyKey,
-      request: { op: 'purchase', itemId },
-    });
-  } catch (error) {
-    if (error instanceof AppError) throw await refuse(error.code, error);
-    throw error;
-  }
-  const answer = await callLedger(
-    deps.db,
+  const write = studentItemWrite(deps, student, context, {
+    itemId,
+    type: 'purchase',
+    recorded: (item) => ({ amount: item?.price ?? undefined, description: item ? STORE_ENTRY_TEXTS.purchase(item.name) : undefined }),
+  });
+  if (!itemId) throw await write.refuse('store_item_not_found');
+  const stored = await write.call(
     STORE_PURCHASE,
     storeAnswer,
-    {
-      itemId,
-      studentId: student.id,
-      timeZone: await timeZoneOf(deps),
-      descriptionTemplate: PURCHASE_DESCRIPTION,
-      idempotency: idempotency ?? null,
-      status: 201,
-      createdAt: context.at?.toISOString() ?? null,
-    },
-    false,
+    { op: 'purchase', itemId },
+    { itemId, timeZone: await timeZoneOf(deps), descriptionTemplate: PURCHASE_DESCRIPTION },
+    { completed: (body) => publishWrite(deps.events, student.id, body), refused: refusalError },
   );
-  switch (answer.outcome) {
-    case 'completed':
-      publishWrite(deps.events, student.id, answer.body);
-      return { status: answer.status, body: purchaseBody(answer.body), replayed: false };
-    case 'replayed':
-      return { status: answer.status, body: purchaseBody(answer.body), replayed: true };
-    case 'conflict':
-      throw new AppError('idempotency_conflict');
-    case 'refused': {
-      const error = refusalError(answer);
-      throw await refuse(error.code, error);
-    }
-  }
+  return { ...stored, body: purchaseBody(stored.body) };
 }
 
 const purchaseBody = ({ order, balances }: StoreWrite): PurchaseResult => ({ order, message: STORE_TEXTS.ordered, balances });

@@ -10,8 +10,8 @@ import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { IconButton } from '../../ui/icon-button.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
+import { RowActions } from '../../ui/row-actions.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { availabilityText, limitText, priceText, stockText, turmasText } from './item-facts.ts';
 import { ItemFormModal } from './item-form-modal.tsx';
@@ -69,35 +69,36 @@ function ItemRow({ item, index, count, turmas, actions, moveRef }: RowProps) {
         </div>
       </div>
       {actions && (
-        <div className="flex flex-wrap items-center gap-1 border-t border-slate-100 pt-2 sm:border-0 sm:pt-0">
-          <IconButton
-            ref={(element) => moveRef('up', element)}
-            label={`Mover ${item.name} para cima`}
-            icon={<ArrowUp aria-hidden="true" className="size-4" />}
-            disabled={index === 0}
-            onClick={() => actions.onMove(index - 1)}
-          />
-          <IconButton
-            ref={(element) => moveRef('down', element)}
-            label={`Mover ${item.name} para baixo`}
-            icon={<ArrowDown aria-hidden="true" className="size-4" />}
-            disabled={index === count - 1}
-            onClick={() => actions.onMove(index + 1)}
-          />
-          <IconButton label={`Editar ${item.name}`} icon={<Pencil aria-hidden="true" className="size-4" />} onClick={actions.onEdit} />
-          <IconButton
-            label={item.active ? `Desativar ${item.name}` : `Ativar ${item.name}`}
-            icon={item.active ? <EyeOff aria-hidden="true" className="size-4" /> : <Eye aria-hidden="true" className="size-4" />}
-            disabled={actions.busy}
-            onClick={actions.onToggle}
-          />
-          <IconButton
-            label={`Excluir ${item.name}`}
-            icon={<Trash2 aria-hidden="true" className="size-4" />}
-            className="text-rose-700 hover:bg-rose-50 hover:text-rose-800"
-            onClick={actions.onDelete}
-          />
-        </div>
+        <RowActions
+          className="flex-wrap gap-1 border-t border-slate-100 pt-2 sm:border-0 sm:pt-0"
+          actions={[
+            {
+              key: 'up',
+              ref: (element) => moveRef('up', element),
+              label: `Mover ${item.name} para cima`,
+              icon: ArrowUp,
+              disabled: index === 0,
+              onClick: () => actions.onMove(index - 1),
+            },
+            {
+              key: 'down',
+              ref: (element) => moveRef('down', element),
+              label: `Mover ${item.name} para baixo`,
+              icon: ArrowDown,
+              disabled: index === count - 1,
+              onClick: () => actions.onMove(index + 1),
+            },
+            { key: 'edit', label: `Editar ${item.name}`, icon: Pencil, onClick: actions.onEdit },
+            {
+              key: 'toggle',
+              label: item.active ? `Desativar ${item.name}` : `Ativar ${item.name}`,
+              icon: item.active ? EyeOff : Eye,
+              disabled: actions.busy,
+              onClick: actions.onToggle,
+            },
+            { key: 'delete', label: `Excluir ${item.name}`, icon: Trash2, danger: true, onClick: actions.onDelete },
+          ]}
+        />
       )}
     </li>
   );

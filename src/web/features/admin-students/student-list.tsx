@@ -6,8 +6,8 @@ import { cn } from '../../lib/cn.ts';
 import { formatDate, formatMeritus } from '../../lib/format.ts';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Button } from '../../ui/button.tsx';
-import { IconButton } from '../../ui/icon-button.tsx';
 import { EmailText } from '../../ui/email-text.tsx';
+import { RowActions } from '../../ui/row-actions.tsx';
 import { TAG_LOOK, TagBadge } from '../../ui/weekly-tag.tsx';
 import { runningTags } from './students-filter.ts';
 
@@ -128,18 +128,17 @@ const StudentRow = memo(function StudentRow({ student, now, actions }: ItemProps
         <TagIcons student={student} now={now} />
       </td>
       <td className="py-3 pr-5 pl-3">
-        <div className="flex justify-end gap-0.5">
-          {offered(actions).map(({ key, Icon, rowLabel, danger, run }) => (
-            <IconButton
-              key={key}
-              size="sm"
-              label={rowLabel(student.name)}
-              icon={<Icon aria-hidden="true" className="size-4" />}
-              className={danger ? 'text-rose-600 hover:bg-rose-50 hover:text-rose-700' : undefined}
-              onClick={() => run(student)}
-            />
-          ))}
-        </div>
+        <RowActions
+          size="sm"
+          className="justify-end gap-0.5"
+          actions={offered(actions).map(({ key, Icon, rowLabel, danger, run }) => ({
+            key,
+            icon: Icon,
+            label: rowLabel(student.name),
+            danger,
+            onClick: () => run(student),
+          }))}
+        />
       </td>
     </tr>
   );
