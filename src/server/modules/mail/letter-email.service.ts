@@ -8,7 +8,8 @@ import { issueCode, managedStudent } from '../families/families.service.ts';
 import { formatterIn } from '../../pdf.ts';
 import { GUARDIAN_SIGNUP_PATH } from '../../../shared/constants.ts';
 import { GUARDIAN_LETTER_TEXTS } from '../../../shared/families.ts';
-import { MAIL_TEXTS, type GuardianLetterEmailInput } from '../../../shared/mail.ts';
+import type { GuardianLetterEmailInput } from '../../../shared/mail.ts';
+import { MAIL_TEXTS } from '../../../shared/mail-texts.ts';
 import { queueMail } from './outbox.service.ts';
 import { renderHtml, renderText } from './mail-render.ts';
 

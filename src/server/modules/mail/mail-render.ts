@@ -43,10 +43,23 @@ export function renderText(doc: MailDocument): string {
         break;
     }
   }
-  return `${parts.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
+  return `${parts
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()}\n`;
 }
 
-const FONT = "font-family:Arial,Helvetica,sans-serif";
+const FONT = 'font-family:Arial,Helvetica,sans-serif';
+/** The inline styles, by element. */
+const STYLE = {
+  cell: `${FONT};font-size:14px;padding:6px 0;border-bottom:1px solid #e2e8f0`,
+  codeBox: 'background:#eef2ff;border:1px solid #c7d2fe;border-radius:10px;padding:14px 18px;margin:8px 0 16px',
+  code: 'font-family:Consolas,monospace;font-size:26px;font-weight:bold;color:#0f172a;letter-spacing:2px;margin:6px 0',
+  button:
+    `${FONT};display:inline-block;background:#4338ca;color:#ffffff;text-decoration:none;font-size:15px;font-weight:bold;` +
+    'padding:10px 18px;border-radius:8px',
+  small: `${FONT};font-size:12px;line-height:1.5;color:#64748b;margin:24px 0 0;border-top:1px solid #e2e8f0;padding-top:12px`,
+} as const;
 
 export function renderHtml(doc: MailDocument): string {
   const body = doc.blocks
@@ -60,22 +73,22 @@ export function renderHtml(doc: MailDocument): string {
           return `<table role="presentation" style="width:100%;border-collapse:collapse;margin:0 0 8px">${block.lines
             .map(
               (line) =>
-                `<tr><td style="${FONT};font-size:14px;color:#334155;padding:6px 0;border-bottom:1px solid #e2e8f0">${escapeHtml(line.label)}</td>` +
-                `<td style="${FONT};font-size:14px;color:#0f172a;padding:6px 0;border-bottom:1px solid #e2e8f0;text-align:right;font-weight:bold">${escapeHtml(line.value)}</td></tr>`,
+                `<tr><td style="${STYLE.cell};color:#334155">${escapeHtml(line.label)}</td>` +
+                `<td style="${STYLE.cell};color:#0f172a;text-align:right;font-weight:bold">${escapeHtml(line.value)}</td></tr>`,
             )
             .join('')}</table>`;
         case 'code':
           return (
-            `<div style="background:#eef2ff;border:1px solid #c7d2fe;border-radius:10px;padding:14px 18px;margin:8px 0 16px">` +
+            `<div style="${STYLE.codeBox}">` +
             `<div style="${FONT};font-size:12px;color:#4338ca;text-transform:uppercase;letter-spacing:1px">${escapeHtml(block.label)}</div>` +
-            `<div style="font-family:Consolas,monospace;font-size:26px;font-weight:bold;color:#0f172a;letter-spacing:2px;margin:6px 0">${escapeHtml(block.code)}</div>` +
+            `<div style="${STYLE.code}">${escapeHtml(block.code)}</div>` +
             `<div style="${FONT};font-size:12px;color:#475569">${escapeHtml(block.note)}</div></div>`
           );
         case 'link':
-          return `<p style="margin:16px 0"><a href="${escapeHtml(block.url)}" style="${FONT};display:inline-block;background:#4338ca;color:#ffffff;text-decoration:none;font-size:15px;font-weight:bold;padding:10px 18px;border-radius:8px">${escapeHtml(block.label)}</a></p>`;
+          return `<p style="margin:16px 0"><a href="${escapeHtml(block.url)}" style="${STYLE.button}">${escapeHtml(block.label)}</a></p>`;
         case 'small':
           return (
-            `<p style="${FONT};font-size:12px;line-height:1.5;color:#64748b;margin:24px 0 0;border-top:1px solid #e2e8f0;padding-top:12px">${escapeHtml(block.text)}` +
+            `<p style="${STYLE.small}">${escapeHtml(block.text)}` +
             (block.link ? ` <a href="${escapeHtml(block.link.url)}" style="color:#4338ca">${escapeHtml(block.link.label)}</a>` : '') +
             `</p>`
           );

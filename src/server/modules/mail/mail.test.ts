@@ -182,7 +182,9 @@ describe('the weekly summary', () => {
       payload: { type: 'penalty', amount: 2, description: 'Conversa na aula' },
     });
     expect(penalty.statusCode).toBe(201);
-    await t.request('PUT', '/admin/settings/rules', { payload: { ...DEFAULT_RULES, familiesSeePenalties: false, familiesSeeRanking: false } });
+    await t.request('PUT', '/admin/settings/rules', {
+      payload: { ...DEFAULT_RULES, familiesSeePenalties: false, familiesSeeRanking: false },
+    });
     try {
       await t.app.queueWeeklySummaries(new Date(Date.now() + 7 * DAY_MS));
       await t.app.sendOutbox();
@@ -243,7 +245,12 @@ describe('the weekly summary', () => {
     expect(to(guardian.email)).toHaveLength(1);
     expect(to(other.email)).toHaveLength(2);
 
-    const on = await t.app.inject({ method: 'PUT', url: '/api/family/mail', headers: { cookie: guardian.cookie }, payload: { weeklySummary: true } });
+    const on = await t.app.inject({
+      method: 'PUT',
+      url: '/api/family/mail',
+      headers: { cookie: guardian.cookie },
+      payload: { weeklySummary: true },
+    });
     expect(on.json()).toEqual({ enabled: true, weeklySummary: true });
     await t.app.queueWeeklySummaries(new Date(following.getTime() + 7 * DAY_MS));
     await t.app.sendOutbox();
@@ -254,8 +261,15 @@ describe('the weekly summary', () => {
     const student = await newStudent();
     await newGuardian(student.id);
     await t.app.queueWeeklySummaries(new Date(Date.now() + 7 * DAY_MS));
-    expect(await t.db.select().from(mailOutbox).where(and(eq(mailOutbox.studentUuid, student.id), isNull(mailOutbox.sentAt)))).toHaveLength(1);
-    const erased = await t.request('POST', `/admin/students/${student.id}/erase`, { payload: { confirm: student.name, reason: 'Pedido da família' } });
+    expect(
+      await t.db
+        .select()
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.studentUuid, student.id), isNull(mailOutbox.sentAt))),
+    ).toHaveLength(1);
+    const erased = await t.request('POST', `/admin/students/${student.id}/erase`, {
+      payload: { confirm: student.name, reason: 'Pedido da família' },
+    });
     expect(erased.statusCode, erased.body).toBe(200);
     expect(await t.db.select().from(mailOutbox).where(eq(mailOutbox.studentUuid, student.id))).toHaveLength(0);
   });
@@ -283,7 +297,10 @@ describe('without SMTP', () => {
       payload: { code, email: 'sem.email@exemplo.test', name: 'Pai Sem Email', password: 'senha-da-familia-1' },
     });
     const cookie = cookieFrom(signup);
-    expect((await off.app.inject({ url: '/api/family/mail', headers: { cookie } })).json()).toEqual({ enabled: false, weeklySummary: true });
+    expect((await off.app.inject({ url: '/api/family/mail', headers: { cookie } })).json()).toEqual({
+      enabled: false,
+      weeklySummary: true,
+    });
     const toggle = await off.app.inject({ method: 'PUT', url: '/api/family/mail', headers: { cookie }, payload: { weeklySummary: false } });
     expect(toggle.statusCode).toBe(409);
     expect(await off.app.queueWeeklySummaries(new Date(Date.now() + 7 * DAY_MS))).toBe(0);

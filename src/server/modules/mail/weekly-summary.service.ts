@@ -5,7 +5,7 @@ import type { RankingStore } from '../students/ranking-store.ts';
 import { studentSummary } from '../students/student-summary.service.ts';
 import { rankingPrivacyOf } from '../../views/student-privacy.ts';
 import { formatAmount, formatInstant, formatNumber, startOfWeekIn } from '../../../shared/format.ts';
-import { FAMILY_AREA_PATH, MAIL_TEXTS, WEEKLY_SUMMARY_TEXTS } from '../../../shared/mail.ts';
+import { FAMILY_AREA_PATH, MAIL_TEXTS, WEEKLY_SUMMARY_TEXTS } from '../../../shared/mail-texts.ts';
 import type { Currency } from '../../../shared/ledger-types.ts';
 import type { SchoolRules } from '../../../shared/settings.ts';
 import { queueMail } from './outbox.service.ts';
