@@ -14,6 +14,9 @@ export const MAIL_TEXTS = {
   letterQueued: (name: string, email: string) =>
     `Carta para responsáveis de ${name} na fila de envio para ${email}; os códigos anteriores deixaram de valer`,
   letterSubject: (name: string) => `Carta para responsáveis de ${name}`,
+  /** The letter's first step, by email: the sign-up address is a link (the printed letter's QR code is not there). */
+  letterFirstStep: (address: string) => `Abra ${address} no celular ou no computador.`,
+  letterButton: 'Criar a conta de responsável',
   summarySubject: (name: string) => `Resumo da semana de ${name}`,
   unsubscribed: 'Pronto: você não vai mais receber o resumo semanal por email.',
   unsubscribedHint: 'Para voltar a receber, ligue o resumo semanal na área da família.',

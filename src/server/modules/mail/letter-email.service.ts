@@ -43,8 +43,11 @@ export async function emailGuardianLetter(
           code: issued.code,
           note: texts.validUntil(formatterIn(school.school.timeZone).date(issued.expiresAt)),
         },
-        ...texts.steps.map((step, at) => ({ kind: 'paragraph' as const, text: `${at + 1}. ${step(signupUrl)}` })),
-        { kind: 'link' as const, label: texts.title, url: signupUrl },
+        ...[MAIL_TEXTS.letterFirstStep(signupUrl), ...texts.steps.slice(1).map((step) => step(signupUrl))].map((step, at) => ({
+          kind: 'paragraph' as const,
+          text: `${at + 1}. ${step}`,
+        })),
+        { kind: 'link' as const, label: MAIL_TEXTS.letterButton, url: signupUrl },
         { kind: 'small' as const, text: texts.keep },
       ],
     };

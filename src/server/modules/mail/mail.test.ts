@@ -116,6 +116,8 @@ describe('the letter by email', () => {
     expect(code).toBeDefined();
     expect(mail!.html).toContain(code);
     expect(mail!.text).toContain(`${PUBLIC_URL}/responsaveis`);
+    // The printed letter's QR code is not in the email.
+    expect(mail!.text).not.toContain('QR code');
     const audit = await t.lastAudit('guardian.letter_email');
     expect(audit!.details).toMatchObject({ studentUuid: student.id, email: address });
     expect(JSON.stringify(audit)).not.toContain(code!);

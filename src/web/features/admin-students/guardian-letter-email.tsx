@@ -43,7 +43,7 @@ export function GuardianLetterEmail({ student }: { student: { id: string } }) {
   };
   const fieldError = isRefusal(send.error) ? send.error.fields?.email : undefined;
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
+    <form onSubmit={onSubmit} noValidate className="mt-1 flex flex-col gap-2">
       <TextField
         label="Enviar a carta por email"
         name="guardian-email"
