@@ -1025,6 +1025,8 @@ export const mailOutbox = pgTable(
     subject: text('subject').notNull(),
     textBody: text('text_body').notNull(),
     htmlBody: text('html_body').notNull(),
+    /** The message's List-Unsubscribe address (the weekly summary's signed opt-out link), for mail readers' own button. */
+    unsubscribeUrl: text('unsubscribe_url'),
     /** Whom the message is about: an erasure or a removed guardian takes their messages along. */
     studentUuid: uuid('student_id').references(() => students.id, { onDelete: 'cascade' }),
     guardianId: uuid('guardian_id').references(() => guardians.id, { onDelete: 'cascade' }),

@@ -11,6 +11,7 @@ CREATE TABLE "mail_outbox" (
 	"subject" text NOT NULL,
 	"text_body" text NOT NULL,
 	"html_body" text NOT NULL,
+	"unsubscribe_url" text,
 	"student_id" uuid,
 	"guardian_id" uuid,
 	"attempts" integer DEFAULT 0 NOT NULL,

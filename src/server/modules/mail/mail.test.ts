@@ -215,6 +215,9 @@ describe('the weekly summary', () => {
     const guardianId = link.searchParams.get('responsavel')!;
     const signature = link.searchParams.get('assinatura')!;
     expect(guardianId).toBe(guardian.id);
+    // Mail readers' own unsubscribe button opens the same page.
+    const listUnsubscribe = mail!.headerLines.find((line) => line.key === 'list-unsubscribe')?.line.replace(/\r?\n\s+/g, '');
+    expect(listUnsubscribe).toContain(link.toString());
     const unsubscribe = (payload: object) => t.app.inject({ method: 'POST', url: '/api/mail/unsubscribe', payload });
 
     const tampered = [

@@ -1,7 +1,7 @@
 import { createTransport } from 'nodemailer';
 
 /** A message as the outbox hands it to SMTP. */
-export type OutgoingMail = { to: string; subject: string; text: string; html: string };
+export type OutgoingMail = { to: string; subject: string; text: string; html: string; unsubscribeUrl?: string | null };
 
 /** Sends one message over SMTP; a refusal or an unreachable server throws. */
 export type Mailer = { send(message: OutgoingMail): Promise<void>; close(): void };
@@ -16,8 +16,9 @@ export const SMTP_TIMEOUTS_MS = { connectionTimeout: 15_000, greetingTimeout: 15
 export function createMailer(smtp: { url: string; from: string }): Mailer {
   const transport = createTransport({ url: smtp.url, ...SMTP_TIMEOUTS_MS }, { from: smtp.from });
   return {
-    async send(message) {
-      await transport.sendMail(message);
+    async send({ unsubscribeUrl, ...message }) {
+      // List-Unsubscribe: mail readers show their own button, which opens the same signed page.
+      await transport.sendMail({ ...message, ...(unsubscribeUrl ? { list: { unsubscribe: unsubscribeUrl } } : {}) });
     },
     close: () => transport.close(),
   };

@@ -25,6 +25,8 @@ export type QueuedMail = {
   subject: string;
   text: string;
   html: string;
+  /** Sent as List-Unsubscribe (the weekly summary's opt-out link). */
+  unsubscribeUrl?: string;
   studentUuid?: string;
   guardianId?: string;
   /** A message a job makes once (the weekly summary): the same key again queues nothing. */
@@ -46,6 +48,7 @@ export async function queueMail(tx: DbOrTx, message: QueuedMail): Promise<boolea
       subject: message.subject,
       textBody: message.text,
       htmlBody: message.html,
+      unsubscribeUrl: message.unsubscribeUrl ?? null,
       studentUuid: message.studentUuid ?? null,
       guardianId: message.guardianId ?? null,
       dedupeKey: message.dedupeKey ?? null,
@@ -55,7 +58,15 @@ export async function queueMail(tx: DbOrTx, message: QueuedMail): Promise<boolea
   return inserted.length > 0;
 }
 
-type Claimed = { id: string; to_address: string; subject: string; text_body: string; html_body: string; attempts: number };
+type Claimed = {
+  id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  unsubscribe_url: string | null;
+  attempts: number;
+};
 
 /**
  * Sends the messages due at `now`: claims a batch, sends each, marks it sent or schedules its retry; goes on while
@@ -76,12 +87,18 @@ export async function sendDueMail(deps: { db: Db; mailer: Mailer }, now: Date = 
           ORDER BY next_attempt_at, created_at
           LIMIT ${BATCH}
           FOR UPDATE SKIP LOCKED)
-        RETURNING id, to_address, subject, text_body, html_body, attempts`),
+        RETURNING id, to_address, subject, text_body, html_body, unsubscribe_url, attempts`),
     );
     for (const row of claimed) {
       const ours = and(eq(mailOutbox.id, row.id), eq(mailOutbox.claimedUntil, leaseUntil));
       try {
-        await deps.mailer.send({ to: row.to_address, subject: row.subject, text: row.text_body, html: row.html_body });
+        await deps.mailer.send({
+          to: row.to_address,
+          subject: row.subject,
+          text: row.text_body,
+          html: row.html_body,
+          unsubscribeUrl: row.unsubscribe_url,
+        });
       } catch (error) {
         failed += 1;
         await deps.db
@@ -98,7 +115,7 @@ export async function sendDueMail(deps: { db: Db; mailer: Mailer }, now: Date = 
       // Sent: the bodies (a child's figures, a code) are not kept; who, what and when stay for the record.
       await deps.db
         .update(mailOutbox)
-        .set({ sentAt: new Date(), claimedUntil: null, lastError: null, textBody: '', htmlBody: '' })
+        .set({ sentAt: new Date(), claimedUntil: null, lastError: null, textBody: '', htmlBody: '', unsubscribeUrl: null })
         .where(ours);
     }
     if (claimed.length < BATCH || failed > 0) return { sent, failed };

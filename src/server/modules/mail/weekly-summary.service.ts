@@ -124,6 +124,7 @@ export async function queueWeeklySummaries(deps: WeeklySummaryDeps, now: Date = 
   const privacy = rankingPrivacyOf(rules);
   let queued = 0;
   for (const row of await recipientsOf(deps.db, week, weekKey)) {
+    const optOutUrl = await unsubscribeUrl(deps.db, deps.publicUrl, row.guardian_id);
     const [movements, figures] = await Promise.all([
       movementsOf(deps.db, row.student_id, week, rules.familiesSeePenalties),
       rules.familiesSeeRanking ? studentSummary(deps.db, deps.ranking, row.student_id, rules.meritusGoal, privacy, now) : null,
@@ -140,7 +141,7 @@ export async function queueWeeklySummaries(deps: WeeklySummaryDeps, now: Date = 
         penaltiesShown: rules.familiesSeePenalties,
         ranking: figures ? { position: figures.rank.position, of: figures.rank.total } : null,
         familyUrl,
-        unsubscribeUrl: await unsubscribeUrl(deps.db, deps.publicUrl, row.guardian_id),
+        unsubscribeUrl: optOutUrl,
       }),
     };
     const added = await queueMail(deps.db, {
@@ -149,6 +150,7 @@ export async function queueWeeklySummaries(deps: WeeklySummaryDeps, now: Date = 
       subject: doc.title,
       text: renderText(doc),
       html: renderHtml(doc),
+      unsubscribeUrl: optOutUrl,
       studentUuid: row.student_id,
       guardianId: row.guardian_id,
       dedupeKey: `weekly:${row.guardian_id}:${row.student_id}:${weekKey}`,
