@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Mail } from 'lucide-react';
 import { mail } from '../../../shared/contract/mail.ts';
@@ -17,6 +18,8 @@ export function WeeklySummarySwitch() {
   const client = useQueryClient();
   const read = readOf(mail.familyPreferences);
   const preferences = useQuery(read);
+  // The box shows the choice at once, in the click's own render, until the server has answered.
+  const [choice, setChoice] = useState<boolean | null>(null);
   const change = useMutation<FamilyMailPreferences, ApiError, boolean>({
     mutationFn: (weeklySummary) => call(mail.setFamilyPreferences, { body: { weeklySummary } }),
     onSuccess: (result) => {
@@ -24,6 +27,7 @@ export function WeeklySummarySwitch() {
       toast.success(result.weeklySummary ? MAIL_TEXTS.summaryOn : MAIL_TEXTS.summaryOff);
     },
     onError: (error) => toastError(error),
+    onSettled: () => setChoice(null),
   });
   return (
     <Card title="Resumo semanal por email">
@@ -39,9 +43,12 @@ export function WeeklySummarySwitch() {
           <input
             type="checkbox"
             className="mt-0.5 size-5 shrink-0 accent-indigo-600"
-            checked={change.isPending ? change.variables : preferences.data.weeklySummary}
+            checked={choice ?? preferences.data.weeklySummary}
             disabled={change.isPending}
-            onChange={(event) => change.mutate(event.target.checked)}
+            onChange={(event) => {
+              setChoice(event.target.checked);
+              change.mutate(event.target.checked);
+            }}
           />
           <span>
             <span className="font-medium text-slate-900">Receber toda segunda-feira o resumo da semana de cada filho</span>
