@@ -86,7 +86,15 @@ export default defineConfig({
         `node --import tsx src/server/test/server-bundle.ts e2e-${port} && node ${serverBundle}/main.js`,
       url: `${baseURL}/api/health`,
       ...SERVER_OPTIONS,
-      env: { ...SERVER_ENV, PORT: String(port), DATA_DIR: dataDir },
+      // Email on (decision 038), towards a port where nothing listens: the screens offer it, messages wait in the outbox.
+      env: {
+        ...SERVER_ENV,
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        SMTP_URL: 'smtp://127.0.0.1:9',
+        SMTP_FROM: 'Méritus <nao-responda@escola.test>',
+        PUBLIC_URL: baseURL,
+      },
     },
     {
       // Started after the first (Playwright starts them in order), so the front end is built by then.

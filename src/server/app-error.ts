@@ -63,6 +63,8 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   guardian_already_linked: 409,
   guardian_link_not_found: 404,
   family_child_not_found: 404,
+  mail_disabled: 409,
+  mail_link_invalid: 400,
   rate_limited: 429,
   live_streams_full: 429,
   live_streams_account_full: 429,

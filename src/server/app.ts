@@ -58,6 +58,10 @@ import { schoolYearRoutes } from './modules/school-year/school-year.routes.ts';
 import { lgpdRoutes } from './modules/lgpd/lgpd.routes.ts';
 import { hallOfFameRoutes } from './modules/hall-of-fame/hall-of-fame.routes.ts';
 import { familiesRoutes } from './modules/families/families.routes.ts';
+import { mailRoutes } from './modules/mail/mail.routes.ts';
+import { createMailer } from './modules/mail/mailer.ts';
+import { sendDueMail } from './modules/mail/outbox.service.ts';
+import { queueWeeklySummaries } from './modules/mail/weekly-summary.service.ts';
 import { guardStudentPhotos } from './modules/lgpd/photo-access.ts';
 import { sweepRetention } from './modules/lgpd/retention.service.ts';
 import { refuseOrdersOfRemovedStudent } from './modules/store/store.service.ts';
@@ -223,6 +227,14 @@ export async function buildApp(
   app.decorate('sweepRetention', (now?: Date) =>
     sweepRetention({ db: database.db, events, storage, beforeRemoval: refuseOrdersOfRemovedStudent }, now),
   );
+  // Email (decision 038): without SMTP_URL, nothing is queued and nothing sent.
+  const smtp = config.smtp;
+  const mailer = smtp ? createMailer(smtp) : null;
+  app.decorate('sendOutbox', async (now?: Date) => (mailer ? sendDueMail({ db: database.db, mailer }, now) : { sent: 0, failed: 0 }));
+  app.decorate('queueWeeklySummaries', async (now?: Date) =>
+    smtp ? queueWeeklySummaries({ db: database.db, settings, ranking, publicUrl: smtp.publicUrl }, now) : 0,
+  );
+  if (mailer) app.addHook('onClose', async () => mailer.close());
 
   // The front end's build, named on every answer: a page of an earlier build reloads to it (web/lib/build-version.ts).
   const indexPath = config.webDist ? path.join(config.webDist, 'index.html') : undefined;
@@ -277,6 +289,7 @@ export async function buildApp(
       await lgpdRoutes(api, deps);
       await hallOfFameRoutes(api, deps);
       await familiesRoutes(api, deps);
+      await mailRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

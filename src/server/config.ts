@@ -78,6 +78,14 @@ const envSchema = z.object({
   OIDC_MICROSOFT_CLIENT_ID: z.string().min(1).optional(),
   OIDC_MICROSOFT_CLIENT_SECRET: z.string().min(1).optional(),
   OIDC_MICROSOFT_EMAIL_DOMAIN: z.string().min(1).optional(),
+  /** Email (decision 038): on when set, e.g. smtps://usuario:senha@smtp.escola.br:465 or smtp://host:587 (STARTTLS). */
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((value) => /^smtps?:$/.test(new URL(value).protocol), 'use smtp:// ou smtps://')
+    .optional(),
+  /** The sender of every message, e.g. "Escola Exemplo <nao-responda@escola.br>"; required with SMTP_URL. */
+  SMTP_FROM: z.string().min(3).optional(),
 });
 
 type EnvName = keyof typeof envSchema.shape;
@@ -135,6 +143,12 @@ export const CONFIG_DESCRIPTIONS: Record<EnvName, { description: string; secret?
   OIDC_MICROSOFT_CLIENT_ID: { description: 'ID do aplicativo (cliente) na Microsoft; com ele, o login mostra “Entrar com Microsoft”.' },
   OIDC_MICROSOFT_CLIENT_SECRET: { description: 'Segredo do cliente do aplicativo na Microsoft.', secret: true },
   OIDC_MICROSOFT_EMAIL_DOMAIN: { description: 'Domínio(s) de email aceitos no login com Microsoft (separados por vírgula).' },
+  SMTP_URL: {
+    description:
+      'Servidor de email (smtp:// ou smtps://, com usuário e senha no endereço); sem ele, nenhum email é enviado nem guardado para envio.',
+    secret: true,
+  },
+  SMTP_FROM: { description: 'Remetente dos emails (resumo semanal e cartas aos responsáveis), ex.: Escola <nao-responda@escola.br>.' },
 };
 
 /** One variable as the server runs with it: the value as text (secrets never), and whether it came from the environment. */
@@ -177,6 +191,8 @@ export type Config = {
   storage: { driver: 'local' } | { driver: 's3'; s3: S3Settings };
   /** The school accounts one may sign in with (OpenID Connect), by provider; a provider left out is not offered. */
   signInProviders: Partial<Record<SignInProvider, SignInProviderConfig>>;
+  /** Email over SMTP (decision 038), with PUBLIC_URL for its links; null: email is off, and nothing is queued. */
+  smtp: { url: string; from: string; publicUrl: string } | null;
   /** Every variable with its effective value and source, for the Configurações tab. */
   settings: ConfigSetting[];
 };
@@ -252,6 +268,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const signIn = signInProvidersOf(e);
+  if (e.SMTP_URL && !e.SMTP_FROM) signIn.problems.push('SMTP_FROM: obrigatório com SMTP_URL (o remetente dos emails)');
+  if (e.SMTP_URL && !e.PUBLIC_URL) signIn.problems.push('SMTP_URL: exige também PUBLIC_URL (o endereço dos links dos emails)');
   if (signIn.problems.length > 0) throw new ConfigError(`Configuração inválida:\n${signIn.problems.map((line) => `  ${line}`).join('\n')}`);
   const dataDir = path.resolve(e.DATA_DIR);
   const https = e.PUBLIC_URL?.startsWith('https://') ?? false;
@@ -299,6 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : { driver: 'local' },
     signInProviders: signIn.providers,
+    smtp: e.SMTP_URL && e.SMTP_FROM && e.PUBLIC_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM, publicUrl: e.PUBLIC_URL } : null,
     settings: settingsOf(env, e, { demo, dataDir }),
   };
 }

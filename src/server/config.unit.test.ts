@@ -45,3 +45,14 @@ test('a school account provider is on with its client id, and then needs its sec
   expect(secret).toMatchObject({ secret: true, source: 'environment' });
   expect(secret?.value).not.toContain('segredo');
 });
+
+test('email is on with SMTP_URL, which needs SMTP_FROM and PUBLIC_URL; its password is never shown', () => {
+  expect(loadConfig({}).smtp).toBeNull();
+  const mail = { SMTP_URL: 'smtps://escola:senha-do-smtp@smtp.escola.br:465', SMTP_FROM: 'Escola <nao-responda@escola.br>' };
+  const config = loadConfig({ ...mail, PUBLIC_URL: 'https://meritus.escola.br' });
+  expect(config.smtp).toEqual({ url: mail.SMTP_URL, from: mail.SMTP_FROM, publicUrl: 'https://meritus.escola.br' });
+  expect(JSON.stringify(config.settings)).not.toContain('senha-do-smtp');
+  expect(() => loadConfig(mail)).toThrow(/SMTP_URL: exige também PUBLIC_URL/);
+  expect(() => loadConfig({ SMTP_URL: mail.SMTP_URL, PUBLIC_URL: 'https://meritus.escola.br' })).toThrow(/SMTP_FROM/);
+  expect(() => loadConfig({ ...mail, SMTP_URL: 'http://smtp.escola.br', PUBLIC_URL: 'https://meritus.escola.br' })).toThrow(/SMTP_URL/);
+});

@@ -11,6 +11,7 @@ import { archiveStagingDir } from './modules/archive/archive-files.ts';
 import { startStagingSweep } from './modules/archive/staging-sweep.ts';
 import { startGoalDeadlines } from './modules/store/goal-deadline-job.ts';
 import { startRetentionSweep } from './modules/lgpd/retention-job.ts';
+import { startMailJobs } from './modules/mail/mail-jobs.ts';
 import { createFileStorage } from './storage/storage.ts';
 
 async function main(): Promise<void> {
@@ -26,6 +27,10 @@ async function main(): Promise<void> {
     const stopGoalDeadlines = startGoalDeadlines(() => app.expireStoreGoals(), app.log);
     // The school's retention of inactive students (decision 030): once a day, when it has one.
     const stopRetentionSweep = startRetentionSweep(() => app.sweepRetention(), app.log);
+    // Email (decision 038): the weekly summaries queued on Mondays, the outbox sent every OUTBOX_CHECK_MS.
+    const stopMailJobs = config.smtp
+      ? startMailJobs({ sendOutbox: () => app.sendOutbox(), queueWeeklySummaries: () => app.queueWeeklySummaries() }, app.log)
+      : () => {};
     // Files of uploads a crash cut short; the embedded database's lock makes the data folder this process's alone.
     const stopStagingSweep = await startStagingSweep(
       {
@@ -55,6 +60,7 @@ async function main(): Promise<void> {
       stopMaintenance();
       stopGoalDeadlines();
       stopRetentionSweep();
+      stopMailJobs();
       stopStagingSweep();
       // A kept-alive connection closes once its answer is sent, not after Node's keep-alive timeout (5 s) that server.close() waits for.
       app.server.keepAliveTimeout = 1;

@@ -253,6 +253,8 @@ export const ERROR_MESSAGES = {
   guardian_already_linked: 'Este estudante já está na sua conta',
   guardian_link_not_found: 'Este responsável não acompanha este estudante',
   family_child_not_found: 'Estudante não encontrado na sua conta',
+  mail_disabled: 'O envio de e-mails não está configurado nesta escola.',
+  mail_link_invalid: 'Link inválido: abra o link do último email recebido, ou desligue o resumo na área da família.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

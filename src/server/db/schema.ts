@@ -1008,3 +1008,56 @@ export const guardianCodes = pgTable(
   },
   (t) => [uniqueIndex('guardian_codes_hash_key').on(t.codeHash), index('guardian_codes_student_idx').on(t.studentUuid)],
 );
+
+/**
+ * Email's outbox (issue 37, decision 038): a message is written here in the transaction of what caused it, and the
+ * outbox worker sends it later, claiming a row for a lease (claimed_until) so that two instances never send it both;
+ * a failure waits its backoff (next_attempt_at). A message a job makes once (a guardian's weekly summary) has a
+ * dedupe_key, so running the job again queues nothing new. The bodies are cleared once sent.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind', { enum: ['weekly_summary', 'guardian_letter'] }).notNull(),
+    dedupeKey: text('dedupe_key'),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body').notNull(),
+    /** The message's List-Unsubscribe address (the weekly summary's signed opt-out link), for mail readers' own button. */
+    unsubscribeUrl: text('unsubscribe_url'),
+    /** Whom the message is about: an erasure or a removed guardian takes their messages along. */
+    studentUuid: uuid('student_id').references(() => students.id, { onDelete: 'cascade' }),
+    guardianId: uuid('guardian_id').references(() => guardians.id, { onDelete: 'cascade' }),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('mail_outbox_dedupe_key').on(t.dedupeKey),
+    index('mail_outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.sentAt} IS NULL`),
+    index('mail_outbox_student_idx').on(t.studentUuid),
+    index('mail_outbox_guardian_idx').on(t.guardianId),
+  ],
+);
+
+/** A guardian who turned the weekly summary off (from the email's signed link or the family area); no row: on. */
+export const mailOptOuts = pgTable('mail_opt_outs', {
+  guardianId: uuid('guardian_id')
+    .primaryKey()
+    .references(() => guardians.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+});
+
+/** Secrets the server makes once and every instance shares (the key that signs the emails' unsubscribe links). */
+export const serverSecrets = pgTable('server_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+});

@@ -49,6 +49,8 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     // Responsáveis (decision 037): a guardian's account is made with a child's code, then signs in.
     'POST /api/auth/guardian/signup',
     'POST /api/auth/guardian/login',
+    // Email (decision 038): the weekly summary's one-click opt-out, by the signed link of the email itself.
+    'POST /api/mail/unsubscribe',
   ],
   signedIn: [
     'POST /api/auth/logout',
@@ -87,6 +89,8 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'GET /api/family/children',
     'GET /api/family/children/:id/summary',
     'PUT /api/family/children/:id/image-consent',
+    'GET /api/family/mail',
+    'PUT /api/family/mail',
   ],
   staffArea: [
     'GET /api/admin/operations',
@@ -159,6 +163,8 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'GET /api/admin/students/:id/guardians',
     'DELETE /api/admin/guardians/:id/students/:studentId',
     'POST /api/admin/guardian-letters',
+    'GET /api/admin/mail',
+    'POST /api/admin/students/:id/guardian-letter-email',
   ],
   manageSchool: [
     'PUT /api/admin/dashboard/goals/:id',
@@ -212,7 +218,10 @@ let t: TestApp;
 const cookies = new Map<Actor, string>();
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  // Email on (decision 038), so the letter by email acts for the teacher it admits; nothing here runs the outbox.
+  t = await buildTestApp({
+    env: { SMTP_URL: 'smtp://127.0.0.1:9', SMTP_FROM: 'Matriz <matriz@escola.test>', PUBLIC_URL: 'http://meritus.matriz.test' },
+  });
   const bruno = t.students[1]!;
   await t.db.update(students).set(B_PRIVATE).where(eq(students.id, bruno.id));
   cookies.set('studentA', await t.loginStudent(t.students[0]!.studentId));
@@ -449,6 +458,10 @@ test('every route that names a student, with a real student: her teacher is admi
     'GET /api/admin/reports/certificate.pdf': (_id, tagId) => ({ url: `/api/admin/reports/certificate.pdf?tag=${tagId}` }),
     'POST /api/admin/students/:id/guardian-codes': (id) => ({ url: `/api/admin/students/${id}/guardian-codes` }),
     'GET /api/admin/students/:id/guardians': (id) => ({ url: `/api/admin/students/${id}/guardians` }),
+    'POST /api/admin/students/:id/guardian-letter-email': (id) => ({
+      url: `/api/admin/students/${id}/guardian-letter-email`,
+      payload: { email: 'familia.matriz@exemplo.test' },
+    }),
   };
   // Every route with a student in its path is here: a new one must be added. The coordination's alone (the LGPD's) no
   // teacher reaches, whatever the turma: the role matrix above holds them.

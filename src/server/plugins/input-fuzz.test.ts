@@ -238,6 +238,10 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/family/children': { code: 'AAAA-BBBB-CCCC' },
   'PUT /api/family/children/:id/image-consent': { consent: true },
   'POST /api/admin/guardian-letters': { studentIds: [bruno.id] },
+  // Email is off in this app (decision 038): the letter by email and the switch answer mail_disabled, queueing nothing.
+  'POST /api/admin/students/:id/guardian-letter-email': { email: 'familia.fuzz@exemplo.test' },
+  'PUT /api/family/mail': { weeklySummary: false },
+  'POST /api/mail/unsubscribe': { guardian: guardianId, signature: 'assinatura-que-nao-confere' },
 };
 
 /** Routes left out, and why. */
@@ -434,6 +438,8 @@ async function snapshot(): Promise<Snapshot> {
     ${tableHash('guardians', 't.id')} AS guardians,
     ${tableHash('guardian_students', 't.guardian_id, t.student_id')} AS guardian_students,
     ${tableHash('guardian_codes', 't.id')} AS guardian_codes,
+    ${tableHash('mail_outbox', 't.id')} AS mail_outbox,
+    ${tableHash('mail_opt_outs', 't.guardian_id')} AS mail_opt_outs,
     (SELECT coalesce(jsonb_object_agg(action, n), '{}'::jsonb) FROM (SELECT action, count(*)::int AS n FROM audit_log GROUP BY action) a) AS audit`);
   const [row] = rowsOf<Snapshot & { audit: Record<string, number> | string }>(result);
   const audit = typeof row!.audit === 'string' ? (JSON.parse(row!.audit) as Record<string, number>) : row!.audit;

@@ -7,6 +7,7 @@ import { hallOfFame } from './hall-of-fame.ts';
 import { families } from './families.ts';
 import { ledger } from './ledger.ts';
 import { lgpd } from './lgpd.ts';
+import { mail } from './mail.ts';
 import { reasonPresets } from './reason-presets.ts';
 import { reports } from './reports.ts';
 import { schoolYear } from './school-year.ts';
@@ -38,6 +39,7 @@ export const routes = {
   lgpd,
   hallOfFame,
   families,
+  mail,
 };
 
 /** Every route, once. */

@@ -13,6 +13,7 @@ export * from '../hall-of-fame.ts';
 export * from '../families.ts';
 export * from '../ledger.ts';
 export * from '../lgpd.ts';
+export * from '../mail.ts';
 export * from '../reason-presets.ts';
 export * from '../reports.ts';
 export * from '../responses.ts';

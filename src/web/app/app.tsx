@@ -23,6 +23,8 @@ const GuardianSignupPage = lazyRetrying(() =>
   import('../features/family/guardian-signup-page.tsx').then(({ default: Page }) => ({ default: () => <Page loadArea={loadArea} /> })),
 );
 
+const WeeklySummaryOffPage = lazyRetrying(() => import('../features/family/weekly-summary-off-page.tsx'));
+
 const StudentArea = lazyArea('student');
 const AdminArea = lazyArea('admin');
 const FamilyArea = lazyArea('familia');
@@ -52,6 +54,14 @@ export function App() {
               element={
                 <Loading>
                   <GuardianSignupPage />
+                </Loading>
+              }
+            />
+            <Route
+              path={paths.weeklySummaryOff}
+              element={
+                <Loading>
+                  <WeeklySummaryOffPage />
                 </Loading>
               }
             />

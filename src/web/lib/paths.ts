@@ -1,5 +1,6 @@
 import type { Area } from '../../shared/areas.ts';
 import { GUARDIAN_SIGNUP_PATH, SIGN_IN_PATH } from '../../shared/constants.ts';
+import { MAIL_UNSUBSCRIBE_PATH } from '../../shared/mail-texts.ts';
 
 /** Every route of the app, written once. */
 export const paths = {
@@ -9,6 +10,8 @@ export const paths = {
   privacy: '/privacidade',
   /** Public: a guardian's first access with the code of the school's letter (decision 037). */
   guardianSignup: GUARDIAN_SIGNUP_PATH,
+  /** Public: the weekly summary's one-click opt-out, opened from the email's signed link (decision 038). */
+  weeklySummaryOff: MAIL_UNSUBSCRIBE_PATH,
   student: {
     home: '/student',
     profile: '/student/profile',

@@ -57,7 +57,7 @@ function newCode(): string {
 }
 
 /** A current student the staff member may manage (a teacher: of their turmas). */
-async function managedStudent(db: DbOrTx, admin: AdminActor, studentUuid: string): Promise<StudentRow> {
+export async function managedStudent(db: DbOrTx, admin: AdminActor, studentUuid: string): Promise<StudentRow> {
   const [row] = await selectStudents(db)
     .where(and(eq(students.id, studentUuid), isNull(students.deletedAt)))
     .limit(1);

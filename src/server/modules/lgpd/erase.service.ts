@@ -5,6 +5,7 @@ import {
   auditLog,
   guardianCodes,
   guardianStudents,
+  mailOutbox,
   loginFailures,
   storeOrders,
   students,
@@ -190,6 +191,8 @@ export async function eraseStudentData(
     // Their guardians no longer follow them, and no code of theirs can link anyone (decision 037).
     await tx.delete(guardianStudents).where(eq(guardianStudents.studentUuid, id));
     await tx.delete(guardianCodes).where(eq(guardianCodes.studentUuid, id));
+    // Messages about the student (a weekly summary, a letter), sent or waiting, carry their name (decision 038).
+    await tx.delete(mailOutbox).where(eq(mailOutbox.studentUuid, id));
     const past = await scrubAudit(tx, before, { name, email: 'removido', birthDate: 'removido', studentId });
     // Longest first: a full name is replaced before a shorter earlier one that it contains.
     past.names.sort((a, b) => b.length - a.length);

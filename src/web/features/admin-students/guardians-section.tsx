@@ -12,6 +12,7 @@ import { toast, toastError } from '../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { EmailText } from '../../ui/email-text.tsx';
+import { GuardianLetterEmail } from './guardian-letter-email.tsx';
 
 type Guardian = { id: string; name: string };
 
@@ -108,6 +109,7 @@ export function GuardiansSection({ student }: { student: { id: string; name: str
           </Button>
         )}
       </div>
+      <GuardianLetterEmail student={student} />
       {code && (
         <div className="flex flex-col gap-1 rounded-2xl bg-indigo-50 p-4 text-sm ring-1 ring-indigo-200">
           <output

@@ -18,6 +18,7 @@ import { Skeleton } from '../../ui/skeleton.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { useAddChild, useChildSummary, useFamilyChildren, useImageConsent } from './family-queries.ts';
 import { toast, toastError } from '../../lib/toast.ts';
+import { WeeklySummarySwitch } from './weekly-summary-switch.tsx';
 
 /** One figure of a child: a label over a value. */
 function Figure({ label, value, icon: Icon }: { label: string; value: string; icon: typeof Medal }) {
@@ -216,6 +217,7 @@ export default function FamilyPage() {
         </ul>
       )}
       <AddChildForm />
+      <WeeklySummarySwitch />
     </div>
   );
 }

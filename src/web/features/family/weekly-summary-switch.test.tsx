@@ -1,0 +1,27 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { expect, test } from 'vitest';
+import { routes } from '../../../shared/contract/routes.ts';
+import { queryKeyOf } from '../../lib/query-keys.ts';
+import { WeeklySummarySwitch } from './weekly-summary-switch.tsx';
+
+/** The family area's email switch (decision 038): a server without SMTP says email is off and offers nothing. */
+
+const OFF = 'O envio de e-mails não está configurado nesta escola.';
+
+function render(answers: [readonly unknown[], unknown][], node: React.ReactNode): Document {
+  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
+  for (const [key, data] of answers) client.setQueryData(key, data);
+  const html = renderToStaticMarkup(<QueryClientProvider client={client}>{node}</QueryClientProvider>);
+  return new DOMParser().parseFromString(html, 'text/html');
+}
+
+test('the family area says email is off, with no switch; with email on, the switch shows the choice', () => {
+  const key = queryKeyOf(routes.mail.familyPreferences);
+  const off = render([[key, { enabled: false, weeklySummary: true }]], <WeeklySummarySwitch />);
+  expect(off.querySelector('[data-testid="mail-disabled"]')?.textContent).toBe(OFF);
+  expect(off.querySelector('input[type="checkbox"]')).toBeNull();
+  const on = render([[key, { enabled: true, weeklySummary: false }]], <WeeklySummarySwitch />);
+  expect(on.querySelector('[data-testid="mail-disabled"]')).toBeNull();
+  expect(on.querySelector<HTMLInputElement>('input[type="checkbox"]')?.checked).toBe(false);
+});
