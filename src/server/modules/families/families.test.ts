@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, isNull } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { addAdmin, addStudents, buildTestApp, cookieFrom, turmaIdOf, type TestApp } from '../../test/test-app.ts';
 import { uploadStudentPhoto } from '../../test/student-photo.ts';
 import { guardianCodes, guardianStudents, loginFailures, students } from '../../db/schema.ts';
@@ -426,6 +426,33 @@ describe('the family area', () => {
       });
       expect(order.statusCode, order.body).toBe(201);
       await stream.waitFor(() => familyEvents() >= 2);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  test("a guardian's live stream hears when another student's operation moves their child's ranking position", async () => {
+    const child = await newStudent();
+    const other = await newStudent();
+    await t.award(child.id, 2);
+    const guardian = await newGuardian(await codeFor(child.id));
+    const stream = await openStream(await baseUrl(), guardian.cookie);
+    try {
+      await stream.waitFor(has('ready'));
+      // The standings the ticks compare with, read before the operation.
+      await vi.waitFor(async () => t.app.liveHub.tick());
+      const before = (await family('GET', `/children/${child.id}/summary`, guardian.cookie)).json<FamilyChildSummary>().ranking!;
+      // From behind the child to ahead of them: the child's own position moves, though nothing of theirs changed.
+      await t.award(other.id, 3);
+      await vi.waitFor(
+        async () => {
+          await t.app.liveHub.tick();
+          if (!stream.received.some((event) => event.event === 'family')) throw new Error('no family event yet');
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      const after = (await family('GET', `/children/${child.id}/summary`, guardian.cookie)).json<FamilyChildSummary>().ranking!;
+      expect(after.position).toBeGreaterThan(before.position);
     } finally {
       await stream.close();
     }
