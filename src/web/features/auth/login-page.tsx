@@ -249,6 +249,7 @@ export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
           <Tabs
             label="Tipo de acesso"
             className="mt-5"
+            stacked
             value={role}
             onChange={setRole}
             items={[
