@@ -11,12 +11,12 @@ export type TabsProps<T extends string> = {
   label: string;
   className?: string;
   listClassName?: string;
-  /** Icon over label, smaller: three or more tabs that must fit a phone-wide card side by side. */
-  stacked?: boolean;
+  /** Smaller type and padding: three or more tabs that must fit a phone-wide card side by side. */
+  compact?: boolean;
 };
 
 /** Tabs with the ARIA tabs pattern: arrow keys, Home and End move between tabs. */
-export function Tabs<T extends string>({ items, value, onChange, label, className, listClassName, stacked = false }: TabsProps<T>) {
+export function Tabs<T extends string>({ items, value, onChange, label, className, listClassName, compact = false }: TabsProps<T>) {
   const baseId = useId();
   const refs = useRef(new Map<T, HTMLButtonElement>());
   const active = items.find((item) => item.id === value) ?? items[0];
@@ -54,7 +54,7 @@ export function Tabs<T extends string>({ items, value, onChange, label, classNam
               onClick={() => onChange(item.id)}
               className={cn(
                 'flex flex-1 items-center justify-center whitespace-nowrap rounded-lg font-semibold transition-colors',
-                stacked ? 'min-h-14 min-w-0 flex-col gap-1 px-1 py-1.5 text-xs sm:text-sm' : 'min-h-10 gap-2 px-3 text-sm',
+                compact ? 'min-h-11 min-w-0 gap-1.5 px-1.5 text-xs sm:text-sm' : 'min-h-10 gap-2 px-3 text-sm',
                 selected ? 'bg-white text-indigo-700 shadow-sm' : 'text-slate-600 hover:text-slate-900',
               )}
             >
