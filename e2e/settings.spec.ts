@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { DEMO, test, expect, loginViaApi, navigate, getJson } from './fixtures.ts';
 import { expectNoSeriousA11yViolations } from './axe.ts';
@@ -74,6 +75,54 @@ test("a new goal saved on the settings screen shows in a student's sidebar", asy
       await context.close();
     },
   );
+});
+
+test('the two Responsáveis settings take the penalties and the ranking position off an open family screen', async ({
+  page,
+  browser,
+  school,
+}) => {
+  const child = await school.createStudent({ meritus: 50 });
+  const penalty = await school.admin.post(`/api/admin/students/${child.id}/meritus`, {
+    data: { type: 'penalty', amount: 4, description: 'Celular na prova' },
+    headers: { 'idempotency-key': randomUUID() },
+  });
+  expect(penalty.status(), await penalty.text()).toBe(201);
+  const code = (await (await school.admin.post(`/api/admin/students/${child.id}/guardian-codes`)).json()) as { code: string };
+  const family = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const signup = await family.request.post('/api/auth/guardian/signup', {
+    data: {
+      code: code.code,
+      email: `familia.${randomUUID().slice(0, 8)}@exemplo.test`,
+      name: 'Lia Responsável',
+      password: 'senha-da-familia-1',
+    },
+  });
+  expect(signup.status(), await signup.text()).toBe(201);
+  await withSettings(
+    school,
+    async () => {},
+    async () => {
+      const phone = await family.newPage();
+      await navigate(phone, '/familia');
+      const card = phone.getByTestId('family-child');
+      await expect(card.getByText('Celular na prova')).toBeVisible();
+      await expect(card.getByText('Posição no ranking')).toBeVisible();
+
+      await loginViaApi(page, 'admin');
+      await navigate(page, '/admin/settings');
+      await page.getByLabel('Responsáveis veem remoções e penalidades').uncheck();
+      await page.getByLabel('Responsáveis veem a posição do filho no ranking').uncheck();
+      await page.getByRole('button', { name: 'Salvar regras' }).click();
+      await expect(page.getByText('Regras salvas')).toBeVisible();
+
+      // The open family screen hears the settings change and reads the child again.
+      await expect(card.getByText('Celular na prova')).toBeHidden();
+      await expect(card.getByText('Posição no ranking')).toBeHidden();
+      await expect(card.getByText('Saldo inicial', { exact: false }).first()).toBeVisible();
+    },
+  );
+  await family.close();
 });
 
 test("the login page shows the school's name and its logo mark", async ({ page, school }) => {
@@ -248,7 +297,7 @@ test.describe('day one: the default turmas and the first administrator', () => {
       const description = `Olimpíada de matemática ${Math.random().toString(36).slice(2, 7)}`;
       const award = await page.request.post(`/api/admin/students/${student.id}/meritus`, {
         data: { type: 'reward', amount: 2, description },
-        headers: { 'Idempotency-Key': crypto.randomUUID() },
+        headers: { 'Idempotency-Key': randomUUID() },
       });
       expect(award.status(), await award.text()).toBe(201);
       await navigate(page, '/admin/recent-operations');

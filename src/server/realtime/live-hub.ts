@@ -11,7 +11,7 @@ import { LIVE_TICK_MS, MAX_PUSHED_OPERATIONS, type ClientEvent, type RankingEven
 import type { BusEvent, DeliveredEvent, EventBus } from './event-bus.ts';
 import { rankingPrivacyOf, type RankingPrivacy } from '../views/student-privacy.ts';
 import { DEFAULT_RULES } from '../../shared/settings.ts';
-import { changeSeenBy, changesBetween, nothingChanged, positionsOf, type Positions } from './ranking-changes.ts';
+import { changeSeenBy, changesBetween, nothingChanged, positionsOf, type Positions, type RankingChanges } from './ranking-changes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -77,6 +77,8 @@ export type Owed = {
   students: boolean;
   /** The Loja's order queue (staff) or catalogue (students) changed. */
   store?: boolean | undefined;
+  /** A guardian: one of their children's ranking position moved (others' operations move it too). */
+  family?: boolean | undefined;
 };
 
 /**
@@ -100,6 +102,7 @@ export function mergeOwed(before: Owed | undefined, after: Owed): Owed {
     tags,
     students: before.students || after.students,
     store: before.store || after.store,
+    family: before.family || after.family,
   };
 }
 
@@ -332,6 +335,10 @@ export function createLiveHub(
     return turma === undefined || changed.has(turma);
   };
 
+  /** Whether the Méritus position of one of a guardian's children moved (the family area shows it). */
+  const childMoved = (client: LiveClient, changes: RankingChanges) =>
+    [...(client.children ?? [])].some((id) => changes.students.meritus.has(id));
+
   /** What each stream is owed at its next turn (coalesced events merge until then). */
   const owed = new Map<LiveClient, Owed>();
   const owe = (client: LiveClient, more: Owed) => owed.set(client, mergeOwed(owed.get(client), more));
@@ -360,6 +367,7 @@ export function createLiveHub(
         tags: tags ? { mine: principal.role === 'student' && (tags === 'all' || tags.has(principal.id)) } : undefined,
         students: studentList,
         store: staff ? turmasSeenBy(principal, orders) : catalogueSeenBy(principal.id, catalogue, snapshot),
+        family: principal.role === 'guardian' && moved !== undefined && childMoved(client, moved.changes),
       });
     }
   };
@@ -379,6 +387,7 @@ export function createLiveHub(
       if (due.tags) client.send({ type: 'tags', mine: due.tags.mine });
       if (due.students) client.send({ type: 'students' });
       if (due.store) client.send({ type: 'store' });
+      if (due.family) client.send({ type: 'family' });
     }
   };
 

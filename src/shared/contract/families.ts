@@ -42,12 +42,6 @@ export const families = defineRoutes(['families'], {
     description: 'Cria a conta do responsável com o código de um filho e entra. Tentativas com código errado contam como as de login.',
     schemas: (s) => ({ body: s.guardianSignupInput, response: { 201: s.sessionUser } }),
   },
-  login: {
-    method: 'POST',
-    path: '/api/auth/guardian/login',
-    access: 'public',
-    schemas: (s) => ({ body: s.guardianLoginInput, response: { 200: s.sessionUser } }),
-  },
   addChild: {
     method: 'POST',
     path: '/api/family/children',

@@ -1,6 +1,5 @@
 import type { AdminLoginInput, SessionUser, StudentLoginInput } from '../../shared/auth.ts';
 import { auth } from '../../shared/contract/auth.ts';
-import { families } from '../../shared/contract/families.ts';
 import { CORE_ERROR_MESSAGES as ERROR_MESSAGES } from '../../shared/messages-core.ts';
 import { api, call, isApiError, type ApiClient } from './api.ts';
 
@@ -55,7 +54,7 @@ export type LoginRequest =
 
 export function postLogin(request: LoginRequest): Promise<SessionUser> {
   if (request.role === 'student') return call(auth.studentLogin, { body: request.input });
-  return call(request.role === 'admin' ? auth.adminLogin : families.login, { body: request.input });
+  return call(request.role === 'admin' ? auth.adminLogin : auth.guardianLogin, { body: request.input });
 }
 
 export function displayName(user: SessionUser): string {

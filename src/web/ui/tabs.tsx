@@ -11,10 +11,12 @@ export type TabsProps<T extends string> = {
   label: string;
   className?: string;
   listClassName?: string;
+  /** Smaller type and padding: three or more tabs that must fit a phone-wide card side by side. */
+  compact?: boolean;
 };
 
 /** Tabs with the ARIA tabs pattern: arrow keys, Home and End move between tabs. */
-export function Tabs<T extends string>({ items, value, onChange, label, className, listClassName }: TabsProps<T>) {
+export function Tabs<T extends string>({ items, value, onChange, label, className, listClassName, compact = false }: TabsProps<T>) {
   const baseId = useId();
   const refs = useRef(new Map<T, HTMLButtonElement>());
   const active = items.find((item) => item.id === value) ?? items[0];
@@ -51,7 +53,8 @@ export function Tabs<T extends string>({ items, value, onChange, label, classNam
               tabIndex={selected ? 0 : -1}
               onClick={() => onChange(item.id)}
               className={cn(
-                'flex min-h-10 flex-1 items-center justify-center gap-2 whitespace-nowrap rounded-lg px-3 text-sm font-semibold transition-colors',
+                'flex flex-1 items-center justify-center whitespace-nowrap rounded-lg font-semibold transition-colors',
+                compact ? 'min-h-11 min-w-0 gap-1.5 px-1.5 text-xs sm:text-sm' : 'min-h-10 gap-2 px-3 text-sm',
                 selected ? 'bg-white text-indigo-700 shadow-sm' : 'text-slate-600 hover:text-slate-900',
               )}
             >

@@ -45,7 +45,7 @@ export async function familiesRoutes(app: FastifyInstance, { config, database, e
     return reply.status(201).send(result.user);
   });
 
-  route(app, routes.families.login, async (request, reply) => {
+  route(app, routes.auth.guardianLogin, async (request, reply) => {
     const result = await loginGuardian(database.db, request.body, requestContext(request));
     setSessionCookie(reply, config, result.token, result.expiresAt);
     return result.user;

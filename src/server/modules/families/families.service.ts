@@ -1,5 +1,5 @@
 import { createHash, randomInt } from 'node:crypto';
-import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { guardianCodes, guardians, guardianStudents, students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
@@ -310,16 +310,6 @@ export async function familyChildren(db: Db, guardian: GuardianActor): Promise<{
 /** The ids of every current child of the guardian (their live stream hears these). */
 export async function childIdsOf(db: DbOrTx, guardianId: string): Promise<string[]> {
   return (await childRows(db, guardianId)).map((row) => row.id);
-}
-
-/** The ids of the guardian's children among those named (for live events and photos: no row, no link). */
-export async function linkedChildren(db: DbOrTx, guardianId: string, studentUuids: readonly string[]): Promise<string[]> {
-  if (studentUuids.length === 0) return [];
-  const rows = await db
-    .select({ id: guardianStudents.studentUuid })
-    .from(guardianStudents)
-    .where(and(eq(guardianStudents.guardianId, guardianId), inArray(guardianStudents.studentUuid, [...studentUuids])));
-  return rows.map((row) => row.id);
 }
 
 /**

@@ -1,13 +1,16 @@
-import { eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, count, eq, isNull } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { addAdmin, addStudents, buildTestApp, cookieFrom, type TestApp } from '../../test/test-app.ts';
-import { guardianCodes, guardianStudents, loginFailures } from '../../db/schema.ts';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { addAdmin, addStudents, buildTestApp, cookieFrom, turmaIdOf, type TestApp } from '../../test/test-app.ts';
+import { uploadStudentPhoto } from '../../test/student-photo.ts';
+import { guardianCodes, guardianStudents, loginFailures, students } from '../../db/schema.ts';
 import { DEFAULT_RULES } from '../../../shared/settings.ts';
 import { LOGIN_LIMITS } from '../../../shared/constants.ts';
 import { pdfPages, pdfText } from '../../test/pdf-text.ts';
 import { has, openStream } from '../../realtime/sse-test-client.ts';
-import type { FamilyChildSummary, GuardianCodeResult, StudentGuardians } from '../../../shared/families.ts';
+import { GUARDIAN_CODE_DAYS, type FamilyChildSummary, type GuardianCodeResult, type StudentGuardians } from '../../../shared/families.ts';
+import { RANKING_NAME_MODES } from '../../../shared/ranking-privacy.ts';
 
 /**
  * Responsáveis (decision 037): codes, sign-up, sign-in, the family routes and their IDOR, the coordination's links and
@@ -17,6 +20,7 @@ import type { FamilyChildSummary, GuardianCodeResult, StudentGuardians } from '.
 let t: TestApp;
 let serial = 0;
 const PASSWORD = 'senha-da-familia-1';
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -50,6 +54,10 @@ async function newGuardian(code: string) {
   expect(response.statusCode, response.body).toBe(201);
   return { cookie: cookieFrom(response), email, id: response.json<{ guardian: { id: string } }>().guardian.id };
 }
+
+/** The app listening (once, for the live streams' tests). */
+let listening: Promise<string> | undefined;
+const baseUrl = () => (listening ??= t.app.listen({ port: 0, host: '127.0.0.1' }));
 
 function family(method: 'GET' | 'POST', url: string, cookie: string, payload?: object) {
   return t.app.inject({ method, url: `/api/family${url}`, headers: { cookie }, ...(payload ? { payload } : {}) });
@@ -99,6 +107,33 @@ describe('codes and sign-up', () => {
     expect((await signup(account(second))).json().error.code).toBe('guardian_code_invalid');
     const third = await codeFor(child.id);
     expect((await signup(account(third))).statusCode).toBe(201);
+  });
+
+  test('adding a child: guessed, revoked, used and expired codes are refused alike and link nobody; a code lasts 30 days', async () => {
+    const first = await newStudent();
+    const guardian = await newGuardian(await codeFor(first.id));
+    const child = await newStudent();
+    const made = await t.request('POST', `/admin/students/${child.id}/guardian-codes`);
+    const { code: revoked, expiresAt } = made.json<GuardianCodeResult>();
+    const lasts = Date.parse(expiresAt) - Date.now();
+    expect(lasts).toBeGreaterThan(GUARDIAN_CODE_DAYS * DAY_MS - 60_000);
+    expect(lasts).toBeLessThanOrEqual(GUARDIAN_CODE_DAYS * DAY_MS);
+    const used = await codeFor(child.id);
+    await newGuardian(used);
+    const expired = await codeFor(child.id);
+    await t.db
+      .update(guardianCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(and(eq(guardianCodes.studentUuid, child.id), isNull(guardianCodes.usedAt)));
+    for (const [what, code] of Object.entries({ guessed: 'ABCD-EFGH-JKMN', revoked, used, expired })) {
+      const response = await family('POST', '/children', guardian.cookie, { code });
+      expect(response.statusCode, what).toBe(422);
+      expect(response.json().error.code, what).toBe('guardian_code_invalid');
+      expect(response.body, what).not.toContain(child.name);
+    }
+    const ids = (await family('GET', '/children', guardian.cookie)).json().children.map((row: { id: string }) => row.id);
+    expect(ids).toEqual([first.id]);
+    expect((await family('GET', `/children/${child.id}/summary`, guardian.cookie)).statusCode).toBe(404);
   });
 
   test('a short password and an email already taken are refused; the code stays usable after either', async () => {
@@ -177,6 +212,20 @@ describe("'Carta para responsáveis'", () => {
     expect(audit?.details).toMatchObject({ count: 2 });
     for (const code of codes) expect(JSON.stringify(audit)).not.toContain(code);
   });
+  test("a turma's letters: one page for each of its current students", async () => {
+    const grade = '3º EM - Turma D';
+    await newStudent(grade);
+    const turmaId = await turmaIdOf(t.db, grade);
+    const [row] = await t.db
+      .select({ current: count() })
+      .from(students)
+      .where(and(eq(students.turmaId, turmaId), isNull(students.deletedAt)));
+    const current = row!.current;
+    const response = await t.request('POST', '/admin/guardian-letters', { payload: { turmaId } });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await pdfPages(response.rawPayload)).toBe(current);
+    expect(current).toBeGreaterThan(0);
+  });
 });
 
 describe('the family area', () => {
@@ -188,9 +237,15 @@ describe('the family area', () => {
     const list = await family('GET', '/children', guardian.cookie);
     expect(list.json().children.map((child: { id: string }) => child.id)).toEqual([mine.id]);
     expect((await family('GET', `/children/${mine.id}/summary`, guardian.cookie)).statusCode).toBe(200);
-    for (const id of [other.id, '00000000-0000-4000-8000-000000000000', 'nada']) {
+    // Another's child and an unknown id alike; a malformed id is refused by its shape (400, as on every route), same code.
+    for (const [id, status] of [
+      [other.id, 404],
+      ['00000000-0000-4000-8000-000000000000', 404],
+      ['nada', 400],
+    ] as const) {
       const response = await family('GET', `/children/${id}/summary`, guardian.cookie);
-      expect(response.statusCode, id).toBe(404);
+      expect(response.statusCode, id).toBe(status);
+      expect(response.json().error.code).toBe('family_child_not_found');
       expect(response.body).not.toContain(other.name);
     }
     // The other guardian's child by their own code is refused once used; a student's and a staff session are refused.
@@ -250,6 +305,76 @@ describe('the family area', () => {
     }
   });
 
+  test("the summary lists the child's own tags and store orders, nobody else's", async () => {
+    const child = await newStudent();
+    const other = await newStudent();
+    const guardian = await newGuardian(await codeFor(child.id));
+    for (const [student, kind] of [
+      [child, 'leader'],
+      [other, 'angel'],
+    ] as const) {
+      const tagged = await t.request('PUT', `/admin/students/${student.id}/tags/${kind}`, { payload: {} });
+      expect(tagged.statusCode, tagged.body).toBe(200);
+    }
+    const itemName = `Caderno da família ${serial}`;
+    const item = await t.request('POST', '/admin/store/items', {
+      payload: { name: itemName, price: 10, currency: 'meritus', category: 'material' },
+    });
+    expect(item.statusCode, item.body).toBe(201);
+    for (const student of [child, other]) {
+      await t.award(student.id, 30);
+      const order = await t.app.inject({
+        method: 'POST',
+        url: `/api/store/items/${item.json<{ id: string }>().id}/orders`,
+        headers: { cookie: await t.loginStudent(student.studentId), 'idempotency-key': randomUUID() },
+      });
+      expect(order.statusCode, order.body).toBe(201);
+    }
+    const response = await family('GET', `/children/${child.id}/summary`, guardian.cookie);
+    const summary = response.json<FamilyChildSummary>();
+    expect(summary.child.meritus).toBe(20);
+    expect(summary.tags.map((tag) => tag.kind)).toEqual(['leader']);
+    expect(summary.orders.map((order) => order.itemName)).toEqual([itemName]);
+    expect(response.body).not.toContain(other.name);
+  });
+
+  test('the ranking position is the one the child sees, under every privacy mode, also when the child hides from the ranking', async () => {
+    const child = await newStudent();
+    await t.award(child.id, 3);
+    const guardian = await newGuardian(await codeFor(child.id));
+    const childCookie = await t.loginStudent(child.studentId);
+    const hidden = await t.app.inject({
+      method: 'PUT',
+      url: '/api/me/ranking-visibility',
+      headers: { cookie: childCookie },
+      payload: { hidden: true },
+    });
+    expect(hidden.statusCode, hidden.body).toBe(200);
+    try {
+      for (const rankingNames of RANKING_NAME_MODES) {
+        expect((await t.request('PUT', '/admin/settings/rules', { payload: { ...DEFAULT_RULES, rankingNames } })).statusCode).toBe(200);
+        const own = (await t.app.inject({ url: '/api/me/summary', headers: { cookie: childCookie } })).json().rank;
+        const shown = (await family('GET', `/children/${child.id}/summary`, guardian.cookie)).json<FamilyChildSummary>();
+        expect(shown.ranking, rankingNames).toEqual({ position: own.position, of: own.total });
+      }
+    } finally {
+      await t.request('PUT', '/admin/settings/rules', { payload: DEFAULT_RULES });
+    }
+  });
+
+  test("a child's photo reaches their guardian without the image consent; another family and a removed link get nothing", async () => {
+    const child = await newStudent();
+    const photo = await uploadStudentPhoto(t, child.id, await t.loginAdmin());
+    const guardian = await newGuardian(await codeFor(child.id));
+    const stranger = await newGuardian(await codeFor((await newStudent()).id));
+    expect((await family('GET', '/children', guardian.cookie)).json().children[0].photo).toBe(photo);
+    const fetchPhoto = async (cookie: string) => (await t.app.inject({ url: photo, headers: { cookie } })).statusCode;
+    expect(await fetchPhoto(guardian.cookie)).toBe(200);
+    expect(await fetchPhoto(stranger.cookie)).toBe(404);
+    expect((await t.request('DELETE', `/admin/guardians/${guardian.id}/students/${child.id}`)).statusCode).toBe(200);
+    expect(await fetchPhoto(guardian.cookie)).toBe(404);
+  });
+
   test('a linked guardian gives the image consent, audited; another guardian cannot', async () => {
     const child = await newStudent();
     const guardian = await newGuardian(await codeFor(child.id));
@@ -268,8 +393,7 @@ describe('the family area', () => {
     const child = await newStudent();
     const other = await newStudent();
     const guardian = await newGuardian(await codeFor(child.id));
-    const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const stream = await openStream(baseUrl, guardian.cookie);
+    const stream = await openStream(await baseUrl(), guardian.cookie);
     try {
       await stream.waitFor(has('ready'));
       await t.award(other.id, 5);
@@ -277,6 +401,58 @@ describe('the family area', () => {
       await stream.waitFor(has('family'));
       // Only the child's operation: the other student's, published first, told the guardian nothing.
       expect(stream.received.filter((event) => event.event === 'family')).toHaveLength(1);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  test("a guardian's live stream hears their child's tags and orders at once", async () => {
+    const child = await newStudent();
+    const guardian = await newGuardian(await codeFor(child.id));
+    await t.award(child.id, 30);
+    const item = await t.request('POST', '/admin/store/items', {
+      payload: { name: `Lápis ${serial}`, price: 5, currency: 'meritus', category: 'material' },
+    });
+    const stream = await openStream(await baseUrl(), guardian.cookie);
+    try {
+      await stream.waitFor(has('ready'));
+      const familyEvents = () => stream.received.filter((event) => event.event === 'family').length;
+      expect((await t.request('PUT', `/admin/students/${child.id}/tags/counselor`, { payload: {} })).statusCode).toBe(200);
+      await stream.waitFor(() => familyEvents() === 1);
+      const order = await t.app.inject({
+        method: 'POST',
+        url: `/api/store/items/${item.json<{ id: string }>().id}/orders`,
+        headers: { cookie: await t.loginStudent(child.studentId), 'idempotency-key': randomUUID() },
+      });
+      expect(order.statusCode, order.body).toBe(201);
+      await stream.waitFor(() => familyEvents() >= 2);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  test("a guardian's live stream hears when another student's operation moves their child's ranking position", async () => {
+    const child = await newStudent();
+    const other = await newStudent();
+    await t.award(child.id, 2);
+    const guardian = await newGuardian(await codeFor(child.id));
+    const stream = await openStream(await baseUrl(), guardian.cookie);
+    try {
+      await stream.waitFor(has('ready'));
+      // The standings the ticks compare with, read before the operation.
+      await vi.waitFor(async () => t.app.liveHub.tick());
+      const before = (await family('GET', `/children/${child.id}/summary`, guardian.cookie)).json<FamilyChildSummary>().ranking!;
+      // From behind the child to ahead of them: the child's own position moves, though nothing of theirs changed.
+      await t.award(other.id, 3);
+      await vi.waitFor(
+        async () => {
+          await t.app.liveHub.tick();
+          if (!stream.received.some((event) => event.event === 'family')) throw new Error('no family event yet');
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      const after = (await family('GET', `/children/${child.id}/summary`, guardian.cookie)).json<FamilyChildSummary>().ranking!;
+      expect(after.position).toBeGreaterThan(before.position);
     } finally {
       await stream.close();
     }

@@ -5,7 +5,6 @@ import zlib from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { unzipSync, strFromU8 } from 'fflate';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addAdmin, buildTestApp, TEST_PASSWORD, turmaIdOf, type TestApp } from '../../test/test-app.ts';
 import { auditLog, students } from '../../db/schema.ts';
@@ -13,6 +12,7 @@ import { reconcile, totalBalances } from '../ledger/reconciliation.service.ts';
 import { writeBackup } from '../../backup/archive.ts';
 import { sqlClientOf } from '../../backup/sql-client.ts';
 import { formatDate } from '../../../shared/format.ts';
+import { uploadStudentPhoto } from '../../test/student-photo.ts';
 
 /**
  * The LGPD (decision 030): erasure leaves no personal value anywhere the system answers, exports or backs up, while
@@ -37,28 +37,7 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const png = () =>
-  sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366aa' } })
-    .png()
-    .toBuffer();
-
-/** Uploads a photo for a student, as the form does (multipart, field "file"). */
-async function uploadPhoto(id: string): Promise<string> {
-  const boundary = `----lgpd${randomUUID()}`;
-  const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="foto.png"\r\nContent-Type: image/png\r\n\r\n`),
-    await png(),
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `/api/admin/students/${id}/photo`,
-    headers: { cookie: coordinator, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload: body,
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json().student.photo as string;
-}
+const uploadPhoto = (id: string) => uploadStudentPhoto(t, id, coordinator);
 
 /** How many students newStudent has made in this file: each gets a birth date of its own. */
 let studentsMade = 0;

@@ -4,7 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { students } from '../../db/schema.ts';
 import { AppError } from '../../app-error.ts';
-import { linkedChildren } from '../families/families.service.ts';
+import { linkedChildren } from '../../views/guardian-links.ts';
 import { sessionCookieName, TOKEN_SHAPE } from '../../plugins/auth.ts';
 
 /** A stored photo's own address for its thumbnail's ('….thumb.webp' → '….webp'); the address itself otherwise. */

@@ -194,7 +194,10 @@ export function AdminStudentsPage() {
       />
 
       <Card padded={false}>
-        <div ref={listTop} className="flex scroll-mt-24 flex-col gap-3 border-b border-slate-200 p-4 sm:p-5 xl:flex-row xl:items-center">
+        <div
+          ref={listTop}
+          className="flex scroll-mt-24 flex-col gap-3 border-b border-slate-200 p-4 sm:p-5 xl:flex-row xl:flex-wrap xl:items-center"
+        >
           <SearchInput
             ref={searchRef}
             className="xl:flex-1"
@@ -218,8 +221,11 @@ export function AdminStudentsPage() {
             containerClassName="xl:w-56"
             className="h-11"
           />
-          {/* Whole labels on every screen: the buttons wrap to a new row rather than shrink to a word. */}
-          <div className="flex flex-wrap gap-2 [&>*]:flex-auto xl:[&>*]:flex-none">
+          {/*
+            Whole labels on every screen: the buttons wrap to a new row rather than shrink to a word. On a wide screen
+            they have a row of their own: beside the search, five of them squeezed it to its icon.
+          */}
+          <div className="flex flex-wrap gap-2 xl:basis-full [&>*]:flex-auto xl:[&>*]:flex-none">
             {manage && (
               <button type="button" className={TOOL_BUTTON} onClick={() => setDialog({ kind: 'import' })}>
                 <FileUp aria-hidden="true" className="size-4 shrink-0" />

@@ -89,14 +89,15 @@ export function GuardiansSection({ student }: { student: { id: string; name: str
           Há um código ainda não usado, válido até {formatDate(guardians.data.pendingCode.expiresAt)}.
         </p>
       )}
-      <div className="flex flex-col gap-2 sm:flex-row">
+      {/* Short labels under the section's heading, side by side at their own width, as the dialog's other actions. */}
+      <div className="flex flex-wrap gap-2">
         <Button
           variant="secondary"
           loading={letter.isPending}
           icon={<FileText aria-hidden="true" className="size-4" />}
           onClick={() => letter.mutate()}
         >
-          Baixar carta para responsáveis (PDF)
+          Baixar carta (PDF)
         </Button>
         {!code && (
           <Button
@@ -105,7 +106,7 @@ export function GuardiansSection({ student }: { student: { id: string; name: str
             icon={<KeyRound aria-hidden="true" className="size-4" />}
             onClick={() => create.mutate()}
           >
-            Gerar código para responsáveis
+            Gerar código
           </Button>
         )}
       </div>

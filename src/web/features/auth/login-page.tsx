@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
-import { Eye, EyeOff, GraduationCap, HeartHandshake, KeyRound, Medal, ShieldCheck, Sparkles, Star, Trophy } from 'lucide-react';
+import { Eye, EyeOff, KeyRound, Medal, Sparkles, Star, Trophy } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
 import { MESSAGES } from '../../../shared/messages-core.ts';
 import { SIGN_IN_REFUSAL_PARAM } from '../../../shared/constants.ts';
@@ -246,28 +246,27 @@ export function LoginPage({ loadArea }: { loadArea: AreaLoader }) {
               <SchoolAccountSignIn refusal={search} />
             </Suspense>
           )}
+          {/* Words only: three tabs fit a phone's card, and the login route keeps within its script budget (performance.spec). */}
           <Tabs
             label="Tipo de acesso"
             className="mt-5"
+            compact
             value={role}
             onChange={setRole}
             items={[
               {
                 id: 'student',
                 label: 'Estudante',
-                icon: <GraduationCap aria-hidden="true" className="size-4" />,
                 panel: <LoginForm key="student" role="student" demo={demo} loadArea={loadArea} />,
               },
               {
                 id: 'admin',
                 label: 'Administrador',
-                icon: <ShieldCheck aria-hidden="true" className="size-4" />,
                 panel: <LoginForm key="admin" role="admin" demo={demo} loadArea={loadArea} />,
               },
               {
                 id: 'familia',
                 label: 'Responsável',
-                icon: <HeartHandshake aria-hidden="true" className="size-4" />,
                 panel: <LoginForm key="familia" role="familia" demo={demo} loadArea={loadArea} />,
               },
             ]}

@@ -72,7 +72,8 @@ function ChildDetails({ child }: { child: FamilyChild }) {
   const earned = achievements.filter((achievement) => achievement.earned);
   return (
     <div className="flex flex-col gap-5">
-      <div className="grid grid-cols-1 gap-2 min-[360px]:grid-cols-2 lg:grid-cols-3">
+      {/* One figure a row on a phone: two columns there wrapped the values and left the third alone on its row. */}
+      <div className={`grid grid-cols-1 gap-2 ${ranking ? 'sm:grid-cols-3' : 'sm:grid-cols-2'}`}>
         <Figure label="Méritus" value={formatMeritus(summary.data.child.meritus)} icon={Medal} />
         <Figure label="Estelecas" value={formatEstelecas(summary.data.child.estelecas)} icon={Sparkles} />
         {ranking && <Figure label="Posição no ranking" value={`${ranking.position}º de ${formatNumber(ranking.of)}`} icon={Trophy} />}
