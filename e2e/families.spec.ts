@@ -64,7 +64,7 @@ for (const viewport of VIEWPORTS) {
 
       await expect(phone).toHaveURL(/\/familia$/);
       const card = phone.getByTestId('family-child');
-      await expect(card.getByText(child.name)).toBeVisible();
+      await expect(card.getByText(child.name, { exact: true })).toBeVisible();
       await expect(card.getByText('Ajudou a organizar a feira')).toBeVisible();
       await expect(card.getByText('Posição no ranking')).toBeVisible();
       await expectNoSeriousA11yViolations(phone);
@@ -113,7 +113,7 @@ test('a guardian signs in on the login’s Responsável tab', async ({ page, bro
   await phone.getByLabel('Senha', { exact: true }).fill('senha-da-familia-1');
   await phone.getByRole('button', { name: 'Entrar' }).click();
   await expect(phone).toHaveURL(/\/familia$/);
-  await expect(phone.getByTestId('family-child').getByText(child.name)).toBeVisible();
+  await expect(phone.getByTestId('family-child').getByText(child.name, { exact: true })).toBeVisible();
   await fresh.close();
 });
 

@@ -45,6 +45,8 @@ export const BUILD_META = 'meritus-build';
 export const SIGN_IN_PATH = '/login';
 /** A guardian's first access with a letter's code (decision 037): public; the letters print it and its QR code. */
 export const GUARDIAN_SIGNUP_PATH = '/responsaveis';
+/** The public page the weekly summary's signed link opens (decision 038): here, not with the mail's texts, which the login's first load must not carry. */
+export const MAIL_UNSUBSCRIBE_PATH = '/emails/resumo-semanal';
 /** The query parameter of SIGN_IN_PATH that names why a sign-in with a school account was refused. */
 export const SIGN_IN_REFUSAL_PARAM = 'error';
 

@@ -1,10 +1,7 @@
 /*
  * Email (issue 37, decision 038): the weekly summary to each guardian, the letter of a code sent by email, and the
- * guardian's one-click opt-out. The texts and paths the screens and the messages share, without zod.
+ * guardian's one-click opt-out. The texts the screens and the messages share, without zod.
  */
-
-/** The public page the summary's signed link opens (the web's router has the same path). */
-export const MAIL_UNSUBSCRIBE_PATH = '/emails/resumo-semanal';
 
 /** Where the summary's button leads: the family area (src/shared/areas.ts). */
 export const FAMILY_AREA_PATH = '/familia';

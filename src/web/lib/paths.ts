@@ -1,6 +1,5 @@
 import type { Area } from '../../shared/areas.ts';
-import { GUARDIAN_SIGNUP_PATH, SIGN_IN_PATH } from '../../shared/constants.ts';
-import { MAIL_UNSUBSCRIBE_PATH } from '../../shared/mail-texts.ts';
+import { GUARDIAN_SIGNUP_PATH, MAIL_UNSUBSCRIBE_PATH, SIGN_IN_PATH } from '../../shared/constants.ts';
 
 /** Every route of the app, written once. */
 export const paths = {

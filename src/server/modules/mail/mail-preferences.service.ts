@@ -7,7 +7,8 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { auditActor, type GuardianActor } from '../auth/actor.ts';
 import type { RequestContext } from '../auth/auth.service.ts';
 import type { FamilyMailPreferences, UnsubscribeInput } from '../../../shared/mail.ts';
-import { MAIL_TEXTS, MAIL_UNSUBSCRIBE_PATH } from '../../../shared/mail-texts.ts';
+import { MAIL_UNSUBSCRIBE_PATH } from '../../../shared/constants.ts';
+import { MAIL_TEXTS } from '../../../shared/mail-texts.ts';
 
 /*
  * The weekly summary's opt-out (decision 038): a guardian turns it off from the email itself, without signing in, by a
