@@ -15,10 +15,17 @@ export const SCHOOL_YEAR_NAME_MAX = 60;
 /** A query's `year=` / `period=` value naming the year or period that contains today. */
 export const CURRENT = 'atual';
 
-/** A query's `year=`: 'atual' or a year's id (dateRangeOf looks it up; anything else is refused before). */
-export const schoolYearFilter = z.union([z.literal(CURRENT), z.uuid()], { error: 'school_year_filter_invalid' });
+/**
+ * A query's `year=`: 'atual' or a year's id (dateRangeOf looks it up; anything else is refused before). The UUID carries
+ * the code too: when only one option of a union fails past its type, zod answers that option's issue, not the union's.
+ */
+export const schoolYearFilter = z.union([z.literal(CURRENT), z.uuid({ error: 'school_year_filter_invalid' })], {
+  error: 'school_year_filter_invalid',
+});
 /** A query's `period=` naming a school period: 'atual' (this bimestre) or a period's id. */
-export const schoolPeriodFilter = z.union([z.literal(CURRENT), z.uuid()], { error: 'school_period_filter_invalid' });
+export const schoolPeriodFilter = z.union([z.literal(CURRENT), z.uuid({ error: 'school_period_filter_invalid' })], {
+  error: 'school_period_filter_invalid',
+});
 
 /** '1º bimestre', '3º trimestre'. */
 export function periodName(kind: PeriodKind, position: number): string {
@@ -122,7 +129,9 @@ export const schoolYearList = z.object({ years: z.array(schoolYear) });
 export const LEAVINGS = ['graduated', 'left'] as const;
 export type Leaving = (typeof LEAVINGS)[number];
 export type Destination = string;
-const destination = z.union([z.enum(LEAVINGS), rowId()], { error: 'rollover_destination_invalid' });
+const destination = z.union([z.enum(LEAVINGS), rowId({ error: 'rollover_destination_invalid' })], {
+  error: 'rollover_destination_invalid',
+});
 /** At most this many entries in a mapping (a school has a few thousand students). */
 export const ROLLOVER_MAPPING_MAX = 20_000;
 const destinations = z
