@@ -88,8 +88,9 @@ export async function reportScope(
 /**
  * The query's days: a preset's, or a school year's or period's (`year=`, `period=<id>|atual`) through the one
  * `dateRangeOf()` (decision 031), up to today while it runs. A year given makes the preset (the default '30d') moot.
+ * The dashboard's period is this one too.
  */
-async function periodOf(
+export async function periodOf(
   deps: ReportDeps,
   query: Pick<ReportQuery, 'period' | 'year' | 'from' | 'to'>,
   today: string,
@@ -115,7 +116,7 @@ export async function reportOverview(db: Db, scope: ReportScope): Promise<Report
 }
 
 /** The buckets' first days: every day, or the period's first day and each Monday after it. */
-function bucketStarts(period: ResolvedPeriod): string[] {
+export function bucketStarts(period: Pick<ResolvedPeriod, 'from' | 'to' | 'bucket'>): string[] {
   const starts: string[] = [];
   for (let day = period.from; day <= period.to; day = addDays(day, 1)) {
     if (period.bucket === 'day' || day === period.from || new Date(`${day}T00:00:00Z`).getUTCDay() === 1) starts.push(day);
