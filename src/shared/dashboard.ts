@@ -79,8 +79,8 @@ export const dashboardPeriod = z.object({
   to: z.string(),
   previousFrom: z.string(),
   previousTo: z.string(),
-  /** The activity chart's bars: one per day, or per week (the first day, then each Monday) for a long period. */
-  bucket: z.enum(['day', 'week']),
+  /** The activity chart's bars: a day each up to two weeks, a week (the first day, then each Monday) up to 15, else a month. */
+  bucket: z.enum(['day', 'week', 'month']),
 });
 export type DashboardPeriod = z.infer<typeof dashboardPeriod>;
 

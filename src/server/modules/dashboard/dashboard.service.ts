@@ -8,6 +8,7 @@ import type { TurmaScope } from '../../views/turma-scope.ts';
 import {
   DASHBOARD_TOP_ITEMS,
   type ActivityDay,
+  type DashboardPeriod,
   type DashboardQuery,
   type DashboardStat,
   type DashboardSummary,
@@ -18,18 +19,36 @@ import type { Currency } from '../../../shared/ledger-types.ts';
 import { storeSpending } from '../reports/report-store.queries.ts';
 import { GOAL_DEFINITIONS, GOAL_IDS, isGoalId, percentChange, type GoalId } from '../../../shared/dashboard-definitions.ts';
 import { dayIn, progressPercent } from '../../../shared/format.ts';
-import { addDays, type ResolvedPeriod } from '../../../shared/reports.ts';
-import { bucketStarts, periodOf, type ReportDeps } from '../reports/reports.service.ts';
+import { addDays, daysBetween, type ResolvedPeriod } from '../../../shared/reports.ts';
+import { periodOf, type ReportDeps } from '../reports/reports.service.ts';
 import { dashboardFigures, operationsPerDay, spanBounds } from './dashboard.queries.ts';
 
 function stat(value: number, previous: number): DashboardStat {
   return { value, change: { previous, delta: value - previous, percent: percentChange(value, previous) } };
 }
 
-/** Méritus operations per bar of the period's chart (a day, or a week from its first day), empty bars as 0. */
-async function activity(db: Db, scope: TurmaScope, timeZone: string, period: ResolvedPeriod, now: Date): Promise<ActivityDay[]> {
+/** The chart's bars: a day each up to two weeks, a week (its first day, then each Monday) up to 15 weeks, else a month. */
+function barsOf(period: { from: string; to: string }): { bucket: DashboardPeriod['bucket']; starts: string[] } {
+  const days = daysBetween(period.from, period.to);
+  const bucket = days <= 14 ? 'day' : days <= 15 * 7 ? 'week' : 'month';
+  const starts: string[] = [];
+  for (let day = period.from; day <= period.to; day = addDays(day, 1)) {
+    const monday = new Date(`${day}T00:00:00Z`).getUTCDay() === 1;
+    if (day === period.from || bucket === 'day' || (bucket === 'week' ? monday : day.endsWith('-01'))) starts.push(day);
+  }
+  return { bucket, starts };
+}
+
+/** Méritus operations per bar of the period's chart (barsOf), empty bars as 0. */
+async function activity(
+  db: Db,
+  scope: TurmaScope,
+  timeZone: string,
+  period: ResolvedPeriod,
+  starts: string[],
+  now: Date,
+): Promise<ActivityDay[]> {
   const counts = await operationsPerDay(db, scope, timeZone, period, now);
-  const starts = bucketStarts(period);
   const bars = starts.map((date) => ({ date, count: 0 }));
   let bar = 0;
   for (let day = period.from; day <= period.to; day = addDays(day, 1)) {
@@ -76,9 +95,10 @@ export async function dashboardSummary(
   const today = dayIn(timeZone, now);
   const period = await periodOf(deps, { period: query.period ?? '7d', year: query.year }, today, now);
   const scope = turmaScopeOf(admin);
+  const chart = barsOf(period);
   const [f, bars, storedGoals, store] = await Promise.all([
     dashboardFigures(db, scope, timeZone, now, { ...period, weekFrom: addDays(today, -6) }),
-    activity(db, scope, timeZone, period, now),
+    activity(db, scope, timeZone, period, chart.starts, now),
     db.select().from(goals),
     storeSpending(db, { ...spanBounds(period, timeZone, now), turmas: scope }),
   ]);
@@ -118,7 +138,7 @@ export async function dashboardSummary(
       to: period.to,
       previousFrom: period.previousFrom,
       previousTo: period.previousTo,
-      bucket: period.bucket,
+      bucket: chart.bucket,
     },
     generatedAt: now.toISOString(),
   };

@@ -116,7 +116,7 @@ export async function reportOverview(db: Db, scope: ReportScope): Promise<Report
 }
 
 /** The buckets' first days: every day, or the period's first day and each Monday after it. */
-export function bucketStarts(period: Pick<ResolvedPeriod, 'from' | 'to' | 'bucket'>): string[] {
+function bucketStarts(period: ResolvedPeriod): string[] {
   const starts: string[] = [];
   for (let day = period.from; day <= period.to; day = addDays(day, 1)) {
     if (period.bucket === 'day' || day === period.from || new Date(`${day}T00:00:00Z`).getUTCDay() === 1) starts.push(day);
