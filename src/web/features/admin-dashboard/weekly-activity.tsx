@@ -27,13 +27,16 @@ export function toBars(days: readonly ActivityDay[]): BarDatum[] {
   });
 }
 
-/** The bars of a school year or period: days as 'dd/mm', weeks from their first day, months by name. */
+/**
+ * The bars of a school year or period: days and weeks by their first day's number (up to 15 bars on a phone: 'dd/mm'
+ * would not fit; the full date is in each bar's title and the screen reader's table), months by name.
+ */
 export function spanBars(bars: readonly ActivityDay[], bucket: DashboardPeriod['bucket']): BarDatum[] {
   return bars.map((bar) => {
     const noon = noonOf(bar.date);
     if (bucket === 'month') return { label: monthShort.format(noon).replace('.', ''), fullLabel: monthLong.format(noon), value: bar.count };
-    const day = dayMonth.format(noon);
-    return { label: day, fullLabel: bucket === 'week' ? `semana de ${day}` : weekdayLong.format(noon), value: bar.count };
+    const label = String(noon.getUTCDate());
+    return { label, fullLabel: bucket === 'week' ? `semana de ${dayMonth.format(noon)}` : weekdayLong.format(noon), value: bar.count };
   });
 }
 
