@@ -19,7 +19,6 @@ type Figures = {
   with_balance: number;
   active: number;
   active_before: number;
-  transactions: number;
   transactions_before: number;
   /** Over the last 7 days whatever the period: the weekly goal's. */
   transactions_week: number;
@@ -43,7 +42,8 @@ export type FigureDays = { from: string; to: string; previousFrom: string; weekF
 /**
  * Every figure of the dashboard in one round trip, over the students of the scope (a teacher's turmas) and the ledger
  * rows that name them. Balances "then" are derived from today's balances minus what the ledger changed since, for the
- * students who exist now. Operations and awards count in the period's days (up to `now`), and before them.
+ * students who exist now. Awards count in the period's days (up to `now`), operations before them (the period's own are
+ * the chart's, operationsPerDay: one scan of its rows, not two).
  */
 export async function dashboardFigures(db: Db, scope: TurmaScope, timeZone: string, now: Date, days: FigureDays): Promise<Figures> {
   const span = spanBounds(days, timeZone, now);
@@ -74,8 +74,6 @@ export async function dashboardFigures(db: Db, scope: TurmaScope, timeZone: stri
         (SELECT count(DISTINCT a.actor_id) FROM audit_log a JOIN current_students s ON s.id = a.actor_id
           WHERE a.action = 'login.success' AND a.actor_kind = 'student'
             AND a.at > ${at(2 * DAY)}::timestamptz AND a.at <= ${at(DAY)}::timestamptz) AS active_before,
-        (SELECT count(*) FROM ledger_entries
-          WHERE currency = 'meritus' AND ${entryOfScope(scope)} AND created_at >= ${span.from} AND created_at < ${span.to}) AS transactions,
         (SELECT count(*) FROM ledger_entries
           WHERE currency = 'meritus' AND ${entryOfScope(scope)}
             AND created_at >= ${dayStart(days.previousFrom, timeZone)} AND created_at < ${span.from}) AS transactions_before,

@@ -108,7 +108,10 @@ export async function dashboardSummary(
   return {
     totalStudents: stat(f.total, f.total_then),
     meritusInCirculation: stat(f.circulation, f.circulation - f.net_since_week),
-    transactions7d: stat(f.transactions, f.transactions_before),
+    transactions7d: stat(
+      bars.reduce((total, bar) => total + bar.count, 0),
+      f.transactions_before,
+    ),
     activeStudents: stat(f.active, f.active_before),
     overview: {
       participationRate,
