@@ -4,7 +4,7 @@
  * Fills a fresh PostgreSQL 15 (or an in-memory PGlite, BENCH_DB=pglite) with 2,000 students in the 12 turmas and 1,000,000 ledger rows
  * over the last 365 days (awards, removals and transfers of both currencies, 40 reasons), then
  * prints p50/p95 of each report call for the widest period (366 days, every turma, and one
- * turma), the same with year= and period= (a closed school year over those days, issue 38) and the ranking's board of
+ * turma), the same with year= and period= (a closed school year over those days, issue 38: reports, dashboard) and the ranking's board of
  * Méritus earned in it, and the time to build each export. Target: p95 ≤ 200 ms per report call.
  *
  * The ledger is filled by one INSERT, then its rows are folded into the report sums
@@ -29,6 +29,7 @@ import { localFileStorage } from '../src/server/storage/file-storage.ts';
 import { createSettingsStore } from '../src/server/modules/settings/settings.service.ts';
 import { silentEvents } from '../src/server/realtime/event-bus.ts';
 import { coordinatorActor } from '../src/server/modules/auth/actor.ts';
+import { dashboardSummary } from '../src/server/modules/dashboard/dashboard.service.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -141,6 +142,9 @@ try {
     await boards.of({ year: year!.id });
     boards.close();
   });
+  await time('dashboard, year=', () => dashboardSummary({ db, settings }, admin, { year: year!.id }));
+  await time('dashboard, period= (a bimestre)', () => dashboardSummary({ db, settings }, admin, { period: periodIds[1]!.id }));
+  await once('turmas.xlsx, year=', () => exportReportTable({ db, settings }, admin, { ...schoolYear, table: 'turmas', format: 'xlsx' }));
 
   console.log('\nexports (built once each):');
   for (const table of REPORT_TABLES) {

@@ -66,4 +66,40 @@ for (const size of [
     await expect(page.getByRole('columnheader', { name: 'Méritus' })).toBeVisible();
     await page.screenshot({ path: `/tmp/year-filters/ranking-admin-${size.name}.png`, fullPage: false });
   });
+
+  test(`the dashboard by school period and year (${size.name}): the same choices as the reports, kept in the URL, the figures named`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(size.viewport);
+    await loginViaApi(page, 'admin');
+    await navigate(page, '/admin');
+    const period = page.getByLabel('Período', { exact: true });
+    await expect(period).toHaveValue('');
+    await expect(page.getByText(/^Últimos 7 dias: /)).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Atividade semanal' })).toBeVisible();
+
+    await period.selectOption({ label: 'Este bimestre' });
+    await expect(page).toHaveURL(/period=atual/);
+    const summary = page.getByText(/^\dº bimestre de \d{4}: \d\d\/\d\d\/\d{4} a \d\d\/\d\d\/\d{4}$/);
+    await expect(summary).toBeVisible();
+    await expect(page.getByText('Transações no período')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Atividade no período' })).toBeVisible();
+    await expect(page.getByText('Loja no período')).toBeVisible();
+    const bimestre = (await summary.innerText()).split(':')[0]!;
+    await page.screenshot({ path: `/tmp/year-filters/dashboard-bimestre-${size.name}.png`, fullPage: true });
+
+    const yearName = `Ano letivo ${bimestre.slice(-4)}`;
+    await period.selectOption({ label: yearName });
+    await expect(page).toHaveURL(/year=[0-9a-f-]{36}/);
+    await expect(page.getByText(new RegExp(`^${yearName}: `))).toBeVisible();
+    await page.reload();
+    await expect(period).toHaveValue(/^ano:/);
+    await expect(page.getByText(new RegExp(`^${yearName}: `))).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await page.screenshot({ path: `/tmp/year-filters/dashboard-year-${size.name}.png`, fullPage: true });
+
+    await period.selectOption({ label: 'Últimos 7 dias' });
+    await expect(page.getByText('Transações (7 dias)')).toBeVisible();
+    await expect(page).not.toHaveURL(/period=|year=/);
+  });
 }

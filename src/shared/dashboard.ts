@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { GOAL_IDS } from './dashboard-definitions.ts';
 import { textInput } from './validation.ts';
 import { CURRENCIES } from './ledger-types.ts';
+import { schoolPeriodFilter, schoolYearFilter } from './school-year.ts';
 
 /**
  * The administrator dashboard (/admin). Every figure is computed from the database;
@@ -45,7 +46,7 @@ export type ActivityDay = z.infer<typeof activityDay>;
 /** How many of the Loja's best sellers the card lists. */
 export const DASHBOARD_TOP_ITEMS = 3;
 
-/** The Loja's card (decision 026): the weekly chart's 7 days, over the dashboard's students (a teacher's turmas). */
+/** The Loja's card (decision 026): the period's days, over the dashboard's students (a teacher's turmas). */
 export const dashboardStore = z.object({
   /** Spent in the Loja (purchases and contributions), less refunds, per currency. */
   spent: z.object({ meritus: z.number().int(), estelecas: z.number().int() }),
@@ -62,9 +63,32 @@ export const dashboardStore = z.object({
 });
 export type DashboardStore = z.infer<typeof dashboardStore>;
 
+/**
+ * GET /api/admin/dashboard?year=&period=: the period of the figures that have one (operations, awards, the Loja, the
+ * activity chart), a school year or period as the reports take it (decision 036); the last 7 days without either.
+ */
+export const dashboardQuery = z.object({ year: schoolYearFilter.optional(), period: schoolPeriodFilter.optional() });
+export type DashboardQuery = z.infer<typeof dashboardQuery>;
+
+/** The days the period's figures cover (the school's calendar), and the days of equal length before them. */
+export const dashboardPeriod = z.object({
+  /** '1º bimestre de 2026', 'Ano letivo 2025'; null for the last 7 days. */
+  label: z.string().nullable(),
+  from: z.string(),
+  /** Today while the period runs. */
+  to: z.string(),
+  previousFrom: z.string(),
+  previousTo: z.string(),
+  /** The activity chart's bars: a day each up to two weeks, a week (the first day, then each Monday) up to 15, else a month. */
+  bucket: z.enum(['day', 'week', 'month']),
+});
+export type DashboardPeriod = z.infer<typeof dashboardPeriod>;
+
 export const dashboardSummary = z.object({
+  period: dashboardPeriod,
   totalStudents: dashboardStat,
   meritusInCirculation: dashboardStat,
+  /** Méritus operations in the period (the last 7 days by default), against the days before it. */
   transactions7d: dashboardStat,
   activeStudents: dashboardStat,
   overview: z.object({
@@ -73,7 +97,7 @@ export const dashboardSummary = z.object({
     studentsWithBalance: z.number().int(),
     /** Méritus in circulation divided by the number of students, rounded. */
     averagePerStudent: z.number().int(),
-    /** Méritus operations per day, the last 7 days (oldest first, today last). */
+    /** Méritus operations per day (or week, see `period.bucket`) of the period, oldest first: the last 7 days by default. */
     weeklyActivity: z.array(activityDay),
   }),
   goals: z.array(goalView),

@@ -137,7 +137,7 @@ const dayField = textInput({ max: 10, error: 'report_invalid_date', maxError: 'r
  * screen's URL keeps them.
  */
 /** A school year or period named by its id, or 'atual' (the one containing today): `dateRangeOf()` turns it into days (decision 031). */
-const schoolSpan = z.union([z.literal(CURRENT), z.uuid()], { error: 'report_invalid_period' });
+const schoolSpan = z.union([z.literal(CURRENT), z.uuid({ error: 'report_invalid_period' })], { error: 'report_invalid_period' });
 
 /** A preset, or a school period (`period=<id>|atual`, 'Este bimestre'), whose days the server resolves. */
 export function isReportPreset(period: string): period is ReportPeriod {

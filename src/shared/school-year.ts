@@ -2,6 +2,9 @@ import { z } from 'zod';
 import type { ErrorCode } from './errors.ts';
 import { countOf, formatEstelecas, formatMeritus, formatNumber, plural } from './format.ts';
 import { calendarDate, requiredText, rowId, textInput } from './validation.ts';
+import { CURRENT } from './school-year-texts.ts';
+
+export { CURRENT, spanLabel } from './school-year-texts.ts';
 
 /**
  * The school year (issue 38, decision 031): years with their periods (bimestres or trimestres), and the rollover that
@@ -12,27 +15,22 @@ export type PeriodKind = (typeof PERIOD_KINDS)[number];
 /** How many periods a year of each kind has. */
 export const PERIODS_OF_KIND = { bimestre: 4, trimestre: 3 } as const satisfies Record<PeriodKind, number>;
 export const SCHOOL_YEAR_NAME_MAX = 60;
-/** A query's `year=` / `period=` value naming the year or period that contains today. */
-export const CURRENT = 'atual';
 
-/** A query's `year=`: 'atual' or a year's id (dateRangeOf looks it up; anything else is refused before). */
-export const schoolYearFilter = z.union([z.literal(CURRENT), z.uuid()], { error: 'school_year_filter_invalid' });
+/**
+ * A query's `year=`: 'atual' or a year's id (dateRangeOf looks it up; anything else is refused before). The UUID carries
+ * the code too: when only one option of a union fails past its type, zod answers that option's issue, not the union's.
+ */
+export const schoolYearFilter = z.union([z.literal(CURRENT), z.uuid({ error: 'school_year_filter_invalid' })], {
+  error: 'school_year_filter_invalid',
+});
 /** A query's `period=` naming a school period: 'atual' (this bimestre) or a period's id. */
-export const schoolPeriodFilter = z.union([z.literal(CURRENT), z.uuid()], { error: 'school_period_filter_invalid' });
+export const schoolPeriodFilter = z.union([z.literal(CURRENT), z.uuid({ error: 'school_period_filter_invalid' })], {
+  error: 'school_period_filter_invalid',
+});
 
 /** '1º bimestre', '3º trimestre'. */
 export function periodName(kind: PeriodKind, position: number): string {
   return `${position}º ${kind}`;
-}
-
-/**
- * How a report, an export or a document names a chosen year or period: '1º bimestre de 2026' when the year's name ends
- * in its number ('Ano letivo 2026'), else '1º bimestre do Ano letivo 2026/27'; a whole year by its name.
- */
-export function spanLabel(yearName: string, periodName: string | null): string {
-  if (periodName === null) return yearName;
-  const number = /(\d{4})$/.exec(yearName)?.[1];
-  return number ? `${periodName} de ${number}` : `${periodName} do ${yearName}`;
 }
 
 const calendarDay = (code: ErrorCode) =>
@@ -122,7 +120,9 @@ export const schoolYearList = z.object({ years: z.array(schoolYear) });
 export const LEAVINGS = ['graduated', 'left'] as const;
 export type Leaving = (typeof LEAVINGS)[number];
 export type Destination = string;
-const destination = z.union([z.enum(LEAVINGS), rowId()], { error: 'rollover_destination_invalid' });
+const destination = z.union([z.enum(LEAVINGS), rowId({ error: 'rollover_destination_invalid' })], {
+  error: 'rollover_destination_invalid',
+});
 /** At most this many entries in a mapping (a school has a few thousand students). */
 export const ROLLOVER_MAPPING_MAX = 20_000;
 const destinations = z

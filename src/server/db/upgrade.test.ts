@@ -462,6 +462,19 @@ test(
            ('meritus', 'reward', 30, 'Ano seguinte', $1, 'admin', $2, 'Helena', '2025-07-01T00:10:00-03:00')`,
         [ids.ana, ids.admin],
       );
+      // A tag before the first ledger row and a Loja order after the last: the years run from the one to the other.
+      await client.query(
+        `INSERT INTO student_tags (id, student_id, kind, assigned_at, expires_at, assigned_by)
+         VALUES ($1, $2, 'leader', '2022-11-05T09:00:00-03:00', '2022-11-12T09:00:00-03:00', $3)`,
+        [ids.tag, ids.ana, ids.admin],
+      );
+      const [item] = await client.query(
+        `INSERT INTO store_items (name, category, currency, goal, deadline) VALUES ('Passeio da turma', 'turma', 'meritus', 100, '2026-12-01') RETURNING id`,
+      );
+      await client.query(
+        `INSERT INTO store_orders (item_id, price, currency, created_at) VALUES ($1, 100, 'meritus', '2026-02-10T10:00:00-03:00')`,
+        [item!.id],
+      );
       return { kept: await lasting((text) => client.query(text), 'reference') };
     });
     const { database, query } = await upgrade(open);
@@ -471,7 +484,7 @@ test(
     expect(
       await query(`SELECT name, start_date::text AS start, end_date::text AS end, period_kind FROM school_years ORDER BY start_date`),
     ).toEqual(
-      ['2023', '2024', '2025'].map((year) => ({
+      ['2022', '2023', '2024', '2025', '2026'].map((year) => ({
         name: `Ano letivo ${year}`,
         start: `${year}-01-01`,
         end: `${year}-12-31`,
@@ -502,6 +515,36 @@ test(
       { description: 'Início', year: 'Ano letivo 2023', position: 1 },
       { description: 'Fim do ano', year: 'Ano letivo 2023', position: 4 },
       { description: 'Ano seguinte', year: 'Ano letivo 2025', position: 3 },
+    ]);
+    // Every dated row, of every kind, falls in exactly one year and one of its periods.
+    const placed = (table: string, column: string) =>
+      query(
+        `SELECT count(*)::int AS n, count(p.id)::int AS placed, count(DISTINCT r.id)::int AS distinct_rows
+           FROM ${table} r
+           LEFT JOIN school_periods p ON (r.${column} AT TIME ZONE 'America/Sao_Paulo')::date BETWEEN p.start_date AND p.end_date`,
+      );
+    for (const [table, column] of [
+      ['ledger_entries', 'created_at'],
+      ['store_orders', 'created_at'],
+      ['student_tags', 'assigned_at'],
+    ] as const) {
+      const [row] = await placed(table, column);
+      expect(row, table).toEqual({ n: row!.distinct_rows, placed: row!.distinct_rows, distinct_rows: row!.distinct_rows });
+      expect(row!.n, table).toBeGreaterThan(0);
+    }
+    expect(
+      await query(
+        `SELECT y.name AS year, p.position FROM store_orders o
+           JOIN school_periods p ON (o.created_at AT TIME ZONE 'America/Sao_Paulo')::date BETWEEN p.start_date AND p.end_date
+           JOIN school_years y ON y.id = p.year_id
+         UNION ALL
+         SELECT y.name, p.position FROM student_tags t
+           JOIN school_periods p ON (t.assigned_at AT TIME ZONE 'America/Sao_Paulo')::date BETWEEN p.start_date AND p.end_date
+           JOIN school_years y ON y.id = p.year_id`,
+      ),
+    ).toEqual([
+      { year: 'Ano letivo 2026', position: 1 },
+      { year: 'Ano letivo 2022', position: 4 },
     ]);
     expect(await query(`SELECT ledger_type_sign('year_closing') AS sign`)).toEqual([{ sign: -1 }]);
   },

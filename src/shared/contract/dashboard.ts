@@ -5,7 +5,7 @@ export const dashboard = defineRoutes(['dashboard'], {
     method: 'GET',
     path: '/api/admin/dashboard',
     access: 'staffArea',
-    schemas: (s) => ({ response: { 200: s.dashboardSummary } }),
+    schemas: (s) => ({ query: s.dashboardQuery, response: { 200: s.dashboardSummary } }),
   },
   updateGoal: {
     method: 'PUT',

@@ -19,26 +19,34 @@ type Figures = {
   with_balance: number;
   active: number;
   active_before: number;
-  transactions: number;
   transactions_before: number;
+  /** Over the last 7 days whatever the period: the weekly goal's. */
+  transactions_week: number;
   awarded_month: number;
-  awarded_week: number;
+  awarded_in_period: number;
 };
+
+/** The period's days as bounds of a query: from its first day's start (the school's calendar) to its last day's end, or `now`. */
+export function spanBounds(days: { from: string; to: string }, timeZone: string, now: Date): { from: SQL; to: SQL } {
+  return {
+    from: dayStart(days.from, timeZone),
+    to: sql`LEAST((${days.to}::date + 1)::timestamp AT TIME ZONE ${timeZone}, ${new Date(now.getTime() + 1).toISOString()}::timestamptz)`,
+  };
+}
+
+const dayStart = (day: string, timeZone: string) => sql`(${day}::date::timestamp AT TIME ZONE ${timeZone})`;
+
+/** The days a dashboard's figures cover, the first of the days of equal length before them, and the weekly goal's first day. */
+export type FigureDays = { from: string; to: string; previousFrom: string; weekFrom: string };
 
 /**
  * Every figure of the dashboard in one round trip, over the students of the scope (a teacher's turmas) and the ledger
  * rows that name them. Balances "then" are derived from today's balances minus what the ledger changed since, for the
- * students who exist now. Operations count from `weekStart` (a calendar day) to `now`.
+ * students who exist now. Awards count in the period's days (up to `now`), operations before them (the period's own are
+ * the chart's, operationsPerDay: one scan of its rows, not two).
  */
-/** The weekly chart's days as bounds of a query: from the first day's start (the school's calendar) through `now`. */
-export function weekBounds(weekStart: string, timeZone: string, now: Date): { from: SQL; to: SQL } {
-  return {
-    from: sql`(${weekStart}::date::timestamp AT TIME ZONE ${timeZone})`,
-    to: sql`${new Date(now.getTime() + 1).toISOString()}::timestamptz`,
-  };
-}
-
-export async function dashboardFigures(db: Db, scope: TurmaScope, timeZone: string, now: Date, weekStart: string): Promise<Figures> {
+export async function dashboardFigures(db: Db, scope: TurmaScope, timeZone: string, now: Date, days: FigureDays): Promise<Figures> {
+  const span = spanBounds(days, timeZone, now);
   const at = (ms: number) => new Date(now.getTime() - ms).toISOString();
   const nowIso = now.toISOString();
   const [row] = rowsOf<Record<keyof Figures, string | number>>(
@@ -68,18 +76,17 @@ export async function dashboardFigures(db: Db, scope: TurmaScope, timeZone: stri
             AND a.at > ${at(2 * DAY)}::timestamptz AND a.at <= ${at(DAY)}::timestamptz) AS active_before,
         (SELECT count(*) FROM ledger_entries
           WHERE currency = 'meritus' AND ${entryOfScope(scope)}
-            AND created_at >= (${weekStart}::date::timestamp AT TIME ZONE ${timeZone}) AND created_at <= ${nowIso}::timestamptz) AS transactions,
+            AND created_at >= ${dayStart(days.previousFrom, timeZone)} AND created_at < ${span.from}) AS transactions_before,
         (SELECT count(*) FROM ledger_entries
           WHERE currency = 'meritus' AND ${entryOfScope(scope)}
-            AND created_at >= ((${weekStart}::date - 7)::timestamp AT TIME ZONE ${timeZone})
-            AND created_at < (${weekStart}::date::timestamp AT TIME ZONE ${timeZone})) AS transactions_before,
+            AND created_at >= ${dayStart(days.weekFrom, timeZone)} AND created_at <= ${nowIso}::timestamptz) AS transactions_week,
         (SELECT coalesce(sum(sign * amount), 0) FROM ledger_counted
           WHERE currency = 'meritus' AND ${awardIs(sql`type`, 'raises')} AND ${entryOfScope(scope)}
             AND created_at >= (date_trunc('month', ${nowIso}::timestamptz AT TIME ZONE ${timeZone}) AT TIME ZONE ${timeZone})
             AND created_at <= ${nowIso}::timestamptz) AS awarded_month,
         (SELECT coalesce(sum(sign * amount), 0) FROM ledger_counted
           WHERE currency = 'meritus' AND ${awardIs(sql`type`, 'raises')} AND ${entryOfScope(scope)}
-            AND created_at >= (${weekStart}::date::timestamp AT TIME ZONE ${timeZone}) AND created_at <= ${nowIso}::timestamptz) AS awarded_week
+            AND created_at >= ${span.from} AND created_at < ${span.to}) AS awarded_in_period
     `),
   );
   const numbers = {} as Figures;
@@ -87,21 +94,20 @@ export async function dashboardFigures(db: Db, scope: TurmaScope, timeZone: stri
   return numbers;
 }
 
-/** Méritus operations (of the scope's students) per calendar day (YYYY-MM-DD) from `firstDay` to `now`; days without any are absent. */
+/** Méritus operations (of the scope's students) per calendar day (YYYY-MM-DD) of the period's days, up to `now`; days without any are absent. */
 export async function operationsPerDay(
   db: Db,
   scope: TurmaScope,
   timeZone: string,
-  firstDay: string,
+  days: { from: string; to: string },
   now: Date,
 ): Promise<Map<string, number>> {
+  const span = spanBounds(days, timeZone, now);
   const rows = rowsOf<{ day: string; n: string | number }>(
     await db.execute(sql`
       SELECT to_char((created_at AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD') AS day, count(*) AS n
         FROM ledger_entries
-       WHERE currency = 'meritus' AND ${entryOfScope(scope)}
-         AND created_at >= (${firstDay}::date::timestamp AT TIME ZONE ${timeZone})
-         AND created_at <= ${now.toISOString()}::timestamptz
+       WHERE currency = 'meritus' AND ${entryOfScope(scope)} AND created_at >= ${span.from} AND created_at < ${span.to}
        GROUP BY 1
     `),
   );

@@ -6,9 +6,7 @@ import { adminOf } from '../../plugins/auth.ts';
 import { dashboardSummary as computeSummary, updateGoalTarget } from './dashboard.service.ts';
 
 export async function dashboardRoutes(app: FastifyInstance, { database, settings }: AppDeps): Promise<void> {
-  route(app, routes.dashboard.summary, async (request) =>
-    computeSummary(database.db, adminOf(request), (await settings.get()).school.timeZone),
-  );
+  route(app, routes.dashboard.summary, async (request) => computeSummary({ db: database.db, settings }, adminOf(request), request.query));
 
   route(app, routes.dashboard.updateGoal, async (request) =>
     updateGoalTarget(database.db, adminOf(request), request.params.id, request.body, { ip: request.ip }),

@@ -8,6 +8,8 @@ import type { TurmaScope } from '../../views/turma-scope.ts';
 import {
   DASHBOARD_TOP_ITEMS,
   type ActivityDay,
+  type DashboardPeriod,
+  type DashboardQuery,
   type DashboardStat,
   type DashboardSummary,
   type GoalTarget,
@@ -17,22 +19,43 @@ import type { Currency } from '../../../shared/ledger-types.ts';
 import { storeSpending } from '../reports/report-store.queries.ts';
 import { GOAL_DEFINITIONS, GOAL_IDS, isGoalId, percentChange, type GoalId } from '../../../shared/dashboard-definitions.ts';
 import { dayIn, progressPercent } from '../../../shared/format.ts';
-import { DAY, dashboardFigures, operationsPerDay, weekBounds } from './dashboard.queries.ts';
+import { addDays, daysBetween, type ResolvedPeriod } from '../../../shared/reports.ts';
+import { periodOf, type ReportDeps } from '../reports/reports.service.ts';
+import { dashboardFigures, operationsPerDay, spanBounds } from './dashboard.queries.ts';
 
 function stat(value: number, previous: number): DashboardStat {
   return { value, change: { previous, delta: value - previous, percent: percentChange(value, previous) } };
 }
 
-/** The last 7 calendar days of the school's time zone, oldest first, ending today. */
-function lastSevenDays(timeZone: string, now: Date): string[] {
-  return Array.from({ length: 7 }, (_, index) => dayIn(timeZone, new Date(now.getTime() - (6 - index) * DAY)));
+/** The chart's bars: a day each up to two weeks, a week (its first day, then each Monday) up to 15 weeks, else a month. */
+function barsOf(period: { from: string; to: string }): { bucket: DashboardPeriod['bucket']; starts: string[] } {
+  const days = daysBetween(period.from, period.to);
+  const bucket = days <= 14 ? 'day' : days <= 15 * 7 ? 'week' : 'month';
+  const starts: string[] = [];
+  for (let day = period.from; day <= period.to; day = addDays(day, 1)) {
+    const monday = new Date(`${day}T00:00:00Z`).getUTCDay() === 1;
+    if (day === period.from || bucket === 'day' || (bucket === 'week' ? monday : day.endsWith('-01'))) starts.push(day);
+  }
+  return { bucket, starts };
 }
 
-/** Méritus operations per calendar day of the school's time zone over the last 7 days, with empty days as 0. */
-async function weeklyActivity(db: Db, scope: TurmaScope, timeZone: string, now: Date): Promise<ActivityDay[]> {
-  const days = lastSevenDays(timeZone, now);
-  const counts = await operationsPerDay(db, scope, timeZone, days[0]!, now);
-  return days.map((date) => ({ date, count: counts.get(date) ?? 0 }));
+/** Méritus operations per bar of the period's chart (barsOf), empty bars as 0. */
+async function activity(
+  db: Db,
+  scope: TurmaScope,
+  timeZone: string,
+  period: ResolvedPeriod,
+  starts: string[],
+  now: Date,
+): Promise<ActivityDay[]> {
+  const counts = await operationsPerDay(db, scope, timeZone, period, now);
+  const bars = starts.map((date) => ({ date, count: 0 }));
+  let bar = 0;
+  for (let day = period.from; day <= period.to; day = addDays(day, 1)) {
+    if (starts[bar + 1] === day) bar += 1;
+    bars[bar]!.count += counts.get(day) ?? 0;
+  }
+  return bars;
 }
 
 type StoredGoal = typeof goals.$inferSelect;
@@ -56,16 +79,28 @@ function goalViews(stored: StoredGoal[], current: Record<GoalId, number>): GoalV
   });
 }
 
-/** The dashboard's figures (a teacher's: over their turmas); days and months are the school's calendar (its time zone). */
-export async function dashboardSummary(db: Db, admin: AdminActor, timeZone: string, now: Date = new Date()): Promise<DashboardSummary> {
-  // Operations count over the weekly chart's days (today and the 6 before, the school's calendar), so the card is the chart's sum.
-  const weekStart = lastSevenDays(timeZone, now)[0]!;
+/**
+ * The dashboard's figures (a teacher's: over their turmas); days and months are the school's calendar (its time zone).
+ * Operations, awards, the Loja and the chart are of the query's period, resolved as the reports' (`periodOf`): a school
+ * year or period through `dateRangeOf()`, the last 7 days ('7d') without one.
+ */
+export async function dashboardSummary(
+  deps: ReportDeps,
+  admin: AdminActor,
+  query: DashboardQuery,
+  now: Date = new Date(),
+): Promise<DashboardSummary> {
+  const { db } = deps;
+  const { timeZone } = (await deps.settings.get()).school;
+  const today = dayIn(timeZone, now);
+  const period = await periodOf(deps, { period: query.period ?? '7d', year: query.year }, today, now);
   const scope = turmaScopeOf(admin);
-  const [f, activity, storedGoals, store] = await Promise.all([
-    dashboardFigures(db, scope, timeZone, now, weekStart),
-    weeklyActivity(db, scope, timeZone, now),
+  const chart = barsOf(period);
+  const [f, bars, storedGoals, store] = await Promise.all([
+    dashboardFigures(db, scope, timeZone, now, { ...period, weekFrom: addDays(today, -6) }),
+    activity(db, scope, timeZone, period, chart.starts, now),
     db.select().from(goals),
-    storeSpending(db, { ...weekBounds(weekStart, timeZone, now), turmas: scope }),
+    storeSpending(db, { ...spanBounds(period, timeZone, now), turmas: scope }),
   ]);
   const spentIn = (currency: Currency) =>
     store.items.filter((item) => item.currency === currency).reduce((total, item) => total + item.spent, 0);
@@ -73,22 +108,25 @@ export async function dashboardSummary(db: Db, admin: AdminActor, timeZone: stri
   return {
     totalStudents: stat(f.total, f.total_then),
     meritusInCirculation: stat(f.circulation, f.circulation - f.net_since_week),
-    transactions7d: stat(f.transactions, f.transactions_before),
+    transactions7d: stat(
+      bars.reduce((total, bar) => total + bar.count, 0),
+      f.transactions_before,
+    ),
     activeStudents: stat(f.active, f.active_before),
     overview: {
       participationRate,
       studentsWithBalance: f.with_balance,
       averagePerStudent: f.total === 0 ? 0 : Math.round(f.circulation / f.total),
-      weeklyActivity: activity,
+      weeklyActivity: bars,
     },
     goals: goalViews(storedGoals, {
       participation: participationRate,
-      weekly_transactions: f.transactions,
+      weekly_transactions: f.transactions_week,
       monthly_awarded: f.awarded_month,
     }),
     store: {
       spent: { meritus: spentIn('meritus'), estelecas: spentIn('estelecas') },
-      awarded: f.awarded_week,
+      awarded: f.awarded_in_period,
       openOrders: store.openOrders.count,
       oldestOrderAt: store.openOrders.oldestAt,
       soldOut: store.soldOut.map(({ itemId, name }) => ({ itemId, name })),
@@ -96,6 +134,14 @@ export async function dashboardSummary(db: Db, admin: AdminActor, timeZone: stri
         .filter((item) => item.spent > 0)
         .slice(0, DASHBOARD_TOP_ITEMS)
         .map(({ itemId, name, currency, spent, units }) => ({ itemId, name, currency, spent, units })),
+    },
+    period: {
+      label: period.label,
+      from: period.from,
+      to: period.to,
+      previousFrom: period.previousFrom,
+      previousTo: period.previousTo,
+      bucket: chart.bucket,
     },
     generatedAt: now.toISOString(),
   };

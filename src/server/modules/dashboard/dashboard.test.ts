@@ -5,6 +5,7 @@ import { auditLog, goals, students } from '../../db/schema.ts';
 import { adminOperation, studentTransfer } from '../ledger/ledger.service.ts';
 import { silentEvents } from '../../realtime/event-bus.ts';
 import type { DashboardSummary } from '../../../shared/dashboard.ts';
+import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -155,6 +156,101 @@ describe('dashboard figures', () => {
         progress: Math.round((awardedThisMonth / 5000) * 1000) / 10,
       }),
     ]);
+  });
+});
+
+describe('a school year or period chosen (issue 38)', () => {
+  const dayAgo = (days: number) => brasiliaDay.format(new Date(now - days * DAY));
+  const dayAhead = (days: number) => brasiliaDay.format(new Date(now + days * DAY));
+  let year: { id: string; periods: { id: string }[] };
+  async function read(query: string): Promise<DashboardSummary> {
+    const response = await t.app.inject({ url: `/api/admin/dashboard?${query}`, headers: { cookie: adminCookie } });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  }
+  beforeAll(async () => {
+    // The 2nd bimestre holds Ana's +100, Bruno's reward and the transfer; the 3rd (this one) Carla's +20 and the penalty.
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/school-years',
+      headers: { cookie: adminCookie },
+      payload: {
+        name: 'Ano letivo 2026',
+        startDate: dayAgo(80),
+        endDate: dayAhead(30),
+        periodKind: 'bimestre',
+        periods: [
+          { startDate: dayAgo(80), endDate: dayAgo(11) },
+          { startDate: dayAgo(10), endDate: dayAgo(3) },
+          { startDate: dayAgo(2), endDate: dayAhead(10) },
+          { startDate: dayAhead(11), endDate: dayAhead(30) },
+        ],
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    year = created.json();
+  });
+
+  test('without one, the figures are of the last 7 days, as before', async () => {
+    const body = await read('');
+    expect(body.period).toEqual({
+      label: null,
+      from: dayAgo(6),
+      to: dayAgo(0),
+      previousFrom: dayAgo(13),
+      previousTo: dayAgo(7),
+      bucket: 'day',
+    });
+  });
+
+  test("'Este bimestre' counts its days up to today against as many days before, in the chart and the Loja's card too", async () => {
+    const body = await read('period=atual');
+    expect(body.period).toEqual({
+      label: '3º bimestre de 2026',
+      from: dayAgo(2),
+      to: dayAgo(0),
+      previousFrom: dayAgo(5),
+      previousTo: dayAgo(3),
+      bucket: 'day',
+    });
+    // Carla's +20 and Bruno's penalty; before: the transfer. Diego's Estelecas are no Méritus operation.
+    expect(body.transactions7d).toEqual({ value: 2, change: { previous: 1, delta: 1, percent: 100 } });
+    expect(body.overview.weeklyActivity).toEqual([
+      { date: dayAgo(2), count: 1 },
+      { date: dayAgo(1), count: 1 },
+      { date: dayAgo(0), count: 0 },
+    ]);
+    expect(body.store.awarded).toBe(20);
+    // Balances are today's, and the goals keep their own days, whatever the period.
+    expect(body.meritusInCirculation.value).toBe(150);
+    expect(body.goals.find((goal) => goal.id === 'weekly_transactions')!.current).toBe(3);
+  });
+
+  test('a past period and the whole year: their own days, a long one by week', async () => {
+    const second = await read(`year=${year.id}&period=${year.periods[1]!.id}`);
+    expect(second.period).toMatchObject({ label: '2º bimestre de 2026', from: dayAgo(10), to: dayAgo(3) });
+    expect(second.transactions7d.value).toBe(3);
+    expect(second.store.awarded).toBe(140);
+
+    const whole = await read(`year=${year.id}`);
+    expect(whole.period).toMatchObject({ label: 'Ano letivo 2026', from: dayAgo(80), to: dayAgo(0), bucket: 'week' });
+    expect(whole.overview.weeklyActivity.length).toBeLessThanOrEqual(13);
+    // Eva's +50 too: she was a student then.
+    expect(whole.transactions7d.value).toBe(6);
+    expect(whole.overview.weeklyActivity.reduce((sum, bar) => sum + bar.count, 0)).toBe(6);
+    expect(whole.overview.weeklyActivity[0]!.date).toBe(dayAgo(80));
+    for (const bar of whole.overview.weeklyActivity.slice(1)) expect(new Date(`${bar.date}T12:00:00Z`).getUTCDay()).toBe(1);
+  });
+
+  test('a year or period that is not one is refused in pt-BR', async () => {
+    const refused = async (query: string, status: number, code: string) => {
+      const response = await t.app.inject({ url: `/api/admin/dashboard?${query}`, headers: { cookie: adminCookie } });
+      expect(response.statusCode, response.body).toBe(status);
+      expect(response.json().error).toMatchObject({ code, message: ERROR_MESSAGES[code as keyof typeof ERROR_MESSAGES] });
+    };
+    await refused('year=2026', 400, 'school_year_filter_invalid');
+    await refused(`period=${encodeURIComponent("' OR 1=1 --")}`, 400, 'school_period_filter_invalid');
+    await refused('period=00000000-0000-4000-8000-000000000000', 404, 'school_period_not_found');
   });
 });
 

@@ -46,10 +46,15 @@ function inTurmas(scope: Pick<SumsScope, 'turmas'>, turmaColumn: SQL): SQL {
  * (the rollover keeps it, decision 036), so a closed year's figures by turma stay that year's; else their current one.
  */
 function turmaAtEnd(scope: SumsScope): SQL {
-  return sql`COALESCE((SELECT y.turma_id FROM student_year_turmas y
-                        WHERE y.student_id = s.id
-                          AND y.year_id = (SELECT sy.id FROM school_years sy
-                                            WHERE ${scope.period.to}::date BETWEEN sy.start_date AND sy.end_date)), s.turma_id)`;
+  return sql`COALESCE(${turmaAtClose(scope)}, s.turma_id)`;
+}
+
+/** The turma the rollover kept for student `s` when the year of the period's last day closed; NULL while it is open. */
+function turmaAtClose(scope: SumsScope): SQL {
+  return sql`(SELECT y.turma_id FROM student_year_turmas y
+               WHERE y.student_id = s.id
+                 AND y.year_id = (SELECT sy.id FROM school_years sy
+                                   WHERE ${scope.period.to}::date BETWEEN sy.start_date AND sy.end_date))`;
 }
 
 /** Rows of the chosen turmas: a row's student is its sender (transfers, removals) or its recipient (awards). */
@@ -191,7 +196,11 @@ export async function sumsAtBounds(
   return sums;
 }
 
-/** A student of the chosen turmas: whether they existed by the period's end, and were present at its end and at its start. */
+/**
+ * A student of the chosen turmas: whether they existed by the period's end, and were present at its end and at its start.
+ * A student the rollover kept at the close of the period's year (a graduate too) was there to its end, even when the
+ * rollover ran before the year's last day.
+ */
 export type ScopeStudent = {
   id: string;
   student_id: string;
@@ -210,9 +219,12 @@ export function scopeStudents(db: Db, scope: ReportScope): Promise<ScopeStudent[
     db,
     sql`
       SELECT s.id, s.student_id, s.name, g.turma_id, t.name AS grade, s.created_at < ${p2} AS created,
-             (s.created_at < ${p2} AND (s.deleted_at IS NULL OR s.deleted_at >= ${p2})) AS present,
-             (s.created_at < ${p1} AND (s.deleted_at IS NULL OR s.deleted_at >= ${p1})) AS present_before
-        FROM students s CROSS JOIN LATERAL (SELECT ${turmaAtEnd(scope)} AS turma_id) g JOIN turmas t ON t.id = g.turma_id
+             (s.created_at < ${p2} AND (s.deleted_at IS NULL OR s.deleted_at >= ${p2} OR g.kept)) AS present,
+             (s.created_at < ${p1} AND (s.deleted_at IS NULL OR s.deleted_at >= ${p1} OR g.kept)) AS present_before
+        FROM students s
+        CROSS JOIN LATERAL (SELECT ${turmaAtClose(scope)} AS kept_turma) k
+        CROSS JOIN LATERAL (SELECT COALESCE(k.kept_turma, s.turma_id) AS turma_id, k.kept_turma IS NOT NULL AS kept) g
+        JOIN turmas t ON t.id = g.turma_id
        WHERE ${inTurmas(scope, sql`g.turma_id`)}`,
   );
 }

@@ -88,8 +88,9 @@ export async function reportScope(
 /**
  * The query's days: a preset's, or a school year's or period's (`year=`, `period=<id>|atual`) through the one
  * `dateRangeOf()` (decision 031), up to today while it runs. A year given makes the preset (the default '30d') moot.
+ * The dashboard's period is this one too.
  */
-async function periodOf(
+export async function periodOf(
   deps: ReportDeps,
   query: Pick<ReportQuery, 'period' | 'year' | 'from' | 'to'>,
   today: string,

@@ -1,9 +1,11 @@
 import { useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Activity, BarChart3, Coins, Info, RefreshCw, Settings, UserCheck, Users, Wallet, type LucideIcon } from 'lucide-react';
-import type { DashboardStat, DashboardSummary } from '../../../shared/dashboard.ts';
+import type { DashboardPeriod, DashboardQuery, DashboardStat, DashboardSummary } from '../../../shared/dashboard.ts';
 import { DASHBOARD_DEFINITIONS, DASHBOARD_PERIODS } from '../../../shared/dashboard-definitions.ts';
-import { countOf, firstName, formatMeritus, formatNumber, formatTime } from '../../lib/format.ts';
+import { countOf, firstName, formatDate, formatMeritus, formatNumber, formatTime } from '../../lib/format.ts';
+import { schoolSpanOptions, useSchoolYears, yearChoice, yearOfChoice } from '../../lib/school-spans.ts';
+import { SelectField } from '../../ui/select-field.tsx';
 import { paths } from '../../lib/paths.ts';
 import { useSession } from '../../lib/session.ts';
 import { Button } from '../../ui/button.tsx';
@@ -43,6 +45,7 @@ function DashboardStatCard({
   format,
   icon,
   tone,
+  spanChosen,
 }: {
   id: CardKey;
   label: string;
@@ -50,16 +53,19 @@ function DashboardStatCard({
   format: (value: number) => string;
   icon: ReactNode;
   tone: Tone;
+  /** A school year or period is chosen: the operations card counts in it, against as many days before. */
+  spanChosen: boolean;
 }) {
+  const span = spanChosen && id === 'transactions7d';
   const [showInfo, setShowInfo] = useState(false);
   const infoId = `stat-info-${id}`;
   return (
     <StatCard
-      label={label}
+      label={span ? 'Transações no período' : label}
       value={format(stat.value)}
       icon={icon}
       tone={tone}
-      hint={<StatChangeBadge change={stat.change} period={DASHBOARD_PERIODS[id]} />}
+      hint={<StatChangeBadge change={stat.change} period={span ? 'vs. período anterior' : DASHBOARD_PERIODS[id]} />}
       action={
         <button
           type="button"
@@ -80,10 +86,32 @@ function DashboardStatCard({
         hidden={!showInfo}
         className="absolute top-full right-0 left-0 z-10 mt-2 rounded-xl bg-slate-900 p-3 text-xs leading-relaxed text-white shadow-lg"
       >
-        {DASHBOARD_DEFINITIONS[id]}
+        {span ? SPAN_OPERATIONS_DEFINITION : DASHBOARD_DEFINITIONS[id]}
       </p>
     </StatCard>
   );
+}
+
+const SPAN_OPERATIONS_DEFINITION =
+  'Operações de Méritus (transferências, adições e remoções) do período escolhido até hoje, comparadas com o mesmo número de dias antes dele.';
+
+/** The dashboard's period, kept in the URL as the reports keep theirs: a school year or period, none for the last 7 days. */
+function usePeriodChoice(): { query: DashboardQuery; choice: string; choose: (value: string) => void } {
+  const [params, setParams] = useSearchParams();
+  const year = params.get('year') ?? undefined;
+  const period = params.get('period') ?? undefined;
+  const query: DashboardQuery = { ...(year ? { year } : {}), ...(period ? { period } : {}) };
+  const choose = (value: string) => {
+    const chosenYear = yearOfChoice(value);
+    setParams(chosenYear ? { year: chosenYear } : value ? { period: value } : {}, { replace: true });
+  };
+  return { query, choice: year ? yearChoice(year) : (period ?? ''), choose };
+}
+
+/** '1º bimestre de 2026: 01/08/2026 a 28/11/2026', or the last 7 days. */
+function periodText(period: DashboardPeriod): string {
+  const days = `${formatDate(period.from)} a ${formatDate(period.to)}`;
+  return period.label === null ? `Últimos 7 dias: ${days}` : `${period.label}: ${days}`;
 }
 
 type QuickAction = { to: string; label: string; description: string; Icon: LucideIcon };
@@ -142,7 +170,7 @@ function Overview({ summary }: { summary: DashboardSummary }) {
         </div>
       </div>
       <div className="mt-5">
-        <WeeklyActivity days={overview.weeklyActivity} />
+        <WeeklyActivity days={overview.weeklyActivity} period={summary.period} />
       </div>
     </Card>
   );
@@ -172,7 +200,9 @@ export type AdminDashboardPageProps = {
 /** /admin: greeting, the four figures with their real change, quick actions, overview and goals. */
 export function AdminDashboardPage({ isAvailable }: AdminDashboardPageProps) {
   const { user } = useSession();
-  const summary = useDashboardSummary();
+  const { query, choice, choose } = usePeriodChoice();
+  const summary = useDashboardSummary(query);
+  const years = useSchoolYears();
   if (!isStaffUser(user)) return null;
   const data = summary.data;
   const { admin } = user;
@@ -194,8 +224,25 @@ export function AdminDashboardPage({ isAvailable }: AdminDashboardPageProps) {
                 : 'Acompanhe a participação dos seus alunos.'}
           </p>
         </div>
-        {data && !isTeacherWithoutTurmas(user) && <p className="text-xs text-slate-600">Atualizado às {formatTime(data.generatedAt)}</p>}
+        {!isTeacherWithoutTurmas(user) && (
+          <div className="flex flex-col gap-1 sm:w-64 sm:items-end">
+            <SelectField
+              label="Período"
+              containerClassName="w-full"
+              value={choice}
+              options={[{ value: '', label: 'Últimos 7 dias' }, ...schoolSpanOptions(years, choice)]}
+              onChange={(event) => choose(event.target.value)}
+            />
+            {data && <p className="text-xs text-slate-600">Atualizado às {formatTime(data.generatedAt)}</p>}
+          </div>
+        )}
       </header>
+      {data && !isTeacherWithoutTurmas(user) && (
+        <p className="-mt-3 mb-4 text-sm text-slate-700" aria-live="polite">
+          <strong className="font-semibold text-slate-900">{periodText(data.period)}</strong>
+          {data.period.label !== null && ' · operações, concessões, Loja e atividade; saldos e metas seguem o dia de hoje'}
+        </p>
+      )}
 
       {isTeacherWithoutTurmas(user) ? (
         <NoTurmasNotice />
@@ -220,6 +267,7 @@ export function AdminDashboardPage({ isAvailable }: AdminDashboardPageProps) {
                 format={format}
                 icon={<Icon className="size-5" />}
                 tone={tone}
+                spanChosen={data.period.label !== null}
               />
             ))}
           </section>
@@ -230,7 +278,7 @@ export function AdminDashboardPage({ isAvailable }: AdminDashboardPageProps) {
             <QuickActions isAvailable={isAvailable} />
             <GoalsPanel goals={data.goals} editable={hasStaffPermission(user, 'manageSchool')} />
           </div>
-          <StoreCard store={data.store} now={new Date(data.generatedAt)} />
+          <StoreCard store={data.store} now={new Date(data.generatedAt)} spanChosen={data.period.label !== null} />
         </div>
       )}
     </div>

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { toast } from '../../lib/toast.ts';
 import { POLL_MS } from '../../../shared/constants.ts';
-import type { GoalTarget } from '../../../shared/dashboard.ts';
+import type { DashboardQuery, GoalTarget } from '../../../shared/dashboard.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import type { GoalId } from '../../../shared/dashboard-definitions.ts';
 import { call, type ApiError } from '../../lib/api.ts';
@@ -10,9 +10,13 @@ import { invalidateReads, readOf } from '../../lib/query-keys.ts';
 
 const summaryRead = readOf(routes.dashboard.summary);
 
-/** GET /api/admin/dashboard; pushed operations refresh it, polling only while the stream is down. */
-export function useDashboardSummary() {
-  return useLiveQuery(summaryRead, POLL_MS.dashboard);
+/**
+ * GET /api/admin/dashboard of a school year or period (none: the last 7 days); pushed operations refresh it, polling only
+ * while the stream is down.
+ */
+export function useDashboardSummary(query: DashboardQuery) {
+  const chosen = query.year !== undefined || query.period !== undefined;
+  return useLiveQuery(chosen ? readOf(routes.dashboard.summary, { query }) : summaryRead, POLL_MS.dashboard, { keepPrevious: true });
 }
 
 /** What the administrator's dashboard reads as it opens. */

@@ -6,13 +6,16 @@ import { Card } from '../../ui/card.tsx';
 import { ProgressBar } from '../../ui/progress-bar.tsx';
 
 /**
- * The Loja on the dashboard (decision 026), over the weekly chart's 7 days and the dashboard's students: what was spent
+ * The Loja on the dashboard (decision 026), over the dashboard's period (the last 7 days by default) and students: what was spent
  * beside what was awarded, the orders to deliver, what sold out, the best sellers.
  */
-export function StoreCard({ store, now }: { store: DashboardStore; now: Date }) {
+export function StoreCard({ store, now, spanChosen }: { store: DashboardStore; now: Date; spanChosen: boolean }) {
   const share = store.awarded === 0 ? 0 : Math.round((store.spent.meritus / store.awarded) * 1000) / 10;
   return (
-    <Card title="Loja (7 dias)" action={<ShoppingBag aria-hidden="true" className="size-5 text-violet-600" />}>
+    <Card
+      title={spanChosen ? 'Loja no período' : 'Loja (7 dias)'}
+      action={<ShoppingBag aria-hidden="true" className="size-5 text-violet-600" />}
+    >
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
         <div className="rounded-xl bg-slate-50 p-4 sm:col-span-2">
           <p className="text-sm font-medium text-slate-600">Gastos na Loja</p>
@@ -35,7 +38,9 @@ export function StoreCard({ store, now }: { store: DashboardStore; now: Date }) 
         <div>
           <h3 className="text-sm font-semibold text-slate-900">Mais vendidos</h3>
           {store.topItems.length === 0 ? (
-            <p className="mt-1 text-sm text-slate-600">Nenhuma compra nos últimos 7 dias.</p>
+            <p className="mt-1 text-sm text-slate-600">
+              {spanChosen ? 'Nenhuma compra no período.' : 'Nenhuma compra nos últimos 7 dias.'}
+            </p>
           ) : (
             <ol className="mt-1 space-y-1 text-sm">
               {store.topItems.map((item) => (

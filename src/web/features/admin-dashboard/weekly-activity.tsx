@@ -1,4 +1,4 @@
-import type { ActivityDay } from '../../../shared/dashboard.ts';
+import type { ActivityDay, DashboardPeriod } from '../../../shared/dashboard.ts';
 import { countOf } from '../../lib/format.ts';
 import { BarChart, type BarDatum } from '../../ui/bar-chart.tsx';
 
@@ -10,6 +10,11 @@ function noonOf(date: string): Date {
   return new Date(`${date}T12:00:00Z`);
 }
 
+const dayMonth = new Intl.DateTimeFormat('pt-BR', { day: '2-digit', month: '2-digit', timeZone: 'UTC' });
+const monthShort = new Intl.DateTimeFormat('pt-BR', { month: 'short', timeZone: 'UTC' });
+const monthLong = new Intl.DateTimeFormat('pt-BR', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** The bars of the last 7 days: weekdays, the last one today. */
 export function toBars(days: readonly ActivityDay[]): BarDatum[] {
   return days.map((day, index) => {
     const today = index === days.length - 1;
@@ -22,16 +27,40 @@ export function toBars(days: readonly ActivityDay[]): BarDatum[] {
   });
 }
 
-/** Méritus operations per day over the last 7 days. */
-export function WeeklyActivity({ days }: { days: readonly ActivityDay[] }) {
+/**
+ * The bars of a school year or period: days and weeks by their first day's number (up to 15 bars on a phone: 'dd/mm'
+ * would not fit; the full date is in each bar's title and the screen reader's table), months by name.
+ */
+export function spanBars(bars: readonly ActivityDay[], bucket: DashboardPeriod['bucket']): BarDatum[] {
+  return bars.map((bar) => {
+    const noon = noonOf(bar.date);
+    if (bucket === 'month') return { label: monthShort.format(noon).replace('.', ''), fullLabel: monthLong.format(noon), value: bar.count };
+    const label = String(noon.getUTCDate());
+    return { label, fullLabel: bucket === 'week' ? `semana de ${dayMonth.format(noon)}` : weekdayLong.format(noon), value: bar.count };
+  });
+}
+
+const UNIT_WORDS = { day: 'dia', week: 'semana', month: 'mês' } as const;
+
+/** Méritus operations per day over the last 7 days, or per day, week or month of the school period or year chosen. */
+export function WeeklyActivity({ days, period }: { days: readonly ActivityDay[]; period: DashboardPeriod }) {
   const total = days.reduce((sum, day) => sum + day.count, 0);
+  const span = period.label !== null;
   return (
     <div>
       <div className="mb-3 flex flex-col gap-0.5 sm:flex-row sm:items-baseline sm:justify-between sm:gap-2">
-        <h3 className="text-sm font-semibold text-slate-800">Atividade semanal</h3>
-        <p className="text-xs text-slate-600">{countOf(total, 'operação', 'operações')} de Méritus em 7 dias</p>
+        <h3 className="text-sm font-semibold text-slate-800">{span ? 'Atividade no período' : 'Atividade semanal'}</h3>
+        <p className="text-xs text-slate-600">
+          {countOf(total, 'operação', 'operações')} de Méritus {span ? `em ${period.label}` : 'em 7 dias'}
+        </p>
       </div>
-      <BarChart data={toBars(days)} title="Operações de Méritus por dia, últimos 7 dias" unit="operações" />
+      <BarChart
+        data={span ? spanBars(days, period.bucket) : toBars(days)}
+        title={
+          span ? `Operações de Méritus por ${UNIT_WORDS[period.bucket]}, ${period.label}` : 'Operações de Méritus por dia, últimos 7 dias'
+        }
+        unit="operações"
+      />
     </div>
   );
 }

@@ -40,9 +40,10 @@ import {
   type FigureId,
   type ReportFigure,
 } from '../../../shared/reports.ts';
-import { CURRENT, schoolPeriodFilter, spanLabel, type SchoolYear } from '../../../shared/school-year.ts';
+import { schoolPeriodFilter, type SchoolYear } from '../../../shared/school-year.ts';
+import { schoolSpanOptions, useSchoolYears, yearChoice, yearOfChoice } from '../../lib/school-spans.ts';
 import { issueMessage } from '../../../shared/validation.ts';
-import { useReportYears, useReports } from './report-queries.ts';
+import { useReports } from './report-queries.ts';
 import { ReportChart } from './report-chart.tsx';
 import { StoreReport } from './store-report.tsx';
 import { DocumentsPanel, ExportLinks, HorizontalBars, ReportSection, ReportTableView, type Column } from './report-parts.tsx';
@@ -208,26 +209,9 @@ function TurmaFilter({
   );
 }
 
-/** A school year chosen in the period's list: its value there, apart from the periods' ids and the presets. */
-const YEAR_CHOICE = 'ano:';
-
-/**
- * The period's choices: the presets, then the school's calendar (decision 031) — this bimestre, each period of the
- * current year, and each year, newest first.
- */
+/** The period's choices: the presets, then the school's calendar. */
 function periodOptions(years: readonly SchoolYear[], chosen: string): { value: string; label: string }[] {
-  const current = years.find((year) => year.current);
-  const kind = current?.periodKind === 'trimestre' ? 'Este trimestre' : 'Este bimestre';
-  // A past year's period (a link kept from then) is offered too, so the list shows what the report is of.
-  const shown = years.flatMap((year) =>
-    year.periods.filter((period) => year === current || period.id === chosen).map((period) => ({ period, year })),
-  );
-  return [
-    ...REPORT_PERIODS.map((value) => ({ value, label: REPORT_PERIOD_LABELS[value] })),
-    ...(current ? [{ value: CURRENT, label: kind }] : []),
-    ...shown.map(({ period, year }) => ({ value: period.id, label: spanLabel(year.name, period.name) })),
-    ...[...years].reverse().map((year) => ({ value: `${YEAR_CHOICE}${year.id}`, label: year.name })),
-  ];
+  return [...REPORT_PERIODS.map((value) => ({ value, label: REPORT_PERIOD_LABELS[value] })), ...schoolSpanOptions(years, chosen)];
 }
 
 /**
@@ -252,7 +236,7 @@ export default function AdminReportsPage() {
   const error = overview.error ?? timeline.error ?? reasons.error ?? store.error;
   const days = period ? formatDayRange(period.from, period.to) : '';
   const periodText = period?.label ? `${period.label}: ${days}` : days;
-  const years = useReportYears();
+  const years = useSchoolYears();
   const periodQuery = useMemo(() => reportQueryOf({ ...filters, turma: [], authorId: undefined }), [filters]);
   const authors = useOperationAuthors();
   const author = authors.find((candidate) => candidate.id === filters.authorId);
@@ -270,15 +254,12 @@ export default function AdminReportsPage() {
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
           <SelectField
             label="Período"
-            value={filters.year ? `${YEAR_CHOICE}${filters.year}` : filters.period}
+            value={filters.year ? yearChoice(filters.year) : filters.period}
             options={periodOptions(years, filters.period)}
-            onChange={({ target: { value } }) =>
-              update(
-                value.startsWith(YEAR_CHOICE)
-                  ? { period: 'year', year: value.slice(YEAR_CHOICE.length) }
-                  : { period: value, year: undefined },
-              )
-            }
+            onChange={({ target: { value } }) => {
+              const year = yearOfChoice(value);
+              update(year ? { period: 'year', year } : { period: value, year: undefined });
+            }}
           />
           {filters.period === 'custom' && (
             <>

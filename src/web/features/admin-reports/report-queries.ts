@@ -15,8 +15,3 @@ export function useReports(query: ReportFilterValues, enabled = true) {
   const store = useQuery({ ...readOf(routes.reports.store, { query }), ...options });
   return { overview, timeline, reasons, store };
 }
-
-/** The school's years and periods, for the period's choices (the same read as Configurações › Ano letivo). */
-export function useReportYears() {
-  return useQuery(readOf(routes.schoolYear.list)).data?.years ?? [];
-}
