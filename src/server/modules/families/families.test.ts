@@ -413,6 +413,9 @@ describe('the family area', () => {
     const item = await t.request('POST', '/admin/store/items', {
       payload: { name: `Lápis ${serial}`, price: 5, currency: 'meritus', category: 'material' },
     });
+    // The award moved the child in the ranking: a tick settles that before the stream opens, so the stream hears only
+    // the tag's event and the order's.
+    await vi.waitFor(async () => t.app.liveHub.tick());
     const stream = await openStream(await baseUrl(), guardian.cookie);
     try {
       await stream.waitFor(has('ready'));
