@@ -20,8 +20,11 @@ function dayStart(day: string, timeZone: string): SQL {
 export type SumsScope = {
   period: Pick<ReportScope['period'], 'previousFrom' | 'from' | 'to'>;
   school: Pick<ReportScope['school'], 'timeZone'>;
-  turmas: ReportScope['turmas'];
+  turmas: readonly Pick<NonNullable<ReportScope['turmas']>[number], 'id'>[] | null;
 };
+
+/** What the timeline's sums read of a scope: the sums' own, and the member of the staff whose operations count (null: everyone's). */
+export type TimelineScope = SumsScope & Pick<ReportScope, 'authorId'>;
 
 /** The period's bounds: previous start, start, end (exclusive). */
 export function bounds(scope: SumsScope) {
@@ -58,7 +61,7 @@ function turmaAtClose(scope: SumsScope): SQL {
 }
 
 /** Rows of the chosen turmas: a row's student is its sender (transfers, removals) or its recipient (awards). */
-function turmaFilter(scope: ReportScope, studentColumn: SQL): SQL {
+function turmaFilter(scope: Pick<SumsScope, 'turmas'>, studentColumn: SQL): SQL {
   return studentInScope(studentColumn, chosenIds(scope));
 }
 
@@ -92,7 +95,9 @@ const utcMidnight = (instant: SQL) => sql`((${instant} AT TIME ZONE 'UTC')::date
  */
 function rowsBeforeBounds(bounds: SQL[], since: (bound: SQL) => SQL): SQL {
   return sql.join(
-    bounds.map((bound, k) => sql`SELECT ${sql.raw(String(k))} AS k, e.* FROM ledger_counted e WHERE ${since(bound)} AND e.created_at < ${bound}`),
+    bounds.map(
+      (bound, k) => sql`SELECT ${sql.raw(String(k))} AS k, e.* FROM ledger_counted e WHERE ${since(bound)} AND e.created_at < ${bound}`,
+    ),
     sql` UNION ALL `,
   );
 }
@@ -251,7 +256,7 @@ export type TimelineSums = { awarded: number; removed: number; transferred: numb
  * the ledger's rows between a bucket's first instant and its UTC midnight then move to the
  * bucket they belong to.
  */
-export async function timelineSums(db: Db, scope: ReportScope, starts: string[]): Promise<Map<number, TimelineSums>> {
+export async function timelineSums(db: Db, scope: TimelineScope, starts: string[]): Promise<Map<number, TimelineSums>> {
   const { p2 } = bounds(scope);
   // Each bucket's first instant, in order, and the period's end.
   const instants = [...starts.map((day) => dayStart(day, scope.school.timeZone)), p2];
@@ -263,7 +268,11 @@ export async function timelineSums(db: Db, scope: ReportScope, starts: string[])
     removed: string | number;
     transferred: string | number;
     spent: string | number;
-  }>(await db.execute(scope.authorId === null ? everyonesTimeline(scope, thresholds, instants) : authorsTimeline(scope, scope.authorId, thresholds)));
+  }>(
+    await db.execute(
+      scope.authorId === null ? everyonesTimeline(scope, thresholds, instants) : authorsTimeline(scope, scope.authorId, thresholds),
+    ),
+  );
   return new Map(
     rows.map((row) => [
       Number(row.bucket),
@@ -276,7 +285,7 @@ export async function timelineSums(db: Db, scope: ReportScope, starts: string[])
  * The timeline of one member of the staff: their rows in the period, by their own index (the stored sums keep no author);
  * the Loja's spending is the students', never an author's.
  */
-function authorsTimeline(scope: ReportScope, author: string, thresholds: SQL): SQL {
+function authorsTimeline(scope: TimelineScope, author: string, thresholds: SQL): SQL {
   return sql`
     SELECT width_bucket(e.created_at, th.at) AS bucket,
            sum(CASE WHEN ${awardIs(sql`e.type`, 'raises')} THEN e.sign * e.amount ELSE 0 END) AS awarded,
@@ -289,7 +298,7 @@ function authorsTimeline(scope: ReportScope, author: string, thresholds: SQL): S
 }
 
 /** Everyone's timeline, from the stored sums and the ledger's rows near the bounds. */
-function everyonesTimeline(scope: ReportScope, thresholds: SQL, instants: SQL[]): SQL {
+function everyonesTimeline(scope: TimelineScope, thresholds: SQL, instants: SQL[]): SQL {
   return sql`
       WITH th AS (SELECT ${thresholds} AS at),
       td AS (SELECT array_agg((t AT TIME ZONE 'UTC')::date ORDER BY n) AS day FROM th, unnest(th.at) WITH ORDINALITY AS u(t, n)),
