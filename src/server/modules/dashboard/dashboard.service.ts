@@ -21,7 +21,7 @@ import { GOAL_DEFINITIONS, GOAL_IDS, isGoalId, percentChange, type GoalId } from
 import { dayIn, progressPercent } from '../../../shared/format.ts';
 import { addDays, daysBetween, type ResolvedPeriod } from '../../../shared/reports.ts';
 import { periodOf, type ReportDeps } from '../reports/reports.service.ts';
-import { dashboardFigures, operationsPerDay, spanBounds } from './dashboard.queries.ts';
+import { awardedIn, dashboardFigures, operationsPerDay, spanBounds } from './dashboard.queries.ts';
 
 function stat(value: number, previous: number): DashboardStat {
   return { value, change: { previous, delta: value - previous, percent: percentChange(value, previous) } };
@@ -96,11 +96,13 @@ export async function dashboardSummary(
   const period = await periodOf(deps, { period: query.period ?? '7d', year: query.year }, today, now);
   const scope = turmaScopeOf(admin);
   const chart = barsOf(period);
-  const [f, bars, storedGoals, store] = await Promise.all([
+  const [f, bars, storedGoals, store, awardedInPeriod, awardedInMonth] = await Promise.all([
     dashboardFigures(db, scope, timeZone, now, { ...period, weekFrom: addDays(today, -6) }),
     activity(db, scope, timeZone, period, chart.starts, now),
     db.select().from(goals),
     storeSpending(db, { ...spanBounds(period, timeZone, now), turmas: scope }),
+    awardedIn(db, scope, timeZone, period),
+    awardedIn(db, scope, timeZone, { from: `${today.slice(0, 8)}01`, to: today }),
   ]);
   const spentIn = (currency: Currency) =>
     store.items.filter((item) => item.currency === currency).reduce((total, item) => total + item.spent, 0);
@@ -122,11 +124,11 @@ export async function dashboardSummary(
     goals: goalViews(storedGoals, {
       participation: participationRate,
       weekly_transactions: f.transactions_week,
-      monthly_awarded: f.awarded_month,
+      monthly_awarded: awardedInMonth,
     }),
     store: {
       spent: { meritus: spentIn('meritus'), estelecas: spentIn('estelecas') },
-      awarded: f.awarded_in_period,
+      awarded: awardedInPeriod,
       openOrders: store.openOrders.count,
       oldestOrderAt: store.openOrders.oldestAt,
       soldOut: store.soldOut.map(({ itemId, name }) => ({ itemId, name })),

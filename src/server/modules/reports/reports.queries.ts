@@ -20,8 +20,11 @@ function dayStart(day: string, timeZone: string): SQL {
 export type SumsScope = {
   period: Pick<ReportScope['period'], 'previousFrom' | 'from' | 'to'>;
   school: Pick<ReportScope['school'], 'timeZone'>;
-  turmas: ReportScope['turmas'];
+  turmas: readonly Pick<NonNullable<ReportScope['turmas']>[number], 'id'>[] | null;
 };
+
+/** What the timeline's sums read of a scope: the sums' own, and the member of the staff whose operations count (null: everyone's). */
+export type TimelineScope = SumsScope & Pick<ReportScope, 'authorId'>;
 
 /** The period's bounds: previous start, start, end (exclusive). */
 export function bounds(scope: SumsScope) {
@@ -58,7 +61,7 @@ function turmaAtClose(scope: SumsScope): SQL {
 }
 
 /** Rows of the chosen turmas: a row's student is its sender (transfers, removals) or its recipient (awards). */
-function turmaFilter(scope: ReportScope, studentColumn: SQL): SQL {
+function turmaFilter(scope: Pick<SumsScope, 'turmas'>, studentColumn: SQL): SQL {
   return studentInScope(studentColumn, chosenIds(scope));
 }
 
@@ -83,6 +86,21 @@ export async function foldPendingSums(db: DbOrTx, { wait }: { wait: boolean }): 
 
 /** The instant's UTC midnight: ledger_student_days and ledger_turma_days hold whole UTC days (decision 011). */
 const utcMidnight = (instant: SQL) => sql`((${instant} AT TIME ZONE 'UTC')::date::timestamp AT TIME ZONE 'UTC')`;
+
+/**
+ * The counted rows (ledger_counted, its column `k` the bound's position in `bounds`) before each bound that `since(bound)`
+ * selects, e.g. those since the bound's UTC midnight: one scan per bound, on its own values. Joined with a list of bounds
+ * instead, the planner cannot see how few rows a bound's hours hold (it guessed a ninth of the ledger per bound) and
+ * hashed the whole ledger to find the rows a reversal takes back: 0.3 s on 1,000,000 rows (decision 036).
+ */
+function rowsBeforeBounds(bounds: SQL[], since: (bound: SQL) => SQL): SQL {
+  return sql.join(
+    bounds.map(
+      (bound, k) => sql`SELECT ${sql.raw(String(k))} AS k, e.* FROM ledger_counted e WHERE ${since(bound)} AND e.created_at < ${bound}`,
+    ),
+    sql` UNION ALL `,
+  );
+}
 
 /** What a student's ledger rows add up to before an instant (ledger_student_days' columns). */
 const SUM_COLUMNS = [
@@ -158,7 +176,7 @@ export async function sumsAtBounds(
        WHERE ${inTurmas(scope, turmaAtEnd(scope))} AND ${only(sql`s.id`)} AND ${author === null ? sql`TRUE` : sql`FALSE`}
     ),
     recent AS (
-      SELECT side.student, m.k,
+      SELECT side.student, e.k,
              sum(e.sign * e.amount) FILTER (WHERE side.incoming AND e.currency = 'meritus' AND ${award}) AS m_awarded,
              sum(e.sign * e.amount) FILTER (WHERE NOT side.incoming AND e.currency = 'meritus' AND ${removal}) AS m_removed,
              sum(e.sign * e.amount) FILTER (WHERE side.incoming AND e.currency = 'meritus' AND ${transfer}) AS m_in,
@@ -171,10 +189,11 @@ export async function sumsAtBounds(
              sum(e.sign) AS ops,
              sum(${spent}) FILTER (WHERE e.currency = 'meritus') AS m_spent,
              sum(${spent}) FILTER (WHERE e.currency = 'estelecas') AS e_spent
-        FROM marks m
-        JOIN ledger_counted e
-          ON ${author === null ? sql`e.created_at >= m.midnight` : sql`e.actor_admin_id = ${author} AND ${spendingSign(sql`e.type`)} = 0`}
-         AND e.created_at < m.at
+        FROM (${rowsBeforeBounds([p0, p1, p2], (bound) =>
+          author === null
+            ? sql`e.created_at >= ${utcMidnight(bound)}`
+            : sql`e.actor_admin_id = ${author} AND ${spendingSign(sql`e.type`)} = 0`,
+        )}) AS e
         CROSS JOIN LATERAL (VALUES (e.to_student_id, TRUE), (e.from_student_id, FALSE)) AS side(student, incoming)
        WHERE side.student IS NOT NULL AND ${only(sql`side.student`)}
        GROUP BY 1, 2
@@ -237,10 +256,11 @@ export type TimelineSums = { awarded: number; removed: number; transferred: numb
  * the ledger's rows between a bucket's first instant and its UTC midnight then move to the
  * bucket they belong to.
  */
-export async function timelineSums(db: Db, scope: ReportScope, starts: string[]): Promise<Map<number, TimelineSums>> {
+export async function timelineSums(db: Db, scope: TimelineScope, starts: string[]): Promise<Map<number, TimelineSums>> {
   const { p2 } = bounds(scope);
   // Each bucket's first instant, in order, and the period's end.
-  const thresholds = sql`ARRAY[${sql.join([...starts.map((day) => dayStart(day, scope.school.timeZone)), p2], sql`, `)}]`;
+  const instants = [...starts.map((day) => dayStart(day, scope.school.timeZone)), p2];
+  const thresholds = sql`ARRAY[${sql.join(instants, sql`, `)}]`;
   if (scope.authorId === null) await foldPendingSums(db, { wait: true });
   const rows = rowsOf<{
     bucket: number;
@@ -248,7 +268,11 @@ export async function timelineSums(db: Db, scope: ReportScope, starts: string[])
     removed: string | number;
     transferred: string | number;
     spent: string | number;
-  }>(await db.execute(scope.authorId === null ? everyonesTimeline(scope, thresholds) : authorsTimeline(scope, scope.authorId, thresholds)));
+  }>(
+    await db.execute(
+      scope.authorId === null ? everyonesTimeline(scope, thresholds, instants) : authorsTimeline(scope, scope.authorId, thresholds),
+    ),
+  );
   return new Map(
     rows.map((row) => [
       Number(row.bucket),
@@ -261,7 +285,7 @@ export async function timelineSums(db: Db, scope: ReportScope, starts: string[])
  * The timeline of one member of the staff: their rows in the period, by their own index (the stored sums keep no author);
  * the Loja's spending is the students', never an author's.
  */
-function authorsTimeline(scope: ReportScope, author: string, thresholds: SQL): SQL {
+function authorsTimeline(scope: TimelineScope, author: string, thresholds: SQL): SQL {
   return sql`
     SELECT width_bucket(e.created_at, th.at) AS bucket,
            sum(CASE WHEN ${awardIs(sql`e.type`, 'raises')} THEN e.sign * e.amount ELSE 0 END) AS awarded,
@@ -274,15 +298,14 @@ function authorsTimeline(scope: ReportScope, author: string, thresholds: SQL): S
 }
 
 /** Everyone's timeline, from the stored sums and the ledger's rows near the bounds. */
-function everyonesTimeline(scope: ReportScope, thresholds: SQL): SQL {
+function everyonesTimeline(scope: TimelineScope, thresholds: SQL, instants: SQL[]): SQL {
   return sql`
       WITH th AS (SELECT ${thresholds} AS at),
       td AS (SELECT array_agg((t AT TIME ZONE 'UTC')::date ORDER BY n) AS day FROM th, unnest(th.at) WITH ORDINALITY AS u(t, n)),
       -- The rows before each bound since its UTC midnight, by the created_at index, before the turma
       -- filter: joined with the students first, the planner would read the whole ledger.
       near AS MATERIALIZED (
-        SELECT e.* FROM th, unnest(th.at) AS w(t)
-          JOIN ledger_counted e ON e.currency = 'meritus' AND e.created_at >= ${utcMidnight(sql`w.t`)} AND e.created_at < w.t
+        ${rowsBeforeBounds(instants, (bound) => sql`e.currency = 'meritus' AND e.created_at >= ${utcMidnight(bound)}`)}
       ),
       edge AS (
         SELECT width_bucket(e.created_at, th.at) AS bucket, width_bucket((e.created_at AT TIME ZONE 'UTC')::date, td.day) AS day_bucket,
@@ -365,9 +388,8 @@ function everyonesReasonParts(scope: ReportScope, p1: SQL, p2: SQL): SQL {
       ),
       near AS MATERIALIZED (
         SELECT e.id, e.created_at, e.currency, e.amount, e.type, e.from_student_id, e.to_student_id, e.description,
-               w.sign * e.sign AS sign
-          FROM (VALUES (${p2}, 1), (${p1}, -1)) AS w(at, sign)
-          JOIN ledger_counted e ON e.created_at >= ${utcMidnight(sql`w.at`)} AND e.created_at < w.at
+               CASE WHEN e.k = 0 THEN -e.sign ELSE e.sign END AS sign
+          FROM (${rowsBeforeBounds([p1, p2], (bound) => sql`e.created_at >= ${utcMidnight(bound)}`)}) AS e
          WHERE ${awardOrRemoval(sql`e.type`)}
       ),
       parts AS (
