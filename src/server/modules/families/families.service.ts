@@ -193,8 +193,9 @@ async function codeIsOpen(tx: DbOrTx, code: string): Promise<boolean> {
 }
 
 /**
- * Runs a redemption of a code as one sign-in attempt: a refused code (CodeRefused) counts as a failure; anything else
- * (the code was right: an email taken, a child already followed, or success) clears the attempt.
+ * Runs a redemption of a code as one sign-in attempt: only a success clears the attempts. A refused code (CodeRefused)
+ * counts as a failure, and so does a right code that made nothing (an email taken, a child already followed): the code
+ * stays open then, and clearing would let its holder ask "is this email a guardian here?" without limit.
  */
 async function asCodeAttempt<T>(db: Db, context: RequestContext, details: Record<string, unknown>, redeem: () => Promise<T>): Promise<T> {
   const attempt = await beginAttempt(db, `guardian-code:${context.ip}`, context);
@@ -204,7 +205,7 @@ async function asCodeAttempt<T>(db: Db, context: RequestContext, details: Record
     return result;
   } catch (error) {
     if (!(error instanceof CodeRefused)) {
-      await clearFailures(db, attempt);
+      await recordFailure(db, attempt, context, error instanceof AppError ? error.code : 'error', details);
       throw error;
     }
     await recordFailure(db, attempt, context, 'guardian_code_invalid', details);

@@ -136,6 +136,18 @@ describe('codes and sign-up', () => {
     expect((await family('GET', `/children/${child.id}/summary`, guardian.cookie)).statusCode).toBe(404);
   });
 
+  test('an email already taken counts as an attempt: one code cannot probe which emails are guardians without limit', async () => {
+    const code = await codeFor((await newStudent()).id);
+    const taken = await newGuardian(await codeFor((await newStudent()).id));
+    const address = '10.3.0.1';
+    const answers: number[] = [];
+    for (let i = 0; i < LOGIN_LIMITS.perAccountAndAddress.max + 1; i += 1) {
+      answers.push((await signup({ code, email: taken.email, name: 'Sonda', password: PASSWORD }, address)).statusCode);
+    }
+    expect(answers.slice(0, -1).every((status) => status === 409)).toBe(true);
+    expect(answers.at(-1)).toBe(429);
+  });
+
   test('a short password and an email already taken are refused; the code stays usable after either', async () => {
     const child = await newStudent();
     const code = await codeFor(child.id);

@@ -13,6 +13,7 @@ import type { ExportFile } from '../reports/report-exports.ts';
 import { isHiddenFrom, rankingPrivacyOf, shownTo, viewerOf, type RankingPrivacy, type Viewer } from '../../views/student-privacy.ts';
 import { photoAddress } from '../../views/student-views.ts';
 import { assertStudentInScope, inScope } from '../../views/turma-scope.ts';
+import { childIdsOf } from '../families/families.service.ts';
 import { formatDate } from '../../../shared/format.ts';
 import { RANKING_PRIVACY_TEXTS } from '../../../shared/ranking-privacy.ts';
 import type { HallOfFame, Honour } from '../../../shared/hall-of-fame.ts';
@@ -56,10 +57,23 @@ function honourRows(db: Db, yearId: string) {
     .orderBy(asc(hallOfFameHonours.place), asc(students.name));
 }
 
-/** Whether the viewer may download the certificate of a student's honour: the student themself, or staff of the student's turma. */
-function mayDownload(principal: Principal, student: NonNullable<HonourRow['student']>): boolean {
+/** The students a guardian follows (decision 037); nobody for anyone else. */
+async function childrenOf(db: Db, principal: Principal): Promise<string[]> {
+  return principal.role === 'guardian' ? childIdsOf(db, principal.id) : [];
+}
+
+/**
+ * Whether the viewer may download the certificate of a student's honour: the student themself, their guardian, or staff
+ * of the student's turma. A guardian is no staff: another family's child is refused like another student is.
+ */
+function mayDownload(
+  principal: Principal,
+  childIds: readonly string[],
+  student: { id: string; turmaId: string; erasedAt: Date | null },
+): boolean {
   if (student.erasedAt) return false;
   if (principal.role === 'student') return principal.id === student.id;
+  if (principal.role === 'guardian') return childIds.includes(student.id);
   return inScope(turmaScopeOf(principal), student.turmaId);
 }
 
@@ -68,7 +82,14 @@ function mayDownload(principal: Principal, student: NonNullable<HonourRow['stude
  * #n') to everyone; one hidden from the viewer keeps the place without a name; anyone else as the school's rules show
  * them, the anonymous name being the row's number in the list.
  */
-function shownHonour(viewer: Viewer, privacy: RankingPrivacy, principal: Principal, row: HonourRow, index: number): Honour {
+function shownHonour(
+  viewer: Viewer,
+  privacy: RankingPrivacy,
+  principal: Principal,
+  childIds: readonly string[],
+  row: HonourRow,
+  index: number,
+): Honour {
   const student = row.student;
   const turma = row.category === 'turma' || row.category === 'goals' ? row.turmaName : null;
   const base = { id: row.id, place: row.place, amount: row.amount, turma };
@@ -96,7 +117,7 @@ function shownHonour(viewer: Viewer, privacy: RankingPrivacy, principal: Princip
     student: shown,
     self: viewer.kind === 'student' && viewer.id === student.id,
     erased,
-    certificate: mayDownload(principal, student),
+    certificate: mayDownload(principal, childIds, student),
   };
 }
 
@@ -130,14 +151,15 @@ export async function readHallOfFame(
   const list = years.map(({ id, name, closedAt }) => ({ id, name, closedAt: closedAt.toISOString() }));
   if (!year) return { years: list, year: null, categories: [] };
   const privacy = rankingPrivacyOf((await deps.settings.get()).rules);
-  const viewer = viewerOf(principal);
+  const childIds = await childrenOf(deps.db, principal);
+  const viewer = viewerOf(principal, childIds);
   const rows = await honourRows(deps.db, year.id);
   const ofCategory = (category: HonourCategory) =>
     rows
       .filter((row) => row.category === category)
       // School-wide lists by place (as read); the turmas' honours by turma.
       .sort((a, b) => (category === 'turma' ? a.turmaName.localeCompare(b.turmaName, 'pt-BR', { numeric: true }) : 0))
-      .map((row, index) => shownHonour(viewer, privacy, principal, row, index));
+      .map((row, index) => shownHonour(viewer, privacy, principal, childIds, row, index));
   return {
     years: list,
     year: { id: year.id, name: year.name, closedAt: year.closedAt.toISOString(), startDate: year.startDate, endDate: year.endDate },
@@ -164,8 +186,8 @@ export async function honourCertificatePdf(
     .where(eq(hallOfFameHonours.id, id));
   if (!row || row.student.erasedAt) throw new AppError('honour_not_found');
   const { honour, student, year } = row;
-  if (principal.role === 'student' && principal.id !== student.id) throw new AppError('honour_certificate_not_own');
   if (principal.role === 'admin') assertStudentInScope(turmaScopeOf(principal), student);
+  else if (!mayDownload(principal, await childrenOf(deps.db, principal), student)) throw new AppError('honour_certificate_not_own');
   const school = await reportSchool(deps.settings);
   const logo = await schoolLogoPng(deps.storage, school.logoUrl);
   const title = honourTitle(honour.category, honour.place, year.name, honour.turmaName);

@@ -253,6 +253,34 @@ describe('certificates of honours', () => {
     expect((await certificate(diegos.id, teacher)).statusCode).toBe(403);
   });
 
+  test('a guardian downloads their own child’s only, and sees that child by name under any privacy rule', async () => {
+    const code = await t.request('POST', `/admin/students/${ana.id}/guardian-codes`);
+    expect(code.statusCode, code.body).toBe(201);
+    const signup = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/guardian/signup',
+      payload: { code: code.json<{ code: string }>().code, email: 'mae.ana@exemplo.test', name: 'Mãe da Ana', password: 'senha-familia-1' },
+      remoteAddress: '10.9.0.1',
+    });
+    expect(signup.statusCode, signup.body).toBe(201);
+    const guardian = String(signup.headers['set-cookie']).split(';')[0]!;
+    const meritus = honoursOf(await hall(guardian), 'meritus');
+    const anas = meritus.find((honour) => honour.student?.id === ana.id)!;
+    expect(meritus.filter((honour) => honour.certificate).map((honour) => honour.id)).toEqual([anas.id]);
+    expect((await certificate(anas.id, guardian)).statusCode).toBe(200);
+    const refused = await certificate(meritus.find((honour) => honour.student?.name === 'Bruno Henrique Lima')!.id, guardian);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.code).toBe('honour_certificate_not_own');
+    await setRules({ rankingNames: 'anonymous' });
+    try {
+      const names = honoursOf(await hall(guardian), 'meritus').map((honour) => honour.student?.name);
+      expect(names).toContain('Ana Beatriz Souza');
+      expect(names).not.toContain('Bruno Henrique Lima');
+    } finally {
+      await setRules({ rankingNames: 'full' });
+    }
+  });
+
   test('an erased student shows as their anonymous name everywhere and has no certificate any more', async () => {
     const erased = await t.request('POST', `/admin/students/${diego.id}/erase`, {
       payload: { confirm: 'Diego Martins Rocha', reason: 'Pedido da família' },
