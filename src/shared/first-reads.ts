@@ -4,6 +4,7 @@ import { urlOf } from './contract/route.ts';
 import { auth } from './contract/auth.ts';
 import { dashboard } from './contract/dashboard.ts';
 import { ledger } from './contract/ledger.ts';
+import { schoolYear } from './contract/school-year.ts';
 import { settings } from './contract/settings.ts';
 import { students } from './contract/students.ts';
 import { tags } from './contract/tags.ts';
@@ -20,7 +21,8 @@ const PAGE_READS = [urlOf(auth.me), urlOf(settings.read)];
 
 /** What an area's home screen reads as it opens (its route's prefetch, which runs on the home's exact path). */
 const HOME_READS = new Map<string, string[]>([
-  ['/admin', [urlOf(dashboard.summary)]],
+  // The dashboard's period picker lists the school's years and periods (decision 036).
+  ['/admin', [urlOf(dashboard.summary), urlOf(schoolYear.list)]],
   [
     '/student',
     [urlOf(students.summary), urlOf(tags.active), urlOf(ledger.myTransactions, { query: { limit: RECENT_TRANSACTIONS_LIMIT } })],
