@@ -4,7 +4,7 @@ import { MAX_OPERATION_AMOUNT, TAG_DURATION_MAX_DAYS, TAG_DURATION_MIN_DAYS, TAG
 import { ERROR_MESSAGES } from './errors.ts';
 import { ARCHIVE_PHOTO_URL } from './archive.ts';
 import { countOf, formatDate } from './format.ts';
-import { calendarDate, instantText, requiredText, rowId, textInput } from './validation.ts';
+import { calendarDate, instantText, personName, requiredText, rowId, textInput } from './validation.ts';
 import { studentPage, studentSearchQuery } from './students.ts';
 
 /** Photo types accepted for upload, by what the file's bytes say it is. */
@@ -167,7 +167,7 @@ export const studentPassword = textInput({ error: 'missing_fields', max: 200, tr
 /** POST /api/admin/students */
 export const createStudentInput = z.object({
   studentId: requiredText('missing_fields', 50, { identifier: true }),
-  name: requiredText('missing_fields', 120),
+  name: personName('missing_fields'),
   password: studentPassword,
   grade: gradeInput,
   email: optionalEmail,
@@ -186,7 +186,7 @@ export type CreateStudentInput = z.input<typeof createStudentInput>;
 /** PATCH /api/admin/students/:id — balances change only through ledger operations. */
 export const updateStudentInput = z.object({
   studentId: requiredText('missing_fields', 50, { identifier: true }).optional(),
-  name: requiredText('missing_fields', 120).optional(),
+  name: personName('missing_fields').optional(),
   grade: gradeInput.optional(),
   email: optionalEmail,
   birthDate: optionalBirthDate,

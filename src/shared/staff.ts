@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { STAFF_ROLES } from './permissions.ts';
 import { weeklyBudget } from './settings.ts';
-import { rowId, textInput } from './validation.ts';
+import { personName, rowId, textInput } from './validation.ts';
 
 /**
  * The school's staff (Configurações › Equipe, issue 34): coordinators and teachers, their turmas, weekly award budgets
@@ -41,9 +41,7 @@ const turmaIds = z.array(rowId({ error: 'staff_turmas_invalid' }), { error: 'sta
 });
 
 /** A member's name with single spaces, as everyone sees it (greetings, 'por …' in histories). */
-const staffName = textInput({ error: 'admin_name_required', max: 120 })
-  .overwrite((name) => name.replace(/\s+/g, ' '))
-  .min(1, { error: 'admin_name_required' });
+const staffName = personName('admin_name_required');
 
 /**
  * POST /api/admin/staff, and every other way a member is created (`npm run admin:create`, the diagnostics' fix, the

@@ -138,6 +138,17 @@ export function requiredText(code: ErrorCode, max = 200, options: Pick<TextOptio
 }
 
 /**
+ * A person's name (a student, a member of staff, a guardian) as everyone reads it: one line, single spaces. A line break
+ * pasted into it would otherwise reach headers and documents that name the person (an email's subject, a PDF's line).
+ */
+export function personName(code: ErrorCode, max = 120) {
+  return textInput({ error: code, max })
+    .overwrite((name) => name.replace(/\s+/g, ' '))
+    .min(1, { error: code, abort: true })
+    .refine((value) => VISIBLE.test(value), { error: code });
+}
+
+/**
  * A whole amount of points: strings, fractions, negatives and huge values are refused
  * with their own message instead of being coerced.
  */

@@ -281,6 +281,14 @@ describe('editing a student', () => {
     expect(audit!.details).toMatchObject({ changed: { studentId: { from: student.studentId, to: newId } } });
   });
 
+  test('a name is kept on one line with single spaces, however it was pasted, on creation and on edit', async () => {
+    const student = await create({ name: 'Júlia\r\nAraújo \t Conceição' });
+    expect(student.name).toBe('Júlia Araújo Conceição');
+    const edited = await call('PATCH', `/admin/students/${student.id}`, { name: 'Júlia\nAraújo\u2028Lima' });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json().student.name).toBe('Júlia Araújo Lima');
+  });
+
   test('refuses a matrícula taken by another student, an empty name and an unknown student', async () => {
     const student = await create();
     const taken = await call('PATCH', `/admin/students/${student.id}`, { studentId: '3000002' });
