@@ -331,7 +331,8 @@ describe('the built front end', () => {
       [student, '/student/', session],
       // A read the visitor may not make (a student's /admin: the dashboard) is left to the web, which is refused as before.
       [student, '/admin', session],
-      [admin, '/admin', [...session, '/api/admin/dashboard']],
+      // The dashboard and its period picker's years (decision 036).
+      [admin, '/admin', [...session, '/api/admin/dashboard', '/api/admin/school-years']],
       [admin, '/admin/settings', session],
       // Spellings the router reads as the area but the page's code does not (main.tsx): no reads, no answers.
       [admin, '//admin', []],
