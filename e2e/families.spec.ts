@@ -1,24 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expectNoSeriousA11yViolations } from './axe.ts';
-import { expect, loginViaApi, navigate, test, type TestStudent } from './fixtures.ts';
+import { expect, loginViaApi, navigate, openPersonalData, test, VIEWPORTS, type TestStudent } from './fixtures.ts';
 import type { Page } from '@playwright/test';
 import { pdfText } from '../src/server/test/pdf-text.ts';
 
 /** Responsáveis (decision 037): the code the coordination makes, the guardian's sign-up, and the family area. */
-
-const VIEWPORTS = [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'desktop', width: 1440, height: 900 },
-] as const;
-
-async function openPersonalData(page: Page, student: TestStudent) {
-  await navigate(page, '/admin/students');
-  await page.getByLabel('Buscar por nome, matrícula, email ou turma').fill(student.studentId);
-  await page.getByRole('button', { name: `Dados pessoais de ${student.name}` }).click();
-  const dialog = page.getByRole('dialog', { name: 'Dados pessoais' });
-  await expect(dialog).toBeVisible();
-  return dialog;
-}
 
 /** Nothing sticks out sideways: the page does not scroll horizontally. */
 async function expectNoSidewaysScroll(page: Page) {

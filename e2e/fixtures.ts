@@ -124,6 +124,22 @@ export type TestStudent = {
   estelecas: number;
 };
 
+/** The two sizes every screen is checked at. */
+export const VIEWPORTS = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1440, height: 900 },
+] as const;
+
+/** The coordination's 'Dados pessoais' of a student, opened from Gerenciar Alunos as a person would. */
+export async function openPersonalData(page: Page, student: TestStudent) {
+  await navigate(page, '/admin/students');
+  await page.getByLabel('Buscar por nome, matrícula, email ou turma').fill(student.studentId);
+  await page.getByRole('button', { name: `Dados pessoais de ${student.name}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Dados pessoais' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
 /** A teacher a test created (issue 34): signs in on the staff's form, with their turmas' names. */
 export type TestTeacher = { id: string; name: string; email: string; password: string; turmas: readonly string[] };
 

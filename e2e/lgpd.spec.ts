@@ -1,22 +1,7 @@
 import { expectNoSeriousA11yViolations } from './axe.ts';
-import { expect, getJson, loginViaApi, navigate, test, type RankingAnswer, type TestStudent } from './fixtures.ts';
-import type { Page } from '@playwright/test';
+import { expect, getJson, loginViaApi, openPersonalData, test, VIEWPORTS, type RankingAnswer } from './fixtures.ts';
 
 /** The LGPD's screens (decision 030): the student's personal data, the erasure, the image consent and the privacy page. */
-
-const VIEWPORTS = [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'desktop', width: 1440, height: 900 },
-] as const;
-
-async function openPersonalData(page: Page, student: TestStudent) {
-  await navigate(page, '/admin/students');
-  await page.getByLabel('Buscar por nome, matrícula, email ou turma').fill(student.studentId);
-  await page.getByRole('button', { name: `Dados pessoais de ${student.name}` }).click();
-  const dialog = page.getByRole('dialog', { name: 'Dados pessoais' });
-  await expect(dialog).toBeVisible();
-  return dialog;
-}
 
 for (const viewport of VIEWPORTS) {
   test.describe(`LGPD at ${viewport.width}×${viewport.height}`, () => {

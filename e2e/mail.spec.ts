@@ -1,26 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { expectNoSeriousA11yViolations } from './axe.ts';
-import { expect, loginViaApi, navigate, test, type TestStudent } from './fixtures.ts';
-import type { Page } from '@playwright/test';
+import { expect, loginViaApi, openPersonalData, test, VIEWPORTS } from './fixtures.ts';
 
 /**
  * Email (decision 038) on the screens: the letter by email in the student's 'Responsáveis', the weekly summary's switch
  * in the family area, and the public page of the email's opt-out link. This server has email on (playwright.config.ts).
  */
-
-const VIEWPORTS = [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'desktop', width: 1440, height: 900 },
-] as const;
-
-async function openPersonalData(page: Page, student: TestStudent) {
-  await navigate(page, '/admin/students');
-  await page.getByLabel('Buscar por nome, matrícula, email ou turma').fill(student.studentId);
-  await page.getByRole('button', { name: `Dados pessoais de ${student.name}` }).click();
-  const dialog = page.getByRole('dialog', { name: 'Dados pessoais' });
-  await expect(dialog).toBeVisible();
-  return dialog;
-}
 
 for (const viewport of VIEWPORTS) {
   test.describe(`Email at ${viewport.width}×${viewport.height}`, () => {

@@ -7,6 +7,7 @@ import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { call, isRefusal } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
 import { Spinner } from '../../ui/spinner.tsx';
+import { PublicPage } from '../../ui/public-page.tsx';
 
 type State = { step: 'working' } | { step: 'done'; message: string } | { step: 'refused'; message: string };
 
@@ -34,39 +35,31 @@ export default function WeeklySummaryOffPage() {
     );
   }, [search]);
   return (
-    <div className="min-h-dvh bg-slate-50 px-4 py-8 sm:py-12">
-      <main className="mx-auto flex max-w-xl flex-col gap-5 rounded-3xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-10">
-        <header className="flex items-start gap-3">
-          <span className="flex size-11 shrink-0 items-center justify-center rounded-2xl bg-indigo-50 text-indigo-700">
-            <MailX aria-hidden="true" className="size-6" />
-          </span>
-          <h1 className="text-2xl font-bold tracking-tight text-slate-900">Resumo semanal por email</h1>
-        </header>
-        {state.step === 'working' ? (
-          <p className="flex items-center gap-3 text-slate-700" role="status">
-            <Spinner className="size-5" /> Desligando o resumo semanal…
+    <PublicPage icon={MailX} title="Resumo semanal por email">
+      {state.step === 'working' ? (
+        <p className="flex items-center gap-3 text-slate-700" role="status">
+          <Spinner className="size-5" /> Desligando o resumo semanal…
+        </p>
+      ) : state.step === 'done' ? (
+        <div role="status" className="flex flex-col gap-2">
+          <p className="flex items-start gap-2 font-semibold text-emerald-800">
+            <CircleCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
+            {state.message}
           </p>
-        ) : state.step === 'done' ? (
-          <div role="status" className="flex flex-col gap-2">
-            <p className="flex items-start gap-2 font-semibold text-emerald-800">
-              <CircleCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
-              {state.message}
-            </p>
-            <p className="text-slate-700">{MAIL_TEXTS.unsubscribedHint}</p>
-          </div>
-        ) : (
-          <p role="alert" className="flex items-start gap-2 font-semibold text-red-800">
-            <TriangleAlert aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
-            {state.message || ERROR_MESSAGES.mail_link_invalid}
-          </p>
-        )}
-        <Link
-          to={paths.login}
-          className="inline-flex min-h-11 items-center self-start text-sm font-semibold text-indigo-700 hover:text-indigo-900"
-        >
-          Entrar na área da família
-        </Link>
-      </main>
-    </div>
+          <p className="text-slate-700">{MAIL_TEXTS.unsubscribedHint}</p>
+        </div>
+      ) : (
+        <p role="alert" className="flex items-start gap-2 font-semibold text-red-800">
+          <TriangleAlert aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
+          {state.message || ERROR_MESSAGES.mail_link_invalid}
+        </p>
+      )}
+      <Link
+        to={paths.login}
+        className="inline-flex min-h-11 items-center self-start text-sm font-semibold text-indigo-700 hover:text-indigo-900"
+      >
+        Entrar na área da família
+      </Link>
+    </PublicPage>
   );
 }
