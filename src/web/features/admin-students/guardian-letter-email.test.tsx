@@ -1,20 +1,13 @@
-import { renderToStaticMarkup } from 'react-dom/server';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { expect, test } from 'vitest';
 import { routes } from '../../../shared/contract/routes.ts';
+import { ERROR_MESSAGES } from '../../../shared/errors.ts';
 import { queryKeyOf } from '../../lib/query-keys.ts';
+import { renderWithAnswers as render } from '../../test/static-render.tsx';
 import { GuardianLetterEmail } from './guardian-letter-email.tsx';
 
 /** The letter by email (decision 038): a server without SMTP says email is off and offers nothing. */
 
-const OFF = 'O envio de e-mails não está configurado nesta escola.';
-
-function render(answers: [readonly unknown[], unknown][], node: React.ReactNode): Document {
-  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
-  for (const [key, data] of answers) client.setQueryData(key, data);
-  const html = renderToStaticMarkup(<QueryClientProvider client={client}>{node}</QueryClientProvider>);
-  return new DOMParser().parseFromString(html, 'text/html');
-}
+const OFF = ERROR_MESSAGES.mail_disabled;
 
 test('the letter by email says email is off, with no address field; with email on, the field and its button', () => {
   const key = queryKeyOf(routes.mail.status);
