@@ -279,7 +279,7 @@ describe('the weekly summary', () => {
     });
     expect(on.json()).toEqual({ enabled: true, weeklySummary: true });
     await t.app.queueWeeklySummaries(new Date(following.getTime() + 7 * DAY_MS));
-    await t.app.sendOutbox();
+    await mailsTo(guardian.email, 2);
     expect(to(guardian.email)).toHaveLength(2);
   });
 
