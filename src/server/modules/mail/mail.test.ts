@@ -1,4 +1,4 @@
-import { eq, and, isNull } from 'drizzle-orm';
+import { eq, and, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { addStudents, buildTestApp, cookieFrom, type TestApp } from '../../test/test-app.ts';
 import { startTestSmtpServer, type TestSmtpServer } from '../../test/smtp-server.ts';
@@ -121,6 +121,19 @@ describe('the outbox', () => {
     }
     await t.app.sendOutbox(new Date(later.getTime() + 30 * DAY_MS));
     for (const address of addresses) expect(to(address)).toHaveLength(1);
+  });
+
+  test('a message queued within the millisecond of the run is due (the database keeps microseconds)', async () => {
+    const student = await newStudent();
+    const address = `mesmo.milissegundo.${serial}@exemplo.test`;
+    expect((await emailLetter(student.id, address)).statusCode).toBe(201);
+    const run = new Date();
+    await t.db
+      .update(mailOutbox)
+      .set({ nextAttemptAt: sql`${run.toISOString()}::timestamptz + interval '999 microseconds'` })
+      .where(eq(mailOutbox.toAddress, address));
+    expect(await t.app.sendOutbox(run)).toMatchObject({ sent: 1 });
+    expect(to(address)).toHaveLength(1);
   });
 });
 

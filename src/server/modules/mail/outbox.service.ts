@@ -77,12 +77,14 @@ export async function sendDueMail(deps: { db: Db; mailer: Mailer }, now: Date = 
   let failed = 0;
   for (;;) {
     const leaseUntil = new Date(now.getTime() + OUTBOX_LEASE_MS);
+    // The database keeps microseconds and a Date only milliseconds: a message queued within `now`'s millisecond is due.
+    const dueBefore = new Date(now.getTime() + 1);
     const claimed = rowsOf<Claimed>(
       await deps.db.execute(sql`
         UPDATE mail_outbox SET claimed_until = ${leaseUntil.toISOString()}::timestamptz, attempts = attempts + 1
         WHERE id IN (
           SELECT id FROM mail_outbox
-          WHERE sent_at IS NULL AND next_attempt_at <= ${now.toISOString()}::timestamptz
+          WHERE sent_at IS NULL AND next_attempt_at < ${dueBefore.toISOString()}::timestamptz
             AND (claimed_until IS NULL OR claimed_until < ${now.toISOString()}::timestamptz)
           ORDER BY next_attempt_at, created_at
           LIMIT ${BATCH}
