@@ -6,7 +6,7 @@ import { studentSummary } from '../students/student-summary.service.ts';
 import { rankingPrivacyOf } from '../../views/student-privacy.ts';
 import { formatAmount, formatInstant, formatNumber, startOfWeekIn } from '../../../shared/format.ts';
 import { FAMILY_AREA_PATH, MAIL_TEXTS, WEEKLY_SUMMARY_TEXTS } from '../../../shared/mail-texts.ts';
-import type { Currency } from '../../../shared/ledger-types.ts';
+import { ADMIN_OPERATION_TYPES, typesThat, type Currency } from '../../../shared/ledger-types.ts';
 import type { SchoolRules } from '../../../shared/settings.ts';
 import { queueMail } from './outbox.service.ts';
 import { renderHtml, renderText, type MailBlock } from './mail-render.ts';
@@ -47,16 +47,29 @@ async function recipientsOf(db: Db, week: { end: Date }, weekKey: string): Promi
   );
 }
 
-/** The week's awards and (when the school shows them to families) removals and penalties, by reason. */
+/** The staff's operations that raise a balance (awards) and that lower one (removals, penalties), as SQL lists. */
+const typeList = (types: readonly string[]) =>
+  sql.join(
+    types.map((type) => sql`${type}`),
+    sql`, `,
+  );
+const AWARD_TYPES = typeList(typesThat(ADMIN_OPERATION_TYPES, 'raises'));
+const PENALTY_TYPES = typeList(typesThat(ADMIN_OPERATION_TYPES, 'lowers'));
+
+/**
+ * The week's awards and (when the school shows them to families) removals and penalties, by reason. An operation the
+ * staff reversed by the time the summary is made was a mistake: it is left out, as its reversal is.
+ */
 async function movementsOf(db: Db, studentUuid: string, week: { start: Date; end: Date }, penalties: boolean): Promise<Movement[]> {
   return rowsOf<Movement>(
     await db.execute(sql`
       SELECT currency, description, CASE WHEN to_student_id IS NOT NULL THEN 'earned' ELSE 'lost' END AS direction,
         sum(amount) AS amount, count(*) AS times
-      FROM ledger_entries
+      FROM ledger_entries e
       WHERE created_at >= ${week.start.toISOString()}::timestamptz AND created_at < ${week.end.toISOString()}::timestamptz
-        AND ((to_student_id = ${studentUuid} AND type IN ('admin_add', 'reward'))
-          ${penalties ? sql`OR (from_student_id = ${studentUuid} AND type IN ('admin_remove', 'penalty'))` : sql``})
+        AND ((to_student_id = ${studentUuid} AND type IN (${AWARD_TYPES}))
+          ${penalties ? sql`OR (from_student_id = ${studentUuid} AND type IN (${PENALTY_TYPES}))` : sql``})
+        AND NOT EXISTS (SELECT 1 FROM ledger_entries r WHERE r.reverses_entry_id = e.id)
       GROUP BY currency, description, direction
       ORDER BY direction, sum(amount) DESC, description`),
   );
