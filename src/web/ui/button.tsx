@@ -2,13 +2,15 @@ import { useEffect, useState, type ButtonHTMLAttributes, type MouseEvent, type R
 import { LoaderCircle } from 'lucide-react';
 import { cn } from '../lib/cn.ts';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'success';
+export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'dangerGhost' | 'danger' | 'success';
 export type ButtonSize = 'sm' | 'md' | 'lg';
 
 const variants: Record<ButtonVariant, string> = {
   primary: 'bg-indigo-600 text-white shadow-sm hover:bg-indigo-700 active:bg-indigo-800',
   secondary: 'border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50 active:bg-slate-100',
   ghost: 'text-slate-700 hover:bg-slate-100 active:bg-slate-200',
+  /** A ghost button whose action cannot be undone (Excluir among quieter actions). */
+  dangerGhost: 'text-rose-700 hover:bg-rose-50 active:bg-rose-100',
   danger: 'bg-rose-600 text-white shadow-sm hover:bg-rose-700 active:bg-rose-800',
   success: 'bg-emerald-700 text-white shadow-sm hover:bg-emerald-800 active:bg-emerald-900',
 };

@@ -38,7 +38,7 @@ const STUDENT_ACTIONS: {
   text: string;
   rowLabel: (name: string) => string;
   cardLabel: (name: string) => string;
-  cardVariant: 'secondary' | 'ghost';
+  cardVariant: 'secondary' | 'ghost' | 'dangerGhost';
   danger?: boolean;
 }[] = [
   {
@@ -79,7 +79,7 @@ const STUDENT_ACTIONS: {
     text: 'Excluir',
     rowLabel: (name) => `Excluir ${name}`,
     cardLabel: (name) => `Excluir ${name}`,
-    cardVariant: 'ghost',
+    cardVariant: 'dangerGhost',
     danger: true,
   },
 ];
@@ -209,12 +209,11 @@ const StudentCard = memo(function StudentCard({ student, now, actions }: ItemPro
         ))}
       </div>
       <div className="mt-3 grid grid-cols-2 gap-2 border-t border-slate-100 pt-3 [&>button]:whitespace-nowrap">
-        {offered(actions).map(({ key, Icon, text, cardLabel, cardVariant, danger, run }) => (
+        {offered(actions).map(({ key, Icon, text, cardLabel, cardVariant, run }) => (
           <Button
             key={key}
             variant={cardVariant}
             size="sm"
-            className={danger ? 'text-rose-700 hover:bg-rose-50' : undefined}
             icon={<Icon aria-hidden="true" className="size-4" />}
             onClick={() => run(student)}
             aria-label={cardLabel(student.name)}
