@@ -51,6 +51,9 @@ const EXPECTED_ACCESS: Record<Access, string[]> = {
     'POST /api/auth/guardian/login',
     // Email (decision 038): the weekly summary's one-click opt-out, by the signed link of the email itself.
     'POST /api/mail/unsubscribe',
+    // The same, from a mail reader's own button (RFC 8058), and that address opened in a browser.
+    'POST /api/mail/unsubscribe/one-click',
+    'GET /api/mail/unsubscribe/one-click',
   ],
   signedIn: [
     'POST /api/auth/logout',

@@ -242,6 +242,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/admin/students/:id/guardian-letter-email': { email: 'familia.fuzz@exemplo.test' },
   'PUT /api/family/mail': { weeklySummary: false },
   'POST /api/mail/unsubscribe': { guardian: guardianId, signature: 'assinatura-que-nao-confere' },
+  'POST /api/mail/unsubscribe/one-click': { 'List-Unsubscribe': 'One-Click' },
 };
 
 /** Routes left out, and why. */

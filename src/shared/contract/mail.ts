@@ -38,4 +38,23 @@ export const mail = defineRoutes(['mail'], {
     description: 'Desliga o resumo semanal do responsável pelo link assinado do próprio email (um clique, sem entrar).',
     schemas: (s) => ({ body: s.unsubscribeInput, response: { 200: s.messageResult } }),
   },
+  // The email's List-Unsubscribe address (RFC 8058): a mail reader's own button posts to it; opened in a browser, it
+  // leads to the page that asks for the click.
+  oneClickUnsubscribe: {
+    method: 'POST',
+    path: '/api/mail/unsubscribe/one-click',
+    access: 'public',
+    description:
+      'O botão "Cancelar inscrição" do próprio leitor de email (RFC 8058, List-Unsubscribe-Post): desliga o resumo semanal ' +
+      'do responsável do link assinado, sem entrar.',
+    schemas: (s) => ({ query: s.unsubscribeLinkQuery, body: s.oneClickUnsubscribeBody, response: { 200: s.messageResult } }),
+  },
+  oneClickUnsubscribePage: {
+    method: 'GET',
+    path: '/api/mail/unsubscribe/one-click',
+    access: 'public',
+    answer: 'redirect',
+    description: 'O mesmo endereço aberto num navegador: leva à página do link, que pede a confirmação.',
+    schemas: (s) => ({ query: s.unsubscribeLinkQuery }),
+  },
 });

@@ -8,6 +8,7 @@ import { auditActor, type GuardianActor } from '../auth/actor.ts';
 import type { RequestContext } from '../auth/auth.service.ts';
 import type { FamilyMailPreferences, UnsubscribeInput } from '../../../shared/mail.ts';
 import { MAIL_UNSUBSCRIBE_PATH } from '../../../shared/constants.ts';
+import { routes } from '../../../shared/contract/routes.ts';
 import { MAIL_TEXTS } from '../../../shared/mail-texts.ts';
 
 /*
@@ -36,12 +37,24 @@ function signatureOf(key: Buffer, guardianId: string): string {
   return createHmac('sha256', key).update(`weekly-summary-off:${guardianId}`).digest('base64url');
 }
 
-/** The address of the one-click opt-out of a guardian's weekly summary. */
-export async function unsubscribeUrl(db: Db, publicUrl: string, guardianId: string): Promise<string> {
-  const url = new URL(MAIL_UNSUBSCRIBE_PATH, publicUrl);
-  url.searchParams.set('responsavel', guardianId);
-  url.searchParams.set('assinatura', signatureOf(await linkKey(db), guardianId));
-  return url.toString();
+/**
+ * The addresses of a guardian's opt-out of the weekly summary, signed: the page the email's link opens, and the one its
+ * List-Unsubscribe header names, where a mail reader's own button posts (RFC 8058).
+ */
+export async function unsubscribeUrls(db: Db, publicUrl: string, guardianId: string): Promise<{ page: string; oneClick: string }> {
+  const signature = signatureOf(await linkKey(db), guardianId);
+  const signed = (path: string) => {
+    const url = new URL(path, publicUrl);
+    url.searchParams.set('responsavel', guardianId);
+    url.searchParams.set('assinatura', signature);
+    return url.toString();
+  };
+  return { page: signed(MAIL_UNSUBSCRIBE_PATH), oneClick: signed(routes.mail.oneClickUnsubscribe.path) };
+}
+
+/** Where the one-click address leads a browser that opens it: the page, with the same signed query. */
+export function unsubscribePageOf(query: UnsubscribeInput): string {
+  return `${MAIL_UNSUBSCRIBE_PATH}?${new URLSearchParams({ responsavel: query.guardian, assinatura: query.signature })}`;
 }
 
 async function setWeeklySummary(tx: DbOrTx, guardianId: string, on: boolean): Promise<void> {
@@ -50,7 +63,12 @@ async function setWeeklySummary(tx: DbOrTx, guardianId: string, on: boolean): Pr
 }
 
 /** The signed link's action: the summary off for that guardian (again: still off). A link altered in any way is refused. */
-export async function unsubscribe(db: Db, input: UnsubscribeInput, context: RequestContext): Promise<{ message: string }> {
+export async function unsubscribe(
+  db: Db,
+  input: UnsubscribeInput,
+  context: RequestContext,
+  by: 'email_link' | 'mail_reader' = 'email_link',
+): Promise<{ message: string }> {
   const expected = Buffer.from(signatureOf(await linkKey(db), input.guardian));
   const given = Buffer.from(input.signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new AppError('mail_link_invalid');
@@ -62,7 +80,7 @@ export async function unsubscribe(db: Db, input: UnsubscribeInput, context: Requ
       actor: { kind: 'guardian', id: guardian.id, label: guardian.name },
       action: 'mail.weekly_summary',
       ip: context.ip,
-      details: { on: false, by: 'email_link' },
+      details: { on: false, by },
     });
     return { message: MAIL_TEXTS.unsubscribed };
   });

@@ -4,7 +4,7 @@ import { route } from '../../contract-routes.ts';
 import { routes } from '../../../shared/contract/routes.ts';
 import { adminOf, guardianOf, requestContext } from '../../plugins/auth.ts';
 import { emailGuardianLetter } from './letter-email.service.ts';
-import { familyMailPreferences, setFamilyMailPreferences, unsubscribe } from './mail-preferences.service.ts';
+import { familyMailPreferences, setFamilyMailPreferences, unsubscribe, unsubscribePageOf } from './mail-preferences.service.ts';
 
 /** Email (decision 038): whether it is on, the letter by email, the weekly summary's switch and its one-click opt-out. */
 export async function mailRoutes(app: FastifyInstance, { config, database, settings }: AppDeps): Promise<void> {
@@ -33,4 +33,17 @@ export async function mailRoutes(app: FastifyInstance, { config, database, setti
   );
 
   route(app, routes.mail.unsubscribe, async (request) => unsubscribe(database.db, request.body, requestContext(request)));
+
+  route(app, routes.mail.oneClickUnsubscribePage, async (request, reply) => reply.redirect(unsubscribePageOf(request.query), 303));
+
+  // A mail reader's button posts an HTML form's encoding (RFC 8058): accepted on this route alone, so no other route
+  // takes a form a foreign page could send without the browser asking first.
+  await app.register(async (oneClick) => {
+    oneClick.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    });
+    route(oneClick, routes.mail.oneClickUnsubscribe, async (request) =>
+      unsubscribe(database.db, request.query, requestContext(request), 'mail_reader'),
+    );
+  });
 }

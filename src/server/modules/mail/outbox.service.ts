@@ -25,7 +25,7 @@ export type QueuedMail = {
   subject: string;
   text: string;
   html: string;
-  /** Sent as List-Unsubscribe (the weekly summary's opt-out link). */
+  /** Sent as List-Unsubscribe: the weekly summary's one-click opt-out address (RFC 8058). */
   unsubscribeUrl?: string;
   studentUuid?: string;
   guardianId?: string;

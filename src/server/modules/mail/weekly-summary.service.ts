@@ -10,7 +10,7 @@ import { ADMIN_OPERATION_TYPES, typesThat, type Currency } from '../../../shared
 import type { SchoolRules } from '../../../shared/settings.ts';
 import { queueMail } from './outbox.service.ts';
 import { renderHtml, renderText, type MailBlock } from './mail-render.ts';
-import { unsubscribeUrl } from './mail-preferences.service.ts';
+import { unsubscribeUrls } from './mail-preferences.service.ts';
 
 /*
  * The weekly summary (decision 038): each Monday, for the week that ended (Monday to Monday in the school's time zone),
@@ -137,7 +137,7 @@ export async function queueWeeklySummaries(deps: WeeklySummaryDeps, now: Date = 
   const privacy = rankingPrivacyOf(rules);
   let queued = 0;
   for (const row of await recipientsOf(deps.db, week, weekKey)) {
-    const optOutUrl = await unsubscribeUrl(deps.db, deps.publicUrl, row.guardian_id);
+    const optOut = await unsubscribeUrls(deps.db, deps.publicUrl, row.guardian_id);
     const [movements, figures] = await Promise.all([
       movementsOf(deps.db, row.student_id, week, rules.familiesSeePenalties),
       rules.familiesSeeRanking ? studentSummary(deps.db, deps.ranking, row.student_id, rules.meritusGoal, privacy, now) : null,
@@ -154,7 +154,7 @@ export async function queueWeeklySummaries(deps: WeeklySummaryDeps, now: Date = 
         penaltiesShown: rules.familiesSeePenalties,
         ranking: figures ? { position: figures.rank.position, of: figures.rank.total } : null,
         familyUrl,
-        unsubscribeUrl: optOutUrl,
+        unsubscribeUrl: optOut.page,
       }),
     };
     const added = await queueMail(deps.db, {
@@ -163,7 +163,7 @@ export async function queueWeeklySummaries(deps: WeeklySummaryDeps, now: Date = 
       subject: doc.title,
       text: renderText(doc),
       html: renderHtml(doc),
-      unsubscribeUrl: optOutUrl,
+      unsubscribeUrl: optOut.oneClick,
       studentUuid: row.student_id,
       guardianId: row.guardian_id,
       dedupeKey: `weekly:${row.guardian_id}:${row.student_id}:${weekKey}`,
