@@ -50,6 +50,10 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM, args: CHROME_FLAGS },
   },
   projects: [
+    // The rollover wizard closes the school's year for good, and so does the Hall da Fama's first test: the wizard gets a
+    // demo school of its own (the second server below), beside the other tests, and the Hall keeps the first. Listed
+    // first, so its tests start with the others instead of running alone after them (15 s of a run on one core).
+    { name: 'year rollover', testMatch: ['year-rollover.spec.ts'], use: { ...desktop, baseURL: rolloverServer.url } },
     {
       name: 'chromium',
       testIgnore: ['settings.spec.ts', 'ranking-privacy.spec.ts', 'hall-of-fame.spec.ts', 'year-rollover.spec.ts'],
@@ -73,9 +77,6 @@ export default defineConfig({
       fullyParallel: false,
       use: desktop,
     },
-    // The rollover wizard closes the school's year for good, and so does the Hall da Fama's first test: the wizard gets a
-    // demo school of its own (the second server below), beside the other tests, and the Hall keeps the first.
-    { name: 'year rollover', testMatch: ['year-rollover.spec.ts'], use: { ...desktop, baseURL: rolloverServer.url } },
   ],
   webServer: [
     {
