@@ -28,9 +28,6 @@ export const unsubscribeLinkQuery = z
   .object({ responsavel: unsubscribeInput.shape.guardian, assinatura: unsubscribeInput.shape.signature })
   .transform(({ responsavel, assinatura }): UnsubscribeInput => ({ guardian: responsavel, signature: assinatura }));
 
-/** POST /api/mail/unsubscribe/one-click: the form a mail reader's own button sends (RFC 8058), nothing else. */
-export const oneClickUnsubscribeBody = z.object({ 'List-Unsubscribe': z.literal('One-Click', { error: 'mail_link_invalid' }) });
-
 /** POST /api/admin/students/:id/guardian-letter-email: the address the letter goes to (the staff's email rules). */
 export const guardianLetterEmailInput = z.object({ email: createStaffInput.shape.email });
 export type GuardianLetterEmailInput = z.infer<typeof guardianLetterEmailInput>;

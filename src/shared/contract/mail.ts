@@ -47,7 +47,7 @@ export const mail = defineRoutes(['mail'], {
     description:
       'O botão "Cancelar inscrição" do próprio leitor de email (RFC 8058, List-Unsubscribe-Post): desliga o resumo semanal ' +
       'do responsável do link assinado, sem entrar.',
-    schemas: (s) => ({ query: s.unsubscribeLinkQuery, body: s.oneClickUnsubscribeBody, response: { 200: s.messageResult } }),
+    schemas: (s) => ({ query: s.unsubscribeLinkQuery, response: { 200: s.messageResult } }),
   },
   oneClickUnsubscribePage: {
     method: 'GET',

@@ -36,12 +36,16 @@ export async function mailRoutes(app: FastifyInstance, { config, database, setti
 
   route(app, routes.mail.oneClickUnsubscribePage, async (request, reply) => reply.redirect(unsubscribePageOf(request.query), 303));
 
-  // A mail reader's button posts an HTML form's encoding (RFC 8058): accepted on this route alone, so no other route
-  // takes a form a foreign page could send without the browser asking first.
+  // A mail reader's button posts a form (RFC 8058: either encoding, body 'List-Unsubscribe=One-Click'). The signed address
+  // is the whole check, so the body is read and set aside; only this route takes a form, so no other route receives
+  // one a foreign page could send without the browser asking first.
   await app.register(async (oneClick) => {
-    oneClick.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(String(body))));
-    });
+    oneClick.removeAllContentTypeParsers();
+    oneClick.addContentTypeParser(
+      ['application/x-www-form-urlencoded', 'multipart/form-data'],
+      { parseAs: 'buffer' },
+      (_request, _body, done) => done(null, undefined),
+    );
     route(oneClick, routes.mail.oneClickUnsubscribe, async (request) =>
       unsubscribe(database.db, request.query, requestContext(request), 'mail_reader'),
     );
