@@ -37,16 +37,21 @@ export type BusEvent =
    * A staff member's role or turmas changed: each instance drops their cached sessions, so the next request reads what
    * they may do anew, and ends their event streams, which reconnect with it.
    */
-  | { type: 'staff_changed'; adminId: string };
+  | { type: 'staff_changed'; adminId: string }
+  /**
+   * A guardian's children changed (a link removed or a child added): their event streams end and reconnect with the new
+   * list, so a removed child's changes stop reaching them at once, and an added one's start.
+   */
+  | { type: 'family_changed'; guardianId: string };
 
 /** The live feed's lines an operation added: ledger rows by id, a whole turma's rows by batch, refused attempts by audit id. */
 export type FeedLines = { entryIds: string[]; batchIds: string[]; refusedIds: number[] };
 
-/** Sessions no longer what a cache or a stream holds: ended, or their staff member's role or turmas changed. */
-export type SessionsEnded = Extract<BusEvent, { type: 'sessions_ended' | 'staff_changed' }>;
+/** Sessions no longer what a cache or a stream holds: ended, their staff member's role or turmas, or a guardian's children changed. */
+export type SessionsEnded = Extract<BusEvent, { type: 'sessions_ended' | 'staff_changed' | 'family_changed' }>;
 
 export function isSessionsEnded(event: DeliveredEvent): event is SessionsEnded {
-  return event.type === 'sessions_ended' || event.type === 'staff_changed';
+  return event.type === 'sessions_ended' || event.type === 'staff_changed' || event.type === 'family_changed';
 }
 
 /**
@@ -61,6 +66,7 @@ export type DeliveredEvent = BusEvent | ResyncEvent;
 /** Whether an ended-sessions event covers one session (its own token, every session of its student, or of its staff member). */
 export function endsSession(ended: SessionsEnded, tokenHash: string, principal: { role: string; id: string }): boolean {
   if (ended.type === 'staff_changed') return principal.role === 'admin' && principal.id === ended.adminId;
+  if (ended.type === 'family_changed') return principal.role === 'guardian' && principal.id === ended.guardianId;
   return 'tokenHash' in ended ? ended.tokenHash === tokenHash : principal.role === 'student' && principal.id === ended.studentUuid;
 }
 

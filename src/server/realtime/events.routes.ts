@@ -115,7 +115,8 @@ export async function eventsRoutes(app: FastifyInstance, { database, events, liv
     };
 
     // What changed reaches the stream through the hub (decision 019); the stream itself watches for its session's end.
-    // A guardian's stream hears their children's changes: the children as the stream opens (a child added later joins at the next).
+    // A guardian's stream hears their children's changes: the children as the stream opens; a link removed or a child added
+    // ends it (family_changed, decision 040), and the next one reads them anew.
     const children = principal.role === 'guardian' ? new Set(await childIdsOf(database.db, principal.id)) : undefined;
     const leave = live.join({ principal, send, ...(children ? { children } : {}) });
     const unsubscribeSessions = events.subscribe((event) => {

@@ -272,6 +272,7 @@ export function createLiveHub(
         return;
       case 'sessions_ended':
       case 'staff_changed':
+      case 'family_changed':
         return;
     }
   };
@@ -443,6 +444,7 @@ export function createLiveHub(
           return event.status === 'completed' || isStaff(principal);
         case 'sessions_ended':
         case 'staff_changed':
+        case 'family_changed':
           return false;
         case 'goal_refunded':
           return principal.role === 'student' && (event.studentUuids === 'all' || event.studentUuids.includes(principal.id));

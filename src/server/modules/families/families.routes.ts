@@ -36,7 +36,7 @@ export async function familiesRoutes(app: FastifyInstance, { config, database, e
   route(app, routes.families.studentGuardians, async (request) => studentGuardians(database.db, adminOf(request), request.params.id));
 
   route(app, routes.families.unlink, async (request) =>
-    unlinkGuardian(database.db, adminOf(request), request.params.id, request.params.studentId, requestContext(request)),
+    unlinkGuardian({ db: database.db, events }, adminOf(request), request.params.id, request.params.studentId, requestContext(request)),
   );
 
   route(app, routes.families.signup, async (request, reply) => {
@@ -52,7 +52,7 @@ export async function familiesRoutes(app: FastifyInstance, { config, database, e
   });
 
   route(app, routes.families.addChild, async (request, reply) =>
-    reply.status(201).send(await addChild(database.db, guardianOf(request), request.body, requestContext(request))),
+    reply.status(201).send(await addChild({ db: database.db, events }, guardianOf(request), request.body, requestContext(request))),
   );
 
   route(app, routes.families.children, async (request) => familyChildren(database.db, guardianOf(request)));

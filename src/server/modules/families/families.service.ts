@@ -135,9 +135,9 @@ function openCode() {
   return [isNull(guardianCodes.usedAt), isNull(guardianCodes.revokedAt), gt(guardianCodes.expiresAt, sql`now()`)];
 }
 
-/** The coordination removes a link: the guardian stops following the student at their next request. */
+/** The coordination removes a link: the guardian stops following the student at once (their open streams start over). */
 export async function unlinkGuardian(
-  db: Db,
+  { db, events }: { db: Db; events: EventBus },
   admin: AdminActor,
   guardianId: string,
   studentUuid: string,
@@ -157,6 +157,7 @@ export async function unlinkGuardian(
       ip: context.ip,
       details: { guardianId, studentUuid },
     });
+    await events.publish(tx, { type: 'family_changed', guardianId });
     return { message: FAMILY_TEXTS.linkRemoved(guardian!.name, student.name) };
   });
 }
@@ -265,8 +266,13 @@ export async function loginGuardian(db: Db, input: GuardianLoginInput, context: 
   return { ...session, user };
 }
 
-/** Another child, by that child's code. */
-export async function addChild(db: Db, guardian: GuardianActor, input: AddChildInput, context: RequestContext): Promise<FamilyChild> {
+/** Another child, by that child's code; the guardian's open streams start over with them. */
+export async function addChild(
+  { db, events }: { db: Db; events: EventBus },
+  guardian: GuardianActor,
+  input: AddChildInput,
+  context: RequestContext,
+): Promise<FamilyChild> {
   const studentUuid = await asCodeAttempt(db, context, { guardianId: guardian.id }, () =>
     db.transaction(async (tx) => {
       const redeemed = await redeemCode(tx, input.code, guardian.id);
@@ -284,6 +290,7 @@ export async function addChild(db: Db, guardian: GuardianActor, input: AddChildI
         ip: context.ip,
         details: { studentUuid: redeemed },
       });
+      await events.publish(tx, { type: 'family_changed', guardianId: guardian.id });
       return redeemed;
     }),
   );

@@ -418,6 +418,34 @@ describe('the family area', () => {
     }
   });
 
+  test("a guardian's open stream starts over when their children change: a link removed, a child added; another family's stays", async () => {
+    const child = await newStudent();
+    const guardian = await newGuardian(await codeFor(child.id));
+    const otherChild = await newStudent();
+    const otherFamily = await newGuardian(await codeFor(otherChild.id));
+    const others = await openStream(await baseUrl(), otherFamily.cookie);
+    try {
+      await others.waitFor(has('ready'));
+      // The coordination removes the link: the stream that listened for the child ends at once, not at its next opening.
+      const stream = await openStream(await baseUrl(), guardian.cookie);
+      await stream.waitFor(has('ready'));
+      const unlinked = await t.request('DELETE', `/admin/guardians/${guardian.id}/students/${child.id}`);
+      expect(unlinked.statusCode, unlinked.body).toBe(200);
+      await stream.waitForEnd();
+      // A child added by code: the stream opened before it ends too, and the next one hears the new child.
+      const again = await openStream(await baseUrl(), guardian.cookie);
+      await again.waitFor(has('ready'));
+      const added = await family('POST', '/children', guardian.cookie, { code: await codeFor(child.id) });
+      expect(added.statusCode, added.body).toBe(201);
+      await again.waitForEnd();
+      // Told after both changes (the bus keeps their order): the other family's stream is still open and hears its child.
+      await t.award(otherChild.id, 3);
+      await others.waitFor(has('family'));
+    } finally {
+      await others.close();
+    }
+  });
+
   test("a guardian's live stream hears their child's tags and orders at once", async () => {
     const child = await newStudent();
     const guardian = await newGuardian(await codeFor(child.id));
