@@ -55,6 +55,8 @@ export type RouteHandler<R extends Route> = RouteHandlerMethod<
 /** What a route adds on the server only: a validator of its own (its rate-limit budget is in route-budgets.ts). */
 export type ServerRouteOptions = {
   validatorCompiler?: FastifySchemaCompiler<FastifySchema>;
+  /** Posted to from other sites (see FastifyContextConfig.crossSite). */
+  crossSite?: true;
 };
 
 /**
@@ -67,6 +69,8 @@ export function route<R extends Route>(
   ...rest: [RouteHandler<R>] | [ServerRouteOptions, RouteHandler<R>]
 ): void {
   const [options, handler] = rest.length === 1 ? [{}, rest[0]] : rest;
+  if (options.crossSite && definition.access !== 'public')
+    throw new Error(`${definition.id}: só uma rota pública pode vir de outros sites`);
   const schemas = loadedSchemas.get(definition);
   if (!schemas) throw new Error(`${definition.id}: os schemas do contrato não foram carregados (loadRouteSchemas)`);
   const { params, query, headers, body, response } = schemas;
@@ -83,7 +87,7 @@ export function route<R extends Route>(
   app.route({
     method: definition.method,
     url: definition.path.slice(API_PREFIX.length),
-    config: { access: definition.access, ...budgetOf(definition) },
+    config: { access: definition.access, ...budgetOf(definition), ...(options.crossSite ? { crossSite: true } : {}) },
     schema,
     ...(options.validatorCompiler ? { validatorCompiler: options.validatorCompiler } : {}),
     // A read with `revalidate` returns its answer, which goes out with its ETag (or as a 304).

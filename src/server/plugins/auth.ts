@@ -19,6 +19,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route (declared on every route; an API route's comes from its definition in the contract). */
     access?: Access;
+    /**
+     * A write other sites may send (a mail reader's one-click opt-out, RFC 8058): exempt from the CSRF check. Only for a
+     * public route that reads no session and carries its own proof (a signature in its address).
+     */
+    crossSite?: true;
   }
   interface FastifyInstance {
     sessionCache: SessionCache;

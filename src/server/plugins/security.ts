@@ -42,7 +42,7 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
   );
 
   app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
+    if (SAFE_METHODS.has(request.method) || request.routeOptions.config.crossSite) return;
     const origin = request.headers.origin;
     if (origin !== undefined) {
       if (!isAllowedOrigin(request, origin, config.allowedOrigins)) throw new AppError('csrf');

@@ -47,7 +47,10 @@ export type BusEvent =
 /** The live feed's lines an operation added: ledger rows by id, a whole turma's rows by batch, refused attempts by audit id. */
 export type FeedLines = { entryIds: string[]; batchIds: string[]; refusedIds: number[] };
 
-/** Sessions no longer what a cache or a stream holds: ended, their staff member's role or turmas, or a guardian's children changed. */
+/**
+ * What a stream (and the session cache's copy) must start over for: sessions ended, a staff member's role or turmas
+ * changed, or a guardian's children (their cached sessions are only read again).
+ */
 export type SessionsEnded = Extract<BusEvent, { type: 'sessions_ended' | 'staff_changed' | 'family_changed' }>;
 
 export function isSessionsEnded(event: DeliveredEvent): event is SessionsEnded {

@@ -117,7 +117,19 @@ export async function eventsRoutes(app: FastifyInstance, { database, events, liv
     // What changed reaches the stream through the hub (decision 019); the stream itself watches for its session's end.
     // A guardian's stream hears their children's changes: the children as the stream opens; a link removed or a child added
     // ends it (family_changed, decision 040), and the next one reads them anew.
-    const children = principal.role === 'guardian' ? new Set(await childIdsOf(database.db, principal.id)) : undefined;
+    // A change told while the children are read would come before the stream listens: it is noted, and ends it at once.
+    let children: Set<string> | undefined;
+    let familyChangedWhileRead = false;
+    if (principal.role === 'guardian') {
+      const noteFamilyChange = events.subscribe((event) => {
+        if (event.type === 'family_changed' && endsSession(event, tokenHash, principal)) familyChangedWhileRead = true;
+      });
+      try {
+        children = new Set(await childIdsOf(database.db, principal.id));
+      } finally {
+        noteFamilyChange();
+      }
+    }
     const leave = live.join({ principal, send, ...(children ? { children } : {}) });
     const unsubscribeSessions = events.subscribe((event) => {
       if (event.type === 'resync') {
@@ -149,6 +161,8 @@ export async function eventsRoutes(app: FastifyInstance, { database, events, liv
     // A stream asked for while the server stops (on a connection still open) is told at once to come back later.
     if (stopping) return end(reconnectHint());
     write(`retry: ${RETRY_MS}\n\n`);
+    // After the retry hint, so the browser comes back at once, to a stream that reads the children anew.
+    if (familyChangedWhileRead) return end();
     // Only an event this user would have been told of: the timing of others' (a logout, a refused transfer) stays theirs.
     const ready: ReadyEvent = { sinceLastEventMs: events.msSinceLastEvent((event) => live.tells(principal, event)) };
     write(`event: ready\ndata: ${JSON.stringify(ready)}\n\n`);

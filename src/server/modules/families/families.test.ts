@@ -8,7 +8,7 @@ import { guardianCodes, guardianStudents, loginFailures, students } from '../../
 import { DEFAULT_RULES } from '../../../shared/settings.ts';
 import { LOGIN_LIMITS } from '../../../shared/constants.ts';
 import { pdfPages, pdfText } from '../../test/pdf-text.ts';
-import { has, openStream } from '../../realtime/sse-test-client.ts';
+import { has, openStream, type TestStream } from '../../realtime/sse-test-client.ts';
 import { GUARDIAN_CODE_DAYS, type FamilyChildSummary, type GuardianCodeResult, type StudentGuardians } from '../../../shared/families.ts';
 import { RANKING_NAME_MODES } from '../../../shared/ranking-privacy.ts';
 
@@ -423,26 +423,49 @@ describe('the family area', () => {
     const guardian = await newGuardian(await codeFor(child.id));
     const otherChild = await newStudent();
     const otherFamily = await newGuardian(await codeFor(otherChild.id));
-    const others = await openStream(await baseUrl(), otherFamily.cookie);
-    try {
-      await others.waitFor(has('ready'));
-      // The coordination removes the link: the stream that listened for the child ends at once, not at its next opening.
-      const stream = await openStream(await baseUrl(), guardian.cookie);
+    const streams: TestStream[] = [];
+    const open = async (cookie: string) => {
+      const stream = await openStream(await baseUrl(), cookie);
+      streams.push(stream);
       await stream.waitFor(has('ready'));
+      return stream;
+    };
+    try {
+      const others = await open(otherFamily.cookie);
+      // The coordination removes the link: the stream that listened for the child ends at once, not at its next opening.
+      const first = await open(guardian.cookie);
       const unlinked = await t.request('DELETE', `/admin/guardians/${guardian.id}/students/${child.id}`);
       expect(unlinked.statusCode, unlinked.body).toBe(200);
-      await stream.waitForEnd();
-      // A child added by code: the stream opened before it ends too, and the next one hears the new child.
-      const again = await openStream(await baseUrl(), guardian.cookie);
-      await again.waitFor(has('ready'));
+      await first.waitForEnd();
+      // The child added again by a code: the stream opened before it ends too, and the next one hears the child.
+      const second = await open(guardian.cookie);
       const added = await family('POST', '/children', guardian.cookie, { code: await codeFor(child.id) });
       expect(added.statusCode, added.body).toBe(201);
-      await again.waitForEnd();
+      await second.waitForEnd();
+      const third = await open(guardian.cookie);
+      await t.award(child.id, 4);
+      await third.waitFor(has('family'));
       // Told after both changes (the bus keeps their order): the other family's stream is still open and hears its child.
       await t.award(otherChild.id, 3);
       await others.waitFor(has('family'));
     } finally {
-      await others.close();
+      for (const stream of streams) await stream.close();
+    }
+  });
+
+  test("erasing a child (LGPD) ends their guardians' open streams, as removing the link does", async () => {
+    const child = await newStudent();
+    const guardian = await newGuardian(await codeFor(child.id));
+    const stream = await openStream(await baseUrl(), guardian.cookie);
+    try {
+      await stream.waitFor(has('ready'));
+      const erased = await t.request('POST', `/admin/students/${child.id}/erase`, {
+        payload: { confirm: child.name, reason: 'Pedido da família' },
+      });
+      expect(erased.statusCode, erased.body).toBe(200);
+      await stream.waitForEnd();
+    } finally {
+      await stream.close();
     }
   });
 

@@ -189,7 +189,10 @@ export async function eraseStudentData(
     await tx.delete(studentStoreGoals).where(eq(studentStoreGoals.studentUuid, id));
     await tx.delete(loginFailures).where(eq(loginFailures.accountKey, `student:${before.studentId}`));
     // Their guardians no longer follow them, and no code of theirs can link anyone (decision 037).
-    await tx.delete(guardianStudents).where(eq(guardianStudents.studentUuid, id));
+    const unlinked = await tx
+      .delete(guardianStudents)
+      .where(eq(guardianStudents.studentUuid, id))
+      .returning({ guardianId: guardianStudents.guardianId });
     await tx.delete(guardianCodes).where(eq(guardianCodes.studentUuid, id));
     // Messages about the student (a weekly summary, a letter), sent or waiting, carry their name (decision 038).
     await tx.delete(mailOutbox).where(eq(mailOutbox.studentUuid, id));
@@ -212,6 +215,7 @@ export async function eraseStudentData(
     });
     await deps.events.publish(tx, { type: 'students' });
     if (droppedTags.length > 0) await deps.events.publish(tx, { type: 'tags', studentUuids: [id] });
+    for (const { guardianId } of unlinked) await deps.events.publish(tx, { type: 'family_changed', guardianId });
     return { before, name };
   });
   // The stored files (photo and thumbnail) once the row no longer names them.

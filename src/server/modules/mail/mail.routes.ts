@@ -46,7 +46,8 @@ export async function mailRoutes(app: FastifyInstance, { config, database, setti
       { parseAs: 'buffer' },
       (_request, _body, done) => done(null, undefined),
     );
-    route(oneClick, routes.mail.oneClickUnsubscribe, async (request) =>
+    // Some readers post from the page the message is read in, another site: the signature, not the origin, is the proof.
+    route(oneClick, routes.mail.oneClickUnsubscribe, { crossSite: true }, async (request) =>
       unsubscribe(database.db, request.query, requestContext(request), 'mail_reader'),
     );
   });

@@ -52,6 +52,8 @@ export async function queueMail(tx: DbOrTx, message: QueuedMail): Promise<boolea
       studentUuid: message.studentUuid ?? null,
       guardianId: message.guardianId ?? null,
       dedupeKey: message.dedupeKey ?? null,
+      // Due at once by the clock sendDueMail compares with (this server's), not the database's.
+      nextAttemptAt: new Date(),
     })
     .onConflictDoNothing()
     .returning({ id: mailOutbox.id });
@@ -77,7 +79,8 @@ export async function sendDueMail(deps: { db: Db; mailer: Mailer }, now: Date = 
   let failed = 0;
   for (;;) {
     const leaseUntil = new Date(now.getTime() + OUTBOX_LEASE_MS);
-    // The database keeps microseconds and a Date only milliseconds: a message queued within `now`'s millisecond is due.
+    // The database keeps microseconds and a Date only milliseconds: a time within `now`'s millisecond (the column's
+    // default, the database's now()) is due.
     const dueBefore = new Date(now.getTime() + 1);
     const claimed = rowsOf<Claimed>(
       await deps.db.execute(sql`

@@ -38,7 +38,7 @@ const STUDENT_ACTIONS: {
   text: string;
   rowLabel: (name: string) => string;
   cardLabel: (name: string) => string;
-  cardVariant: 'secondary' | 'ghost' | 'dangerGhost';
+  cardVariant: 'secondary' | 'ghost';
   danger?: boolean;
 }[] = [
   {
@@ -79,7 +79,7 @@ const STUDENT_ACTIONS: {
     text: 'Excluir',
     rowLabel: (name) => `Excluir ${name}`,
     cardLabel: (name) => `Excluir ${name}`,
-    cardVariant: 'dangerGhost',
+    cardVariant: 'ghost',
     danger: true,
   },
 ];
@@ -209,10 +209,10 @@ const StudentCard = memo(function StudentCard({ student, now, actions }: ItemPro
         ))}
       </div>
       <div className="mt-3 grid grid-cols-2 gap-2 border-t border-slate-100 pt-3 [&>button]:whitespace-nowrap">
-        {offered(actions).map(({ key, Icon, text, cardLabel, cardVariant, run }) => (
+        {offered(actions).map(({ key, Icon, text, cardLabel, cardVariant, danger, run }) => (
           <Button
             key={key}
-            variant={cardVariant}
+            variant={danger ? 'dangerGhost' : cardVariant}
             size="sm"
             icon={<Icon aria-hidden="true" className="size-4" />}
             onClick={() => run(student)}
