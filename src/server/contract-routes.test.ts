@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from './test/test-app.ts';
 import { registeredApiRoutes } from './test/routes.ts';
 import { ALL_ROUTES } from '../shared/contract/routes.ts';
-import { contractDrift } from './contract-routes.ts';
+import { contractDrift, route } from './contract-routes.ts';
+import { routes } from '../shared/contract/routes.ts';
 
 let t: TestApp;
 
@@ -49,4 +50,10 @@ test('the comparison names both kinds of drift: a route without a definition and
     withoutRoute: ['POST /api/admin/students'],
   });
   expect(contractDrift([...contract].reverse(), contract)).toEqual({ withoutDefinition: [], withoutRoute: [] });
+});
+
+test('only a public route may take writes from other sites (the CSRF check is left out for it)', () => {
+  expect(() => route(t.app, routes.mail.letterEmail, { crossSite: true }, async () => ({ message: '' }))).toThrow(
+    'POST /api/admin/students/:id/guardian-letter-email: só uma rota pública pode vir de outros sites',
+  );
 });
