@@ -16,6 +16,15 @@ async function searchFor(page: Page, text: string): Promise<void> {
   await page.getByRole('searchbox', { name: 'Buscar por nome, matrícula, email ou turma' }).fill(text);
 }
 
+/**
+ * Searches a matrícula and waits until the list shows that student alone: a click on their row before the search's
+ * answer lands could hit the spot the answer moves the row from (a CI run's Excluir opened nothing).
+ */
+async function showOnly(page: Page, studentId: string): Promise<void> {
+  await searchFor(page, studentId);
+  await expect(page.getByText(/^Mostrando 1–1 de 1 /)).toBeVisible();
+}
+
 /** The table row of a student (desktop layout). */
 function row(page: Page, name: string) {
   return page.getByRole('row').filter({ has: page.getByText(name, { exact: true }) });
@@ -147,7 +156,7 @@ test.describe('Gerenciar Alunos', () => {
     await page.clock.install();
     await loginViaApi(page.context(), 'admin');
     await navigate(page, SCREEN);
-    await searchFor(page, student.studentId);
+    await showOnly(page, student.studentId);
     await page.getByRole('button', { name: `Tags de ${student.name}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Gerenciar Tags' });
     await expect(dialog.getByLabel('Duração (dias)')).toHaveValue('7');
@@ -206,7 +215,7 @@ test.describe('Gerenciar Alunos', () => {
     const student = await school.createStudent();
     await loginViaApi(page.context(), 'admin');
     await navigate(page, SCREEN);
-    await searchFor(page, student.studentId);
+    await showOnly(page, student.studentId);
     await page.getByRole('button', { name: `Excluir ${student.name}` }).click();
     const confirm = page.getByRole('dialog', { name: 'Excluir estudante' });
     await expect(confirm.getByText(student.name)).toBeVisible();
@@ -243,7 +252,7 @@ test.describe('Gerenciar Alunos', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await loginViaApi(page.context(), 'admin');
     await navigate(page, SCREEN);
-    await searchFor(page, student.studentId);
+    await showOnly(page, student.studentId);
     await page.getByRole('button', { name: `Redefinir senha de ${student.name}` }).click();
     await page.getByRole('dialog', { name: 'Redefinir senha' }).getByRole('button', { name: 'Gerar nova senha' }).click();
     const shown = page.getByTestId('new-password');
