@@ -154,12 +154,9 @@ export default function StudentOperationsPage() {
               />
             )
           ) : (
-            <div
-              className={cn(
-                'flex flex-col gap-5 transition-opacity',
-                operations.isFetching && !operations.isFetchingNextPage && 'opacity-70',
-              )}
-            >
+            // A live update reads the list again in the background: it is said to assistive technology, not by dimming
+            // the text (which took it below the contrast it must keep, and flashed at every operation).
+            <div className="flex flex-col gap-5" aria-busy={operations.isFetching && !operations.isFetchingNextPage}>
               {groupByDay(items).map((group) => (
                 <section key={group.key} aria-label={group.label}>
                   <h3
