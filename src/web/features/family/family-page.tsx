@@ -15,7 +15,7 @@ import { LoadError } from '../../ui/load-error.tsx';
 import { OperationList } from '../../ui/operation-list.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
-import { TextField } from '../../ui/text-field.tsx';
+import { LetterCodeField } from './letter-code-field.tsx';
 import { useAddChild, useChildSummary, useFamilyChildren, useImageConsent } from './family-queries.ts';
 import { toast, toastError } from '../../lib/toast.ts';
 import { WeeklySummarySwitch } from './weekly-summary-switch.tsx';
@@ -169,16 +169,7 @@ function AddChildForm() {
     <Card title="Adicionar outro filho">
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <div className="min-w-0 flex-1">
-          <TextField
-            label="Código da carta"
-            name="code"
-            autoComplete="off"
-            autoCapitalize="characters"
-            placeholder="XXXX-XXXX-XXXX"
-            value={code}
-            onChange={(event) => setCode(event.target.value)}
-            error={refusal}
-          />
+          <LetterCodeField value={code} onChange={(event) => setCode(event.target.value)} error={refusal} />
         </div>
         <Button type="submit" loading={add.isPending} icon={<KeyRound aria-hidden="true" className="size-4" />}>
           Adicionar

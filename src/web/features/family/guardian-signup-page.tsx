@@ -10,6 +10,7 @@ import type { AreaLoader } from '../../lib/sign-in.ts';
 import { Button } from '../../ui/button.tsx';
 import { FormAlert } from '../../ui/form-alert.tsx';
 import { TextField } from '../../ui/text-field.tsx';
+import { LetterCodeField } from './letter-code-field.tsx';
 import { PublicPage } from '../../ui/public-page.tsx';
 
 /** The steps the letter gives, repeated where they are done. */
@@ -67,17 +68,7 @@ export default function GuardianSignupPage({ loadArea }: { loadArea: AreaLoader 
       </ol>
       <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-4">
         <FormAlert message={refusal && Object.keys(refusal.fields).length === 0 ? refusal.message : undefined} />
-        <TextField
-          label="Código da carta"
-          name="code"
-          autoComplete="off"
-          autoCapitalize="characters"
-          placeholder="XXXX-XXXX-XXXX"
-          value={fields.code}
-          onChange={set('code')}
-          error={refusal?.fields.code}
-          aria-required="true"
-        />
+        <LetterCodeField value={fields.code} onChange={set('code')} error={refusal?.fields.code} aria-required="true" />
         <TextField
           label="Seu nome"
           name="name"
